@@ -1,0 +1,102 @@
+// Package cpu reports which instruction-set level the kernels may use, once,
+// at start-up, and lets tests and users cap it with HASHLANES_CPU.
+package cpu
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+
+	"golang.org/x/sys/cpu"
+)
+
+// Level is an instruction-set tier. Kernels are chosen per level; a higher
+// level includes everything below it.
+type Level int
+
+const (
+	Generic Level = iota // pure Go
+	AVX2                 // AVX2 + BMI2
+	AVX512               // AVX-512 F, BW, VL
+)
+
+var levelNames = [...]string{Generic: "generic", AVX2: "avx2", AVX512: "avx512"}
+
+func (l Level) String() string {
+	if l >= 0 && int(l) < len(levelNames) {
+		return levelNames[l]
+	}
+	return fmt.Sprintf("Level(%d)", int(l))
+}
+
+// ParseLevel parses the names HASHLANES_CPU accepts.
+func ParseLevel(s string) (Level, error) {
+	for l, name := range levelNames {
+		if strings.EqualFold(s, name) {
+			return Level(l), nil
+		}
+	}
+	return Generic, fmt.Errorf("hashlanes: unknown CPU level %q (want generic, avx2 or avx512)", s)
+}
+
+// Detected is the highest level this CPU and OS support.
+var Detected = detect()
+
+// Active is the level the kernels use: Detected, lowered by HASHLANES_CPU.
+// OverrideErr is non-nil when HASHLANES_CPU held something unusable; the
+// variable is then ignored, and commands report the error.
+var Active, OverrideErr = fromEnv(os.Getenv("HASHLANES_CPU"))
+
+func detect() Level {
+	if runtime.GOARCH != "amd64" {
+		return Generic
+	}
+	x := &cpu.X86
+	switch {
+	case x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasBMI2:
+		return AVX512
+	case x.HasAVX2 && x.HasBMI2:
+		return AVX2
+	}
+	return Generic
+}
+
+func fromEnv(v string) (Level, error) {
+	if v == "" {
+		return Detected, nil
+	}
+	l, err := ParseLevel(v)
+	if err != nil {
+		return Detected, err
+	}
+	if l > Detected {
+		return Detected, fmt.Errorf("hashlanes: HASHLANES_CPU=%s, but this CPU supports only %s", v, Detected)
+	}
+	return l, nil
+}
+
+// Supports reports whether code of level l can run on this CPU.
+func Supports(l Level) bool { return l <= Detected }
+
+// Features lists the instruction-set extensions the kernels care about, for
+// reports ("avx2 avx512f avx512bw avx512vl bmi2 sha").
+func Features() []string {
+	if runtime.GOARCH != "amd64" {
+		return nil
+	}
+	x := &cpu.X86
+	var f []string
+	for _, c := range []struct {
+		has  bool
+		name string
+	}{
+		{x.HasAVX2, "avx2"}, {x.HasBMI2, "bmi2"}, {x.HasAVX512F, "avx512f"},
+		{x.HasAVX512BW, "avx512bw"}, {x.HasAVX512VL, "avx512vl"},
+	} {
+		if c.has {
+			f = append(f, c.name)
+		}
+	}
+	return f
+}

@@ -1,0 +1,377 @@
+// Command md5 generates the amd64 MD5 kernels of internal/kernel/md5.
+package main
+
+import (
+
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+var consts = [64]uint32{
+	0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
+	0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
+	0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8,
+	0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed, 0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a,
+	0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70,
+	0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
+	0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
+	0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
+}
+
+var shifts = [4][4]uint64{{7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 16, 23}, {6, 10, 15, 21}}
+
+// word returns the message word step i reads (RFC 1321, 3.4).
+func word(i int) int {
+	switch i / 16 {
+	case 0:
+		return i
+	case 1:
+		return (5*i + 1) % 16
+	case 2:
+		return (3*i + 5) % 16
+	}
+	return (7 * i) % 16
+}
+
+func main() {
+	ConstraintExpr("!purego")
+	scalar()
+	avx2()
+	avx512()
+	avx512vl()
+	Generate()
+}
+
+// scalar is a lone stream's kernel: plain x86-64, latency-bound on the
+// 64-step dependency chain, so every step keeps its chain as short as the
+// round function allows (G and F are split into two disjoint ANDs added
+// separately where that shortens the chain).
+func scalar() {
+	TEXT("blockAMD64", NOSPLIT, "func(s *[4]uint32, p []byte)")
+	Pragma("noescape")
+	Doc("blockAMD64 hashes the whole blocks of p into s, one stream, base x86-64.")
+	sp := Load(Param("s"), GP64())
+	ptr := Load(Param("p").Base(), GP64())
+	n := Load(Param("p").Len(), GP64())
+	SHRQ(U8(6), n)
+	JZ(LabelRef("scalar_done"))
+	SHLQ(U8(6), n)
+	end := GP64()
+	LEAQ(Mem{Base: ptr, Index: n, Scale: 1}, end)
+
+	v := [4]reg.GPVirtual{GP32(), GP32(), GP32(), GP32()}
+	for i := range v {
+		MOVL(Mem{Base: sp, Disp: 4 * i}, v[i])
+	}
+	Label("scalar_loop")
+	saved := [4]reg.GPVirtual{GP32(), GP32(), GP32(), GP32()}
+	for i := range v {
+		MOVL(v[i], saved[i])
+	}
+	a, b, c, d := v[0], v[1], v[2], v[3]
+	for i := range 64 {
+		t := GP32()
+		ADDL(Mem{Base: ptr, Disp: 4 * word(i)}, a)
+		ADDL(U32(consts[i]), a)
+		switch i / 16 {
+		case 0: // d ^ (b & (c ^ d))
+			MOVL(c, t)
+			XORL(d, t)
+			ANDL(b, t)
+			XORL(d, t)
+			ADDL(t, a)
+		case 1: // (c &^ d) + (b & d): disjoint bits, so OR is ADD
+			t2 := GP32()
+			MOVL(d, t)
+			NOTL(t)
+			ANDL(c, t)
+			ADDL(t, a)
+			MOVL(d, t2)
+			ANDL(b, t2)
+			ADDL(t2, a)
+		case 2:
+			MOVL(c, t)
+			XORL(d, t)
+			XORL(b, t)
+			ADDL(t, a)
+		case 3: // c ^ (b | ^d)
+			MOVL(d, t)
+			NOTL(t)
+			ORL(b, t)
+			XORL(c, t)
+			ADDL(t, a)
+		}
+		ROLL(U8(shifts[i/16][i%4]), a)
+		ADDL(b, a)
+		a, b, c, d = d, a, b, c
+	}
+	for i := range v {
+		ADDL(saved[i], v[i])
+	}
+	ADDQ(U8(64), ptr)
+	CMPQ(ptr, end)
+	JB(LabelRef("scalar_loop"))
+	for i := range v {
+		MOVL(v[i], Mem{Base: sp, Disp: 4 * i})
+	}
+	Label("scalar_done")
+	RET()
+}
+
+// avx2 hashes 16 lanes as two groups of 8 in YMM registers, interleaved step
+// by step: one group alone waits on the six-instruction dependency chain of
+// an MD5 step, two fill the vector pipes. The message is transposed into a
+// 1 KiB stack buffer and read as memory operands, since AVX2 has only 16
+// vector registers.
+// Its 1.25 KiB frame is over the nosplit limit, so it keeps the stack check.
+func avx2() {
+	TEXT("blockAVX2", 0, "func(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)")
+	Pragma("noescape")
+	Doc("blockAVX2 hashes nblocks blocks of 16 lanes with AVX2.")
+	msg := AllocLocal(16 * 2 * 32) // word j of group g at (2j+g)*32
+	saved := AllocLocal(4 * 2 * 32)
+	sp := Load(Param("s"), GP64())
+	pp := Load(Param("ptrs"), GP64())
+	n := Load(Param("nblocks"), GP64())
+	kt := GP64()
+	LEAQ(broadcastConsts(), kt)
+	off := GP64()
+	XORQ(off, off)
+	for w := range 4 {
+		for g := range 2 {
+			t := YMM()
+			VMOVDQU(Mem{Base: sp, Disp: 64*w + 32*g}, t)
+			VMOVDQU(t, saved.Offset(32*(2*w+g)))
+		}
+	}
+	Label("avx2_loop")
+	for g := range 2 {
+		for h := range 2 {
+			w := transpose.Words8x8(pp, off, 8*g, 32*h)
+			for j, r := range w {
+				VMOVDQU(r, msg.Offset(32*(2*(8*h+j)+g)))
+			}
+		}
+	}
+	ones := YMM()
+	VPCMPEQD(ones, ones, ones)
+	var st [2][4]reg.VecVirtual
+	for g := range 2 {
+		for w := range 4 {
+			st[g][w] = YMM()
+			VMOVDQU(saved.Offset(32*(2*w+g)), st[g][w])
+		}
+	}
+	for i := range 64 {
+		for g := range 2 {
+			a, b, c, d := st[g][0], st[g][1], st[g][2], st[g][3]
+			t := YMM()
+			VPADDD(Mem{Base: kt, Disp: 32 * i}, a, a)
+			VPADDD(msg.Offset(32*(2*word(i)+g)), a, a)
+			switch i / 16 {
+			case 0:
+				VPXOR(d, c, t)
+				VPAND(b, t, t)
+				VPXOR(d, t, t)
+				VPADDD(t, a, a)
+			case 1:
+				t2 := YMM()
+				VPANDN(c, d, t) // c &^ d
+				VPADDD(t, a, a)
+				VPAND(d, b, t2)
+				VPADDD(t2, a, a)
+			case 2:
+				VPXOR(d, c, t)
+				VPXOR(b, t, t)
+				VPADDD(t, a, a)
+			case 3:
+				VPXOR(ones, d, t)
+				VPOR(b, t, t)
+				VPXOR(c, t, t)
+				VPADDD(t, a, a)
+			}
+			s := shifts[i/16][i%4]
+			r := YMM()
+			VPSLLD(U8(s), a, r)
+			VPSRLD(U8(32-s), a, a)
+			VPOR(r, a, a)
+			VPADDD(b, a, a)
+			st[g] = [4]reg.VecVirtual{d, a, b, c}
+		}
+	}
+	for g := range 2 {
+		for w := range 4 {
+			m := saved.Offset(32 * (2*w + g))
+			VPADDD(m, st[g][w], st[g][w])
+			VMOVDQU(st[g][w], m)
+		}
+	}
+	ADDQ(U8(64), off)
+	DECQ(n)
+	JNZ(LabelRef("avx2_loop"))
+	for w := range 4 {
+		for g := range 2 {
+			t := YMM()
+			VMOVDQU(saved.Offset(32*(2*w+g)), t)
+			VMOVDQU(t, Mem{Base: sp, Disp: 64*w + 32*g})
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// avx512 hashes 16 lanes in ZMM registers: VPTERNLOGD computes each round
+// function in one instruction and VPROLD rotates, so a step is seven
+// instructions with a four-deep dependency chain. The message is loaded lane
+// by lane and transposed in registers; on AMD Zen 4, VPGATHERDD is
+// microcoded and slower than the 64 shuffles the transpose costs.
+func avx512() {
+	TEXT("blockAVX512", NOSPLIT, "func(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)")
+	Pragma("noescape")
+	Doc("blockAVX512 hashes nblocks blocks of 16 lanes with AVX-512.")
+	sp := Load(Param("s"), GP64())
+	pp := Load(Param("ptrs"), GP64())
+	n := Load(Param("nblocks"), GP64())
+	kt := GP64()
+	LEAQ(scalarConsts(), kt)
+	off := GP64()
+	XORQ(off, off)
+	v := [4]reg.VecVirtual{ZMM(), ZMM(), ZMM(), ZMM()}
+	for w := range v {
+		VMOVDQU32(Mem{Base: sp, Disp: 64 * w}, v[w])
+	}
+	Label("avx512_loop")
+	m := transpose.Words16x16(pp, off)
+	saved := [4]reg.VecVirtual{ZMM(), ZMM(), ZMM(), ZMM()}
+	for w := range v {
+		VMOVDQA32(v[w], saved[w])
+	}
+	a, b, c, d := v[0], v[1], v[2], v[3]
+	for i := range 64 {
+		f := ZMM()
+		VPADDD_BCST(Mem{Base: kt, Disp: 4 * i}, a, a)
+		VPADDD(m[word(i)], a, a)
+		VMOVDQA32(b, f)
+		VPTERNLOGD(U8(ternFuncs[i/16]), d, c, f)
+		VPADDD(f, a, a)
+		VPROLD(U8(shifts[i/16][i%4]), a, a)
+		VPADDD(b, a, a)
+		a, b, c, d = d, a, b, c
+	}
+	for w := range v {
+		VPADDD(saved[w], v[w], v[w])
+	}
+	ADDQ(U8(64), off)
+	DECQ(n)
+	JNZ(LabelRef("avx512_loop"))
+	for w := range v {
+		VMOVDQU32(v[w], Mem{Base: sp, Disp: 64 * w})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// avx512vl hashes 16 lanes as two interleaved groups of 8 in YMM registers
+// with the AVX-512 instructions (VPTERNLOGD, VPROLD, broadcast operands).
+func avx512vl() {
+	TEXT("blockAVX512VL", 0, "func(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)")
+	Pragma("noescape")
+	Doc("blockAVX512VL hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.")
+	msg := AllocLocal(16 * 64) // word j of lanes 0..15 at 64j
+	sp := Load(Param("s"), GP64())
+	pp := Load(Param("ptrs"), GP64())
+	n := Load(Param("nblocks"), GP64())
+	kt := GP64()
+	LEAQ(scalarConsts(), kt)
+	off := GP64()
+	XORQ(off, off)
+	var st [2][4]reg.VecVirtual
+	for g := range 2 {
+		for w := range 4 {
+			st[g][w] = YMM()
+			VMOVDQU32(Mem{Base: sp, Disp: 64*w + 32*g}, st[g][w])
+		}
+	}
+	Label("avx512vl_loop")
+	m := transpose.Words16x16(pp, off)
+	for j := range m {
+		VMOVDQU32(m[j], msg.Offset(64*j))
+	}
+	var saved [2][4]reg.VecVirtual
+	for g := range 2 {
+		for w := range 4 {
+			saved[g][w] = YMM()
+			VMOVDQA32(st[g][w], saved[g][w])
+		}
+	}
+	cur := st
+	for i := range 64 {
+		for g := range 2 {
+			a, b, c, d := cur[g][0], cur[g][1], cur[g][2], cur[g][3]
+			f := YMM()
+			VPADDD_BCST(Mem{Base: kt, Disp: 4 * i}, a, a)
+			VPADDD(msg.Offset(64*word(i)+32*g), a, a)
+			VMOVDQA32(b, f)
+			VPTERNLOGD(U8(ternFuncs[i/16]), d, c, f)
+			VPADDD(f, a, a)
+			VPROLD(U8(shifts[i/16][i%4]), a, a)
+			VPADDD(b, a, a)
+			cur[g] = [4]reg.VecVirtual{d, a, b, c}
+		}
+	}
+	for g := range 2 {
+		for w := range 4 {
+			VPADDD(saved[g][w], st[g][w], st[g][w])
+		}
+	}
+	ADDQ(U8(64), off)
+	DECQ(n)
+	JNZ(LabelRef("avx512vl_loop"))
+	for g := range 2 {
+		for w := range 4 {
+			VMOVDQU32(st[g][w], Mem{Base: sp, Disp: 64*w + 32*g})
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// ternFuncs are F, G, H, I as VPTERNLOGD truth tables with (b, c, d) as
+// (dst, src2, src3), bit index b<<2 | c<<1 | d. The destination is a copy of
+// b, the value the previous step wrote; copying d instead (off the chain)
+// measured 10% slower on Zen 4, so the copy is eliminated at rename and the
+// destination operand is the fast input.
+var ternFuncs = [4]uint8{0xca, 0xe4, 0x96, 0x39}
+
+var scalarTable, broadcastTable Mem
+var haveScalar, haveBroadcast bool
+
+// scalarConsts is the 64 step constants, for broadcast operands.
+func scalarConsts() Mem {
+	if !haveScalar {
+		scalarTable = GLOBL("md5consts", RODATA|NOPTR)
+		for i, k := range consts {
+			DATA(4*i, U32(k))
+		}
+		haveScalar = true
+	}
+	return scalarTable
+}
+
+// broadcastConsts is each step constant repeated across a YMM register, for
+// AVX2, which cannot broadcast inside an arithmetic operand.
+func broadcastConsts() Mem {
+	if !haveBroadcast {
+		broadcastTable = GLOBL("md5consts8", RODATA|NOPTR)
+		for i, k := range consts {
+			for l := range 8 {
+				DATA(32*i+4*l, U32(k))
+			}
+		}
+		haveBroadcast = true
+	}
+	return broadcastTable
+}
+

@@ -1,0 +1,100 @@
+// Package transpose emits the loads that turn one block from each of many
+// lanes into lane-major vectors: vector j holds message word j of every lane.
+// Contiguous loads and register shuffles beat gathers on the CPUs measured
+// (see the kernels' comments for the figures).
+package transpose
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// LanePtr loads lane i's block pointer from the ptrs array.
+func LanePtr(ptrs reg.Register, i int) reg.GPVirtual {
+	p := GP64()
+	MOVQ(Mem{Base: ptrs, Disp: 8 * i}, p)
+	return p
+}
+
+// Words16x16 loads the 64-byte block at ptrs[i]+off for lanes i = 0..15 and
+// returns 16 ZMM registers, the j-th holding 32-bit word j of all 16 lanes.
+// 16 loads and 64 shuffles (four stages of 16).
+func Words16x16(ptrs, off reg.Register) [16]reg.VecVirtual {
+	// Stages 1-2 per group of four lanes: u[g][m] holds, in 128-bit chunk c,
+	// word 4c+m of lanes 4g..4g+3.
+	var u [4][4]reg.VecVirtual
+	for g := range 4 {
+		var r [4]reg.VecVirtual
+		for k := range 4 {
+			r[k] = ZMM()
+			VMOVDQU32(Mem{Base: LanePtr(ptrs, 4*g+k), Index: off, Scale: 1}, r[k])
+		}
+		lo01, hi01, lo23, hi23 := ZMM(), ZMM(), ZMM(), ZMM()
+		VPUNPCKLDQ(r[1], r[0], lo01)
+		VPUNPCKHDQ(r[1], r[0], hi01)
+		VPUNPCKLDQ(r[3], r[2], lo23)
+		VPUNPCKHDQ(r[3], r[2], hi23)
+		for m, pair := range [4][2]reg.VecVirtual{{lo01, lo23}, {lo01, lo23}, {hi01, hi23}, {hi01, hi23}} {
+			u[g][m] = ZMM()
+			if m%2 == 0 {
+				VPUNPCKLQDQ(pair[1], pair[0], u[g][m])
+			} else {
+				VPUNPCKHQDQ(pair[1], pair[0], u[g][m])
+			}
+		}
+	}
+	// Stages 3-4: a 4x4 transpose of 128-bit chunks across the groups.
+	var w [16]reg.VecVirtual
+	for m := range 4 {
+		x0, x1, y0, y1 := ZMM(), ZMM(), ZMM(), ZMM()
+		VSHUFI32X4(U8(0x44), u[1][m], u[0][m], x0) // g0.c0 g0.c1 g1.c0 g1.c1
+		VSHUFI32X4(U8(0xee), u[1][m], u[0][m], x1) // g0.c2 g0.c3 g1.c2 g1.c3
+		VSHUFI32X4(U8(0x44), u[3][m], u[2][m], y0)
+		VSHUFI32X4(U8(0xee), u[3][m], u[2][m], y1)
+		for c, sel := range [4]struct {
+			imm  uint8
+			x, y reg.VecVirtual
+		}{{0x88, x0, y0}, {0xdd, x0, y0}, {0x88, x1, y1}, {0xdd, x1, y1}} {
+			w[4*c+m] = ZMM()
+			VSHUFI32X4(U8(sel.imm), sel.y, sel.x, w[4*c+m])
+		}
+	}
+	return w
+}
+
+// Words8x8 loads 32 bytes at ptrs[first+i]+off+disp for lanes i = 0..7 and
+// returns 8 YMM registers, the j-th holding 32-bit word j (of those 32 bytes)
+// of the 8 lanes. 8 loads and 24 shuffles.
+func Words8x8(ptrs, off reg.Register, first, disp int) [8]reg.VecVirtual {
+	var r [8]reg.VecVirtual
+	for i := range 8 {
+		r[i] = YMM()
+		VMOVDQU(Mem{Base: LanePtr(ptrs, first+i), Index: off, Scale: 1, Disp: disp}, r[i])
+	}
+	// t: dword interleave of lane pairs; u[q][m]: in each 128-bit half h,
+	// word 4h+m of lanes 4q..4q+3.
+	var u [2][4]reg.VecVirtual
+	for q := range 2 {
+		lo01, hi01, lo23, hi23 := YMM(), YMM(), YMM(), YMM()
+		VPUNPCKLDQ(r[4*q+1], r[4*q], lo01)
+		VPUNPCKHDQ(r[4*q+1], r[4*q], hi01)
+		VPUNPCKLDQ(r[4*q+3], r[4*q+2], lo23)
+		VPUNPCKHDQ(r[4*q+3], r[4*q+2], hi23)
+		for m, pair := range [4][2]reg.VecVirtual{{lo01, lo23}, {lo01, lo23}, {hi01, hi23}, {hi01, hi23}} {
+			u[q][m] = YMM()
+			if m%2 == 0 {
+				VPUNPCKLQDQ(pair[1], pair[0], u[q][m])
+			} else {
+				VPUNPCKHQDQ(pair[1], pair[0], u[q][m])
+			}
+		}
+	}
+	var w [8]reg.VecVirtual
+	for m := range 4 {
+		w[m], w[4+m] = YMM(), YMM()
+		VPERM2I128(U8(0x20), u[1][m], u[0][m], w[m])   // low halves: word m
+		VPERM2I128(U8(0x31), u[1][m], u[0][m], w[4+m]) // high halves: word 4+m
+	}
+	return w
+}

@@ -1,0 +1,52 @@
+// Package kernel is the contract between the block functions of each
+// algorithm (in the packages below this one) and the engine that feeds them.
+//
+// A kernel is a pure function over lanes: it takes chaining states, one
+// pointer per lane to that lane's next blocks, a mask of the lanes in use and
+// a block count. It starts no goroutine, allocates nothing and knows nothing
+// of streams, padding or lengths.
+package kernel
+
+import "github.com/hashlanes/hashlanes/internal/cpu"
+
+// MaxLanes is the most lanes any multi-lane kernel takes.
+const MaxLanes = 16
+
+// MaxLaneBytes bounds the bytes one multi-lane call hashes per lane, so a
+// goroutine inside a kernel call is soon preemptible again (the standard
+// library bounds its assembly calls the same way).
+const MaxLaneBytes = 64 << 10
+
+// Single hashes whole blocks of one stream into its chaining state.
+type Single[S any] struct {
+	Name  string
+	Level cpu.Level // lowest CPU level it needs
+	Fn    func(s *S, p []byte)
+}
+
+// Multi hashes nblocks blocks in each lane whose bit is set in mask, reading
+// lane i's blocks from ptrs[i] onwards and updating *states[i]. Lanes outside
+// the mask are neither read nor written. nblocks is at most
+// MaxLaneBytes/BlockSize.
+type Multi[S any] struct {
+	Name  string
+	Level cpu.Level
+	Lanes int
+	Fn    func(states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks int)
+}
+
+// Best returns the last of the implementations the level allows; lists are
+// ordered slowest first.
+func Best[K interface{ level() cpu.Level }](impls []K, l cpu.Level) (K, bool) {
+	var best K
+	found := false
+	for _, k := range impls {
+		if k.level() <= l {
+			best, found = k, true
+		}
+	}
+	return best, found
+}
+
+func (s Single[S]) level() cpu.Level { return s.Level }
+func (m Multi[S]) level() cpu.Level  { return m.Level }
