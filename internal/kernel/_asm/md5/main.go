@@ -2,7 +2,6 @@
 package main
 
 import (
-
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -374,4 +373,3 @@ func broadcastConsts() Mem {
 	}
 	return broadcastTable
 }
-
