@@ -164,7 +164,10 @@ func TestMultiNoAllocs(t *testing.T) {
 // input across lanes; cycles per byte = clock / (MB/s * 1e6).
 func BenchmarkKernel(b *testing.B) {
 	const nblocks = 512 // 32 KiB per lane
-	buf := make([]byte, Lanes*nblocks*BlockSize)
+	// Lanes sit 32 KiB + 5 lines apart: lanes at equal offsets modulo 4 KiB
+	// would fight over one L1 set, which measures the cache, not the kernel.
+	const stride = nblocks*BlockSize + 5*64
+	buf := make([]byte, Lanes*stride)
 	for _, impl := range Singles() {
 		b.Run("impl="+impl.Name+"/lanes=1", func(b *testing.B) {
 			cputest.Require(b, impl.Level)
@@ -175,19 +178,29 @@ func BenchmarkKernel(b *testing.B) {
 			}
 		})
 	}
+	// Lane placement decides L1 behaviour: lanes at equal offsets modulo
+	// 4 KiB (separately allocated large buffers are page-aligned) share one
+	// L1 set per block; "line" puts lane i i cache lines further on.
+	layouts := []struct {
+		name   string
+		stride int
+	}{{"aligned", nblocks * BlockSize}, {"line", nblocks*BlockSize + 64}, {"staggered", nblocks*BlockSize + 5*64}}
 	for _, impl := range Multis() {
-		b.Run("impl="+impl.Name+"/lanes=16", func(b *testing.B) {
-			cputest.Require(b, impl.Level)
-			var states [kernel.MaxLanes]State
-			var sp [kernel.MaxLanes]*State
-			var ptrs [kernel.MaxLanes]*byte
-			for i := range Lanes {
-				sp[i], ptrs[i] = &states[i], &buf[i*nblocks*BlockSize]
-			}
-			b.SetBytes(int64(Lanes * nblocks * BlockSize))
-			for b.Loop() {
-				impl.Fn(&sp, &ptrs, 0xffff, nblocks)
-			}
-		})
+		for _, lay := range layouts {
+			b.Run("impl="+impl.Name+"/lanes=16/layout="+lay.name, func(b *testing.B) {
+				cputest.Require(b, impl.Level)
+				buf := randomBytes(rand.New(rand.NewPCG(1, 1)), Lanes*lay.stride) // written pages, not the zero page
+				var states [kernel.MaxLanes]State
+				var sp [kernel.MaxLanes]*State
+				var ptrs [kernel.MaxLanes]*byte
+				for i := range Lanes {
+					sp[i], ptrs[i] = &states[i], &buf[i*lay.stride]
+				}
+				b.SetBytes(int64(Lanes * nblocks * BlockSize))
+				for b.Loop() {
+					impl.Fn(&sp, &ptrs, 0xffff, nblocks)
+				}
+			})
+		}
 	}
 }

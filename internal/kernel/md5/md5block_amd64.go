@@ -19,7 +19,6 @@ var multis = []kernel.Multi[State]{
 	generic,
 	{Name: "avx2x16", Level: cpu.AVX2, Lanes: Lanes, Fn: blocksAVX2},
 	{Name: "avx512x16", Level: cpu.AVX512, Lanes: Lanes, Fn: blocksAVX512},
-	{Name: "avx512vl2x8", Level: cpu.AVX512, Lanes: Lanes, Fn: blocksAVX512VL},
 }
 
 func blockScalar(s *State, p []byte) { blockAMD64((*[4]uint32)(s), p) }
@@ -42,11 +41,3 @@ func blocksAVX512(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte,
 	}
 }
 
-func blocksAVX512VL(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls laneStates
-	var p [Lanes]*byte
-	if toLanes(&ls, &p, states, ptrs, mask, nblocks) {
-		blockAVX512VL((*[4][16]uint32)(&ls), &p, nblocks)
-		fromLanes(&ls, states, mask)
-	}
-}

@@ -14,12 +14,7 @@ func blockAMD64(s *[4]uint32, p []byte)
 //go:noescape
 func blockAVX2(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
 
-// blockAVX512 hashes nblocks blocks of 16 lanes with AVX-512.
+// blockAVX512 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.
 //
 //go:noescape
 func blockAVX512(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
-
-// blockAVX512VL hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.
-//
-//go:noescape
-func blockAVX512VL(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)

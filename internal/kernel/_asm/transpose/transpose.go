@@ -98,3 +98,57 @@ func Words8x8(ptrs, off reg.Register, first, disp int) [8]reg.VecVirtual {
 	}
 	return w
 }
+
+// Deferred is a stream of instructions emitted later, a few at a time, so
+// that one block's transpose can be spread through the previous block's
+// rounds (software pipelining) instead of stalling ahead of them.
+type Deferred []func()
+
+// Emit runs up to k pending instructions and reports how many are left.
+func (d *Deferred) Emit(k int) int {
+	for ; k > 0 && len(*d) > 0; k-- {
+		(*d)[0]()
+		*d = (*d)[1:]
+	}
+	return len(*d)
+}
+
+// Flush runs whatever is left.
+func (d *Deferred) Flush() { d.Emit(len(*d)) }
+
+// DeferWords8x8 is Words8x8 as a deferred stream that stores word j of the
+// 8 lanes to dst(j). Registers are taken only when each instruction runs, so
+// at most ten are live at once. It uses EVEX forms only (VSHUFI64X2 for
+// VPERM2I128), for AVX-512 kernels whose registers may be Y16-Y31.
+func DeferWords8x8(d *Deferred, ptrs, off reg.Register, first, disp int, dst func(j int) Mem) {
+	var r [8]reg.VecVirtual
+	for i := range 8 {
+		*d = append(*d, func() {
+			r[i] = YMM()
+			VMOVDQU32(Mem{Base: LanePtr(ptrs, first+i), Index: off, Scale: 1, Disp: disp}, r[i])
+		})
+	}
+	var u [2][4]reg.VecVirtual
+	for q := range 2 {
+		var lo01, hi01, lo23, hi23 reg.VecVirtual
+		*d = append(*d,
+			func() { lo01 = YMM(); VPUNPCKLDQ(r[4*q+1], r[4*q], lo01) },
+			func() { hi01 = YMM(); VPUNPCKHDQ(r[4*q+1], r[4*q], hi01) },
+			func() { lo23 = YMM(); VPUNPCKLDQ(r[4*q+3], r[4*q+2], lo23) },
+			func() { hi23 = YMM(); VPUNPCKHDQ(r[4*q+3], r[4*q+2], hi23) },
+			func() { u[q][0] = YMM(); VPUNPCKLQDQ(lo23, lo01, u[q][0]) },
+			func() { u[q][1] = YMM(); VPUNPCKHQDQ(lo23, lo01, u[q][1]) },
+			func() { u[q][2] = YMM(); VPUNPCKLQDQ(hi23, hi01, u[q][2]) },
+			func() { u[q][3] = YMM(); VPUNPCKHQDQ(hi23, hi01, u[q][3]) },
+		)
+	}
+	for m := range 4 {
+		var lo, hi reg.VecVirtual
+		*d = append(*d,
+			func() { lo = YMM(); VSHUFI64X2(U8(0), u[1][m], u[0][m], lo) },
+			func() { VMOVDQU32(lo, dst(m)) },
+			func() { hi = YMM(); VSHUFI64X2(U8(3), u[1][m], u[0][m], hi) },
+			func() { VMOVDQU32(hi, dst(4+m)) },
+		)
+	}
+}
