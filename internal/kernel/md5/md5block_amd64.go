@@ -40,4 +40,3 @@ func blocksAVX512(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte,
 		fromLanes(&ls, states, mask)
 	}
 }
-

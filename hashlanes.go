@@ -1,0 +1,37 @@
+// Package hashlanes hashes at the speed of the hardware: MD5, SHA-1 and the
+// SHA-2 family, with results identical to the standard library's, computed
+// for many independent streams at once on one core, one stream per SIMD lane
+// (AVX-512 or AVX2, with a pure-Go fallback).
+//
+// [New] returns a [hash.Hash] like crypto/md5.New does; hashers written
+// concurrently by different goroutines share lanes automatically, and a
+// stream written alone runs at single-stream speed. [Sum] hashes one
+// message.
+package hashlanes
+
+import (
+	"hash"
+	"sync"
+)
+
+var defaultServers [maxAlgorithm]struct {
+	once sync.Once
+	srv  *Server
+}
+
+// DefaultServer returns the Server that New and Sum use for a.
+func DefaultServer(a Algorithm) *Server {
+	a.mustInfo()
+	d := &defaultServers[a]
+	d.once.Do(func() { d.srv = NewServer(a) })
+	return d.srv
+}
+
+// New returns a new hash.Hash computing algorithm a, backed by the default
+// engine's lanes. No Close is needed. It panics if a is not an Algorithm.
+func New(a Algorithm) hash.Hash { return DefaultServer(a).NewHash() }
+
+// Sum returns the digest of data.
+func Sum(a Algorithm, data []byte) []byte {
+	return DefaultServer(a).sum(data)
+}

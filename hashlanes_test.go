@@ -1,0 +1,451 @@
+package hashlanes
+
+import (
+	"bytes"
+	"crypto/md5"
+	"encoding"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashlanes/hashlanes/internal/cpu"
+	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
+)
+
+// forEachCPU runs f once per CPU tier, with a Server capped at that tier; a
+// tier this machine lacks is skipped (or fails, see cputest).
+func forEachCPU(t *testing.T, a Algorithm, f func(t *testing.T, s *Server)) {
+	for _, c := range []CPU{CPUGeneric, CPUAVX2, CPUAVX512} {
+		t.Run(c.String(), func(t *testing.T) {
+			cputest.Require(t, cpu.Level(c))
+			s := NewServer(a, WithCPU(c))
+			defer s.Close()
+			f(t, s)
+		})
+	}
+}
+
+func randomBytes(r *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// writeSplit writes msg to h in random pieces, empty ones included.
+func writeSplit(r *rand.Rand, h hash.Hash, msg []byte) {
+	for len(msg) > 0 {
+		var n int
+		switch r.IntN(4) {
+		case 0:
+			n = 0
+		case 1:
+			n = r.IntN(8)
+		case 2:
+			n = r.IntN(200)
+		default:
+			n = r.IntN(len(msg) + 1)
+		}
+		n = min(n, len(msg))
+		h.Write(msg[:n])
+		msg = msg[n:]
+	}
+}
+
+func TestRFC1321(t *testing.T) {
+	vectors := []struct{ in, out string }{
+		{"", "d41d8cd98f00b204e9800998ecf8427e"},
+		{"a", "0cc175b9c0f1b6a831c399e269772661"},
+		{"abc", "900150983cd24fb0d6963f7d28e17f72"},
+		{"message digest", "f96b697d7cb7938d525a2f31aaf161d0"},
+		{"abcdefghijklmnopqrstuvwxyz", "c3fcd3d76192e4007dfb496cca67e13b"},
+		{"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", "d174ab98d277d9f5a5611c2c9f419d9f"},
+		{"12345678901234567890123456789012345678901234567890123456789012345678901234567890", "57edf4a22be3c955ac49da2e2107b67a"},
+	}
+	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
+		for _, v := range vectors {
+			h := s.NewHash()
+			h.Write([]byte(v.in))
+			if got := hex.EncodeToString(h.Sum(nil)); got != v.out {
+				t.Errorf("MD5(%q) = %s, want %s", v.in, got, v.out)
+			}
+		}
+	})
+	for _, v := range vectors {
+		if got := hex.EncodeToString(Sum(MD5, []byte(v.in))); got != v.out {
+			t.Errorf("Sum(MD5, %q) = %s, want %s", v.in, got, v.out)
+		}
+	}
+}
+
+// TestStreamsAgainstStdlib hashes, for every lane count 1..32, that many
+// concurrent streams of random lengths in random pieces, and compares each
+// digest with crypto/md5. Lengths cover 0..4 blocks+1 exactly and larger
+// random ones that stay in the lanes across several kernel calls.
+func TestStreamsAgainstStdlib(t *testing.T) {
+	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
+		r := rand.New(rand.NewPCG(7, 8))
+		for streams := 1; streams <= 32; streams++ {
+			msgs := make([][]byte, streams)
+			for i := range msgs {
+				var n int
+				switch r.IntN(3) {
+				case 0:
+					n = r.IntN(4*64 + 2)
+				case 1:
+					n = r.IntN(64 << 10)
+				default:
+					n = 1<<10*(16+r.IntN(200)) + r.IntN(64)
+				}
+				msgs[i] = randomBytes(r, n)
+			}
+			seeds := make([]uint64, streams)
+			for i := range seeds {
+				seeds[i] = r.Uint64()
+			}
+			digests := make([][]byte, streams)
+			var wg sync.WaitGroup
+			for i := range msgs {
+				wg.Go(func() {
+					h := s.NewHash()
+					writeSplit(rand.New(rand.NewPCG(seeds[i], 0)), h, msgs[i])
+					digests[i] = h.Sum(nil)
+				})
+			}
+			wg.Wait()
+			for i, m := range msgs {
+				if want := md5.Sum(m); !bytes.Equal(digests[i], want[:]) {
+					t.Fatalf("%d streams, stream %d (%d bytes): got %x, want %x", streams, i, len(m), digests[i], want)
+				}
+			}
+		}
+		st := s.Stats()
+		t.Logf("%s: %+v", s.Kernel(), st)
+		if strings.Contains(s.Kernel(), "lanes") && (st.MultiCalls == 0 || st.MultiBlocks < 4*st.MultiCalls) {
+			t.Errorf("the lanes were hardly used: %+v", st)
+		}
+	})
+}
+
+func TestEveryLength(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	msg := randomBytes(r, 4*64+70)
+	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
+		for n := range msg {
+			want := md5.Sum(msg[:n])
+			h := s.NewHash()
+			h.Write(msg[:n])
+			if got := h.Sum(nil); !bytes.Equal(got, want[:]) {
+				t.Fatalf("len %d: got %x, want %x", n, got, want)
+			}
+			h = s.NewHash()
+			writeSplit(r, h, msg[:n])
+			if got := h.Sum(nil); !bytes.Equal(got, want[:]) {
+				t.Fatalf("len %d split: got %x, want %x", n, got, want)
+			}
+		}
+	})
+}
+
+func TestHashContract(t *testing.T) {
+	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
+		r := rand.New(rand.NewPCG(11, 12))
+		msg := randomBytes(r, 3<<20)
+		h := s.NewHash()
+		if h.Size() != 16 || h.BlockSize() != 64 {
+			t.Fatalf("Size %d BlockSize %d", h.Size(), h.BlockSize())
+		}
+		// nil and empty writes, 1-byte writes, Sum mid-stream and going on.
+		h.Write(nil)
+		h.Write([]byte{})
+		for i := range 100 {
+			h.Write(msg[i : i+1])
+		}
+		mid := md5.Sum(msg[:100])
+		prefix := []byte("prefix")
+		if got := h.Sum(prefix); !bytes.Equal(got[:6], prefix) || !bytes.Equal(got[6:], mid[:]) {
+			t.Fatalf("Sum mid-stream = %x, want prefix + %x", got, mid)
+		}
+		if got := h.Sum(nil); !bytes.Equal(got, mid[:]) {
+			t.Fatal("Sum changed the state")
+		}
+		h.Write(msg[100:]) // many MiB at once
+		if want := md5.Sum(msg); !bytes.Equal(h.Sum(nil), want[:]) {
+			t.Fatal("large write after Sum")
+		}
+		// Reset mid-stream.
+		h.Write(msg[:77])
+		h.Reset()
+		h.Write(msg[:1000])
+		if want := md5.Sum(msg[:1000]); !bytes.Equal(h.Sum(nil), want[:]) {
+			t.Fatal("Reset mid-stream")
+		}
+		if n, err := h.Write(msg[:5]); n != 5 || err != nil {
+			t.Fatalf("Write = %d, %v", n, err)
+		}
+	})
+}
+
+func TestMarshalInterop(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
+		for _, n := range []int{0, 1, 63, 64, 65, 1000, 70000} {
+			msg := randomBytes(r, n+500)
+			want := md5.Sum(msg)
+
+			// hashlanes -> crypto/md5
+			h := s.NewHash()
+			h.Write(msg[:n])
+			state, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			std := md5.New()
+			if err := std.(encoding.BinaryUnmarshaler).UnmarshalBinary(state); err != nil {
+				t.Fatalf("crypto/md5 rejects our state: %v", err)
+			}
+			std.Write(msg[n:])
+			if got := std.Sum(nil); !bytes.Equal(got, want[:]) {
+				t.Fatalf("n=%d: resumed in crypto/md5: %x, want %x", n, got, want)
+			}
+
+			// crypto/md5 -> hashlanes, and AppendBinary agrees with MarshalBinary
+			std = md5.New()
+			std.Write(msg[:n])
+			stdState, _ := std.(encoding.BinaryMarshaler).MarshalBinary()
+			if !bytes.Equal(stdState, state) {
+				t.Fatalf("n=%d: state differs from crypto/md5's:\n%x\n%x", n, state, stdState)
+			}
+			h2 := s.NewHash()
+			if err := h2.(encoding.BinaryUnmarshaler).UnmarshalBinary(stdState); err != nil {
+				t.Fatal(err)
+			}
+			h2.Write(msg[n:])
+			if got := h2.Sum(nil); !bytes.Equal(got, want[:]) {
+				t.Fatalf("n=%d: resumed from crypto/md5: %x", n, got)
+			}
+			app, _ := h.(encoding.BinaryAppender).AppendBinary([]byte("x"))
+			if !bytes.Equal(app[1:], state) {
+				t.Fatal("AppendBinary differs from MarshalBinary")
+			}
+		}
+	})
+}
+
+func TestUnmarshalBadState(t *testing.T) {
+	h := New(MD5)
+	h.Write([]byte("keep me"))
+	before := h.Sum(nil)
+	good, _ := h.(encoding.BinaryMarshaler).MarshalBinary()
+	sha, _ := New(SHA256).(encoding.BinaryMarshaler).MarshalBinary()
+	for name, b := range map[string][]byte{
+		"empty":     nil,
+		"truncated": good[:len(good)-1],
+		"long":      append(bytes.Clone(good), 0),
+		"magic":     append([]byte("md5\x02"), good[4:]...),
+		"sha256":    sha,
+	} {
+		err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(b)
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		}
+		if got := h.Sum(nil); !bytes.Equal(got, before) {
+			t.Errorf("%s: state changed by a failed unmarshal", name)
+		}
+	}
+}
+
+func TestClone(t *testing.T) {
+	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
+		h := s.NewHash()
+		h.Write([]byte("hello, "))
+		c, err := h.(hash.Cloner).Clone()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Write([]byte("world"))
+		c.Write([]byte("lanes"))
+		wh, wc := md5.Sum([]byte("hello, world")), md5.Sum([]byte("hello, lanes"))
+		if !bytes.Equal(h.Sum(nil), wh[:]) || !bytes.Equal(c.Sum(nil), wc[:]) {
+			t.Fatal("clone is not independent")
+		}
+	})
+}
+
+func TestCloseKeepsHashersWorking(t *testing.T) {
+	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
+		msg := bytes.Repeat([]byte("0123456789"), 10000)
+		h := s.NewHash()
+		h.Write(msg[:5000])
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal("second Close:", err)
+		}
+		h.Write(msg[5000:])
+		h2 := s.NewHash()
+		h2.Write(msg)
+		want := md5.Sum(msg)
+		if !bytes.Equal(h.Sum(nil), want[:]) || !bytes.Equal(h2.Sum(nil), want[:]) {
+			t.Fatal("wrong digest after Close")
+		}
+	})
+}
+
+func TestNoAllocs(t *testing.T) {
+	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
+		h := s.NewHash()
+		small, big := make([]byte, 100), make([]byte, 32<<10)
+		out := make([]byte, 0, 16)
+		h.Write(big) // warm the pools
+		for name, f := range map[string]func(){
+			"Write small": func() { h.Write(small) },
+			"Write 32KiB": func() { h.Write(big) },
+			"Sum":         func() { out = h.Sum(out[:0]) },
+			"Reset":       func() { h.Reset() },
+		} {
+			if n := testing.AllocsPerRun(200, f); n != 0 {
+				t.Errorf("%s: %v allocations", name, n)
+			}
+		}
+	})
+}
+
+// TestConcurrentUseOfOneHasher: unsupported, but it must panic in the
+// offending goroutines, never corrupt another stream.
+func TestConcurrentUseOfOneHasher(t *testing.T) {
+	s := NewServer(MD5)
+	shared := s.NewHash()
+	msg := make([]byte, 64<<10)
+	var wg sync.WaitGroup
+	var panics sync.Map
+	for g := range 4 {
+		wg.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					panics.Store(g, r)
+				}
+			}()
+			for range 200 {
+				shared.Write(msg)
+			}
+		})
+	}
+	bystanders := make([][]byte, 8)
+	for i := range bystanders {
+		wg.Go(func() {
+			h := s.NewHash()
+			for range 50 {
+				h.Write(msg)
+			}
+			bystanders[i] = h.Sum(nil)
+		})
+	}
+	wg.Wait()
+	want := md5.Sum(bytes.Repeat(msg, 50))
+	for i, d := range bystanders {
+		if !bytes.Equal(d, want[:]) {
+			t.Fatalf("bystander %d corrupted", i)
+		}
+	}
+	panics.Range(func(k, v any) bool {
+		if msg := fmt.Sprint(v); msg != "hashlanes: concurrent use of one hash.Hash by several goroutines" {
+			t.Errorf("unexpected panic: %s", msg)
+		}
+		return true
+	})
+}
+
+func TestThousandsOfHashers(t *testing.T) {
+	s := NewServer(MD5)
+	const n = 3000
+	msg := make([]byte, 10<<10)
+	var wg sync.WaitGroup
+	digests := make([][]byte, n)
+	for i := range n {
+		wg.Go(func() {
+			h := s.NewHash()
+			m := append([]byte{byte(i), byte(i >> 8)}, msg...)
+			h.Write(m)
+			digests[i] = h.Sum(nil)
+		})
+	}
+	wg.Wait()
+	for i := range n {
+		want := md5.Sum(append([]byte{byte(i), byte(i >> 8)}, msg...))
+		if !bytes.Equal(digests[i], want[:]) {
+			t.Fatalf("hasher %d", i)
+		}
+	}
+}
+
+// TestDroppedHashers: a million hashers, written and dropped without any
+// Close, leave no goroutine and no memory behind.
+func TestDroppedHashers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a million hashers")
+	}
+	s := NewServer(MD5)
+	goroutines := runtime.NumGoroutine()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	msg := make([]byte, 2048)
+	for range 1_000_000 {
+		h := s.NewHash()
+		h.Write(msg)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if g := runtime.NumGoroutine(); g > goroutines {
+		t.Errorf("%d goroutines before, %d after", goroutines, g)
+	}
+	if grown := int64(after.HeapAlloc) - int64(before.HeapAlloc); grown > 4<<20 {
+		t.Errorf("heap grew by %d bytes", grown)
+	}
+}
+
+func TestParseAlgorithm(t *testing.T) {
+	for _, a := range Algorithms() {
+		got, err := ParseAlgorithm(a.String())
+		if err != nil || got != a {
+			t.Errorf("ParseAlgorithm(%q) = %v, %v", a.String(), got, err)
+		}
+	}
+	for in, want := range map[string]Algorithm{"MD5": MD5, "SHA-256": SHA256, "sha512/256": SHA512_256, "SHA512_224": SHA512_224} {
+		if got, err := ParseAlgorithm(in); err != nil || got != want {
+			t.Errorf("ParseAlgorithm(%q) = %v, %v", in, got, err)
+		}
+	}
+	if _, err := ParseAlgorithm("md4"); err == nil || err.Error() != `hashlanes: unknown algorithm "md4"` {
+		t.Errorf("md4: %v", err)
+	}
+	if MD5.Size() != 16 || SHA512.BlockSize() != 128 || SHA256.String() != "sha256" {
+		t.Error("sizes or names")
+	}
+}
+
+func TestSumEveryAlgorithm(t *testing.T) {
+	msg := []byte("The quick brown fox jumps over the lazy dog")
+	for _, a := range Algorithms() {
+		h := stdlibOrMD5(a)
+		h.Write(msg)
+		if got, want := Sum(a, msg), h.Sum(nil); !bytes.Equal(got, want) {
+			t.Errorf("%v: %x, want %x", a, got, want)
+		}
+	}
+}
+
+func stdlibOrMD5(a Algorithm) hash.Hash {
+	if a == MD5 {
+		return md5.New()
+	}
+	return stdlib[a]()
+}

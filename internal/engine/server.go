@@ -1,0 +1,243 @@
+package engine
+
+import (
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/hashlanes/hashlanes/internal/kernel"
+)
+
+// minLaneBlocks is the smallest request worth a place in the lanes: below
+// it, the lock, the yield and the wake-up cost more than hashing the blocks
+// on the single-stream kernel at once.
+const minLaneBlocks = 16
+
+// Server packs the whole blocks that concurrent writers hand it into lanes
+// by flat combining: a writer queues its blocks and, if fewer combiners are
+// running than there are Ps, becomes one itself. A combiner fills free lanes
+// from the queue, briefly yields so that writers who are runnable can queue
+// too, runs one kernel call (at most kernel.MaxLaneBytes per lane) with the
+// mutex released, retires the lanes whose blocks are done, and repeats until
+// its own blocks are done. Nothing runs between writes: no goroutine, no
+// timer, no registry of hashers, so a dropped hasher is simply garbage.
+type Server[S any] struct {
+	spec  *Spec[S]
+	kern  Kernels[S]
+	lanes int // 0 when there is no multi-lane kernel
+
+	mu        sync.Mutex
+	head      *request[S] // queue of requests waiting for a lane
+	tail      *request[S]
+	combiners int
+	closed    atomic.Bool
+
+	scratch sync.Pool // *combiner[S]
+	stats   struct{ multiCalls, multiBlocks, singleBlocks atomic.Uint64 }
+}
+
+// Stats counts the work a Server did, to see how full its lanes run.
+type Stats struct {
+	MultiCalls   uint64 // multi-lane kernel calls
+	MultiBlocks  uint64 // blocks hashed by them, summed over lanes
+	SingleBlocks uint64 // blocks hashed by the single-stream kernel
+}
+
+// Stats returns the counters so far.
+func (s *Server[S]) Stats() Stats {
+	return Stats{s.stats.multiCalls.Load(), s.stats.multiBlocks.Load(), s.stats.singleBlocks.Load()}
+}
+
+// request is one Write's whole blocks while they wait for, or sit in, a
+// lane. It lives in the Hasher, so queuing allocates nothing.
+type request[S any] struct {
+	state  *S
+	p      []byte // blocks still to hash
+	next   *request[S]
+	wake   chan struct{}
+	queued bool // in the queue, not in a lane
+	done   bool
+}
+
+// combiner is the scratch a combining writer needs; pooled because a
+// kernel called through a function value makes its arguments escape.
+type combiner[S any] struct {
+	reqs   [kernel.MaxLanes]*request[S]
+	states [kernel.MaxLanes]*S
+	ptrs   [kernel.MaxLanes]*byte
+}
+
+// NewServer returns a Server for spec running the given kernels.
+func NewServer[S any](spec *Spec[S], k Kernels[S]) *Server[S] {
+	s := &Server[S]{spec: spec, kern: k, lanes: k.Multi.Lanes}
+	if s.kern.MinLanes < 2 {
+		s.kern.MinLanes = 2
+	}
+	s.scratch.New = func() any { return new(combiner[S]) }
+	return s
+}
+
+// Spec returns the algorithm the server hashes.
+func (s *Server[S]) Spec() *Spec[S] { return s.spec }
+
+// Kernels returns the kernels the server runs.
+func (s *Server[S]) Kernels() Kernels[S] { return s.kern }
+
+// Close stops packing streams into lanes: hashers keep working, each on the
+// single-stream kernel. Closing twice is harmless.
+func (s *Server[S]) Close() error {
+	s.closed.Store(true)
+	return nil
+}
+
+// blocks hashes p, a whole number of blocks, into r.state.
+func (s *Server[S]) blocks(r *request[S], p []byte) {
+	if s.lanes == 0 || len(p) < minLaneBlocks*s.spec.BlockSize || s.closed.Load() {
+		s.single(r.state, p)
+		return
+	}
+	if r.wake == nil {
+		r.wake = make(chan struct{}, 1)
+	}
+	r.p, r.done = p, false
+	s.mu.Lock()
+	s.push(r)
+	for !r.done {
+		if r.queued && s.combiners < runtime.GOMAXPROCS(0) {
+			s.combine(r)
+			break
+		}
+		s.mu.Unlock()
+		<-r.wake
+		s.mu.Lock()
+	}
+	s.mu.Unlock()
+	r.p = nil // keep no reference to the caller's buffer
+}
+
+// single hashes p on the single-stream kernel in bounded calls, so that the
+// goroutine stays preemptible.
+func (s *Server[S]) single(st *S, p []byte) {
+	s.stats.singleBlocks.Add(uint64(len(p) / s.spec.BlockSize))
+	for len(p) > 0 {
+		n := min(len(p), kernel.MaxLaneBytes)
+		s.kern.Single.Fn(st, p[:n])
+		p = p[n:]
+	}
+}
+
+func (s *Server[S]) push(r *request[S]) {
+	r.queued, r.next = true, nil
+	if s.tail == nil {
+		s.head = r
+	} else {
+		s.tail.next = r
+	}
+	s.tail = r
+}
+
+func (s *Server[S]) pushFront(r *request[S]) {
+	r.queued, r.next = true, s.head
+	s.head = r
+	if s.tail == nil {
+		s.tail = r
+	}
+}
+
+func (s *Server[S]) pop() *request[S] {
+	r := s.head
+	if r != nil {
+		s.head = r.next
+		if s.head == nil {
+			s.tail = nil
+		}
+		r.next, r.queued = nil, false
+	}
+	return r
+}
+
+func wake[S any](r *request[S]) {
+	select {
+	case r.wake <- struct{}{}:
+	default: // a token is already waiting
+	}
+}
+
+// maxYields bounds how long a combiner waits for company before a round.
+const maxYields = 4
+
+// combine runs rounds until me is done. s.mu is held on entry and exit.
+func (s *Server[S]) combine(me *request[S]) {
+	s.combiners++
+	c := s.scratch.Get().(*combiner[S])
+	var mask uint32
+	full := uint32(1)<<s.lanes - 1
+	bs := s.spec.BlockSize
+	fill := func() {
+		for mask != full && s.head != nil {
+			i := bits.TrailingZeros32(^mask)
+			r := s.pop()
+			c.reqs[i], c.states[i], c.ptrs[i] = r, r.state, &r.p[0]
+			mask |= 1 << i
+		}
+	}
+	for !me.done {
+		fill()
+		// Writers that are runnable get one chance to join this round, and
+		// more while they keep arriving; a lone stream pays one yield.
+		for y := 0; mask != full && y < maxYields; y++ {
+			before := mask
+			s.mu.Unlock()
+			runtime.Gosched()
+			s.mu.Lock()
+			fill()
+			if mask == before {
+				break
+			}
+		}
+		// Blocks this round: the shortest lane's, bounded per call.
+		nb := kernel.MaxLaneBytes / bs
+		for m := mask; m != 0; m &= m - 1 {
+			nb = min(nb, len(c.reqs[bits.TrailingZeros32(m)].p)/bs)
+		}
+		s.mu.Unlock()
+		if busy := bits.OnesCount32(mask); busy >= s.kern.MinLanes {
+			s.kern.Multi.Fn(&c.states, &c.ptrs, mask, nb)
+			s.stats.multiCalls.Add(1)
+			s.stats.multiBlocks.Add(uint64(busy * nb))
+		} else {
+			for m := mask; m != 0; m &= m - 1 {
+				i := bits.TrailingZeros32(m)
+				s.single(c.states[i], c.reqs[i].p[:nb*bs])
+			}
+		}
+		s.mu.Lock()
+		for m := mask; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			r := c.reqs[i]
+			r.p = r.p[nb*bs:]
+			if len(r.p) > 0 {
+				c.ptrs[i] = &r.p[0]
+				continue
+			}
+			r.done = true
+			mask &^= 1 << i
+			c.reqs[i], c.states[i], c.ptrs[i] = nil, nil, nil
+			if r != me {
+				wake(r)
+			}
+		}
+	}
+	// Hand the lanes still in use back to the queue, in front.
+	for m := mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		s.pushFront(c.reqs[i])
+		c.reqs[i], c.states[i], c.ptrs[i] = nil, nil, nil
+	}
+	s.scratch.Put(c)
+	s.combiners--
+	if s.head != nil {
+		wake(s.head) // its writer becomes the next combiner
+	}
+}

@@ -1,0 +1,78 @@
+package hashlanes
+
+import (
+	"hash"
+	"sync"
+
+	"github.com/hashlanes/hashlanes/internal/cpu"
+)
+
+// Server is an engine with lanes of its own: the hashers it makes share
+// them, so streams written at the same time by different goroutines are
+// hashed together, one per SIMD lane. The package-level New uses a default
+// Server per algorithm; a separate Server keeps one set of streams (and its
+// instruction-set cap) apart from the rest of the program.
+//
+// A Server starts no goroutine and holds nothing of its hashers between
+// writes, so hashers need no Close and may simply be dropped.
+type Server struct {
+	alg     Algorithm
+	newHash func() hash.Hash
+	close   func() error
+	kernel  string
+	pool    sync.Pool // hashers for Sum
+	stats   func() Stats
+}
+
+// Stats counts a Server's work, to see how full its lanes run.
+type Stats struct {
+	MultiCalls   uint64 // multi-lane kernel calls
+	MultiBlocks  uint64 // blocks they hashed, summed over lanes
+	SingleBlocks uint64 // blocks hashed on the single-stream kernel
+}
+
+// Stats returns the server's counters so far (all zero for algorithms not
+// yet served by lanes).
+func (s *Server) Stats() Stats {
+	if s.stats == nil {
+		return Stats{}
+	}
+	return s.stats()
+}
+
+// Option configures a Server.
+type Option func(*options)
+
+type options struct{ cpu CPU }
+
+// WithCPU caps the kernels a Server may use at tier c (never above what the
+// machine and HASHLANES_CPU allow). WithCPU(CPUGeneric) turns lanes off.
+func WithCPU(c CPU) Option { return func(o *options) { o.cpu = min(o.cpu, c) } }
+
+// NewServer returns a Server for algorithm a. It panics if a is not an
+// Algorithm.
+func NewServer(a Algorithm, opts ...Option) *Server {
+	a.mustInfo()
+	o := options{cpu: ActiveCPU()}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return newServer(a, cpu.Level(o.cpu))
+}
+
+// NewHash returns a new stream. Besides [hash.Hash] it implements
+// [encoding.BinaryMarshaler], [encoding.BinaryAppender],
+// [encoding.BinaryUnmarshaler] (in the standard library's format) and
+// [hash.Cloner].
+func (s *Server) NewHash() hash.Hash { return s.newHash() }
+
+// Close stops sharing lanes: existing hashers keep giving correct results,
+// each on the single-stream kernel. Closing twice is harmless.
+func (s *Server) Close() error { return s.close() }
+
+// Algorithm returns the algorithm the server hashes.
+func (s *Server) Algorithm() Algorithm { return s.alg }
+
+// Kernel describes the kernels the server runs, e.g.
+// "avx512x16 (16 lanes) + amd64 (single stream)".
+func (s *Server) Kernel() string { return s.kernel }
