@@ -41,8 +41,8 @@ var stdlib = [maxAlgorithm]func() hash.Hash{
 func fromEngine[S any](a Algorithm, e *engine.Server[S]) *Server {
 	k := e.Kernels()
 	desc := k.Single.Name + " (single stream)"
-	if k.Multi.Lanes > 0 {
-		desc = fmt.Sprintf("%s (%d lanes) + %s", k.Multi.Name, k.Multi.Lanes, desc)
+	for i := len(k.Multi) - 1; i >= 0; i-- {
+		desc = fmt.Sprintf("%s (%d lanes) + %s", k.Multi[i].Name, k.Multi[i].Lanes, desc)
 	}
 	s := newServerOf(a, func() hash.Hash { return e.NewHash() }, e.Close, desc)
 	s.stats = func() Stats { return Stats(e.Stats()) }

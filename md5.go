@@ -32,18 +32,36 @@ var md5Spec = &engine.Spec[md5.State]{
 	},
 }
 
-// md5Kernels picks the kernels for level l.
+// md5Rates are the kernels' throughputs in MB/s on AMD Zen 4 (3.7 GHz),
+// from BenchmarkKernel in internal/kernel/md5 (busy = all lanes, medians of
+// 6): the engine runs, each round, the kernel that moves the most bytes for
+// the streams ready, a kernel with L lanes moving ready/L of its rate.
 //
-// Crossover, measured with BenchmarkKernel in internal/kernel/md5 on AMD
-// Zen 4 (3.7 GHz): the scalar kernel hashes 810 MB/s; avx512x16 10.0 GB/s
-// and avx2x16 7.8 GB/s with all 16 lanes busy, so with k lanes busy they
-// move k/16 of that: 1.25 and 0.98 GB/s at k=2. Two ready streams already
-// favour the lanes.
+//	kernel     lanes  MB/s   with b streams ready
+//	amd64        1     810   810 whatever b
+//	avx2x16     16    7300   b/16 x 7300: beats amd64 from b = 2
+//	avx512x16   16    9500   b/16 x 9500: from b = 2
+//	avx512x32   32   11000   b/32 x 11000: beats x16 (on 16 of the b) from b = 28
+//
+// A masked lane costs as much as a busy one (the kernel's time does not
+// depend on the mask), which is why b/L is the right scale.
+var md5Rates = map[string]float64{"amd64": 810, "generic": 420, "avx2x16": 7300, "avx512x16": 9500, "avx512x32": 11000}
+
+// md5Kernels picks the kernels for level l.
 func md5Kernels(l cpu.Level) engine.Kernels[md5.State] {
-	k := engine.Kernels[md5.State]{MinLanes: 2}
+	var k engine.Kernels[md5.State]
 	k.Single, _ = kernel.Best(md5.Singles(), l)
-	if m, ok := kernel.Best(md5.Multis(), l); ok && m.Level > cpu.Generic {
-		k.Multi = m
+	k.SingleRate = md5Rates[k.Single.Name]
+	for _, m := range md5.Multis() { // slowest first: a later kernel of the same width replaces an earlier one
+		if m.Level == cpu.Generic || m.Level > l {
+			continue
+		}
+		r := engine.Rated[md5.State]{Multi: m, Rate: md5Rates[m.Name]}
+		if n := len(k.Multi); n > 0 && k.Multi[n-1].Lanes == m.Lanes {
+			k.Multi[n-1] = r
+		} else {
+			k.Multi = append(k.Multi, r)
+		}
 	}
 	return k
 }

@@ -1,8 +1,7 @@
 package engine
 
 import (
-	"math/bits"
-	"runtime"
+		"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -70,10 +69,7 @@ type combiner[S any] struct {
 
 // NewServer returns a Server for spec running the given kernels.
 func NewServer[S any](spec *Spec[S], k Kernels[S]) *Server[S] {
-	s := &Server[S]{spec: spec, kern: k, lanes: k.Multi.Lanes}
-	if s.kern.MinLanes < 2 {
-		s.kern.MinLanes = 2
-	}
+	s := &Server[S]{spec: spec, kern: k, lanes: k.maxLanes()}
 	s.scratch.New = func() any { return new(combiner[S]) }
 	return s
 }
@@ -168,53 +164,51 @@ func wake[S any](r *request[S]) {
 const maxYields = 4
 
 // combine runs rounds until me is done. s.mu is held on entry and exit.
+// Lanes are kept dense: the busy ones are c.reqs[:busy].
 func (s *Server[S]) combine(me *request[S]) {
 	s.combiners++
 	c := s.scratch.Get().(*combiner[S])
-	var mask uint32
-	full := uint32(1)<<s.lanes - 1
+	busy := 0
 	bs := s.spec.BlockSize
 	fill := func() {
-		for mask != full && s.head != nil {
-			i := bits.TrailingZeros32(^mask)
+		for busy < s.lanes && s.head != nil {
 			r := s.pop()
-			c.reqs[i], c.states[i], c.ptrs[i] = r, r.state, &r.p[0]
-			mask |= 1 << i
+			c.reqs[busy], c.states[busy], c.ptrs[busy] = r, r.state, &r.p[0]
+			busy++
 		}
 	}
 	for !me.done {
 		fill()
 		// Writers that are runnable get one chance to join this round, and
 		// more while they keep arriving; a lone stream pays one yield.
-		for y := 0; mask != full && y < maxYields; y++ {
-			before := mask
+		for y := 0; busy < s.lanes && y < maxYields; y++ {
+			before := busy
 			s.mu.Unlock()
 			runtime.Gosched()
 			s.mu.Lock()
 			fill()
-			if mask == before {
+			if busy == before {
 				break
 			}
 		}
+		k, used := s.kern.choose(busy)
 		// Blocks this round: the shortest lane's, bounded per call.
 		nb := kernel.MaxLaneBytes / bs
-		for m := mask; m != 0; m &= m - 1 {
-			nb = min(nb, len(c.reqs[bits.TrailingZeros32(m)].p)/bs)
+		for _, r := range c.reqs[:used] {
+			nb = min(nb, len(r.p)/bs)
 		}
 		s.mu.Unlock()
-		if busy := bits.OnesCount32(mask); busy >= s.kern.MinLanes {
-			s.kern.Multi.Fn(&c.states, &c.ptrs, mask, nb)
+		if k >= 0 {
+			s.kern.Multi[k].Fn(&c.states, &c.ptrs, uint32(1)<<used-1, nb)
 			s.stats.multiCalls.Add(1)
-			s.stats.multiBlocks.Add(uint64(busy * nb))
+			s.stats.multiBlocks.Add(uint64(used * nb))
 		} else {
-			for m := mask; m != 0; m &= m - 1 {
-				i := bits.TrailingZeros32(m)
+			for i := range used {
 				s.single(c.states[i], c.reqs[i].p[:nb*bs])
 			}
 		}
 		s.mu.Lock()
-		for m := mask; m != 0; m &= m - 1 {
-			i := bits.TrailingZeros32(m)
+		for i := used - 1; i >= 0; i-- { // backwards, so a moved lane is one already advanced
 			r := c.reqs[i]
 			r.p = r.p[nb*bs:]
 			if len(r.p) > 0 {
@@ -222,16 +216,16 @@ func (s *Server[S]) combine(me *request[S]) {
 				continue
 			}
 			r.done = true
-			mask &^= 1 << i
-			c.reqs[i], c.states[i], c.ptrs[i] = nil, nil, nil
 			if r != me {
 				wake(r)
 			}
+			busy--
+			c.reqs[i], c.states[i], c.ptrs[i] = c.reqs[busy], c.states[busy], c.ptrs[busy]
+			c.reqs[busy], c.states[busy], c.ptrs[busy] = nil, nil, nil
 		}
 	}
-	// Hand the lanes still in use back to the queue, in front.
-	for m := mask; m != 0; m &= m - 1 {
-		i := bits.TrailingZeros32(m)
+	// Hand the lanes still in use back to the queue, in front, in order.
+	for i := busy - 1; i >= 0; i-- {
 		s.pushFront(c.reqs[i])
 		c.reqs[i], c.states[i], c.ptrs[i] = nil, nil, nil
 	}

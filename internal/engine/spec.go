@@ -42,15 +42,46 @@ func (sp *Spec[S]) marshaledSize() int {
 	return len(sp.Magic) + len(sp.AppendState(nil, &s)) + sp.BlockSize + 8
 }
 
-// Kernels is what a Server runs: one single-stream kernel and, optionally, a
-// multi-lane one worth using once MinLanes streams are ready.
+// Kernels is what a Server runs: one single-stream kernel and any number of
+// multi-lane ones, each with its measured throughput, so that every round
+// runs whichever moves the most bytes for the streams that are ready.
 type Kernels[S any] struct {
-	Single kernel.Single[S]
-	Multi  kernel.Multi[S] // Lanes == 0: none
-	// MinLanes is the fewest ready streams for which Multi moves more bytes
-	// per cycle than Single run one stream after another (measured per
-	// kernel; see the algorithm's crossover table).
-	MinLanes int
+	Single     kernel.Single[S]
+	SingleRate float64 // MB/s of the single-stream kernel
+	Multi      []Rated[S]
+}
+
+// Rated is a multi-lane kernel with its throughput, all lanes busy.
+type Rated[S any] struct {
+	kernel.Multi[S]
+	Rate float64 // MB/s summed over all lanes
+}
+
+// maxLanes is the widest multi-lane kernel's lane count, 0 if none.
+func (k *Kernels[S]) maxLanes() int {
+	n := 0
+	for _, m := range k.Multi {
+		n = max(n, m.Lanes)
+	}
+	return n
+}
+
+// choose returns the kernel for a round with ready streams ready: the index
+// into Multi and how many lanes it takes, or -1 for the single-stream
+// kernel. A kernel with L lanes moves min(ready, L)/L of its rate; streams
+// beyond its lanes wait for the next round.
+func (k *Kernels[S]) choose(ready int) (int, int) {
+	best, bestRate, lanes := -1, k.SingleRate, 1
+	for i, m := range k.Multi {
+		used := min(ready, m.Lanes)
+		if r := float64(used) / float64(m.Lanes) * m.Rate; r > bestRate {
+			best, bestRate, lanes = i, r, used
+		}
+	}
+	if best < 0 {
+		return -1, ready
+	}
+	return best, lanes
 }
 
 // pad writes the final block(s) of a message of total length n whose last

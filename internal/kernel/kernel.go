@@ -10,7 +10,7 @@ package kernel
 import "github.com/hashlanes/hashlanes/internal/cpu"
 
 // MaxLanes is the most lanes any multi-lane kernel takes.
-const MaxLanes = 16
+const MaxLanes = 32
 
 // MaxLaneBytes bounds the bytes one multi-lane call hashes per lane, so a
 // goroutine inside a kernel call is soon preemptible again (the standard

@@ -13,7 +13,6 @@ import (
 const (
 	BlockSize = 64
 	Size      = 16
-	Lanes     = 16
 	maxBlocks = kernel.MaxLaneBytes / BlockSize
 )
 
@@ -22,10 +21,6 @@ type State [4]uint32
 
 // Init is the initial chaining value (RFC 1321, 3.3).
 var Init = State{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476}
-
-// laneStates is the lane-major layout the multi-lane kernels work in:
-// word w of lane i is at [w][i].
-type laneStates [4][Lanes]uint32
 
 // zeroLanes is what masked-out lanes of an assembly kernel read, so that the
 // kernel can load all 16 lanes without a branch and never touches memory it
@@ -40,34 +35,37 @@ func Singles() []kernel.Single[State] { return singles }
 // slowest first. The generic one is the reference the others are pinned to.
 func Multis() []kernel.Multi[State] { return multis }
 
-var generic = kernel.Multi[State]{Name: "generic", Level: cpu.Generic, Lanes: Lanes, Fn: blocksGeneric}
+var generic = kernel.Multi[State]{Name: "generic", Level: cpu.Generic, Lanes: kernel.MaxLanes, Fn: blocksGeneric}
 
-// toLanes copies the masked lanes' states into lane-major order and points
-// masked-out lanes at zeroLanes. It reports false when there is nothing to do.
-func toLanes(ls *laneStates, p *[Lanes]*byte, states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) bool {
-	if nblocks <= 0 || mask&(1<<Lanes-1) == 0 {
+// toLanes copies the masked lanes' states into ls, the lane-major layout
+// the assembly kernels work in (word w of lane i at ls[w*len(p)+i]), and
+// points masked-out lanes at zeroLanes. It reports false when there is
+// nothing to do.
+func toLanes(ls []uint32, p []*byte, states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) bool {
+	lanes := len(p)
+	if nblocks <= 0 || mask&(1<<lanes-1) == 0 {
 		return false
 	}
 	if nblocks > maxBlocks {
 		panic("md5: too many blocks for one kernel call")
 	}
-	for i := range Lanes {
+	for i := range lanes {
 		if mask&(1<<i) == 0 {
 			p[i] = &zeroLanes[0]
 			continue
 		}
 		s := states[i]
-		ls[0][i], ls[1][i], ls[2][i], ls[3][i] = s[0], s[1], s[2], s[3]
+		ls[i], ls[lanes+i], ls[2*lanes+i], ls[3*lanes+i] = s[0], s[1], s[2], s[3]
 		p[i] = ptrs[i]
 	}
 	return true
 }
 
 // fromLanes copies the masked lanes' states back.
-func fromLanes(ls *laneStates, states *[kernel.MaxLanes]*State, mask uint32) {
-	for i := range Lanes {
+func fromLanes(ls []uint32, lanes int, states *[kernel.MaxLanes]*State, mask uint32) {
+	for i := range lanes {
 		if mask&(1<<i) != 0 {
-			*states[i] = State{ls[0][i], ls[1][i], ls[2][i], ls[3][i]}
+			*states[i] = State{ls[i], ls[lanes+i], ls[2*lanes+i], ls[3*lanes+i]}
 		}
 	}
 }

@@ -56,7 +56,7 @@ func blockGeneric(s *State, p []byte) {
 // blocksGeneric is the reference multi-lane kernel: the same shape as the
 // assembly ones, one lane after another.
 func blocksGeneric(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	for i := range Lanes {
+	for i := range kernel.MaxLanes {
 		if mask&(1<<i) != 0 && nblocks > 0 {
 			blockGeneric(states[i], laneBytes(ptrs[i], nblocks))
 		}

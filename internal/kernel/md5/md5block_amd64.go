@@ -3,6 +3,8 @@
 package md5
 
 import (
+	"unsafe"
+
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
@@ -17,26 +19,36 @@ var singles = []kernel.Single[State]{
 
 var multis = []kernel.Multi[State]{
 	generic,
-	{Name: "avx2x16", Level: cpu.AVX2, Lanes: Lanes, Fn: blocksAVX2},
-	{Name: "avx512x16", Level: cpu.AVX512, Lanes: Lanes, Fn: blocksAVX512},
+	{Name: "avx2x16", Level: cpu.AVX2, Lanes: 16, Fn: blocksAVX2},
+	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512x16},
+	{Name: "avx512x32", Level: cpu.AVX512, Lanes: 32, Fn: blocksAVX512x32},
 }
 
 func blockScalar(s *State, p []byte) { blockAMD64((*[4]uint32)(s), p) }
 
 func blocksAVX2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls laneStates
-	var p [Lanes]*byte
-	if toLanes(&ls, &p, states, ptrs, mask, nblocks) {
-		blockAVX2((*[4][16]uint32)(&ls), &p, nblocks)
-		fromLanes(&ls, states, mask)
+	var ls [4][16]uint32
+	var p [16]*byte
+	if toLanes(unsafe.Slice(&ls[0][0], 4*16), p[:], states, ptrs, mask, nblocks) {
+		blockAVX2(&ls, &p, nblocks)
+		fromLanes(unsafe.Slice(&ls[0][0], 4*16), 16, states, mask)
 	}
 }
 
-func blocksAVX512(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls laneStates
-	var p [Lanes]*byte
-	if toLanes(&ls, &p, states, ptrs, mask, nblocks) {
-		blockAVX512((*[4][16]uint32)(&ls), &p, nblocks)
-		fromLanes(&ls, states, mask)
+func blocksAVX512x16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	var ls [4][16]uint32
+	var p [16]*byte
+	if toLanes(unsafe.Slice(&ls[0][0], 4*16), p[:], states, ptrs, mask, nblocks) {
+		blockAVX512x16(&ls, &p, nblocks)
+		fromLanes(unsafe.Slice(&ls[0][0], 4*16), 16, states, mask)
+	}
+}
+
+func blocksAVX512x32(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	var ls [4][32]uint32
+	var p [32]*byte
+	if toLanes(unsafe.Slice(&ls[0][0], 4*32), p[:], states, ptrs, mask, nblocks) {
+		blockAVX512x32(&ls, &p, nblocks)
+		fromLanes(unsafe.Slice(&ls[0][0], 4*32), 32, states, mask)
 	}
 }

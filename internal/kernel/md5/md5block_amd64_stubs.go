@@ -14,7 +14,12 @@ func blockAMD64(s *[4]uint32, p []byte)
 //go:noescape
 func blockAVX2(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
 
-// blockAVX512 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.
+// blockAVX512x16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.
 //
 //go:noescape
-func blockAVX512(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
+func blockAVX512x16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
+
+// blockAVX512x32 hashes nblocks blocks of 32 lanes with 256-bit AVX-512 instructions.
+//
+//go:noescape
+func blockAVX512x32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)

@@ -1,0 +1,115 @@
+package hashlanes
+
+import (
+	"crypto/md5"
+	"fmt"
+	"hash"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/hashlanes/hashlanes/internal/cpu"
+	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
+)
+
+// benchImpls are the ways a stream is hashed in the benchmarks: the
+// standard library as the baseline, and the engine capped at each tier.
+func benchImpls(a Algorithm) []struct {
+	name  string
+	level cpu.Level
+	new   func() func() hash.Hash
+} {
+	impls := []struct {
+		name  string
+		level cpu.Level
+		new   func() func() hash.Hash
+	}{{"stdlib", cpu.Generic, func() func() hash.Hash { return stdlibOrMD5Func(a) }}}
+	for _, c := range []CPU{CPUGeneric, CPUAVX2, CPUAVX512} {
+		impls = append(impls, struct {
+			name  string
+			level cpu.Level
+			new   func() func() hash.Hash
+		}{c.String(), cpu.Level(c), func() func() hash.Hash { return NewServer(a, WithCPU(c)).NewHash }})
+	}
+	return impls
+}
+
+func stdlibOrMD5Func(a Algorithm) func() hash.Hash {
+	if a == MD5 {
+		return md5.New
+	}
+	return stdlib[a]
+}
+
+func sizeName(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return fmt.Sprintf("%dB", n)
+}
+
+// BenchmarkStreams is the workload: N goroutines, each hashing its
+// own message of SIZE bytes written in 32 KiB pieces through a fresh
+// hasher. Run with -cpu 1 (GOMAXPROCS=1) unless measuring scaling.
+func BenchmarkStreams(b *testing.B) {
+	const piece = 32 << 10
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, a := range []Algorithm{MD5} {
+		for _, impl := range benchImpls(a) {
+			for _, n := range []int{1, 2, 4, 8, 16, 32, 64} {
+				for _, size := range []int{32 << 10, 1 << 20} {
+					name := fmt.Sprintf("alg=%v/impl=%s/streams=%d/size=%s", a, impl.name, n, sizeName(size))
+					b.Run(name, func(b *testing.B) {
+						cputest.Require(b, impl.level)
+						newHash := impl.new()
+						msgs := make([][]byte, n)
+						for i := range msgs {
+							msgs[i] = randomBytes(r, size) // separate allocations, as separate requests would have
+						}
+						b.SetBytes(int64(n * size))
+						b.ReportAllocs()
+						var wg sync.WaitGroup
+						for b.Loop() {
+							for _, m := range msgs {
+								wg.Go(func() {
+									h := newHash()
+									for p := m; len(p) > 0; p = p[min(piece, len(p)):] {
+										h.Write(p[:min(piece, len(p))])
+									}
+									h.Sum(nil)
+								})
+							}
+							wg.Wait()
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkSum measures one-shot Sum against the standard library's.
+func BenchmarkSum(b *testing.B) {
+	for _, a := range []Algorithm{MD5} {
+		for _, size := range []int{64, 1 << 10, 32 << 10, 1 << 20} {
+			msg := make([]byte, size)
+			b.Run(fmt.Sprintf("alg=%v/impl=stdlib/size=%s", a, sizeName(size)), func(b *testing.B) {
+				b.SetBytes(int64(size))
+				b.ReportAllocs()
+				for b.Loop() {
+					md5.Sum(msg)
+				}
+			})
+			b.Run(fmt.Sprintf("alg=%v/impl=hashlanes/size=%s", a, sizeName(size)), func(b *testing.B) {
+				b.SetBytes(int64(size))
+				b.ReportAllocs()
+				for b.Loop() {
+					Sum(a, msg)
+				}
+			})
+		}
+	}
+}
