@@ -1,7 +1,7 @@
 package engine
 
 import (
-		"runtime"
+	"runtime"
 	"sync"
 	"sync/atomic"
 

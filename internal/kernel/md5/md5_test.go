@@ -2,9 +2,9 @@ package md5
 
 import (
 	"bytes"
-	"fmt"
 	"crypto/md5"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
