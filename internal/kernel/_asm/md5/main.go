@@ -294,27 +294,16 @@ func avx512(groups int) {
 			VMOVDQU32(st[g][w], saved.Offset(row*w+32*g))
 		}
 	}
-	cur4 := append([][4]reg.VecVirtual(nil), st...)
 	perStep := (len(pipe) + 63) / 64
+	final := rounds(groups, st, kt, cur, row)
 	for i := range 64 {
-		for g := range groups {
-			a, b, c, d := cur4[g][0], cur4[g][1], cur4[g][2], cur4[g][3]
-			f := YMM()
-			VPADDD_BCST(Mem{Base: kt, Disp: 4 * i}, a, a)
-			VPADDD(Mem{Base: cur, Disp: row*word(i) + 32*g}, a, a)
-			VMOVDQA32(b, f)
-			VPTERNLOGD(U8(ternFuncs[i/16]), d, c, f)
-			VPADDD(f, a, a)
-			VPROLD(U8(shifts[i/16][i%4]), a, a)
-			VPADDD(b, a, a)
-			cur4[g] = [4]reg.VecVirtual{d, a, b, c}
-		}
+		final.step(i)
 		pipe.Emit(perStep)
 	}
 	pipe.Flush()
 	for g := range groups {
 		for w := range 4 {
-			VPADDD(saved.Offset(row*w+32*g), st[g][w], st[g][w])
+			VPADDD(saved.Offset(row*w+32*g), final.x[g][w], st[g][w]) // back into the loop's registers
 		}
 	}
 	MOVQ(next, off)
@@ -329,6 +318,77 @@ func avx512(groups int) {
 	VZEROUPPER()
 	RET()
 }
+
+// roundState emits MD5 steps for interleaved groups of 8 lanes whose
+// message words are read from a transposed buffer.
+//
+// Two ways to feed VPTERNLOGD, whose destination is also an input, measured
+// on Zen 4 (cycles per step for all groups, message and constants as memory
+// operands):
+//
+//	                               2 groups   4 groups
+//	copy b, ternlog into the copy    5.13       9.70
+//	ternlog into d, no copy          6.32       7.93
+//
+// With two groups the step's dependency chain decides, and the destination
+// input is the one-cycle path, so b goes there (its copy costs a slot, not
+// latency). With four the pipes are full and the copy's slot matters more:
+// the accumulator of the next step is then started from d (d + K, three
+// operands) before the ternlog overwrites d.
+type roundState struct {
+	groups    int
+	noCopy    bool
+	kt, buf   reg.Register
+	row       int
+	x         [][4]reg.VecVirtual // a, b, c, d per group (a: accumulator)
+	accumPrep bool                // x[g][0] already holds a + K[i] (no-copy form)
+}
+
+func rounds(groups int, st [][4]reg.VecVirtual, kt, buf reg.Register, row int) *roundState {
+	return &roundState{groups: groups, noCopy: groups >= 4, kt: kt, buf: buf, row: row,
+		x: append([][4]reg.VecVirtual(nil), st...)}
+}
+
+func (r *roundState) step(i int) {
+	k := Mem{Base: r.kt, Disp: 4 * i}
+	m := func(g int) Mem { return Mem{Base: r.buf, Disp: r.row*word(i) + 32*g} }
+	for g := range r.groups {
+		a, b, c, d := r.x[g][0], r.x[g][1], r.x[g][2], r.x[g][3]
+		if !r.noCopy || i == 63 { // the last step's d is final state: keep it
+			if !(r.noCopy && i > 0) {
+				acc := YMM()
+				VPADDD_BCST(k, a, acc)
+				a = acc
+			}
+			VPADDD(m(g), a, a)
+			f := YMM()
+			VMOVDQA32(b, f)
+			VPTERNLOGD(U8(ternFuncs[i/16]), d, c, f)
+			VPADDD(f, a, a)
+			VPROLD(U8(shifts[i/16][i%4]), a, a)
+			VPADDD(b, a, a)
+			r.x[g] = [4]reg.VecVirtual{d, a, b, c}
+			continue
+		}
+		if i == 0 {
+			acc := YMM()
+			VPADDD_BCST(k, a, acc)
+			a = acc
+		}
+		VPADDD(m(g), a, a)
+		next := YMM()
+		VPADDD_BCST(Mem{Base: r.kt, Disp: 4 * (i + 1)}, d, next) // next step's a + K
+		VPTERNLOGD(U8(ternFuncsDst[i/16]), b, c, d)              // d = F(b, c, d)
+		VPADDD(d, a, a)
+		VPROLD(U8(shifts[i/16][i%4]), a, a)
+		VPADDD(b, a, a)
+		r.x[g] = [4]reg.VecVirtual{next, a, b, c}
+	}
+}
+
+// ternFuncsDst are F, G, H, I with (d, c, b) as (dst, src2, src3): bit index
+// d<<2 | c<<1 | b.
+var ternFuncsDst = [4]uint8{0xd8, 0xac, 0x96, 0x63}
 
 // deferMessage queues the transpose of the block at off in every lane into
 // buf: two 8x8 transposes (the halves of the block) per group of 8 lanes.
