@@ -1,0 +1,133 @@
+package hashlanes
+
+import (
+	"bytes"
+	"crypto/md5"
+	"encoding"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/hashlanes/hashlanes/internal/cpu"
+)
+
+// fuzzServers are built once: one per CPU tier this machine has.
+var fuzzServers = sync.OnceValue(func() []*Server {
+	var s []*Server
+	for _, c := range []CPU{CPUGeneric, CPUAVX2, CPUAVX512} {
+		if cpu.Supports(cpu.Level(c)) {
+			s = append(s, NewServer(MD5, WithCPU(c)))
+		}
+	}
+	return s
+})
+
+// sumWithCanary checks that Sum appends within the capacity it is given
+// and touches nothing past it.
+func sumWithCanary(t *testing.T, h interface{ Sum([]byte) []byte }, size int) []byte {
+	t.Helper()
+	buf := make([]byte, 3+size+8)
+	for i := range buf {
+		buf[i] = 0xa5
+	}
+	out := h.Sum(buf[:3:3+size])
+	for i, c := range buf[3+size:] {
+		if c != 0xa5 {
+			t.Fatalf("Sum wrote past its slice's capacity at +%d", i)
+		}
+	}
+	if !bytes.Equal(out[:3], []byte{0xa5, 0xa5, 0xa5}) || len(out) != 3+size {
+		t.Fatalf("Sum did not append: %x", out)
+	}
+	return out[3:]
+}
+
+// FuzzWrite: any message in any split, on every path, equals crypto/md5,
+// and Sum mid-stream does not disturb the stream.
+func FuzzWrite(f *testing.F) {
+	f.Add([]byte("abc"), []byte{1, 2})
+	f.Add(bytes.Repeat([]byte{7}, 3000), []byte{0, 63, 64, 65, 200})
+	f.Fuzz(func(t *testing.T, msg, splits []byte) {
+		want := md5.Sum(msg)
+		for _, s := range fuzzServers() {
+			h := s.NewHash()
+			rest := msg
+			for _, sp := range splits {
+				n := min(int(sp)*17, len(rest))
+				h.Write(rest[:n])
+				rest = rest[n:]
+				h.Sum(nil)
+			}
+			h.Write(rest)
+			if got := sumWithCanary(t, h, 16); !bytes.Equal(got, want[:]) {
+				t.Fatalf("%s: %x, want %x", s.Kernel(), got, want)
+			}
+		}
+	})
+}
+
+// FuzzStreams: concurrent streams of fuzzed lengths and splits share the
+// lanes; each digest equals crypto/md5's.
+func FuzzStreams(f *testing.F) {
+	f.Add(uint64(1), uint8(16), uint16(40000))
+	f.Add(uint64(2), uint8(33), uint16(1))
+	f.Fuzz(func(t *testing.T, seed uint64, streams uint8, maxLen uint16) {
+		r := rand.New(rand.NewPCG(seed, 0))
+		n := int(streams%40) + 1
+		msgs := make([][]byte, n)
+		for i := range msgs {
+			msgs[i] = randomBytes(r, r.IntN(int(maxLen)*4+1))
+		}
+		for _, s := range fuzzServers() {
+			var wg sync.WaitGroup
+			got := make([][]byte, n)
+			for i := range msgs {
+				splitSeed := r.Uint64()
+				wg.Go(func() {
+					h := s.NewHash()
+					writeSplit(rand.New(rand.NewPCG(splitSeed, 1)), h, msgs[i])
+					got[i] = h.Sum(nil)
+				})
+			}
+			wg.Wait()
+			for i, m := range msgs {
+				if want := md5.Sum(m); !bytes.Equal(got[i], want[:]) {
+					t.Fatalf("%s: stream %d of %d (%d bytes)", s.Kernel(), i, n, len(m))
+				}
+			}
+		}
+	})
+}
+
+// FuzzUnmarshal: any bytes are either rejected, leaving the hasher as it
+// was, or accepted exactly when crypto/md5 accepts them, with the same
+// digest afterwards.
+func FuzzUnmarshal(f *testing.F) {
+	h := md5.New()
+	h.Write([]byte("seed state"))
+	st, _ := h.(encoding.BinaryMarshaler).MarshalBinary()
+	f.Add(st)
+	f.Add([]byte("md5\x01"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ours := New(MD5)
+		ours.Write([]byte("before"))
+		before := ours.Sum(nil)
+		std := md5.New()
+		errOurs := ours.(encoding.BinaryUnmarshaler).UnmarshalBinary(b)
+		errStd := std.(encoding.BinaryUnmarshaler).UnmarshalBinary(b)
+		if (errOurs == nil) != (errStd == nil) {
+			t.Fatalf("ours: %v, crypto/md5: %v", errOurs, errStd)
+		}
+		if errOurs != nil {
+			if !bytes.Equal(ours.Sum(nil), before) {
+				t.Fatal("rejected state changed the hasher")
+			}
+			return
+		}
+		ours.Write([]byte("after"))
+		std.Write([]byte("after"))
+		if !bytes.Equal(ours.Sum(nil), std.Sum(nil)) {
+			t.Fatal("digest differs after unmarshal")
+		}
+	})
+}
