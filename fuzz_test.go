@@ -30,7 +30,7 @@ func sumWithCanary(t *testing.T, h interface{ Sum([]byte) []byte }, size int) []
 	for i := range buf {
 		buf[i] = 0xa5
 	}
-	out := h.Sum(buf[:3:3+size])
+	out := h.Sum(buf[: 3 : 3+size])
 	for i, c := range buf[3+size:] {
 		if c != 0xa5 {
 			t.Fatalf("Sum wrote past its slice's capacity at +%d", i)

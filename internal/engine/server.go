@@ -30,6 +30,8 @@ type Server[S any] struct {
 	head      *request[S] // queue of requests waiting for a lane
 	tail      *request[S]
 	combiners int
+	queued    int // requests in the queue
+	inLanes   int // requests in some combiner's lanes
 	closed    atomic.Bool
 
 	scratch sync.Pool // *combiner[S]
@@ -97,11 +99,12 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 		r.wake = make(chan struct{}, 1)
 	}
 	r.p, r.done = p, false
+	procs := runtime.GOMAXPROCS(0)
 	s.mu.Lock()
 	s.push(r)
 	for !r.done {
-		if r.queued && s.combiners < runtime.GOMAXPROCS(0) {
-			s.combine(r)
+		if r.queued && s.combiners < procs {
+			s.combine(r, procs)
 			break
 		}
 		s.mu.Unlock()
@@ -124,6 +127,7 @@ func (s *Server[S]) single(st *S, p []byte) {
 }
 
 func (s *Server[S]) push(r *request[S]) {
+	s.queued++
 	r.queued, r.next = true, nil
 	if s.tail == nil {
 		s.head = r
@@ -134,6 +138,7 @@ func (s *Server[S]) push(r *request[S]) {
 }
 
 func (s *Server[S]) pushFront(r *request[S]) {
+	s.queued++
 	r.queued, r.next = true, s.head
 	s.head = r
 	if s.tail == nil {
@@ -144,6 +149,7 @@ func (s *Server[S]) pushFront(r *request[S]) {
 func (s *Server[S]) pop() *request[S] {
 	r := s.head
 	if r != nil {
+		s.queued--
 		s.head = r.next
 		if s.head == nil {
 			s.tail = nil
@@ -165,23 +171,35 @@ const maxYields = 4
 
 // combine runs rounds until me is done. s.mu is held on entry and exit.
 // Lanes are kept dense: the busy ones are c.reqs[:busy].
-func (s *Server[S]) combine(me *request[S]) {
+//
+// With several Ps each combiner takes only its share of the streams, never
+// fewer than the narrowest kernel's lanes: 32 streams on 2 Ps run as two
+// 16-lane rounds on two cores, not one 32-lane round on one.
+func (s *Server[S]) combine(me *request[S], procs int) {
 	s.combiners++
 	c := s.scratch.Get().(*combiner[S])
 	busy := 0
 	bs := s.spec.BlockSize
+	limit := func() int {
+		if procs == 1 {
+			return s.lanes
+		}
+		share := (s.inLanes + s.queued + procs - 1) / procs
+		return min(s.lanes, max(s.kern.minLanes(), share))
+	}
 	fill := func() {
-		for busy < s.lanes && s.head != nil {
+		for l := limit(); busy < l && s.head != nil; {
 			r := s.pop()
 			c.reqs[busy], c.states[busy], c.ptrs[busy] = r, r.state, &r.p[0]
 			busy++
+			s.inLanes++
 		}
 	}
 	for !me.done {
 		fill()
 		// Writers that are runnable get one chance to join this round, and
 		// more while they keep arriving; a lone stream pays one yield.
-		for y := 0; busy < s.lanes && y < maxYields; y++ {
+		for y := 0; busy < limit() && y < maxYields; y++ {
 			before := busy
 			s.mu.Unlock()
 			runtime.Gosched()
@@ -220,12 +238,14 @@ func (s *Server[S]) combine(me *request[S]) {
 				wake(r)
 			}
 			busy--
+			s.inLanes--
 			c.reqs[i], c.states[i], c.ptrs[i] = c.reqs[busy], c.states[busy], c.ptrs[busy]
 			c.reqs[busy], c.states[busy], c.ptrs[busy] = nil, nil, nil
 		}
 	}
 	// Hand the lanes still in use back to the queue, in front, in order.
 	for i := busy - 1; i >= 0; i-- {
+		s.inLanes--
 		s.pushFront(c.reqs[i])
 		c.reqs[i], c.states[i], c.ptrs[i] = nil, nil, nil
 	}

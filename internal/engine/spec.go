@@ -66,6 +66,17 @@ func (k *Kernels[S]) maxLanes() int {
 	return n
 }
 
+// minLanes is the narrowest multi-lane kernel's lane count, 0 if none.
+func (k *Kernels[S]) minLanes() int {
+	n := 0
+	for _, m := range k.Multi {
+		if n == 0 || m.Lanes < n {
+			n = m.Lanes
+		}
+	}
+	return n
+}
+
 // choose returns the kernel for a round with ready streams ready: the index
 // into Multi and how many lanes it takes, or -1 for the single-stream
 // kernel. A kernel with L lanes moves min(ready, L)/L of its rate; streams
