@@ -37,7 +37,7 @@ func word(i int) int {
 }
 
 func main() {
-	ConstraintExpr("!purego")
+	ConstraintExpr("amd64,!purego")
 	scalar()
 	avx2()
 	avx512(2)
