@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
+	"github.com/hashlanes/hashlanes/internal/kernel/md5"
 )
 
 // TestEnvForcesPath runs this test binary again with HASHLANES_CPU set and
@@ -17,31 +18,35 @@ func TestEnvForcesPath(t *testing.T) {
 		os.Stdout.WriteString("kernel=" + DefaultServer(MD5).Kernel() + " active=" + ActiveCPU().String() + "\n")
 		return
 	}
-	for _, c := range []struct {
-		env   string
-		level cpu.Level
-		want  string
-	}{
-		{"generic", cpu.Generic, "kernel=amd64 (single stream) active=generic"},
-		{"avx2", cpu.AVX2, "kernel=avx2x16 (16 lanes) + amd64 (single stream) active=avx2"},
-		{"avx512", cpu.AVX512, "kernel=avx512x16 (16 lanes) + avx512x32 (32 lanes) + amd64 (single stream) active=avx512"},
-	} {
-		t.Run(c.env, func(t *testing.T) {
-			cputest.Require(t, c.level)
-			if !strings.HasPrefix(c.want, "kernel=amd64") && cpu.Detected == cpu.Generic {
-				t.Skip("no SIMD")
+	for _, c := range []CPU{CPUGeneric, CPUAVX2, CPUAVX512} {
+		t.Run(c.String(), func(t *testing.T) {
+			cputest.Require(t, cpu.Level(c))
+			kern := NewServer(MD5, WithCPU(c)).Kernel()
+			if c > CPUGeneric && hasAsm(cpu.Level(c)) && !strings.Contains(kern, c.String()) {
+				t.Fatalf("WithCPU(%v) runs %s", c, kern)
 			}
+			want := "kernel=" + kern + " active=" + c.String() + "\n"
 			cmd := exec.Command(os.Args[0], "-test.run=^TestEnvForcesPath$")
-			cmd.Env = append(os.Environ(), "HASHLANES_PRINT_KERNEL=1", "HASHLANES_CPU="+c.env)
+			cmd.Env = append(os.Environ(), "HASHLANES_PRINT_KERNEL=1", "HASHLANES_CPU="+c.String())
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
-			if !strings.Contains(string(out), c.want+"\n") {
-				t.Fatalf("HASHLANES_CPU=%s:\n%s\nwant %s", c.env, out, c.want)
+			if !strings.Contains(string(out), want) {
+				t.Fatalf("HASHLANES_CPU=%s:\n%s\nwant %s", c, out, want)
 			}
 		})
 	}
+}
+
+// hasAsm reports whether a multi-lane kernel of exactly level l is built.
+func hasAsm(l cpu.Level) bool {
+	for _, m := range md5.Multis() {
+		if m.Level == l {
+			return true
+		}
+	}
+	return false
 }
 
 func TestEnvErrors(t *testing.T) {
