@@ -1,11 +1,13 @@
 package hashlanes
 
 import (
+	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
 	"fmt"
 	"hash"
+	"slices"
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/engine"
@@ -25,7 +27,35 @@ func newServer(a Algorithm, l cpu.Level) *Server {
 func newServerOf(a Algorithm, newHash func() hash.Hash, close func() error, kernel string) *Server {
 	s := &Server{alg: a, newHash: newHash, close: close, kernel: kernel}
 	s.pool.New = func() any { return newHash() }
+	s.many = s.sumManyLoop
+	s.oneShot = oneShots[a]
 	return s
+}
+
+// oneShots are the standard library's one-shot functions, appending.
+var oneShots = [maxAlgorithm]func(dst, m []byte) []byte{
+	MD5:        func(dst, m []byte) []byte { s := md5.Sum(m); return append(dst, s[:]...) },
+	SHA1:       func(dst, m []byte) []byte { s := sha1.Sum(m); return append(dst, s[:]...) },
+	SHA224:     func(dst, m []byte) []byte { s := sha256.Sum224(m); return append(dst, s[:]...) },
+	SHA256:     func(dst, m []byte) []byte { s := sha256.Sum256(m); return append(dst, s[:]...) },
+	SHA384:     func(dst, m []byte) []byte { s := sha512.Sum384(m); return append(dst, s[:]...) },
+	SHA512:     func(dst, m []byte) []byte { s := sha512.Sum512(m); return append(dst, s[:]...) },
+	SHA512_224: func(dst, m []byte) []byte { s := sha512.Sum512_224(m); return append(dst, s[:]...) },
+	SHA512_256: func(dst, m []byte) []byte { s := sha512.Sum512_256(m); return append(dst, s[:]...) },
+}
+
+// sumManyLoop is SumMany for algorithms not yet on the engine: one pooled
+// hasher, message after message.
+func (s *Server) sumManyLoop(dst []byte, msgs [][]byte) []byte {
+	dst = slices.Grow(dst, len(msgs)*s.alg.Size())
+	h := s.pool.Get().(hash.Hash)
+	for _, m := range msgs {
+		h.Reset()
+		h.Write(m)
+		dst = h.Sum(dst)
+	}
+	s.pool.Put(h)
+	return dst
 }
 
 var stdlib = [maxAlgorithm]func() hash.Hash{
@@ -46,6 +76,7 @@ func fromEngine[S any](a Algorithm, e *engine.Server[S]) *Server {
 	}
 	s := newServerOf(a, func() hash.Hash { return e.NewHash() }, e.Close, desc)
 	s.stats = func() Stats { return Stats(e.Stats()) }
+	s.many = e.SumMany
 	return s
 }
 

@@ -35,3 +35,9 @@ func New(a Algorithm) hash.Hash { return DefaultServer(a).NewHash() }
 func Sum(a Algorithm, data []byte) []byte {
 	return DefaultServer(a).sum(data)
 }
+
+// SumMany hashes each message independently and appends the digests to
+// dst in order, each a.Size() bytes long; see [Server.SumMany].
+func SumMany(a Algorithm, dst []byte, msgs [][]byte) []byte {
+	return DefaultServer(a).SumMany(dst, msgs)
+}

@@ -2,6 +2,7 @@ package hashlanes
 
 import (
 	"hash"
+	"slices"
 	"sync"
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
@@ -22,7 +23,42 @@ type Server struct {
 	kernel  string
 	pool    sync.Pool // hashers for Sum
 	stats   func() Stats
+	many    func(dst []byte, msgs [][]byte) []byte
+	oneShot func(dst, msg []byte) []byte // the standard library's, appending
 }
+
+// SumMany hashes each message independently and appends the digests to
+// dst in order, each Algorithm().Size() bytes long. Messages are packed into
+// lanes, so a batch of small messages costs a fraction of hashing them one
+// by one. It allocates nothing beyond growing dst, starts no goroutine, and
+// is safe to call from many goroutines at once.
+func (s *Server) SumMany(dst []byte, msgs [][]byte) []byte {
+	if len(msgs) < manyMinMsgs && s.oneShot != nil {
+		total := 0
+		for _, m := range msgs {
+			total += len(m)
+		}
+		if total < manyMinBytes {
+			dst = slices.Grow(dst, len(msgs)*s.alg.Size())
+			for _, m := range msgs {
+				dst = s.oneShot(dst, m)
+			}
+			return dst
+		}
+	}
+	return s.many(dst, msgs)
+}
+
+// A lane kernel call costs ~200 ns whatever it hashes, so tiny batches go
+// message by message through the standard library's one-shot function.
+// Measured with 1, 2, 3, 4, 6, 8 URL paths (40-75 bytes, MD5, ns per
+// batch): one-shot loop 108, 211, 314, 418, 618, 839; lanes 166, 244, 338,
+// 341, 348, 370. Larger messages pay for the call sooner (two streams of
+// 1 KiB already hash 1.5x faster in lanes).
+const (
+	manyMinMsgs  = 4
+	manyMinBytes = 1 << 10
+)
 
 // Stats counts a Server's work, to see how full its lanes run.
 type Stats struct {

@@ -36,6 +36,7 @@ type Server[S any] struct {
 	closed    atomic.Bool
 
 	scratch sync.Pool // *combiner[S]
+	batches sync.Pool // *batch[S]
 	stats   struct{ multiCalls, multiBlocks, singleBlocks atomic.Uint64 }
 }
 
@@ -74,6 +75,7 @@ type combiner[S any] struct {
 func NewServer[S any](spec *Spec[S], k Kernels[S]) *Server[S] {
 	s := &Server[S]{spec: spec, kern: k, lanes: k.maxLanes()}
 	s.scratch.New = func() any { return new(combiner[S]) }
+	s.batches.New = func() any { return new(batch[S]) }
 	return s
 }
 

@@ -98,24 +98,31 @@ func (k *Kernels[S]) choose(ready int) (int, int) {
 // pad writes the final block(s) of a message of total length n whose last
 // n%BlockSize bytes are tail into dst and returns them.
 func (sp *Spec[S]) pad(dst *[2 * maxBlockSize]byte, tail []byte, n uint64) []byte {
-	bs := sp.BlockSize
 	k := copy(dst[:], tail)
-	dst[k] = 0x80
-	total := bs
-	if k+1+sp.LenBytes > bs {
-		total = 2 * bs
-	}
-	clear(dst[k+1 : total])
+	return sp.padAfter(dst[:], k, n)
+}
+
+// padAfter pads buf, whose first k bytes end a message of total length n,
+// and returns it up to the end of the padding.
+func (sp *Spec[S]) padAfter(buf []byte, k int, n uint64) []byte {
+	total := sp.paddedBlocks(k) * sp.BlockSize
+	buf[k] = 0x80
+	clear(buf[k+1 : total-8])
 	bits := n << 3
 	if sp.BigEndian {
-		binary.BigEndian.PutUint64(dst[total-8:], bits)
+		binary.BigEndian.PutUint64(buf[total-8:], bits)
 		if sp.LenBytes == 16 {
-			binary.BigEndian.PutUint64(dst[total-16:], n>>61)
+			binary.BigEndian.PutUint64(buf[total-16:], n>>61)
 		}
 	} else {
-		binary.LittleEndian.PutUint64(dst[total-8:], bits)
+		binary.LittleEndian.PutUint64(buf[total-8:], bits)
 	}
-	return dst[:total]
+	return buf[:total]
+}
+
+// paddedBlocks is the number of blocks a message of n bytes hashes.
+func (sp *Spec[S]) paddedBlocks(n int) int {
+	return (n + 1 + sp.LenBytes + sp.BlockSize - 1) / sp.BlockSize
 }
 
 var (

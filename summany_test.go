@@ -1,0 +1,210 @@
+package hashlanes
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+)
+
+// randomBatch draws count messages with lengths weighted to 0..200 bytes
+// and to block boundaries, and a few long ones.
+func randomBatch(r *rand.Rand, count int) [][]byte {
+	msgs := make([][]byte, count)
+	for i := range msgs {
+		var n int
+		switch r.IntN(10) {
+		case 0, 1, 2, 3, 4:
+			n = r.IntN(201)
+		case 5, 6, 7:
+			n = 64*r.IntN(5) + r.IntN(3) - 1 // around 0, 64, 128, 192, 256
+			n = max(n, 0)
+		case 8:
+			n = 55 + r.IntN(3) // 55, 56, 57: the padding boundary
+		default:
+			n = r.IntN(70000)
+		}
+		msgs[i] = randomBytes(r, n)
+		if r.IntN(50) == 0 {
+			msgs[i] = nil
+		}
+	}
+	return msgs
+}
+
+func loopSum(a Algorithm, msgs [][]byte) []byte {
+	var out []byte
+	for _, m := range msgs {
+		h := stdlibOrMD5(a)
+		h.Write(m)
+		out = h.Sum(out)
+	}
+	return out
+}
+
+func TestSumManyAgainstStdlib(t *testing.T) {
+	for _, a := range Algorithms() {
+		forEachCPU(t, a, func(t *testing.T, s *Server) {
+			r := rand.New(rand.NewPCG(21, uint64(a)))
+			for _, count := range []int{0, 1, 2, 3, 15, 16, 17, 31, 32, 33, 100, 1000} {
+				msgs := randomBatch(r, count)
+				want := loopSum(a, msgs)
+				prefix := []byte("keep")
+				got := s.SumMany(bytes.Clone(prefix), msgs)
+				if !bytes.Equal(got[:4], prefix) || !bytes.Equal(got[4:], want) {
+					t.Fatalf("%v, %d messages: digests differ", a, count)
+				}
+			}
+		})
+	}
+	// A 1 MiB message next to tiny ones, and one message alone.
+	big := randomBytes(rand.New(rand.NewPCG(1, 1)), 1<<20)
+	for _, msgs := range [][][]byte{{big, []byte("x"), nil, big[:10]}, {big}, {nil}} {
+		if got, want := SumMany(MD5, nil, msgs), loopSum(MD5, msgs); !bytes.Equal(got, want) {
+			t.Fatalf("%d messages with a 1 MiB one", len(msgs))
+		}
+	}
+}
+
+func TestSumManyCanaryAndAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	msgs := randomBatch(r, 300)
+	want := loopSum(MD5, msgs)
+	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
+		size := len(msgs) * 16
+		buf := make([]byte, 2+size+16)
+		for i := range buf {
+			buf[i] = 0x5a
+		}
+		got := s.SumMany(buf[:2:2+size], msgs)
+		if !bytes.Equal(got[2:], want) {
+			t.Fatal("digests differ")
+		}
+		for i, c := range buf[2+size:] {
+			if c != 0x5a {
+				t.Fatalf("SumMany wrote past dst's capacity at +%d", i)
+			}
+		}
+		dst := make([]byte, 0, size)
+		s.SumMany(dst, msgs) // warm the pool
+		if n := testing.AllocsPerRun(20, func() { s.SumMany(dst[:0], msgs) }); n != 0 {
+			t.Fatalf("%v allocations per call with room in dst", n)
+		}
+	})
+}
+
+func TestSumManyConcurrent(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	batches := make([][][]byte, 8)
+	for i := range batches {
+		batches[i] = randomBatch(r, 200)
+	}
+	var wg sync.WaitGroup
+	for _, msgs := range batches {
+		wg.Go(func() {
+			for range 5 {
+				if !bytes.Equal(SumMany(MD5, nil, msgs), loopSum(MD5, msgs)) {
+					t.Error("concurrent SumMany differs")
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func FuzzSumMany(f *testing.F) {
+	f.Add([]byte("hello"), uint8(3), uint8(1))
+	f.Add(bytes.Repeat([]byte{1}, 500), uint8(40), uint8(7))
+	f.Fuzz(func(t *testing.T, data []byte, count, step uint8) {
+		// Messages are windows of data of varying lengths.
+		msgs := make([][]byte, int(count)%64)
+		for i := range msgs {
+			start := (i * int(step)) % (len(data) + 1)
+			end := min(len(data), start+i*int(step)%130)
+			msgs[i] = data[start:end]
+		}
+		want := loopSum(MD5, msgs)
+		for _, s := range fuzzServers() {
+			if got := s.SumMany(nil, msgs); !bytes.Equal(got, want) {
+				t.Fatalf("%s: SumMany differs from the loop", s.Kernel())
+			}
+		}
+	})
+}
+
+// urlPaths is the seeds' workload: deterministic URL-path-like messages
+// of 40 to 75 bytes.
+func urlPaths(n int) [][]byte {
+	r := rand.New(rand.NewPCG(2024, 11))
+	pkgs := []string{"libssl", "zlib", "openssh-server", "curl", "python3-yaml", "nginx", "git", "tzdata", "bash", "coreutils"}
+	paths := make([][]byte, 0, n)
+	for len(paths) < n {
+		p, q := pkgs[r.IntN(len(pkgs))], pkgs[r.IntN(len(pkgs))]
+		s := fmt.Sprintf("/updates/%s-%d.%d/%s-%d.%d/%d/", p, r.IntN(10), r.IntN(20), q, r.IntN(10), r.IntN(100), r.IntN(1_000_000))
+		if len(s) >= 40 && len(s) <= 75 {
+			paths = append(paths, []byte(s))
+		}
+	}
+	return paths
+}
+
+func TestURLPaths(t *testing.T) {
+	paths := urlPaths(10000)
+	for _, p := range paths {
+		if len(p) < 40 || len(p) > 75 {
+			t.Fatalf("path of %d bytes", len(p))
+		}
+	}
+	if !bytes.Equal(urlPaths(3)[2], paths[2]) {
+		t.Fatal("corpus is not deterministic")
+	}
+}
+
+// BenchmarkSumMany compares SumMany with the one-shot loop (the standard
+// library's Sum appending to a preallocated dst). ns/op is per batch;
+// divide by n for ns per message.
+func BenchmarkSumMany(b *testing.B) {
+	type workload struct {
+		name string
+		msgs [][]byte
+	}
+	var loads []workload
+	loads = append(loads, workload{"urls/n=10000", urlPaths(10000)}, workload{"urls/n=3", urlPaths(3)})
+	for _, size := range []int{64, 1 << 10} {
+		r := rand.New(rand.NewPCG(7, uint64(size)))
+		msgs := make([][]byte, 2000)
+		for i := range msgs {
+			msgs[i] = randomBytes(r, size)
+		}
+		loads = append(loads, workload{fmt.Sprintf("size=%s/n=2000", sizeName(size)), msgs})
+	}
+	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
+		for _, w := range loads {
+			var total int64
+			for _, m := range w.msgs {
+				total += int64(len(m))
+			}
+			dst := make([]byte, 0, len(w.msgs)*a.Size())
+			b.Run(fmt.Sprintf("alg=%v/impl=loop/%s", a, w.name), func(b *testing.B) {
+				sum := oneShot(a)
+				b.SetBytes(total)
+				b.ReportAllocs()
+				for b.Loop() {
+					d := dst[:0]
+					for _, m := range w.msgs {
+						d = sum(d, m)
+					}
+				}
+			})
+			b.Run(fmt.Sprintf("alg=%v/impl=hashlanes/%s", a, w.name), func(b *testing.B) {
+				b.SetBytes(total)
+				b.ReportAllocs()
+				for b.Loop() {
+					SumMany(a, dst[:0], w.msgs)
+				}
+			})
+		}
+	}
+}
