@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
@@ -116,6 +117,21 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 	}
 	s.mu.Unlock()
 	r.p = nil // keep no reference to the caller's buffer
+}
+
+// round hashes nb blocks in lanes 0..used-1, from ptrs[i] into *states[i],
+// on multi-lane kernel k, or for k < 0 on the single-stream kernel, one
+// lane after another.
+func (s *Server[S]) round(k, used, nb int, states *[kernel.MaxLanes]*S, ptrs *[kernel.MaxLanes]*byte) {
+	if k >= 0 {
+		s.kern.Multi[k].Fn(states, ptrs, uint32(1)<<used-1, nb)
+		s.stats.multiCalls.Add(1)
+		s.stats.multiBlocks.Add(uint64(used * nb))
+		return
+	}
+	for i := range used {
+		s.single(states[i], unsafe.Slice(ptrs[i], nb*s.spec.BlockSize))
+	}
 }
 
 // single hashes p on the single-stream kernel in bounded calls, so that the
@@ -241,15 +257,7 @@ func (s *Server[S]) combine(me *request[S], procs int) {
 			nb = min(nb, len(r.p)/bs)
 		}
 		s.mu.Unlock()
-		if k >= 0 {
-			s.kern.Multi[k].Fn(&c.states, &c.ptrs, uint32(1)<<used-1, nb)
-			s.stats.multiCalls.Add(1)
-			s.stats.multiBlocks.Add(uint64(used * nb))
-		} else {
-			for i := range used {
-				s.single(c.states[i], c.reqs[i].p[:nb*bs])
-			}
-		}
+		s.round(k, used, nb, &c.states, &c.ptrs)
 		s.mu.Lock()
 		for i := used - 1; i >= 0; i-- { // backwards, so a moved lane is one already advanced
 			r := c.reqs[i]

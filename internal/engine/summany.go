@@ -80,7 +80,7 @@ func (s *Server[S]) SumMany(dst []byte, msgs [][]byte) []byte {
 // sumStaged hashes messages of exactly c padded blocks, a lane-full at a
 // time, each staged whole in b.stage.
 func (s *Server[S]) sumStaged(b *batch[S], out []byte, msgs [][]byte, idx []int32, c int) {
-	bs, size := s.spec.BlockSize, s.spec.Size
+	size := s.spec.Size
 	width := max(1, s.lanes)
 	for len(idx) > 0 {
 		n := min(len(idx), width)
@@ -93,16 +93,7 @@ func (s *Server[S]) sumStaged(b *batch[S], out []byte, msgs [][]byte, idx []int3
 			b.sst[j] = s.spec.Init
 			b.states[j], b.ptrs[j] = &b.sst[j], &b.stage[j][0]
 		}
-		if k >= 0 {
-			s.kern.Multi[k].Fn(&b.states, &b.ptrs, uint32(1)<<used-1, c)
-			s.stats.multiCalls.Add(1)
-			s.stats.multiBlocks.Add(uint64(used * c))
-		} else {
-			for j := range used {
-				s.kern.Single.Fn(&b.sst[j], b.stage[j][:c*bs])
-			}
-			s.stats.singleBlocks.Add(uint64(used * c))
-		}
+		s.round(k, used, c, &b.states, &b.ptrs)
 		for j, i := range idx[:used] {
 			at := int(i) * size
 			s.spec.AppendDigest(out[at:at], &b.sst[j]) // within out's capacity: writes in place
@@ -148,20 +139,7 @@ func (s *Server[S]) sumLong(b *batch[S], out []byte, msgs [][]byte, idx []int32)
 				b.ptrs[i] = &l.tail[l.toff]
 			}
 		}
-		if k >= 0 {
-			s.kern.Multi[k].Fn(&b.states, &b.ptrs, uint32(1)<<used-1, nb)
-			s.stats.multiCalls.Add(1)
-			s.stats.multiBlocks.Add(uint64(used * nb))
-		} else {
-			for i := range used {
-				l := &b.lanes[i]
-				if len(l.body) > 0 {
-					s.single(&l.state, l.body[:nb*bs])
-				} else {
-					s.single(&l.state, l.tail[l.toff:l.toff+nb*bs])
-				}
-			}
-		}
+		s.round(k, used, nb, &b.states, &b.ptrs)
 		for i := used - 1; i >= 0; i-- { // backwards: a lane moved into i is already advanced
 			l := &b.lanes[i]
 			if len(l.body) > 0 {

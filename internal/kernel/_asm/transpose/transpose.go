@@ -65,37 +65,12 @@ func Words16x16(ptrs, off reg.Register) [16]reg.VecVirtual {
 
 // Words8x8 loads 32 bytes at ptrs[first+i]+off+disp for lanes i = 0..7 and
 // returns 8 YMM registers, the j-th holding 32-bit word j (of those 32 bytes)
-// of the 8 lanes. 8 loads and 24 shuffles.
+// of the 8 lanes: 8 loads and 24 shuffles, VEX forms only (AVX2).
 func Words8x8(ptrs, off reg.Register, first, disp int) [8]reg.VecVirtual {
-	var r [8]reg.VecVirtual
-	for i := range 8 {
-		r[i] = YMM()
-		VMOVDQU(Mem{Base: LanePtr(ptrs, first+i), Index: off, Scale: 1, Disp: disp}, r[i])
-	}
-	// t: dword interleave of lane pairs; u[q][m]: in each 128-bit half h,
-	// word 4h+m of lanes 4q..4q+3.
-	var u [2][4]reg.VecVirtual
-	for q := range 2 {
-		lo01, hi01, lo23, hi23 := YMM(), YMM(), YMM(), YMM()
-		VPUNPCKLDQ(r[4*q+1], r[4*q], lo01)
-		VPUNPCKHDQ(r[4*q+1], r[4*q], hi01)
-		VPUNPCKLDQ(r[4*q+3], r[4*q+2], lo23)
-		VPUNPCKHDQ(r[4*q+3], r[4*q+2], hi23)
-		for m, pair := range [4][2]reg.VecVirtual{{lo01, lo23}, {lo01, lo23}, {hi01, hi23}, {hi01, hi23}} {
-			u[q][m] = YMM()
-			if m%2 == 0 {
-				VPUNPCKLQDQ(pair[1], pair[0], u[q][m])
-			} else {
-				VPUNPCKHQDQ(pair[1], pair[0], u[q][m])
-			}
-		}
-	}
 	var w [8]reg.VecVirtual
-	for m := range 4 {
-		w[m], w[4+m] = YMM(), YMM()
-		VPERM2I128(U8(0x20), u[1][m], u[0][m], w[m])   // low halves: word m
-		VPERM2I128(U8(0x31), u[1][m], u[0][m], w[4+m]) // high halves: word 4+m
-	}
+	var d Deferred
+	words8x8(&d, false, ptrs, off, first, disp, func(j int, r reg.VecVirtual) { w[j] = r })
+	d.Flush()
 	return w
 }
 
@@ -121,13 +96,39 @@ func (d *Deferred) Flush() { d.Emit(len(*d)) }
 // at most ten are live at once. It uses EVEX forms only (VSHUFI64X2 for
 // VPERM2I128), for AVX-512 kernels whose registers may be Y16-Y31.
 func DeferWords8x8(d *Deferred, ptrs, off reg.Register, first, disp int, dst func(j int) Mem) {
+	words8x8(d, true, ptrs, off, first, disp, func(j int, r reg.VecVirtual) { VMOVDQU32(r, dst(j)) })
+}
+
+// words8x8 queues the 8x8 transpose in VEX (AVX2) or EVEX (AVX-512) forms;
+// right after the shuffle that finishes word j it queues done(j, register).
+func words8x8(d *Deferred, evex bool, ptrs, off reg.Register, first, disp int, done func(j int, r reg.VecVirtual)) {
+	load := func(m Mem, r reg.VecVirtual) { VMOVDQU(m, r) }
+	lanes2 := func(hi bool, b, a, out reg.VecVirtual) {
+		if hi {
+			VPERM2I128(U8(0x31), b, a, out)
+		} else {
+			VPERM2I128(U8(0x20), b, a, out)
+		}
+	}
+	if evex {
+		load = func(m Mem, r reg.VecVirtual) { VMOVDQU32(m, r) }
+		lanes2 = func(hi bool, b, a, out reg.VecVirtual) {
+			if hi {
+				VSHUFI64X2(U8(3), b, a, out)
+			} else {
+				VSHUFI64X2(U8(0), b, a, out)
+			}
+		}
+	}
 	var r [8]reg.VecVirtual
 	for i := range 8 {
 		*d = append(*d, func() {
 			r[i] = YMM()
-			VMOVDQU32(Mem{Base: LanePtr(ptrs, first+i), Index: off, Scale: 1, Disp: disp}, r[i])
+			load(Mem{Base: LanePtr(ptrs, first+i), Index: off, Scale: 1, Disp: disp}, r[i])
 		})
 	}
+	// t: dword interleave of lane pairs; u[q][m]: in each 128-bit half h,
+	// word 4h+m of lanes 4q..4q+3.
 	var u [2][4]reg.VecVirtual
 	for q := range 2 {
 		var lo01, hi01, lo23, hi23 reg.VecVirtual
@@ -143,12 +144,9 @@ func DeferWords8x8(d *Deferred, ptrs, off reg.Register, first, disp int, dst fun
 		)
 	}
 	for m := range 4 {
-		var lo, hi reg.VecVirtual
 		*d = append(*d,
-			func() { lo = YMM(); VSHUFI64X2(U8(0), u[1][m], u[0][m], lo) },
-			func() { VMOVDQU32(lo, dst(m)) },
-			func() { hi = YMM(); VSHUFI64X2(U8(3), u[1][m], u[0][m], hi) },
-			func() { VMOVDQU32(hi, dst(4+m)) },
+			func() { w := YMM(); lanes2(false, u[1][m], u[0][m], w); done(m, w) },  // low halves: word m
+			func() { w := YMM(); lanes2(true, u[1][m], u[0][m], w); done(4+m, w) }, // high halves: word 4+m
 		)
 	}
 }
