@@ -1,11 +1,14 @@
 module github.com/hashlanes/hashlanes/internal/kernel/_asm
 
-go 1.26
+go 1.26.0
 
 require github.com/mmcloughlin/avo v0.5.0
 
 require (
+	github.com/hashlanes/hashlanes v0.0.0-00010101000000-000000000000
 	golang.org/x/mod v0.6.0 // indirect
-	golang.org/x/sys v0.1.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.2.0 // indirect
 )
+
+replace github.com/hashlanes/hashlanes => ../../..

@@ -5,36 +5,26 @@ import (
 	"fmt"
 
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
+	"github.com/hashlanes/hashlanes/internal/kernel/md5/rounds"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
 
-var consts = [64]uint32{
-	0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
-	0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
-	0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8,
-	0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed, 0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a,
-	0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70,
-	0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
-	0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
-	0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
-}
+var (
+	consts = rounds.K
+	word   = rounds.Word
+)
 
-var shifts = [4][4]uint64{{7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 16, 23}, {6, 10, 15, 21}}
-
-// word returns the message word step i reads (RFC 1321, 3.4).
-func word(i int) int {
-	switch i / 16 {
-	case 0:
-		return i
-	case 1:
-		return (5*i + 1) % 16
-	case 2:
-		return (3*i + 5) % 16
+// shifts are the rotations as immediates.
+var shifts = func() (s [4][4]uint64) {
+	for i := range s {
+		for j := range s[i] {
+			s[i][j] = uint64(rounds.Shift[i][j])
+		}
 	}
-	return (7 * i) % 16
-}
+	return s
+}()
 
 func main() {
 	ConstraintExpr("amd64,!purego")
@@ -295,7 +285,7 @@ func avx512(groups int) {
 		}
 	}
 	perStep := (len(pipe) + 63) / 64
-	final := rounds(groups, st, kt, cur, row)
+	final := newRoundState(groups, st, kt, cur, row)
 	for i := range 64 {
 		final.step(i)
 		pipe.Emit(perStep)
@@ -344,7 +334,7 @@ type roundState struct {
 	accumPrep bool                // x[g][0] already holds a + K[i] (no-copy form)
 }
 
-func rounds(groups int, st [][4]reg.VecVirtual, kt, buf reg.Register, row int) *roundState {
+func newRoundState(groups int, st [][4]reg.VecVirtual, kt, buf reg.Register, row int) *roundState {
 	return &roundState{groups: groups, noCopy: groups >= 4, kt: kt, buf: buf, row: row,
 		x: append([][4]reg.VecVirtual(nil), st...)}
 }
