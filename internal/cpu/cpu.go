@@ -76,6 +76,32 @@ func fromEnv(v string) (Level, error) {
 	return l, nil
 }
 
+// Feature is a set of instruction-set extensions outside the levels.
+type Feature uint
+
+const (
+	SHA Feature = 1 << iota // SHA-NI: SHA1RNDS4, SHA256RNDS2 and their message helpers
+)
+
+// Has reports whether this CPU has every feature in f. With HASHLANES_CPU
+// at generic, it has none: generic means no SIMD and no hash extensions.
+func Has(f Feature) bool { return f&^available == 0 }
+
+func (f Feature) String() string {
+	if f == SHA {
+		return "sha"
+	}
+	return fmt.Sprintf("Feature(%#x)", uint(f))
+}
+
+var available = func() Feature {
+	var f Feature
+	if Active > Generic && hasSHA() {
+		f |= SHA
+	}
+	return f
+}()
+
 // Supports reports whether code of level l can run on this CPU.
 func Supports(l Level) bool { return l <= Detected }
 
@@ -92,7 +118,7 @@ func Features() []string {
 		name string
 	}{
 		{x.HasAVX2, "avx2"}, {x.HasBMI2, "bmi2"}, {x.HasAVX512F, "avx512f"},
-		{x.HasAVX512BW, "avx512bw"}, {x.HasAVX512VL, "avx512vl"},
+		{x.HasAVX512BW, "avx512bw"}, {x.HasAVX512VL, "avx512vl"}, {hasSHA(), "sha"},
 	} {
 		if c.has {
 			f = append(f, c.name)

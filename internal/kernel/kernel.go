@@ -20,7 +20,8 @@ const MaxLaneBytes = 64 << 10
 // Single hashes whole blocks of one stream into its chaining state.
 type Single[S any] struct {
 	Name  string
-	Level cpu.Level // lowest CPU level it needs
+	Level cpu.Level   // lowest CPU level it needs
+	Needs cpu.Feature // extensions it needs besides the level's (SHA-NI)
 	Fn    func(s *S, p []byte)
 }
 
@@ -48,5 +49,10 @@ func Best[K interface{ level() cpu.Level }](impls []K, l cpu.Level) (K, bool) {
 	return best, found
 }
 
-func (s Single[S]) level() cpu.Level { return s.Level }
-func (m Multi[S]) level() cpu.Level  { return m.Level }
+func (s Single[S]) level() cpu.Level {
+	if !cpu.Has(s.Needs) {
+		return cpu.Level(1 << 30) // never usable
+	}
+	return s.Level
+}
+func (m Multi[S]) level() cpu.Level { return m.Level }

@@ -12,6 +12,26 @@ import (
 	"github.com/hashlanes/hashlanes/internal/cpu"
 )
 
+// RequireFeatures skips t unless this CPU has every feature in f (with the
+// same HASHLANES_TEST_REQUIRE escalation, by feature name).
+func RequireFeatures(t testing.TB, f cpu.Feature) {
+	t.Helper()
+	if cpu.Has(f) {
+		return
+	}
+	required(t, f.String())
+	t.Skipf("this CPU lacks %s", f)
+}
+
+func required(t testing.TB, name string) {
+	t.Helper()
+	for _, n := range strings.Split(os.Getenv("HASHLANES_TEST_REQUIRE"), ",") {
+		if strings.TrimSpace(n) == name {
+			t.Fatalf("HASHLANES_TEST_REQUIRE names %s, but this CPU lacks it", name)
+		}
+	}
+}
+
 // Require skips t unless this CPU supports level l; when the level is listed
 // in HASHLANES_TEST_REQUIRE the skip becomes a failure.
 func Require(t testing.TB, l cpu.Level) {
@@ -19,10 +39,6 @@ func Require(t testing.TB, l cpu.Level) {
 	if cpu.Supports(l) {
 		return
 	}
-	for _, name := range strings.Split(os.Getenv("HASHLANES_TEST_REQUIRE"), ",") {
-		if strings.TrimSpace(name) == l.String() {
-			t.Fatalf("HASHLANES_TEST_REQUIRE names %s, but this CPU supports only %s", l, cpu.Detected)
-		}
-	}
+	required(t, l.String())
 	t.Skipf("this CPU supports only %s", cpu.Detected)
 }
