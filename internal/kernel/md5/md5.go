@@ -37,38 +37,5 @@ func Multis() []kernel.Multi[State] { return multis }
 
 var generic = kernel.Multi[State]{Name: "generic", Level: cpu.Generic, Lanes: kernel.MaxLanes, Fn: blocksGeneric}
 
-// toLanes copies the masked lanes' states into ls, the lane-major layout
-// the assembly kernels work in (word w of lane i at ls[w*len(p)+i]), and
-// points masked-out lanes at zeroLanes. It reports false when there is
-// nothing to do.
-func toLanes(ls []uint32, p []*byte, states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) bool {
-	lanes := len(p)
-	if nblocks <= 0 || mask&(1<<lanes-1) == 0 {
-		return false
-	}
-	if nblocks > maxBlocks {
-		panic("md5: too many blocks for one kernel call")
-	}
-	for i := range lanes {
-		if mask&(1<<i) == 0 {
-			p[i] = &zeroLanes[0]
-			continue
-		}
-		s := states[i]
-		ls[i], ls[lanes+i], ls[2*lanes+i], ls[3*lanes+i] = s[0], s[1], s[2], s[3]
-		p[i] = ptrs[i]
-	}
-	return true
-}
-
-// fromLanes copies the masked lanes' states back.
-func fromLanes(ls []uint32, lanes int, states *[kernel.MaxLanes]*State, mask uint32) {
-	for i := range lanes {
-		if mask&(1<<i) != 0 {
-			*states[i] = State{ls[i], ls[lanes+i], ls[2*lanes+i], ls[3*lanes+i]}
-		}
-	}
-}
-
 // laneBytes is the slice view of one lane's input in the pure-Go kernels.
 func laneBytes(p *byte, nblocks int) []byte { return unsafe.Slice(p, nblocks*BlockSize) }

@@ -29,26 +29,26 @@ func blockScalar(s *State, p []byte) { blockAMD64((*[4]uint32)(s), p) }
 func blocksAVX2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [4][16]uint32
 	var p [16]*byte
-	if toLanes(unsafe.Slice(&ls[0][0], 4*16), p[:], states, ptrs, mask, nblocks) {
+	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 4*16), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
 		blockAVX2(&ls, &p, nblocks)
-		fromLanes(unsafe.Slice(&ls[0][0], 4*16), 16, states, mask)
+		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 4*16), 16, states, mask)
 	}
 }
 
 func blocksAVX512x16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [4][16]uint32
 	var p [16]*byte
-	if toLanes(unsafe.Slice(&ls[0][0], 4*16), p[:], states, ptrs, mask, nblocks) {
+	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 4*16), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
 		blockAVX512x16(&ls, &p, nblocks)
-		fromLanes(unsafe.Slice(&ls[0][0], 4*16), 16, states, mask)
+		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 4*16), 16, states, mask)
 	}
 }
 
 func blocksAVX512x32(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [4][32]uint32
 	var p [32]*byte
-	if toLanes(unsafe.Slice(&ls[0][0], 4*32), p[:], states, ptrs, mask, nblocks) {
+	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 4*32), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
 		blockAVX512x32(&ls, &p, nblocks)
-		fromLanes(unsafe.Slice(&ls[0][0], 4*32), 32, states, mask)
+		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 4*32), 32, states, mask)
 	}
 }

@@ -1,0 +1,35 @@
+// Package sha256 holds the SHA-256 (and SHA-224) block functions: a pure-Go
+// reference for one stream and for lanes, and on amd64 a SHA-NI kernel for
+// a lone stream and an AVX-512 kernel that hashes 16 streams at once.
+package sha256
+
+import (
+	"github.com/hashlanes/hashlanes/internal/cpu"
+	"github.com/hashlanes/hashlanes/internal/kernel"
+)
+
+const (
+	BlockSize = 64
+	maxBlocks = kernel.MaxLaneBytes / BlockSize
+)
+
+// State is the chaining value of one stream, a..h.
+type State [8]uint32
+
+// Initial chaining values (FIPS 180-4, 5.3.3 and 5.3.2).
+var (
+	Init256 = State{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19}
+	Init224 = State{0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4}
+)
+
+// zeroLanes is what masked-out lanes of an assembly kernel read.
+var zeroLanes [kernel.MaxLaneBytes]byte
+
+// Singles lists every single-stream implementation built, slowest first.
+func Singles() []kernel.Single[State] { return singles }
+
+// Multis lists every multi-lane implementation built, slowest first; the
+// generic one is the reference.
+func Multis() []kernel.Multi[State] { return multis }
+
+var generic = kernel.Multi[State]{Name: "generic", Level: cpu.Generic, Lanes: kernel.MaxLanes, Fn: blocksGeneric}

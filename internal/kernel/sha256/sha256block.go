@@ -1,0 +1,54 @@
+package sha256
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unsafe"
+
+	"github.com/hashlanes/hashlanes/internal/kernel"
+	"github.com/hashlanes/hashlanes/internal/kernel/sha256/rounds"
+)
+
+// blockGeneric is the reference single-stream block function (FIPS 180-4,
+// 6.2.2); every other kernel is tested against it.
+func blockGeneric(s *State, p []byte) {
+	var w [64]uint32
+	for len(p) >= BlockSize {
+		for i := range 16 {
+			w[i] = binary.BigEndian.Uint32(p[4*i:])
+		}
+		for i := 16; i < 64; i++ {
+			v1, v2 := w[i-2], w[i-15]
+			s1 := bits.RotateLeft32(v1, -17) ^ bits.RotateLeft32(v1, -19) ^ v1>>10
+			s0 := bits.RotateLeft32(v2, -7) ^ bits.RotateLeft32(v2, -18) ^ v2>>3
+			w[i] = s1 + w[i-7] + s0 + w[i-16]
+		}
+		a, b, c, d, e, f, g, h := s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+		for i := range 64 {
+			t1 := h + (bits.RotateLeft32(e, -6) ^ bits.RotateLeft32(e, -11) ^ bits.RotateLeft32(e, -25)) +
+				((e & f) ^ (^e & g)) + rounds.K[i] + w[i]
+			t2 := (bits.RotateLeft32(a, -2) ^ bits.RotateLeft32(a, -13) ^ bits.RotateLeft32(a, -22)) +
+				((a & b) ^ (a & c) ^ (b & c))
+			h, g, f, e, d, c, b, a = g, f, e, d+t1, c, b, a, t1+t2
+		}
+		s[0] += a
+		s[1] += b
+		s[2] += c
+		s[3] += d
+		s[4] += e
+		s[5] += f
+		s[6] += g
+		s[7] += h
+		p = p[BlockSize:]
+	}
+}
+
+// blocksGeneric is the reference multi-lane kernel: the same shape as the
+// assembly ones, one lane after another.
+func blocksGeneric(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	for i := range kernel.MaxLanes {
+		if mask&(1<<i) != 0 && nblocks > 0 {
+			blockGeneric(states[i], unsafe.Slice(ptrs[i], nblocks*BlockSize))
+		}
+	}
+}
