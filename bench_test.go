@@ -23,7 +23,7 @@ func benchImpls(a Algorithm) []struct {
 		name  string
 		level cpu.Level
 		new   func() func() hash.Hash
-	}{{"stdlib", cpu.Generic, func() func() hash.Hash { return stdlibOrMD5Func(a) }}}
+	}{{"stdlib", cpu.Generic, func() func() hash.Hash { return stdlib[a] }}}
 	for _, c := range []CPU{CPUGeneric, CPUAVX2, CPUAVX512} {
 		impls = append(impls, struct {
 			name  string
@@ -32,13 +32,6 @@ func benchImpls(a Algorithm) []struct {
 		}{c.String(), cpu.Level(c), func() func() hash.Hash { return NewServer(a, WithCPU(c)).NewHash }})
 	}
 	return impls
-}
-
-func stdlibOrMD5Func(a Algorithm) func() hash.Hash {
-	if a == MD5 {
-		return md5.New
-	}
-	return stdlib[a]
 }
 
 func sizeName(n int) string {
@@ -57,7 +50,7 @@ func sizeName(n int) string {
 func BenchmarkStreams(b *testing.B) {
 	const piece = 32 << 10
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, a := range []Algorithm{MD5} {
+	for _, a := range []Algorithm{MD5, SHA256} {
 		for _, impl := range benchImpls(a) {
 			for _, n := range []int{1, 2, 4, 8, 16, 32, 64} {
 				for _, size := range []int{32 << 10, 1 << 20} {

@@ -18,6 +18,10 @@ func newServer(a Algorithm, l cpu.Level) *Server {
 	switch a {
 	case MD5:
 		return fromEngine(a, engine.NewServer(md5Spec, md5Kernels(l)))
+	case SHA256:
+		return fromEngine(a, engine.NewServer(sha256Spec256, sha256Kernels(l)))
+	case SHA224:
+		return fromEngine(a, engine.NewServer(sha256Spec224, sha256Kernels(l)))
 	}
 	// Not multi-lane yet: the standard library's implementation.
 	newStd := stdlib[a]
@@ -58,7 +62,10 @@ func (s *Server) sumManyLoop(dst []byte, msgs [][]byte) []byte {
 	return dst
 }
 
+// stdlib is the standard library's implementation of every algorithm: the
+// fallback for those not yet on the engine, and the baseline of the tests.
 var stdlib = [maxAlgorithm]func() hash.Hash{
+	MD5:        md5.New,
 	SHA1:       sha1.New,
 	SHA224:     sha256.New224,
 	SHA256:     sha256.New,

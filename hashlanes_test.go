@@ -30,6 +30,35 @@ func forEachCPU(t *testing.T, a Algorithm, f func(t *testing.T, s *Server)) {
 	}
 }
 
+// laneAlgorithms are the algorithms the engine serves (the others use the
+// standard library, which these tests would only compare with itself).
+func laneAlgorithms() []Algorithm {
+	var as []Algorithm
+	for _, a := range Algorithms() {
+		if DefaultServer(a).Kernel() != "stdlib" {
+			as = append(as, a)
+		}
+	}
+	return as
+}
+
+// forEachLaneAlgorithm runs f for every algorithm on the engine and every
+// CPU tier.
+func forEachLaneAlgorithm(t *testing.T, f func(t *testing.T, a Algorithm, s *Server)) {
+	for _, a := range laneAlgorithms() {
+		t.Run(a.String(), func(t *testing.T) {
+			forEachCPU(t, a, func(t *testing.T, s *Server) { f(t, a, s) })
+		})
+	}
+}
+
+// refSum is the standard library's digest of msg.
+func refSum(a Algorithm, msg []byte) []byte {
+	h := stdlib[a]()
+	h.Write(msg)
+	return h.Sum(nil)
+}
+
 func randomBytes(r *rand.Rand, n int) []byte {
 	b := make([]byte, n)
 	for i := range b {
@@ -89,8 +118,8 @@ func TestRFC1321(t *testing.T) {
 // digest with crypto/md5. Lengths cover 0..4 blocks+1 exactly and larger
 // random ones that stay in the lanes across several kernel calls.
 func TestStreamsAgainstStdlib(t *testing.T) {
-	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
-		r := rand.New(rand.NewPCG(7, 8))
+	forEachLaneAlgorithm(t, func(t *testing.T, a Algorithm, s *Server) {
+		r := rand.New(rand.NewPCG(7, uint64(a)))
 		for streams := 1; streams <= 32; streams++ {
 			msgs := make([][]byte, streams)
 			for i := range msgs {
@@ -120,15 +149,38 @@ func TestStreamsAgainstStdlib(t *testing.T) {
 			}
 			wg.Wait()
 			for i, m := range msgs {
-				if want := md5.Sum(m); !bytes.Equal(digests[i], want[:]) {
+				if want := refSum(a, m); !bytes.Equal(digests[i], want) {
 					t.Fatalf("%d streams, stream %d (%d bytes): got %x, want %x", streams, i, len(m), digests[i], want)
 				}
 			}
 		}
+		t.Logf("%s: %+v", s.Kernel(), s.Stats())
+	})
+}
+
+// TestLanesAreUsed: 32 streams written at once go through the multi-lane
+// kernels, not one after another (GOMAXPROCS=1, so that the one core has
+// to share).
+func TestLanesAreUsed(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	msg := make([]byte, 1<<20)
+	forEachLaneAlgorithm(t, func(t *testing.T, a Algorithm, s *Server) {
+		if !strings.Contains(s.Kernel(), "lanes") {
+			t.Skip("no multi-lane kernel at this tier")
+		}
+		var wg sync.WaitGroup
+		for range 32 {
+			wg.Go(func() {
+				h := s.NewHash()
+				for p := msg; len(p) > 0; p = p[32<<10:] {
+					h.Write(p[:32<<10])
+				}
+			})
+		}
+		wg.Wait()
 		st := s.Stats()
-		t.Logf("%s: %+v", s.Kernel(), st)
-		if strings.Contains(s.Kernel(), "lanes") && (st.MultiCalls == 0 || st.MultiBlocks < 4*st.MultiCalls) {
-			t.Errorf("the lanes were hardly used: %+v", st)
+		if total := st.MultiBlocks + st.SingleBlocks; st.MultiBlocks < total*3/4 {
+			t.Errorf("%s: only %d of %d blocks in lanes (%+v)", s.Kernel(), st.MultiBlocks, total, st)
 		}
 	})
 }
@@ -136,17 +188,17 @@ func TestStreamsAgainstStdlib(t *testing.T) {
 func TestEveryLength(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	msg := randomBytes(r, 4*64+70)
-	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
+	forEachLaneAlgorithm(t, func(t *testing.T, a Algorithm, s *Server) {
 		for n := range msg {
-			want := md5.Sum(msg[:n])
+			want := refSum(a, msg[:n])
 			h := s.NewHash()
 			h.Write(msg[:n])
-			if got := h.Sum(nil); !bytes.Equal(got, want[:]) {
+			if got := h.Sum(nil); !bytes.Equal(got, want) {
 				t.Fatalf("len %d: got %x, want %x", n, got, want)
 			}
 			h = s.NewHash()
 			writeSplit(r, h, msg[:n])
-			if got := h.Sum(nil); !bytes.Equal(got, want[:]) {
+			if got := h.Sum(nil); !bytes.Equal(got, want) {
 				t.Fatalf("len %d split: got %x, want %x", n, got, want)
 			}
 		}
@@ -154,11 +206,11 @@ func TestEveryLength(t *testing.T) {
 }
 
 func TestHashContract(t *testing.T) {
-	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
+	forEachLaneAlgorithm(t, func(t *testing.T, a Algorithm, s *Server) {
 		r := rand.New(rand.NewPCG(11, 12))
 		msg := randomBytes(r, 3<<20)
 		h := s.NewHash()
-		if h.Size() != 16 || h.BlockSize() != 64 {
+		if h.Size() != a.Size() || h.BlockSize() != a.BlockSize() {
 			t.Fatalf("Size %d BlockSize %d", h.Size(), h.BlockSize())
 		}
 		// nil and empty writes, 1-byte writes, Sum mid-stream and going on.
@@ -167,23 +219,23 @@ func TestHashContract(t *testing.T) {
 		for i := range 100 {
 			h.Write(msg[i : i+1])
 		}
-		mid := md5.Sum(msg[:100])
+		mid := refSum(a, msg[:100])
 		prefix := []byte("prefix")
-		if got := h.Sum(prefix); !bytes.Equal(got[:6], prefix) || !bytes.Equal(got[6:], mid[:]) {
+		if got := h.Sum(prefix); !bytes.Equal(got[:6], prefix) || !bytes.Equal(got[6:], mid) {
 			t.Fatalf("Sum mid-stream = %x, want prefix + %x", got, mid)
 		}
-		if got := h.Sum(nil); !bytes.Equal(got, mid[:]) {
+		if got := h.Sum(nil); !bytes.Equal(got, mid) {
 			t.Fatal("Sum changed the state")
 		}
 		h.Write(msg[100:]) // many MiB at once
-		if want := md5.Sum(msg); !bytes.Equal(h.Sum(nil), want[:]) {
+		if want := refSum(a, msg); !bytes.Equal(h.Sum(nil), want) {
 			t.Fatal("large write after Sum")
 		}
 		// Reset mid-stream.
 		h.Write(msg[:77])
 		h.Reset()
 		h.Write(msg[:1000])
-		if want := md5.Sum(msg[:1000]); !bytes.Equal(h.Sum(nil), want[:]) {
+		if want := refSum(a, msg[:1000]); !bytes.Equal(h.Sum(nil), want) {
 			t.Fatal("Reset mid-stream")
 		}
 		if n, err := h.Write(msg[:5]); n != 5 || err != nil {
@@ -194,41 +246,41 @@ func TestHashContract(t *testing.T) {
 
 func TestMarshalInterop(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
-	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
+	forEachLaneAlgorithm(t, func(t *testing.T, a Algorithm, s *Server) {
 		for _, n := range []int{0, 1, 63, 64, 65, 1000, 70000} {
 			msg := randomBytes(r, n+500)
-			want := md5.Sum(msg)
+			want := refSum(a, msg)
 
-			// hashlanes -> crypto/md5
+			// hashlanes -> the standard library
 			h := s.NewHash()
 			h.Write(msg[:n])
 			state, err := h.(encoding.BinaryMarshaler).MarshalBinary()
 			if err != nil {
 				t.Fatal(err)
 			}
-			std := md5.New()
+			std := stdlib[a]()
 			if err := std.(encoding.BinaryUnmarshaler).UnmarshalBinary(state); err != nil {
-				t.Fatalf("crypto/md5 rejects our state: %v", err)
+				t.Fatalf("the standard library rejects our state: %v", err)
 			}
 			std.Write(msg[n:])
-			if got := std.Sum(nil); !bytes.Equal(got, want[:]) {
-				t.Fatalf("n=%d: resumed in crypto/md5: %x, want %x", n, got, want)
+			if got := std.Sum(nil); !bytes.Equal(got, want) {
+				t.Fatalf("n=%d: resumed in the standard library: %x, want %x", n, got, want)
 			}
 
-			// crypto/md5 -> hashlanes, and AppendBinary agrees with MarshalBinary
-			std = md5.New()
+			// the standard library -> hashlanes, and AppendBinary agrees with MarshalBinary
+			std = stdlib[a]()
 			std.Write(msg[:n])
 			stdState, _ := std.(encoding.BinaryMarshaler).MarshalBinary()
 			if !bytes.Equal(stdState, state) {
-				t.Fatalf("n=%d: state differs from crypto/md5's:\n%x\n%x", n, state, stdState)
+				t.Fatalf("n=%d: state differs from the standard library's:\n%x\n%x", n, state, stdState)
 			}
 			h2 := s.NewHash()
 			if err := h2.(encoding.BinaryUnmarshaler).UnmarshalBinary(stdState); err != nil {
 				t.Fatal(err)
 			}
 			h2.Write(msg[n:])
-			if got := h2.Sum(nil); !bytes.Equal(got, want[:]) {
-				t.Fatalf("n=%d: resumed from crypto/md5: %x", n, got)
+			if got := h2.Sum(nil); !bytes.Equal(got, want) {
+				t.Fatalf("n=%d: resumed from the standard library: %x", n, got)
 			}
 			app, _ := h.(encoding.BinaryAppender).AppendBinary([]byte("x"))
 			if !bytes.Equal(app[1:], state) {
@@ -262,7 +314,7 @@ func TestUnmarshalBadState(t *testing.T) {
 }
 
 func TestClone(t *testing.T) {
-	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
+	forEachLaneAlgorithm(t, func(t *testing.T, a Algorithm, s *Server) {
 		h := s.NewHash()
 		h.Write([]byte("hello, "))
 		c, err := h.(hash.Cloner).Clone()
@@ -271,8 +323,8 @@ func TestClone(t *testing.T) {
 		}
 		h.Write([]byte("world"))
 		c.Write([]byte("lanes"))
-		wh, wc := md5.Sum([]byte("hello, world")), md5.Sum([]byte("hello, lanes"))
-		if !bytes.Equal(h.Sum(nil), wh[:]) || !bytes.Equal(c.Sum(nil), wc[:]) {
+		wh, wc := refSum(a, []byte("hello, world")), refSum(a, []byte("hello, lanes"))
+		if !bytes.Equal(h.Sum(nil), wh) || !bytes.Equal(c.Sum(nil), wc) {
 			t.Fatal("clone is not independent")
 		}
 	})
@@ -300,10 +352,10 @@ func TestCloseKeepsHashersWorking(t *testing.T) {
 }
 
 func TestNoAllocs(t *testing.T) {
-	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
+	forEachLaneAlgorithm(t, func(t *testing.T, a Algorithm, s *Server) {
 		h := s.NewHash()
 		small, big := make([]byte, 100), make([]byte, 32<<10)
-		out := make([]byte, 0, 16)
+		out := make([]byte, 0, a.Size())
 		h.Write(big) // warm the pools
 		for name, f := range map[string]func(){
 			"Write small": func() { h.Write(small) },
@@ -435,17 +487,10 @@ func TestParseAlgorithm(t *testing.T) {
 func TestSumEveryAlgorithm(t *testing.T) {
 	msg := []byte("The quick brown fox jumps over the lazy dog")
 	for _, a := range Algorithms() {
-		h := stdlibOrMD5(a)
+		h := stdlib[a]()
 		h.Write(msg)
 		if got, want := Sum(a, msg), h.Sum(nil); !bytes.Equal(got, want) {
 			t.Errorf("%v: %x, want %x", a, got, want)
 		}
 	}
-}
-
-func stdlibOrMD5(a Algorithm) hash.Hash {
-	if a == MD5 {
-		return md5.New()
-	}
-	return stdlib[a]()
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/engine"
-	"github.com/hashlanes/hashlanes/internal/kernel"
 	"github.com/hashlanes/hashlanes/internal/kernel/md5"
 )
 
@@ -17,19 +16,9 @@ var md5Spec = &engine.Spec[md5.State]{
 		}
 		return b
 	},
-	Magic: "md5\x01",
-	AppendState: func(b []byte, s *md5.State) []byte {
-		for _, w := range s {
-			b = binary.BigEndian.AppendUint32(b, w)
-		}
-		return b
-	},
-	ReadState: func(b []byte, s *md5.State) []byte {
-		for i := range s {
-			s[i] = binary.BigEndian.Uint32(b[4*i:])
-		}
-		return b[4*len(s):]
-	},
+	Magic:       "md5\x01",
+	AppendState: appendWords32BE[md5.State],
+	ReadState:   readWords32BE[md5.State],
 }
 
 // md5Rates are the kernels' throughputs in MB/s on AMD Zen 4 (3.7 GHz),
@@ -49,19 +38,5 @@ var md5Rates = map[string]float64{"amd64": 810, "generic": 420, "avx2x16": 7300,
 
 // md5Kernels picks the kernels for level l.
 func md5Kernels(l cpu.Level) engine.Kernels[md5.State] {
-	var k engine.Kernels[md5.State]
-	k.Single, _ = kernel.Best(md5.Singles(), l)
-	k.SingleRate = md5Rates[k.Single.Name]
-	for _, m := range md5.Multis() { // slowest first: a later kernel of the same width replaces an earlier one
-		if m.Level == cpu.Generic || m.Level > l {
-			continue
-		}
-		r := engine.Rated[md5.State]{Multi: m, Rate: md5Rates[m.Name]}
-		if n := len(k.Multi); n > 0 && k.Multi[n-1].Lanes == m.Lanes {
-			k.Multi[n-1] = r
-		} else {
-			k.Multi = append(k.Multi, r)
-		}
-	}
-	return k
+	return kernelsFor(md5.Singles(), md5.Multis(), md5Rates, l)
 }

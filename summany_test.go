@@ -36,7 +36,7 @@ func randomBatch(r *rand.Rand, count int) [][]byte {
 func loopSum(a Algorithm, msgs [][]byte) []byte {
 	var out []byte
 	for _, m := range msgs {
-		h := stdlibOrMD5(a)
+		h := stdlib[a]()
 		h.Write(m)
 		out = h.Sum(out)
 	}
@@ -125,9 +125,8 @@ func FuzzSumMany(f *testing.F) {
 			end := min(len(data), start+i*int(step)%130)
 			msgs[i] = data[start:end]
 		}
-		want := loopSum(MD5, msgs)
 		for _, s := range fuzzServers() {
-			if got := s.SumMany(nil, msgs); !bytes.Equal(got, want) {
+			if got, want := s.SumMany(nil, msgs), loopSum(s.Algorithm(), msgs); !bytes.Equal(got, want) {
 				t.Fatalf("%s: SumMany differs from the loop", s.Kernel())
 			}
 		}

@@ -3,6 +3,8 @@
 package sha256
 
 import (
+	"unsafe"
+
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
@@ -14,6 +16,18 @@ var singles = []kernel.Single[State]{
 	{Name: "shani", Level: cpu.Generic, Needs: cpu.SHA, Fn: blockSHANIState},
 }
 
-var multis = []kernel.Multi[State]{generic}
+var multis = []kernel.Multi[State]{
+	generic,
+	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512x16},
+}
 
 func blockSHANIState(s *State, p []byte) { blockSHANI((*[8]uint32)(s), p) }
+
+func blocksAVX512x16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	var ls [8][16]uint32
+	var p [16]*byte
+	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 8*16), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
+		blockAVX512x16(&ls, &p, nblocks)
+		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 8*16), 16, states, mask)
+	}
+}

@@ -8,3 +8,8 @@ package sha256
 //
 //go:noescape
 func blockSHANI(s *[8]uint32, p []byte)
+
+// blockAVX512x16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.
+//
+//go:noescape
+func blockAVX512x16(s *[8][16]uint32, ptrs *[16]*byte, nblocks int)

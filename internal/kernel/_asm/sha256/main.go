@@ -3,6 +3,7 @@
 package main
 
 import (
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha256/rounds"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -12,6 +13,7 @@ import (
 func main() {
 	ConstraintExpr("amd64,!purego")
 	shani()
+	avx512()
 	Generate()
 }
 
@@ -85,6 +87,130 @@ func shani() {
 	MOVOU(cdgh, Mem{Base: sp, Disp: 16})
 	Label("shani_done")
 	RET()
+}
+
+// avx512 hashes 16 lanes as two interleaved groups of 8 in YMM registers
+// with the AVX-512 forms: VPRORD for the rotations, VPTERNLOGD for the
+// three-way XORs of the Sigma functions and for Ch and Maj, broadcast
+// round constants. A round is 19 instructions a group, so two groups
+// already fill the pipes (256-bit operations: 512-bit ones issue at half
+// the rate on Zen 4, see the MD5 generator); each block's message is
+// transposed and byte-swapped up front, and the schedule is extended in a
+// stack buffer two rounds ahead of its first use.
+func avx512() {
+	TEXT("blockAVX512x16", 0, "func(s *[8][16]uint32, ptrs *[16]*byte, nblocks int)")
+	Pragma("noescape")
+	Doc("blockAVX512x16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.")
+	const row = 64 // bytes of one word across the 16 lanes
+	w := AllocLocal(64 * row)
+	saved := AllocLocal(8 * row)
+	sp := Load(Param("s"), GP64())
+	pp := Load(Param("ptrs"), GP64())
+	n := Load(Param("nblocks"), GP64())
+	kt := GP64()
+	LEAQ(constTable(), kt)
+	off := GP64()
+	XORQ(off, off)
+	var st [2][8]VecVirtual
+	for g := range 2 {
+		for i := range 8 {
+			st[g][i] = YMM()
+			VMOVDQU32(Mem{Base: sp, Disp: row*i + 32*g}, st[g][i])
+		}
+	}
+	Label("avx512_loop")
+	bswap := YMM()
+	VMOVDQU32(byteSwapMask(), bswap)
+	for g := range 2 {
+		for h := range 2 {
+			transpose.Words8x8EVEX(pp, off, 8*g, 32*h, func(j int, r VecVirtual) {
+				VPSHUFB(bswap, r, r)
+				VMOVDQU32(r, w.Offset(row*(8*h+j)+32*g))
+			})
+		}
+	}
+	for g := range 2 {
+		for i := range 8 {
+			VMOVDQU32(st[g][i], saved.Offset(row*i+32*g))
+		}
+	}
+	cur := st
+	for t := range 64 {
+		for g := range 2 {
+			if t < 48 {
+				schedule(w, row, t+16, g)
+			}
+			cur[g] = round(cur[g], kt, w.Offset(row*t+32*g), t)
+		}
+	}
+	for g := range 2 {
+		for i := range 8 {
+			VPADDD(saved.Offset(row*i+32*g), st[g][i], st[g][i])
+		}
+	}
+	ADDQ(U8(64), off)
+	DECQ(n)
+	JNZ(LabelRef("avx512_loop"))
+	for g := range 2 {
+		for i := range 8 {
+			VMOVDQU32(st[g][i], Mem{Base: sp, Disp: row*i + 32*g})
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// schedule computes message word t of group g in the buffer w:
+// sigma1(w[t-2]) + w[t-7] + sigma0(w[t-15]) + w[t-16].
+func schedule(w Mem, row, t, g int) {
+	at := func(i int) Mem { return w.Offset(row*i + 32*g) }
+	x, s0, u := YMM(), YMM(), YMM()
+	VMOVDQU32(at(t-15), x)
+	VPRORD(U8(7), x, s0)
+	VPRORD(U8(18), x, u)
+	VPSRLD(U8(3), x, x)
+	VPTERNLOGD(U8(0x96), x, u, s0)
+	y, s1, v := YMM(), YMM(), YMM()
+	VMOVDQU32(at(t-2), y)
+	VPRORD(U8(17), y, s1)
+	VPRORD(U8(19), y, v)
+	VPSRLD(U8(10), y, y)
+	VPTERNLOGD(U8(0x96), y, v, s1)
+	VPADDD(s0, s1, s1)
+	VPADDD(at(t-7), s1, s1)
+	VPADDD(at(t-16), s1, s1)
+	VMOVDQU32(s1, at(t))
+}
+
+// round does round t for one group with state v = a..h and returns the
+// roles for the next round: h becomes T1, then T1+T2 (the new a), and d
+// becomes d+T1 (the new e), so nothing moves between registers.
+func round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int) [8]VecVirtual {
+	a, b, c, d, e, f, g, h := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
+	VPADDD_BCST(Mem{Base: kt, Disp: 4 * t}, h, h)
+	VPADDD(wt, h, h)
+	s1, r1, r2 := YMM(), YMM(), YMM()
+	VPRORD(U8(6), e, s1)
+	VPRORD(U8(11), e, r1)
+	VPRORD(U8(25), e, r2)
+	VPTERNLOGD(U8(0x96), r2, r1, s1)
+	VPADDD(s1, h, h)
+	ch := YMM()
+	VMOVDQA32(e, ch)
+	VPTERNLOGD(U8(0xca), g, f, ch) // e ? f : g
+	VPADDD(ch, h, h)               // T1
+	VPADDD(h, d, d)                // new e
+	s0, q1, q2 := YMM(), YMM(), YMM()
+	VPRORD(U8(2), a, s0)
+	VPRORD(U8(13), a, q1)
+	VPRORD(U8(22), a, q2)
+	VPTERNLOGD(U8(0x96), q2, q1, s0)
+	VPADDD(s0, h, h)
+	maj := YMM()
+	VMOVDQA32(a, maj)
+	VPTERNLOGD(U8(0xe8), c, b, maj) // majority of a, b, c
+	VPADDD(maj, h, h)               // T1 + T2
+	return [8]VecVirtual{h, a, b, c, d, e, f, g}
 }
 
 var tables = map[string]Mem{}

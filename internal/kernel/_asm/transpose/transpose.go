@@ -74,6 +74,15 @@ func Words8x8(ptrs, off reg.Register, first, disp int) [8]reg.VecVirtual {
 	return w
 }
 
+// Words8x8EVEX is Words8x8 in EVEX forms, run at once, handing each
+// finished word to done (which may store it), for AVX-512 kernels whose
+// registers may be Y16-Y31.
+func Words8x8EVEX(ptrs, off reg.Register, first, disp int, done func(j int, r reg.VecVirtual)) {
+	var d Deferred
+	words8x8(&d, true, ptrs, off, first, disp, done)
+	d.Flush()
+}
+
 // Deferred is a stream of instructions emitted later, a few at a time, so
 // that one block's transpose can be spread through the previous block's
 // rounds (software pipelining) instead of stalling ahead of them.

@@ -1,0 +1,87 @@
+package hashlanes
+
+import (
+	"encoding/binary"
+	"unsafe"
+
+	"github.com/hashlanes/hashlanes/internal/cpu"
+	"github.com/hashlanes/hashlanes/internal/engine"
+	"github.com/hashlanes/hashlanes/internal/kernel"
+	"github.com/hashlanes/hashlanes/internal/kernel/sha256"
+)
+
+func sha256Spec(name string, size int, init sha256.State, magic string) *engine.Spec[sha256.State] {
+	return &engine.Spec[sha256.State]{
+		Name: name, Size: size, BlockSize: sha256.BlockSize, Init: init, LenBytes: 8, BigEndian: true,
+		AppendDigest: func(b []byte, s *sha256.State) []byte {
+			for _, w := range s[:size/4] {
+				b = binary.BigEndian.AppendUint32(b, w)
+			}
+			return b
+		},
+		Magic:       magic,
+		AppendState: appendWords32BE[sha256.State],
+		ReadState:   readWords32BE[sha256.State],
+	}
+}
+
+var (
+	sha256Spec256 = sha256Spec("sha256", 32, sha256.Init256, "sha\x03")
+	sha256Spec224 = sha256Spec("sha224", 28, sha256.Init224, "sha\x02")
+)
+
+// sha256Rates are the kernels' throughputs in MB/s on AMD Zen 4, from
+// BenchmarkKernel in internal/kernel/sha256 (medians of 3):
+//
+//	kernel      lanes  MB/s   with b streams ready
+//	shani         1    1760   1760 whatever b (crypto/sha256: 1780)
+//	avx512x16    16    3200   b/16 x 3200: beats shani from b = 9
+//
+// Below nine ready streams a round runs them one after another on SHA-NI.
+var sha256Rates = map[string]float64{"generic": 260, "shani": 1760, "avx512x16": 3200}
+
+func sha256Kernels(l cpu.Level) engine.Kernels[sha256.State] {
+	return kernelsFor(sha256.Singles(), sha256.Multis(), sha256Rates, l)
+}
+
+// kernelsFor picks, for level l, the best single-stream kernel and the best
+// multi-lane kernel of each width, with their measured rates.
+func kernelsFor[S any](singles []kernel.Single[S], multis []kernel.Multi[S], rates map[string]float64, l cpu.Level) engine.Kernels[S] {
+	var k engine.Kernels[S]
+	k.Single, _ = kernel.Best(singles, l)
+	k.SingleRate = rates[k.Single.Name]
+	for _, m := range multis { // slowest first: a later kernel of the same width replaces an earlier one
+		if m.Level == cpu.Generic || m.Level > l {
+			continue
+		}
+		r := engine.Rated[S]{Multi: m, Rate: rates[m.Name]}
+		if n := len(k.Multi); n > 0 && k.Multi[n-1].Lanes == m.Lanes {
+			k.Multi[n-1] = r
+		} else {
+			k.Multi = append(k.Multi, r)
+		}
+	}
+	return k
+}
+
+// words32 views a state of 32-bit words as a slice.
+func words32[S any](s *S) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(s)), unsafe.Sizeof(*s)/4)
+}
+
+// appendWords32BE appends a state of 32-bit words big-endian, the standard
+// library's marshalled form.
+func appendWords32BE[S any](b []byte, s *S) []byte {
+	for _, w := range words32(s) {
+		b = binary.BigEndian.AppendUint32(b, w)
+	}
+	return b
+}
+
+func readWords32BE[S any](b []byte, s *S) []byte {
+	w := words32(s)
+	for i := range w {
+		w[i] = binary.BigEndian.Uint32(b[4*i:])
+	}
+	return b[4*len(w):]
+}
