@@ -35,10 +35,14 @@ var (
 //
 //	kernel      lanes  MB/s   with b streams ready
 //	shani         1    1760   1760 whatever b (crypto/sha256: 1780)
-//	avx512x16    16    3200   b/16 x 3200: beats shani from b = 9
+//	shanix2       2    3430   3430 from b = 2: SHA256RNDS2 issues faster than
+//	                          its latency, so two streams fill the SHA unit
+//	avx512x16    16    3200   b/16 x 3200: never above shanix2 on this CPU
 //
-// Below nine ready streams a round runs them one after another on SHA-NI.
-var sha256Rates = map[string]float64{"generic": 260, "shani": 1760, "avx512x16": 3200}
+// Two interleaved SHA-NI streams beat 16 AVX-512 lanes here; the lanes
+// would win on a CPU without SHA-NI (then shani and shanix2 are not built
+// into the choice) or with a slower SHA unit.
+var sha256Rates = map[string]float64{"generic": 260, "shani": 1760, "shanix2": 3430, "avx512x16": 3200}
 
 func sha256Kernels(l cpu.Level) engine.Kernels[sha256.State] {
 	return kernelsFor(sha256.Singles(), sha256.Multis(), sha256Rates, l)
@@ -51,7 +55,7 @@ func kernelsFor[S any](singles []kernel.Single[S], multis []kernel.Multi[S], rat
 	k.Single, _ = kernel.Best(singles, l)
 	k.SingleRate = rates[k.Single.Name]
 	for _, m := range multis { // slowest first: a later kernel of the same width replaces an earlier one
-		if m.Level == cpu.Generic || m.Level > l {
+		if m.Reference || !m.Usable(l) {
 			continue
 		}
 		r := engine.Rated[S]{Multi: m, Rate: rates[m.Name]}

@@ -30,10 +30,12 @@ type Single[S any] struct {
 // the mask are neither read nor written. nblocks is at most
 // MaxLaneBytes/BlockSize.
 type Multi[S any] struct {
-	Name  string
-	Level cpu.Level
-	Lanes int
-	Fn    func(states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks int)
+	Name      string
+	Level     cpu.Level
+	Needs     cpu.Feature
+	Lanes     int
+	Reference bool // the pure-Go reference: for tests, never worth running
+	Fn        func(states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks int)
 }
 
 // Best returns the last of the implementations the level allows; lists are
@@ -55,4 +57,12 @@ func (s Single[S]) level() cpu.Level {
 	}
 	return s.Level
 }
-func (m Multi[S]) level() cpu.Level { return m.Level }
+func (m Multi[S]) level() cpu.Level {
+	if !cpu.Has(m.Needs) {
+		return cpu.Level(1 << 30) // never usable
+	}
+	return m.Level
+}
+
+// Usable reports whether the kernel can run at level l on this CPU.
+func (m Multi[S]) Usable(l cpu.Level) bool { return m.level() <= l }

@@ -65,6 +65,7 @@ func Multis[S comparable](t *testing.T, a Algorithm[S]) {
 	for _, impl := range a.Multis {
 		t.Run(impl.Name, func(t *testing.T) {
 			cputest.Require(t, impl.Level)
+			cputest.RequireFeatures(t, impl.Needs)
 			r := rand.New(rand.NewPCG(5, 6))
 			all := uint32(1)<<impl.Lanes - 1
 			masks := []uint32{0, 1, 1 << (impl.Lanes - 1), all, 0x55555555 & all, 0xaaaaaaaa & all, 1 | 1<<(impl.Lanes-1), all &^ (1 | 1<<(impl.Lanes-1))}
@@ -122,6 +123,7 @@ func NoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
 	for _, impl := range a.Multis {
 		t.Run(impl.Name, func(t *testing.T) {
 			cputest.Require(t, impl.Level)
+			cputest.RequireFeatures(t, impl.Needs)
 			var states [kernel.MaxLanes]S
 			var sp [kernel.MaxLanes]*S
 			var ptrs [kernel.MaxLanes]*byte
@@ -164,12 +166,13 @@ func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 	}{{"aligned", laneBytes}, {"line", laneBytes + 64}, {"staggered", laneBytes + 5*64}}
 	for _, impl := range a.Multis {
 		for _, lay := range layouts {
-			for _, busy := range []int{2, 4, 8, 16, 32} {
-				if busy > impl.Lanes || (lay.name != "aligned" && busy != impl.Lanes) {
+			for _, busy := range []int{1, 2, 4, 8, 16, 32} {
+				if busy > impl.Lanes || (busy == 1 && impl.Lanes > 2) || (lay.name != "aligned" && busy != impl.Lanes) {
 					continue // layouts matter with every lane busy; busy counts measure the crossover
 				}
 				b.Run(fmt.Sprintf("impl=%s/lanes=%d/busy=%d/layout=%s", impl.Name, impl.Lanes, busy, lay.name), func(b *testing.B) {
 					cputest.Require(b, impl.Level)
+					cputest.RequireFeatures(b, impl.Needs)
 					buf := RandomBytes(rand.New(rand.NewPCG(1, 1)), impl.Lanes*lay.stride)
 					var states [kernel.MaxLanes]S
 					var sp [kernel.MaxLanes]*S

@@ -35,7 +35,7 @@ func Singles() []kernel.Single[State] { return singles }
 // slowest first. The generic one is the reference the others are pinned to.
 func Multis() []kernel.Multi[State] { return multis }
 
-var generic = kernel.Multi[State]{Name: "generic", Level: cpu.Generic, Lanes: kernel.MaxLanes, Fn: blocksGeneric}
+var generic = kernel.Multi[State]{Name: "generic", Level: cpu.Generic, Lanes: kernel.MaxLanes, Reference: true, Fn: blocksGeneric}
 
 // laneBytes is the slice view of one lane's input in the pure-Go kernels.
 func laneBytes(p *byte, nblocks int) []byte { return unsafe.Slice(p, nblocks*BlockSize) }

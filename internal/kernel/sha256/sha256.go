@@ -32,4 +32,4 @@ func Singles() []kernel.Single[State] { return singles }
 // generic one is the reference.
 func Multis() []kernel.Multi[State] { return multis }
 
-var generic = kernel.Multi[State]{Name: "generic", Level: cpu.Generic, Lanes: kernel.MaxLanes, Fn: blocksGeneric}
+var generic = kernel.Multi[State]{Name: "generic", Level: cpu.Generic, Lanes: kernel.MaxLanes, Reference: true, Fn: blocksGeneric}

@@ -18,6 +18,7 @@ var singles = []kernel.Single[State]{
 
 var multis = []kernel.Multi[State]{
 	generic,
+	{Name: "shanix2", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 2, Fn: blocksSHANIx2},
 	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512x16},
 }
 
@@ -29,5 +30,29 @@ func blocksAVX512x16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*by
 	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 8*16), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
 		blockAVX512x16(&ls, &p, nblocks)
 		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 8*16), 16, states, mask)
+	}
+}
+
+func blocksSHANIx2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	var ls [2][8]uint32
+	var p [2]*byte
+	if nblocks <= 0 || mask&3 == 0 {
+		return
+	}
+	if nblocks > maxBlocks {
+		panic("sha256: too many blocks for one kernel call")
+	}
+	for i := range 2 {
+		if mask&(1<<i) != 0 {
+			ls[i], p[i] = *states[i], ptrs[i]
+		} else {
+			p[i] = &zeroLanes[0]
+		}
+	}
+	blockSHANIx2(&ls, &p, nblocks)
+	for i := range 2 {
+		if mask&(1<<i) != 0 {
+			*states[i] = ls[i]
+		}
 	}
 }

@@ -9,6 +9,11 @@ package sha256
 //go:noescape
 func blockSHANI(s *[8]uint32, p []byte)
 
+// blockSHANIx2 hashes nblocks blocks of two streams with SHA-NI.
+//
+//go:noescape
+func blockSHANIx2(s *[2][8]uint32, ptrs *[2]*byte, nblocks int)
+
 // blockAVX512x16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.
 //
 //go:noescape

@@ -13,6 +13,7 @@ import (
 func main() {
 	ConstraintExpr("amd64,!purego")
 	shani()
+	shaniX2()
 	avx512()
 	Generate()
 }
@@ -38,14 +39,8 @@ func shani() {
 	mask := XMM()
 	MOVOU(byteSwapMask(), mask)
 
-	abef, cdgh, t := XMM(), XMM(), XMM()
-	MOVOU(Mem{Base: sp}, abef)           // DCBA (high to low dword)
-	MOVOU(Mem{Base: sp, Disp: 16}, cdgh) // HGFE
-	PSHUFD(U8(0xb1), abef, abef)         // CDAB
-	PSHUFD(U8(0x1b), cdgh, cdgh)         // EFGH
-	MOVOU(abef, t)
-	PALIGNR(U8(8), cdgh, abef) // ABEF
-	PBLENDW(U8(0xf0), t, cdgh) // CDGH
+	abef, cdgh := XMM(), XMM()
+	toABEF(Mem{Base: sp}, abef, cdgh)
 
 	Label("shani_loop")
 	saveAB, saveCD := XMM(), XMM()
@@ -58,18 +53,13 @@ func shani() {
 		PSHUFB(mask, m[i])
 	}
 	for g := range 16 { // rounds 4g..4g+3
-		MOVOU(m[g%4], X0)
-		PADDD(Mem{Base: kt, Disp: 16 * g}, X0)
+		MOVOU(Mem{Base: kt, Disp: 16 * g}, X0) // SSE memory operands must be 16-byte aligned; MOVOU need not be
+		PADDD(m[g%4], X0)
 		SHA256RNDS2(X0, abef, cdgh)
 		PSHUFD(U8(0x0e), X0, X0)
 		SHA256RNDS2(X0, cdgh, abef)
 		if g <= 11 { // words of group g+4 replace those of group g
-			SHA256MSG1(m[(g+1)%4], m[g%4])
-			w := XMM()
-			MOVOU(m[(g+3)%4], w)
-			PALIGNR(U8(4), m[(g+2)%4], w) // words 4g+9..4g+12
-			PADDD(w, m[g%4])
-			SHA256MSG2(m[(g+3)%4], m[g%4])
+			extend(m, g)
 		}
 	}
 	PADDD(saveAB, abef)
@@ -78,13 +68,7 @@ func shani() {
 	CMPQ(ptr, end)
 	JB(LabelRef("shani_loop"))
 
-	PSHUFD(U8(0x1b), abef, abef) // FEBA
-	PSHUFD(U8(0xb1), cdgh, cdgh) // DCHG
-	MOVOU(abef, t)
-	PBLENDW(U8(0xf0), cdgh, abef) // DCBA
-	PALIGNR(U8(8), t, cdgh)       // HGFE
-	MOVOU(abef, Mem{Base: sp})
-	MOVOU(cdgh, Mem{Base: sp, Disp: 16})
+	fromABEF(abef, cdgh, Mem{Base: sp})
 	Label("shani_done")
 	RET()
 }
@@ -211,6 +195,105 @@ func round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int) [8]VecVirtual {
 	VPTERNLOGD(U8(0xe8), c, b, maj) // majority of a, b, c
 	VPADDD(maj, h, h)               // T1 + T2
 	return [8]VecVirtual{h, a, b, c, d, e, f, g}
+}
+
+// shaniX2 hashes two streams with the SHA extensions, their instructions
+// interleaved group by group: SHA256RNDS2 has several cycles of latency
+// but issues more often, so one stream leaves the unit idle. Both streams
+// share the implicit X0 operand (renamed by the CPU); with the saved
+// states on the stack, the 16 XMM registers of the legacy encoding hold
+// the rest.
+func shaniX2() {
+	TEXT("blockSHANIx2", 0, "func(s *[2][8]uint32, ptrs *[2]*byte, nblocks int)")
+	Pragma("noescape")
+	Doc("blockSHANIx2 hashes nblocks blocks of two streams with SHA-NI.")
+	saved := AllocLocal(64)
+	sp := Load(Param("s"), GP64())
+	pp := Load(Param("ptrs"), GP64())
+	n := Load(Param("nblocks"), GP64())
+	kt := GP64()
+	LEAQ(constTable(), kt)
+	var ptr [2]GPVirtual
+	var abef, cdgh [2]VecVirtual
+	for l := range 2 {
+		ptr[l] = GP64()
+		MOVQ(Mem{Base: pp, Disp: 8 * l}, ptr[l])
+		abef[l], cdgh[l] = XMM(), XMM()
+		toABEF(Mem{Base: sp, Disp: 32 * l}, abef[l], cdgh[l])
+	}
+	Label("shanix2_loop")
+	var m [2][4]VecVirtual
+	for l := range 2 {
+		MOVOU(abef[l], saved.Offset(32*l))
+		MOVOU(cdgh[l], saved.Offset(32*l+16))
+		for i := range 4 {
+			m[l][i] = XMM()
+			MOVOU(Mem{Base: ptr[l], Disp: 16 * i}, m[l][i])
+			MOVOU(byteSwapMask(), X0)
+			PSHUFB(X0, m[l][i])
+		}
+	}
+	for g := range 16 {
+		for l := range 2 {
+			MOVOU(Mem{Base: kt, Disp: 16 * g}, X0)
+			PADDD(m[l][g%4], X0)
+			SHA256RNDS2(X0, abef[l], cdgh[l])
+			PSHUFD(U8(0x0e), X0, X0)
+			SHA256RNDS2(X0, cdgh[l], abef[l])
+			if g <= 11 {
+				extend(m[l], g)
+			}
+		}
+	}
+	for l := range 2 { // the stack is 8-byte aligned: through X0, not as SSE memory operands
+		MOVOU(saved.Offset(32*l), X0)
+		PADDD(X0, abef[l])
+		MOVOU(saved.Offset(32*l+16), X0)
+		PADDD(X0, cdgh[l])
+		ADDQ(U8(64), ptr[l])
+	}
+	DECQ(n)
+	JNZ(LabelRef("shanix2_loop"))
+	for l := range 2 {
+		fromABEF(abef[l], cdgh[l], Mem{Base: sp, Disp: 32 * l})
+	}
+	RET()
+}
+
+// toABEF loads a state a..h from m into the ABEF/CDGH order SHA256RNDS2
+// works in.
+func toABEF(m Mem, abef, cdgh VecVirtual) {
+	t := XMM()
+	MOVOU(m, abef)               // DCBA (high to low dword)
+	MOVOU(m.Offset(16), cdgh)    // HGFE
+	PSHUFD(U8(0xb1), abef, abef) // CDAB
+	PSHUFD(U8(0x1b), cdgh, cdgh) // EFGH
+	MOVOU(abef, t)
+	PALIGNR(U8(8), cdgh, abef) // ABEF
+	PBLENDW(U8(0xf0), t, cdgh) // CDGH
+}
+
+// fromABEF stores an ABEF/CDGH state to m as a..h.
+func fromABEF(abef, cdgh VecVirtual, m Mem) {
+	t := XMM()
+	PSHUFD(U8(0x1b), abef, abef) // FEBA
+	PSHUFD(U8(0xb1), cdgh, cdgh) // DCHG
+	MOVOU(abef, t)
+	PBLENDW(U8(0xf0), cdgh, abef) // DCBA
+	PALIGNR(U8(8), t, cdgh)       // HGFE
+	MOVOU(abef, m)
+	MOVOU(cdgh, m.Offset(16))
+}
+
+// extend replaces the words of group g (in m[g%4]) with those of group
+// g+4: w[t-16] + sigma0(w[t-15]) + w[t-7] + sigma1(w[t-2]).
+func extend(m [4]VecVirtual, g int) {
+	SHA256MSG1(m[(g+1)%4], m[g%4])
+	w := XMM()
+	MOVOU(m[(g+3)%4], w)
+	PALIGNR(U8(4), m[(g+2)%4], w) // words 4g+9..4g+12
+	PADDD(w, m[g%4])
+	SHA256MSG2(m[(g+3)%4], m[g%4])
 }
 
 var tables = map[string]Mem{}
