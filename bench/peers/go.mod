@@ -5,10 +5,11 @@ go 1.26.0
 require (
 	github.com/hashlanes/hashlanes v0.0.0
 	github.com/minio/md5-simd v1.1.2
+	github.com/minio/sha256-simd v1.0.1
 )
 
 require (
-	github.com/klauspost/cpuid/v2 v2.0.1 // indirect
+	github.com/klauspost/cpuid/v2 v2.2.3 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )
 
