@@ -31,18 +31,19 @@ var (
 )
 
 // sha256Rates are the kernels' throughputs in MB/s on AMD Zen 4, from
-// BenchmarkKernel in internal/kernel/sha256 (medians of 3):
+// BenchmarkKernel in internal/kernel/sha256 (medians of 6, raw output in
+// bench/results/2026-11-21/kernel-sha256.txt):
 //
 //	kernel      lanes  MB/s   with b streams ready
-//	shani         1    1760   1760 whatever b (crypto/sha256: 1780)
-//	shanix2       2    3430   3430 from b = 2: SHA256RNDS2 issues faster than
+//	shani         1    1800   1800 whatever b (crypto/sha256: 1790)
+//	shanix2       2    3590   3590 from b = 2: SHA256RNDS2 issues faster than
 //	                          its latency, so two streams fill the SHA unit
-//	avx512x16    16    3200   b/16 x 3200: never above shanix2 on this CPU
+//	avx512x16    16    3390   b/16 x 3390: never above shanix2 on this CPU
 //
 // Two interleaved SHA-NI streams beat 16 AVX-512 lanes here; the lanes
 // would win on a CPU without SHA-NI (then shani and shanix2 are not built
 // into the choice) or with a slower SHA unit.
-var sha256Rates = map[string]float64{"generic": 260, "shani": 1760, "shanix2": 3430, "avx512x16": 3200}
+var sha256Rates = map[string]float64{"generic": 260, "shani": 1800, "shanix2": 3590, "avx512x16": 3390}
 
 func sha256Kernels(l cpu.Level) engine.Kernels[sha256.State] {
 	return kernelsFor(sha256.Singles(), sha256.Multis(), sha256Rates, l)
