@@ -18,6 +18,8 @@ func newServer(a Algorithm, l cpu.Level) *Server {
 	switch a {
 	case MD5:
 		return fromEngine(a, engine.NewServer(md5Spec, md5Kernels(l)))
+	case SHA1:
+		return fromEngine(a, engine.NewServer(sha1Spec, sha1Kernels(l)))
 	case SHA256:
 		return fromEngine(a, engine.NewServer(sha256Spec256, sha256Kernels(l)))
 	case SHA224:

@@ -1,0 +1,32 @@
+// Package sha1 holds the SHA-1 block functions: a pure-Go reference for one
+// stream and for lanes, and on amd64 SHA-NI kernels for one stream and for
+// two interleaved.
+package sha1
+
+import (
+	"github.com/hashlanes/hashlanes/internal/cpu"
+	"github.com/hashlanes/hashlanes/internal/kernel"
+)
+
+const (
+	BlockSize = 64
+	maxBlocks = kernel.MaxLaneBytes / BlockSize
+)
+
+// State is the chaining value of one stream, h0..h4.
+type State [5]uint32
+
+// Init is the initial chaining value (FIPS 180-4, 5.3.1).
+var Init = State{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0}
+
+// zeroLanes is what masked-out lanes of an assembly kernel read.
+var zeroLanes [kernel.MaxLaneBytes]byte
+
+// Singles lists every single-stream implementation built, slowest first.
+func Singles() []kernel.Single[State] { return singles }
+
+// Multis lists every multi-lane implementation built, slowest first; the
+// generic one is the reference.
+func Multis() []kernel.Multi[State] { return multis }
+
+var generic = kernel.Multi[State]{Name: "generic", Level: cpu.Generic, Lanes: kernel.MaxLanes, Reference: true, Fn: blocksGeneric}

@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package sha1
+
+import "github.com/hashlanes/hashlanes/internal/kernel"
+
+var singles = []kernel.Single[State]{{Name: "generic", Fn: blockGeneric}}
+
+var multis = []kernel.Multi[State]{generic}
