@@ -7,7 +7,11 @@
 // of streams, padding or lengths.
 package kernel
 
-import "github.com/hashlanes/hashlanes/internal/cpu"
+import (
+	"unsafe"
+
+	"github.com/hashlanes/hashlanes/internal/cpu"
+)
 
 // MaxLanes is the most lanes any multi-lane kernel takes.
 const MaxLanes = 32
@@ -66,3 +70,19 @@ func (m Multi[S]) level() cpu.Level {
 
 // Usable reports whether the kernel can run at level l on this CPU.
 func (m Multi[S]) Usable(l cpu.Level) bool { return m.level() <= l }
+
+// Reference makes the multi-lane reference kernel from a single-stream
+// block function: lane after lane, the shape the assembly kernels are
+// pinned to. It is marked Reference, so the engine never runs it.
+func Reference[S any](block func(*S, []byte), blockSize int) Multi[S] {
+	return Multi[S]{
+		Name: "generic", Level: cpu.Generic, Lanes: MaxLanes, Reference: true,
+		Fn: func(states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks int) {
+			for i := range MaxLanes {
+				if mask&(1<<i) != 0 && nblocks > 0 {
+					block(states[i], unsafe.Slice(ptrs[i], nblocks*blockSize))
+				}
+			}
+		},
+	}
+}

@@ -6,9 +6,11 @@ package kerneltest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
 	"github.com/hashlanes/hashlanes/internal/kernel"
@@ -30,6 +32,44 @@ func RandomBytes(r *rand.Rand, n int) []byte {
 		b[i] = byte(r.Uint32())
 	}
 	return b
+}
+
+// Pad returns msg followed by the Merkle-Damgard padding of a 64-byte-block
+// hash with a 64-bit length, so that whole-block kernels can be checked
+// against the standard library directly.
+func Pad(msg []byte, bigEndian bool) []byte {
+	p := append(bytes.Clone(msg), 0x80)
+	for len(p)%64 != 56 {
+		p = append(p, 0)
+	}
+	if bigEndian {
+		return binary.BigEndian.AppendUint64(p, uint64(len(msg))<<3)
+	}
+	return binary.LittleEndian.AppendUint64(p, uint64(len(msg))<<3)
+}
+
+// Words returns the state's 32-bit words, in the given byte order.
+func Words[S any](s *S, bigEndian bool) []byte {
+	w := unsafe.Slice((*uint32)(unsafe.Pointer(s)), unsafe.Sizeof(*s)/4)
+	var out []byte
+	for _, v := range w {
+		if bigEndian {
+			out = binary.BigEndian.AppendUint32(out, v)
+		} else {
+			out = binary.LittleEndian.AppendUint32(out, v)
+		}
+	}
+	return out
+}
+
+// RandomState fills a state of 32-bit words from r.
+func RandomState[S any](r *rand.Rand) S {
+	var s S
+	w := unsafe.Slice((*uint32)(unsafe.Pointer(&s)), unsafe.Sizeof(s)/4)
+	for i := range w {
+		w[i] = r.Uint32()
+	}
+	return s
 }
 
 // Singles checks every single-stream kernel against the reference.

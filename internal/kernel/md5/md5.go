@@ -4,9 +4,6 @@
 package md5
 
 import (
-	"unsafe"
-
-	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
@@ -35,7 +32,4 @@ func Singles() []kernel.Single[State] { return singles }
 // slowest first. The generic one is the reference the others are pinned to.
 func Multis() []kernel.Multi[State] { return multis }
 
-var generic = kernel.Multi[State]{Name: "generic", Level: cpu.Generic, Lanes: kernel.MaxLanes, Reference: true, Fn: blocksGeneric}
-
-// laneBytes is the slice view of one lane's input in the pure-Go kernels.
-func laneBytes(p *byte, nblocks int) []byte { return unsafe.Slice(p, nblocks*BlockSize) }
+var generic = kernel.Reference(blockGeneric, BlockSize)

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"math/bits"
 
-	"github.com/hashlanes/hashlanes/internal/kernel"
 	"github.com/hashlanes/hashlanes/internal/kernel/md5/rounds"
 )
 
@@ -37,14 +36,4 @@ func blockGeneric(s *State, p []byte) {
 		p = p[BlockSize:]
 	}
 	*s = State{a, b, c, d}
-}
-
-// blocksGeneric is the reference multi-lane kernel: the same shape as the
-// assembly ones, one lane after another.
-func blocksGeneric(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	for i := range kernel.MaxLanes {
-		if mask&(1<<i) != 0 && nblocks > 0 {
-			blockGeneric(states[i], laneBytes(ptrs[i], nblocks))
-		}
-	}
 }

@@ -4,7 +4,6 @@
 package sha1
 
 import (
-	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
@@ -29,4 +28,4 @@ func Singles() []kernel.Single[State] { return singles }
 // generic one is the reference.
 func Multis() []kernel.Multi[State] { return multis }
 
-var generic = kernel.Multi[State]{Name: "generic", Level: cpu.Generic, Lanes: kernel.MaxLanes, Reference: true, Fn: blocksGeneric}
+var generic = kernel.Reference(blockGeneric, BlockSize)

@@ -3,9 +3,6 @@ package sha1
 import (
 	"encoding/binary"
 	"math/bits"
-	"unsafe"
-
-	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
 // blockGeneric is the reference single-stream block function (FIPS 180-4,
@@ -40,14 +37,5 @@ func blockGeneric(s *State, p []byte) {
 		s[3] += d
 		s[4] += e
 		p = p[BlockSize:]
-	}
-}
-
-// blocksGeneric is the reference multi-lane kernel, one lane after another.
-func blocksGeneric(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	for i := range kernel.MaxLanes {
-		if mask&(1<<i) != 0 && nblocks > 0 {
-			blockGeneric(states[i], unsafe.Slice(ptrs[i], nblocks*BlockSize))
-		}
 	}
 }

@@ -3,43 +3,25 @@ package sha256
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/hashlanes/hashlanes/internal/kernel/kerneltest"
 )
 
-func pad(msg []byte) []byte {
-	p := append([]byte(nil), msg...)
-	p = append(p, 0x80)
-	for len(p)%BlockSize != 56 {
-		p = append(p, 0)
-	}
-	return binary.BigEndian.AppendUint64(p, uint64(len(msg))<<3)
-}
-
-func digest(s State) []byte {
-	var out []byte
-	for _, w := range s {
-		out = binary.BigEndian.AppendUint32(out, w)
-	}
-	return out
-}
-
 func TestGenericAgainstStdlib(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for n := range 4*BlockSize + 2 {
 		msg := kerneltest.RandomBytes(r, n)
 		s := Init256
-		blockGeneric(&s, pad(msg))
-		if want := sha256.Sum256(msg); !bytes.Equal(digest(s), want[:]) {
-			t.Fatalf("len %d: got %x, want %x", n, digest(s), want)
+		blockGeneric(&s, kerneltest.Pad(msg, true))
+		if got, want := kerneltest.Words(&s, true), sha256.Sum256(msg); !bytes.Equal(got, want[:]) {
+			t.Fatalf("len %d: got %x, want %x", n, got, want)
 		}
 		s = Init224
-		blockGeneric(&s, pad(msg))
-		if want := sha256.Sum224(msg); !bytes.Equal(digest(s)[:28], want[:]) {
-			t.Fatalf("SHA-224 len %d", n)
+		blockGeneric(&s, kerneltest.Pad(msg, true))
+		if got, want := kerneltest.Words(&s, true)[:28], sha256.Sum224(msg); !bytes.Equal(got, want[:]) {
+			t.Fatalf("SHA-224 len %d: got %x, want %x", n, got, want)
 		}
 	}
 }
@@ -47,14 +29,9 @@ func TestGenericAgainstStdlib(t *testing.T) {
 var alg = kerneltest.Algorithm[State]{
 	BlockSize: BlockSize,
 	Ref:       blockGeneric,
-	Random: func(r *rand.Rand) (s State) {
-		for i := range s {
-			s[i] = r.Uint32()
-		}
-		return s
-	},
-	Singles: Singles(),
-	Multis:  Multis(),
+	Random:    kerneltest.RandomState[State],
+	Singles:   Singles(),
+	Multis:    Multis(),
 }
 
 func TestSingles(t *testing.T)       { kerneltest.Singles(t, alg) }

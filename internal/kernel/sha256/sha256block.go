@@ -3,9 +3,7 @@ package sha256
 import (
 	"encoding/binary"
 	"math/bits"
-	"unsafe"
 
-	"github.com/hashlanes/hashlanes/internal/kernel"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha256/rounds"
 )
 
@@ -40,15 +38,5 @@ func blockGeneric(s *State, p []byte) {
 		s[6] += g
 		s[7] += h
 		p = p[BlockSize:]
-	}
-}
-
-// blocksGeneric is the reference multi-lane kernel: the same shape as the
-// assembly ones, one lane after another.
-func blocksGeneric(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	for i := range kernel.MaxLanes {
-		if mask&(1<<i) != 0 && nblocks > 0 {
-			blockGeneric(states[i], unsafe.Slice(ptrs[i], nblocks*BlockSize))
-		}
 	}
 }
