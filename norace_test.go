@@ -1,0 +1,5 @@
+//go:build !race
+
+package hashlanes
+
+const raceEnabled = false
