@@ -173,14 +173,14 @@ func BenchmarkSumMany(b *testing.B) {
 		msgs [][]byte
 	}
 	var loads []workload
-	loads = append(loads, workload{"urls/n=10000", urlPaths(10000)}, workload{"urls/n=3", urlPaths(3)})
+	loads = append(loads, workload{"msgs=urls/n=10000", urlPaths(10000)}, workload{"msgs=urls/n=3", urlPaths(3)})
 	for _, size := range []int{64, 1 << 10} {
 		r := rand.New(rand.NewPCG(7, uint64(size)))
 		msgs := make([][]byte, 2000)
 		for i := range msgs {
 			msgs[i] = randomBytes(r, size)
 		}
-		loads = append(loads, workload{fmt.Sprintf("size=%s/n=2000", sizeName(size)), msgs})
+		loads = append(loads, workload{fmt.Sprintf("msgs=%s/n=2000", sizeName(size)), msgs})
 	}
 	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
 		for _, w := range loads {
