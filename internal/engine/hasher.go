@@ -53,6 +53,7 @@ func (h *Hasher[S]) Reset() {
 	h.enter()
 	defer h.leave()
 	h.state, h.n, h.nbuf = h.srv.spec.Init, 0, 0
+	h.req.probed = false // a new message may have new company
 }
 
 // Write adds p to the stream. It never fails. Whole blocks are hashed from

@@ -62,6 +62,7 @@ type request[S any] struct {
 	wake   chan struct{}
 	queued bool // in the queue, not in a lane
 	done   bool
+	probed bool // the hasher has looked for company since it was made or Reset
 }
 
 // combiner is the scratch a combining writer needs; pooled because a
@@ -103,12 +104,14 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 		r.wake = make(chan struct{}, 1)
 	}
 	r.p, r.done = p, false
+	probe := !r.probed
+	r.probed = true
 	procs := runtime.GOMAXPROCS(0)
 	s.mu.Lock()
 	s.push(r)
 	for !r.done {
 		if r.queued && s.combiners < procs {
-			s.combine(r, procs)
+			s.combine(r, procs, probe)
 			break
 		}
 		s.mu.Unlock()
@@ -199,7 +202,7 @@ const maxSingleRound = 16 << 10
 // With several Ps each combiner takes only its share of the streams, never
 // fewer than the narrowest kernel's lanes: 32 streams on 2 Ps run as two
 // 16-lane rounds on two cores, not one 32-lane round on one.
-func (s *Server[S]) combine(me *request[S], procs int) {
+func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 	s.combiners++
 	c := s.scratch.Get().(*combiner[S])
 	busy := 0
@@ -221,31 +224,39 @@ func (s *Server[S]) combine(me *request[S], procs int) {
 	}
 	for !me.done {
 		fill()
-		// Writers that are runnable get one chance to join this round, and
-		// more while they keep arriving. With one P that is the only way
-		// they can, and a yield with nothing else to run costs ~0.1 µs.
-		// With several, writers arrive from the other Ps on their own, and a
-		// yield wakes an idle P to take this goroutine (several µs: a lone
-		// stream measured 0.83x the standard library), so it is only worth
-		// it when there is a sign of company: the latest round had some,
-		// requests are queued, or another combiner runs (and runnable
-		// writers behind the two of us would wait for preemption).
-		yields := maxYields
-		if procs > 1 && s.lastBusy <= 1 && s.queued == 0 && s.combiners == 1 {
-			yields = 0
+		// Writers that are runnable get a chance to join this round, more
+		// while they keep arriving, but only on a sign of company: the latest
+		// round had some, requests are queued, another combiner runs, or
+		// this is the hasher's first write (a probe: a burst of new writers
+		// finds itself). A yield hands the P to any runnable goroutine: a
+		// lone stream yielding every round lost its time to a busy goroutine
+		// of another library (10x slower), and at GOMAXPROCS=2 each yield
+		// woke an idle P (0.83x the standard library). A stale sign costs a
+		// round: lastBusy is rewritten every round.
+		yields := 0
+		if probe || s.lastBusy > 1 || s.queued > 0 || s.combiners > 1 {
+			yields = maxYields
 		}
-		for y := 0; busy < limit() && y < yields; y++ {
+		probe = false
+		// Stop after two yields in a row bring nobody: once in 61 schedules
+		// the Go scheduler serves its global queue first, so a goroutine
+		// that yields can be picked again ahead of the writers it yielded to.
+		for y, idle := 0, 0; busy < limit() && y < yields && idle < 2; y++ {
 			before := busy
 			s.mu.Unlock()
 			runtime.Gosched()
 			s.mu.Lock()
 			fill()
 			if busy == before {
-				break
+				idle++
+			} else {
+				idle = 0
 			}
 		}
 		k, used := s.kern.choose(busy)
-		s.lastBusy = busy
+		// Company fades by halves, not at once: an unlucky round alone
+		// (below) must not end the sharing.
+		s.lastBusy = max(busy, s.lastBusy/2)
 		// Blocks this round: the shortest lane's, bounded per call. A
 		// single-stream round is kept short, so that streams arriving
 		// meanwhile soon get lanes instead of waiting behind it.

@@ -55,18 +55,22 @@ func Best[K interface{ level() cpu.Level }](impls []K, l cpu.Level) (K, bool) {
 	return best, found
 }
 
-func (s Single[S]) level() cpu.Level {
-	if !cpu.Has(s.Needs) {
-		return cpu.Level(1 << 30) // never usable
+func (s Single[S]) level() cpu.Level { return effectiveLevel(s.Level, s.Needs) }
+
+// effectiveLevel is the tier a kernel needs: its level, or, if it needs an
+// extension (SHA-NI), at least the AVX2 tier, so that the generic tier means
+// no SIMD and no hash extensions whether it is chosen by HASHLANES_CPU or by
+// a Server's cap; a kernel whose extension is missing is never usable.
+func effectiveLevel(l cpu.Level, needs cpu.Feature) cpu.Level {
+	switch {
+	case needs == 0:
+		return l
+	case !cpu.Has(needs):
+		return cpu.Level(1 << 30)
 	}
-	return s.Level
+	return max(l, cpu.AVX2)
 }
-func (m Multi[S]) level() cpu.Level {
-	if !cpu.Has(m.Needs) {
-		return cpu.Level(1 << 30) // never usable
-	}
-	return m.Level
-}
+func (m Multi[S]) level() cpu.Level { return effectiveLevel(m.Level, m.Needs) }
 
 // Usable reports whether the kernel can run at level l on this CPU.
 func (m Multi[S]) Usable(l cpu.Level) bool { return m.level() <= l }
