@@ -2,7 +2,6 @@ package hashlanes
 
 import (
 	"hash"
-	"slices"
 	"sync"
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
@@ -24,7 +23,6 @@ type Server struct {
 	pool    sync.Pool // hashers for Sum
 	stats   func() Stats
 	many    func(dst []byte, msgs [][]byte) []byte
-	oneShot func(dst, msg []byte) []byte // the standard library's, appending
 }
 
 // SumMany hashes each message independently and appends the digests to
@@ -33,15 +31,14 @@ type Server struct {
 // by one. It allocates nothing beyond growing dst, starts no goroutine, and
 // is safe to call from many goroutines at once.
 func (s *Server) SumMany(dst []byte, msgs [][]byte) []byte {
-	if len(msgs) < manyMinMsgs && s.oneShot != nil {
+	if len(msgs) < manyMinMsgs {
 		total := 0
 		for _, m := range msgs {
 			total += len(m)
 		}
 		if total < manyMinBytes {
-			dst = slices.Grow(dst, len(msgs)*s.alg.Size())
 			for _, m := range msgs {
-				dst = s.oneShot(dst, m)
+				dst = oneShot(s.alg, dst, m)
 			}
 			return dst
 		}

@@ -17,11 +17,12 @@ const minLaneBlocks = 16
 // Server packs the whole blocks that concurrent writers hand it into lanes
 // by flat combining: a writer queues its blocks and, if fewer combiners are
 // running than there are Ps, becomes one itself. A combiner fills free lanes
-// from the queue, briefly yields so that writers who are runnable can queue
-// too, runs one kernel call (at most kernel.MaxLaneBytes per lane) with the
-// mutex released, retires the lanes whose blocks are done, and repeats until
-// its own blocks are done. Nothing runs between writes: no goroutine, no
-// timer, no registry of hashers, so a dropped hasher is simply garbage.
+// from the queue, briefly yields when there is a sign of company so that
+// writers who are runnable can queue too, runs one kernel call (at most
+// kernel.MaxLaneBytes per lane) with the mutex released, retires the lanes
+// whose blocks are done, and repeats until its own blocks are done. Nothing
+// runs between writes: no goroutine, no timer, no registry of hashers, so a
+// dropped hasher is simply garbage.
 type Server[S any] struct {
 	spec  *Spec[S]
 	kern  Kernels[S]
@@ -33,7 +34,7 @@ type Server[S any] struct {
 	combiners int
 	queued    int // requests in the queue
 	inLanes   int // requests in some combiner's lanes
-	lastBusy  int // streams in the latest round of any combiner
+	lastBusy  int // company seen lately: streams in the latest round, fading by halves
 	closed    atomic.Bool
 
 	scratch sync.Pool // *combiner[S]
