@@ -6,7 +6,7 @@ import "github.com/hashlanes/hashlanes/internal/cpu"
 type CPU int
 
 const (
-	CPUGeneric CPU = CPU(cpu.Generic) // no SIMD: pure Go, or plain x86-64 assembly
+	CPUGeneric CPU = CPU(cpu.Generic) // no SIMD and no SHA extensions: pure Go, or plain x86-64 assembly
 	CPUAVX2    CPU = CPU(cpu.AVX2)
 	CPUAVX512  CPU = CPU(cpu.AVX512)
 )

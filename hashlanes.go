@@ -1,7 +1,10 @@
 // Package hashlanes hashes at the speed of the hardware: MD5, SHA-1 and the
 // SHA-2 family, with results identical to the standard library's, computed
-// for many independent streams at once on one core, one stream per SIMD lane
-// (AVX-512 or AVX2, with a pure-Go fallback).
+// for many independent streams at once on one core: one stream per SIMD
+// lane (AVX-512 or AVX2), or several streams interleaved in the SHA
+// extensions, with a pure-Go fallback. Each round runs whichever kernel
+// moves the most bytes for the streams that are ready. SHA-384, SHA-512 and
+// SHA-512/224, /256 use the standard library for now.
 //
 // [New] returns a [hash.Hash] like crypto/md5.New does; hashers written
 // concurrently by different goroutines share lanes automatically, and a

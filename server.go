@@ -79,7 +79,8 @@ type Option func(*options)
 type options struct{ cpu CPU }
 
 // WithCPU caps the kernels a Server may use at tier c (never above what the
-// machine and HASHLANES_CPU allow). WithCPU(CPUGeneric) turns lanes off.
+// machine and HASHLANES_CPU allow). WithCPU(CPUGeneric) turns lanes and the
+// SHA extensions off.
 func WithCPU(c CPU) Option { return func(o *options) { o.cpu = min(o.cpu, c) } }
 
 // NewServer returns a Server for algorithm a. It panics if a is not an
