@@ -17,17 +17,34 @@ import (
 func newServer(a Algorithm, l cpu.Level) *Server {
 	switch a {
 	case MD5:
-		return fromEngine(a, engine.NewServer(md5Spec, md5Kernels(l)))
+		return engineOrStdlib(a, l, md5Spec, md5Kernels(l))
 	case SHA1:
-		return fromEngine(a, engine.NewServer(sha1Spec, sha1Kernels(l)))
+		return engineOrStdlib(a, l, sha1Spec, sha1Kernels(l))
 	case SHA256:
-		return fromEngine(a, engine.NewServer(sha256Spec256, sha256Kernels(l)))
+		return engineOrStdlib(a, l, sha256Spec256, sha256Kernels(l))
 	case SHA224:
-		return fromEngine(a, engine.NewServer(sha256Spec224, sha256Kernels(l)))
+		return engineOrStdlib(a, l, sha256Spec224, sha256Kernels(l))
 	}
-	// Not multi-lane yet: the standard library's implementation.
-	newStd := stdlib[a]
-	return newServerOf(a, newStd, func() error { return nil }, "stdlib")
+	return stdlibServer(a) // not on the engine yet
+}
+
+// engineOrStdlib serves a on the engine, unless the only single-stream
+// kernel there is the pure-Go reference while the tier was not forced down
+// to generic: on other GOARCHes, with -tags purego, or on a CPU without
+// SHA-NI, a lone stream would run slower than the standard library's own
+// assembly, and a lone stream must never be slower. A generic tier chosen
+// by HASHLANES_CPU or WithCPU still runs the engine's pure-Go path; that is
+// how it is tested.
+func engineOrStdlib[S any](a Algorithm, l cpu.Level, spec *engine.Spec[S], k engine.Kernels[S]) *Server {
+	forcedGeneric := l == cpu.Generic && cpu.Detected > cpu.Generic
+	if k.Single.Name == "generic" && !forcedGeneric {
+		return stdlibServer(a)
+	}
+	return fromEngine(a, engine.NewServer(spec, k))
+}
+
+func stdlibServer(a Algorithm) *Server {
+	return newServerOf(a, stdlib[a], func() error { return nil }, "stdlib")
 }
 
 func newServerOf(a Algorithm, newHash func() hash.Hash, close func() error, kernel string) *Server {

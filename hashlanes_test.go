@@ -31,11 +31,13 @@ func forEachCPU(t *testing.T, a Algorithm, f func(t *testing.T, s *Server)) {
 }
 
 // laneAlgorithms are the algorithms the engine serves (the others use the
-// standard library, which these tests would only compare with itself).
+// standard library, which these tests would only compare with itself). A
+// generic-tier server is on the engine whenever the algorithm is, even in
+// builds where the default server falls back to the standard library.
 func laneAlgorithms() []Algorithm {
 	var as []Algorithm
 	for _, a := range Algorithms() {
-		if DefaultServer(a).Kernel() != "stdlib" {
+		if NewServer(a, WithCPU(CPUGeneric)).Kernel() != "stdlib" {
 			as = append(as, a)
 		}
 	}
@@ -494,6 +496,20 @@ func TestSumEveryAlgorithm(t *testing.T) {
 		h.Write(msg)
 		if got, want := Sum(a, msg), h.Sum(nil); !bytes.Equal(got, want) {
 			t.Errorf("%v: %x, want %x", a, got, want)
+		}
+	}
+}
+
+// TestDefaultNeverPureGo: a default server whose only single-stream kernel
+// would be the pure-Go reference uses the standard library instead, so a
+// lone stream is never slower than crypto/*; only a forced generic tier
+// runs the pure-Go engine.
+func TestDefaultNeverPureGo(t *testing.T) {
+	forced := ActiveCPU() == CPUGeneric && DetectedCPU() > CPUGeneric
+	for _, a := range Algorithms() {
+		k := DefaultServer(a).Kernel()
+		if strings.Contains(k, "generic (single stream)") && !forced {
+			t.Errorf("%v: default server runs %q", a, k)
 		}
 	}
 }
