@@ -2,14 +2,41 @@ package kernel
 
 import "unsafe"
 
-// ToLanes32 prepares a call of an assembly kernel whose states are words
-// 32-bit words each, kept lane-major (word w of lane i at ls[w*len(p)+i]):
-// it copies the masked lanes' states into ls and their pointers into p, and
-// points masked-out lanes at zeros, so the kernel can load every lane
-// without a branch and never touches memory it was not given. It reports
-// false when there is nothing to hash, and panics when nblocks is over the
-// per-call bound.
+// ToLanes32 prepares a call of an assembly kernel whose states of 32-bit
+// words are kept lane-major (word w of lane i at ls[w*len(p)+i]): it copies
+// the masked lanes' states into ls and their pointers into p, and points
+// masked-out lanes at zeros, so the kernel can load every lane without a
+// branch and never touches memory it was not given. It reports false when
+// there is nothing to hash, and panics when nblocks is over the per-call
+// bound.
 func ToLanes32[S any](ls []uint32, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
+	return toLayout(ls, len(p), 1, p, states, ptrs, mask, nblocks, maxBlocks, zeros)
+}
+
+// FromLanes32 copies the masked lanes' states back from ls.
+func FromLanes32[S any](ls []uint32, lanes int, states *[MaxLanes]*S, mask uint32) {
+	fromLayout(ls, lanes, 1, lanes, states, mask)
+}
+
+// ToRows32 is ToLanes32 for kernels that keep each lane's state in a row of
+// stride words (lane i's word w at rows[i*stride+w]), as the SHA-NI kernels
+// do, one stream to an XMM register.
+func ToRows32[S any](rows []uint32, stride int, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
+	return toLayout(rows, 1, stride, p, states, ptrs, mask, nblocks, maxBlocks, zeros)
+}
+
+// FromRows32 copies the masked lanes' states back from rows.
+func FromRows32[S any](rows []uint32, stride, lanes int, states *[MaxLanes]*S, mask uint32) {
+	fromLayout(rows, 1, stride, lanes, states, mask)
+}
+
+// words32 views a state of 32-bit words as a slice.
+func words32[S any](s *S) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(s)), unsafe.Sizeof(*s)/4)
+}
+
+// toLayout copies word w of lane i to buf[w*wordStride+i*laneStride].
+func toLayout[S any](buf []uint32, wordStride, laneStride int, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
 	lanes := len(p)
 	if nblocks <= 0 || mask&(1<<lanes-1) == 0 {
 		return false
@@ -17,31 +44,27 @@ func ToLanes32[S any](ls []uint32, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLa
 	if nblocks > maxBlocks {
 		panic("kernel: too many blocks for one call")
 	}
-	words := len(ls) / lanes
 	for i := range lanes {
 		if mask&(1<<i) == 0 {
 			p[i] = zeros
 			continue
 		}
-		s := unsafe.Slice((*uint32)(unsafe.Pointer(states[i])), words)
-		for w, v := range s {
-			ls[w*lanes+i] = v
+		for w, v := range words32(states[i]) {
+			buf[w*wordStride+i*laneStride] = v
 		}
 		p[i] = ptrs[i]
 	}
 	return true
 }
 
-// FromLanes32 copies the masked lanes' states back from ls.
-func FromLanes32[S any](ls []uint32, lanes int, states *[MaxLanes]*S, mask uint32) {
-	words := len(ls) / lanes
+func fromLayout[S any](buf []uint32, wordStride, laneStride, lanes int, states *[MaxLanes]*S, mask uint32) {
 	for i := range lanes {
 		if mask&(1<<i) == 0 {
 			continue
 		}
-		s := unsafe.Slice((*uint32)(unsafe.Pointer(states[i])), words)
+		s := words32(states[i])
 		for w := range s {
-			s[w] = ls[w*lanes+i]
+			s[w] = buf[w*wordStride+i*laneStride]
 		}
 	}
 }

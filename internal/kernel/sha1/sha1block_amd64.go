@@ -3,6 +3,8 @@
 package sha1
 
 import (
+	"unsafe"
+
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
@@ -22,26 +24,10 @@ var multis = []kernel.Multi[State]{
 func blockSHANIState(s *State, p []byte) { blockSHANI((*[5]uint32)(s), p) }
 
 func blocksSHANIx2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls [2][8]uint32 // a state of 5 words in a row of 8, so that 16-byte loads stay inside
+	var rows [2][8]uint32 // a row of 8 words a stream, so that 16-byte loads stay inside
 	var p [2]*byte
-	if nblocks <= 0 || mask&3 == 0 {
-		return
-	}
-	if nblocks > maxBlocks {
-		panic("sha1: too many blocks for one kernel call")
-	}
-	for i := range 2 {
-		if mask&(1<<i) != 0 {
-			copy(ls[i][:5], states[i][:])
-			p[i] = ptrs[i]
-		} else {
-			p[i] = &zeroLanes[0]
-		}
-	}
-	blockSHANIx2(&ls, &p, nblocks)
-	for i := range 2 {
-		if mask&(1<<i) != 0 {
-			copy(states[i][:], ls[i][:5])
-		}
+	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 16), 8, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
+		blockSHANIx2(&rows, &p, nblocks)
+		kernel.FromRows32(unsafe.Slice(&rows[0][0], 16), 8, 2, states, mask)
 	}
 }

@@ -34,25 +34,10 @@ func blocksAVX512x16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*by
 }
 
 func blocksSHANIx2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls [2][8]uint32
+	var rows [2][8]uint32 // a row of 8 words a stream, so that 16-byte loads stay inside
 	var p [2]*byte
-	if nblocks <= 0 || mask&3 == 0 {
-		return
-	}
-	if nblocks > maxBlocks {
-		panic("sha256: too many blocks for one kernel call")
-	}
-	for i := range 2 {
-		if mask&(1<<i) != 0 {
-			ls[i], p[i] = *states[i], ptrs[i]
-		} else {
-			p[i] = &zeroLanes[0]
-		}
-	}
-	blockSHANIx2(&ls, &p, nblocks)
-	for i := range 2 {
-		if mask&(1<<i) != 0 {
-			*states[i] = ls[i]
-		}
+	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 16), 8, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
+		blockSHANIx2(&rows, &p, nblocks)
+		kernel.FromRows32(unsafe.Slice(&rows[0][0], 16), 8, 2, states, mask)
 	}
 }
