@@ -37,7 +37,7 @@ func newServer(a Algorithm, l cpu.Level) *Server {
 // how it is tested.
 func engineOrStdlib[S any](a Algorithm, l cpu.Level, spec *engine.Spec[S], k engine.Kernels[S]) *Server {
 	forcedGeneric := l == cpu.Generic && cpu.Detected > cpu.Generic
-	if k.Single.Name == "generic" && !forcedGeneric {
+	if k.Single.Reference && !forcedGeneric {
 		return stdlibServer(a)
 	}
 	return fromEngine(a, engine.NewServer(spec, k))

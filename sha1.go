@@ -1,8 +1,6 @@
 package hashlanes
 
 import (
-	"encoding/binary"
-
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/engine"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha1"
@@ -10,15 +8,10 @@ import (
 
 var sha1Spec = &engine.Spec[sha1.State]{
 	Name: "sha1", Size: 20, BlockSize: sha1.BlockSize, Init: sha1.Init, LenBytes: 8, BigEndian: true,
-	AppendDigest: func(b []byte, s *sha1.State) []byte {
-		for _, w := range s {
-			b = binary.BigEndian.AppendUint32(b, w)
-		}
-		return b
-	},
-	Magic:       "sha\x01",
-	AppendState: appendWords32BE[sha1.State],
-	ReadState:   readWords32BE[sha1.State],
+	AppendDigest: appendWords32BE[sha1.State],
+	Magic:        "sha\x01",
+	AppendState:  appendWords32BE[sha1.State],
+	ReadState:    readWords32BE[sha1.State],
 }
 
 // sha1Rates are the kernels' throughputs in MB/s on AMD Zen 4, from

@@ -23,10 +23,11 @@ const MaxLaneBytes = 64 << 10
 
 // Single hashes whole blocks of one stream into its chaining state.
 type Single[S any] struct {
-	Name  string
-	Level cpu.Level   // lowest CPU level it needs
-	Needs cpu.Feature // extensions it needs besides the level's (SHA-NI)
-	Fn    func(s *S, p []byte)
+	Name      string
+	Level     cpu.Level   // lowest CPU level it needs
+	Needs     cpu.Feature // extensions it needs besides the level's (SHA-NI)
+	Reference bool        // the pure-Go reference, slower than the standard library's assembly
+	Fn        func(s *S, p []byte)
 }
 
 // Multi hashes nblocks blocks in each lane whose bit is set in mask, reading

@@ -12,7 +12,7 @@ import (
 //go:generate go run -C ../_asm ./md5 -out ../md5/md5block_amd64.s -stubs ../md5/md5block_amd64_stubs.go -pkg md5
 
 var singles = []kernel.Single[State]{
-	{Name: "generic", Level: cpu.Generic, Fn: blockGeneric},
+	{Name: "generic", Level: cpu.Generic, Reference: true, Fn: blockGeneric},
 	// Base x86-64 only, so it also serves HASHLANES_CPU=generic.
 	{Name: "amd64", Level: cpu.Generic, Fn: blockScalar},
 }

@@ -12,7 +12,7 @@ import (
 //go:generate go run -C ../_asm ./sha1 -out ../sha1/sha1block_amd64.s -stubs ../sha1/sha1block_amd64_stubs.go -pkg sha1
 
 var singles = []kernel.Single[State]{
-	{Name: "generic", Level: cpu.Generic, Fn: blockGeneric},
+	{Name: "generic", Level: cpu.Generic, Reference: true, Fn: blockGeneric},
 	{Name: "shani", Level: cpu.Generic, Needs: cpu.SHA, Fn: blockSHANIState},
 }
 

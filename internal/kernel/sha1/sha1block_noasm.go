@@ -4,6 +4,6 @@ package sha1
 
 import "github.com/hashlanes/hashlanes/internal/kernel"
 
-var singles = []kernel.Single[State]{{Name: "generic", Fn: blockGeneric}}
+var singles = []kernel.Single[State]{{Name: "generic", Reference: true, Fn: blockGeneric}}
 
 var multis = []kernel.Multi[State]{generic}

@@ -12,7 +12,7 @@ import (
 //go:generate go run -C ../_asm ./sha256 -out ../sha256/sha256block_amd64.s -stubs ../sha256/sha256block_amd64_stubs.go -pkg sha256
 
 var singles = []kernel.Single[State]{
-	{Name: "generic", Level: cpu.Generic, Fn: blockGeneric},
+	{Name: "generic", Level: cpu.Generic, Reference: true, Fn: blockGeneric},
 	{Name: "shani", Level: cpu.Generic, Needs: cpu.SHA, Fn: blockSHANIState},
 }
 
