@@ -17,6 +17,17 @@ const (
 	SHA512
 	SHA512_224
 	SHA512_256
+	// The algorithms below are served by their reference libraries (the
+	// standard library's crypto/sha3, golang.org/x/crypto's BLAKE2,
+	// lukechampine.com/blake3), not by lanes: the checksum command and the
+	// benchmarks offer them beside the others.
+	SHA3_224
+	SHA3_256
+	SHA3_384
+	SHA3_512
+	BLAKE2b // BLAKE2b-512, as b2sum
+	BLAKE2s // BLAKE2s-256
+	BLAKE3  // 256-bit output
 	maxAlgorithm
 )
 
@@ -32,6 +43,13 @@ var algorithmInfo = [maxAlgorithm]struct {
 	SHA512:     {"sha512", 64, 128},
 	SHA512_224: {"sha512-224", 28, 128},
 	SHA512_256: {"sha512-256", 32, 128},
+	SHA3_224:   {"sha3-224", 28, 144},
+	SHA3_256:   {"sha3-256", 32, 136},
+	SHA3_384:   {"sha3-384", 48, 104},
+	SHA3_512:   {"sha3-512", 64, 72},
+	BLAKE2b:    {"blake2b", 64, 128},
+	BLAKE2s:    {"blake2s", 32, 64},
+	BLAKE3:     {"blake3", 32, 64},
 }
 
 // Algorithms lists every algorithm, in the order of the constants.
@@ -78,6 +96,12 @@ func ParseAlgorithm(name string) (Algorithm, error) {
 	n = strings.NewReplacer("_", "-", "/", "-").Replace(n)
 	if strings.HasPrefix(n, "sha-") {
 		n = "sha" + n[len("sha-"):]
+	}
+	switch n {
+	case "blake2b-512", "b2":
+		return BLAKE2b, nil
+	case "blake2s-256":
+		return BLAKE2s, nil
 	}
 	for a := MD5; a < maxAlgorithm; a++ {
 		if algorithmInfo[a].name == n {

@@ -4,10 +4,15 @@ import (
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
+	"crypto/sha3"
 	"crypto/sha512"
 	"fmt"
 	"hash"
 	"slices"
+
+	"golang.org/x/crypto/blake2b"
+	"golang.org/x/crypto/blake2s"
+	"lukechampine.com/blake3"
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/engine"
@@ -83,7 +88,9 @@ func oneShot(a Algorithm, dst, m []byte) []byte {
 		s := sha512.Sum512_256(m)
 		return append(dst, s[:]...)
 	}
-	panic("hashlanes: unknown algorithm " + a.String())
+	h := stdlib[a]()
+	h.Write(m)
+	return h.Sum(dst)
 }
 
 // sumManyLoop is SumMany for algorithms not yet on the engine: one pooled
@@ -111,6 +118,22 @@ var stdlib = [maxAlgorithm]func() hash.Hash{
 	SHA512:     sha512.New,
 	SHA512_224: sha512.New512_224,
 	SHA512_256: sha512.New512_256,
+	SHA3_224:   func() hash.Hash { return sha3.New224() },
+	SHA3_256:   func() hash.Hash { return sha3.New256() },
+	SHA3_384:   func() hash.Hash { return sha3.New384() },
+	SHA3_512:   func() hash.Hash { return sha3.New512() },
+	BLAKE2b:    func() hash.Hash { return must(blake2b.New512(nil)) },
+	BLAKE2s:    func() hash.Hash { return must(blake2s.New256(nil)) },
+	BLAKE3:     func() hash.Hash { return blake3.New(32, nil) },
+}
+
+// must unwraps constructors that fail only for bad keys, and no key is
+// given.
+func must(h hash.Hash, err error) hash.Hash {
+	if err != nil {
+		panic(err)
+	}
+	return h
 }
 
 func fromEngine[S any](a Algorithm, e *engine.Server[S]) *Server {

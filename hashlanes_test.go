@@ -513,3 +513,25 @@ func TestDefaultNeverPureGo(t *testing.T) {
 		}
 	}
 }
+
+// TestLibraryAlgorithms pins the algorithms served by their reference
+// libraries to published vectors, so the wiring itself is checked.
+func TestLibraryAlgorithms(t *testing.T) {
+	for _, c := range []struct {
+		a        Algorithm
+		in, want string
+	}{
+		{SHA3_256, "abc", "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"},
+		{SHA3_512, "abc", "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0"},
+		{BLAKE2b, "abc", "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923"},
+		{BLAKE2s, "abc", "508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982"},
+		{BLAKE3, "", "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262"},
+	} {
+		if got := hex.EncodeToString(Sum(c.a, []byte(c.in))); got != c.want {
+			t.Errorf("%v(%q) = %s, want %s", c.a, c.in, got, c.want)
+		}
+		if got := hex.EncodeToString(SumMany(c.a, nil, [][]byte{[]byte(c.in)})); got != c.want {
+			t.Errorf("SumMany %v(%q) = %s, want %s", c.a, c.in, got, c.want)
+		}
+	}
+}
