@@ -1,0 +1,193 @@
+package hashlanes
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"testing/iotest"
+)
+
+// randomStreams makes count messages, mostly small, some past the
+// read-ahead threshold.
+func randomStreams(r *rand.Rand, count int) [][]byte {
+	msgs := make([][]byte, count)
+	for i := range msgs {
+		var n int
+		switch r.IntN(10) {
+		case 0:
+			n = readAheadAfter + r.IntN(3*aheadBuffer)
+		case 1, 2:
+			n = r.IntN(3 * streamBuffer)
+		default:
+			n = r.IntN(300)
+		}
+		msgs[i] = make([]byte, n)
+		for j := range msgs[i] {
+			msgs[i][j] = byte(r.Uint32())
+		}
+	}
+	return msgs
+}
+
+func TestSumStreamsAgainstStdlib(t *testing.T) {
+	algs := []Algorithm{MD5, SHA256, SHA1, SHA512, BLAKE3}
+	r := rand.New(rand.NewPCG(5, 6))
+	msgs := randomStreams(r, 150)
+	for _, jobs := range []int{1, 3, 64} {
+		next := 0
+		err := SumStreams(context.Background(), algs, len(msgs),
+			func(i int) (io.Reader, error) {
+				// Odd-sized reads exercise partial chunks and the
+				// read-ahead's short reads.
+				return iotest.HalfReader(bytes.NewReader(msgs[i])), nil
+			},
+			func(i int, s StreamSum) {
+				if i != next {
+					t.Fatalf("done(%d), want %d", i, next)
+				}
+				next++
+				if s.Err != nil || s.Size != int64(len(msgs[i])) {
+					t.Fatalf("stream %d: %v, size %d of %d", i, s.Err, s.Size, len(msgs[i]))
+				}
+				for k, a := range algs {
+					h := stdlib[a]()
+					h.Write(msgs[i])
+					if !bytes.Equal(s.Sums[k], h.Sum(nil)) {
+						t.Fatalf("jobs %d, stream %d (%d bytes), %v: digest differs", jobs, i, len(msgs[i]), a)
+					}
+				}
+			}, WithJobs(jobs))
+		if err != nil || next != len(msgs) {
+			t.Fatalf("jobs %d: %v after %d streams", jobs, err, next)
+		}
+	}
+}
+
+type closeRecorder struct {
+	io.Reader
+	closed *atomic.Int32
+}
+
+func (c closeRecorder) Close() error { c.closed.Add(1); return nil }
+
+func TestSumStreamsErrors(t *testing.T) {
+	errOpen, errRead := errors.New("open failed"), errors.New("read failed")
+	var closed atomic.Int32
+	var got []error
+	err := SumStreams(context.Background(), []Algorithm{MD5}, 4,
+		func(i int) (io.Reader, error) {
+			switch i {
+			case 1:
+				return nil, errOpen
+			case 2:
+				return closeRecorder{iotest.ErrReader(errRead), &closed}, nil
+			case 3:
+				// Fails after the read-ahead has started.
+				return closeRecorder{io.MultiReader(bytes.NewReader(make([]byte, 3<<20)), iotest.ErrReader(errRead)), &closed}, nil
+			}
+			return closeRecorder{bytes.NewReader([]byte("abc")), &closed}, nil
+		},
+		func(i int, s StreamSum) {
+			got = append(got, s.Err)
+			if (s.Err == nil) != (s.Sums != nil) {
+				t.Errorf("stream %d: err %v with sums %x", i, s.Err, s.Sums)
+			}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []error{nil, errOpen, errRead, errRead}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("stream %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+	if closed.Load() != 3 {
+		t.Errorf("%d readers closed, want 3", closed.Load())
+	}
+}
+
+func TestSumStreamsCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	delivered := 0
+	err := SumStreams(ctx, []Algorithm{SHA256}, 10000,
+		func(i int) (io.Reader, error) { return bytes.NewReader(make([]byte, 4<<20)), nil },
+		func(i int, s StreamSum) {
+			delivered++
+			if i == 2 {
+				cancel()
+			}
+		}, WithJobs(4))
+	if err != context.Canceled {
+		t.Fatalf("err = %v", err)
+	}
+	if delivered > 3+4*4 {
+		t.Errorf("%d streams delivered after cancelling at the third", delivered)
+	}
+}
+
+func TestSumFileAndReaders(t *testing.T) {
+	dir := t.TempDir()
+	data := bytes.Repeat([]byte("hashlanes "), 300_000) // past read-ahead
+	name := filepath.Join(dir, "f")
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := Sum(SHA256, data)
+	if got, err := SumFile(SHA256, name); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("SumFile: %x, %v", got, err)
+	}
+	if _, err := SumFile(SHA256, filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	sums, err := SumReaders(MD5, bytes.NewReader(data), bytes.NewReader(nil))
+	if err != nil || !bytes.Equal(sums[0], Sum(MD5, data)) || !bytes.Equal(sums[1], Sum(MD5, nil)) {
+		t.Fatalf("SumReaders: %x, %v", sums, err)
+	}
+	if _, err := SumReaders(MD5, bytes.NewReader(data), iotest.ErrReader(io.ErrClosedPipe)); err != io.ErrClosedPipe {
+		t.Errorf("SumReaders error: %v", err)
+	}
+}
+
+// FuzzSumStreams: windows of data as streams, read in fuzzed piece sizes,
+// against the standard library, with every digest in order.
+func FuzzSumStreams(f *testing.F) {
+	f.Add([]byte("hello"), uint8(3), uint8(1), uint8(2))
+	f.Add(bytes.Repeat([]byte{7}, 3000), uint8(40), uint8(77), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, count, step, jobs uint8) {
+		msgs := make([][]byte, int(count)%48)
+		for i := range msgs {
+			start := (i * int(step)) % (len(data) + 1)
+			msgs[i] = data[start:min(len(data), start+i*int(step)%700)]
+		}
+		algs := []Algorithm{MD5, SHA1, SHA256}
+		next := 0
+		SumStreams(context.Background(), algs, len(msgs),
+			func(i int) (io.Reader, error) {
+				if i%2 == 1 {
+					return iotest.OneByteReader(bytes.NewReader(msgs[i])), nil
+				}
+				return bytes.NewReader(msgs[i]), nil
+			},
+			func(i int, s StreamSum) {
+				if i != next || s.Err != nil {
+					t.Fatalf("done(%d, %v), want %d", i, s.Err, next)
+				}
+				next++
+				for k, a := range algs {
+					if !bytes.Equal(s.Sums[k], oneShot(a, nil, msgs[i])) {
+						t.Fatalf("stream %d, %v: digest differs", i, a)
+					}
+				}
+			}, WithJobs(int(jobs)%40+1))
+		if next != len(msgs) {
+			t.Fatalf("%d of %d streams delivered", next, len(msgs))
+		}
+	})
+}
