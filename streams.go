@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -19,7 +20,17 @@ type StreamSum struct {
 // StreamOption configures SumStreams.
 type StreamOption func(*streamOptions)
 
-type streamOptions struct{ jobs int }
+type streamOptions struct {
+	jobs      int
+	perStream func(i int) []Algorithm
+}
+
+// WithStreamAlgorithms makes stream i hash with algs(i) instead of the
+// algorithms passed to SumStreams: a list of checksums of several kinds
+// verifies in one call.
+func WithStreamAlgorithms(algs func(i int) []Algorithm) StreamOption {
+	return func(o *streamOptions) { o.perStream = algs }
+}
 
 // WithJobs sets how many streams are open and hashed at once (default
 // DefaultJobs()). More jobs fill more lanes; each costs one read buffer.
@@ -54,9 +65,6 @@ const (
 // flight, and returns ctx.Err() once its goroutines are done; done is not
 // called for streams that did not finish.
 func SumStreams(ctx context.Context, algs []Algorithm, n int, open func(i int) (io.Reader, error), done func(i int, s StreamSum), opts ...StreamOption) error {
-	for _, a := range algs {
-		a.mustInfo()
-	}
 	o := streamOptions{jobs: DefaultJobs()}
 	for _, opt := range opts {
 		opt(&o)
@@ -66,19 +74,21 @@ func SumStreams(ctx context.Context, algs []Algorithm, n int, open func(i int) (
 		return ctx.Err()
 	}
 	ord := newOrderer(n, max(4*jobs, 1024), done)
+	algsOf := o.perStream
+	if algsOf == nil {
+		algsOf = func(int) []Algorithm { return algs }
+	}
 	var wg sync.WaitGroup
 	for range jobs {
-		wg.Go(func() { streamWorker(ctx, algs, open, ord) })
+		wg.Go(func() { streamWorker(ctx, algsOf, open, ord) })
 	}
 	wg.Wait()
 	return ctx.Err()
 }
 
-func streamWorker(ctx context.Context, algs []Algorithm, open func(int) (io.Reader, error), ord *orderer) {
-	hs := make([]hash.Hash, len(algs))
-	for k, a := range algs {
-		hs[k] = New(a)
-	}
+func streamWorker(ctx context.Context, algsOf func(int) []Algorithm, open func(int) (io.Reader, error), ord *orderer) {
+	var hashers [maxAlgorithm]hash.Hash // made on first use, reused
+	var hs []hash.Hash
 	buf := make([]byte, streamBuffer)
 	for {
 		i, ok := ord.take()
@@ -94,8 +104,18 @@ func streamWorker(ctx context.Context, algs []Algorithm, open func(int) (io.Read
 		if err != nil {
 			s.Err = err
 		} else {
-			for _, h := range hs {
+			hs = hs[:0]
+			for _, a := range algsOf(i) {
+				a.mustInfo()
+				if hashers[a] == nil {
+					hashers[a] = New(a)
+				}
+				h := hashers[a]
+				if slices.Contains(hs, h) { // asked twice
+					h = New(a)
+				}
 				h.Reset()
+				hs = append(hs, h)
 			}
 			s.Size, s.Err = hashStream(ctx, hs, r, buf)
 			if c, ok := r.(io.Closer); ok {

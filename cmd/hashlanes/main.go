@@ -1,31 +1,60 @@
-// Command hashlanes reports what the hashlanes engine runs on this machine.
+// Command hashlanes checksums files and trees, many at once in SIMD lanes,
+// and reports what its engine runs on this machine. Installed (or linked)
+// as md5sum, sha1sum, sha224sum, sha256sum, sha384sum or sha512sum it is a
+// drop-in for the GNU coreutils tool of that name.
 package main
 
 import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
 
 	"github.com/hashlanes/hashlanes"
+	"golang.org/x/term"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) }
 
-const usage = `usage: hashlanes <command>
+const usage = `Usage: hashlanes COMMAND [ARG]...
 
-commands:
-  version    the build, this CPU's features and the kernel each algorithm runs
+Commands:
+  sum [OPTION]... [FILE]...     print checksums (sha256 unless -a says otherwise)
+  check [OPTION]... [FILE]...   verify checksum lists; each line's algorithm
+                                is detected from its tag or digest length
+  install-links DIR             create md5sum, sha1sum, ..., sha512sum in DIR,
+                                links to this program that behave as GNU's
+  version                       the build, this CPU's features and the kernel
+                                each algorithm runs
+
+'hashlanes sum --help' lists the options.
 `
 
-func run(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+// run is main with its environment passed in; argv[0] decides between
+// the drop-in tools and the hashlanes commands.
+func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	prog := argv[0]
+	base := strings.TrimSuffix(filepath.Base(prog), ".exe")
+	if a, ok := dropIns[base]; ok {
+		c := newCommand(prog, base, stdin, stdout, stderr)
+		c.dropIn, c.algs, c.algFixed = true, []hashlanes.Algorithm{a}, true
+		return runDigest(c, argv[1:])
+	}
+	args := argv[1:]
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
 	switch args[0] {
+	case "sum", "check":
+		c := newCommand(prog, "hashlanes "+args[0], stdin, stdout, stderr)
+		c.check = args[0] == "check"
+		return runDigest(c, args[1:])
+	case "install-links":
+		return installLinks(prog, args[1:], stdout, stderr)
 	case "version":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "hashlanes version: unexpected argument %q\n", args[1])
@@ -41,12 +70,23 @@ func run(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 2
 }
 
-func version(stdout, stderr io.Writer) {
-	v := "(devel)"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		v = bi.Main.Version
+func newCommand(prog, name string, stdin io.Reader, stdout, stderr io.Writer) *command {
+	out := newLineWriter(stdout)
+	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		out.eachLine = true
 	}
-	fmt.Fprintf(stdout, "hashlanes %s %s %s/%s\n", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return &command{prog: prog, name: name, stdin: stdin, out: out, stderr: stderr}
+}
+
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+func version(stdout, stderr io.Writer) {
+	fmt.Fprintf(stdout, "hashlanes %s %s %s/%s\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(stdout, "cpu: %s (detected %s); features: %s\n",
 		hashlanes.ActiveCPU(), hashlanes.DetectedCPU(), strings.Join(hashlanes.CPUFeatures(), " "))
 	if err := hashlanes.CPUEnvError(); err != nil {
@@ -55,4 +95,37 @@ func version(stdout, stderr io.Writer) {
 	for _, a := range hashlanes.Algorithms() {
 		fmt.Fprintf(stdout, "%-11s %s\n", a.String()+":", hashlanes.DefaultServer(a).Kernel())
 	}
+}
+
+// installLinks creates the drop-in names in dir as symbolic links to this
+// executable.
+func installLinks(prog string, args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintln(stderr, "usage: hashlanes install-links DIR")
+		return 2
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return 1
+	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+		return 1
+	}
+	status := 0
+	for _, name := range sortedDropIns() {
+		link := filepath.Join(args[0], name)
+		if err := os.Symlink(exe, link); err != nil {
+			fmt.Fprintf(stderr, "%s: %s: %s\n", prog, quoteName(link), strerror(err))
+			status = 1
+			continue
+		}
+		fmt.Fprintf(stdout, "%s -> %s\n", link, exe)
+	}
+	return status
+}
+
+func sortedDropIns() []string {
+	return []string{"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum"}
 }

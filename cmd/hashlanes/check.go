@@ -1,0 +1,410 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/hashlanes/hashlanes"
+)
+
+// checkLine is a parsed line of a checksum list.
+type checkLine struct {
+	alg  hashlanes.Algorithm
+	hex  string // lower case
+	name string
+}
+
+// lineParser parses checksum lines the way GNU's --check does. It carries
+// one piece of state across lines and files: once a list has used the
+// two-space form ("hex  name"), the one-space form ("hex name") is refused,
+// and the other way round, so that a renamed file with a leading space
+// cannot pass.
+type lineParser struct {
+	algs     []hashlanes.Algorithm // those the line may be in: one, or all (detection)
+	reversed int                   // -1 not yet known, 0 two-space form seen, 1 one-space form seen
+}
+
+func newLineParser(fixed []hashlanes.Algorithm) *lineParser {
+	algs := fixed
+	if len(algs) == 0 {
+		algs = hashlanes.Algorithms()
+	}
+	return &lineParser{algs: algs, reversed: -1}
+}
+
+func isWhite(c byte) bool { return c == ' ' || c == '\t' }
+
+// cString cuts s at its first NUL, as C string functions would see it.
+func cString(s string) string {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// parse returns the line's checksum and file name, or false if the line is
+// not properly formatted. line has no trailing LF or CR.
+func (p *lineParser) parse(line string) (checkLine, bool) {
+	i := 0
+	for i < len(line) && isWhite(line[i]) {
+		i++
+	}
+	escaped := false
+	if i < len(line) && line[i] == '\\' {
+		i++
+		escaped = true
+	}
+	// Tagged: "TAG (name) = hex", or OpenSSL's "TAG(name)= hex".
+	if a, n := p.tagAt(line[i:]); n > 0 {
+		j := i + n
+		if j < len(line) && line[j] == ' ' {
+			j++
+		}
+		if j < len(line) && line[j] == '(' {
+			return p.parseTagged(a, line[j+1:], escaped)
+		}
+		if len(p.algs) == 1 {
+			return checkLine{}, false
+		}
+	}
+	// Untagged: "hex  name", "hex *name", or "hex name".
+	rest := line[i:]
+	hexLen := 0
+	for hexLen < len(rest) && !isWhite(rest[hexLen]) && rest[hexLen] != 0 {
+		hexLen++
+	}
+	a, ok := p.algOfHexLen(hexLen)
+	if !ok {
+		return checkLine{}, false
+	}
+	n := 2 * a.Size()
+	if len(line)-i < n+2+boolInt(i < len(line) && line[i] == '\\') {
+		return checkLine{}, false
+	}
+	if !isWhite(rest[n]) {
+		return checkLine{}, false
+	}
+	digest, ok := hexDigits(rest[:n], n)
+	if !ok {
+		return checkLine{}, false
+	}
+	j := n + 1
+	if len(rest)-j == 1 || (rest[j] != ' ' && rest[j] != '*') {
+		if p.reversed == 0 {
+			return checkLine{}, false
+		}
+		p.reversed = 1
+	} else if p.reversed != 1 {
+		p.reversed = 0
+		j++
+	}
+	name := rest[j:]
+	if escaped {
+		var ok bool
+		if name, ok = unescapeName(name); !ok {
+			return checkLine{}, false
+		}
+	}
+	return checkLine{a, digest, cString(name)}, true
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// tagAt returns the algorithm whose tag starts s (the longest, so that
+// "SHA512-256" is not read as "SHA512"), and the tag's length.
+func (p *lineParser) tagAt(s string) (hashlanes.Algorithm, int) {
+	var best hashlanes.Algorithm
+	n := 0
+	for _, a := range p.algs {
+		if t := tags[a]; len(t) > n && strings.HasPrefix(s, t) {
+			best, n = a, len(t)
+		}
+	}
+	return best, n
+}
+
+func (p *lineParser) algOfHexLen(n int) (hashlanes.Algorithm, bool) {
+	if len(p.algs) == 1 {
+		// The fixed algorithm decides the length; the caller checks what
+		// follows.
+		return p.algs[0], true
+	}
+	// Detection: the usual algorithm of each digest length.
+	for _, a := range []hashlanes.Algorithm{hashlanes.MD5, hashlanes.SHA1, hashlanes.SHA224, hashlanes.SHA256, hashlanes.SHA384, hashlanes.SHA512} {
+		if 2*a.Size() == n {
+			return a, true
+		}
+	}
+	return 0, false
+}
+
+// parseTagged parses what follows "TAG (": "name) = hex", the name ending
+// at the line's last ')'.
+func (p *lineParser) parseTagged(a hashlanes.Algorithm, s string, escaped bool) (checkLine, bool) {
+	if s == "" {
+		return checkLine{}, false
+	}
+	end := strings.LastIndexByte(s, ')')
+	if end < 0 {
+		return checkLine{}, false
+	}
+	name := s[:end]
+	if escaped {
+		var ok bool
+		if name, ok = unescapeName(name); !ok {
+			return checkLine{}, false
+		}
+	}
+	i := end + 1
+	for i < len(s) && isWhite(s[i]) {
+		i++
+	}
+	if i == len(s) || s[i] != '=' {
+		return checkLine{}, false
+	}
+	i++
+	for i < len(s) && isWhite(s[i]) {
+		i++
+	}
+	digest, ok := hexDigits(cString(s[i:]), 2*a.Size())
+	if !ok {
+		return checkLine{}, false
+	}
+	return checkLine{a, digest, cString(name)}, true
+}
+
+// hexDigits accepts exactly n hex digits of either case.
+func hexDigits(s string, n int) (string, bool) {
+	if len(s) != n {
+		return "", false
+	}
+	for i := 0; i < n; i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return "", false
+		}
+	}
+	return strings.ToLower(s), true
+}
+
+// unescapeName undoes the escaping of names in checksum lines: only \\,
+// \n and \r are valid, a NUL is not, and a trailing lone backslash is not.
+func unescapeName(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if i == len(s)-1 {
+				return "", false
+			}
+			i++
+			switch s[i] {
+			case 'n':
+				b.WriteByte('\n')
+			case 'r':
+				b.WriteByte('\r')
+			case '\\':
+				b.WriteByte('\\')
+			default:
+				return "", false
+			}
+		case 0:
+			return "", false
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String(), true
+}
+
+// checkEntry is one line of a list as it will be reported.
+type checkEntry struct {
+	line      int // 1-based
+	malformed bool
+	checkLine
+	stdinTurn int
+}
+
+var errMalformed = errors.New("improperly formatted line")
+
+// runCheck verifies every checksum list named (standard input for "-").
+func (c *command) runCheck(lists []string) {
+	parser := newLineParser(fixedAlgs(c))
+	turns := 0
+	for _, list := range lists {
+		if c.ctx.Err() != nil {
+			return
+		}
+		if !c.checkList(list, parser, &turns) {
+			c.failed = true
+		}
+	}
+}
+
+func fixedAlgs(c *command) []hashlanes.Algorithm {
+	if c.algFixed {
+		return c.algs
+	}
+	return nil
+}
+
+// checkList verifies one list; it reports whether everything in it passed.
+func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bool {
+	displayName := list
+	var data []byte
+	var err error
+	fromStdin := list == "-"
+	if fromStdin {
+		displayName = "standard input"
+		data, err = io.ReadAll(c.stdin)
+	} else {
+		var f *os.File
+		f, err = os.Open(list)
+		if err != nil {
+			c.fileError(list, err)
+			return false
+		}
+		data, err = io.ReadAll(f)
+		f.Close()
+	}
+	if err != nil {
+		c.errorf("%s: read error", quoteName(displayName))
+		return false
+	}
+
+	var entries []checkEntry
+	for n := 1; len(data) > 0; n++ {
+		raw, rest, _ := bytes.Cut(data, []byte{'\n'})
+		data = rest
+		if len(raw) > 0 && raw[0] == '#' {
+			continue
+		}
+		line := string(raw)
+		line = strings.TrimSuffix(line, "\r")
+		if line == "" {
+			continue
+		}
+		cl, ok := parser.parse(line)
+		if ok && fromStdin && cl.name == "-" {
+			ok = false
+		}
+		e := checkEntry{line: n, malformed: !ok, checkLine: cl}
+		if ok && cl.name == "-" {
+			e.stdinTurn = *stdinCount
+			*stdinCount++
+		}
+		entries = append(entries, e)
+	}
+
+	var turns stdinTurns
+	var malformed, unreadable, mismatched, matched int
+	properlyFormatted := false
+	algsOf := func(i int) []hashlanes.Algorithm { return []hashlanes.Algorithm{entries[i].alg} }
+	hashlanes.SumStreams(c.ctx, nil, len(entries),
+		func(i int) (io.Reader, error) {
+			e := &entries[i]
+			if e.malformed {
+				return nil, errMalformed
+			}
+			return c.openStream(e.name, e.stdinTurn, &turns)
+		},
+		func(i int, s hashlanes.StreamSum) {
+			e := entries[i]
+			if e.malformed {
+				malformed++
+				if c.warn {
+					c.errorf("%s: %d: improperly formatted %schecksum line", quoteName(displayName), e.line, c.listTag())
+				}
+				return
+			}
+			properlyFormatted = true
+			if s.Err != nil {
+				if c.ignoreMissing && errors.Is(s.Err, os.ErrNotExist) && isOpenError(s.Err) {
+					return
+				}
+				c.fileError(e.name, s.Err)
+				unreadable++
+				if !c.status {
+					c.out.Write([]byte(c.checkedName(e.name) + ": FAILED open or read\n"))
+				}
+				return
+			}
+			ok := hex.EncodeToString(s.Sums[0]) == e.hex
+			if ok {
+				matched++
+			} else {
+				mismatched++
+			}
+			switch {
+			case c.status:
+			case !ok:
+				c.out.Write([]byte(c.checkedName(e.name) + ": FAILED\n"))
+			case !c.quiet:
+				c.out.Write([]byte(c.checkedName(e.name) + ": OK\n"))
+			}
+		}, append(c.jobOptions(), hashlanes.WithStreamAlgorithms(algsOf))...)
+	if c.ctx.Err() != nil {
+		return false
+	}
+
+	if !properlyFormatted {
+		c.errorf("%s: no properly formatted checksum lines found", quoteName(displayName))
+		return false
+	}
+	if !c.status {
+		if malformed > 0 {
+			c.errorf("WARNING: %d %s improperly formatted", malformed, plural(malformed, "line is", "lines are"))
+		}
+		if unreadable > 0 {
+			c.errorf("WARNING: %d %s could not be read", unreadable, plural(unreadable, "listed file", "listed files"))
+		}
+		if mismatched > 0 {
+			c.errorf("WARNING: %d computed %s did NOT match", mismatched, plural(mismatched, "checksum", "checksums"))
+		}
+		if c.ignoreMissing && matched+mismatched == 0 {
+			c.errorf("%s: no file was verified", quoteName(displayName))
+		}
+	}
+	return mismatched == 0 && unreadable == 0 &&
+		(!c.strict || malformed == 0) &&
+		(!c.ignoreMissing || matched+mismatched > 0)
+}
+
+// listTag names the algorithm in "improperly formatted MD5 checksum line"
+// (nothing when each line's algorithm is detected).
+func (c *command) listTag() string {
+	if c.algFixed && len(c.algs) == 1 {
+		return tags[c.algs[0]] + " "
+	}
+	return ""
+}
+
+// checkedName is a name as --check prints it: escaped, after a leading
+// backslash, if it holds a backslash, LF or CR (coreutils 9.4 and later).
+func (c *command) checkedName(name string) string {
+	if !c.status && strings.ContainsAny(name, "\\\n\r") {
+		return `\` + escapeName(name)
+	}
+	return name
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func isOpenError(err error) bool {
+	var pe *os.PathError
+	return errors.As(err, &pe) && pe.Op == "open"
+}

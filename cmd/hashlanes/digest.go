@@ -1,0 +1,354 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/hashlanes/hashlanes"
+)
+
+// dropIns are the program names under which hashlanes behaves as the GNU
+// coreutils tool of that name.
+var dropIns = map[string]hashlanes.Algorithm{
+	"md5sum":    hashlanes.MD5,
+	"sha1sum":   hashlanes.SHA1,
+	"sha224sum": hashlanes.SHA224,
+	"sha256sum": hashlanes.SHA256,
+	"sha384sum": hashlanes.SHA384,
+	"sha512sum": hashlanes.SHA512,
+}
+
+// tags are the names of algorithms in tagged lines ("SHA256 (f) = ..."),
+// as the coreutils and OpenSSL write them.
+var tags = map[hashlanes.Algorithm]string{
+	hashlanes.MD5:        "MD5",
+	hashlanes.SHA1:       "SHA1",
+	hashlanes.SHA224:     "SHA224",
+	hashlanes.SHA256:     "SHA256",
+	hashlanes.SHA384:     "SHA384",
+	hashlanes.SHA512:     "SHA512",
+	hashlanes.SHA512_224: "SHA512-224",
+	hashlanes.SHA512_256: "SHA512-256",
+	hashlanes.SHA3_224:   "SHA3-224",
+	hashlanes.SHA3_256:   "SHA3-256",
+	hashlanes.SHA3_384:   "SHA3-384",
+	hashlanes.SHA3_512:   "SHA3-512",
+	hashlanes.BLAKE2b:    "BLAKE2b",
+	hashlanes.BLAKE2s:    "BLAKE2s",
+	hashlanes.BLAKE3:     "BLAKE3",
+}
+
+// The GNU options, in getopt's table order (it decides how ambiguities
+// are listed), then hashlanes' own.
+var gnuOptions = []option{
+	{long: "binary", short: 'b'},
+	{long: "check", short: 'c'},
+	{long: "ignore-missing"},
+	{long: "quiet"},
+	{long: "status"},
+	{long: "strict"},
+	{long: "tag"},
+	{long: "text", short: 't'},
+	{long: "warn", short: 'w'},
+	{long: "zero", short: 'z'},
+	{long: "help"},
+	{long: "version"},
+}
+
+var extraOptions = []option{
+	{long: "algorithm", short: 'a', arg: true},
+	{long: "recursive", short: 'r'},
+	{long: "follow"},
+	{long: "files-from", arg: true},
+	{long: "null", short: '0'},
+	{long: "json"},
+	{long: "jobs", short: 'j', arg: true},
+	{long: "progress"},
+	{long: "no-progress"},
+}
+
+// command is one run of the checksum tool: the drop-in (md5sum, ...) or
+// hashlanes sum / check.
+type command struct {
+	prog   string // argv[0] as invoked: every message starts with it
+	name   string // the name for --help and --version
+	dropIn bool
+	stdin  io.Reader
+	out    *lineWriter
+	stderr io.Writer
+	ctx    context.Context
+
+	check                bool
+	binary               int // -1 unset, 0 text, 1 binary
+	tag, zero            bool
+	ignoreMissing, quiet bool
+	status, warn, strict bool
+	algs                 []hashlanes.Algorithm
+	algFixed             bool // -a given (or a drop-in): check lines of that algorithm only
+	recursive, follow    bool
+	filesFrom            string
+	hasFilesFrom, null   bool
+	json                 bool
+	jobs                 int
+	progress             int // -1 when stderr is a terminal and the job is long, 0 off, 1 on
+
+	failed bool
+}
+
+const exitFailure = 1
+
+// usageError reports a bad command line the GNU way.
+func (c *command) usageError(msg string) int {
+	c.errorf("%s", msg)
+	fmt.Fprintf(c.stderr, "Try '%s --help' for more information.\n", c.prog)
+	return exitFailure
+}
+
+// errorf prints "prog: message" on stderr, after what stdout has so far.
+func (c *command) errorf(format string, args ...any) {
+	c.out.flush()
+	if c.out.beforeFlush != nil {
+		c.out.beforeFlush()
+	}
+	fmt.Fprintf(c.stderr, "%s: %s\n", c.prog, fmt.Sprintf(format, args...))
+}
+
+func (c *command) fileError(name string, err error) {
+	c.errorf("%s: %s", quoteName(name), strerror(err))
+	c.failed = true
+}
+
+// runDigest runs the checksum tool with args (after the program or
+// subcommand name).
+func runDigest(c *command, args []string) int {
+	table := gnuOptions
+	if !c.dropIn {
+		table = append(append([]option(nil), gnuOptions...), extraOptions...)
+	}
+	c.binary, c.jobs, c.progress = -1, 0, -1
+	opts, operands, err := getopt(table, args)
+	for _, o := range opts {
+		switch o.opt.long {
+		case "binary":
+			c.binary = 1
+		case "check":
+			c.check = true
+		case "ignore-missing":
+			c.ignoreMissing = true
+		case "quiet":
+			c.status, c.warn, c.quiet = false, false, true
+		case "status":
+			c.status, c.warn, c.quiet = true, false, false
+		case "warn":
+			c.status, c.warn, c.quiet = false, true, false
+		case "strict":
+			c.strict = true
+		case "tag":
+			c.tag, c.binary = true, 1
+		case "text":
+			c.binary = 0
+		case "zero":
+			c.zero = true
+		case "help":
+			c.help()
+			return 0
+		case "version":
+			fmt.Fprintf(c.out, "%s (hashlanes) %s\n", c.name, buildVersion())
+			return c.finish()
+		case "algorithm":
+			algs, err := parseAlgorithms(o.val)
+			if err != nil {
+				return c.usageError(err.Error())
+			}
+			c.algs, c.algFixed = algs, true
+		case "recursive":
+			c.recursive = true
+		case "follow":
+			c.follow = true
+		case "files-from":
+			c.filesFrom, c.hasFilesFrom = o.val, true
+		case "null":
+			c.null = true
+		case "json":
+			c.json = true
+		case "jobs":
+			n, err := strconv.Atoi(o.val)
+			if err != nil || n < 1 {
+				return c.usageError(fmt.Sprintf("invalid number of jobs: %s", quoteName(o.val)))
+			}
+			c.jobs = n
+		case "progress":
+			c.progress = 1
+		case "no-progress":
+			c.progress = 0
+		}
+	}
+	if err != nil {
+		return c.usageError(err.Error())
+	}
+	if msg := c.conflicts(); msg != "" {
+		return c.usageError(msg)
+	}
+	if c.hasFilesFrom {
+		if len(operands) > 0 {
+			return c.usageError(fmt.Sprintf("extra operand %s\nfile operands cannot be combined with --files-from", quoteName(operands[0])))
+		}
+	} else if len(operands) == 0 {
+		operands = []string{"-"}
+	}
+
+	ctx, stop := interruptible()
+	defer stop()
+	c.ctx = ctx
+	if c.check {
+		c.runCheck(operands)
+	} else {
+		c.runSum(operands)
+	}
+	if ctx.Err() != nil {
+		c.out.flush()
+		return dieBySignal()
+	}
+	return c.finish()
+}
+
+// conflicts returns the first problem GNU finds with the options, in its
+// order, then those of hashlanes' own options.
+func (c *command) conflicts() string {
+	switch {
+	case c.tag && c.binary == 0:
+		return "--tag does not support --text mode"
+	case c.zero && c.check:
+		return "the --zero option is not supported when verifying checksums"
+	case c.tag && c.check:
+		return "the --tag option is meaningless when verifying checksums"
+	case c.binary >= 0 && c.check:
+		return "the --binary and --text options are meaningless when verifying checksums"
+	case c.ignoreMissing && !c.check:
+		return "the --ignore-missing option is meaningful only when verifying checksums"
+	case c.status && !c.check:
+		return "the --status option is meaningful only when verifying checksums"
+	case c.warn && !c.check:
+		return "the --warn option is meaningful only when verifying checksums"
+	case c.quiet && !c.check:
+		return "the --quiet option is meaningful only when verifying checksums"
+	case c.strict && !c.check:
+		return "the --strict option is meaningful only when verifying checksums"
+	case c.check && len(c.algs) > 1:
+		return "--check verifies one algorithm at a time (or, without -a, each line's own)"
+	case c.check && (c.recursive || c.hasFilesFrom || c.json):
+		return "--recursive, --files-from and --json are meaningless when verifying checksums"
+	case c.json && (c.tag || c.zero):
+		return "--json does not combine with --tag or --zero"
+	case c.null && !c.hasFilesFrom:
+		return "the --null option is meaningful only with --files-from"
+	case c.follow && !c.recursive:
+		return "the --follow option is meaningful only with --recursive"
+	}
+	return ""
+}
+
+// finish flushes the output and returns the exit status; a failed write
+// is an error, as in GNU's close_stdout.
+func (c *command) finish() int {
+	if err := c.out.flush(); err != nil {
+		fmt.Fprintf(c.stderr, "%s: write error: %s\n", c.prog, strerror(err))
+		return exitFailure
+	}
+	if c.failed {
+		return exitFailure
+	}
+	return 0
+}
+
+func parseAlgorithms(list string) ([]hashlanes.Algorithm, error) {
+	var algs []hashlanes.Algorithm
+	for name := range strings.SplitSeq(list, ",") {
+		a, err := hashlanes.ParseAlgorithm(strings.TrimSpace(name))
+		if err != nil {
+			return nil, fmt.Errorf("unknown algorithm %s (known: %s)", quoteName(name), knownAlgorithms())
+		}
+		if !contains(algs, a) {
+			algs = append(algs, a)
+		}
+	}
+	return algs, nil
+}
+
+func contains(algs []hashlanes.Algorithm, a hashlanes.Algorithm) bool {
+	for _, b := range algs {
+		if a == b {
+			return true
+		}
+	}
+	return false
+}
+
+func knownAlgorithms() string {
+	var names []string
+	for _, a := range hashlanes.Algorithms() {
+		names = append(names, a.String())
+	}
+	return strings.Join(names, ", ")
+}
+
+// stdinTurns lets streams read standard input one after another in operand
+// order, as GNU's sequential reads would: the first "-" reads it to its
+// end, a later one finds it at end (or reads on, from a terminal).
+type stdinTurns struct {
+	mu   sync.Mutex
+	cond sync.Cond
+	next int
+}
+
+func (t *stdinTurns) wait(turn int) {
+	t.mu.Lock()
+	if t.cond.L == nil {
+		t.cond.L = &t.mu
+	}
+	for t.next != turn {
+		t.cond.Wait()
+	}
+	t.mu.Unlock()
+}
+
+func (t *stdinTurns) done() {
+	t.mu.Lock()
+	if t.cond.L == nil {
+		t.cond.L = &t.mu
+	}
+	t.next++
+	t.cond.Broadcast()
+	t.mu.Unlock()
+}
+
+// stdinStream is one turn at standard input; Close hands it on.
+type stdinStream struct {
+	r     io.Reader
+	turns *stdinTurns
+}
+
+func (s *stdinStream) Read(p []byte) (int, error) { return s.r.Read(p) }
+func (s *stdinStream) Close() error               { s.turns.done(); return nil }
+
+// openStream opens a named file, or standard input for "-" (turn is its
+// place among the "-" operands).
+func (c *command) openStream(name string, turn int, turns *stdinTurns) (io.Reader, error) {
+	if name == "-" {
+		turns.wait(turn)
+		return &stdinStream{c.stdin, turns}, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func hexOf(sum []byte) string { return hex.EncodeToString(sum) }

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+var specOf = map[string]string{
+	"md5sum":    "RFC 1321",
+	"sha1sum":   "FIPS-180-1",
+	"sha224sum": "RFC 3874",
+}
+
+// help prints the usage of the drop-in (in GNU's layout, so that scripts
+// and people find what they know) or of hashlanes sum / check.
+func (c *command) help() {
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	if c.dropIn {
+		a := c.algs[0]
+		w("Usage: %s [OPTION]... [FILE]...\n", c.prog)
+		w("Print or check %s (%d-bit) checksums.\n\n", tags[a], 8*a.Size())
+	} else if c.check {
+		w("Usage: %s [OPTION]... [FILE]...\n", c.name)
+		w("Verify checksum lists made by md5sum, sha*sum, hashlanes sum or openssl dgst.\n")
+		w("Each line's algorithm is taken from its tag, or guessed from its digest length\n")
+		w("(32 md5, 40 sha1, 56 sha224, 64 sha256, 96 sha384, 128 sha512) unless -a is given.\n\n")
+	} else {
+		w("Usage: %s [OPTION]... [FILE]...\n", c.name)
+		w("Print or check checksums, many files at once in SIMD lanes.\n\n")
+	}
+	w("With no FILE, or when FILE is -, read standard input.\n")
+	if !c.dropIn {
+		w("  -a, --algorithm=LIST  one or more of: %s\n", knownAlgorithms())
+		w("                          (comma-separated; several print tagged lines)\n")
+	}
+	w("  -b, --binary          read in binary mode\n")
+	w("  -c, --check           read checksums from the FILEs and check them\n")
+	w("      --tag             create a BSD-style checksum\n")
+	w("  -t, --text            read in text mode (default)\n")
+	w("  -z, --zero            end each output line with NUL, not newline,\n")
+	w("                          and disable file name escaping\n")
+	if !c.dropIn {
+		w("  -r, --recursive       hash the regular files under each directory, sorted\n")
+		w("      --follow          with -r, follow symbolic links\n")
+		w("      --files-from=FILE read the names to hash from FILE (- for standard input)\n")
+		w("  -0, --null            names in --files-from end with NUL, not newline\n")
+		w("      --json            print one JSON object per file\n")
+		w("  -j, --jobs=N          hash N files at once (default: 32 per CPU)\n")
+		w("      --progress        show progress on stderr even when it is not a terminal\n")
+		w("      --no-progress     never show progress\n")
+	}
+	w("\nThe following five options are useful only when verifying checksums:\n")
+	w("      --ignore-missing  don't fail or report status for missing files\n")
+	w("      --quiet           don't print OK for each successfully verified file\n")
+	w("      --status          don't output anything, status code shows success\n")
+	w("      --strict          exit non-zero for improperly formatted checksum lines\n")
+	w("  -w, --warn            warn about improperly formatted checksum lines\n\n")
+	w("      --help        display this help and exit\n")
+	w("      --version     output version information and exit\n\n")
+	if c.dropIn {
+		spec := specOf[c.name]
+		if spec == "" {
+			spec = "FIPS-180-2"
+		}
+		w("The sums are computed as described in %s.\n", spec)
+	}
+	w("When checking, the input should be a former output of this program.\n")
+	w("The default mode is to print a line with: checksum, a space,\n")
+	w("a character indicating input mode ('*' for binary, ' ' for text\n")
+	w("or where binary is insignificant), and name for each FILE.\n\n")
+	w("Note: There is no difference between binary mode and text mode on GNU systems.\n\n")
+	w("This is hashlanes, which hashes many files at once in SIMD lanes; its output,\n")
+	w("messages and exit codes are those of GNU coreutils' %s.\n", c.gnuName())
+	c.out.Write([]byte(b.String()))
+	c.finish()
+}
+
+func (c *command) gnuName() string {
+	if c.dropIn {
+		return c.name
+	}
+	return "md5sum and sha*sum"
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the test binary stand in for hashlanes and its drop-in
+// names inside testscript's scripts.
+func TestMain(m *testing.M) {
+	// Find GNU's tools before testscript puts the drop-ins first on PATH.
+	for name := range dropIns {
+		if p, err := exec.LookPath(name); err == nil {
+			gnuTools[name] = p
+		}
+	}
+	cmds := map[string]func(){"hashlanes": mainForScripts}
+	for name := range dropIns {
+		cmds[name] = mainForScripts
+	}
+	testscript.Main(m, cmds)
+}
+
+func mainForScripts() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) }
+
+// TestScripts runs testdata/script: the GNU goldens and hashlanes' own
+// behaviour.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			for k, v := range fixtureEnv {
+				env.Setenv(k, v)
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// fixture builds the GNU comparison tree in the work directory.
+			"fixture": func(ts *testscript.TestScript, neg bool, args []string) {
+				ts.Check(makeFixture(ts.MkAbs(".")))
+			},
+			// cmpquoted compares stdout or stderr with a file of quoted
+			// pieces (see quoteLines).
+			"cmpquoted": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: cmpquoted stdout|stderr file")
+				}
+				got := ts.ReadFile(args[0])
+				want, err := unquoteLines(ts.ReadFile(args[1]))
+				ts.Check(err)
+				if !bytes.Equal([]byte(got), want) {
+					ts.Fatalf("%s differs:\n got %q\nwant %q", args[0], got, want)
+				}
+			},
+		},
+	})
+}

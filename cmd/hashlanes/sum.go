@@ -1,0 +1,251 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashlanes/hashlanes"
+)
+
+// item is one thing to hash: a file name, or a problem met while listing
+// names (an unreadable directory), reported in its place.
+type item struct {
+	name      string
+	err       error
+	stdinTurn int // for "-": its place among the "-" operands
+	size      int64
+}
+
+// runSum hashes every operand (or listed file) and prints one result per
+// item in order, errors in their place.
+func (c *command) runSum(operands []string) {
+	if len(c.algs) == 0 {
+		c.algs = []hashlanes.Algorithm{hashlanes.SHA256}
+	}
+	var items []item
+	var err error
+	if c.hasFilesFrom {
+		operands, err = c.readFilesFrom()
+		if err != nil {
+			c.fileError(c.filesFrom, err)
+			return
+		}
+	}
+	turns := 0
+	for _, name := range operands {
+		if name == "-" {
+			items = append(items, item{name: name, stdinTurn: turns})
+			turns++
+			continue
+		}
+		if c.recursive {
+			items = c.walk(items, name)
+			continue
+		}
+		items = append(items, item{name: name, size: -1})
+	}
+	c.hashItems(items)
+}
+
+func (c *command) readFilesFrom() ([]string, error) {
+	var r io.Reader = c.stdin
+	if c.filesFrom != "-" {
+		f, err := os.Open(c.filesFrom)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	sep := byte('\n')
+	if c.null {
+		sep = 0
+	}
+	var names []string
+	br := bufio.NewReader(r)
+	for {
+		line, err := br.ReadString(sep)
+		line = strings.TrimSuffix(line, string(sep))
+		if line != "" {
+			names = append(names, line)
+		}
+		if err == io.EOF {
+			return names, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// walk appends the regular files under root in sorted order (each
+// directory's entries by name). Symbolic links met inside are skipped
+// unless --follow, as are devices, FIFOs and sockets; a root that is not a
+// directory is hashed as an operand would be.
+func (c *command) walk(items []item, root string) []item {
+	visited := map[fileID]bool{}
+	var walkDir func(dir string)
+	walkDir = func(dir string) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			items = append(items, item{name: dir, err: err})
+		}
+		for _, e := range entries {
+			path := dir + "/" + e.Name() // as find prints it: "./x", "dir//x" stays "dir/x"
+			if strings.HasSuffix(dir, "/") {
+				path = dir + e.Name()
+			}
+			typ := e.Type()
+			if typ&fs.ModeSymlink != 0 {
+				if !c.follow {
+					continue
+				}
+				fi, err := os.Stat(path)
+				if err != nil {
+					items = append(items, item{name: path, err: err})
+					continue
+				}
+				typ = fi.Mode().Type()
+			}
+			switch {
+			case typ.IsDir():
+				if id, ok := idOf(path); ok {
+					if visited[id] {
+						continue // a link back up the tree
+					}
+					visited[id] = true
+				}
+				walkDir(path)
+			case typ.IsRegular():
+				size := int64(-1)
+				if fi, err := e.Info(); err == nil && typ == e.Type() {
+					size = fi.Size()
+				}
+				items = append(items, item{name: path, size: size})
+			}
+		}
+	}
+	fi, err := os.Stat(root)
+	if err != nil || !fi.IsDir() {
+		return append(items, item{name: root, size: -1})
+	}
+	if id, ok := idOf(root); ok {
+		visited[id] = true
+	}
+	walkDir(root)
+	return items
+}
+
+// hashItems runs the items through the engine and prints each result in
+// order as it comes.
+func (c *command) hashItems(items []item) {
+	var turns stdinTurns
+	prog := c.newProgress(items)
+	defer prog.stop()
+	hashlanes.SumStreams(c.ctx, c.algs, len(items),
+		func(i int) (io.Reader, error) {
+			it := &items[i]
+			if it.err != nil {
+				return nil, it.err
+			}
+			return c.openStream(it.name, it.stdinTurn, &turns)
+		},
+		func(i int, s hashlanes.StreamSum) {
+			prog.add(s.Size)
+			name := items[i].name
+			items[i] = item{} // done with it: let the name go
+			if s.Err != nil {
+				if c.json {
+					c.printJSON(name, s)
+					c.failed = true
+					return
+				}
+				c.fileError(name, s.Err)
+				return
+			}
+			c.printSum(name, s)
+		}, c.jobOptions()...)
+}
+
+func (c *command) jobOptions() []hashlanes.StreamOption {
+	if c.jobs > 0 {
+		return []hashlanes.StreamOption{hashlanes.WithJobs(c.jobs)}
+	}
+	return nil
+}
+
+// printSum writes one result line (or one per algorithm) the GNU way:
+// "hex  name", "hex *name" (binary), "TAG (name) = hex" (--tag, or several
+// algorithms); a name with a backslash, LF or CR is escaped and the line
+// starts with a backslash, except with --zero.
+func (c *command) printSum(name string, s hashlanes.StreamSum) {
+	if c.json {
+		c.printJSON(name, s)
+		return
+	}
+	delim := byte('\n')
+	if c.zero {
+		delim = 0
+	}
+	escape := !c.zero && strings.ContainsAny(name, "\\\n\r")
+	if escape {
+		name = escapeName(name)
+	}
+	var b bytes.Buffer
+	for k, a := range c.algs {
+		if escape {
+			b.WriteByte('\\')
+		}
+		if c.tag || len(c.algs) > 1 {
+			b.WriteString(tags[a])
+			b.WriteString(" (")
+			b.WriteString(name)
+			b.WriteString(") = ")
+			b.WriteString(hexOf(s.Sums[k]))
+		} else {
+			b.WriteString(hexOf(s.Sums[k]))
+			if c.binary == 1 {
+				b.WriteString(" *")
+			} else {
+				b.WriteString("  ")
+			}
+			b.WriteString(name)
+		}
+		b.WriteByte(delim)
+	}
+	c.out.Write(b.Bytes())
+}
+
+// escapeName escapes backslash, LF and CR as the coreutils do.
+func escapeName(name string) string {
+	return strings.NewReplacer(`\`, `\\`, "\n", `\n`, "\r", `\r`).Replace(name)
+}
+
+// printJSON writes one object per file: its name, size and digests (keyed
+// by algorithm name), or its error. A name that is not UTF-8 also comes
+// as bytes (base64), so it can be recovered exactly.
+func (c *command) printJSON(name string, s hashlanes.StreamSum) {
+	obj := map[string]any{"file": name}
+	if !utf8.ValidString(name) {
+		obj["file_bytes"] = []byte(name)
+	}
+	if s.Err != nil {
+		obj["error"] = strerror(s.Err)
+	} else {
+		obj["size"] = s.Size
+		for k, a := range c.algs {
+			obj[a.String()] = hexOf(s.Sums[k])
+		}
+	}
+	line, err := json.Marshal(obj)
+	if err != nil {
+		panic(err) // only strings, numbers and bytes: cannot fail
+	}
+	c.out.Write(append(line, '\n'))
+}
