@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -98,7 +97,8 @@ type command struct {
 	jobs                 int
 	progress             int // -1 when stderr is a terminal and the job is long, 0 off, 1 on
 
-	failed bool
+	failed    bool
+	wantSizes bool // the progress line needs the sizes of walked files
 }
 
 const exitFailure = 1
@@ -344,11 +344,7 @@ func (c *command) openStream(name string, turn int, turns *stdinTurns) (io.Reade
 		turns.wait(turn)
 		return &stdinStream{c.stdin, turns}, nil
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	return f, nil
+	return openRaw(name)
 }
 
 func hexOf(sum []byte) string { return hex.EncodeToString(sum) }

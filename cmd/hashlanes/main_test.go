@@ -10,7 +10,7 @@ import (
 
 func TestVersion(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"version"}, nil, &out, &errb); code != 0 {
+	if code := run([]string{"hashlanes", "version"}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, want := range []string{"hashlanes ", "cpu: ", "md5:", "sha256:", "stdlib"} {
@@ -38,13 +38,13 @@ func TestVersionHelper(t *testing.T) {
 	if os.Getenv("HASHLANES_VERSION_HELPER") == "" {
 		t.Skip("helper for TestBadCPUEnv")
 	}
-	run([]string{"version"}, nil, os.Stdout, os.Stdout)
+	run([]string{"hashlanes", "version"}, nil, os.Stdout, os.Stdout)
 }
 
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{nil, {"frobnicate"}, {"version", "extra"}} {
 		var out, errb bytes.Buffer
-		if code := run(args, nil, &out, &errb); code != 2 || errb.Len() == 0 {
+		if code := run(append([]string{"hashlanes"}, args...), nil, &out, &errb); code != 2 || errb.Len() == 0 {
 			t.Errorf("%q: exit %d, stderr %q", args, code, errb.String())
 		}
 	}

@@ -33,13 +33,17 @@ const (
 	progressEvery = 250 * time.Millisecond
 )
 
-func (c *command) newProgress(items []item) *progress {
-	on := c.progress == 1
+// progressWanted tells whether a progress line may be drawn.
+func (c *command) progressWanted() bool {
 	if c.progress == -1 {
 		f, ok := c.stderr.(*os.File)
-		on = ok && term.IsTerminal(int(f.Fd()))
+		return ok && term.IsTerminal(int(f.Fd()))
 	}
-	if !on {
+	return c.progress == 1
+}
+
+func (c *command) newProgress(items []item) *progress {
+	if !c.progressWanted() {
 		return nil
 	}
 	p := &progress{w: c.stderr, totalFiles: len(items), start: time.Now(),

@@ -37,6 +37,7 @@ func (c *command) runSum(operands []string) {
 			return
 		}
 	}
+	c.wantSizes = c.progressWanted()
 	turns := 0
 	for _, name := range operands {
 		if name == "-" {
@@ -124,8 +125,10 @@ func (c *command) walk(items []item, root string) []item {
 				walkDir(path)
 			case typ.IsRegular():
 				size := int64(-1)
-				if fi, err := e.Info(); err == nil && typ == e.Type() {
-					size = fi.Size()
+				if c.wantSizes {
+					if fi, err := os.Stat(path); err == nil {
+						size = fi.Size()
+					}
 				}
 				items = append(items, item{name: path, size: size})
 			}
