@@ -106,8 +106,16 @@ const exitFailure = 1
 // usageError reports a bad command line the GNU way.
 func (c *command) usageError(msg string) int {
 	c.errorf("%s", msg)
-	fmt.Fprintf(c.stderr, "Try '%s --help' for more information.\n", c.prog)
+	fmt.Fprintf(c.stderr, "Try '%s --help' for more information.\n", c.helpCommand())
 	return exitFailure
+}
+
+// helpCommand is the command line that prints this command's help.
+func (c *command) helpCommand() string {
+	if c.dropIn {
+		return c.prog
+	}
+	return c.prog + " " + strings.TrimPrefix(c.name, "hashlanes ")
 }
 
 // errorf prints "prog: message" on stderr, after what stdout has so far.

@@ -43,6 +43,14 @@ func TestScripts(t *testing.T) {
 			"fixture": func(ts *testscript.TestScript, neg bool, args []string) {
 				ts.Check(makeFixture(ts.MkAbs(".")))
 			},
+			// nulfile writes names, each ended by a NUL.
+			"nulfile": func(ts *testscript.TestScript, neg bool, args []string) {
+				var b bytes.Buffer
+				for _, a := range args[1:] {
+					b.WriteString(a + "\x00")
+				}
+				ts.Check(os.WriteFile(ts.MkAbs(args[0]), b.Bytes(), 0o644))
+			},
 			// cmpquoted compares stdout or stderr with a file of quoted
 			// pieces (see quoteLines).
 			"cmpquoted": func(ts *testscript.TestScript, neg bool, args []string) {
