@@ -1,0 +1,75 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hashlanes/hashlanes"
+)
+
+// FuzzCheckLine: any line either fails to parse or yields a digest of the
+// algorithm's length in lower-case hex and a name that, written back the
+// way sum writes it, parses to the same thing.
+func FuzzCheckLine(f *testing.F) {
+	for _, s := range []string{
+		"900150983cd24fb0d6963f7d28e17f72  a",
+		"MD5 (a) = 900150983cd24fb0d6963f7d28e17f72",
+		"MD5(a)= 900150983CD24FB0D6963F7D28E17F72",
+		`\900150983cd24fb0d6963f7d28e17f72  b\\a\nck`,
+		"900150983cd24fb0d6963f7d28e17f72 *a",
+		"900150983cd24fb0d6963f7d28e17f72 a",
+		"\t900150983cd24fb0d6963f7d28e17f72\ta",
+		"SHA256 (x) = 2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+		`\SHA1 (a\\b) = a9993e364706816aba3e25717850c26c9cd0d89d`,
+		"BLAKE3 (x\x00y) = ea8f163db38682925e4491c5e58d4bb3506ef8c14eb78a86e908c5624a67200f",
+	} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, line string, detect bool) {
+		if strings.ContainsAny(line, "\n") {
+			return // lines never hold a newline
+		}
+		fixed := []hashlanes.Algorithm{hashlanes.MD5}
+		if detect {
+			fixed = nil
+		}
+		cl, ok := newLineParser(fixed).parse(line)
+		if !ok {
+			return
+		}
+		if len(cl.hex) != 2*cl.alg.Size() || strings.Trim(cl.hex, "0123456789abcdef") != "" {
+			t.Fatalf("%q: digest %q for %v", line, cl.hex, cl.alg)
+		}
+		if strings.IndexByte(cl.name, 0) >= 0 {
+			t.Fatalf("%q: name %q holds a NUL", line, cl.name)
+		}
+		if cl.name == "" {
+			return // an empty name cannot be written back in the two-space form
+		}
+		for _, tagged := range []bool{false, true} {
+			if detect && !tagged {
+				if a, _ := newLineParser(nil).algOfHexLen(len(cl.hex)); a != cl.alg {
+					continue // untagged, the length names another algorithm (documented)
+				}
+			}
+			again := formatCheckLine(cl, tagged)
+			cl2, ok := newLineParser(fixed).parse(again)
+			if !ok || cl2 != cl {
+				t.Fatalf("%q parsed to %+v; written back as %q it parses to %+v, %v", line, cl, again, cl2, ok)
+			}
+		}
+	})
+}
+
+// formatCheckLine writes a line as sum prints it.
+func formatCheckLine(cl checkLine, tagged bool) string {
+	prefix, name := "", cl.name
+	if strings.ContainsAny(name, "\\\n\r") {
+		prefix, name = `\`, escapeName(name)
+	}
+	if tagged {
+		return prefix + tags[cl.alg] + " (" + name + ") = " + cl.hex
+	}
+	return prefix + cl.hex + "  " + name
+}
