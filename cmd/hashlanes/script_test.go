@@ -12,6 +12,11 @@ import (
 // TestMain lets the test binary stand in for hashlanes and its drop-in
 // names inside testscript's scripts.
 func TestMain(m *testing.M) {
+	// The test binary run with HASHLANES_RUN_AS=md5sum is the drop-in, for
+	// tests that need a real process (signals, pipes, other users).
+	if name := os.Getenv("HASHLANES_RUN_AS"); name != "" {
+		os.Exit(run(append([]string{name}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
+	}
 	// Find GNU's tools before testscript puts the drop-ins first on PATH.
 	for name := range dropIns {
 		if p, err := exec.LookPath(name); err == nil {
