@@ -181,3 +181,9 @@ func splitWords(line string) []string {
 	}
 	return words
 }
+
+func writeFile(t interface{ Fatal(...any) }, name, data string) {
+	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
