@@ -38,8 +38,9 @@ func WithJobs(n int) StreamOption { return func(o *streamOptions) { o.jobs = max
 
 // DefaultJobs is the number of streams SumStreams keeps in flight by
 // default: enough ready streams per P to fill the widest kernel (32 lanes)
-// while others wait in read calls. Measured on 10,000 files of 1-64 KiB
-// (MD5, page cache, GOMAXPROCS=2): see files_test.go's BenchmarkSumStreams.
+// while others wait in read calls. BenchmarkSumStreams (2,000 streams of
+// 1-64 KiB, MD5, GOMAXPROCS=2, medians of 4) gave, per P: 4 jobs 3.2 GiB/s,
+// 8 4.4, 16 4.6, 32 6.9, 64 6.8, 128 5.7 (crypto/md5 on one core: 0.75).
 func DefaultJobs() int { return 32 * runtime.GOMAXPROCS(0) }
 
 const (

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"testing/iotest"
@@ -190,4 +192,42 @@ func FuzzSumStreams(f *testing.F) {
 			t.Fatalf("%d of %d streams delivered", next, len(msgs))
 		}
 	})
+}
+
+// BenchmarkSumStreams hashes 2,000 in-memory streams of 1-64 KiB (the
+// checksum command's tree workload without the file system) with a given
+// number of jobs per P, against one crypto/md5 loop over the same data:
+// the measurement behind DefaultJobs.
+func BenchmarkSumStreams(b *testing.B) {
+	r := rand.New(rand.NewPCG(9, 9))
+	msgs := make([][]byte, 2000)
+	total := 0
+	for i := range msgs {
+		msgs[i] = make([]byte, 1024+r.IntN(63*1024+1))
+		for j := range msgs[i] {
+			msgs[i][j] = byte(r.Uint32())
+		}
+		total += len(msgs[i])
+	}
+	b.Run("impl=stdlib", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		for b.Loop() {
+			for _, m := range msgs {
+				h := stdlib[MD5]()
+				h.Write(m)
+				h.Sum(nil)
+			}
+		}
+	})
+	for _, perP := range []int{4, 8, 16, 32, 64, 128} {
+		jobs := perP * runtime.GOMAXPROCS(0)
+		b.Run(fmt.Sprintf("impl=lanes/jobs-per-p=%d", perP), func(b *testing.B) {
+			b.SetBytes(int64(total))
+			for b.Loop() {
+				SumStreams(context.Background(), []Algorithm{MD5}, len(msgs),
+					func(i int) (io.Reader, error) { return bytes.NewReader(msgs[i]), nil },
+					func(int, StreamSum) {}, WithJobs(jobs))
+			}
+		})
+	}
 }
