@@ -10,7 +10,9 @@ require (
 
 require (
 	github.com/klauspost/cpuid/v2 v2.2.3 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
+	lukechampine.com/blake3 v1.4.1 // indirect
 )
 
 replace github.com/hashlanes/hashlanes => ../..
