@@ -59,6 +59,23 @@ func newServerOf(a Algorithm, newHash func() hash.Hash, close func() error, kern
 	return s
 }
 
+// ReferenceHash returns the implementation hashlanes is tested against for
+// a: the standard library's (crypto/md5, crypto/sha1, crypto/sha256,
+// crypto/sha512, crypto/sha3), golang.org/x/crypto's BLAKE2 or
+// lukechampine.com/blake3. Benchmarks compare with it.
+func ReferenceHash(a Algorithm) hash.Hash {
+	a.mustInfo()
+	return stdlib[a]()
+}
+
+// ReferenceSum appends the reference implementation's digest of data to
+// dst, through its one-shot function where it has one (md5.Sum, ...): the
+// loop SumMany is measured against.
+func ReferenceSum(a Algorithm, dst, data []byte) []byte {
+	a.mustInfo()
+	return oneShot(a, dst, data)
+}
+
 // oneShot appends the standard library's one-shot digest of m: a switch of
 // direct calls, since tiny batches are measured against exactly that loop.
 func oneShot(a Algorithm, dst, m []byte) []byte {

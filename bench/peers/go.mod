@@ -9,7 +9,7 @@ require (
 )
 
 require (
-	github.com/klauspost/cpuid/v2 v2.2.3 // indirect
+	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	lukechampine.com/blake3 v1.4.1 // indirect

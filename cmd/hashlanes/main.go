@@ -25,6 +25,8 @@ Commands:
   sum [OPTION]... [FILE]...     print checksums (sha256 unless -a says otherwise)
   check [OPTION]... [FILE]...   verify checksum lists; each line's algorithm
                                 is detected from its tag or digest length
+  bench [OPTION]... [SUITE]...  measure algorithms, lanes, small messages and
+                                ways of hashing files on this machine
   install-links DIR             create md5sum, sha1sum, ..., sha512sum in DIR,
                                 links to this program that behave as GNU's
   version                       the build, this CPU's features and the kernel
@@ -53,6 +55,8 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		c := newCommand(prog, "hashlanes "+args[0], stdin, stdout, stderr)
 		c.check = args[0] == "check"
 		return runDigest(c, args[1:])
+	case "bench":
+		return runBench(prog, args[1:], stdout, stderr)
 	case "install-links":
 		return installLinks(prog, args[1:], stdout, stderr)
 	case "version":

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/internal/bench"
+	"golang.org/x/term"
+	"gonum.org/v1/plot"
+)
+
+const benchUsage = `Usage: hashlanes bench [OPTION]... [SUITE]...
+Measure hash functions on this machine: algos, lanes, small, files (default all).
+
+  -q, --quick          a short run (3 sizes, fewer repetitions): under a minute
+      --full           every size, longer repetitions
+      --sizes=LIST     sizes of the algos suite, e.g. 128B,8KiB,1MiB
+  -f, --format=FORMAT  table (default), bench (Go benchmark lines for
+                         benchstat), json, markdown
+  -o, --output=FILE    write the results there instead of standard output
+      --html=FILE      also write a self-contained HTML report with charts
+      --charts=DIR     also write the charts as SVG and PNG files
+      --compare OLD.json NEW.json
+                       print each benchmark's speed-up from OLD to NEW
+      --no-python      leave Python's hashlib out of the small suite
+      --help           display this help and exit
+`
+
+var benchOptions = []option{
+	{long: "quick", short: 'q'},
+	{long: "full"},
+	{long: "sizes", arg: true},
+	{long: "format", short: 'f', arg: true},
+	{long: "output", short: 'o', arg: true},
+	{long: "html", arg: true},
+	{long: "charts", arg: true},
+	{long: "compare"},
+	{long: "no-python"},
+	{long: "help"},
+}
+
+func runBench(prog string, args []string, stdout, stderr io.Writer) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "%s bench: %s\n", prog, fmt.Sprintf(format, a...))
+		return 1
+	}
+	usageError := func(msg string) int {
+		fmt.Fprintf(stderr, "%s: %s\nTry '%s bench --help' for more information.\n", prog, msg, prog)
+		return 1
+	}
+	opts, operands, err := getopt(benchOptions, args)
+	if err != nil {
+		return usageError(err.Error())
+	}
+	plan := bench.Plan{Sizes: bench.SeedSizes, Config: bench.Quick}
+	format, output, htmlFile, chartsDir := "table", "", "", ""
+	compare, python := false, true
+	for _, o := range opts {
+		switch o.opt.long {
+		case "quick":
+			plan.Quick, plan.Sizes, plan.Config = true, bench.QuickSizes, bench.Quick
+		case "full":
+			plan.Quick, plan.Sizes, plan.Config = false, bench.SeedSizes, bench.Full
+		case "sizes":
+			plan.Sizes = nil
+			for s := range strings.SplitSeq(o.val, ",") {
+				n, err := bench.ParseSize(strings.TrimSpace(s))
+				if err != nil {
+					return usageError(err.Error())
+				}
+				plan.Sizes = append(plan.Sizes, n)
+			}
+		case "format":
+			format = o.val
+			if format != "table" && format != "bench" && format != "json" && format != "markdown" {
+				return usageError(fmt.Sprintf("unknown format %s (table, bench, json, markdown)", quoteName(format)))
+			}
+		case "output":
+			output = o.val
+		case "html":
+			htmlFile = o.val
+		case "charts":
+			chartsDir = o.val
+		case "compare":
+			compare = true
+		case "no-python":
+			python = false
+		case "help":
+			fmt.Fprint(stdout, benchUsage)
+			return 0
+		}
+	}
+	if compare {
+		if len(operands) != 2 {
+			return usageError("--compare takes two JSON reports: OLD.json NEW.json")
+		}
+		var reps [2]bench.Report
+		for i, name := range operands {
+			f, err := os.Open(name)
+			if err != nil {
+				return fail("%s: %s", quoteName(name), strerror(err))
+			}
+			reps[i], err = bench.ReadJSON(f)
+			f.Close()
+			if err != nil {
+				return fail("%s: not a hashlanes bench JSON report: %v", quoteName(name), err)
+			}
+		}
+		if err := bench.WriteCompare(stdout, reps[0], reps[1]); err != nil {
+			return fail("%v", err)
+		}
+		return 0
+	}
+	plan.Suites = operands
+	if len(plan.Suites) == 0 {
+		plan.Suites = bench.Suites
+	}
+	if python {
+		plan.Python, _ = exec.LookPath("python3")
+	}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		plan.Progress = func(done, total int, current string) {
+			if done == total {
+				fmt.Fprint(stderr, "\r\x1b[K")
+				return
+			}
+			fmt.Fprintf(stderr, "\r\x1b[K[%3d/%d] %s", done+1, total, current)
+		}
+	}
+
+	report := bench.Report{Machine: machine(), Started: time.Now().UTC().Format(time.RFC3339), Quick: plan.Quick}
+	report.Rows, err = bench.Run(plan)
+	if err != nil {
+		return usageError(err.Error())
+	}
+
+	w := stdout
+	if output != "" {
+		f, err := os.Create(output)
+		if err != nil {
+			return fail("%s: %s", quoteName(output), strerror(err))
+		}
+		defer f.Close()
+		w = f
+	}
+	bw := bufio.NewWriter(w)
+	switch format {
+	case "table":
+		err = bench.WriteTable(bw, report)
+	case "bench":
+		err = bench.WriteBench(bw, report)
+	case "json":
+		err = bench.WriteJSON(bw, report)
+	case "markdown":
+		err = bench.WriteMarkdown(bw, report)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		return fail("write error: %s", strerror(err))
+	}
+	if htmlFile != "" {
+		f, err := os.Create(htmlFile)
+		if err != nil {
+			return fail("%s: %s", quoteName(htmlFile), strerror(err))
+		}
+		err = bench.WriteHTML(f, report)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fail("%s: %v", quoteName(htmlFile), err)
+		}
+	}
+	if chartsDir != "" {
+		if err := writeCharts(chartsDir, report.Rows); err != nil {
+			return fail("%v", err)
+		}
+	}
+	return 0
+}
+
+// writeCharts writes throughput.{svg,png} and lanes.{svg,png} for the
+// suites that ran.
+func writeCharts(dir string, rows []bench.Row) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for name, draw := range map[string]func([]bench.Row) (*plot.Plot, error){"throughput": bench.ThroughputChart, "lanes": bench.LanesChart} {
+		p, err := draw(rows)
+		if err != nil {
+			return err
+		}
+		if p == nil {
+			continue
+		}
+		for _, format := range []string{"svg", "png"} {
+			data, err := bench.Render(p, format)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(dir, name+"."+format), data, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// machine describes this machine for the report.
+func machine() bench.Machine {
+	m := bench.Machine{
+		CPU: runtime.GOARCH, Features: hashlanes.CPUFeatures(), Tier: hashlanes.ActiveCPU().String(),
+		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Procs: runtime.GOMAXPROCS(0), Go: runtime.Version(),
+		Kernels: map[string]string{},
+	}
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.SplitSeq(string(data), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPU = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	for _, a := range hashlanes.Algorithms() {
+		m.Kernels[a.String()] = hashlanes.DefaultServer(a).Kernel()
+	}
+	return m
+}

@@ -1,0 +1,51 @@
+package bench
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"testing"
+)
+
+// chromiumFlags run Debian's Chromium headless without reaching for the
+// network (this machine has none, and the page must need none).
+var chromiumFlags = []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+	"--disable-background-networking", "--disable-component-update", "--disable-sync"}
+
+// TestReportInChromium loads the report in a real browser: its script
+// must have run (the calculator shows results) and a screenshot must come
+// out. Skipped where Chromium is not installed (apt-get install chromium).
+func TestReportInChromium(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium not installed")
+	}
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	f, err := os.Create(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(f, sample()); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	args := append(chromiumFlags, "--user-data-dir="+filepath.Join(dir, "profile"))
+	dom, err := exec.Command(chromium, append(args, "--dump-dom", "file://"+page)...).Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom: %v", err)
+	}
+	for _, id := range []string{"t-bytes", "t-rate", "t-payload"} {
+		if !regexp.MustCompile(`<output id="` + id + `">[^<]+</output>`).Match(dom) {
+			t.Errorf("calculator output %s is empty: the page's script did not run", id)
+		}
+	}
+	shot := filepath.Join(dir, "report.png")
+	if out, err := exec.Command(chromium, append(args, "--screenshot="+shot, "--window-size=1200,2400", "file://"+page)...).CombinedOutput(); err != nil {
+		t.Fatalf("chromium --screenshot: %v\n%s", err, out)
+	}
+	if fi, err := os.Stat(shot); err != nil || fi.Size() < 10_000 {
+		t.Fatalf("screenshot: %v", err)
+	}
+}

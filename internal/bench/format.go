@@ -1,0 +1,243 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Report is a run: its machine and its rows, as --format json writes it
+// and --compare reads it.
+type Report struct {
+	Machine Machine `json:"machine"`
+	Started string  `json:"started"`
+	Quick   bool    `json:"quick"`
+	Rows    []Row   `json:"rows"`
+}
+
+// Machine describes where a run happened.
+type Machine struct {
+	CPU      string            `json:"cpu"`
+	Features []string          `json:"features"`
+	Tier     string            `json:"tier"`
+	GOOS     string            `json:"goos"`
+	GOARCH   string            `json:"goarch"`
+	Procs    int               `json:"gomaxprocs"`
+	Go       string            `json:"go"`
+	Kernels  map[string]string `json:"kernels"` // algorithm -> what hashlanes runs
+}
+
+// WriteJSON writes the report as indented JSON.
+func WriteJSON(w io.Writer, r Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// ReadJSON reads what WriteJSON wrote.
+func ReadJSON(rd io.Reader) (Report, error) {
+	var r Report
+	err := json.NewDecoder(rd).Decode(&r)
+	return r, err
+}
+
+// WriteBench writes Go benchmark lines, one per repetition, so that
+// benchstat computes its own medians and intervals.
+func WriteBench(w io.Writer, r Report) error {
+	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/hashlanes/hashlanes/cmd/hashlanes\ncpu: %s\n",
+		r.Machine.GOOS, r.Machine.GOARCH, r.Machine.CPU)
+	for _, row := range r.Rows {
+		name := row.Name()
+		if r.Machine.Procs > 1 {
+			name += fmt.Sprintf("-%d", r.Machine.Procs)
+		}
+		for _, ns := range row.Samples {
+			fmt.Fprintf(w, "%s\t%8d\t%12.1f ns/op", name, row.Iterations, ns)
+			if row.Bytes > 0 {
+				fmt.Fprintf(w, "\t%10.2f MB/s", float64(row.Bytes)/ns*1e3)
+			}
+			_, err := fmt.Fprintf(w, "\t%10.0f B/op\t%8.0f allocs/op\n", row.AllocBytes, row.Allocs)
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// table is the rows of one suite laid out for reading.
+type table struct {
+	Title  string
+	Header []string
+	Rows   [][]string
+}
+
+func (r Report) tables() []table {
+	var ts []table
+	for _, suite := range Suites {
+		var rows []Row
+		for _, row := range r.Rows {
+			if row.Suite == suite {
+				rows = append(rows, row)
+			}
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		t := table{Title: suiteTitle[suite]}
+		switch suite {
+		case "algos":
+			t.Header = []string{"algorithm", "implementation", "size", "ns/op", "MB/s", "±", "B/op", "allocs/op"}
+			for _, row := range rows {
+				t.Rows = append(t.Rows, []string{row.Alg, row.Impl, SizeName(row.Size), ns(row.NsPerOp()), mbps(row.MBps()), spread(row), num(row.AllocBytes), num(row.Allocs)})
+			}
+		case "lanes":
+			t.Header = []string{"algorithm", "streams", "size", "implementation", "MB/s", "±", "vs " + "reference"}
+			base := map[string]float64{}
+			for _, row := range rows {
+				if row.Impl != "hashlanes" {
+					base[fmt.Sprint(row.Alg, row.Streams)] = row.MBps()
+				}
+			}
+			for _, row := range rows {
+				ratio := ""
+				if b := base[fmt.Sprint(row.Alg, row.Streams)]; row.Impl == "hashlanes" && b > 0 {
+					ratio = fmt.Sprintf("%.2fx", row.MBps()/b)
+				}
+				t.Rows = append(t.Rows, []string{row.Alg, fmt.Sprint(row.Streams), SizeName(row.Size), row.Impl, mbps(row.MBps()), spread(row), ratio})
+			}
+		case "small":
+			t.Header = []string{"algorithm", "implementation", "messages", "ns/message", "±", "vs loop"}
+			loop := map[string]float64{}
+			for _, row := range rows {
+				if row.Impl == "loop" {
+					loop[row.Alg] = row.NsPerMsg()
+				}
+			}
+			for _, row := range rows {
+				ratio := ""
+				if l := loop[row.Alg]; l > 0 {
+					ratio = fmt.Sprintf("%.2fx", l/row.NsPerMsg())
+				}
+				t.Rows = append(t.Rows, []string{row.Alg, row.Impl, fmt.Sprint(row.Msgs), fmt.Sprintf("%.1f", row.NsPerMsg()), spread(row), ratio})
+			}
+		case "files":
+			t.Header = []string{"algorithm", "method", "file", "time", "MB/s", "±", "B/op", "allocs/op"}
+			for _, row := range rows {
+				t.Rows = append(t.Rows, []string{row.Alg, row.Impl, SizeName(row.Size), time.Duration(row.NsPerOp()).Round(10 * time.Microsecond).String(), mbps(row.MBps()), spread(row), num(row.AllocBytes), num(row.Allocs)})
+			}
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+var suiteTitle = map[string]string{
+	"algos": "Algorithms: one message of each size, one core",
+	"lanes": "Lanes: N concurrent streams, 32 KiB writes",
+	"small": "Small messages: 10,000 URL paths, one-shot loop vs SumMany",
+	"files": "Files: ways of hashing one file",
+}
+
+func ns(x float64) string {
+	if x >= 1e4 {
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.1f", x)
+}
+
+func mbps(x float64) string { return fmt.Sprintf("%.1f", x) }
+
+func num(x float64) string { return fmt.Sprintf("%.0f", x) }
+
+func spread(r Row) string {
+	s := Spread(r.Samples)
+	if math.IsNaN(s) {
+		return ""
+	}
+	out := fmt.Sprintf("%.0f%%", 100*s)
+	if r.Noisy() {
+		out += " noisy"
+	}
+	return out
+}
+
+// WriteTable writes the terminal tables, then a line on noise.
+func WriteTable(w io.Writer, r Report) error {
+	for _, t := range r.tables() {
+		fmt.Fprintf(w, "\n%s\n\n", t.Title)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, strings.Join(t.Header, "\t")+"\t")
+		for _, row := range t.Rows {
+			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, "\n"+noiseLine(r))
+	return err
+}
+
+// noiseLine says whether the machine was quiet enough to trust the table.
+func noiseLine(r Report) string {
+	noisy := 0
+	for _, row := range r.Rows {
+		if row.Noisy() {
+			noisy++
+		}
+	}
+	if noisy == 0 {
+		return fmt.Sprintf("All %d rows within ±%.0f%% of their medians.", len(r.Rows), 100*NoisyAbove)
+	}
+	return fmt.Sprintf("Noisy machine: %d of %d rows strayed more than ±%.0f%% from their medians (marked noisy); rerun on a quieter machine or with --full.",
+		noisy, len(r.Rows), 100*NoisyAbove)
+}
+
+// WriteMarkdown writes the tables as Markdown.
+func WriteMarkdown(w io.Writer, r Report) error {
+	fmt.Fprintf(w, "CPU: %s (%s); Go %s, GOMAXPROCS=%d\n", r.Machine.CPU, strings.Join(r.Machine.Features, ", "), r.Machine.Go, r.Machine.Procs)
+	for _, t := range r.tables() {
+		fmt.Fprintf(w, "\n### %s\n\n| %s |\n|%s\n", t.Title, strings.Join(t.Header, " | "), strings.Repeat("---|", len(t.Header)))
+		for _, row := range t.Rows {
+			fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
+		}
+	}
+	_, err := fmt.Fprintln(w, "\n"+noiseLine(r))
+	return err
+}
+
+// WriteCompare prints, for each row in both reports, old and new medians
+// and their ratio (old time / new time: above 1 is faster now).
+func WriteCompare(w io.Writer, old, cur Report) error {
+	prev := map[string]Row{}
+	for _, r := range old.Rows {
+		prev[r.Key()] = r
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "benchmark\told ns/op\tnew ns/op\tspeed-up\t")
+	matched := 0
+	for _, r := range cur.Rows {
+		o, ok := prev[r.Key()]
+		if !ok {
+			continue
+		}
+		matched++
+		note := ""
+		if r.Noisy() || o.Noisy() {
+			note = " (noisy)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2fx%s\t\n", r.Name(), ns(o.NsPerOp()), ns(r.NsPerOp()), o.NsPerOp()/r.NsPerOp(), note)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if matched == 0 {
+		return fmt.Errorf("the two reports have no benchmark in common")
+	}
+	return nil
+}

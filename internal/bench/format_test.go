@@ -1,0 +1,149 @@
+package bench
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// sample is a fixed report with a row of every suite, so that the formats
+// can be pinned without measuring anything.
+func sample() Report {
+	return Report{
+		Machine: Machine{CPU: "Test CPU", Features: []string{"AVX2", "SHA"}, Tier: "avx2", GOOS: "linux", GOARCH: "amd64", Procs: 2, Go: "go1.26",
+			Kernels: map[string]string{"md5": "avx2x16 (16 lanes) + amd64 (single stream)", "sha512": "stdlib"}},
+		Started: "2026-11-21T00:00:00Z",
+		Rows: []Row{
+			{Suite: "algos", Alg: "md5", Impl: "stdlib", Size: 1024, Bytes: 1024, Samples: []float64{1300, 1310, 1290}, Iterations: 1000},
+			{Suite: "algos", Alg: "md5", Impl: "hashlanes", Size: 1024, Bytes: 1024, Samples: []float64{1280, 1500, 1281}, Iterations: 1000},
+			{Suite: "algos", Alg: "sha256", Impl: "stdlib", Size: 1 << 20, Bytes: 1 << 20, Samples: []float64{580000, 585000, 590000}, Iterations: 10},
+			{Suite: "algos", Alg: "xxh3", Impl: "zeebo/xxh3", Size: 1 << 20, Bytes: 1 << 20, Samples: []float64{20000, 20000, 20000}, Iterations: 10},
+			{Suite: "lanes", Alg: "md5", Impl: "stdlib", Streams: 16, Size: 1 << 20, Bytes: 16 << 20, Samples: []float64{22e6, 22e6, 22e6}, Iterations: 2},
+			{Suite: "lanes", Alg: "md5", Impl: "hashlanes", Streams: 16, Size: 1 << 20, Bytes: 16 << 20, Samples: []float64{2e6, 2e6, 2.1e6}, Iterations: 2},
+			{Suite: "small", Alg: "md5", Impl: "loop", Msgs: 10000, Bytes: 570000, Samples: []float64{1.1e6, 1.1e6, 1.1e6}, Iterations: 3},
+			{Suite: "small", Alg: "md5", Impl: "summany", Msgs: 10000, Bytes: 570000, Samples: []float64{4e5, 4e5, 4e5}, Iterations: 3},
+			{Suite: "files", Alg: "sha256", Impl: "readall", Size: 16 << 20, Bytes: 16 << 20, Samples: []float64{11e6, 11e6, 11e6}, Iterations: 1, AllocBytes: 16 << 20, Allocs: 7},
+		},
+	}
+}
+
+func TestFormatsGolden(t *testing.T) {
+	for name, write := range map[string]func(*bytes.Buffer, Report) error{
+		"table.txt":   func(b *bytes.Buffer, r Report) error { return WriteTable(b, r) },
+		"bench.txt":   func(b *bytes.Buffer, r Report) error { return WriteBench(b, r) },
+		"report.json": func(b *bytes.Buffer, r Report) error { return WriteJSON(b, r) },
+		"table.md":    func(b *bytes.Buffer, r Report) error { return WriteMarkdown(b, r) },
+	} {
+		var b bytes.Buffer
+		if err := write(&b, sample()); err != nil {
+			t.Fatal(err)
+		}
+		golden := filepath.Join("testdata", name)
+		if *update {
+			os.WriteFile(golden, b.Bytes(), 0o644)
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b.Bytes(), want) {
+			t.Errorf("%s differs from the golden file (go test -run TestFormatsGolden -update):\n%s", name, b.String())
+		}
+	}
+}
+
+func TestJSONRoundTripAndCompare(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteJSON(&b, sample()); err != nil {
+		t.Fatal(err)
+	}
+	old, err := ReadJSON(&b)
+	if err != nil || len(old.Rows) != len(sample().Rows) {
+		t.Fatalf("%v, %d rows", err, len(old.Rows))
+	}
+	cur := sample()
+	cur.Rows[0].Samples = []float64{650, 655, 645} // twice as fast
+	var out bytes.Buffer
+	if err := WriteCompare(&out, old, cur); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`BenchmarkAlgos/alg=md5/impl=stdlib/size=1KiB\s+1300.0\s+650.0\s+2.00x`).MatchString(out.String()) {
+		t.Errorf("compare:\n%s", out.String())
+	}
+	if err := WriteCompare(&out, Report{}, cur); err == nil {
+		t.Error("reports with nothing in common should be an error")
+	}
+}
+
+// TestHTMLReport checks the page's structure: every section, the charts
+// inline, the tables, and no request to anywhere.
+func TestHTMLReport(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteHTML(&b, sample()); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{`<section id="machine">`, `<section id="recommendations">`, `<section id="charts">`,
+		`<section id="calculator"`, `<section id="tables">`, "Test CPU", "AVX2, SHA", "avx2x16 (16 lanes)",
+		"Throughput by message size", "Concurrent streams", "Lanes pay off for md5 from 16 concurrent streams",
+		"SumMany takes 40 ns per message, 2.8× faster", "<td>readall</td>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, "<svg"); n != 2 {
+		t.Errorf("%d inline charts, want 2", n)
+	}
+	// Nothing to fetch: no src or href, no url(), no import.
+	if m := regexp.MustCompile(`(?i)(src|href)\s*=|url\(|@import|<link|fetch\(|XMLHttpRequest`).FindString(page); m != "" {
+		t.Errorf("the page would make a request: %q", m)
+	}
+}
+
+func TestCharts(t *testing.T) {
+	for _, draw := range []func([]Row) ([]byte, error){svgOf(ThroughputChart), svgOf(LanesChart)} {
+		svg, err := draw(sample().Rows)
+		if err != nil || !bytes.Contains(svg, []byte("<svg")) {
+			t.Fatalf("%v: %.100q", err, svg)
+		}
+	}
+	if p, err := LanesChart(nil); p != nil || err != nil {
+		t.Error("no lanes rows should give no chart")
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for _, s := range []int64{128, 512, 1 << 10, 8 << 10, 1 << 20, 64 << 20, 1000} {
+		if n, err := ParseSize(SizeName(s)); err != nil || n != s {
+			t.Errorf("%d: %s parses to %d, %v", s, SizeName(s), n, err)
+		}
+	}
+	for _, bad := range []string{"", "KiB", "-1KiB", "1.5MiB", "x"} {
+		if _, err := ParseSize(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// TestMeasure: a row of a known cost measures near it, with as many
+// samples as repetitions.
+func TestMeasure(t *testing.T) {
+	r := Row{Suite: "algos", Alg: "x", Impl: "y", Size: 1, Bytes: 1}
+	sink := 0
+	Config{Reps: 3, MinTime: 2e6}.measure(&r, func(n int) {
+		for i := range n * 1000 {
+			sink += i
+		}
+	})
+	if len(r.Samples) != 3 || r.Iterations < 1 || r.NsPerOp() <= 0 {
+		t.Fatalf("%+v", r)
+	}
+	_ = sink
+}

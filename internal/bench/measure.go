@@ -1,0 +1,134 @@
+package bench
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// Row is one measured workload: what ran, and how long each repetition
+// took per operation.
+type Row struct {
+	Suite   string `json:"suite"` // algos, lanes, small, files
+	Alg     string `json:"alg"`
+	Impl    string `json:"impl"`              // stdlib, hashlanes, a library, a method
+	Size    int64  `json:"size,omitempty"`    // bytes per message or stream
+	Streams int    `json:"streams,omitempty"` // lanes: concurrent streams
+	Msgs    int    `json:"msgs,omitempty"`    // small: messages per operation
+	Kernel  string `json:"kernel,omitempty"`  // what hashlanes ran
+
+	Bytes      int64     `json:"bytes_per_op"`       // bytes hashed per operation
+	Samples    []float64 `json:"ns_per_op"`          // one per repetition
+	Iterations int       `json:"iterations"`         // operations per repetition
+	AllocBytes float64   `json:"alloc_bytes_per_op"` // heap bytes allocated per operation
+	Allocs     float64   `json:"allocs_per_op"`
+}
+
+// NsPerOp is the median time of one operation.
+func (r Row) NsPerOp() float64 { return Median(r.Samples) }
+
+// MBps is the median throughput in 10^6 bytes per second, as Go's
+// benchmarks report it.
+func (r Row) MBps() float64 { return float64(r.Bytes) / r.NsPerOp() * 1e3 }
+
+// Noisy tells whether the repetitions disagree by more than NoisyAbove.
+func (r Row) Noisy() bool { return Spread(r.Samples) > NoisyAbove }
+
+// NsPerMsg is the median time per message of a small-messages row.
+func (r Row) NsPerMsg() float64 { return r.NsPerOp() / float64(max(r.Msgs, 1)) }
+
+// Name is the row's Go benchmark name, which benchstat reads.
+func (r Row) Name() string {
+	var b strings.Builder
+	b.WriteString("Benchmark" + strings.ToUpper(r.Suite[:1]) + r.Suite[1:])
+	fmt.Fprintf(&b, "/alg=%s/impl=%s", r.Alg, r.Impl)
+	if r.Streams > 0 {
+		fmt.Fprintf(&b, "/streams=%d", r.Streams)
+	}
+	if r.Msgs > 0 {
+		fmt.Fprintf(&b, "/msgs=%d", r.Msgs)
+	}
+	if r.Size > 0 {
+		fmt.Fprintf(&b, "/size=%s", SizeName(r.Size))
+	}
+	return b.String()
+}
+
+// Key identifies a row across runs, for --compare.
+func (r Row) Key() string { return r.Name() }
+
+// SizeName writes a size as the seeds do: 128B, 8KiB, 1MiB.
+func SizeName(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return fmt.Sprintf("%dB", n)
+}
+
+// ParseSize reads what SizeName writes (and plain byte counts).
+func ParseSize(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"MiB", 1 << 20}, {"KiB", 1 << 10}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}, {"", 1}}
+	for _, u := range units {
+		if num, ok := strings.CutSuffix(s, u.suffix); ok {
+			var n int64
+			if _, err := fmt.Sscanf(num, "%d", &n); err != nil || n <= 0 || fmt.Sprint(n) != num {
+				return 0, fmt.Errorf("bad size %q (want e.g. 128B, 8KiB, 1MiB)", s)
+			}
+			return n * u.mult, nil
+		}
+	}
+	return 0, fmt.Errorf("bad size %q", s)
+}
+
+// Config says how hard to measure.
+type Config struct {
+	Reps    int           // timed repetitions per row
+	MinTime time.Duration // each repetition runs at least this long
+}
+
+// Quick and Full are the two standard efforts.
+var (
+	Quick = Config{Reps: 5, MinTime: 30 * time.Millisecond}
+	Full  = Config{Reps: 10, MinTime: 150 * time.Millisecond}
+)
+
+// measure runs op (which performs its operation n times) once to warm up
+// and calibrate, then Reps times for at least MinTime each, and fills the
+// row's samples and allocation counts.
+func (c Config) measure(r *Row, op func(n int)) {
+	start := time.Now()
+	op(1) // warm-up: caches, pools, lazily built servers
+	one := max(time.Since(start), time.Microsecond)
+	n := max(1, int(c.MinTime/one))
+	// Calibrate once more at the scale measured: the first call pays for
+	// what warms up.
+	start = time.Now()
+	op(n)
+	if d := time.Since(start); d > 0 {
+		n = max(1, int(float64(n)*float64(c.MinTime)/float64(d)))
+	}
+	r.Iterations = n
+	r.Samples = r.Samples[:0]
+	var before, after runtime.MemStats
+	for i := range c.Reps {
+		if i == 0 {
+			runtime.ReadMemStats(&before)
+		}
+		start := time.Now()
+		op(n)
+		d := time.Since(start)
+		if i == 0 {
+			runtime.ReadMemStats(&after)
+			r.AllocBytes = float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
+			r.Allocs = float64(after.Mallocs-before.Mallocs) / float64(n)
+		}
+		r.Samples = append(r.Samples, float64(d.Nanoseconds())/float64(n))
+	}
+}

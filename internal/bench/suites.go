@@ -1,0 +1,375 @@
+package bench
+
+import (
+	"bufio"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/hashlanes/hashlanes"
+	"github.com/zeebo/xxh3"
+)
+
+// Suites are the suite names, in the order they run.
+var Suites = []string{"algos", "lanes", "small", "files"}
+
+// SeedSizes are the message sizes of the seeds' algorithm tables.
+var SeedSizes = []int64{128, 512, 1 << 10, 8 << 10, 32 << 10, 128 << 10, 256 << 10, 1 << 20, 10 << 20, 16 << 20, 32 << 20, 64 << 20}
+
+// QuickSizes keep --quick under a minute.
+var QuickSizes = []int64{128, 8 << 10, 1 << 20}
+
+// Plan is what a run measures.
+type Plan struct {
+	Suites []string
+	Sizes  []int64 // algos suite
+	Config Config
+	Quick  bool
+	// Progress, if set, is told how many rows are done of how many.
+	Progress func(done, total int, current string)
+	// Python runs the small-messages corpus through Python's hashlib, if
+	// its path is set.
+	Python string
+}
+
+// job is one row to measure.
+type job struct {
+	row Row
+	op  func(n int)
+	// run, instead of op, measures the row some other way (Python).
+	run func(r *Row) error
+}
+
+// Run measures the plan's suites and returns their rows.
+func Run(p Plan) ([]Row, error) {
+	var jobs []job
+	var cleanups []func()
+	defer func() {
+		for _, c := range cleanups {
+			c()
+		}
+	}()
+	for _, s := range p.Suites {
+		switch s {
+		case "algos":
+			jobs = append(jobs, algosJobs(p.Sizes)...)
+		case "lanes":
+			jobs = append(jobs, lanesJobs(p.Quick)...)
+		case "small":
+			jobs = append(jobs, smallJobs(p.Python)...)
+		case "files":
+			js, cleanup, err := filesJobs(p.Quick)
+			if err != nil {
+				return nil, err
+			}
+			cleanups = append(cleanups, cleanup)
+			jobs = append(jobs, js...)
+		default:
+			return nil, fmt.Errorf("unknown suite %q (suites: algos, lanes, small, files)", s)
+		}
+	}
+	rows := make([]Row, 0, len(jobs))
+	for i, j := range jobs {
+		if p.Progress != nil {
+			p.Progress(i, len(jobs), j.row.Name())
+		}
+		r := j.row
+		if r.Suite == "algos" {
+			// "One core", as the seeds measured: some libraries (BLAKE3)
+			// would otherwise spread one large message over every core.
+			prev := runtime.GOMAXPROCS(1)
+			p.Config.measure(&r, j.op)
+			runtime.GOMAXPROCS(prev)
+			rows = append(rows, r)
+			continue
+		}
+		if j.run != nil {
+			if err := j.run(&r); err != nil {
+				continue // Python missing a module: the row is left out
+			}
+		} else {
+			p.Config.measure(&r, j.op)
+		}
+		rows = append(rows, r)
+	}
+	if p.Progress != nil {
+		p.Progress(len(jobs), len(jobs), "")
+	}
+	return rows, nil
+}
+
+// nonCrypto are the fast non-cryptographic references the algos suite
+// shows beside the hashes.
+var nonCrypto = []struct {
+	name, impl string
+	new        func() hash.Hash
+}{
+	{"xxh3", "zeebo/xxh3", func() hash.Hash { return xxh3.New() }},
+	{"crc32c", "hash/crc32", func() hash.Hash { return crc32.New(crc32.MakeTable(crc32.Castagnoli)) }},
+}
+
+// referenceImpl names where an algorithm's reference implementation
+// comes from.
+func referenceImpl(a hashlanes.Algorithm) string {
+	switch a {
+	case hashlanes.BLAKE2b, hashlanes.BLAKE2s:
+		return "x/crypto"
+	case hashlanes.BLAKE3:
+		return "blake3"
+	}
+	return "stdlib"
+}
+
+// onLanes tells whether hashlanes runs its own kernels for a (otherwise it
+// serves the reference implementation, and a second row would repeat it).
+func onLanes(a hashlanes.Algorithm) bool { return hashlanes.DefaultServer(a).Kernel() != "stdlib" }
+
+// LaneAlgorithms are the algorithms hashlanes runs on its own kernels.
+func LaneAlgorithms() []hashlanes.Algorithm {
+	var as []hashlanes.Algorithm
+	for _, a := range hashlanes.Algorithms() {
+		if onLanes(a) {
+			as = append(as, a)
+		}
+	}
+	return as
+}
+
+func randomBytes(n int64, seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, 1))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// hashOp hashes data n times with a reused hasher, as a program hashing
+// one message after another would.
+func hashOp(h hash.Hash, data []byte) func(n int) {
+	out := make([]byte, 0, 64)
+	return func(n int) {
+		for range n {
+			h.Reset()
+			h.Write(data)
+			out = h.Sum(out[:0])
+		}
+	}
+}
+
+func algosJobs(sizes []int64) []job {
+	var jobs []job
+	for _, size := range sizes {
+		data := randomBytes(size, uint64(size))
+		for _, a := range hashlanes.Algorithms() {
+			row := Row{Suite: "algos", Alg: a.String(), Size: size, Bytes: size}
+			ref := row
+			ref.Impl = referenceImpl(a)
+			jobs = append(jobs, job{row: ref, op: hashOp(hashlanes.ReferenceHash(a), data)})
+			if onLanes(a) {
+				hl := row
+				hl.Impl, hl.Kernel = "hashlanes", hashlanes.DefaultServer(a).Kernel()
+				jobs = append(jobs, job{row: hl, op: hashOp(hashlanes.New(a), data)})
+			}
+		}
+		for _, nc := range nonCrypto {
+			row := Row{Suite: "algos", Alg: nc.name, Impl: nc.impl, Size: size, Bytes: size}
+			jobs = append(jobs, job{row: row, op: hashOp(nc.new(), data)})
+		}
+	}
+	return jobs
+}
+
+// LaneCounts are the concurrent stream counts of the lanes suite (the
+// seed-003 table).
+var LaneCounts = []int{1, 2, 4, 8, 16, 64}
+
+// lanesJobs: N goroutines, each hashing its own message in 32 KiB writes,
+// through hashlanes.New against the reference implementation.
+func lanesJobs(quick bool) []job {
+	size := int64(1 << 20)
+	if quick {
+		size = 256 << 10
+	}
+	var jobs []job
+	for _, a := range LaneAlgorithms() {
+		for _, n := range LaneCounts {
+			msgs := make([][]byte, n)
+			for i := range msgs {
+				msgs[i] = randomBytes(size, uint64(i+1))
+			}
+			for _, impl := range []string{referenceImpl(a), "hashlanes"} {
+				newHash := func() hash.Hash { return hashlanes.ReferenceHash(a) }
+				row := Row{Suite: "lanes", Alg: a.String(), Impl: impl, Streams: n, Size: size, Bytes: size * int64(n)}
+				if impl == "hashlanes" {
+					newHash = func() hash.Hash { return hashlanes.New(a) }
+					row.Kernel = hashlanes.DefaultServer(a).Kernel()
+				}
+				jobs = append(jobs, job{row: row, op: streamsOp(newHash, msgs)})
+			}
+		}
+	}
+	return jobs
+}
+
+func streamsOp(newHash func() hash.Hash, msgs [][]byte) func(n int) {
+	hs := make([]hash.Hash, len(msgs))
+	for i := range hs {
+		hs[i] = newHash()
+	}
+	return func(n int) {
+		for range n {
+			var wg sync.WaitGroup
+			for i, m := range msgs {
+				wg.Go(func() {
+					h := hs[i]
+					h.Reset()
+					for len(m) > 0 {
+						k := min(len(m), 32<<10)
+						h.Write(m[:k])
+						m = m[k:]
+					}
+					h.Sum(nil)
+				})
+			}
+			wg.Wait()
+		}
+	}
+}
+
+// URLPaths is the small-messages corpus: n deterministic URL-path-like
+// messages of 40 to 75 bytes, as in the seeds' Python benchmark.
+func URLPaths(n int) [][]byte {
+	r := rand.New(rand.NewPCG(2024, 11))
+	pkgs := []string{"libssl", "zlib", "openssh-server", "curl", "python3-yaml", "nginx", "git", "tzdata", "bash", "coreutils"}
+	paths := make([][]byte, 0, n)
+	for len(paths) < n {
+		p, q := pkgs[r.IntN(len(pkgs))], pkgs[r.IntN(len(pkgs))]
+		s := fmt.Sprintf("/updates/%s-%d.%d/%s-%d.%d/%d/", p, r.IntN(10), r.IntN(20), q, r.IntN(10), r.IntN(100), r.IntN(1_000_000))
+		if len(s) >= 40 && len(s) <= 75 {
+			paths = append(paths, []byte(s))
+		}
+	}
+	return paths
+}
+
+// SmallCount is the size of the small-messages corpus.
+const SmallCount = 10_000
+
+func smallJobs(python string) []job {
+	paths := URLPaths(SmallCount)
+	total := int64(0)
+	for _, p := range paths {
+		total += int64(len(p))
+	}
+	var jobs []job
+	for _, a := range []hashlanes.Algorithm{hashlanes.MD5, hashlanes.SHA1, hashlanes.SHA256, hashlanes.SHA512} {
+		dst := make([]byte, 0, len(paths)*a.Size())
+		row := Row{Suite: "small", Alg: a.String(), Msgs: len(paths), Bytes: total}
+		loop := row
+		loop.Impl = "loop"
+		jobs = append(jobs, job{row: loop, op: func(n int) {
+			for range n {
+				d := dst[:0]
+				for _, p := range paths {
+					d = hashlanes.ReferenceSum(a, d, p)
+				}
+			}
+		}})
+		many := row
+		many.Impl, many.Kernel = "summany", hashlanes.DefaultServer(a).Kernel()
+		jobs = append(jobs, job{row: many, op: func(n int) {
+			for range n {
+				hashlanes.SumMany(a, dst[:0], paths)
+			}
+		}})
+		if python != "" {
+			py := row
+			py.Impl = "python-hashlib"
+			jobs = append(jobs, job{row: py, run: func(r *Row) error { return pythonSmall(python, r, paths) }})
+		}
+	}
+	return jobs
+}
+
+// FileMethods are the seed-004 ways of hashing a file.
+var FileMethods = []string{"readall", "iocopy", "bufio", "pooled", "hashlanes"}
+
+var filePool = sync.Pool{New: func() any { return new([64 << 10]byte) }}
+
+// filesJobs hashes one generated file by each method.
+func filesJobs(quick bool) ([]job, func(), error) {
+	size := int64(64 << 20)
+	if quick {
+		size = 16 << 20
+	}
+	dir, err := os.MkdirTemp("", "hashlanes-bench")
+	if err != nil {
+		return nil, nil, err
+	}
+	name := filepath.Join(dir, "file")
+	if err := os.WriteFile(name, randomBytes(size, 4), 0o644); err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	var jobs []job
+	for _, a := range []hashlanes.Algorithm{hashlanes.SHA256, hashlanes.MD5} {
+		for _, m := range FileMethods {
+			row := Row{Suite: "files", Alg: a.String(), Impl: m, Size: size, Bytes: size}
+			jobs = append(jobs, job{row: row, op: fileOp(a, m, name)})
+		}
+	}
+	return jobs, cleanup, nil
+}
+
+func fileOp(a hashlanes.Algorithm, method, name string) func(n int) {
+	check := func(err error) {
+		if err != nil {
+			panic(err) // the file was just written; failing to read it is a broken machine
+		}
+	}
+	return func(n int) {
+		for range n {
+			if method == "hashlanes" {
+				_, err := hashlanes.SumFile(a, name)
+				check(err)
+				continue
+			}
+			h := hashlanes.ReferenceHash(a)
+			if method == "readall" {
+				data, err := os.ReadFile(name)
+				check(err)
+				h.Write(data)
+				h.Sum(nil)
+				continue
+			}
+			f, err := os.Open(name)
+			check(err)
+			switch method {
+			case "iocopy":
+				_, err = io.Copy(h, f)
+			case "bufio":
+				_, err = io.Copy(h, bufio.NewReader(f))
+			case "pooled":
+				buf := filePool.Get().(*[64 << 10]byte)
+				_, err = io.CopyBuffer(writerOnly{h}, readerOnly{f}, buf[:])
+				filePool.Put(buf)
+			}
+			check(err)
+			f.Close()
+			h.Sum(nil)
+		}
+	}
+}
+
+// readerOnly and writerOnly hide ReadFrom/WriteTo, so CopyBuffer really
+// uses the pooled buffer.
+type readerOnly struct{ io.Reader }
+type writerOnly struct{ io.Writer }
