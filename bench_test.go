@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
+	"github.com/hashlanes/hashlanes/internal/workload"
 )
 
 // benchImpls are the ways a stream is hashed in the benchmarks: the
@@ -34,16 +35,6 @@ func benchImpls(a Algorithm) []struct {
 	return impls
 }
 
-func sizeName(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%dMiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%dKiB", n>>10)
-	}
-	return fmt.Sprintf("%dB", n)
-}
-
 // BenchmarkStreams is the workload: N goroutines, each hashing its
 // own message of SIZE bytes written in 32 KiB pieces through a fresh
 // hasher. Run with -cpu 1 (GOMAXPROCS=1) unless measuring scaling.
@@ -54,7 +45,7 @@ func BenchmarkStreams(b *testing.B) {
 		for _, impl := range benchImpls(a) {
 			for _, n := range []int{1, 2, 4, 8, 16, 32, 64} {
 				for _, size := range []int{32 << 10, 1 << 20} {
-					name := fmt.Sprintf("alg=%v/impl=%s/streams=%d/size=%s", a, impl.name, n, sizeName(size))
+					name := fmt.Sprintf("alg=%v/impl=%s/streams=%d/size=%s", a, impl.name, n, workload.SizeName(int64(size)))
 					b.Run(name, func(b *testing.B) {
 						cputest.Require(b, impl.level)
 						newHash := impl.new()
@@ -89,14 +80,14 @@ func BenchmarkSum(b *testing.B) {
 	for _, a := range []Algorithm{MD5} {
 		for _, size := range []int{64, 1 << 10, 32 << 10, 1 << 20} {
 			msg := make([]byte, size)
-			b.Run(fmt.Sprintf("alg=%v/impl=stdlib/size=%s", a, sizeName(size)), func(b *testing.B) {
+			b.Run(fmt.Sprintf("alg=%v/impl=stdlib/size=%s", a, workload.SizeName(int64(size))), func(b *testing.B) {
 				b.SetBytes(int64(size))
 				b.ReportAllocs()
 				for b.Loop() {
 					md5.Sum(msg)
 				}
 			})
-			b.Run(fmt.Sprintf("alg=%v/impl=hashlanes/size=%s", a, sizeName(size)), func(b *testing.B) {
+			b.Run(fmt.Sprintf("alg=%v/impl=hashlanes/size=%s", a, workload.SizeName(int64(size))), func(b *testing.B) {
 				b.SetBytes(int64(size))
 				b.ReportAllocs()
 				for b.Loop() {

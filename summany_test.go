@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+
+	"github.com/hashlanes/hashlanes/internal/workload"
 )
 
 // randomBatch draws count messages with lengths weighted to 0..200 bytes
@@ -140,51 +142,23 @@ func FuzzSumMany(f *testing.F) {
 	})
 }
 
-// urlPaths is the seeds' workload: deterministic URL-path-like messages
-// of 40 to 75 bytes.
-func urlPaths(n int) [][]byte {
-	r := rand.New(rand.NewPCG(2024, 11))
-	pkgs := []string{"libssl", "zlib", "openssh-server", "curl", "python3-yaml", "nginx", "git", "tzdata", "bash", "coreutils"}
-	paths := make([][]byte, 0, n)
-	for len(paths) < n {
-		p, q := pkgs[r.IntN(len(pkgs))], pkgs[r.IntN(len(pkgs))]
-		s := fmt.Sprintf("/updates/%s-%d.%d/%s-%d.%d/%d/", p, r.IntN(10), r.IntN(20), q, r.IntN(10), r.IntN(100), r.IntN(1_000_000))
-		if len(s) >= 40 && len(s) <= 75 {
-			paths = append(paths, []byte(s))
-		}
-	}
-	return paths
-}
-
-func TestURLPaths(t *testing.T) {
-	paths := urlPaths(10000)
-	for _, p := range paths {
-		if len(p) < 40 || len(p) > 75 {
-			t.Fatalf("path of %d bytes", len(p))
-		}
-	}
-	if !bytes.Equal(urlPaths(3)[2], paths[2]) {
-		t.Fatal("corpus is not deterministic")
-	}
-}
-
 // BenchmarkSumMany compares SumMany with the one-shot loop (the standard
 // library's Sum appending to a preallocated dst). ns/op is per batch;
 // divide by n for ns per message.
 func BenchmarkSumMany(b *testing.B) {
-	type workload struct {
+	type batch struct {
 		name string
 		msgs [][]byte
 	}
-	var loads []workload
-	loads = append(loads, workload{"msgs=urls/n=10000", urlPaths(10000)}, workload{"msgs=urls/n=3", urlPaths(3)})
+	var loads []batch
+	loads = append(loads, batch{"msgs=urls/n=10000", workload.URLPaths(10000)}, batch{"msgs=urls/n=3", workload.URLPaths(3)})
 	for _, size := range []int{64, 1 << 10} {
 		r := rand.New(rand.NewPCG(7, uint64(size)))
 		msgs := make([][]byte, 2000)
 		for i := range msgs {
 			msgs[i] = randomBytes(r, size)
 		}
-		loads = append(loads, workload{fmt.Sprintf("msgs=%s/n=2000", sizeName(size)), msgs})
+		loads = append(loads, batch{fmt.Sprintf("msgs=%s/n=2000", workload.SizeName(int64(size))), msgs})
 	}
 	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
 		for _, w := range loads {

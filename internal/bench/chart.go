@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"sort"
 
+	"github.com/hashlanes/hashlanes/internal/workload"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -76,7 +77,7 @@ func (sizeTicks) Ticks(min, max float64) []plot.Tick {
 	var ts []plot.Tick
 	for v := 64.0; v <= max*1.01; v *= 4 {
 		if v >= min/1.01 {
-			ts = append(ts, plot.Tick{Value: v, Label: SizeName(int64(v))})
+			ts = append(ts, plot.Tick{Value: v, Label: workload.SizeName(int64(v))})
 		}
 	}
 	return ts

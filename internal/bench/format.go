@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/hashlanes/hashlanes/internal/workload"
 )
 
 // Report is a run: its machine and its rows, as --format json writes it
@@ -93,7 +95,7 @@ func (r Report) tables() []table {
 		case "algos":
 			t.Header = []string{"algorithm", "implementation", "size", "ns/op", "MB/s", "±", "B/op", "allocs/op"}
 			for _, row := range rows {
-				t.Rows = append(t.Rows, []string{row.Alg, row.Impl, SizeName(row.Size), ns(row.NsPerOp()), mbps(row.MBps()), spread(row), num(row.AllocBytes), num(row.Allocs)})
+				t.Rows = append(t.Rows, []string{row.Alg, row.Impl, workload.SizeName(row.Size), ns(row.NsPerOp()), mbps(row.MBps()), spread(row), num(row.AllocBytes), num(row.Allocs)})
 			}
 		case "lanes":
 			t.Header = []string{"algorithm", "streams", "size", "implementation", "MB/s", "±", "vs " + "reference"}
@@ -108,7 +110,7 @@ func (r Report) tables() []table {
 				if b := base[fmt.Sprint(row.Alg, row.Streams)]; row.Impl == "hashlanes" && b > 0 {
 					ratio = fmt.Sprintf("%.2fx", row.MBps()/b)
 				}
-				t.Rows = append(t.Rows, []string{row.Alg, fmt.Sprint(row.Streams), SizeName(row.Size), row.Impl, mbps(row.MBps()), spread(row), ratio})
+				t.Rows = append(t.Rows, []string{row.Alg, fmt.Sprint(row.Streams), workload.SizeName(row.Size), row.Impl, mbps(row.MBps()), spread(row), ratio})
 			}
 		case "small":
 			t.Header = []string{"algorithm", "implementation", "messages", "ns/message", "±", "vs loop"}
@@ -128,7 +130,7 @@ func (r Report) tables() []table {
 		case "files":
 			t.Header = []string{"algorithm", "method", "file", "time", "MB/s", "±", "B/op", "allocs/op"}
 			for _, row := range rows {
-				t.Rows = append(t.Rows, []string{row.Alg, row.Impl, SizeName(row.Size), time.Duration(row.NsPerOp()).Round(10 * time.Microsecond).String(), mbps(row.MBps()), spread(row), num(row.AllocBytes), num(row.Allocs)})
+				t.Rows = append(t.Rows, []string{row.Alg, row.Impl, workload.SizeName(row.Size), time.Duration(row.NsPerOp()).Round(10 * time.Microsecond).String(), mbps(row.MBps()), spread(row), num(row.AllocBytes), num(row.Allocs)})
 			}
 		}
 		ts = append(ts, t)

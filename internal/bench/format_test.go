@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hashlanes/hashlanes/internal/workload"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -121,8 +123,8 @@ func TestCharts(t *testing.T) {
 
 func TestParseSize(t *testing.T) {
 	for _, s := range []int64{128, 512, 1 << 10, 8 << 10, 1 << 20, 64 << 20, 1000} {
-		if n, err := ParseSize(SizeName(s)); err != nil || n != s {
-			t.Errorf("%d: %s parses to %d, %v", s, SizeName(s), n, err)
+		if n, err := ParseSize(workload.SizeName(s)); err != nil || n != s {
+			t.Errorf("%d: %s parses to %d, %v", s, workload.SizeName(s), n, err)
 		}
 	}
 	for _, bad := range []string{"", "KiB", "-1KiB", "1.5MiB", "x"} {

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/hashlanes/hashlanes/internal/workload"
 )
 
 // Row is one measured workload: what ran, and how long each repetition
@@ -50,7 +52,7 @@ func (r Row) Name() string {
 		fmt.Fprintf(&b, "/msgs=%d", r.Msgs)
 	}
 	if r.Size > 0 {
-		fmt.Fprintf(&b, "/size=%s", SizeName(r.Size))
+		fmt.Fprintf(&b, "/size=%s", workload.SizeName(r.Size))
 	}
 	return b.String()
 }
@@ -58,18 +60,7 @@ func (r Row) Name() string {
 // Key identifies a row across runs, for --compare.
 func (r Row) Key() string { return r.Name() }
 
-// SizeName writes a size as the seeds do: 128B, 8KiB, 1MiB.
-func SizeName(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%dMiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%dKiB", n>>10)
-	}
-	return fmt.Sprintf("%dB", n)
-}
-
-// ParseSize reads what SizeName writes (and plain byte counts).
+// ParseSize reads what workload.SizeName writes (and plain byte counts).
 func ParseSize(s string) (int64, error) {
 	units := []struct {
 		suffix string

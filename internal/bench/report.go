@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashlanes/hashlanes/internal/workload"
 	"gonum.org/v1/plot"
 )
 
@@ -33,11 +34,11 @@ func Recommendations(rows []Row) []string {
 	}
 	if b, ok := best(func(r Row) bool { return r.Size <= 1<<10 }); ok {
 		out = append(out, fmt.Sprintf("Small inputs (%s): the fastest cryptographic hash here is %s (%s), %.0f MB/s, %.0f ns per message.",
-			SizeName(b.Size), b.Alg, b.Impl, b.MBps(), b.NsPerOp()))
+			workload.SizeName(b.Size), b.Alg, b.Impl, b.MBps(), b.NsPerOp()))
 	}
 	if b, ok := best(func(r Row) bool { return r.Size >= 1<<20 }); ok {
 		out = append(out, fmt.Sprintf("Large inputs (%s): the fastest cryptographic hash here is %s (%s), %.0f MB/s on one core.",
-			SizeName(b.Size), b.Alg, b.Impl, b.MBps()))
+			workload.SizeName(b.Size), b.Alg, b.Impl, b.MBps()))
 	}
 	ref := map[string]float64{}
 	for _, r := range rows {

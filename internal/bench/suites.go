@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/internal/workload"
 	"github.com/zeebo/xxh3"
 )
 
@@ -243,27 +244,11 @@ func streamsOp(newHash func() hash.Hash, msgs [][]byte) func(n int) {
 	}
 }
 
-// URLPaths is the small-messages corpus: n deterministic URL-path-like
-// messages of 40 to 75 bytes, as in the seeds' Python benchmark.
-func URLPaths(n int) [][]byte {
-	r := rand.New(rand.NewPCG(2024, 11))
-	pkgs := []string{"libssl", "zlib", "openssh-server", "curl", "python3-yaml", "nginx", "git", "tzdata", "bash", "coreutils"}
-	paths := make([][]byte, 0, n)
-	for len(paths) < n {
-		p, q := pkgs[r.IntN(len(pkgs))], pkgs[r.IntN(len(pkgs))]
-		s := fmt.Sprintf("/updates/%s-%d.%d/%s-%d.%d/%d/", p, r.IntN(10), r.IntN(20), q, r.IntN(10), r.IntN(100), r.IntN(1_000_000))
-		if len(s) >= 40 && len(s) <= 75 {
-			paths = append(paths, []byte(s))
-		}
-	}
-	return paths
-}
-
 // SmallCount is the size of the small-messages corpus.
 const SmallCount = 10_000
 
 func smallJobs(python string) []job {
-	paths := URLPaths(SmallCount)
+	paths := workload.URLPaths(SmallCount)
 	total := int64(0)
 	for _, p := range paths {
 		total += int64(len(p))

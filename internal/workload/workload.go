@@ -1,0 +1,39 @@
+// Package workload holds what the root package's benchmarks and
+// hashlanes bench both measure, so that their figures are of the same
+// thing: the URL-path corpus of the seeds and the names of sizes.
+// It imports nothing of hashlanes, so the root package's own tests can use
+// it.
+package workload
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// URLPaths returns n deterministic URL-path-like messages of 40 to 75
+// bytes, as in the seeds' Python benchmark; a shorter corpus is a prefix
+// of a longer one.
+func URLPaths(n int) [][]byte {
+	r := rand.New(rand.NewPCG(2024, 11))
+	pkgs := []string{"libssl", "zlib", "openssh-server", "curl", "python3-yaml", "nginx", "git", "tzdata", "bash", "coreutils"}
+	paths := make([][]byte, 0, n)
+	for len(paths) < n {
+		p, q := pkgs[r.IntN(len(pkgs))], pkgs[r.IntN(len(pkgs))]
+		s := fmt.Sprintf("/updates/%s-%d.%d/%s-%d.%d/%d/", p, r.IntN(10), r.IntN(20), q, r.IntN(10), r.IntN(100), r.IntN(1_000_000))
+		if len(s) >= 40 && len(s) <= 75 {
+			paths = append(paths, []byte(s))
+		}
+	}
+	return paths
+}
+
+// SizeName writes a size as the seeds do: 128B, 8KiB, 1MiB.
+func SizeName(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return fmt.Sprintf("%dB", n)
+}
