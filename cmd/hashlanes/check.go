@@ -305,7 +305,7 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 		entries = append(entries, e)
 	}
 
-	var turns stdinTurns
+	turns := newStdinTurns()
 	var malformed, unreadable, mismatched, matched int
 	properlyFormatted := false
 	algsOf := func(i int) []hashlanes.Algorithm { return []hashlanes.Algorithm{entries[i].alg} }
@@ -315,7 +315,7 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 			if e.malformed {
 				return nil, errMalformed
 			}
-			return c.openStream(e.name, e.stdinTurn, &turns)
+			return c.openStream(e.name, e.stdinTurn, turns)
 		},
 		func(i int, s hashlanes.StreamSum) {
 			e := entries[i]

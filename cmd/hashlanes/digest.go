@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -282,20 +283,11 @@ func parseAlgorithms(list string) ([]hashlanes.Algorithm, error) {
 		if err != nil {
 			return nil, fmt.Errorf("unknown algorithm %s (known: %s)", quoteName(name), knownAlgorithms())
 		}
-		if !contains(algs, a) {
+		if !slices.Contains(algs, a) {
 			algs = append(algs, a)
 		}
 	}
 	return algs, nil
-}
-
-func contains(algs []hashlanes.Algorithm, a hashlanes.Algorithm) bool {
-	for _, b := range algs {
-		if a == b {
-			return true
-		}
-	}
-	return false
 }
 
 func knownAlgorithms() string {
@@ -311,15 +303,18 @@ func knownAlgorithms() string {
 // end, a later one finds it at end (or reads on, from a terminal).
 type stdinTurns struct {
 	mu   sync.Mutex
-	cond sync.Cond
+	cond *sync.Cond
 	next int
+}
+
+func newStdinTurns() *stdinTurns {
+	t := &stdinTurns{}
+	t.cond = sync.NewCond(&t.mu)
+	return t
 }
 
 func (t *stdinTurns) wait(turn int) {
 	t.mu.Lock()
-	if t.cond.L == nil {
-		t.cond.L = &t.mu
-	}
 	for t.next != turn {
 		t.cond.Wait()
 	}
@@ -328,9 +323,6 @@ func (t *stdinTurns) wait(turn int) {
 
 func (t *stdinTurns) done() {
 	t.mu.Lock()
-	if t.cond.L == nil {
-		t.cond.L = &t.mu
-	}
 	t.next++
 	t.cond.Broadcast()
 	t.mu.Unlock()

@@ -72,7 +72,7 @@ func makeFixture(dir string) error {
 		"sums.dash":     h("a") + "  -\n",
 		"sums.escaped":  `\` + h(`b\ack`) + `  b\\ack` + "\n" + `\` + h("n\nl") + `  n\nl` + "\n" + `\` + h("c\rr") + `  c\rr` + "\n" + `\` + h("a") + `  a\qb` + "\n" + `\` + h("a") + `  a\` + "\n",
 		"sums.plural":   zero + "  a\n" + zero + "  empty\n" + h("a") + "  nope1\n" + h("a") + "  nope2\n" + "bad\nbad\n" + h("big") + "  big\n",
-		"sums.sha256":   sha256Line("a", files) + sha256Line("big", files) + strings.Repeat("1", 64) + "  empty\n",
+		"sums.sha256":   shaLine(sha256.New, "a", files) + shaLine(sha256.New, "big", files) + strings.Repeat("1", 64) + "  empty\n",
 		"sums.sha512":   shaLine(sha512.New, "a", files) + "SHA512 (big) = " + hexOf(sum(sha512.New, big)) + "\n" + "bogus\n",
 		"sums.sha1":     shaLine(sha1.New, "a", files) + shaLine(sha1.New, "empty", files) + strings.Repeat("2", 40) + "  big\n",
 	}
@@ -99,11 +99,6 @@ func sum[H interface {
 	h := newHash()
 	h.Write(data)
 	return h.Sum(nil)
-}
-
-func sha256Line(name string, files map[string][]byte) string {
-	s := sha256.Sum256(files[name])
-	return hex.EncodeToString(s[:]) + "  " + name + "\n"
 }
 
 func shaLine[H interface {

@@ -7,10 +7,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/hashlanes/hashlanes"
@@ -118,7 +120,7 @@ func installLinks(prog string, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	status := 0
-	for _, name := range sortedDropIns() {
+	for _, name := range slices.Sorted(maps.Keys(dropIns)) {
 		link := filepath.Join(args[0], name)
 		if err := os.Symlink(exe, link); err != nil {
 			fmt.Fprintf(stderr, "%s: %s: %s\n", prog, quoteName(link), strerror(err))
@@ -128,8 +130,4 @@ func installLinks(prog string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s -> %s\n", link, exe)
 	}
 	return status
-}
-
-func sortedDropIns() []string {
-	return []string{"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum"}
 }

@@ -16,16 +16,15 @@ import (
 // only on a terminal unless --progress asks for it; --no-progress or a
 // redirected stderr turn it off.
 type progress struct {
-	w                     io.Writer
-	totalFiles            int
-	totalBytes            int64 // -1 when some sizes are unknown
-	files                 atomic.Int64
-	bytes                 atomic.Int64
-	start                 time.Time
-	quit, stopped         chan struct{}
-	mu                    sync.Mutex // held while drawing
-	drawn                 bool
-	lastRate, lastElapsed float64
+	w             io.Writer
+	totalFiles    int
+	totalBytes    int64 // -1 when some sizes are unknown
+	files         atomic.Int64
+	bytes         atomic.Int64
+	start         time.Time
+	quit, stopped chan struct{}
+	mu            sync.Mutex // held while drawing
+	drawn         bool
 }
 
 const (

@@ -35,7 +35,7 @@ func quoteName(name string) string {
 			needs = true
 		case (r.r == '{' || r.r == '}') && len(name) == 1:
 			needs, onlyCompat = true, false
-		case r.r < utf8.RuneSelf && strings.ContainsRune("!\"$&()*;<=>?[\\^`|:\t", r.r):
+		case r.r < utf8.RuneSelf && strings.ContainsRune("!\"$&()*;<=>?[\\^`|:", r.r):
 			needs, onlyCompat = true, false
 		}
 	}

@@ -148,7 +148,7 @@ func (c *command) walk(items []item, root string) []item {
 // hashItems runs the items through the engine and prints each result in
 // order as it comes.
 func (c *command) hashItems(items []item) {
-	var turns stdinTurns
+	turns := newStdinTurns()
 	prog := c.newProgress(items)
 	defer prog.stop()
 	hashlanes.SumStreams(c.ctx, c.algs, len(items),
@@ -157,7 +157,7 @@ func (c *command) hashItems(items []item) {
 			if it.err != nil {
 				return nil, it.err
 			}
-			return c.openStream(it.name, it.stdinTurn, &turns)
+			return c.openStream(it.name, it.stdinTurn, turns)
 		},
 		func(i int, s hashlanes.StreamSum) {
 			prog.add(s.Size)

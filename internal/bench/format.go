@@ -98,7 +98,7 @@ func (r Report) tables() []table {
 				t.Rows = append(t.Rows, []string{row.Alg, row.Impl, workload.SizeName(row.Size), ns(row.NsPerOp()), mbps(row.MBps()), spread(row), num(row.AllocBytes), num(row.Allocs)})
 			}
 		case "lanes":
-			t.Header = []string{"algorithm", "streams", "size", "implementation", "MB/s", "±", "vs " + "reference"}
+			t.Header = []string{"algorithm", "streams", "size", "implementation", "MB/s", "±", "vs reference"}
 			base := map[string]float64{}
 			for _, row := range rows {
 				if row.Impl != "hashlanes" {
@@ -218,13 +218,13 @@ func WriteMarkdown(w io.Writer, r Report) error {
 func WriteCompare(w io.Writer, old, cur Report) error {
 	prev := map[string]Row{}
 	for _, r := range old.Rows {
-		prev[r.Key()] = r
+		prev[r.Name()] = r
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "benchmark\told ns/op\tnew ns/op\tspeed-up\t")
 	matched := 0
 	for _, r := range cur.Rows {
-		o, ok := prev[r.Key()]
+		o, ok := prev[r.Name()]
 		if !ok {
 			continue
 		}

@@ -57,9 +57,6 @@ func (r Row) Name() string {
 	return b.String()
 }
 
-// Key identifies a row across runs, for --compare.
-func (r Row) Key() string { return r.Name() }
-
 // ParseSize reads what workload.SizeName writes (and plain byte counts).
 func ParseSize(s string) (int64, error) {
 	units := []struct {

@@ -13,10 +13,6 @@ import (
 	"gonum.org/v1/plot"
 )
 
-// nonCryptographic are the algos rows that are not cryptographic hashes,
-// left out of the recommendations.
-var nonCryptographic = map[string]bool{"xxh3": true, "crc32c": true}
-
 // Recommendations derives advice from a run's rows: the fastest
 // cryptographic hash for small and for large inputs, when lanes pay off,
 // and what SumMany buys.
@@ -26,7 +22,7 @@ func Recommendations(rows []Row) []string {
 		var b Row
 		found := false
 		for _, r := range rows {
-			if r.Suite == "algos" && !nonCryptographic[r.Alg] && pick(r) && (!found || r.MBps() > b.MBps()) {
+			if r.Suite == "algos" && !isNonCrypto(r.Alg) && pick(r) && (!found || r.MBps() > b.MBps()) {
 				b, found = r, true
 			}
 		}

@@ -45,6 +45,8 @@ type job struct {
 	op  func(n int)
 	// run, instead of op, measures the row some other way (Python).
 	run func(r *Row) error
+	// oneP runs the row with GOMAXPROCS=1.
+	oneP bool
 }
 
 // Run measures the plan's suites and returns their rows.
@@ -81,21 +83,19 @@ func Run(p Plan) ([]Row, error) {
 			p.Progress(i, len(jobs), j.row.Name())
 		}
 		r := j.row
-		if r.Suite == "algos" {
-			// "One core", as the seeds measured: some libraries (BLAKE3)
-			// would otherwise spread one large message over every core.
-			prev := runtime.GOMAXPROCS(1)
-			p.Config.measure(&r, j.op)
-			runtime.GOMAXPROCS(prev)
-			rows = append(rows, r)
-			continue
+		prev := runtime.GOMAXPROCS(0)
+		if j.oneP {
+			runtime.GOMAXPROCS(1)
 		}
+		var err error
 		if j.run != nil {
-			if err := j.run(&r); err != nil {
-				continue // Python missing a module: the row is left out
-			}
+			err = j.run(&r)
 		} else {
 			p.Config.measure(&r, j.op)
+		}
+		runtime.GOMAXPROCS(prev)
+		if err != nil {
+			continue // Python missing a module: the row is left out
 		}
 		rows = append(rows, r)
 	}
@@ -113,6 +113,17 @@ var nonCrypto = []struct {
 }{
 	{"xxh3", "zeebo/xxh3", func() hash.Hash { return xxh3.New() }},
 	{"crc32c", "hash/crc32", func() hash.Hash { return crc32.New(crc32.MakeTable(crc32.Castagnoli)) }},
+}
+
+// isNonCrypto tells the non-cryptographic references apart, which the
+// recommendations leave out.
+func isNonCrypto(alg string) bool {
+	for _, nc := range nonCrypto {
+		if nc.name == alg {
+			return true
+		}
+	}
+	return false
 }
 
 // referenceImpl names where an algorithm's reference implementation
@@ -164,6 +175,9 @@ func hashOp(h hash.Hash, data []byte) func(n int) {
 	}
 }
 
+// algosJobs: one message at a time, on one core as the seeds measured
+// (lukechampine's BLAKE3 would otherwise spread a large message over every
+// core).
 func algosJobs(sizes []int64) []job {
 	var jobs []job
 	for _, size := range sizes {
@@ -172,16 +186,16 @@ func algosJobs(sizes []int64) []job {
 			row := Row{Suite: "algos", Alg: a.String(), Size: size, Bytes: size}
 			ref := row
 			ref.Impl = referenceImpl(a)
-			jobs = append(jobs, job{row: ref, op: hashOp(hashlanes.ReferenceHash(a), data)})
+			jobs = append(jobs, job{row: ref, op: hashOp(hashlanes.ReferenceHash(a), data), oneP: true})
 			if onLanes(a) {
 				hl := row
 				hl.Impl, hl.Kernel = "hashlanes", hashlanes.DefaultServer(a).Kernel()
-				jobs = append(jobs, job{row: hl, op: hashOp(hashlanes.New(a), data)})
+				jobs = append(jobs, job{row: hl, op: hashOp(hashlanes.New(a), data), oneP: true})
 			}
 		}
 		for _, nc := range nonCrypto {
 			row := Row{Suite: "algos", Alg: nc.name, Impl: nc.impl, Size: size, Bytes: size}
-			jobs = append(jobs, job{row: row, op: hashOp(nc.new(), data)})
+			jobs = append(jobs, job{row: row, op: hashOp(nc.new(), data), oneP: true})
 		}
 	}
 	return jobs
