@@ -28,8 +28,10 @@ Measure hash functions on this machine: algos, lanes, small, files (default all)
   -o, --output=FILE    write the results there instead of standard output
       --html=FILE      also write a self-contained HTML report with charts
       --charts=DIR     also write the charts as SVG and PNG files
-      --compare OLD.json NEW.json
+      --compare OLD NEW
                        print each benchmark's speed-up from OLD to NEW
+                         (JSON reports, or Go benchmark lines: --format
+                         bench, or go test -bench of internal/bench)
       --no-python      leave Python's hashlib out of the small suite
       --help           display this help and exit
 `
@@ -100,7 +102,7 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 	}
 	if compare {
 		if len(operands) != 2 {
-			return usageError("--compare takes two JSON reports: OLD.json NEW.json")
+			return usageError("--compare takes two reports: OLD NEW")
 		}
 		var reps [2]bench.Report
 		for i, name := range operands {
@@ -108,10 +110,10 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 			if err != nil {
 				return fail("%s: %s", quoteName(name), strerror(err))
 			}
-			reps[i], err = bench.ReadJSON(f)
+			reps[i], err = bench.ReadReport(f, name)
 			f.Close()
 			if err != nil {
-				return fail("%s: not a hashlanes bench JSON report: %v", quoteName(name), err)
+				return fail("%s: not a hashlanes bench report: %v", quoteName(name), err)
 			}
 		}
 		if err := bench.WriteCompare(stdout, reps[0], reps[1]); err != nil {

@@ -214,7 +214,9 @@ func WriteMarkdown(w io.Writer, r Report) error {
 }
 
 // WriteCompare prints, for each row in both reports, old and new medians
-// and their ratio (old time / new time: above 1 is faster now).
+// and their ratio (old time / new time: above 1 is faster now), then the
+// geometric mean of the ratios and how many lie within ±AgreeWithin of 1,
+// which is what comparing two harnesses on the same workloads asks.
 func WriteCompare(w io.Writer, old, cur Report) error {
 	prev := map[string]Row{}
 	for _, r := range old.Rows {
@@ -222,18 +224,27 @@ func WriteCompare(w io.Writer, old, cur Report) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "benchmark\told ns/op\tnew ns/op\tspeed-up\t")
-	matched := 0
+	matched, within, logSum := 0, 0, 0.0
+	worst, worstName := 1.0, ""
 	for _, r := range cur.Rows {
 		o, ok := prev[r.Name()]
 		if !ok {
 			continue
 		}
 		matched++
+		ratio := o.NsPerOp() / r.NsPerOp()
+		logSum += math.Log(ratio)
+		if math.Abs(ratio-1) <= AgreeWithin {
+			within++
+		}
+		if math.Abs(math.Log(ratio)) > math.Abs(math.Log(worst)) {
+			worst, worstName = ratio, r.Name()
+		}
 		note := ""
 		if r.Noisy() || o.Noisy() {
 			note = " (noisy)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2fx%s\t\n", r.Name(), ns(o.NsPerOp()), ns(r.NsPerOp()), o.NsPerOp()/r.NsPerOp(), note)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2fx%s\t\n", r.Name(), ns(o.NsPerOp()), ns(r.NsPerOp()), ratio, note)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -241,5 +252,11 @@ func WriteCompare(w io.Writer, old, cur Report) error {
 	if matched == 0 {
 		return fmt.Errorf("the two reports have no benchmark in common")
 	}
-	return nil
+	_, err := fmt.Fprintf(w, "\n%d benchmarks in common: geomean speed-up %.3fx; %d within ±%.0f%% (%.0f%%); furthest %s at %.2fx\n",
+		matched, math.Exp(logSum/float64(matched)), within, 100*AgreeWithin, 100*float64(within)/float64(matched), worstName, worst)
+	return err
 }
+
+// AgreeWithin is how far apart two measurements of the same workload may
+// be and still count as agreeing.
+const AgreeWithin = 0.10

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -148,4 +149,56 @@ func TestMeasure(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	_ = sink
+}
+
+// TestReadBenchRoundTrip reads back what WriteBench writes, and go test's
+// output of the suite benchmarks, which --compare sets side by side.
+func TestReadBenchRoundTrip(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteBench(&b, sample()); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadReport(&b, "bench.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sample()
+	if len(got.Rows) != len(want.Rows) || got.Machine.CPU != "Test CPU" || got.Machine.Procs != 2 {
+		t.Fatalf("read %d rows of %d, machine %+v", len(got.Rows), len(want.Rows), got.Machine)
+	}
+	for i, w := range want.Rows {
+		g := got.Rows[i]
+		// Without a size, bytes come back from MB/s, to its two decimals.
+		if g.Name() != w.Name() || math.Abs(float64(g.Bytes-w.Bytes)) > 1e-4*float64(w.Bytes) || g.Iterations != w.Iterations || g.Allocs != w.Allocs || len(g.Samples) != len(w.Samples) {
+			t.Errorf("row %d: read %+v, wrote %+v", i, g, w)
+			continue
+		}
+		for j := range w.Samples {
+			if d := g.Samples[j] - w.Samples[j]; d > 0.1 || d < -0.1 {
+				t.Errorf("%s sample %d: read %v, wrote %v", w.Name(), j, g.Samples[j], w.Samples[j])
+			}
+		}
+	}
+
+	goTest := `goos: linux
+pkg: github.com/hashlanes/hashlanes/internal/bench
+BenchmarkSmall/alg=md5/impl=summany/msgs=10000-2   	     238	    571203 ns/op	 786.31 MB/s	     293 B/op	       0 allocs/op
+BenchmarkSmall/alg=md5/impl=summany/msgs=10000-2   	     240	    561203 ns/op	 800.32 MB/s	     293 B/op	       0 allocs/op
+BenchmarkStreams/alg=md5/impl=avx512/streams=16/size=1MiB-2   	 10	 1000 ns/op
+BenchmarkAlgos/alg=md5/impl=stdlib/size=1KiB/extra=1-2   	 10	 1000 ns/op
+PASS
+`
+	rep, err := ReadReport(strings.NewReader(goTest), "gotest.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 1 || rep.Rows[0].Name() != "BenchmarkSmall/alg=md5/impl=summany/msgs=10000" || len(rep.Rows[0].Samples) != 2 || math.Abs(rep.Rows[0].NsPerMsg()-56.6203) > 1e-6 {
+		t.Errorf("read %+v", rep.Rows)
+	}
+	if _, err := ReadReport(strings.NewReader("BenchmarkOther 10 5 ns/op\n"), "other.txt"); err == nil {
+		t.Error("a file without rows should be an error")
+	}
+	if _, err := ReadReport(strings.NewReader(""), "empty.txt"); err == nil {
+		t.Error("an empty file should be an error")
+	}
 }
