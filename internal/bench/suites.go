@@ -49,15 +49,15 @@ type job struct {
 	oneP bool
 }
 
-// Run measures the plan's suites and returns their rows.
-func Run(p Plan) ([]Row, error) {
-	var jobs []job
+// jobs lists the rows the plan measures, in order; cleanup removes what
+// they made (the files suite's file).
+func (p Plan) jobs() (jobs []job, cleanup func(), err error) {
 	var cleanups []func()
-	defer func() {
+	cleanup = func() {
 		for _, c := range cleanups {
 			c()
 		}
-	}()
+	}
 	for _, s := range p.Suites {
 		switch s {
 		case "algos":
@@ -67,16 +67,28 @@ func Run(p Plan) ([]Row, error) {
 		case "small":
 			jobs = append(jobs, smallJobs(p.Python)...)
 		case "files":
-			js, cleanup, err := filesJobs(p.Quick)
+			js, c, err := filesJobs(p.Quick)
 			if err != nil {
-				return nil, err
+				cleanup()
+				return nil, nil, err
 			}
-			cleanups = append(cleanups, cleanup)
+			cleanups = append(cleanups, c)
 			jobs = append(jobs, js...)
 		default:
-			return nil, fmt.Errorf("unknown suite %q (suites: algos, lanes, small, files)", s)
+			cleanup()
+			return nil, nil, fmt.Errorf("unknown suite %q (suites: algos, lanes, small, files)", s)
 		}
 	}
+	return jobs, cleanup, nil
+}
+
+// Run measures the plan's suites and returns their rows.
+func Run(p Plan) ([]Row, error) {
+	jobs, cleanup, err := p.jobs()
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
 	rows := make([]Row, 0, len(jobs))
 	for i, j := range jobs {
 		if p.Progress != nil {
@@ -261,6 +273,8 @@ func streamsOp(newHash func() hash.Hash, msgs [][]byte) func(n int) {
 // SmallCount is the size of the small-messages corpus.
 const SmallCount = 10_000
 
+// smallJobs: the URL-path corpus on one core (Python is one thread too),
+// a loop of one-shot sums against SumMany.
 func smallJobs(python string) []job {
 	paths := workload.URLPaths(SmallCount)
 	total := int64(0)
@@ -273,7 +287,7 @@ func smallJobs(python string) []job {
 		row := Row{Suite: "small", Alg: a.String(), Msgs: len(paths), Bytes: total}
 		loop := row
 		loop.Impl = "loop"
-		jobs = append(jobs, job{row: loop, op: func(n int) {
+		jobs = append(jobs, job{row: loop, oneP: true, op: func(n int) {
 			for range n {
 				d := dst[:0]
 				for _, p := range paths {
@@ -283,7 +297,7 @@ func smallJobs(python string) []job {
 		}})
 		many := row
 		many.Impl, many.Kernel = "summany", hashlanes.DefaultServer(a).Kernel()
-		jobs = append(jobs, job{row: many, op: func(n int) {
+		jobs = append(jobs, job{row: many, oneP: true, op: func(n int) {
 			for range n {
 				hashlanes.SumMany(a, dst[:0], paths)
 			}
