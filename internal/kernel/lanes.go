@@ -30,13 +30,27 @@ func FromRows32[S any](rows []uint32, stride, lanes int, states *[MaxLanes]*S, m
 	fromLayout(rows, 1, stride, lanes, states, mask)
 }
 
-// words32 views a state of 32-bit words as a slice.
-func words32[S any](s *S) []uint32 {
-	return unsafe.Slice((*uint32)(unsafe.Pointer(s)), unsafe.Sizeof(*s)/4)
+// ToLanes64 is ToLanes32 for states of 64-bit words (SHA-512).
+func ToLanes64[S any](ls []uint64, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
+	return toLayout(ls, len(p), 1, p, states, ptrs, mask, nblocks, maxBlocks, zeros)
+}
+
+// FromLanes64 copies the masked lanes' states back from ls.
+func FromLanes64[S any](ls []uint64, lanes int, states *[MaxLanes]*S, mask uint32) {
+	fromLayout(ls, lanes, 1, lanes, states, mask)
+}
+
+// word is the word of a chaining state.
+type word interface{ uint32 | uint64 }
+
+// words views a state as a slice of its words.
+func words[W word, S any](s *S) []W {
+	var w W
+	return unsafe.Slice((*W)(unsafe.Pointer(s)), unsafe.Sizeof(*s)/unsafe.Sizeof(w))
 }
 
 // toLayout copies word w of lane i to buf[w*wordStride+i*laneStride].
-func toLayout[S any](buf []uint32, wordStride, laneStride int, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
+func toLayout[W word, S any](buf []W, wordStride, laneStride int, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
 	lanes := len(p)
 	if nblocks <= 0 || mask&(1<<lanes-1) == 0 {
 		return false
@@ -49,7 +63,7 @@ func toLayout[S any](buf []uint32, wordStride, laneStride int, p []*byte, states
 			p[i] = zeros
 			continue
 		}
-		for w, v := range words32(states[i]) {
+		for w, v := range words[W](states[i]) {
 			buf[w*wordStride+i*laneStride] = v
 		}
 		p[i] = ptrs[i]
@@ -57,12 +71,12 @@ func toLayout[S any](buf []uint32, wordStride, laneStride int, p []*byte, states
 	return true
 }
 
-func fromLayout[S any](buf []uint32, wordStride, laneStride, lanes int, states *[MaxLanes]*S, mask uint32) {
+func fromLayout[W word, S any](buf []W, wordStride, laneStride, lanes int, states *[MaxLanes]*S, mask uint32) {
 	for i := range lanes {
 		if mask&(1<<i) == 0 {
 			continue
 		}
-		s := words32(states[i])
+		s := words[W](states[i])
 		for w := range s {
 			s[w] = buf[w*wordStride+i*laneStride]
 		}

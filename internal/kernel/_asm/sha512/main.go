@@ -1,0 +1,194 @@
+// Command sha512 generates the amd64 SHA-512 kernels of
+// internal/kernel/sha512.
+package main
+
+import (
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
+	"github.com/hashlanes/hashlanes/internal/kernel/sha512/rounds"
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+func main() {
+	ConstraintExpr("amd64,!purego")
+	avx512()
+	Generate()
+}
+
+// avx512 hashes 8 lanes as two interleaved groups of 4 in YMM registers,
+// the SHA-256 kernel's shape with 64-bit words: VPRORQ for the rotations,
+// VPTERNLOGQ for the three-way XORs and for Ch and Maj, broadcast round
+// constants. 256-bit operations, since 512-bit ones issue at half the rate
+// on Zen 4; two groups keep the pipes full, as a round's dependency chain
+// is about five instructions long and a group's round about twenty. Each
+// block's message is transposed and byte-swapped up front, and the
+// schedule is extended in a stack buffer two rounds ahead of its use.
+func avx512() {
+	TEXT("blockAVX512x8", 0, "func(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)")
+	Pragma("noescape")
+	Doc("blockAVX512x8 hashes nblocks blocks of 8 lanes with 256-bit AVX-512 instructions.")
+	const row = 64 // bytes of one word across the 8 lanes
+	w := AllocLocal(80 * row)
+	saved := AllocLocal(8 * row)
+	sp := Load(Param("s"), GP64())
+	pp := Load(Param("ptrs"), GP64())
+	n := Load(Param("nblocks"), GP64())
+	kt := GP64()
+	LEAQ(constTable(), kt)
+	off := GP64()
+	XORQ(off, off)
+	var st [2][8]VecVirtual
+	for g := range 2 {
+		for i := range 8 {
+			st[g][i] = YMM()
+			VMOVDQU64(Mem{Base: sp, Disp: row*i + 32*g}, st[g][i])
+		}
+	}
+	Label("avx512_loop")
+	bswap := YMM()
+	VMOVDQU64(byteSwapMask(), bswap)
+	for g := range 2 {
+		for c := range 4 {
+			words4x4(pp, off, 4*g, 32*c, func(j int, r VecVirtual) {
+				VPSHUFB(bswap, r, r)
+				VMOVDQU64(r, w.Offset(row*(4*c+j)+32*g))
+			})
+		}
+	}
+	for g := range 2 {
+		for i := range 8 {
+			VMOVDQU64(st[g][i], saved.Offset(row*i+32*g))
+		}
+	}
+	cur := st
+	for t := range 80 {
+		for g := range 2 {
+			if t < 64 {
+				schedule(w, row, t+16, g)
+			}
+			cur[g] = round(cur[g], kt, w.Offset(row*t+32*g), t)
+		}
+	}
+	for g := range 2 {
+		for i := range 8 {
+			VPADDQ(saved.Offset(row*i+32*g), st[g][i], st[g][i])
+		}
+	}
+	ADDQ(U32(128), off)
+	DECQ(n)
+	JNZ(LabelRef("avx512_loop"))
+	for g := range 2 {
+		for i := range 8 {
+			VMOVDQU64(st[g][i], Mem{Base: sp, Disp: row*i + 32*g})
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// words4x4 loads 32 bytes at ptrs[first+i]+off+disp for lanes i = 0..3 and
+// hands done the 4 YMM registers, the j-th holding 64-bit word j (of those
+// 32 bytes) of the 4 lanes: 4 loads and 8 shuffles, in EVEX forms.
+func words4x4(ptrs, off Register, first, disp int, done func(j int, r VecVirtual)) {
+	var r [4]VecVirtual
+	for k := range 4 {
+		r[k] = YMM()
+		VMOVDQU64(Mem{Base: transpose.LanePtr(ptrs, first+k), Index: off, Scale: 1, Disp: disp}, r[k])
+	}
+	lo01, hi01, lo23, hi23 := YMM(), YMM(), YMM(), YMM()
+	VPUNPCKLQDQ(r[1], r[0], lo01) // lane0.w0 lane1.w0 | lane0.w2 lane1.w2
+	VPUNPCKHQDQ(r[1], r[0], hi01) // lane0.w1 lane1.w1 | lane0.w3 lane1.w3
+	VPUNPCKLQDQ(r[3], r[2], lo23)
+	VPUNPCKHQDQ(r[3], r[2], hi23)
+	for j, sel := range [4]struct {
+		imm  uint8
+		a, b VecVirtual
+	}{{0, lo01, lo23}, {0, hi01, hi23}, {3, lo01, lo23}, {3, hi01, hi23}} {
+		x := YMM()
+		VSHUFI64X2(U8(sel.imm), sel.b, sel.a, x) // low (0) or high (3) 128-bit halves of a, then b
+		done(j, x)
+	}
+}
+
+// schedule computes message word t of group g in the buffer w:
+// sigma1(w[t-2]) + w[t-7] + sigma0(w[t-15]) + w[t-16].
+func schedule(w Mem, row, t, g int) {
+	at := func(i int) Mem { return w.Offset(row*i + 32*g) }
+	x, s0, u := YMM(), YMM(), YMM()
+	VMOVDQU64(at(t-15), x)
+	VPRORQ(U8(1), x, s0)
+	VPRORQ(U8(8), x, u)
+	VPSRLQ(U8(7), x, x)
+	VPTERNLOGQ(U8(0x96), x, u, s0)
+	y, s1, v := YMM(), YMM(), YMM()
+	VMOVDQU64(at(t-2), y)
+	VPRORQ(U8(19), y, s1)
+	VPRORQ(U8(61), y, v)
+	VPSRLQ(U8(6), y, y)
+	VPTERNLOGQ(U8(0x96), y, v, s1)
+	VPADDQ(s0, s1, s1)
+	VPADDQ(at(t-7), s1, s1)
+	VPADDQ(at(t-16), s1, s1)
+	VMOVDQU64(s1, at(t))
+}
+
+// round does round t for one group with state v = a..h and returns the
+// roles for the next round: h becomes T1, then T1+T2 (the new a), and d
+// becomes d+T1 (the new e), so nothing moves between registers.
+func round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int) [8]VecVirtual {
+	a, b, c, d, e, f, g, h := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
+	VPADDQ_BCST(Mem{Base: kt, Disp: 8 * t}, h, h)
+	VPADDQ(wt, h, h)
+	s1, r1, r2 := YMM(), YMM(), YMM()
+	VPRORQ(U8(14), e, s1)
+	VPRORQ(U8(18), e, r1)
+	VPRORQ(U8(41), e, r2)
+	VPTERNLOGQ(U8(0x96), r2, r1, s1)
+	VPADDQ(s1, h, h)
+	ch := YMM()
+	VMOVDQA64(e, ch)
+	VPTERNLOGQ(U8(0xca), g, f, ch) // e ? f : g
+	VPADDQ(ch, h, h)               // T1
+	VPADDQ(h, d, d)                // new e
+	s0, q1, q2 := YMM(), YMM(), YMM()
+	VPRORQ(U8(28), a, s0)
+	VPRORQ(U8(34), a, q1)
+	VPRORQ(U8(39), a, q2)
+	VPTERNLOGQ(U8(0x96), q2, q1, s0)
+	VPADDQ(s0, h, h)
+	maj := YMM()
+	VMOVDQA64(a, maj)
+	VPTERNLOGQ(U8(0xe8), c, b, maj) // majority of a, b, c
+	VPADDQ(maj, h, h)               // T1 + T2
+	return [8]VecVirtual{h, a, b, c, d, e, f, g}
+}
+
+var tables = map[string]Mem{}
+
+// constTable is the 80 round constants.
+func constTable() Mem {
+	if m, ok := tables["k"]; ok {
+		return m
+	}
+	m := GLOBL("sha512consts", RODATA|NOPTR)
+	for i, k := range rounds.K {
+		DATA(8*i, U64(k))
+	}
+	tables["k"] = m
+	return m
+}
+
+// byteSwapMask reverses the bytes of each 64-bit word (the message is
+// big-endian), repeated for 256-bit use.
+func byteSwapMask() Mem {
+	if m, ok := tables["bswap"]; ok {
+		return m
+	}
+	m := GLOBL("sha512bswap", RODATA|NOPTR)
+	for i := range 32 {
+		DATA(i, U8(uint8(i&^7+7-i&7)))
+	}
+	tables["bswap"] = m
+	return m
+}

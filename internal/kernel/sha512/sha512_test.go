@@ -1,0 +1,69 @@
+package sha512
+
+import (
+	"bytes"
+	"crypto/sha512"
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hashlanes/hashlanes/internal/kernel/kerneltest"
+)
+
+// pad appends SHA-512's padding: 0x80, zeros, and a 128-bit length.
+func pad(msg []byte) []byte {
+	p := append(bytes.Clone(msg), 0x80)
+	for len(p)%BlockSize != BlockSize-16 {
+		p = append(p, 0)
+	}
+	p = binary.BigEndian.AppendUint64(p, 0)
+	return binary.BigEndian.AppendUint64(p, uint64(len(msg))<<3)
+}
+
+func digest(s *State, size int) []byte {
+	var out []byte
+	for _, w := range s {
+		out = binary.BigEndian.AppendUint64(out, w)
+	}
+	return out[:size]
+}
+
+func TestSinglesAgainstStdlib(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, impl := range Singles() {
+		for n := range 4*BlockSize + 2 {
+			msg := kerneltest.RandomBytes(r, n)
+			for _, c := range []struct {
+				init State
+				want func([]byte) []byte
+			}{
+				{Init512, func(m []byte) []byte { s := sha512.Sum512(m); return s[:] }},
+				{Init384, func(m []byte) []byte { s := sha512.Sum384(m); return s[:] }},
+				{Init512_224, func(m []byte) []byte { s := sha512.Sum512_224(m); return s[:] }},
+				{Init512_256, func(m []byte) []byte { s := sha512.Sum512_256(m); return s[:] }},
+			} {
+				s := c.init
+				impl.Fn(&s, pad(msg))
+				want := c.want(msg)
+				if got := digest(&s, len(want)); !bytes.Equal(got, want) {
+					t.Fatalf("%s, len %d: got %x, want %x", impl.Name, n, got, want)
+				}
+			}
+		}
+	}
+}
+
+var alg = kerneltest.Algorithm[State]{
+	BlockSize: BlockSize,
+	Ref:       blockGeneric,
+	Random:    kerneltest.RandomState[State],
+	Singles:   Singles(),
+	Multis:    Multis(),
+}
+
+func TestSingles(t *testing.T)       { kerneltest.Singles(t, alg) }
+func TestMultis(t *testing.T)        { kerneltest.Multis(t, alg) }
+func TestMultiNoAllocs(t *testing.T) { kerneltest.NoAllocs(t, alg) }
+
+// BenchmarkKernel measures the kernels alone; see kerneltest.Benchmark.
+func BenchmarkKernel(b *testing.B) { kerneltest.Benchmark(b, alg) }
