@@ -41,7 +41,7 @@ func benchImpls(a Algorithm) []struct {
 func BenchmarkStreams(b *testing.B) {
 	const piece = 32 << 10
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, a := range []Algorithm{MD5, SHA1, SHA256} {
+	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
 		for _, impl := range benchImpls(a) {
 			for _, n := range []int{1, 2, 4, 8, 16, 32, 64} {
 				for _, size := range []int{32 << 10, 1 << 20} {

@@ -29,6 +29,14 @@ func newServer(a Algorithm, l cpu.Level) *Server {
 		return engineOrStdlib(a, l, sha256Spec256, sha256Kernels(l))
 	case SHA224:
 		return engineOrStdlib(a, l, sha256Spec224, sha256Kernels(l))
+	case SHA512:
+		return engineOrStdlib(a, l, sha512Spec512, sha512Kernels(l))
+	case SHA384:
+		return engineOrStdlib(a, l, sha512Spec384, sha512Kernels(l))
+	case SHA512_224:
+		return engineOrStdlib(a, l, sha512Spec512224, sha512Kernels(l))
+	case SHA512_256:
+		return engineOrStdlib(a, l, sha512Spec512256, sha512Kernels(l))
 	}
 	return stdlibServer(a) // not on the engine yet
 }

@@ -1,0 +1,71 @@
+package hashlanes
+
+import (
+	"encoding/binary"
+	"unsafe"
+
+	"github.com/hashlanes/hashlanes/internal/cpu"
+	"github.com/hashlanes/hashlanes/internal/engine"
+	"github.com/hashlanes/hashlanes/internal/kernel/sha512"
+)
+
+func sha512Spec(name string, size int, init sha512.State, magic string) *engine.Spec[sha512.State] {
+	return &engine.Spec[sha512.State]{
+		Name: name, Size: size, BlockSize: sha512.BlockSize, Init: init, LenBytes: 16, BigEndian: true,
+		AppendDigest: func(b []byte, s *sha512.State) []byte {
+			for i := 0; i < size; i += 8 {
+				if size-i < 8 { // SHA-512/224 ends in half a word
+					var w [8]byte
+					binary.BigEndian.PutUint64(w[:], s[i/8])
+					return append(b, w[:size-i]...)
+				}
+				b = binary.BigEndian.AppendUint64(b, s[i/8])
+			}
+			return b
+		},
+		Magic:       magic,
+		AppendState: appendWords64BE,
+		ReadState:   readWords64BE,
+	}
+}
+
+var (
+	sha512Spec512    = sha512Spec("sha512", 64, sha512.Init512, "sha\x07")
+	sha512Spec384    = sha512Spec("sha384", 48, sha512.Init384, "sha\x04")
+	sha512Spec512224 = sha512Spec("sha512-224", 28, sha512.Init512_224, "sha\x05")
+	sha512Spec512256 = sha512Spec("sha512-256", 32, sha512.Init512_256, "sha\x06")
+)
+
+// sha512Rates are the kernels' throughputs in MB/s on AMD Zen 4, from
+// BenchmarkKernel in internal/kernel/sha512 (medians of 6, raw output in
+// bench/results/2026-11-21/kernel-sha512.txt):
+//
+//	kernel     lanes  MB/s   with b streams ready
+//	generic      1     305   the pure-Go reference
+//	stdlib       1     559   crypto/sha512's AVX2 code, whatever b
+//	avx512x8     8    1428   b/8 x 1428: measured 359 at b = 2, 660 at
+//	                         b = 4, so lanes win from b = 4
+//
+// SHA-512 has no hash extension on this CPU, so lanes pay off from four
+// streams, where SHA-256's SHA-NI pair is never beaten.
+var sha512Rates = map[string]float64{"generic": 305, "stdlib": 559, "avx512x8": 1428}
+
+func sha512Kernels(l cpu.Level) engine.Kernels[sha512.State] {
+	return kernelsFor(sha512.Singles(), sha512.Multis(), sha512Rates, l)
+}
+
+// appendWords64BE appends a state of 64-bit words big-endian, the standard
+// library's marshalled form.
+func appendWords64BE(b []byte, s *sha512.State) []byte {
+	for _, w := range s {
+		b = binary.BigEndian.AppendUint64(b, w)
+	}
+	return b
+}
+
+func readWords64BE(b []byte, s *sha512.State) []byte {
+	for i := range s {
+		s[i] = binary.BigEndian.Uint64(b[8*i:])
+	}
+	return b[unsafe.Sizeof(*s):]
+}
