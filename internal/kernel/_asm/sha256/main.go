@@ -3,6 +3,7 @@
 package main
 
 import (
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha256/rounds"
 	. "github.com/mmcloughlin/avo/build"
@@ -122,9 +123,9 @@ func avx512() {
 	for t := range 64 {
 		for g := range 2 {
 			if t < 48 {
-				schedule(w, row, t+16, g)
+				sha2.SHA256.Schedule(w, row, t+16, g)
 			}
-			cur[g] = round(cur[g], kt, w.Offset(row*t+32*g), t)
+			cur[g] = sha2.SHA256.Round(cur[g], kt, w.Offset(row*t+32*g), t)
 		}
 	}
 	for g := range 2 {
@@ -142,59 +143,6 @@ func avx512() {
 	}
 	VZEROUPPER()
 	RET()
-}
-
-// schedule computes message word t of group g in the buffer w:
-// sigma1(w[t-2]) + w[t-7] + sigma0(w[t-15]) + w[t-16].
-func schedule(w Mem, row, t, g int) {
-	at := func(i int) Mem { return w.Offset(row*i + 32*g) }
-	x, s0, u := YMM(), YMM(), YMM()
-	VMOVDQU32(at(t-15), x)
-	VPRORD(U8(7), x, s0)
-	VPRORD(U8(18), x, u)
-	VPSRLD(U8(3), x, x)
-	VPTERNLOGD(U8(0x96), x, u, s0)
-	y, s1, v := YMM(), YMM(), YMM()
-	VMOVDQU32(at(t-2), y)
-	VPRORD(U8(17), y, s1)
-	VPRORD(U8(19), y, v)
-	VPSRLD(U8(10), y, y)
-	VPTERNLOGD(U8(0x96), y, v, s1)
-	VPADDD(s0, s1, s1)
-	VPADDD(at(t-7), s1, s1)
-	VPADDD(at(t-16), s1, s1)
-	VMOVDQU32(s1, at(t))
-}
-
-// round does round t for one group with state v = a..h and returns the
-// roles for the next round: h becomes T1, then T1+T2 (the new a), and d
-// becomes d+T1 (the new e), so nothing moves between registers.
-func round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int) [8]VecVirtual {
-	a, b, c, d, e, f, g, h := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
-	VPADDD_BCST(Mem{Base: kt, Disp: 4 * t}, h, h)
-	VPADDD(wt, h, h)
-	s1, r1, r2 := YMM(), YMM(), YMM()
-	VPRORD(U8(6), e, s1)
-	VPRORD(U8(11), e, r1)
-	VPRORD(U8(25), e, r2)
-	VPTERNLOGD(U8(0x96), r2, r1, s1)
-	VPADDD(s1, h, h)
-	ch := YMM()
-	VMOVDQA32(e, ch)
-	VPTERNLOGD(U8(0xca), g, f, ch) // e ? f : g
-	VPADDD(ch, h, h)               // T1
-	VPADDD(h, d, d)                // new e
-	s0, q1, q2 := YMM(), YMM(), YMM()
-	VPRORD(U8(2), a, s0)
-	VPRORD(U8(13), a, q1)
-	VPRORD(U8(22), a, q2)
-	VPTERNLOGD(U8(0x96), q2, q1, s0)
-	VPADDD(s0, h, h)
-	maj := YMM()
-	VMOVDQA32(a, maj)
-	VPTERNLOGD(U8(0xe8), c, b, maj) // majority of a, b, c
-	VPADDD(maj, h, h)               // T1 + T2
-	return [8]VecVirtual{h, a, b, c, d, e, f, g}
 }
 
 // shaniX2 hashes two streams with the SHA extensions, their instructions

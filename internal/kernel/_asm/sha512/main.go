@@ -3,6 +3,7 @@
 package main
 
 import (
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha512/rounds"
 	. "github.com/mmcloughlin/avo/build"
@@ -65,9 +66,9 @@ func avx512() {
 	for t := range 80 {
 		for g := range 2 {
 			if t < 64 {
-				schedule(w, row, t+16, g)
+				sha2.SHA512.Schedule(w, row, t+16, g)
 			}
-			cur[g] = round(cur[g], kt, w.Offset(row*t+32*g), t)
+			cur[g] = sha2.SHA512.Round(cur[g], kt, w.Offset(row*t+32*g), t)
 		}
 	}
 	for g := range 2 {
@@ -109,59 +110,6 @@ func words4x4(ptrs, off Register, first, disp int, done func(j int, r VecVirtual
 		VSHUFI64X2(U8(sel.imm), sel.b, sel.a, x) // low (0) or high (3) 128-bit halves of a, then b
 		done(j, x)
 	}
-}
-
-// schedule computes message word t of group g in the buffer w:
-// sigma1(w[t-2]) + w[t-7] + sigma0(w[t-15]) + w[t-16].
-func schedule(w Mem, row, t, g int) {
-	at := func(i int) Mem { return w.Offset(row*i + 32*g) }
-	x, s0, u := YMM(), YMM(), YMM()
-	VMOVDQU64(at(t-15), x)
-	VPRORQ(U8(1), x, s0)
-	VPRORQ(U8(8), x, u)
-	VPSRLQ(U8(7), x, x)
-	VPTERNLOGQ(U8(0x96), x, u, s0)
-	y, s1, v := YMM(), YMM(), YMM()
-	VMOVDQU64(at(t-2), y)
-	VPRORQ(U8(19), y, s1)
-	VPRORQ(U8(61), y, v)
-	VPSRLQ(U8(6), y, y)
-	VPTERNLOGQ(U8(0x96), y, v, s1)
-	VPADDQ(s0, s1, s1)
-	VPADDQ(at(t-7), s1, s1)
-	VPADDQ(at(t-16), s1, s1)
-	VMOVDQU64(s1, at(t))
-}
-
-// round does round t for one group with state v = a..h and returns the
-// roles for the next round: h becomes T1, then T1+T2 (the new a), and d
-// becomes d+T1 (the new e), so nothing moves between registers.
-func round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int) [8]VecVirtual {
-	a, b, c, d, e, f, g, h := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
-	VPADDQ_BCST(Mem{Base: kt, Disp: 8 * t}, h, h)
-	VPADDQ(wt, h, h)
-	s1, r1, r2 := YMM(), YMM(), YMM()
-	VPRORQ(U8(14), e, s1)
-	VPRORQ(U8(18), e, r1)
-	VPRORQ(U8(41), e, r2)
-	VPTERNLOGQ(U8(0x96), r2, r1, s1)
-	VPADDQ(s1, h, h)
-	ch := YMM()
-	VMOVDQA64(e, ch)
-	VPTERNLOGQ(U8(0xca), g, f, ch) // e ? f : g
-	VPADDQ(ch, h, h)               // T1
-	VPADDQ(h, d, d)                // new e
-	s0, q1, q2 := YMM(), YMM(), YMM()
-	VPRORQ(U8(28), a, s0)
-	VPRORQ(U8(34), a, q1)
-	VPRORQ(U8(39), a, q2)
-	VPTERNLOGQ(U8(0x96), q2, q1, s0)
-	VPADDQ(s0, h, h)
-	maj := YMM()
-	VMOVDQA64(a, maj)
-	VPTERNLOGQ(U8(0xe8), c, b, maj) // majority of a, b, c
-	VPADDQ(maj, h, h)               // T1 + T2
-	return [8]VecVirtual{h, a, b, c, d, e, f, g}
 }
 
 var tables = map[string]Mem{}

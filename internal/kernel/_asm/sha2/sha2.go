@@ -1,0 +1,90 @@
+// Package sha2 emits the rounds and message schedule shared by the
+// SHA-256 and SHA-512 lane kernels: the same instructions on 32-bit or
+// 64-bit words, with each function's rotation amounts.
+package sha2
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Words is one word size's instructions and rotation amounts.
+type Words struct {
+	Bytes     int             // of a word
+	Ror, Srl  func(ops ...Op) // imm, x, dst
+	Add       func(ops ...Op) // src, x, dst
+	AddBcst   func(ops ...Op) // add a word broadcast from memory
+	Tern      func(ops ...Op) // imm, c, b, a
+	Mov, Load func(ops ...Op) // register copy; unaligned load or store
+	Sigma1    [3]uint8        // Σ1(e): three rotations
+	Sigma0    [3]uint8        // Σ0(a): three rotations
+	Small0    [3]uint8        // σ0: two rotations and a shift
+	Small1    [3]uint8        // σ1: two rotations and a shift
+}
+
+// SHA256 and SHA512 are the two word sizes (FIPS 180-4, 4.1.2 and 4.1.3).
+var (
+	SHA256 = Words{
+		Bytes: 4, Ror: VPRORD, Srl: VPSRLD, Add: VPADDD, AddBcst: VPADDD_BCST, Tern: VPTERNLOGD,
+		Mov: VMOVDQA32, Load: VMOVDQU32,
+		Sigma1: [3]uint8{6, 11, 25}, Sigma0: [3]uint8{2, 13, 22}, Small0: [3]uint8{7, 18, 3}, Small1: [3]uint8{17, 19, 10},
+	}
+	SHA512 = Words{
+		Bytes: 8, Ror: VPRORQ, Srl: VPSRLQ, Add: VPADDQ, AddBcst: VPADDQ_BCST, Tern: VPTERNLOGQ,
+		Mov: VMOVDQA64, Load: VMOVDQU64,
+		Sigma1: [3]uint8{14, 18, 41}, Sigma0: [3]uint8{28, 34, 39}, Small0: [3]uint8{1, 8, 7}, Small1: [3]uint8{19, 61, 6},
+	}
+)
+
+// Schedule computes message word t of group g in the buffer w, whose rows
+// of row bytes hold one word of every lane:
+// σ1(w[t-2]) + w[t-7] + σ0(w[t-15]) + w[t-16].
+func (ws Words) Schedule(w Mem, row, t, g int) {
+	at := func(i int) Mem { return w.Offset(row*i + 32*g) }
+	small := func(src Mem, k [3]uint8) VecVirtual {
+		x, s, u := YMM(), YMM(), YMM()
+		ws.Load(src, x)
+		ws.Ror(U8(k[0]), x, s)
+		ws.Ror(U8(k[1]), x, u)
+		ws.Srl(U8(k[2]), x, x)
+		ws.Tern(U8(0x96), x, u, s)
+		return s
+	}
+	s0 := small(at(t-15), ws.Small0)
+	s1 := small(at(t-2), ws.Small1)
+	ws.Add(s0, s1, s1)
+	ws.Add(at(t-7), s1, s1)
+	ws.Add(at(t-16), s1, s1)
+	ws.Load(s1, at(t))
+}
+
+// Round does round t for one group with state v = a..h, the round
+// constants at kt and the message word at wt, and returns the roles for
+// the next round: h becomes T1, then T1+T2 (the new a), and d becomes d+T1
+// (the new e), so nothing moves between registers.
+func (ws Words) Round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int) [8]VecVirtual {
+	a, b, c, d, e, f, g, h := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
+	ws.AddBcst(Mem{Base: kt, Disp: ws.Bytes * t}, h, h)
+	ws.Add(wt, h, h)
+	big := func(x VecVirtual, k [3]uint8) VecVirtual {
+		s, r1, r2 := YMM(), YMM(), YMM()
+		ws.Ror(U8(k[0]), x, s)
+		ws.Ror(U8(k[1]), x, r1)
+		ws.Ror(U8(k[2]), x, r2)
+		ws.Tern(U8(0x96), r2, r1, s)
+		return s
+	}
+	ws.Add(big(e, ws.Sigma1), h, h)
+	ch := YMM()
+	ws.Mov(e, ch)
+	ws.Tern(U8(0xca), g, f, ch) // e ? f : g
+	ws.Add(ch, h, h)            // T1
+	ws.Add(h, d, d)             // new e
+	ws.Add(big(a, ws.Sigma0), h, h)
+	maj := YMM()
+	ws.Mov(a, maj)
+	ws.Tern(U8(0xe8), c, b, maj) // majority of a, b, c
+	ws.Add(maj, h, h)            // T1 + T2
+	return [8]VecVirtual{h, a, b, c, d, e, f, g}
+}
