@@ -2,7 +2,6 @@ package hashlanes
 
 import (
 	"encoding/binary"
-	"unsafe"
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/engine"
@@ -67,5 +66,5 @@ func readWords64BE(b []byte, s *sha512.State) []byte {
 	for i := range s {
 		s[i] = binary.BigEndian.Uint64(b[8*i:])
 	}
-	return b[unsafe.Sizeof(*s):]
+	return b[8*len(s):]
 }
