@@ -88,3 +88,66 @@ func (ws Words) Round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int) [8]VecVirtua
 	ws.Add(maj, h, h)            // T1 + T2
 	return [8]VecVirtual{h, a, b, c, d, e, f, g}
 }
+
+// Lanes emits the body of a lane kernel with signature func(s, ptrs,
+// nblocks): the state, word i of lane j at s[i][j], held in two groups of
+// YMM registers (32 bytes of lanes each), rounds rounds a block with the
+// round constants at consts. load writes each block's message words to w
+// (word t of group g at w+64t+32g), byte-swapped; it is given the lane
+// pointers, the block offset and the byte-swap mask in a register.
+func (ws Words) Lanes(rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int)) {
+	const row = 64 // bytes of one word across the lanes of both groups
+	w := AllocLocal(rounds * row)
+	saved := AllocLocal(8 * row)
+	sp := Load(Param("s"), GP64())
+	pp := Load(Param("ptrs"), GP64())
+	n := Load(Param("nblocks"), GP64())
+	kt := GP64()
+	LEAQ(consts, kt)
+	off := GP64()
+	XORQ(off, off)
+	var st [2][8]VecVirtual
+	for g := range 2 {
+		for i := range 8 {
+			st[g][i] = YMM()
+			ws.Load(Mem{Base: sp, Disp: row*i + 32*g}, st[g][i])
+		}
+	}
+	Label("avx512_loop")
+	bswap := YMM()
+	ws.Load(bswapMask, bswap)
+	load(pp, off, bswap, w, row)
+	for g := range 2 {
+		for i := range 8 {
+			ws.Load(st[g][i], saved.Offset(row*i+32*g))
+		}
+	}
+	cur := st
+	for t := range rounds {
+		for g := range 2 {
+			if t < rounds-16 {
+				ws.Schedule(w, row, t+16, g)
+			}
+			cur[g] = ws.Round(cur[g], kt, w.Offset(row*t+32*g), t)
+		}
+	}
+	for g := range 2 {
+		for i := range 8 {
+			ws.Add(saved.Offset(row*i+32*g), st[g][i], st[g][i])
+		}
+	}
+	if block := 16 * ws.Bytes; block < 128 {
+		ADDQ(U8(block), off)
+	} else {
+		ADDQ(U32(block), off)
+	}
+	DECQ(n)
+	JNZ(LabelRef("avx512_loop"))
+	for g := range 2 {
+		for i := range 8 {
+			ws.Load(st[g][i], Mem{Base: sp, Disp: row*i + 32*g})
+		}
+	}
+	VZEROUPPER()
+	RET()
+}

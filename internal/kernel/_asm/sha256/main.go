@@ -86,63 +86,16 @@ func avx512() {
 	TEXT("blockAVX512x16", 0, "func(s *[8][16]uint32, ptrs *[16]*byte, nblocks int)")
 	Pragma("noescape")
 	Doc("blockAVX512x16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.")
-	const row = 64 // bytes of one word across the 16 lanes
-	w := AllocLocal(64 * row)
-	saved := AllocLocal(8 * row)
-	sp := Load(Param("s"), GP64())
-	pp := Load(Param("ptrs"), GP64())
-	n := Load(Param("nblocks"), GP64())
-	kt := GP64()
-	LEAQ(constTable(), kt)
-	off := GP64()
-	XORQ(off, off)
-	var st [2][8]VecVirtual
-	for g := range 2 {
-		for i := range 8 {
-			st[g][i] = YMM()
-			VMOVDQU32(Mem{Base: sp, Disp: row*i + 32*g}, st[g][i])
-		}
-	}
-	Label("avx512_loop")
-	bswap := YMM()
-	VMOVDQU32(byteSwapMask(), bswap)
-	for g := range 2 {
-		for h := range 2 {
-			transpose.Words8x8EVEX(pp, off, 8*g, 32*h, func(j int, r VecVirtual) {
-				VPSHUFB(bswap, r, r)
-				VMOVDQU32(r, w.Offset(row*(8*h+j)+32*g))
-			})
-		}
-	}
-	for g := range 2 {
-		for i := range 8 {
-			VMOVDQU32(st[g][i], saved.Offset(row*i+32*g))
-		}
-	}
-	cur := st
-	for t := range 64 {
+	sha2.SHA256.Lanes(64, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for g := range 2 {
-			if t < 48 {
-				sha2.SHA256.Schedule(w, row, t+16, g)
+			for h := range 2 {
+				transpose.Words8x8EVEX(pp, off, 8*g, 32*h, func(j int, r VecVirtual) {
+					VPSHUFB(bswap, r, r)
+					VMOVDQU32(r, w.Offset(row*(8*h+j)+32*g))
+				})
 			}
-			cur[g] = sha2.SHA256.Round(cur[g], kt, w.Offset(row*t+32*g), t)
 		}
-	}
-	for g := range 2 {
-		for i := range 8 {
-			VPADDD(saved.Offset(row*i+32*g), st[g][i], st[g][i])
-		}
-	}
-	ADDQ(U8(64), off)
-	DECQ(n)
-	JNZ(LabelRef("avx512_loop"))
-	for g := range 2 {
-		for i := range 8 {
-			VMOVDQU32(st[g][i], Mem{Base: sp, Disp: row*i + 32*g})
-		}
-	}
-	VZEROUPPER()
-	RET()
+	})
 }
 
 // shaniX2 hashes two streams with the SHA extensions, their instructions

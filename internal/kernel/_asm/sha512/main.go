@@ -29,63 +29,16 @@ func avx512() {
 	TEXT("blockAVX512x8", 0, "func(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)")
 	Pragma("noescape")
 	Doc("blockAVX512x8 hashes nblocks blocks of 8 lanes with 256-bit AVX-512 instructions.")
-	const row = 64 // bytes of one word across the 8 lanes
-	w := AllocLocal(80 * row)
-	saved := AllocLocal(8 * row)
-	sp := Load(Param("s"), GP64())
-	pp := Load(Param("ptrs"), GP64())
-	n := Load(Param("nblocks"), GP64())
-	kt := GP64()
-	LEAQ(constTable(), kt)
-	off := GP64()
-	XORQ(off, off)
-	var st [2][8]VecVirtual
-	for g := range 2 {
-		for i := range 8 {
-			st[g][i] = YMM()
-			VMOVDQU64(Mem{Base: sp, Disp: row*i + 32*g}, st[g][i])
-		}
-	}
-	Label("avx512_loop")
-	bswap := YMM()
-	VMOVDQU64(byteSwapMask(), bswap)
-	for g := range 2 {
-		for c := range 4 {
-			words4x4(pp, off, 4*g, 32*c, func(j int, r VecVirtual) {
-				VPSHUFB(bswap, r, r)
-				VMOVDQU64(r, w.Offset(row*(4*c+j)+32*g))
-			})
-		}
-	}
-	for g := range 2 {
-		for i := range 8 {
-			VMOVDQU64(st[g][i], saved.Offset(row*i+32*g))
-		}
-	}
-	cur := st
-	for t := range 80 {
+	sha2.SHA512.Lanes(80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for g := range 2 {
-			if t < 64 {
-				sha2.SHA512.Schedule(w, row, t+16, g)
+			for c := range 4 {
+				words4x4(pp, off, 4*g, 32*c, func(j int, r VecVirtual) {
+					VPSHUFB(bswap, r, r)
+					VMOVDQU64(r, w.Offset(row*(4*c+j)+32*g))
+				})
 			}
-			cur[g] = sha2.SHA512.Round(cur[g], kt, w.Offset(row*t+32*g), t)
 		}
-	}
-	for g := range 2 {
-		for i := range 8 {
-			VPADDQ(saved.Offset(row*i+32*g), st[g][i], st[g][i])
-		}
-	}
-	ADDQ(U32(128), off)
-	DECQ(n)
-	JNZ(LabelRef("avx512_loop"))
-	for g := range 2 {
-		for i := range 8 {
-			VMOVDQU64(st[g][i], Mem{Base: sp, Disp: row*i + 32*g})
-		}
-	}
-	VZEROUPPER()
-	RET()
+	})
 }
 
 // words4x4 loads 32 bytes at ptrs[first+i]+off+disp for lanes i = 0..3 and
