@@ -32,24 +32,46 @@ func kernelsFor[S any](singles []kernel.Single[S], multis []kernel.Multi[S], rat
 	return k
 }
 
-// words32 views a state of 32-bit words as a slice.
-func words32[S any](s *S) []uint32 {
-	return unsafe.Slice((*uint32)(unsafe.Pointer(s)), unsafe.Sizeof(*s)/4)
+// word is the word of a chaining state.
+type word interface{ uint32 | uint64 }
+
+// words views a state as a slice of its words.
+func words[W word, S any](s *S) []W {
+	return unsafe.Slice((*W)(unsafe.Pointer(s)), unsafe.Sizeof(*s)/unsafe.Sizeof(W(0)))
 }
 
-// appendWords32BE appends a state of 32-bit words big-endian, the standard
+// appendWordsBE appends a state's words big-endian, the standard
 // library's marshalled form.
-func appendWords32BE[S any](b []byte, s *S) []byte {
-	for _, w := range words32(s) {
-		b = binary.BigEndian.AppendUint32(b, w)
+func appendWordsBE[W word, S any](b []byte, s *S) []byte {
+	for _, w := range words[W](s) {
+		if unsafe.Sizeof(w) == 8 {
+			b = binary.BigEndian.AppendUint64(b, uint64(w))
+		} else {
+			b = binary.BigEndian.AppendUint32(b, uint32(w))
+		}
 	}
 	return b
 }
 
-func readWords32BE[S any](b []byte, s *S) []byte {
-	w := words32(s)
+func readWordsBE[W word, S any](b []byte, s *S) []byte {
+	w := words[W](s)
+	size := int(unsafe.Sizeof(W(0)))
 	for i := range w {
-		w[i] = binary.BigEndian.Uint32(b[4*i:])
+		if size == 8 {
+			w[i] = W(binary.BigEndian.Uint64(b[8*i:]))
+		} else {
+			w[i] = W(binary.BigEndian.Uint32(b[4*i:]))
+		}
 	}
-	return b[4*len(w):]
+	return b[size*len(w):]
+}
+
+// digestBE is the digest of the SHA family: the state's first size bytes,
+// big-endian, which for SHA-224 and SHA-512/224 ends inside a word. It
+// writes no byte past them, as SumMany writes digests in place.
+func digestBE[W word, S any](size int) func(b []byte, s *S) []byte {
+	return func(b []byte, s *S) []byte {
+		var buf [64]byte
+		return append(b, appendWordsBE[W](buf[:0], s)[:size]...)
+	}
 }

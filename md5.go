@@ -17,8 +17,8 @@ var md5Spec = &engine.Spec[md5.State]{
 		return b
 	},
 	Magic:       "md5\x01",
-	AppendState: appendWords32BE[md5.State],
-	ReadState:   readWords32BE[md5.State],
+	AppendState: appendWordsBE[uint32, md5.State],
+	ReadState:   readWordsBE[uint32, md5.State],
 }
 
 // md5Rates are the kernels' throughputs in MB/s on AMD Zen 4 (3.7 GHz),

@@ -8,10 +8,10 @@ import (
 
 var sha1Spec = &engine.Spec[sha1.State]{
 	Name: "sha1", Size: 20, BlockSize: sha1.BlockSize, Init: sha1.Init, LenBytes: 8, BigEndian: true,
-	AppendDigest: appendWords32BE[sha1.State],
+	AppendDigest: digestBE[uint32, sha1.State](20),
 	Magic:        "sha\x01",
-	AppendState:  appendWords32BE[sha1.State],
-	ReadState:    readWords32BE[sha1.State],
+	AppendState:  appendWordsBE[uint32, sha1.State],
+	ReadState:    readWordsBE[uint32, sha1.State],
 }
 
 // sha1Rates are the kernels' throughputs in MB/s on AMD Zen 4, from

@@ -1,8 +1,6 @@
 package hashlanes
 
 import (
-	"encoding/binary"
-
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/engine"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha256"
@@ -11,15 +9,10 @@ import (
 func sha256Spec(name string, size int, init sha256.State, magic string) *engine.Spec[sha256.State] {
 	return &engine.Spec[sha256.State]{
 		Name: name, Size: size, BlockSize: sha256.BlockSize, Init: init, LenBytes: 8, BigEndian: true,
-		AppendDigest: func(b []byte, s *sha256.State) []byte {
-			for _, w := range s[:size/4] {
-				b = binary.BigEndian.AppendUint32(b, w)
-			}
-			return b
-		},
-		Magic:       magic,
-		AppendState: appendWords32BE[sha256.State],
-		ReadState:   readWords32BE[sha256.State],
+		AppendDigest: digestBE[uint32, sha256.State](size),
+		Magic:        magic,
+		AppendState:  appendWordsBE[uint32, sha256.State],
+		ReadState:    readWordsBE[uint32, sha256.State],
 	}
 }
 

@@ -1,8 +1,6 @@
 package hashlanes
 
 import (
-	"encoding/binary"
-
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/engine"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha512"
@@ -11,20 +9,10 @@ import (
 func sha512Spec(name string, size int, init sha512.State, magic string) *engine.Spec[sha512.State] {
 	return &engine.Spec[sha512.State]{
 		Name: name, Size: size, BlockSize: sha512.BlockSize, Init: init, LenBytes: 16, BigEndian: true,
-		AppendDigest: func(b []byte, s *sha512.State) []byte {
-			for i := 0; i < size; i += 8 {
-				if size-i < 8 { // SHA-512/224 ends in half a word
-					var w [8]byte
-					binary.BigEndian.PutUint64(w[:], s[i/8])
-					return append(b, w[:size-i]...)
-				}
-				b = binary.BigEndian.AppendUint64(b, s[i/8])
-			}
-			return b
-		},
-		Magic:       magic,
-		AppendState: appendWords64BE,
-		ReadState:   readWords64BE,
+		AppendDigest: digestBE[uint64, sha512.State](size),
+		Magic:        magic,
+		AppendState:  appendWordsBE[uint64, sha512.State],
+		ReadState:    readWordsBE[uint64, sha512.State],
 	}
 }
 
@@ -51,20 +39,4 @@ var sha512Rates = map[string]float64{"generic": 305, "stdlib": 559, "avx512x8": 
 
 func sha512Kernels(l cpu.Level) engine.Kernels[sha512.State] {
 	return kernelsFor(sha512.Singles(), sha512.Multis(), sha512Rates, l)
-}
-
-// appendWords64BE appends a state of 64-bit words big-endian, the standard
-// library's marshalled form.
-func appendWords64BE(b []byte, s *sha512.State) []byte {
-	for _, w := range s {
-		b = binary.BigEndian.AppendUint64(b, w)
-	}
-	return b
-}
-
-func readWords64BE(b []byte, s *sha512.State) []byte {
-	for i := range s {
-		s[i] = binary.BigEndian.Uint64(b[8*i:])
-	}
-	return b[8*len(s):]
 }
