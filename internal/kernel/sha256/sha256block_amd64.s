@@ -257,14 +257,38 @@ DATA sha256consts<>+248(SB)/4, $0xbef9a3f7
 DATA sha256consts<>+252(SB)/4, $0xc67178f2
 GLOBL sha256consts<>(SB), RODATA|NOPTR, $256
 
-DATA sha256bswap<>+0(SB)/4, $0x00010203
-DATA sha256bswap<>+4(SB)/4, $0x04050607
-DATA sha256bswap<>+8(SB)/4, $0x08090a0b
-DATA sha256bswap<>+12(SB)/4, $0x0c0d0e0f
-DATA sha256bswap<>+16(SB)/4, $0x00010203
-DATA sha256bswap<>+20(SB)/4, $0x04050607
-DATA sha256bswap<>+24(SB)/4, $0x08090a0b
-DATA sha256bswap<>+28(SB)/4, $0x0c0d0e0f
+DATA sha256bswap<>+0(SB)/1, $0x03
+DATA sha256bswap<>+1(SB)/1, $0x02
+DATA sha256bswap<>+2(SB)/1, $0x01
+DATA sha256bswap<>+3(SB)/1, $0x00
+DATA sha256bswap<>+4(SB)/1, $0x07
+DATA sha256bswap<>+5(SB)/1, $0x06
+DATA sha256bswap<>+6(SB)/1, $0x05
+DATA sha256bswap<>+7(SB)/1, $0x04
+DATA sha256bswap<>+8(SB)/1, $0x0b
+DATA sha256bswap<>+9(SB)/1, $0x0a
+DATA sha256bswap<>+10(SB)/1, $0x09
+DATA sha256bswap<>+11(SB)/1, $0x08
+DATA sha256bswap<>+12(SB)/1, $0x0f
+DATA sha256bswap<>+13(SB)/1, $0x0e
+DATA sha256bswap<>+14(SB)/1, $0x0d
+DATA sha256bswap<>+15(SB)/1, $0x0c
+DATA sha256bswap<>+16(SB)/1, $0x03
+DATA sha256bswap<>+17(SB)/1, $0x02
+DATA sha256bswap<>+18(SB)/1, $0x01
+DATA sha256bswap<>+19(SB)/1, $0x00
+DATA sha256bswap<>+20(SB)/1, $0x07
+DATA sha256bswap<>+21(SB)/1, $0x06
+DATA sha256bswap<>+22(SB)/1, $0x05
+DATA sha256bswap<>+23(SB)/1, $0x04
+DATA sha256bswap<>+24(SB)/1, $0x0b
+DATA sha256bswap<>+25(SB)/1, $0x0a
+DATA sha256bswap<>+26(SB)/1, $0x09
+DATA sha256bswap<>+27(SB)/1, $0x08
+DATA sha256bswap<>+28(SB)/1, $0x0f
+DATA sha256bswap<>+29(SB)/1, $0x0e
+DATA sha256bswap<>+30(SB)/1, $0x0d
+DATA sha256bswap<>+31(SB)/1, $0x0c
 GLOBL sha256bswap<>(SB), RODATA|NOPTR, $32
 
 // func blockSHANIx2(s *[2][8]uint32, ptrs *[2]*byte, nblocks int)

@@ -151,3 +151,41 @@ func (ws Words) Lanes(rounds int, consts, bswapMask Mem, load func(pp, off Regis
 	VZEROUPPER()
 	RET()
 }
+
+var tables = map[string]Mem{}
+
+// table emits a read-only table the first time it is asked for.
+func table(name string, data func()) Mem {
+	if m, ok := tables[name]; ok {
+		return m
+	}
+	m := GLOBL(name, RODATA|NOPTR)
+	data()
+	tables[name] = m
+	return m
+}
+
+// Consts is the table of round constants k, named name.
+func (ws Words) Consts(name string, k []uint64) Mem {
+	return table(name, func() {
+		for i, v := range k {
+			if ws.Bytes == 8 {
+				DATA(8*i, U64(v))
+			} else {
+				DATA(4*i, U32(uint32(v)))
+			}
+		}
+	})
+}
+
+// ByteSwapMask is the VPSHUFB mask that reverses the bytes of each word
+// (the message is big-endian), 32 bytes for 256-bit use; VPSHUFB reads
+// only an index's low four bits, within each 128-bit half.
+func (ws Words) ByteSwapMask(name string) Mem {
+	return table(name, func() {
+		for i := range 32 {
+			last := ws.Bytes - 1
+			DATA(i, U8(uint8(i&^last%16+last-i&last)))
+		}
+	})
+}

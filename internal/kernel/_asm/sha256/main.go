@@ -197,31 +197,14 @@ func extend(m [4]VecVirtual, g int) {
 	SHA256MSG2(m[(g+3)%4], m[g%4])
 }
 
-var tables = map[string]Mem{}
-
 // constTable is the 64 round constants.
 func constTable() Mem {
-	if m, ok := tables["k"]; ok {
-		return m
+	k := make([]uint64, len(rounds.K))
+	for i, v := range rounds.K {
+		k[i] = uint64(v)
 	}
-	m := GLOBL("sha256consts", RODATA|NOPTR)
-	for i, k := range rounds.K {
-		DATA(4*i, U32(k))
-	}
-	tables["k"] = m
-	return m
+	return sha2.SHA256.Consts("sha256consts", k)
 }
 
-// byteSwapMask reverses the bytes of each 32-bit word (the message is
-// big-endian), repeated for 256-bit use.
-func byteSwapMask() Mem {
-	if m, ok := tables["bswap"]; ok {
-		return m
-	}
-	m := GLOBL("sha256bswap", RODATA|NOPTR)
-	for i := range 8 {
-		DATA(4*i, U32(uint32(4*(i%4)+3)|uint32(4*(i%4)+2)<<8|uint32(4*(i%4)+1)<<16|uint32(4*(i%4))<<24))
-	}
-	tables["bswap"] = m
-	return m
-}
+// byteSwapMask reverses the bytes of each 32-bit word.
+func byteSwapMask() Mem { return sha2.SHA256.ByteSwapMask("sha256bswap") }

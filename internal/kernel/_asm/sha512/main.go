@@ -65,31 +65,8 @@ func words4x4(ptrs, off Register, first, disp int, done func(j int, r VecVirtual
 	}
 }
 
-var tables = map[string]Mem{}
-
 // constTable is the 80 round constants.
-func constTable() Mem {
-	if m, ok := tables["k"]; ok {
-		return m
-	}
-	m := GLOBL("sha512consts", RODATA|NOPTR)
-	for i, k := range rounds.K {
-		DATA(8*i, U64(k))
-	}
-	tables["k"] = m
-	return m
-}
+func constTable() Mem { return sha2.SHA512.Consts("sha512consts", rounds.K[:]) }
 
-// byteSwapMask reverses the bytes of each 64-bit word (the message is
-// big-endian), repeated for 256-bit use.
-func byteSwapMask() Mem {
-	if m, ok := tables["bswap"]; ok {
-		return m
-	}
-	m := GLOBL("sha512bswap", RODATA|NOPTR)
-	for i := range 32 {
-		DATA(i, U8(uint8(i&^7+7-i&7)))
-	}
-	tables["bswap"] = m
-	return m
-}
+// byteSwapMask reverses the bytes of each 64-bit word.
+func byteSwapMask() Mem { return sha2.SHA512.ByteSwapMask("sha512bswap") }
