@@ -1,5 +1,5 @@
 // Shared by the algorithms on the engine: kernel choice and the
-// standard library's marshalled form of a state of 32-bit words.
+// standard library's marshalled form of a state, whatever its word size.
 
 package hashlanes
 
@@ -32,18 +32,10 @@ func kernelsFor[S any](singles []kernel.Single[S], multis []kernel.Multi[S], rat
 	return k
 }
 
-// word is the word of a chaining state.
-type word interface{ uint32 | uint64 }
-
-// words views a state as a slice of its words.
-func words[W word, S any](s *S) []W {
-	return unsafe.Slice((*W)(unsafe.Pointer(s)), unsafe.Sizeof(*s)/unsafe.Sizeof(W(0)))
-}
-
 // appendWordsBE appends a state's words big-endian, the standard
 // library's marshalled form.
-func appendWordsBE[W word, S any](b []byte, s *S) []byte {
-	for _, w := range words[W](s) {
+func appendWordsBE[W kernel.Word, S any](b []byte, s *S) []byte {
+	for _, w := range kernel.Words[W](s) {
 		if unsafe.Sizeof(w) == 8 {
 			b = binary.BigEndian.AppendUint64(b, uint64(w))
 		} else {
@@ -53,8 +45,8 @@ func appendWordsBE[W word, S any](b []byte, s *S) []byte {
 	return b
 }
 
-func readWordsBE[W word, S any](b []byte, s *S) []byte {
-	w := words[W](s)
+func readWordsBE[W kernel.Word, S any](b []byte, s *S) []byte {
+	w := kernel.Words[W](s)
 	size := int(unsafe.Sizeof(W(0)))
 	for i := range w {
 		if size == 8 {
@@ -69,7 +61,7 @@ func readWordsBE[W word, S any](b []byte, s *S) []byte {
 // digestBE is the digest of the SHA family: the state's first size bytes,
 // big-endian, which for SHA-224 and SHA-512/224 ends inside a word. It
 // writes no byte past them, as SumMany writes digests in place.
-func digestBE[W word, S any](size int) func(b []byte, s *S) []byte {
+func digestBE[W kernel.Word, S any](size int) func(b []byte, s *S) []byte {
 	return func(b []byte, s *S) []byte {
 		var buf [64]byte
 		return append(b, appendWordsBE[W](buf[:0], s)[:size]...)

@@ -40,17 +40,17 @@ func FromLanes64[S any](ls []uint64, lanes int, states *[MaxLanes]*S, mask uint3
 	fromLayout(ls, lanes, 1, lanes, states, mask)
 }
 
-// word is the word of a chaining state.
-type word interface{ uint32 | uint64 }
+// Word is the word of a chaining state.
+type Word interface{ uint32 | uint64 }
 
-// words views a state as a slice of its words.
-func words[W word, S any](s *S) []W {
+// Words views a state as a slice of its words.
+func Words[W Word, S any](s *S) []W {
 	var w W
 	return unsafe.Slice((*W)(unsafe.Pointer(s)), unsafe.Sizeof(*s)/unsafe.Sizeof(w))
 }
 
 // toLayout copies word w of lane i to buf[w*wordStride+i*laneStride].
-func toLayout[W word, S any](buf []W, wordStride, laneStride int, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
+func toLayout[W Word, S any](buf []W, wordStride, laneStride int, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
 	lanes := len(p)
 	if nblocks <= 0 || mask&(1<<lanes-1) == 0 {
 		return false
@@ -63,7 +63,7 @@ func toLayout[W word, S any](buf []W, wordStride, laneStride int, p []*byte, sta
 			p[i] = zeros
 			continue
 		}
-		for w, v := range words[W](states[i]) {
+		for w, v := range Words[W](states[i]) {
 			buf[w*wordStride+i*laneStride] = v
 		}
 		p[i] = ptrs[i]
@@ -71,12 +71,12 @@ func toLayout[W word, S any](buf []W, wordStride, laneStride int, p []*byte, sta
 	return true
 }
 
-func fromLayout[W word, S any](buf []W, wordStride, laneStride, lanes int, states *[MaxLanes]*S, mask uint32) {
+func fromLayout[W Word, S any](buf []W, wordStride, laneStride, lanes int, states *[MaxLanes]*S, mask uint32) {
 	for i := range lanes {
 		if mask&(1<<i) == 0 {
 			continue
 		}
-		s := words[W](states[i])
+		s := Words[W](states[i])
 		for w := range s {
 			s[w] = buf[w*wordStride+i*laneStride]
 		}
