@@ -386,8 +386,8 @@ func deferMessage(d *transpose.Deferred, groups int, ptrs, off, buf reg.Register
 	row := 32 * groups
 	for g := range groups {
 		for h := range 2 {
-			transpose.DeferWords8x8(d, ptrs, off, 8*g, 32*h, func(j int) Mem {
-				return Mem{Base: buf, Disp: row*(8*h+j) + 32*g}
+			transpose.DeferWords8x8(d, ptrs, off, 8*g, 32*h, func(j int, r reg.VecVirtual) {
+				VMOVDQU32(r, Mem{Base: buf, Disp: row*(8*h+j) + 32*g})
 			})
 		}
 	}

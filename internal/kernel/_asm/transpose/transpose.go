@@ -100,12 +100,13 @@ func (d *Deferred) Emit(k int) int {
 // Flush runs whatever is left.
 func (d *Deferred) Flush() { d.Emit(len(*d)) }
 
-// DeferWords8x8 is Words8x8 as a deferred stream that stores word j of the
-// 8 lanes to dst(j). Registers are taken only when each instruction runs, so
-// at most ten are live at once. It uses EVEX forms only (VSHUFI64X2 for
+// DeferWords8x8 is Words8x8 as a deferred stream that hands word j of the
+// 8 lanes to done (which may transform and store it) as soon as it is
+// finished. Registers are taken only when each instruction runs, so at most
+// ten are live at once. It uses EVEX forms only (VSHUFI64X2 for
 // VPERM2I128), for AVX-512 kernels whose registers may be Y16-Y31.
-func DeferWords8x8(d *Deferred, ptrs, off reg.Register, first, disp int, dst func(j int) Mem) {
-	words8x8(d, true, ptrs, off, first, disp, func(j int, r reg.VecVirtual) { VMOVDQU32(r, dst(j)) })
+func DeferWords8x8(d *Deferred, ptrs, off reg.Register, first, disp int, done func(j int, r reg.VecVirtual)) {
+	words8x8(d, true, ptrs, off, first, disp, done)
 }
 
 // words8x8 queues the 8x8 transpose in VEX (AVX2) or EVEX (AVX-512) forms;
