@@ -19,6 +19,7 @@ var singles = []kernel.Single[State]{
 var multis = []kernel.Multi[State]{
 	generic,
 	{Name: "shanix2", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 2, Fn: blocksSHANIx2},
+	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512x16},
 }
 
 func blockSHANIState(s *State, p []byte) { blockSHANI((*[5]uint32)(s), p) }
@@ -29,5 +30,14 @@ func blocksSHANIx2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte
 	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 16), 8, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
 		blockSHANIx2(&rows, &p, nblocks)
 		kernel.FromRows32(unsafe.Slice(&rows[0][0], 16), 8, 2, states, mask)
+	}
+}
+
+func blocksAVX512x16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	var ls [5][16]uint32
+	var p [16]*byte
+	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 5*16), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
+		blockAVX512x16(&ls, &p, nblocks)
+		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 5*16), 16, states, mask)
 	}
 }

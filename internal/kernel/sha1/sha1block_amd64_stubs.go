@@ -13,3 +13,8 @@ func blockSHANI(s *[5]uint32, p []byte)
 //
 //go:noescape
 func blockSHANIx2(s *[2][8]uint32, ptrs *[2]*byte, nblocks int)
+
+// blockAVX512x16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.
+//
+//go:noescape
+func blockAVX512x16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
