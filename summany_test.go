@@ -181,6 +181,17 @@ func BenchmarkSumMany(b *testing.B) {
 					SumMany(a, dst[:0], w.msgs)
 				}
 			})
+			// The same capped at AVX2: which kernels suit short messages.
+			if DetectedCPU() >= CPUAVX512 {
+				s := NewServer(a, WithCPU(CPUAVX2))
+				b.Run(fmt.Sprintf("alg=%v/impl=hashlanes-avx2/%s", a, w.name), func(b *testing.B) {
+					b.SetBytes(total)
+					b.ReportAllocs()
+					for b.Loop() {
+						s.SumMany(dst[:0], w.msgs)
+					}
+				})
+			}
 		}
 	}
 }
