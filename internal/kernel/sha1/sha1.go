@@ -1,6 +1,7 @@
 // Package sha1 holds the SHA-1 block functions: a pure-Go reference for one
 // stream and for lanes, and on amd64 SHA-NI kernels for one stream and for
-// two interleaved, and an AVX-512 kernel that hashes 16 streams at once.
+// two interleaved, and lane kernels that hash 8 streams at once with AVX2
+// or 16 with AVX-512.
 package sha1
 
 import (

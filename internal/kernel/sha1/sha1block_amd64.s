@@ -444,6 +444,1771 @@ blockSHANIx2_loop:
 	PEXTRD    $0x03, X4, 48(AX)
 	RET
 
+// func blockAVX2x8(s *[5][8]uint32, ptrs *[8]*byte, nblocks int)
+// Requires: AVX, AVX2
+TEXT ·blockAVX2x8(SB), $672-24
+	MOVQ    s+0(FP), AX
+	MOVQ    ptrs+8(FP), CX
+	MOVQ    nblocks+16(FP), DX
+	LEAQ    sha1consts8<>+0(SB), BX
+	XORQ    SI, SI
+	VMOVDQU (AX), Y0
+	VMOVDQU Y0, 512(SP)
+	VMOVDQU 32(AX), Y0
+	VMOVDQU Y0, 544(SP)
+	VMOVDQU 64(AX), Y0
+	VMOVDQU Y0, 576(SP)
+	VMOVDQU 96(AX), Y0
+	VMOVDQU Y0, 608(SP)
+	VMOVDQU 128(AX), Y0
+	VMOVDQU Y0, 640(SP)
+
+avx2_loop:
+	MOVQ        (CX), DI
+	VMOVDQU     (DI)(SI*1), Y0
+	MOVQ        8(CX), DI
+	VMOVDQU     (DI)(SI*1), Y1
+	MOVQ        16(CX), DI
+	VMOVDQU     (DI)(SI*1), Y2
+	MOVQ        24(CX), DI
+	VMOVDQU     (DI)(SI*1), Y3
+	MOVQ        32(CX), DI
+	VMOVDQU     (DI)(SI*1), Y4
+	MOVQ        40(CX), DI
+	VMOVDQU     (DI)(SI*1), Y5
+	MOVQ        48(CX), DI
+	VMOVDQU     (DI)(SI*1), Y6
+	MOVQ        56(CX), DI
+	VMOVDQU     (DI)(SI*1), Y7
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLQDQ Y1, Y8, Y3
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLDQ  Y5, Y4, Y2
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y7, Y3, Y6
+	VPERM2I128  $0x31, Y7, Y3, Y3
+	VPERM2I128  $0x20, Y2, Y1, Y7
+	VPERM2I128  $0x31, Y2, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y2
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     sha1bswap<>+0(SB), Y4
+	VPSHUFB     Y4, Y6, Y6
+	VMOVDQU     Y6, (SP)
+	VPSHUFB     Y4, Y7, Y7
+	VMOVDQU     Y7, 32(SP)
+	VPSHUFB     Y4, Y2, Y2
+	VMOVDQU     Y2, 64(SP)
+	VPSHUFB     Y4, Y8, Y8
+	VMOVDQU     Y8, 96(SP)
+	VPSHUFB     Y4, Y3, Y3
+	VMOVDQU     Y3, 128(SP)
+	VPSHUFB     Y4, Y1, Y1
+	VMOVDQU     Y1, 160(SP)
+	VPSHUFB     Y4, Y5, Y5
+	VMOVDQU     Y5, 192(SP)
+	VPSHUFB     Y4, Y0, Y0
+	VMOVDQU     Y0, 224(SP)
+	MOVQ        (CX), DI
+	VMOVDQU     32(DI)(SI*1), Y0
+	MOVQ        8(CX), DI
+	VMOVDQU     32(DI)(SI*1), Y1
+	MOVQ        16(CX), DI
+	VMOVDQU     32(DI)(SI*1), Y2
+	MOVQ        24(CX), DI
+	VMOVDQU     32(DI)(SI*1), Y3
+	MOVQ        32(CX), DI
+	VMOVDQU     32(DI)(SI*1), Y4
+	MOVQ        40(CX), DI
+	VMOVDQU     32(DI)(SI*1), Y5
+	MOVQ        48(CX), DI
+	VMOVDQU     32(DI)(SI*1), Y6
+	MOVQ        56(CX), DI
+	VMOVDQU     32(DI)(SI*1), Y7
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLQDQ Y1, Y8, Y3
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLDQ  Y5, Y4, Y2
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y7, Y3, Y6
+	VPERM2I128  $0x31, Y7, Y3, Y3
+	VPERM2I128  $0x20, Y2, Y1, Y7
+	VPERM2I128  $0x31, Y2, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y2
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     sha1bswap<>+0(SB), Y4
+	VPSHUFB     Y4, Y6, Y6
+	VMOVDQU     Y6, 256(SP)
+	VPSHUFB     Y4, Y7, Y7
+	VMOVDQU     Y7, 288(SP)
+	VPSHUFB     Y4, Y2, Y2
+	VMOVDQU     Y2, 320(SP)
+	VPSHUFB     Y4, Y8, Y8
+	VMOVDQU     Y8, 352(SP)
+	VPSHUFB     Y4, Y3, Y3
+	VMOVDQU     Y3, 384(SP)
+	VPSHUFB     Y4, Y1, Y1
+	VMOVDQU     Y1, 416(SP)
+	VPSHUFB     Y4, Y5, Y5
+	VMOVDQU     Y5, 448(SP)
+	VPSHUFB     Y4, Y0, Y0
+	VMOVDQU     Y0, 480(SP)
+	VMOVDQU     512(SP), Y0
+	VMOVDQU     544(SP), Y1
+	VMOVDQU     576(SP), Y2
+	VMOVDQU     608(SP), Y3
+	VMOVDQU     640(SP), Y4
+	VPADDD      (SP), Y4, Y4
+	VPADDD      (BX), Y4, Y4
+	VPADDD      32(SP), Y3, Y5
+	VPADDD      (BX), Y5, Y5
+	VPXOR       Y2, Y3, Y6
+	VPAND       Y1, Y6, Y6
+	VPXOR       Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VPADDD      64(SP), Y2, Y3
+	VPADDD      (BX), Y3, Y3
+	VPXOR       Y1, Y2, Y6
+	VPAND       Y0, Y6, Y6
+	VPXOR       Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VPADDD      96(SP), Y1, Y2
+	VPADDD      (BX), Y2, Y2
+	VPXOR       Y0, Y1, Y6
+	VPAND       Y4, Y6, Y6
+	VPXOR       Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VPADDD      128(SP), Y0, Y1
+	VPADDD      (BX), Y1, Y1
+	VPXOR       Y4, Y0, Y6
+	VPAND       Y5, Y6, Y6
+	VPXOR       Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VPADDD      160(SP), Y4, Y0
+	VPADDD      (BX), Y0, Y0
+	VPXOR       Y5, Y4, Y6
+	VPAND       Y3, Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VPADDD      192(SP), Y5, Y4
+	VPADDD      (BX), Y4, Y4
+	VPXOR       Y3, Y5, Y6
+	VPAND       Y2, Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VPADDD      224(SP), Y3, Y5
+	VPADDD      (BX), Y5, Y5
+	VPXOR       Y2, Y3, Y6
+	VPAND       Y1, Y6, Y6
+	VPXOR       Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VPADDD      256(SP), Y2, Y3
+	VPADDD      (BX), Y3, Y3
+	VPXOR       Y1, Y2, Y6
+	VPAND       Y0, Y6, Y6
+	VPXOR       Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VPADDD      288(SP), Y1, Y2
+	VPADDD      (BX), Y2, Y2
+	VPXOR       Y0, Y1, Y6
+	VPAND       Y4, Y6, Y6
+	VPXOR       Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VPADDD      320(SP), Y0, Y1
+	VPADDD      (BX), Y1, Y1
+	VPXOR       Y4, Y0, Y6
+	VPAND       Y5, Y6, Y6
+	VPXOR       Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VPADDD      352(SP), Y4, Y0
+	VPADDD      (BX), Y0, Y0
+	VPXOR       Y5, Y4, Y6
+	VPAND       Y3, Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VPADDD      384(SP), Y5, Y4
+	VPADDD      (BX), Y4, Y4
+	VPXOR       Y3, Y5, Y6
+	VPAND       Y2, Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VPADDD      416(SP), Y3, Y5
+	VPADDD      (BX), Y5, Y5
+	VPXOR       Y2, Y3, Y6
+	VPAND       Y1, Y6, Y6
+	VPXOR       Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VPADDD      448(SP), Y2, Y3
+	VPADDD      (BX), Y3, Y3
+	VPXOR       Y1, Y2, Y6
+	VPAND       Y0, Y6, Y6
+	VPXOR       Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VPADDD      480(SP), Y1, Y2
+	VPADDD      (BX), Y2, Y2
+	VPXOR       Y0, Y1, Y6
+	VPAND       Y4, Y6, Y6
+	VPXOR       Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     416(SP), Y1
+	VPXOR       256(SP), Y1, Y1
+	VPXOR       64(SP), Y1, Y1
+	VPXOR       (SP), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, (SP)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      (BX), Y1, Y1
+	VPXOR       Y4, Y0, Y6
+	VPAND       Y5, Y6, Y6
+	VPXOR       Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     448(SP), Y0
+	VPXOR       288(SP), Y0, Y0
+	VPXOR       96(SP), Y0, Y0
+	VPXOR       32(SP), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 32(SP)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      (BX), Y0, Y0
+	VPXOR       Y5, Y4, Y6
+	VPAND       Y3, Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     480(SP), Y4
+	VPXOR       320(SP), Y4, Y4
+	VPXOR       128(SP), Y4, Y4
+	VPXOR       64(SP), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 64(SP)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      (BX), Y4, Y4
+	VPXOR       Y3, Y5, Y6
+	VPAND       Y2, Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     (SP), Y5
+	VPXOR       352(SP), Y5, Y5
+	VPXOR       160(SP), Y5, Y5
+	VPXOR       96(SP), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 96(SP)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      (BX), Y5, Y5
+	VPXOR       Y2, Y3, Y6
+	VPAND       Y1, Y6, Y6
+	VPXOR       Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     32(SP), Y3
+	VPXOR       384(SP), Y3, Y3
+	VPXOR       192(SP), Y3, Y3
+	VPXOR       128(SP), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 128(SP)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      32(BX), Y3, Y3
+	VPXOR       Y1, Y2, Y6
+	VPAND       Y0, Y6, Y6
+	VPXOR       Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     64(SP), Y2
+	VPXOR       416(SP), Y2, Y2
+	VPXOR       224(SP), Y2, Y2
+	VPXOR       160(SP), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 160(SP)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      32(BX), Y2, Y2
+	VPXOR       Y4, Y1, Y1
+	VPXOR       Y0, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     96(SP), Y1
+	VPXOR       448(SP), Y1, Y1
+	VPXOR       256(SP), Y1, Y1
+	VPXOR       192(SP), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 192(SP)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      32(BX), Y1, Y1
+	VPXOR       Y5, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     128(SP), Y0
+	VPXOR       480(SP), Y0, Y0
+	VPXOR       288(SP), Y0, Y0
+	VPXOR       224(SP), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 224(SP)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      32(BX), Y0, Y0
+	VPXOR       Y3, Y4, Y4
+	VPXOR       Y5, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     160(SP), Y4
+	VPXOR       (SP), Y4, Y4
+	VPXOR       320(SP), Y4, Y4
+	VPXOR       256(SP), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 256(SP)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      32(BX), Y4, Y4
+	VPXOR       Y2, Y5, Y5
+	VPXOR       Y3, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     192(SP), Y5
+	VPXOR       32(SP), Y5, Y5
+	VPXOR       352(SP), Y5, Y5
+	VPXOR       288(SP), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 288(SP)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      32(BX), Y5, Y5
+	VPXOR       Y1, Y3, Y3
+	VPXOR       Y2, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     224(SP), Y3
+	VPXOR       64(SP), Y3, Y3
+	VPXOR       384(SP), Y3, Y3
+	VPXOR       320(SP), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 320(SP)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      32(BX), Y3, Y3
+	VPXOR       Y0, Y2, Y2
+	VPXOR       Y1, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     256(SP), Y2
+	VPXOR       96(SP), Y2, Y2
+	VPXOR       416(SP), Y2, Y2
+	VPXOR       352(SP), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 352(SP)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      32(BX), Y2, Y2
+	VPXOR       Y4, Y1, Y1
+	VPXOR       Y0, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     288(SP), Y1
+	VPXOR       128(SP), Y1, Y1
+	VPXOR       448(SP), Y1, Y1
+	VPXOR       384(SP), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 384(SP)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      32(BX), Y1, Y1
+	VPXOR       Y5, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     320(SP), Y0
+	VPXOR       160(SP), Y0, Y0
+	VPXOR       480(SP), Y0, Y0
+	VPXOR       416(SP), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 416(SP)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      32(BX), Y0, Y0
+	VPXOR       Y3, Y4, Y4
+	VPXOR       Y5, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     352(SP), Y4
+	VPXOR       192(SP), Y4, Y4
+	VPXOR       (SP), Y4, Y4
+	VPXOR       448(SP), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 448(SP)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      32(BX), Y4, Y4
+	VPXOR       Y2, Y5, Y5
+	VPXOR       Y3, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     384(SP), Y5
+	VPXOR       224(SP), Y5, Y5
+	VPXOR       32(SP), Y5, Y5
+	VPXOR       480(SP), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 480(SP)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      32(BX), Y5, Y5
+	VPXOR       Y1, Y3, Y3
+	VPXOR       Y2, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     416(SP), Y3
+	VPXOR       256(SP), Y3, Y3
+	VPXOR       64(SP), Y3, Y3
+	VPXOR       (SP), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, (SP)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      32(BX), Y3, Y3
+	VPXOR       Y0, Y2, Y2
+	VPXOR       Y1, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     448(SP), Y2
+	VPXOR       288(SP), Y2, Y2
+	VPXOR       96(SP), Y2, Y2
+	VPXOR       32(SP), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 32(SP)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      32(BX), Y2, Y2
+	VPXOR       Y4, Y1, Y1
+	VPXOR       Y0, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     480(SP), Y1
+	VPXOR       320(SP), Y1, Y1
+	VPXOR       128(SP), Y1, Y1
+	VPXOR       64(SP), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 64(SP)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      32(BX), Y1, Y1
+	VPXOR       Y5, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     (SP), Y0
+	VPXOR       352(SP), Y0, Y0
+	VPXOR       160(SP), Y0, Y0
+	VPXOR       96(SP), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 96(SP)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      32(BX), Y0, Y0
+	VPXOR       Y3, Y4, Y4
+	VPXOR       Y5, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     32(SP), Y4
+	VPXOR       384(SP), Y4, Y4
+	VPXOR       192(SP), Y4, Y4
+	VPXOR       128(SP), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 128(SP)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      32(BX), Y4, Y4
+	VPXOR       Y2, Y5, Y5
+	VPXOR       Y3, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     64(SP), Y5
+	VPXOR       416(SP), Y5, Y5
+	VPXOR       224(SP), Y5, Y5
+	VPXOR       160(SP), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 160(SP)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      32(BX), Y5, Y5
+	VPXOR       Y1, Y3, Y3
+	VPXOR       Y2, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     96(SP), Y3
+	VPXOR       448(SP), Y3, Y3
+	VPXOR       256(SP), Y3, Y3
+	VPXOR       192(SP), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 192(SP)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      32(BX), Y3, Y3
+	VPXOR       Y0, Y2, Y2
+	VPXOR       Y1, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     128(SP), Y2
+	VPXOR       480(SP), Y2, Y2
+	VPXOR       288(SP), Y2, Y2
+	VPXOR       224(SP), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 224(SP)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      32(BX), Y2, Y2
+	VPXOR       Y4, Y1, Y1
+	VPXOR       Y0, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     160(SP), Y1
+	VPXOR       (SP), Y1, Y1
+	VPXOR       320(SP), Y1, Y1
+	VPXOR       256(SP), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 256(SP)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      64(BX), Y1, Y1
+	VPXOR       Y5, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     192(SP), Y0
+	VPXOR       32(SP), Y0, Y0
+	VPXOR       352(SP), Y0, Y0
+	VPXOR       288(SP), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 288(SP)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      64(BX), Y0, Y0
+	VPAND       Y3, Y5, Y6
+	VPOR        Y3, Y5, Y7
+	VPAND       Y7, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     224(SP), Y4
+	VPXOR       64(SP), Y4, Y4
+	VPXOR       384(SP), Y4, Y4
+	VPXOR       320(SP), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 320(SP)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      64(BX), Y4, Y4
+	VPAND       Y2, Y3, Y6
+	VPOR        Y2, Y3, Y7
+	VPAND       Y7, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     256(SP), Y5
+	VPXOR       96(SP), Y5, Y5
+	VPXOR       416(SP), Y5, Y5
+	VPXOR       352(SP), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 352(SP)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      64(BX), Y5, Y5
+	VPAND       Y1, Y2, Y6
+	VPOR        Y1, Y2, Y7
+	VPAND       Y7, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     288(SP), Y3
+	VPXOR       128(SP), Y3, Y3
+	VPXOR       448(SP), Y3, Y3
+	VPXOR       384(SP), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 384(SP)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      64(BX), Y3, Y3
+	VPAND       Y0, Y1, Y6
+	VPOR        Y0, Y1, Y7
+	VPAND       Y7, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     320(SP), Y2
+	VPXOR       160(SP), Y2, Y2
+	VPXOR       480(SP), Y2, Y2
+	VPXOR       416(SP), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 416(SP)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      64(BX), Y2, Y2
+	VPAND       Y4, Y0, Y6
+	VPOR        Y4, Y0, Y7
+	VPAND       Y7, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     352(SP), Y1
+	VPXOR       192(SP), Y1, Y1
+	VPXOR       (SP), Y1, Y1
+	VPXOR       448(SP), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 448(SP)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      64(BX), Y1, Y1
+	VPAND       Y5, Y4, Y6
+	VPOR        Y5, Y4, Y7
+	VPAND       Y7, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     384(SP), Y0
+	VPXOR       224(SP), Y0, Y0
+	VPXOR       32(SP), Y0, Y0
+	VPXOR       480(SP), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 480(SP)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      64(BX), Y0, Y0
+	VPAND       Y3, Y5, Y6
+	VPOR        Y3, Y5, Y7
+	VPAND       Y7, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     416(SP), Y4
+	VPXOR       256(SP), Y4, Y4
+	VPXOR       64(SP), Y4, Y4
+	VPXOR       (SP), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, (SP)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      64(BX), Y4, Y4
+	VPAND       Y2, Y3, Y6
+	VPOR        Y2, Y3, Y7
+	VPAND       Y7, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     448(SP), Y5
+	VPXOR       288(SP), Y5, Y5
+	VPXOR       96(SP), Y5, Y5
+	VPXOR       32(SP), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 32(SP)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      64(BX), Y5, Y5
+	VPAND       Y1, Y2, Y6
+	VPOR        Y1, Y2, Y7
+	VPAND       Y7, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     480(SP), Y3
+	VPXOR       320(SP), Y3, Y3
+	VPXOR       128(SP), Y3, Y3
+	VPXOR       64(SP), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 64(SP)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      64(BX), Y3, Y3
+	VPAND       Y0, Y1, Y6
+	VPOR        Y0, Y1, Y7
+	VPAND       Y7, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     (SP), Y2
+	VPXOR       352(SP), Y2, Y2
+	VPXOR       160(SP), Y2, Y2
+	VPXOR       96(SP), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 96(SP)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      64(BX), Y2, Y2
+	VPAND       Y4, Y0, Y6
+	VPOR        Y4, Y0, Y7
+	VPAND       Y7, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     32(SP), Y1
+	VPXOR       384(SP), Y1, Y1
+	VPXOR       192(SP), Y1, Y1
+	VPXOR       128(SP), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 128(SP)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      64(BX), Y1, Y1
+	VPAND       Y5, Y4, Y6
+	VPOR        Y5, Y4, Y7
+	VPAND       Y7, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     64(SP), Y0
+	VPXOR       416(SP), Y0, Y0
+	VPXOR       224(SP), Y0, Y0
+	VPXOR       160(SP), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 160(SP)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      64(BX), Y0, Y0
+	VPAND       Y3, Y5, Y6
+	VPOR        Y3, Y5, Y7
+	VPAND       Y7, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     96(SP), Y4
+	VPXOR       448(SP), Y4, Y4
+	VPXOR       256(SP), Y4, Y4
+	VPXOR       192(SP), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 192(SP)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      64(BX), Y4, Y4
+	VPAND       Y2, Y3, Y6
+	VPOR        Y2, Y3, Y7
+	VPAND       Y7, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     128(SP), Y5
+	VPXOR       480(SP), Y5, Y5
+	VPXOR       288(SP), Y5, Y5
+	VPXOR       224(SP), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 224(SP)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      64(BX), Y5, Y5
+	VPAND       Y1, Y2, Y6
+	VPOR        Y1, Y2, Y7
+	VPAND       Y7, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     160(SP), Y3
+	VPXOR       (SP), Y3, Y3
+	VPXOR       320(SP), Y3, Y3
+	VPXOR       256(SP), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 256(SP)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      64(BX), Y3, Y3
+	VPAND       Y0, Y1, Y6
+	VPOR        Y0, Y1, Y7
+	VPAND       Y7, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     192(SP), Y2
+	VPXOR       32(SP), Y2, Y2
+	VPXOR       352(SP), Y2, Y2
+	VPXOR       288(SP), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 288(SP)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      64(BX), Y2, Y2
+	VPAND       Y4, Y0, Y6
+	VPOR        Y4, Y0, Y7
+	VPAND       Y7, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     224(SP), Y1
+	VPXOR       64(SP), Y1, Y1
+	VPXOR       384(SP), Y1, Y1
+	VPXOR       320(SP), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 320(SP)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      64(BX), Y1, Y1
+	VPAND       Y5, Y4, Y6
+	VPOR        Y5, Y4, Y7
+	VPAND       Y7, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     256(SP), Y0
+	VPXOR       96(SP), Y0, Y0
+	VPXOR       416(SP), Y0, Y0
+	VPXOR       352(SP), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 352(SP)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      64(BX), Y0, Y0
+	VPAND       Y3, Y5, Y6
+	VPOR        Y3, Y5, Y7
+	VPAND       Y7, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     288(SP), Y4
+	VPXOR       128(SP), Y4, Y4
+	VPXOR       448(SP), Y4, Y4
+	VPXOR       384(SP), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 384(SP)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      96(BX), Y4, Y4
+	VPAND       Y2, Y3, Y6
+	VPOR        Y2, Y3, Y7
+	VPAND       Y7, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     320(SP), Y5
+	VPXOR       160(SP), Y5, Y5
+	VPXOR       480(SP), Y5, Y5
+	VPXOR       416(SP), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 416(SP)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      96(BX), Y5, Y5
+	VPXOR       Y1, Y3, Y3
+	VPXOR       Y2, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     352(SP), Y3
+	VPXOR       192(SP), Y3, Y3
+	VPXOR       (SP), Y3, Y3
+	VPXOR       448(SP), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 448(SP)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      96(BX), Y3, Y3
+	VPXOR       Y0, Y2, Y2
+	VPXOR       Y1, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     384(SP), Y2
+	VPXOR       224(SP), Y2, Y2
+	VPXOR       32(SP), Y2, Y2
+	VPXOR       480(SP), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 480(SP)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      96(BX), Y2, Y2
+	VPXOR       Y4, Y1, Y1
+	VPXOR       Y0, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     416(SP), Y1
+	VPXOR       256(SP), Y1, Y1
+	VPXOR       64(SP), Y1, Y1
+	VPXOR       (SP), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, (SP)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      96(BX), Y1, Y1
+	VPXOR       Y5, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     448(SP), Y0
+	VPXOR       288(SP), Y0, Y0
+	VPXOR       96(SP), Y0, Y0
+	VPXOR       32(SP), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 32(SP)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      96(BX), Y0, Y0
+	VPXOR       Y3, Y4, Y4
+	VPXOR       Y5, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     480(SP), Y4
+	VPXOR       320(SP), Y4, Y4
+	VPXOR       128(SP), Y4, Y4
+	VPXOR       64(SP), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 64(SP)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      96(BX), Y4, Y4
+	VPXOR       Y2, Y5, Y5
+	VPXOR       Y3, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     (SP), Y5
+	VPXOR       352(SP), Y5, Y5
+	VPXOR       160(SP), Y5, Y5
+	VPXOR       96(SP), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 96(SP)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      96(BX), Y5, Y5
+	VPXOR       Y1, Y3, Y3
+	VPXOR       Y2, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     32(SP), Y3
+	VPXOR       384(SP), Y3, Y3
+	VPXOR       192(SP), Y3, Y3
+	VPXOR       128(SP), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 128(SP)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      96(BX), Y3, Y3
+	VPXOR       Y0, Y2, Y2
+	VPXOR       Y1, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     64(SP), Y2
+	VPXOR       416(SP), Y2, Y2
+	VPXOR       224(SP), Y2, Y2
+	VPXOR       160(SP), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 160(SP)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      96(BX), Y2, Y2
+	VPXOR       Y4, Y1, Y1
+	VPXOR       Y0, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     96(SP), Y1
+	VPXOR       448(SP), Y1, Y1
+	VPXOR       256(SP), Y1, Y1
+	VPXOR       192(SP), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 192(SP)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      96(BX), Y1, Y1
+	VPXOR       Y5, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     128(SP), Y0
+	VPXOR       480(SP), Y0, Y0
+	VPXOR       288(SP), Y0, Y0
+	VPXOR       224(SP), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 224(SP)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      96(BX), Y0, Y0
+	VPXOR       Y3, Y4, Y4
+	VPXOR       Y5, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     160(SP), Y4
+	VPXOR       (SP), Y4, Y4
+	VPXOR       320(SP), Y4, Y4
+	VPXOR       256(SP), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 256(SP)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      96(BX), Y4, Y4
+	VPXOR       Y2, Y5, Y5
+	VPXOR       Y3, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     192(SP), Y5
+	VPXOR       32(SP), Y5, Y5
+	VPXOR       352(SP), Y5, Y5
+	VPXOR       288(SP), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 288(SP)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      96(BX), Y5, Y5
+	VPXOR       Y1, Y3, Y3
+	VPXOR       Y2, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     224(SP), Y3
+	VPXOR       64(SP), Y3, Y3
+	VPXOR       384(SP), Y3, Y3
+	VPXOR       320(SP), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 320(SP)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      96(BX), Y3, Y3
+	VPXOR       Y0, Y2, Y2
+	VPXOR       Y1, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     256(SP), Y2
+	VPXOR       96(SP), Y2, Y2
+	VPXOR       416(SP), Y2, Y2
+	VPXOR       352(SP), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 352(SP)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      96(BX), Y2, Y2
+	VPXOR       Y4, Y1, Y1
+	VPXOR       Y0, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     288(SP), Y1
+	VPXOR       128(SP), Y1, Y1
+	VPXOR       448(SP), Y1, Y1
+	VPXOR       384(SP), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 384(SP)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      96(BX), Y1, Y1
+	VPXOR       Y5, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     320(SP), Y0
+	VPXOR       160(SP), Y0, Y0
+	VPXOR       480(SP), Y0, Y0
+	VPXOR       416(SP), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 416(SP)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      96(BX), Y0, Y0
+	VPXOR       Y3, Y4, Y4
+	VPXOR       Y5, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     352(SP), Y4
+	VPXOR       192(SP), Y4, Y4
+	VPXOR       (SP), Y4, Y4
+	VPXOR       448(SP), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 448(SP)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      96(BX), Y4, Y4
+	VPXOR       Y2, Y5, Y5
+	VPXOR       Y3, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     384(SP), Y5
+	VPXOR       224(SP), Y5, Y5
+	VPXOR       32(SP), Y5, Y5
+	VPXOR       480(SP), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 480(SP)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      96(BX), Y5, Y5
+	VPXOR       Y1, Y3, Y3
+	VPXOR       Y2, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VPADDD      640(SP), Y2, Y3
+	VMOVDQU     Y3, 640(SP)
+	VPXOR       Y0, Y2, Y2
+	VPXOR       Y1, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y3
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y3, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VPADDD      512(SP), Y5, Y5
+	VMOVDQU     Y5, 512(SP)
+	VPADDD      544(SP), Y4, Y4
+	VMOVDQU     Y4, 544(SP)
+	VPADDD      576(SP), Y0, Y0
+	VMOVDQU     Y0, 576(SP)
+	VPADDD      608(SP), Y1, Y1
+	VMOVDQU     Y1, 608(SP)
+	ADDQ        $0x40, SI
+	DECQ        DX
+	JNZ         avx2_loop
+	VMOVDQU     512(SP), Y0
+	VMOVDQU     Y0, (AX)
+	VMOVDQU     544(SP), Y0
+	VMOVDQU     Y0, 32(AX)
+	VMOVDQU     576(SP), Y0
+	VMOVDQU     Y0, 64(AX)
+	VMOVDQU     608(SP), Y0
+	VMOVDQU     Y0, 96(AX)
+	VMOVDQU     640(SP), Y0
+	VMOVDQU     Y0, 128(AX)
+	VZEROUPPER
+	RET
+
+DATA sha1consts8<>+0(SB)/4, $0x5a827999
+DATA sha1consts8<>+4(SB)/4, $0x5a827999
+DATA sha1consts8<>+8(SB)/4, $0x5a827999
+DATA sha1consts8<>+12(SB)/4, $0x5a827999
+DATA sha1consts8<>+16(SB)/4, $0x5a827999
+DATA sha1consts8<>+20(SB)/4, $0x5a827999
+DATA sha1consts8<>+24(SB)/4, $0x5a827999
+DATA sha1consts8<>+28(SB)/4, $0x5a827999
+DATA sha1consts8<>+32(SB)/4, $0x6ed9eba1
+DATA sha1consts8<>+36(SB)/4, $0x6ed9eba1
+DATA sha1consts8<>+40(SB)/4, $0x6ed9eba1
+DATA sha1consts8<>+44(SB)/4, $0x6ed9eba1
+DATA sha1consts8<>+48(SB)/4, $0x6ed9eba1
+DATA sha1consts8<>+52(SB)/4, $0x6ed9eba1
+DATA sha1consts8<>+56(SB)/4, $0x6ed9eba1
+DATA sha1consts8<>+60(SB)/4, $0x6ed9eba1
+DATA sha1consts8<>+64(SB)/4, $0x8f1bbcdc
+DATA sha1consts8<>+68(SB)/4, $0x8f1bbcdc
+DATA sha1consts8<>+72(SB)/4, $0x8f1bbcdc
+DATA sha1consts8<>+76(SB)/4, $0x8f1bbcdc
+DATA sha1consts8<>+80(SB)/4, $0x8f1bbcdc
+DATA sha1consts8<>+84(SB)/4, $0x8f1bbcdc
+DATA sha1consts8<>+88(SB)/4, $0x8f1bbcdc
+DATA sha1consts8<>+92(SB)/4, $0x8f1bbcdc
+DATA sha1consts8<>+96(SB)/4, $0xca62c1d6
+DATA sha1consts8<>+100(SB)/4, $0xca62c1d6
+DATA sha1consts8<>+104(SB)/4, $0xca62c1d6
+DATA sha1consts8<>+108(SB)/4, $0xca62c1d6
+DATA sha1consts8<>+112(SB)/4, $0xca62c1d6
+DATA sha1consts8<>+116(SB)/4, $0xca62c1d6
+DATA sha1consts8<>+120(SB)/4, $0xca62c1d6
+DATA sha1consts8<>+124(SB)/4, $0xca62c1d6
+GLOBL sha1consts8<>(SB), RODATA|NOPTR, $128
+
+DATA sha1bswap<>+0(SB)/1, $0x03
+DATA sha1bswap<>+1(SB)/1, $0x02
+DATA sha1bswap<>+2(SB)/1, $0x01
+DATA sha1bswap<>+3(SB)/1, $0x00
+DATA sha1bswap<>+4(SB)/1, $0x07
+DATA sha1bswap<>+5(SB)/1, $0x06
+DATA sha1bswap<>+6(SB)/1, $0x05
+DATA sha1bswap<>+7(SB)/1, $0x04
+DATA sha1bswap<>+8(SB)/1, $0x0b
+DATA sha1bswap<>+9(SB)/1, $0x0a
+DATA sha1bswap<>+10(SB)/1, $0x09
+DATA sha1bswap<>+11(SB)/1, $0x08
+DATA sha1bswap<>+12(SB)/1, $0x0f
+DATA sha1bswap<>+13(SB)/1, $0x0e
+DATA sha1bswap<>+14(SB)/1, $0x0d
+DATA sha1bswap<>+15(SB)/1, $0x0c
+DATA sha1bswap<>+16(SB)/1, $0x03
+DATA sha1bswap<>+17(SB)/1, $0x02
+DATA sha1bswap<>+18(SB)/1, $0x01
+DATA sha1bswap<>+19(SB)/1, $0x00
+DATA sha1bswap<>+20(SB)/1, $0x07
+DATA sha1bswap<>+21(SB)/1, $0x06
+DATA sha1bswap<>+22(SB)/1, $0x05
+DATA sha1bswap<>+23(SB)/1, $0x04
+DATA sha1bswap<>+24(SB)/1, $0x0b
+DATA sha1bswap<>+25(SB)/1, $0x0a
+DATA sha1bswap<>+26(SB)/1, $0x09
+DATA sha1bswap<>+27(SB)/1, $0x08
+DATA sha1bswap<>+28(SB)/1, $0x0f
+DATA sha1bswap<>+29(SB)/1, $0x0e
+DATA sha1bswap<>+30(SB)/1, $0x0d
+DATA sha1bswap<>+31(SB)/1, $0x0c
+GLOBL sha1bswap<>(SB), RODATA|NOPTR, $32
+
 // func blockAVX512x16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, CMOV
 TEXT ·blockAVX512x16(SB), $2368-24
@@ -2732,37 +4497,3 @@ DATA sha1consts<>+4(SB)/4, $0x6ed9eba1
 DATA sha1consts<>+8(SB)/4, $0x8f1bbcdc
 DATA sha1consts<>+12(SB)/4, $0xca62c1d6
 GLOBL sha1consts<>(SB), RODATA|NOPTR, $16
-
-DATA sha1bswap<>+0(SB)/1, $0x03
-DATA sha1bswap<>+1(SB)/1, $0x02
-DATA sha1bswap<>+2(SB)/1, $0x01
-DATA sha1bswap<>+3(SB)/1, $0x00
-DATA sha1bswap<>+4(SB)/1, $0x07
-DATA sha1bswap<>+5(SB)/1, $0x06
-DATA sha1bswap<>+6(SB)/1, $0x05
-DATA sha1bswap<>+7(SB)/1, $0x04
-DATA sha1bswap<>+8(SB)/1, $0x0b
-DATA sha1bswap<>+9(SB)/1, $0x0a
-DATA sha1bswap<>+10(SB)/1, $0x09
-DATA sha1bswap<>+11(SB)/1, $0x08
-DATA sha1bswap<>+12(SB)/1, $0x0f
-DATA sha1bswap<>+13(SB)/1, $0x0e
-DATA sha1bswap<>+14(SB)/1, $0x0d
-DATA sha1bswap<>+15(SB)/1, $0x0c
-DATA sha1bswap<>+16(SB)/1, $0x03
-DATA sha1bswap<>+17(SB)/1, $0x02
-DATA sha1bswap<>+18(SB)/1, $0x01
-DATA sha1bswap<>+19(SB)/1, $0x00
-DATA sha1bswap<>+20(SB)/1, $0x07
-DATA sha1bswap<>+21(SB)/1, $0x06
-DATA sha1bswap<>+22(SB)/1, $0x05
-DATA sha1bswap<>+23(SB)/1, $0x04
-DATA sha1bswap<>+24(SB)/1, $0x0b
-DATA sha1bswap<>+25(SB)/1, $0x0a
-DATA sha1bswap<>+26(SB)/1, $0x09
-DATA sha1bswap<>+27(SB)/1, $0x08
-DATA sha1bswap<>+28(SB)/1, $0x0f
-DATA sha1bswap<>+29(SB)/1, $0x0e
-DATA sha1bswap<>+30(SB)/1, $0x0d
-DATA sha1bswap<>+31(SB)/1, $0x0c
-GLOBL sha1bswap<>(SB), RODATA|NOPTR, $32

@@ -15,6 +15,7 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	shani(1)
 	shani(2)
+	avx2()
 	avx512()
 	Generate()
 }
@@ -150,6 +151,75 @@ func reverseMask() Mem {
 	return reverse
 }
 
+// avx2 hashes 8 lanes in one group of YMM registers with the rounds of
+// the AVX-512 kernel spelled in AVX2: each rotation is two shifts and an
+// OR, Ch and Maj take three and four instructions. Only 16 registers: the
+// state waits in memory while the message is transposed, and the round
+// constants are memory operands.
+func avx2() {
+	TEXT("blockAVX2x8", 0, "func(s *[5][8]uint32, ptrs *[8]*byte, nblocks int)")
+	Pragma("noescape")
+	Doc("blockAVX2x8 hashes nblocks blocks of 8 lanes with AVX2.")
+	const row = 32 // bytes of one word across the lanes
+	ring := AllocLocal(16 * row)
+	saved := AllocLocal(5 * row) // the chaining state between blocks
+	sp := Load(Param("s"), GP64())
+	pp := Load(Param("ptrs"), GP64())
+	n := Load(Param("nblocks"), GP64())
+	kt := GP64()
+	LEAQ(constTable8(), kt)
+	off := GP64()
+	XORQ(off, off)
+	for i := range 5 {
+		x := YMM()
+		VMOVDQU(Mem{Base: sp, Disp: row * i}, x)
+		VMOVDQU(x, saved.Offset(row*i))
+	}
+	Label("avx2_loop")
+	for h := range 2 {
+		w := transpose.Words8x8(pp, off, 0, 32*h)
+		bswap := YMM()
+		VMOVDQU(byteSwapMask(), bswap)
+		for j, r := range w {
+			VPSHUFB(bswap, r, r)
+			VMOVDQU(r, ring.Offset(row*(8*h+j)))
+		}
+	}
+	l := &lanes{w: ring, row: row}
+	for i := range 5 {
+		l.v[i] = YMM()
+		VMOVDQU(saved.Offset(row*i), l.v[i])
+	}
+	l.acc = YMM()
+	VPADDD(l.at(0), l.v[4], l.acc)
+	VPADDD(Mem{Base: kt}, l.acc, l.acc)
+	for t := range 80 {
+		next := YMM()
+		if t < 79 {
+			VPADDD(l.schedule(t+1), l.v[3], next)
+			VPADDD(Mem{Base: kt, Disp: row * ((t + 1) / 20)}, next, next)
+		} else { // the last round's d is the block's e
+			VPADDD(saved.Offset(row*4), l.v[3], next)
+			VMOVDQU(next, saved.Offset(row*4))
+		}
+		l.round(t, next)
+	}
+	for i := range 4 {
+		VPADDD(saved.Offset(row*i), l.v[i], l.v[i])
+		VMOVDQU(l.v[i], saved.Offset(row*i))
+	}
+	ADDQ(U8(64), off)
+	DECQ(n)
+	JNZ(LabelRef("avx2_loop"))
+	for i := range 5 {
+		x := YMM()
+		VMOVDQU(saved.Offset(row*i), x)
+		VMOVDQU(x, Mem{Base: sp, Disp: row * i})
+	}
+	VZEROUPPER()
+	RET()
+}
+
 // avx512 hashes 16 lanes as two interleaved groups of 8 in YMM registers
 // with the AVX-512 forms: VPROLD for the rotations, VPTERNLOGD for the
 // round functions and for the schedule's three-way XOR, the four round
@@ -227,7 +297,7 @@ func avx512() {
 	}
 	var gs [2]*lanes
 	for g := range gs {
-		gs[g] = &lanes{w: Mem{Base: cur, Disp: 32 * g}, x: map[int]VecVirtual{}}
+		gs[g] = &lanes{evex: true, w: Mem{Base: cur, Disp: 32 * g}, row: row, x: map[int]VecVirtual{}}
 		l := gs[g]
 		l.v = st[g]
 		l.acc = YMM() // e + w[t] + k[t]
@@ -282,25 +352,52 @@ func deferMessage(d *transpose.Deferred, ptrs, off, buf Register, bswap VecVirtu
 	}
 }
 
-// lanes is one group of 8 lanes in the AVX-512 kernel: its state a..d
-// (v[4] is only the chaining e at the start of a block), the sum e + w[t] +
-// k[t] for the round to come, the message ring (one word of the 8 lanes
-// every 64 bytes) and the schedule's words still in registers.
+// lanes is one group of 8 lanes in a lane kernel: its state a..d (v[4] is
+// only the chaining e at the start of a block), the sum e + w[t] + k[t] for
+// the round to come, the message ring (one word of the 8 lanes every row
+// bytes) and, with AVX-512, the schedule's words still in registers. evex
+// selects the AVX-512 forms (VPROLD, VPTERNLOGD, 32 registers) over AVX2's.
 type lanes struct {
-	v   [5]VecVirtual
-	acc VecVirtual
-	w   Mem
-	x   map[int]VecVirtual
+	evex bool
+	v    [5]VecVirtual
+	acc  VecVirtual
+	w    Mem
+	row  int
+	x    map[int]VecVirtual
 }
 
-func (l *lanes) at(t int) Mem { return l.w.Offset(64 * (t % 16)) }
+func (l *lanes) at(t int) Mem { return l.w.Offset(l.row * (t % 16)) }
+
+// rol sets dst to x rotated left by k; AVX2 has no rotation: two shifts
+// and an OR.
+func (l *lanes) rol(k int, x, dst VecVirtual) {
+	if l.evex {
+		VPROLD(U8(k), x, dst)
+		return
+	}
+	t := YMM()
+	VPSLLD(U8(k), x, t)
+	VPSRLD(U8(32-k), x, dst)
+	VPOR(t, dst, dst)
+}
 
 // schedule returns w[t]: from the ring for t < 16, else (w[t-3] ^ w[t-8] ^
-// w[t-14] ^ w[t-16]) <<< 1, stored in the ring's slot of w[t-16] and kept
-// in a register for w[t+3], which takes it over as its destination.
+// w[t-14] ^ w[t-16]) <<< 1, stored in the ring's slot of w[t-16]. With
+// AVX-512 it is kept in a register for w[t+3], which takes it over as its
+// destination, and one VPTERNLOGD does two of the XORs.
 func (l *lanes) schedule(t int) Op {
 	if t < 16 {
 		return l.at(t)
+	}
+	if !l.evex {
+		wt := YMM()
+		VMOVDQU(l.at(t-3), wt)
+		VPXOR(l.at(t-8), wt, wt)
+		VPXOR(l.at(t-14), wt, wt)
+		VPXOR(l.at(t-16), wt, wt)
+		l.rol(1, wt, wt)
+		VMOVDQU(wt, l.at(t))
+		return wt
 	}
 	wt, ok := l.x[t-3]
 	if !ok {
@@ -312,7 +409,7 @@ func (l *lanes) schedule(t int) Op {
 	VMOVDQU32(l.at(t-8), y)
 	VPTERNLOGD(U8(0x96), l.at(t-14), y, wt)
 	VPXORD(l.at(t-16), wt, wt)
-	VPROLD(U8(1), wt, wt)
+	l.rol(1, wt, wt)
 	VMOVDQU32(wt, l.at(t))
 	l.x[t] = wt
 	return wt
@@ -320,25 +417,62 @@ func (l *lanes) schedule(t int) Op {
 
 // round does round t, given next = the next round's e + w + k (computed
 // from d before this round overwrites it): d is dead after the round, so
-// F(b, c, d) goes in place and no register is copied. Operands d, b, c:
-// 0xb8 is b ? c : d, 0x96 the parity, 0xe8 the majority. The new a is the
+// F(b, c, d) goes in place and no register is copied. The new a is the
 // sum; b is rotated in place and the roles shift.
 func (l *lanes) round(t int, next VecVirtual) {
 	a, b, c, d := l.v[0], l.v[1], l.v[2], l.v[3]
-	VPTERNLOGD(U8([4]uint8{0xb8, 0x96, 0xe8, 0x96}[t/20]), c, b, d)
+	l.f(t, b, c, d)
 	VPADDD(d, l.acc, l.acc)
 	r := YMM()
-	VPROLD(U8(5), a, r)
+	l.rol(5, a, r)
 	VPADDD(r, l.acc, l.acc)
-	VPROLD(U8(30), b, b)
+	l.rol(30, b, b)
 	l.v = [5]VecVirtual{l.acc, a, b, c, next}
 	l.acc = next
+}
+
+// f sets d to round t's function of b, c, d. VPTERNLOGD does each in one
+// instruction; with operands d, b, c, 0xb8 is b ? c : d, 0x96 the parity
+// and 0xe8 the majority. AVX2 spells them out.
+func (l *lanes) f(t int, b, c, d VecVirtual) {
+	if l.evex {
+		VPTERNLOGD(U8([4]uint8{0xb8, 0x96, 0xe8, 0x96}[t/20]), c, b, d)
+		return
+	}
+	switch t / 20 {
+	case 0: // d ^ ((c ^ d) & b)
+		x := YMM()
+		VPXOR(c, d, x)
+		VPAND(b, x, x)
+		VPXOR(x, d, d)
+	case 2: // (b & c) | ((b | c) & d)
+		x, y := YMM(), YMM()
+		VPAND(b, c, x)
+		VPOR(b, c, y)
+		VPAND(y, d, d)
+		VPOR(x, d, d)
+	default:
+		VPXOR(b, d, d)
+		VPXOR(c, d, d)
+	}
 }
 
 // constTable is the four round constants (FIPS 180-4, 4.2.1), one per 20
 // rounds, in the SHA-2 generators' table format for 32-bit words.
 func constTable() Mem {
 	return sha2.SHA256.Consts("sha1consts", []uint64{0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6})
+}
+
+// constTable8 is the four round constants, each repeated for 8 lanes: AVX2
+// has no broadcast memory operand.
+func constTable8() Mem {
+	k := make([]uint64, 0, 32)
+	for _, v := range []uint64{0x5a827999, 0x6ed9eba1, 0x8f1bbcdc, 0xca62c1d6} {
+		for range 8 {
+			k = append(k, v)
+		}
+	}
+	return sha2.SHA256.Consts("sha1consts8", k)
 }
 
 // byteSwapMask reverses the bytes of each 32-bit word (SHA-1's message is
