@@ -1,6 +1,7 @@
 // Package sha256 holds the SHA-256 (and SHA-224) block functions: a pure-Go
 // reference for one stream and for lanes, and on amd64 a SHA-NI kernel for
-// a lone stream and an AVX-512 kernel that hashes 16 streams at once.
+// a lone stream and lane kernels that hash 8 streams at once with AVX2 or
+// 16 with AVX-512.
 package sha256
 
 import (

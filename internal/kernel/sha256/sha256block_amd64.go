@@ -19,7 +19,17 @@ var singles = []kernel.Single[State]{
 var multis = []kernel.Multi[State]{
 	generic,
 	{Name: "shanix2", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 2, Fn: blocksSHANIx2},
+	{Name: "avx2x8", Level: cpu.AVX2, Lanes: 8, Fn: blocksAVX2x8},
 	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512x16},
+}
+
+func blocksAVX2x8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	var ls [8][8]uint32
+	var p [8]*byte
+	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 8*8), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
+		blockAVX2x8(&ls, &p, nblocks)
+		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 8*8), 8, states, mask)
+	}
 }
 
 func blockSHANIState(s *State, p []byte) { blockSHANI((*[8]uint32)(s), p) }

@@ -14,6 +14,11 @@ func blockSHANI(s *[8]uint32, p []byte)
 //go:noescape
 func blockSHANIx2(s *[2][8]uint32, ptrs *[2]*byte, nblocks int)
 
+// blockAVX2x8 hashes nblocks blocks of 8 lanes with AVX2.
+//
+//go:noescape
+func blockAVX2x8(s *[8][8]uint32, ptrs *[8]*byte, nblocks int)
+
 // blockAVX512x16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.
 //
 //go:noescape

@@ -9,10 +9,15 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// Words is one word size's instructions and rotation amounts.
+// Words is one word size's instructions and rotation amounts, in AVX-512
+// (EVEX) or AVX2 (VEX) forms. AVX2 has no rotation, ternary logic or
+// broadcast operand (Ror, Tern and AddBcst are nil): the rounds spell them
+// out, and with 16 registers a kernel runs one group of lanes.
 type Words struct {
 	Bytes     int             // of a word
 	Ror, Srl  func(ops ...Op) // imm, x, dst
+	Shl       func(ops ...Op) // imm, x, dst
+	Bcst      func(ops ...Op) // broadcast a word from memory: mem, dst
 	Add       func(ops ...Op) // src, x, dst
 	AddBcst   func(ops ...Op) // add a word broadcast from memory
 	Tern      func(ops ...Op) // imm, c, b, a
@@ -35,7 +40,67 @@ var (
 		Mov: VMOVDQA64, Load: VMOVDQU64,
 		Sigma1: [3]uint8{14, 18, 41}, Sigma0: [3]uint8{28, 34, 39}, Small0: [3]uint8{1, 8, 7}, Small1: [3]uint8{19, 61, 6},
 	}
+	SHA256AVX2 = Words{
+		Bytes: 4, Srl: VPSRLD, Shl: VPSLLD, Add: VPADDD, Bcst: VPBROADCASTD,
+		Mov: func(ops ...Op) { VMOVDQA(ops[0], ops[1]) }, Load: func(ops ...Op) { VMOVDQU(ops[0], ops[1]) },
+		Sigma1: SHA256.Sigma1, Sigma0: SHA256.Sigma0, Small0: SHA256.Small0, Small1: SHA256.Small1,
+	}
 )
+
+// vex reports AVX2 forms.
+func (ws Words) vex() bool { return ws.Tern == nil }
+
+// ror sets dst to x rotated right by k: two shifts and an OR in AVX2.
+func (ws Words) ror(k uint8, x, dst VecVirtual) {
+	if !ws.vex() {
+		ws.Ror(U8(k), x, dst)
+		return
+	}
+	t := YMM()
+	ws.Shl(U8(8*ws.Bytes-int(k)), x, t)
+	ws.Srl(U8(k), x, dst)
+	VPOR(t, dst, dst)
+}
+
+// xor3 sets dst to dst ^ b ^ c.
+func (ws Words) xor3(c, b, dst VecVirtual) {
+	if !ws.vex() {
+		ws.Tern(U8(0x96), c, b, dst)
+		return
+	}
+	VPXOR(b, dst, dst)
+	VPXOR(c, dst, dst)
+}
+
+// ch returns e ? f : g.
+func (ws Words) ch(e, f, g VecVirtual) VecVirtual {
+	x := YMM()
+	if !ws.vex() {
+		ws.Mov(e, x)
+		ws.Tern(U8(0xca), g, f, x)
+		return x
+	}
+	VPXOR(f, g, x) // ((f ^ g) & e) ^ g
+	VPAND(e, x, x)
+	VPXOR(g, x, x)
+	return x
+}
+
+// maj returns the majority of a, b, c.
+func (ws Words) maj(a, b, c VecVirtual) VecVirtual {
+	x := YMM()
+	if !ws.vex() {
+		ws.Mov(a, x)
+		ws.Tern(U8(0xe8), c, b, x)
+		return x
+	}
+	y := YMM()
+	VPAND(a, b, x) // (a & b) | ((a | b) & c)
+	VPOR(a, b, y)
+	VPAND(c, y, y)
+	VPOR(y, x, x)
+	return x
+}
 
 // Schedule computes message word t of group g in the buffer w, whose rows
 // of row bytes hold one word of every lane:
@@ -45,10 +110,10 @@ func (ws Words) Schedule(w Mem, row, t, g int) {
 	small := func(src Mem, k [3]uint8) VecVirtual {
 		x, s, u := YMM(), YMM(), YMM()
 		ws.Load(src, x)
-		ws.Ror(U8(k[0]), x, s)
-		ws.Ror(U8(k[1]), x, u)
+		ws.ror(k[0], x, s)
+		ws.ror(k[1], x, u)
 		ws.Srl(U8(k[2]), x, x)
-		ws.Tern(U8(0x96), x, u, s)
+		ws.xor3(x, u, s)
 		return s
 	}
 	s0 := small(at(t-15), ws.Small0)
@@ -65,27 +130,33 @@ func (ws Words) Schedule(w Mem, row, t, g int) {
 // (the new e), so nothing moves between registers.
 func (ws Words) Round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int) [8]VecVirtual {
 	a, b, c, d, e, f, g, h := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
-	ws.AddBcst(Mem{Base: kt, Disp: ws.Bytes * t}, h, h)
+	if ws.vex() {
+		k := YMM()
+		ws.Bcst(Mem{Base: kt, Disp: ws.Bytes * t}, k)
+		ws.Add(k, h, h)
+	} else {
+		ws.AddBcst(Mem{Base: kt, Disp: ws.Bytes * t}, h, h)
+	}
 	ws.Add(wt, h, h)
 	big := func(x VecVirtual, k [3]uint8) VecVirtual {
 		s, r1, r2 := YMM(), YMM(), YMM()
-		ws.Ror(U8(k[0]), x, s)
-		ws.Ror(U8(k[1]), x, r1)
-		ws.Ror(U8(k[2]), x, r2)
-		ws.Tern(U8(0x96), r2, r1, s)
+		ws.ror(k[0], x, s)
+		ws.ror(k[1], x, r1)
+		if ws.vex() { // one rotation less alive at once: 16 registers
+			VPXOR(r1, s, s)
+			ws.ror(k[2], x, r2)
+			VPXOR(r2, s, s)
+			return s
+		}
+		ws.ror(k[2], x, r2)
+		ws.xor3(r2, r1, s)
 		return s
 	}
 	ws.Add(big(e, ws.Sigma1), h, h)
-	ch := YMM()
-	ws.Mov(e, ch)
-	ws.Tern(U8(0xca), g, f, ch) // e ? f : g
-	ws.Add(ch, h, h)            // T1
-	ws.Add(h, d, d)             // new e
+	ws.Add(ws.ch(e, f, g), h, h) // T1
+	ws.Add(h, d, d)              // new e
 	ws.Add(big(a, ws.Sigma0), h, h)
-	maj := YMM()
-	ws.Mov(a, maj)
-	ws.Tern(U8(0xe8), c, b, maj) // majority of a, b, c
-	ws.Add(maj, h, h)            // T1 + T2
+	ws.Add(ws.maj(a, b, c), h, h) // T1 + T2
 	return [8]VecVirtual{h, a, b, c, d, e, f, g}
 }
 
@@ -147,6 +218,56 @@ func (ws Words) Lanes(rounds int, consts, bswapMask Mem, load func(pp, off Regis
 		for i := range 8 {
 			ws.Load(st[g][i], Mem{Base: sp, Disp: row*i + 32*g})
 		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// LanesAVX2 is Lanes in AVX2 forms: one group of 8 lanes of 32-bit words
+// (32 bytes a message word), with the chaining state kept in memory
+// between blocks, since the transpose needs most of the 16 registers.
+func (ws Words) LanesAVX2(rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int)) {
+	const row = 32
+	w := AllocLocal(rounds * row)
+	saved := AllocLocal(8 * row)
+	sp := Load(Param("s"), GP64())
+	pp := Load(Param("ptrs"), GP64())
+	n := Load(Param("nblocks"), GP64())
+	kt := GP64()
+	LEAQ(consts, kt)
+	off := GP64()
+	XORQ(off, off)
+	for i := range 8 {
+		x := YMM()
+		ws.Load(Mem{Base: sp, Disp: row * i}, x)
+		ws.Load(x, saved.Offset(row*i))
+	}
+	Label("avx2_loop")
+	bswap := YMM()
+	ws.Load(bswapMask, bswap)
+	load(pp, off, bswap, w, row)
+	var cur [8]VecVirtual
+	for i := range 8 {
+		cur[i] = YMM()
+		ws.Load(saved.Offset(row*i), cur[i])
+	}
+	for t := range rounds {
+		if t < rounds-16 {
+			ws.Schedule(w, row, t+16, 0)
+		}
+		cur = ws.Round(cur, kt, w.Offset(row*t), t)
+	}
+	for i := range 8 {
+		ws.Add(saved.Offset(row*i), cur[i], cur[i])
+		ws.Load(cur[i], saved.Offset(row*i))
+	}
+	ADDQ(U8(16*ws.Bytes), off)
+	DECQ(n)
+	JNZ(LabelRef("avx2_loop"))
+	for i := range 8 {
+		x := YMM()
+		ws.Load(saved.Offset(row*i), x)
+		ws.Load(x, Mem{Base: sp, Disp: row * i})
 	}
 	VZEROUPPER()
 	RET()

@@ -15,6 +15,7 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	shani()
 	shaniX2()
+	avx2()
 	avx512()
 	Generate()
 }
@@ -72,6 +73,24 @@ func shani() {
 	fromABEF(abef, cdgh, Mem{Base: sp})
 	Label("shani_done")
 	RET()
+}
+
+// avx2 hashes 8 lanes in one group of YMM registers, the AVX-512
+// kernel's rounds spelled in AVX2 (each rotation two shifts and an OR; Ch
+// and Maj in three and four instructions), for CPUs with AVX2 but neither
+// AVX-512 nor SHA-NI.
+func avx2() {
+	TEXT("blockAVX2x8", 0, "func(s *[8][8]uint32, ptrs *[8]*byte, nblocks int)")
+	Pragma("noescape")
+	Doc("blockAVX2x8 hashes nblocks blocks of 8 lanes with AVX2.")
+	sha2.SHA256AVX2.LanesAVX2(64, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
+		for h := range 2 {
+			for j, r := range transpose.Words8x8(pp, off, 0, 32*h) {
+				VPSHUFB(bswap, r, r)
+				VMOVDQU(r, w.Offset(row*(8*h+j)))
+			}
+		}
+	})
 }
 
 // avx512 hashes 16 lanes as two interleaved groups of 8 in YMM registers
