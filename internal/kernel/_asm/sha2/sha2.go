@@ -105,23 +105,37 @@ func (ws Words) maj(a, b, c VecVirtual) VecVirtual {
 // Schedule computes message word t of group g in the buffer w, whose rows
 // of row bytes hold one word of every lane:
 // σ1(w[t-2]) + w[t-7] + σ0(w[t-15]) + w[t-16].
-func (ws Words) Schedule(w Mem, row, t, g int) {
+// recent, if not nil, keeps the words it computes in registers for two
+// rounds: each word depends on the one from two rounds before, and going
+// through memory put a store-to-load round trip on that chain.
+func (ws Words) Schedule(w Mem, row, t, g int, recent map[int]VecVirtual) {
 	at := func(i int) Mem { return w.Offset(row*i + 32*g) }
-	small := func(src Mem, k [3]uint8) VecVirtual {
-		x, s, u := YMM(), YMM(), YMM()
-		ws.Load(src, x)
+	small := func(x VecVirtual, k [3]uint8) VecVirtual {
+		s, u, v := YMM(), YMM(), YMM()
 		ws.ror(k[0], x, s)
 		ws.ror(k[1], x, u)
-		ws.Srl(U8(k[2]), x, x)
-		ws.xor3(x, u, s)
+		ws.Srl(U8(k[2]), x, v)
+		ws.xor3(v, u, s)
 		return s
 	}
-	s0 := small(at(t-15), ws.Small0)
-	s1 := small(at(t-2), ws.Small1)
+	load := func(i int) VecVirtual {
+		if x, ok := recent[i]; ok {
+			delete(recent, i)
+			return x
+		}
+		x := YMM()
+		ws.Load(at(i), x)
+		return x
+	}
+	s0 := small(load(t-15), ws.Small0)
+	s1 := small(load(t-2), ws.Small1)
 	ws.Add(s0, s1, s1)
 	ws.Add(at(t-7), s1, s1)
 	ws.Add(at(t-16), s1, s1)
 	ws.Load(s1, at(t))
+	if recent != nil {
+		recent[t] = s1
+	}
 }
 
 // Round does round t for one group with state v = a..h, the round
@@ -168,7 +182,7 @@ func (ws Words) Round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int) [8]VecVirtua
 // pointers, the block offset and the byte-swap mask in a register.
 func (ws Words) Lanes(rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int)) {
 	const row = 64 // bytes of one word across the lanes of both groups
-	w := AllocLocal(rounds * row)
+	w := alignedLocal(rounds * row)
 	saved := AllocLocal(8 * row)
 	sp := Load(Param("s"), GP64())
 	pp := Load(Param("ptrs"), GP64())
@@ -194,10 +208,11 @@ func (ws Words) Lanes(rounds int, consts, bswapMask Mem, load func(pp, off Regis
 		}
 	}
 	cur := st
+	recent := [2]map[int]VecVirtual{{}, {}}
 	for t := range rounds {
 		for g := range 2 {
 			if t < rounds-16 {
-				ws.Schedule(w, row, t+16, g)
+				ws.Schedule(w, row, t+16, g, recent[g])
 			}
 			cur[g] = ws.Round(cur[g], kt, w.Offset(row*t+32*g), t)
 		}
@@ -253,7 +268,7 @@ func (ws Words) LanesAVX2(rounds int, consts, bswapMask Mem, load func(pp, off R
 	}
 	for t := range rounds {
 		if t < rounds-16 {
-			ws.Schedule(w, row, t+16, 0)
+			ws.Schedule(w, row, t+16, 0, nil)
 		}
 		cur = ws.Round(cur, kt, w.Offset(row*t), t)
 	}
@@ -271,6 +286,18 @@ func (ws Words) LanesAVX2(rounds int, consts, bswapMask Mem, load func(pp, off R
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// alignedLocal allocates size bytes on the stack aligned to 64 bytes, so
+// that no 32-byte access crosses a cache line: Go aligns frames to 8 bytes
+// only, and a store that crosses a line cannot be forwarded to a load.
+func alignedLocal(size int) Mem {
+	m := AllocLocal(size + 56)
+	p := GP64()
+	LEAQ(m, p)
+	ADDQ(U8(56), p)
+	ANDQ(I32(-64), p)
+	return Mem{Base: p}
 }
 
 var tables = map[string]Mem{}
