@@ -654,152 +654,159 @@ shanix2_loop:
 
 // func blockAVX2x8(s *[8][8]uint32, ptrs *[8]*byte, nblocks int)
 // Requires: AVX, AVX2
-TEXT ·blockAVX2x8(SB), $2304-24
-	MOVQ    s+0(FP), AX
-	MOVQ    ptrs+8(FP), CX
-	MOVQ    nblocks+16(FP), DX
-	LEAQ    sha256consts<>+0(SB), BX
+TEXT ·blockAVX2x8(SB), $2360-24
+	LEAQ    (SP), AX
+	ADDQ    $0x38, AX
+	ANDQ    $-64, AX
+	MOVQ    s+0(FP), CX
+	MOVQ    ptrs+8(FP), DX
+	MOVQ    nblocks+16(FP), BX
 	XORQ    SI, SI
-	VMOVDQU (AX), Y0
-	VMOVDQU Y0, 2048(SP)
-	VMOVDQU 32(AX), Y0
-	VMOVDQU Y0, 2080(SP)
-	VMOVDQU 64(AX), Y0
-	VMOVDQU Y0, 2112(SP)
-	VMOVDQU 96(AX), Y0
-	VMOVDQU Y0, 2144(SP)
-	VMOVDQU 128(AX), Y0
-	VMOVDQU Y0, 2176(SP)
-	VMOVDQU 160(AX), Y0
-	VMOVDQU Y0, 2208(SP)
-	VMOVDQU 192(AX), Y0
-	VMOVDQU Y0, 2240(SP)
-	VMOVDQU 224(AX), Y0
-	VMOVDQU Y0, 2272(SP)
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, 2104(SP)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 2136(SP)
+	VMOVDQU 64(CX), Y0
+	VMOVDQU Y0, 2168(SP)
+	VMOVDQU 96(CX), Y0
+	VMOVDQU Y0, 2200(SP)
+	VMOVDQU 128(CX), Y0
+	VMOVDQU Y0, 2232(SP)
+	VMOVDQU 160(CX), Y0
+	VMOVDQU Y0, 2264(SP)
+	VMOVDQU 192(CX), Y0
+	VMOVDQU Y0, 2296(SP)
+	VMOVDQU 224(CX), Y0
+	VMOVDQU Y0, 2328(SP)
 
 avx2_loop:
-	VMOVDQU      sha256bswap<>+0(SB), Y0
-	MOVQ         (CX), DI
-	VMOVDQU      (DI)(SI*1), Y1
-	MOVQ         8(CX), DI
-	VMOVDQU      (DI)(SI*1), Y2
-	MOVQ         16(CX), DI
-	VMOVDQU      (DI)(SI*1), Y3
-	MOVQ         24(CX), DI
-	VMOVDQU      (DI)(SI*1), Y4
-	MOVQ         32(CX), DI
-	VMOVDQU      (DI)(SI*1), Y5
-	MOVQ         40(CX), DI
-	VMOVDQU      (DI)(SI*1), Y6
-	MOVQ         48(CX), DI
-	VMOVDQU      (DI)(SI*1), Y7
-	MOVQ         56(CX), DI
-	VMOVDQU      (DI)(SI*1), Y8
-	VPUNPCKLDQ   Y2, Y1, Y9
-	VPUNPCKHDQ   Y2, Y1, Y1
-	VPUNPCKLDQ   Y4, Y3, Y2
-	VPUNPCKHDQ   Y4, Y3, Y3
-	VPUNPCKLQDQ  Y2, Y9, Y4
-	VPUNPCKHQDQ  Y2, Y9, Y2
-	VPUNPCKLQDQ  Y3, Y1, Y9
-	VPUNPCKHQDQ  Y3, Y1, Y1
-	VPUNPCKLDQ   Y6, Y5, Y3
-	VPUNPCKHDQ   Y6, Y5, Y5
-	VPUNPCKLDQ   Y8, Y7, Y6
-	VPUNPCKHDQ   Y8, Y7, Y7
-	VPUNPCKLQDQ  Y6, Y3, Y8
-	VPUNPCKHQDQ  Y6, Y3, Y3
-	VPUNPCKLQDQ  Y7, Y5, Y6
-	VPUNPCKHQDQ  Y7, Y5, Y5
-	VPERM2I128   $0x20, Y8, Y4, Y7
-	VPERM2I128   $0x31, Y8, Y4, Y4
-	VPERM2I128   $0x20, Y3, Y2, Y8
-	VPERM2I128   $0x31, Y3, Y2, Y2
-	VPERM2I128   $0x20, Y6, Y9, Y3
-	VPERM2I128   $0x31, Y6, Y9, Y6
-	VPERM2I128   $0x20, Y5, Y1, Y9
-	VPERM2I128   $0x31, Y5, Y1, Y1
-	VPSHUFB      Y0, Y7, Y7
-	VMOVDQU      Y7, (SP)
-	VPSHUFB      Y0, Y8, Y8
-	VMOVDQU      Y8, 32(SP)
-	VPSHUFB      Y0, Y3, Y3
-	VMOVDQU      Y3, 64(SP)
-	VPSHUFB      Y0, Y9, Y9
-	VMOVDQU      Y9, 96(SP)
-	VPSHUFB      Y0, Y4, Y4
-	VMOVDQU      Y4, 128(SP)
-	VPSHUFB      Y0, Y2, Y2
-	VMOVDQU      Y2, 160(SP)
-	VPSHUFB      Y0, Y6, Y6
-	VMOVDQU      Y6, 192(SP)
-	VPSHUFB      Y0, Y1, Y1
-	VMOVDQU      Y1, 224(SP)
-	MOVQ         (CX), DI
-	VMOVDQU      32(DI)(SI*1), Y1
-	MOVQ         8(CX), DI
-	VMOVDQU      32(DI)(SI*1), Y2
-	MOVQ         16(CX), DI
-	VMOVDQU      32(DI)(SI*1), Y3
-	MOVQ         24(CX), DI
-	VMOVDQU      32(DI)(SI*1), Y4
-	MOVQ         32(CX), DI
-	VMOVDQU      32(DI)(SI*1), Y5
-	MOVQ         40(CX), DI
-	VMOVDQU      32(DI)(SI*1), Y6
-	MOVQ         48(CX), DI
-	VMOVDQU      32(DI)(SI*1), Y7
-	MOVQ         56(CX), DI
-	VMOVDQU      32(DI)(SI*1), Y8
-	VPUNPCKLDQ   Y2, Y1, Y9
-	VPUNPCKHDQ   Y2, Y1, Y1
-	VPUNPCKLDQ   Y4, Y3, Y2
-	VPUNPCKHDQ   Y4, Y3, Y3
-	VPUNPCKLQDQ  Y2, Y9, Y4
-	VPUNPCKHQDQ  Y2, Y9, Y2
-	VPUNPCKLQDQ  Y3, Y1, Y9
-	VPUNPCKHQDQ  Y3, Y1, Y1
-	VPUNPCKLDQ   Y6, Y5, Y3
-	VPUNPCKHDQ   Y6, Y5, Y5
-	VPUNPCKLDQ   Y8, Y7, Y6
-	VPUNPCKHDQ   Y8, Y7, Y7
-	VPUNPCKLQDQ  Y6, Y3, Y8
-	VPUNPCKHQDQ  Y6, Y3, Y3
-	VPUNPCKLQDQ  Y7, Y5, Y6
-	VPUNPCKHQDQ  Y7, Y5, Y5
-	VPERM2I128   $0x20, Y8, Y4, Y7
-	VPERM2I128   $0x31, Y8, Y4, Y4
-	VPERM2I128   $0x20, Y3, Y2, Y8
-	VPERM2I128   $0x31, Y3, Y2, Y2
-	VPERM2I128   $0x20, Y6, Y9, Y3
-	VPERM2I128   $0x31, Y6, Y9, Y6
-	VPERM2I128   $0x20, Y5, Y1, Y9
-	VPERM2I128   $0x31, Y5, Y1, Y1
-	VPSHUFB      Y0, Y7, Y7
-	VMOVDQU      Y7, 256(SP)
-	VPSHUFB      Y0, Y8, Y8
-	VMOVDQU      Y8, 288(SP)
-	VPSHUFB      Y0, Y3, Y3
-	VMOVDQU      Y3, 320(SP)
-	VPSHUFB      Y0, Y9, Y9
-	VMOVDQU      Y9, 352(SP)
-	VPSHUFB      Y0, Y4, Y4
-	VMOVDQU      Y4, 384(SP)
-	VPSHUFB      Y0, Y2, Y2
-	VMOVDQU      Y2, 416(SP)
-	VPSHUFB      Y0, Y6, Y6
-	VMOVDQU      Y6, 448(SP)
-	VPSHUFB      Y0, Y1, Y1
-	VMOVDQU      Y1, 480(SP)
-	VMOVDQU      2048(SP), Y0
-	VMOVDQU      2080(SP), Y1
-	VMOVDQU      2112(SP), Y2
-	VMOVDQU      2144(SP), Y3
-	VMOVDQU      2176(SP), Y4
-	VMOVDQU      2208(SP), Y5
-	VMOVDQU      2240(SP), Y6
-	VMOVDQU      2272(SP), Y7
-	VMOVDQU      32(SP), Y8
+	VMOVDQU     sha256bswap<>+0(SB), Y0
+	MOVQ        (DX), DI
+	VMOVDQU     (DI)(SI*1), Y1
+	MOVQ        8(DX), DI
+	VMOVDQU     (DI)(SI*1), Y2
+	MOVQ        16(DX), DI
+	VMOVDQU     (DI)(SI*1), Y3
+	MOVQ        24(DX), DI
+	VMOVDQU     (DI)(SI*1), Y4
+	MOVQ        32(DX), DI
+	VMOVDQU     (DI)(SI*1), Y5
+	MOVQ        40(DX), DI
+	VMOVDQU     (DI)(SI*1), Y6
+	MOVQ        48(DX), DI
+	VMOVDQU     (DI)(SI*1), Y7
+	MOVQ        56(DX), DI
+	VMOVDQU     (DI)(SI*1), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLQDQ Y2, Y9, Y4
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y1, Y9
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLDQ  Y6, Y5, Y3
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y6, Y3, Y8
+	VPUNPCKHQDQ Y6, Y3, Y3
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y8, Y4, Y7
+	VPERM2I128  $0x31, Y8, Y4, Y4
+	VPERM2I128  $0x20, Y3, Y2, Y8
+	VPERM2I128  $0x31, Y3, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y3
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y1, Y9
+	VPERM2I128  $0x31, Y5, Y1, Y1
+	VPSHUFB     Y0, Y7, Y7
+	VMOVDQU     Y7, (AX)
+	VPSHUFB     Y0, Y8, Y8
+	VMOVDQU     Y8, 32(AX)
+	VPSHUFB     Y0, Y3, Y3
+	VMOVDQU     Y3, 64(AX)
+	VPSHUFB     Y0, Y9, Y9
+	VMOVDQU     Y9, 96(AX)
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 128(AX)
+	VPSHUFB     Y0, Y2, Y2
+	VMOVDQU     Y2, 160(AX)
+	VPSHUFB     Y0, Y6, Y6
+	VMOVDQU     Y6, 192(AX)
+	VPSHUFB     Y0, Y1, Y1
+	VMOVDQU     Y1, 224(AX)
+	MOVQ        (DX), DI
+	VMOVDQU     32(DI)(SI*1), Y1
+	MOVQ        8(DX), DI
+	VMOVDQU     32(DI)(SI*1), Y2
+	MOVQ        16(DX), DI
+	VMOVDQU     32(DI)(SI*1), Y3
+	MOVQ        24(DX), DI
+	VMOVDQU     32(DI)(SI*1), Y4
+	MOVQ        32(DX), DI
+	VMOVDQU     32(DI)(SI*1), Y5
+	MOVQ        40(DX), DI
+	VMOVDQU     32(DI)(SI*1), Y6
+	MOVQ        48(DX), DI
+	VMOVDQU     32(DI)(SI*1), Y7
+	MOVQ        56(DX), DI
+	VMOVDQU     32(DI)(SI*1), Y8
+	VPUNPCKLDQ  Y2, Y1, Y9
+	VPUNPCKHDQ  Y2, Y1, Y1
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLQDQ Y2, Y9, Y4
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y1, Y9
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLDQ  Y6, Y5, Y3
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y6, Y3, Y8
+	VPUNPCKHQDQ Y6, Y3, Y3
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y8, Y4, Y7
+	VPERM2I128  $0x31, Y8, Y4, Y4
+	VPERM2I128  $0x20, Y3, Y2, Y8
+	VPERM2I128  $0x31, Y3, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y3
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y1, Y9
+	VPERM2I128  $0x31, Y5, Y1, Y1
+	VPSHUFB     Y0, Y7, Y7
+	VMOVDQU     Y7, 256(AX)
+	VPSHUFB     Y0, Y8, Y8
+	VMOVDQU     Y8, 288(AX)
+	VPSHUFB     Y0, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPSHUFB     Y0, Y9, Y9
+	VMOVDQU     Y9, 352(AX)
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 384(AX)
+	VPSHUFB     Y0, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPSHUFB     Y0, Y6, Y6
+	VMOVDQU     Y6, 448(AX)
+	VPSHUFB     Y0, Y1, Y1
+	VMOVDQU     Y1, 480(AX)
+	VMOVDQU     2104(SP), Y0
+	VMOVDQU     2136(SP), Y1
+	VMOVDQU     2168(SP), Y2
+	VMOVDQU     2200(SP), Y3
+	VMOVDQU     2232(SP), Y4
+	VMOVDQU     2264(SP), Y5
+	VMOVDQU     2296(SP), Y6
+	VMOVDQU     2328(SP), Y7
+	LEAQ        (AX), DI
+	LEAQ        sha256consts<>+0(SB), R8
+	MOVQ        $0x00000003, R9
+
+avx2_rounds:
+	VMOVDQU      32(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -809,7 +816,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      448(SP), Y8
+	VMOVDQU      448(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -820,12 +827,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       288(SP), Y10, Y10
-	VPADDD       (SP), Y10, Y10
-	VMOVDQU      Y10, 512(SP)
-	VPBROADCASTD (BX), Y8
+	VPADDD       288(DI), Y10, Y10
+	VPADDD       (DI), Y10, Y10
+	VMOVDQU      Y10, 512(DI)
+	VPBROADCASTD (R8), Y8
 	VPADDD       Y8, Y7, Y7
-	VPADDD       (SP), Y7, Y7
+	VPADDD       (DI), Y7, Y7
 	VPSLLD       $0x1a, Y4, Y9
 	VPSRLD       $0x06, Y4, Y8
 	VPOR         Y9, Y8, Y8
@@ -860,7 +867,7 @@ avx2_loop:
 	VPAND        Y2, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y7, Y7
-	VMOVDQU      64(SP), Y8
+	VMOVDQU      64(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -870,7 +877,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      480(SP), Y8
+	VMOVDQU      480(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -881,12 +888,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       320(SP), Y10, Y10
-	VPADDD       32(SP), Y10, Y10
-	VMOVDQU      Y10, 544(SP)
-	VPBROADCASTD 4(BX), Y8
+	VPADDD       320(DI), Y10, Y10
+	VPADDD       32(DI), Y10, Y10
+	VMOVDQU      Y10, 544(DI)
+	VPBROADCASTD 4(R8), Y8
 	VPADDD       Y8, Y6, Y6
-	VPADDD       32(SP), Y6, Y6
+	VPADDD       32(DI), Y6, Y6
 	VPSLLD       $0x1a, Y3, Y9
 	VPSRLD       $0x06, Y3, Y8
 	VPOR         Y9, Y8, Y8
@@ -921,7 +928,7 @@ avx2_loop:
 	VPAND        Y1, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y6, Y6
-	VMOVDQU      96(SP), Y8
+	VMOVDQU      96(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -931,7 +938,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      512(SP), Y8
+	VMOVDQU      512(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -942,12 +949,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       352(SP), Y10, Y10
-	VPADDD       64(SP), Y10, Y10
-	VMOVDQU      Y10, 576(SP)
-	VPBROADCASTD 8(BX), Y8
+	VPADDD       352(DI), Y10, Y10
+	VPADDD       64(DI), Y10, Y10
+	VMOVDQU      Y10, 576(DI)
+	VPBROADCASTD 8(R8), Y8
 	VPADDD       Y8, Y5, Y5
-	VPADDD       64(SP), Y5, Y5
+	VPADDD       64(DI), Y5, Y5
 	VPSLLD       $0x1a, Y2, Y9
 	VPSRLD       $0x06, Y2, Y8
 	VPOR         Y9, Y8, Y8
@@ -982,7 +989,7 @@ avx2_loop:
 	VPAND        Y0, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y5, Y5
-	VMOVDQU      128(SP), Y8
+	VMOVDQU      128(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -992,7 +999,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      544(SP), Y8
+	VMOVDQU      544(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -1003,12 +1010,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       384(SP), Y10, Y10
-	VPADDD       96(SP), Y10, Y10
-	VMOVDQU      Y10, 608(SP)
-	VPBROADCASTD 12(BX), Y8
+	VPADDD       384(DI), Y10, Y10
+	VPADDD       96(DI), Y10, Y10
+	VMOVDQU      Y10, 608(DI)
+	VPBROADCASTD 12(R8), Y8
 	VPADDD       Y8, Y4, Y4
-	VPADDD       96(SP), Y4, Y4
+	VPADDD       96(DI), Y4, Y4
 	VPSLLD       $0x1a, Y1, Y9
 	VPSRLD       $0x06, Y1, Y8
 	VPOR         Y9, Y8, Y8
@@ -1043,7 +1050,7 @@ avx2_loop:
 	VPAND        Y7, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y4, Y4
-	VMOVDQU      160(SP), Y8
+	VMOVDQU      160(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -1053,7 +1060,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      576(SP), Y8
+	VMOVDQU      576(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -1064,12 +1071,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       416(SP), Y10, Y10
-	VPADDD       128(SP), Y10, Y10
-	VMOVDQU      Y10, 640(SP)
-	VPBROADCASTD 16(BX), Y8
+	VPADDD       416(DI), Y10, Y10
+	VPADDD       128(DI), Y10, Y10
+	VMOVDQU      Y10, 640(DI)
+	VPBROADCASTD 16(R8), Y8
 	VPADDD       Y8, Y3, Y3
-	VPADDD       128(SP), Y3, Y3
+	VPADDD       128(DI), Y3, Y3
 	VPSLLD       $0x1a, Y0, Y9
 	VPSRLD       $0x06, Y0, Y8
 	VPOR         Y9, Y8, Y8
@@ -1104,7 +1111,7 @@ avx2_loop:
 	VPAND        Y6, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y3, Y3
-	VMOVDQU      192(SP), Y8
+	VMOVDQU      192(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -1114,7 +1121,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      608(SP), Y8
+	VMOVDQU      608(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -1125,12 +1132,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       448(SP), Y10, Y10
-	VPADDD       160(SP), Y10, Y10
-	VMOVDQU      Y10, 672(SP)
-	VPBROADCASTD 20(BX), Y8
+	VPADDD       448(DI), Y10, Y10
+	VPADDD       160(DI), Y10, Y10
+	VMOVDQU      Y10, 672(DI)
+	VPBROADCASTD 20(R8), Y8
 	VPADDD       Y8, Y2, Y2
-	VPADDD       160(SP), Y2, Y2
+	VPADDD       160(DI), Y2, Y2
 	VPSLLD       $0x1a, Y7, Y9
 	VPSRLD       $0x06, Y7, Y8
 	VPOR         Y9, Y8, Y8
@@ -1165,7 +1172,7 @@ avx2_loop:
 	VPAND        Y5, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y2, Y2
-	VMOVDQU      224(SP), Y8
+	VMOVDQU      224(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -1175,7 +1182,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      640(SP), Y8
+	VMOVDQU      640(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -1186,12 +1193,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       480(SP), Y10, Y10
-	VPADDD       192(SP), Y10, Y10
-	VMOVDQU      Y10, 704(SP)
-	VPBROADCASTD 24(BX), Y8
+	VPADDD       480(DI), Y10, Y10
+	VPADDD       192(DI), Y10, Y10
+	VMOVDQU      Y10, 704(DI)
+	VPBROADCASTD 24(R8), Y8
 	VPADDD       Y8, Y1, Y1
-	VPADDD       192(SP), Y1, Y1
+	VPADDD       192(DI), Y1, Y1
 	VPSLLD       $0x1a, Y6, Y9
 	VPSRLD       $0x06, Y6, Y8
 	VPOR         Y9, Y8, Y8
@@ -1226,7 +1233,7 @@ avx2_loop:
 	VPAND        Y4, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y1, Y1
-	VMOVDQU      256(SP), Y8
+	VMOVDQU      256(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -1236,7 +1243,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      672(SP), Y8
+	VMOVDQU      672(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -1247,12 +1254,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       512(SP), Y10, Y10
-	VPADDD       224(SP), Y10, Y10
-	VMOVDQU      Y10, 736(SP)
-	VPBROADCASTD 28(BX), Y8
+	VPADDD       512(DI), Y10, Y10
+	VPADDD       224(DI), Y10, Y10
+	VMOVDQU      Y10, 736(DI)
+	VPBROADCASTD 28(R8), Y8
 	VPADDD       Y8, Y0, Y0
-	VPADDD       224(SP), Y0, Y0
+	VPADDD       224(DI), Y0, Y0
 	VPSLLD       $0x1a, Y5, Y9
 	VPSRLD       $0x06, Y5, Y8
 	VPOR         Y9, Y8, Y8
@@ -1287,7 +1294,7 @@ avx2_loop:
 	VPAND        Y3, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y0, Y0
-	VMOVDQU      288(SP), Y8
+	VMOVDQU      288(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -1297,7 +1304,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      704(SP), Y8
+	VMOVDQU      704(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -1308,12 +1315,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       544(SP), Y10, Y10
-	VPADDD       256(SP), Y10, Y10
-	VMOVDQU      Y10, 768(SP)
-	VPBROADCASTD 32(BX), Y8
+	VPADDD       544(DI), Y10, Y10
+	VPADDD       256(DI), Y10, Y10
+	VMOVDQU      Y10, 768(DI)
+	VPBROADCASTD 32(R8), Y8
 	VPADDD       Y8, Y7, Y7
-	VPADDD       256(SP), Y7, Y7
+	VPADDD       256(DI), Y7, Y7
 	VPSLLD       $0x1a, Y4, Y9
 	VPSRLD       $0x06, Y4, Y8
 	VPOR         Y9, Y8, Y8
@@ -1348,7 +1355,7 @@ avx2_loop:
 	VPAND        Y2, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y7, Y7
-	VMOVDQU      320(SP), Y8
+	VMOVDQU      320(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -1358,7 +1365,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      736(SP), Y8
+	VMOVDQU      736(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -1369,12 +1376,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       576(SP), Y10, Y10
-	VPADDD       288(SP), Y10, Y10
-	VMOVDQU      Y10, 800(SP)
-	VPBROADCASTD 36(BX), Y8
+	VPADDD       576(DI), Y10, Y10
+	VPADDD       288(DI), Y10, Y10
+	VMOVDQU      Y10, 800(DI)
+	VPBROADCASTD 36(R8), Y8
 	VPADDD       Y8, Y6, Y6
-	VPADDD       288(SP), Y6, Y6
+	VPADDD       288(DI), Y6, Y6
 	VPSLLD       $0x1a, Y3, Y9
 	VPSRLD       $0x06, Y3, Y8
 	VPOR         Y9, Y8, Y8
@@ -1409,7 +1416,7 @@ avx2_loop:
 	VPAND        Y1, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y6, Y6
-	VMOVDQU      352(SP), Y8
+	VMOVDQU      352(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -1419,7 +1426,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      768(SP), Y8
+	VMOVDQU      768(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -1430,12 +1437,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       608(SP), Y10, Y10
-	VPADDD       320(SP), Y10, Y10
-	VMOVDQU      Y10, 832(SP)
-	VPBROADCASTD 40(BX), Y8
+	VPADDD       608(DI), Y10, Y10
+	VPADDD       320(DI), Y10, Y10
+	VMOVDQU      Y10, 832(DI)
+	VPBROADCASTD 40(R8), Y8
 	VPADDD       Y8, Y5, Y5
-	VPADDD       320(SP), Y5, Y5
+	VPADDD       320(DI), Y5, Y5
 	VPSLLD       $0x1a, Y2, Y9
 	VPSRLD       $0x06, Y2, Y8
 	VPOR         Y9, Y8, Y8
@@ -1470,7 +1477,7 @@ avx2_loop:
 	VPAND        Y0, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y5, Y5
-	VMOVDQU      384(SP), Y8
+	VMOVDQU      384(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -1480,7 +1487,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      800(SP), Y8
+	VMOVDQU      800(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -1491,12 +1498,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       640(SP), Y10, Y10
-	VPADDD       352(SP), Y10, Y10
-	VMOVDQU      Y10, 864(SP)
-	VPBROADCASTD 44(BX), Y8
+	VPADDD       640(DI), Y10, Y10
+	VPADDD       352(DI), Y10, Y10
+	VMOVDQU      Y10, 864(DI)
+	VPBROADCASTD 44(R8), Y8
 	VPADDD       Y8, Y4, Y4
-	VPADDD       352(SP), Y4, Y4
+	VPADDD       352(DI), Y4, Y4
 	VPSLLD       $0x1a, Y1, Y9
 	VPSRLD       $0x06, Y1, Y8
 	VPOR         Y9, Y8, Y8
@@ -1531,7 +1538,7 @@ avx2_loop:
 	VPAND        Y7, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y4, Y4
-	VMOVDQU      416(SP), Y8
+	VMOVDQU      416(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -1541,7 +1548,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      832(SP), Y8
+	VMOVDQU      832(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -1552,12 +1559,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       672(SP), Y10, Y10
-	VPADDD       384(SP), Y10, Y10
-	VMOVDQU      Y10, 896(SP)
-	VPBROADCASTD 48(BX), Y8
+	VPADDD       672(DI), Y10, Y10
+	VPADDD       384(DI), Y10, Y10
+	VMOVDQU      Y10, 896(DI)
+	VPBROADCASTD 48(R8), Y8
 	VPADDD       Y8, Y3, Y3
-	VPADDD       384(SP), Y3, Y3
+	VPADDD       384(DI), Y3, Y3
 	VPSLLD       $0x1a, Y0, Y9
 	VPSRLD       $0x06, Y0, Y8
 	VPOR         Y9, Y8, Y8
@@ -1592,7 +1599,7 @@ avx2_loop:
 	VPAND        Y6, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y3, Y3
-	VMOVDQU      448(SP), Y8
+	VMOVDQU      448(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -1602,7 +1609,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      864(SP), Y8
+	VMOVDQU      864(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -1613,12 +1620,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       704(SP), Y10, Y10
-	VPADDD       416(SP), Y10, Y10
-	VMOVDQU      Y10, 928(SP)
-	VPBROADCASTD 52(BX), Y8
+	VPADDD       704(DI), Y10, Y10
+	VPADDD       416(DI), Y10, Y10
+	VMOVDQU      Y10, 928(DI)
+	VPBROADCASTD 52(R8), Y8
 	VPADDD       Y8, Y2, Y2
-	VPADDD       416(SP), Y2, Y2
+	VPADDD       416(DI), Y2, Y2
 	VPSLLD       $0x1a, Y7, Y9
 	VPSRLD       $0x06, Y7, Y8
 	VPOR         Y9, Y8, Y8
@@ -1653,7 +1660,7 @@ avx2_loop:
 	VPAND        Y5, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y2, Y2
-	VMOVDQU      480(SP), Y8
+	VMOVDQU      480(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -1663,7 +1670,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      896(SP), Y8
+	VMOVDQU      896(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -1674,12 +1681,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       736(SP), Y10, Y10
-	VPADDD       448(SP), Y10, Y10
-	VMOVDQU      Y10, 960(SP)
-	VPBROADCASTD 56(BX), Y8
+	VPADDD       736(DI), Y10, Y10
+	VPADDD       448(DI), Y10, Y10
+	VMOVDQU      Y10, 960(DI)
+	VPBROADCASTD 56(R8), Y8
 	VPADDD       Y8, Y1, Y1
-	VPADDD       448(SP), Y1, Y1
+	VPADDD       448(DI), Y1, Y1
 	VPSLLD       $0x1a, Y6, Y9
 	VPSRLD       $0x06, Y6, Y8
 	VPOR         Y9, Y8, Y8
@@ -1714,7 +1721,7 @@ avx2_loop:
 	VPAND        Y4, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y1, Y1
-	VMOVDQU      512(SP), Y8
+	VMOVDQU      512(DI), Y8
 	VPSLLD       $0x19, Y8, Y10
 	VPSRLD       $0x07, Y8, Y9
 	VPOR         Y10, Y9, Y9
@@ -1724,7 +1731,7 @@ avx2_loop:
 	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
-	VMOVDQU      928(SP), Y8
+	VMOVDQU      928(DI), Y8
 	VPSLLD       $0x0f, Y8, Y11
 	VPSRLD       $0x11, Y8, Y10
 	VPOR         Y11, Y10, Y10
@@ -1735,12 +1742,12 @@ avx2_loop:
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
 	VPADDD       Y9, Y10, Y10
-	VPADDD       768(SP), Y10, Y10
-	VPADDD       480(SP), Y10, Y10
-	VMOVDQU      Y10, 992(SP)
-	VPBROADCASTD 60(BX), Y8
+	VPADDD       768(DI), Y10, Y10
+	VPADDD       480(DI), Y10, Y10
+	VMOVDQU      Y10, 992(DI)
+	VPBROADCASTD 60(R8), Y8
 	VPADDD       Y8, Y0, Y0
-	VPADDD       480(SP), Y0, Y0
+	VPADDD       480(DI), Y0, Y0
 	VPSLLD       $0x1a, Y5, Y9
 	VPSRLD       $0x06, Y5, Y8
 	VPOR         Y9, Y8, Y8
@@ -1775,33 +1782,13 @@ avx2_loop:
 	VPAND        Y3, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y0, Y0
-	VMOVDQU      544(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      960(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       800(SP), Y10, Y10
-	VPADDD       512(SP), Y10, Y10
-	VMOVDQU      Y10, 1024(SP)
-	VPBROADCASTD 64(BX), Y8
+	ADDQ         $0x00000200, DI
+	ADDQ         $0x00000040, R8
+	DECQ         R9
+	JNZ          avx2_rounds
+	VPBROADCASTD (R8), Y8
 	VPADDD       Y8, Y7, Y7
-	VPADDD       512(SP), Y7, Y7
+	VPADDD       (DI), Y7, Y7
 	VPSLLD       $0x1a, Y4, Y9
 	VPSRLD       $0x06, Y4, Y8
 	VPOR         Y9, Y8, Y8
@@ -1836,33 +1823,9 @@ avx2_loop:
 	VPAND        Y2, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y7, Y7
-	VMOVDQU      576(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      992(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       832(SP), Y10, Y10
-	VPADDD       544(SP), Y10, Y10
-	VMOVDQU      Y10, 1056(SP)
-	VPBROADCASTD 68(BX), Y8
+	VPBROADCASTD 4(R8), Y8
 	VPADDD       Y8, Y6, Y6
-	VPADDD       544(SP), Y6, Y6
+	VPADDD       32(DI), Y6, Y6
 	VPSLLD       $0x1a, Y3, Y9
 	VPSRLD       $0x06, Y3, Y8
 	VPOR         Y9, Y8, Y8
@@ -1897,33 +1860,9 @@ avx2_loop:
 	VPAND        Y1, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y6, Y6
-	VMOVDQU      608(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1024(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       864(SP), Y10, Y10
-	VPADDD       576(SP), Y10, Y10
-	VMOVDQU      Y10, 1088(SP)
-	VPBROADCASTD 72(BX), Y8
+	VPBROADCASTD 8(R8), Y8
 	VPADDD       Y8, Y5, Y5
-	VPADDD       576(SP), Y5, Y5
+	VPADDD       64(DI), Y5, Y5
 	VPSLLD       $0x1a, Y2, Y9
 	VPSRLD       $0x06, Y2, Y8
 	VPOR         Y9, Y8, Y8
@@ -1958,33 +1897,9 @@ avx2_loop:
 	VPAND        Y0, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y5, Y5
-	VMOVDQU      640(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1056(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       896(SP), Y10, Y10
-	VPADDD       608(SP), Y10, Y10
-	VMOVDQU      Y10, 1120(SP)
-	VPBROADCASTD 76(BX), Y8
+	VPBROADCASTD 12(R8), Y8
 	VPADDD       Y8, Y4, Y4
-	VPADDD       608(SP), Y4, Y4
+	VPADDD       96(DI), Y4, Y4
 	VPSLLD       $0x1a, Y1, Y9
 	VPSRLD       $0x06, Y1, Y8
 	VPOR         Y9, Y8, Y8
@@ -2019,33 +1934,9 @@ avx2_loop:
 	VPAND        Y7, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y4, Y4
-	VMOVDQU      672(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1088(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       928(SP), Y10, Y10
-	VPADDD       640(SP), Y10, Y10
-	VMOVDQU      Y10, 1152(SP)
-	VPBROADCASTD 80(BX), Y8
+	VPBROADCASTD 16(R8), Y8
 	VPADDD       Y8, Y3, Y3
-	VPADDD       640(SP), Y3, Y3
+	VPADDD       128(DI), Y3, Y3
 	VPSLLD       $0x1a, Y0, Y9
 	VPSRLD       $0x06, Y0, Y8
 	VPOR         Y9, Y8, Y8
@@ -2080,33 +1971,9 @@ avx2_loop:
 	VPAND        Y6, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y3, Y3
-	VMOVDQU      704(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1120(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       960(SP), Y10, Y10
-	VPADDD       672(SP), Y10, Y10
-	VMOVDQU      Y10, 1184(SP)
-	VPBROADCASTD 84(BX), Y8
+	VPBROADCASTD 20(R8), Y8
 	VPADDD       Y8, Y2, Y2
-	VPADDD       672(SP), Y2, Y2
+	VPADDD       160(DI), Y2, Y2
 	VPSLLD       $0x1a, Y7, Y9
 	VPSRLD       $0x06, Y7, Y8
 	VPOR         Y9, Y8, Y8
@@ -2141,33 +2008,9 @@ avx2_loop:
 	VPAND        Y5, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y2, Y2
-	VMOVDQU      736(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1152(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       992(SP), Y10, Y10
-	VPADDD       704(SP), Y10, Y10
-	VMOVDQU      Y10, 1216(SP)
-	VPBROADCASTD 88(BX), Y8
+	VPBROADCASTD 24(R8), Y8
 	VPADDD       Y8, Y1, Y1
-	VPADDD       704(SP), Y1, Y1
+	VPADDD       192(DI), Y1, Y1
 	VPSLLD       $0x1a, Y6, Y9
 	VPSRLD       $0x06, Y6, Y8
 	VPOR         Y9, Y8, Y8
@@ -2202,33 +2045,9 @@ avx2_loop:
 	VPAND        Y4, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y1, Y1
-	VMOVDQU      768(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1184(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1024(SP), Y10, Y10
-	VPADDD       736(SP), Y10, Y10
-	VMOVDQU      Y10, 1248(SP)
-	VPBROADCASTD 92(BX), Y8
+	VPBROADCASTD 28(R8), Y8
 	VPADDD       Y8, Y0, Y0
-	VPADDD       736(SP), Y0, Y0
+	VPADDD       224(DI), Y0, Y0
 	VPSLLD       $0x1a, Y5, Y9
 	VPSRLD       $0x06, Y5, Y8
 	VPOR         Y9, Y8, Y8
@@ -2263,33 +2082,9 @@ avx2_loop:
 	VPAND        Y3, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y0, Y0
-	VMOVDQU      800(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1216(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1056(SP), Y10, Y10
-	VPADDD       768(SP), Y10, Y10
-	VMOVDQU      Y10, 1280(SP)
-	VPBROADCASTD 96(BX), Y8
+	VPBROADCASTD 32(R8), Y8
 	VPADDD       Y8, Y7, Y7
-	VPADDD       768(SP), Y7, Y7
+	VPADDD       256(DI), Y7, Y7
 	VPSLLD       $0x1a, Y4, Y9
 	VPSRLD       $0x06, Y4, Y8
 	VPOR         Y9, Y8, Y8
@@ -2324,33 +2119,9 @@ avx2_loop:
 	VPAND        Y2, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y7, Y7
-	VMOVDQU      832(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1248(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1088(SP), Y10, Y10
-	VPADDD       800(SP), Y10, Y10
-	VMOVDQU      Y10, 1312(SP)
-	VPBROADCASTD 100(BX), Y8
+	VPBROADCASTD 36(R8), Y8
 	VPADDD       Y8, Y6, Y6
-	VPADDD       800(SP), Y6, Y6
+	VPADDD       288(DI), Y6, Y6
 	VPSLLD       $0x1a, Y3, Y9
 	VPSRLD       $0x06, Y3, Y8
 	VPOR         Y9, Y8, Y8
@@ -2385,33 +2156,9 @@ avx2_loop:
 	VPAND        Y1, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y6, Y6
-	VMOVDQU      864(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1280(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1120(SP), Y10, Y10
-	VPADDD       832(SP), Y10, Y10
-	VMOVDQU      Y10, 1344(SP)
-	VPBROADCASTD 104(BX), Y8
+	VPBROADCASTD 40(R8), Y8
 	VPADDD       Y8, Y5, Y5
-	VPADDD       832(SP), Y5, Y5
+	VPADDD       320(DI), Y5, Y5
 	VPSLLD       $0x1a, Y2, Y9
 	VPSRLD       $0x06, Y2, Y8
 	VPOR         Y9, Y8, Y8
@@ -2446,33 +2193,9 @@ avx2_loop:
 	VPAND        Y0, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y5, Y5
-	VMOVDQU      896(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1312(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1152(SP), Y10, Y10
-	VPADDD       864(SP), Y10, Y10
-	VMOVDQU      Y10, 1376(SP)
-	VPBROADCASTD 108(BX), Y8
+	VPBROADCASTD 44(R8), Y8
 	VPADDD       Y8, Y4, Y4
-	VPADDD       864(SP), Y4, Y4
+	VPADDD       352(DI), Y4, Y4
 	VPSLLD       $0x1a, Y1, Y9
 	VPSRLD       $0x06, Y1, Y8
 	VPOR         Y9, Y8, Y8
@@ -2507,33 +2230,9 @@ avx2_loop:
 	VPAND        Y7, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y4, Y4
-	VMOVDQU      928(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1344(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1184(SP), Y10, Y10
-	VPADDD       896(SP), Y10, Y10
-	VMOVDQU      Y10, 1408(SP)
-	VPBROADCASTD 112(BX), Y8
+	VPBROADCASTD 48(R8), Y8
 	VPADDD       Y8, Y3, Y3
-	VPADDD       896(SP), Y3, Y3
+	VPADDD       384(DI), Y3, Y3
 	VPSLLD       $0x1a, Y0, Y9
 	VPSRLD       $0x06, Y0, Y8
 	VPOR         Y9, Y8, Y8
@@ -2568,33 +2267,9 @@ avx2_loop:
 	VPAND        Y6, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y3, Y3
-	VMOVDQU      960(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1376(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1216(SP), Y10, Y10
-	VPADDD       928(SP), Y10, Y10
-	VMOVDQU      Y10, 1440(SP)
-	VPBROADCASTD 116(BX), Y8
+	VPBROADCASTD 52(R8), Y8
 	VPADDD       Y8, Y2, Y2
-	VPADDD       928(SP), Y2, Y2
+	VPADDD       416(DI), Y2, Y2
 	VPSLLD       $0x1a, Y7, Y9
 	VPSRLD       $0x06, Y7, Y8
 	VPOR         Y9, Y8, Y8
@@ -2629,33 +2304,9 @@ avx2_loop:
 	VPAND        Y5, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y2, Y2
-	VMOVDQU      992(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1408(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1248(SP), Y10, Y10
-	VPADDD       960(SP), Y10, Y10
-	VMOVDQU      Y10, 1472(SP)
-	VPBROADCASTD 120(BX), Y8
+	VPBROADCASTD 56(R8), Y8
 	VPADDD       Y8, Y1, Y1
-	VPADDD       960(SP), Y1, Y1
+	VPADDD       448(DI), Y1, Y1
 	VPSLLD       $0x1a, Y6, Y9
 	VPSRLD       $0x06, Y6, Y8
 	VPOR         Y9, Y8, Y8
@@ -2690,33 +2341,9 @@ avx2_loop:
 	VPAND        Y4, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y1, Y1
-	VMOVDQU      1024(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1440(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1280(SP), Y10, Y10
-	VPADDD       992(SP), Y10, Y10
-	VMOVDQU      Y10, 1504(SP)
-	VPBROADCASTD 124(BX), Y8
+	VPBROADCASTD 60(R8), Y8
 	VPADDD       Y8, Y0, Y0
-	VPADDD       992(SP), Y0, Y0
+	VPADDD       480(DI), Y0, Y0
 	VPSLLD       $0x1a, Y5, Y9
 	VPSRLD       $0x06, Y5, Y8
 	VPOR         Y9, Y8, Y8
@@ -2751,1609 +2378,41 @@ avx2_loop:
 	VPAND        Y3, Y9, Y9
 	VPOR         Y9, Y8, Y8
 	VPADDD       Y8, Y0, Y0
-	VMOVDQU      1056(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1472(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1312(SP), Y10, Y10
-	VPADDD       1024(SP), Y10, Y10
-	VMOVDQU      Y10, 1536(SP)
-	VPBROADCASTD 128(BX), Y8
-	VPADDD       Y8, Y7, Y7
-	VPADDD       1024(SP), Y7, Y7
-	VPSLLD       $0x1a, Y4, Y9
-	VPSRLD       $0x06, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y4, Y10
-	VPSRLD       $0x0b, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y4, Y10
-	VPSRLD       $0x19, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPXOR        Y5, Y6, Y8
-	VPAND        Y4, Y8, Y8
-	VPXOR        Y6, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPADDD       Y7, Y3, Y3
-	VPSLLD       $0x1e, Y0, Y9
-	VPSRLD       $0x02, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y0, Y10
-	VPSRLD       $0x0d, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y0, Y10
-	VPSRLD       $0x16, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPAND        Y0, Y1, Y8
-	VPOR         Y0, Y1, Y9
-	VPAND        Y2, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VMOVDQU      1088(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1504(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1344(SP), Y10, Y10
-	VPADDD       1056(SP), Y10, Y10
-	VMOVDQU      Y10, 1568(SP)
-	VPBROADCASTD 132(BX), Y8
-	VPADDD       Y8, Y6, Y6
-	VPADDD       1056(SP), Y6, Y6
-	VPSLLD       $0x1a, Y3, Y9
-	VPSRLD       $0x06, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y3, Y10
-	VPSRLD       $0x0b, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y3, Y10
-	VPSRLD       $0x19, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPXOR        Y4, Y5, Y8
-	VPAND        Y3, Y8, Y8
-	VPXOR        Y5, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPADDD       Y6, Y2, Y2
-	VPSLLD       $0x1e, Y7, Y9
-	VPSRLD       $0x02, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y7, Y10
-	VPSRLD       $0x0d, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y7, Y10
-	VPSRLD       $0x16, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPAND        Y7, Y0, Y8
-	VPOR         Y7, Y0, Y9
-	VPAND        Y1, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VMOVDQU      1120(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1536(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1376(SP), Y10, Y10
-	VPADDD       1088(SP), Y10, Y10
-	VMOVDQU      Y10, 1600(SP)
-	VPBROADCASTD 136(BX), Y8
-	VPADDD       Y8, Y5, Y5
-	VPADDD       1088(SP), Y5, Y5
-	VPSLLD       $0x1a, Y2, Y9
-	VPSRLD       $0x06, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y2, Y10
-	VPSRLD       $0x0b, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y2, Y10
-	VPSRLD       $0x19, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPXOR        Y3, Y4, Y8
-	VPAND        Y2, Y8, Y8
-	VPXOR        Y4, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPADDD       Y5, Y1, Y1
-	VPSLLD       $0x1e, Y6, Y9
-	VPSRLD       $0x02, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y6, Y10
-	VPSRLD       $0x0d, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y6, Y10
-	VPSRLD       $0x16, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPAND        Y6, Y7, Y8
-	VPOR         Y6, Y7, Y9
-	VPAND        Y0, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VMOVDQU      1152(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1568(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1408(SP), Y10, Y10
-	VPADDD       1120(SP), Y10, Y10
-	VMOVDQU      Y10, 1632(SP)
-	VPBROADCASTD 140(BX), Y8
-	VPADDD       Y8, Y4, Y4
-	VPADDD       1120(SP), Y4, Y4
-	VPSLLD       $0x1a, Y1, Y9
-	VPSRLD       $0x06, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y1, Y10
-	VPSRLD       $0x0b, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y1, Y10
-	VPSRLD       $0x19, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPXOR        Y2, Y3, Y8
-	VPAND        Y1, Y8, Y8
-	VPXOR        Y3, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPADDD       Y4, Y0, Y0
-	VPSLLD       $0x1e, Y5, Y9
-	VPSRLD       $0x02, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y5, Y10
-	VPSRLD       $0x0d, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y5, Y10
-	VPSRLD       $0x16, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPAND        Y5, Y6, Y8
-	VPOR         Y5, Y6, Y9
-	VPAND        Y7, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VMOVDQU      1184(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1600(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1440(SP), Y10, Y10
-	VPADDD       1152(SP), Y10, Y10
-	VMOVDQU      Y10, 1664(SP)
-	VPBROADCASTD 144(BX), Y8
-	VPADDD       Y8, Y3, Y3
-	VPADDD       1152(SP), Y3, Y3
-	VPSLLD       $0x1a, Y0, Y9
-	VPSRLD       $0x06, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y0, Y10
-	VPSRLD       $0x0b, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y0, Y10
-	VPSRLD       $0x19, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPXOR        Y1, Y2, Y8
-	VPAND        Y0, Y8, Y8
-	VPXOR        Y2, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPADDD       Y3, Y7, Y7
-	VPSLLD       $0x1e, Y4, Y9
-	VPSRLD       $0x02, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y4, Y10
-	VPSRLD       $0x0d, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y4, Y10
-	VPSRLD       $0x16, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPAND        Y4, Y5, Y8
-	VPOR         Y4, Y5, Y9
-	VPAND        Y6, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VMOVDQU      1216(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1632(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1472(SP), Y10, Y10
-	VPADDD       1184(SP), Y10, Y10
-	VMOVDQU      Y10, 1696(SP)
-	VPBROADCASTD 148(BX), Y8
-	VPADDD       Y8, Y2, Y2
-	VPADDD       1184(SP), Y2, Y2
-	VPSLLD       $0x1a, Y7, Y9
-	VPSRLD       $0x06, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y7, Y10
-	VPSRLD       $0x0b, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y7, Y10
-	VPSRLD       $0x19, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPXOR        Y0, Y1, Y8
-	VPAND        Y7, Y8, Y8
-	VPXOR        Y1, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPADDD       Y2, Y6, Y6
-	VPSLLD       $0x1e, Y3, Y9
-	VPSRLD       $0x02, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y3, Y10
-	VPSRLD       $0x0d, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y3, Y10
-	VPSRLD       $0x16, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPAND        Y3, Y4, Y8
-	VPOR         Y3, Y4, Y9
-	VPAND        Y5, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VMOVDQU      1248(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1664(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1504(SP), Y10, Y10
-	VPADDD       1216(SP), Y10, Y10
-	VMOVDQU      Y10, 1728(SP)
-	VPBROADCASTD 152(BX), Y8
-	VPADDD       Y8, Y1, Y1
-	VPADDD       1216(SP), Y1, Y1
-	VPSLLD       $0x1a, Y6, Y9
-	VPSRLD       $0x06, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y6, Y10
-	VPSRLD       $0x0b, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y6, Y10
-	VPSRLD       $0x19, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPXOR        Y7, Y0, Y8
-	VPAND        Y6, Y8, Y8
-	VPXOR        Y0, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPADDD       Y1, Y5, Y5
-	VPSLLD       $0x1e, Y2, Y9
-	VPSRLD       $0x02, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y2, Y10
-	VPSRLD       $0x0d, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y2, Y10
-	VPSRLD       $0x16, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPAND        Y2, Y3, Y8
-	VPOR         Y2, Y3, Y9
-	VPAND        Y4, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VMOVDQU      1280(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1696(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1536(SP), Y10, Y10
-	VPADDD       1248(SP), Y10, Y10
-	VMOVDQU      Y10, 1760(SP)
-	VPBROADCASTD 156(BX), Y8
-	VPADDD       Y8, Y0, Y0
-	VPADDD       1248(SP), Y0, Y0
-	VPSLLD       $0x1a, Y5, Y9
-	VPSRLD       $0x06, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y5, Y10
-	VPSRLD       $0x0b, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y5, Y10
-	VPSRLD       $0x19, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPXOR        Y6, Y7, Y8
-	VPAND        Y5, Y8, Y8
-	VPXOR        Y7, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPADDD       Y0, Y4, Y4
-	VPSLLD       $0x1e, Y1, Y9
-	VPSRLD       $0x02, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y1, Y10
-	VPSRLD       $0x0d, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y1, Y10
-	VPSRLD       $0x16, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPAND        Y1, Y2, Y8
-	VPOR         Y1, Y2, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VMOVDQU      1312(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1728(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1568(SP), Y10, Y10
-	VPADDD       1280(SP), Y10, Y10
-	VMOVDQU      Y10, 1792(SP)
-	VPBROADCASTD 160(BX), Y8
-	VPADDD       Y8, Y7, Y7
-	VPADDD       1280(SP), Y7, Y7
-	VPSLLD       $0x1a, Y4, Y9
-	VPSRLD       $0x06, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y4, Y10
-	VPSRLD       $0x0b, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y4, Y10
-	VPSRLD       $0x19, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPXOR        Y5, Y6, Y8
-	VPAND        Y4, Y8, Y8
-	VPXOR        Y6, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPADDD       Y7, Y3, Y3
-	VPSLLD       $0x1e, Y0, Y9
-	VPSRLD       $0x02, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y0, Y10
-	VPSRLD       $0x0d, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y0, Y10
-	VPSRLD       $0x16, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPAND        Y0, Y1, Y8
-	VPOR         Y0, Y1, Y9
-	VPAND        Y2, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VMOVDQU      1344(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1760(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1600(SP), Y10, Y10
-	VPADDD       1312(SP), Y10, Y10
-	VMOVDQU      Y10, 1824(SP)
-	VPBROADCASTD 164(BX), Y8
-	VPADDD       Y8, Y6, Y6
-	VPADDD       1312(SP), Y6, Y6
-	VPSLLD       $0x1a, Y3, Y9
-	VPSRLD       $0x06, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y3, Y10
-	VPSRLD       $0x0b, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y3, Y10
-	VPSRLD       $0x19, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPXOR        Y4, Y5, Y8
-	VPAND        Y3, Y8, Y8
-	VPXOR        Y5, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPADDD       Y6, Y2, Y2
-	VPSLLD       $0x1e, Y7, Y9
-	VPSRLD       $0x02, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y7, Y10
-	VPSRLD       $0x0d, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y7, Y10
-	VPSRLD       $0x16, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPAND        Y7, Y0, Y8
-	VPOR         Y7, Y0, Y9
-	VPAND        Y1, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VMOVDQU      1376(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1792(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1632(SP), Y10, Y10
-	VPADDD       1344(SP), Y10, Y10
-	VMOVDQU      Y10, 1856(SP)
-	VPBROADCASTD 168(BX), Y8
-	VPADDD       Y8, Y5, Y5
-	VPADDD       1344(SP), Y5, Y5
-	VPSLLD       $0x1a, Y2, Y9
-	VPSRLD       $0x06, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y2, Y10
-	VPSRLD       $0x0b, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y2, Y10
-	VPSRLD       $0x19, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPXOR        Y3, Y4, Y8
-	VPAND        Y2, Y8, Y8
-	VPXOR        Y4, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPADDD       Y5, Y1, Y1
-	VPSLLD       $0x1e, Y6, Y9
-	VPSRLD       $0x02, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y6, Y10
-	VPSRLD       $0x0d, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y6, Y10
-	VPSRLD       $0x16, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPAND        Y6, Y7, Y8
-	VPOR         Y6, Y7, Y9
-	VPAND        Y0, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VMOVDQU      1408(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1824(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1664(SP), Y10, Y10
-	VPADDD       1376(SP), Y10, Y10
-	VMOVDQU      Y10, 1888(SP)
-	VPBROADCASTD 172(BX), Y8
-	VPADDD       Y8, Y4, Y4
-	VPADDD       1376(SP), Y4, Y4
-	VPSLLD       $0x1a, Y1, Y9
-	VPSRLD       $0x06, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y1, Y10
-	VPSRLD       $0x0b, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y1, Y10
-	VPSRLD       $0x19, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPXOR        Y2, Y3, Y8
-	VPAND        Y1, Y8, Y8
-	VPXOR        Y3, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPADDD       Y4, Y0, Y0
-	VPSLLD       $0x1e, Y5, Y9
-	VPSRLD       $0x02, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y5, Y10
-	VPSRLD       $0x0d, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y5, Y10
-	VPSRLD       $0x16, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPAND        Y5, Y6, Y8
-	VPOR         Y5, Y6, Y9
-	VPAND        Y7, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VMOVDQU      1440(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1856(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1696(SP), Y10, Y10
-	VPADDD       1408(SP), Y10, Y10
-	VMOVDQU      Y10, 1920(SP)
-	VPBROADCASTD 176(BX), Y8
-	VPADDD       Y8, Y3, Y3
-	VPADDD       1408(SP), Y3, Y3
-	VPSLLD       $0x1a, Y0, Y9
-	VPSRLD       $0x06, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y0, Y10
-	VPSRLD       $0x0b, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y0, Y10
-	VPSRLD       $0x19, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPXOR        Y1, Y2, Y8
-	VPAND        Y0, Y8, Y8
-	VPXOR        Y2, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPADDD       Y3, Y7, Y7
-	VPSLLD       $0x1e, Y4, Y9
-	VPSRLD       $0x02, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y4, Y10
-	VPSRLD       $0x0d, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y4, Y10
-	VPSRLD       $0x16, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPAND        Y4, Y5, Y8
-	VPOR         Y4, Y5, Y9
-	VPAND        Y6, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VMOVDQU      1472(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1888(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1728(SP), Y10, Y10
-	VPADDD       1440(SP), Y10, Y10
-	VMOVDQU      Y10, 1952(SP)
-	VPBROADCASTD 180(BX), Y8
-	VPADDD       Y8, Y2, Y2
-	VPADDD       1440(SP), Y2, Y2
-	VPSLLD       $0x1a, Y7, Y9
-	VPSRLD       $0x06, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y7, Y10
-	VPSRLD       $0x0b, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y7, Y10
-	VPSRLD       $0x19, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPXOR        Y0, Y1, Y8
-	VPAND        Y7, Y8, Y8
-	VPXOR        Y1, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPADDD       Y2, Y6, Y6
-	VPSLLD       $0x1e, Y3, Y9
-	VPSRLD       $0x02, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y3, Y10
-	VPSRLD       $0x0d, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y3, Y10
-	VPSRLD       $0x16, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPAND        Y3, Y4, Y8
-	VPOR         Y3, Y4, Y9
-	VPAND        Y5, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VMOVDQU      1504(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1920(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1760(SP), Y10, Y10
-	VPADDD       1472(SP), Y10, Y10
-	VMOVDQU      Y10, 1984(SP)
-	VPBROADCASTD 184(BX), Y8
-	VPADDD       Y8, Y1, Y1
-	VPADDD       1472(SP), Y1, Y1
-	VPSLLD       $0x1a, Y6, Y9
-	VPSRLD       $0x06, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y6, Y10
-	VPSRLD       $0x0b, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y6, Y10
-	VPSRLD       $0x19, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPXOR        Y7, Y0, Y8
-	VPAND        Y6, Y8, Y8
-	VPXOR        Y0, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPADDD       Y1, Y5, Y5
-	VPSLLD       $0x1e, Y2, Y9
-	VPSRLD       $0x02, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y2, Y10
-	VPSRLD       $0x0d, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y2, Y10
-	VPSRLD       $0x16, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPAND        Y2, Y3, Y8
-	VPOR         Y2, Y3, Y9
-	VPAND        Y4, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VMOVDQU      1536(SP), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      1952(SP), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
-	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       1792(SP), Y10, Y10
-	VPADDD       1504(SP), Y10, Y10
-	VMOVDQU      Y10, 2016(SP)
-	VPBROADCASTD 188(BX), Y8
-	VPADDD       Y8, Y0, Y0
-	VPADDD       1504(SP), Y0, Y0
-	VPSLLD       $0x1a, Y5, Y9
-	VPSRLD       $0x06, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y5, Y10
-	VPSRLD       $0x0b, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y5, Y10
-	VPSRLD       $0x19, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPXOR        Y6, Y7, Y8
-	VPAND        Y5, Y8, Y8
-	VPXOR        Y7, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPADDD       Y0, Y4, Y4
-	VPSLLD       $0x1e, Y1, Y9
-	VPSRLD       $0x02, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y1, Y10
-	VPSRLD       $0x0d, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y1, Y10
-	VPSRLD       $0x16, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPAND        Y1, Y2, Y8
-	VPOR         Y1, Y2, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPBROADCASTD 192(BX), Y8
-	VPADDD       Y8, Y7, Y7
-	VPADDD       1536(SP), Y7, Y7
-	VPSLLD       $0x1a, Y4, Y9
-	VPSRLD       $0x06, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y4, Y10
-	VPSRLD       $0x0b, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y4, Y10
-	VPSRLD       $0x19, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPXOR        Y5, Y6, Y8
-	VPAND        Y4, Y8, Y8
-	VPXOR        Y6, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPADDD       Y7, Y3, Y3
-	VPSLLD       $0x1e, Y0, Y9
-	VPSRLD       $0x02, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y0, Y10
-	VPSRLD       $0x0d, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y0, Y10
-	VPSRLD       $0x16, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPAND        Y0, Y1, Y8
-	VPOR         Y0, Y1, Y9
-	VPAND        Y2, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPBROADCASTD 196(BX), Y8
-	VPADDD       Y8, Y6, Y6
-	VPADDD       1568(SP), Y6, Y6
-	VPSLLD       $0x1a, Y3, Y9
-	VPSRLD       $0x06, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y3, Y10
-	VPSRLD       $0x0b, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y3, Y10
-	VPSRLD       $0x19, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPXOR        Y4, Y5, Y8
-	VPAND        Y3, Y8, Y8
-	VPXOR        Y5, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPADDD       Y6, Y2, Y2
-	VPSLLD       $0x1e, Y7, Y9
-	VPSRLD       $0x02, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y7, Y10
-	VPSRLD       $0x0d, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y7, Y10
-	VPSRLD       $0x16, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPAND        Y7, Y0, Y8
-	VPOR         Y7, Y0, Y9
-	VPAND        Y1, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPBROADCASTD 200(BX), Y8
-	VPADDD       Y8, Y5, Y5
-	VPADDD       1600(SP), Y5, Y5
-	VPSLLD       $0x1a, Y2, Y9
-	VPSRLD       $0x06, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y2, Y10
-	VPSRLD       $0x0b, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y2, Y10
-	VPSRLD       $0x19, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPXOR        Y3, Y4, Y8
-	VPAND        Y2, Y8, Y8
-	VPXOR        Y4, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPADDD       Y5, Y1, Y1
-	VPSLLD       $0x1e, Y6, Y9
-	VPSRLD       $0x02, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y6, Y10
-	VPSRLD       $0x0d, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y6, Y10
-	VPSRLD       $0x16, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPAND        Y6, Y7, Y8
-	VPOR         Y6, Y7, Y9
-	VPAND        Y0, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPBROADCASTD 204(BX), Y8
-	VPADDD       Y8, Y4, Y4
-	VPADDD       1632(SP), Y4, Y4
-	VPSLLD       $0x1a, Y1, Y9
-	VPSRLD       $0x06, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y1, Y10
-	VPSRLD       $0x0b, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y1, Y10
-	VPSRLD       $0x19, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPXOR        Y2, Y3, Y8
-	VPAND        Y1, Y8, Y8
-	VPXOR        Y3, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPADDD       Y4, Y0, Y0
-	VPSLLD       $0x1e, Y5, Y9
-	VPSRLD       $0x02, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y5, Y10
-	VPSRLD       $0x0d, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y5, Y10
-	VPSRLD       $0x16, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPAND        Y5, Y6, Y8
-	VPOR         Y5, Y6, Y9
-	VPAND        Y7, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPBROADCASTD 208(BX), Y8
-	VPADDD       Y8, Y3, Y3
-	VPADDD       1664(SP), Y3, Y3
-	VPSLLD       $0x1a, Y0, Y9
-	VPSRLD       $0x06, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y0, Y10
-	VPSRLD       $0x0b, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y0, Y10
-	VPSRLD       $0x19, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPXOR        Y1, Y2, Y8
-	VPAND        Y0, Y8, Y8
-	VPXOR        Y2, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPADDD       Y3, Y7, Y7
-	VPSLLD       $0x1e, Y4, Y9
-	VPSRLD       $0x02, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y4, Y10
-	VPSRLD       $0x0d, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y4, Y10
-	VPSRLD       $0x16, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPAND        Y4, Y5, Y8
-	VPOR         Y4, Y5, Y9
-	VPAND        Y6, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPBROADCASTD 212(BX), Y8
-	VPADDD       Y8, Y2, Y2
-	VPADDD       1696(SP), Y2, Y2
-	VPSLLD       $0x1a, Y7, Y9
-	VPSRLD       $0x06, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y7, Y10
-	VPSRLD       $0x0b, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y7, Y10
-	VPSRLD       $0x19, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPXOR        Y0, Y1, Y8
-	VPAND        Y7, Y8, Y8
-	VPXOR        Y1, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPADDD       Y2, Y6, Y6
-	VPSLLD       $0x1e, Y3, Y9
-	VPSRLD       $0x02, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y3, Y10
-	VPSRLD       $0x0d, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y3, Y10
-	VPSRLD       $0x16, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPAND        Y3, Y4, Y8
-	VPOR         Y3, Y4, Y9
-	VPAND        Y5, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPBROADCASTD 216(BX), Y8
-	VPADDD       Y8, Y1, Y1
-	VPADDD       1728(SP), Y1, Y1
-	VPSLLD       $0x1a, Y6, Y9
-	VPSRLD       $0x06, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y6, Y10
-	VPSRLD       $0x0b, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y6, Y10
-	VPSRLD       $0x19, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPXOR        Y7, Y0, Y8
-	VPAND        Y6, Y8, Y8
-	VPXOR        Y0, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPADDD       Y1, Y5, Y5
-	VPSLLD       $0x1e, Y2, Y9
-	VPSRLD       $0x02, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y2, Y10
-	VPSRLD       $0x0d, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y2, Y10
-	VPSRLD       $0x16, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPAND        Y2, Y3, Y8
-	VPOR         Y2, Y3, Y9
-	VPAND        Y4, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPBROADCASTD 220(BX), Y8
-	VPADDD       Y8, Y0, Y0
-	VPADDD       1760(SP), Y0, Y0
-	VPSLLD       $0x1a, Y5, Y9
-	VPSRLD       $0x06, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y5, Y10
-	VPSRLD       $0x0b, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y5, Y10
-	VPSRLD       $0x19, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPXOR        Y6, Y7, Y8
-	VPAND        Y5, Y8, Y8
-	VPXOR        Y7, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPADDD       Y0, Y4, Y4
-	VPSLLD       $0x1e, Y1, Y9
-	VPSRLD       $0x02, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y1, Y10
-	VPSRLD       $0x0d, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y1, Y10
-	VPSRLD       $0x16, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPAND        Y1, Y2, Y8
-	VPOR         Y1, Y2, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPBROADCASTD 224(BX), Y8
-	VPADDD       Y8, Y7, Y7
-	VPADDD       1792(SP), Y7, Y7
-	VPSLLD       $0x1a, Y4, Y9
-	VPSRLD       $0x06, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y4, Y10
-	VPSRLD       $0x0b, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y4, Y10
-	VPSRLD       $0x19, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPXOR        Y5, Y6, Y8
-	VPAND        Y4, Y8, Y8
-	VPXOR        Y6, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPADDD       Y7, Y3, Y3
-	VPSLLD       $0x1e, Y0, Y9
-	VPSRLD       $0x02, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y0, Y10
-	VPSRLD       $0x0d, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y0, Y10
-	VPSRLD       $0x16, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPAND        Y0, Y1, Y8
-	VPOR         Y0, Y1, Y9
-	VPAND        Y2, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPBROADCASTD 228(BX), Y8
-	VPADDD       Y8, Y6, Y6
-	VPADDD       1824(SP), Y6, Y6
-	VPSLLD       $0x1a, Y3, Y9
-	VPSRLD       $0x06, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y3, Y10
-	VPSRLD       $0x0b, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y3, Y10
-	VPSRLD       $0x19, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPXOR        Y4, Y5, Y8
-	VPAND        Y3, Y8, Y8
-	VPXOR        Y5, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPADDD       Y6, Y2, Y2
-	VPSLLD       $0x1e, Y7, Y9
-	VPSRLD       $0x02, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y7, Y10
-	VPSRLD       $0x0d, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y7, Y10
-	VPSRLD       $0x16, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPAND        Y7, Y0, Y8
-	VPOR         Y7, Y0, Y9
-	VPAND        Y1, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPBROADCASTD 232(BX), Y8
-	VPADDD       Y8, Y5, Y5
-	VPADDD       1856(SP), Y5, Y5
-	VPSLLD       $0x1a, Y2, Y9
-	VPSRLD       $0x06, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y2, Y10
-	VPSRLD       $0x0b, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y2, Y10
-	VPSRLD       $0x19, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPXOR        Y3, Y4, Y8
-	VPAND        Y2, Y8, Y8
-	VPXOR        Y4, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPADDD       Y5, Y1, Y1
-	VPSLLD       $0x1e, Y6, Y9
-	VPSRLD       $0x02, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y6, Y10
-	VPSRLD       $0x0d, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y6, Y10
-	VPSRLD       $0x16, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPAND        Y6, Y7, Y8
-	VPOR         Y6, Y7, Y9
-	VPAND        Y0, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPBROADCASTD 236(BX), Y8
-	VPADDD       Y8, Y4, Y4
-	VPADDD       1888(SP), Y4, Y4
-	VPSLLD       $0x1a, Y1, Y9
-	VPSRLD       $0x06, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y1, Y10
-	VPSRLD       $0x0b, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y1, Y10
-	VPSRLD       $0x19, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPXOR        Y2, Y3, Y8
-	VPAND        Y1, Y8, Y8
-	VPXOR        Y3, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPADDD       Y4, Y0, Y0
-	VPSLLD       $0x1e, Y5, Y9
-	VPSRLD       $0x02, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y5, Y10
-	VPSRLD       $0x0d, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y5, Y10
-	VPSRLD       $0x16, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPAND        Y5, Y6, Y8
-	VPOR         Y5, Y6, Y9
-	VPAND        Y7, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPBROADCASTD 240(BX), Y8
-	VPADDD       Y8, Y3, Y3
-	VPADDD       1920(SP), Y3, Y3
-	VPSLLD       $0x1a, Y0, Y9
-	VPSRLD       $0x06, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y0, Y10
-	VPSRLD       $0x0b, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y0, Y10
-	VPSRLD       $0x19, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPXOR        Y1, Y2, Y8
-	VPAND        Y0, Y8, Y8
-	VPXOR        Y2, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPADDD       Y3, Y7, Y7
-	VPSLLD       $0x1e, Y4, Y9
-	VPSRLD       $0x02, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y4, Y10
-	VPSRLD       $0x0d, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y4, Y10
-	VPSRLD       $0x16, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPAND        Y4, Y5, Y8
-	VPOR         Y4, Y5, Y9
-	VPAND        Y6, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPBROADCASTD 244(BX), Y8
-	VPADDD       Y8, Y2, Y2
-	VPADDD       1952(SP), Y2, Y2
-	VPSLLD       $0x1a, Y7, Y9
-	VPSRLD       $0x06, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y7, Y10
-	VPSRLD       $0x0b, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y7, Y10
-	VPSRLD       $0x19, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPXOR        Y0, Y1, Y8
-	VPAND        Y7, Y8, Y8
-	VPXOR        Y1, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPADDD       Y2, Y6, Y6
-	VPSLLD       $0x1e, Y3, Y9
-	VPSRLD       $0x02, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y3, Y10
-	VPSRLD       $0x0d, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y3, Y10
-	VPSRLD       $0x16, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPAND        Y3, Y4, Y8
-	VPOR         Y3, Y4, Y9
-	VPAND        Y5, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPBROADCASTD 248(BX), Y8
-	VPADDD       Y8, Y1, Y1
-	VPADDD       1984(SP), Y1, Y1
-	VPSLLD       $0x1a, Y6, Y9
-	VPSRLD       $0x06, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y6, Y10
-	VPSRLD       $0x0b, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y6, Y10
-	VPSRLD       $0x19, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPXOR        Y7, Y0, Y8
-	VPAND        Y6, Y8, Y8
-	VPXOR        Y0, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPADDD       Y1, Y5, Y5
-	VPSLLD       $0x1e, Y2, Y9
-	VPSRLD       $0x02, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y2, Y10
-	VPSRLD       $0x0d, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y2, Y10
-	VPSRLD       $0x16, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPAND        Y2, Y3, Y8
-	VPOR         Y2, Y3, Y9
-	VPAND        Y4, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPBROADCASTD 252(BX), Y8
-	VPADDD       Y8, Y0, Y0
-	VPADDD       2016(SP), Y0, Y0
-	VPSLLD       $0x1a, Y5, Y9
-	VPSRLD       $0x06, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y5, Y10
-	VPSRLD       $0x0b, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y5, Y10
-	VPSRLD       $0x19, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPXOR        Y6, Y7, Y8
-	VPAND        Y5, Y8, Y8
-	VPXOR        Y7, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPADDD       Y0, Y4, Y4
-	VPSLLD       $0x1e, Y1, Y9
-	VPSRLD       $0x02, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y1, Y10
-	VPSRLD       $0x0d, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y1, Y10
-	VPSRLD       $0x16, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPAND        Y1, Y2, Y8
-	VPOR         Y1, Y2, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPADDD       2048(SP), Y0, Y0
-	VMOVDQU      Y0, 2048(SP)
-	VPADDD       2080(SP), Y1, Y1
-	VMOVDQU      Y1, 2080(SP)
-	VPADDD       2112(SP), Y2, Y2
-	VMOVDQU      Y2, 2112(SP)
-	VPADDD       2144(SP), Y3, Y3
-	VMOVDQU      Y3, 2144(SP)
-	VPADDD       2176(SP), Y4, Y4
-	VMOVDQU      Y4, 2176(SP)
-	VPADDD       2208(SP), Y5, Y5
-	VMOVDQU      Y5, 2208(SP)
-	VPADDD       2240(SP), Y6, Y6
-	VMOVDQU      Y6, 2240(SP)
-	VPADDD       2272(SP), Y7, Y7
-	VMOVDQU      Y7, 2272(SP)
+	VPADDD       2104(SP), Y0, Y0
+	VMOVDQU      Y0, 2104(SP)
+	VPADDD       2136(SP), Y1, Y1
+	VMOVDQU      Y1, 2136(SP)
+	VPADDD       2168(SP), Y2, Y2
+	VMOVDQU      Y2, 2168(SP)
+	VPADDD       2200(SP), Y3, Y3
+	VMOVDQU      Y3, 2200(SP)
+	VPADDD       2232(SP), Y4, Y4
+	VMOVDQU      Y4, 2232(SP)
+	VPADDD       2264(SP), Y5, Y5
+	VMOVDQU      Y5, 2264(SP)
+	VPADDD       2296(SP), Y6, Y6
+	VMOVDQU      Y6, 2296(SP)
+	VPADDD       2328(SP), Y7, Y7
+	VMOVDQU      Y7, 2328(SP)
 	ADDQ         $0x40, SI
-	DECQ         DX
+	DECQ         BX
 	JNZ          avx2_loop
-	VMOVDQU      2048(SP), Y0
-	VMOVDQU      Y0, (AX)
-	VMOVDQU      2080(SP), Y0
-	VMOVDQU      Y0, 32(AX)
-	VMOVDQU      2112(SP), Y0
-	VMOVDQU      Y0, 64(AX)
-	VMOVDQU      2144(SP), Y0
-	VMOVDQU      Y0, 96(AX)
-	VMOVDQU      2176(SP), Y0
-	VMOVDQU      Y0, 128(AX)
-	VMOVDQU      2208(SP), Y0
-	VMOVDQU      Y0, 160(AX)
-	VMOVDQU      2240(SP), Y0
-	VMOVDQU      Y0, 192(AX)
-	VMOVDQU      2272(SP), Y0
-	VMOVDQU      Y0, 224(AX)
+	VMOVDQU      2104(SP), Y0
+	VMOVDQU      Y0, (CX)
+	VMOVDQU      2136(SP), Y0
+	VMOVDQU      Y0, 32(CX)
+	VMOVDQU      2168(SP), Y0
+	VMOVDQU      Y0, 64(CX)
+	VMOVDQU      2200(SP), Y0
+	VMOVDQU      Y0, 96(CX)
+	VMOVDQU      2232(SP), Y0
+	VMOVDQU      Y0, 128(CX)
+	VMOVDQU      2264(SP), Y0
+	VMOVDQU      Y0, 160(CX)
+	VMOVDQU      2296(SP), Y0
+	VMOVDQU      Y0, 192(CX)
+	VMOVDQU      2328(SP), Y0
+	VMOVDQU      Y0, 224(CX)
 	VZEROUPPER
 	RET
 
@@ -4366,8 +2425,7 @@ TEXT ·blockAVX512x16(SB), $4664-24
 	MOVQ      s+0(FP), CX
 	MOVQ      ptrs+8(FP), DX
 	MOVQ      nblocks+16(FP), BX
-	LEAQ      sha256consts<>+0(SB), SI
-	XORQ      DI, DI
+	XORQ      SI, SI
 	VMOVDQU32 (CX), Y0
 	VMOVDQU32 64(CX), Y1
 	VMOVDQU32 128(CX), Y2
@@ -4387,22 +2445,22 @@ TEXT ·blockAVX512x16(SB), $4664-24
 
 avx512_loop:
 	VMOVDQU32   sha256bswap<>+0(SB), Y16
-	MOVQ        (DX), R8
-	VMOVDQU32   (R8)(DI*1), Y17
-	MOVQ        8(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y18
-	MOVQ        16(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y19
-	MOVQ        24(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y20
-	MOVQ        32(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y21
-	MOVQ        40(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y22
-	MOVQ        48(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y23
-	MOVQ        56(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y24
+	MOVQ        (DX), DI
+	VMOVDQU32   (DI)(SI*1), Y17
+	MOVQ        8(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y18
+	MOVQ        16(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y19
+	MOVQ        24(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y20
+	MOVQ        32(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y21
+	MOVQ        40(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y22
+	MOVQ        48(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y23
+	MOVQ        56(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y24
 	VPUNPCKLDQ  Y18, Y17, Y25
 	VPUNPCKHDQ  Y18, Y17, Y17
 	VPUNPCKLDQ  Y20, Y19, Y18
@@ -4443,22 +2501,22 @@ avx512_loop:
 	VSHUFI64X2  $0x03, Y21, Y17, Y17
 	VPSHUFB     Y16, Y17, Y17
 	VMOVDQU32   Y17, 448(AX)
-	MOVQ        (DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y17
-	MOVQ        8(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y18
-	MOVQ        16(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y19
-	MOVQ        24(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y20
-	MOVQ        32(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y21
-	MOVQ        40(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y22
-	MOVQ        48(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y23
-	MOVQ        56(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y24
+	MOVQ        (DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y17
+	MOVQ        8(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y18
+	MOVQ        16(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y19
+	MOVQ        24(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y20
+	MOVQ        32(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y21
+	MOVQ        40(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y22
+	MOVQ        48(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y23
+	MOVQ        56(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y24
 	VPUNPCKLDQ  Y18, Y17, Y25
 	VPUNPCKHDQ  Y18, Y17, Y17
 	VPUNPCKLDQ  Y20, Y19, Y18
@@ -4499,22 +2557,22 @@ avx512_loop:
 	VSHUFI64X2  $0x03, Y21, Y17, Y17
 	VPSHUFB     Y16, Y17, Y17
 	VMOVDQU32   Y17, 960(AX)
-	MOVQ        64(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y17
-	MOVQ        72(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y18
-	MOVQ        80(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y19
-	MOVQ        88(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y20
-	MOVQ        96(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y21
-	MOVQ        104(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y22
-	MOVQ        112(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y23
-	MOVQ        120(DX), R8
-	VMOVDQU32   (R8)(DI*1), Y24
+	MOVQ        64(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y17
+	MOVQ        72(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y18
+	MOVQ        80(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y19
+	MOVQ        88(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y20
+	MOVQ        96(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y21
+	MOVQ        104(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y22
+	MOVQ        112(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y23
+	MOVQ        120(DX), DI
+	VMOVDQU32   (DI)(SI*1), Y24
 	VPUNPCKLDQ  Y18, Y17, Y25
 	VPUNPCKHDQ  Y18, Y17, Y17
 	VPUNPCKLDQ  Y20, Y19, Y18
@@ -4555,22 +2613,22 @@ avx512_loop:
 	VSHUFI64X2  $0x03, Y21, Y17, Y17
 	VPSHUFB     Y16, Y17, Y17
 	VMOVDQU32   Y17, 480(AX)
-	MOVQ        64(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y17
-	MOVQ        72(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y18
-	MOVQ        80(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y19
-	MOVQ        88(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y20
-	MOVQ        96(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y21
-	MOVQ        104(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y22
-	MOVQ        112(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y23
-	MOVQ        120(DX), R8
-	VMOVDQU32   32(R8)(DI*1), Y24
+	MOVQ        64(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y17
+	MOVQ        72(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y18
+	MOVQ        80(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y19
+	MOVQ        88(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y20
+	MOVQ        96(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y21
+	MOVQ        104(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y22
+	MOVQ        112(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y23
+	MOVQ        120(DX), DI
+	VMOVDQU32   32(DI)(SI*1), Y24
 	VPUNPCKLDQ  Y18, Y17, Y25
 	VPUNPCKHDQ  Y18, Y17, Y17
 	VPUNPCKLDQ  Y20, Y19, Y18
@@ -4627,22 +2685,27 @@ avx512_loop:
 	VMOVDQU32   Y13, 4504(SP)
 	VMOVDQU32   Y14, 4568(SP)
 	VMOVDQU32   Y15, 4632(SP)
-	VMOVDQU32   64(AX), Y16
+	LEAQ        (AX), DI
+	LEAQ        sha256consts<>+0(SB), R8
+	MOVQ        $0x00000003, R9
+
+avx512_rounds:
+	VMOVDQU32   64(DI), Y16
 	VPRORD      $0x07, Y16, Y17
 	VPRORD      $0x12, Y16, Y18
 	VPSRLD      $0x03, Y16, Y16
 	VPTERNLOGD  $0x96, Y16, Y18, Y17
-	VMOVDQU32   896(AX), Y16
+	VMOVDQU32   896(DI), Y16
 	VPRORD      $0x11, Y16, Y18
 	VPRORD      $0x13, Y16, Y19
 	VPSRLD      $0x0a, Y16, Y16
 	VPTERNLOGD  $0x96, Y16, Y19, Y18
 	VPADDD      Y17, Y18, Y18
-	VPADDD      576(AX), Y18, Y18
-	VPADDD      (AX), Y18, Y18
-	VMOVDQU32   Y18, 1024(AX)
-	VPADDD.BCST (SI), Y7, Y7
-	VPADDD      (AX), Y7, Y7
+	VPADDD      576(DI), Y18, Y18
+	VPADDD      (DI), Y18, Y18
+	VMOVDQU32   Y18, 1024(DI)
+	VPADDD.BCST (R8), Y7, Y7
+	VPADDD      (DI), Y7, Y7
 	VPRORD      $0x06, Y4, Y16
 	VPRORD      $0x0b, Y4, Y17
 	VPRORD      $0x19, Y4, Y19
@@ -4660,22 +2723,22 @@ avx512_loop:
 	VMOVDQA32   Y0, Y16
 	VPTERNLOGD  $0xe8, Y2, Y1, Y16
 	VPADDD      Y16, Y7, Y7
-	VMOVDQU32   96(AX), Y16
+	VMOVDQU32   96(DI), Y16
 	VPRORD      $0x07, Y16, Y17
 	VPRORD      $0x12, Y16, Y19
 	VPSRLD      $0x03, Y16, Y16
 	VPTERNLOGD  $0x96, Y16, Y19, Y17
-	VMOVDQU32   928(AX), Y16
+	VMOVDQU32   928(DI), Y16
 	VPRORD      $0x11, Y16, Y19
 	VPRORD      $0x13, Y16, Y20
 	VPSRLD      $0x0a, Y16, Y16
 	VPTERNLOGD  $0x96, Y16, Y20, Y19
 	VPADDD      Y17, Y19, Y19
-	VPADDD      608(AX), Y19, Y19
-	VPADDD      32(AX), Y19, Y19
-	VMOVDQU32   Y19, 1056(AX)
-	VPADDD.BCST (SI), Y15, Y15
-	VPADDD      32(AX), Y15, Y15
+	VPADDD      608(DI), Y19, Y19
+	VPADDD      32(DI), Y19, Y19
+	VMOVDQU32   Y19, 1056(DI)
+	VPADDD.BCST (R8), Y15, Y15
+	VPADDD      32(DI), Y15, Y15
 	VPRORD      $0x06, Y12, Y16
 	VPRORD      $0x0b, Y12, Y17
 	VPRORD      $0x19, Y12, Y20
@@ -4693,22 +2756,22 @@ avx512_loop:
 	VMOVDQA32   Y8, Y16
 	VPTERNLOGD  $0xe8, Y10, Y9, Y16
 	VPADDD      Y16, Y15, Y15
-	VMOVDQU32   128(AX), Y16
+	VMOVDQU32   128(DI), Y16
 	VPRORD      $0x07, Y16, Y17
 	VPRORD      $0x12, Y16, Y20
 	VPSRLD      $0x03, Y16, Y16
 	VPTERNLOGD  $0x96, Y16, Y20, Y17
-	VMOVDQU32   960(AX), Y16
+	VMOVDQU32   960(DI), Y16
 	VPRORD      $0x11, Y16, Y20
 	VPRORD      $0x13, Y16, Y21
 	VPSRLD      $0x0a, Y16, Y16
 	VPTERNLOGD  $0x96, Y16, Y21, Y20
 	VPADDD      Y17, Y20, Y20
-	VPADDD      640(AX), Y20, Y20
-	VPADDD      64(AX), Y20, Y20
-	VMOVDQU32   Y20, 1088(AX)
-	VPADDD.BCST 4(SI), Y6, Y6
-	VPADDD      64(AX), Y6, Y6
+	VPADDD      640(DI), Y20, Y20
+	VPADDD      64(DI), Y20, Y20
+	VMOVDQU32   Y20, 1088(DI)
+	VPADDD.BCST 4(R8), Y6, Y6
+	VPADDD      64(DI), Y6, Y6
 	VPRORD      $0x06, Y3, Y16
 	VPRORD      $0x0b, Y3, Y17
 	VPRORD      $0x19, Y3, Y21
@@ -4726,22 +2789,22 @@ avx512_loop:
 	VMOVDQA32   Y7, Y16
 	VPTERNLOGD  $0xe8, Y1, Y0, Y16
 	VPADDD      Y16, Y6, Y6
-	VMOVDQU32   160(AX), Y16
+	VMOVDQU32   160(DI), Y16
 	VPRORD      $0x07, Y16, Y17
 	VPRORD      $0x12, Y16, Y21
 	VPSRLD      $0x03, Y16, Y16
 	VPTERNLOGD  $0x96, Y16, Y21, Y17
-	VMOVDQU32   992(AX), Y16
+	VMOVDQU32   992(DI), Y16
 	VPRORD      $0x11, Y16, Y21
 	VPRORD      $0x13, Y16, Y22
 	VPSRLD      $0x0a, Y16, Y16
 	VPTERNLOGD  $0x96, Y16, Y22, Y21
 	VPADDD      Y17, Y21, Y21
-	VPADDD      672(AX), Y21, Y21
-	VPADDD      96(AX), Y21, Y21
-	VMOVDQU32   Y21, 1120(AX)
-	VPADDD.BCST 4(SI), Y14, Y14
-	VPADDD      96(AX), Y14, Y14
+	VPADDD      672(DI), Y21, Y21
+	VPADDD      96(DI), Y21, Y21
+	VMOVDQU32   Y21, 1120(DI)
+	VPADDD.BCST 4(R8), Y14, Y14
+	VPADDD      96(DI), Y14, Y14
 	VPRORD      $0x06, Y11, Y16
 	VPRORD      $0x0b, Y11, Y17
 	VPRORD      $0x19, Y11, Y22
@@ -4759,7 +2822,7 @@ avx512_loop:
 	VMOVDQA32   Y15, Y16
 	VPTERNLOGD  $0xe8, Y9, Y8, Y16
 	VPADDD      Y16, Y14, Y14
-	VMOVDQU32   192(AX), Y16
+	VMOVDQU32   192(DI), Y16
 	VPRORD      $0x07, Y16, Y17
 	VPRORD      $0x12, Y16, Y22
 	VPSRLD      $0x03, Y16, Y16
@@ -4769,11 +2832,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y18, Y18
 	VPTERNLOGD  $0x96, Y18, Y22, Y16
 	VPADDD      Y17, Y16, Y16
-	VPADDD      704(AX), Y16, Y16
-	VPADDD      128(AX), Y16, Y16
-	VMOVDQU32   Y16, 1152(AX)
-	VPADDD.BCST 8(SI), Y5, Y5
-	VPADDD      128(AX), Y5, Y5
+	VPADDD      704(DI), Y16, Y16
+	VPADDD      128(DI), Y16, Y16
+	VMOVDQU32   Y16, 1152(DI)
+	VPADDD.BCST 8(R8), Y5, Y5
+	VPADDD      128(DI), Y5, Y5
 	VPRORD      $0x06, Y2, Y17
 	VPRORD      $0x0b, Y2, Y18
 	VPRORD      $0x19, Y2, Y22
@@ -4791,7 +2854,7 @@ avx512_loop:
 	VMOVDQA32   Y6, Y17
 	VPTERNLOGD  $0xe8, Y0, Y7, Y17
 	VPADDD      Y17, Y5, Y5
-	VMOVDQU32   224(AX), Y17
+	VMOVDQU32   224(DI), Y17
 	VPRORD      $0x07, Y17, Y18
 	VPRORD      $0x12, Y17, Y22
 	VPSRLD      $0x03, Y17, Y17
@@ -4801,11 +2864,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y19, Y19
 	VPTERNLOGD  $0x96, Y19, Y22, Y17
 	VPADDD      Y18, Y17, Y17
-	VPADDD      736(AX), Y17, Y17
-	VPADDD      160(AX), Y17, Y17
-	VMOVDQU32   Y17, 1184(AX)
-	VPADDD.BCST 8(SI), Y13, Y13
-	VPADDD      160(AX), Y13, Y13
+	VPADDD      736(DI), Y17, Y17
+	VPADDD      160(DI), Y17, Y17
+	VMOVDQU32   Y17, 1184(DI)
+	VPADDD.BCST 8(R8), Y13, Y13
+	VPADDD      160(DI), Y13, Y13
 	VPRORD      $0x06, Y10, Y18
 	VPRORD      $0x0b, Y10, Y19
 	VPRORD      $0x19, Y10, Y22
@@ -4823,7 +2886,7 @@ avx512_loop:
 	VMOVDQA32   Y14, Y18
 	VPTERNLOGD  $0xe8, Y8, Y15, Y18
 	VPADDD      Y18, Y13, Y13
-	VMOVDQU32   256(AX), Y18
+	VMOVDQU32   256(DI), Y18
 	VPRORD      $0x07, Y18, Y19
 	VPRORD      $0x12, Y18, Y22
 	VPSRLD      $0x03, Y18, Y18
@@ -4833,11 +2896,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y20, Y20
 	VPTERNLOGD  $0x96, Y20, Y22, Y18
 	VPADDD      Y19, Y18, Y18
-	VPADDD      768(AX), Y18, Y18
-	VPADDD      192(AX), Y18, Y18
-	VMOVDQU32   Y18, 1216(AX)
-	VPADDD.BCST 12(SI), Y4, Y4
-	VPADDD      192(AX), Y4, Y4
+	VPADDD      768(DI), Y18, Y18
+	VPADDD      192(DI), Y18, Y18
+	VMOVDQU32   Y18, 1216(DI)
+	VPADDD.BCST 12(R8), Y4, Y4
+	VPADDD      192(DI), Y4, Y4
 	VPRORD      $0x06, Y1, Y19
 	VPRORD      $0x0b, Y1, Y20
 	VPRORD      $0x19, Y1, Y22
@@ -4855,7 +2918,7 @@ avx512_loop:
 	VMOVDQA32   Y5, Y19
 	VPTERNLOGD  $0xe8, Y7, Y6, Y19
 	VPADDD      Y19, Y4, Y4
-	VMOVDQU32   288(AX), Y19
+	VMOVDQU32   288(DI), Y19
 	VPRORD      $0x07, Y19, Y20
 	VPRORD      $0x12, Y19, Y22
 	VPSRLD      $0x03, Y19, Y19
@@ -4865,11 +2928,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y21, Y21
 	VPTERNLOGD  $0x96, Y21, Y22, Y19
 	VPADDD      Y20, Y19, Y19
-	VPADDD      800(AX), Y19, Y19
-	VPADDD      224(AX), Y19, Y19
-	VMOVDQU32   Y19, 1248(AX)
-	VPADDD.BCST 12(SI), Y12, Y12
-	VPADDD      224(AX), Y12, Y12
+	VPADDD      800(DI), Y19, Y19
+	VPADDD      224(DI), Y19, Y19
+	VMOVDQU32   Y19, 1248(DI)
+	VPADDD.BCST 12(R8), Y12, Y12
+	VPADDD      224(DI), Y12, Y12
 	VPRORD      $0x06, Y9, Y20
 	VPRORD      $0x0b, Y9, Y21
 	VPRORD      $0x19, Y9, Y22
@@ -4887,7 +2950,7 @@ avx512_loop:
 	VMOVDQA32   Y13, Y20
 	VPTERNLOGD  $0xe8, Y15, Y14, Y20
 	VPADDD      Y20, Y12, Y12
-	VMOVDQU32   320(AX), Y20
+	VMOVDQU32   320(DI), Y20
 	VPRORD      $0x07, Y20, Y21
 	VPRORD      $0x12, Y20, Y22
 	VPSRLD      $0x03, Y20, Y20
@@ -4897,11 +2960,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y16, Y16
 	VPTERNLOGD  $0x96, Y16, Y22, Y20
 	VPADDD      Y21, Y20, Y20
-	VPADDD      832(AX), Y20, Y20
-	VPADDD      256(AX), Y20, Y20
-	VMOVDQU32   Y20, 1280(AX)
-	VPADDD.BCST 16(SI), Y3, Y3
-	VPADDD      256(AX), Y3, Y3
+	VPADDD      832(DI), Y20, Y20
+	VPADDD      256(DI), Y20, Y20
+	VMOVDQU32   Y20, 1280(DI)
+	VPADDD.BCST 16(R8), Y3, Y3
+	VPADDD      256(DI), Y3, Y3
 	VPRORD      $0x06, Y0, Y16
 	VPRORD      $0x0b, Y0, Y21
 	VPRORD      $0x19, Y0, Y22
@@ -4919,7 +2982,7 @@ avx512_loop:
 	VMOVDQA32   Y4, Y16
 	VPTERNLOGD  $0xe8, Y6, Y5, Y16
 	VPADDD      Y16, Y3, Y3
-	VMOVDQU32   352(AX), Y16
+	VMOVDQU32   352(DI), Y16
 	VPRORD      $0x07, Y16, Y21
 	VPRORD      $0x12, Y16, Y22
 	VPSRLD      $0x03, Y16, Y16
@@ -4929,11 +2992,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y17, Y17
 	VPTERNLOGD  $0x96, Y17, Y22, Y16
 	VPADDD      Y21, Y16, Y16
-	VPADDD      864(AX), Y16, Y16
-	VPADDD      288(AX), Y16, Y16
-	VMOVDQU32   Y16, 1312(AX)
-	VPADDD.BCST 16(SI), Y11, Y11
-	VPADDD      288(AX), Y11, Y11
+	VPADDD      864(DI), Y16, Y16
+	VPADDD      288(DI), Y16, Y16
+	VMOVDQU32   Y16, 1312(DI)
+	VPADDD.BCST 16(R8), Y11, Y11
+	VPADDD      288(DI), Y11, Y11
 	VPRORD      $0x06, Y8, Y17
 	VPRORD      $0x0b, Y8, Y21
 	VPRORD      $0x19, Y8, Y22
@@ -4951,7 +3014,7 @@ avx512_loop:
 	VMOVDQA32   Y12, Y17
 	VPTERNLOGD  $0xe8, Y14, Y13, Y17
 	VPADDD      Y17, Y11, Y11
-	VMOVDQU32   384(AX), Y17
+	VMOVDQU32   384(DI), Y17
 	VPRORD      $0x07, Y17, Y21
 	VPRORD      $0x12, Y17, Y22
 	VPSRLD      $0x03, Y17, Y17
@@ -4961,11 +3024,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y18, Y18
 	VPTERNLOGD  $0x96, Y18, Y22, Y17
 	VPADDD      Y21, Y17, Y17
-	VPADDD      896(AX), Y17, Y17
-	VPADDD      320(AX), Y17, Y17
-	VMOVDQU32   Y17, 1344(AX)
-	VPADDD.BCST 20(SI), Y2, Y2
-	VPADDD      320(AX), Y2, Y2
+	VPADDD      896(DI), Y17, Y17
+	VPADDD      320(DI), Y17, Y17
+	VMOVDQU32   Y17, 1344(DI)
+	VPADDD.BCST 20(R8), Y2, Y2
+	VPADDD      320(DI), Y2, Y2
 	VPRORD      $0x06, Y7, Y18
 	VPRORD      $0x0b, Y7, Y21
 	VPRORD      $0x19, Y7, Y22
@@ -4983,7 +3046,7 @@ avx512_loop:
 	VMOVDQA32   Y3, Y18
 	VPTERNLOGD  $0xe8, Y5, Y4, Y18
 	VPADDD      Y18, Y2, Y2
-	VMOVDQU32   416(AX), Y18
+	VMOVDQU32   416(DI), Y18
 	VPRORD      $0x07, Y18, Y21
 	VPRORD      $0x12, Y18, Y22
 	VPSRLD      $0x03, Y18, Y18
@@ -4993,11 +3056,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y19, Y19
 	VPTERNLOGD  $0x96, Y19, Y22, Y18
 	VPADDD      Y21, Y18, Y18
-	VPADDD      928(AX), Y18, Y18
-	VPADDD      352(AX), Y18, Y18
-	VMOVDQU32   Y18, 1376(AX)
-	VPADDD.BCST 20(SI), Y10, Y10
-	VPADDD      352(AX), Y10, Y10
+	VPADDD      928(DI), Y18, Y18
+	VPADDD      352(DI), Y18, Y18
+	VMOVDQU32   Y18, 1376(DI)
+	VPADDD.BCST 20(R8), Y10, Y10
+	VPADDD      352(DI), Y10, Y10
 	VPRORD      $0x06, Y15, Y19
 	VPRORD      $0x0b, Y15, Y21
 	VPRORD      $0x19, Y15, Y22
@@ -5015,7 +3078,7 @@ avx512_loop:
 	VMOVDQA32   Y11, Y19
 	VPTERNLOGD  $0xe8, Y13, Y12, Y19
 	VPADDD      Y19, Y10, Y10
-	VMOVDQU32   448(AX), Y19
+	VMOVDQU32   448(DI), Y19
 	VPRORD      $0x07, Y19, Y21
 	VPRORD      $0x12, Y19, Y22
 	VPSRLD      $0x03, Y19, Y19
@@ -5025,11 +3088,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y20, Y20
 	VPTERNLOGD  $0x96, Y20, Y22, Y19
 	VPADDD      Y21, Y19, Y19
-	VPADDD      960(AX), Y19, Y19
-	VPADDD      384(AX), Y19, Y19
-	VMOVDQU32   Y19, 1408(AX)
-	VPADDD.BCST 24(SI), Y1, Y1
-	VPADDD      384(AX), Y1, Y1
+	VPADDD      960(DI), Y19, Y19
+	VPADDD      384(DI), Y19, Y19
+	VMOVDQU32   Y19, 1408(DI)
+	VPADDD.BCST 24(R8), Y1, Y1
+	VPADDD      384(DI), Y1, Y1
 	VPRORD      $0x06, Y6, Y20
 	VPRORD      $0x0b, Y6, Y21
 	VPRORD      $0x19, Y6, Y22
@@ -5047,7 +3110,7 @@ avx512_loop:
 	VMOVDQA32   Y2, Y20
 	VPTERNLOGD  $0xe8, Y4, Y3, Y20
 	VPADDD      Y20, Y1, Y1
-	VMOVDQU32   480(AX), Y20
+	VMOVDQU32   480(DI), Y20
 	VPRORD      $0x07, Y20, Y21
 	VPRORD      $0x12, Y20, Y22
 	VPSRLD      $0x03, Y20, Y20
@@ -5057,11 +3120,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y16, Y16
 	VPTERNLOGD  $0x96, Y16, Y22, Y20
 	VPADDD      Y21, Y20, Y20
-	VPADDD      992(AX), Y20, Y20
-	VPADDD      416(AX), Y20, Y20
-	VMOVDQU32   Y20, 1440(AX)
-	VPADDD.BCST 24(SI), Y9, Y9
-	VPADDD      416(AX), Y9, Y9
+	VPADDD      992(DI), Y20, Y20
+	VPADDD      416(DI), Y20, Y20
+	VMOVDQU32   Y20, 1440(DI)
+	VPADDD.BCST 24(R8), Y9, Y9
+	VPADDD      416(DI), Y9, Y9
 	VPRORD      $0x06, Y14, Y16
 	VPRORD      $0x0b, Y14, Y21
 	VPRORD      $0x19, Y14, Y22
@@ -5079,7 +3142,7 @@ avx512_loop:
 	VMOVDQA32   Y10, Y16
 	VPTERNLOGD  $0xe8, Y12, Y11, Y16
 	VPADDD      Y16, Y9, Y9
-	VMOVDQU32   512(AX), Y16
+	VMOVDQU32   512(DI), Y16
 	VPRORD      $0x07, Y16, Y21
 	VPRORD      $0x12, Y16, Y22
 	VPSRLD      $0x03, Y16, Y16
@@ -5089,11 +3152,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y17, Y17
 	VPTERNLOGD  $0x96, Y17, Y22, Y16
 	VPADDD      Y21, Y16, Y16
-	VPADDD      1024(AX), Y16, Y16
-	VPADDD      448(AX), Y16, Y16
-	VMOVDQU32   Y16, 1472(AX)
-	VPADDD.BCST 28(SI), Y0, Y0
-	VPADDD      448(AX), Y0, Y0
+	VPADDD      1024(DI), Y16, Y16
+	VPADDD      448(DI), Y16, Y16
+	VMOVDQU32   Y16, 1472(DI)
+	VPADDD.BCST 28(R8), Y0, Y0
+	VPADDD      448(DI), Y0, Y0
 	VPRORD      $0x06, Y5, Y17
 	VPRORD      $0x0b, Y5, Y21
 	VPRORD      $0x19, Y5, Y22
@@ -5111,7 +3174,7 @@ avx512_loop:
 	VMOVDQA32   Y1, Y17
 	VPTERNLOGD  $0xe8, Y3, Y2, Y17
 	VPADDD      Y17, Y0, Y0
-	VMOVDQU32   544(AX), Y17
+	VMOVDQU32   544(DI), Y17
 	VPRORD      $0x07, Y17, Y21
 	VPRORD      $0x12, Y17, Y22
 	VPSRLD      $0x03, Y17, Y17
@@ -5121,11 +3184,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y18, Y18
 	VPTERNLOGD  $0x96, Y18, Y22, Y17
 	VPADDD      Y21, Y17, Y17
-	VPADDD      1056(AX), Y17, Y17
-	VPADDD      480(AX), Y17, Y17
-	VMOVDQU32   Y17, 1504(AX)
-	VPADDD.BCST 28(SI), Y8, Y8
-	VPADDD      480(AX), Y8, Y8
+	VPADDD      1056(DI), Y17, Y17
+	VPADDD      480(DI), Y17, Y17
+	VMOVDQU32   Y17, 1504(DI)
+	VPADDD.BCST 28(R8), Y8, Y8
+	VPADDD      480(DI), Y8, Y8
 	VPRORD      $0x06, Y13, Y18
 	VPRORD      $0x0b, Y13, Y21
 	VPRORD      $0x19, Y13, Y22
@@ -5143,7 +3206,7 @@ avx512_loop:
 	VMOVDQA32   Y9, Y18
 	VPTERNLOGD  $0xe8, Y11, Y10, Y18
 	VPADDD      Y18, Y8, Y8
-	VMOVDQU32   576(AX), Y18
+	VMOVDQU32   576(DI), Y18
 	VPRORD      $0x07, Y18, Y21
 	VPRORD      $0x12, Y18, Y22
 	VPSRLD      $0x03, Y18, Y18
@@ -5153,11 +3216,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y19, Y19
 	VPTERNLOGD  $0x96, Y19, Y22, Y18
 	VPADDD      Y21, Y18, Y18
-	VPADDD      1088(AX), Y18, Y18
-	VPADDD      512(AX), Y18, Y18
-	VMOVDQU32   Y18, 1536(AX)
-	VPADDD.BCST 32(SI), Y7, Y7
-	VPADDD      512(AX), Y7, Y7
+	VPADDD      1088(DI), Y18, Y18
+	VPADDD      512(DI), Y18, Y18
+	VMOVDQU32   Y18, 1536(DI)
+	VPADDD.BCST 32(R8), Y7, Y7
+	VPADDD      512(DI), Y7, Y7
 	VPRORD      $0x06, Y4, Y19
 	VPRORD      $0x0b, Y4, Y21
 	VPRORD      $0x19, Y4, Y22
@@ -5175,7 +3238,7 @@ avx512_loop:
 	VMOVDQA32   Y0, Y19
 	VPTERNLOGD  $0xe8, Y2, Y1, Y19
 	VPADDD      Y19, Y7, Y7
-	VMOVDQU32   608(AX), Y19
+	VMOVDQU32   608(DI), Y19
 	VPRORD      $0x07, Y19, Y21
 	VPRORD      $0x12, Y19, Y22
 	VPSRLD      $0x03, Y19, Y19
@@ -5185,11 +3248,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y20, Y20
 	VPTERNLOGD  $0x96, Y20, Y22, Y19
 	VPADDD      Y21, Y19, Y19
-	VPADDD      1120(AX), Y19, Y19
-	VPADDD      544(AX), Y19, Y19
-	VMOVDQU32   Y19, 1568(AX)
-	VPADDD.BCST 32(SI), Y15, Y15
-	VPADDD      544(AX), Y15, Y15
+	VPADDD      1120(DI), Y19, Y19
+	VPADDD      544(DI), Y19, Y19
+	VMOVDQU32   Y19, 1568(DI)
+	VPADDD.BCST 32(R8), Y15, Y15
+	VPADDD      544(DI), Y15, Y15
 	VPRORD      $0x06, Y12, Y20
 	VPRORD      $0x0b, Y12, Y21
 	VPRORD      $0x19, Y12, Y22
@@ -5207,7 +3270,7 @@ avx512_loop:
 	VMOVDQA32   Y8, Y20
 	VPTERNLOGD  $0xe8, Y10, Y9, Y20
 	VPADDD      Y20, Y15, Y15
-	VMOVDQU32   640(AX), Y20
+	VMOVDQU32   640(DI), Y20
 	VPRORD      $0x07, Y20, Y21
 	VPRORD      $0x12, Y20, Y22
 	VPSRLD      $0x03, Y20, Y20
@@ -5217,11 +3280,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y16, Y16
 	VPTERNLOGD  $0x96, Y16, Y22, Y20
 	VPADDD      Y21, Y20, Y20
-	VPADDD      1152(AX), Y20, Y20
-	VPADDD      576(AX), Y20, Y20
-	VMOVDQU32   Y20, 1600(AX)
-	VPADDD.BCST 36(SI), Y6, Y6
-	VPADDD      576(AX), Y6, Y6
+	VPADDD      1152(DI), Y20, Y20
+	VPADDD      576(DI), Y20, Y20
+	VMOVDQU32   Y20, 1600(DI)
+	VPADDD.BCST 36(R8), Y6, Y6
+	VPADDD      576(DI), Y6, Y6
 	VPRORD      $0x06, Y3, Y16
 	VPRORD      $0x0b, Y3, Y21
 	VPRORD      $0x19, Y3, Y22
@@ -5239,7 +3302,7 @@ avx512_loop:
 	VMOVDQA32   Y7, Y16
 	VPTERNLOGD  $0xe8, Y1, Y0, Y16
 	VPADDD      Y16, Y6, Y6
-	VMOVDQU32   672(AX), Y16
+	VMOVDQU32   672(DI), Y16
 	VPRORD      $0x07, Y16, Y21
 	VPRORD      $0x12, Y16, Y22
 	VPSRLD      $0x03, Y16, Y16
@@ -5249,11 +3312,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y17, Y17
 	VPTERNLOGD  $0x96, Y17, Y22, Y16
 	VPADDD      Y21, Y16, Y16
-	VPADDD      1184(AX), Y16, Y16
-	VPADDD      608(AX), Y16, Y16
-	VMOVDQU32   Y16, 1632(AX)
-	VPADDD.BCST 36(SI), Y14, Y14
-	VPADDD      608(AX), Y14, Y14
+	VPADDD      1184(DI), Y16, Y16
+	VPADDD      608(DI), Y16, Y16
+	VMOVDQU32   Y16, 1632(DI)
+	VPADDD.BCST 36(R8), Y14, Y14
+	VPADDD      608(DI), Y14, Y14
 	VPRORD      $0x06, Y11, Y17
 	VPRORD      $0x0b, Y11, Y21
 	VPRORD      $0x19, Y11, Y22
@@ -5271,7 +3334,7 @@ avx512_loop:
 	VMOVDQA32   Y15, Y17
 	VPTERNLOGD  $0xe8, Y9, Y8, Y17
 	VPADDD      Y17, Y14, Y14
-	VMOVDQU32   704(AX), Y17
+	VMOVDQU32   704(DI), Y17
 	VPRORD      $0x07, Y17, Y21
 	VPRORD      $0x12, Y17, Y22
 	VPSRLD      $0x03, Y17, Y17
@@ -5281,11 +3344,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y18, Y18
 	VPTERNLOGD  $0x96, Y18, Y22, Y17
 	VPADDD      Y21, Y17, Y17
-	VPADDD      1216(AX), Y17, Y17
-	VPADDD      640(AX), Y17, Y17
-	VMOVDQU32   Y17, 1664(AX)
-	VPADDD.BCST 40(SI), Y5, Y5
-	VPADDD      640(AX), Y5, Y5
+	VPADDD      1216(DI), Y17, Y17
+	VPADDD      640(DI), Y17, Y17
+	VMOVDQU32   Y17, 1664(DI)
+	VPADDD.BCST 40(R8), Y5, Y5
+	VPADDD      640(DI), Y5, Y5
 	VPRORD      $0x06, Y2, Y18
 	VPRORD      $0x0b, Y2, Y21
 	VPRORD      $0x19, Y2, Y22
@@ -5303,7 +3366,7 @@ avx512_loop:
 	VMOVDQA32   Y6, Y18
 	VPTERNLOGD  $0xe8, Y0, Y7, Y18
 	VPADDD      Y18, Y5, Y5
-	VMOVDQU32   736(AX), Y18
+	VMOVDQU32   736(DI), Y18
 	VPRORD      $0x07, Y18, Y21
 	VPRORD      $0x12, Y18, Y22
 	VPSRLD      $0x03, Y18, Y18
@@ -5313,11 +3376,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y19, Y19
 	VPTERNLOGD  $0x96, Y19, Y22, Y18
 	VPADDD      Y21, Y18, Y18
-	VPADDD      1248(AX), Y18, Y18
-	VPADDD      672(AX), Y18, Y18
-	VMOVDQU32   Y18, 1696(AX)
-	VPADDD.BCST 40(SI), Y13, Y13
-	VPADDD      672(AX), Y13, Y13
+	VPADDD      1248(DI), Y18, Y18
+	VPADDD      672(DI), Y18, Y18
+	VMOVDQU32   Y18, 1696(DI)
+	VPADDD.BCST 40(R8), Y13, Y13
+	VPADDD      672(DI), Y13, Y13
 	VPRORD      $0x06, Y10, Y19
 	VPRORD      $0x0b, Y10, Y21
 	VPRORD      $0x19, Y10, Y22
@@ -5335,7 +3398,7 @@ avx512_loop:
 	VMOVDQA32   Y14, Y19
 	VPTERNLOGD  $0xe8, Y8, Y15, Y19
 	VPADDD      Y19, Y13, Y13
-	VMOVDQU32   768(AX), Y19
+	VMOVDQU32   768(DI), Y19
 	VPRORD      $0x07, Y19, Y21
 	VPRORD      $0x12, Y19, Y22
 	VPSRLD      $0x03, Y19, Y19
@@ -5345,11 +3408,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y20, Y20
 	VPTERNLOGD  $0x96, Y20, Y22, Y19
 	VPADDD      Y21, Y19, Y19
-	VPADDD      1280(AX), Y19, Y19
-	VPADDD      704(AX), Y19, Y19
-	VMOVDQU32   Y19, 1728(AX)
-	VPADDD.BCST 44(SI), Y4, Y4
-	VPADDD      704(AX), Y4, Y4
+	VPADDD      1280(DI), Y19, Y19
+	VPADDD      704(DI), Y19, Y19
+	VMOVDQU32   Y19, 1728(DI)
+	VPADDD.BCST 44(R8), Y4, Y4
+	VPADDD      704(DI), Y4, Y4
 	VPRORD      $0x06, Y1, Y20
 	VPRORD      $0x0b, Y1, Y21
 	VPRORD      $0x19, Y1, Y22
@@ -5367,7 +3430,7 @@ avx512_loop:
 	VMOVDQA32   Y5, Y20
 	VPTERNLOGD  $0xe8, Y7, Y6, Y20
 	VPADDD      Y20, Y4, Y4
-	VMOVDQU32   800(AX), Y20
+	VMOVDQU32   800(DI), Y20
 	VPRORD      $0x07, Y20, Y21
 	VPRORD      $0x12, Y20, Y22
 	VPSRLD      $0x03, Y20, Y20
@@ -5377,11 +3440,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y16, Y16
 	VPTERNLOGD  $0x96, Y16, Y22, Y20
 	VPADDD      Y21, Y20, Y20
-	VPADDD      1312(AX), Y20, Y20
-	VPADDD      736(AX), Y20, Y20
-	VMOVDQU32   Y20, 1760(AX)
-	VPADDD.BCST 44(SI), Y12, Y12
-	VPADDD      736(AX), Y12, Y12
+	VPADDD      1312(DI), Y20, Y20
+	VPADDD      736(DI), Y20, Y20
+	VMOVDQU32   Y20, 1760(DI)
+	VPADDD.BCST 44(R8), Y12, Y12
+	VPADDD      736(DI), Y12, Y12
 	VPRORD      $0x06, Y9, Y16
 	VPRORD      $0x0b, Y9, Y21
 	VPRORD      $0x19, Y9, Y22
@@ -5399,7 +3462,7 @@ avx512_loop:
 	VMOVDQA32   Y13, Y16
 	VPTERNLOGD  $0xe8, Y15, Y14, Y16
 	VPADDD      Y16, Y12, Y12
-	VMOVDQU32   832(AX), Y16
+	VMOVDQU32   832(DI), Y16
 	VPRORD      $0x07, Y16, Y21
 	VPRORD      $0x12, Y16, Y22
 	VPSRLD      $0x03, Y16, Y16
@@ -5409,11 +3472,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y17, Y17
 	VPTERNLOGD  $0x96, Y17, Y22, Y16
 	VPADDD      Y21, Y16, Y16
-	VPADDD      1344(AX), Y16, Y16
-	VPADDD      768(AX), Y16, Y16
-	VMOVDQU32   Y16, 1792(AX)
-	VPADDD.BCST 48(SI), Y3, Y3
-	VPADDD      768(AX), Y3, Y3
+	VPADDD      1344(DI), Y16, Y16
+	VPADDD      768(DI), Y16, Y16
+	VMOVDQU32   Y16, 1792(DI)
+	VPADDD.BCST 48(R8), Y3, Y3
+	VPADDD      768(DI), Y3, Y3
 	VPRORD      $0x06, Y0, Y17
 	VPRORD      $0x0b, Y0, Y21
 	VPRORD      $0x19, Y0, Y22
@@ -5431,7 +3494,7 @@ avx512_loop:
 	VMOVDQA32   Y4, Y17
 	VPTERNLOGD  $0xe8, Y6, Y5, Y17
 	VPADDD      Y17, Y3, Y3
-	VMOVDQU32   864(AX), Y17
+	VMOVDQU32   864(DI), Y17
 	VPRORD      $0x07, Y17, Y21
 	VPRORD      $0x12, Y17, Y22
 	VPSRLD      $0x03, Y17, Y17
@@ -5441,11 +3504,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y18, Y18
 	VPTERNLOGD  $0x96, Y18, Y22, Y17
 	VPADDD      Y21, Y17, Y17
-	VPADDD      1376(AX), Y17, Y17
-	VPADDD      800(AX), Y17, Y17
-	VMOVDQU32   Y17, 1824(AX)
-	VPADDD.BCST 48(SI), Y11, Y11
-	VPADDD      800(AX), Y11, Y11
+	VPADDD      1376(DI), Y17, Y17
+	VPADDD      800(DI), Y17, Y17
+	VMOVDQU32   Y17, 1824(DI)
+	VPADDD.BCST 48(R8), Y11, Y11
+	VPADDD      800(DI), Y11, Y11
 	VPRORD      $0x06, Y8, Y18
 	VPRORD      $0x0b, Y8, Y21
 	VPRORD      $0x19, Y8, Y22
@@ -5463,7 +3526,7 @@ avx512_loop:
 	VMOVDQA32   Y12, Y18
 	VPTERNLOGD  $0xe8, Y14, Y13, Y18
 	VPADDD      Y18, Y11, Y11
-	VMOVDQU32   896(AX), Y18
+	VMOVDQU32   896(DI), Y18
 	VPRORD      $0x07, Y18, Y21
 	VPRORD      $0x12, Y18, Y22
 	VPSRLD      $0x03, Y18, Y18
@@ -5473,11 +3536,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y19, Y19
 	VPTERNLOGD  $0x96, Y19, Y22, Y18
 	VPADDD      Y21, Y18, Y18
-	VPADDD      1408(AX), Y18, Y18
-	VPADDD      832(AX), Y18, Y18
-	VMOVDQU32   Y18, 1856(AX)
-	VPADDD.BCST 52(SI), Y2, Y2
-	VPADDD      832(AX), Y2, Y2
+	VPADDD      1408(DI), Y18, Y18
+	VPADDD      832(DI), Y18, Y18
+	VMOVDQU32   Y18, 1856(DI)
+	VPADDD.BCST 52(R8), Y2, Y2
+	VPADDD      832(DI), Y2, Y2
 	VPRORD      $0x06, Y7, Y19
 	VPRORD      $0x0b, Y7, Y21
 	VPRORD      $0x19, Y7, Y22
@@ -5495,7 +3558,7 @@ avx512_loop:
 	VMOVDQA32   Y3, Y19
 	VPTERNLOGD  $0xe8, Y5, Y4, Y19
 	VPADDD      Y19, Y2, Y2
-	VMOVDQU32   928(AX), Y19
+	VMOVDQU32   928(DI), Y19
 	VPRORD      $0x07, Y19, Y21
 	VPRORD      $0x12, Y19, Y22
 	VPSRLD      $0x03, Y19, Y19
@@ -5505,11 +3568,11 @@ avx512_loop:
 	VPSRLD      $0x0a, Y20, Y20
 	VPTERNLOGD  $0x96, Y20, Y22, Y19
 	VPADDD      Y21, Y19, Y19
-	VPADDD      1440(AX), Y19, Y19
-	VPADDD      864(AX), Y19, Y19
-	VMOVDQU32   Y19, 1888(AX)
-	VPADDD.BCST 52(SI), Y10, Y10
-	VPADDD      864(AX), Y10, Y10
+	VPADDD      1440(DI), Y19, Y19
+	VPADDD      864(DI), Y19, Y19
+	VMOVDQU32   Y19, 1888(DI)
+	VPADDD.BCST 52(R8), Y10, Y10
+	VPADDD      864(DI), Y10, Y10
 	VPRORD      $0x06, Y15, Y20
 	VPRORD      $0x0b, Y15, Y21
 	VPRORD      $0x19, Y15, Y22
@@ -5527,7 +3590,7 @@ avx512_loop:
 	VMOVDQA32   Y11, Y20
 	VPTERNLOGD  $0xe8, Y13, Y12, Y20
 	VPADDD      Y20, Y10, Y10
-	VMOVDQU32   960(AX), Y20
+	VMOVDQU32   960(DI), Y20
 	VPRORD      $0x07, Y20, Y21
 	VPRORD      $0x12, Y20, Y22
 	VPSRLD      $0x03, Y20, Y20
@@ -5537,2440 +3600,75 @@ avx512_loop:
 	VPSRLD      $0x0a, Y16, Y16
 	VPTERNLOGD  $0x96, Y16, Y22, Y20
 	VPADDD      Y21, Y20, Y20
-	VPADDD      1472(AX), Y20, Y20
-	VPADDD      896(AX), Y20, Y20
-	VMOVDQU32   Y20, 1920(AX)
-	VPADDD.BCST 56(SI), Y1, Y1
-	VPADDD      896(AX), Y1, Y1
+	VPADDD      1472(DI), Y20, Y20
+	VPADDD      896(DI), Y20, Y20
+	VMOVDQU32   Y20, 1920(DI)
+	VPADDD.BCST 56(R8), Y1, Y1
+	VPADDD      896(DI), Y1, Y1
 	VPRORD      $0x06, Y6, Y16
-	VPRORD      $0x0b, Y6, Y21
-	VPRORD      $0x19, Y6, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y1, Y1
-	VMOVDQA32   Y6, Y16
-	VPTERNLOGD  $0xca, Y0, Y7, Y16
-	VPADDD      Y16, Y1, Y1
-	VPADDD      Y1, Y5, Y5
-	VPRORD      $0x02, Y2, Y16
-	VPRORD      $0x0d, Y2, Y21
-	VPRORD      $0x16, Y2, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y1, Y1
-	VMOVDQA32   Y2, Y16
-	VPTERNLOGD  $0xe8, Y4, Y3, Y16
-	VPADDD      Y16, Y1, Y1
-	VMOVDQU32   992(AX), Y16
-	VPRORD      $0x07, Y16, Y21
-	VPRORD      $0x12, Y16, Y22
-	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y21
-	VPRORD      $0x11, Y17, Y16
-	VPRORD      $0x13, Y17, Y22
-	VPSRLD      $0x0a, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y16
-	VPADDD      Y21, Y16, Y16
-	VPADDD      1504(AX), Y16, Y16
-	VPADDD      928(AX), Y16, Y16
-	VMOVDQU32   Y16, 1952(AX)
-	VPADDD.BCST 56(SI), Y9, Y9
-	VPADDD      928(AX), Y9, Y9
-	VPRORD      $0x06, Y14, Y17
-	VPRORD      $0x0b, Y14, Y21
-	VPRORD      $0x19, Y14, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y9, Y9
-	VMOVDQA32   Y14, Y17
-	VPTERNLOGD  $0xca, Y8, Y15, Y17
-	VPADDD      Y17, Y9, Y9
-	VPADDD      Y9, Y13, Y13
-	VPRORD      $0x02, Y10, Y17
-	VPRORD      $0x0d, Y10, Y21
-	VPRORD      $0x16, Y10, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y9, Y9
-	VMOVDQA32   Y10, Y17
-	VPTERNLOGD  $0xe8, Y12, Y11, Y17
-	VPADDD      Y17, Y9, Y9
-	VMOVDQU32   1024(AX), Y17
-	VPRORD      $0x07, Y17, Y21
-	VPRORD      $0x12, Y17, Y22
-	VPSRLD      $0x03, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y21
-	VPRORD      $0x11, Y18, Y17
-	VPRORD      $0x13, Y18, Y22
-	VPSRLD      $0x0a, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y17
-	VPADDD      Y21, Y17, Y17
-	VPADDD      1536(AX), Y17, Y17
-	VPADDD      960(AX), Y17, Y17
-	VMOVDQU32   Y17, 1984(AX)
-	VPADDD.BCST 60(SI), Y0, Y0
-	VPADDD      960(AX), Y0, Y0
-	VPRORD      $0x06, Y5, Y18
-	VPRORD      $0x0b, Y5, Y21
-	VPRORD      $0x19, Y5, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y0, Y0
-	VMOVDQA32   Y5, Y18
-	VPTERNLOGD  $0xca, Y7, Y6, Y18
-	VPADDD      Y18, Y0, Y0
-	VPADDD      Y0, Y4, Y4
-	VPRORD      $0x02, Y1, Y18
-	VPRORD      $0x0d, Y1, Y21
-	VPRORD      $0x16, Y1, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y0, Y0
-	VMOVDQA32   Y1, Y18
-	VPTERNLOGD  $0xe8, Y3, Y2, Y18
-	VPADDD      Y18, Y0, Y0
-	VMOVDQU32   1056(AX), Y18
-	VPRORD      $0x07, Y18, Y21
-	VPRORD      $0x12, Y18, Y22
-	VPSRLD      $0x03, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y21
-	VPRORD      $0x11, Y19, Y18
-	VPRORD      $0x13, Y19, Y22
-	VPSRLD      $0x0a, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y18
-	VPADDD      Y21, Y18, Y18
-	VPADDD      1568(AX), Y18, Y18
-	VPADDD      992(AX), Y18, Y18
-	VMOVDQU32   Y18, 2016(AX)
-	VPADDD.BCST 60(SI), Y8, Y8
-	VPADDD      992(AX), Y8, Y8
-	VPRORD      $0x06, Y13, Y19
-	VPRORD      $0x0b, Y13, Y21
-	VPRORD      $0x19, Y13, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y8, Y8
-	VMOVDQA32   Y13, Y19
-	VPTERNLOGD  $0xca, Y15, Y14, Y19
-	VPADDD      Y19, Y8, Y8
-	VPADDD      Y8, Y12, Y12
-	VPRORD      $0x02, Y9, Y19
-	VPRORD      $0x0d, Y9, Y21
-	VPRORD      $0x16, Y9, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y8, Y8
-	VMOVDQA32   Y9, Y19
-	VPTERNLOGD  $0xe8, Y11, Y10, Y19
-	VPADDD      Y19, Y8, Y8
-	VMOVDQU32   1088(AX), Y19
-	VPRORD      $0x07, Y19, Y21
-	VPRORD      $0x12, Y19, Y22
-	VPSRLD      $0x03, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y21
-	VPRORD      $0x11, Y20, Y19
-	VPRORD      $0x13, Y20, Y22
-	VPSRLD      $0x0a, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y19
-	VPADDD      Y21, Y19, Y19
-	VPADDD      1600(AX), Y19, Y19
-	VPADDD      1024(AX), Y19, Y19
-	VMOVDQU32   Y19, 2048(AX)
-	VPADDD.BCST 64(SI), Y7, Y7
-	VPADDD      1024(AX), Y7, Y7
-	VPRORD      $0x06, Y4, Y20
-	VPRORD      $0x0b, Y4, Y21
-	VPRORD      $0x19, Y4, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y7, Y7
-	VMOVDQA32   Y4, Y20
-	VPTERNLOGD  $0xca, Y6, Y5, Y20
-	VPADDD      Y20, Y7, Y7
-	VPADDD      Y7, Y3, Y3
-	VPRORD      $0x02, Y0, Y20
-	VPRORD      $0x0d, Y0, Y21
-	VPRORD      $0x16, Y0, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y7, Y7
-	VMOVDQA32   Y0, Y20
-	VPTERNLOGD  $0xe8, Y2, Y1, Y20
-	VPADDD      Y20, Y7, Y7
-	VMOVDQU32   1120(AX), Y20
-	VPRORD      $0x07, Y20, Y21
-	VPRORD      $0x12, Y20, Y22
-	VPSRLD      $0x03, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y21
-	VPRORD      $0x11, Y16, Y20
-	VPRORD      $0x13, Y16, Y22
-	VPSRLD      $0x0a, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y20
-	VPADDD      Y21, Y20, Y20
-	VPADDD      1632(AX), Y20, Y20
-	VPADDD      1056(AX), Y20, Y20
-	VMOVDQU32   Y20, 2080(AX)
-	VPADDD.BCST 64(SI), Y15, Y15
-	VPADDD      1056(AX), Y15, Y15
-	VPRORD      $0x06, Y12, Y16
-	VPRORD      $0x0b, Y12, Y21
-	VPRORD      $0x19, Y12, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y15, Y15
-	VMOVDQA32   Y12, Y16
-	VPTERNLOGD  $0xca, Y14, Y13, Y16
-	VPADDD      Y16, Y15, Y15
-	VPADDD      Y15, Y11, Y11
-	VPRORD      $0x02, Y8, Y16
-	VPRORD      $0x0d, Y8, Y21
-	VPRORD      $0x16, Y8, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y15, Y15
-	VMOVDQA32   Y8, Y16
-	VPTERNLOGD  $0xe8, Y10, Y9, Y16
-	VPADDD      Y16, Y15, Y15
-	VMOVDQU32   1152(AX), Y16
-	VPRORD      $0x07, Y16, Y21
-	VPRORD      $0x12, Y16, Y22
-	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y21
-	VPRORD      $0x11, Y17, Y16
-	VPRORD      $0x13, Y17, Y22
-	VPSRLD      $0x0a, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y16
-	VPADDD      Y21, Y16, Y16
-	VPADDD      1664(AX), Y16, Y16
-	VPADDD      1088(AX), Y16, Y16
-	VMOVDQU32   Y16, 2112(AX)
-	VPADDD.BCST 68(SI), Y6, Y6
-	VPADDD      1088(AX), Y6, Y6
-	VPRORD      $0x06, Y3, Y17
-	VPRORD      $0x0b, Y3, Y21
-	VPRORD      $0x19, Y3, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y6, Y6
-	VMOVDQA32   Y3, Y17
-	VPTERNLOGD  $0xca, Y5, Y4, Y17
-	VPADDD      Y17, Y6, Y6
-	VPADDD      Y6, Y2, Y2
-	VPRORD      $0x02, Y7, Y17
-	VPRORD      $0x0d, Y7, Y21
-	VPRORD      $0x16, Y7, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y6, Y6
-	VMOVDQA32   Y7, Y17
-	VPTERNLOGD  $0xe8, Y1, Y0, Y17
-	VPADDD      Y17, Y6, Y6
-	VMOVDQU32   1184(AX), Y17
-	VPRORD      $0x07, Y17, Y21
-	VPRORD      $0x12, Y17, Y22
-	VPSRLD      $0x03, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y21
-	VPRORD      $0x11, Y18, Y17
-	VPRORD      $0x13, Y18, Y22
-	VPSRLD      $0x0a, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y17
-	VPADDD      Y21, Y17, Y17
-	VPADDD      1696(AX), Y17, Y17
-	VPADDD      1120(AX), Y17, Y17
-	VMOVDQU32   Y17, 2144(AX)
-	VPADDD.BCST 68(SI), Y14, Y14
-	VPADDD      1120(AX), Y14, Y14
-	VPRORD      $0x06, Y11, Y18
-	VPRORD      $0x0b, Y11, Y21
-	VPRORD      $0x19, Y11, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y14, Y14
-	VMOVDQA32   Y11, Y18
-	VPTERNLOGD  $0xca, Y13, Y12, Y18
-	VPADDD      Y18, Y14, Y14
-	VPADDD      Y14, Y10, Y10
-	VPRORD      $0x02, Y15, Y18
-	VPRORD      $0x0d, Y15, Y21
-	VPRORD      $0x16, Y15, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y14, Y14
-	VMOVDQA32   Y15, Y18
-	VPTERNLOGD  $0xe8, Y9, Y8, Y18
-	VPADDD      Y18, Y14, Y14
-	VMOVDQU32   1216(AX), Y18
-	VPRORD      $0x07, Y18, Y21
-	VPRORD      $0x12, Y18, Y22
-	VPSRLD      $0x03, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y21
-	VPRORD      $0x11, Y19, Y18
-	VPRORD      $0x13, Y19, Y22
-	VPSRLD      $0x0a, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y18
-	VPADDD      Y21, Y18, Y18
-	VPADDD      1728(AX), Y18, Y18
-	VPADDD      1152(AX), Y18, Y18
-	VMOVDQU32   Y18, 2176(AX)
-	VPADDD.BCST 72(SI), Y5, Y5
-	VPADDD      1152(AX), Y5, Y5
-	VPRORD      $0x06, Y2, Y19
-	VPRORD      $0x0b, Y2, Y21
-	VPRORD      $0x19, Y2, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y5, Y5
-	VMOVDQA32   Y2, Y19
-	VPTERNLOGD  $0xca, Y4, Y3, Y19
-	VPADDD      Y19, Y5, Y5
-	VPADDD      Y5, Y1, Y1
-	VPRORD      $0x02, Y6, Y19
-	VPRORD      $0x0d, Y6, Y21
-	VPRORD      $0x16, Y6, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y5, Y5
-	VMOVDQA32   Y6, Y19
-	VPTERNLOGD  $0xe8, Y0, Y7, Y19
-	VPADDD      Y19, Y5, Y5
-	VMOVDQU32   1248(AX), Y19
-	VPRORD      $0x07, Y19, Y21
-	VPRORD      $0x12, Y19, Y22
-	VPSRLD      $0x03, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y21
-	VPRORD      $0x11, Y20, Y19
-	VPRORD      $0x13, Y20, Y22
-	VPSRLD      $0x0a, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y19
-	VPADDD      Y21, Y19, Y19
-	VPADDD      1760(AX), Y19, Y19
-	VPADDD      1184(AX), Y19, Y19
-	VMOVDQU32   Y19, 2208(AX)
-	VPADDD.BCST 72(SI), Y13, Y13
-	VPADDD      1184(AX), Y13, Y13
-	VPRORD      $0x06, Y10, Y20
-	VPRORD      $0x0b, Y10, Y21
-	VPRORD      $0x19, Y10, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y13, Y13
-	VMOVDQA32   Y10, Y20
-	VPTERNLOGD  $0xca, Y12, Y11, Y20
-	VPADDD      Y20, Y13, Y13
-	VPADDD      Y13, Y9, Y9
-	VPRORD      $0x02, Y14, Y20
-	VPRORD      $0x0d, Y14, Y21
-	VPRORD      $0x16, Y14, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y13, Y13
-	VMOVDQA32   Y14, Y20
-	VPTERNLOGD  $0xe8, Y8, Y15, Y20
-	VPADDD      Y20, Y13, Y13
-	VMOVDQU32   1280(AX), Y20
-	VPRORD      $0x07, Y20, Y21
-	VPRORD      $0x12, Y20, Y22
-	VPSRLD      $0x03, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y21
-	VPRORD      $0x11, Y16, Y20
-	VPRORD      $0x13, Y16, Y22
-	VPSRLD      $0x0a, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y20
-	VPADDD      Y21, Y20, Y20
-	VPADDD      1792(AX), Y20, Y20
-	VPADDD      1216(AX), Y20, Y20
-	VMOVDQU32   Y20, 2240(AX)
-	VPADDD.BCST 76(SI), Y4, Y4
-	VPADDD      1216(AX), Y4, Y4
-	VPRORD      $0x06, Y1, Y16
-	VPRORD      $0x0b, Y1, Y21
-	VPRORD      $0x19, Y1, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y4, Y4
-	VMOVDQA32   Y1, Y16
-	VPTERNLOGD  $0xca, Y3, Y2, Y16
-	VPADDD      Y16, Y4, Y4
-	VPADDD      Y4, Y0, Y0
-	VPRORD      $0x02, Y5, Y16
-	VPRORD      $0x0d, Y5, Y21
-	VPRORD      $0x16, Y5, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y4, Y4
-	VMOVDQA32   Y5, Y16
-	VPTERNLOGD  $0xe8, Y7, Y6, Y16
-	VPADDD      Y16, Y4, Y4
-	VMOVDQU32   1312(AX), Y16
-	VPRORD      $0x07, Y16, Y21
-	VPRORD      $0x12, Y16, Y22
-	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y21
-	VPRORD      $0x11, Y17, Y16
-	VPRORD      $0x13, Y17, Y22
-	VPSRLD      $0x0a, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y16
-	VPADDD      Y21, Y16, Y16
-	VPADDD      1824(AX), Y16, Y16
-	VPADDD      1248(AX), Y16, Y16
-	VMOVDQU32   Y16, 2272(AX)
-	VPADDD.BCST 76(SI), Y12, Y12
-	VPADDD      1248(AX), Y12, Y12
-	VPRORD      $0x06, Y9, Y17
-	VPRORD      $0x0b, Y9, Y21
-	VPRORD      $0x19, Y9, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y12, Y12
-	VMOVDQA32   Y9, Y17
-	VPTERNLOGD  $0xca, Y11, Y10, Y17
-	VPADDD      Y17, Y12, Y12
-	VPADDD      Y12, Y8, Y8
-	VPRORD      $0x02, Y13, Y17
-	VPRORD      $0x0d, Y13, Y21
-	VPRORD      $0x16, Y13, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y12, Y12
-	VMOVDQA32   Y13, Y17
-	VPTERNLOGD  $0xe8, Y15, Y14, Y17
-	VPADDD      Y17, Y12, Y12
-	VMOVDQU32   1344(AX), Y17
-	VPRORD      $0x07, Y17, Y21
-	VPRORD      $0x12, Y17, Y22
-	VPSRLD      $0x03, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y21
-	VPRORD      $0x11, Y18, Y17
-	VPRORD      $0x13, Y18, Y22
-	VPSRLD      $0x0a, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y17
-	VPADDD      Y21, Y17, Y17
-	VPADDD      1856(AX), Y17, Y17
-	VPADDD      1280(AX), Y17, Y17
-	VMOVDQU32   Y17, 2304(AX)
-	VPADDD.BCST 80(SI), Y3, Y3
-	VPADDD      1280(AX), Y3, Y3
-	VPRORD      $0x06, Y0, Y18
-	VPRORD      $0x0b, Y0, Y21
-	VPRORD      $0x19, Y0, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y3, Y3
-	VMOVDQA32   Y0, Y18
-	VPTERNLOGD  $0xca, Y2, Y1, Y18
-	VPADDD      Y18, Y3, Y3
-	VPADDD      Y3, Y7, Y7
-	VPRORD      $0x02, Y4, Y18
-	VPRORD      $0x0d, Y4, Y21
-	VPRORD      $0x16, Y4, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y3, Y3
-	VMOVDQA32   Y4, Y18
-	VPTERNLOGD  $0xe8, Y6, Y5, Y18
-	VPADDD      Y18, Y3, Y3
-	VMOVDQU32   1376(AX), Y18
-	VPRORD      $0x07, Y18, Y21
-	VPRORD      $0x12, Y18, Y22
-	VPSRLD      $0x03, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y21
-	VPRORD      $0x11, Y19, Y18
-	VPRORD      $0x13, Y19, Y22
-	VPSRLD      $0x0a, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y18
-	VPADDD      Y21, Y18, Y18
-	VPADDD      1888(AX), Y18, Y18
-	VPADDD      1312(AX), Y18, Y18
-	VMOVDQU32   Y18, 2336(AX)
-	VPADDD.BCST 80(SI), Y11, Y11
-	VPADDD      1312(AX), Y11, Y11
-	VPRORD      $0x06, Y8, Y19
-	VPRORD      $0x0b, Y8, Y21
-	VPRORD      $0x19, Y8, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y11, Y11
-	VMOVDQA32   Y8, Y19
-	VPTERNLOGD  $0xca, Y10, Y9, Y19
-	VPADDD      Y19, Y11, Y11
-	VPADDD      Y11, Y15, Y15
-	VPRORD      $0x02, Y12, Y19
-	VPRORD      $0x0d, Y12, Y21
-	VPRORD      $0x16, Y12, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y11, Y11
-	VMOVDQA32   Y12, Y19
-	VPTERNLOGD  $0xe8, Y14, Y13, Y19
-	VPADDD      Y19, Y11, Y11
-	VMOVDQU32   1408(AX), Y19
-	VPRORD      $0x07, Y19, Y21
-	VPRORD      $0x12, Y19, Y22
-	VPSRLD      $0x03, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y21
-	VPRORD      $0x11, Y20, Y19
-	VPRORD      $0x13, Y20, Y22
-	VPSRLD      $0x0a, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y19
-	VPADDD      Y21, Y19, Y19
-	VPADDD      1920(AX), Y19, Y19
-	VPADDD      1344(AX), Y19, Y19
-	VMOVDQU32   Y19, 2368(AX)
-	VPADDD.BCST 84(SI), Y2, Y2
-	VPADDD      1344(AX), Y2, Y2
-	VPRORD      $0x06, Y7, Y20
-	VPRORD      $0x0b, Y7, Y21
-	VPRORD      $0x19, Y7, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y2, Y2
-	VMOVDQA32   Y7, Y20
-	VPTERNLOGD  $0xca, Y1, Y0, Y20
-	VPADDD      Y20, Y2, Y2
-	VPADDD      Y2, Y6, Y6
-	VPRORD      $0x02, Y3, Y20
-	VPRORD      $0x0d, Y3, Y21
-	VPRORD      $0x16, Y3, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y2, Y2
-	VMOVDQA32   Y3, Y20
-	VPTERNLOGD  $0xe8, Y5, Y4, Y20
-	VPADDD      Y20, Y2, Y2
-	VMOVDQU32   1440(AX), Y20
-	VPRORD      $0x07, Y20, Y21
-	VPRORD      $0x12, Y20, Y22
-	VPSRLD      $0x03, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y21
-	VPRORD      $0x11, Y16, Y20
-	VPRORD      $0x13, Y16, Y22
-	VPSRLD      $0x0a, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y20
-	VPADDD      Y21, Y20, Y20
-	VPADDD      1952(AX), Y20, Y20
-	VPADDD      1376(AX), Y20, Y20
-	VMOVDQU32   Y20, 2400(AX)
-	VPADDD.BCST 84(SI), Y10, Y10
-	VPADDD      1376(AX), Y10, Y10
-	VPRORD      $0x06, Y15, Y16
-	VPRORD      $0x0b, Y15, Y21
-	VPRORD      $0x19, Y15, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y10, Y10
-	VMOVDQA32   Y15, Y16
-	VPTERNLOGD  $0xca, Y9, Y8, Y16
-	VPADDD      Y16, Y10, Y10
-	VPADDD      Y10, Y14, Y14
-	VPRORD      $0x02, Y11, Y16
-	VPRORD      $0x0d, Y11, Y21
-	VPRORD      $0x16, Y11, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y10, Y10
-	VMOVDQA32   Y11, Y16
-	VPTERNLOGD  $0xe8, Y13, Y12, Y16
-	VPADDD      Y16, Y10, Y10
-	VMOVDQU32   1472(AX), Y16
-	VPRORD      $0x07, Y16, Y21
-	VPRORD      $0x12, Y16, Y22
-	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y21
-	VPRORD      $0x11, Y17, Y16
-	VPRORD      $0x13, Y17, Y22
-	VPSRLD      $0x0a, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y16
-	VPADDD      Y21, Y16, Y16
-	VPADDD      1984(AX), Y16, Y16
-	VPADDD      1408(AX), Y16, Y16
-	VMOVDQU32   Y16, 2432(AX)
-	VPADDD.BCST 88(SI), Y1, Y1
-	VPADDD      1408(AX), Y1, Y1
-	VPRORD      $0x06, Y6, Y17
-	VPRORD      $0x0b, Y6, Y21
-	VPRORD      $0x19, Y6, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y1, Y1
-	VMOVDQA32   Y6, Y17
-	VPTERNLOGD  $0xca, Y0, Y7, Y17
-	VPADDD      Y17, Y1, Y1
-	VPADDD      Y1, Y5, Y5
-	VPRORD      $0x02, Y2, Y17
-	VPRORD      $0x0d, Y2, Y21
-	VPRORD      $0x16, Y2, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y1, Y1
-	VMOVDQA32   Y2, Y17
-	VPTERNLOGD  $0xe8, Y4, Y3, Y17
-	VPADDD      Y17, Y1, Y1
-	VMOVDQU32   1504(AX), Y17
-	VPRORD      $0x07, Y17, Y21
-	VPRORD      $0x12, Y17, Y22
-	VPSRLD      $0x03, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y21
-	VPRORD      $0x11, Y18, Y17
-	VPRORD      $0x13, Y18, Y22
-	VPSRLD      $0x0a, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y17
-	VPADDD      Y21, Y17, Y17
-	VPADDD      2016(AX), Y17, Y17
-	VPADDD      1440(AX), Y17, Y17
-	VMOVDQU32   Y17, 2464(AX)
-	VPADDD.BCST 88(SI), Y9, Y9
-	VPADDD      1440(AX), Y9, Y9
-	VPRORD      $0x06, Y14, Y18
-	VPRORD      $0x0b, Y14, Y21
-	VPRORD      $0x19, Y14, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y9, Y9
-	VMOVDQA32   Y14, Y18
-	VPTERNLOGD  $0xca, Y8, Y15, Y18
-	VPADDD      Y18, Y9, Y9
-	VPADDD      Y9, Y13, Y13
-	VPRORD      $0x02, Y10, Y18
-	VPRORD      $0x0d, Y10, Y21
-	VPRORD      $0x16, Y10, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y9, Y9
-	VMOVDQA32   Y10, Y18
-	VPTERNLOGD  $0xe8, Y12, Y11, Y18
-	VPADDD      Y18, Y9, Y9
-	VMOVDQU32   1536(AX), Y18
-	VPRORD      $0x07, Y18, Y21
-	VPRORD      $0x12, Y18, Y22
-	VPSRLD      $0x03, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y21
-	VPRORD      $0x11, Y19, Y18
-	VPRORD      $0x13, Y19, Y22
-	VPSRLD      $0x0a, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y18
-	VPADDD      Y21, Y18, Y18
-	VPADDD      2048(AX), Y18, Y18
-	VPADDD      1472(AX), Y18, Y18
-	VMOVDQU32   Y18, 2496(AX)
-	VPADDD.BCST 92(SI), Y0, Y0
-	VPADDD      1472(AX), Y0, Y0
-	VPRORD      $0x06, Y5, Y19
-	VPRORD      $0x0b, Y5, Y21
-	VPRORD      $0x19, Y5, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y0, Y0
-	VMOVDQA32   Y5, Y19
-	VPTERNLOGD  $0xca, Y7, Y6, Y19
-	VPADDD      Y19, Y0, Y0
-	VPADDD      Y0, Y4, Y4
-	VPRORD      $0x02, Y1, Y19
-	VPRORD      $0x0d, Y1, Y21
-	VPRORD      $0x16, Y1, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y0, Y0
-	VMOVDQA32   Y1, Y19
-	VPTERNLOGD  $0xe8, Y3, Y2, Y19
-	VPADDD      Y19, Y0, Y0
-	VMOVDQU32   1568(AX), Y19
-	VPRORD      $0x07, Y19, Y21
-	VPRORD      $0x12, Y19, Y22
-	VPSRLD      $0x03, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y21
-	VPRORD      $0x11, Y20, Y19
-	VPRORD      $0x13, Y20, Y22
-	VPSRLD      $0x0a, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y19
-	VPADDD      Y21, Y19, Y19
-	VPADDD      2080(AX), Y19, Y19
-	VPADDD      1504(AX), Y19, Y19
-	VMOVDQU32   Y19, 2528(AX)
-	VPADDD.BCST 92(SI), Y8, Y8
-	VPADDD      1504(AX), Y8, Y8
-	VPRORD      $0x06, Y13, Y20
-	VPRORD      $0x0b, Y13, Y21
-	VPRORD      $0x19, Y13, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y8, Y8
-	VMOVDQA32   Y13, Y20
-	VPTERNLOGD  $0xca, Y15, Y14, Y20
-	VPADDD      Y20, Y8, Y8
-	VPADDD      Y8, Y12, Y12
-	VPRORD      $0x02, Y9, Y20
-	VPRORD      $0x0d, Y9, Y21
-	VPRORD      $0x16, Y9, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y8, Y8
-	VMOVDQA32   Y9, Y20
-	VPTERNLOGD  $0xe8, Y11, Y10, Y20
-	VPADDD      Y20, Y8, Y8
-	VMOVDQU32   1600(AX), Y20
-	VPRORD      $0x07, Y20, Y21
-	VPRORD      $0x12, Y20, Y22
-	VPSRLD      $0x03, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y21
-	VPRORD      $0x11, Y16, Y20
-	VPRORD      $0x13, Y16, Y22
-	VPSRLD      $0x0a, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y20
-	VPADDD      Y21, Y20, Y20
-	VPADDD      2112(AX), Y20, Y20
-	VPADDD      1536(AX), Y20, Y20
-	VMOVDQU32   Y20, 2560(AX)
-	VPADDD.BCST 96(SI), Y7, Y7
-	VPADDD      1536(AX), Y7, Y7
-	VPRORD      $0x06, Y4, Y16
-	VPRORD      $0x0b, Y4, Y21
-	VPRORD      $0x19, Y4, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y7, Y7
-	VMOVDQA32   Y4, Y16
-	VPTERNLOGD  $0xca, Y6, Y5, Y16
-	VPADDD      Y16, Y7, Y7
-	VPADDD      Y7, Y3, Y3
-	VPRORD      $0x02, Y0, Y16
-	VPRORD      $0x0d, Y0, Y21
-	VPRORD      $0x16, Y0, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y7, Y7
-	VMOVDQA32   Y0, Y16
-	VPTERNLOGD  $0xe8, Y2, Y1, Y16
-	VPADDD      Y16, Y7, Y7
-	VMOVDQU32   1632(AX), Y16
-	VPRORD      $0x07, Y16, Y21
-	VPRORD      $0x12, Y16, Y22
-	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y21
-	VPRORD      $0x11, Y17, Y16
-	VPRORD      $0x13, Y17, Y22
-	VPSRLD      $0x0a, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y16
-	VPADDD      Y21, Y16, Y16
-	VPADDD      2144(AX), Y16, Y16
-	VPADDD      1568(AX), Y16, Y16
-	VMOVDQU32   Y16, 2592(AX)
-	VPADDD.BCST 96(SI), Y15, Y15
-	VPADDD      1568(AX), Y15, Y15
-	VPRORD      $0x06, Y12, Y17
-	VPRORD      $0x0b, Y12, Y21
-	VPRORD      $0x19, Y12, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y15, Y15
-	VMOVDQA32   Y12, Y17
-	VPTERNLOGD  $0xca, Y14, Y13, Y17
-	VPADDD      Y17, Y15, Y15
-	VPADDD      Y15, Y11, Y11
-	VPRORD      $0x02, Y8, Y17
-	VPRORD      $0x0d, Y8, Y21
-	VPRORD      $0x16, Y8, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y15, Y15
-	VMOVDQA32   Y8, Y17
-	VPTERNLOGD  $0xe8, Y10, Y9, Y17
-	VPADDD      Y17, Y15, Y15
-	VMOVDQU32   1664(AX), Y17
-	VPRORD      $0x07, Y17, Y21
-	VPRORD      $0x12, Y17, Y22
-	VPSRLD      $0x03, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y21
-	VPRORD      $0x11, Y18, Y17
-	VPRORD      $0x13, Y18, Y22
-	VPSRLD      $0x0a, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y17
-	VPADDD      Y21, Y17, Y17
-	VPADDD      2176(AX), Y17, Y17
-	VPADDD      1600(AX), Y17, Y17
-	VMOVDQU32   Y17, 2624(AX)
-	VPADDD.BCST 100(SI), Y6, Y6
-	VPADDD      1600(AX), Y6, Y6
-	VPRORD      $0x06, Y3, Y18
-	VPRORD      $0x0b, Y3, Y21
-	VPRORD      $0x19, Y3, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y6, Y6
-	VMOVDQA32   Y3, Y18
-	VPTERNLOGD  $0xca, Y5, Y4, Y18
-	VPADDD      Y18, Y6, Y6
-	VPADDD      Y6, Y2, Y2
-	VPRORD      $0x02, Y7, Y18
-	VPRORD      $0x0d, Y7, Y21
-	VPRORD      $0x16, Y7, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y6, Y6
-	VMOVDQA32   Y7, Y18
-	VPTERNLOGD  $0xe8, Y1, Y0, Y18
-	VPADDD      Y18, Y6, Y6
-	VMOVDQU32   1696(AX), Y18
-	VPRORD      $0x07, Y18, Y21
-	VPRORD      $0x12, Y18, Y22
-	VPSRLD      $0x03, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y21
-	VPRORD      $0x11, Y19, Y18
-	VPRORD      $0x13, Y19, Y22
-	VPSRLD      $0x0a, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y18
-	VPADDD      Y21, Y18, Y18
-	VPADDD      2208(AX), Y18, Y18
-	VPADDD      1632(AX), Y18, Y18
-	VMOVDQU32   Y18, 2656(AX)
-	VPADDD.BCST 100(SI), Y14, Y14
-	VPADDD      1632(AX), Y14, Y14
-	VPRORD      $0x06, Y11, Y19
-	VPRORD      $0x0b, Y11, Y21
-	VPRORD      $0x19, Y11, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y14, Y14
-	VMOVDQA32   Y11, Y19
-	VPTERNLOGD  $0xca, Y13, Y12, Y19
-	VPADDD      Y19, Y14, Y14
-	VPADDD      Y14, Y10, Y10
-	VPRORD      $0x02, Y15, Y19
-	VPRORD      $0x0d, Y15, Y21
-	VPRORD      $0x16, Y15, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y14, Y14
-	VMOVDQA32   Y15, Y19
-	VPTERNLOGD  $0xe8, Y9, Y8, Y19
-	VPADDD      Y19, Y14, Y14
-	VMOVDQU32   1728(AX), Y19
-	VPRORD      $0x07, Y19, Y21
-	VPRORD      $0x12, Y19, Y22
-	VPSRLD      $0x03, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y21
-	VPRORD      $0x11, Y20, Y19
-	VPRORD      $0x13, Y20, Y22
-	VPSRLD      $0x0a, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y19
-	VPADDD      Y21, Y19, Y19
-	VPADDD      2240(AX), Y19, Y19
-	VPADDD      1664(AX), Y19, Y19
-	VMOVDQU32   Y19, 2688(AX)
-	VPADDD.BCST 104(SI), Y5, Y5
-	VPADDD      1664(AX), Y5, Y5
-	VPRORD      $0x06, Y2, Y20
-	VPRORD      $0x0b, Y2, Y21
-	VPRORD      $0x19, Y2, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y5, Y5
-	VMOVDQA32   Y2, Y20
-	VPTERNLOGD  $0xca, Y4, Y3, Y20
-	VPADDD      Y20, Y5, Y5
-	VPADDD      Y5, Y1, Y1
-	VPRORD      $0x02, Y6, Y20
-	VPRORD      $0x0d, Y6, Y21
-	VPRORD      $0x16, Y6, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y5, Y5
-	VMOVDQA32   Y6, Y20
-	VPTERNLOGD  $0xe8, Y0, Y7, Y20
-	VPADDD      Y20, Y5, Y5
-	VMOVDQU32   1760(AX), Y20
-	VPRORD      $0x07, Y20, Y21
-	VPRORD      $0x12, Y20, Y22
-	VPSRLD      $0x03, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y21
-	VPRORD      $0x11, Y16, Y20
-	VPRORD      $0x13, Y16, Y22
-	VPSRLD      $0x0a, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y20
-	VPADDD      Y21, Y20, Y20
-	VPADDD      2272(AX), Y20, Y20
-	VPADDD      1696(AX), Y20, Y20
-	VMOVDQU32   Y20, 2720(AX)
-	VPADDD.BCST 104(SI), Y13, Y13
-	VPADDD      1696(AX), Y13, Y13
-	VPRORD      $0x06, Y10, Y16
-	VPRORD      $0x0b, Y10, Y21
-	VPRORD      $0x19, Y10, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y13, Y13
-	VMOVDQA32   Y10, Y16
-	VPTERNLOGD  $0xca, Y12, Y11, Y16
-	VPADDD      Y16, Y13, Y13
-	VPADDD      Y13, Y9, Y9
-	VPRORD      $0x02, Y14, Y16
-	VPRORD      $0x0d, Y14, Y21
-	VPRORD      $0x16, Y14, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y13, Y13
-	VMOVDQA32   Y14, Y16
-	VPTERNLOGD  $0xe8, Y8, Y15, Y16
-	VPADDD      Y16, Y13, Y13
-	VMOVDQU32   1792(AX), Y16
-	VPRORD      $0x07, Y16, Y21
-	VPRORD      $0x12, Y16, Y22
-	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y21
-	VPRORD      $0x11, Y17, Y16
-	VPRORD      $0x13, Y17, Y22
-	VPSRLD      $0x0a, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y16
-	VPADDD      Y21, Y16, Y16
-	VPADDD      2304(AX), Y16, Y16
-	VPADDD      1728(AX), Y16, Y16
-	VMOVDQU32   Y16, 2752(AX)
-	VPADDD.BCST 108(SI), Y4, Y4
-	VPADDD      1728(AX), Y4, Y4
-	VPRORD      $0x06, Y1, Y17
-	VPRORD      $0x0b, Y1, Y21
-	VPRORD      $0x19, Y1, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y4, Y4
-	VMOVDQA32   Y1, Y17
-	VPTERNLOGD  $0xca, Y3, Y2, Y17
-	VPADDD      Y17, Y4, Y4
-	VPADDD      Y4, Y0, Y0
-	VPRORD      $0x02, Y5, Y17
-	VPRORD      $0x0d, Y5, Y21
-	VPRORD      $0x16, Y5, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y4, Y4
-	VMOVDQA32   Y5, Y17
-	VPTERNLOGD  $0xe8, Y7, Y6, Y17
-	VPADDD      Y17, Y4, Y4
-	VMOVDQU32   1824(AX), Y17
-	VPRORD      $0x07, Y17, Y21
-	VPRORD      $0x12, Y17, Y22
-	VPSRLD      $0x03, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y21
-	VPRORD      $0x11, Y18, Y17
-	VPRORD      $0x13, Y18, Y22
-	VPSRLD      $0x0a, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y17
-	VPADDD      Y21, Y17, Y17
-	VPADDD      2336(AX), Y17, Y17
-	VPADDD      1760(AX), Y17, Y17
-	VMOVDQU32   Y17, 2784(AX)
-	VPADDD.BCST 108(SI), Y12, Y12
-	VPADDD      1760(AX), Y12, Y12
-	VPRORD      $0x06, Y9, Y18
-	VPRORD      $0x0b, Y9, Y21
-	VPRORD      $0x19, Y9, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y12, Y12
-	VMOVDQA32   Y9, Y18
-	VPTERNLOGD  $0xca, Y11, Y10, Y18
-	VPADDD      Y18, Y12, Y12
-	VPADDD      Y12, Y8, Y8
-	VPRORD      $0x02, Y13, Y18
-	VPRORD      $0x0d, Y13, Y21
-	VPRORD      $0x16, Y13, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y12, Y12
-	VMOVDQA32   Y13, Y18
-	VPTERNLOGD  $0xe8, Y15, Y14, Y18
-	VPADDD      Y18, Y12, Y12
-	VMOVDQU32   1856(AX), Y18
-	VPRORD      $0x07, Y18, Y21
-	VPRORD      $0x12, Y18, Y22
-	VPSRLD      $0x03, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y21
-	VPRORD      $0x11, Y19, Y18
-	VPRORD      $0x13, Y19, Y22
-	VPSRLD      $0x0a, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y18
-	VPADDD      Y21, Y18, Y18
-	VPADDD      2368(AX), Y18, Y18
-	VPADDD      1792(AX), Y18, Y18
-	VMOVDQU32   Y18, 2816(AX)
-	VPADDD.BCST 112(SI), Y3, Y3
-	VPADDD      1792(AX), Y3, Y3
-	VPRORD      $0x06, Y0, Y19
-	VPRORD      $0x0b, Y0, Y21
-	VPRORD      $0x19, Y0, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y3, Y3
-	VMOVDQA32   Y0, Y19
-	VPTERNLOGD  $0xca, Y2, Y1, Y19
-	VPADDD      Y19, Y3, Y3
-	VPADDD      Y3, Y7, Y7
-	VPRORD      $0x02, Y4, Y19
-	VPRORD      $0x0d, Y4, Y21
-	VPRORD      $0x16, Y4, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y3, Y3
-	VMOVDQA32   Y4, Y19
-	VPTERNLOGD  $0xe8, Y6, Y5, Y19
-	VPADDD      Y19, Y3, Y3
-	VMOVDQU32   1888(AX), Y19
-	VPRORD      $0x07, Y19, Y21
-	VPRORD      $0x12, Y19, Y22
-	VPSRLD      $0x03, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y21
-	VPRORD      $0x11, Y20, Y19
-	VPRORD      $0x13, Y20, Y22
-	VPSRLD      $0x0a, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y19
-	VPADDD      Y21, Y19, Y19
-	VPADDD      2400(AX), Y19, Y19
-	VPADDD      1824(AX), Y19, Y19
-	VMOVDQU32   Y19, 2848(AX)
-	VPADDD.BCST 112(SI), Y11, Y11
-	VPADDD      1824(AX), Y11, Y11
-	VPRORD      $0x06, Y8, Y20
-	VPRORD      $0x0b, Y8, Y21
-	VPRORD      $0x19, Y8, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y11, Y11
-	VMOVDQA32   Y8, Y20
-	VPTERNLOGD  $0xca, Y10, Y9, Y20
-	VPADDD      Y20, Y11, Y11
-	VPADDD      Y11, Y15, Y15
-	VPRORD      $0x02, Y12, Y20
-	VPRORD      $0x0d, Y12, Y21
-	VPRORD      $0x16, Y12, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y11, Y11
-	VMOVDQA32   Y12, Y20
-	VPTERNLOGD  $0xe8, Y14, Y13, Y20
-	VPADDD      Y20, Y11, Y11
-	VMOVDQU32   1920(AX), Y20
-	VPRORD      $0x07, Y20, Y21
-	VPRORD      $0x12, Y20, Y22
-	VPSRLD      $0x03, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y21
-	VPRORD      $0x11, Y16, Y20
-	VPRORD      $0x13, Y16, Y22
-	VPSRLD      $0x0a, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y20
-	VPADDD      Y21, Y20, Y20
-	VPADDD      2432(AX), Y20, Y20
-	VPADDD      1856(AX), Y20, Y20
-	VMOVDQU32   Y20, 2880(AX)
-	VPADDD.BCST 116(SI), Y2, Y2
-	VPADDD      1856(AX), Y2, Y2
-	VPRORD      $0x06, Y7, Y16
-	VPRORD      $0x0b, Y7, Y21
-	VPRORD      $0x19, Y7, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y2, Y2
-	VMOVDQA32   Y7, Y16
-	VPTERNLOGD  $0xca, Y1, Y0, Y16
-	VPADDD      Y16, Y2, Y2
-	VPADDD      Y2, Y6, Y6
-	VPRORD      $0x02, Y3, Y16
-	VPRORD      $0x0d, Y3, Y21
-	VPRORD      $0x16, Y3, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y2, Y2
-	VMOVDQA32   Y3, Y16
-	VPTERNLOGD  $0xe8, Y5, Y4, Y16
-	VPADDD      Y16, Y2, Y2
-	VMOVDQU32   1952(AX), Y16
-	VPRORD      $0x07, Y16, Y21
-	VPRORD      $0x12, Y16, Y22
-	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y21
-	VPRORD      $0x11, Y17, Y16
-	VPRORD      $0x13, Y17, Y22
-	VPSRLD      $0x0a, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y16
-	VPADDD      Y21, Y16, Y16
-	VPADDD      2464(AX), Y16, Y16
-	VPADDD      1888(AX), Y16, Y16
-	VMOVDQU32   Y16, 2912(AX)
-	VPADDD.BCST 116(SI), Y10, Y10
-	VPADDD      1888(AX), Y10, Y10
-	VPRORD      $0x06, Y15, Y17
-	VPRORD      $0x0b, Y15, Y21
-	VPRORD      $0x19, Y15, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y10, Y10
-	VMOVDQA32   Y15, Y17
-	VPTERNLOGD  $0xca, Y9, Y8, Y17
-	VPADDD      Y17, Y10, Y10
-	VPADDD      Y10, Y14, Y14
-	VPRORD      $0x02, Y11, Y17
-	VPRORD      $0x0d, Y11, Y21
-	VPRORD      $0x16, Y11, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y10, Y10
-	VMOVDQA32   Y11, Y17
-	VPTERNLOGD  $0xe8, Y13, Y12, Y17
-	VPADDD      Y17, Y10, Y10
-	VMOVDQU32   1984(AX), Y17
-	VPRORD      $0x07, Y17, Y21
-	VPRORD      $0x12, Y17, Y22
-	VPSRLD      $0x03, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y21
-	VPRORD      $0x11, Y18, Y17
-	VPRORD      $0x13, Y18, Y22
-	VPSRLD      $0x0a, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y17
-	VPADDD      Y21, Y17, Y17
-	VPADDD      2496(AX), Y17, Y17
-	VPADDD      1920(AX), Y17, Y17
-	VMOVDQU32   Y17, 2944(AX)
-	VPADDD.BCST 120(SI), Y1, Y1
-	VPADDD      1920(AX), Y1, Y1
-	VPRORD      $0x06, Y6, Y18
-	VPRORD      $0x0b, Y6, Y21
-	VPRORD      $0x19, Y6, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y1, Y1
-	VMOVDQA32   Y6, Y18
-	VPTERNLOGD  $0xca, Y0, Y7, Y18
-	VPADDD      Y18, Y1, Y1
-	VPADDD      Y1, Y5, Y5
-	VPRORD      $0x02, Y2, Y18
-	VPRORD      $0x0d, Y2, Y21
-	VPRORD      $0x16, Y2, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y1, Y1
-	VMOVDQA32   Y2, Y18
-	VPTERNLOGD  $0xe8, Y4, Y3, Y18
-	VPADDD      Y18, Y1, Y1
-	VMOVDQU32   2016(AX), Y18
-	VPRORD      $0x07, Y18, Y21
-	VPRORD      $0x12, Y18, Y22
-	VPSRLD      $0x03, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y21
-	VPRORD      $0x11, Y19, Y18
-	VPRORD      $0x13, Y19, Y22
-	VPSRLD      $0x0a, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y18
-	VPADDD      Y21, Y18, Y18
-	VPADDD      2528(AX), Y18, Y18
-	VPADDD      1952(AX), Y18, Y18
-	VMOVDQU32   Y18, 2976(AX)
-	VPADDD.BCST 120(SI), Y9, Y9
-	VPADDD      1952(AX), Y9, Y9
-	VPRORD      $0x06, Y14, Y19
-	VPRORD      $0x0b, Y14, Y21
-	VPRORD      $0x19, Y14, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y9, Y9
-	VMOVDQA32   Y14, Y19
-	VPTERNLOGD  $0xca, Y8, Y15, Y19
-	VPADDD      Y19, Y9, Y9
-	VPADDD      Y9, Y13, Y13
-	VPRORD      $0x02, Y10, Y19
-	VPRORD      $0x0d, Y10, Y21
-	VPRORD      $0x16, Y10, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y9, Y9
-	VMOVDQA32   Y10, Y19
-	VPTERNLOGD  $0xe8, Y12, Y11, Y19
-	VPADDD      Y19, Y9, Y9
-	VMOVDQU32   2048(AX), Y19
-	VPRORD      $0x07, Y19, Y21
-	VPRORD      $0x12, Y19, Y22
-	VPSRLD      $0x03, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y21
-	VPRORD      $0x11, Y20, Y19
-	VPRORD      $0x13, Y20, Y22
-	VPSRLD      $0x0a, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y19
-	VPADDD      Y21, Y19, Y19
-	VPADDD      2560(AX), Y19, Y19
-	VPADDD      1984(AX), Y19, Y19
-	VMOVDQU32   Y19, 3008(AX)
-	VPADDD.BCST 124(SI), Y0, Y0
-	VPADDD      1984(AX), Y0, Y0
-	VPRORD      $0x06, Y5, Y20
-	VPRORD      $0x0b, Y5, Y21
-	VPRORD      $0x19, Y5, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y0, Y0
-	VMOVDQA32   Y5, Y20
-	VPTERNLOGD  $0xca, Y7, Y6, Y20
-	VPADDD      Y20, Y0, Y0
-	VPADDD      Y0, Y4, Y4
-	VPRORD      $0x02, Y1, Y20
-	VPRORD      $0x0d, Y1, Y21
-	VPRORD      $0x16, Y1, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y0, Y0
-	VMOVDQA32   Y1, Y20
-	VPTERNLOGD  $0xe8, Y3, Y2, Y20
-	VPADDD      Y20, Y0, Y0
-	VMOVDQU32   2080(AX), Y20
-	VPRORD      $0x07, Y20, Y21
-	VPRORD      $0x12, Y20, Y22
-	VPSRLD      $0x03, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y21
-	VPRORD      $0x11, Y16, Y20
-	VPRORD      $0x13, Y16, Y22
-	VPSRLD      $0x0a, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y20
-	VPADDD      Y21, Y20, Y20
-	VPADDD      2592(AX), Y20, Y20
-	VPADDD      2016(AX), Y20, Y20
-	VMOVDQU32   Y20, 3040(AX)
-	VPADDD.BCST 124(SI), Y8, Y8
-	VPADDD      2016(AX), Y8, Y8
-	VPRORD      $0x06, Y13, Y16
-	VPRORD      $0x0b, Y13, Y21
-	VPRORD      $0x19, Y13, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y8, Y8
-	VMOVDQA32   Y13, Y16
-	VPTERNLOGD  $0xca, Y15, Y14, Y16
-	VPADDD      Y16, Y8, Y8
-	VPADDD      Y8, Y12, Y12
-	VPRORD      $0x02, Y9, Y16
-	VPRORD      $0x0d, Y9, Y21
-	VPRORD      $0x16, Y9, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y8, Y8
-	VMOVDQA32   Y9, Y16
-	VPTERNLOGD  $0xe8, Y11, Y10, Y16
-	VPADDD      Y16, Y8, Y8
-	VMOVDQU32   2112(AX), Y16
-	VPRORD      $0x07, Y16, Y21
-	VPRORD      $0x12, Y16, Y22
-	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y21
-	VPRORD      $0x11, Y17, Y16
-	VPRORD      $0x13, Y17, Y22
-	VPSRLD      $0x0a, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y16
-	VPADDD      Y21, Y16, Y16
-	VPADDD      2624(AX), Y16, Y16
-	VPADDD      2048(AX), Y16, Y16
-	VMOVDQU32   Y16, 3072(AX)
-	VPADDD.BCST 128(SI), Y7, Y7
-	VPADDD      2048(AX), Y7, Y7
-	VPRORD      $0x06, Y4, Y17
-	VPRORD      $0x0b, Y4, Y21
-	VPRORD      $0x19, Y4, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y7, Y7
-	VMOVDQA32   Y4, Y17
-	VPTERNLOGD  $0xca, Y6, Y5, Y17
-	VPADDD      Y17, Y7, Y7
-	VPADDD      Y7, Y3, Y3
-	VPRORD      $0x02, Y0, Y17
-	VPRORD      $0x0d, Y0, Y21
-	VPRORD      $0x16, Y0, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y7, Y7
-	VMOVDQA32   Y0, Y17
-	VPTERNLOGD  $0xe8, Y2, Y1, Y17
-	VPADDD      Y17, Y7, Y7
-	VMOVDQU32   2144(AX), Y17
-	VPRORD      $0x07, Y17, Y21
-	VPRORD      $0x12, Y17, Y22
-	VPSRLD      $0x03, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y21
-	VPRORD      $0x11, Y18, Y17
-	VPRORD      $0x13, Y18, Y22
-	VPSRLD      $0x0a, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y17
-	VPADDD      Y21, Y17, Y17
-	VPADDD      2656(AX), Y17, Y17
-	VPADDD      2080(AX), Y17, Y17
-	VMOVDQU32   Y17, 3104(AX)
-	VPADDD.BCST 128(SI), Y15, Y15
-	VPADDD      2080(AX), Y15, Y15
-	VPRORD      $0x06, Y12, Y18
-	VPRORD      $0x0b, Y12, Y21
-	VPRORD      $0x19, Y12, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y15, Y15
-	VMOVDQA32   Y12, Y18
-	VPTERNLOGD  $0xca, Y14, Y13, Y18
-	VPADDD      Y18, Y15, Y15
-	VPADDD      Y15, Y11, Y11
-	VPRORD      $0x02, Y8, Y18
-	VPRORD      $0x0d, Y8, Y21
-	VPRORD      $0x16, Y8, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y15, Y15
-	VMOVDQA32   Y8, Y18
-	VPTERNLOGD  $0xe8, Y10, Y9, Y18
-	VPADDD      Y18, Y15, Y15
-	VMOVDQU32   2176(AX), Y18
-	VPRORD      $0x07, Y18, Y21
-	VPRORD      $0x12, Y18, Y22
-	VPSRLD      $0x03, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y21
-	VPRORD      $0x11, Y19, Y18
-	VPRORD      $0x13, Y19, Y22
-	VPSRLD      $0x0a, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y18
-	VPADDD      Y21, Y18, Y18
-	VPADDD      2688(AX), Y18, Y18
-	VPADDD      2112(AX), Y18, Y18
-	VMOVDQU32   Y18, 3136(AX)
-	VPADDD.BCST 132(SI), Y6, Y6
-	VPADDD      2112(AX), Y6, Y6
-	VPRORD      $0x06, Y3, Y19
-	VPRORD      $0x0b, Y3, Y21
-	VPRORD      $0x19, Y3, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y6, Y6
-	VMOVDQA32   Y3, Y19
-	VPTERNLOGD  $0xca, Y5, Y4, Y19
-	VPADDD      Y19, Y6, Y6
-	VPADDD      Y6, Y2, Y2
-	VPRORD      $0x02, Y7, Y19
-	VPRORD      $0x0d, Y7, Y21
-	VPRORD      $0x16, Y7, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y6, Y6
-	VMOVDQA32   Y7, Y19
-	VPTERNLOGD  $0xe8, Y1, Y0, Y19
-	VPADDD      Y19, Y6, Y6
-	VMOVDQU32   2208(AX), Y19
-	VPRORD      $0x07, Y19, Y21
-	VPRORD      $0x12, Y19, Y22
-	VPSRLD      $0x03, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y21
-	VPRORD      $0x11, Y20, Y19
-	VPRORD      $0x13, Y20, Y22
-	VPSRLD      $0x0a, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y19
-	VPADDD      Y21, Y19, Y19
-	VPADDD      2720(AX), Y19, Y19
-	VPADDD      2144(AX), Y19, Y19
-	VMOVDQU32   Y19, 3168(AX)
-	VPADDD.BCST 132(SI), Y14, Y14
-	VPADDD      2144(AX), Y14, Y14
-	VPRORD      $0x06, Y11, Y20
-	VPRORD      $0x0b, Y11, Y21
-	VPRORD      $0x19, Y11, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y14, Y14
-	VMOVDQA32   Y11, Y20
-	VPTERNLOGD  $0xca, Y13, Y12, Y20
-	VPADDD      Y20, Y14, Y14
-	VPADDD      Y14, Y10, Y10
-	VPRORD      $0x02, Y15, Y20
-	VPRORD      $0x0d, Y15, Y21
-	VPRORD      $0x16, Y15, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y14, Y14
-	VMOVDQA32   Y15, Y20
-	VPTERNLOGD  $0xe8, Y9, Y8, Y20
-	VPADDD      Y20, Y14, Y14
-	VMOVDQU32   2240(AX), Y20
-	VPRORD      $0x07, Y20, Y21
-	VPRORD      $0x12, Y20, Y22
-	VPSRLD      $0x03, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y21
-	VPRORD      $0x11, Y16, Y20
-	VPRORD      $0x13, Y16, Y22
-	VPSRLD      $0x0a, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y20
-	VPADDD      Y21, Y20, Y20
-	VPADDD      2752(AX), Y20, Y20
-	VPADDD      2176(AX), Y20, Y20
-	VMOVDQU32   Y20, 3200(AX)
-	VPADDD.BCST 136(SI), Y5, Y5
-	VPADDD      2176(AX), Y5, Y5
-	VPRORD      $0x06, Y2, Y16
-	VPRORD      $0x0b, Y2, Y21
-	VPRORD      $0x19, Y2, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y5, Y5
-	VMOVDQA32   Y2, Y16
-	VPTERNLOGD  $0xca, Y4, Y3, Y16
-	VPADDD      Y16, Y5, Y5
-	VPADDD      Y5, Y1, Y1
-	VPRORD      $0x02, Y6, Y16
-	VPRORD      $0x0d, Y6, Y21
-	VPRORD      $0x16, Y6, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y5, Y5
-	VMOVDQA32   Y6, Y16
-	VPTERNLOGD  $0xe8, Y0, Y7, Y16
-	VPADDD      Y16, Y5, Y5
-	VMOVDQU32   2272(AX), Y16
-	VPRORD      $0x07, Y16, Y21
-	VPRORD      $0x12, Y16, Y22
-	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y21
-	VPRORD      $0x11, Y17, Y16
-	VPRORD      $0x13, Y17, Y22
-	VPSRLD      $0x0a, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y16
-	VPADDD      Y21, Y16, Y16
-	VPADDD      2784(AX), Y16, Y16
-	VPADDD      2208(AX), Y16, Y16
-	VMOVDQU32   Y16, 3232(AX)
-	VPADDD.BCST 136(SI), Y13, Y13
-	VPADDD      2208(AX), Y13, Y13
-	VPRORD      $0x06, Y10, Y17
-	VPRORD      $0x0b, Y10, Y21
-	VPRORD      $0x19, Y10, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y13, Y13
-	VMOVDQA32   Y10, Y17
-	VPTERNLOGD  $0xca, Y12, Y11, Y17
-	VPADDD      Y17, Y13, Y13
-	VPADDD      Y13, Y9, Y9
-	VPRORD      $0x02, Y14, Y17
-	VPRORD      $0x0d, Y14, Y21
-	VPRORD      $0x16, Y14, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y13, Y13
-	VMOVDQA32   Y14, Y17
-	VPTERNLOGD  $0xe8, Y8, Y15, Y17
-	VPADDD      Y17, Y13, Y13
-	VMOVDQU32   2304(AX), Y17
-	VPRORD      $0x07, Y17, Y21
-	VPRORD      $0x12, Y17, Y22
-	VPSRLD      $0x03, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y21
-	VPRORD      $0x11, Y18, Y17
-	VPRORD      $0x13, Y18, Y22
-	VPSRLD      $0x0a, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y17
-	VPADDD      Y21, Y17, Y17
-	VPADDD      2816(AX), Y17, Y17
-	VPADDD      2240(AX), Y17, Y17
-	VMOVDQU32   Y17, 3264(AX)
-	VPADDD.BCST 140(SI), Y4, Y4
-	VPADDD      2240(AX), Y4, Y4
-	VPRORD      $0x06, Y1, Y18
-	VPRORD      $0x0b, Y1, Y21
-	VPRORD      $0x19, Y1, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y4, Y4
-	VMOVDQA32   Y1, Y18
-	VPTERNLOGD  $0xca, Y3, Y2, Y18
-	VPADDD      Y18, Y4, Y4
-	VPADDD      Y4, Y0, Y0
-	VPRORD      $0x02, Y5, Y18
-	VPRORD      $0x0d, Y5, Y21
-	VPRORD      $0x16, Y5, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y4, Y4
-	VMOVDQA32   Y5, Y18
-	VPTERNLOGD  $0xe8, Y7, Y6, Y18
-	VPADDD      Y18, Y4, Y4
-	VMOVDQU32   2336(AX), Y18
-	VPRORD      $0x07, Y18, Y21
-	VPRORD      $0x12, Y18, Y22
-	VPSRLD      $0x03, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y21
-	VPRORD      $0x11, Y19, Y18
-	VPRORD      $0x13, Y19, Y22
-	VPSRLD      $0x0a, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y18
-	VPADDD      Y21, Y18, Y18
-	VPADDD      2848(AX), Y18, Y18
-	VPADDD      2272(AX), Y18, Y18
-	VMOVDQU32   Y18, 3296(AX)
-	VPADDD.BCST 140(SI), Y12, Y12
-	VPADDD      2272(AX), Y12, Y12
-	VPRORD      $0x06, Y9, Y19
-	VPRORD      $0x0b, Y9, Y21
-	VPRORD      $0x19, Y9, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y12, Y12
-	VMOVDQA32   Y9, Y19
-	VPTERNLOGD  $0xca, Y11, Y10, Y19
-	VPADDD      Y19, Y12, Y12
-	VPADDD      Y12, Y8, Y8
-	VPRORD      $0x02, Y13, Y19
-	VPRORD      $0x0d, Y13, Y21
-	VPRORD      $0x16, Y13, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y12, Y12
-	VMOVDQA32   Y13, Y19
-	VPTERNLOGD  $0xe8, Y15, Y14, Y19
-	VPADDD      Y19, Y12, Y12
-	VMOVDQU32   2368(AX), Y19
-	VPRORD      $0x07, Y19, Y21
-	VPRORD      $0x12, Y19, Y22
-	VPSRLD      $0x03, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y21
-	VPRORD      $0x11, Y20, Y19
-	VPRORD      $0x13, Y20, Y22
-	VPSRLD      $0x0a, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y19
-	VPADDD      Y21, Y19, Y19
-	VPADDD      2880(AX), Y19, Y19
-	VPADDD      2304(AX), Y19, Y19
-	VMOVDQU32   Y19, 3328(AX)
-	VPADDD.BCST 144(SI), Y3, Y3
-	VPADDD      2304(AX), Y3, Y3
-	VPRORD      $0x06, Y0, Y20
-	VPRORD      $0x0b, Y0, Y21
-	VPRORD      $0x19, Y0, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y3, Y3
-	VMOVDQA32   Y0, Y20
-	VPTERNLOGD  $0xca, Y2, Y1, Y20
-	VPADDD      Y20, Y3, Y3
-	VPADDD      Y3, Y7, Y7
-	VPRORD      $0x02, Y4, Y20
-	VPRORD      $0x0d, Y4, Y21
-	VPRORD      $0x16, Y4, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y3, Y3
-	VMOVDQA32   Y4, Y20
-	VPTERNLOGD  $0xe8, Y6, Y5, Y20
-	VPADDD      Y20, Y3, Y3
-	VMOVDQU32   2400(AX), Y20
-	VPRORD      $0x07, Y20, Y21
-	VPRORD      $0x12, Y20, Y22
-	VPSRLD      $0x03, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y21
-	VPRORD      $0x11, Y16, Y20
-	VPRORD      $0x13, Y16, Y22
-	VPSRLD      $0x0a, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y20
-	VPADDD      Y21, Y20, Y20
-	VPADDD      2912(AX), Y20, Y20
-	VPADDD      2336(AX), Y20, Y20
-	VMOVDQU32   Y20, 3360(AX)
-	VPADDD.BCST 144(SI), Y11, Y11
-	VPADDD      2336(AX), Y11, Y11
-	VPRORD      $0x06, Y8, Y16
-	VPRORD      $0x0b, Y8, Y21
-	VPRORD      $0x19, Y8, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y11, Y11
-	VMOVDQA32   Y8, Y16
-	VPTERNLOGD  $0xca, Y10, Y9, Y16
-	VPADDD      Y16, Y11, Y11
-	VPADDD      Y11, Y15, Y15
-	VPRORD      $0x02, Y12, Y16
-	VPRORD      $0x0d, Y12, Y21
-	VPRORD      $0x16, Y12, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y11, Y11
-	VMOVDQA32   Y12, Y16
-	VPTERNLOGD  $0xe8, Y14, Y13, Y16
-	VPADDD      Y16, Y11, Y11
-	VMOVDQU32   2432(AX), Y16
-	VPRORD      $0x07, Y16, Y21
-	VPRORD      $0x12, Y16, Y22
-	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y21
-	VPRORD      $0x11, Y17, Y16
-	VPRORD      $0x13, Y17, Y22
-	VPSRLD      $0x0a, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y16
-	VPADDD      Y21, Y16, Y16
-	VPADDD      2944(AX), Y16, Y16
-	VPADDD      2368(AX), Y16, Y16
-	VMOVDQU32   Y16, 3392(AX)
-	VPADDD.BCST 148(SI), Y2, Y2
-	VPADDD      2368(AX), Y2, Y2
-	VPRORD      $0x06, Y7, Y17
-	VPRORD      $0x0b, Y7, Y21
-	VPRORD      $0x19, Y7, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y2, Y2
-	VMOVDQA32   Y7, Y17
-	VPTERNLOGD  $0xca, Y1, Y0, Y17
-	VPADDD      Y17, Y2, Y2
-	VPADDD      Y2, Y6, Y6
-	VPRORD      $0x02, Y3, Y17
-	VPRORD      $0x0d, Y3, Y21
-	VPRORD      $0x16, Y3, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y2, Y2
-	VMOVDQA32   Y3, Y17
-	VPTERNLOGD  $0xe8, Y5, Y4, Y17
-	VPADDD      Y17, Y2, Y2
-	VMOVDQU32   2464(AX), Y17
-	VPRORD      $0x07, Y17, Y21
-	VPRORD      $0x12, Y17, Y22
-	VPSRLD      $0x03, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y21
-	VPRORD      $0x11, Y18, Y17
-	VPRORD      $0x13, Y18, Y22
-	VPSRLD      $0x0a, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y17
-	VPADDD      Y21, Y17, Y17
-	VPADDD      2976(AX), Y17, Y17
-	VPADDD      2400(AX), Y17, Y17
-	VMOVDQU32   Y17, 3424(AX)
-	VPADDD.BCST 148(SI), Y10, Y10
-	VPADDD      2400(AX), Y10, Y10
-	VPRORD      $0x06, Y15, Y18
-	VPRORD      $0x0b, Y15, Y21
-	VPRORD      $0x19, Y15, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y10, Y10
-	VMOVDQA32   Y15, Y18
-	VPTERNLOGD  $0xca, Y9, Y8, Y18
-	VPADDD      Y18, Y10, Y10
-	VPADDD      Y10, Y14, Y14
-	VPRORD      $0x02, Y11, Y18
-	VPRORD      $0x0d, Y11, Y21
-	VPRORD      $0x16, Y11, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y10, Y10
-	VMOVDQA32   Y11, Y18
-	VPTERNLOGD  $0xe8, Y13, Y12, Y18
-	VPADDD      Y18, Y10, Y10
-	VMOVDQU32   2496(AX), Y18
-	VPRORD      $0x07, Y18, Y21
-	VPRORD      $0x12, Y18, Y22
-	VPSRLD      $0x03, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y21
-	VPRORD      $0x11, Y19, Y18
-	VPRORD      $0x13, Y19, Y22
-	VPSRLD      $0x0a, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y18
-	VPADDD      Y21, Y18, Y18
-	VPADDD      3008(AX), Y18, Y18
-	VPADDD      2432(AX), Y18, Y18
-	VMOVDQU32   Y18, 3456(AX)
-	VPADDD.BCST 152(SI), Y1, Y1
-	VPADDD      2432(AX), Y1, Y1
-	VPRORD      $0x06, Y6, Y19
-	VPRORD      $0x0b, Y6, Y21
-	VPRORD      $0x19, Y6, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y1, Y1
-	VMOVDQA32   Y6, Y19
-	VPTERNLOGD  $0xca, Y0, Y7, Y19
-	VPADDD      Y19, Y1, Y1
-	VPADDD      Y1, Y5, Y5
-	VPRORD      $0x02, Y2, Y19
-	VPRORD      $0x0d, Y2, Y21
-	VPRORD      $0x16, Y2, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y1, Y1
-	VMOVDQA32   Y2, Y19
-	VPTERNLOGD  $0xe8, Y4, Y3, Y19
-	VPADDD      Y19, Y1, Y1
-	VMOVDQU32   2528(AX), Y19
-	VPRORD      $0x07, Y19, Y21
-	VPRORD      $0x12, Y19, Y22
-	VPSRLD      $0x03, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y21
-	VPRORD      $0x11, Y20, Y19
-	VPRORD      $0x13, Y20, Y22
-	VPSRLD      $0x0a, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y19
-	VPADDD      Y21, Y19, Y19
-	VPADDD      3040(AX), Y19, Y19
-	VPADDD      2464(AX), Y19, Y19
-	VMOVDQU32   Y19, 3488(AX)
-	VPADDD.BCST 152(SI), Y9, Y9
-	VPADDD      2464(AX), Y9, Y9
-	VPRORD      $0x06, Y14, Y20
-	VPRORD      $0x0b, Y14, Y21
-	VPRORD      $0x19, Y14, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y9, Y9
-	VMOVDQA32   Y14, Y20
-	VPTERNLOGD  $0xca, Y8, Y15, Y20
-	VPADDD      Y20, Y9, Y9
-	VPADDD      Y9, Y13, Y13
-	VPRORD      $0x02, Y10, Y20
-	VPRORD      $0x0d, Y10, Y21
-	VPRORD      $0x16, Y10, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y9, Y9
-	VMOVDQA32   Y10, Y20
-	VPTERNLOGD  $0xe8, Y12, Y11, Y20
-	VPADDD      Y20, Y9, Y9
-	VMOVDQU32   2560(AX), Y20
-	VPRORD      $0x07, Y20, Y21
-	VPRORD      $0x12, Y20, Y22
-	VPSRLD      $0x03, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y21
-	VPRORD      $0x11, Y16, Y20
-	VPRORD      $0x13, Y16, Y22
-	VPSRLD      $0x0a, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y20
-	VPADDD      Y21, Y20, Y20
-	VPADDD      3072(AX), Y20, Y20
-	VPADDD      2496(AX), Y20, Y20
-	VMOVDQU32   Y20, 3520(AX)
-	VPADDD.BCST 156(SI), Y0, Y0
-	VPADDD      2496(AX), Y0, Y0
-	VPRORD      $0x06, Y5, Y16
-	VPRORD      $0x0b, Y5, Y21
-	VPRORD      $0x19, Y5, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y0, Y0
-	VMOVDQA32   Y5, Y16
-	VPTERNLOGD  $0xca, Y7, Y6, Y16
-	VPADDD      Y16, Y0, Y0
-	VPADDD      Y0, Y4, Y4
-	VPRORD      $0x02, Y1, Y16
-	VPRORD      $0x0d, Y1, Y21
-	VPRORD      $0x16, Y1, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y0, Y0
-	VMOVDQA32   Y1, Y16
-	VPTERNLOGD  $0xe8, Y3, Y2, Y16
-	VPADDD      Y16, Y0, Y0
-	VMOVDQU32   2592(AX), Y16
-	VPRORD      $0x07, Y16, Y21
-	VPRORD      $0x12, Y16, Y22
-	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y21
-	VPRORD      $0x11, Y17, Y16
-	VPRORD      $0x13, Y17, Y22
-	VPSRLD      $0x0a, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y16
-	VPADDD      Y21, Y16, Y16
-	VPADDD      3104(AX), Y16, Y16
-	VPADDD      2528(AX), Y16, Y16
-	VMOVDQU32   Y16, 3552(AX)
-	VPADDD.BCST 156(SI), Y8, Y8
-	VPADDD      2528(AX), Y8, Y8
-	VPRORD      $0x06, Y13, Y17
-	VPRORD      $0x0b, Y13, Y21
-	VPRORD      $0x19, Y13, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y8, Y8
-	VMOVDQA32   Y13, Y17
-	VPTERNLOGD  $0xca, Y15, Y14, Y17
-	VPADDD      Y17, Y8, Y8
-	VPADDD      Y8, Y12, Y12
-	VPRORD      $0x02, Y9, Y17
-	VPRORD      $0x0d, Y9, Y21
-	VPRORD      $0x16, Y9, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y8, Y8
-	VMOVDQA32   Y9, Y17
-	VPTERNLOGD  $0xe8, Y11, Y10, Y17
-	VPADDD      Y17, Y8, Y8
-	VMOVDQU32   2624(AX), Y17
-	VPRORD      $0x07, Y17, Y21
-	VPRORD      $0x12, Y17, Y22
-	VPSRLD      $0x03, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y21
-	VPRORD      $0x11, Y18, Y17
-	VPRORD      $0x13, Y18, Y22
-	VPSRLD      $0x0a, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y17
-	VPADDD      Y21, Y17, Y17
-	VPADDD      3136(AX), Y17, Y17
-	VPADDD      2560(AX), Y17, Y17
-	VMOVDQU32   Y17, 3584(AX)
-	VPADDD.BCST 160(SI), Y7, Y7
-	VPADDD      2560(AX), Y7, Y7
-	VPRORD      $0x06, Y4, Y18
-	VPRORD      $0x0b, Y4, Y21
-	VPRORD      $0x19, Y4, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y7, Y7
-	VMOVDQA32   Y4, Y18
-	VPTERNLOGD  $0xca, Y6, Y5, Y18
-	VPADDD      Y18, Y7, Y7
-	VPADDD      Y7, Y3, Y3
-	VPRORD      $0x02, Y0, Y18
-	VPRORD      $0x0d, Y0, Y21
-	VPRORD      $0x16, Y0, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y7, Y7
-	VMOVDQA32   Y0, Y18
-	VPTERNLOGD  $0xe8, Y2, Y1, Y18
-	VPADDD      Y18, Y7, Y7
-	VMOVDQU32   2656(AX), Y18
-	VPRORD      $0x07, Y18, Y21
-	VPRORD      $0x12, Y18, Y22
-	VPSRLD      $0x03, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y21
-	VPRORD      $0x11, Y19, Y18
-	VPRORD      $0x13, Y19, Y22
-	VPSRLD      $0x0a, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y18
-	VPADDD      Y21, Y18, Y18
-	VPADDD      3168(AX), Y18, Y18
-	VPADDD      2592(AX), Y18, Y18
-	VMOVDQU32   Y18, 3616(AX)
-	VPADDD.BCST 160(SI), Y15, Y15
-	VPADDD      2592(AX), Y15, Y15
-	VPRORD      $0x06, Y12, Y19
-	VPRORD      $0x0b, Y12, Y21
-	VPRORD      $0x19, Y12, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y15, Y15
-	VMOVDQA32   Y12, Y19
-	VPTERNLOGD  $0xca, Y14, Y13, Y19
-	VPADDD      Y19, Y15, Y15
-	VPADDD      Y15, Y11, Y11
-	VPRORD      $0x02, Y8, Y19
-	VPRORD      $0x0d, Y8, Y21
-	VPRORD      $0x16, Y8, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y15, Y15
-	VMOVDQA32   Y8, Y19
-	VPTERNLOGD  $0xe8, Y10, Y9, Y19
-	VPADDD      Y19, Y15, Y15
-	VMOVDQU32   2688(AX), Y19
-	VPRORD      $0x07, Y19, Y21
-	VPRORD      $0x12, Y19, Y22
-	VPSRLD      $0x03, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y21
-	VPRORD      $0x11, Y20, Y19
-	VPRORD      $0x13, Y20, Y22
-	VPSRLD      $0x0a, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y19
-	VPADDD      Y21, Y19, Y19
-	VPADDD      3200(AX), Y19, Y19
-	VPADDD      2624(AX), Y19, Y19
-	VMOVDQU32   Y19, 3648(AX)
-	VPADDD.BCST 164(SI), Y6, Y6
-	VPADDD      2624(AX), Y6, Y6
-	VPRORD      $0x06, Y3, Y20
-	VPRORD      $0x0b, Y3, Y21
-	VPRORD      $0x19, Y3, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y6, Y6
-	VMOVDQA32   Y3, Y20
-	VPTERNLOGD  $0xca, Y5, Y4, Y20
-	VPADDD      Y20, Y6, Y6
-	VPADDD      Y6, Y2, Y2
-	VPRORD      $0x02, Y7, Y20
-	VPRORD      $0x0d, Y7, Y21
-	VPRORD      $0x16, Y7, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y6, Y6
-	VMOVDQA32   Y7, Y20
-	VPTERNLOGD  $0xe8, Y1, Y0, Y20
-	VPADDD      Y20, Y6, Y6
-	VMOVDQU32   2720(AX), Y20
-	VPRORD      $0x07, Y20, Y21
-	VPRORD      $0x12, Y20, Y22
-	VPSRLD      $0x03, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y21
-	VPRORD      $0x11, Y16, Y20
-	VPRORD      $0x13, Y16, Y22
-	VPSRLD      $0x0a, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y20
-	VPADDD      Y21, Y20, Y20
-	VPADDD      3232(AX), Y20, Y20
-	VPADDD      2656(AX), Y20, Y20
-	VMOVDQU32   Y20, 3680(AX)
-	VPADDD.BCST 164(SI), Y14, Y14
-	VPADDD      2656(AX), Y14, Y14
-	VPRORD      $0x06, Y11, Y16
-	VPRORD      $0x0b, Y11, Y21
-	VPRORD      $0x19, Y11, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y14, Y14
-	VMOVDQA32   Y11, Y16
-	VPTERNLOGD  $0xca, Y13, Y12, Y16
-	VPADDD      Y16, Y14, Y14
-	VPADDD      Y14, Y10, Y10
-	VPRORD      $0x02, Y15, Y16
-	VPRORD      $0x0d, Y15, Y21
-	VPRORD      $0x16, Y15, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y14, Y14
-	VMOVDQA32   Y15, Y16
-	VPTERNLOGD  $0xe8, Y9, Y8, Y16
-	VPADDD      Y16, Y14, Y14
-	VMOVDQU32   2752(AX), Y16
-	VPRORD      $0x07, Y16, Y21
-	VPRORD      $0x12, Y16, Y22
-	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y21
-	VPRORD      $0x11, Y17, Y16
-	VPRORD      $0x13, Y17, Y22
-	VPSRLD      $0x0a, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y16
-	VPADDD      Y21, Y16, Y16
-	VPADDD      3264(AX), Y16, Y16
-	VPADDD      2688(AX), Y16, Y16
-	VMOVDQU32   Y16, 3712(AX)
-	VPADDD.BCST 168(SI), Y5, Y5
-	VPADDD      2688(AX), Y5, Y5
-	VPRORD      $0x06, Y2, Y17
-	VPRORD      $0x0b, Y2, Y21
-	VPRORD      $0x19, Y2, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y5, Y5
-	VMOVDQA32   Y2, Y17
-	VPTERNLOGD  $0xca, Y4, Y3, Y17
-	VPADDD      Y17, Y5, Y5
-	VPADDD      Y5, Y1, Y1
-	VPRORD      $0x02, Y6, Y17
-	VPRORD      $0x0d, Y6, Y21
-	VPRORD      $0x16, Y6, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y5, Y5
-	VMOVDQA32   Y6, Y17
-	VPTERNLOGD  $0xe8, Y0, Y7, Y17
-	VPADDD      Y17, Y5, Y5
-	VMOVDQU32   2784(AX), Y17
-	VPRORD      $0x07, Y17, Y21
-	VPRORD      $0x12, Y17, Y22
-	VPSRLD      $0x03, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y21
-	VPRORD      $0x11, Y18, Y17
-	VPRORD      $0x13, Y18, Y22
-	VPSRLD      $0x0a, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y17
-	VPADDD      Y21, Y17, Y17
-	VPADDD      3296(AX), Y17, Y17
-	VPADDD      2720(AX), Y17, Y17
-	VMOVDQU32   Y17, 3744(AX)
-	VPADDD.BCST 168(SI), Y13, Y13
-	VPADDD      2720(AX), Y13, Y13
-	VPRORD      $0x06, Y10, Y18
-	VPRORD      $0x0b, Y10, Y21
-	VPRORD      $0x19, Y10, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y13, Y13
-	VMOVDQA32   Y10, Y18
-	VPTERNLOGD  $0xca, Y12, Y11, Y18
-	VPADDD      Y18, Y13, Y13
-	VPADDD      Y13, Y9, Y9
-	VPRORD      $0x02, Y14, Y18
-	VPRORD      $0x0d, Y14, Y21
-	VPRORD      $0x16, Y14, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y13, Y13
-	VMOVDQA32   Y14, Y18
-	VPTERNLOGD  $0xe8, Y8, Y15, Y18
-	VPADDD      Y18, Y13, Y13
-	VMOVDQU32   2816(AX), Y18
-	VPRORD      $0x07, Y18, Y21
-	VPRORD      $0x12, Y18, Y22
-	VPSRLD      $0x03, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y21
-	VPRORD      $0x11, Y19, Y18
-	VPRORD      $0x13, Y19, Y22
-	VPSRLD      $0x0a, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y18
-	VPADDD      Y21, Y18, Y18
-	VPADDD      3328(AX), Y18, Y18
-	VPADDD      2752(AX), Y18, Y18
-	VMOVDQU32   Y18, 3776(AX)
-	VPADDD.BCST 172(SI), Y4, Y4
-	VPADDD      2752(AX), Y4, Y4
-	VPRORD      $0x06, Y1, Y19
-	VPRORD      $0x0b, Y1, Y21
-	VPRORD      $0x19, Y1, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y4, Y4
-	VMOVDQA32   Y1, Y19
-	VPTERNLOGD  $0xca, Y3, Y2, Y19
-	VPADDD      Y19, Y4, Y4
-	VPADDD      Y4, Y0, Y0
-	VPRORD      $0x02, Y5, Y19
-	VPRORD      $0x0d, Y5, Y21
-	VPRORD      $0x16, Y5, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y4, Y4
-	VMOVDQA32   Y5, Y19
-	VPTERNLOGD  $0xe8, Y7, Y6, Y19
-	VPADDD      Y19, Y4, Y4
-	VMOVDQU32   2848(AX), Y19
-	VPRORD      $0x07, Y19, Y21
-	VPRORD      $0x12, Y19, Y22
-	VPSRLD      $0x03, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y21
-	VPRORD      $0x11, Y20, Y19
-	VPRORD      $0x13, Y20, Y22
-	VPSRLD      $0x0a, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y19
-	VPADDD      Y21, Y19, Y19
-	VPADDD      3360(AX), Y19, Y19
-	VPADDD      2784(AX), Y19, Y19
-	VMOVDQU32   Y19, 3808(AX)
-	VPADDD.BCST 172(SI), Y12, Y12
-	VPADDD      2784(AX), Y12, Y12
-	VPRORD      $0x06, Y9, Y20
-	VPRORD      $0x0b, Y9, Y21
-	VPRORD      $0x19, Y9, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y12, Y12
-	VMOVDQA32   Y9, Y20
-	VPTERNLOGD  $0xca, Y11, Y10, Y20
-	VPADDD      Y20, Y12, Y12
-	VPADDD      Y12, Y8, Y8
-	VPRORD      $0x02, Y13, Y20
-	VPRORD      $0x0d, Y13, Y21
-	VPRORD      $0x16, Y13, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y20
-	VPADDD      Y20, Y12, Y12
-	VMOVDQA32   Y13, Y20
-	VPTERNLOGD  $0xe8, Y15, Y14, Y20
-	VPADDD      Y20, Y12, Y12
-	VMOVDQU32   2880(AX), Y20
-	VPRORD      $0x07, Y20, Y21
-	VPRORD      $0x12, Y20, Y22
-	VPSRLD      $0x03, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y21
-	VPRORD      $0x11, Y16, Y20
-	VPRORD      $0x13, Y16, Y22
-	VPSRLD      $0x0a, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y20
-	VPADDD      Y21, Y20, Y20
-	VPADDD      3392(AX), Y20, Y20
-	VPADDD      2816(AX), Y20, Y20
-	VMOVDQU32   Y20, 3840(AX)
-	VPADDD.BCST 176(SI), Y3, Y3
-	VPADDD      2816(AX), Y3, Y3
-	VPRORD      $0x06, Y0, Y16
-	VPRORD      $0x0b, Y0, Y21
-	VPRORD      $0x19, Y0, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y3, Y3
-	VMOVDQA32   Y0, Y16
-	VPTERNLOGD  $0xca, Y2, Y1, Y16
-	VPADDD      Y16, Y3, Y3
-	VPADDD      Y3, Y7, Y7
-	VPRORD      $0x02, Y4, Y16
-	VPRORD      $0x0d, Y4, Y21
-	VPRORD      $0x16, Y4, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y16
-	VPADDD      Y16, Y3, Y3
-	VMOVDQA32   Y4, Y16
-	VPTERNLOGD  $0xe8, Y6, Y5, Y16
-	VPADDD      Y16, Y3, Y3
-	VMOVDQU32   2912(AX), Y16
-	VPRORD      $0x07, Y16, Y21
-	VPRORD      $0x12, Y16, Y22
-	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y22, Y21
-	VPRORD      $0x11, Y17, Y16
-	VPRORD      $0x13, Y17, Y22
-	VPSRLD      $0x0a, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y16
-	VPADDD      Y21, Y16, Y16
-	VPADDD      3424(AX), Y16, Y16
-	VPADDD      2848(AX), Y16, Y16
-	VMOVDQU32   Y16, 3872(AX)
-	VPADDD.BCST 176(SI), Y11, Y11
-	VPADDD      2848(AX), Y11, Y11
-	VPRORD      $0x06, Y8, Y17
-	VPRORD      $0x0b, Y8, Y21
-	VPRORD      $0x19, Y8, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y11, Y11
-	VMOVDQA32   Y8, Y17
-	VPTERNLOGD  $0xca, Y10, Y9, Y17
-	VPADDD      Y17, Y11, Y11
-	VPADDD      Y11, Y15, Y15
-	VPRORD      $0x02, Y12, Y17
-	VPRORD      $0x0d, Y12, Y21
-	VPRORD      $0x16, Y12, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y17
-	VPADDD      Y17, Y11, Y11
-	VMOVDQA32   Y12, Y17
-	VPTERNLOGD  $0xe8, Y14, Y13, Y17
-	VPADDD      Y17, Y11, Y11
-	VMOVDQU32   2944(AX), Y17
-	VPRORD      $0x07, Y17, Y21
-	VPRORD      $0x12, Y17, Y22
-	VPSRLD      $0x03, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y22, Y21
-	VPRORD      $0x11, Y18, Y17
-	VPRORD      $0x13, Y18, Y22
-	VPSRLD      $0x0a, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y17
-	VPADDD      Y21, Y17, Y17
-	VPADDD      3456(AX), Y17, Y17
-	VPADDD      2880(AX), Y17, Y17
-	VMOVDQU32   Y17, 3904(AX)
-	VPADDD.BCST 180(SI), Y2, Y2
-	VPADDD      2880(AX), Y2, Y2
-	VPRORD      $0x06, Y7, Y18
-	VPRORD      $0x0b, Y7, Y21
-	VPRORD      $0x19, Y7, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y2, Y2
-	VMOVDQA32   Y7, Y18
-	VPTERNLOGD  $0xca, Y1, Y0, Y18
-	VPADDD      Y18, Y2, Y2
-	VPADDD      Y2, Y6, Y6
-	VPRORD      $0x02, Y3, Y18
-	VPRORD      $0x0d, Y3, Y21
-	VPRORD      $0x16, Y3, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y18
-	VPADDD      Y18, Y2, Y2
-	VMOVDQA32   Y3, Y18
-	VPTERNLOGD  $0xe8, Y5, Y4, Y18
-	VPADDD      Y18, Y2, Y2
-	VMOVDQU32   2976(AX), Y18
-	VPRORD      $0x07, Y18, Y21
-	VPRORD      $0x12, Y18, Y22
-	VPSRLD      $0x03, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y22, Y21
-	VPRORD      $0x11, Y19, Y18
-	VPRORD      $0x13, Y19, Y22
-	VPSRLD      $0x0a, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y18
-	VPADDD      Y21, Y18, Y18
-	VPADDD      3488(AX), Y18, Y18
-	VPADDD      2912(AX), Y18, Y18
-	VMOVDQU32   Y18, 3936(AX)
-	VPADDD.BCST 180(SI), Y10, Y10
-	VPADDD      2912(AX), Y10, Y10
-	VPRORD      $0x06, Y15, Y19
-	VPRORD      $0x0b, Y15, Y21
-	VPRORD      $0x19, Y15, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y10, Y10
-	VMOVDQA32   Y15, Y19
-	VPTERNLOGD  $0xca, Y9, Y8, Y19
-	VPADDD      Y19, Y10, Y10
-	VPADDD      Y10, Y14, Y14
-	VPRORD      $0x02, Y11, Y19
-	VPRORD      $0x0d, Y11, Y21
-	VPRORD      $0x16, Y11, Y22
-	VPTERNLOGD  $0x96, Y22, Y21, Y19
-	VPADDD      Y19, Y10, Y10
-	VMOVDQA32   Y11, Y19
-	VPTERNLOGD  $0xe8, Y13, Y12, Y19
-	VPADDD      Y19, Y10, Y10
-	VMOVDQU32   3008(AX), Y19
-	VPRORD      $0x07, Y19, Y21
-	VPRORD      $0x12, Y19, Y22
-	VPSRLD      $0x03, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y22, Y21
-	VPRORD      $0x11, Y20, Y19
-	VPRORD      $0x13, Y20, Y22
-	VPSRLD      $0x0a, Y20, Y20
-	VPTERNLOGD  $0x96, Y20, Y22, Y19
-	VPADDD      Y21, Y19, Y19
-	VPADDD      3520(AX), Y19, Y19
-	VPADDD      2944(AX), Y19, Y19
-	VMOVDQU32   Y19, 3968(AX)
-	VPADDD.BCST 184(SI), Y1, Y1
-	VPADDD      2944(AX), Y1, Y1
-	VPRORD      $0x06, Y6, Y19
 	VPRORD      $0x0b, Y6, Y20
 	VPRORD      $0x19, Y6, Y21
-	VPTERNLOGD  $0x96, Y21, Y20, Y19
-	VPADDD      Y19, Y1, Y1
-	VMOVDQA32   Y6, Y19
-	VPTERNLOGD  $0xca, Y0, Y7, Y19
-	VPADDD      Y19, Y1, Y1
+	VPTERNLOGD  $0x96, Y21, Y20, Y16
+	VPADDD      Y16, Y1, Y1
+	VMOVDQA32   Y6, Y16
+	VPTERNLOGD  $0xca, Y0, Y7, Y16
+	VPADDD      Y16, Y1, Y1
 	VPADDD      Y1, Y5, Y5
-	VPRORD      $0x02, Y2, Y19
+	VPRORD      $0x02, Y2, Y16
 	VPRORD      $0x0d, Y2, Y20
 	VPRORD      $0x16, Y2, Y21
-	VPTERNLOGD  $0x96, Y21, Y20, Y19
-	VPADDD      Y19, Y1, Y1
-	VMOVDQA32   Y2, Y19
-	VPTERNLOGD  $0xe8, Y4, Y3, Y19
-	VPADDD      Y19, Y1, Y1
-	VMOVDQU32   3040(AX), Y19
-	VPRORD      $0x07, Y19, Y20
-	VPRORD      $0x12, Y19, Y21
-	VPSRLD      $0x03, Y19, Y19
-	VPTERNLOGD  $0x96, Y19, Y21, Y20
-	VPRORD      $0x11, Y16, Y19
-	VPRORD      $0x13, Y16, Y21
-	VPSRLD      $0x0a, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y21, Y19
-	VPADDD      Y20, Y19, Y19
-	VPADDD      3552(AX), Y19, Y19
-	VPADDD      2976(AX), Y19, Y19
-	VMOVDQU32   Y19, 4000(AX)
-	VPADDD.BCST 184(SI), Y9, Y9
-	VPADDD      2976(AX), Y9, Y9
+	VPTERNLOGD  $0x96, Y21, Y20, Y16
+	VPADDD      Y16, Y1, Y1
+	VMOVDQA32   Y2, Y16
+	VPTERNLOGD  $0xe8, Y4, Y3, Y16
+	VPADDD      Y16, Y1, Y1
+	VMOVDQU32   992(DI), Y16
+	VPRORD      $0x07, Y16, Y20
+	VPRORD      $0x12, Y16, Y21
+	VPSRLD      $0x03, Y16, Y16
+	VPTERNLOGD  $0x96, Y16, Y21, Y20
+	VPRORD      $0x11, Y17, Y16
+	VPRORD      $0x13, Y17, Y21
+	VPSRLD      $0x0a, Y17, Y17
+	VPTERNLOGD  $0x96, Y17, Y21, Y16
+	VPADDD      Y20, Y16, Y16
+	VPADDD      1504(DI), Y16, Y16
+	VPADDD      928(DI), Y16, Y16
+	VMOVDQU32   Y16, 1952(DI)
+	VPADDD.BCST 56(R8), Y9, Y9
+	VPADDD      928(DI), Y9, Y9
 	VPRORD      $0x06, Y14, Y16
-	VPRORD      $0x0b, Y14, Y19
+	VPRORD      $0x0b, Y14, Y17
 	VPRORD      $0x19, Y14, Y20
-	VPTERNLOGD  $0x96, Y20, Y19, Y16
+	VPTERNLOGD  $0x96, Y20, Y17, Y16
 	VPADDD      Y16, Y9, Y9
 	VMOVDQA32   Y14, Y16
 	VPTERNLOGD  $0xca, Y8, Y15, Y16
 	VPADDD      Y16, Y9, Y9
 	VPADDD      Y9, Y13, Y13
 	VPRORD      $0x02, Y10, Y16
-	VPRORD      $0x0d, Y10, Y19
+	VPRORD      $0x0d, Y10, Y17
 	VPRORD      $0x16, Y10, Y20
-	VPTERNLOGD  $0x96, Y20, Y19, Y16
+	VPTERNLOGD  $0x96, Y20, Y17, Y16
 	VPADDD      Y16, Y9, Y9
 	VMOVDQA32   Y10, Y16
 	VPTERNLOGD  $0xe8, Y12, Y11, Y16
 	VPADDD      Y16, Y9, Y9
-	VMOVDQU32   3072(AX), Y16
-	VPRORD      $0x07, Y16, Y19
+	VMOVDQU32   1024(DI), Y16
+	VPRORD      $0x07, Y16, Y17
 	VPRORD      $0x12, Y16, Y20
 	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y20, Y19
-	VPRORD      $0x11, Y17, Y16
-	VPRORD      $0x13, Y17, Y20
-	VPSRLD      $0x0a, Y17, Y17
-	VPTERNLOGD  $0x96, Y17, Y20, Y16
-	VPADDD      Y19, Y16, Y16
-	VPADDD      3584(AX), Y16, Y16
-	VPADDD      3008(AX), Y16, Y16
-	VMOVDQU32   Y16, 4032(AX)
-	VPADDD.BCST 188(SI), Y0, Y0
-	VPADDD      3008(AX), Y0, Y0
-	VPRORD      $0x06, Y5, Y16
-	VPRORD      $0x0b, Y5, Y17
-	VPRORD      $0x19, Y5, Y19
-	VPTERNLOGD  $0x96, Y19, Y17, Y16
-	VPADDD      Y16, Y0, Y0
-	VMOVDQA32   Y5, Y16
-	VPTERNLOGD  $0xca, Y7, Y6, Y16
-	VPADDD      Y16, Y0, Y0
-	VPADDD      Y0, Y4, Y4
-	VPRORD      $0x02, Y1, Y16
-	VPRORD      $0x0d, Y1, Y17
-	VPRORD      $0x16, Y1, Y19
-	VPTERNLOGD  $0x96, Y19, Y17, Y16
-	VPADDD      Y16, Y0, Y0
-	VMOVDQA32   Y1, Y16
-	VPTERNLOGD  $0xe8, Y3, Y2, Y16
-	VPADDD      Y16, Y0, Y0
-	VMOVDQU32   3104(AX), Y16
-	VPRORD      $0x07, Y16, Y17
-	VPRORD      $0x12, Y16, Y19
-	VPSRLD      $0x03, Y16, Y16
-	VPTERNLOGD  $0x96, Y16, Y19, Y17
+	VPTERNLOGD  $0x96, Y16, Y20, Y17
 	VPRORD      $0x11, Y18, Y16
-	VPRORD      $0x13, Y18, Y19
+	VPRORD      $0x13, Y18, Y20
 	VPSRLD      $0x0a, Y18, Y18
-	VPTERNLOGD  $0x96, Y18, Y19, Y16
+	VPTERNLOGD  $0x96, Y18, Y20, Y16
 	VPADDD      Y17, Y16, Y16
-	VPADDD      3616(AX), Y16, Y16
-	VPADDD      3040(AX), Y16, Y16
-	VMOVDQU32   Y16, 4064(AX)
-	VPADDD.BCST 188(SI), Y8, Y8
-	VPADDD      3040(AX), Y8, Y8
-	VPRORD      $0x06, Y13, Y16
-	VPRORD      $0x0b, Y13, Y17
-	VPRORD      $0x19, Y13, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y8, Y8
-	VMOVDQA32   Y13, Y16
-	VPTERNLOGD  $0xca, Y15, Y14, Y16
-	VPADDD      Y16, Y8, Y8
-	VPADDD      Y8, Y12, Y12
-	VPRORD      $0x02, Y9, Y16
-	VPRORD      $0x0d, Y9, Y17
-	VPRORD      $0x16, Y9, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y8, Y8
-	VMOVDQA32   Y9, Y16
-	VPTERNLOGD  $0xe8, Y11, Y10, Y16
-	VPADDD      Y16, Y8, Y8
-	VPADDD.BCST 192(SI), Y7, Y7
-	VPADDD      3072(AX), Y7, Y7
-	VPRORD      $0x06, Y4, Y16
-	VPRORD      $0x0b, Y4, Y17
-	VPRORD      $0x19, Y4, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y7, Y7
-	VMOVDQA32   Y4, Y16
-	VPTERNLOGD  $0xca, Y6, Y5, Y16
-	VPADDD      Y16, Y7, Y7
-	VPADDD      Y7, Y3, Y3
-	VPRORD      $0x02, Y0, Y16
-	VPRORD      $0x0d, Y0, Y17
-	VPRORD      $0x16, Y0, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y7, Y7
-	VMOVDQA32   Y0, Y16
-	VPTERNLOGD  $0xe8, Y2, Y1, Y16
-	VPADDD      Y16, Y7, Y7
-	VPADDD.BCST 192(SI), Y15, Y15
-	VPADDD      3104(AX), Y15, Y15
-	VPRORD      $0x06, Y12, Y16
-	VPRORD      $0x0b, Y12, Y17
-	VPRORD      $0x19, Y12, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y15, Y15
-	VMOVDQA32   Y12, Y16
-	VPTERNLOGD  $0xca, Y14, Y13, Y16
-	VPADDD      Y16, Y15, Y15
-	VPADDD      Y15, Y11, Y11
-	VPRORD      $0x02, Y8, Y16
-	VPRORD      $0x0d, Y8, Y17
-	VPRORD      $0x16, Y8, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y15, Y15
-	VMOVDQA32   Y8, Y16
-	VPTERNLOGD  $0xe8, Y10, Y9, Y16
-	VPADDD      Y16, Y15, Y15
-	VPADDD.BCST 196(SI), Y6, Y6
-	VPADDD      3136(AX), Y6, Y6
-	VPRORD      $0x06, Y3, Y16
-	VPRORD      $0x0b, Y3, Y17
-	VPRORD      $0x19, Y3, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y6, Y6
-	VMOVDQA32   Y3, Y16
-	VPTERNLOGD  $0xca, Y5, Y4, Y16
-	VPADDD      Y16, Y6, Y6
-	VPADDD      Y6, Y2, Y2
-	VPRORD      $0x02, Y7, Y16
-	VPRORD      $0x0d, Y7, Y17
-	VPRORD      $0x16, Y7, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y6, Y6
-	VMOVDQA32   Y7, Y16
-	VPTERNLOGD  $0xe8, Y1, Y0, Y16
-	VPADDD      Y16, Y6, Y6
-	VPADDD.BCST 196(SI), Y14, Y14
-	VPADDD      3168(AX), Y14, Y14
-	VPRORD      $0x06, Y11, Y16
-	VPRORD      $0x0b, Y11, Y17
-	VPRORD      $0x19, Y11, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y14, Y14
-	VMOVDQA32   Y11, Y16
-	VPTERNLOGD  $0xca, Y13, Y12, Y16
-	VPADDD      Y16, Y14, Y14
-	VPADDD      Y14, Y10, Y10
-	VPRORD      $0x02, Y15, Y16
-	VPRORD      $0x0d, Y15, Y17
-	VPRORD      $0x16, Y15, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y14, Y14
-	VMOVDQA32   Y15, Y16
-	VPTERNLOGD  $0xe8, Y9, Y8, Y16
-	VPADDD      Y16, Y14, Y14
-	VPADDD.BCST 200(SI), Y5, Y5
-	VPADDD      3200(AX), Y5, Y5
-	VPRORD      $0x06, Y2, Y16
-	VPRORD      $0x0b, Y2, Y17
-	VPRORD      $0x19, Y2, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y5, Y5
-	VMOVDQA32   Y2, Y16
-	VPTERNLOGD  $0xca, Y4, Y3, Y16
-	VPADDD      Y16, Y5, Y5
-	VPADDD      Y5, Y1, Y1
-	VPRORD      $0x02, Y6, Y16
-	VPRORD      $0x0d, Y6, Y17
-	VPRORD      $0x16, Y6, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y5, Y5
-	VMOVDQA32   Y6, Y16
-	VPTERNLOGD  $0xe8, Y0, Y7, Y16
-	VPADDD      Y16, Y5, Y5
-	VPADDD.BCST 200(SI), Y13, Y13
-	VPADDD      3232(AX), Y13, Y13
-	VPRORD      $0x06, Y10, Y16
-	VPRORD      $0x0b, Y10, Y17
-	VPRORD      $0x19, Y10, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y13, Y13
-	VMOVDQA32   Y10, Y16
-	VPTERNLOGD  $0xca, Y12, Y11, Y16
-	VPADDD      Y16, Y13, Y13
-	VPADDD      Y13, Y9, Y9
-	VPRORD      $0x02, Y14, Y16
-	VPRORD      $0x0d, Y14, Y17
-	VPRORD      $0x16, Y14, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y13, Y13
-	VMOVDQA32   Y14, Y16
-	VPTERNLOGD  $0xe8, Y8, Y15, Y16
-	VPADDD      Y16, Y13, Y13
-	VPADDD.BCST 204(SI), Y4, Y4
-	VPADDD      3264(AX), Y4, Y4
-	VPRORD      $0x06, Y1, Y16
-	VPRORD      $0x0b, Y1, Y17
-	VPRORD      $0x19, Y1, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y4, Y4
-	VMOVDQA32   Y1, Y16
-	VPTERNLOGD  $0xca, Y3, Y2, Y16
-	VPADDD      Y16, Y4, Y4
-	VPADDD      Y4, Y0, Y0
-	VPRORD      $0x02, Y5, Y16
-	VPRORD      $0x0d, Y5, Y17
-	VPRORD      $0x16, Y5, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y4, Y4
-	VMOVDQA32   Y5, Y16
-	VPTERNLOGD  $0xe8, Y7, Y6, Y16
-	VPADDD      Y16, Y4, Y4
-	VPADDD.BCST 204(SI), Y12, Y12
-	VPADDD      3296(AX), Y12, Y12
-	VPRORD      $0x06, Y9, Y16
-	VPRORD      $0x0b, Y9, Y17
-	VPRORD      $0x19, Y9, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y12, Y12
-	VMOVDQA32   Y9, Y16
-	VPTERNLOGD  $0xca, Y11, Y10, Y16
-	VPADDD      Y16, Y12, Y12
-	VPADDD      Y12, Y8, Y8
-	VPRORD      $0x02, Y13, Y16
-	VPRORD      $0x0d, Y13, Y17
-	VPRORD      $0x16, Y13, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y12, Y12
-	VMOVDQA32   Y13, Y16
-	VPTERNLOGD  $0xe8, Y15, Y14, Y16
-	VPADDD      Y16, Y12, Y12
-	VPADDD.BCST 208(SI), Y3, Y3
-	VPADDD      3328(AX), Y3, Y3
-	VPRORD      $0x06, Y0, Y16
-	VPRORD      $0x0b, Y0, Y17
-	VPRORD      $0x19, Y0, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y3, Y3
-	VMOVDQA32   Y0, Y16
-	VPTERNLOGD  $0xca, Y2, Y1, Y16
-	VPADDD      Y16, Y3, Y3
-	VPADDD      Y3, Y7, Y7
-	VPRORD      $0x02, Y4, Y16
-	VPRORD      $0x0d, Y4, Y17
-	VPRORD      $0x16, Y4, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y3, Y3
-	VMOVDQA32   Y4, Y16
-	VPTERNLOGD  $0xe8, Y6, Y5, Y16
-	VPADDD      Y16, Y3, Y3
-	VPADDD.BCST 208(SI), Y11, Y11
-	VPADDD      3360(AX), Y11, Y11
-	VPRORD      $0x06, Y8, Y16
-	VPRORD      $0x0b, Y8, Y17
-	VPRORD      $0x19, Y8, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y11, Y11
-	VMOVDQA32   Y8, Y16
-	VPTERNLOGD  $0xca, Y10, Y9, Y16
-	VPADDD      Y16, Y11, Y11
-	VPADDD      Y11, Y15, Y15
-	VPRORD      $0x02, Y12, Y16
-	VPRORD      $0x0d, Y12, Y17
-	VPRORD      $0x16, Y12, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y11, Y11
-	VMOVDQA32   Y12, Y16
-	VPTERNLOGD  $0xe8, Y14, Y13, Y16
-	VPADDD      Y16, Y11, Y11
-	VPADDD.BCST 212(SI), Y2, Y2
-	VPADDD      3392(AX), Y2, Y2
-	VPRORD      $0x06, Y7, Y16
-	VPRORD      $0x0b, Y7, Y17
-	VPRORD      $0x19, Y7, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y2, Y2
-	VMOVDQA32   Y7, Y16
-	VPTERNLOGD  $0xca, Y1, Y0, Y16
-	VPADDD      Y16, Y2, Y2
-	VPADDD      Y2, Y6, Y6
-	VPRORD      $0x02, Y3, Y16
-	VPRORD      $0x0d, Y3, Y17
-	VPRORD      $0x16, Y3, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y2, Y2
-	VMOVDQA32   Y3, Y16
-	VPTERNLOGD  $0xe8, Y5, Y4, Y16
-	VPADDD      Y16, Y2, Y2
-	VPADDD.BCST 212(SI), Y10, Y10
-	VPADDD      3424(AX), Y10, Y10
-	VPRORD      $0x06, Y15, Y16
-	VPRORD      $0x0b, Y15, Y17
-	VPRORD      $0x19, Y15, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y10, Y10
-	VMOVDQA32   Y15, Y16
-	VPTERNLOGD  $0xca, Y9, Y8, Y16
-	VPADDD      Y16, Y10, Y10
-	VPADDD      Y10, Y14, Y14
-	VPRORD      $0x02, Y11, Y16
-	VPRORD      $0x0d, Y11, Y17
-	VPRORD      $0x16, Y11, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y10, Y10
-	VMOVDQA32   Y11, Y16
-	VPTERNLOGD  $0xe8, Y13, Y12, Y16
-	VPADDD      Y16, Y10, Y10
-	VPADDD.BCST 216(SI), Y1, Y1
-	VPADDD      3456(AX), Y1, Y1
-	VPRORD      $0x06, Y6, Y16
-	VPRORD      $0x0b, Y6, Y17
-	VPRORD      $0x19, Y6, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y1, Y1
-	VMOVDQA32   Y6, Y16
-	VPTERNLOGD  $0xca, Y0, Y7, Y16
-	VPADDD      Y16, Y1, Y1
-	VPADDD      Y1, Y5, Y5
-	VPRORD      $0x02, Y2, Y16
-	VPRORD      $0x0d, Y2, Y17
-	VPRORD      $0x16, Y2, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y1, Y1
-	VMOVDQA32   Y2, Y16
-	VPTERNLOGD  $0xe8, Y4, Y3, Y16
-	VPADDD      Y16, Y1, Y1
-	VPADDD.BCST 216(SI), Y9, Y9
-	VPADDD      3488(AX), Y9, Y9
-	VPRORD      $0x06, Y14, Y16
-	VPRORD      $0x0b, Y14, Y17
-	VPRORD      $0x19, Y14, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y9, Y9
-	VMOVDQA32   Y14, Y16
-	VPTERNLOGD  $0xca, Y8, Y15, Y16
-	VPADDD      Y16, Y9, Y9
-	VPADDD      Y9, Y13, Y13
-	VPRORD      $0x02, Y10, Y16
-	VPRORD      $0x0d, Y10, Y17
-	VPRORD      $0x16, Y10, Y18
-	VPTERNLOGD  $0x96, Y18, Y17, Y16
-	VPADDD      Y16, Y9, Y9
-	VMOVDQA32   Y10, Y16
-	VPTERNLOGD  $0xe8, Y12, Y11, Y16
-	VPADDD      Y16, Y9, Y9
-	VPADDD.BCST 220(SI), Y0, Y0
-	VPADDD      3520(AX), Y0, Y0
+	VPADDD      1536(DI), Y16, Y16
+	VPADDD      960(DI), Y16, Y16
+	VMOVDQU32   Y16, 1984(DI)
+	VPADDD.BCST 60(R8), Y0, Y0
+	VPADDD      960(DI), Y0, Y0
 	VPRORD      $0x06, Y5, Y16
 	VPRORD      $0x0b, Y5, Y17
 	VPRORD      $0x19, Y5, Y18
@@ -7988,8 +3686,21 @@ avx512_loop:
 	VMOVDQA32   Y1, Y16
 	VPTERNLOGD  $0xe8, Y3, Y2, Y16
 	VPADDD      Y16, Y0, Y0
-	VPADDD.BCST 220(SI), Y8, Y8
-	VPADDD      3552(AX), Y8, Y8
+	VMOVDQU32   1056(DI), Y16
+	VPRORD      $0x07, Y16, Y17
+	VPRORD      $0x12, Y16, Y18
+	VPSRLD      $0x03, Y16, Y16
+	VPTERNLOGD  $0x96, Y16, Y18, Y17
+	VPRORD      $0x11, Y19, Y16
+	VPRORD      $0x13, Y19, Y18
+	VPSRLD      $0x0a, Y19, Y19
+	VPTERNLOGD  $0x96, Y19, Y18, Y16
+	VPADDD      Y17, Y16, Y16
+	VPADDD      1568(DI), Y16, Y16
+	VPADDD      992(DI), Y16, Y16
+	VMOVDQU32   Y16, 2016(DI)
+	VPADDD.BCST 60(R8), Y8, Y8
+	VPADDD      992(DI), Y8, Y8
 	VPRORD      $0x06, Y13, Y16
 	VPRORD      $0x0b, Y13, Y17
 	VPRORD      $0x19, Y13, Y18
@@ -8007,8 +3718,12 @@ avx512_loop:
 	VMOVDQA32   Y9, Y16
 	VPTERNLOGD  $0xe8, Y11, Y10, Y16
 	VPADDD      Y16, Y8, Y8
-	VPADDD.BCST 224(SI), Y7, Y7
-	VPADDD      3584(AX), Y7, Y7
+	ADDQ        $0x00000400, DI
+	ADDQ        $0x00000040, R8
+	DECQ        R9
+	JNZ         avx512_rounds
+	VPADDD.BCST (R8), Y7, Y7
+	VPADDD      (DI), Y7, Y7
 	VPRORD      $0x06, Y4, Y16
 	VPRORD      $0x0b, Y4, Y17
 	VPRORD      $0x19, Y4, Y18
@@ -8026,8 +3741,8 @@ avx512_loop:
 	VMOVDQA32   Y0, Y16
 	VPTERNLOGD  $0xe8, Y2, Y1, Y16
 	VPADDD      Y16, Y7, Y7
-	VPADDD.BCST 224(SI), Y15, Y15
-	VPADDD      3616(AX), Y15, Y15
+	VPADDD.BCST (R8), Y15, Y15
+	VPADDD      32(DI), Y15, Y15
 	VPRORD      $0x06, Y12, Y16
 	VPRORD      $0x0b, Y12, Y17
 	VPRORD      $0x19, Y12, Y18
@@ -8045,8 +3760,8 @@ avx512_loop:
 	VMOVDQA32   Y8, Y16
 	VPTERNLOGD  $0xe8, Y10, Y9, Y16
 	VPADDD      Y16, Y15, Y15
-	VPADDD.BCST 228(SI), Y6, Y6
-	VPADDD      3648(AX), Y6, Y6
+	VPADDD.BCST 4(R8), Y6, Y6
+	VPADDD      64(DI), Y6, Y6
 	VPRORD      $0x06, Y3, Y16
 	VPRORD      $0x0b, Y3, Y17
 	VPRORD      $0x19, Y3, Y18
@@ -8064,8 +3779,8 @@ avx512_loop:
 	VMOVDQA32   Y7, Y16
 	VPTERNLOGD  $0xe8, Y1, Y0, Y16
 	VPADDD      Y16, Y6, Y6
-	VPADDD.BCST 228(SI), Y14, Y14
-	VPADDD      3680(AX), Y14, Y14
+	VPADDD.BCST 4(R8), Y14, Y14
+	VPADDD      96(DI), Y14, Y14
 	VPRORD      $0x06, Y11, Y16
 	VPRORD      $0x0b, Y11, Y17
 	VPRORD      $0x19, Y11, Y18
@@ -8083,8 +3798,8 @@ avx512_loop:
 	VMOVDQA32   Y15, Y16
 	VPTERNLOGD  $0xe8, Y9, Y8, Y16
 	VPADDD      Y16, Y14, Y14
-	VPADDD.BCST 232(SI), Y5, Y5
-	VPADDD      3712(AX), Y5, Y5
+	VPADDD.BCST 8(R8), Y5, Y5
+	VPADDD      128(DI), Y5, Y5
 	VPRORD      $0x06, Y2, Y16
 	VPRORD      $0x0b, Y2, Y17
 	VPRORD      $0x19, Y2, Y18
@@ -8102,8 +3817,8 @@ avx512_loop:
 	VMOVDQA32   Y6, Y16
 	VPTERNLOGD  $0xe8, Y0, Y7, Y16
 	VPADDD      Y16, Y5, Y5
-	VPADDD.BCST 232(SI), Y13, Y13
-	VPADDD      3744(AX), Y13, Y13
+	VPADDD.BCST 8(R8), Y13, Y13
+	VPADDD      160(DI), Y13, Y13
 	VPRORD      $0x06, Y10, Y16
 	VPRORD      $0x0b, Y10, Y17
 	VPRORD      $0x19, Y10, Y18
@@ -8121,8 +3836,8 @@ avx512_loop:
 	VMOVDQA32   Y14, Y16
 	VPTERNLOGD  $0xe8, Y8, Y15, Y16
 	VPADDD      Y16, Y13, Y13
-	VPADDD.BCST 236(SI), Y4, Y4
-	VPADDD      3776(AX), Y4, Y4
+	VPADDD.BCST 12(R8), Y4, Y4
+	VPADDD      192(DI), Y4, Y4
 	VPRORD      $0x06, Y1, Y16
 	VPRORD      $0x0b, Y1, Y17
 	VPRORD      $0x19, Y1, Y18
@@ -8140,8 +3855,8 @@ avx512_loop:
 	VMOVDQA32   Y5, Y16
 	VPTERNLOGD  $0xe8, Y7, Y6, Y16
 	VPADDD      Y16, Y4, Y4
-	VPADDD.BCST 236(SI), Y12, Y12
-	VPADDD      3808(AX), Y12, Y12
+	VPADDD.BCST 12(R8), Y12, Y12
+	VPADDD      224(DI), Y12, Y12
 	VPRORD      $0x06, Y9, Y16
 	VPRORD      $0x0b, Y9, Y17
 	VPRORD      $0x19, Y9, Y18
@@ -8159,8 +3874,8 @@ avx512_loop:
 	VMOVDQA32   Y13, Y16
 	VPTERNLOGD  $0xe8, Y15, Y14, Y16
 	VPADDD      Y16, Y12, Y12
-	VPADDD.BCST 240(SI), Y3, Y3
-	VPADDD      3840(AX), Y3, Y3
+	VPADDD.BCST 16(R8), Y3, Y3
+	VPADDD      256(DI), Y3, Y3
 	VPRORD      $0x06, Y0, Y16
 	VPRORD      $0x0b, Y0, Y17
 	VPRORD      $0x19, Y0, Y18
@@ -8178,8 +3893,8 @@ avx512_loop:
 	VMOVDQA32   Y4, Y16
 	VPTERNLOGD  $0xe8, Y6, Y5, Y16
 	VPADDD      Y16, Y3, Y3
-	VPADDD.BCST 240(SI), Y11, Y11
-	VPADDD      3872(AX), Y11, Y11
+	VPADDD.BCST 16(R8), Y11, Y11
+	VPADDD      288(DI), Y11, Y11
 	VPRORD      $0x06, Y8, Y16
 	VPRORD      $0x0b, Y8, Y17
 	VPRORD      $0x19, Y8, Y18
@@ -8197,8 +3912,8 @@ avx512_loop:
 	VMOVDQA32   Y12, Y16
 	VPTERNLOGD  $0xe8, Y14, Y13, Y16
 	VPADDD      Y16, Y11, Y11
-	VPADDD.BCST 244(SI), Y2, Y2
-	VPADDD      3904(AX), Y2, Y2
+	VPADDD.BCST 20(R8), Y2, Y2
+	VPADDD      320(DI), Y2, Y2
 	VPRORD      $0x06, Y7, Y16
 	VPRORD      $0x0b, Y7, Y17
 	VPRORD      $0x19, Y7, Y18
@@ -8216,8 +3931,8 @@ avx512_loop:
 	VMOVDQA32   Y3, Y16
 	VPTERNLOGD  $0xe8, Y5, Y4, Y16
 	VPADDD      Y16, Y2, Y2
-	VPADDD.BCST 244(SI), Y10, Y10
-	VPADDD      3936(AX), Y10, Y10
+	VPADDD.BCST 20(R8), Y10, Y10
+	VPADDD      352(DI), Y10, Y10
 	VPRORD      $0x06, Y15, Y16
 	VPRORD      $0x0b, Y15, Y17
 	VPRORD      $0x19, Y15, Y18
@@ -8235,8 +3950,8 @@ avx512_loop:
 	VMOVDQA32   Y11, Y16
 	VPTERNLOGD  $0xe8, Y13, Y12, Y16
 	VPADDD      Y16, Y10, Y10
-	VPADDD.BCST 248(SI), Y1, Y1
-	VPADDD      3968(AX), Y1, Y1
+	VPADDD.BCST 24(R8), Y1, Y1
+	VPADDD      384(DI), Y1, Y1
 	VPRORD      $0x06, Y6, Y16
 	VPRORD      $0x0b, Y6, Y17
 	VPRORD      $0x19, Y6, Y18
@@ -8254,8 +3969,8 @@ avx512_loop:
 	VMOVDQA32   Y2, Y16
 	VPTERNLOGD  $0xe8, Y4, Y3, Y16
 	VPADDD      Y16, Y1, Y1
-	VPADDD.BCST 248(SI), Y9, Y9
-	VPADDD      4000(AX), Y9, Y9
+	VPADDD.BCST 24(R8), Y9, Y9
+	VPADDD      416(DI), Y9, Y9
 	VPRORD      $0x06, Y14, Y16
 	VPRORD      $0x0b, Y14, Y17
 	VPRORD      $0x19, Y14, Y18
@@ -8273,8 +3988,8 @@ avx512_loop:
 	VMOVDQA32   Y10, Y16
 	VPTERNLOGD  $0xe8, Y12, Y11, Y16
 	VPADDD      Y16, Y9, Y9
-	VPADDD.BCST 252(SI), Y0, Y0
-	VPADDD      4032(AX), Y0, Y0
+	VPADDD.BCST 28(R8), Y0, Y0
+	VPADDD      448(DI), Y0, Y0
 	VPRORD      $0x06, Y5, Y16
 	VPRORD      $0x0b, Y5, Y17
 	VPRORD      $0x19, Y5, Y18
@@ -8292,8 +4007,312 @@ avx512_loop:
 	VMOVDQA32   Y1, Y16
 	VPTERNLOGD  $0xe8, Y3, Y2, Y16
 	VPADDD      Y16, Y0, Y0
-	VPADDD.BCST 252(SI), Y8, Y8
-	VPADDD      4064(AX), Y8, Y8
+	VPADDD.BCST 28(R8), Y8, Y8
+	VPADDD      480(DI), Y8, Y8
+	VPRORD      $0x06, Y13, Y16
+	VPRORD      $0x0b, Y13, Y17
+	VPRORD      $0x19, Y13, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y8, Y8
+	VMOVDQA32   Y13, Y16
+	VPTERNLOGD  $0xca, Y15, Y14, Y16
+	VPADDD      Y16, Y8, Y8
+	VPADDD      Y8, Y12, Y12
+	VPRORD      $0x02, Y9, Y16
+	VPRORD      $0x0d, Y9, Y17
+	VPRORD      $0x16, Y9, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y8, Y8
+	VMOVDQA32   Y9, Y16
+	VPTERNLOGD  $0xe8, Y11, Y10, Y16
+	VPADDD      Y16, Y8, Y8
+	VPADDD.BCST 32(R8), Y7, Y7
+	VPADDD      512(DI), Y7, Y7
+	VPRORD      $0x06, Y4, Y16
+	VPRORD      $0x0b, Y4, Y17
+	VPRORD      $0x19, Y4, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y7, Y7
+	VMOVDQA32   Y4, Y16
+	VPTERNLOGD  $0xca, Y6, Y5, Y16
+	VPADDD      Y16, Y7, Y7
+	VPADDD      Y7, Y3, Y3
+	VPRORD      $0x02, Y0, Y16
+	VPRORD      $0x0d, Y0, Y17
+	VPRORD      $0x16, Y0, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y7, Y7
+	VMOVDQA32   Y0, Y16
+	VPTERNLOGD  $0xe8, Y2, Y1, Y16
+	VPADDD      Y16, Y7, Y7
+	VPADDD.BCST 32(R8), Y15, Y15
+	VPADDD      544(DI), Y15, Y15
+	VPRORD      $0x06, Y12, Y16
+	VPRORD      $0x0b, Y12, Y17
+	VPRORD      $0x19, Y12, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y15, Y15
+	VMOVDQA32   Y12, Y16
+	VPTERNLOGD  $0xca, Y14, Y13, Y16
+	VPADDD      Y16, Y15, Y15
+	VPADDD      Y15, Y11, Y11
+	VPRORD      $0x02, Y8, Y16
+	VPRORD      $0x0d, Y8, Y17
+	VPRORD      $0x16, Y8, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y15, Y15
+	VMOVDQA32   Y8, Y16
+	VPTERNLOGD  $0xe8, Y10, Y9, Y16
+	VPADDD      Y16, Y15, Y15
+	VPADDD.BCST 36(R8), Y6, Y6
+	VPADDD      576(DI), Y6, Y6
+	VPRORD      $0x06, Y3, Y16
+	VPRORD      $0x0b, Y3, Y17
+	VPRORD      $0x19, Y3, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y6, Y6
+	VMOVDQA32   Y3, Y16
+	VPTERNLOGD  $0xca, Y5, Y4, Y16
+	VPADDD      Y16, Y6, Y6
+	VPADDD      Y6, Y2, Y2
+	VPRORD      $0x02, Y7, Y16
+	VPRORD      $0x0d, Y7, Y17
+	VPRORD      $0x16, Y7, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y6, Y6
+	VMOVDQA32   Y7, Y16
+	VPTERNLOGD  $0xe8, Y1, Y0, Y16
+	VPADDD      Y16, Y6, Y6
+	VPADDD.BCST 36(R8), Y14, Y14
+	VPADDD      608(DI), Y14, Y14
+	VPRORD      $0x06, Y11, Y16
+	VPRORD      $0x0b, Y11, Y17
+	VPRORD      $0x19, Y11, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y14, Y14
+	VMOVDQA32   Y11, Y16
+	VPTERNLOGD  $0xca, Y13, Y12, Y16
+	VPADDD      Y16, Y14, Y14
+	VPADDD      Y14, Y10, Y10
+	VPRORD      $0x02, Y15, Y16
+	VPRORD      $0x0d, Y15, Y17
+	VPRORD      $0x16, Y15, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y14, Y14
+	VMOVDQA32   Y15, Y16
+	VPTERNLOGD  $0xe8, Y9, Y8, Y16
+	VPADDD      Y16, Y14, Y14
+	VPADDD.BCST 40(R8), Y5, Y5
+	VPADDD      640(DI), Y5, Y5
+	VPRORD      $0x06, Y2, Y16
+	VPRORD      $0x0b, Y2, Y17
+	VPRORD      $0x19, Y2, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y5, Y5
+	VMOVDQA32   Y2, Y16
+	VPTERNLOGD  $0xca, Y4, Y3, Y16
+	VPADDD      Y16, Y5, Y5
+	VPADDD      Y5, Y1, Y1
+	VPRORD      $0x02, Y6, Y16
+	VPRORD      $0x0d, Y6, Y17
+	VPRORD      $0x16, Y6, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y5, Y5
+	VMOVDQA32   Y6, Y16
+	VPTERNLOGD  $0xe8, Y0, Y7, Y16
+	VPADDD      Y16, Y5, Y5
+	VPADDD.BCST 40(R8), Y13, Y13
+	VPADDD      672(DI), Y13, Y13
+	VPRORD      $0x06, Y10, Y16
+	VPRORD      $0x0b, Y10, Y17
+	VPRORD      $0x19, Y10, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y13, Y13
+	VMOVDQA32   Y10, Y16
+	VPTERNLOGD  $0xca, Y12, Y11, Y16
+	VPADDD      Y16, Y13, Y13
+	VPADDD      Y13, Y9, Y9
+	VPRORD      $0x02, Y14, Y16
+	VPRORD      $0x0d, Y14, Y17
+	VPRORD      $0x16, Y14, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y13, Y13
+	VMOVDQA32   Y14, Y16
+	VPTERNLOGD  $0xe8, Y8, Y15, Y16
+	VPADDD      Y16, Y13, Y13
+	VPADDD.BCST 44(R8), Y4, Y4
+	VPADDD      704(DI), Y4, Y4
+	VPRORD      $0x06, Y1, Y16
+	VPRORD      $0x0b, Y1, Y17
+	VPRORD      $0x19, Y1, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y4, Y4
+	VMOVDQA32   Y1, Y16
+	VPTERNLOGD  $0xca, Y3, Y2, Y16
+	VPADDD      Y16, Y4, Y4
+	VPADDD      Y4, Y0, Y0
+	VPRORD      $0x02, Y5, Y16
+	VPRORD      $0x0d, Y5, Y17
+	VPRORD      $0x16, Y5, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y4, Y4
+	VMOVDQA32   Y5, Y16
+	VPTERNLOGD  $0xe8, Y7, Y6, Y16
+	VPADDD      Y16, Y4, Y4
+	VPADDD.BCST 44(R8), Y12, Y12
+	VPADDD      736(DI), Y12, Y12
+	VPRORD      $0x06, Y9, Y16
+	VPRORD      $0x0b, Y9, Y17
+	VPRORD      $0x19, Y9, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y12, Y12
+	VMOVDQA32   Y9, Y16
+	VPTERNLOGD  $0xca, Y11, Y10, Y16
+	VPADDD      Y16, Y12, Y12
+	VPADDD      Y12, Y8, Y8
+	VPRORD      $0x02, Y13, Y16
+	VPRORD      $0x0d, Y13, Y17
+	VPRORD      $0x16, Y13, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y12, Y12
+	VMOVDQA32   Y13, Y16
+	VPTERNLOGD  $0xe8, Y15, Y14, Y16
+	VPADDD      Y16, Y12, Y12
+	VPADDD.BCST 48(R8), Y3, Y3
+	VPADDD      768(DI), Y3, Y3
+	VPRORD      $0x06, Y0, Y16
+	VPRORD      $0x0b, Y0, Y17
+	VPRORD      $0x19, Y0, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y3, Y3
+	VMOVDQA32   Y0, Y16
+	VPTERNLOGD  $0xca, Y2, Y1, Y16
+	VPADDD      Y16, Y3, Y3
+	VPADDD      Y3, Y7, Y7
+	VPRORD      $0x02, Y4, Y16
+	VPRORD      $0x0d, Y4, Y17
+	VPRORD      $0x16, Y4, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y3, Y3
+	VMOVDQA32   Y4, Y16
+	VPTERNLOGD  $0xe8, Y6, Y5, Y16
+	VPADDD      Y16, Y3, Y3
+	VPADDD.BCST 48(R8), Y11, Y11
+	VPADDD      800(DI), Y11, Y11
+	VPRORD      $0x06, Y8, Y16
+	VPRORD      $0x0b, Y8, Y17
+	VPRORD      $0x19, Y8, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y11, Y11
+	VMOVDQA32   Y8, Y16
+	VPTERNLOGD  $0xca, Y10, Y9, Y16
+	VPADDD      Y16, Y11, Y11
+	VPADDD      Y11, Y15, Y15
+	VPRORD      $0x02, Y12, Y16
+	VPRORD      $0x0d, Y12, Y17
+	VPRORD      $0x16, Y12, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y11, Y11
+	VMOVDQA32   Y12, Y16
+	VPTERNLOGD  $0xe8, Y14, Y13, Y16
+	VPADDD      Y16, Y11, Y11
+	VPADDD.BCST 52(R8), Y2, Y2
+	VPADDD      832(DI), Y2, Y2
+	VPRORD      $0x06, Y7, Y16
+	VPRORD      $0x0b, Y7, Y17
+	VPRORD      $0x19, Y7, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y2, Y2
+	VMOVDQA32   Y7, Y16
+	VPTERNLOGD  $0xca, Y1, Y0, Y16
+	VPADDD      Y16, Y2, Y2
+	VPADDD      Y2, Y6, Y6
+	VPRORD      $0x02, Y3, Y16
+	VPRORD      $0x0d, Y3, Y17
+	VPRORD      $0x16, Y3, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y2, Y2
+	VMOVDQA32   Y3, Y16
+	VPTERNLOGD  $0xe8, Y5, Y4, Y16
+	VPADDD      Y16, Y2, Y2
+	VPADDD.BCST 52(R8), Y10, Y10
+	VPADDD      864(DI), Y10, Y10
+	VPRORD      $0x06, Y15, Y16
+	VPRORD      $0x0b, Y15, Y17
+	VPRORD      $0x19, Y15, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y10, Y10
+	VMOVDQA32   Y15, Y16
+	VPTERNLOGD  $0xca, Y9, Y8, Y16
+	VPADDD      Y16, Y10, Y10
+	VPADDD      Y10, Y14, Y14
+	VPRORD      $0x02, Y11, Y16
+	VPRORD      $0x0d, Y11, Y17
+	VPRORD      $0x16, Y11, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y10, Y10
+	VMOVDQA32   Y11, Y16
+	VPTERNLOGD  $0xe8, Y13, Y12, Y16
+	VPADDD      Y16, Y10, Y10
+	VPADDD.BCST 56(R8), Y1, Y1
+	VPADDD      896(DI), Y1, Y1
+	VPRORD      $0x06, Y6, Y16
+	VPRORD      $0x0b, Y6, Y17
+	VPRORD      $0x19, Y6, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y1, Y1
+	VMOVDQA32   Y6, Y16
+	VPTERNLOGD  $0xca, Y0, Y7, Y16
+	VPADDD      Y16, Y1, Y1
+	VPADDD      Y1, Y5, Y5
+	VPRORD      $0x02, Y2, Y16
+	VPRORD      $0x0d, Y2, Y17
+	VPRORD      $0x16, Y2, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y1, Y1
+	VMOVDQA32   Y2, Y16
+	VPTERNLOGD  $0xe8, Y4, Y3, Y16
+	VPADDD      Y16, Y1, Y1
+	VPADDD.BCST 56(R8), Y9, Y9
+	VPADDD      928(DI), Y9, Y9
+	VPRORD      $0x06, Y14, Y16
+	VPRORD      $0x0b, Y14, Y17
+	VPRORD      $0x19, Y14, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y9, Y9
+	VMOVDQA32   Y14, Y16
+	VPTERNLOGD  $0xca, Y8, Y15, Y16
+	VPADDD      Y16, Y9, Y9
+	VPADDD      Y9, Y13, Y13
+	VPRORD      $0x02, Y10, Y16
+	VPRORD      $0x0d, Y10, Y17
+	VPRORD      $0x16, Y10, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y9, Y9
+	VMOVDQA32   Y10, Y16
+	VPTERNLOGD  $0xe8, Y12, Y11, Y16
+	VPADDD      Y16, Y9, Y9
+	VPADDD.BCST 60(R8), Y0, Y0
+	VPADDD      960(DI), Y0, Y0
+	VPRORD      $0x06, Y5, Y16
+	VPRORD      $0x0b, Y5, Y17
+	VPRORD      $0x19, Y5, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y0, Y0
+	VMOVDQA32   Y5, Y16
+	VPTERNLOGD  $0xca, Y7, Y6, Y16
+	VPADDD      Y16, Y0, Y0
+	VPADDD      Y0, Y4, Y4
+	VPRORD      $0x02, Y1, Y16
+	VPRORD      $0x0d, Y1, Y17
+	VPRORD      $0x16, Y1, Y18
+	VPTERNLOGD  $0x96, Y18, Y17, Y16
+	VPADDD      Y16, Y0, Y0
+	VMOVDQA32   Y1, Y16
+	VPTERNLOGD  $0xe8, Y3, Y2, Y16
+	VPADDD      Y16, Y0, Y0
+	VPADDD.BCST 60(R8), Y8, Y8
+	VPADDD      992(DI), Y8, Y8
 	VPRORD      $0x06, Y13, Y16
 	VPRORD      $0x0b, Y13, Y17
 	VPRORD      $0x19, Y13, Y18
@@ -8327,7 +4346,7 @@ avx512_loop:
 	VPADDD      4504(SP), Y13, Y13
 	VPADDD      4568(SP), Y14, Y14
 	VPADDD      4632(SP), Y15, Y15
-	ADDQ        $0x40, DI
+	ADDQ        $0x40, SI
 	DECQ        BX
 	JNZ         avx512_loop
 	VMOVDQU32   Y0, (CX)
