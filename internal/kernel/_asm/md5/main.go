@@ -249,15 +249,7 @@ func avx512(groups int) {
 	n := Load(Param("nblocks"), GP64())
 	kt := GP64()
 	LEAQ(scalarConsts(), kt)
-	cur, nxt := GP64(), GP64()
-	LEAQ(bufs, cur)
-	LEAQ(bufs.Offset(16*row), nxt)
-	last := GP64()
-	MOVQ(n, last)
-	DECQ(last)
-	SHLQ(U8(6), last) // offset of the last block: the pipelined loads never go past it
-	off := GP64()
-	XORQ(off, off)
+	pl := transpose.NewPipeline(bufs, 16*row, 64, n)
 
 	st := make([][4]reg.VecVirtual, groups)
 	for g := range groups {
@@ -268,24 +260,21 @@ func avx512(groups int) {
 	}
 	// Block 0's message, transposed up front.
 	var first transpose.Deferred
-	deferMessage(&first, groups, pp, off, cur)
+	deferMessage(&first, groups, pp, pl.Off, pl.Cur)
 	first.Flush()
 
 	loop := name + "_loop"
 	Label(loop)
-	next := GP64()
-	LEAQ(Mem{Base: off, Disp: 64}, next)
-	CMPQ(next, last)
-	CMOVQGT(last, next) // on the last block, re-read it; the result is unused
+	pl.Begin()
 	var pipe transpose.Deferred
-	deferMessage(&pipe, groups, pp, next, nxt)
+	deferMessage(&pipe, groups, pp, pl.Next, pl.Nxt)
 	for g := range groups {
 		for w := range 4 {
 			VMOVDQU32(st[g][w], saved.Offset(row*w+32*g))
 		}
 	}
 	perStep := (len(pipe) + 63) / 64
-	final := newRoundState(groups, st, kt, cur, row)
+	final := newRoundState(groups, st, kt, pl.Cur, row)
 	for i := range 64 {
 		final.step(i)
 		pipe.Emit(perStep)
@@ -296,8 +285,7 @@ func avx512(groups int) {
 			VPADDD(saved.Offset(row*w+32*g), final.x[g][w], st[g][w]) // back into the loop's registers
 		}
 	}
-	MOVQ(next, off)
-	XCHGQ(cur, nxt)
+	pl.End()
 	DECQ(n)
 	JNZ(LabelRef(loop))
 	for g := range groups {

@@ -254,15 +254,7 @@ func avx512() {
 	sp := Load(Param("s"), GP64())
 	pp := Load(Param("ptrs"), GP64())
 	n := Load(Param("nblocks"), GP64())
-	cur, nxt := GP64(), GP64()
-	LEAQ(rings, cur)
-	LEAQ(rings.Offset(16*row), nxt)
-	last := GP64()
-	MOVQ(n, last)
-	DECQ(last)
-	SHLQ(U8(6), last) // offset of the last block: the pipelined loads never go past it
-	off := GP64()
-	XORQ(off, off)
+	pl := transpose.NewPipeline(rings, 16*row, 64, n)
 	kt := GP64()
 	LEAQ(constTable(), kt)
 	var k [4]VecVirtual
@@ -280,16 +272,13 @@ func avx512() {
 		}
 	}
 	var first transpose.Deferred
-	deferMessage(&first, pp, off, cur, bswap)
+	deferMessage(&first, pp, pl.Off, pl.Cur, bswap)
 	first.Flush()
 
 	Label("avx512_loop")
-	next := GP64()
-	LEAQ(Mem{Base: off, Disp: 64}, next)
-	CMPQ(next, last)
-	CMOVQGT(last, next) // on the last block, re-read it; the result is unused
+	pl.Begin()
 	var pipe transpose.Deferred
-	deferMessage(&pipe, pp, next, nxt, bswap)
+	deferMessage(&pipe, pp, pl.Next, pl.Nxt, bswap)
 	for g := range 2 {
 		for i := range 5 {
 			VMOVDQU32(st[g][i], saved.Offset(row*i+32*g))
@@ -297,7 +286,7 @@ func avx512() {
 	}
 	var gs [2]*lanes
 	for g := range gs {
-		gs[g] = &lanes{evex: true, w: Mem{Base: cur, Disp: 32 * g}, row: row, x: map[int]VecVirtual{}}
+		gs[g] = &lanes{evex: true, w: Mem{Base: pl.Cur, Disp: 32 * g}, row: row, x: map[int]VecVirtual{}}
 		l := gs[g]
 		l.v = st[g]
 		l.acc = YMM() // e + w[t] + k[t]
@@ -325,8 +314,7 @@ func avx512() {
 			VPADDD(saved.Offset(row*i+32*g), l.v[i], st[g][i])
 		}
 	}
-	MOVQ(next, off)
-	XCHGQ(cur, nxt)
+	pl.End()
 	DECQ(n)
 	JNZ(LabelRef("avx512_loop"))
 	for g := range 2 {

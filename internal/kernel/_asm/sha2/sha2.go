@@ -184,13 +184,7 @@ func (ws Words) Round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int) [8]VecVirtua
 // pointers, the block offset and the byte-swap mask in a register.
 func (ws Words) Lanes(rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int)) {
 	const row = 64 // bytes of one word across the lanes of both groups
-	w := alignedLocal(rounds * row)
-	saved := AllocLocal(8 * row)
-	sp := Load(Param("s"), GP64())
-	pp := Load(Param("ptrs"), GP64())
-	n := Load(Param("nblocks"), GP64())
-	off := GP64()
-	XORQ(off, off)
+	w, saved, sp, pp, n, off := frame(rounds, row)
 	var st [2][8]VecVirtual
 	for g := range 2 {
 		for i := range 8 {
@@ -234,13 +228,7 @@ func (ws Words) Lanes(rounds int, consts, bswapMask Mem, load func(pp, off Regis
 // between blocks, since the transpose needs most of the 16 registers.
 func (ws Words) LanesAVX2(rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int)) {
 	const row = 32
-	w := alignedLocal(rounds * row)
-	saved := AllocLocal(8 * row)
-	sp := Load(Param("s"), GP64())
-	pp := Load(Param("ptrs"), GP64())
-	n := Load(Param("nblocks"), GP64())
-	off := GP64()
-	XORQ(off, off)
+	w, saved, sp, pp, n, off := frame(rounds, row)
 	for i := range 8 {
 		x := YMM()
 		ws.Load(Mem{Base: sp, Disp: row * i}, x)
@@ -312,6 +300,20 @@ func (ws Words) rounds(name string, rounds, row int, w Mem, consts Mem, st [][8]
 	DECQ(it)
 	JNZ(LabelRef(name + "_rounds"))
 	body(false)
+}
+
+// frame allocates a lane kernel's stack (the message schedule w, rounds
+// rows of row bytes, and the saved state) and loads its arguments; off, the
+// block offset in every lane, starts at 0.
+func frame(rounds, row int) (w, saved Mem, sp, pp, n, off Register) {
+	w = alignedLocal(rounds * row)
+	saved = AllocLocal(8 * row)
+	sp = Load(Param("s"), GP64())
+	pp = Load(Param("ptrs"), GP64())
+	n = Load(Param("nblocks"), GP64())
+	off = GP64()
+	XORQ(off, off)
+	return w, saved, sp, pp, n, off
 }
 
 // alignedLocal allocates size bytes on the stack aligned to 64 bytes, so

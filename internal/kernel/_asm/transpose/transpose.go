@@ -5,6 +5,8 @@
 package transpose
 
 import (
+	"math/bits"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -81,6 +83,45 @@ func Words8x8EVEX(ptrs, off reg.Register, first, disp int, done func(j int, r re
 	var d Deferred
 	words8x8(&d, true, ptrs, off, first, disp, done)
 	d.Flush()
+}
+
+// Pipeline is the bookkeeping of a lane kernel that transposes the next
+// block while it hashes this one: two message buffers that swap roles
+// every block, this block's offset in every lane, and the next block's,
+// held at the last block so that the early loads never go past the lanes
+// (on the last block the next transpose re-reads it and goes unused).
+type Pipeline struct {
+	Cur, Nxt  reg.GPVirtual // buffers of this block and of the next
+	Off, Next reg.GPVirtual // offsets of this block and of the next
+	last      reg.GPVirtual
+	block     int
+}
+
+// NewPipeline sets up the buffers, at bufs and bufs+half, for nblocks
+// blocks of block bytes, starting at offset 0.
+func NewPipeline(bufs Mem, half, block int, nblocks reg.Register) *Pipeline {
+	p := &Pipeline{Cur: GP64(), Nxt: GP64(), last: GP64(), Off: GP64(), block: block}
+	LEAQ(bufs, p.Cur)
+	LEAQ(bufs.Offset(half), p.Nxt)
+	MOVQ(nblocks, p.last)
+	DECQ(p.last)
+	SHLQ(U8(bits.TrailingZeros(uint(block))), p.last) // offset of the last block
+	XORQ(p.Off, p.Off)
+	return p
+}
+
+// Begin computes the next block's offset at the top of the block loop.
+func (p *Pipeline) Begin() {
+	p.Next = GP64()
+	LEAQ(Mem{Base: p.Off, Disp: p.block}, p.Next)
+	CMPQ(p.Next, p.last)
+	CMOVQGT(p.last, p.Next)
+}
+
+// End moves to the next block: its offset, and the buffers swapped.
+func (p *Pipeline) End() {
+	MOVQ(p.Next, p.Off)
+	XCHGQ(p.Cur, p.Nxt)
 }
 
 // Deferred is a stream of instructions emitted later, a few at a time, so
