@@ -25,17 +25,20 @@ var (
 
 // sha512Rates are the kernels' throughputs in MB/s on AMD Zen 4, from
 // BenchmarkKernel in internal/kernel/sha512 (medians of 6, raw output in
-// bench/results/2026-11-21/kernel-sha512.txt):
+// bench/results/2026-11-21/kernel-sha512.txt; avx2x4 from the second
+// run appended there):
 //
 //	kernel     lanes  MB/s   with b streams ready
 //	generic      1     347   the pure-Go reference
 //	stdlib       1     681   crypto/sha512's AVX2 code, whatever b
+//	avx2x4       4    1350   b/4 x 1350: above stdlib from b = 3, never
+//	                         above avx512x8
 //	avx512x8     8    2810   b/8 x 2810: measured 687 at b = 2 (a tie with
 //	                         stdlib), 1390 at b = 4
 //
 // SHA-512 has no hash extension on this CPU, so lanes pay off from two or
 // three streams, where SHA-256's SHA-NI pair is hard to beat.
-var sha512Rates = map[string]float64{"generic": 347, "stdlib": 681, "avx512x8": 2810}
+var sha512Rates = map[string]float64{"generic": 347, "stdlib": 681, "avx2x4": 1350, "avx512x8": 2810}
 
 func sha512Kernels(l cpu.Level) engine.Kernels[sha512.State] {
 	return kernelsFor(sha512.Singles(), sha512.Multis(), sha512Rates, l)

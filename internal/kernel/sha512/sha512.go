@@ -1,7 +1,7 @@
 // Package sha512 holds the block functions of SHA-512 and the hashes cut
 // from it (SHA-384, SHA-512/224, SHA-512/256): a pure-Go reference for one
-// stream and for lanes, and on amd64 an AVX-512 kernel that hashes 8
-// streams at once.
+// stream and for lanes, and on amd64 lane kernels that hash 4 streams at
+// once with AVX2 or 8 with AVX-512.
 package sha512
 
 import (

@@ -4,6 +4,1870 @@
 
 #include "textflag.h"
 
+// func blockAVX2x4(s *[8][4]uint64, ptrs *[4]*byte, nblocks int)
+// Requires: AVX, AVX2
+TEXT ·blockAVX2x4(SB), $2872-24
+	LEAQ    (SP), AX
+	ADDQ    $0x38, AX
+	ANDQ    $-64, AX
+	MOVQ    s+0(FP), CX
+	MOVQ    ptrs+8(FP), DX
+	MOVQ    nblocks+16(FP), BX
+	XORQ    SI, SI
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, 2616(SP)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 2648(SP)
+	VMOVDQU 64(CX), Y0
+	VMOVDQU Y0, 2680(SP)
+	VMOVDQU 96(CX), Y0
+	VMOVDQU Y0, 2712(SP)
+	VMOVDQU 128(CX), Y0
+	VMOVDQU Y0, 2744(SP)
+	VMOVDQU 160(CX), Y0
+	VMOVDQU Y0, 2776(SP)
+	VMOVDQU 192(CX), Y0
+	VMOVDQU Y0, 2808(SP)
+	VMOVDQU 224(CX), Y0
+	VMOVDQU Y0, 2840(SP)
+
+avx2_loop:
+	VMOVDQU     sha512bswap<>+0(SB), Y0
+	MOVQ        (DX), DI
+	VMOVDQU     (DI)(SI*1), Y1
+	MOVQ        8(DX), DI
+	VMOVDQU     (DI)(SI*1), Y2
+	MOVQ        16(DX), DI
+	VMOVDQU     (DI)(SI*1), Y3
+	MOVQ        24(DX), DI
+	VMOVDQU     (DI)(SI*1), Y4
+	VPUNPCKLQDQ Y2, Y1, Y5
+	VPUNPCKHQDQ Y2, Y1, Y1
+	VPUNPCKLQDQ Y4, Y3, Y2
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, (AX)
+	VPERM2I128  $0x20, Y3, Y1, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 32(AX)
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPSHUFB     Y0, Y2, Y2
+	VMOVDQU     Y2, 64(AX)
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPSHUFB     Y0, Y1, Y1
+	VMOVDQU     Y1, 96(AX)
+	MOVQ        (DX), DI
+	VMOVDQU     32(DI)(SI*1), Y1
+	MOVQ        8(DX), DI
+	VMOVDQU     32(DI)(SI*1), Y2
+	MOVQ        16(DX), DI
+	VMOVDQU     32(DI)(SI*1), Y3
+	MOVQ        24(DX), DI
+	VMOVDQU     32(DI)(SI*1), Y4
+	VPUNPCKLQDQ Y2, Y1, Y5
+	VPUNPCKHQDQ Y2, Y1, Y1
+	VPUNPCKLQDQ Y4, Y3, Y2
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 128(AX)
+	VPERM2I128  $0x20, Y3, Y1, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 160(AX)
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPSHUFB     Y0, Y2, Y2
+	VMOVDQU     Y2, 192(AX)
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPSHUFB     Y0, Y1, Y1
+	VMOVDQU     Y1, 224(AX)
+	MOVQ        (DX), DI
+	VMOVDQU     64(DI)(SI*1), Y1
+	MOVQ        8(DX), DI
+	VMOVDQU     64(DI)(SI*1), Y2
+	MOVQ        16(DX), DI
+	VMOVDQU     64(DI)(SI*1), Y3
+	MOVQ        24(DX), DI
+	VMOVDQU     64(DI)(SI*1), Y4
+	VPUNPCKLQDQ Y2, Y1, Y5
+	VPUNPCKHQDQ Y2, Y1, Y1
+	VPUNPCKLQDQ Y4, Y3, Y2
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 256(AX)
+	VPERM2I128  $0x20, Y3, Y1, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 288(AX)
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPSHUFB     Y0, Y2, Y2
+	VMOVDQU     Y2, 320(AX)
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPSHUFB     Y0, Y1, Y1
+	VMOVDQU     Y1, 352(AX)
+	MOVQ        (DX), DI
+	VMOVDQU     96(DI)(SI*1), Y1
+	MOVQ        8(DX), DI
+	VMOVDQU     96(DI)(SI*1), Y2
+	MOVQ        16(DX), DI
+	VMOVDQU     96(DI)(SI*1), Y3
+	MOVQ        24(DX), DI
+	VMOVDQU     96(DI)(SI*1), Y4
+	VPUNPCKLQDQ Y2, Y1, Y5
+	VPUNPCKHQDQ Y2, Y1, Y1
+	VPUNPCKLQDQ Y4, Y3, Y2
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 384(AX)
+	VPERM2I128  $0x20, Y3, Y1, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPSHUFB     Y0, Y2, Y2
+	VMOVDQU     Y2, 448(AX)
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPSHUFB     Y0, Y1, Y1
+	VMOVDQU     Y1, 480(AX)
+	VMOVDQU     2616(SP), Y0
+	VMOVDQU     2648(SP), Y1
+	VMOVDQU     2680(SP), Y2
+	VMOVDQU     2712(SP), Y3
+	VMOVDQU     2744(SP), Y4
+	VMOVDQU     2776(SP), Y5
+	VMOVDQU     2808(SP), Y6
+	VMOVDQU     2840(SP), Y7
+	LEAQ        (AX), DI
+	LEAQ        sha512consts<>+0(SB), R8
+	MOVQ        $0x00000004, R9
+
+avx2_rounds:
+	VMOVDQU      32(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      448(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       288(DI), Y10, Y10
+	VPADDQ       (DI), Y10, Y10
+	VMOVDQU      Y10, 512(DI)
+	VPBROADCASTQ (R8), Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       (DI), Y7, Y7
+	VPSLLQ       $0x32, Y4, Y9
+	VPSRLQ       $0x0e, Y4, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y4, Y10
+	VPSRLQ       $0x12, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y4, Y10
+	VPSRLQ       $0x29, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y4, Y8, Y8
+	VPXOR        Y6, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       Y7, Y3, Y3
+	VPSLLQ       $0x24, Y0, Y9
+	VPSRLQ       $0x1c, Y0, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y0, Y10
+	VPSRLQ       $0x22, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y0, Y10
+	VPSRLQ       $0x27, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPAND        Y0, Y1, Y8
+	VPOR         Y0, Y1, Y9
+	VPAND        Y2, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VMOVDQU      64(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      480(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       320(DI), Y10, Y10
+	VPADDQ       32(DI), Y10, Y10
+	VMOVDQU      Y10, 544(DI)
+	VPBROADCASTQ 8(R8), Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       32(DI), Y6, Y6
+	VPSLLQ       $0x32, Y3, Y9
+	VPSRLQ       $0x0e, Y3, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y3, Y10
+	VPSRLQ       $0x12, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y3, Y10
+	VPSRLQ       $0x29, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y4, Y5, Y8
+	VPAND        Y3, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       Y6, Y2, Y2
+	VPSLLQ       $0x24, Y7, Y9
+	VPSRLQ       $0x1c, Y7, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y7, Y10
+	VPSRLQ       $0x22, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y7, Y10
+	VPSRLQ       $0x27, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPAND        Y7, Y0, Y8
+	VPOR         Y7, Y0, Y9
+	VPAND        Y1, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VMOVDQU      96(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      512(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       352(DI), Y10, Y10
+	VPADDQ       64(DI), Y10, Y10
+	VMOVDQU      Y10, 576(DI)
+	VPBROADCASTQ 16(R8), Y8
+	VPADDQ       Y8, Y5, Y5
+	VPADDQ       64(DI), Y5, Y5
+	VPSLLQ       $0x32, Y2, Y9
+	VPSRLQ       $0x0e, Y2, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y2, Y10
+	VPSRLQ       $0x12, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y2, Y10
+	VPSRLQ       $0x29, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y2, Y8, Y8
+	VPXOR        Y4, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPADDQ       Y5, Y1, Y1
+	VPSLLQ       $0x24, Y6, Y9
+	VPSRLQ       $0x1c, Y6, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y6, Y10
+	VPSRLQ       $0x22, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y6, Y10
+	VPSRLQ       $0x27, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPAND        Y6, Y7, Y8
+	VPOR         Y6, Y7, Y9
+	VPAND        Y0, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VMOVDQU      128(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      544(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       384(DI), Y10, Y10
+	VPADDQ       96(DI), Y10, Y10
+	VMOVDQU      Y10, 608(DI)
+	VPBROADCASTQ 24(R8), Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       96(DI), Y4, Y4
+	VPSLLQ       $0x32, Y1, Y9
+	VPSRLQ       $0x0e, Y1, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y1, Y10
+	VPSRLQ       $0x12, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y1, Y10
+	VPSRLQ       $0x29, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y2, Y3, Y8
+	VPAND        Y1, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       Y4, Y0, Y0
+	VPSLLQ       $0x24, Y5, Y9
+	VPSRLQ       $0x1c, Y5, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y5, Y10
+	VPSRLQ       $0x22, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y5, Y10
+	VPSRLQ       $0x27, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPAND        Y5, Y6, Y8
+	VPOR         Y5, Y6, Y9
+	VPAND        Y7, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VMOVDQU      160(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      576(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       416(DI), Y10, Y10
+	VPADDQ       128(DI), Y10, Y10
+	VMOVDQU      Y10, 640(DI)
+	VPBROADCASTQ 32(R8), Y8
+	VPADDQ       Y8, Y3, Y3
+	VPADDQ       128(DI), Y3, Y3
+	VPSLLQ       $0x32, Y0, Y9
+	VPSRLQ       $0x0e, Y0, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y0, Y10
+	VPSRLQ       $0x12, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y0, Y10
+	VPSRLQ       $0x29, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y0, Y8, Y8
+	VPXOR        Y2, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPADDQ       Y3, Y7, Y7
+	VPSLLQ       $0x24, Y4, Y9
+	VPSRLQ       $0x1c, Y4, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y4, Y10
+	VPSRLQ       $0x22, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y4, Y10
+	VPSRLQ       $0x27, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPAND        Y4, Y5, Y8
+	VPOR         Y4, Y5, Y9
+	VPAND        Y6, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VMOVDQU      192(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      608(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       448(DI), Y10, Y10
+	VPADDQ       160(DI), Y10, Y10
+	VMOVDQU      Y10, 672(DI)
+	VPBROADCASTQ 40(R8), Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       160(DI), Y2, Y2
+	VPSLLQ       $0x32, Y7, Y9
+	VPSRLQ       $0x0e, Y7, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y7, Y10
+	VPSRLQ       $0x12, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y7, Y10
+	VPSRLQ       $0x29, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y0, Y1, Y8
+	VPAND        Y7, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       Y2, Y6, Y6
+	VPSLLQ       $0x24, Y3, Y9
+	VPSRLQ       $0x1c, Y3, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y3, Y10
+	VPSRLQ       $0x22, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y3, Y10
+	VPSRLQ       $0x27, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPAND        Y3, Y4, Y8
+	VPOR         Y3, Y4, Y9
+	VPAND        Y5, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VMOVDQU      224(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      640(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       480(DI), Y10, Y10
+	VPADDQ       192(DI), Y10, Y10
+	VMOVDQU      Y10, 704(DI)
+	VPBROADCASTQ 48(R8), Y8
+	VPADDQ       Y8, Y1, Y1
+	VPADDQ       192(DI), Y1, Y1
+	VPSLLQ       $0x32, Y6, Y9
+	VPSRLQ       $0x0e, Y6, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y6, Y10
+	VPSRLQ       $0x12, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y6, Y10
+	VPSRLQ       $0x29, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y6, Y8, Y8
+	VPXOR        Y0, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPADDQ       Y1, Y5, Y5
+	VPSLLQ       $0x24, Y2, Y9
+	VPSRLQ       $0x1c, Y2, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y2, Y10
+	VPSRLQ       $0x22, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y2, Y10
+	VPSRLQ       $0x27, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPAND        Y2, Y3, Y8
+	VPOR         Y2, Y3, Y9
+	VPAND        Y4, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VMOVDQU      256(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      672(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       512(DI), Y10, Y10
+	VPADDQ       224(DI), Y10, Y10
+	VMOVDQU      Y10, 736(DI)
+	VPBROADCASTQ 56(R8), Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       224(DI), Y0, Y0
+	VPSLLQ       $0x32, Y5, Y9
+	VPSRLQ       $0x0e, Y5, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y5, Y10
+	VPSRLQ       $0x12, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y5, Y10
+	VPSRLQ       $0x29, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y6, Y7, Y8
+	VPAND        Y5, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       Y0, Y4, Y4
+	VPSLLQ       $0x24, Y1, Y9
+	VPSRLQ       $0x1c, Y1, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y1, Y10
+	VPSRLQ       $0x22, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y1, Y10
+	VPSRLQ       $0x27, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPAND        Y1, Y2, Y8
+	VPOR         Y1, Y2, Y9
+	VPAND        Y3, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VMOVDQU      288(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      704(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       544(DI), Y10, Y10
+	VPADDQ       256(DI), Y10, Y10
+	VMOVDQU      Y10, 768(DI)
+	VPBROADCASTQ 64(R8), Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       256(DI), Y7, Y7
+	VPSLLQ       $0x32, Y4, Y9
+	VPSRLQ       $0x0e, Y4, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y4, Y10
+	VPSRLQ       $0x12, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y4, Y10
+	VPSRLQ       $0x29, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y4, Y8, Y8
+	VPXOR        Y6, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       Y7, Y3, Y3
+	VPSLLQ       $0x24, Y0, Y9
+	VPSRLQ       $0x1c, Y0, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y0, Y10
+	VPSRLQ       $0x22, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y0, Y10
+	VPSRLQ       $0x27, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPAND        Y0, Y1, Y8
+	VPOR         Y0, Y1, Y9
+	VPAND        Y2, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VMOVDQU      320(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      736(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       576(DI), Y10, Y10
+	VPADDQ       288(DI), Y10, Y10
+	VMOVDQU      Y10, 800(DI)
+	VPBROADCASTQ 72(R8), Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       288(DI), Y6, Y6
+	VPSLLQ       $0x32, Y3, Y9
+	VPSRLQ       $0x0e, Y3, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y3, Y10
+	VPSRLQ       $0x12, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y3, Y10
+	VPSRLQ       $0x29, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y4, Y5, Y8
+	VPAND        Y3, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       Y6, Y2, Y2
+	VPSLLQ       $0x24, Y7, Y9
+	VPSRLQ       $0x1c, Y7, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y7, Y10
+	VPSRLQ       $0x22, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y7, Y10
+	VPSRLQ       $0x27, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPAND        Y7, Y0, Y8
+	VPOR         Y7, Y0, Y9
+	VPAND        Y1, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VMOVDQU      352(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      768(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       608(DI), Y10, Y10
+	VPADDQ       320(DI), Y10, Y10
+	VMOVDQU      Y10, 832(DI)
+	VPBROADCASTQ 80(R8), Y8
+	VPADDQ       Y8, Y5, Y5
+	VPADDQ       320(DI), Y5, Y5
+	VPSLLQ       $0x32, Y2, Y9
+	VPSRLQ       $0x0e, Y2, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y2, Y10
+	VPSRLQ       $0x12, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y2, Y10
+	VPSRLQ       $0x29, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y2, Y8, Y8
+	VPXOR        Y4, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPADDQ       Y5, Y1, Y1
+	VPSLLQ       $0x24, Y6, Y9
+	VPSRLQ       $0x1c, Y6, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y6, Y10
+	VPSRLQ       $0x22, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y6, Y10
+	VPSRLQ       $0x27, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPAND        Y6, Y7, Y8
+	VPOR         Y6, Y7, Y9
+	VPAND        Y0, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VMOVDQU      384(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      800(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       640(DI), Y10, Y10
+	VPADDQ       352(DI), Y10, Y10
+	VMOVDQU      Y10, 864(DI)
+	VPBROADCASTQ 88(R8), Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       352(DI), Y4, Y4
+	VPSLLQ       $0x32, Y1, Y9
+	VPSRLQ       $0x0e, Y1, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y1, Y10
+	VPSRLQ       $0x12, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y1, Y10
+	VPSRLQ       $0x29, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y2, Y3, Y8
+	VPAND        Y1, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       Y4, Y0, Y0
+	VPSLLQ       $0x24, Y5, Y9
+	VPSRLQ       $0x1c, Y5, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y5, Y10
+	VPSRLQ       $0x22, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y5, Y10
+	VPSRLQ       $0x27, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPAND        Y5, Y6, Y8
+	VPOR         Y5, Y6, Y9
+	VPAND        Y7, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VMOVDQU      416(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      832(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       672(DI), Y10, Y10
+	VPADDQ       384(DI), Y10, Y10
+	VMOVDQU      Y10, 896(DI)
+	VPBROADCASTQ 96(R8), Y8
+	VPADDQ       Y8, Y3, Y3
+	VPADDQ       384(DI), Y3, Y3
+	VPSLLQ       $0x32, Y0, Y9
+	VPSRLQ       $0x0e, Y0, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y0, Y10
+	VPSRLQ       $0x12, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y0, Y10
+	VPSRLQ       $0x29, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y0, Y8, Y8
+	VPXOR        Y2, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPADDQ       Y3, Y7, Y7
+	VPSLLQ       $0x24, Y4, Y9
+	VPSRLQ       $0x1c, Y4, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y4, Y10
+	VPSRLQ       $0x22, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y4, Y10
+	VPSRLQ       $0x27, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPAND        Y4, Y5, Y8
+	VPOR         Y4, Y5, Y9
+	VPAND        Y6, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VMOVDQU      448(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      864(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       704(DI), Y10, Y10
+	VPADDQ       416(DI), Y10, Y10
+	VMOVDQU      Y10, 928(DI)
+	VPBROADCASTQ 104(R8), Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       416(DI), Y2, Y2
+	VPSLLQ       $0x32, Y7, Y9
+	VPSRLQ       $0x0e, Y7, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y7, Y10
+	VPSRLQ       $0x12, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y7, Y10
+	VPSRLQ       $0x29, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y0, Y1, Y8
+	VPAND        Y7, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       Y2, Y6, Y6
+	VPSLLQ       $0x24, Y3, Y9
+	VPSRLQ       $0x1c, Y3, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y3, Y10
+	VPSRLQ       $0x22, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y3, Y10
+	VPSRLQ       $0x27, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPAND        Y3, Y4, Y8
+	VPOR         Y3, Y4, Y9
+	VPAND        Y5, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VMOVDQU      480(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      896(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       736(DI), Y10, Y10
+	VPADDQ       448(DI), Y10, Y10
+	VMOVDQU      Y10, 960(DI)
+	VPBROADCASTQ 112(R8), Y8
+	VPADDQ       Y8, Y1, Y1
+	VPADDQ       448(DI), Y1, Y1
+	VPSLLQ       $0x32, Y6, Y9
+	VPSRLQ       $0x0e, Y6, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y6, Y10
+	VPSRLQ       $0x12, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y6, Y10
+	VPSRLQ       $0x29, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y6, Y8, Y8
+	VPXOR        Y0, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPADDQ       Y1, Y5, Y5
+	VPSLLQ       $0x24, Y2, Y9
+	VPSRLQ       $0x1c, Y2, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y2, Y10
+	VPSRLQ       $0x22, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y2, Y10
+	VPSRLQ       $0x27, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPAND        Y2, Y3, Y8
+	VPOR         Y2, Y3, Y9
+	VPAND        Y4, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VMOVDQU      512(DI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x38, Y8, Y11
+	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      928(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       768(DI), Y10, Y10
+	VPADDQ       480(DI), Y10, Y10
+	VMOVDQU      Y10, 992(DI)
+	VPBROADCASTQ 120(R8), Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       480(DI), Y0, Y0
+	VPSLLQ       $0x32, Y5, Y9
+	VPSRLQ       $0x0e, Y5, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y5, Y10
+	VPSRLQ       $0x12, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y5, Y10
+	VPSRLQ       $0x29, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y6, Y7, Y8
+	VPAND        Y5, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       Y0, Y4, Y4
+	VPSLLQ       $0x24, Y1, Y9
+	VPSRLQ       $0x1c, Y1, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y1, Y10
+	VPSRLQ       $0x22, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y1, Y10
+	VPSRLQ       $0x27, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPAND        Y1, Y2, Y8
+	VPOR         Y1, Y2, Y9
+	VPAND        Y3, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	ADDQ         $0x00000200, DI
+	ADDQ         $0x00000080, R8
+	DECQ         R9
+	JNZ          avx2_rounds
+	VPBROADCASTQ (R8), Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       (DI), Y7, Y7
+	VPSLLQ       $0x32, Y4, Y9
+	VPSRLQ       $0x0e, Y4, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y4, Y10
+	VPSRLQ       $0x12, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y4, Y10
+	VPSRLQ       $0x29, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y4, Y8, Y8
+	VPXOR        Y6, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       Y7, Y3, Y3
+	VPSLLQ       $0x24, Y0, Y9
+	VPSRLQ       $0x1c, Y0, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y0, Y10
+	VPSRLQ       $0x22, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y0, Y10
+	VPSRLQ       $0x27, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPAND        Y0, Y1, Y8
+	VPOR         Y0, Y1, Y9
+	VPAND        Y2, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPBROADCASTQ 8(R8), Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       32(DI), Y6, Y6
+	VPSLLQ       $0x32, Y3, Y9
+	VPSRLQ       $0x0e, Y3, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y3, Y10
+	VPSRLQ       $0x12, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y3, Y10
+	VPSRLQ       $0x29, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y4, Y5, Y8
+	VPAND        Y3, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       Y6, Y2, Y2
+	VPSLLQ       $0x24, Y7, Y9
+	VPSRLQ       $0x1c, Y7, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y7, Y10
+	VPSRLQ       $0x22, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y7, Y10
+	VPSRLQ       $0x27, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPAND        Y7, Y0, Y8
+	VPOR         Y7, Y0, Y9
+	VPAND        Y1, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPBROADCASTQ 16(R8), Y8
+	VPADDQ       Y8, Y5, Y5
+	VPADDQ       64(DI), Y5, Y5
+	VPSLLQ       $0x32, Y2, Y9
+	VPSRLQ       $0x0e, Y2, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y2, Y10
+	VPSRLQ       $0x12, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y2, Y10
+	VPSRLQ       $0x29, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y2, Y8, Y8
+	VPXOR        Y4, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPADDQ       Y5, Y1, Y1
+	VPSLLQ       $0x24, Y6, Y9
+	VPSRLQ       $0x1c, Y6, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y6, Y10
+	VPSRLQ       $0x22, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y6, Y10
+	VPSRLQ       $0x27, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPAND        Y6, Y7, Y8
+	VPOR         Y6, Y7, Y9
+	VPAND        Y0, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPBROADCASTQ 24(R8), Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       96(DI), Y4, Y4
+	VPSLLQ       $0x32, Y1, Y9
+	VPSRLQ       $0x0e, Y1, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y1, Y10
+	VPSRLQ       $0x12, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y1, Y10
+	VPSRLQ       $0x29, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y2, Y3, Y8
+	VPAND        Y1, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       Y4, Y0, Y0
+	VPSLLQ       $0x24, Y5, Y9
+	VPSRLQ       $0x1c, Y5, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y5, Y10
+	VPSRLQ       $0x22, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y5, Y10
+	VPSRLQ       $0x27, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPAND        Y5, Y6, Y8
+	VPOR         Y5, Y6, Y9
+	VPAND        Y7, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPBROADCASTQ 32(R8), Y8
+	VPADDQ       Y8, Y3, Y3
+	VPADDQ       128(DI), Y3, Y3
+	VPSLLQ       $0x32, Y0, Y9
+	VPSRLQ       $0x0e, Y0, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y0, Y10
+	VPSRLQ       $0x12, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y0, Y10
+	VPSRLQ       $0x29, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y0, Y8, Y8
+	VPXOR        Y2, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPADDQ       Y3, Y7, Y7
+	VPSLLQ       $0x24, Y4, Y9
+	VPSRLQ       $0x1c, Y4, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y4, Y10
+	VPSRLQ       $0x22, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y4, Y10
+	VPSRLQ       $0x27, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPAND        Y4, Y5, Y8
+	VPOR         Y4, Y5, Y9
+	VPAND        Y6, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPBROADCASTQ 40(R8), Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       160(DI), Y2, Y2
+	VPSLLQ       $0x32, Y7, Y9
+	VPSRLQ       $0x0e, Y7, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y7, Y10
+	VPSRLQ       $0x12, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y7, Y10
+	VPSRLQ       $0x29, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y0, Y1, Y8
+	VPAND        Y7, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       Y2, Y6, Y6
+	VPSLLQ       $0x24, Y3, Y9
+	VPSRLQ       $0x1c, Y3, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y3, Y10
+	VPSRLQ       $0x22, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y3, Y10
+	VPSRLQ       $0x27, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPAND        Y3, Y4, Y8
+	VPOR         Y3, Y4, Y9
+	VPAND        Y5, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPBROADCASTQ 48(R8), Y8
+	VPADDQ       Y8, Y1, Y1
+	VPADDQ       192(DI), Y1, Y1
+	VPSLLQ       $0x32, Y6, Y9
+	VPSRLQ       $0x0e, Y6, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y6, Y10
+	VPSRLQ       $0x12, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y6, Y10
+	VPSRLQ       $0x29, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y6, Y8, Y8
+	VPXOR        Y0, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPADDQ       Y1, Y5, Y5
+	VPSLLQ       $0x24, Y2, Y9
+	VPSRLQ       $0x1c, Y2, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y2, Y10
+	VPSRLQ       $0x22, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y2, Y10
+	VPSRLQ       $0x27, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPAND        Y2, Y3, Y8
+	VPOR         Y2, Y3, Y9
+	VPAND        Y4, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPBROADCASTQ 56(R8), Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       224(DI), Y0, Y0
+	VPSLLQ       $0x32, Y5, Y9
+	VPSRLQ       $0x0e, Y5, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y5, Y10
+	VPSRLQ       $0x12, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y5, Y10
+	VPSRLQ       $0x29, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y6, Y7, Y8
+	VPAND        Y5, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       Y0, Y4, Y4
+	VPSLLQ       $0x24, Y1, Y9
+	VPSRLQ       $0x1c, Y1, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y1, Y10
+	VPSRLQ       $0x22, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y1, Y10
+	VPSRLQ       $0x27, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPAND        Y1, Y2, Y8
+	VPOR         Y1, Y2, Y9
+	VPAND        Y3, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPBROADCASTQ 64(R8), Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       256(DI), Y7, Y7
+	VPSLLQ       $0x32, Y4, Y9
+	VPSRLQ       $0x0e, Y4, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y4, Y10
+	VPSRLQ       $0x12, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y4, Y10
+	VPSRLQ       $0x29, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y4, Y8, Y8
+	VPXOR        Y6, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       Y7, Y3, Y3
+	VPSLLQ       $0x24, Y0, Y9
+	VPSRLQ       $0x1c, Y0, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y0, Y10
+	VPSRLQ       $0x22, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y0, Y10
+	VPSRLQ       $0x27, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPAND        Y0, Y1, Y8
+	VPOR         Y0, Y1, Y9
+	VPAND        Y2, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPBROADCASTQ 72(R8), Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       288(DI), Y6, Y6
+	VPSLLQ       $0x32, Y3, Y9
+	VPSRLQ       $0x0e, Y3, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y3, Y10
+	VPSRLQ       $0x12, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y3, Y10
+	VPSRLQ       $0x29, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y4, Y5, Y8
+	VPAND        Y3, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       Y6, Y2, Y2
+	VPSLLQ       $0x24, Y7, Y9
+	VPSRLQ       $0x1c, Y7, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y7, Y10
+	VPSRLQ       $0x22, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y7, Y10
+	VPSRLQ       $0x27, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPAND        Y7, Y0, Y8
+	VPOR         Y7, Y0, Y9
+	VPAND        Y1, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPBROADCASTQ 80(R8), Y8
+	VPADDQ       Y8, Y5, Y5
+	VPADDQ       320(DI), Y5, Y5
+	VPSLLQ       $0x32, Y2, Y9
+	VPSRLQ       $0x0e, Y2, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y2, Y10
+	VPSRLQ       $0x12, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y2, Y10
+	VPSRLQ       $0x29, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y2, Y8, Y8
+	VPXOR        Y4, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPADDQ       Y5, Y1, Y1
+	VPSLLQ       $0x24, Y6, Y9
+	VPSRLQ       $0x1c, Y6, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y6, Y10
+	VPSRLQ       $0x22, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y6, Y10
+	VPSRLQ       $0x27, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPAND        Y6, Y7, Y8
+	VPOR         Y6, Y7, Y9
+	VPAND        Y0, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPBROADCASTQ 88(R8), Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       352(DI), Y4, Y4
+	VPSLLQ       $0x32, Y1, Y9
+	VPSRLQ       $0x0e, Y1, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y1, Y10
+	VPSRLQ       $0x12, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y1, Y10
+	VPSRLQ       $0x29, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y2, Y3, Y8
+	VPAND        Y1, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       Y4, Y0, Y0
+	VPSLLQ       $0x24, Y5, Y9
+	VPSRLQ       $0x1c, Y5, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y5, Y10
+	VPSRLQ       $0x22, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y5, Y10
+	VPSRLQ       $0x27, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPAND        Y5, Y6, Y8
+	VPOR         Y5, Y6, Y9
+	VPAND        Y7, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPBROADCASTQ 96(R8), Y8
+	VPADDQ       Y8, Y3, Y3
+	VPADDQ       384(DI), Y3, Y3
+	VPSLLQ       $0x32, Y0, Y9
+	VPSRLQ       $0x0e, Y0, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y0, Y10
+	VPSRLQ       $0x12, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y0, Y10
+	VPSRLQ       $0x29, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y0, Y8, Y8
+	VPXOR        Y2, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPADDQ       Y3, Y7, Y7
+	VPSLLQ       $0x24, Y4, Y9
+	VPSRLQ       $0x1c, Y4, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y4, Y10
+	VPSRLQ       $0x22, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y4, Y10
+	VPSRLQ       $0x27, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPAND        Y4, Y5, Y8
+	VPOR         Y4, Y5, Y9
+	VPAND        Y6, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPBROADCASTQ 104(R8), Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       416(DI), Y2, Y2
+	VPSLLQ       $0x32, Y7, Y9
+	VPSRLQ       $0x0e, Y7, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y7, Y10
+	VPSRLQ       $0x12, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y7, Y10
+	VPSRLQ       $0x29, Y7, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y0, Y1, Y8
+	VPAND        Y7, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       Y2, Y6, Y6
+	VPSLLQ       $0x24, Y3, Y9
+	VPSRLQ       $0x1c, Y3, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y3, Y10
+	VPSRLQ       $0x22, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y3, Y10
+	VPSRLQ       $0x27, Y3, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPAND        Y3, Y4, Y8
+	VPOR         Y3, Y4, Y9
+	VPAND        Y5, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPBROADCASTQ 112(R8), Y8
+	VPADDQ       Y8, Y1, Y1
+	VPADDQ       448(DI), Y1, Y1
+	VPSLLQ       $0x32, Y6, Y9
+	VPSRLQ       $0x0e, Y6, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y6, Y10
+	VPSRLQ       $0x12, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y6, Y10
+	VPSRLQ       $0x29, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y6, Y8, Y8
+	VPXOR        Y0, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPADDQ       Y1, Y5, Y5
+	VPSLLQ       $0x24, Y2, Y9
+	VPSRLQ       $0x1c, Y2, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y2, Y10
+	VPSRLQ       $0x22, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y2, Y10
+	VPSRLQ       $0x27, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPAND        Y2, Y3, Y8
+	VPOR         Y2, Y3, Y9
+	VPAND        Y4, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPBROADCASTQ 120(R8), Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       480(DI), Y0, Y0
+	VPSLLQ       $0x32, Y5, Y9
+	VPSRLQ       $0x0e, Y5, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y5, Y10
+	VPSRLQ       $0x12, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y5, Y10
+	VPSRLQ       $0x29, Y5, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y6, Y7, Y8
+	VPAND        Y5, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       Y0, Y4, Y4
+	VPSLLQ       $0x24, Y1, Y9
+	VPSRLQ       $0x1c, Y1, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y1, Y10
+	VPSRLQ       $0x22, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y1, Y10
+	VPSRLQ       $0x27, Y1, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPAND        Y1, Y2, Y8
+	VPOR         Y1, Y2, Y9
+	VPAND        Y3, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       2616(SP), Y0, Y0
+	VMOVDQU      Y0, 2616(SP)
+	VPADDQ       2648(SP), Y1, Y1
+	VMOVDQU      Y1, 2648(SP)
+	VPADDQ       2680(SP), Y2, Y2
+	VMOVDQU      Y2, 2680(SP)
+	VPADDQ       2712(SP), Y3, Y3
+	VMOVDQU      Y3, 2712(SP)
+	VPADDQ       2744(SP), Y4, Y4
+	VMOVDQU      Y4, 2744(SP)
+	VPADDQ       2776(SP), Y5, Y5
+	VMOVDQU      Y5, 2776(SP)
+	VPADDQ       2808(SP), Y6, Y6
+	VMOVDQU      Y6, 2808(SP)
+	VPADDQ       2840(SP), Y7, Y7
+	VMOVDQU      Y7, 2840(SP)
+	ADDQ         $0x00000080, SI
+	DECQ         BX
+	JNZ          avx2_loop
+	VMOVDQU      2616(SP), Y0
+	VMOVDQU      Y0, (CX)
+	VMOVDQU      2648(SP), Y0
+	VMOVDQU      Y0, 32(CX)
+	VMOVDQU      2680(SP), Y0
+	VMOVDQU      Y0, 64(CX)
+	VMOVDQU      2712(SP), Y0
+	VMOVDQU      Y0, 96(CX)
+	VMOVDQU      2744(SP), Y0
+	VMOVDQU      Y0, 128(CX)
+	VMOVDQU      2776(SP), Y0
+	VMOVDQU      Y0, 160(CX)
+	VMOVDQU      2808(SP), Y0
+	VMOVDQU      Y0, 192(CX)
+	VMOVDQU      2840(SP), Y0
+	VMOVDQU      Y0, 224(CX)
+	VZEROUPPER
+	RET
+
+DATA sha512consts<>+0(SB)/8, $0x428a2f98d728ae22
+DATA sha512consts<>+8(SB)/8, $0x7137449123ef65cd
+DATA sha512consts<>+16(SB)/8, $0xb5c0fbcfec4d3b2f
+DATA sha512consts<>+24(SB)/8, $0xe9b5dba58189dbbc
+DATA sha512consts<>+32(SB)/8, $0x3956c25bf348b538
+DATA sha512consts<>+40(SB)/8, $0x59f111f1b605d019
+DATA sha512consts<>+48(SB)/8, $0x923f82a4af194f9b
+DATA sha512consts<>+56(SB)/8, $0xab1c5ed5da6d8118
+DATA sha512consts<>+64(SB)/8, $0xd807aa98a3030242
+DATA sha512consts<>+72(SB)/8, $0x12835b0145706fbe
+DATA sha512consts<>+80(SB)/8, $0x243185be4ee4b28c
+DATA sha512consts<>+88(SB)/8, $0x550c7dc3d5ffb4e2
+DATA sha512consts<>+96(SB)/8, $0x72be5d74f27b896f
+DATA sha512consts<>+104(SB)/8, $0x80deb1fe3b1696b1
+DATA sha512consts<>+112(SB)/8, $0x9bdc06a725c71235
+DATA sha512consts<>+120(SB)/8, $0xc19bf174cf692694
+DATA sha512consts<>+128(SB)/8, $0xe49b69c19ef14ad2
+DATA sha512consts<>+136(SB)/8, $0xefbe4786384f25e3
+DATA sha512consts<>+144(SB)/8, $0x0fc19dc68b8cd5b5
+DATA sha512consts<>+152(SB)/8, $0x240ca1cc77ac9c65
+DATA sha512consts<>+160(SB)/8, $0x2de92c6f592b0275
+DATA sha512consts<>+168(SB)/8, $0x4a7484aa6ea6e483
+DATA sha512consts<>+176(SB)/8, $0x5cb0a9dcbd41fbd4
+DATA sha512consts<>+184(SB)/8, $0x76f988da831153b5
+DATA sha512consts<>+192(SB)/8, $0x983e5152ee66dfab
+DATA sha512consts<>+200(SB)/8, $0xa831c66d2db43210
+DATA sha512consts<>+208(SB)/8, $0xb00327c898fb213f
+DATA sha512consts<>+216(SB)/8, $0xbf597fc7beef0ee4
+DATA sha512consts<>+224(SB)/8, $0xc6e00bf33da88fc2
+DATA sha512consts<>+232(SB)/8, $0xd5a79147930aa725
+DATA sha512consts<>+240(SB)/8, $0x06ca6351e003826f
+DATA sha512consts<>+248(SB)/8, $0x142929670a0e6e70
+DATA sha512consts<>+256(SB)/8, $0x27b70a8546d22ffc
+DATA sha512consts<>+264(SB)/8, $0x2e1b21385c26c926
+DATA sha512consts<>+272(SB)/8, $0x4d2c6dfc5ac42aed
+DATA sha512consts<>+280(SB)/8, $0x53380d139d95b3df
+DATA sha512consts<>+288(SB)/8, $0x650a73548baf63de
+DATA sha512consts<>+296(SB)/8, $0x766a0abb3c77b2a8
+DATA sha512consts<>+304(SB)/8, $0x81c2c92e47edaee6
+DATA sha512consts<>+312(SB)/8, $0x92722c851482353b
+DATA sha512consts<>+320(SB)/8, $0xa2bfe8a14cf10364
+DATA sha512consts<>+328(SB)/8, $0xa81a664bbc423001
+DATA sha512consts<>+336(SB)/8, $0xc24b8b70d0f89791
+DATA sha512consts<>+344(SB)/8, $0xc76c51a30654be30
+DATA sha512consts<>+352(SB)/8, $0xd192e819d6ef5218
+DATA sha512consts<>+360(SB)/8, $0xd69906245565a910
+DATA sha512consts<>+368(SB)/8, $0xf40e35855771202a
+DATA sha512consts<>+376(SB)/8, $0x106aa07032bbd1b8
+DATA sha512consts<>+384(SB)/8, $0x19a4c116b8d2d0c8
+DATA sha512consts<>+392(SB)/8, $0x1e376c085141ab53
+DATA sha512consts<>+400(SB)/8, $0x2748774cdf8eeb99
+DATA sha512consts<>+408(SB)/8, $0x34b0bcb5e19b48a8
+DATA sha512consts<>+416(SB)/8, $0x391c0cb3c5c95a63
+DATA sha512consts<>+424(SB)/8, $0x4ed8aa4ae3418acb
+DATA sha512consts<>+432(SB)/8, $0x5b9cca4f7763e373
+DATA sha512consts<>+440(SB)/8, $0x682e6ff3d6b2b8a3
+DATA sha512consts<>+448(SB)/8, $0x748f82ee5defb2fc
+DATA sha512consts<>+456(SB)/8, $0x78a5636f43172f60
+DATA sha512consts<>+464(SB)/8, $0x84c87814a1f0ab72
+DATA sha512consts<>+472(SB)/8, $0x8cc702081a6439ec
+DATA sha512consts<>+480(SB)/8, $0x90befffa23631e28
+DATA sha512consts<>+488(SB)/8, $0xa4506cebde82bde9
+DATA sha512consts<>+496(SB)/8, $0xbef9a3f7b2c67915
+DATA sha512consts<>+504(SB)/8, $0xc67178f2e372532b
+DATA sha512consts<>+512(SB)/8, $0xca273eceea26619c
+DATA sha512consts<>+520(SB)/8, $0xd186b8c721c0c207
+DATA sha512consts<>+528(SB)/8, $0xeada7dd6cde0eb1e
+DATA sha512consts<>+536(SB)/8, $0xf57d4f7fee6ed178
+DATA sha512consts<>+544(SB)/8, $0x06f067aa72176fba
+DATA sha512consts<>+552(SB)/8, $0x0a637dc5a2c898a6
+DATA sha512consts<>+560(SB)/8, $0x113f9804bef90dae
+DATA sha512consts<>+568(SB)/8, $0x1b710b35131c471b
+DATA sha512consts<>+576(SB)/8, $0x28db77f523047d84
+DATA sha512consts<>+584(SB)/8, $0x32caab7b40c72493
+DATA sha512consts<>+592(SB)/8, $0x3c9ebe0a15c9bebc
+DATA sha512consts<>+600(SB)/8, $0x431d67c49c100d4c
+DATA sha512consts<>+608(SB)/8, $0x4cc5d4becb3e42b6
+DATA sha512consts<>+616(SB)/8, $0x597f299cfc657e2a
+DATA sha512consts<>+624(SB)/8, $0x5fcb6fab3ad6faec
+DATA sha512consts<>+632(SB)/8, $0x6c44198c4a475817
+GLOBL sha512consts<>(SB), RODATA|NOPTR, $640
+
+DATA sha512bswap<>+0(SB)/1, $0x07
+DATA sha512bswap<>+1(SB)/1, $0x06
+DATA sha512bswap<>+2(SB)/1, $0x05
+DATA sha512bswap<>+3(SB)/1, $0x04
+DATA sha512bswap<>+4(SB)/1, $0x03
+DATA sha512bswap<>+5(SB)/1, $0x02
+DATA sha512bswap<>+6(SB)/1, $0x01
+DATA sha512bswap<>+7(SB)/1, $0x00
+DATA sha512bswap<>+8(SB)/1, $0x0f
+DATA sha512bswap<>+9(SB)/1, $0x0e
+DATA sha512bswap<>+10(SB)/1, $0x0d
+DATA sha512bswap<>+11(SB)/1, $0x0c
+DATA sha512bswap<>+12(SB)/1, $0x0b
+DATA sha512bswap<>+13(SB)/1, $0x0a
+DATA sha512bswap<>+14(SB)/1, $0x09
+DATA sha512bswap<>+15(SB)/1, $0x08
+DATA sha512bswap<>+16(SB)/1, $0x07
+DATA sha512bswap<>+17(SB)/1, $0x06
+DATA sha512bswap<>+18(SB)/1, $0x05
+DATA sha512bswap<>+19(SB)/1, $0x04
+DATA sha512bswap<>+20(SB)/1, $0x03
+DATA sha512bswap<>+21(SB)/1, $0x02
+DATA sha512bswap<>+22(SB)/1, $0x01
+DATA sha512bswap<>+23(SB)/1, $0x00
+DATA sha512bswap<>+24(SB)/1, $0x0f
+DATA sha512bswap<>+25(SB)/1, $0x0e
+DATA sha512bswap<>+26(SB)/1, $0x0d
+DATA sha512bswap<>+27(SB)/1, $0x0c
+DATA sha512bswap<>+28(SB)/1, $0x0b
+DATA sha512bswap<>+29(SB)/1, $0x0a
+DATA sha512bswap<>+30(SB)/1, $0x09
+DATA sha512bswap<>+31(SB)/1, $0x08
+GLOBL sha512bswap<>(SB), RODATA|NOPTR, $32
+
 // func blockAVX512x8(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL
 TEXT ·blockAVX512x8(SB), $5688-24
@@ -1923,119 +3787,3 @@ avx512_rounds:
 	VMOVDQU64   Y15, 480(CX)
 	VZEROUPPER
 	RET
-
-DATA sha512consts<>+0(SB)/8, $0x428a2f98d728ae22
-DATA sha512consts<>+8(SB)/8, $0x7137449123ef65cd
-DATA sha512consts<>+16(SB)/8, $0xb5c0fbcfec4d3b2f
-DATA sha512consts<>+24(SB)/8, $0xe9b5dba58189dbbc
-DATA sha512consts<>+32(SB)/8, $0x3956c25bf348b538
-DATA sha512consts<>+40(SB)/8, $0x59f111f1b605d019
-DATA sha512consts<>+48(SB)/8, $0x923f82a4af194f9b
-DATA sha512consts<>+56(SB)/8, $0xab1c5ed5da6d8118
-DATA sha512consts<>+64(SB)/8, $0xd807aa98a3030242
-DATA sha512consts<>+72(SB)/8, $0x12835b0145706fbe
-DATA sha512consts<>+80(SB)/8, $0x243185be4ee4b28c
-DATA sha512consts<>+88(SB)/8, $0x550c7dc3d5ffb4e2
-DATA sha512consts<>+96(SB)/8, $0x72be5d74f27b896f
-DATA sha512consts<>+104(SB)/8, $0x80deb1fe3b1696b1
-DATA sha512consts<>+112(SB)/8, $0x9bdc06a725c71235
-DATA sha512consts<>+120(SB)/8, $0xc19bf174cf692694
-DATA sha512consts<>+128(SB)/8, $0xe49b69c19ef14ad2
-DATA sha512consts<>+136(SB)/8, $0xefbe4786384f25e3
-DATA sha512consts<>+144(SB)/8, $0x0fc19dc68b8cd5b5
-DATA sha512consts<>+152(SB)/8, $0x240ca1cc77ac9c65
-DATA sha512consts<>+160(SB)/8, $0x2de92c6f592b0275
-DATA sha512consts<>+168(SB)/8, $0x4a7484aa6ea6e483
-DATA sha512consts<>+176(SB)/8, $0x5cb0a9dcbd41fbd4
-DATA sha512consts<>+184(SB)/8, $0x76f988da831153b5
-DATA sha512consts<>+192(SB)/8, $0x983e5152ee66dfab
-DATA sha512consts<>+200(SB)/8, $0xa831c66d2db43210
-DATA sha512consts<>+208(SB)/8, $0xb00327c898fb213f
-DATA sha512consts<>+216(SB)/8, $0xbf597fc7beef0ee4
-DATA sha512consts<>+224(SB)/8, $0xc6e00bf33da88fc2
-DATA sha512consts<>+232(SB)/8, $0xd5a79147930aa725
-DATA sha512consts<>+240(SB)/8, $0x06ca6351e003826f
-DATA sha512consts<>+248(SB)/8, $0x142929670a0e6e70
-DATA sha512consts<>+256(SB)/8, $0x27b70a8546d22ffc
-DATA sha512consts<>+264(SB)/8, $0x2e1b21385c26c926
-DATA sha512consts<>+272(SB)/8, $0x4d2c6dfc5ac42aed
-DATA sha512consts<>+280(SB)/8, $0x53380d139d95b3df
-DATA sha512consts<>+288(SB)/8, $0x650a73548baf63de
-DATA sha512consts<>+296(SB)/8, $0x766a0abb3c77b2a8
-DATA sha512consts<>+304(SB)/8, $0x81c2c92e47edaee6
-DATA sha512consts<>+312(SB)/8, $0x92722c851482353b
-DATA sha512consts<>+320(SB)/8, $0xa2bfe8a14cf10364
-DATA sha512consts<>+328(SB)/8, $0xa81a664bbc423001
-DATA sha512consts<>+336(SB)/8, $0xc24b8b70d0f89791
-DATA sha512consts<>+344(SB)/8, $0xc76c51a30654be30
-DATA sha512consts<>+352(SB)/8, $0xd192e819d6ef5218
-DATA sha512consts<>+360(SB)/8, $0xd69906245565a910
-DATA sha512consts<>+368(SB)/8, $0xf40e35855771202a
-DATA sha512consts<>+376(SB)/8, $0x106aa07032bbd1b8
-DATA sha512consts<>+384(SB)/8, $0x19a4c116b8d2d0c8
-DATA sha512consts<>+392(SB)/8, $0x1e376c085141ab53
-DATA sha512consts<>+400(SB)/8, $0x2748774cdf8eeb99
-DATA sha512consts<>+408(SB)/8, $0x34b0bcb5e19b48a8
-DATA sha512consts<>+416(SB)/8, $0x391c0cb3c5c95a63
-DATA sha512consts<>+424(SB)/8, $0x4ed8aa4ae3418acb
-DATA sha512consts<>+432(SB)/8, $0x5b9cca4f7763e373
-DATA sha512consts<>+440(SB)/8, $0x682e6ff3d6b2b8a3
-DATA sha512consts<>+448(SB)/8, $0x748f82ee5defb2fc
-DATA sha512consts<>+456(SB)/8, $0x78a5636f43172f60
-DATA sha512consts<>+464(SB)/8, $0x84c87814a1f0ab72
-DATA sha512consts<>+472(SB)/8, $0x8cc702081a6439ec
-DATA sha512consts<>+480(SB)/8, $0x90befffa23631e28
-DATA sha512consts<>+488(SB)/8, $0xa4506cebde82bde9
-DATA sha512consts<>+496(SB)/8, $0xbef9a3f7b2c67915
-DATA sha512consts<>+504(SB)/8, $0xc67178f2e372532b
-DATA sha512consts<>+512(SB)/8, $0xca273eceea26619c
-DATA sha512consts<>+520(SB)/8, $0xd186b8c721c0c207
-DATA sha512consts<>+528(SB)/8, $0xeada7dd6cde0eb1e
-DATA sha512consts<>+536(SB)/8, $0xf57d4f7fee6ed178
-DATA sha512consts<>+544(SB)/8, $0x06f067aa72176fba
-DATA sha512consts<>+552(SB)/8, $0x0a637dc5a2c898a6
-DATA sha512consts<>+560(SB)/8, $0x113f9804bef90dae
-DATA sha512consts<>+568(SB)/8, $0x1b710b35131c471b
-DATA sha512consts<>+576(SB)/8, $0x28db77f523047d84
-DATA sha512consts<>+584(SB)/8, $0x32caab7b40c72493
-DATA sha512consts<>+592(SB)/8, $0x3c9ebe0a15c9bebc
-DATA sha512consts<>+600(SB)/8, $0x431d67c49c100d4c
-DATA sha512consts<>+608(SB)/8, $0x4cc5d4becb3e42b6
-DATA sha512consts<>+616(SB)/8, $0x597f299cfc657e2a
-DATA sha512consts<>+624(SB)/8, $0x5fcb6fab3ad6faec
-DATA sha512consts<>+632(SB)/8, $0x6c44198c4a475817
-GLOBL sha512consts<>(SB), RODATA|NOPTR, $640
-
-DATA sha512bswap<>+0(SB)/1, $0x07
-DATA sha512bswap<>+1(SB)/1, $0x06
-DATA sha512bswap<>+2(SB)/1, $0x05
-DATA sha512bswap<>+3(SB)/1, $0x04
-DATA sha512bswap<>+4(SB)/1, $0x03
-DATA sha512bswap<>+5(SB)/1, $0x02
-DATA sha512bswap<>+6(SB)/1, $0x01
-DATA sha512bswap<>+7(SB)/1, $0x00
-DATA sha512bswap<>+8(SB)/1, $0x0f
-DATA sha512bswap<>+9(SB)/1, $0x0e
-DATA sha512bswap<>+10(SB)/1, $0x0d
-DATA sha512bswap<>+11(SB)/1, $0x0c
-DATA sha512bswap<>+12(SB)/1, $0x0b
-DATA sha512bswap<>+13(SB)/1, $0x0a
-DATA sha512bswap<>+14(SB)/1, $0x09
-DATA sha512bswap<>+15(SB)/1, $0x08
-DATA sha512bswap<>+16(SB)/1, $0x07
-DATA sha512bswap<>+17(SB)/1, $0x06
-DATA sha512bswap<>+18(SB)/1, $0x05
-DATA sha512bswap<>+19(SB)/1, $0x04
-DATA sha512bswap<>+20(SB)/1, $0x03
-DATA sha512bswap<>+21(SB)/1, $0x02
-DATA sha512bswap<>+22(SB)/1, $0x01
-DATA sha512bswap<>+23(SB)/1, $0x00
-DATA sha512bswap<>+24(SB)/1, $0x0f
-DATA sha512bswap<>+25(SB)/1, $0x0e
-DATA sha512bswap<>+26(SB)/1, $0x0d
-DATA sha512bswap<>+27(SB)/1, $0x0c
-DATA sha512bswap<>+28(SB)/1, $0x0b
-DATA sha512bswap<>+29(SB)/1, $0x0a
-DATA sha512bswap<>+30(SB)/1, $0x09
-DATA sha512bswap<>+31(SB)/1, $0x08
-GLOBL sha512bswap<>(SB), RODATA|NOPTR, $32

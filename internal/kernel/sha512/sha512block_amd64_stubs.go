@@ -4,6 +4,11 @@
 
 package sha512
 
+// blockAVX2x4 hashes nblocks blocks of 4 lanes with AVX2.
+//
+//go:noescape
+func blockAVX2x4(s *[8][4]uint64, ptrs *[4]*byte, nblocks int)
+
 // blockAVX512x8 hashes nblocks blocks of 8 lanes with 256-bit AVX-512 instructions.
 //
 //go:noescape

@@ -42,6 +42,11 @@ var (
 		Mov: VMOVDQA64, Load: VMOVDQU64,
 		Sigma1: [3]uint8{14, 18, 41}, Sigma0: [3]uint8{28, 34, 39}, Small0: [3]uint8{1, 8, 7}, Small1: [3]uint8{19, 61, 6},
 	}
+	SHA512AVX2 = Words{
+		Bytes: 8, Srl: VPSRLQ, Shl: VPSLLQ, Add: VPADDQ, Bcst: VPBROADCASTQ,
+		Mov: func(ops ...Op) { VMOVDQA(ops[0], ops[1]) }, Load: func(ops ...Op) { VMOVDQU(ops[0], ops[1]) },
+		Sigma1: SHA512.Sigma1, Sigma0: SHA512.Sigma0, Small0: SHA512.Small0, Small1: SHA512.Small1,
+	}
 	SHA256AVX2 = Words{
 		Bytes: 4, Srl: VPSRLD, Shl: VPSLLD, Add: VPADDD, Bcst: VPBROADCASTD,
 		Mov: func(ops ...Op) { VMOVDQA(ops[0], ops[1]) }, Load: func(ops ...Op) { VMOVDQU(ops[0], ops[1]) },
@@ -207,11 +212,7 @@ func (ws Words) Lanes(rounds int, consts, bswapMask Mem, load func(pp, off Regis
 			ws.Add(saved.Offset(row*i+32*g), st[g][i], st[g][i])
 		}
 	}
-	if block := 16 * ws.Bytes; block < 128 {
-		ADDQ(U8(block), off)
-	} else {
-		ADDQ(U32(block), off)
-	}
+	ws.nextBlock(off)
 	DECQ(n)
 	JNZ(LabelRef("avx512_loop"))
 	for g := range 2 {
@@ -223,9 +224,10 @@ func (ws Words) Lanes(rounds int, consts, bswapMask Mem, load func(pp, off Regis
 	RET()
 }
 
-// LanesAVX2 is Lanes in AVX2 forms: one group of 8 lanes of 32-bit words
-// (32 bytes a message word), with the chaining state kept in memory
-// between blocks, since the transpose needs most of the 16 registers.
+// LanesAVX2 is Lanes in AVX2 forms: one group of lanes in YMM registers
+// (8 of 32-bit words or 4 of 64-bit ones: 32 bytes a message word), with
+// the chaining state kept in memory between blocks, since the transpose
+// needs most of the 16 registers.
 func (ws Words) LanesAVX2(rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int)) {
 	const row = 32
 	w, saved, sp, pp, n, off := frame(rounds, row)
@@ -248,7 +250,7 @@ func (ws Words) LanesAVX2(rounds int, consts, bswapMask Mem, load func(pp, off R
 		ws.Add(saved.Offset(row*i), cur[i], cur[i])
 		ws.Load(cur[i], saved.Offset(row*i))
 	}
-	ADDQ(U8(16*ws.Bytes), off)
+	ws.nextBlock(off)
 	DECQ(n)
 	JNZ(LabelRef("avx2_loop"))
 	for i := range 8 {
@@ -300,6 +302,16 @@ func (ws Words) rounds(name string, rounds, row int, w Mem, consts Mem, st [][8]
 	DECQ(it)
 	JNZ(LabelRef(name + "_rounds"))
 	body(false)
+}
+
+// nextBlock advances the block offset by one block of 16 words; 128 does
+// not fit a sign-extended byte.
+func (ws Words) nextBlock(off Register) {
+	if block := 16 * ws.Bytes; block < 128 {
+		ADDQ(U8(block), off)
+	} else {
+		ADDQ(U32(block), off)
+	}
 }
 
 // frame allocates a lane kernel's stack (the message schedule w, rounds

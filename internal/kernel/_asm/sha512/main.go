@@ -13,8 +13,26 @@ import (
 
 func main() {
 	ConstraintExpr("amd64,!purego")
+	avx2()
 	avx512()
 	Generate()
+}
+
+// avx2 hashes 4 lanes in one group of YMM registers, the AVX-512
+// kernel's rounds spelled in AVX2 (see the SHA-256 generator), for CPUs
+// with AVX2 but not AVX-512.
+func avx2() {
+	TEXT("blockAVX2x4", 0, "func(s *[8][4]uint64, ptrs *[4]*byte, nblocks int)")
+	Pragma("noescape")
+	Doc("blockAVX2x4 hashes nblocks blocks of 4 lanes with AVX2.")
+	sha2.SHA512AVX2.LanesAVX2(80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
+		for c := range 4 {
+			words4x4(false, pp, off, 0, 32*c, func(j int, r VecVirtual) {
+				VPSHUFB(bswap, r, r)
+				VMOVDQU(r, w.Offset(row*(4*c+j)))
+			})
+		}
+	})
 }
 
 // avx512 hashes 8 lanes as two interleaved groups of 4 in YMM registers,
@@ -32,7 +50,7 @@ func avx512() {
 	sha2.SHA512.Lanes(80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for g := range 2 {
 			for c := range 4 {
-				words4x4(pp, off, 4*g, 32*c, func(j int, r VecVirtual) {
+				words4x4(true, pp, off, 4*g, 32*c, func(j int, r VecVirtual) {
 					VPSHUFB(bswap, r, r)
 					VMOVDQU64(r, w.Offset(row*(4*c+j)+32*g))
 				})
@@ -43,12 +61,18 @@ func avx512() {
 
 // words4x4 loads 32 bytes at ptrs[first+i]+off+disp for lanes i = 0..3 and
 // hands done the 4 YMM registers, the j-th holding 64-bit word j (of those
-// 32 bytes) of the 4 lanes: 4 loads and 8 shuffles, in EVEX forms.
-func words4x4(ptrs, off Register, first, disp int, done func(j int, r VecVirtual)) {
+// 32 bytes) of the 4 lanes: 4 loads and 8 shuffles, in EVEX forms (which
+// may use Y16-Y31) or, for AVX2, VEX ones.
+func words4x4(evex bool, ptrs, off Register, first, disp int, done func(j int, r VecVirtual)) {
 	var r [4]VecVirtual
 	for k := range 4 {
 		r[k] = YMM()
-		VMOVDQU64(Mem{Base: transpose.LanePtr(ptrs, first+k), Index: off, Scale: 1, Disp: disp}, r[k])
+		m := Mem{Base: transpose.LanePtr(ptrs, first+k), Index: off, Scale: 1, Disp: disp}
+		if evex {
+			VMOVDQU64(m, r[k])
+		} else {
+			VMOVDQU(m, r[k])
+		}
 	}
 	lo01, hi01, lo23, hi23 := YMM(), YMM(), YMM(), YMM()
 	VPUNPCKLQDQ(r[1], r[0], lo01) // lane0.w0 lane1.w0 | lane0.w2 lane1.w2
@@ -60,7 +84,11 @@ func words4x4(ptrs, off Register, first, disp int, done func(j int, r VecVirtual
 		a, b VecVirtual
 	}{{0, lo01, lo23}, {0, hi01, hi23}, {3, lo01, lo23}, {3, hi01, hi23}} {
 		x := YMM()
-		VSHUFI64X2(U8(sel.imm), sel.b, sel.a, x) // low (0) or high (3) 128-bit halves of a, then b
+		if evex {
+			VSHUFI64X2(U8(sel.imm), sel.b, sel.a, x) // low (0) or high (3) 128-bit halves of a, then b
+		} else {
+			VPERM2I128(U8([4]uint8{0x20, 0, 0, 0x31}[sel.imm]), sel.b, sel.a, x)
+		}
 		done(j, x)
 	}
 }
