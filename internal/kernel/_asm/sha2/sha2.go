@@ -268,9 +268,11 @@ func (ws Words) LanesAVX2(rounds int, consts, bswapMask Mem, load func(pp, off R
 // w+row*t+32g, the first 16 filled) and the round constants at consts.
 // The rounds run as a loop of 16, then 16 more without the schedule:
 // unrolled whole, the SHA-512 block was ~5,000 instructions, more than
-// Zen 4's op cache holds, and the same rounds ran 8 cycles a round in a
-// loop of 3,000 instructions against 12.5 in one of 5,000 (measured with
-// the generated rounds copied into loops of each size). recent keeps the
+// Zen 4's op cache holds, and the same rounds took 8 cycles a group's
+// round in a loop of 3,000 instructions against 12.5 in one of 5,000
+// (measured with the generated rounds copied into loops of each size).
+// As a loop, the kernel issues ~3.7 instructions a cycle, near the 4.0
+// of that synthetic loop: more speed needs fewer instructions. recent keeps the
 // schedule's latest words in registers (AVX-512 only: AVX2 lacks the
 // registers).
 func (ws Words) rounds(name string, rounds, row int, w Mem, consts Mem, st [][8]VecVirtual, recent bool) {
