@@ -2106,17 +2106,17 @@ avx2_loop:
 	VPSRLD      $0x02, Y1, Y1
 	VPOR        Y3, Y1, Y1
 	VPADDD      640(SP), Y2, Y3
-	VMOVDQU     Y3, 640(SP)
 	VPXOR       Y0, Y2, Y2
 	VPXOR       Y1, Y2, Y2
 	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x05, Y4, Y3
+	VPSLLD      $0x05, Y4, Y6
 	VPSRLD      $0x1b, Y4, Y2
-	VPOR        Y3, Y2, Y2
+	VPOR        Y6, Y2, Y2
 	VPADDD      Y2, Y5, Y5
 	VPSLLD      $0x1e, Y0, Y2
 	VPSRLD      $0x02, Y0, Y0
 	VPOR        Y2, Y0, Y0
+	VMOVDQU     Y3, 640(SP)
 	VPADDD      512(SP), Y5, Y5
 	VMOVDQU     Y5, 512(SP)
 	VPADDD      544(SP), Y4, Y4

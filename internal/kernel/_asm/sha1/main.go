@@ -190,20 +190,13 @@ func avx2() {
 		l.v[i] = YMM()
 		VMOVDQU(saved.Offset(row*i), l.v[i])
 	}
-	l.acc = YMM()
-	VPADDD(l.at(0), l.v[4], l.acc)
-	VPADDD(Mem{Base: kt}, l.acc, l.acc)
+	k := func(t int) Op { return Mem{Base: kt, Disp: row * (t / 20)} }
+	l.start(k(0))
+	e := YMM()
 	for t := range 80 {
-		next := YMM()
-		if t < 79 {
-			VPADDD(l.schedule(t+1), l.v[3], next)
-			VPADDD(Mem{Base: kt, Disp: row * ((t + 1) / 20)}, next, next)
-		} else { // the last round's d is the block's e
-			VPADDD(saved.Offset(row*4), l.v[3], next)
-			VMOVDQU(next, saved.Offset(row*4))
-		}
-		l.round(t, next)
+		l.step(t, k(t+1), saved.Offset(row*4), e)
 	}
+	VMOVDQU(e, saved.Offset(row*4))
 	for i := range 4 {
 		VPADDD(saved.Offset(row*i), l.v[i], l.v[i])
 		VMOVDQU(l.v[i], saved.Offset(row*i))
@@ -289,22 +282,12 @@ func avx512() {
 		gs[g] = &lanes{evex: true, w: Mem{Base: pl.Cur, Disp: 32 * g}, row: row, x: map[int]VecVirtual{}}
 		l := gs[g]
 		l.v = st[g]
-		l.acc = YMM() // e + w[t] + k[t]
-		VPADDD(l.at(0), l.v[4], l.acc)
-		VPADDD(k[0], l.acc, l.acc)
+		l.start(k[0])
 	}
 	perRound := (len(pipe) + 79) / 80
 	for t := range 80 {
 		for g, l := range gs {
-			next := st[g][4] // the last round's d is the block's e
-			if t < 79 {
-				next = YMM()
-				VPADDD(l.schedule(t+1), l.v[3], next)
-				VPADDD(k[(t+1)/20], next, next)
-			} else {
-				VPADDD(saved.Offset(row*4+32*g), l.v[3], next)
-			}
-			l.round(t, next)
+			l.step(t, k[min(t+1, 79)/20], saved.Offset(row*4+32*g), st[g][4])
 		}
 		pipe.Emit(perRound)
 	}
@@ -401,6 +384,28 @@ func (l *lanes) schedule(t int) Op {
 	VMOVDQU32(wt, l.at(t))
 	l.x[t] = wt
 	return wt
+}
+
+// start begins a block: the first round's e + w[0] + k[0].
+func (l *lanes) start(k0 Op) {
+	l.acc = YMM()
+	VPADDD(l.at(0), l.v[4], l.acc)
+	VPADDD(k0, l.acc, l.acc)
+}
+
+// step does round t, first computing the next round's e + w + k from d
+// with the next round's constant kn. The last round's d is the block's
+// new e: added to the saved one into final.
+func (l *lanes) step(t int, kn Op, savedE Mem, final VecVirtual) {
+	next := final
+	if t < 79 {
+		next = YMM()
+		VPADDD(l.schedule(t+1), l.v[3], next)
+		VPADDD(kn, next, next)
+	} else {
+		VPADDD(savedE, l.v[3], next)
+	}
+	l.round(t, next)
 }
 
 // round does round t, given next = the next round's e + w + k (computed

@@ -13,13 +13,13 @@ import (
 
 // Words is one word size's instructions and rotation amounts, in AVX-512
 // (EVEX) or AVX2 (VEX) forms. AVX2 has no rotation, ternary logic or
-// broadcast operand (Ror, Tern and AddBcst are nil): the rounds spell them
+// broadcast operand (Ror, Tern, AddBcst and Mov are nil): the rounds spell them
 // out, and with 16 registers a kernel runs one group of lanes.
 type Words struct {
 	Bytes     int             // of a word
 	Ror, Srl  func(ops ...Op) // imm, x, dst
-	Shl       func(ops ...Op) // imm, x, dst
-	Bcst      func(ops ...Op) // broadcast a word from memory: mem, dst
+	Shl       func(ops ...Op) // imm, x, dst (AVX2 only)
+	Bcst      func(ops ...Op) // broadcast a word from memory: mem, dst (AVX2 only)
 	Add       func(ops ...Op) // src, x, dst
 	AddBcst   func(ops ...Op) // add a word broadcast from memory
 	Tern      func(ops ...Op) // imm, c, b, a
@@ -30,7 +30,8 @@ type Words struct {
 	Small1    [3]uint8        // σ1: two rotations and a shift
 }
 
-// SHA256 and SHA512 are the two word sizes (FIPS 180-4, 4.1.2 and 4.1.3).
+// SHA256 and SHA512 are the two word sizes (FIPS 180-4, 4.1.2 and 4.1.3),
+// in AVX-512 forms and in AVX2 ones.
 var (
 	SHA256 = Words{
 		Bytes: 4, Ror: VPRORD, Srl: VPSRLD, Add: VPADDD, AddBcst: VPADDD_BCST, Tern: VPTERNLOGD,
@@ -42,17 +43,23 @@ var (
 		Mov: VMOVDQA64, Load: VMOVDQU64,
 		Sigma1: [3]uint8{14, 18, 41}, Sigma0: [3]uint8{28, 34, 39}, Small0: [3]uint8{1, 8, 7}, Small1: [3]uint8{19, 61, 6},
 	}
-	SHA512AVX2 = Words{
-		Bytes: 8, Srl: VPSRLQ, Shl: VPSLLQ, Add: VPADDQ, Bcst: VPBROADCASTQ,
-		Mov: func(ops ...Op) { VMOVDQA(ops[0], ops[1]) }, Load: func(ops ...Op) { VMOVDQU(ops[0], ops[1]) },
-		Sigma1: SHA512.Sigma1, Sigma0: SHA512.Sigma0, Small0: SHA512.Small0, Small1: SHA512.Small1,
-	}
-	SHA256AVX2 = Words{
-		Bytes: 4, Srl: VPSRLD, Shl: VPSLLD, Add: VPADDD, Bcst: VPBROADCASTD,
-		Mov: func(ops ...Op) { VMOVDQA(ops[0], ops[1]) }, Load: func(ops ...Op) { VMOVDQU(ops[0], ops[1]) },
-		Sigma1: SHA256.Sigma1, Sigma0: SHA256.Sigma0, Small0: SHA256.Small0, Small1: SHA256.Small1,
-	}
+	SHA256AVX2 = SHA256.avx2()
+	SHA512AVX2 = SHA512.avx2()
 )
+
+// avx2 is ws in AVX2 (VEX) forms: the same shifts and additions (the
+// assembler picks their VEX encoding), a left shift and a broadcast load
+// to spell out what AVX2 lacks, plain unaligned moves.
+func (ws Words) avx2() Words {
+	v := ws
+	v.Ror, v.Tern, v.AddBcst, v.Mov = nil, nil, nil, nil
+	v.Load = func(ops ...Op) { VMOVDQU(ops[0], ops[1]) }
+	v.Shl, v.Bcst = VPSLLD, VPBROADCASTD
+	if ws.Bytes == 8 {
+		v.Shl, v.Bcst = VPSLLQ, VPBROADCASTQ
+	}
+	return v
+}
 
 // vex reports AVX2 forms.
 func (ws Words) vex() bool { return ws.Tern == nil }
