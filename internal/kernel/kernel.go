@@ -5,6 +5,12 @@
 // pointer per lane to that lane's next blocks, a mask of the lanes in use and
 // a block count. It starts no goroutine, allocates nothing and knows nothing
 // of streams, padding or lengths.
+//
+// A batch kernel is the exception that short messages pay for: it takes
+// whole messages and returns digests, padding each message itself as it
+// loads it, since for a message of one or two blocks staging a padded copy
+// and moving states in and out of the lane layout cost more than the
+// rounds.
 package kernel
 
 import (
@@ -42,6 +48,32 @@ type Multi[S any] struct {
 	Reference bool // the pure-Go reference: for tests, never worth running
 	Fn        func(states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks int)
 }
+
+// MaxBatchBlocks bounds the padded length, in blocks, of the messages a
+// batch kernel takes.
+const MaxBatchBlocks = 4
+
+// Batch hashes Lanes whole messages, one a lane, from the initial value to
+// the digest: lane i's message is msgs[idx[i]], which the kernel pads as it
+// loads it, and for i < n its digest (the algorithm's encoding, Size bytes)
+// is written to out[Size*idx[i]:]. Every lane is hashed, so idx[i] for
+// i >= n must name a message too (idx[0] will do). All messages pad to
+// exactly nblocks blocks, 1 <= nblocks <= MaxBatchBlocks. No byte outside
+// a message is read. Taking the message list and indices themselves,
+// rather than pointers and lengths gathered in Go, saves SumMany a store
+// of three words per message.
+type Batch struct {
+	Name  string
+	Level cpu.Level
+	Needs cpu.Feature
+	Lanes int
+	Fn    func(msgs [][]byte, idx *[MaxLanes]int32, out *byte, n, nblocks int)
+}
+
+func (b Batch) level() cpu.Level { return effectiveLevel(b.Level, b.Needs) }
+
+// Usable reports whether the kernel can run at level l on this CPU.
+func (b Batch) Usable(l cpu.Level) bool { return b.level() <= l }
 
 // Best returns the last of the implementations the level allows; lists are
 // ordered slowest first.

@@ -23,6 +23,9 @@ type Algorithm[S comparable] struct {
 	Random    func(*rand.Rand) S
 	Singles   []kernel.Single[S]
 	Multis    []kernel.Multi[S]
+	Batches   []kernel.Batch
+	Sum       func([]byte) []byte // reference digest of a whole message
+	Size      int                 // digest bytes
 }
 
 // RandomBytes returns n bytes from r.
@@ -158,6 +161,127 @@ func checkMulti[S comparable](t *testing.T, r *rand.Rand, a Algorithm[S], impl k
 	}
 }
 
+// Batches checks every batch kernel against the reference digest, for
+// every block count and lane count, with lengths at and around the padding
+// boundaries: lane i's digest must land in outs[i] for i < n and nowhere
+// else, the input must be left alone, and a message that ends right before
+// a page that faults must be read only up to its end.
+func Batches[S comparable](t *testing.T, a Algorithm[S]) {
+	bs := a.BlockSize
+	lenBytes := 8
+	if bs == 128 {
+		lenBytes = 16
+	}
+	for _, impl := range a.Batches {
+		t.Run(impl.Name, func(t *testing.T) {
+			cputest.Require(t, impl.Level)
+			cputest.RequireFeatures(t, impl.Needs)
+			r := rand.New(rand.NewPCG(7, 8))
+			for nblocks := 1; nblocks <= kernel.MaxBatchBlocks; nblocks++ {
+				lo := max(0, (nblocks-1)*bs-lenBytes) // shortest message that pads to nblocks
+				hi := nblocks*bs - lenBytes - 1       // longest
+				for trial := range 40 {
+					n := 1 + r.IntN(impl.Lanes)
+					switch trial {
+					case 0:
+						n = impl.Lanes
+					case 1:
+						n = 1
+					}
+					lens := make([]int, impl.Lanes)
+					for i := range lens {
+						switch r.IntN(3) {
+						case 0: // a boundary
+							lens[i] = []int{lo, lo + 1, hi - 1, hi, max(lo, (nblocks-1)*bs), max(lo, (nblocks-1)*bs-1)}[r.IntN(6)]
+						default:
+							lens[i] = lo + r.IntN(hi-lo+1)
+						}
+					}
+					checkBatch(t, r, a, impl, lens[:n], nblocks, trial%4 == 3)
+				}
+			}
+		})
+	}
+}
+
+func checkBatch[S comparable](t *testing.T, r *rand.Rand, a Algorithm[S], impl kernel.Batch, lens []int, nblocks int, guard bool) {
+	t.Helper()
+	const canary = 0xa5
+	// Messages sit at random places of a list twice the lanes long.
+	msgs := make([][]byte, 2*kernel.MaxLanes)
+	var idx [kernel.MaxLanes]int32
+	perm := r.Perm(len(msgs))
+	page := GuardedPage()
+	for i := range impl.Lanes {
+		if i >= len(lens) {
+			idx[i] = idx[0] // the contract: lanes past n name a message too
+			continue
+		}
+		idx[i] = int32(perm[i])
+		var m []byte
+		switch {
+		case guard && i == 0 && page != nil:
+			m = page[len(page)-lens[i]:]
+			copy(m, RandomBytes(r, lens[i]))
+		case lens[i] == 0 && r.IntN(2) == 0:
+			m = nil
+		default:
+			start := r.IntN(8)
+			m = RandomBytes(r, start+lens[i])[start:]
+		}
+		msgs[idx[i]] = m
+	}
+	before := make([][]byte, len(msgs))
+	for i, m := range msgs {
+		before[i] = bytes.Clone(m)
+	}
+	// Every slot of the output starts as canary bytes: those of messages
+	// in no lane below n must stay so, as must 8 bytes past the end.
+	packed := bytes.Repeat([]byte{canary}, len(msgs)*a.Size+8)
+	impl.Fn(msgs, &idx, &packed[0], len(lens), nblocks)
+	written := make([]bool, len(msgs))
+	for i := range lens {
+		written[idx[i]] = true
+	}
+	for k := range msgs {
+		if !bytes.Equal(before[k], msgs[k]) {
+			t.Fatalf("message %d: the kernel wrote to its input", k)
+		}
+		got := packed[k*a.Size : (k+1)*a.Size]
+		if !written[k] {
+			if !bytes.Equal(got, bytes.Repeat([]byte{canary}, a.Size)) {
+				t.Fatalf("%d messages of %d blocks: slot %d of no lane below n written: %x", len(lens), nblocks, k, got)
+			}
+			continue
+		}
+		if want := a.Sum(msgs[k]); !bytes.Equal(got, want) {
+			t.Fatalf("%d messages of %d blocks: message %d (%d bytes): got %x, want %x", len(lens), nblocks, k, len(msgs[k]), got, want)
+		}
+	}
+	if tail := packed[len(msgs)*a.Size:]; !bytes.Equal(tail, bytes.Repeat([]byte{canary}, 8)) {
+		t.Fatalf("bytes after the last slot written: %x", tail)
+	}
+}
+
+// BatchNoAllocs checks that a batch call allocates nothing.
+func BatchNoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
+	for _, impl := range a.Batches {
+		t.Run(impl.Name, func(t *testing.T) {
+			cputest.Require(t, impl.Level)
+			cputest.RequireFeatures(t, impl.Needs)
+			var idx [kernel.MaxLanes]int32
+			msgs := make([][]byte, kernel.MaxLanes)
+			for i := range msgs {
+				msgs[i], idx[i] = make([]byte, 20), int32(i)
+			}
+			out := make([]byte, kernel.MaxLanes*a.Size)
+			if n := testing.AllocsPerRun(100, func() { impl.Fn(msgs, &idx, &out[0], impl.Lanes, 1) }); n != 0 {
+				t.Fatalf("%v allocations per call", n)
+			}
+		})
+	}
+}
+
 // NoAllocs checks that a multi-lane call allocates nothing.
 func NoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
 	for _, impl := range a.Multis {
@@ -226,6 +350,34 @@ func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// BenchmarkBatch measures the batch kernels alone, every lane busy with a
+// message of the longest length that pads to nblocks blocks, next to a
+// whole-block kernel of the same width hashing one already padded block
+// per lane from a chaining state: what SumMany pays per message besides
+// the rounds.
+func BenchmarkBatch[S comparable](b *testing.B, a Algorithm[S]) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, impl := range a.Batches {
+		for _, nblocks := range []int{1, 2, 4} {
+			b.Run(fmt.Sprintf("impl=%s/lanes=%d/blocks=%d", impl.Name, impl.Lanes, nblocks), func(b *testing.B) {
+				cputest.Require(b, impl.Level)
+				cputest.RequireFeatures(b, impl.Needs)
+				size := nblocks*a.BlockSize - 1 - 2*a.Size // within the class for 8- and 16-byte length fields
+				msgs := make([][]byte, impl.Lanes)
+				var idx [kernel.MaxLanes]int32
+				for i := range msgs {
+					msgs[i], idx[i] = RandomBytes(r, size), int32(i)
+				}
+				out := make([]byte, impl.Lanes*a.Size)
+				b.SetBytes(int64(impl.Lanes * size))
+				for b.Loop() {
+					impl.Fn(msgs, &idx, &out[0], impl.Lanes, nblocks)
+				}
+			})
 		}
 	}
 }

@@ -32,4 +32,7 @@ func Singles() []kernel.Single[State] { return singles }
 // slowest first. The generic one is the reference the others are pinned to.
 func Multis() []kernel.Multi[State] { return multis }
 
+// Batches lists the batch kernels built for this GOARCH, narrowest first.
+func Batches() []kernel.Batch { return batches }
+
 var generic = kernel.Reference(blockGeneric, BlockSize)

@@ -24,6 +24,19 @@ var multis = []kernel.Multi[State]{
 	{Name: "avx512x32", Level: cpu.AVX512, Lanes: 32, Fn: blocksAVX512x32},
 }
 
+var batches = []kernel.Batch{
+	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: sumsAVX512x16},
+	{Name: "avx512x32", Level: cpu.AVX512, Lanes: 32, Fn: sumsAVX512x32},
+}
+
+func sumsAVX512x16(msgs [][]byte, idx *[kernel.MaxLanes]int32, out *byte, n, nblocks int) {
+	sumAVX512x16(msgs, (*[16]int32)(idx[:16]), out, n, nblocks)
+}
+
+func sumsAVX512x32(msgs [][]byte, idx *[kernel.MaxLanes]int32, out *byte, n, nblocks int) {
+	sumAVX512x32(msgs, idx, out, n, nblocks)
+}
+
 func blockScalar(s *State, p []byte) { blockAMD64((*[4]uint32)(s), p) }
 
 func blocksAVX2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {

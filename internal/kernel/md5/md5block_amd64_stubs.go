@@ -23,3 +23,13 @@ func blockAVX512x16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
 //
 //go:noescape
 func blockAVX512x32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)
+
+// sumAVX512x16 hashes the 16 messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, and writes the digests of the first n to out[16*idx[i]:].
+//
+//go:noescape
+func sumAVX512x16(msgs [][]byte, idx *[16]int32, out *byte, n int, nblocks int)
+
+// sumAVX512x32 hashes the 32 messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, and writes the digests of the first n to out[16*idx[i]:].
+//
+//go:noescape
+func sumAVX512x32(msgs [][]byte, idx *[32]int32, out *byte, n int, nblocks int)

@@ -30,8 +30,10 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	scalar()
 	avx2()
-	avx512(2)
-	avx512(4)
+	avx512(2, false)
+	avx512(4, false)
+	avx512(2, true)
+	avx512(4, true)
 	Generate()
 }
 
@@ -235,17 +237,29 @@ func avx2() {
 //     lane) measured no gain with 16 or 32 streams of 1 MiB each.
 //   - VPGATHERDD is slower still on Zen 4 and needs all lanes in one 4 GiB
 //     window; contiguous loads plus shuffles read each lane where it is.
-func avx512(groups int) {
+func avx512(groups int, batch bool) {
 	lanes := 8 * groups
 	name := fmt.Sprintf("blockAVX512x%d", lanes)
-	TEXT(name, 0, fmt.Sprintf("func(s *[4][%d]uint32, ptrs *[%d]*byte, nblocks int)", lanes, lanes))
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s hashes nblocks blocks of %d lanes with 256-bit AVX-512 instructions.", name, lanes))
+	if batch {
+		name = fmt.Sprintf("sumAVX512x%d", lanes)
+		TEXT(name, 0, fmt.Sprintf("func(msgs [][]byte, idx *[%d]int32, out *byte, n int, nblocks int)", lanes))
+		Pragma("noescape")
+		Doc(fmt.Sprintf("%s hashes the %d messages msgs[idx[i]], which all pad to nblocks blocks (at most %d), from the initial value to the digest, and writes the digests of the first n to out[16*idx[i]:].", name, lanes, batchMaxBlocks))
+	} else {
+		TEXT(name, 0, fmt.Sprintf("func(s *[4][%d]uint32, ptrs *[%d]*byte, nblocks int)", lanes, lanes))
+		Pragma("noescape")
+		Doc(fmt.Sprintf("%s hashes nblocks blocks of %d lanes with 256-bit AVX-512 instructions.", name, lanes))
+	}
 	row := 4 * lanes                 // bytes of one state word across the lanes, and of one message word
 	bufs := AllocLocal(2 * 16 * row) // two message buffers; word j of group g at row*j+32g
 	saved := AllocLocal(4 * row)
-	sp := Load(Param("s"), GP64())
-	pp := Load(Param("ptrs"), GP64())
+	var sp, pp, bitsp reg.Register
+	if batch {
+		pp, bitsp = gatherMessages(lanes)
+	} else {
+		sp = Load(Param("s"), GP64())
+		pp = Load(Param("ptrs"), GP64())
+	}
 	n := Load(Param("nblocks"), GP64())
 	kt := GP64()
 	LEAQ(scalarConsts(), kt)
@@ -255,46 +269,197 @@ func avx512(groups int) {
 	for g := range groups {
 		for w := range 4 {
 			st[g][w] = YMM()
-			VMOVDQU32(Mem{Base: sp, Disp: row*w + 32*g}, st[g][w])
+			if batch {
+				VPBROADCASTD(initValue().Offset(4*w), st[g][w])
+			} else {
+				VMOVDQU32(Mem{Base: sp, Disp: row*w + 32*g}, st[g][w])
+			}
 		}
+	}
+	// message queues the transpose of the block at off into buf.
+	message := func(d *transpose.Deferred, off, buf reg.Register) {
+		if !batch {
+			deferMessage(d, groups, pp, off, buf)
+			return
+		}
+		deferPadded(d, groups, pp, bitsp, off, buf)
 	}
 	// Block 0's message, transposed up front.
 	var first transpose.Deferred
-	deferMessage(&first, groups, pp, pl.Off, pl.Cur)
+	message(&first, pl.Off, pl.Cur)
 	first.Flush()
 
+	// block emits one block's rounds, with the next block's transpose
+	// spread through them if pipelined.
+	block := func(pipelined bool) {
+		var pipe transpose.Deferred
+		if pipelined {
+			pl.Begin()
+			message(&pipe, pl.Next, pl.Nxt)
+		}
+		for g := range groups {
+			for w := range 4 {
+				VMOVDQU32(st[g][w], saved.Offset(row*w+32*g))
+			}
+		}
+		perStep := (len(pipe) + 63) / 64
+		final := newRoundState(groups, st, kt, pl.Cur, row)
+		for i := range 64 {
+			final.step(i)
+			pipe.Emit(perStep)
+		}
+		pipe.Flush()
+		for g := range groups {
+			for w := range 4 {
+				VPADDD(saved.Offset(row*w+32*g), final.x[g][w], st[g][w]) // back into the loop's registers
+			}
+		}
+		if pipelined {
+			pl.End()
+		}
+	}
 	loop := name + "_loop"
+	if !batch {
+		Label(loop)
+		block(true)
+		DECQ(n)
+		JNZ(LabelRef(loop))
+		for g := range groups {
+			for w := range 4 {
+				VMOVDQU32(st[g][w], Mem{Base: sp, Disp: row*w + 32*g})
+			}
+		}
+		VZEROUPPER()
+		RET()
+		return
+	}
+	// Batches are mostly of one block: the last block is a copy of the
+	// loop's without the transpose of a next block, which would be wasted.
+	last := name + "_last"
+	DECQ(n)
+	JZ(LabelRef(last))
 	Label(loop)
-	pl.Begin()
-	var pipe transpose.Deferred
-	deferMessage(&pipe, groups, pp, pl.Next, pl.Nxt)
-	for g := range groups {
-		for w := range 4 {
-			VMOVDQU32(st[g][w], saved.Offset(row*w+32*g))
-		}
-	}
-	perStep := (len(pipe) + 63) / 64
-	final := newRoundState(groups, st, kt, pl.Cur, row)
-	for i := range 64 {
-		final.step(i)
-		pipe.Emit(perStep)
-	}
-	pipe.Flush()
-	for g := range groups {
-		for w := range 4 {
-			VPADDD(saved.Offset(row*w+32*g), final.x[g][w], st[g][w]) // back into the loop's registers
-		}
-	}
-	pl.End()
+	block(true)
 	DECQ(n)
 	JNZ(LabelRef(loop))
-	for g := range groups {
-		for w := range 4 {
-			VMOVDQU32(st[g][w], Mem{Base: sp, Disp: row*w + 32*g})
-		}
-	}
+	Label(last)
+	block(false)
+	storeDigests(name, groups, st)
 	VZEROUPPER()
 	RET()
+}
+
+// gatherMessages copies the base pointer and bit length of each lane's
+// message, msgs[idx[i]], into two arrays on the stack, which it returns:
+// the padded loads read them every block.
+func gatherMessages(lanes int) (ptrs, bits reg.Register) {
+	ptrArr, bitArr := AllocLocal(8*lanes), AllocLocal(8*lanes)
+	msgs := Load(Param("msgs").Base(), GP64())
+	idx := Load(Param("idx"), GP64())
+	for i := range lanes {
+		t, p, b := GP64(), GP64(), GP64()
+		MOVLQSX(Mem{Base: idx, Disp: 4 * i}, t)
+		LEAQ(Mem{Base: t, Index: t, Scale: 2}, t) // a slice header is 24 bytes
+		MOVQ(Mem{Base: msgs, Index: t, Scale: 8}, p)
+		MOVQ(p, ptrArr.Offset(8*i))
+		MOVQ(Mem{Base: msgs, Index: t, Scale: 8, Disp: 8}, b)
+		SHLQ(U8(3), b)
+		MOVQ(b, bitArr.Offset(8*i))
+	}
+	ptrs, bits = GP64(), GP64()
+	LEAQ(ptrArr, ptrs)
+	LEAQ(bitArr, bits)
+	return ptrs, bits
+}
+
+// batchMaxBlocks bounds the padded length of the messages a batch kernel
+// takes, and so the size of the padding table.
+const batchMaxBlocks = 4
+
+// deferPadded queues the transpose of block off/64 of every lane's padded
+// message into buf, padding as it loads: lane i's message is the
+// bits[i]/8 bytes at ptrs[i]. Masked loads read only the message's own
+// bytes (AVX-512 suppresses faults on masked-out bytes); a merge-masked
+// move sets the 0x80 byte and a masked broadcast the bit length, with the
+// masks for "rem = length - off" bytes left taken from padTable, so that a
+// lane's padding costs no branch and about a dozen instructions a block.
+func deferPadded(d *transpose.Deferred, groups int, ptrs, bits, off, buf reg.Register) {
+	row := 32 * groups
+	// Entry rem+8 of the table is at padTable + 32*(rem+8), and 32*rem is
+	// 4*bits - 32*off.
+	base := GP64()
+	*d = append(*d, func() {
+		MOVQ(off, base)
+		SHLQ(U8(5), base)
+		NEGQ(base)
+		t := GP64()
+		LEAQ(padTable(), t)
+		LEAQ(Mem{Base: t, Index: base, Scale: 1, Disp: 32 * 8}, base)
+	})
+	for g := range groups {
+		for h := range 2 {
+			load := func(i int, r reg.VecVirtual) {
+				lane := 8*g + i
+				b := GP64()
+				MOVQ(Mem{Base: bits, Disp: 8 * lane}, b)
+				entry := Mem{Base: base, Index: b, Scale: 4}
+				data, pad := K(), K()
+				KMOVD(entry.Offset(4*h), data)
+				KMOVD(entry.Offset(8+4*h), pad)
+				VMOVDQU8_Z(Mem{Base: transpose.LanePtr(ptrs, lane), Index: off, Scale: 1, Disp: 32 * h}, data, r)
+				VMOVDQU8(padBytes(), pad, r)
+				if h == 1 {
+					length := K()
+					KMOVB(entry.Offset(16), length)
+					VPBROADCASTQ(b, length, r)
+				}
+			}
+			transpose.DeferRows8x8(d, load, func(j int, r reg.VecVirtual) {
+				VMOVDQU32(r, Mem{Base: buf, Disp: row*(8*h+j) + 32*g})
+			})
+		}
+	}
+}
+
+// storeDigests writes the digest of lane i < n to out[16*idx[i]:]: a 4x8
+// transpose of each group's state words, then one 16-byte store a lane.
+func storeDigests(name string, groups int, st [][4]reg.VecVirtual) {
+	idx := Load(Param("idx"), GP64())
+	out := Load(Param("out"), GP64())
+	n := Load(Param("n"), GP64())
+	done := name + "_stored"
+	for g := range groups {
+		a, b, c, dd := st[g][0], st[g][1], st[g][2], st[g][3]
+		ab0, ab1, cd0, cd1 := YMM(), YMM(), YMM(), YMM()
+		VPUNPCKLDQ(b, a, ab0) // a0 b0 a1 b1 | a4 b4 a5 b5
+		VPUNPCKHDQ(b, a, ab1) // a2 b2 a3 b3 | a6 b6 a7 b7
+		VPUNPCKLDQ(dd, c, cd0)
+		VPUNPCKHDQ(dd, c, cd1)
+		var u [4]reg.VecVirtual // u[k]: lane k, then lane 4+k
+		for k, pair := range [4][2]reg.VecVirtual{{ab0, cd0}, {ab0, cd0}, {ab1, cd1}, {ab1, cd1}} {
+			u[k] = YMM()
+			if k%2 == 0 {
+				VPUNPCKLQDQ(pair[1], pair[0], u[k])
+			} else {
+				VPUNPCKHQDQ(pair[1], pair[0], u[k])
+			}
+		}
+		for j := range 8 {
+			lane := 8*g + j
+			CMPQ(n, U32(lane))
+			JLE(LabelRef(done))
+			at := GP64()
+			MOVLQSX(Mem{Base: idx, Disp: 4 * lane}, at)
+			SHLQ(U8(4), at)
+			dst := Mem{Base: out, Index: at, Scale: 1}
+			if j < 4 {
+				VMOVDQU32(u[j].AsX(), dst)
+			} else {
+				VEXTRACTI32X4(U8(1), u[j-4], dst)
+			}
+		}
+	}
+	Label(done)
 }
 
 // roundState emits MD5 steps for interleaved groups of 8 lanes whose
@@ -390,6 +555,66 @@ var ternFuncs = [4]uint8{0xca, 0xe4, 0x96, 0x39}
 
 var scalarTable, broadcastTable Mem
 var haveScalar, haveBroadcast bool
+
+var ivTable, padTableMem, padBytesMem Mem
+var haveIV, havePadTable, havePadBytes bool
+
+// initValue is MD5's initial chaining value, for broadcast loads.
+func initValue() Mem {
+	if !haveIV {
+		ivTable = GLOBL("md5init", RODATA|NOPTR)
+		for i, w := range [4]uint32{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476} {
+			DATA(4*i, U32(w))
+		}
+		haveIV = true
+	}
+	return ivTable
+}
+
+// padTable has, for rem = -8 .. 64*batchMaxBlocks-9 bytes of a message
+// left at the start of a block, a 32-byte entry at 32*(rem+8): the mask
+// of the message bytes in the block (64 bits), the mask of the 0x80 byte
+// (64 bits), and the mask of the length's quadword in the block's upper
+// 32 bytes (8 bits), set when the length ends this block (rem <= 55).
+func padTable() Mem {
+	if !havePadTable {
+		padTableMem = GLOBL("md5padmasks", RODATA|NOPTR)
+		for rem := -8; rem < 64*batchMaxBlocks-8; rem++ {
+			at := 32 * (rem + 8)
+			var data, pad uint64
+			switch {
+			case rem >= 64:
+				data = ^uint64(0)
+			case rem > 0:
+				data = 1<<rem - 1
+			}
+			if rem >= 0 && rem < 64 {
+				pad = 1 << rem
+			}
+			var length uint8
+			if rem <= 55 {
+				length = 1 << 3
+			}
+			DATA(at, U64(data))
+			DATA(at+8, U64(pad))
+			DATA(at+16, U8(length))
+		}
+		havePadTable = true
+	}
+	return padTableMem
+}
+
+// padBytes is 32 bytes of 0x80, the padding's first byte, for a masked move.
+func padBytes() Mem {
+	if !havePadBytes {
+		padBytesMem = GLOBL("md5padbytes", RODATA|NOPTR)
+		for i := range 4 {
+			DATA(8*i, U64(0x8080808080808080))
+		}
+		havePadBytes = true
+	}
+	return padBytesMem
+}
 
 // scalarConsts is the 64 step constants, for broadcast operands.
 func scalarConsts() Mem {

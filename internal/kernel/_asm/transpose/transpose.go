@@ -71,7 +71,7 @@ func Words16x16(ptrs, off reg.Register) [16]reg.VecVirtual {
 func Words8x8(ptrs, off reg.Register, first, disp int) [8]reg.VecVirtual {
 	var w [8]reg.VecVirtual
 	var d Deferred
-	words8x8(&d, false, ptrs, off, first, disp, func(j int, r reg.VecVirtual) { w[j] = r })
+	words8x8(&d, false, rowLoads(false, ptrs, off, first, disp), func(j int, r reg.VecVirtual) { w[j] = r })
 	d.Flush()
 	return w
 }
@@ -81,7 +81,7 @@ func Words8x8(ptrs, off reg.Register, first, disp int) [8]reg.VecVirtual {
 // registers may be Y16-Y31.
 func Words8x8EVEX(ptrs, off reg.Register, first, disp int, done func(j int, r reg.VecVirtual)) {
 	var d Deferred
-	words8x8(&d, true, ptrs, off, first, disp, done)
+	words8x8(&d, true, rowLoads(true, ptrs, off, first, disp), done)
 	d.Flush()
 }
 
@@ -147,13 +147,31 @@ func (d *Deferred) Flush() { d.Emit(len(*d)) }
 // ten are live at once. It uses EVEX forms only (VSHUFI64X2 for
 // VPERM2I128), for AVX-512 kernels whose registers may be Y16-Y31.
 func DeferWords8x8(d *Deferred, ptrs, off reg.Register, first, disp int, done func(j int, r reg.VecVirtual)) {
-	words8x8(d, true, ptrs, off, first, disp, done)
+	words8x8(d, true, rowLoads(true, ptrs, off, first, disp), done)
+}
+
+// DeferRows8x8 is DeferWords8x8 with the rows loaded by load, which fills
+// register r with the 32 bytes of lane i (0..7) that become its column:
+// for kernels that pad the messages themselves as they load them.
+func DeferRows8x8(d *Deferred, load func(i int, r reg.VecVirtual), done func(j int, r reg.VecVirtual)) {
+	words8x8(d, true, load, done)
+}
+
+// rowLoads loads row i from ptrs[first+i]+off+disp, in VEX or EVEX form.
+func rowLoads(evex bool, ptrs, off reg.Register, first, disp int) func(i int, r reg.VecVirtual) {
+	return func(i int, r reg.VecVirtual) {
+		m := Mem{Base: LanePtr(ptrs, first+i), Index: off, Scale: 1, Disp: disp}
+		if evex {
+			VMOVDQU32(m, r)
+		} else {
+			VMOVDQU(m, r)
+		}
+	}
 }
 
 // words8x8 queues the 8x8 transpose in VEX (AVX2) or EVEX (AVX-512) forms;
 // right after the shuffle that finishes word j it queues done(j, register).
-func words8x8(d *Deferred, evex bool, ptrs, off reg.Register, first, disp int, done func(j int, r reg.VecVirtual)) {
-	load := func(m Mem, r reg.VecVirtual) { VMOVDQU(m, r) }
+func words8x8(d *Deferred, evex bool, load func(i int, r reg.VecVirtual), done func(j int, r reg.VecVirtual)) {
 	lanes2 := func(hi bool, b, a, out reg.VecVirtual) {
 		if hi {
 			VPERM2I128(U8(0x31), b, a, out)
@@ -162,7 +180,6 @@ func words8x8(d *Deferred, evex bool, ptrs, off reg.Register, first, disp int, d
 		}
 	}
 	if evex {
-		load = func(m Mem, r reg.VecVirtual) { VMOVDQU32(m, r) }
 		lanes2 = func(hi bool, b, a, out reg.VecVirtual) {
 			if hi {
 				VSHUFI64X2(U8(3), b, a, out)
@@ -175,7 +192,7 @@ func words8x8(d *Deferred, evex bool, ptrs, off reg.Register, first, disp int, d
 	for i := range 8 {
 		*d = append(*d, func() {
 			r[i] = YMM()
-			load(Mem{Base: LanePtr(ptrs, first+i), Index: off, Scale: 1, Disp: disp}, r[i])
+			load(i, r[i])
 		})
 	}
 	// t: dword interleave of lane pairs; u[q][m]: in each 128-bit half h,
