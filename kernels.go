@@ -32,6 +32,17 @@ func kernelsFor[S any](singles []kernel.Single[S], multis []kernel.Multi[S], rat
 	return k
 }
 
+// usableBatches returns the batch kernels that run at level l.
+func usableBatches(batches []kernel.Batch, l cpu.Level) []kernel.Batch {
+	var usable []kernel.Batch
+	for _, b := range batches {
+		if b.Usable(l) {
+			usable = append(usable, b)
+		}
+	}
+	return usable
+}
+
 // appendWordsBE appends a state's words big-endian, the standard
 // library's marshalled form.
 func appendWordsBE[W kernel.Word, S any](b []byte, s *S) []byte {

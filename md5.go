@@ -38,5 +38,7 @@ var md5Rates = map[string]float64{"amd64": 810, "generic": 420, "avx2x16": 7300,
 
 // md5Kernels picks the kernels for level l.
 func md5Kernels(l cpu.Level) engine.Kernels[md5.State] {
-	return kernelsFor(md5.Singles(), md5.Multis(), md5Rates, l)
+	k := kernelsFor(md5.Singles(), md5.Multis(), md5Rates, l)
+	k.Batch = usableBatches(md5.Batches(), l)
+	return k
 }

@@ -7,6 +7,7 @@ package engine
 import (
 	"encoding/binary"
 	"errors"
+	"math/bits"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
@@ -49,6 +50,7 @@ type Kernels[S any] struct {
 	Single     kernel.Single[S]
 	SingleRate float64 // MB/s of the single-stream kernel
 	Multi      []Rated[S]
+	Batch      []kernel.Batch // batch kernels for short messages, narrowest first
 }
 
 // Rated is a multi-lane kernel with its throughput, all lanes busy.
@@ -95,6 +97,17 @@ func (k *Kernels[S]) choose(ready int) (int, int) {
 	return best, lanes
 }
 
+// batchFor returns the batch kernel for n messages: the narrowest that
+// takes them all, else the widest.
+func (k *Kernels[S]) batchFor(n int) kernel.Batch {
+	for _, b := range k.Batch {
+		if b.Lanes >= n {
+			return b
+		}
+	}
+	return k.Batch[len(k.Batch)-1]
+}
+
 // pad writes the final block(s) of a message of total length n whose last
 // n%BlockSize bytes are tail into dst and returns them.
 func (sp *Spec[S]) pad(dst *[2 * maxBlockSize]byte, tail []byte, n uint64) []byte {
@@ -122,7 +135,7 @@ func (sp *Spec[S]) padAfter(buf []byte, k int, n uint64) []byte {
 
 // paddedBlocks is the number of blocks a message of n bytes hashes.
 func (sp *Spec[S]) paddedBlocks(n int) int {
-	return (n + 1 + sp.LenBytes + sp.BlockSize - 1) / sp.BlockSize
+	return (n + sp.LenBytes + sp.BlockSize) >> bits.TrailingZeros(uint(sp.BlockSize)) // a shift: BlockSize is a power of two
 }
 
 var (

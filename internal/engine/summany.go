@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
@@ -30,17 +31,26 @@ type batch[S any] struct {
 	ptrs   [kernel.MaxLanes]*byte
 	stage  [kernel.MaxLanes][stageBlocks * maxBlockSize]byte
 	sst    [kernel.MaxLanes]S
-	order  []int32 // message indices grouped by padded block count
+	idx    [kernel.MaxLanes]int32 // a batch kernel's lanes
+	// short[c] gathers the indices of messages of c padded blocks until
+	// a lane-full is ready.
+	short [stageBlocks + 1]struct {
+		n   int
+		idx [kernel.MaxLanes]int32
+	}
+	long []int32 // indices of the longer messages
 }
 
 // SumMany appends the digest of each message to dst, in input order.
 //
-// Short messages (up to stageBlocks padded blocks) are grouped by block
-// count, so that the lanes of a round start and finish together, and each
-// is staged whole with its padding: one kernel call hashes a lane-full of
-// them. Longer messages share lanes that are refilled with the next one as
-// soon as one ends. Every call runs the kernel that moves the most bytes
-// for the lanes busy. No goroutine; beyond growing dst, no allocation.
+// Short messages (up to stageBlocks padded blocks) are gathered by block
+// count, so that the lanes of a round start and finish together, and
+// hashed a lane-full at a time as soon as one is gathered: by a batch
+// kernel, which pads them as it loads them, or else each staged whole with
+// its padding so that one kernel call hashes it from start to end. Longer
+// messages share lanes that are refilled with the next one as soon as one
+// ends. Every call runs the kernel that moves the most bytes for the lanes
+// busy. No goroutine; beyond growing dst, no allocation.
 func (s *Server[S]) SumMany(dst []byte, msgs [][]byte) []byte {
 	size := s.spec.Size
 	base := len(dst)
@@ -52,29 +62,76 @@ func (s *Server[S]) SumMany(dst []byte, msgs [][]byte) []byte {
 	defer s.batches.Put(b)
 	out := dst[base:]
 
-	// Counting sort of the indices by padded block count; long ones last.
-	var count [stageBlocks + 2]int
-	for _, m := range msgs {
-		count[min(s.spec.paddedBlocks(len(m)), stageBlocks+1)]++
+	width := max(1, s.lanes)
+	if len(s.kern.Batch) > 0 {
+		width = s.kern.Batch[len(s.kern.Batch)-1].Lanes
 	}
-	start := count
-	at := 0
-	for c := range start {
-		start[c], at = at, at+count[c]
+	b.long = b.long[:0]
+	for i := 0; ; {
+		c, next := b.gather(msgs, i, width, s.spec.LenBytes, s.spec.BlockSize)
+		if c == 0 {
+			break
+		}
+		s.sumShort(b, out, msgs, b.short[c].idx[:width], c)
+		b.short[c].n = 0
+		i = next
 	}
-	b.order = slices.Grow(b.order[:0], len(msgs))[:len(msgs)]
-	for i, m := range msgs {
-		c := min(s.spec.paddedBlocks(len(m)), stageBlocks+1)
-		b.order[start[c]] = int32(i)
-		start[c]++
-	}
-	at = 0
 	for c := 1; c <= stageBlocks; c++ {
-		s.sumStaged(b, out, msgs, b.order[at:at+count[c]], c)
-		at += count[c]
+		if sh := &b.short[c]; sh.n > 0 {
+			s.sumShort(b, out, msgs, sh.idx[:sh.n], c)
+			sh.n = 0
+		}
 	}
-	s.sumLong(b, out, msgs, b.order[at:])
+	s.sumLong(b, out, msgs, b.long)
 	return dst
+}
+
+// gather files the messages from i on by padded block count, up to
+// stageBlocks, into b.short, and the longer ones into b.long, until a
+// class holds width messages: it returns that class and where to go on,
+// or 0 at the end of msgs. A loop of its own, without the call that
+// hashes a full class, keeps its variables in registers.
+func (b *batch[S]) gather(msgs [][]byte, i, width, lenBytes, blockSize int) (int, int) {
+	add, shift := lenBytes+blockSize, bits.TrailingZeros(uint(blockSize))
+	for ; i < len(msgs); i++ {
+		c := (len(msgs[i]) + add) >> shift // padded blocks: see Spec.paddedBlocks
+		if c > stageBlocks {
+			b.long = append(b.long, int32(i))
+			continue
+		}
+		sh := &b.short[c]
+		n := sh.n
+		sh.idx[n%kernel.MaxLanes] = int32(i)
+		sh.n = n + 1
+		if n+1 == width {
+			return c, i + 1
+		}
+	}
+	return 0, i
+}
+
+// sumShort hashes messages of exactly c padded blocks.
+func (s *Server[S]) sumShort(b *batch[S], out []byte, msgs [][]byte, idx []int32, c int) {
+	if len(s.kern.Batch) > 0 && c <= kernel.MaxBatchBlocks {
+		s.sumBatch(b, out, msgs, idx, c)
+		return
+	}
+	s.sumStaged(b, out, msgs, idx, c)
+}
+
+// sumBatch hashes messages of c padded blocks on the batch kernels, which
+// take the indices as they are and write the digests in place.
+func (s *Server[S]) sumBatch(b *batch[S], out []byte, msgs [][]byte, idx []int32, c int) {
+	for len(idx) > 0 {
+		k := s.kern.batchFor(len(idx))
+		n := min(len(idx), k.Lanes)
+		copy(b.idx[:], idx[:n])
+		for j := n; j < k.Lanes; j++ { // lanes past n hash a copy of lane 0
+			b.idx[j] = idx[0]
+		}
+		k.Fn(msgs, &b.idx, &out[0], n, c)
+		idx = idx[n:]
+	}
 }
 
 // sumStaged hashes messages of exactly c padded blocks, a lane-full at a
