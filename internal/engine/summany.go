@@ -31,12 +31,11 @@ type batch[S any] struct {
 	ptrs   [kernel.MaxLanes]*byte
 	stage  [kernel.MaxLanes][stageBlocks * maxBlockSize]byte
 	sst    [kernel.MaxLanes]S
-	idx    [kernel.MaxLanes]int32 // a batch kernel's lanes
 	// short[c] gathers the indices of messages of c padded blocks until
-	// a lane-full is ready.
+	// a batch kernel call's worth is ready.
 	short [stageBlocks + 1]struct {
 		n   int
-		idx [kernel.MaxLanes]int32
+		idx [kernel.MaxBatchMsgs]int32
 	}
 	long []int32 // indices of the longer messages
 }
@@ -45,9 +44,10 @@ type batch[S any] struct {
 //
 // Short messages (up to stageBlocks padded blocks) are gathered by block
 // count, so that the lanes of a round start and finish together, and
-// hashed a lane-full at a time as soon as one is gathered: by a batch
-// kernel, which pads them as it loads them, or else each staged whole with
-// its padding so that one kernel call hashes it from start to end. Longer
+// hashed as soon as kernel.MaxBatchMsgs of a count are gathered: by a
+// batch kernel, which pads them as it loads them and streams lane-full
+// after lane-full, or else each staged whole with its padding so that one
+// kernel call hashes a lane-full from start to end. Longer
 // messages share lanes that are refilled with the next one as soon as one
 // ends. Every call runs the kernel that moves the most bytes for the lanes
 // busy. No goroutine; beyond growing dst, no allocation.
@@ -62,17 +62,13 @@ func (s *Server[S]) SumMany(dst []byte, msgs [][]byte) []byte {
 	defer s.batches.Put(b)
 	out := dst[base:]
 
-	width := max(1, s.lanes)
-	if len(s.kern.Batch) > 0 {
-		width = s.kern.Batch[len(s.kern.Batch)-1].Lanes
-	}
 	b.long = b.long[:0]
 	for i := 0; ; {
-		c, next := b.gather(msgs, i, width, s.spec.LenBytes, s.spec.BlockSize)
+		c, next := b.gather(msgs, i, s.spec.LenBytes, s.spec.BlockSize)
 		if c == 0 {
 			break
 		}
-		s.sumShort(b, out, msgs, b.short[c].idx[:width], c)
+		s.sumShort(b, out, msgs, b.short[c].idx[:], c)
 		b.short[c].n = 0
 		i = next
 	}
@@ -88,10 +84,10 @@ func (s *Server[S]) SumMany(dst []byte, msgs [][]byte) []byte {
 
 // gather files the messages from i on by padded block count, up to
 // stageBlocks, into b.short, and the longer ones into b.long, until a
-// class holds width messages: it returns that class and where to go on,
+// class holds kernel.MaxBatchMsgs messages: it returns that class and where to go on,
 // or 0 at the end of msgs. A loop of its own, without the call that
 // hashes a full class, keeps its variables in registers.
-func (b *batch[S]) gather(msgs [][]byte, i, width, lenBytes, blockSize int) (int, int) {
+func (b *batch[S]) gather(msgs [][]byte, i, lenBytes, blockSize int) (int, int) {
 	add, shift := lenBytes+blockSize, bits.TrailingZeros(uint(blockSize))
 	for ; i < len(msgs); i++ {
 		c := (len(msgs[i]) + add) >> shift // padded blocks: see Spec.paddedBlocks
@@ -101,9 +97,9 @@ func (b *batch[S]) gather(msgs [][]byte, i, width, lenBytes, blockSize int) (int
 		}
 		sh := &b.short[c]
 		n := sh.n
-		sh.idx[n%kernel.MaxLanes] = int32(i)
+		sh.idx[n%kernel.MaxBatchMsgs] = int32(i)
 		sh.n = n + 1
-		if n+1 == width {
+		if n+1 == kernel.MaxBatchMsgs {
 			return c, i + 1
 		}
 	}
@@ -113,24 +109,40 @@ func (b *batch[S]) gather(msgs [][]byte, i, width, lenBytes, blockSize int) (int
 // sumShort hashes messages of exactly c padded blocks.
 func (s *Server[S]) sumShort(b *batch[S], out []byte, msgs [][]byte, idx []int32, c int) {
 	if len(s.kern.Batch) > 0 && c <= kernel.MaxBatchBlocks {
-		s.sumBatch(b, out, msgs, idx, c)
+		s.sumBatch(out, msgs, idx, c)
 		return
 	}
 	s.sumStaged(b, out, msgs, idx, c)
 }
 
 // sumBatch hashes messages of c padded blocks on the batch kernels, which
-// take the indices as they are and write the digests in place.
-func (s *Server[S]) sumBatch(b *batch[S], out []byte, msgs [][]byte, idx []int32, c int) {
-	for len(idx) > 0 {
-		k := s.kern.batchFor(len(idx))
-		n := min(len(idx), k.Lanes)
-		copy(b.idx[:], idx[:n])
-		for j := n; j < k.Lanes; j++ { // lanes past n hash a copy of lane 0
-			b.idx[j] = idx[0]
-		}
-		k.Fn(msgs, &b.idx, &out[0], n, c)
-		idx = idx[n:]
+// take the indices as they are and write the digests in place: whole
+// lane-fulls on the widest, a last partial one on the narrowest that takes
+// it. idx's array has room up to kernel.MaxBatchMsgs for the lanes past
+// the messages, which hash a copy of the first.
+func (s *Server[S]) sumBatch(out []byte, msgs [][]byte, idx []int32, c int) {
+	n := len(idx)
+	wide := s.kern.Batch[len(s.kern.Batch)-1]
+	rest := s.kern.batchFor(n % wide.Lanes)
+	if rest.Lanes == wide.Lanes || n < wide.Lanes {
+		whole := (n + rest.Lanes - 1) / rest.Lanes * rest.Lanes
+		pad(idx[:whole], n)
+		rest.Fn(msgs, idx[:whole], n, &out[0], c)
+		return
+	}
+	full := n / wide.Lanes * wide.Lanes
+	wide.Fn(msgs, idx[:full], full, &out[0], c)
+	if full < n {
+		tail := idx[full : full+rest.Lanes]
+		pad(tail, n-full)
+		rest.Fn(msgs, tail, n-full, &out[0], c)
+	}
+}
+
+// pad fills idx from n on with idx[0].
+func pad(idx []int32, n int) {
+	for j := n; j < len(idx); j++ {
+		idx[j] = idx[0]
 	}
 }
 

@@ -53,21 +53,27 @@ type Multi[S any] struct {
 // batch kernel takes.
 const MaxBatchBlocks = 4
 
-// Batch hashes Lanes whole messages, one a lane, from the initial value to
-// the digest: lane i's message is msgs[idx[i]], which the kernel pads as it
-// loads it, and for i < n its digest (the algorithm's encoding, Size bytes)
-// is written to out[Size*idx[i]:]. Every lane is hashed, so idx[i] for
-// i >= n must name a message too (idx[0] will do). All messages pad to
-// exactly nblocks blocks, 1 <= nblocks <= MaxBatchBlocks. No byte outside
-// a message is read. Taking the message list and indices themselves,
-// rather than pointers and lengths gathered in Go, saves SumMany a store
-// of three words per message.
+// MaxBatchMsgs bounds the messages of one batch kernel call, so that the
+// goroutine is soon preemptible again.
+const MaxBatchMsgs = 256
+
+// Batch hashes whole messages, Lanes at a time, from the initial value to
+// the digest: message i is msgs[idx[i]], which the kernel pads as it loads
+// it, and for i < n its digest (the algorithm's encoding, Size bytes) is
+// written to out[Size*idx[i]:]. len(idx) is a multiple of Lanes, at most
+// MaxBatchMsgs; every entry is hashed, so those from n on must name a
+// message too (idx[0] will do). All messages pad to exactly nblocks
+// blocks, 1 <= nblocks <= MaxBatchBlocks. No byte outside a message is
+// read. Taking the message list and indices themselves, rather than
+// pointers and lengths gathered in Go, saves SumMany three stores a
+// message; taking many lane-fulls a call lets the kernel load the next
+// one's blocks during this one's rounds.
 type Batch struct {
 	Name  string
 	Level cpu.Level
 	Needs cpu.Feature
 	Lanes int
-	Fn    func(msgs [][]byte, idx *[MaxLanes]int32, out *byte, n, nblocks int)
+	Fn    func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 }
 
 func (b Batch) level() cpu.Level { return effectiveLevel(b.Level, b.Needs) }

@@ -162,10 +162,11 @@ func checkMulti[S comparable](t *testing.T, r *rand.Rand, a Algorithm[S], impl k
 }
 
 // Batches checks every batch kernel against the reference digest, for
-// every block count and lane count, with lengths at and around the padding
-// boundaries: lane i's digest must land in outs[i] for i < n and nowhere
-// else, the input must be left alone, and a message that ends right before
-// a page that faults must be read only up to its end.
+// every block count, lane-fulls per call from one to the most, and lengths
+// at and around the padding boundaries: digest i must land in
+// out[Size*idx[i]:] for i < n and nowhere else, the input must be left
+// alone, and a message that ends right before a page that faults must be
+// read only up to its end.
 func Batches[S comparable](t *testing.T, a Algorithm[S]) {
 	bs := a.BlockSize
 	lenBytes := 8
@@ -182,13 +183,17 @@ func Batches[S comparable](t *testing.T, a Algorithm[S]) {
 				hi := nblocks*bs - lenBytes - 1       // longest
 				for trial := range 40 {
 					n := 1 + r.IntN(impl.Lanes)
-					switch trial {
-					case 0:
+					switch {
+					case trial == 0:
 						n = impl.Lanes
-					case 1:
+					case trial == 1:
 						n = 1
+					case trial == 2:
+						n = kernel.MaxBatchMsgs
+					case trial%3 == 0:
+						n = 1 + r.IntN(kernel.MaxBatchMsgs)
 					}
-					lens := make([]int, impl.Lanes)
+					lens := make([]int, n)
 					for i := range lens {
 						switch r.IntN(3) {
 						case 0: // a boundary
@@ -197,7 +202,7 @@ func Batches[S comparable](t *testing.T, a Algorithm[S]) {
 							lens[i] = lo + r.IntN(hi-lo+1)
 						}
 					}
-					checkBatch(t, r, a, impl, lens[:n], nblocks, trial%4 == 3)
+					checkBatch(t, r, a, impl, lens, nblocks, trial%4 == 3)
 				}
 			}
 		})
@@ -207,20 +212,22 @@ func Batches[S comparable](t *testing.T, a Algorithm[S]) {
 func checkBatch[S comparable](t *testing.T, r *rand.Rand, a Algorithm[S], impl kernel.Batch, lens []int, nblocks int, guard bool) {
 	t.Helper()
 	const canary = 0xa5
-	// Messages sit at random places of a list twice the lanes long.
-	msgs := make([][]byte, 2*kernel.MaxLanes)
-	var idx [kernel.MaxLanes]int32
+	n := len(lens)
+	rounded := (n + impl.Lanes - 1) / impl.Lanes * impl.Lanes
+	// Messages sit at random places of a list longer than the batch.
+	msgs := make([][]byte, n+n/2+3)
+	idx := make([]int32, rounded)
 	perm := r.Perm(len(msgs))
 	page := GuardedPage()
-	for i := range impl.Lanes {
-		if i >= len(lens) {
-			idx[i] = idx[0] // the contract: lanes past n name a message too
+	for i := range idx {
+		if i >= n {
+			idx[i] = idx[0] // the contract: entries past n name a message too
 			continue
 		}
 		idx[i] = int32(perm[i])
 		var m []byte
 		switch {
-		case guard && i == 0 && page != nil:
+		case guard && i == n-1 && page != nil:
 			m = page[len(page)-lens[i]:]
 			copy(m, RandomBytes(r, lens[i]))
 		case lens[i] == 0 && r.IntN(2) == 0:
@@ -236,29 +243,29 @@ func checkBatch[S comparable](t *testing.T, r *rand.Rand, a Algorithm[S], impl k
 		before[i] = bytes.Clone(m)
 	}
 	// Every slot of the output starts as canary bytes: those of messages
-	// in no lane below n must stay so, as must 8 bytes past the end.
-	packed := bytes.Repeat([]byte{canary}, len(msgs)*a.Size+8)
-	impl.Fn(msgs, &idx, &packed[0], len(lens), nblocks)
+	// not among the first n must stay so, as must 8 bytes past the end.
+	out := bytes.Repeat([]byte{canary}, len(msgs)*a.Size+8)
+	impl.Fn(msgs, idx, n, &out[0], nblocks)
 	written := make([]bool, len(msgs))
-	for i := range lens {
-		written[idx[i]] = true
+	for _, k := range idx[:n] {
+		written[k] = true
 	}
 	for k := range msgs {
 		if !bytes.Equal(before[k], msgs[k]) {
 			t.Fatalf("message %d: the kernel wrote to its input", k)
 		}
-		got := packed[k*a.Size : (k+1)*a.Size]
+		got := out[k*a.Size : (k+1)*a.Size]
 		if !written[k] {
 			if !bytes.Equal(got, bytes.Repeat([]byte{canary}, a.Size)) {
-				t.Fatalf("%d messages of %d blocks: slot %d of no lane below n written: %x", len(lens), nblocks, k, got)
+				t.Fatalf("%d messages of %d blocks: slot %d of no message below n written: %x", n, nblocks, k, got)
 			}
 			continue
 		}
 		if want := a.Sum(msgs[k]); !bytes.Equal(got, want) {
-			t.Fatalf("%d messages of %d blocks: message %d (%d bytes): got %x, want %x", len(lens), nblocks, k, len(msgs[k]), got, want)
+			t.Fatalf("%d messages of %d blocks: message %d (%d bytes): got %x, want %x", n, nblocks, k, len(msgs[k]), got, want)
 		}
 	}
-	if tail := packed[len(msgs)*a.Size:]; !bytes.Equal(tail, bytes.Repeat([]byte{canary}, 8)) {
+	if tail := out[len(msgs)*a.Size:]; !bytes.Equal(tail, bytes.Repeat([]byte{canary}, 8)) {
 		t.Fatalf("bytes after the last slot written: %x", tail)
 	}
 }
@@ -269,13 +276,13 @@ func BatchNoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
 		t.Run(impl.Name, func(t *testing.T) {
 			cputest.Require(t, impl.Level)
 			cputest.RequireFeatures(t, impl.Needs)
-			var idx [kernel.MaxLanes]int32
-			msgs := make([][]byte, kernel.MaxLanes)
+			idx := make([]int32, kernel.MaxBatchMsgs)
+			msgs := make([][]byte, kernel.MaxBatchMsgs)
 			for i := range msgs {
 				msgs[i], idx[i] = make([]byte, 20), int32(i)
 			}
-			out := make([]byte, kernel.MaxLanes*a.Size)
-			if n := testing.AllocsPerRun(100, func() { impl.Fn(msgs, &idx, &out[0], impl.Lanes, 1) }); n != 0 {
+			out := make([]byte, kernel.MaxBatchMsgs*a.Size)
+			if n := testing.AllocsPerRun(100, func() { impl.Fn(msgs, idx, len(idx), &out[0], 1) }); n != 0 {
 				t.Fatalf("%v allocations per call", n)
 			}
 		})
@@ -354,30 +361,30 @@ func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 	}
 }
 
-// BenchmarkBatch measures the batch kernels alone, every lane busy with a
-// message of the longest length that pads to nblocks blocks, next to a
-// whole-block kernel of the same width hashing one already padded block
-// per lane from a chaining state: what SumMany pays per message besides
-// the rounds.
+// BenchmarkBatch measures the batch kernels alone, on one lane-full and
+// on the most messages a call takes, each of the longest length that pads
+// to nblocks blocks: what SumMany costs a message besides its gathering.
 func BenchmarkBatch[S comparable](b *testing.B, a Algorithm[S]) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for _, impl := range a.Batches {
-		for _, nblocks := range []int{1, 2, 4} {
-			b.Run(fmt.Sprintf("impl=%s/lanes=%d/blocks=%d", impl.Name, impl.Lanes, nblocks), func(b *testing.B) {
-				cputest.Require(b, impl.Level)
-				cputest.RequireFeatures(b, impl.Needs)
-				size := nblocks*a.BlockSize - 1 - 2*a.Size // within the class for 8- and 16-byte length fields
-				msgs := make([][]byte, impl.Lanes)
-				var idx [kernel.MaxLanes]int32
-				for i := range msgs {
-					msgs[i], idx[i] = RandomBytes(r, size), int32(i)
-				}
-				out := make([]byte, impl.Lanes*a.Size)
-				b.SetBytes(int64(impl.Lanes * size))
-				for b.Loop() {
-					impl.Fn(msgs, &idx, &out[0], impl.Lanes, nblocks)
-				}
-			})
+		for _, count := range []int{impl.Lanes, kernel.MaxBatchMsgs} {
+			for _, nblocks := range []int{1, 2, 4} {
+				b.Run(fmt.Sprintf("impl=%s/lanes=%d/msgs=%d/blocks=%d", impl.Name, impl.Lanes, count, nblocks), func(b *testing.B) {
+					cputest.Require(b, impl.Level)
+					cputest.RequireFeatures(b, impl.Needs)
+					size := nblocks*a.BlockSize - 1 - 2*a.Size // within the class for 8- and 16-byte length fields
+					msgs := make([][]byte, count)
+					idx := make([]int32, count)
+					for i := range msgs {
+						msgs[i], idx[i] = RandomBytes(r, size), int32(i)
+					}
+					out := make([]byte, count*a.Size)
+					b.SetBytes(int64(count * size))
+					for b.Loop() {
+						impl.Fn(msgs, idx, count, &out[0], nblocks)
+					}
+				})
+			}
 		}
 	}
 }

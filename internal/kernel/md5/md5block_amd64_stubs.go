@@ -24,12 +24,12 @@ func blockAVX512x16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
 //go:noescape
 func blockAVX512x32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)
 
-// sumAVX512x16 hashes the 16 messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, and writes the digests of the first n to out[16*idx[i]:].
+// sumAVX512x16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 16 lanes a round, and writes the digests of the first n to out[16*idx[i]:]. len(idx) is a multiple of 16, at most 256.
 //
 //go:noescape
-func sumAVX512x16(msgs [][]byte, idx *[16]int32, out *byte, n int, nblocks int)
+func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 
-// sumAVX512x32 hashes the 32 messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, and writes the digests of the first n to out[16*idx[i]:].
+// sumAVX512x32 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 32 lanes a round, and writes the digests of the first n to out[16*idx[i]:]. len(idx) is a multiple of 32, at most 256.
 //
 //go:noescape
-func sumAVX512x32(msgs [][]byte, idx *[32]int32, out *byte, n int, nblocks int)
+func sumAVX512x32(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)

@@ -30,10 +30,10 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	scalar()
 	avx2()
-	avx512(2, false)
-	avx512(4, false)
-	avx512(2, true)
-	avx512(4, true)
+	avx512(2)
+	avx512(4)
+	batchAVX512(2)
+	batchAVX512(4)
 	Generate()
 }
 
@@ -237,29 +237,17 @@ func avx2() {
 //     lane) measured no gain with 16 or 32 streams of 1 MiB each.
 //   - VPGATHERDD is slower still on Zen 4 and needs all lanes in one 4 GiB
 //     window; contiguous loads plus shuffles read each lane where it is.
-func avx512(groups int, batch bool) {
+func avx512(groups int) {
 	lanes := 8 * groups
 	name := fmt.Sprintf("blockAVX512x%d", lanes)
-	if batch {
-		name = fmt.Sprintf("sumAVX512x%d", lanes)
-		TEXT(name, 0, fmt.Sprintf("func(msgs [][]byte, idx *[%d]int32, out *byte, n int, nblocks int)", lanes))
-		Pragma("noescape")
-		Doc(fmt.Sprintf("%s hashes the %d messages msgs[idx[i]], which all pad to nblocks blocks (at most %d), from the initial value to the digest, and writes the digests of the first n to out[16*idx[i]:].", name, lanes, batchMaxBlocks))
-	} else {
-		TEXT(name, 0, fmt.Sprintf("func(s *[4][%d]uint32, ptrs *[%d]*byte, nblocks int)", lanes, lanes))
-		Pragma("noescape")
-		Doc(fmt.Sprintf("%s hashes nblocks blocks of %d lanes with 256-bit AVX-512 instructions.", name, lanes))
-	}
+	TEXT(name, 0, fmt.Sprintf("func(s *[4][%d]uint32, ptrs *[%d]*byte, nblocks int)", lanes, lanes))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s hashes nblocks blocks of %d lanes with 256-bit AVX-512 instructions.", name, lanes))
 	row := 4 * lanes                 // bytes of one state word across the lanes, and of one message word
 	bufs := AllocLocal(2 * 16 * row) // two message buffers; word j of group g at row*j+32g
 	saved := AllocLocal(4 * row)
-	var sp, pp, bitsp reg.Register
-	if batch {
-		pp, bitsp = gatherMessages(lanes)
-	} else {
-		sp = Load(Param("s"), GP64())
-		pp = Load(Param("ptrs"), GP64())
-	}
+	sp := Load(Param("s"), GP64())
+	pp := Load(Param("ptrs"), GP64())
 	n := Load(Param("nblocks"), GP64())
 	kt := GP64()
 	LEAQ(scalarConsts(), kt)
@@ -269,112 +257,189 @@ func avx512(groups int, batch bool) {
 	for g := range groups {
 		for w := range 4 {
 			st[g][w] = YMM()
-			if batch {
-				VPBROADCASTD(initValue().Offset(4*w), st[g][w])
-			} else {
-				VMOVDQU32(Mem{Base: sp, Disp: row*w + 32*g}, st[g][w])
-			}
+			VMOVDQU32(Mem{Base: sp, Disp: row*w + 32*g}, st[g][w])
 		}
-	}
-	// message queues the transpose of the block at off into buf.
-	message := func(d *transpose.Deferred, off, buf reg.Register) {
-		if !batch {
-			deferMessage(d, groups, pp, off, buf)
-			return
-		}
-		deferPadded(d, groups, pp, bitsp, off, buf)
 	}
 	// Block 0's message, transposed up front.
 	var first transpose.Deferred
-	message(&first, pl.Off, pl.Cur)
+	deferMessage(&first, groups, pp, pl.Off, pl.Cur)
 	first.Flush()
 
-	// block emits one block's rounds, with the next block's transpose
-	// spread through them if pipelined.
-	block := func(pipelined bool) {
-		var pipe transpose.Deferred
-		if pipelined {
-			pl.Begin()
-			message(&pipe, pl.Next, pl.Nxt)
-		}
-		for g := range groups {
-			for w := range 4 {
-				VMOVDQU32(st[g][w], saved.Offset(row*w+32*g))
-			}
-		}
-		perStep := (len(pipe) + 63) / 64
-		final := newRoundState(groups, st, kt, pl.Cur, row)
-		for i := range 64 {
-			final.step(i)
-			pipe.Emit(perStep)
-		}
-		pipe.Flush()
-		for g := range groups {
-			for w := range 4 {
-				VPADDD(saved.Offset(row*w+32*g), final.x[g][w], st[g][w]) // back into the loop's registers
-			}
-		}
-		if pipelined {
-			pl.End()
-		}
-	}
 	loop := name + "_loop"
-	if !batch {
-		Label(loop)
-		block(true)
-		DECQ(n)
-		JNZ(LabelRef(loop))
-		for g := range groups {
-			for w := range 4 {
-				VMOVDQU32(st[g][w], Mem{Base: sp, Disp: row*w + 32*g})
-			}
-		}
-		VZEROUPPER()
-		RET()
-		return
-	}
-	// Batches are mostly of one block: the last block is a copy of the
-	// loop's without the transpose of a next block, which would be wasted.
-	last := name + "_last"
-	DECQ(n)
-	JZ(LabelRef(last))
 	Label(loop)
-	block(true)
+	pl.Begin()
+	var pipe transpose.Deferred
+	deferMessage(&pipe, groups, pp, pl.Next, pl.Nxt)
+	hashBlock(groups, st, saved, kt, pl.Cur, row, &pipe)
+	pl.End()
 	DECQ(n)
 	JNZ(LabelRef(loop))
-	Label(last)
-	block(false)
-	storeDigests(name, groups, st)
+	for g := range groups {
+		for w := range 4 {
+			VMOVDQU32(st[g][w], Mem{Base: sp, Disp: row*w + 32*g})
+		}
+	}
 	VZEROUPPER()
 	RET()
 }
 
-// gatherMessages copies the base pointer and bit length of each lane's
-// message, msgs[idx[i]], into two arrays on the stack, which it returns:
-// the padded loads read them every block.
-func gatherMessages(lanes int) (ptrs, bits reg.Register) {
-	ptrArr, bitArr := AllocLocal(8*lanes), AllocLocal(8*lanes)
-	msgs := Load(Param("msgs").Base(), GP64())
-	idx := Load(Param("idx"), GP64())
-	for i := range lanes {
+// hashBlock emits one block's rounds on the message words in buf, with
+// the instructions of pipe (the next block's transpose) spread through
+// them, and adds the result into st.
+func hashBlock(groups int, st [][4]reg.VecVirtual, saved Mem, kt, buf reg.Register, row int, pipe *transpose.Deferred) {
+	for g := range groups {
+		for w := range 4 {
+			VMOVDQU32(st[g][w], saved.Offset(row*w+32*g))
+		}
+	}
+	perStep := (len(*pipe) + 63) / 64
+	final := newRoundState(groups, st, kt, buf, row)
+	for i := range 64 {
+		final.step(i)
+		pipe.Emit(perStep)
+	}
+	pipe.Flush()
+	for g := range groups {
+		for w := range 4 {
+			VPADDD(saved.Offset(row*w+32*g), final.x[g][w], st[g][w]) // back into the loop's registers
+		}
+	}
+}
+
+// batchAVX512 is the batch kernel: rounds of 8*groups lanes, each round a
+// lane-full of whole messages of nblocks blocks, padded as they are
+// loaded, from the initial value to digests stored in place. Successive
+// rounds form one stream of blocks, so the next block's transpose is
+// spread through this one's steps across round boundaries too: a round of
+// one-block messages costs its steps, not its steps plus an exposed
+// transpose.
+func batchAVX512(groups int) {
+	lanes := 8 * groups
+	name := fmt.Sprintf("sumAVX512x%d", lanes)
+	TEXT(name, 0, "func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most %d), from the initial value to the digest, %d lanes a round, and writes the digests of the first n to out[16*idx[i]:]. len(idx) is a multiple of %d, at most %d.", name, batchMaxBlocks, lanes, lanes, batchMaxMsgs))
+	row := 4 * lanes
+	bufs := AllocLocal(2 * 16 * row)
+	saved := AllocLocal(4 * row)
+	ptrArr, bitArr := AllocLocal(8*batchMaxMsgs), AllocLocal(8*batchMaxMsgs)
+
+	// The base pointer and bit length of every message, read by the
+	// padded loads of each of its blocks.
+	{
+		msgs := Load(Param("msgs").Base(), GP64())
+		idx := Load(Param("idx").Base(), GP64())
+		total := Load(Param("idx").Len(), GP64())
+		i := GP64()
+		XORQ(i, i)
+		Label(name + "_gather")
 		t, p, b := GP64(), GP64(), GP64()
-		MOVLQSX(Mem{Base: idx, Disp: 4 * i}, t)
+		MOVLQSX(Mem{Base: idx, Index: i, Scale: 4}, t)
 		LEAQ(Mem{Base: t, Index: t, Scale: 2}, t) // a slice header is 24 bytes
 		MOVQ(Mem{Base: msgs, Index: t, Scale: 8}, p)
-		MOVQ(p, ptrArr.Offset(8*i))
+		MOVQ(p, ptrArr.Idx(i, 8))
 		MOVQ(Mem{Base: msgs, Index: t, Scale: 8, Disp: 8}, b)
 		SHLQ(U8(3), b)
-		MOVQ(b, bitArr.Offset(8*i))
+		MOVQ(b, bitArr.Idx(i, 8))
+		INCQ(i)
+		CMPQ(i, total)
+		JB(LabelRef(name + "_gather"))
 	}
-	ptrs, bits = GP64(), GP64()
+
+	kt := GP64()
+	LEAQ(scalarConsts(), kt)
+	cur, nxt := GP64(), GP64()
+	LEAQ(bufs, cur)
+	LEAQ(bufs.Offset(16*row), nxt)
+	// The block being hashed: its lanes' entries in ptrArr and bitArr, and
+	// its offset in the messages.
+	ptrs, bits, off := GP64(), GP64(), GP64()
 	LEAQ(ptrArr, ptrs)
 	LEAQ(bitArr, bits)
-	return ptrs, bits
+	XORQ(off, off)
+	nblocks := Load(Param("nblocks"), GP64())
+	lastOff := GP64()
+	LEAQ(Mem{Base: nblocks, Disp: -1}, lastOff)
+	SHLQ(U8(6), lastOff)
+	steps := Load(Param("idx").Len(), GP64()) // blocks to hash: rounds x nblocks
+	SHRQ(U8(bitsLen(lanes)), steps)
+	IMULQ(nblocks, steps)
+
+	st := make([][4]reg.VecVirtual, groups)
+	for g := range groups {
+		for w := range 4 {
+			st[g][w] = YMM()
+		}
+	}
+	initState := func() {
+		for g := range groups {
+			for w := range 4 {
+				VPBROADCASTD(initValue().Offset(4*w), st[g][w])
+			}
+		}
+	}
+	initState()
+	var first transpose.Deferred
+	deferPadded(&first, groups, ptrs, bits, off, cur)
+	first.Flush()
+
+	loop := name + "_loop"
+	Label(loop)
+	// The next block: the next of these messages, or the first of the
+	// next round's; after the last, this one again (loaded, never used).
+	nptrs, nbits, noff := GP64(), GP64(), GP64()
+	MOVQ(ptrs, nptrs)
+	MOVQ(bits, nbits)
+	LEAQ(Mem{Base: off, Disp: 64}, noff)
+	CMPQ(noff, lastOff)
+	JLE(LabelRef(name + "_same"))
+	XORQ(noff, noff)
+	ADDQ(U32(8*lanes), nptrs)
+	ADDQ(U32(8*lanes), nbits)
+	Label(name + "_same")
+	CMPQ(steps, U8(1))
+	JNE(LabelRef(name + "_more"))
+	MOVQ(ptrs, nptrs)
+	MOVQ(bits, nbits)
+	MOVQ(off, noff)
+	Label(name + "_more")
+	var pipe transpose.Deferred
+	deferPadded(&pipe, groups, nptrs, nbits, noff, nxt)
+	hashBlock(groups, st, saved, kt, cur, row, &pipe)
+	// The round's last block: store its digests and start the next round.
+	CMPQ(off, lastOff)
+	JNE(LabelRef(name + "_next"))
+	storeDigests(name, groups, st, ptrs, ptrArr)
+	initState()
+	Label(name + "_next")
+	MOVQ(nptrs, ptrs)
+	MOVQ(nbits, bits)
+	MOVQ(noff, off)
+	XCHGQ(cur, nxt)
+	DECQ(steps)
+	JNZ(LabelRef(loop))
+	VZEROUPPER()
+	RET()
+}
+
+// bitsLen is log2 of a power of two.
+func bitsLen(n int) uint8 {
+	k := uint8(0)
+	for 1<<k < n {
+		k++
+	}
+	return k
 }
 
 // batchMaxBlocks bounds the padded length of the messages a batch kernel
 // takes, and so the size of the padding table.
 const batchMaxBlocks = 4
+
+// batchMaxMsgs bounds the messages of one batch kernel call: its frame
+// holds a pointer and a length for each, and the call stays short enough
+// for the goroutine to be preempted soon (256 one-block MD5 messages take
+// about 2 µs).
+const batchMaxMsgs = 256
 
 // deferPadded queues the transpose of block off/64 of every lane's padded
 // message into buf, padding as it loads: lane i's message is the
@@ -421,12 +486,21 @@ func deferPadded(d *transpose.Deferred, groups int, ptrs, bits, off, buf reg.Reg
 	}
 }
 
-// storeDigests writes the digest of lane i < n to out[16*idx[i]:]: a 4x8
-// transpose of each group's state words, then one 16-byte store a lane.
-func storeDigests(name string, groups int, st [][4]reg.VecVirtual) {
-	idx := Load(Param("idx"), GP64())
+// storeDigests writes the digests of a round's lanes to out[16*idx[i]:],
+// for the message numbers i < n only: a 4x8 transpose of each group's
+// state words, then one 16-byte store a lane. The round's first message
+// number is where ptrs stands in ptrArr.
+func storeDigests(name string, groups int, st [][4]reg.VecVirtual, ptrs reg.Register, ptrArr Mem) {
+	first := GP64()
+	LEAQ(ptrArr, first)
+	NEGQ(first)
+	ADDQ(ptrs, first)
+	SHRQ(U8(3), first)
+	left := Load(Param("n"), GP64()) // messages from this round's first on that get a digest
+	SUBQ(first, left)
+	idx := Load(Param("idx").Base(), GP64())
+	LEAQ(Mem{Base: idx, Index: first, Scale: 4}, idx)
 	out := Load(Param("out"), GP64())
-	n := Load(Param("n"), GP64())
 	done := name + "_stored"
 	for g := range groups {
 		a, b, c, dd := st[g][0], st[g][1], st[g][2], st[g][3]
@@ -446,7 +520,7 @@ func storeDigests(name string, groups int, st [][4]reg.VecVirtual) {
 		}
 		for j := range 8 {
 			lane := 8*g + j
-			CMPQ(n, U32(lane))
+			CMPQ(left, U32(lane))
 			JLE(LabelRef(done))
 			at := GP64()
 			MOVLQSX(Mem{Base: idx, Disp: 4 * lane}, at)
