@@ -6474,18 +6474,18 @@ sumAVX512x16_gather:
 	INCQ         BX
 	CMPQ         BX, DX
 	JB           sumAVX512x16_gather
-	LEAQ         md5consts<>+0(SB), AX
-	LEAQ         (SP), CX
-	LEAQ         1024(SP), DX
-	LEAQ         2304(SP), BX
-	LEAQ         4352(SP), SI
-	XORQ         DI, DI
-	MOVQ         nblocks+64(FP), R8
-	LEAQ         -1(R8), R9
-	SHLQ         $0x06, R9
-	MOVQ         idx_len+32(FP), R10
-	SHRQ         $0x04, R10
-	IMULQ        R8, R10
+	LEAQ         2304(SP), AX
+	LEAQ         4352(SP), CX
+	XORQ         DX, DX
+	MOVQ         nblocks+64(FP), BX
+	LEAQ         -1(BX), SI
+	SHLQ         $0x06, SI
+	MOVQ         idx_len+32(FP), DI
+	SHRQ         $0x04, DI
+	IMULQ        BX, DI
+	LEAQ         md5consts<>+0(SB), BX
+	LEAQ         (SP), R8
+	LEAQ         1024(SP), R9
 	VPBROADCASTD md5init<>+0(SB), Y0
 	VPBROADCASTD md5init<>+4(SB), Y1
 	VPBROADCASTD md5init<>+8(SB), Y2
@@ -6494,58 +6494,58 @@ sumAVX512x16_gather:
 	VPBROADCASTD md5init<>+4(SB), Y5
 	VPBROADCASTD md5init<>+8(SB), Y6
 	VPBROADCASTD md5init<>+12(SB), Y7
-	MOVQ         DI, R8
-	SHLQ         $0x05, R8
-	NEGQ         R8
+	MOVQ         DX, R10
+	SHLQ         $0x05, R10
+	NEGQ         R10
 	LEAQ         md5padmasks<>+0(SB), R11
-	LEAQ         256(R11)(R8*1), R8
-	MOVQ         (SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         (BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y8
+	LEAQ         256(R11)(R10*1), R10
+	MOVQ         (CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         (AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y8
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
-	MOVQ         8(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         8(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y9
+	MOVQ         8(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         8(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y9
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
-	MOVQ         16(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         16(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y10
+	MOVQ         16(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         16(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y10
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
-	MOVQ         24(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         24(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y11
+	MOVQ         24(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         24(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y11
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
-	MOVQ         32(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         32(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y12
+	MOVQ         32(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         32(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y12
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
-	MOVQ         40(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         40(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y13
+	MOVQ         40(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         40(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y13
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
-	MOVQ         48(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         48(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y14
+	MOVQ         48(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         48(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y14
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
-	MOVQ         56(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         56(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y15
+	MOVQ         56(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         56(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y15
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
 	VPUNPCKLDQ   Y9, Y8, Y16
 	VPUNPCKHDQ   Y9, Y8, Y8
@@ -6564,84 +6564,84 @@ sumAVX512x16_gather:
 	VPUNPCKLQDQ  Y14, Y12, Y13
 	VPUNPCKHQDQ  Y14, Y12, Y12
 	VSHUFI64X2   $0x00, Y15, Y11, Y14
-	VMOVDQU32    Y14, (CX)
+	VMOVDQU32    Y14, (R8)
 	VSHUFI64X2   $0x03, Y15, Y11, Y11
-	VMOVDQU32    Y11, 256(CX)
+	VMOVDQU32    Y11, 256(R8)
 	VSHUFI64X2   $0x00, Y10, Y9, Y11
-	VMOVDQU32    Y11, 64(CX)
+	VMOVDQU32    Y11, 64(R8)
 	VSHUFI64X2   $0x03, Y10, Y9, Y9
-	VMOVDQU32    Y9, 320(CX)
+	VMOVDQU32    Y9, 320(R8)
 	VSHUFI64X2   $0x00, Y13, Y16, Y9
-	VMOVDQU32    Y9, 128(CX)
+	VMOVDQU32    Y9, 128(R8)
 	VSHUFI64X2   $0x03, Y13, Y16, Y9
-	VMOVDQU32    Y9, 384(CX)
+	VMOVDQU32    Y9, 384(R8)
 	VSHUFI64X2   $0x00, Y12, Y8, Y9
-	VMOVDQU32    Y9, 192(CX)
+	VMOVDQU32    Y9, 192(R8)
 	VSHUFI64X2   $0x03, Y12, Y8, Y8
-	VMOVDQU32    Y8, 448(CX)
-	MOVQ         (SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         (BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y8
+	VMOVDQU32    Y8, 448(R8)
+	MOVQ         (CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         (AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y8
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y8
-	MOVQ         8(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         8(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y9
+	MOVQ         8(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         8(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y9
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y9
-	MOVQ         16(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         16(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y10
+	MOVQ         16(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         16(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y10
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y10
-	MOVQ         24(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         24(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y11
+	MOVQ         24(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         24(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y11
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y11
-	MOVQ         32(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         32(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y12
+	MOVQ         32(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         32(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y12
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y12
-	MOVQ         40(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         40(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y13
+	MOVQ         40(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         40(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y13
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y13
-	MOVQ         48(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         48(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y14
+	MOVQ         48(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         48(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y14
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y14
-	MOVQ         56(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         56(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y15
+	MOVQ         56(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         56(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y15
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y15
 	VPUNPCKLDQ   Y9, Y8, Y16
 	VPUNPCKHDQ   Y9, Y8, Y8
@@ -6660,68 +6660,68 @@ sumAVX512x16_gather:
 	VPUNPCKLQDQ  Y14, Y12, Y13
 	VPUNPCKHQDQ  Y14, Y12, Y12
 	VSHUFI64X2   $0x00, Y15, Y11, Y14
-	VMOVDQU32    Y14, 512(CX)
+	VMOVDQU32    Y14, 512(R8)
 	VSHUFI64X2   $0x03, Y15, Y11, Y11
-	VMOVDQU32    Y11, 768(CX)
+	VMOVDQU32    Y11, 768(R8)
 	VSHUFI64X2   $0x00, Y10, Y9, Y11
-	VMOVDQU32    Y11, 576(CX)
+	VMOVDQU32    Y11, 576(R8)
 	VSHUFI64X2   $0x03, Y10, Y9, Y9
-	VMOVDQU32    Y9, 832(CX)
+	VMOVDQU32    Y9, 832(R8)
 	VSHUFI64X2   $0x00, Y13, Y16, Y9
-	VMOVDQU32    Y9, 640(CX)
+	VMOVDQU32    Y9, 640(R8)
 	VSHUFI64X2   $0x03, Y13, Y16, Y9
-	VMOVDQU32    Y9, 896(CX)
+	VMOVDQU32    Y9, 896(R8)
 	VSHUFI64X2   $0x00, Y12, Y8, Y9
-	VMOVDQU32    Y9, 704(CX)
+	VMOVDQU32    Y9, 704(R8)
 	VSHUFI64X2   $0x03, Y12, Y8, Y8
-	VMOVDQU32    Y8, 960(CX)
-	MOVQ         64(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         64(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y8
+	VMOVDQU32    Y8, 960(R8)
+	MOVQ         64(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         64(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y8
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
-	MOVQ         72(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         72(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y9
+	MOVQ         72(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         72(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y9
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
-	MOVQ         80(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         80(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y10
+	MOVQ         80(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         80(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y10
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
-	MOVQ         88(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         88(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y11
+	MOVQ         88(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         88(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y11
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
-	MOVQ         96(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         96(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y12
+	MOVQ         96(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         96(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y12
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
-	MOVQ         104(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         104(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y13
+	MOVQ         104(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         104(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y13
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
-	MOVQ         112(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         112(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y14
+	MOVQ         112(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         112(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y14
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
-	MOVQ         120(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         120(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y15
+	MOVQ         120(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         120(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y15
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
 	VPUNPCKLDQ   Y9, Y8, Y16
 	VPUNPCKHDQ   Y9, Y8, Y8
@@ -6740,84 +6740,84 @@ sumAVX512x16_gather:
 	VPUNPCKLQDQ  Y14, Y12, Y13
 	VPUNPCKHQDQ  Y14, Y12, Y12
 	VSHUFI64X2   $0x00, Y15, Y11, Y14
-	VMOVDQU32    Y14, 32(CX)
+	VMOVDQU32    Y14, 32(R8)
 	VSHUFI64X2   $0x03, Y15, Y11, Y11
-	VMOVDQU32    Y11, 288(CX)
+	VMOVDQU32    Y11, 288(R8)
 	VSHUFI64X2   $0x00, Y10, Y9, Y11
-	VMOVDQU32    Y11, 96(CX)
+	VMOVDQU32    Y11, 96(R8)
 	VSHUFI64X2   $0x03, Y10, Y9, Y9
-	VMOVDQU32    Y9, 352(CX)
+	VMOVDQU32    Y9, 352(R8)
 	VSHUFI64X2   $0x00, Y13, Y16, Y9
-	VMOVDQU32    Y9, 160(CX)
+	VMOVDQU32    Y9, 160(R8)
 	VSHUFI64X2   $0x03, Y13, Y16, Y9
-	VMOVDQU32    Y9, 416(CX)
+	VMOVDQU32    Y9, 416(R8)
 	VSHUFI64X2   $0x00, Y12, Y8, Y9
-	VMOVDQU32    Y9, 224(CX)
+	VMOVDQU32    Y9, 224(R8)
 	VSHUFI64X2   $0x03, Y12, Y8, Y8
-	VMOVDQU32    Y8, 480(CX)
-	MOVQ         64(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         64(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y8
+	VMOVDQU32    Y8, 480(R8)
+	MOVQ         64(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         64(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y8
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y8
-	MOVQ         72(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         72(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y9
+	MOVQ         72(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         72(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y9
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y9
-	MOVQ         80(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         80(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y10
+	MOVQ         80(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         80(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y10
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y10
-	MOVQ         88(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         88(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y11
+	MOVQ         88(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         88(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y11
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y11
-	MOVQ         96(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         96(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y12
+	MOVQ         96(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         96(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y12
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y12
-	MOVQ         104(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         104(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y13
+	MOVQ         104(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         104(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y13
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y13
-	MOVQ         112(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         112(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y14
+	MOVQ         112(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         112(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y14
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y14
-	MOVQ         120(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         120(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y15
+	MOVQ         120(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         120(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y15
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y15
 	VPUNPCKLDQ   Y9, Y8, Y16
 	VPUNPCKHDQ   Y9, Y8, Y8
@@ -6836,38 +6836,38 @@ sumAVX512x16_gather:
 	VPUNPCKLQDQ  Y14, Y12, Y13
 	VPUNPCKHQDQ  Y14, Y12, Y12
 	VSHUFI64X2   $0x00, Y15, Y11, Y14
-	VMOVDQU32    Y14, 544(CX)
+	VMOVDQU32    Y14, 544(R8)
 	VSHUFI64X2   $0x03, Y15, Y11, Y11
-	VMOVDQU32    Y11, 800(CX)
+	VMOVDQU32    Y11, 800(R8)
 	VSHUFI64X2   $0x00, Y10, Y9, Y11
-	VMOVDQU32    Y11, 608(CX)
+	VMOVDQU32    Y11, 608(R8)
 	VSHUFI64X2   $0x03, Y10, Y9, Y9
-	VMOVDQU32    Y9, 864(CX)
+	VMOVDQU32    Y9, 864(R8)
 	VSHUFI64X2   $0x00, Y13, Y16, Y9
-	VMOVDQU32    Y9, 672(CX)
+	VMOVDQU32    Y9, 672(R8)
 	VSHUFI64X2   $0x03, Y13, Y16, Y9
-	VMOVDQU32    Y9, 928(CX)
+	VMOVDQU32    Y9, 928(R8)
 	VSHUFI64X2   $0x00, Y12, Y8, Y9
-	VMOVDQU32    Y9, 736(CX)
+	VMOVDQU32    Y9, 736(R8)
 	VSHUFI64X2   $0x03, Y12, Y8, Y8
-	VMOVDQU32    Y8, 992(CX)
+	VMOVDQU32    Y8, 992(R8)
 
 sumAVX512x16_loop:
-	MOVQ BX, R8
-	MOVQ SI, R11
-	LEAQ 64(DI), R12
-	CMPQ R12, R9
+	MOVQ AX, R10
+	MOVQ CX, R11
+	LEAQ 64(DX), R12
+	CMPQ R12, SI
 	JLE  sumAVX512x16_same
 	XORQ R12, R12
-	ADDQ $0x00000080, R8
+	ADDQ $0x00000080, R10
 	ADDQ $0x00000080, R11
 
 sumAVX512x16_same:
-	CMPQ R10, $0x01
+	CMPQ DI, $0x01
 	JNE  sumAVX512x16_more
-	MOVQ BX, R8
-	MOVQ SI, R11
-	MOVQ DI, R12
+	MOVQ AX, R10
+	MOVQ CX, R11
+	MOVQ DX, R12
 
 sumAVX512x16_more:
 	VMOVDQU32     Y0, 2048(SP)
@@ -6878,110 +6878,110 @@ sumAVX512x16_more:
 	VMOVDQU32     Y5, 2144(SP)
 	VMOVDQU32     Y6, 2208(SP)
 	VMOVDQU32     Y7, 2272(SP)
-	VPADDD.BCST   (AX), Y0, Y0
-	VPADDD        (CX), Y0, Y0
+	VPADDD.BCST   (BX), Y0, Y0
+	VPADDD        (R8), Y0, Y0
 	VMOVDQA32     Y1, Y8
 	VPTERNLOGD    $0xca, Y3, Y2, Y8
 	VPADDD        Y8, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   (AX), Y4, Y4
-	VPADDD        32(CX), Y4, Y4
+	VPADDD.BCST   (BX), Y4, Y4
+	VPADDD        32(R8), Y4, Y4
 	VMOVDQA32     Y5, Y8
 	VPTERNLOGD    $0xca, Y7, Y6, Y8
 	VPADDD        Y8, Y4, Y4
 	VPROLD        $0x07, Y4, Y4
 	VPADDD        Y5, Y4, Y4
-	MOVQ          R12, SI
-	SHLQ          $0x05, SI
-	NEGQ          SI
+	MOVQ          R12, CX
+	SHLQ          $0x05, CX
+	NEGQ          CX
 	LEAQ          md5padmasks<>+0(SB), R13
-	LEAQ          256(R13)(SI*1), SI
+	LEAQ          256(R13)(CX*1), CX
 	MOVQ          (R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          (R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          (R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
 	MOVQ          8(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          8(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          8(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	VPADDD.BCST   4(AX), Y3, Y3
-	VPADDD        64(CX), Y3, Y3
+	VPADDD.BCST   4(BX), Y3, Y3
+	VPADDD        64(R8), Y3, Y3
 	VMOVDQA32     Y0, Y10
 	VPTERNLOGD    $0xca, Y2, Y1, Y10
 	VPADDD        Y10, Y3, Y3
 	VPROLD        $0x0c, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   4(AX), Y7, Y7
-	VPADDD        96(CX), Y7, Y7
+	VPADDD.BCST   4(BX), Y7, Y7
+	VPADDD        96(R8), Y7, Y7
 	VMOVDQA32     Y4, Y10
 	VPTERNLOGD    $0xca, Y6, Y5, Y10
 	VPADDD        Y10, Y7, Y7
 	VPROLD        $0x0c, Y7, Y7
 	VPADDD        Y4, Y7, Y7
 	MOVQ          16(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          16(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          16(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
 	MOVQ          24(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          24(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          24(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
 	MOVQ          32(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          32(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          32(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	VPADDD.BCST   8(AX), Y2, Y2
-	VPADDD        128(CX), Y2, Y2
+	VPADDD.BCST   8(BX), Y2, Y2
+	VPADDD        128(R8), Y2, Y2
 	VMOVDQA32     Y3, Y13
 	VPTERNLOGD    $0xca, Y1, Y0, Y13
 	VPADDD        Y13, Y2, Y2
 	VPROLD        $0x11, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   8(AX), Y6, Y6
-	VPADDD        160(CX), Y6, Y6
+	VPADDD.BCST   8(BX), Y6, Y6
+	VPADDD        160(R8), Y6, Y6
 	VMOVDQA32     Y7, Y13
 	VPTERNLOGD    $0xca, Y5, Y4, Y13
 	VPADDD        Y13, Y6, Y6
 	VPROLD        $0x11, Y6, Y6
 	VPADDD        Y7, Y6, Y6
 	MOVQ          40(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          40(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          40(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
 	MOVQ          48(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          48(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          48(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
 	MOVQ          56(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          56(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          56(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	VPADDD.BCST   12(AX), Y1, Y1
-	VPADDD        192(CX), Y1, Y1
+	VPADDD.BCST   12(BX), Y1, Y1
+	VPADDD        192(R8), Y1, Y1
 	VMOVDQA32     Y2, Y16
 	VPTERNLOGD    $0xca, Y0, Y3, Y16
 	VPADDD        Y16, Y1, Y1
 	VPROLD        $0x16, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   12(AX), Y5, Y5
-	VPADDD        224(CX), Y5, Y5
+	VPADDD.BCST   12(BX), Y5, Y5
+	VPADDD        224(R8), Y5, Y5
 	VMOVDQA32     Y6, Y16
 	VPTERNLOGD    $0xca, Y4, Y7, Y16
 	VPADDD        Y16, Y5, Y5
@@ -6990,15 +6990,15 @@ sumAVX512x16_more:
 	VPUNPCKLDQ    Y9, Y8, Y16
 	VPUNPCKHDQ    Y9, Y8, Y8
 	VPUNPCKLDQ    Y11, Y10, Y9
-	VPADDD.BCST   16(AX), Y0, Y0
-	VPADDD        256(CX), Y0, Y0
+	VPADDD.BCST   16(BX), Y0, Y0
+	VPADDD        256(R8), Y0, Y0
 	VMOVDQA32     Y1, Y17
 	VPTERNLOGD    $0xca, Y3, Y2, Y17
 	VPADDD        Y17, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   16(AX), Y4, Y4
-	VPADDD        288(CX), Y4, Y4
+	VPADDD.BCST   16(BX), Y4, Y4
+	VPADDD        288(R8), Y4, Y4
 	VMOVDQA32     Y5, Y17
 	VPTERNLOGD    $0xca, Y7, Y6, Y17
 	VPADDD        Y17, Y4, Y4
@@ -7007,15 +7007,15 @@ sumAVX512x16_more:
 	VPUNPCKHDQ    Y11, Y10, Y10
 	VPUNPCKLQDQ   Y9, Y16, Y11
 	VPUNPCKHQDQ   Y9, Y16, Y9
-	VPADDD.BCST   20(AX), Y3, Y3
-	VPADDD        320(CX), Y3, Y3
+	VPADDD.BCST   20(BX), Y3, Y3
+	VPADDD        320(R8), Y3, Y3
 	VMOVDQA32     Y0, Y16
 	VPTERNLOGD    $0xca, Y2, Y1, Y16
 	VPADDD        Y16, Y3, Y3
 	VPROLD        $0x0c, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   20(AX), Y7, Y7
-	VPADDD        352(CX), Y7, Y7
+	VPADDD.BCST   20(BX), Y7, Y7
+	VPADDD        352(R8), Y7, Y7
 	VMOVDQA32     Y4, Y16
 	VPTERNLOGD    $0xca, Y6, Y5, Y16
 	VPADDD        Y16, Y7, Y7
@@ -7024,15 +7024,15 @@ sumAVX512x16_more:
 	VPUNPCKLQDQ   Y10, Y8, Y16
 	VPUNPCKHQDQ   Y10, Y8, Y8
 	VPUNPCKLDQ    Y13, Y12, Y10
-	VPADDD.BCST   24(AX), Y2, Y2
-	VPADDD        384(CX), Y2, Y2
+	VPADDD.BCST   24(BX), Y2, Y2
+	VPADDD        384(R8), Y2, Y2
 	VMOVDQA32     Y3, Y17
 	VPTERNLOGD    $0xca, Y1, Y0, Y17
 	VPADDD        Y17, Y2, Y2
 	VPROLD        $0x11, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   24(AX), Y6, Y6
-	VPADDD        416(CX), Y6, Y6
+	VPADDD.BCST   24(BX), Y6, Y6
+	VPADDD        416(R8), Y6, Y6
 	VMOVDQA32     Y7, Y17
 	VPTERNLOGD    $0xca, Y5, Y4, Y17
 	VPADDD        Y17, Y6, Y6
@@ -7041,15 +7041,15 @@ sumAVX512x16_more:
 	VPUNPCKHDQ    Y13, Y12, Y12
 	VPUNPCKLDQ    Y15, Y14, Y13
 	VPUNPCKHDQ    Y15, Y14, Y14
-	VPADDD.BCST   28(AX), Y1, Y1
-	VPADDD        448(CX), Y1, Y1
+	VPADDD.BCST   28(BX), Y1, Y1
+	VPADDD        448(R8), Y1, Y1
 	VMOVDQA32     Y2, Y15
 	VPTERNLOGD    $0xca, Y0, Y3, Y15
 	VPADDD        Y15, Y1, Y1
 	VPROLD        $0x16, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   28(AX), Y5, Y5
-	VPADDD        480(CX), Y5, Y5
+	VPADDD.BCST   28(BX), Y5, Y5
+	VPADDD        480(R8), Y5, Y5
 	VMOVDQA32     Y6, Y15
 	VPTERNLOGD    $0xca, Y4, Y7, Y15
 	VPADDD        Y15, Y5, Y5
@@ -7058,15 +7058,15 @@ sumAVX512x16_more:
 	VPUNPCKLQDQ   Y13, Y10, Y15
 	VPUNPCKHQDQ   Y13, Y10, Y10
 	VPUNPCKLQDQ   Y14, Y12, Y13
-	VPADDD.BCST   32(AX), Y0, Y0
-	VPADDD        512(CX), Y0, Y0
+	VPADDD.BCST   32(BX), Y0, Y0
+	VPADDD        512(R8), Y0, Y0
 	VMOVDQA32     Y1, Y17
 	VPTERNLOGD    $0xca, Y3, Y2, Y17
 	VPADDD        Y17, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   32(AX), Y4, Y4
-	VPADDD        544(CX), Y4, Y4
+	VPADDD.BCST   32(BX), Y4, Y4
+	VPADDD        544(R8), Y4, Y4
 	VMOVDQA32     Y5, Y17
 	VPTERNLOGD    $0xca, Y7, Y6, Y17
 	VPADDD        Y17, Y4, Y4
@@ -7074,165 +7074,165 @@ sumAVX512x16_more:
 	VPADDD        Y5, Y4, Y4
 	VPUNPCKHQDQ   Y14, Y12, Y12
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
-	VMOVDQU32     Y14, (DX)
+	VMOVDQU32     Y14, (R9)
 	VSHUFI64X2    $0x03, Y15, Y11, Y11
-	VMOVDQU32     Y11, 256(DX)
-	VPADDD.BCST   36(AX), Y3, Y3
-	VPADDD        576(CX), Y3, Y3
+	VMOVDQU32     Y11, 256(R9)
+	VPADDD.BCST   36(BX), Y3, Y3
+	VPADDD        576(R8), Y3, Y3
 	VMOVDQA32     Y0, Y11
 	VPTERNLOGD    $0xca, Y2, Y1, Y11
 	VPADDD        Y11, Y3, Y3
 	VPROLD        $0x0c, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   36(AX), Y7, Y7
-	VPADDD        608(CX), Y7, Y7
+	VPADDD.BCST   36(BX), Y7, Y7
+	VPADDD        608(R8), Y7, Y7
 	VMOVDQA32     Y4, Y11
 	VPTERNLOGD    $0xca, Y6, Y5, Y11
 	VPADDD        Y11, Y7, Y7
 	VPROLD        $0x0c, Y7, Y7
 	VPADDD        Y4, Y7, Y7
 	VSHUFI64X2    $0x00, Y10, Y9, Y11
-	VMOVDQU32     Y11, 64(DX)
+	VMOVDQU32     Y11, 64(R9)
 	VSHUFI64X2    $0x03, Y10, Y9, Y9
-	VMOVDQU32     Y9, 320(DX)
+	VMOVDQU32     Y9, 320(R9)
 	VSHUFI64X2    $0x00, Y13, Y16, Y9
-	VMOVDQU32     Y9, 128(DX)
-	VPADDD.BCST   40(AX), Y2, Y2
-	VPADDD        640(CX), Y2, Y2
+	VMOVDQU32     Y9, 128(R9)
+	VPADDD.BCST   40(BX), Y2, Y2
+	VPADDD        640(R8), Y2, Y2
 	VMOVDQA32     Y3, Y9
 	VPTERNLOGD    $0xca, Y1, Y0, Y9
 	VPADDD        Y9, Y2, Y2
 	VPROLD        $0x11, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   40(AX), Y6, Y6
-	VPADDD        672(CX), Y6, Y6
+	VPADDD.BCST   40(BX), Y6, Y6
+	VPADDD        672(R8), Y6, Y6
 	VMOVDQA32     Y7, Y9
 	VPTERNLOGD    $0xca, Y5, Y4, Y9
 	VPADDD        Y9, Y6, Y6
 	VPROLD        $0x11, Y6, Y6
 	VPADDD        Y7, Y6, Y6
 	VSHUFI64X2    $0x03, Y13, Y16, Y9
-	VMOVDQU32     Y9, 384(DX)
+	VMOVDQU32     Y9, 384(R9)
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
-	VMOVDQU32     Y9, 192(DX)
+	VMOVDQU32     Y9, 192(R9)
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
-	VMOVDQU32     Y8, 448(DX)
-	VPADDD.BCST   44(AX), Y1, Y1
-	VPADDD        704(CX), Y1, Y1
+	VMOVDQU32     Y8, 448(R9)
+	VPADDD.BCST   44(BX), Y1, Y1
+	VPADDD        704(R8), Y1, Y1
 	VMOVDQA32     Y2, Y8
 	VPTERNLOGD    $0xca, Y0, Y3, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x16, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   44(AX), Y5, Y5
-	VPADDD        736(CX), Y5, Y5
+	VPADDD.BCST   44(BX), Y5, Y5
+	VPADDD        736(R8), Y5, Y5
 	VMOVDQA32     Y6, Y8
 	VPTERNLOGD    $0xca, Y4, Y7, Y8
 	VPADDD        Y8, Y5, Y5
 	VPROLD        $0x16, Y5, Y5
 	VPADDD        Y6, Y5, Y5
 	MOVQ          (R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          (R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          (R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y8
 	MOVQ          8(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          8(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          8(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y9
 	MOVQ          16(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          16(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          16(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y10
-	VPADDD.BCST   48(AX), Y0, Y0
-	VPADDD        768(CX), Y0, Y0
+	VPADDD.BCST   48(BX), Y0, Y0
+	VPADDD        768(R8), Y0, Y0
 	VMOVDQA32     Y1, Y11
 	VPTERNLOGD    $0xca, Y3, Y2, Y11
 	VPADDD        Y11, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   48(AX), Y4, Y4
-	VPADDD        800(CX), Y4, Y4
+	VPADDD.BCST   48(BX), Y4, Y4
+	VPADDD        800(R8), Y4, Y4
 	VMOVDQA32     Y5, Y11
 	VPTERNLOGD    $0xca, Y7, Y6, Y11
 	VPADDD        Y11, Y4, Y4
 	VPROLD        $0x07, Y4, Y4
 	VPADDD        Y5, Y4, Y4
 	MOVQ          24(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          24(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          24(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y11
 	MOVQ          32(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          32(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          32(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y12
 	MOVQ          40(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          40(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          40(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y13
-	VPADDD.BCST   52(AX), Y3, Y3
-	VPADDD        832(CX), Y3, Y3
+	VPADDD.BCST   52(BX), Y3, Y3
+	VPADDD        832(R8), Y3, Y3
 	VMOVDQA32     Y0, Y14
 	VPTERNLOGD    $0xca, Y2, Y1, Y14
 	VPADDD        Y14, Y3, Y3
 	VPROLD        $0x0c, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   52(AX), Y7, Y7
-	VPADDD        864(CX), Y7, Y7
+	VPADDD.BCST   52(BX), Y7, Y7
+	VPADDD        864(R8), Y7, Y7
 	VMOVDQA32     Y4, Y14
 	VPTERNLOGD    $0xca, Y6, Y5, Y14
 	VPADDD        Y14, Y7, Y7
 	VPROLD        $0x0c, Y7, Y7
 	VPADDD        Y4, Y7, Y7
 	MOVQ          48(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          48(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          48(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y14
 	MOVQ          56(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          56(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          56(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y15
 	VPUNPCKLDQ    Y9, Y8, Y16
-	VPADDD.BCST   56(AX), Y2, Y2
-	VPADDD        896(CX), Y2, Y2
+	VPADDD.BCST   56(BX), Y2, Y2
+	VPADDD        896(R8), Y2, Y2
 	VMOVDQA32     Y3, Y17
 	VPTERNLOGD    $0xca, Y1, Y0, Y17
 	VPADDD        Y17, Y2, Y2
 	VPROLD        $0x11, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   56(AX), Y6, Y6
-	VPADDD        928(CX), Y6, Y6
+	VPADDD.BCST   56(BX), Y6, Y6
+	VPADDD        928(R8), Y6, Y6
 	VMOVDQA32     Y7, Y17
 	VPTERNLOGD    $0xca, Y5, Y4, Y17
 	VPADDD        Y17, Y6, Y6
@@ -7241,15 +7241,15 @@ sumAVX512x16_more:
 	VPUNPCKHDQ    Y9, Y8, Y8
 	VPUNPCKLDQ    Y11, Y10, Y9
 	VPUNPCKHDQ    Y11, Y10, Y10
-	VPADDD.BCST   60(AX), Y1, Y1
-	VPADDD        960(CX), Y1, Y1
+	VPADDD.BCST   60(BX), Y1, Y1
+	VPADDD        960(R8), Y1, Y1
 	VMOVDQA32     Y2, Y11
 	VPTERNLOGD    $0xca, Y0, Y3, Y11
 	VPADDD        Y11, Y1, Y1
 	VPROLD        $0x16, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   60(AX), Y5, Y5
-	VPADDD        992(CX), Y5, Y5
+	VPADDD.BCST   60(BX), Y5, Y5
+	VPADDD        992(R8), Y5, Y5
 	VMOVDQA32     Y6, Y11
 	VPTERNLOGD    $0xca, Y4, Y7, Y11
 	VPADDD        Y11, Y5, Y5
@@ -7258,15 +7258,15 @@ sumAVX512x16_more:
 	VPUNPCKLQDQ   Y9, Y16, Y11
 	VPUNPCKHQDQ   Y9, Y16, Y9
 	VPUNPCKLQDQ   Y10, Y8, Y16
-	VPADDD.BCST   64(AX), Y0, Y0
-	VPADDD        64(CX), Y0, Y0
+	VPADDD.BCST   64(BX), Y0, Y0
+	VPADDD        64(R8), Y0, Y0
 	VMOVDQA32     Y1, Y17
 	VPTERNLOGD    $0xe4, Y3, Y2, Y17
 	VPADDD        Y17, Y0, Y0
 	VPROLD        $0x05, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   64(AX), Y4, Y4
-	VPADDD        96(CX), Y4, Y4
+	VPADDD.BCST   64(BX), Y4, Y4
+	VPADDD        96(R8), Y4, Y4
 	VMOVDQA32     Y5, Y17
 	VPTERNLOGD    $0xe4, Y7, Y6, Y17
 	VPADDD        Y17, Y4, Y4
@@ -7275,15 +7275,15 @@ sumAVX512x16_more:
 	VPUNPCKHQDQ   Y10, Y8, Y8
 	VPUNPCKLDQ    Y13, Y12, Y10
 	VPUNPCKHDQ    Y13, Y12, Y12
-	VPADDD.BCST   68(AX), Y3, Y3
-	VPADDD        384(CX), Y3, Y3
+	VPADDD.BCST   68(BX), Y3, Y3
+	VPADDD        384(R8), Y3, Y3
 	VMOVDQA32     Y0, Y13
 	VPTERNLOGD    $0xe4, Y2, Y1, Y13
 	VPADDD        Y13, Y3, Y3
 	VPROLD        $0x09, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   68(AX), Y7, Y7
-	VPADDD        416(CX), Y7, Y7
+	VPADDD.BCST   68(BX), Y7, Y7
+	VPADDD        416(R8), Y7, Y7
 	VMOVDQA32     Y4, Y13
 	VPTERNLOGD    $0xe4, Y6, Y5, Y13
 	VPADDD        Y13, Y7, Y7
@@ -7292,15 +7292,15 @@ sumAVX512x16_more:
 	VPUNPCKLDQ    Y15, Y14, Y13
 	VPUNPCKHDQ    Y15, Y14, Y14
 	VPUNPCKLQDQ   Y13, Y10, Y15
-	VPADDD.BCST   72(AX), Y2, Y2
-	VPADDD        704(CX), Y2, Y2
+	VPADDD.BCST   72(BX), Y2, Y2
+	VPADDD        704(R8), Y2, Y2
 	VMOVDQA32     Y3, Y17
 	VPTERNLOGD    $0xe4, Y1, Y0, Y17
 	VPADDD        Y17, Y2, Y2
 	VPROLD        $0x0e, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   72(AX), Y6, Y6
-	VPADDD        736(CX), Y6, Y6
+	VPADDD.BCST   72(BX), Y6, Y6
+	VPADDD        736(R8), Y6, Y6
 	VMOVDQA32     Y7, Y17
 	VPTERNLOGD    $0xe4, Y5, Y4, Y17
 	VPADDD        Y17, Y6, Y6
@@ -7309,165 +7309,165 @@ sumAVX512x16_more:
 	VPUNPCKHQDQ   Y13, Y10, Y10
 	VPUNPCKLQDQ   Y14, Y12, Y13
 	VPUNPCKHQDQ   Y14, Y12, Y12
-	VPADDD.BCST   76(AX), Y1, Y1
-	VPADDD        (CX), Y1, Y1
+	VPADDD.BCST   76(BX), Y1, Y1
+	VPADDD        (R8), Y1, Y1
 	VMOVDQA32     Y2, Y14
 	VPTERNLOGD    $0xe4, Y0, Y3, Y14
 	VPADDD        Y14, Y1, Y1
 	VPROLD        $0x14, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   76(AX), Y5, Y5
-	VPADDD        32(CX), Y5, Y5
+	VPADDD.BCST   76(BX), Y5, Y5
+	VPADDD        32(R8), Y5, Y5
 	VMOVDQA32     Y6, Y14
 	VPTERNLOGD    $0xe4, Y4, Y7, Y14
 	VPADDD        Y14, Y5, Y5
 	VPROLD        $0x14, Y5, Y5
 	VPADDD        Y6, Y5, Y5
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
-	VMOVDQU32     Y14, 512(DX)
+	VMOVDQU32     Y14, 512(R9)
 	VSHUFI64X2    $0x03, Y15, Y11, Y11
-	VMOVDQU32     Y11, 768(DX)
+	VMOVDQU32     Y11, 768(R9)
 	VSHUFI64X2    $0x00, Y10, Y9, Y11
-	VMOVDQU32     Y11, 576(DX)
-	VPADDD.BCST   80(AX), Y0, Y0
-	VPADDD        320(CX), Y0, Y0
+	VMOVDQU32     Y11, 576(R9)
+	VPADDD.BCST   80(BX), Y0, Y0
+	VPADDD        320(R8), Y0, Y0
 	VMOVDQA32     Y1, Y11
 	VPTERNLOGD    $0xe4, Y3, Y2, Y11
 	VPADDD        Y11, Y0, Y0
 	VPROLD        $0x05, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   80(AX), Y4, Y4
-	VPADDD        352(CX), Y4, Y4
+	VPADDD.BCST   80(BX), Y4, Y4
+	VPADDD        352(R8), Y4, Y4
 	VMOVDQA32     Y5, Y11
 	VPTERNLOGD    $0xe4, Y7, Y6, Y11
 	VPADDD        Y11, Y4, Y4
 	VPROLD        $0x05, Y4, Y4
 	VPADDD        Y5, Y4, Y4
 	VSHUFI64X2    $0x03, Y10, Y9, Y9
-	VMOVDQU32     Y9, 832(DX)
+	VMOVDQU32     Y9, 832(R9)
 	VSHUFI64X2    $0x00, Y13, Y16, Y9
-	VMOVDQU32     Y9, 640(DX)
+	VMOVDQU32     Y9, 640(R9)
 	VSHUFI64X2    $0x03, Y13, Y16, Y9
-	VMOVDQU32     Y9, 896(DX)
-	VPADDD.BCST   84(AX), Y3, Y3
-	VPADDD        640(CX), Y3, Y3
+	VMOVDQU32     Y9, 896(R9)
+	VPADDD.BCST   84(BX), Y3, Y3
+	VPADDD        640(R8), Y3, Y3
 	VMOVDQA32     Y0, Y9
 	VPTERNLOGD    $0xe4, Y2, Y1, Y9
 	VPADDD        Y9, Y3, Y3
 	VPROLD        $0x09, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   84(AX), Y7, Y7
-	VPADDD        672(CX), Y7, Y7
+	VPADDD.BCST   84(BX), Y7, Y7
+	VPADDD        672(R8), Y7, Y7
 	VMOVDQA32     Y4, Y9
 	VPTERNLOGD    $0xe4, Y6, Y5, Y9
 	VPADDD        Y9, Y7, Y7
 	VPROLD        $0x09, Y7, Y7
 	VPADDD        Y4, Y7, Y7
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
-	VMOVDQU32     Y9, 704(DX)
+	VMOVDQU32     Y9, 704(R9)
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
-	VMOVDQU32     Y8, 960(DX)
+	VMOVDQU32     Y8, 960(R9)
 	MOVQ          64(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          64(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          64(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
-	VPADDD.BCST   88(AX), Y2, Y2
-	VPADDD        960(CX), Y2, Y2
+	VPADDD.BCST   88(BX), Y2, Y2
+	VPADDD        960(R8), Y2, Y2
 	VMOVDQA32     Y3, Y9
 	VPTERNLOGD    $0xe4, Y1, Y0, Y9
 	VPADDD        Y9, Y2, Y2
 	VPROLD        $0x0e, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   88(AX), Y6, Y6
-	VPADDD        992(CX), Y6, Y6
+	VPADDD.BCST   88(BX), Y6, Y6
+	VPADDD        992(R8), Y6, Y6
 	VMOVDQA32     Y7, Y9
 	VPTERNLOGD    $0xe4, Y5, Y4, Y9
 	VPADDD        Y9, Y6, Y6
 	VPROLD        $0x0e, Y6, Y6
 	VPADDD        Y7, Y6, Y6
 	MOVQ          72(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          72(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          72(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
 	MOVQ          80(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          80(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          80(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
 	MOVQ          88(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          88(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          88(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
-	VPADDD.BCST   92(AX), Y1, Y1
-	VPADDD        256(CX), Y1, Y1
+	VPADDD.BCST   92(BX), Y1, Y1
+	VPADDD        256(R8), Y1, Y1
 	VMOVDQA32     Y2, Y12
 	VPTERNLOGD    $0xe4, Y0, Y3, Y12
 	VPADDD        Y12, Y1, Y1
 	VPROLD        $0x14, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   92(AX), Y5, Y5
-	VPADDD        288(CX), Y5, Y5
+	VPADDD.BCST   92(BX), Y5, Y5
+	VPADDD        288(R8), Y5, Y5
 	VMOVDQA32     Y6, Y12
 	VPTERNLOGD    $0xe4, Y4, Y7, Y12
 	VPADDD        Y12, Y5, Y5
 	VPROLD        $0x14, Y5, Y5
 	VPADDD        Y6, Y5, Y5
 	MOVQ          96(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          96(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          96(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
 	MOVQ          104(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          104(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          104(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
 	MOVQ          112(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          112(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          112(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	VPADDD.BCST   96(AX), Y0, Y0
-	VPADDD        576(CX), Y0, Y0
+	VPADDD.BCST   96(BX), Y0, Y0
+	VPADDD        576(R8), Y0, Y0
 	VMOVDQA32     Y1, Y15
 	VPTERNLOGD    $0xe4, Y3, Y2, Y15
 	VPADDD        Y15, Y0, Y0
 	VPROLD        $0x05, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   96(AX), Y4, Y4
-	VPADDD        608(CX), Y4, Y4
+	VPADDD.BCST   96(BX), Y4, Y4
+	VPADDD        608(R8), Y4, Y4
 	VMOVDQA32     Y5, Y15
 	VPTERNLOGD    $0xe4, Y7, Y6, Y15
 	VPADDD        Y15, Y4, Y4
 	VPROLD        $0x05, Y4, Y4
 	VPADDD        Y5, Y4, Y4
 	MOVQ          120(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          120(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          120(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
 	VPUNPCKLDQ    Y9, Y8, Y16
 	VPUNPCKHDQ    Y9, Y8, Y8
-	VPADDD.BCST   100(AX), Y3, Y3
-	VPADDD        896(CX), Y3, Y3
+	VPADDD.BCST   100(BX), Y3, Y3
+	VPADDD        896(R8), Y3, Y3
 	VMOVDQA32     Y0, Y9
 	VPTERNLOGD    $0xe4, Y2, Y1, Y9
 	VPADDD        Y9, Y3, Y3
 	VPROLD        $0x09, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   100(AX), Y7, Y7
-	VPADDD        928(CX), Y7, Y7
+	VPADDD.BCST   100(BX), Y7, Y7
+	VPADDD        928(R8), Y7, Y7
 	VMOVDQA32     Y4, Y9
 	VPTERNLOGD    $0xe4, Y6, Y5, Y9
 	VPADDD        Y9, Y7, Y7
@@ -7476,15 +7476,15 @@ sumAVX512x16_more:
 	VPUNPCKLDQ    Y11, Y10, Y9
 	VPUNPCKHDQ    Y11, Y10, Y10
 	VPUNPCKLQDQ   Y9, Y16, Y11
-	VPADDD.BCST   104(AX), Y2, Y2
-	VPADDD        192(CX), Y2, Y2
+	VPADDD.BCST   104(BX), Y2, Y2
+	VPADDD        192(R8), Y2, Y2
 	VMOVDQA32     Y3, Y17
 	VPTERNLOGD    $0xe4, Y1, Y0, Y17
 	VPADDD        Y17, Y2, Y2
 	VPROLD        $0x0e, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   104(AX), Y6, Y6
-	VPADDD        224(CX), Y6, Y6
+	VPADDD.BCST   104(BX), Y6, Y6
+	VPADDD        224(R8), Y6, Y6
 	VMOVDQA32     Y7, Y17
 	VPTERNLOGD    $0xe4, Y5, Y4, Y17
 	VPADDD        Y17, Y6, Y6
@@ -7493,15 +7493,15 @@ sumAVX512x16_more:
 	VPUNPCKHQDQ   Y9, Y16, Y9
 	VPUNPCKLQDQ   Y10, Y8, Y16
 	VPUNPCKHQDQ   Y10, Y8, Y8
-	VPADDD.BCST   108(AX), Y1, Y1
-	VPADDD        512(CX), Y1, Y1
+	VPADDD.BCST   108(BX), Y1, Y1
+	VPADDD        512(R8), Y1, Y1
 	VMOVDQA32     Y2, Y10
 	VPTERNLOGD    $0xe4, Y0, Y3, Y10
 	VPADDD        Y10, Y1, Y1
 	VPROLD        $0x14, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   108(AX), Y5, Y5
-	VPADDD        544(CX), Y5, Y5
+	VPADDD.BCST   108(BX), Y5, Y5
+	VPADDD        544(R8), Y5, Y5
 	VMOVDQA32     Y6, Y10
 	VPTERNLOGD    $0xe4, Y4, Y7, Y10
 	VPADDD        Y10, Y5, Y5
@@ -7510,15 +7510,15 @@ sumAVX512x16_more:
 	VPUNPCKLDQ    Y13, Y12, Y10
 	VPUNPCKHDQ    Y13, Y12, Y12
 	VPUNPCKLDQ    Y15, Y14, Y13
-	VPADDD.BCST   112(AX), Y0, Y0
-	VPADDD        832(CX), Y0, Y0
+	VPADDD.BCST   112(BX), Y0, Y0
+	VPADDD        832(R8), Y0, Y0
 	VMOVDQA32     Y1, Y17
 	VPTERNLOGD    $0xe4, Y3, Y2, Y17
 	VPADDD        Y17, Y0, Y0
 	VPROLD        $0x05, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   112(AX), Y4, Y4
-	VPADDD        864(CX), Y4, Y4
+	VPADDD.BCST   112(BX), Y4, Y4
+	VPADDD        864(R8), Y4, Y4
 	VMOVDQA32     Y5, Y17
 	VPTERNLOGD    $0xe4, Y7, Y6, Y17
 	VPADDD        Y17, Y4, Y4
@@ -7527,15 +7527,15 @@ sumAVX512x16_more:
 	VPUNPCKHDQ    Y15, Y14, Y14
 	VPUNPCKLQDQ   Y13, Y10, Y15
 	VPUNPCKHQDQ   Y13, Y10, Y10
-	VPADDD.BCST   116(AX), Y3, Y3
-	VPADDD        128(CX), Y3, Y3
+	VPADDD.BCST   116(BX), Y3, Y3
+	VPADDD        128(R8), Y3, Y3
 	VMOVDQA32     Y0, Y13
 	VPTERNLOGD    $0xe4, Y2, Y1, Y13
 	VPADDD        Y13, Y3, Y3
 	VPROLD        $0x09, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   116(AX), Y7, Y7
-	VPADDD        160(CX), Y7, Y7
+	VPADDD.BCST   116(BX), Y7, Y7
+	VPADDD        160(R8), Y7, Y7
 	VMOVDQA32     Y4, Y13
 	VPTERNLOGD    $0xe4, Y6, Y5, Y13
 	VPADDD        Y13, Y7, Y7
@@ -7544,164 +7544,164 @@ sumAVX512x16_more:
 	VPUNPCKLQDQ   Y14, Y12, Y13
 	VPUNPCKHQDQ   Y14, Y12, Y12
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
-	VMOVDQU32     Y14, 32(DX)
-	VPADDD.BCST   120(AX), Y2, Y2
-	VPADDD        448(CX), Y2, Y2
+	VMOVDQU32     Y14, 32(R9)
+	VPADDD.BCST   120(BX), Y2, Y2
+	VPADDD        448(R8), Y2, Y2
 	VMOVDQA32     Y3, Y14
 	VPTERNLOGD    $0xe4, Y1, Y0, Y14
 	VPADDD        Y14, Y2, Y2
 	VPROLD        $0x0e, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   120(AX), Y6, Y6
-	VPADDD        480(CX), Y6, Y6
+	VPADDD.BCST   120(BX), Y6, Y6
+	VPADDD        480(R8), Y6, Y6
 	VMOVDQA32     Y7, Y14
 	VPTERNLOGD    $0xe4, Y5, Y4, Y14
 	VPADDD        Y14, Y6, Y6
 	VPROLD        $0x0e, Y6, Y6
 	VPADDD        Y7, Y6, Y6
 	VSHUFI64X2    $0x03, Y15, Y11, Y11
-	VMOVDQU32     Y11, 288(DX)
+	VMOVDQU32     Y11, 288(R9)
 	VSHUFI64X2    $0x00, Y10, Y9, Y11
-	VMOVDQU32     Y11, 96(DX)
+	VMOVDQU32     Y11, 96(R9)
 	VSHUFI64X2    $0x03, Y10, Y9, Y9
-	VMOVDQU32     Y9, 352(DX)
-	VPADDD.BCST   124(AX), Y1, Y1
-	VPADDD        768(CX), Y1, Y1
+	VMOVDQU32     Y9, 352(R9)
+	VPADDD.BCST   124(BX), Y1, Y1
+	VPADDD        768(R8), Y1, Y1
 	VMOVDQA32     Y2, Y9
 	VPTERNLOGD    $0xe4, Y0, Y3, Y9
 	VPADDD        Y9, Y1, Y1
 	VPROLD        $0x14, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   124(AX), Y5, Y5
-	VPADDD        800(CX), Y5, Y5
+	VPADDD.BCST   124(BX), Y5, Y5
+	VPADDD        800(R8), Y5, Y5
 	VMOVDQA32     Y6, Y9
 	VPTERNLOGD    $0xe4, Y4, Y7, Y9
 	VPADDD        Y9, Y5, Y5
 	VPROLD        $0x14, Y5, Y5
 	VPADDD        Y6, Y5, Y5
 	VSHUFI64X2    $0x00, Y13, Y16, Y9
-	VMOVDQU32     Y9, 160(DX)
+	VMOVDQU32     Y9, 160(R9)
 	VSHUFI64X2    $0x03, Y13, Y16, Y9
-	VMOVDQU32     Y9, 416(DX)
+	VMOVDQU32     Y9, 416(R9)
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
-	VMOVDQU32     Y9, 224(DX)
-	VPADDD.BCST   128(AX), Y0, Y0
-	VPADDD        320(CX), Y0, Y0
+	VMOVDQU32     Y9, 224(R9)
+	VPADDD.BCST   128(BX), Y0, Y0
+	VPADDD        320(R8), Y0, Y0
 	VMOVDQA32     Y1, Y9
 	VPTERNLOGD    $0x96, Y3, Y2, Y9
 	VPADDD        Y9, Y0, Y0
 	VPROLD        $0x04, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   128(AX), Y4, Y4
-	VPADDD        352(CX), Y4, Y4
+	VPADDD.BCST   128(BX), Y4, Y4
+	VPADDD        352(R8), Y4, Y4
 	VMOVDQA32     Y5, Y9
 	VPTERNLOGD    $0x96, Y7, Y6, Y9
 	VPADDD        Y9, Y4, Y4
 	VPROLD        $0x04, Y4, Y4
 	VPADDD        Y5, Y4, Y4
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
-	VMOVDQU32     Y8, 480(DX)
+	VMOVDQU32     Y8, 480(R9)
 	MOVQ          64(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          64(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          64(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y8
 	MOVQ          72(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          72(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          72(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y9
-	VPADDD.BCST   132(AX), Y3, Y3
-	VPADDD        512(CX), Y3, Y3
+	VPADDD.BCST   132(BX), Y3, Y3
+	VPADDD        512(R8), Y3, Y3
 	VMOVDQA32     Y0, Y10
 	VPTERNLOGD    $0x96, Y2, Y1, Y10
 	VPADDD        Y10, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   132(AX), Y7, Y7
-	VPADDD        544(CX), Y7, Y7
+	VPADDD.BCST   132(BX), Y7, Y7
+	VPADDD        544(R8), Y7, Y7
 	VMOVDQA32     Y4, Y10
 	VPTERNLOGD    $0x96, Y6, Y5, Y10
 	VPADDD        Y10, Y7, Y7
 	VPROLD        $0x0b, Y7, Y7
 	VPADDD        Y4, Y7, Y7
 	MOVQ          80(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          80(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          80(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y10
 	MOVQ          88(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          88(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          88(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y11
 	MOVQ          96(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          96(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          96(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y12
-	VPADDD.BCST   136(AX), Y2, Y2
-	VPADDD        704(CX), Y2, Y2
+	VPADDD.BCST   136(BX), Y2, Y2
+	VPADDD        704(R8), Y2, Y2
 	VMOVDQA32     Y3, Y13
 	VPTERNLOGD    $0x96, Y1, Y0, Y13
 	VPADDD        Y13, Y2, Y2
 	VPROLD        $0x10, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   136(AX), Y6, Y6
-	VPADDD        736(CX), Y6, Y6
+	VPADDD.BCST   136(BX), Y6, Y6
+	VPADDD        736(R8), Y6, Y6
 	VMOVDQA32     Y7, Y13
 	VPTERNLOGD    $0x96, Y5, Y4, Y13
 	VPADDD        Y13, Y6, Y6
 	VPROLD        $0x10, Y6, Y6
 	VPADDD        Y7, Y6, Y6
 	MOVQ          104(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          104(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          104(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y13
 	MOVQ          112(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          112(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          112(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y14
 	MOVQ          120(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          120(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          120(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y15
-	VPADDD.BCST   140(AX), Y1, Y1
-	VPADDD        896(CX), Y1, Y1
+	VPADDD.BCST   140(BX), Y1, Y1
+	VPADDD        896(R8), Y1, Y1
 	VMOVDQA32     Y2, Y16
 	VPTERNLOGD    $0x96, Y0, Y3, Y16
 	VPADDD        Y16, Y1, Y1
 	VPROLD        $0x17, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   140(AX), Y5, Y5
-	VPADDD        928(CX), Y5, Y5
+	VPADDD.BCST   140(BX), Y5, Y5
+	VPADDD        928(R8), Y5, Y5
 	VMOVDQA32     Y6, Y16
 	VPTERNLOGD    $0x96, Y4, Y7, Y16
 	VPADDD        Y16, Y5, Y5
@@ -7710,15 +7710,15 @@ sumAVX512x16_more:
 	VPUNPCKLDQ    Y9, Y8, Y16
 	VPUNPCKHDQ    Y9, Y8, Y8
 	VPUNPCKLDQ    Y11, Y10, Y9
-	VPADDD.BCST   144(AX), Y0, Y0
-	VPADDD        64(CX), Y0, Y0
+	VPADDD.BCST   144(BX), Y0, Y0
+	VPADDD        64(R8), Y0, Y0
 	VMOVDQA32     Y1, Y17
 	VPTERNLOGD    $0x96, Y3, Y2, Y17
 	VPADDD        Y17, Y0, Y0
 	VPROLD        $0x04, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   144(AX), Y4, Y4
-	VPADDD        96(CX), Y4, Y4
+	VPADDD.BCST   144(BX), Y4, Y4
+	VPADDD        96(R8), Y4, Y4
 	VMOVDQA32     Y5, Y17
 	VPTERNLOGD    $0x96, Y7, Y6, Y17
 	VPADDD        Y17, Y4, Y4
@@ -7727,15 +7727,15 @@ sumAVX512x16_more:
 	VPUNPCKHDQ    Y11, Y10, Y10
 	VPUNPCKLQDQ   Y9, Y16, Y11
 	VPUNPCKHQDQ   Y9, Y16, Y9
-	VPADDD.BCST   148(AX), Y3, Y3
-	VPADDD        256(CX), Y3, Y3
+	VPADDD.BCST   148(BX), Y3, Y3
+	VPADDD        256(R8), Y3, Y3
 	VMOVDQA32     Y0, Y16
 	VPTERNLOGD    $0x96, Y2, Y1, Y16
 	VPADDD        Y16, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   148(AX), Y7, Y7
-	VPADDD        288(CX), Y7, Y7
+	VPADDD.BCST   148(BX), Y7, Y7
+	VPADDD        288(R8), Y7, Y7
 	VMOVDQA32     Y4, Y16
 	VPTERNLOGD    $0x96, Y6, Y5, Y16
 	VPADDD        Y16, Y7, Y7
@@ -7744,15 +7744,15 @@ sumAVX512x16_more:
 	VPUNPCKLQDQ   Y10, Y8, Y16
 	VPUNPCKHQDQ   Y10, Y8, Y8
 	VPUNPCKLDQ    Y13, Y12, Y10
-	VPADDD.BCST   152(AX), Y2, Y2
-	VPADDD        448(CX), Y2, Y2
+	VPADDD.BCST   152(BX), Y2, Y2
+	VPADDD        448(R8), Y2, Y2
 	VMOVDQA32     Y3, Y17
 	VPTERNLOGD    $0x96, Y1, Y0, Y17
 	VPADDD        Y17, Y2, Y2
 	VPROLD        $0x10, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   152(AX), Y6, Y6
-	VPADDD        480(CX), Y6, Y6
+	VPADDD.BCST   152(BX), Y6, Y6
+	VPADDD        480(R8), Y6, Y6
 	VMOVDQA32     Y7, Y17
 	VPTERNLOGD    $0x96, Y5, Y4, Y17
 	VPADDD        Y17, Y6, Y6
@@ -7761,15 +7761,15 @@ sumAVX512x16_more:
 	VPUNPCKHDQ    Y13, Y12, Y12
 	VPUNPCKLDQ    Y15, Y14, Y13
 	VPUNPCKHDQ    Y15, Y14, Y14
-	VPADDD.BCST   156(AX), Y1, Y1
-	VPADDD        640(CX), Y1, Y1
+	VPADDD.BCST   156(BX), Y1, Y1
+	VPADDD        640(R8), Y1, Y1
 	VMOVDQA32     Y2, Y15
 	VPTERNLOGD    $0x96, Y0, Y3, Y15
 	VPADDD        Y15, Y1, Y1
 	VPROLD        $0x17, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   156(AX), Y5, Y5
-	VPADDD        672(CX), Y5, Y5
+	VPADDD.BCST   156(BX), Y5, Y5
+	VPADDD        672(R8), Y5, Y5
 	VMOVDQA32     Y6, Y15
 	VPTERNLOGD    $0x96, Y4, Y7, Y15
 	VPADDD        Y15, Y5, Y5
@@ -7778,15 +7778,15 @@ sumAVX512x16_more:
 	VPUNPCKLQDQ   Y13, Y10, Y15
 	VPUNPCKHQDQ   Y13, Y10, Y10
 	VPUNPCKLQDQ   Y14, Y12, Y13
-	VPADDD.BCST   160(AX), Y0, Y0
-	VPADDD        832(CX), Y0, Y0
+	VPADDD.BCST   160(BX), Y0, Y0
+	VPADDD        832(R8), Y0, Y0
 	VMOVDQA32     Y1, Y17
 	VPTERNLOGD    $0x96, Y3, Y2, Y17
 	VPADDD        Y17, Y0, Y0
 	VPROLD        $0x04, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   160(AX), Y4, Y4
-	VPADDD        864(CX), Y4, Y4
+	VPADDD.BCST   160(BX), Y4, Y4
+	VPADDD        864(R8), Y4, Y4
 	VMOVDQA32     Y5, Y17
 	VPTERNLOGD    $0x96, Y7, Y6, Y17
 	VPADDD        Y17, Y4, Y4
@@ -7794,338 +7794,338 @@ sumAVX512x16_more:
 	VPADDD        Y5, Y4, Y4
 	VPUNPCKHQDQ   Y14, Y12, Y12
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
-	VMOVDQU32     Y14, 544(DX)
+	VMOVDQU32     Y14, 544(R9)
 	VSHUFI64X2    $0x03, Y15, Y11, Y11
-	VMOVDQU32     Y11, 800(DX)
-	VPADDD.BCST   164(AX), Y3, Y3
-	VPADDD        (CX), Y3, Y3
+	VMOVDQU32     Y11, 800(R9)
+	VPADDD.BCST   164(BX), Y3, Y3
+	VPADDD        (R8), Y3, Y3
 	VMOVDQA32     Y0, Y11
 	VPTERNLOGD    $0x96, Y2, Y1, Y11
 	VPADDD        Y11, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   164(AX), Y7, Y7
-	VPADDD        32(CX), Y7, Y7
+	VPADDD.BCST   164(BX), Y7, Y7
+	VPADDD        32(R8), Y7, Y7
 	VMOVDQA32     Y4, Y11
 	VPTERNLOGD    $0x96, Y6, Y5, Y11
 	VPADDD        Y11, Y7, Y7
 	VPROLD        $0x0b, Y7, Y7
 	VPADDD        Y4, Y7, Y7
 	VSHUFI64X2    $0x00, Y10, Y9, Y11
-	VMOVDQU32     Y11, 608(DX)
+	VMOVDQU32     Y11, 608(R9)
 	VSHUFI64X2    $0x03, Y10, Y9, Y9
-	VMOVDQU32     Y9, 864(DX)
+	VMOVDQU32     Y9, 864(R9)
 	VSHUFI64X2    $0x00, Y13, Y16, Y9
-	VMOVDQU32     Y9, 672(DX)
-	VPADDD.BCST   168(AX), Y2, Y2
-	VPADDD        192(CX), Y2, Y2
+	VMOVDQU32     Y9, 672(R9)
+	VPADDD.BCST   168(BX), Y2, Y2
+	VPADDD        192(R8), Y2, Y2
 	VMOVDQA32     Y3, Y9
 	VPTERNLOGD    $0x96, Y1, Y0, Y9
 	VPADDD        Y9, Y2, Y2
 	VPROLD        $0x10, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   168(AX), Y6, Y6
-	VPADDD        224(CX), Y6, Y6
+	VPADDD.BCST   168(BX), Y6, Y6
+	VPADDD        224(R8), Y6, Y6
 	VMOVDQA32     Y7, Y9
 	VPTERNLOGD    $0x96, Y5, Y4, Y9
 	VPADDD        Y9, Y6, Y6
 	VPROLD        $0x10, Y6, Y6
 	VPADDD        Y7, Y6, Y6
 	VSHUFI64X2    $0x03, Y13, Y16, Y9
-	VMOVDQU32     Y9, 928(DX)
+	VMOVDQU32     Y9, 928(R9)
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
-	VMOVDQU32     Y9, 736(DX)
+	VMOVDQU32     Y9, 736(R9)
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
-	VMOVDQU32     Y8, 992(DX)
-	VPADDD.BCST   172(AX), Y1, Y1
-	VPADDD        384(CX), Y1, Y1
+	VMOVDQU32     Y8, 992(R9)
+	VPADDD.BCST   172(BX), Y1, Y1
+	VPADDD        384(R8), Y1, Y1
 	VMOVDQA32     Y2, Y8
 	VPTERNLOGD    $0x96, Y0, Y3, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x17, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   172(AX), Y5, Y5
-	VPADDD        416(CX), Y5, Y5
+	VPADDD.BCST   172(BX), Y5, Y5
+	VPADDD        416(R8), Y5, Y5
 	VMOVDQA32     Y6, Y8
 	VPTERNLOGD    $0x96, Y4, Y7, Y8
 	VPADDD        Y8, Y5, Y5
 	VPROLD        $0x17, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	VPADDD.BCST   176(AX), Y0, Y0
-	VPADDD        576(CX), Y0, Y0
+	VPADDD.BCST   176(BX), Y0, Y0
+	VPADDD        576(R8), Y0, Y0
 	VMOVDQA32     Y1, Y8
 	VPTERNLOGD    $0x96, Y3, Y2, Y8
 	VPADDD        Y8, Y0, Y0
 	VPROLD        $0x04, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   176(AX), Y4, Y4
-	VPADDD        608(CX), Y4, Y4
+	VPADDD.BCST   176(BX), Y4, Y4
+	VPADDD        608(R8), Y4, Y4
 	VMOVDQA32     Y5, Y8
 	VPTERNLOGD    $0x96, Y7, Y6, Y8
 	VPADDD        Y8, Y4, Y4
 	VPROLD        $0x04, Y4, Y4
 	VPADDD        Y5, Y4, Y4
-	VPADDD.BCST   180(AX), Y3, Y3
-	VPADDD        768(CX), Y3, Y3
+	VPADDD.BCST   180(BX), Y3, Y3
+	VPADDD        768(R8), Y3, Y3
 	VMOVDQA32     Y0, Y8
 	VPTERNLOGD    $0x96, Y2, Y1, Y8
 	VPADDD        Y8, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   180(AX), Y7, Y7
-	VPADDD        800(CX), Y7, Y7
+	VPADDD.BCST   180(BX), Y7, Y7
+	VPADDD        800(R8), Y7, Y7
 	VMOVDQA32     Y4, Y8
 	VPTERNLOGD    $0x96, Y6, Y5, Y8
 	VPADDD        Y8, Y7, Y7
 	VPROLD        $0x0b, Y7, Y7
 	VPADDD        Y4, Y7, Y7
-	VPADDD.BCST   184(AX), Y2, Y2
-	VPADDD        960(CX), Y2, Y2
+	VPADDD.BCST   184(BX), Y2, Y2
+	VPADDD        960(R8), Y2, Y2
 	VMOVDQA32     Y3, Y8
 	VPTERNLOGD    $0x96, Y1, Y0, Y8
 	VPADDD        Y8, Y2, Y2
 	VPROLD        $0x10, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   184(AX), Y6, Y6
-	VPADDD        992(CX), Y6, Y6
+	VPADDD.BCST   184(BX), Y6, Y6
+	VPADDD        992(R8), Y6, Y6
 	VMOVDQA32     Y7, Y8
 	VPTERNLOGD    $0x96, Y5, Y4, Y8
 	VPADDD        Y8, Y6, Y6
 	VPROLD        $0x10, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	VPADDD.BCST   188(AX), Y1, Y1
-	VPADDD        128(CX), Y1, Y1
+	VPADDD.BCST   188(BX), Y1, Y1
+	VPADDD        128(R8), Y1, Y1
 	VMOVDQA32     Y2, Y8
 	VPTERNLOGD    $0x96, Y0, Y3, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x17, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   188(AX), Y5, Y5
-	VPADDD        160(CX), Y5, Y5
+	VPADDD.BCST   188(BX), Y5, Y5
+	VPADDD        160(R8), Y5, Y5
 	VMOVDQA32     Y6, Y8
 	VPTERNLOGD    $0x96, Y4, Y7, Y8
 	VPADDD        Y8, Y5, Y5
 	VPROLD        $0x17, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	VPADDD.BCST   192(AX), Y0, Y0
-	VPADDD        (CX), Y0, Y0
+	VPADDD.BCST   192(BX), Y0, Y0
+	VPADDD        (R8), Y0, Y0
 	VMOVDQA32     Y1, Y8
 	VPTERNLOGD    $0x39, Y3, Y2, Y8
 	VPADDD        Y8, Y0, Y0
 	VPROLD        $0x06, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   192(AX), Y4, Y4
-	VPADDD        32(CX), Y4, Y4
+	VPADDD.BCST   192(BX), Y4, Y4
+	VPADDD        32(R8), Y4, Y4
 	VMOVDQA32     Y5, Y8
 	VPTERNLOGD    $0x39, Y7, Y6, Y8
 	VPADDD        Y8, Y4, Y4
 	VPROLD        $0x06, Y4, Y4
 	VPADDD        Y5, Y4, Y4
-	VPADDD.BCST   196(AX), Y3, Y3
-	VPADDD        448(CX), Y3, Y3
+	VPADDD.BCST   196(BX), Y3, Y3
+	VPADDD        448(R8), Y3, Y3
 	VMOVDQA32     Y0, Y8
 	VPTERNLOGD    $0x39, Y2, Y1, Y8
 	VPADDD        Y8, Y3, Y3
 	VPROLD        $0x0a, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   196(AX), Y7, Y7
-	VPADDD        480(CX), Y7, Y7
+	VPADDD.BCST   196(BX), Y7, Y7
+	VPADDD        480(R8), Y7, Y7
 	VMOVDQA32     Y4, Y8
 	VPTERNLOGD    $0x39, Y6, Y5, Y8
 	VPADDD        Y8, Y7, Y7
 	VPROLD        $0x0a, Y7, Y7
 	VPADDD        Y4, Y7, Y7
-	VPADDD.BCST   200(AX), Y2, Y2
-	VPADDD        896(CX), Y2, Y2
+	VPADDD.BCST   200(BX), Y2, Y2
+	VPADDD        896(R8), Y2, Y2
 	VMOVDQA32     Y3, Y8
 	VPTERNLOGD    $0x39, Y1, Y0, Y8
 	VPADDD        Y8, Y2, Y2
 	VPROLD        $0x0f, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   200(AX), Y6, Y6
-	VPADDD        928(CX), Y6, Y6
+	VPADDD.BCST   200(BX), Y6, Y6
+	VPADDD        928(R8), Y6, Y6
 	VMOVDQA32     Y7, Y8
 	VPTERNLOGD    $0x39, Y5, Y4, Y8
 	VPADDD        Y8, Y6, Y6
 	VPROLD        $0x0f, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	VPADDD.BCST   204(AX), Y1, Y1
-	VPADDD        320(CX), Y1, Y1
+	VPADDD.BCST   204(BX), Y1, Y1
+	VPADDD        320(R8), Y1, Y1
 	VMOVDQA32     Y2, Y8
 	VPTERNLOGD    $0x39, Y0, Y3, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x15, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   204(AX), Y5, Y5
-	VPADDD        352(CX), Y5, Y5
+	VPADDD.BCST   204(BX), Y5, Y5
+	VPADDD        352(R8), Y5, Y5
 	VMOVDQA32     Y6, Y8
 	VPTERNLOGD    $0x39, Y4, Y7, Y8
 	VPADDD        Y8, Y5, Y5
 	VPROLD        $0x15, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	VPADDD.BCST   208(AX), Y0, Y0
-	VPADDD        768(CX), Y0, Y0
+	VPADDD.BCST   208(BX), Y0, Y0
+	VPADDD        768(R8), Y0, Y0
 	VMOVDQA32     Y1, Y8
 	VPTERNLOGD    $0x39, Y3, Y2, Y8
 	VPADDD        Y8, Y0, Y0
 	VPROLD        $0x06, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   208(AX), Y4, Y4
-	VPADDD        800(CX), Y4, Y4
+	VPADDD.BCST   208(BX), Y4, Y4
+	VPADDD        800(R8), Y4, Y4
 	VMOVDQA32     Y5, Y8
 	VPTERNLOGD    $0x39, Y7, Y6, Y8
 	VPADDD        Y8, Y4, Y4
 	VPROLD        $0x06, Y4, Y4
 	VPADDD        Y5, Y4, Y4
-	VPADDD.BCST   212(AX), Y3, Y3
-	VPADDD        192(CX), Y3, Y3
+	VPADDD.BCST   212(BX), Y3, Y3
+	VPADDD        192(R8), Y3, Y3
 	VMOVDQA32     Y0, Y8
 	VPTERNLOGD    $0x39, Y2, Y1, Y8
 	VPADDD        Y8, Y3, Y3
 	VPROLD        $0x0a, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   212(AX), Y7, Y7
-	VPADDD        224(CX), Y7, Y7
+	VPADDD.BCST   212(BX), Y7, Y7
+	VPADDD        224(R8), Y7, Y7
 	VMOVDQA32     Y4, Y8
 	VPTERNLOGD    $0x39, Y6, Y5, Y8
 	VPADDD        Y8, Y7, Y7
 	VPROLD        $0x0a, Y7, Y7
 	VPADDD        Y4, Y7, Y7
-	VPADDD.BCST   216(AX), Y2, Y2
-	VPADDD        640(CX), Y2, Y2
+	VPADDD.BCST   216(BX), Y2, Y2
+	VPADDD        640(R8), Y2, Y2
 	VMOVDQA32     Y3, Y8
 	VPTERNLOGD    $0x39, Y1, Y0, Y8
 	VPADDD        Y8, Y2, Y2
 	VPROLD        $0x0f, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   216(AX), Y6, Y6
-	VPADDD        672(CX), Y6, Y6
+	VPADDD.BCST   216(BX), Y6, Y6
+	VPADDD        672(R8), Y6, Y6
 	VMOVDQA32     Y7, Y8
 	VPTERNLOGD    $0x39, Y5, Y4, Y8
 	VPADDD        Y8, Y6, Y6
 	VPROLD        $0x0f, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	VPADDD.BCST   220(AX), Y1, Y1
-	VPADDD        64(CX), Y1, Y1
+	VPADDD.BCST   220(BX), Y1, Y1
+	VPADDD        64(R8), Y1, Y1
 	VMOVDQA32     Y2, Y8
 	VPTERNLOGD    $0x39, Y0, Y3, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x15, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   220(AX), Y5, Y5
-	VPADDD        96(CX), Y5, Y5
+	VPADDD.BCST   220(BX), Y5, Y5
+	VPADDD        96(R8), Y5, Y5
 	VMOVDQA32     Y6, Y8
 	VPTERNLOGD    $0x39, Y4, Y7, Y8
 	VPADDD        Y8, Y5, Y5
 	VPROLD        $0x15, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	VPADDD.BCST   224(AX), Y0, Y0
-	VPADDD        512(CX), Y0, Y0
+	VPADDD.BCST   224(BX), Y0, Y0
+	VPADDD        512(R8), Y0, Y0
 	VMOVDQA32     Y1, Y8
 	VPTERNLOGD    $0x39, Y3, Y2, Y8
 	VPADDD        Y8, Y0, Y0
 	VPROLD        $0x06, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   224(AX), Y4, Y4
-	VPADDD        544(CX), Y4, Y4
+	VPADDD.BCST   224(BX), Y4, Y4
+	VPADDD        544(R8), Y4, Y4
 	VMOVDQA32     Y5, Y8
 	VPTERNLOGD    $0x39, Y7, Y6, Y8
 	VPADDD        Y8, Y4, Y4
 	VPROLD        $0x06, Y4, Y4
 	VPADDD        Y5, Y4, Y4
-	VPADDD.BCST   228(AX), Y3, Y3
-	VPADDD        960(CX), Y3, Y3
+	VPADDD.BCST   228(BX), Y3, Y3
+	VPADDD        960(R8), Y3, Y3
 	VMOVDQA32     Y0, Y8
 	VPTERNLOGD    $0x39, Y2, Y1, Y8
 	VPADDD        Y8, Y3, Y3
 	VPROLD        $0x0a, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   228(AX), Y7, Y7
-	VPADDD        992(CX), Y7, Y7
+	VPADDD.BCST   228(BX), Y7, Y7
+	VPADDD        992(R8), Y7, Y7
 	VMOVDQA32     Y4, Y8
 	VPTERNLOGD    $0x39, Y6, Y5, Y8
 	VPADDD        Y8, Y7, Y7
 	VPROLD        $0x0a, Y7, Y7
 	VPADDD        Y4, Y7, Y7
-	VPADDD.BCST   232(AX), Y2, Y2
-	VPADDD        384(CX), Y2, Y2
+	VPADDD.BCST   232(BX), Y2, Y2
+	VPADDD        384(R8), Y2, Y2
 	VMOVDQA32     Y3, Y8
 	VPTERNLOGD    $0x39, Y1, Y0, Y8
 	VPADDD        Y8, Y2, Y2
 	VPROLD        $0x0f, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   232(AX), Y6, Y6
-	VPADDD        416(CX), Y6, Y6
+	VPADDD.BCST   232(BX), Y6, Y6
+	VPADDD        416(R8), Y6, Y6
 	VMOVDQA32     Y7, Y8
 	VPTERNLOGD    $0x39, Y5, Y4, Y8
 	VPADDD        Y8, Y6, Y6
 	VPROLD        $0x0f, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	VPADDD.BCST   236(AX), Y1, Y1
-	VPADDD        832(CX), Y1, Y1
+	VPADDD.BCST   236(BX), Y1, Y1
+	VPADDD        832(R8), Y1, Y1
 	VMOVDQA32     Y2, Y8
 	VPTERNLOGD    $0x39, Y0, Y3, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x15, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   236(AX), Y5, Y5
-	VPADDD        864(CX), Y5, Y5
+	VPADDD.BCST   236(BX), Y5, Y5
+	VPADDD        864(R8), Y5, Y5
 	VMOVDQA32     Y6, Y8
 	VPTERNLOGD    $0x39, Y4, Y7, Y8
 	VPADDD        Y8, Y5, Y5
 	VPROLD        $0x15, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	VPADDD.BCST   240(AX), Y0, Y0
-	VPADDD        256(CX), Y0, Y0
+	VPADDD.BCST   240(BX), Y0, Y0
+	VPADDD        256(R8), Y0, Y0
 	VMOVDQA32     Y1, Y8
 	VPTERNLOGD    $0x39, Y3, Y2, Y8
 	VPADDD        Y8, Y0, Y0
 	VPROLD        $0x06, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   240(AX), Y4, Y4
-	VPADDD        288(CX), Y4, Y4
+	VPADDD.BCST   240(BX), Y4, Y4
+	VPADDD        288(R8), Y4, Y4
 	VMOVDQA32     Y5, Y8
 	VPTERNLOGD    $0x39, Y7, Y6, Y8
 	VPADDD        Y8, Y4, Y4
 	VPROLD        $0x06, Y4, Y4
 	VPADDD        Y5, Y4, Y4
-	VPADDD.BCST   244(AX), Y3, Y3
-	VPADDD        704(CX), Y3, Y3
+	VPADDD.BCST   244(BX), Y3, Y3
+	VPADDD        704(R8), Y3, Y3
 	VMOVDQA32     Y0, Y8
 	VPTERNLOGD    $0x39, Y2, Y1, Y8
 	VPADDD        Y8, Y3, Y3
 	VPROLD        $0x0a, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   244(AX), Y7, Y7
-	VPADDD        736(CX), Y7, Y7
+	VPADDD.BCST   244(BX), Y7, Y7
+	VPADDD        736(R8), Y7, Y7
 	VMOVDQA32     Y4, Y8
 	VPTERNLOGD    $0x39, Y6, Y5, Y8
 	VPADDD        Y8, Y7, Y7
 	VPROLD        $0x0a, Y7, Y7
 	VPADDD        Y4, Y7, Y7
-	VPADDD.BCST   248(AX), Y2, Y2
-	VPADDD        128(CX), Y2, Y2
+	VPADDD.BCST   248(BX), Y2, Y2
+	VPADDD        128(R8), Y2, Y2
 	VMOVDQA32     Y3, Y8
 	VPTERNLOGD    $0x39, Y1, Y0, Y8
 	VPADDD        Y8, Y2, Y2
 	VPROLD        $0x0f, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   248(AX), Y6, Y6
-	VPADDD        160(CX), Y6, Y6
+	VPADDD.BCST   248(BX), Y6, Y6
+	VPADDD        160(R8), Y6, Y6
 	VMOVDQA32     Y7, Y8
 	VPTERNLOGD    $0x39, Y5, Y4, Y8
 	VPADDD        Y8, Y6, Y6
 	VPROLD        $0x0f, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	VPADDD.BCST   252(AX), Y1, Y1
-	VPADDD        576(CX), Y1, Y1
+	VPADDD.BCST   252(BX), Y1, Y1
+	VPADDD        576(R8), Y1, Y1
 	VMOVDQA32     Y2, Y8
 	VPTERNLOGD    $0x39, Y0, Y3, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x15, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   252(AX), Y5, Y5
-	VPADDD        608(CX), Y5, Y5
+	VPADDD.BCST   252(BX), Y5, Y5
+	VPADDD        608(R8), Y5, Y5
 	VMOVDQA32     Y6, Y8
 	VPTERNLOGD    $0x39, Y4, Y7, Y8
 	VPADDD        Y8, Y5, Y5
@@ -8139,17 +8139,17 @@ sumAVX512x16_more:
 	VPADDD        2144(SP), Y5, Y5
 	VPADDD        2208(SP), Y6, Y6
 	VPADDD        2272(SP), Y7, Y7
-	CMPQ          DI, R9
+	CMPQ          DX, SI
 	JNE           sumAVX512x16_next
-	LEAQ          2304(SP), SI
-	NEGQ          SI
-	ADDQ          BX, SI
-	SHRQ          $0x03, SI
-	MOVQ          n+48(FP), BX
-	SUBQ          SI, BX
-	MOVQ          idx_base+24(FP), DI
-	LEAQ          (DI)(SI*4), DI
-	MOVQ          out+56(FP), SI
+	LEAQ          2304(SP), CX
+	NEGQ          CX
+	ADDQ          AX, CX
+	SHRQ          $0x03, CX
+	MOVQ          n+48(FP), AX
+	SUBQ          CX, AX
+	MOVQ          idx_base+24(FP), DX
+	LEAQ          (DX)(CX*4), DX
+	MOVQ          out+56(FP), CX
 	VPUNPCKLDQ    Y1, Y0, Y8
 	VPUNPCKHDQ    Y1, Y0, Y0
 	VPUNPCKLDQ    Y3, Y2, Y1
@@ -8158,46 +8158,46 @@ sumAVX512x16_more:
 	VPUNPCKHQDQ   Y1, Y8, Y1
 	VPUNPCKLQDQ   Y2, Y0, Y8
 	VPUNPCKHQDQ   Y2, Y0, Y0
-	CMPQ          BX, $0x00000000
+	CMPQ          AX, $0x00000000
 	JLE           sumAVX512x16_stored
-	MOVLQSX       (DI), R13
+	MOVLQSX       (DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X3, (SI)(R13*1)
-	CMPQ          BX, $0x00000001
+	VMOVDQU32     X3, (CX)(R13*1)
+	CMPQ          AX, $0x00000001
 	JLE           sumAVX512x16_stored
-	MOVLQSX       4(DI), R13
+	MOVLQSX       4(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X1, (SI)(R13*1)
-	CMPQ          BX, $0x00000002
+	VMOVDQU32     X1, (CX)(R13*1)
+	CMPQ          AX, $0x00000002
 	JLE           sumAVX512x16_stored
-	MOVLQSX       8(DI), R13
+	MOVLQSX       8(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X8, (SI)(R13*1)
-	CMPQ          BX, $0x00000003
+	VMOVDQU32     X8, (CX)(R13*1)
+	CMPQ          AX, $0x00000003
 	JLE           sumAVX512x16_stored
-	MOVLQSX       12(DI), R13
+	MOVLQSX       12(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X0, (SI)(R13*1)
-	CMPQ          BX, $0x00000004
+	VMOVDQU32     X0, (CX)(R13*1)
+	CMPQ          AX, $0x00000004
 	JLE           sumAVX512x16_stored
-	MOVLQSX       16(DI), R13
+	MOVLQSX       16(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y3, (SI)(R13*1)
-	CMPQ          BX, $0x00000005
+	VEXTRACTI32X4 $0x01, Y3, (CX)(R13*1)
+	CMPQ          AX, $0x00000005
 	JLE           sumAVX512x16_stored
-	MOVLQSX       20(DI), R13
+	MOVLQSX       20(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y1, (SI)(R13*1)
-	CMPQ          BX, $0x00000006
+	VEXTRACTI32X4 $0x01, Y1, (CX)(R13*1)
+	CMPQ          AX, $0x00000006
 	JLE           sumAVX512x16_stored
-	MOVLQSX       24(DI), R13
+	MOVLQSX       24(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y8, (SI)(R13*1)
-	CMPQ          BX, $0x00000007
+	VEXTRACTI32X4 $0x01, Y8, (CX)(R13*1)
+	CMPQ          AX, $0x00000007
 	JLE           sumAVX512x16_stored
-	MOVLQSX       28(DI), R13
+	MOVLQSX       28(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y0, (SI)(R13*1)
+	VEXTRACTI32X4 $0x01, Y0, (CX)(R13*1)
 	VPUNPCKLDQ    Y5, Y4, Y0
 	VPUNPCKHDQ    Y5, Y4, Y1
 	VPUNPCKLDQ    Y7, Y6, Y2
@@ -8206,46 +8206,46 @@ sumAVX512x16_more:
 	VPUNPCKHQDQ   Y2, Y0, Y0
 	VPUNPCKLQDQ   Y3, Y1, Y2
 	VPUNPCKHQDQ   Y3, Y1, Y1
-	CMPQ          BX, $0x00000008
+	CMPQ          AX, $0x00000008
 	JLE           sumAVX512x16_stored
-	MOVLQSX       32(DI), R13
+	MOVLQSX       32(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X4, (SI)(R13*1)
-	CMPQ          BX, $0x00000009
+	VMOVDQU32     X4, (CX)(R13*1)
+	CMPQ          AX, $0x00000009
 	JLE           sumAVX512x16_stored
-	MOVLQSX       36(DI), R13
+	MOVLQSX       36(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X0, (SI)(R13*1)
-	CMPQ          BX, $0x0000000a
+	VMOVDQU32     X0, (CX)(R13*1)
+	CMPQ          AX, $0x0000000a
 	JLE           sumAVX512x16_stored
-	MOVLQSX       40(DI), R13
+	MOVLQSX       40(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X2, (SI)(R13*1)
-	CMPQ          BX, $0x0000000b
+	VMOVDQU32     X2, (CX)(R13*1)
+	CMPQ          AX, $0x0000000b
 	JLE           sumAVX512x16_stored
-	MOVLQSX       44(DI), R13
+	MOVLQSX       44(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X1, (SI)(R13*1)
-	CMPQ          BX, $0x0000000c
+	VMOVDQU32     X1, (CX)(R13*1)
+	CMPQ          AX, $0x0000000c
 	JLE           sumAVX512x16_stored
-	MOVLQSX       48(DI), R13
+	MOVLQSX       48(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y4, (SI)(R13*1)
-	CMPQ          BX, $0x0000000d
+	VEXTRACTI32X4 $0x01, Y4, (CX)(R13*1)
+	CMPQ          AX, $0x0000000d
 	JLE           sumAVX512x16_stored
-	MOVLQSX       52(DI), R13
+	MOVLQSX       52(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y0, (SI)(R13*1)
-	CMPQ          BX, $0x0000000e
+	VEXTRACTI32X4 $0x01, Y0, (CX)(R13*1)
+	CMPQ          AX, $0x0000000e
 	JLE           sumAVX512x16_stored
-	MOVLQSX       56(DI), R13
+	MOVLQSX       56(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y2, (SI)(R13*1)
-	CMPQ          BX, $0x0000000f
+	VEXTRACTI32X4 $0x01, Y2, (CX)(R13*1)
+	CMPQ          AX, $0x0000000f
 	JLE           sumAVX512x16_stored
-	MOVLQSX       60(DI), BX
-	SHLQ          $0x04, BX
-	VEXTRACTI32X4 $0x01, Y1, (SI)(BX*1)
+	MOVLQSX       60(DX), AX
+	SHLQ          $0x04, AX
+	VEXTRACTI32X4 $0x01, Y1, (CX)(AX*1)
 
 sumAVX512x16_stored:
 	VPBROADCASTD md5init<>+0(SB), Y0
@@ -8258,11 +8258,11 @@ sumAVX512x16_stored:
 	VPBROADCASTD md5init<>+12(SB), Y7
 
 sumAVX512x16_next:
-	MOVQ  R8, BX
-	MOVQ  R11, SI
-	MOVQ  R12, DI
-	XCHGQ CX, DX
-	DECQ  R10
+	XCHGQ R8, R9
+	MOVQ  R10, AX
+	MOVQ  R11, CX
+	MOVQ  R12, DX
+	DECQ  DI
 	JNZ   sumAVX512x16_loop
 	VZEROUPPER
 	RET
@@ -9068,18 +9068,18 @@ sumAVX512x32_gather:
 	INCQ         BX
 	CMPQ         BX, DX
 	JB           sumAVX512x32_gather
-	LEAQ         md5consts<>+0(SB), AX
-	LEAQ         (SP), CX
-	LEAQ         2048(SP), DX
-	LEAQ         4608(SP), BX
-	LEAQ         6656(SP), SI
-	XORQ         DI, DI
-	MOVQ         nblocks+64(FP), R8
-	LEAQ         -1(R8), R9
-	SHLQ         $0x06, R9
-	MOVQ         idx_len+32(FP), R10
-	SHRQ         $0x05, R10
-	IMULQ        R8, R10
+	LEAQ         4608(SP), AX
+	LEAQ         6656(SP), CX
+	XORQ         DX, DX
+	MOVQ         nblocks+64(FP), BX
+	LEAQ         -1(BX), SI
+	SHLQ         $0x06, SI
+	MOVQ         idx_len+32(FP), DI
+	SHRQ         $0x05, DI
+	IMULQ        BX, DI
+	LEAQ         md5consts<>+0(SB), BX
+	LEAQ         (SP), R8
+	LEAQ         2048(SP), R9
 	VPBROADCASTD md5init<>+0(SB), Y0
 	VPBROADCASTD md5init<>+4(SB), Y1
 	VPBROADCASTD md5init<>+8(SB), Y2
@@ -9096,58 +9096,58 @@ sumAVX512x32_gather:
 	VPBROADCASTD md5init<>+4(SB), Y13
 	VPBROADCASTD md5init<>+8(SB), Y14
 	VPBROADCASTD md5init<>+12(SB), Y15
-	MOVQ         DI, R8
-	SHLQ         $0x05, R8
-	NEGQ         R8
+	MOVQ         DX, R10
+	SHLQ         $0x05, R10
+	NEGQ         R10
 	LEAQ         md5padmasks<>+0(SB), R11
-	LEAQ         256(R11)(R8*1), R8
-	MOVQ         (SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         (BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y16
+	LEAQ         256(R11)(R10*1), R10
+	MOVQ         (CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         (AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	MOVQ         8(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         8(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y17
+	MOVQ         8(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         8(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	MOVQ         16(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         16(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y18
+	MOVQ         16(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         16(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	MOVQ         24(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         24(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y19
+	MOVQ         24(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         24(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	MOVQ         32(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         32(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y20
+	MOVQ         32(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         32(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	MOVQ         40(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         40(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y21
+	MOVQ         40(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         40(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	MOVQ         48(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         48(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y22
+	MOVQ         48(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         48(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	MOVQ         56(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         56(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y23
+	MOVQ         56(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         56(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9166,84 +9166,84 @@ sumAVX512x32_gather:
 	VPUNPCKLQDQ  Y22, Y20, Y21
 	VPUNPCKHQDQ  Y22, Y20, Y20
 	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, (CX)
+	VMOVDQU32    Y22, (R8)
 	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 512(CX)
+	VMOVDQU32    Y19, 512(R8)
 	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 128(CX)
+	VMOVDQU32    Y19, 128(R8)
 	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 640(CX)
+	VMOVDQU32    Y17, 640(R8)
 	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 256(CX)
+	VMOVDQU32    Y17, 256(R8)
 	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 768(CX)
+	VMOVDQU32    Y17, 768(R8)
 	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 384(CX)
+	VMOVDQU32    Y17, 384(R8)
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 896(CX)
-	MOVQ         (SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         (BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y16
+	VMOVDQU32    Y16, 896(R8)
+	MOVQ         (CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         (AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y16
-	MOVQ         8(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         8(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y17
+	MOVQ         8(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         8(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y17
-	MOVQ         16(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         16(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y18
+	MOVQ         16(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         16(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y18
-	MOVQ         24(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         24(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y19
+	MOVQ         24(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         24(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y19
-	MOVQ         32(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         32(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y20
+	MOVQ         32(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         32(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y20
-	MOVQ         40(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         40(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y21
+	MOVQ         40(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         40(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y21
-	MOVQ         48(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         48(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y22
+	MOVQ         48(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         48(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y22
-	MOVQ         56(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         56(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y23
+	MOVQ         56(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         56(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9262,68 +9262,68 @@ sumAVX512x32_gather:
 	VPUNPCKLQDQ  Y22, Y20, Y21
 	VPUNPCKHQDQ  Y22, Y20, Y20
 	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, 1024(CX)
+	VMOVDQU32    Y22, 1024(R8)
 	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 1536(CX)
+	VMOVDQU32    Y19, 1536(R8)
 	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 1152(CX)
+	VMOVDQU32    Y19, 1152(R8)
 	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 1664(CX)
+	VMOVDQU32    Y17, 1664(R8)
 	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1280(CX)
+	VMOVDQU32    Y17, 1280(R8)
 	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1792(CX)
+	VMOVDQU32    Y17, 1792(R8)
 	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 1408(CX)
+	VMOVDQU32    Y17, 1408(R8)
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 1920(CX)
-	MOVQ         64(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         64(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y16
+	VMOVDQU32    Y16, 1920(R8)
+	MOVQ         64(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         64(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	MOVQ         72(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         72(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y17
+	MOVQ         72(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         72(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	MOVQ         80(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         80(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y18
+	MOVQ         80(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         80(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	MOVQ         88(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         88(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y19
+	MOVQ         88(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         88(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	MOVQ         96(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         96(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y20
+	MOVQ         96(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         96(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	MOVQ         104(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         104(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y21
+	MOVQ         104(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         104(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	MOVQ         112(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         112(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y22
+	MOVQ         112(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         112(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	MOVQ         120(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         120(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y23
+	MOVQ         120(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         120(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9342,84 +9342,84 @@ sumAVX512x32_gather:
 	VPUNPCKLQDQ  Y22, Y20, Y21
 	VPUNPCKHQDQ  Y22, Y20, Y20
 	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, 32(CX)
+	VMOVDQU32    Y22, 32(R8)
 	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 544(CX)
+	VMOVDQU32    Y19, 544(R8)
 	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 160(CX)
+	VMOVDQU32    Y19, 160(R8)
 	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 672(CX)
+	VMOVDQU32    Y17, 672(R8)
 	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 288(CX)
+	VMOVDQU32    Y17, 288(R8)
 	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 800(CX)
+	VMOVDQU32    Y17, 800(R8)
 	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 416(CX)
+	VMOVDQU32    Y17, 416(R8)
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 928(CX)
-	MOVQ         64(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         64(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y16
+	VMOVDQU32    Y16, 928(R8)
+	MOVQ         64(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         64(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y16
-	MOVQ         72(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         72(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y17
+	MOVQ         72(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         72(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y17
-	MOVQ         80(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         80(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y18
+	MOVQ         80(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         80(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y18
-	MOVQ         88(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         88(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y19
+	MOVQ         88(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         88(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y19
-	MOVQ         96(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         96(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y20
+	MOVQ         96(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         96(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y20
-	MOVQ         104(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         104(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y21
+	MOVQ         104(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         104(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y21
-	MOVQ         112(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         112(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y22
+	MOVQ         112(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         112(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y22
-	MOVQ         120(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         120(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y23
+	MOVQ         120(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         120(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9438,68 +9438,68 @@ sumAVX512x32_gather:
 	VPUNPCKLQDQ  Y22, Y20, Y21
 	VPUNPCKHQDQ  Y22, Y20, Y20
 	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, 1056(CX)
+	VMOVDQU32    Y22, 1056(R8)
 	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 1568(CX)
+	VMOVDQU32    Y19, 1568(R8)
 	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 1184(CX)
+	VMOVDQU32    Y19, 1184(R8)
 	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 1696(CX)
+	VMOVDQU32    Y17, 1696(R8)
 	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1312(CX)
+	VMOVDQU32    Y17, 1312(R8)
 	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1824(CX)
+	VMOVDQU32    Y17, 1824(R8)
 	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 1440(CX)
+	VMOVDQU32    Y17, 1440(R8)
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 1952(CX)
-	MOVQ         128(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         128(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y16
+	VMOVDQU32    Y16, 1952(R8)
+	MOVQ         128(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         128(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	MOVQ         136(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         136(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y17
+	MOVQ         136(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         136(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	MOVQ         144(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         144(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y18
+	MOVQ         144(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         144(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	MOVQ         152(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         152(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y19
+	MOVQ         152(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         152(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	MOVQ         160(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         160(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y20
+	MOVQ         160(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         160(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	MOVQ         168(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         168(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y21
+	MOVQ         168(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         168(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	MOVQ         176(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         176(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y22
+	MOVQ         176(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         176(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	MOVQ         184(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         184(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y23
+	MOVQ         184(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         184(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9518,84 +9518,84 @@ sumAVX512x32_gather:
 	VPUNPCKLQDQ  Y22, Y20, Y21
 	VPUNPCKHQDQ  Y22, Y20, Y20
 	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, 64(CX)
+	VMOVDQU32    Y22, 64(R8)
 	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 576(CX)
+	VMOVDQU32    Y19, 576(R8)
 	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 192(CX)
+	VMOVDQU32    Y19, 192(R8)
 	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 704(CX)
+	VMOVDQU32    Y17, 704(R8)
 	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 320(CX)
+	VMOVDQU32    Y17, 320(R8)
 	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 832(CX)
+	VMOVDQU32    Y17, 832(R8)
 	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 448(CX)
+	VMOVDQU32    Y17, 448(R8)
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 960(CX)
-	MOVQ         128(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         128(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y16
+	VMOVDQU32    Y16, 960(R8)
+	MOVQ         128(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         128(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y16
-	MOVQ         136(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         136(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y17
+	MOVQ         136(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         136(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y17
-	MOVQ         144(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         144(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y18
+	MOVQ         144(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         144(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y18
-	MOVQ         152(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         152(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y19
+	MOVQ         152(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         152(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y19
-	MOVQ         160(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         160(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y20
+	MOVQ         160(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         160(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y20
-	MOVQ         168(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         168(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y21
+	MOVQ         168(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         168(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y21
-	MOVQ         176(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         176(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y22
+	MOVQ         176(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         176(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y22
-	MOVQ         184(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         184(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y23
+	MOVQ         184(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         184(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9614,68 +9614,68 @@ sumAVX512x32_gather:
 	VPUNPCKLQDQ  Y22, Y20, Y21
 	VPUNPCKHQDQ  Y22, Y20, Y20
 	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, 1088(CX)
+	VMOVDQU32    Y22, 1088(R8)
 	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 1600(CX)
+	VMOVDQU32    Y19, 1600(R8)
 	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 1216(CX)
+	VMOVDQU32    Y19, 1216(R8)
 	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 1728(CX)
+	VMOVDQU32    Y17, 1728(R8)
 	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1344(CX)
+	VMOVDQU32    Y17, 1344(R8)
 	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1856(CX)
+	VMOVDQU32    Y17, 1856(R8)
 	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 1472(CX)
+	VMOVDQU32    Y17, 1472(R8)
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 1984(CX)
-	MOVQ         192(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         192(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y16
+	VMOVDQU32    Y16, 1984(R8)
+	MOVQ         192(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         192(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	MOVQ         200(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         200(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y17
+	MOVQ         200(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         200(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	MOVQ         208(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         208(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y18
+	MOVQ         208(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         208(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	MOVQ         216(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         216(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y19
+	MOVQ         216(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         216(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	MOVQ         224(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         224(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y20
+	MOVQ         224(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         224(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	MOVQ         232(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         232(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y21
+	MOVQ         232(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         232(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	MOVQ         240(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         240(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y22
+	MOVQ         240(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         240(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	MOVQ         248(SI), R11
-	KMOVD        (R8)(R11*4), K1
-	KMOVD        8(R8)(R11*4), K2
-	MOVQ         248(BX), R11
-	VMOVDQU8.Z   (R11)(DI*1), K1, Y23
+	MOVQ         248(CX), R11
+	KMOVD        (R10)(R11*4), K1
+	KMOVD        8(R10)(R11*4), K2
+	MOVQ         248(AX), R11
+	VMOVDQU8.Z   (R11)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9694,84 +9694,84 @@ sumAVX512x32_gather:
 	VPUNPCKLQDQ  Y22, Y20, Y21
 	VPUNPCKHQDQ  Y22, Y20, Y20
 	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, 96(CX)
+	VMOVDQU32    Y22, 96(R8)
 	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 608(CX)
+	VMOVDQU32    Y19, 608(R8)
 	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 224(CX)
+	VMOVDQU32    Y19, 224(R8)
 	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 736(CX)
+	VMOVDQU32    Y17, 736(R8)
 	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 352(CX)
+	VMOVDQU32    Y17, 352(R8)
 	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 864(CX)
+	VMOVDQU32    Y17, 864(R8)
 	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 480(CX)
+	VMOVDQU32    Y17, 480(R8)
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 992(CX)
-	MOVQ         192(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         192(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y16
+	VMOVDQU32    Y16, 992(R8)
+	MOVQ         192(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         192(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y16
-	MOVQ         200(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         200(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y17
+	MOVQ         200(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         200(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y17
-	MOVQ         208(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         208(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y18
+	MOVQ         208(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         208(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y18
-	MOVQ         216(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         216(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y19
+	MOVQ         216(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         216(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y19
-	MOVQ         224(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         224(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y20
+	MOVQ         224(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         224(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y20
-	MOVQ         232(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         232(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y21
+	MOVQ         232(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         232(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y21
-	MOVQ         240(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         240(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y22
+	MOVQ         240(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         240(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y22
-	MOVQ         248(SI), R11
-	KMOVD        4(R8)(R11*4), K1
-	KMOVD        12(R8)(R11*4), K2
-	MOVQ         248(BX), R12
-	VMOVDQU8.Z   32(R12)(DI*1), K1, Y23
+	MOVQ         248(CX), R11
+	KMOVD        4(R10)(R11*4), K1
+	KMOVD        12(R10)(R11*4), K2
+	MOVQ         248(AX), R12
+	VMOVDQU8.Z   32(R12)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
-	KMOVB        16(R8)(R11*4), K1
+	KMOVB        16(R10)(R11*4), K1
 	VPBROADCASTQ R11, K1, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9790,38 +9790,38 @@ sumAVX512x32_gather:
 	VPUNPCKLQDQ  Y22, Y20, Y21
 	VPUNPCKHQDQ  Y22, Y20, Y20
 	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, 1120(CX)
+	VMOVDQU32    Y22, 1120(R8)
 	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 1632(CX)
+	VMOVDQU32    Y19, 1632(R8)
 	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 1248(CX)
+	VMOVDQU32    Y19, 1248(R8)
 	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 1760(CX)
+	VMOVDQU32    Y17, 1760(R8)
 	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1376(CX)
+	VMOVDQU32    Y17, 1376(R8)
 	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1888(CX)
+	VMOVDQU32    Y17, 1888(R8)
 	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 1504(CX)
+	VMOVDQU32    Y17, 1504(R8)
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 2016(CX)
+	VMOVDQU32    Y16, 2016(R8)
 
 sumAVX512x32_loop:
-	MOVQ BX, R8
-	MOVQ SI, R11
-	LEAQ 64(DI), R12
-	CMPQ R12, R9
+	MOVQ AX, R10
+	MOVQ CX, R11
+	LEAQ 64(DX), R12
+	CMPQ R12, SI
 	JLE  sumAVX512x32_same
 	XORQ R12, R12
-	ADDQ $0x00000100, R8
+	ADDQ $0x00000100, R10
 	ADDQ $0x00000100, R11
 
 sumAVX512x32_same:
-	CMPQ R10, $0x01
+	CMPQ DI, $0x01
 	JNE  sumAVX512x32_more
-	MOVQ BX, R8
-	MOVQ SI, R11
-	MOVQ DI, R12
+	MOVQ AX, R10
+	MOVQ CX, R11
+	MOVQ DX, R12
 
 sumAVX512x32_more:
 	VMOVDQU32     Y0, 4096(SP)
@@ -9840,132 +9840,132 @@ sumAVX512x32_more:
 	VMOVDQU32     Y13, 4320(SP)
 	VMOVDQU32     Y14, 4448(SP)
 	VMOVDQU32     Y15, 4576(SP)
-	VPADDD.BCST   (AX), Y0, Y0
-	VPADDD        (CX), Y0, Y0
-	VPADDD.BCST   4(AX), Y3, Y16
+	VPADDD.BCST   (BX), Y0, Y0
+	VPADDD        (R8), Y0, Y0
+	VPADDD.BCST   4(BX), Y3, Y16
 	VPTERNLOGD    $0xd8, Y1, Y2, Y3
 	VPADDD        Y3, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   (AX), Y4, Y3
-	VPADDD        32(CX), Y3, Y3
-	VPADDD.BCST   4(AX), Y7, Y4
+	VPADDD.BCST   (BX), Y4, Y3
+	VPADDD        32(R8), Y3, Y3
+	VPADDD.BCST   4(BX), Y7, Y4
 	VPTERNLOGD    $0xd8, Y5, Y6, Y7
 	VPADDD        Y7, Y3, Y3
 	VPROLD        $0x07, Y3, Y3
 	VPADDD        Y5, Y3, Y3
-	VPADDD.BCST   (AX), Y8, Y7
-	VPADDD        64(CX), Y7, Y7
-	VPADDD.BCST   4(AX), Y11, Y8
+	VPADDD.BCST   (BX), Y8, Y7
+	VPADDD        64(R8), Y7, Y7
+	VPADDD.BCST   4(BX), Y11, Y8
 	VPTERNLOGD    $0xd8, Y9, Y10, Y11
 	VPADDD        Y11, Y7, Y7
 	VPROLD        $0x07, Y7, Y7
 	VPADDD        Y9, Y7, Y7
-	VPADDD.BCST   (AX), Y12, Y11
-	VPADDD        96(CX), Y11, Y11
-	VPADDD.BCST   4(AX), Y15, Y12
+	VPADDD.BCST   (BX), Y12, Y11
+	VPADDD        96(R8), Y11, Y11
+	VPADDD.BCST   4(BX), Y15, Y12
 	VPTERNLOGD    $0xd8, Y13, Y14, Y15
 	VPADDD        Y15, Y11, Y11
 	VPROLD        $0x07, Y11, Y11
 	VPADDD        Y13, Y11, Y11
-	MOVQ          R12, SI
-	SHLQ          $0x05, SI
-	NEGQ          SI
+	MOVQ          R12, CX
+	SHLQ          $0x05, CX
+	NEGQ          CX
 	LEAQ          md5padmasks<>+0(SB), R13
-	LEAQ          256(R13)(SI*1), SI
+	LEAQ          256(R13)(CX*1), CX
 	MOVQ          (R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          (R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          (R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
 	MOVQ          8(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          8(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          8(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
 	MOVQ          16(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          16(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          16(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y18
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y18
 	MOVQ          24(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          24(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          24(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
-	VPADDD        128(CX), Y16, Y16
-	VPADDD.BCST   8(AX), Y2, Y20
+	VPADDD        128(R8), Y16, Y16
+	VPADDD.BCST   8(BX), Y2, Y20
 	VPTERNLOGD    $0xd8, Y0, Y1, Y2
 	VPADDD        Y2, Y16, Y16
 	VPROLD        $0x0c, Y16, Y16
 	VPADDD        Y0, Y16, Y16
-	VPADDD        160(CX), Y4, Y4
-	VPADDD.BCST   8(AX), Y6, Y2
+	VPADDD        160(R8), Y4, Y4
+	VPADDD.BCST   8(BX), Y6, Y2
 	VPTERNLOGD    $0xd8, Y3, Y5, Y6
 	VPADDD        Y6, Y4, Y4
 	VPROLD        $0x0c, Y4, Y4
 	VPADDD        Y3, Y4, Y4
-	VPADDD        192(CX), Y8, Y8
-	VPADDD.BCST   8(AX), Y10, Y6
+	VPADDD        192(R8), Y8, Y8
+	VPADDD.BCST   8(BX), Y10, Y6
 	VPTERNLOGD    $0xd8, Y7, Y9, Y10
 	VPADDD        Y10, Y8, Y8
 	VPROLD        $0x0c, Y8, Y8
 	VPADDD        Y7, Y8, Y8
-	VPADDD        224(CX), Y12, Y12
-	VPADDD.BCST   8(AX), Y14, Y10
+	VPADDD        224(R8), Y12, Y12
+	VPADDD.BCST   8(BX), Y14, Y10
 	VPTERNLOGD    $0xd8, Y11, Y13, Y14
 	VPADDD        Y14, Y12, Y12
 	VPROLD        $0x0c, Y12, Y12
 	VPADDD        Y11, Y12, Y12
 	MOVQ          32(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          32(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          32(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
 	MOVQ          40(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          40(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          40(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y21
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y21
 	MOVQ          48(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          48(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          48(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
 	MOVQ          56(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          56(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          56(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y23
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y23
 	VPUNPCKLDQ    Y17, Y15, Y24
-	VPADDD        256(CX), Y20, Y20
-	VPADDD.BCST   12(AX), Y1, Y25
+	VPADDD        256(R8), Y20, Y20
+	VPADDD.BCST   12(BX), Y1, Y25
 	VPTERNLOGD    $0xd8, Y16, Y0, Y1
 	VPADDD        Y1, Y20, Y20
 	VPROLD        $0x11, Y20, Y20
 	VPADDD        Y16, Y20, Y20
-	VPADDD        288(CX), Y2, Y2
-	VPADDD.BCST   12(AX), Y5, Y1
+	VPADDD        288(R8), Y2, Y2
+	VPADDD.BCST   12(BX), Y5, Y1
 	VPTERNLOGD    $0xd8, Y4, Y3, Y5
 	VPADDD        Y5, Y2, Y2
 	VPROLD        $0x11, Y2, Y2
 	VPADDD        Y4, Y2, Y2
-	VPADDD        320(CX), Y6, Y6
-	VPADDD.BCST   12(AX), Y9, Y5
+	VPADDD        320(R8), Y6, Y6
+	VPADDD.BCST   12(BX), Y9, Y5
 	VPTERNLOGD    $0xd8, Y8, Y7, Y9
 	VPADDD        Y9, Y6, Y6
 	VPROLD        $0x11, Y6, Y6
 	VPADDD        Y8, Y6, Y6
-	VPADDD        352(CX), Y10, Y10
-	VPADDD.BCST   12(AX), Y13, Y9
+	VPADDD        352(R8), Y10, Y10
+	VPADDD.BCST   12(BX), Y13, Y9
 	VPTERNLOGD    $0xd8, Y12, Y11, Y13
 	VPADDD        Y13, Y10, Y10
 	VPROLD        $0x11, Y10, Y10
@@ -9975,26 +9975,26 @@ sumAVX512x32_more:
 	VPUNPCKHDQ    Y19, Y18, Y17
 	VPUNPCKLQDQ   Y15, Y24, Y18
 	VPUNPCKHQDQ   Y15, Y24, Y15
-	VPADDD        384(CX), Y25, Y25
-	VPADDD.BCST   16(AX), Y0, Y19
+	VPADDD        384(R8), Y25, Y25
+	VPADDD.BCST   16(BX), Y0, Y19
 	VPTERNLOGD    $0xd8, Y20, Y16, Y0
 	VPADDD        Y0, Y25, Y25
 	VPROLD        $0x16, Y25, Y25
 	VPADDD        Y20, Y25, Y25
-	VPADDD        416(CX), Y1, Y1
-	VPADDD.BCST   16(AX), Y3, Y0
+	VPADDD        416(R8), Y1, Y1
+	VPADDD.BCST   16(BX), Y3, Y0
 	VPTERNLOGD    $0xd8, Y2, Y4, Y3
 	VPADDD        Y3, Y1, Y1
 	VPROLD        $0x16, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD        448(CX), Y5, Y5
-	VPADDD.BCST   16(AX), Y7, Y3
+	VPADDD        448(R8), Y5, Y5
+	VPADDD.BCST   16(BX), Y7, Y3
 	VPTERNLOGD    $0xd8, Y6, Y8, Y7
 	VPADDD        Y7, Y5, Y5
 	VPROLD        $0x16, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	VPADDD        480(CX), Y9, Y9
-	VPADDD.BCST   16(AX), Y11, Y7
+	VPADDD        480(R8), Y9, Y9
+	VPADDD.BCST   16(BX), Y11, Y7
 	VPTERNLOGD    $0xd8, Y10, Y12, Y11
 	VPADDD        Y11, Y9, Y9
 	VPROLD        $0x16, Y9, Y9
@@ -10004,26 +10004,26 @@ sumAVX512x32_more:
 	VPUNPCKLDQ    Y21, Y14, Y17
 	VPUNPCKHDQ    Y21, Y14, Y14
 	VPUNPCKLDQ    Y23, Y22, Y21
-	VPADDD        512(CX), Y19, Y19
-	VPADDD.BCST   20(AX), Y16, Y24
+	VPADDD        512(R8), Y19, Y19
+	VPADDD.BCST   20(BX), Y16, Y24
 	VPTERNLOGD    $0xd8, Y25, Y20, Y16
 	VPADDD        Y16, Y19, Y19
 	VPROLD        $0x07, Y19, Y19
 	VPADDD        Y25, Y19, Y19
-	VPADDD        544(CX), Y0, Y0
-	VPADDD.BCST   20(AX), Y4, Y16
+	VPADDD        544(R8), Y0, Y0
+	VPADDD.BCST   20(BX), Y4, Y16
 	VPTERNLOGD    $0xd8, Y1, Y2, Y4
 	VPADDD        Y4, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD        576(CX), Y3, Y3
-	VPADDD.BCST   20(AX), Y8, Y4
+	VPADDD        576(R8), Y3, Y3
+	VPADDD.BCST   20(BX), Y8, Y4
 	VPTERNLOGD    $0xd8, Y5, Y6, Y8
 	VPADDD        Y8, Y3, Y3
 	VPROLD        $0x07, Y3, Y3
 	VPADDD        Y5, Y3, Y3
-	VPADDD        608(CX), Y7, Y7
-	VPADDD.BCST   20(AX), Y12, Y8
+	VPADDD        608(R8), Y7, Y7
+	VPADDD.BCST   20(BX), Y12, Y8
 	VPTERNLOGD    $0xd8, Y9, Y10, Y12
 	VPADDD        Y12, Y7, Y7
 	VPROLD        $0x07, Y7, Y7
@@ -10033,206 +10033,206 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y21, Y17, Y17
 	VPUNPCKLQDQ   Y12, Y14, Y21
 	VPUNPCKHQDQ   Y12, Y14, Y12
-	VPADDD        640(CX), Y24, Y24
-	VPADDD.BCST   24(AX), Y20, Y14
+	VPADDD        640(R8), Y24, Y24
+	VPADDD.BCST   24(BX), Y20, Y14
 	VPTERNLOGD    $0xd8, Y19, Y25, Y20
 	VPADDD        Y20, Y24, Y24
 	VPROLD        $0x0c, Y24, Y24
 	VPADDD        Y19, Y24, Y24
-	VPADDD        672(CX), Y16, Y16
-	VPADDD.BCST   24(AX), Y2, Y20
+	VPADDD        672(R8), Y16, Y16
+	VPADDD.BCST   24(BX), Y2, Y20
 	VPTERNLOGD    $0xd8, Y0, Y1, Y2
 	VPADDD        Y2, Y16, Y16
 	VPROLD        $0x0c, Y16, Y16
 	VPADDD        Y0, Y16, Y16
-	VPADDD        704(CX), Y4, Y4
-	VPADDD.BCST   24(AX), Y6, Y2
+	VPADDD        704(R8), Y4, Y4
+	VPADDD.BCST   24(BX), Y6, Y2
 	VPTERNLOGD    $0xd8, Y3, Y5, Y6
 	VPADDD        Y6, Y4, Y4
 	VPROLD        $0x0c, Y4, Y4
 	VPADDD        Y3, Y4, Y4
-	VPADDD        736(CX), Y8, Y8
-	VPADDD.BCST   24(AX), Y10, Y6
+	VPADDD        736(R8), Y8, Y8
+	VPADDD.BCST   24(BX), Y10, Y6
 	VPTERNLOGD    $0xd8, Y7, Y9, Y10
 	VPADDD        Y10, Y8, Y8
 	VPROLD        $0x0c, Y8, Y8
 	VPADDD        Y7, Y8, Y8
 	VSHUFI64X2    $0x00, Y22, Y18, Y10
-	VMOVDQU32     Y10, (DX)
+	VMOVDQU32     Y10, (R9)
 	VSHUFI64X2    $0x03, Y22, Y18, Y10
-	VMOVDQU32     Y10, 512(DX)
+	VMOVDQU32     Y10, 512(R9)
 	VSHUFI64X2    $0x00, Y17, Y15, Y10
-	VMOVDQU32     Y10, 128(DX)
+	VMOVDQU32     Y10, 128(R9)
 	VSHUFI64X2    $0x03, Y17, Y15, Y10
-	VMOVDQU32     Y10, 640(DX)
+	VMOVDQU32     Y10, 640(R9)
 	VSHUFI64X2    $0x00, Y21, Y11, Y10
-	VMOVDQU32     Y10, 256(DX)
-	VPADDD        768(CX), Y14, Y14
-	VPADDD.BCST   28(AX), Y25, Y10
+	VMOVDQU32     Y10, 256(R9)
+	VPADDD        768(R8), Y14, Y14
+	VPADDD.BCST   28(BX), Y25, Y10
 	VPTERNLOGD    $0xd8, Y24, Y19, Y25
 	VPADDD        Y25, Y14, Y14
 	VPROLD        $0x11, Y14, Y14
 	VPADDD        Y24, Y14, Y14
-	VPADDD        800(CX), Y20, Y20
-	VPADDD.BCST   28(AX), Y1, Y15
+	VPADDD        800(R8), Y20, Y20
+	VPADDD.BCST   28(BX), Y1, Y15
 	VPTERNLOGD    $0xd8, Y16, Y0, Y1
 	VPADDD        Y1, Y20, Y20
 	VPROLD        $0x11, Y20, Y20
 	VPADDD        Y16, Y20, Y20
-	VPADDD        832(CX), Y2, Y2
-	VPADDD.BCST   28(AX), Y5, Y1
+	VPADDD        832(R8), Y2, Y2
+	VPADDD.BCST   28(BX), Y5, Y1
 	VPTERNLOGD    $0xd8, Y4, Y3, Y5
 	VPADDD        Y5, Y2, Y2
 	VPROLD        $0x11, Y2, Y2
 	VPADDD        Y4, Y2, Y2
-	VPADDD        864(CX), Y6, Y6
-	VPADDD.BCST   28(AX), Y9, Y5
+	VPADDD        864(R8), Y6, Y6
+	VPADDD.BCST   28(BX), Y9, Y5
 	VPTERNLOGD    $0xd8, Y8, Y7, Y9
 	VPADDD        Y9, Y6, Y6
 	VPROLD        $0x11, Y6, Y6
 	VPADDD        Y8, Y6, Y6
 	VSHUFI64X2    $0x03, Y21, Y11, Y9
-	VMOVDQU32     Y9, 768(DX)
+	VMOVDQU32     Y9, 768(R9)
 	VSHUFI64X2    $0x00, Y12, Y13, Y9
-	VMOVDQU32     Y9, 384(DX)
+	VMOVDQU32     Y9, 384(R9)
 	VSHUFI64X2    $0x03, Y12, Y13, Y9
-	VMOVDQU32     Y9, 896(DX)
+	VMOVDQU32     Y9, 896(R9)
 	MOVQ          (R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          (R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          (R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y9
 	MOVQ          8(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          8(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          8(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y11
-	VPADDD        896(CX), Y10, Y10
-	VPADDD.BCST   32(AX), Y19, Y12
+	VPADDD        896(R8), Y10, Y10
+	VPADDD.BCST   32(BX), Y19, Y12
 	VPTERNLOGD    $0xd8, Y14, Y24, Y19
 	VPADDD        Y19, Y10, Y10
 	VPROLD        $0x16, Y10, Y10
 	VPADDD        Y14, Y10, Y10
-	VPADDD        928(CX), Y15, Y15
-	VPADDD.BCST   32(AX), Y0, Y13
+	VPADDD        928(R8), Y15, Y15
+	VPADDD.BCST   32(BX), Y0, Y13
 	VPTERNLOGD    $0xd8, Y20, Y16, Y0
 	VPADDD        Y0, Y15, Y15
 	VPROLD        $0x16, Y15, Y15
 	VPADDD        Y20, Y15, Y15
-	VPADDD        960(CX), Y1, Y1
-	VPADDD.BCST   32(AX), Y3, Y0
+	VPADDD        960(R8), Y1, Y1
+	VPADDD.BCST   32(BX), Y3, Y0
 	VPTERNLOGD    $0xd8, Y2, Y4, Y3
 	VPADDD        Y3, Y1, Y1
 	VPROLD        $0x16, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD        992(CX), Y5, Y5
-	VPADDD.BCST   32(AX), Y7, Y3
+	VPADDD        992(R8), Y5, Y5
+	VPADDD.BCST   32(BX), Y7, Y3
 	VPTERNLOGD    $0xd8, Y6, Y8, Y7
 	VPADDD        Y7, Y5, Y5
 	VPROLD        $0x16, Y5, Y5
 	VPADDD        Y6, Y5, Y5
 	MOVQ          16(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          16(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          16(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y7
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y7
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y7
 	MOVQ          24(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          24(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          24(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y17
 	MOVQ          32(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          32(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          32(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y18
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y18
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y18
 	MOVQ          40(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          40(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          40(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y19
 	MOVQ          48(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          48(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          48(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y21
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y21
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y21
-	VPADDD        1024(CX), Y12, Y12
-	VPADDD.BCST   36(AX), Y24, Y22
+	VPADDD        1024(R8), Y12, Y12
+	VPADDD.BCST   36(BX), Y24, Y22
 	VPTERNLOGD    $0xd8, Y10, Y14, Y24
 	VPADDD        Y24, Y12, Y12
 	VPROLD        $0x07, Y12, Y12
 	VPADDD        Y10, Y12, Y12
-	VPADDD        1056(CX), Y13, Y13
-	VPADDD.BCST   36(AX), Y16, Y23
+	VPADDD        1056(R8), Y13, Y13
+	VPADDD.BCST   36(BX), Y16, Y23
 	VPTERNLOGD    $0xd8, Y15, Y20, Y16
 	VPADDD        Y16, Y13, Y13
 	VPROLD        $0x07, Y13, Y13
 	VPADDD        Y15, Y13, Y13
-	VPADDD        1088(CX), Y0, Y0
-	VPADDD.BCST   36(AX), Y4, Y16
+	VPADDD        1088(R8), Y0, Y0
+	VPADDD.BCST   36(BX), Y4, Y16
 	VPTERNLOGD    $0xd8, Y1, Y2, Y4
 	VPADDD        Y4, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD        1120(CX), Y3, Y3
-	VPADDD.BCST   36(AX), Y8, Y4
+	VPADDD        1120(R8), Y3, Y3
+	VPADDD.BCST   36(BX), Y8, Y4
 	VPTERNLOGD    $0xd8, Y5, Y6, Y8
 	VPADDD        Y8, Y3, Y3
 	VPROLD        $0x07, Y3, Y3
 	VPADDD        Y5, Y3, Y3
 	MOVQ          56(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          56(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          56(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y8
 	VPUNPCKLDQ    Y11, Y9, Y24
 	VPUNPCKHDQ    Y11, Y9, Y9
 	VPUNPCKLDQ    Y17, Y7, Y11
 	VPUNPCKHDQ    Y17, Y7, Y7
-	VPADDD        1152(CX), Y22, Y22
-	VPADDD.BCST   40(AX), Y14, Y17
+	VPADDD        1152(R8), Y22, Y22
+	VPADDD.BCST   40(BX), Y14, Y17
 	VPTERNLOGD    $0xd8, Y12, Y10, Y14
 	VPADDD        Y14, Y22, Y22
 	VPROLD        $0x0c, Y22, Y22
 	VPADDD        Y12, Y22, Y22
-	VPADDD        1184(CX), Y23, Y23
-	VPADDD.BCST   40(AX), Y20, Y14
+	VPADDD        1184(R8), Y23, Y23
+	VPADDD.BCST   40(BX), Y20, Y14
 	VPTERNLOGD    $0xd8, Y13, Y15, Y20
 	VPADDD        Y20, Y23, Y23
 	VPROLD        $0x0c, Y23, Y23
 	VPADDD        Y13, Y23, Y23
-	VPADDD        1216(CX), Y16, Y16
-	VPADDD.BCST   40(AX), Y2, Y20
+	VPADDD        1216(R8), Y16, Y16
+	VPADDD.BCST   40(BX), Y2, Y20
 	VPTERNLOGD    $0xd8, Y0, Y1, Y2
 	VPADDD        Y2, Y16, Y16
 	VPROLD        $0x0c, Y16, Y16
 	VPADDD        Y0, Y16, Y16
-	VPADDD        1248(CX), Y4, Y4
-	VPADDD.BCST   40(AX), Y6, Y2
+	VPADDD        1248(R8), Y4, Y4
+	VPADDD.BCST   40(BX), Y6, Y2
 	VPTERNLOGD    $0xd8, Y3, Y5, Y6
 	VPADDD        Y6, Y4, Y4
 	VPROLD        $0x0c, Y4, Y4
@@ -10242,26 +10242,26 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y7, Y9, Y24
 	VPUNPCKHQDQ   Y7, Y9, Y7
 	VPUNPCKLDQ    Y19, Y18, Y9
-	VPADDD        1280(CX), Y17, Y17
-	VPADDD.BCST   44(AX), Y10, Y25
+	VPADDD        1280(R8), Y17, Y17
+	VPADDD.BCST   44(BX), Y10, Y25
 	VPTERNLOGD    $0xd8, Y22, Y12, Y10
 	VPADDD        Y10, Y17, Y17
 	VPROLD        $0x11, Y17, Y17
 	VPADDD        Y22, Y17, Y17
-	VPADDD        1312(CX), Y14, Y14
-	VPADDD.BCST   44(AX), Y15, Y10
+	VPADDD        1312(R8), Y14, Y14
+	VPADDD.BCST   44(BX), Y15, Y10
 	VPTERNLOGD    $0xd8, Y23, Y13, Y15
 	VPADDD        Y15, Y14, Y14
 	VPROLD        $0x11, Y14, Y14
 	VPADDD        Y23, Y14, Y14
-	VPADDD        1344(CX), Y20, Y20
-	VPADDD.BCST   44(AX), Y1, Y15
+	VPADDD        1344(R8), Y20, Y20
+	VPADDD.BCST   44(BX), Y1, Y15
 	VPTERNLOGD    $0xd8, Y16, Y0, Y1
 	VPADDD        Y1, Y20, Y20
 	VPROLD        $0x11, Y20, Y20
 	VPADDD        Y16, Y20, Y20
-	VPADDD        1376(CX), Y2, Y2
-	VPADDD.BCST   44(AX), Y5, Y1
+	VPADDD        1376(R8), Y2, Y2
+	VPADDD.BCST   44(BX), Y5, Y1
 	VPTERNLOGD    $0xd8, Y4, Y3, Y5
 	VPADDD        Y5, Y2, Y2
 	VPROLD        $0x11, Y2, Y2
@@ -10271,26 +10271,26 @@ sumAVX512x32_more:
 	VPUNPCKHDQ    Y8, Y21, Y8
 	VPUNPCKLQDQ   Y18, Y9, Y19
 	VPUNPCKHQDQ   Y18, Y9, Y9
-	VPADDD        1408(CX), Y25, Y25
-	VPADDD.BCST   48(AX), Y12, Y18
+	VPADDD        1408(R8), Y25, Y25
+	VPADDD.BCST   48(BX), Y12, Y18
 	VPTERNLOGD    $0xd8, Y17, Y22, Y12
 	VPADDD        Y12, Y25, Y25
 	VPROLD        $0x16, Y25, Y25
 	VPADDD        Y17, Y25, Y25
-	VPADDD        1440(CX), Y10, Y10
-	VPADDD.BCST   48(AX), Y13, Y12
+	VPADDD        1440(R8), Y10, Y10
+	VPADDD.BCST   48(BX), Y13, Y12
 	VPTERNLOGD    $0xd8, Y14, Y23, Y13
 	VPADDD        Y13, Y10, Y10
 	VPROLD        $0x16, Y10, Y10
 	VPADDD        Y14, Y10, Y10
-	VPADDD        1472(CX), Y15, Y15
-	VPADDD.BCST   48(AX), Y0, Y13
+	VPADDD        1472(R8), Y15, Y15
+	VPADDD.BCST   48(BX), Y0, Y13
 	VPTERNLOGD    $0xd8, Y20, Y16, Y0
 	VPADDD        Y0, Y15, Y15
 	VPROLD        $0x16, Y15, Y15
 	VPADDD        Y20, Y15, Y15
-	VPADDD        1504(CX), Y1, Y1
-	VPADDD.BCST   48(AX), Y3, Y0
+	VPADDD        1504(R8), Y1, Y1
+	VPADDD.BCST   48(BX), Y3, Y0
 	VPTERNLOGD    $0xd8, Y2, Y4, Y3
 	VPADDD        Y3, Y1, Y1
 	VPROLD        $0x16, Y1, Y1
@@ -10298,163 +10298,163 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y8, Y5, Y3
 	VPUNPCKHQDQ   Y8, Y5, Y5
 	VSHUFI64X2    $0x00, Y19, Y6, Y8
-	VMOVDQU32     Y8, 1024(DX)
+	VMOVDQU32     Y8, 1024(R9)
 	VSHUFI64X2    $0x03, Y19, Y6, Y6
-	VMOVDQU32     Y6, 1536(DX)
+	VMOVDQU32     Y6, 1536(R9)
 	VSHUFI64X2    $0x00, Y9, Y11, Y6
-	VMOVDQU32     Y6, 1152(DX)
-	VPADDD        1536(CX), Y18, Y18
-	VPADDD.BCST   52(AX), Y22, Y6
+	VMOVDQU32     Y6, 1152(R9)
+	VPADDD        1536(R8), Y18, Y18
+	VPADDD.BCST   52(BX), Y22, Y6
 	VPTERNLOGD    $0xd8, Y25, Y17, Y22
 	VPADDD        Y22, Y18, Y18
 	VPROLD        $0x07, Y18, Y18
 	VPADDD        Y25, Y18, Y18
-	VPADDD        1568(CX), Y12, Y12
-	VPADDD.BCST   52(AX), Y23, Y8
+	VPADDD        1568(R8), Y12, Y12
+	VPADDD.BCST   52(BX), Y23, Y8
 	VPTERNLOGD    $0xd8, Y10, Y14, Y23
 	VPADDD        Y23, Y12, Y12
 	VPROLD        $0x07, Y12, Y12
 	VPADDD        Y10, Y12, Y12
-	VPADDD        1600(CX), Y13, Y13
-	VPADDD.BCST   52(AX), Y16, Y19
+	VPADDD        1600(R8), Y13, Y13
+	VPADDD.BCST   52(BX), Y16, Y19
 	VPTERNLOGD    $0xd8, Y15, Y20, Y16
 	VPADDD        Y16, Y13, Y13
 	VPROLD        $0x07, Y13, Y13
 	VPADDD        Y15, Y13, Y13
-	VPADDD        1632(CX), Y0, Y0
-	VPADDD.BCST   52(AX), Y4, Y16
+	VPADDD        1632(R8), Y0, Y0
+	VPADDD.BCST   52(BX), Y4, Y16
 	VPTERNLOGD    $0xd8, Y1, Y2, Y4
 	VPADDD        Y4, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
 	VSHUFI64X2    $0x03, Y9, Y11, Y4
-	VMOVDQU32     Y4, 1664(DX)
+	VMOVDQU32     Y4, 1664(R9)
 	VSHUFI64X2    $0x00, Y3, Y24, Y4
-	VMOVDQU32     Y4, 1280(DX)
+	VMOVDQU32     Y4, 1280(R9)
 	VSHUFI64X2    $0x03, Y3, Y24, Y3
-	VMOVDQU32     Y3, 1792(DX)
+	VMOVDQU32     Y3, 1792(R9)
 	VSHUFI64X2    $0x00, Y5, Y7, Y3
-	VMOVDQU32     Y3, 1408(DX)
+	VMOVDQU32     Y3, 1408(R9)
 	VSHUFI64X2    $0x03, Y5, Y7, Y3
-	VMOVDQU32     Y3, 1920(DX)
-	VPADDD        1664(CX), Y6, Y6
-	VPADDD.BCST   56(AX), Y17, Y3
+	VMOVDQU32     Y3, 1920(R9)
+	VPADDD        1664(R8), Y6, Y6
+	VPADDD.BCST   56(BX), Y17, Y3
 	VPTERNLOGD    $0xd8, Y18, Y25, Y17
 	VPADDD        Y17, Y6, Y6
 	VPROLD        $0x0c, Y6, Y6
 	VPADDD        Y18, Y6, Y6
-	VPADDD        1696(CX), Y8, Y8
-	VPADDD.BCST   56(AX), Y14, Y4
+	VPADDD        1696(R8), Y8, Y8
+	VPADDD.BCST   56(BX), Y14, Y4
 	VPTERNLOGD    $0xd8, Y12, Y10, Y14
 	VPADDD        Y14, Y8, Y8
 	VPROLD        $0x0c, Y8, Y8
 	VPADDD        Y12, Y8, Y8
-	VPADDD        1728(CX), Y19, Y19
-	VPADDD.BCST   56(AX), Y20, Y5
+	VPADDD        1728(R8), Y19, Y19
+	VPADDD.BCST   56(BX), Y20, Y5
 	VPTERNLOGD    $0xd8, Y13, Y15, Y20
 	VPADDD        Y20, Y19, Y19
 	VPROLD        $0x0c, Y19, Y19
 	VPADDD        Y13, Y19, Y19
-	VPADDD        1760(CX), Y16, Y16
-	VPADDD.BCST   56(AX), Y2, Y7
+	VPADDD        1760(R8), Y16, Y16
+	VPADDD.BCST   56(BX), Y2, Y7
 	VPTERNLOGD    $0xd8, Y0, Y1, Y2
 	VPADDD        Y2, Y16, Y16
 	VPROLD        $0x0c, Y16, Y16
 	VPADDD        Y0, Y16, Y16
 	MOVQ          64(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          64(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          64(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y2
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y2
 	MOVQ          72(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          72(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          72(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
 	MOVQ          80(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          80(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          80(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
 	MOVQ          88(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          88(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          88(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
 	MOVQ          96(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          96(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          96(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
-	VPADDD        1792(CX), Y3, Y3
-	VPADDD.BCST   60(AX), Y25, Y20
+	VPADDD        1792(R8), Y3, Y3
+	VPADDD.BCST   60(BX), Y25, Y20
 	VPTERNLOGD    $0xd8, Y6, Y18, Y25
 	VPADDD        Y25, Y3, Y3
 	VPROLD        $0x11, Y3, Y3
 	VPADDD        Y6, Y3, Y3
-	VPADDD        1824(CX), Y4, Y4
-	VPADDD.BCST   60(AX), Y10, Y21
+	VPADDD        1824(R8), Y4, Y4
+	VPADDD.BCST   60(BX), Y10, Y21
 	VPTERNLOGD    $0xd8, Y8, Y12, Y10
 	VPADDD        Y10, Y4, Y4
 	VPROLD        $0x11, Y4, Y4
 	VPADDD        Y8, Y4, Y4
-	VPADDD        1856(CX), Y5, Y5
-	VPADDD.BCST   60(AX), Y15, Y10
+	VPADDD        1856(R8), Y5, Y5
+	VPADDD.BCST   60(BX), Y15, Y10
 	VPTERNLOGD    $0xd8, Y19, Y13, Y15
 	VPADDD        Y15, Y5, Y5
 	VPROLD        $0x11, Y5, Y5
 	VPADDD        Y19, Y5, Y5
-	VPADDD        1888(CX), Y7, Y7
-	VPADDD.BCST   60(AX), Y1, Y15
+	VPADDD        1888(R8), Y7, Y7
+	VPADDD.BCST   60(BX), Y1, Y15
 	VPTERNLOGD    $0xd8, Y16, Y0, Y1
 	VPADDD        Y1, Y7, Y7
 	VPROLD        $0x11, Y7, Y7
 	VPADDD        Y16, Y7, Y7
 	MOVQ          104(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          104(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          104(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
 	MOVQ          112(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          112(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          112(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
 	MOVQ          120(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          120(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          120(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y23
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y23
 	VPUNPCKLDQ    Y9, Y2, Y24
 	VPUNPCKHDQ    Y9, Y2, Y2
-	VPADDD        1920(CX), Y20, Y20
-	VPADDD.BCST   64(AX), Y18, Y9
+	VPADDD        1920(R8), Y20, Y20
+	VPADDD.BCST   64(BX), Y18, Y9
 	VPTERNLOGD    $0xd8, Y3, Y6, Y18
 	VPADDD        Y18, Y20, Y20
 	VPROLD        $0x16, Y20, Y20
 	VPADDD        Y3, Y20, Y20
-	VPADDD        1952(CX), Y21, Y21
-	VPADDD.BCST   64(AX), Y12, Y18
+	VPADDD        1952(R8), Y21, Y21
+	VPADDD.BCST   64(BX), Y12, Y18
 	VPTERNLOGD    $0xd8, Y4, Y8, Y12
 	VPADDD        Y12, Y21, Y21
 	VPROLD        $0x16, Y21, Y21
 	VPADDD        Y4, Y21, Y21
-	VPADDD        1984(CX), Y10, Y10
-	VPADDD.BCST   64(AX), Y13, Y12
+	VPADDD        1984(R8), Y10, Y10
+	VPADDD.BCST   64(BX), Y13, Y12
 	VPTERNLOGD    $0xd8, Y5, Y19, Y13
 	VPADDD        Y13, Y10, Y10
 	VPROLD        $0x16, Y10, Y10
 	VPADDD        Y5, Y10, Y10
-	VPADDD        2016(CX), Y15, Y15
-	VPADDD.BCST   64(AX), Y0, Y13
+	VPADDD        2016(R8), Y15, Y15
+	VPADDD.BCST   64(BX), Y0, Y13
 	VPTERNLOGD    $0xd8, Y7, Y16, Y0
 	VPADDD        Y0, Y15, Y15
 	VPROLD        $0x16, Y15, Y15
@@ -10464,26 +10464,26 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y0, Y24, Y14
 	VPUNPCKHQDQ   Y0, Y24, Y0
 	VPUNPCKLQDQ   Y11, Y2, Y24
-	VPADDD        128(CX), Y9, Y9
-	VPADDD.BCST   68(AX), Y6, Y25
+	VPADDD        128(R8), Y9, Y9
+	VPADDD.BCST   68(BX), Y6, Y25
 	VPTERNLOGD    $0xac, Y20, Y3, Y6
 	VPADDD        Y6, Y9, Y9
 	VPROLD        $0x05, Y9, Y9
 	VPADDD        Y20, Y9, Y9
-	VPADDD        160(CX), Y18, Y18
-	VPADDD.BCST   68(AX), Y8, Y6
+	VPADDD        160(R8), Y18, Y18
+	VPADDD.BCST   68(BX), Y8, Y6
 	VPTERNLOGD    $0xac, Y21, Y4, Y8
 	VPADDD        Y8, Y18, Y18
 	VPROLD        $0x05, Y18, Y18
 	VPADDD        Y21, Y18, Y18
-	VPADDD        192(CX), Y12, Y12
-	VPADDD.BCST   68(AX), Y19, Y8
+	VPADDD        192(R8), Y12, Y12
+	VPADDD.BCST   68(BX), Y19, Y8
 	VPTERNLOGD    $0xac, Y10, Y5, Y19
 	VPADDD        Y19, Y12, Y12
 	VPROLD        $0x05, Y12, Y12
 	VPADDD        Y10, Y12, Y12
-	VPADDD        224(CX), Y13, Y13
-	VPADDD.BCST   68(AX), Y16, Y19
+	VPADDD        224(R8), Y13, Y13
+	VPADDD.BCST   68(BX), Y16, Y19
 	VPTERNLOGD    $0xac, Y15, Y7, Y16
 	VPADDD        Y16, Y13, Y13
 	VPROLD        $0x05, Y13, Y13
@@ -10493,26 +10493,26 @@ sumAVX512x32_more:
 	VPUNPCKHDQ    Y1, Y17, Y1
 	VPUNPCKLDQ    Y23, Y22, Y16
 	VPUNPCKHDQ    Y23, Y22, Y17
-	VPADDD        768(CX), Y25, Y25
-	VPADDD.BCST   72(AX), Y3, Y22
+	VPADDD        768(R8), Y25, Y25
+	VPADDD.BCST   72(BX), Y3, Y22
 	VPTERNLOGD    $0xac, Y9, Y20, Y3
 	VPADDD        Y3, Y25, Y25
 	VPROLD        $0x09, Y25, Y25
 	VPADDD        Y9, Y25, Y25
-	VPADDD        800(CX), Y6, Y6
-	VPADDD.BCST   72(AX), Y4, Y3
+	VPADDD        800(R8), Y6, Y6
+	VPADDD.BCST   72(BX), Y4, Y3
 	VPTERNLOGD    $0xac, Y18, Y21, Y4
 	VPADDD        Y4, Y6, Y6
 	VPROLD        $0x09, Y6, Y6
 	VPADDD        Y18, Y6, Y6
-	VPADDD        832(CX), Y8, Y8
-	VPADDD.BCST   72(AX), Y5, Y4
+	VPADDD        832(R8), Y8, Y8
+	VPADDD.BCST   72(BX), Y5, Y4
 	VPTERNLOGD    $0xac, Y12, Y10, Y5
 	VPADDD        Y5, Y8, Y8
 	VPROLD        $0x09, Y8, Y8
 	VPADDD        Y12, Y8, Y8
-	VPADDD        864(CX), Y19, Y19
-	VPADDD.BCST   72(AX), Y7, Y5
+	VPADDD        864(R8), Y19, Y19
+	VPADDD.BCST   72(BX), Y7, Y5
 	VPTERNLOGD    $0xac, Y13, Y15, Y7
 	VPADDD        Y7, Y19, Y19
 	VPROLD        $0x09, Y19, Y19
@@ -10522,177 +10522,177 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y17, Y1, Y16
 	VPUNPCKHQDQ   Y17, Y1, Y1
 	VSHUFI64X2    $0x00, Y7, Y14, Y17
-	VMOVDQU32     Y17, 32(DX)
-	VPADDD        1408(CX), Y22, Y22
-	VPADDD.BCST   76(AX), Y20, Y17
+	VMOVDQU32     Y17, 32(R9)
+	VPADDD        1408(R8), Y22, Y22
+	VPADDD.BCST   76(BX), Y20, Y17
 	VPTERNLOGD    $0xac, Y25, Y9, Y20
 	VPADDD        Y20, Y22, Y22
 	VPROLD        $0x0e, Y22, Y22
 	VPADDD        Y25, Y22, Y22
-	VPADDD        1440(CX), Y3, Y3
-	VPADDD.BCST   76(AX), Y21, Y20
+	VPADDD        1440(R8), Y3, Y3
+	VPADDD.BCST   76(BX), Y21, Y20
 	VPTERNLOGD    $0xac, Y6, Y18, Y21
 	VPADDD        Y21, Y3, Y3
 	VPROLD        $0x0e, Y3, Y3
 	VPADDD        Y6, Y3, Y3
-	VPADDD        1472(CX), Y4, Y4
-	VPADDD.BCST   76(AX), Y10, Y21
+	VPADDD        1472(R8), Y4, Y4
+	VPADDD.BCST   76(BX), Y10, Y21
 	VPTERNLOGD    $0xac, Y8, Y12, Y10
 	VPADDD        Y10, Y4, Y4
 	VPROLD        $0x0e, Y4, Y4
 	VPADDD        Y8, Y4, Y4
-	VPADDD        1504(CX), Y5, Y5
-	VPADDD.BCST   76(AX), Y15, Y10
+	VPADDD        1504(R8), Y5, Y5
+	VPADDD.BCST   76(BX), Y15, Y10
 	VPTERNLOGD    $0xac, Y19, Y13, Y15
 	VPADDD        Y15, Y5, Y5
 	VPROLD        $0x0e, Y5, Y5
 	VPADDD        Y19, Y5, Y5
 	VSHUFI64X2    $0x03, Y7, Y14, Y7
-	VMOVDQU32     Y7, 544(DX)
+	VMOVDQU32     Y7, 544(R9)
 	VSHUFI64X2    $0x00, Y11, Y0, Y7
-	VMOVDQU32     Y7, 160(DX)
+	VMOVDQU32     Y7, 160(R9)
 	VSHUFI64X2    $0x03, Y11, Y0, Y0
-	VMOVDQU32     Y0, 672(DX)
+	VMOVDQU32     Y0, 672(R9)
 	VSHUFI64X2    $0x00, Y16, Y24, Y0
-	VMOVDQU32     Y0, 288(DX)
+	VMOVDQU32     Y0, 288(R9)
 	VSHUFI64X2    $0x03, Y16, Y24, Y0
-	VMOVDQU32     Y0, 800(DX)
-	VPADDD        (CX), Y17, Y17
-	VPADDD.BCST   80(AX), Y9, Y0
+	VMOVDQU32     Y0, 800(R9)
+	VPADDD        (R8), Y17, Y17
+	VPADDD.BCST   80(BX), Y9, Y0
 	VPTERNLOGD    $0xac, Y22, Y25, Y9
 	VPADDD        Y9, Y17, Y17
 	VPROLD        $0x14, Y17, Y17
 	VPADDD        Y22, Y17, Y17
-	VPADDD        32(CX), Y20, Y20
-	VPADDD.BCST   80(AX), Y18, Y7
+	VPADDD        32(R8), Y20, Y20
+	VPADDD.BCST   80(BX), Y18, Y7
 	VPTERNLOGD    $0xac, Y3, Y6, Y18
 	VPADDD        Y18, Y20, Y20
 	VPROLD        $0x14, Y20, Y20
 	VPADDD        Y3, Y20, Y20
-	VPADDD        64(CX), Y21, Y21
-	VPADDD.BCST   80(AX), Y12, Y9
+	VPADDD        64(R8), Y21, Y21
+	VPADDD.BCST   80(BX), Y12, Y9
 	VPTERNLOGD    $0xac, Y4, Y8, Y12
 	VPADDD        Y12, Y21, Y21
 	VPROLD        $0x14, Y21, Y21
 	VPADDD        Y4, Y21, Y21
-	VPADDD        96(CX), Y10, Y10
-	VPADDD.BCST   80(AX), Y13, Y11
+	VPADDD        96(R8), Y10, Y10
+	VPADDD.BCST   80(BX), Y13, Y11
 	VPTERNLOGD    $0xac, Y5, Y19, Y13
 	VPADDD        Y13, Y10, Y10
 	VPROLD        $0x14, Y10, Y10
 	VPADDD        Y5, Y10, Y10
 	VSHUFI64X2    $0x00, Y1, Y2, Y12
-	VMOVDQU32     Y12, 416(DX)
+	VMOVDQU32     Y12, 416(R9)
 	VSHUFI64X2    $0x03, Y1, Y2, Y1
-	VMOVDQU32     Y1, 928(DX)
+	VMOVDQU32     Y1, 928(R9)
 	MOVQ          64(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          64(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          64(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y1
 	MOVQ          72(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          72(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          72(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y2
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y2
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y2
 	MOVQ          80(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          80(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          80(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y12
-	VPADDD        640(CX), Y0, Y0
-	VPADDD.BCST   84(AX), Y25, Y13
+	VPADDD        640(R8), Y0, Y0
+	VPADDD.BCST   84(BX), Y25, Y13
 	VPTERNLOGD    $0xac, Y17, Y22, Y25
 	VPADDD        Y25, Y0, Y0
 	VPROLD        $0x05, Y0, Y0
 	VPADDD        Y17, Y0, Y0
-	VPADDD        672(CX), Y7, Y7
-	VPADDD.BCST   84(AX), Y6, Y14
+	VPADDD        672(R8), Y7, Y7
+	VPADDD.BCST   84(BX), Y6, Y14
 	VPTERNLOGD    $0xac, Y20, Y3, Y6
 	VPADDD        Y6, Y7, Y7
 	VPROLD        $0x05, Y7, Y7
 	VPADDD        Y20, Y7, Y7
-	VPADDD        704(CX), Y9, Y9
-	VPADDD.BCST   84(AX), Y8, Y6
+	VPADDD        704(R8), Y9, Y9
+	VPADDD.BCST   84(BX), Y8, Y6
 	VPTERNLOGD    $0xac, Y21, Y4, Y8
 	VPADDD        Y8, Y9, Y9
 	VPROLD        $0x05, Y9, Y9
 	VPADDD        Y21, Y9, Y9
-	VPADDD        736(CX), Y11, Y11
-	VPADDD.BCST   84(AX), Y19, Y8
+	VPADDD        736(R8), Y11, Y11
+	VPADDD.BCST   84(BX), Y19, Y8
 	VPTERNLOGD    $0xac, Y10, Y5, Y19
 	VPADDD        Y19, Y11, Y11
 	VPROLD        $0x05, Y11, Y11
 	VPADDD        Y10, Y11, Y11
 	MOVQ          88(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          88(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          88(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y15
 	MOVQ          96(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          96(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          96(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y16
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y16
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y16
 	MOVQ          104(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          104(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          104(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y18
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y18
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y18
 	MOVQ          112(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          112(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          112(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y19
 	MOVQ          120(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          120(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          120(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y23
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y23
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y23
-	VPADDD        1280(CX), Y13, Y13
-	VPADDD.BCST   88(AX), Y22, Y24
+	VPADDD        1280(R8), Y13, Y13
+	VPADDD.BCST   88(BX), Y22, Y24
 	VPTERNLOGD    $0xac, Y0, Y17, Y22
 	VPADDD        Y22, Y13, Y13
 	VPROLD        $0x09, Y13, Y13
 	VPADDD        Y0, Y13, Y13
-	VPADDD        1312(CX), Y14, Y14
-	VPADDD.BCST   88(AX), Y3, Y22
+	VPADDD        1312(R8), Y14, Y14
+	VPADDD.BCST   88(BX), Y3, Y22
 	VPTERNLOGD    $0xac, Y7, Y20, Y3
 	VPADDD        Y3, Y14, Y14
 	VPROLD        $0x09, Y14, Y14
 	VPADDD        Y7, Y14, Y14
-	VPADDD        1344(CX), Y6, Y6
-	VPADDD.BCST   88(AX), Y4, Y3
+	VPADDD        1344(R8), Y6, Y6
+	VPADDD.BCST   88(BX), Y4, Y3
 	VPTERNLOGD    $0xac, Y9, Y21, Y4
 	VPADDD        Y4, Y6, Y6
 	VPROLD        $0x09, Y6, Y6
 	VPADDD        Y9, Y6, Y6
-	VPADDD        1376(CX), Y8, Y8
-	VPADDD.BCST   88(AX), Y5, Y4
+	VPADDD        1376(R8), Y8, Y8
+	VPADDD.BCST   88(BX), Y5, Y4
 	VPTERNLOGD    $0xac, Y11, Y10, Y5
 	VPADDD        Y5, Y8, Y8
 	VPROLD        $0x09, Y8, Y8
@@ -10702,26 +10702,26 @@ sumAVX512x32_more:
 	VPUNPCKLDQ    Y15, Y12, Y2
 	VPUNPCKHDQ    Y15, Y12, Y12
 	VPUNPCKLQDQ   Y2, Y5, Y15
-	VPADDD        1920(CX), Y24, Y24
-	VPADDD.BCST   92(AX), Y17, Y25
+	VPADDD        1920(R8), Y24, Y24
+	VPADDD.BCST   92(BX), Y17, Y25
 	VPTERNLOGD    $0xac, Y13, Y0, Y17
 	VPADDD        Y17, Y24, Y24
 	VPROLD        $0x0e, Y24, Y24
 	VPADDD        Y13, Y24, Y24
-	VPADDD        1952(CX), Y22, Y22
-	VPADDD.BCST   92(AX), Y20, Y17
+	VPADDD        1952(R8), Y22, Y22
+	VPADDD.BCST   92(BX), Y20, Y17
 	VPTERNLOGD    $0xac, Y14, Y7, Y20
 	VPADDD        Y20, Y22, Y22
 	VPROLD        $0x0e, Y22, Y22
 	VPADDD        Y14, Y22, Y22
-	VPADDD        1984(CX), Y3, Y3
-	VPADDD.BCST   92(AX), Y21, Y20
+	VPADDD        1984(R8), Y3, Y3
+	VPADDD.BCST   92(BX), Y21, Y20
 	VPTERNLOGD    $0xac, Y6, Y9, Y21
 	VPADDD        Y21, Y3, Y3
 	VPROLD        $0x0e, Y3, Y3
 	VPADDD        Y6, Y3, Y3
-	VPADDD        2016(CX), Y4, Y4
-	VPADDD.BCST   92(AX), Y10, Y21
+	VPADDD        2016(R8), Y4, Y4
+	VPADDD.BCST   92(BX), Y10, Y21
 	VPTERNLOGD    $0xac, Y8, Y11, Y10
 	VPADDD        Y10, Y4, Y4
 	VPROLD        $0x0e, Y4, Y4
@@ -10731,26 +10731,26 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y12, Y1, Y1
 	VPUNPCKLDQ    Y18, Y16, Y10
 	VPUNPCKHDQ    Y18, Y16, Y12
-	VPADDD        512(CX), Y25, Y25
-	VPADDD.BCST   96(AX), Y0, Y16
+	VPADDD        512(R8), Y25, Y25
+	VPADDD.BCST   96(BX), Y0, Y16
 	VPTERNLOGD    $0xac, Y24, Y13, Y0
 	VPADDD        Y0, Y25, Y25
 	VPROLD        $0x14, Y25, Y25
 	VPADDD        Y24, Y25, Y25
-	VPADDD        544(CX), Y17, Y17
-	VPADDD.BCST   96(AX), Y7, Y0
+	VPADDD        544(R8), Y17, Y17
+	VPADDD.BCST   96(BX), Y7, Y0
 	VPTERNLOGD    $0xac, Y22, Y14, Y7
 	VPADDD        Y7, Y17, Y17
 	VPROLD        $0x14, Y17, Y17
 	VPADDD        Y22, Y17, Y17
-	VPADDD        576(CX), Y20, Y20
-	VPADDD.BCST   96(AX), Y9, Y7
+	VPADDD        576(R8), Y20, Y20
+	VPADDD.BCST   96(BX), Y9, Y7
 	VPTERNLOGD    $0xac, Y3, Y6, Y9
 	VPADDD        Y9, Y20, Y20
 	VPROLD        $0x14, Y20, Y20
 	VPADDD        Y3, Y20, Y20
-	VPADDD        608(CX), Y21, Y21
-	VPADDD.BCST   96(AX), Y11, Y9
+	VPADDD        608(R8), Y21, Y21
+	VPADDD.BCST   96(BX), Y11, Y9
 	VPTERNLOGD    $0xac, Y4, Y8, Y11
 	VPADDD        Y11, Y21, Y21
 	VPROLD        $0x14, Y21, Y21
@@ -10760,190 +10760,190 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y11, Y10, Y19
 	VPUNPCKHQDQ   Y11, Y10, Y10
 	VPUNPCKLQDQ   Y18, Y12, Y11
-	VPADDD        1152(CX), Y16, Y16
-	VPADDD.BCST   100(AX), Y13, Y23
+	VPADDD        1152(R8), Y16, Y16
+	VPADDD.BCST   100(BX), Y13, Y23
 	VPTERNLOGD    $0xac, Y25, Y24, Y13
 	VPADDD        Y13, Y16, Y16
 	VPROLD        $0x05, Y16, Y16
 	VPADDD        Y25, Y16, Y16
-	VPADDD        1184(CX), Y0, Y0
-	VPADDD.BCST   100(AX), Y14, Y13
+	VPADDD        1184(R8), Y0, Y0
+	VPADDD.BCST   100(BX), Y14, Y13
 	VPTERNLOGD    $0xac, Y17, Y22, Y14
 	VPADDD        Y14, Y0, Y0
 	VPROLD        $0x05, Y0, Y0
 	VPADDD        Y17, Y0, Y0
-	VPADDD        1216(CX), Y7, Y7
-	VPADDD.BCST   100(AX), Y6, Y14
+	VPADDD        1216(R8), Y7, Y7
+	VPADDD.BCST   100(BX), Y6, Y14
 	VPTERNLOGD    $0xac, Y20, Y3, Y6
 	VPADDD        Y6, Y7, Y7
 	VPROLD        $0x05, Y7, Y7
 	VPADDD        Y20, Y7, Y7
-	VPADDD        1248(CX), Y9, Y9
-	VPADDD.BCST   100(AX), Y8, Y6
+	VPADDD        1248(R8), Y9, Y9
+	VPADDD.BCST   100(BX), Y8, Y6
 	VPTERNLOGD    $0xac, Y21, Y4, Y8
 	VPADDD        Y8, Y9, Y9
 	VPROLD        $0x05, Y9, Y9
 	VPADDD        Y21, Y9, Y9
 	VPUNPCKHQDQ   Y18, Y12, Y8
 	VSHUFI64X2    $0x00, Y19, Y15, Y12
-	VMOVDQU32     Y12, 1056(DX)
+	VMOVDQU32     Y12, 1056(R9)
 	VSHUFI64X2    $0x03, Y19, Y15, Y12
-	VMOVDQU32     Y12, 1568(DX)
+	VMOVDQU32     Y12, 1568(R9)
 	VSHUFI64X2    $0x00, Y10, Y2, Y12
-	VMOVDQU32     Y12, 1184(DX)
+	VMOVDQU32     Y12, 1184(R9)
 	VSHUFI64X2    $0x03, Y10, Y2, Y2
-	VMOVDQU32     Y2, 1696(DX)
-	VPADDD        1792(CX), Y23, Y23
-	VPADDD.BCST   104(AX), Y24, Y2
+	VMOVDQU32     Y2, 1696(R9)
+	VPADDD        1792(R8), Y23, Y23
+	VPADDD.BCST   104(BX), Y24, Y2
 	VPTERNLOGD    $0xac, Y16, Y25, Y24
 	VPADDD        Y24, Y23, Y23
 	VPROLD        $0x09, Y23, Y23
 	VPADDD        Y16, Y23, Y23
-	VPADDD        1824(CX), Y13, Y13
-	VPADDD.BCST   104(AX), Y22, Y10
+	VPADDD        1824(R8), Y13, Y13
+	VPADDD.BCST   104(BX), Y22, Y10
 	VPTERNLOGD    $0xac, Y0, Y17, Y22
 	VPADDD        Y22, Y13, Y13
 	VPROLD        $0x09, Y13, Y13
 	VPADDD        Y0, Y13, Y13
-	VPADDD        1856(CX), Y14, Y14
-	VPADDD.BCST   104(AX), Y3, Y12
+	VPADDD        1856(R8), Y14, Y14
+	VPADDD.BCST   104(BX), Y3, Y12
 	VPTERNLOGD    $0xac, Y7, Y20, Y3
 	VPADDD        Y3, Y14, Y14
 	VPROLD        $0x09, Y14, Y14
 	VPADDD        Y7, Y14, Y14
-	VPADDD        1888(CX), Y6, Y6
-	VPADDD.BCST   104(AX), Y4, Y3
+	VPADDD        1888(R8), Y6, Y6
+	VPADDD.BCST   104(BX), Y4, Y3
 	VPTERNLOGD    $0xac, Y9, Y21, Y4
 	VPADDD        Y4, Y6, Y6
 	VPROLD        $0x09, Y6, Y6
 	VPADDD        Y9, Y6, Y6
 	VSHUFI64X2    $0x00, Y11, Y5, Y4
-	VMOVDQU32     Y4, 1312(DX)
+	VMOVDQU32     Y4, 1312(R9)
 	VSHUFI64X2    $0x03, Y11, Y5, Y4
-	VMOVDQU32     Y4, 1824(DX)
+	VMOVDQU32     Y4, 1824(R9)
 	VSHUFI64X2    $0x00, Y8, Y1, Y4
-	VMOVDQU32     Y4, 1440(DX)
+	VMOVDQU32     Y4, 1440(R9)
 	VSHUFI64X2    $0x03, Y8, Y1, Y1
-	VMOVDQU32     Y1, 1952(DX)
+	VMOVDQU32     Y1, 1952(R9)
 	MOVQ          128(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          128(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          128(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
-	VPADDD        384(CX), Y2, Y2
-	VPADDD.BCST   108(AX), Y25, Y4
+	VPADDD        384(R8), Y2, Y2
+	VPADDD.BCST   108(BX), Y25, Y4
 	VPTERNLOGD    $0xac, Y23, Y16, Y25
 	VPADDD        Y25, Y2, Y2
 	VPROLD        $0x0e, Y2, Y2
 	VPADDD        Y23, Y2, Y2
-	VPADDD        416(CX), Y10, Y10
-	VPADDD.BCST   108(AX), Y17, Y5
+	VPADDD        416(R8), Y10, Y10
+	VPADDD.BCST   108(BX), Y17, Y5
 	VPTERNLOGD    $0xac, Y13, Y0, Y17
 	VPADDD        Y17, Y10, Y10
 	VPROLD        $0x0e, Y10, Y10
 	VPADDD        Y13, Y10, Y10
-	VPADDD        448(CX), Y12, Y12
-	VPADDD.BCST   108(AX), Y20, Y8
+	VPADDD        448(R8), Y12, Y12
+	VPADDD.BCST   108(BX), Y20, Y8
 	VPTERNLOGD    $0xac, Y14, Y7, Y20
 	VPADDD        Y20, Y12, Y12
 	VPROLD        $0x0e, Y12, Y12
 	VPADDD        Y14, Y12, Y12
-	VPADDD        480(CX), Y3, Y3
-	VPADDD.BCST   108(AX), Y21, Y11
+	VPADDD        480(R8), Y3, Y3
+	VPADDD.BCST   108(BX), Y21, Y11
 	VPTERNLOGD    $0xac, Y6, Y9, Y21
 	VPADDD        Y21, Y3, Y3
 	VPROLD        $0x0e, Y3, Y3
 	VPADDD        Y6, Y3, Y3
 	MOVQ          136(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          136(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          136(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
 	MOVQ          144(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          144(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          144(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
 	MOVQ          152(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          152(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          152(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y18
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y18
 	MOVQ          160(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          160(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          160(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
 	MOVQ          168(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          168(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          168(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y20
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y20
-	VPADDD        1024(CX), Y4, Y4
-	VPADDD.BCST   112(AX), Y16, Y21
+	VPADDD        1024(R8), Y4, Y4
+	VPADDD.BCST   112(BX), Y16, Y21
 	VPTERNLOGD    $0xac, Y2, Y23, Y16
 	VPADDD        Y16, Y4, Y4
 	VPROLD        $0x14, Y4, Y4
 	VPADDD        Y2, Y4, Y4
-	VPADDD        1056(CX), Y5, Y5
-	VPADDD.BCST   112(AX), Y0, Y16
+	VPADDD        1056(R8), Y5, Y5
+	VPADDD.BCST   112(BX), Y0, Y16
 	VPTERNLOGD    $0xac, Y10, Y13, Y0
 	VPADDD        Y0, Y5, Y5
 	VPROLD        $0x14, Y5, Y5
 	VPADDD        Y10, Y5, Y5
-	VPADDD        1088(CX), Y8, Y8
-	VPADDD.BCST   112(AX), Y7, Y0
+	VPADDD        1088(R8), Y8, Y8
+	VPADDD.BCST   112(BX), Y7, Y0
 	VPTERNLOGD    $0xac, Y12, Y14, Y7
 	VPADDD        Y7, Y8, Y8
 	VPROLD        $0x14, Y8, Y8
 	VPADDD        Y12, Y8, Y8
-	VPADDD        1120(CX), Y11, Y11
-	VPADDD.BCST   112(AX), Y9, Y7
+	VPADDD        1120(R8), Y11, Y11
+	VPADDD.BCST   112(BX), Y9, Y7
 	VPTERNLOGD    $0xac, Y3, Y6, Y9
 	VPADDD        Y9, Y11, Y11
 	VPROLD        $0x14, Y11, Y11
 	VPADDD        Y3, Y11, Y11
 	MOVQ          176(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          176(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          176(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
 	MOVQ          184(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          184(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          184(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
 	VPUNPCKLDQ    Y15, Y1, Y24
 	VPUNPCKHDQ    Y15, Y1, Y1
 	VPUNPCKLDQ    Y18, Y17, Y15
-	VPADDD        1664(CX), Y21, Y21
-	VPADDD.BCST   116(AX), Y23, Y25
+	VPADDD        1664(R8), Y21, Y21
+	VPADDD.BCST   116(BX), Y23, Y25
 	VPTERNLOGD    $0xac, Y4, Y2, Y23
 	VPADDD        Y23, Y21, Y21
 	VPROLD        $0x05, Y21, Y21
 	VPADDD        Y4, Y21, Y21
-	VPADDD        1696(CX), Y16, Y16
-	VPADDD.BCST   116(AX), Y13, Y23
+	VPADDD        1696(R8), Y16, Y16
+	VPADDD.BCST   116(BX), Y13, Y23
 	VPTERNLOGD    $0xac, Y5, Y10, Y13
 	VPADDD        Y13, Y16, Y16
 	VPROLD        $0x05, Y16, Y16
 	VPADDD        Y5, Y16, Y16
-	VPADDD        1728(CX), Y0, Y0
-	VPADDD.BCST   116(AX), Y14, Y13
+	VPADDD        1728(R8), Y0, Y0
+	VPADDD.BCST   116(BX), Y14, Y13
 	VPTERNLOGD    $0xac, Y8, Y12, Y14
 	VPADDD        Y14, Y0, Y0
 	VPROLD        $0x05, Y0, Y0
 	VPADDD        Y8, Y0, Y0
-	VPADDD        1760(CX), Y7, Y7
-	VPADDD.BCST   116(AX), Y6, Y14
+	VPADDD        1760(R8), Y7, Y7
+	VPADDD.BCST   116(BX), Y6, Y14
 	VPTERNLOGD    $0xac, Y11, Y3, Y6
 	VPADDD        Y6, Y7, Y7
 	VPROLD        $0x05, Y7, Y7
@@ -10953,26 +10953,26 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y15, Y24, Y15
 	VPUNPCKLQDQ   Y6, Y1, Y18
 	VPUNPCKHQDQ   Y6, Y1, Y1
-	VPADDD        256(CX), Y25, Y25
-	VPADDD.BCST   120(AX), Y2, Y6
+	VPADDD        256(R8), Y25, Y25
+	VPADDD.BCST   120(BX), Y2, Y6
 	VPTERNLOGD    $0xac, Y21, Y4, Y2
 	VPADDD        Y2, Y25, Y25
 	VPROLD        $0x09, Y25, Y25
 	VPADDD        Y21, Y25, Y25
-	VPADDD        288(CX), Y23, Y23
-	VPADDD.BCST   120(AX), Y10, Y2
+	VPADDD        288(R8), Y23, Y23
+	VPADDD.BCST   120(BX), Y10, Y2
 	VPTERNLOGD    $0xac, Y16, Y5, Y10
 	VPADDD        Y10, Y23, Y23
 	VPROLD        $0x09, Y23, Y23
 	VPADDD        Y16, Y23, Y23
-	VPADDD        320(CX), Y13, Y13
-	VPADDD.BCST   120(AX), Y12, Y10
+	VPADDD        320(R8), Y13, Y13
+	VPADDD.BCST   120(BX), Y12, Y10
 	VPTERNLOGD    $0xac, Y0, Y8, Y12
 	VPADDD        Y12, Y13, Y13
 	VPROLD        $0x09, Y13, Y13
 	VPADDD        Y0, Y13, Y13
-	VPADDD        352(CX), Y14, Y14
-	VPADDD.BCST   120(AX), Y3, Y12
+	VPADDD        352(R8), Y14, Y14
+	VPADDD.BCST   120(BX), Y3, Y12
 	VPTERNLOGD    $0xac, Y7, Y11, Y3
 	VPADDD        Y3, Y14, Y14
 	VPROLD        $0x09, Y14, Y14
@@ -10982,26 +10982,26 @@ sumAVX512x32_more:
 	VPUNPCKLDQ    Y22, Y9, Y20
 	VPUNPCKHDQ    Y22, Y9, Y9
 	VPUNPCKLQDQ   Y20, Y3, Y22
-	VPADDD        896(CX), Y6, Y6
-	VPADDD.BCST   124(AX), Y4, Y24
+	VPADDD        896(R8), Y6, Y6
+	VPADDD.BCST   124(BX), Y4, Y24
 	VPTERNLOGD    $0xac, Y25, Y21, Y4
 	VPADDD        Y4, Y6, Y6
 	VPROLD        $0x0e, Y6, Y6
 	VPADDD        Y25, Y6, Y6
-	VPADDD        928(CX), Y2, Y2
-	VPADDD.BCST   124(AX), Y5, Y4
+	VPADDD        928(R8), Y2, Y2
+	VPADDD.BCST   124(BX), Y5, Y4
 	VPTERNLOGD    $0xac, Y23, Y16, Y5
 	VPADDD        Y5, Y2, Y2
 	VPROLD        $0x0e, Y2, Y2
 	VPADDD        Y23, Y2, Y2
-	VPADDD        960(CX), Y10, Y10
-	VPADDD.BCST   124(AX), Y8, Y5
+	VPADDD        960(R8), Y10, Y10
+	VPADDD.BCST   124(BX), Y8, Y5
 	VPTERNLOGD    $0xac, Y13, Y0, Y8
 	VPADDD        Y8, Y10, Y10
 	VPROLD        $0x0e, Y10, Y10
 	VPADDD        Y13, Y10, Y10
-	VPADDD        992(CX), Y12, Y12
-	VPADDD.BCST   124(AX), Y11, Y8
+	VPADDD        992(R8), Y12, Y12
+	VPADDD.BCST   124(BX), Y11, Y8
 	VPTERNLOGD    $0xac, Y14, Y7, Y11
 	VPADDD        Y11, Y12, Y12
 	VPROLD        $0x0e, Y12, Y12
@@ -11010,178 +11010,178 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y9, Y19, Y11
 	VPUNPCKHQDQ   Y9, Y19, Y9
 	VSHUFI64X2    $0x00, Y22, Y17, Y19
-	VMOVDQU32     Y19, 64(DX)
+	VMOVDQU32     Y19, 64(R9)
 	VSHUFI64X2    $0x03, Y22, Y17, Y17
-	VMOVDQU32     Y17, 576(DX)
-	VPADDD        1536(CX), Y24, Y24
-	VPADDD.BCST   128(AX), Y21, Y17
+	VMOVDQU32     Y17, 576(R9)
+	VPADDD        1536(R8), Y24, Y24
+	VPADDD.BCST   128(BX), Y21, Y17
 	VPTERNLOGD    $0xac, Y6, Y25, Y21
 	VPADDD        Y21, Y24, Y24
 	VPROLD        $0x14, Y24, Y24
 	VPADDD        Y6, Y24, Y24
-	VPADDD        1568(CX), Y4, Y4
-	VPADDD.BCST   128(AX), Y16, Y19
+	VPADDD        1568(R8), Y4, Y4
+	VPADDD.BCST   128(BX), Y16, Y19
 	VPTERNLOGD    $0xac, Y2, Y23, Y16
 	VPADDD        Y16, Y4, Y4
 	VPROLD        $0x14, Y4, Y4
 	VPADDD        Y2, Y4, Y4
-	VPADDD        1600(CX), Y5, Y5
-	VPADDD.BCST   128(AX), Y0, Y16
+	VPADDD        1600(R8), Y5, Y5
+	VPADDD.BCST   128(BX), Y0, Y16
 	VPTERNLOGD    $0xac, Y10, Y13, Y0
 	VPADDD        Y0, Y5, Y5
 	VPROLD        $0x14, Y5, Y5
 	VPADDD        Y10, Y5, Y5
-	VPADDD        1632(CX), Y8, Y8
-	VPADDD.BCST   128(AX), Y7, Y0
+	VPADDD        1632(R8), Y8, Y8
+	VPADDD.BCST   128(BX), Y7, Y0
 	VPTERNLOGD    $0xac, Y12, Y14, Y7
 	VPADDD        Y7, Y8, Y8
 	VPROLD        $0x14, Y8, Y8
 	VPADDD        Y12, Y8, Y8
 	VSHUFI64X2    $0x00, Y3, Y15, Y7
-	VMOVDQU32     Y7, 192(DX)
+	VMOVDQU32     Y7, 192(R9)
 	VSHUFI64X2    $0x03, Y3, Y15, Y3
-	VMOVDQU32     Y3, 704(DX)
+	VMOVDQU32     Y3, 704(R9)
 	VSHUFI64X2    $0x00, Y11, Y18, Y3
-	VMOVDQU32     Y3, 320(DX)
+	VMOVDQU32     Y3, 320(R9)
 	VSHUFI64X2    $0x03, Y11, Y18, Y3
-	VMOVDQU32     Y3, 832(DX)
+	VMOVDQU32     Y3, 832(R9)
 	VSHUFI64X2    $0x00, Y9, Y1, Y3
-	VMOVDQU32     Y3, 448(DX)
-	VPADDD        640(CX), Y17, Y17
-	VPADDD.BCST   132(AX), Y25, Y3
+	VMOVDQU32     Y3, 448(R9)
+	VPADDD        640(R8), Y17, Y17
+	VPADDD.BCST   132(BX), Y25, Y3
 	VPTERNLOGD    $0x96, Y24, Y6, Y25
 	VPADDD        Y25, Y17, Y17
 	VPROLD        $0x04, Y17, Y17
 	VPADDD        Y24, Y17, Y17
-	VPADDD        672(CX), Y19, Y19
-	VPADDD.BCST   132(AX), Y23, Y7
+	VPADDD        672(R8), Y19, Y19
+	VPADDD.BCST   132(BX), Y23, Y7
 	VPTERNLOGD    $0x96, Y4, Y2, Y23
 	VPADDD        Y23, Y19, Y19
 	VPROLD        $0x04, Y19, Y19
 	VPADDD        Y4, Y19, Y19
-	VPADDD        704(CX), Y16, Y16
-	VPADDD.BCST   132(AX), Y13, Y11
+	VPADDD        704(R8), Y16, Y16
+	VPADDD.BCST   132(BX), Y13, Y11
 	VPTERNLOGD    $0x96, Y5, Y10, Y13
 	VPADDD        Y13, Y16, Y16
 	VPROLD        $0x04, Y16, Y16
 	VPADDD        Y5, Y16, Y16
-	VPADDD        736(CX), Y0, Y0
-	VPADDD.BCST   132(AX), Y14, Y13
+	VPADDD        736(R8), Y0, Y0
+	VPADDD.BCST   132(BX), Y14, Y13
 	VPTERNLOGD    $0x96, Y8, Y12, Y14
 	VPADDD        Y14, Y0, Y0
 	VPROLD        $0x04, Y0, Y0
 	VPADDD        Y8, Y0, Y0
 	VSHUFI64X2    $0x03, Y9, Y1, Y1
-	VMOVDQU32     Y1, 960(DX)
+	VMOVDQU32     Y1, 960(R9)
 	MOVQ          128(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          128(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          128(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y1
 	MOVQ          136(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          136(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          136(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y9
 	MOVQ          144(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          144(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          144(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y14
 	MOVQ          152(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          152(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          152(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y15
-	VPADDD        1024(CX), Y3, Y3
-	VPADDD.BCST   136(AX), Y6, Y18
+	VPADDD        1024(R8), Y3, Y3
+	VPADDD.BCST   136(BX), Y6, Y18
 	VPTERNLOGD    $0x96, Y17, Y24, Y6
 	VPADDD        Y6, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y17, Y3, Y3
-	VPADDD        1056(CX), Y7, Y7
-	VPADDD.BCST   136(AX), Y2, Y6
+	VPADDD        1056(R8), Y7, Y7
+	VPADDD.BCST   136(BX), Y2, Y6
 	VPTERNLOGD    $0x96, Y19, Y4, Y2
 	VPADDD        Y2, Y7, Y7
 	VPROLD        $0x0b, Y7, Y7
 	VPADDD        Y19, Y7, Y7
-	VPADDD        1088(CX), Y11, Y11
-	VPADDD.BCST   136(AX), Y10, Y2
+	VPADDD        1088(R8), Y11, Y11
+	VPADDD.BCST   136(BX), Y10, Y2
 	VPTERNLOGD    $0x96, Y16, Y5, Y10
 	VPADDD        Y10, Y11, Y11
 	VPROLD        $0x0b, Y11, Y11
 	VPADDD        Y16, Y11, Y11
-	VPADDD        1120(CX), Y13, Y13
-	VPADDD.BCST   136(AX), Y12, Y10
+	VPADDD        1120(R8), Y13, Y13
+	VPADDD.BCST   136(BX), Y12, Y10
 	VPTERNLOGD    $0x96, Y0, Y8, Y12
 	VPADDD        Y12, Y13, Y13
 	VPROLD        $0x0b, Y13, Y13
 	VPADDD        Y0, Y13, Y13
 	MOVQ          160(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          160(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          160(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y12
 	MOVQ          168(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          168(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          168(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y20
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y20
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y20
 	MOVQ          176(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          176(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          176(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y21
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y21
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y21
 	MOVQ          184(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          184(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          184(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y22
 	VPUNPCKLDQ    Y9, Y1, Y23
-	VPADDD        1408(CX), Y18, Y18
-	VPADDD.BCST   140(AX), Y24, Y25
+	VPADDD        1408(R8), Y18, Y18
+	VPADDD.BCST   140(BX), Y24, Y25
 	VPTERNLOGD    $0x96, Y3, Y17, Y24
 	VPADDD        Y24, Y18, Y18
 	VPROLD        $0x10, Y18, Y18
 	VPADDD        Y3, Y18, Y18
-	VPADDD        1440(CX), Y6, Y6
-	VPADDD.BCST   140(AX), Y4, Y24
+	VPADDD        1440(R8), Y6, Y6
+	VPADDD.BCST   140(BX), Y4, Y24
 	VPTERNLOGD    $0x96, Y7, Y19, Y4
 	VPADDD        Y4, Y6, Y6
 	VPROLD        $0x10, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	VPADDD        1472(CX), Y2, Y2
-	VPADDD.BCST   140(AX), Y5, Y4
+	VPADDD        1472(R8), Y2, Y2
+	VPADDD.BCST   140(BX), Y5, Y4
 	VPTERNLOGD    $0x96, Y11, Y16, Y5
 	VPADDD        Y5, Y2, Y2
 	VPROLD        $0x10, Y2, Y2
 	VPADDD        Y11, Y2, Y2
-	VPADDD        1504(CX), Y10, Y10
-	VPADDD.BCST   140(AX), Y8, Y5
+	VPADDD        1504(R8), Y10, Y10
+	VPADDD.BCST   140(BX), Y8, Y5
 	VPTERNLOGD    $0x96, Y13, Y0, Y8
 	VPADDD        Y8, Y10, Y10
 	VPROLD        $0x10, Y10, Y10
@@ -11191,26 +11191,26 @@ sumAVX512x32_more:
 	VPUNPCKHDQ    Y15, Y14, Y9
 	VPUNPCKLQDQ   Y8, Y23, Y14
 	VPUNPCKHQDQ   Y8, Y23, Y8
-	VPADDD        1792(CX), Y25, Y25
-	VPADDD.BCST   144(AX), Y17, Y15
+	VPADDD        1792(R8), Y25, Y25
+	VPADDD.BCST   144(BX), Y17, Y15
 	VPTERNLOGD    $0x96, Y18, Y3, Y17
 	VPADDD        Y17, Y25, Y25
 	VPROLD        $0x17, Y25, Y25
 	VPADDD        Y18, Y25, Y25
-	VPADDD        1824(CX), Y24, Y24
-	VPADDD.BCST   144(AX), Y19, Y17
+	VPADDD        1824(R8), Y24, Y24
+	VPADDD.BCST   144(BX), Y19, Y17
 	VPTERNLOGD    $0x96, Y6, Y7, Y19
 	VPADDD        Y19, Y24, Y24
 	VPROLD        $0x17, Y24, Y24
 	VPADDD        Y6, Y24, Y24
-	VPADDD        1856(CX), Y4, Y4
-	VPADDD.BCST   144(AX), Y16, Y19
+	VPADDD        1856(R8), Y4, Y4
+	VPADDD.BCST   144(BX), Y16, Y19
 	VPTERNLOGD    $0x96, Y2, Y11, Y16
 	VPADDD        Y16, Y4, Y4
 	VPROLD        $0x17, Y4, Y4
 	VPADDD        Y2, Y4, Y4
-	VPADDD        1888(CX), Y5, Y5
-	VPADDD.BCST   144(AX), Y0, Y16
+	VPADDD        1888(R8), Y5, Y5
+	VPADDD.BCST   144(BX), Y0, Y16
 	VPTERNLOGD    $0x96, Y10, Y13, Y0
 	VPADDD        Y0, Y5, Y5
 	VPROLD        $0x17, Y5, Y5
@@ -11220,26 +11220,26 @@ sumAVX512x32_more:
 	VPUNPCKLDQ    Y20, Y12, Y9
 	VPUNPCKHDQ    Y20, Y12, Y12
 	VPUNPCKLDQ    Y22, Y21, Y20
-	VPADDD        128(CX), Y15, Y15
-	VPADDD.BCST   148(AX), Y3, Y23
+	VPADDD        128(R8), Y15, Y15
+	VPADDD.BCST   148(BX), Y3, Y23
 	VPTERNLOGD    $0x96, Y25, Y18, Y3
 	VPADDD        Y3, Y15, Y15
 	VPROLD        $0x04, Y15, Y15
 	VPADDD        Y25, Y15, Y15
-	VPADDD        160(CX), Y17, Y17
-	VPADDD.BCST   148(AX), Y7, Y3
+	VPADDD        160(R8), Y17, Y17
+	VPADDD.BCST   148(BX), Y7, Y3
 	VPTERNLOGD    $0x96, Y24, Y6, Y7
 	VPADDD        Y7, Y17, Y17
 	VPROLD        $0x04, Y17, Y17
 	VPADDD        Y24, Y17, Y17
-	VPADDD        192(CX), Y19, Y19
-	VPADDD.BCST   148(AX), Y11, Y7
+	VPADDD        192(R8), Y19, Y19
+	VPADDD.BCST   148(BX), Y11, Y7
 	VPTERNLOGD    $0x96, Y4, Y2, Y11
 	VPADDD        Y11, Y19, Y19
 	VPROLD        $0x04, Y19, Y19
 	VPADDD        Y4, Y19, Y19
-	VPADDD        224(CX), Y16, Y16
-	VPADDD.BCST   148(AX), Y13, Y11
+	VPADDD        224(R8), Y16, Y16
+	VPADDD.BCST   148(BX), Y13, Y11
 	VPTERNLOGD    $0x96, Y5, Y10, Y13
 	VPADDD        Y13, Y16, Y16
 	VPROLD        $0x04, Y16, Y16
@@ -11249,190 +11249,190 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y20, Y9, Y9
 	VPUNPCKLQDQ   Y13, Y12, Y20
 	VPUNPCKHQDQ   Y13, Y12, Y12
-	VPADDD        512(CX), Y23, Y23
-	VPADDD.BCST   152(AX), Y18, Y13
+	VPADDD        512(R8), Y23, Y23
+	VPADDD.BCST   152(BX), Y18, Y13
 	VPTERNLOGD    $0x96, Y15, Y25, Y18
 	VPADDD        Y18, Y23, Y23
 	VPROLD        $0x0b, Y23, Y23
 	VPADDD        Y15, Y23, Y23
-	VPADDD        544(CX), Y3, Y3
-	VPADDD.BCST   152(AX), Y6, Y18
+	VPADDD        544(R8), Y3, Y3
+	VPADDD.BCST   152(BX), Y6, Y18
 	VPTERNLOGD    $0x96, Y17, Y24, Y6
 	VPADDD        Y6, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y17, Y3, Y3
-	VPADDD        576(CX), Y7, Y7
-	VPADDD.BCST   152(AX), Y2, Y6
+	VPADDD        576(R8), Y7, Y7
+	VPADDD.BCST   152(BX), Y2, Y6
 	VPTERNLOGD    $0x96, Y19, Y4, Y2
 	VPADDD        Y2, Y7, Y7
 	VPROLD        $0x0b, Y7, Y7
 	VPADDD        Y19, Y7, Y7
-	VPADDD        608(CX), Y11, Y11
-	VPADDD.BCST   152(AX), Y10, Y2
+	VPADDD        608(R8), Y11, Y11
+	VPADDD.BCST   152(BX), Y10, Y2
 	VPTERNLOGD    $0x96, Y16, Y5, Y10
 	VPADDD        Y10, Y11, Y11
 	VPROLD        $0x0b, Y11, Y11
 	VPADDD        Y16, Y11, Y11
 	VSHUFI64X2    $0x00, Y21, Y14, Y10
-	VMOVDQU32     Y10, 1088(DX)
+	VMOVDQU32     Y10, 1088(R9)
 	VSHUFI64X2    $0x03, Y21, Y14, Y10
-	VMOVDQU32     Y10, 1600(DX)
+	VMOVDQU32     Y10, 1600(R9)
 	VSHUFI64X2    $0x00, Y9, Y8, Y10
-	VMOVDQU32     Y10, 1216(DX)
+	VMOVDQU32     Y10, 1216(R9)
 	VSHUFI64X2    $0x03, Y9, Y8, Y8
-	VMOVDQU32     Y8, 1728(DX)
+	VMOVDQU32     Y8, 1728(R9)
 	VSHUFI64X2    $0x00, Y20, Y0, Y8
-	VMOVDQU32     Y8, 1344(DX)
-	VPADDD        896(CX), Y13, Y13
-	VPADDD.BCST   156(AX), Y25, Y8
+	VMOVDQU32     Y8, 1344(R9)
+	VPADDD        896(R8), Y13, Y13
+	VPADDD.BCST   156(BX), Y25, Y8
 	VPTERNLOGD    $0x96, Y23, Y15, Y25
 	VPADDD        Y25, Y13, Y13
 	VPROLD        $0x10, Y13, Y13
 	VPADDD        Y23, Y13, Y13
-	VPADDD        928(CX), Y18, Y18
-	VPADDD.BCST   156(AX), Y24, Y9
+	VPADDD        928(R8), Y18, Y18
+	VPADDD.BCST   156(BX), Y24, Y9
 	VPTERNLOGD    $0x96, Y3, Y17, Y24
 	VPADDD        Y24, Y18, Y18
 	VPROLD        $0x10, Y18, Y18
 	VPADDD        Y3, Y18, Y18
-	VPADDD        960(CX), Y6, Y6
-	VPADDD.BCST   156(AX), Y4, Y10
+	VPADDD        960(R8), Y6, Y6
+	VPADDD.BCST   156(BX), Y4, Y10
 	VPTERNLOGD    $0x96, Y7, Y19, Y4
 	VPADDD        Y4, Y6, Y6
 	VPROLD        $0x10, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	VPADDD        992(CX), Y2, Y2
-	VPADDD.BCST   156(AX), Y5, Y4
+	VPADDD        992(R8), Y2, Y2
+	VPADDD.BCST   156(BX), Y5, Y4
 	VPTERNLOGD    $0x96, Y11, Y16, Y5
 	VPADDD        Y5, Y2, Y2
 	VPROLD        $0x10, Y2, Y2
 	VPADDD        Y11, Y2, Y2
 	VSHUFI64X2    $0x03, Y20, Y0, Y0
-	VMOVDQU32     Y0, 1856(DX)
+	VMOVDQU32     Y0, 1856(R9)
 	VSHUFI64X2    $0x00, Y12, Y1, Y0
-	VMOVDQU32     Y0, 1472(DX)
+	VMOVDQU32     Y0, 1472(R9)
 	VSHUFI64X2    $0x03, Y12, Y1, Y0
-	VMOVDQU32     Y0, 1984(DX)
+	VMOVDQU32     Y0, 1984(R9)
 	MOVQ          192(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          192(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          192(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y0
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y0
 	MOVQ          200(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          200(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          200(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
-	VPADDD        1280(CX), Y8, Y8
-	VPADDD.BCST   160(AX), Y15, Y5
+	VPADDD        1280(R8), Y8, Y8
+	VPADDD.BCST   160(BX), Y15, Y5
 	VPTERNLOGD    $0x96, Y13, Y23, Y15
 	VPADDD        Y15, Y8, Y8
 	VPROLD        $0x17, Y8, Y8
 	VPADDD        Y13, Y8, Y8
-	VPADDD        1312(CX), Y9, Y9
-	VPADDD.BCST   160(AX), Y17, Y12
+	VPADDD        1312(R8), Y9, Y9
+	VPADDD.BCST   160(BX), Y17, Y12
 	VPTERNLOGD    $0x96, Y18, Y3, Y17
 	VPADDD        Y17, Y9, Y9
 	VPROLD        $0x17, Y9, Y9
 	VPADDD        Y18, Y9, Y9
-	VPADDD        1344(CX), Y10, Y10
-	VPADDD.BCST   160(AX), Y19, Y14
+	VPADDD        1344(R8), Y10, Y10
+	VPADDD.BCST   160(BX), Y19, Y14
 	VPTERNLOGD    $0x96, Y6, Y7, Y19
 	VPADDD        Y19, Y10, Y10
 	VPROLD        $0x17, Y10, Y10
 	VPADDD        Y6, Y10, Y10
-	VPADDD        1376(CX), Y4, Y4
-	VPADDD.BCST   160(AX), Y16, Y15
+	VPADDD        1376(R8), Y4, Y4
+	VPADDD.BCST   160(BX), Y16, Y15
 	VPTERNLOGD    $0x96, Y2, Y11, Y16
 	VPADDD        Y16, Y4, Y4
 	VPROLD        $0x17, Y4, Y4
 	VPADDD        Y2, Y4, Y4
 	MOVQ          208(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          208(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          208(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y16
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y16
 	MOVQ          216(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          216(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          216(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
 	MOVQ          224(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          224(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          224(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
 	MOVQ          232(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          232(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          232(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y20
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y20
 	MOVQ          240(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          240(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          240(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y21
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y21
-	VPADDD        1664(CX), Y5, Y5
-	VPADDD.BCST   164(AX), Y23, Y22
+	VPADDD        1664(R8), Y5, Y5
+	VPADDD.BCST   164(BX), Y23, Y22
 	VPTERNLOGD    $0x96, Y8, Y13, Y23
 	VPADDD        Y23, Y5, Y5
 	VPROLD        $0x04, Y5, Y5
 	VPADDD        Y8, Y5, Y5
-	VPADDD        1696(CX), Y12, Y12
-	VPADDD.BCST   164(AX), Y3, Y23
+	VPADDD        1696(R8), Y12, Y12
+	VPADDD.BCST   164(BX), Y3, Y23
 	VPTERNLOGD    $0x96, Y9, Y18, Y3
 	VPADDD        Y3, Y12, Y12
 	VPROLD        $0x04, Y12, Y12
 	VPADDD        Y9, Y12, Y12
-	VPADDD        1728(CX), Y14, Y14
-	VPADDD.BCST   164(AX), Y7, Y3
+	VPADDD        1728(R8), Y14, Y14
+	VPADDD.BCST   164(BX), Y7, Y3
 	VPTERNLOGD    $0x96, Y10, Y6, Y7
 	VPADDD        Y7, Y14, Y14
 	VPROLD        $0x04, Y14, Y14
 	VPADDD        Y10, Y14, Y14
-	VPADDD        1760(CX), Y15, Y15
-	VPADDD.BCST   164(AX), Y11, Y7
+	VPADDD        1760(R8), Y15, Y15
+	VPADDD.BCST   164(BX), Y11, Y7
 	VPTERNLOGD    $0x96, Y4, Y2, Y11
 	VPADDD        Y11, Y15, Y15
 	VPROLD        $0x04, Y15, Y15
 	VPADDD        Y4, Y15, Y15
 	MOVQ          248(R11), R13
-	KMOVD         (SI)(R13*4), K1
-	KMOVD         8(SI)(R13*4), K2
-	MOVQ          248(R8), R13
+	KMOVD         (CX)(R13*4), K1
+	KMOVD         8(CX)(R13*4), K2
+	MOVQ          248(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
 	VPUNPCKLDQ    Y1, Y0, Y24
 	VPUNPCKHDQ    Y1, Y0, Y0
 	VPUNPCKLDQ    Y17, Y16, Y1
 	VPUNPCKHDQ    Y17, Y16, Y16
-	VPADDD        (CX), Y22, Y22
-	VPADDD.BCST   168(AX), Y13, Y17
+	VPADDD        (R8), Y22, Y22
+	VPADDD.BCST   168(BX), Y13, Y17
 	VPTERNLOGD    $0x96, Y5, Y8, Y13
 	VPADDD        Y13, Y22, Y22
 	VPROLD        $0x0b, Y22, Y22
 	VPADDD        Y5, Y22, Y22
-	VPADDD        32(CX), Y23, Y23
-	VPADDD.BCST   168(AX), Y18, Y13
+	VPADDD        32(R8), Y23, Y23
+	VPADDD.BCST   168(BX), Y18, Y13
 	VPTERNLOGD    $0x96, Y12, Y9, Y18
 	VPADDD        Y18, Y23, Y23
 	VPROLD        $0x0b, Y23, Y23
 	VPADDD        Y12, Y23, Y23
-	VPADDD        64(CX), Y3, Y3
-	VPADDD.BCST   168(AX), Y6, Y18
+	VPADDD        64(R8), Y3, Y3
+	VPADDD.BCST   168(BX), Y6, Y18
 	VPTERNLOGD    $0x96, Y14, Y10, Y6
 	VPADDD        Y6, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y14, Y3, Y3
-	VPADDD        96(CX), Y7, Y7
-	VPADDD.BCST   168(AX), Y2, Y6
+	VPADDD        96(R8), Y7, Y7
+	VPADDD.BCST   168(BX), Y2, Y6
 	VPTERNLOGD    $0x96, Y15, Y4, Y2
 	VPADDD        Y2, Y7, Y7
 	VPROLD        $0x0b, Y7, Y7
@@ -11442,26 +11442,26 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y16, Y0, Y24
 	VPUNPCKHQDQ   Y16, Y0, Y0
 	VPUNPCKLDQ    Y20, Y19, Y16
-	VPADDD        384(CX), Y17, Y17
-	VPADDD.BCST   172(AX), Y8, Y25
+	VPADDD        384(R8), Y17, Y17
+	VPADDD.BCST   172(BX), Y8, Y25
 	VPTERNLOGD    $0x96, Y22, Y5, Y8
 	VPADDD        Y8, Y17, Y17
 	VPROLD        $0x10, Y17, Y17
 	VPADDD        Y22, Y17, Y17
-	VPADDD        416(CX), Y13, Y13
-	VPADDD.BCST   172(AX), Y9, Y8
+	VPADDD        416(R8), Y13, Y13
+	VPADDD.BCST   172(BX), Y9, Y8
 	VPTERNLOGD    $0x96, Y23, Y12, Y9
 	VPADDD        Y9, Y13, Y13
 	VPROLD        $0x10, Y13, Y13
 	VPADDD        Y23, Y13, Y13
-	VPADDD        448(CX), Y18, Y18
-	VPADDD.BCST   172(AX), Y10, Y9
+	VPADDD        448(R8), Y18, Y18
+	VPADDD.BCST   172(BX), Y10, Y9
 	VPTERNLOGD    $0x96, Y3, Y14, Y10
 	VPADDD        Y10, Y18, Y18
 	VPROLD        $0x10, Y18, Y18
 	VPADDD        Y3, Y18, Y18
-	VPADDD        480(CX), Y6, Y6
-	VPADDD.BCST   172(AX), Y4, Y10
+	VPADDD        480(R8), Y6, Y6
+	VPADDD.BCST   172(BX), Y4, Y10
 	VPTERNLOGD    $0x96, Y7, Y15, Y4
 	VPADDD        Y4, Y6, Y6
 	VPROLD        $0x10, Y6, Y6
@@ -11471,26 +11471,26 @@ sumAVX512x32_more:
 	VPUNPCKHDQ    Y11, Y21, Y11
 	VPUNPCKLQDQ   Y19, Y16, Y20
 	VPUNPCKHQDQ   Y19, Y16, Y16
-	VPADDD        768(CX), Y25, Y25
-	VPADDD.BCST   176(AX), Y5, Y19
+	VPADDD        768(R8), Y25, Y25
+	VPADDD.BCST   176(BX), Y5, Y19
 	VPTERNLOGD    $0x96, Y17, Y22, Y5
 	VPADDD        Y5, Y25, Y25
 	VPROLD        $0x17, Y25, Y25
 	VPADDD        Y17, Y25, Y25
-	VPADDD        800(CX), Y8, Y8
-	VPADDD.BCST   176(AX), Y12, Y5
+	VPADDD        800(R8), Y8, Y8
+	VPADDD.BCST   176(BX), Y12, Y5
 	VPTERNLOGD    $0x96, Y13, Y23, Y12
 	VPADDD        Y12, Y8, Y8
 	VPROLD        $0x17, Y8, Y8
 	VPADDD        Y13, Y8, Y8
-	VPADDD        832(CX), Y9, Y9
-	VPADDD.BCST   176(AX), Y14, Y12
+	VPADDD        832(R8), Y9, Y9
+	VPADDD.BCST   176(BX), Y14, Y12
 	VPTERNLOGD    $0x96, Y18, Y3, Y14
 	VPADDD        Y14, Y9, Y9
 	VPROLD        $0x17, Y9, Y9
 	VPADDD        Y18, Y9, Y9
-	VPADDD        864(CX), Y10, Y10
-	VPADDD.BCST   176(AX), Y15, Y14
+	VPADDD        864(R8), Y10, Y10
+	VPADDD.BCST   176(BX), Y15, Y14
 	VPTERNLOGD    $0x96, Y6, Y7, Y15
 	VPADDD        Y15, Y10, Y10
 	VPROLD        $0x17, Y10, Y10
@@ -11498,179 +11498,179 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y11, Y4, Y15
 	VPUNPCKHQDQ   Y11, Y4, Y4
 	VSHUFI64X2    $0x00, Y20, Y2, Y11
-	VMOVDQU32     Y11, 96(DX)
+	VMOVDQU32     Y11, 96(R9)
 	VSHUFI64X2    $0x03, Y20, Y2, Y2
-	VMOVDQU32     Y2, 608(DX)
+	VMOVDQU32     Y2, 608(R9)
 	VSHUFI64X2    $0x00, Y16, Y1, Y2
-	VMOVDQU32     Y2, 224(DX)
-	VPADDD        1152(CX), Y19, Y19
-	VPADDD.BCST   180(AX), Y22, Y2
+	VMOVDQU32     Y2, 224(R9)
+	VPADDD        1152(R8), Y19, Y19
+	VPADDD.BCST   180(BX), Y22, Y2
 	VPTERNLOGD    $0x96, Y25, Y17, Y22
 	VPADDD        Y22, Y19, Y19
 	VPROLD        $0x04, Y19, Y19
 	VPADDD        Y25, Y19, Y19
-	VPADDD        1184(CX), Y5, Y5
-	VPADDD.BCST   180(AX), Y23, Y11
+	VPADDD        1184(R8), Y5, Y5
+	VPADDD.BCST   180(BX), Y23, Y11
 	VPTERNLOGD    $0x96, Y8, Y13, Y23
 	VPADDD        Y23, Y5, Y5
 	VPROLD        $0x04, Y5, Y5
 	VPADDD        Y8, Y5, Y5
-	VPADDD        1216(CX), Y12, Y12
-	VPADDD.BCST   180(AX), Y3, Y20
+	VPADDD        1216(R8), Y12, Y12
+	VPADDD.BCST   180(BX), Y3, Y20
 	VPTERNLOGD    $0x96, Y9, Y18, Y3
 	VPADDD        Y3, Y12, Y12
 	VPROLD        $0x04, Y12, Y12
 	VPADDD        Y9, Y12, Y12
-	VPADDD        1248(CX), Y14, Y14
-	VPADDD.BCST   180(AX), Y7, Y3
+	VPADDD        1248(R8), Y14, Y14
+	VPADDD.BCST   180(BX), Y7, Y3
 	VPTERNLOGD    $0x96, Y10, Y6, Y7
 	VPADDD        Y7, Y14, Y14
 	VPROLD        $0x04, Y14, Y14
 	VPADDD        Y10, Y14, Y14
 	VSHUFI64X2    $0x03, Y16, Y1, Y1
-	VMOVDQU32     Y1, 736(DX)
+	VMOVDQU32     Y1, 736(R9)
 	VSHUFI64X2    $0x00, Y15, Y24, Y1
-	VMOVDQU32     Y1, 352(DX)
+	VMOVDQU32     Y1, 352(R9)
 	VSHUFI64X2    $0x03, Y15, Y24, Y1
-	VMOVDQU32     Y1, 864(DX)
+	VMOVDQU32     Y1, 864(R9)
 	VSHUFI64X2    $0x00, Y4, Y0, Y1
-	VMOVDQU32     Y1, 480(DX)
+	VMOVDQU32     Y1, 480(R9)
 	VSHUFI64X2    $0x03, Y4, Y0, Y0
-	VMOVDQU32     Y0, 992(DX)
-	VPADDD        1536(CX), Y2, Y2
-	VPADDD.BCST   184(AX), Y17, Y0
+	VMOVDQU32     Y0, 992(R9)
+	VPADDD        1536(R8), Y2, Y2
+	VPADDD.BCST   184(BX), Y17, Y0
 	VPTERNLOGD    $0x96, Y19, Y25, Y17
 	VPADDD        Y17, Y2, Y2
 	VPROLD        $0x0b, Y2, Y2
 	VPADDD        Y19, Y2, Y2
-	VPADDD        1568(CX), Y11, Y11
-	VPADDD.BCST   184(AX), Y13, Y1
+	VPADDD        1568(R8), Y11, Y11
+	VPADDD.BCST   184(BX), Y13, Y1
 	VPTERNLOGD    $0x96, Y5, Y8, Y13
 	VPADDD        Y13, Y11, Y11
 	VPROLD        $0x0b, Y11, Y11
 	VPADDD        Y5, Y11, Y11
-	VPADDD        1600(CX), Y20, Y20
-	VPADDD.BCST   184(AX), Y18, Y4
+	VPADDD        1600(R8), Y20, Y20
+	VPADDD.BCST   184(BX), Y18, Y4
 	VPTERNLOGD    $0x96, Y12, Y9, Y18
 	VPADDD        Y18, Y20, Y20
 	VPROLD        $0x0b, Y20, Y20
 	VPADDD        Y12, Y20, Y20
-	VPADDD        1632(CX), Y3, Y3
-	VPADDD.BCST   184(AX), Y6, Y7
+	VPADDD        1632(R8), Y3, Y3
+	VPADDD.BCST   184(BX), Y6, Y7
 	VPTERNLOGD    $0x96, Y14, Y10, Y6
 	VPADDD        Y6, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y14, Y3, Y3
 	MOVQ          192(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          192(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          192(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y6
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y6
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y6
 	MOVQ          200(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          200(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          200(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y13
 	MOVQ          208(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          208(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          208(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y15
 	MOVQ          216(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          216(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          216(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y16
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y16
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y16
 	MOVQ          224(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          224(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          224(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y17
-	VPADDD        1920(CX), Y0, Y0
-	VPADDD.BCST   188(AX), Y25, Y18
+	VPADDD        1920(R8), Y0, Y0
+	VPADDD.BCST   188(BX), Y25, Y18
 	VPTERNLOGD    $0x96, Y2, Y19, Y25
 	VPADDD        Y25, Y0, Y0
 	VPROLD        $0x10, Y0, Y0
 	VPADDD        Y2, Y0, Y0
-	VPADDD        1952(CX), Y1, Y1
-	VPADDD.BCST   188(AX), Y8, Y21
+	VPADDD        1952(R8), Y1, Y1
+	VPADDD.BCST   188(BX), Y8, Y21
 	VPTERNLOGD    $0x96, Y11, Y5, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x10, Y1, Y1
 	VPADDD        Y11, Y1, Y1
-	VPADDD        1984(CX), Y4, Y4
-	VPADDD.BCST   188(AX), Y9, Y8
+	VPADDD        1984(R8), Y4, Y4
+	VPADDD.BCST   188(BX), Y9, Y8
 	VPTERNLOGD    $0x96, Y20, Y12, Y9
 	VPADDD        Y9, Y4, Y4
 	VPROLD        $0x10, Y4, Y4
 	VPADDD        Y20, Y4, Y4
-	VPADDD        2016(CX), Y7, Y7
-	VPADDD.BCST   188(AX), Y10, Y9
+	VPADDD        2016(R8), Y7, Y7
+	VPADDD.BCST   188(BX), Y10, Y9
 	VPTERNLOGD    $0x96, Y3, Y14, Y10
 	VPADDD        Y10, Y7, Y7
 	VPROLD        $0x10, Y7, Y7
 	VPADDD        Y3, Y7, Y7
 	MOVQ          232(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          232(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          232(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y10
 	MOVQ          240(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          240(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          240(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y22
 	MOVQ          248(R11), R13
-	KMOVD         4(SI)(R13*4), K1
-	KMOVD         12(SI)(R13*4), K2
-	MOVQ          248(R8), R14
+	KMOVD         4(CX)(R13*4), K1
+	KMOVD         12(CX)(R13*4), K2
+	MOVQ          248(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y23
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y23
-	KMOVB         16(SI)(R13*4), K1
+	KMOVB         16(CX)(R13*4), K1
 	VPBROADCASTQ  R13, K1, Y23
 	VPUNPCKLDQ    Y13, Y6, Y24
 	VPUNPCKHDQ    Y13, Y6, Y6
-	VPADDD        256(CX), Y18, Y18
-	VPADDD.BCST   192(AX), Y19, Y13
+	VPADDD        256(R8), Y18, Y18
+	VPADDD.BCST   192(BX), Y19, Y13
 	VPTERNLOGD    $0x96, Y0, Y2, Y19
 	VPADDD        Y19, Y18, Y18
 	VPROLD        $0x17, Y18, Y18
 	VPADDD        Y0, Y18, Y18
-	VPADDD        288(CX), Y21, Y21
-	VPADDD.BCST   192(AX), Y5, Y19
+	VPADDD        288(R8), Y21, Y21
+	VPADDD.BCST   192(BX), Y5, Y19
 	VPTERNLOGD    $0x96, Y1, Y11, Y5
 	VPADDD        Y5, Y21, Y21
 	VPROLD        $0x17, Y21, Y21
 	VPADDD        Y1, Y21, Y21
-	VPADDD        320(CX), Y8, Y8
-	VPADDD.BCST   192(AX), Y12, Y5
+	VPADDD        320(R8), Y8, Y8
+	VPADDD.BCST   192(BX), Y12, Y5
 	VPTERNLOGD    $0x96, Y4, Y20, Y12
 	VPADDD        Y12, Y8, Y8
 	VPROLD        $0x17, Y8, Y8
 	VPADDD        Y4, Y8, Y8
-	VPADDD        352(CX), Y9, Y9
-	VPADDD.BCST   192(AX), Y14, Y12
+	VPADDD        352(R8), Y9, Y9
+	VPADDD.BCST   192(BX), Y14, Y12
 	VPTERNLOGD    $0x96, Y7, Y3, Y14
 	VPADDD        Y14, Y9, Y9
 	VPROLD        $0x17, Y9, Y9
@@ -11680,26 +11680,26 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y14, Y24, Y16
 	VPUNPCKHQDQ   Y14, Y24, Y14
 	VPUNPCKLQDQ   Y15, Y6, Y24
-	VPADDD        (CX), Y13, Y13
-	VPADDD.BCST   196(AX), Y2, Y25
+	VPADDD        (R8), Y13, Y13
+	VPADDD.BCST   196(BX), Y2, Y25
 	VPTERNLOGD    $0x63, Y18, Y0, Y2
 	VPADDD        Y2, Y13, Y13
 	VPROLD        $0x06, Y13, Y13
 	VPADDD        Y18, Y13, Y13
-	VPADDD        32(CX), Y19, Y19
-	VPADDD.BCST   196(AX), Y11, Y2
+	VPADDD        32(R8), Y19, Y19
+	VPADDD.BCST   196(BX), Y11, Y2
 	VPTERNLOGD    $0x63, Y21, Y1, Y11
 	VPADDD        Y11, Y19, Y19
 	VPROLD        $0x06, Y19, Y19
 	VPADDD        Y21, Y19, Y19
-	VPADDD        64(CX), Y5, Y5
-	VPADDD.BCST   196(AX), Y20, Y11
+	VPADDD        64(R8), Y5, Y5
+	VPADDD.BCST   196(BX), Y20, Y11
 	VPTERNLOGD    $0x63, Y8, Y4, Y20
 	VPADDD        Y20, Y5, Y5
 	VPROLD        $0x06, Y5, Y5
 	VPADDD        Y8, Y5, Y5
-	VPADDD        96(CX), Y12, Y12
-	VPADDD.BCST   196(AX), Y3, Y20
+	VPADDD        96(R8), Y12, Y12
+	VPADDD.BCST   196(BX), Y3, Y20
 	VPTERNLOGD    $0x63, Y9, Y7, Y3
 	VPADDD        Y3, Y12, Y12
 	VPROLD        $0x06, Y12, Y12
@@ -11709,26 +11709,26 @@ sumAVX512x32_more:
 	VPUNPCKHDQ    Y10, Y17, Y10
 	VPUNPCKLDQ    Y23, Y22, Y15
 	VPUNPCKHDQ    Y23, Y22, Y17
-	VPADDD        896(CX), Y25, Y25
-	VPADDD.BCST   200(AX), Y0, Y22
+	VPADDD        896(R8), Y25, Y25
+	VPADDD.BCST   200(BX), Y0, Y22
 	VPTERNLOGD    $0x63, Y13, Y18, Y0
 	VPADDD        Y0, Y25, Y25
 	VPROLD        $0x0a, Y25, Y25
 	VPADDD        Y13, Y25, Y25
-	VPADDD        928(CX), Y2, Y2
-	VPADDD.BCST   200(AX), Y1, Y0
+	VPADDD        928(R8), Y2, Y2
+	VPADDD.BCST   200(BX), Y1, Y0
 	VPTERNLOGD    $0x63, Y19, Y21, Y1
 	VPADDD        Y1, Y2, Y2
 	VPROLD        $0x0a, Y2, Y2
 	VPADDD        Y19, Y2, Y2
-	VPADDD        960(CX), Y11, Y11
-	VPADDD.BCST   200(AX), Y4, Y1
+	VPADDD        960(R8), Y11, Y11
+	VPADDD.BCST   200(BX), Y4, Y1
 	VPTERNLOGD    $0x63, Y5, Y8, Y4
 	VPADDD        Y4, Y11, Y11
 	VPROLD        $0x0a, Y11, Y11
 	VPADDD        Y5, Y11, Y11
-	VPADDD        992(CX), Y20, Y20
-	VPADDD.BCST   200(AX), Y7, Y4
+	VPADDD        992(R8), Y20, Y20
+	VPADDD.BCST   200(BX), Y7, Y4
 	VPTERNLOGD    $0x63, Y12, Y9, Y7
 	VPADDD        Y7, Y20, Y20
 	VPROLD        $0x0a, Y20, Y20
@@ -11738,352 +11738,352 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y17, Y10, Y15
 	VPUNPCKHQDQ   Y17, Y10, Y10
 	VSHUFI64X2    $0x00, Y7, Y16, Y17
-	VMOVDQU32     Y17, 1120(DX)
-	VPADDD        1792(CX), Y22, Y22
-	VPADDD.BCST   204(AX), Y18, Y17
+	VMOVDQU32     Y17, 1120(R9)
+	VPADDD        1792(R8), Y22, Y22
+	VPADDD.BCST   204(BX), Y18, Y17
 	VPTERNLOGD    $0x63, Y25, Y13, Y18
 	VPADDD        Y18, Y22, Y22
 	VPROLD        $0x0f, Y22, Y22
 	VPADDD        Y25, Y22, Y22
-	VPADDD        1824(CX), Y0, Y0
-	VPADDD.BCST   204(AX), Y21, Y18
+	VPADDD        1824(R8), Y0, Y0
+	VPADDD.BCST   204(BX), Y21, Y18
 	VPTERNLOGD    $0x63, Y2, Y19, Y21
 	VPADDD        Y21, Y0, Y0
 	VPROLD        $0x0f, Y0, Y0
 	VPADDD        Y2, Y0, Y0
-	VPADDD        1856(CX), Y1, Y1
-	VPADDD.BCST   204(AX), Y8, Y21
+	VPADDD        1856(R8), Y1, Y1
+	VPADDD.BCST   204(BX), Y8, Y21
 	VPTERNLOGD    $0x63, Y11, Y5, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x0f, Y1, Y1
 	VPADDD        Y11, Y1, Y1
-	VPADDD        1888(CX), Y4, Y4
-	VPADDD.BCST   204(AX), Y9, Y8
+	VPADDD        1888(R8), Y4, Y4
+	VPADDD.BCST   204(BX), Y9, Y8
 	VPTERNLOGD    $0x63, Y20, Y12, Y9
 	VPADDD        Y9, Y4, Y4
 	VPROLD        $0x0f, Y4, Y4
 	VPADDD        Y20, Y4, Y4
 	VSHUFI64X2    $0x03, Y7, Y16, Y7
-	VMOVDQU32     Y7, 1632(DX)
+	VMOVDQU32     Y7, 1632(R9)
 	VSHUFI64X2    $0x00, Y6, Y14, Y7
-	VMOVDQU32     Y7, 1248(DX)
+	VMOVDQU32     Y7, 1248(R9)
 	VSHUFI64X2    $0x03, Y6, Y14, Y6
-	VMOVDQU32     Y6, 1760(DX)
+	VMOVDQU32     Y6, 1760(R9)
 	VSHUFI64X2    $0x00, Y15, Y24, Y6
-	VMOVDQU32     Y6, 1376(DX)
+	VMOVDQU32     Y6, 1376(R9)
 	VSHUFI64X2    $0x03, Y15, Y24, Y6
-	VMOVDQU32     Y6, 1888(DX)
-	VPADDD        640(CX), Y17, Y17
-	VPADDD.BCST   208(AX), Y13, Y6
+	VMOVDQU32     Y6, 1888(R9)
+	VPADDD        640(R8), Y17, Y17
+	VPADDD.BCST   208(BX), Y13, Y6
 	VPTERNLOGD    $0x63, Y22, Y25, Y13
 	VPADDD        Y13, Y17, Y17
 	VPROLD        $0x15, Y17, Y17
 	VPADDD        Y22, Y17, Y17
-	VPADDD        672(CX), Y18, Y18
-	VPADDD.BCST   208(AX), Y19, Y7
+	VPADDD        672(R8), Y18, Y18
+	VPADDD.BCST   208(BX), Y19, Y7
 	VPTERNLOGD    $0x63, Y0, Y2, Y19
 	VPADDD        Y19, Y18, Y18
 	VPROLD        $0x15, Y18, Y18
 	VPADDD        Y0, Y18, Y18
-	VPADDD        704(CX), Y21, Y21
-	VPADDD.BCST   208(AX), Y5, Y9
+	VPADDD        704(R8), Y21, Y21
+	VPADDD.BCST   208(BX), Y5, Y9
 	VPTERNLOGD    $0x63, Y1, Y11, Y5
 	VPADDD        Y5, Y21, Y21
 	VPROLD        $0x15, Y21, Y21
 	VPADDD        Y1, Y21, Y21
-	VPADDD        736(CX), Y8, Y8
-	VPADDD.BCST   208(AX), Y12, Y5
+	VPADDD        736(R8), Y8, Y8
+	VPADDD.BCST   208(BX), Y12, Y5
 	VPTERNLOGD    $0x63, Y4, Y20, Y12
 	VPADDD        Y12, Y8, Y8
 	VPROLD        $0x15, Y8, Y8
 	VPADDD        Y4, Y8, Y8
 	VSHUFI64X2    $0x00, Y10, Y3, Y12
-	VMOVDQU32     Y12, 1504(DX)
+	VMOVDQU32     Y12, 1504(R9)
 	VSHUFI64X2    $0x03, Y10, Y3, Y3
-	VMOVDQU32     Y3, 2016(DX)
-	VPADDD        1536(CX), Y6, Y6
-	VPADDD.BCST   212(AX), Y25, Y3
+	VMOVDQU32     Y3, 2016(R9)
+	VPADDD        1536(R8), Y6, Y6
+	VPADDD.BCST   212(BX), Y25, Y3
 	VPTERNLOGD    $0x63, Y17, Y22, Y25
 	VPADDD        Y25, Y6, Y6
 	VPROLD        $0x06, Y6, Y6
 	VPADDD        Y17, Y6, Y6
-	VPADDD        1568(CX), Y7, Y7
-	VPADDD.BCST   212(AX), Y2, Y10
+	VPADDD        1568(R8), Y7, Y7
+	VPADDD.BCST   212(BX), Y2, Y10
 	VPTERNLOGD    $0x63, Y18, Y0, Y2
 	VPADDD        Y2, Y7, Y7
 	VPROLD        $0x06, Y7, Y7
 	VPADDD        Y18, Y7, Y7
-	VPADDD        1600(CX), Y9, Y9
-	VPADDD.BCST   212(AX), Y11, Y2
+	VPADDD        1600(R8), Y9, Y9
+	VPADDD.BCST   212(BX), Y11, Y2
 	VPTERNLOGD    $0x63, Y21, Y1, Y11
 	VPADDD        Y11, Y9, Y9
 	VPROLD        $0x06, Y9, Y9
 	VPADDD        Y21, Y9, Y9
-	VPADDD        1632(CX), Y5, Y5
-	VPADDD.BCST   212(AX), Y20, Y11
+	VPADDD        1632(R8), Y5, Y5
+	VPADDD.BCST   212(BX), Y20, Y11
 	VPTERNLOGD    $0x63, Y8, Y4, Y20
 	VPADDD        Y20, Y5, Y5
 	VPROLD        $0x06, Y5, Y5
 	VPADDD        Y8, Y5, Y5
-	VPADDD        384(CX), Y3, Y3
-	VPADDD.BCST   216(AX), Y22, Y12
+	VPADDD        384(R8), Y3, Y3
+	VPADDD.BCST   216(BX), Y22, Y12
 	VPTERNLOGD    $0x63, Y6, Y17, Y22
 	VPADDD        Y22, Y3, Y3
 	VPROLD        $0x0a, Y3, Y3
 	VPADDD        Y6, Y3, Y3
-	VPADDD        416(CX), Y10, Y10
-	VPADDD.BCST   216(AX), Y0, Y13
+	VPADDD        416(R8), Y10, Y10
+	VPADDD.BCST   216(BX), Y0, Y13
 	VPTERNLOGD    $0x63, Y7, Y18, Y0
 	VPADDD        Y0, Y10, Y10
 	VPROLD        $0x0a, Y10, Y10
 	VPADDD        Y7, Y10, Y10
-	VPADDD        448(CX), Y2, Y2
-	VPADDD.BCST   216(AX), Y1, Y0
+	VPADDD        448(R8), Y2, Y2
+	VPADDD.BCST   216(BX), Y1, Y0
 	VPTERNLOGD    $0x63, Y9, Y21, Y1
 	VPADDD        Y1, Y2, Y2
 	VPROLD        $0x0a, Y2, Y2
 	VPADDD        Y9, Y2, Y2
-	VPADDD        480(CX), Y11, Y11
-	VPADDD.BCST   216(AX), Y4, Y1
+	VPADDD        480(R8), Y11, Y11
+	VPADDD.BCST   216(BX), Y4, Y1
 	VPTERNLOGD    $0x63, Y5, Y8, Y4
 	VPADDD        Y4, Y11, Y11
 	VPROLD        $0x0a, Y11, Y11
 	VPADDD        Y5, Y11, Y11
-	VPADDD        1280(CX), Y12, Y12
-	VPADDD.BCST   220(AX), Y17, Y4
+	VPADDD        1280(R8), Y12, Y12
+	VPADDD.BCST   220(BX), Y17, Y4
 	VPTERNLOGD    $0x63, Y3, Y6, Y17
 	VPADDD        Y17, Y12, Y12
 	VPROLD        $0x0f, Y12, Y12
 	VPADDD        Y3, Y12, Y12
-	VPADDD        1312(CX), Y13, Y13
-	VPADDD.BCST   220(AX), Y18, Y14
+	VPADDD        1312(R8), Y13, Y13
+	VPADDD.BCST   220(BX), Y18, Y14
 	VPTERNLOGD    $0x63, Y10, Y7, Y18
 	VPADDD        Y18, Y13, Y13
 	VPROLD        $0x0f, Y13, Y13
 	VPADDD        Y10, Y13, Y13
-	VPADDD        1344(CX), Y0, Y0
-	VPADDD.BCST   220(AX), Y21, Y15
+	VPADDD        1344(R8), Y0, Y0
+	VPADDD.BCST   220(BX), Y21, Y15
 	VPTERNLOGD    $0x63, Y2, Y9, Y21
 	VPADDD        Y21, Y0, Y0
 	VPROLD        $0x0f, Y0, Y0
 	VPADDD        Y2, Y0, Y0
-	VPADDD        1376(CX), Y1, Y1
-	VPADDD.BCST   220(AX), Y8, Y16
+	VPADDD        1376(R8), Y1, Y1
+	VPADDD.BCST   220(BX), Y8, Y16
 	VPTERNLOGD    $0x63, Y11, Y5, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x0f, Y1, Y1
 	VPADDD        Y11, Y1, Y1
-	VPADDD        128(CX), Y4, Y4
-	VPADDD.BCST   224(AX), Y6, Y8
+	VPADDD        128(R8), Y4, Y4
+	VPADDD.BCST   224(BX), Y6, Y8
 	VPTERNLOGD    $0x63, Y12, Y3, Y6
 	VPADDD        Y6, Y4, Y4
 	VPROLD        $0x15, Y4, Y4
 	VPADDD        Y12, Y4, Y4
-	VPADDD        160(CX), Y14, Y14
-	VPADDD.BCST   224(AX), Y7, Y6
+	VPADDD        160(R8), Y14, Y14
+	VPADDD.BCST   224(BX), Y7, Y6
 	VPTERNLOGD    $0x63, Y13, Y10, Y7
 	VPADDD        Y7, Y14, Y14
 	VPROLD        $0x15, Y14, Y14
 	VPADDD        Y13, Y14, Y14
-	VPADDD        192(CX), Y15, Y15
-	VPADDD.BCST   224(AX), Y9, Y7
+	VPADDD        192(R8), Y15, Y15
+	VPADDD.BCST   224(BX), Y9, Y7
 	VPTERNLOGD    $0x63, Y0, Y2, Y9
 	VPADDD        Y9, Y15, Y15
 	VPROLD        $0x15, Y15, Y15
 	VPADDD        Y0, Y15, Y15
-	VPADDD        224(CX), Y16, Y16
-	VPADDD.BCST   224(AX), Y5, Y9
+	VPADDD        224(R8), Y16, Y16
+	VPADDD.BCST   224(BX), Y5, Y9
 	VPTERNLOGD    $0x63, Y1, Y11, Y5
 	VPADDD        Y5, Y16, Y16
 	VPROLD        $0x15, Y16, Y16
 	VPADDD        Y1, Y16, Y16
-	VPADDD        1024(CX), Y8, Y8
-	VPADDD.BCST   228(AX), Y3, Y5
+	VPADDD        1024(R8), Y8, Y8
+	VPADDD.BCST   228(BX), Y3, Y5
 	VPTERNLOGD    $0x63, Y4, Y12, Y3
 	VPADDD        Y3, Y8, Y8
 	VPROLD        $0x06, Y8, Y8
 	VPADDD        Y4, Y8, Y8
-	VPADDD        1056(CX), Y6, Y6
-	VPADDD.BCST   228(AX), Y10, Y3
+	VPADDD        1056(R8), Y6, Y6
+	VPADDD.BCST   228(BX), Y10, Y3
 	VPTERNLOGD    $0x63, Y14, Y13, Y10
 	VPADDD        Y10, Y6, Y6
 	VPROLD        $0x06, Y6, Y6
 	VPADDD        Y14, Y6, Y6
-	VPADDD        1088(CX), Y7, Y7
-	VPADDD.BCST   228(AX), Y2, Y10
+	VPADDD        1088(R8), Y7, Y7
+	VPADDD.BCST   228(BX), Y2, Y10
 	VPTERNLOGD    $0x63, Y15, Y0, Y2
 	VPADDD        Y2, Y7, Y7
 	VPROLD        $0x06, Y7, Y7
 	VPADDD        Y15, Y7, Y7
-	VPADDD        1120(CX), Y9, Y9
-	VPADDD.BCST   228(AX), Y11, Y2
+	VPADDD        1120(R8), Y9, Y9
+	VPADDD.BCST   228(BX), Y11, Y2
 	VPTERNLOGD    $0x63, Y16, Y1, Y11
 	VPADDD        Y11, Y9, Y9
 	VPROLD        $0x06, Y9, Y9
 	VPADDD        Y16, Y9, Y9
-	VPADDD        1920(CX), Y5, Y5
-	VPADDD.BCST   232(AX), Y12, Y11
+	VPADDD        1920(R8), Y5, Y5
+	VPADDD.BCST   232(BX), Y12, Y11
 	VPTERNLOGD    $0x63, Y8, Y4, Y12
 	VPADDD        Y12, Y5, Y5
 	VPROLD        $0x0a, Y5, Y5
 	VPADDD        Y8, Y5, Y5
-	VPADDD        1952(CX), Y3, Y3
-	VPADDD.BCST   232(AX), Y13, Y12
+	VPADDD        1952(R8), Y3, Y3
+	VPADDD.BCST   232(BX), Y13, Y12
 	VPTERNLOGD    $0x63, Y6, Y14, Y13
 	VPADDD        Y13, Y3, Y3
 	VPROLD        $0x0a, Y3, Y3
 	VPADDD        Y6, Y3, Y3
-	VPADDD        1984(CX), Y10, Y10
-	VPADDD.BCST   232(AX), Y0, Y13
+	VPADDD        1984(R8), Y10, Y10
+	VPADDD.BCST   232(BX), Y0, Y13
 	VPTERNLOGD    $0x63, Y7, Y15, Y0
 	VPADDD        Y0, Y10, Y10
 	VPROLD        $0x0a, Y10, Y10
 	VPADDD        Y7, Y10, Y10
-	VPADDD        2016(CX), Y2, Y2
-	VPADDD.BCST   232(AX), Y1, Y0
+	VPADDD        2016(R8), Y2, Y2
+	VPADDD.BCST   232(BX), Y1, Y0
 	VPTERNLOGD    $0x63, Y9, Y16, Y1
 	VPADDD        Y1, Y2, Y2
 	VPROLD        $0x0a, Y2, Y2
 	VPADDD        Y9, Y2, Y2
-	VPADDD        768(CX), Y11, Y11
-	VPADDD.BCST   236(AX), Y4, Y1
+	VPADDD        768(R8), Y11, Y11
+	VPADDD.BCST   236(BX), Y4, Y1
 	VPTERNLOGD    $0x63, Y5, Y8, Y4
 	VPADDD        Y4, Y11, Y11
 	VPROLD        $0x0f, Y11, Y11
 	VPADDD        Y5, Y11, Y11
-	VPADDD        800(CX), Y12, Y12
-	VPADDD.BCST   236(AX), Y14, Y4
+	VPADDD        800(R8), Y12, Y12
+	VPADDD.BCST   236(BX), Y14, Y4
 	VPTERNLOGD    $0x63, Y3, Y6, Y14
 	VPADDD        Y14, Y12, Y12
 	VPROLD        $0x0f, Y12, Y12
 	VPADDD        Y3, Y12, Y12
-	VPADDD        832(CX), Y13, Y13
-	VPADDD.BCST   236(AX), Y15, Y14
+	VPADDD        832(R8), Y13, Y13
+	VPADDD.BCST   236(BX), Y15, Y14
 	VPTERNLOGD    $0x63, Y10, Y7, Y15
 	VPADDD        Y15, Y13, Y13
 	VPROLD        $0x0f, Y13, Y13
 	VPADDD        Y10, Y13, Y13
-	VPADDD        864(CX), Y0, Y0
-	VPADDD.BCST   236(AX), Y16, Y15
+	VPADDD        864(R8), Y0, Y0
+	VPADDD.BCST   236(BX), Y16, Y15
 	VPTERNLOGD    $0x63, Y2, Y9, Y16
 	VPADDD        Y16, Y0, Y0
 	VPROLD        $0x0f, Y0, Y0
 	VPADDD        Y2, Y0, Y0
-	VPADDD        1664(CX), Y1, Y1
-	VPADDD.BCST   240(AX), Y8, Y16
+	VPADDD        1664(R8), Y1, Y1
+	VPADDD.BCST   240(BX), Y8, Y16
 	VPTERNLOGD    $0x63, Y11, Y5, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x15, Y1, Y1
 	VPADDD        Y11, Y1, Y1
-	VPADDD        1696(CX), Y4, Y4
-	VPADDD.BCST   240(AX), Y6, Y8
+	VPADDD        1696(R8), Y4, Y4
+	VPADDD.BCST   240(BX), Y6, Y8
 	VPTERNLOGD    $0x63, Y12, Y3, Y6
 	VPADDD        Y6, Y4, Y4
 	VPROLD        $0x15, Y4, Y4
 	VPADDD        Y12, Y4, Y4
-	VPADDD        1728(CX), Y14, Y14
-	VPADDD.BCST   240(AX), Y7, Y21
+	VPADDD        1728(R8), Y14, Y14
+	VPADDD.BCST   240(BX), Y7, Y21
 	VPTERNLOGD    $0x63, Y13, Y10, Y7
 	VPADDD        Y7, Y14, Y14
 	VPROLD        $0x15, Y14, Y14
 	VPADDD        Y13, Y14, Y14
-	VPADDD        1760(CX), Y15, Y15
-	VPADDD.BCST   240(AX), Y9, Y17
+	VPADDD        1760(R8), Y15, Y15
+	VPADDD.BCST   240(BX), Y9, Y17
 	VPTERNLOGD    $0x63, Y0, Y2, Y9
 	VPADDD        Y9, Y15, Y15
 	VPROLD        $0x15, Y15, Y15
 	VPADDD        Y0, Y15, Y15
-	VPADDD        512(CX), Y16, Y16
-	VPADDD.BCST   244(AX), Y5, Y6
+	VPADDD        512(R8), Y16, Y16
+	VPADDD.BCST   244(BX), Y5, Y6
 	VPTERNLOGD    $0x63, Y1, Y11, Y5
 	VPADDD        Y5, Y16, Y16
 	VPROLD        $0x06, Y16, Y16
 	VPADDD        Y1, Y16, Y16
-	VPADDD        544(CX), Y8, Y8
-	VPADDD.BCST   244(AX), Y3, Y7
+	VPADDD        544(R8), Y8, Y8
+	VPADDD.BCST   244(BX), Y3, Y7
 	VPTERNLOGD    $0x63, Y4, Y12, Y3
 	VPADDD        Y3, Y8, Y8
 	VPROLD        $0x06, Y8, Y8
 	VPADDD        Y4, Y8, Y8
-	VPADDD        576(CX), Y21, Y21
-	VPADDD.BCST   244(AX), Y10, Y18
+	VPADDD        576(R8), Y21, Y21
+	VPADDD.BCST   244(BX), Y10, Y18
 	VPTERNLOGD    $0x63, Y14, Y13, Y10
 	VPADDD        Y10, Y21, Y21
 	VPROLD        $0x06, Y21, Y21
 	VPADDD        Y14, Y21, Y21
-	VPADDD        608(CX), Y17, Y17
-	VPADDD.BCST   244(AX), Y2, Y19
+	VPADDD        608(R8), Y17, Y17
+	VPADDD.BCST   244(BX), Y2, Y19
 	VPTERNLOGD    $0x63, Y15, Y0, Y2
 	VPADDD        Y2, Y17, Y17
 	VPROLD        $0x06, Y17, Y17
 	VPADDD        Y15, Y17, Y17
-	VPADDD        1408(CX), Y6, Y6
-	VPADDD.BCST   248(AX), Y11, Y2
+	VPADDD        1408(R8), Y6, Y6
+	VPADDD.BCST   248(BX), Y11, Y2
 	VPTERNLOGD    $0x63, Y16, Y1, Y11
 	VPADDD        Y11, Y6, Y6
 	VPROLD        $0x0a, Y6, Y6
 	VPADDD        Y16, Y6, Y6
-	VPADDD        1440(CX), Y7, Y7
-	VPADDD.BCST   248(AX), Y12, Y9
+	VPADDD        1440(R8), Y7, Y7
+	VPADDD.BCST   248(BX), Y12, Y9
 	VPTERNLOGD    $0x63, Y8, Y4, Y12
 	VPADDD        Y12, Y7, Y7
 	VPROLD        $0x0a, Y7, Y7
 	VPADDD        Y8, Y7, Y7
-	VPADDD        1472(CX), Y18, Y18
-	VPADDD.BCST   248(AX), Y13, Y10
+	VPADDD        1472(R8), Y18, Y18
+	VPADDD.BCST   248(BX), Y13, Y10
 	VPTERNLOGD    $0x63, Y21, Y14, Y13
 	VPADDD        Y13, Y18, Y18
 	VPROLD        $0x0a, Y18, Y18
 	VPADDD        Y21, Y18, Y18
-	VPADDD        1504(CX), Y19, Y19
-	VPADDD.BCST   248(AX), Y0, Y20
+	VPADDD        1504(R8), Y19, Y19
+	VPADDD.BCST   248(BX), Y0, Y20
 	VPTERNLOGD    $0x63, Y17, Y15, Y0
 	VPADDD        Y0, Y19, Y19
 	VPROLD        $0x0a, Y19, Y19
 	VPADDD        Y17, Y19, Y19
-	VPADDD        256(CX), Y2, Y2
-	VPADDD.BCST   252(AX), Y1, Y3
+	VPADDD        256(R8), Y2, Y2
+	VPADDD.BCST   252(BX), Y1, Y3
 	VPTERNLOGD    $0x63, Y6, Y16, Y1
 	VPADDD        Y1, Y2, Y2
 	VPROLD        $0x0f, Y2, Y2
 	VPADDD        Y6, Y2, Y2
-	VPADDD        288(CX), Y9, Y9
-	VPADDD.BCST   252(AX), Y4, Y5
+	VPADDD        288(R8), Y9, Y9
+	VPADDD.BCST   252(BX), Y4, Y5
 	VPTERNLOGD    $0x63, Y7, Y8, Y4
 	VPADDD        Y4, Y9, Y9
 	VPROLD        $0x0f, Y9, Y9
 	VPADDD        Y7, Y9, Y9
-	VPADDD        320(CX), Y10, Y10
-	VPADDD.BCST   252(AX), Y14, Y11
+	VPADDD        320(R8), Y10, Y10
+	VPADDD.BCST   252(BX), Y14, Y11
 	VPTERNLOGD    $0x63, Y18, Y21, Y14
 	VPADDD        Y14, Y10, Y10
 	VPROLD        $0x0f, Y10, Y10
 	VPADDD        Y18, Y10, Y10
-	VPADDD        352(CX), Y20, Y20
-	VPADDD.BCST   252(AX), Y15, Y13
+	VPADDD        352(R8), Y20, Y20
+	VPADDD.BCST   252(BX), Y15, Y13
 	VPTERNLOGD    $0x63, Y19, Y17, Y15
 	VPADDD        Y15, Y20, Y20
 	VPROLD        $0x0f, Y20, Y20
 	VPADDD        Y19, Y20, Y20
-	VPADDD        1152(CX), Y3, Y3
+	VPADDD        1152(R8), Y3, Y3
 	VMOVDQA32     Y2, Y0
 	VPTERNLOGD    $0x39, Y16, Y6, Y0
 	VPADDD        Y0, Y3, Y3
 	VPROLD        $0x15, Y3, Y3
 	VPADDD        Y2, Y3, Y3
-	VPADDD        1184(CX), Y5, Y5
+	VPADDD        1184(R8), Y5, Y5
 	VMOVDQA32     Y9, Y0
 	VPTERNLOGD    $0x39, Y8, Y7, Y0
 	VPADDD        Y0, Y5, Y5
 	VPROLD        $0x15, Y5, Y5
 	VPADDD        Y9, Y5, Y5
-	VPADDD        1216(CX), Y11, Y11
+	VPADDD        1216(R8), Y11, Y11
 	VMOVDQA32     Y10, Y0
 	VPTERNLOGD    $0x39, Y21, Y18, Y0
 	VPADDD        Y0, Y11, Y11
 	VPROLD        $0x15, Y11, Y11
 	VPADDD        Y10, Y11, Y11
-	VPADDD        1248(CX), Y13, Y13
+	VPADDD        1248(R8), Y13, Y13
 	VMOVDQA32     Y20, Y0
 	VPTERNLOGD    $0x39, Y17, Y19, Y0
 	VPADDD        Y0, Y13, Y13
@@ -12105,17 +12105,17 @@ sumAVX512x32_more:
 	VPADDD        4320(SP), Y13, Y13
 	VPADDD        4448(SP), Y20, Y14
 	VPADDD        4576(SP), Y19, Y15
-	CMPQ          DI, R9
+	CMPQ          DX, SI
 	JNE           sumAVX512x32_next
-	LEAQ          4608(SP), SI
-	NEGQ          SI
-	ADDQ          BX, SI
-	SHRQ          $0x03, SI
-	MOVQ          n+48(FP), BX
-	SUBQ          SI, BX
-	MOVQ          idx_base+24(FP), DI
-	LEAQ          (DI)(SI*4), DI
-	MOVQ          out+56(FP), SI
+	LEAQ          4608(SP), CX
+	NEGQ          CX
+	ADDQ          AX, CX
+	SHRQ          $0x03, CX
+	MOVQ          n+48(FP), AX
+	SUBQ          CX, AX
+	MOVQ          idx_base+24(FP), DX
+	LEAQ          (DX)(CX*4), DX
+	MOVQ          out+56(FP), CX
 	VPUNPCKLDQ    Y1, Y0, Y16
 	VPUNPCKHDQ    Y1, Y0, Y0
 	VPUNPCKLDQ    Y3, Y2, Y1
@@ -12124,46 +12124,46 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y1, Y16, Y1
 	VPUNPCKLQDQ   Y2, Y0, Y16
 	VPUNPCKHQDQ   Y2, Y0, Y0
-	CMPQ          BX, $0x00000000
+	CMPQ          AX, $0x00000000
 	JLE           sumAVX512x32_stored
-	MOVLQSX       (DI), R13
+	MOVLQSX       (DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X3, (SI)(R13*1)
-	CMPQ          BX, $0x00000001
+	VMOVDQU32     X3, (CX)(R13*1)
+	CMPQ          AX, $0x00000001
 	JLE           sumAVX512x32_stored
-	MOVLQSX       4(DI), R13
+	MOVLQSX       4(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X1, (SI)(R13*1)
-	CMPQ          BX, $0x00000002
+	VMOVDQU32     X1, (CX)(R13*1)
+	CMPQ          AX, $0x00000002
 	JLE           sumAVX512x32_stored
-	MOVLQSX       8(DI), R13
+	MOVLQSX       8(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X16, (SI)(R13*1)
-	CMPQ          BX, $0x00000003
+	VMOVDQU32     X16, (CX)(R13*1)
+	CMPQ          AX, $0x00000003
 	JLE           sumAVX512x32_stored
-	MOVLQSX       12(DI), R13
+	MOVLQSX       12(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X0, (SI)(R13*1)
-	CMPQ          BX, $0x00000004
+	VMOVDQU32     X0, (CX)(R13*1)
+	CMPQ          AX, $0x00000004
 	JLE           sumAVX512x32_stored
-	MOVLQSX       16(DI), R13
+	MOVLQSX       16(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y3, (SI)(R13*1)
-	CMPQ          BX, $0x00000005
+	VEXTRACTI32X4 $0x01, Y3, (CX)(R13*1)
+	CMPQ          AX, $0x00000005
 	JLE           sumAVX512x32_stored
-	MOVLQSX       20(DI), R13
+	MOVLQSX       20(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y1, (SI)(R13*1)
-	CMPQ          BX, $0x00000006
+	VEXTRACTI32X4 $0x01, Y1, (CX)(R13*1)
+	CMPQ          AX, $0x00000006
 	JLE           sumAVX512x32_stored
-	MOVLQSX       24(DI), R13
+	MOVLQSX       24(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y16, (SI)(R13*1)
-	CMPQ          BX, $0x00000007
+	VEXTRACTI32X4 $0x01, Y16, (CX)(R13*1)
+	CMPQ          AX, $0x00000007
 	JLE           sumAVX512x32_stored
-	MOVLQSX       28(DI), R13
+	MOVLQSX       28(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y0, (SI)(R13*1)
+	VEXTRACTI32X4 $0x01, Y0, (CX)(R13*1)
 	VPUNPCKLDQ    Y5, Y4, Y0
 	VPUNPCKHDQ    Y5, Y4, Y1
 	VPUNPCKLDQ    Y7, Y6, Y2
@@ -12172,46 +12172,46 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y2, Y0, Y0
 	VPUNPCKLQDQ   Y3, Y1, Y2
 	VPUNPCKHQDQ   Y3, Y1, Y1
-	CMPQ          BX, $0x00000008
+	CMPQ          AX, $0x00000008
 	JLE           sumAVX512x32_stored
-	MOVLQSX       32(DI), R13
+	MOVLQSX       32(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X4, (SI)(R13*1)
-	CMPQ          BX, $0x00000009
+	VMOVDQU32     X4, (CX)(R13*1)
+	CMPQ          AX, $0x00000009
 	JLE           sumAVX512x32_stored
-	MOVLQSX       36(DI), R13
+	MOVLQSX       36(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X0, (SI)(R13*1)
-	CMPQ          BX, $0x0000000a
+	VMOVDQU32     X0, (CX)(R13*1)
+	CMPQ          AX, $0x0000000a
 	JLE           sumAVX512x32_stored
-	MOVLQSX       40(DI), R13
+	MOVLQSX       40(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X2, (SI)(R13*1)
-	CMPQ          BX, $0x0000000b
+	VMOVDQU32     X2, (CX)(R13*1)
+	CMPQ          AX, $0x0000000b
 	JLE           sumAVX512x32_stored
-	MOVLQSX       44(DI), R13
+	MOVLQSX       44(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X1, (SI)(R13*1)
-	CMPQ          BX, $0x0000000c
+	VMOVDQU32     X1, (CX)(R13*1)
+	CMPQ          AX, $0x0000000c
 	JLE           sumAVX512x32_stored
-	MOVLQSX       48(DI), R13
+	MOVLQSX       48(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y4, (SI)(R13*1)
-	CMPQ          BX, $0x0000000d
+	VEXTRACTI32X4 $0x01, Y4, (CX)(R13*1)
+	CMPQ          AX, $0x0000000d
 	JLE           sumAVX512x32_stored
-	MOVLQSX       52(DI), R13
+	MOVLQSX       52(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y0, (SI)(R13*1)
-	CMPQ          BX, $0x0000000e
+	VEXTRACTI32X4 $0x01, Y0, (CX)(R13*1)
+	CMPQ          AX, $0x0000000e
 	JLE           sumAVX512x32_stored
-	MOVLQSX       56(DI), R13
+	MOVLQSX       56(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y2, (SI)(R13*1)
-	CMPQ          BX, $0x0000000f
+	VEXTRACTI32X4 $0x01, Y2, (CX)(R13*1)
+	CMPQ          AX, $0x0000000f
 	JLE           sumAVX512x32_stored
-	MOVLQSX       60(DI), R13
+	MOVLQSX       60(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y1, (SI)(R13*1)
+	VEXTRACTI32X4 $0x01, Y1, (CX)(R13*1)
 	VPUNPCKLDQ    Y9, Y8, Y0
 	VPUNPCKHDQ    Y9, Y8, Y1
 	VPUNPCKLDQ    Y11, Y10, Y2
@@ -12220,46 +12220,46 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y2, Y0, Y0
 	VPUNPCKLQDQ   Y3, Y1, Y2
 	VPUNPCKHQDQ   Y3, Y1, Y1
-	CMPQ          BX, $0x00000010
+	CMPQ          AX, $0x00000010
 	JLE           sumAVX512x32_stored
-	MOVLQSX       64(DI), R13
+	MOVLQSX       64(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X4, (SI)(R13*1)
-	CMPQ          BX, $0x00000011
+	VMOVDQU32     X4, (CX)(R13*1)
+	CMPQ          AX, $0x00000011
 	JLE           sumAVX512x32_stored
-	MOVLQSX       68(DI), R13
+	MOVLQSX       68(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X0, (SI)(R13*1)
-	CMPQ          BX, $0x00000012
+	VMOVDQU32     X0, (CX)(R13*1)
+	CMPQ          AX, $0x00000012
 	JLE           sumAVX512x32_stored
-	MOVLQSX       72(DI), R13
+	MOVLQSX       72(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X2, (SI)(R13*1)
-	CMPQ          BX, $0x00000013
+	VMOVDQU32     X2, (CX)(R13*1)
+	CMPQ          AX, $0x00000013
 	JLE           sumAVX512x32_stored
-	MOVLQSX       76(DI), R13
+	MOVLQSX       76(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X1, (SI)(R13*1)
-	CMPQ          BX, $0x00000014
+	VMOVDQU32     X1, (CX)(R13*1)
+	CMPQ          AX, $0x00000014
 	JLE           sumAVX512x32_stored
-	MOVLQSX       80(DI), R13
+	MOVLQSX       80(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y4, (SI)(R13*1)
-	CMPQ          BX, $0x00000015
+	VEXTRACTI32X4 $0x01, Y4, (CX)(R13*1)
+	CMPQ          AX, $0x00000015
 	JLE           sumAVX512x32_stored
-	MOVLQSX       84(DI), R13
+	MOVLQSX       84(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y0, (SI)(R13*1)
-	CMPQ          BX, $0x00000016
+	VEXTRACTI32X4 $0x01, Y0, (CX)(R13*1)
+	CMPQ          AX, $0x00000016
 	JLE           sumAVX512x32_stored
-	MOVLQSX       88(DI), R13
+	MOVLQSX       88(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y2, (SI)(R13*1)
-	CMPQ          BX, $0x00000017
+	VEXTRACTI32X4 $0x01, Y2, (CX)(R13*1)
+	CMPQ          AX, $0x00000017
 	JLE           sumAVX512x32_stored
-	MOVLQSX       92(DI), R13
+	MOVLQSX       92(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y1, (SI)(R13*1)
+	VEXTRACTI32X4 $0x01, Y1, (CX)(R13*1)
 	VPUNPCKLDQ    Y13, Y12, Y0
 	VPUNPCKHDQ    Y13, Y12, Y1
 	VPUNPCKLDQ    Y15, Y14, Y2
@@ -12268,46 +12268,46 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y2, Y0, Y0
 	VPUNPCKLQDQ   Y3, Y1, Y2
 	VPUNPCKHQDQ   Y3, Y1, Y1
-	CMPQ          BX, $0x00000018
+	CMPQ          AX, $0x00000018
 	JLE           sumAVX512x32_stored
-	MOVLQSX       96(DI), R13
+	MOVLQSX       96(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X4, (SI)(R13*1)
-	CMPQ          BX, $0x00000019
+	VMOVDQU32     X4, (CX)(R13*1)
+	CMPQ          AX, $0x00000019
 	JLE           sumAVX512x32_stored
-	MOVLQSX       100(DI), R13
+	MOVLQSX       100(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X0, (SI)(R13*1)
-	CMPQ          BX, $0x0000001a
+	VMOVDQU32     X0, (CX)(R13*1)
+	CMPQ          AX, $0x0000001a
 	JLE           sumAVX512x32_stored
-	MOVLQSX       104(DI), R13
+	MOVLQSX       104(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X2, (SI)(R13*1)
-	CMPQ          BX, $0x0000001b
+	VMOVDQU32     X2, (CX)(R13*1)
+	CMPQ          AX, $0x0000001b
 	JLE           sumAVX512x32_stored
-	MOVLQSX       108(DI), R13
+	MOVLQSX       108(DX), R13
 	SHLQ          $0x04, R13
-	VMOVDQU32     X1, (SI)(R13*1)
-	CMPQ          BX, $0x0000001c
+	VMOVDQU32     X1, (CX)(R13*1)
+	CMPQ          AX, $0x0000001c
 	JLE           sumAVX512x32_stored
-	MOVLQSX       112(DI), R13
+	MOVLQSX       112(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y4, (SI)(R13*1)
-	CMPQ          BX, $0x0000001d
+	VEXTRACTI32X4 $0x01, Y4, (CX)(R13*1)
+	CMPQ          AX, $0x0000001d
 	JLE           sumAVX512x32_stored
-	MOVLQSX       116(DI), R13
+	MOVLQSX       116(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y0, (SI)(R13*1)
-	CMPQ          BX, $0x0000001e
+	VEXTRACTI32X4 $0x01, Y0, (CX)(R13*1)
+	CMPQ          AX, $0x0000001e
 	JLE           sumAVX512x32_stored
-	MOVLQSX       120(DI), R13
+	MOVLQSX       120(DX), R13
 	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y2, (SI)(R13*1)
-	CMPQ          BX, $0x0000001f
+	VEXTRACTI32X4 $0x01, Y2, (CX)(R13*1)
+	CMPQ          AX, $0x0000001f
 	JLE           sumAVX512x32_stored
-	MOVLQSX       124(DI), BX
-	SHLQ          $0x04, BX
-	VEXTRACTI32X4 $0x01, Y1, (SI)(BX*1)
+	MOVLQSX       124(DX), AX
+	SHLQ          $0x04, AX
+	VEXTRACTI32X4 $0x01, Y1, (CX)(AX*1)
 
 sumAVX512x32_stored:
 	VPBROADCASTD md5init<>+0(SB), Y0
@@ -12328,11 +12328,11 @@ sumAVX512x32_stored:
 	VPBROADCASTD md5init<>+12(SB), Y15
 
 sumAVX512x32_next:
-	MOVQ  R8, BX
-	MOVQ  R11, SI
-	MOVQ  R12, DI
-	XCHGQ CX, DX
-	DECQ  R10
+	XCHGQ R8, R9
+	MOVQ  R10, AX
+	MOVQ  R11, CX
+	MOVQ  R12, DX
+	DECQ  DI
 	JNZ   sumAVX512x32_loop
 	VZEROUPPER
 	RET

@@ -10,6 +10,7 @@ import (
 
 const (
 	BlockSize = 64
+	Size      = 20
 	maxBlocks = kernel.MaxLaneBytes / BlockSize
 )
 
@@ -28,5 +29,8 @@ func Singles() []kernel.Single[State] { return singles }
 // Multis lists every multi-lane implementation built, slowest first; the
 // generic one is the reference.
 func Multis() []kernel.Multi[State] { return multis }
+
+// Batches lists the batch kernels built for this GOARCH, narrowest first.
+func Batches() []kernel.Batch { return batches }
 
 var generic = kernel.Reference(blockGeneric, BlockSize)

@@ -316,54 +316,18 @@ func hashBlock(groups int, st [][4]reg.VecVirtual, saved Mem, kt, buf reg.Regist
 func batchAVX512(groups int) {
 	lanes := 8 * groups
 	name := fmt.Sprintf("sumAVX512x%d", lanes)
-	TEXT(name, 0, "func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)")
+	TEXT(name, 0, transpose.BatchSignature)
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most %d), from the initial value to the digest, %d lanes a round, and writes the digests of the first n to out[16*idx[i]:]. len(idx) is a multiple of %d, at most %d.", name, batchMaxBlocks, lanes, lanes, batchMaxMsgs))
+	Doc(transpose.BatchDoc(name, lanes, 16))
 	row := 4 * lanes
 	bufs := AllocLocal(2 * 16 * row)
 	saved := AllocLocal(4 * row)
-	ptrArr, bitArr := AllocLocal(8*batchMaxMsgs), AllocLocal(8*batchMaxMsgs)
-
-	// The base pointer and bit length of every message, read by the
-	// padded loads of each of its blocks.
-	{
-		msgs := Load(Param("msgs").Base(), GP64())
-		idx := Load(Param("idx").Base(), GP64())
-		total := Load(Param("idx").Len(), GP64())
-		i := GP64()
-		XORQ(i, i)
-		Label(name + "_gather")
-		t, p, b := GP64(), GP64(), GP64()
-		MOVLQSX(Mem{Base: idx, Index: i, Scale: 4}, t)
-		LEAQ(Mem{Base: t, Index: t, Scale: 2}, t) // a slice header is 24 bytes
-		MOVQ(Mem{Base: msgs, Index: t, Scale: 8}, p)
-		MOVQ(p, ptrArr.Idx(i, 8))
-		MOVQ(Mem{Base: msgs, Index: t, Scale: 8, Disp: 8}, b)
-		SHLQ(U8(3), b)
-		MOVQ(b, bitArr.Idx(i, 8))
-		INCQ(i)
-		CMPQ(i, total)
-		JB(LabelRef(name + "_gather"))
-	}
-
+	bs := transpose.NewBatchStream(name, lanes)
 	kt := GP64()
 	LEAQ(scalarConsts(), kt)
 	cur, nxt := GP64(), GP64()
 	LEAQ(bufs, cur)
 	LEAQ(bufs.Offset(16*row), nxt)
-	// The block being hashed: its lanes' entries in ptrArr and bitArr, and
-	// its offset in the messages.
-	ptrs, bits, off := GP64(), GP64(), GP64()
-	LEAQ(ptrArr, ptrs)
-	LEAQ(bitArr, bits)
-	XORQ(off, off)
-	nblocks := Load(Param("nblocks"), GP64())
-	lastOff := GP64()
-	LEAQ(Mem{Base: nblocks, Disp: -1}, lastOff)
-	SHLQ(U8(6), lastOff)
-	steps := Load(Param("idx").Len(), GP64()) // blocks to hash: rounds x nblocks
-	SHRQ(U8(bitsLen(lanes)), steps)
-	IMULQ(nblocks, steps)
 
 	st := make([][4]reg.VecVirtual, groups)
 	for g := range groups {
@@ -378,128 +342,41 @@ func batchAVX512(groups int) {
 			}
 		}
 	}
+	// message queues the padded block into buf.
+	message := func(d *transpose.Deferred, ptrs, bits, off, buf reg.Register) {
+		padding.DeferLoads(d, groups, ptrs, bits, off, false, func(g, h, j int, r reg.VecVirtual) {
+			VMOVDQU32(r, Mem{Base: buf, Disp: row*(8*h+j) + 32*g})
+		})
+	}
 	initState()
 	var first transpose.Deferred
-	deferPadded(&first, groups, ptrs, bits, off, cur)
+	message(&first, bs.Ptrs, bs.Bits, bs.Off, cur)
 	first.Flush()
 
 	loop := name + "_loop"
 	Label(loop)
-	// The next block: the next of these messages, or the first of the
-	// next round's; after the last, this one again (loaded, never used).
-	nptrs, nbits, noff := GP64(), GP64(), GP64()
-	MOVQ(ptrs, nptrs)
-	MOVQ(bits, nbits)
-	LEAQ(Mem{Base: off, Disp: 64}, noff)
-	CMPQ(noff, lastOff)
-	JLE(LabelRef(name + "_same"))
-	XORQ(noff, noff)
-	ADDQ(U32(8*lanes), nptrs)
-	ADDQ(U32(8*lanes), nbits)
-	Label(name + "_same")
-	CMPQ(steps, U8(1))
-	JNE(LabelRef(name + "_more"))
-	MOVQ(ptrs, nptrs)
-	MOVQ(bits, nbits)
-	MOVQ(off, noff)
-	Label(name + "_more")
+	bs.Next()
 	var pipe transpose.Deferred
-	deferPadded(&pipe, groups, nptrs, nbits, noff, nxt)
+	message(&pipe, bs.NPtrs, bs.NBits, bs.NOff, nxt)
 	hashBlock(groups, st, saved, kt, cur, row, &pipe)
 	// The round's last block: store its digests and start the next round.
-	CMPQ(off, lastOff)
-	JNE(LabelRef(name + "_next"))
-	storeDigests(name, groups, st, ptrs, ptrArr)
-	initState()
-	Label(name + "_next")
-	MOVQ(nptrs, ptrs)
-	MOVQ(nbits, bits)
-	MOVQ(noff, off)
+	bs.IfLast(func() {
+		storeDigests(name, groups, st, bs)
+		initState()
+	})
 	XCHGQ(cur, nxt)
-	DECQ(steps)
-	JNZ(LabelRef(loop))
+	bs.Advance(loop)
 	VZEROUPPER()
 	RET()
 }
 
-// bitsLen is log2 of a power of two.
-func bitsLen(n int) uint8 {
-	k := uint8(0)
-	for 1<<k < n {
-		k++
-	}
-	return k
-}
-
-// batchMaxBlocks bounds the padded length of the messages a batch kernel
-// takes, and so the size of the padding table.
-const batchMaxBlocks = 4
-
-// batchMaxMsgs bounds the messages of one batch kernel call: its frame
-// holds a pointer and a length for each, and the call stays short enough
-// for the goroutine to be preempted soon (256 one-block MD5 messages take
-// about 2 µs).
-const batchMaxMsgs = 256
-
-// deferPadded queues the transpose of block off/64 of every lane's padded
-// message into buf, padding as it loads: lane i's message is the
-// bits[i]/8 bytes at ptrs[i]. Masked loads read only the message's own
-// bytes (AVX-512 suppresses faults on masked-out bytes); a merge-masked
-// move sets the 0x80 byte and a masked broadcast the bit length, with the
-// masks for "rem = length - off" bytes left taken from padTable, so that a
-// lane's padding costs no branch and about a dozen instructions a block.
-func deferPadded(d *transpose.Deferred, groups int, ptrs, bits, off, buf reg.Register) {
-	row := 32 * groups
-	// Entry rem+8 of the table is at padTable + 32*(rem+8), and 32*rem is
-	// 4*bits - 32*off.
-	base := GP64()
-	*d = append(*d, func() {
-		MOVQ(off, base)
-		SHLQ(U8(5), base)
-		NEGQ(base)
-		t := GP64()
-		LEAQ(padTable(), t)
-		LEAQ(Mem{Base: t, Index: base, Scale: 1, Disp: 32 * 8}, base)
-	})
-	for g := range groups {
-		for h := range 2 {
-			load := func(i int, r reg.VecVirtual) {
-				lane := 8*g + i
-				b := GP64()
-				MOVQ(Mem{Base: bits, Disp: 8 * lane}, b)
-				entry := Mem{Base: base, Index: b, Scale: 4}
-				data, pad := K(), K()
-				KMOVD(entry.Offset(4*h), data)
-				KMOVD(entry.Offset(8+4*h), pad)
-				VMOVDQU8_Z(Mem{Base: transpose.LanePtr(ptrs, lane), Index: off, Scale: 1, Disp: 32 * h}, data, r)
-				VMOVDQU8(padBytes(), pad, r)
-				if h == 1 {
-					length := K()
-					KMOVB(entry.Offset(16), length)
-					VPBROADCASTQ(b, length, r)
-				}
-			}
-			transpose.DeferRows8x8(d, load, func(j int, r reg.VecVirtual) {
-				VMOVDQU32(r, Mem{Base: buf, Disp: row*(8*h+j) + 32*g})
-			})
-		}
-	}
-}
+var padding = transpose.NewPadding("md5")
 
 // storeDigests writes the digests of a round's lanes to out[16*idx[i]:],
 // for the message numbers i < n only: a 4x8 transpose of each group's
-// state words, then one 16-byte store a lane. The round's first message
-// number is where ptrs stands in ptrArr.
-func storeDigests(name string, groups int, st [][4]reg.VecVirtual, ptrs reg.Register, ptrArr Mem) {
-	first := GP64()
-	LEAQ(ptrArr, first)
-	NEGQ(first)
-	ADDQ(ptrs, first)
-	SHRQ(U8(3), first)
-	left := Load(Param("n"), GP64()) // messages from this round's first on that get a digest
-	SUBQ(first, left)
-	idx := Load(Param("idx").Base(), GP64())
-	LEAQ(Mem{Base: idx, Index: first, Scale: 4}, idx)
+// state words, then one 16-byte store a lane.
+func storeDigests(name string, groups int, st [][4]reg.VecVirtual, bs *transpose.BatchStream) {
+	left, idx := bs.Round()
 	out := Load(Param("out"), GP64())
 	done := name + "_stored"
 	for g := range groups {
@@ -630,8 +507,8 @@ var ternFuncs = [4]uint8{0xca, 0xe4, 0x96, 0x39}
 var scalarTable, broadcastTable Mem
 var haveScalar, haveBroadcast bool
 
-var ivTable, padTableMem, padBytesMem Mem
-var haveIV, havePadTable, havePadBytes bool
+var ivTable Mem
+var haveIV bool
 
 // initValue is MD5's initial chaining value, for broadcast loads.
 func initValue() Mem {
@@ -643,51 +520,6 @@ func initValue() Mem {
 		haveIV = true
 	}
 	return ivTable
-}
-
-// padTable has, for rem = -8 .. 64*batchMaxBlocks-9 bytes of a message
-// left at the start of a block, a 32-byte entry at 32*(rem+8): the mask
-// of the message bytes in the block (64 bits), the mask of the 0x80 byte
-// (64 bits), and the mask of the length's quadword in the block's upper
-// 32 bytes (8 bits), set when the length ends this block (rem <= 55).
-func padTable() Mem {
-	if !havePadTable {
-		padTableMem = GLOBL("md5padmasks", RODATA|NOPTR)
-		for rem := -8; rem < 64*batchMaxBlocks-8; rem++ {
-			at := 32 * (rem + 8)
-			var data, pad uint64
-			switch {
-			case rem >= 64:
-				data = ^uint64(0)
-			case rem > 0:
-				data = 1<<rem - 1
-			}
-			if rem >= 0 && rem < 64 {
-				pad = 1 << rem
-			}
-			var length uint8
-			if rem <= 55 {
-				length = 1 << 3
-			}
-			DATA(at, U64(data))
-			DATA(at+8, U64(pad))
-			DATA(at+16, U8(length))
-		}
-		havePadTable = true
-	}
-	return padTableMem
-}
-
-// padBytes is 32 bytes of 0x80, the padding's first byte, for a masked move.
-func padBytes() Mem {
-	if !havePadBytes {
-		padBytesMem = GLOBL("md5padbytes", RODATA|NOPTR)
-		for i := range 4 {
-			DATA(8*i, U64(0x8080808080808080))
-		}
-		havePadBytes = true
-	}
-	return padBytesMem
 }
 
 // scalarConsts is the 64 step constants, for broadcast operands.

@@ -17,6 +17,7 @@ func main() {
 	shani(2)
 	avx2()
 	avx512()
+	batchAVX512()
 	Generate()
 }
 
@@ -272,6 +273,24 @@ func avx512() {
 	pl.Begin()
 	var pipe transpose.Deferred
 	deferMessage(&pipe, pp, pl.Next, pl.Nxt, bswap)
+	hashBlock(&st, saved, k, pl.Cur, &pipe)
+	pl.End()
+	DECQ(n)
+	JNZ(LabelRef("avx512_loop"))
+	for g := range 2 {
+		for i := range 5 {
+			VMOVDQU32(st[g][i], Mem{Base: sp, Disp: row*i + 32*g})
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// hashBlock emits one block's 80 rounds for both groups on the message
+// ring buf, with pipe (the next block's transpose) spread through them,
+// and adds the result into st.
+func hashBlock(st *[2][5]VecVirtual, saved Mem, k [4]VecVirtual, buf Register, pipe *transpose.Deferred) {
+	const row = 64
 	for g := range 2 {
 		for i := range 5 {
 			VMOVDQU32(st[g][i], saved.Offset(row*i+32*g))
@@ -279,12 +298,12 @@ func avx512() {
 	}
 	var gs [2]*lanes
 	for g := range gs {
-		gs[g] = &lanes{evex: true, w: Mem{Base: pl.Cur, Disp: 32 * g}, row: row, x: map[int]VecVirtual{}}
+		gs[g] = &lanes{evex: true, w: Mem{Base: buf, Disp: 32 * g}, row: row, x: map[int]VecVirtual{}}
 		l := gs[g]
 		l.v = st[g]
 		l.start(k[0])
 	}
-	perRound := (len(pipe) + 79) / 80
+	perRound := (len(*pipe) + 79) / 80
 	for t := range 80 {
 		for g, l := range gs {
 			l.step(t, k[min(t+1, 79)/20], saved.Offset(row*4+32*g), st[g][4])
@@ -297,16 +316,124 @@ func avx512() {
 			VPADDD(saved.Offset(row*i+32*g), l.v[i], st[g][i])
 		}
 	}
-	pl.End()
-	DECQ(n)
-	JNZ(LabelRef("avx512_loop"))
+}
+
+// batchAVX512 is the batch kernel: lane-fulls of 16 whole messages of
+// nblocks blocks, padded as they are loaded, from the initial value to
+// digests stored in place, the next block's padded transpose spread
+// through this block's rounds across lane-fulls (see the MD5 generator).
+func batchAVX512() {
+	const lanes, row = 16, 64
+	name := "sumAVX512x16"
+	TEXT(name, 0, transpose.BatchSignature)
+	Pragma("noescape")
+	Doc(transpose.BatchDoc(name, lanes, 20))
+	rings := AllocLocal(2 * 16 * row)
+	saved := AllocLocal(5 * row)
+	lastE := AllocLocal(32)
+	bs := transpose.NewBatchStream(name, lanes)
+	cur, nxt := GP64(), GP64()
+	LEAQ(rings, cur)
+	LEAQ(rings.Offset(16*row), nxt)
+	kt := GP64()
+	LEAQ(constTable(), kt)
+	var k [4]VecVirtual
+	for p := range k {
+		k[p] = YMM()
+		VPBROADCASTD(Mem{Base: kt, Disp: 4 * p}, k[p])
+	}
+	bswap := YMM()
+	VMOVDQU32(byteSwapMask(), bswap)
+	iv := sha2.SHA256.Consts("sha1init", []uint64{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0})
+	var st [2][5]VecVirtual
 	for g := range 2 {
 		for i := range 5 {
-			VMOVDQU32(st[g][i], Mem{Base: sp, Disp: row*i + 32*g})
+			st[g][i] = YMM()
 		}
 	}
+	initState := func() {
+		for g := range 2 {
+			for i := range 5 {
+				VPBROADCASTD(iv.Offset(4*i), st[g][i])
+			}
+		}
+	}
+	message := func(d *transpose.Deferred, ptrs, bits, off, buf Register) {
+		padding.DeferLoads(d, 2, ptrs, bits, off, true, func(g, h, j int, r VecVirtual) {
+			VPSHUFB(bswap, r, r)
+			VMOVDQU32(r, Mem{Base: buf, Disp: row*(8*h+j) + 32*g})
+		})
+	}
+	initState()
+	var first transpose.Deferred
+	message(&first, bs.Ptrs, bs.Bits, bs.Off, cur)
+	first.Flush()
+
+	loop := name + "_loop"
+	Label(loop)
+	bs.Next()
+	var pipe transpose.Deferred
+	message(&pipe, bs.NPtrs, bs.NBits, bs.NOff, nxt)
+	hashBlock(&st, saved, k, cur, &pipe)
+	bs.IfLast(func() {
+		storeDigests(name, &st, bs, bswap, lastE)
+		initState()
+	})
+	XCHGQ(cur, nxt)
+	bs.Advance(loop)
 	VZEROUPPER()
 	RET()
+}
+
+var padding = transpose.NewPadding("sha1")
+
+// storeDigests writes the digests of a lane-full to out[20*idx[i]:], for
+// the message numbers i < n only: a, b, c, d by a 4x8 transpose of each
+// group's words, byte-swapped, one 16-byte store a lane; e byte-swapped
+// through the stack, one 4-byte move a lane.
+func storeDigests(name string, st *[2][5]VecVirtual, bs *transpose.BatchStream, bswap VecVirtual, lastE Mem) {
+	left, idx := bs.Round()
+	out := Load(Param("out"), GP64())
+	done := name + "_stored"
+	for g := range 2 {
+		a, b, c, d := st[g][0], st[g][1], st[g][2], st[g][3]
+		ab0, ab1, cd0, cd1 := YMM(), YMM(), YMM(), YMM()
+		VPUNPCKLDQ(b, a, ab0) // a0 b0 a1 b1 | a4 b4 a5 b5
+		VPUNPCKHDQ(b, a, ab1) // a2 b2 a3 b3 | a6 b6 a7 b7
+		VPUNPCKLDQ(d, c, cd0)
+		VPUNPCKHDQ(d, c, cd1)
+		var u [4]VecVirtual // u[k]: lane k, then lane 4+k
+		for k, pair := range [4][2]VecVirtual{{ab0, cd0}, {ab0, cd0}, {ab1, cd1}, {ab1, cd1}} {
+			u[k] = YMM()
+			if k%2 == 0 {
+				VPUNPCKLQDQ(pair[1], pair[0], u[k])
+			} else {
+				VPUNPCKHQDQ(pair[1], pair[0], u[k])
+			}
+			VPSHUFB(bswap, u[k], u[k])
+		}
+		e := YMM()
+		VPSHUFB(bswap, st[g][4], e)
+		VMOVDQU32(e, lastE)
+		for j := range 8 {
+			lane := 8*g + j
+			CMPQ(left, U32(lane))
+			JLE(LabelRef(done))
+			at := GP64()
+			MOVLQSX(Mem{Base: idx, Disp: 4 * lane}, at)
+			LEAQ(Mem{Base: at, Index: at, Scale: 4}, at) // 5 words a digest
+			dst := Mem{Base: out, Index: at, Scale: 4}
+			if j < 4 {
+				VMOVDQU32(u[j].AsX(), dst)
+			} else {
+				VEXTRACTI32X4(U8(1), u[j-4], dst)
+			}
+			w := GP32()
+			MOVL(lastE.Offset(4*j), w)
+			MOVL(w, dst.Offset(16))
+		}
+	}
+	Label(done)
 }
 
 // deferMessage queues the transpose of the block at off in every lane into
