@@ -6495,55 +6495,55 @@ sumAVX512x16_gather:
 	VPBROADCASTD md5init<>+8(SB), Y6
 	VPBROADCASTD md5init<>+12(SB), Y7
 	MOVQ         DX, R10
-	SHLQ         $0x05, R10
+	SHLQ         $0x04, R10
 	NEGQ         R10
 	LEAQ         md5padmasks<>+0(SB), R11
-	LEAQ         256(R11)(R10*1), R10
+	LEAQ         640(R11)(R10*1), R10
 	MOVQ         (CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         (AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y8
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
 	MOVQ         8(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         8(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y9
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
 	MOVQ         16(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         16(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y10
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
 	MOVQ         24(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         24(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y11
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
 	MOVQ         32(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         32(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y12
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
 	MOVQ         40(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         40(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y13
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
 	MOVQ         48(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         48(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y14
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
 	MOVQ         56(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         56(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y15
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
@@ -6580,68 +6580,68 @@ sumAVX512x16_gather:
 	VSHUFI64X2   $0x03, Y12, Y8, Y8
 	VMOVDQU32    Y8, 448(R8)
 	MOVQ         (CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         (AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y8
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y8
 	MOVQ         8(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         8(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y9
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y9
 	MOVQ         16(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         16(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y10
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y10
 	MOVQ         24(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         24(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y11
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y11
 	MOVQ         32(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         32(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y12
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y12
 	MOVQ         40(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         40(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y13
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y13
 	MOVQ         48(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         48(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y14
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y14
 	MOVQ         56(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         56(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y15
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y15
 	VPUNPCKLDQ   Y9, Y8, Y16
 	VPUNPCKHDQ   Y9, Y8, Y8
@@ -6676,50 +6676,50 @@ sumAVX512x16_gather:
 	VSHUFI64X2   $0x03, Y12, Y8, Y8
 	VMOVDQU32    Y8, 960(R8)
 	MOVQ         64(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         64(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y8
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
 	MOVQ         72(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         72(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y9
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
 	MOVQ         80(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         80(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y10
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
 	MOVQ         88(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         88(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y11
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
 	MOVQ         96(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         96(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y12
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
 	MOVQ         104(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         104(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y13
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
 	MOVQ         112(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         112(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y14
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
 	MOVQ         120(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         120(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y15
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
@@ -6756,68 +6756,68 @@ sumAVX512x16_gather:
 	VSHUFI64X2   $0x03, Y12, Y8, Y8
 	VMOVDQU32    Y8, 480(R8)
 	MOVQ         64(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         64(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y8
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y8
 	MOVQ         72(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         72(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y9
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y9
 	MOVQ         80(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         80(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y10
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y10
 	MOVQ         88(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         88(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y11
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y11
 	MOVQ         96(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         96(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y12
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y12
 	MOVQ         104(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         104(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y13
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y13
 	MOVQ         112(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         112(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y14
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y14
 	MOVQ         120(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         120(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y15
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y15
 	VPUNPCKLDQ   Y9, Y8, Y16
 	VPUNPCKHDQ   Y9, Y8, Y8
@@ -6893,19 +6893,19 @@ sumAVX512x16_more:
 	VPROLD        $0x07, Y4, Y4
 	VPADDD        Y5, Y4, Y4
 	MOVQ          R12, CX
-	SHLQ          $0x05, CX
+	SHLQ          $0x04, CX
 	NEGQ          CX
 	LEAQ          md5padmasks<>+0(SB), R13
-	LEAQ          256(R13)(CX*1), CX
+	LEAQ          640(R13)(CX*1), CX
 	MOVQ          (R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          (R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
 	MOVQ          8(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          8(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
@@ -6924,20 +6924,20 @@ sumAVX512x16_more:
 	VPROLD        $0x0c, Y7, Y7
 	VPADDD        Y4, Y7, Y7
 	MOVQ          16(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          16(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
 	MOVQ          24(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          24(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
 	MOVQ          32(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          32(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
@@ -6956,20 +6956,20 @@ sumAVX512x16_more:
 	VPROLD        $0x11, Y6, Y6
 	VPADDD        Y7, Y6, Y6
 	MOVQ          40(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          40(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
 	MOVQ          48(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          48(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
 	MOVQ          56(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          56(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
@@ -7132,28 +7132,28 @@ sumAVX512x16_more:
 	VPROLD        $0x16, Y5, Y5
 	VPADDD        Y6, Y5, Y5
 	MOVQ          (R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          (R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y8
 	MOVQ          8(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          8(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y9
 	MOVQ          16(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          16(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y10
 	VPADDD.BCST   48(BX), Y0, Y0
 	VPADDD        768(R8), Y0, Y0
@@ -7170,28 +7170,28 @@ sumAVX512x16_more:
 	VPROLD        $0x07, Y4, Y4
 	VPADDD        Y5, Y4, Y4
 	MOVQ          24(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          24(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y11
 	MOVQ          32(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          32(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y12
 	MOVQ          40(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          40(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y13
 	VPADDD.BCST   52(BX), Y3, Y3
 	VPADDD        832(R8), Y3, Y3
@@ -7208,20 +7208,20 @@ sumAVX512x16_more:
 	VPROLD        $0x0c, Y7, Y7
 	VPADDD        Y4, Y7, Y7
 	MOVQ          48(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          48(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y14
 	MOVQ          56(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          56(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y15
 	VPUNPCKLDQ    Y9, Y8, Y16
 	VPADDD.BCST   56(BX), Y2, Y2
@@ -7368,8 +7368,8 @@ sumAVX512x16_more:
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
 	VMOVDQU32     Y8, 960(R9)
 	MOVQ          64(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          64(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
@@ -7388,20 +7388,20 @@ sumAVX512x16_more:
 	VPROLD        $0x0e, Y6, Y6
 	VPADDD        Y7, Y6, Y6
 	MOVQ          72(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          72(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
 	MOVQ          80(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          80(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
 	MOVQ          88(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          88(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
@@ -7420,20 +7420,20 @@ sumAVX512x16_more:
 	VPROLD        $0x14, Y5, Y5
 	VPADDD        Y6, Y5, Y5
 	MOVQ          96(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          96(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
 	MOVQ          104(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          104(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
 	MOVQ          112(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          112(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
@@ -7452,8 +7452,8 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y4, Y4
 	VPADDD        Y5, Y4, Y4
 	MOVQ          120(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          120(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
@@ -7602,20 +7602,20 @@ sumAVX512x16_more:
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
 	VMOVDQU32     Y8, 480(R9)
 	MOVQ          64(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          64(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y8
 	MOVQ          72(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          72(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y9
 	VPADDD.BCST   132(BX), Y3, Y3
 	VPADDD        512(R8), Y3, Y3
@@ -7632,28 +7632,28 @@ sumAVX512x16_more:
 	VPROLD        $0x0b, Y7, Y7
 	VPADDD        Y4, Y7, Y7
 	MOVQ          80(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          80(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y10
 	MOVQ          88(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          88(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y11
 	MOVQ          96(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          96(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y12
 	VPADDD.BCST   136(BX), Y2, Y2
 	VPADDD        704(R8), Y2, Y2
@@ -7670,28 +7670,28 @@ sumAVX512x16_more:
 	VPROLD        $0x10, Y6, Y6
 	VPADDD        Y7, Y6, Y6
 	MOVQ          104(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          104(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y13
 	MOVQ          112(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          112(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y14
 	MOVQ          120(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          120(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y15
 	VPADDD.BCST   140(BX), Y1, Y1
 	VPADDD        896(R8), Y1, Y1
@@ -8273,775 +8273,871 @@ DATA md5init<>+8(SB)/4, $0x98badcfe
 DATA md5init<>+12(SB)/4, $0x10325476
 GLOBL md5init<>(SB), RODATA|NOPTR, $16
 
-DATA md5padmasks<>+0(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+8(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+16(SB)/1, $0x08
-DATA md5padmasks<>+32(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+40(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+48(SB)/1, $0x08
-DATA md5padmasks<>+64(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+72(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+80(SB)/1, $0x08
-DATA md5padmasks<>+96(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+104(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+112(SB)/1, $0x08
-DATA md5padmasks<>+128(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+136(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+144(SB)/1, $0x08
-DATA md5padmasks<>+160(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+168(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+176(SB)/1, $0x08
-DATA md5padmasks<>+192(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+200(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+208(SB)/1, $0x08
-DATA md5padmasks<>+224(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+232(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+240(SB)/1, $0x08
-DATA md5padmasks<>+256(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+264(SB)/8, $0x0000000000000001
-DATA md5padmasks<>+272(SB)/1, $0x08
-DATA md5padmasks<>+288(SB)/8, $0x0000000000000001
-DATA md5padmasks<>+296(SB)/8, $0x0000000000000002
-DATA md5padmasks<>+304(SB)/1, $0x08
-DATA md5padmasks<>+320(SB)/8, $0x0000000000000003
-DATA md5padmasks<>+328(SB)/8, $0x0000000000000004
-DATA md5padmasks<>+336(SB)/1, $0x08
-DATA md5padmasks<>+352(SB)/8, $0x0000000000000007
-DATA md5padmasks<>+360(SB)/8, $0x0000000000000008
-DATA md5padmasks<>+368(SB)/1, $0x08
-DATA md5padmasks<>+384(SB)/8, $0x000000000000000f
-DATA md5padmasks<>+392(SB)/8, $0x0000000000000010
-DATA md5padmasks<>+400(SB)/1, $0x08
-DATA md5padmasks<>+416(SB)/8, $0x000000000000001f
-DATA md5padmasks<>+424(SB)/8, $0x0000000000000020
-DATA md5padmasks<>+432(SB)/1, $0x08
-DATA md5padmasks<>+448(SB)/8, $0x000000000000003f
-DATA md5padmasks<>+456(SB)/8, $0x0000000000000040
-DATA md5padmasks<>+464(SB)/1, $0x08
-DATA md5padmasks<>+480(SB)/8, $0x000000000000007f
-DATA md5padmasks<>+488(SB)/8, $0x0000000000000080
-DATA md5padmasks<>+496(SB)/1, $0x08
-DATA md5padmasks<>+512(SB)/8, $0x00000000000000ff
-DATA md5padmasks<>+520(SB)/8, $0x0000000000000100
-DATA md5padmasks<>+528(SB)/1, $0x08
-DATA md5padmasks<>+544(SB)/8, $0x00000000000001ff
-DATA md5padmasks<>+552(SB)/8, $0x0000000000000200
-DATA md5padmasks<>+560(SB)/1, $0x08
-DATA md5padmasks<>+576(SB)/8, $0x00000000000003ff
-DATA md5padmasks<>+584(SB)/8, $0x0000000000000400
-DATA md5padmasks<>+592(SB)/1, $0x08
-DATA md5padmasks<>+608(SB)/8, $0x00000000000007ff
-DATA md5padmasks<>+616(SB)/8, $0x0000000000000800
-DATA md5padmasks<>+624(SB)/1, $0x08
-DATA md5padmasks<>+640(SB)/8, $0x0000000000000fff
-DATA md5padmasks<>+648(SB)/8, $0x0000000000001000
-DATA md5padmasks<>+656(SB)/1, $0x08
-DATA md5padmasks<>+672(SB)/8, $0x0000000000001fff
-DATA md5padmasks<>+680(SB)/8, $0x0000000000002000
-DATA md5padmasks<>+688(SB)/1, $0x08
-DATA md5padmasks<>+704(SB)/8, $0x0000000000003fff
-DATA md5padmasks<>+712(SB)/8, $0x0000000000004000
-DATA md5padmasks<>+720(SB)/1, $0x08
-DATA md5padmasks<>+736(SB)/8, $0x0000000000007fff
-DATA md5padmasks<>+744(SB)/8, $0x0000000000008000
-DATA md5padmasks<>+752(SB)/1, $0x08
-DATA md5padmasks<>+768(SB)/8, $0x000000000000ffff
-DATA md5padmasks<>+776(SB)/8, $0x0000000000010000
-DATA md5padmasks<>+784(SB)/1, $0x08
-DATA md5padmasks<>+800(SB)/8, $0x000000000001ffff
-DATA md5padmasks<>+808(SB)/8, $0x0000000000020000
-DATA md5padmasks<>+816(SB)/1, $0x08
-DATA md5padmasks<>+832(SB)/8, $0x000000000003ffff
-DATA md5padmasks<>+840(SB)/8, $0x0000000000040000
-DATA md5padmasks<>+848(SB)/1, $0x08
-DATA md5padmasks<>+864(SB)/8, $0x000000000007ffff
-DATA md5padmasks<>+872(SB)/8, $0x0000000000080000
-DATA md5padmasks<>+880(SB)/1, $0x08
-DATA md5padmasks<>+896(SB)/8, $0x00000000000fffff
-DATA md5padmasks<>+904(SB)/8, $0x0000000000100000
-DATA md5padmasks<>+912(SB)/1, $0x08
-DATA md5padmasks<>+928(SB)/8, $0x00000000001fffff
-DATA md5padmasks<>+936(SB)/8, $0x0000000000200000
-DATA md5padmasks<>+944(SB)/1, $0x08
-DATA md5padmasks<>+960(SB)/8, $0x00000000003fffff
-DATA md5padmasks<>+968(SB)/8, $0x0000000000400000
-DATA md5padmasks<>+976(SB)/1, $0x08
-DATA md5padmasks<>+992(SB)/8, $0x00000000007fffff
-DATA md5padmasks<>+1000(SB)/8, $0x0000000000800000
-DATA md5padmasks<>+1008(SB)/1, $0x08
-DATA md5padmasks<>+1024(SB)/8, $0x0000000000ffffff
-DATA md5padmasks<>+1032(SB)/8, $0x0000000001000000
-DATA md5padmasks<>+1040(SB)/1, $0x08
-DATA md5padmasks<>+1056(SB)/8, $0x0000000001ffffff
-DATA md5padmasks<>+1064(SB)/8, $0x0000000002000000
-DATA md5padmasks<>+1072(SB)/1, $0x08
-DATA md5padmasks<>+1088(SB)/8, $0x0000000003ffffff
-DATA md5padmasks<>+1096(SB)/8, $0x0000000004000000
-DATA md5padmasks<>+1104(SB)/1, $0x08
-DATA md5padmasks<>+1120(SB)/8, $0x0000000007ffffff
-DATA md5padmasks<>+1128(SB)/8, $0x0000000008000000
-DATA md5padmasks<>+1136(SB)/1, $0x08
-DATA md5padmasks<>+1152(SB)/8, $0x000000000fffffff
-DATA md5padmasks<>+1160(SB)/8, $0x0000000010000000
-DATA md5padmasks<>+1168(SB)/1, $0x08
-DATA md5padmasks<>+1184(SB)/8, $0x000000001fffffff
-DATA md5padmasks<>+1192(SB)/8, $0x0000000020000000
-DATA md5padmasks<>+1200(SB)/1, $0x08
-DATA md5padmasks<>+1216(SB)/8, $0x000000003fffffff
-DATA md5padmasks<>+1224(SB)/8, $0x0000000040000000
-DATA md5padmasks<>+1232(SB)/1, $0x08
-DATA md5padmasks<>+1248(SB)/8, $0x000000007fffffff
-DATA md5padmasks<>+1256(SB)/8, $0x0000000080000000
-DATA md5padmasks<>+1264(SB)/1, $0x08
-DATA md5padmasks<>+1280(SB)/8, $0x00000000ffffffff
-DATA md5padmasks<>+1288(SB)/8, $0x0000000100000000
-DATA md5padmasks<>+1296(SB)/1, $0x08
-DATA md5padmasks<>+1312(SB)/8, $0x00000001ffffffff
-DATA md5padmasks<>+1320(SB)/8, $0x0000000200000000
-DATA md5padmasks<>+1328(SB)/1, $0x08
-DATA md5padmasks<>+1344(SB)/8, $0x00000003ffffffff
-DATA md5padmasks<>+1352(SB)/8, $0x0000000400000000
-DATA md5padmasks<>+1360(SB)/1, $0x08
-DATA md5padmasks<>+1376(SB)/8, $0x00000007ffffffff
-DATA md5padmasks<>+1384(SB)/8, $0x0000000800000000
-DATA md5padmasks<>+1392(SB)/1, $0x08
-DATA md5padmasks<>+1408(SB)/8, $0x0000000fffffffff
-DATA md5padmasks<>+1416(SB)/8, $0x0000001000000000
-DATA md5padmasks<>+1424(SB)/1, $0x08
-DATA md5padmasks<>+1440(SB)/8, $0x0000001fffffffff
-DATA md5padmasks<>+1448(SB)/8, $0x0000002000000000
-DATA md5padmasks<>+1456(SB)/1, $0x08
-DATA md5padmasks<>+1472(SB)/8, $0x0000003fffffffff
-DATA md5padmasks<>+1480(SB)/8, $0x0000004000000000
-DATA md5padmasks<>+1488(SB)/1, $0x08
-DATA md5padmasks<>+1504(SB)/8, $0x0000007fffffffff
-DATA md5padmasks<>+1512(SB)/8, $0x0000008000000000
-DATA md5padmasks<>+1520(SB)/1, $0x08
-DATA md5padmasks<>+1536(SB)/8, $0x000000ffffffffff
-DATA md5padmasks<>+1544(SB)/8, $0x0000010000000000
-DATA md5padmasks<>+1552(SB)/1, $0x08
-DATA md5padmasks<>+1568(SB)/8, $0x000001ffffffffff
-DATA md5padmasks<>+1576(SB)/8, $0x0000020000000000
-DATA md5padmasks<>+1584(SB)/1, $0x08
-DATA md5padmasks<>+1600(SB)/8, $0x000003ffffffffff
-DATA md5padmasks<>+1608(SB)/8, $0x0000040000000000
-DATA md5padmasks<>+1616(SB)/1, $0x08
-DATA md5padmasks<>+1632(SB)/8, $0x000007ffffffffff
-DATA md5padmasks<>+1640(SB)/8, $0x0000080000000000
-DATA md5padmasks<>+1648(SB)/1, $0x08
-DATA md5padmasks<>+1664(SB)/8, $0x00000fffffffffff
-DATA md5padmasks<>+1672(SB)/8, $0x0000100000000000
-DATA md5padmasks<>+1680(SB)/1, $0x08
-DATA md5padmasks<>+1696(SB)/8, $0x00001fffffffffff
-DATA md5padmasks<>+1704(SB)/8, $0x0000200000000000
-DATA md5padmasks<>+1712(SB)/1, $0x08
-DATA md5padmasks<>+1728(SB)/8, $0x00003fffffffffff
-DATA md5padmasks<>+1736(SB)/8, $0x0000400000000000
-DATA md5padmasks<>+1744(SB)/1, $0x08
-DATA md5padmasks<>+1760(SB)/8, $0x00007fffffffffff
-DATA md5padmasks<>+1768(SB)/8, $0x0000800000000000
-DATA md5padmasks<>+1776(SB)/1, $0x08
-DATA md5padmasks<>+1792(SB)/8, $0x0000ffffffffffff
-DATA md5padmasks<>+1800(SB)/8, $0x0001000000000000
-DATA md5padmasks<>+1808(SB)/1, $0x08
-DATA md5padmasks<>+1824(SB)/8, $0x0001ffffffffffff
-DATA md5padmasks<>+1832(SB)/8, $0x0002000000000000
-DATA md5padmasks<>+1840(SB)/1, $0x08
-DATA md5padmasks<>+1856(SB)/8, $0x0003ffffffffffff
-DATA md5padmasks<>+1864(SB)/8, $0x0004000000000000
-DATA md5padmasks<>+1872(SB)/1, $0x08
-DATA md5padmasks<>+1888(SB)/8, $0x0007ffffffffffff
-DATA md5padmasks<>+1896(SB)/8, $0x0008000000000000
-DATA md5padmasks<>+1904(SB)/1, $0x08
-DATA md5padmasks<>+1920(SB)/8, $0x000fffffffffffff
-DATA md5padmasks<>+1928(SB)/8, $0x0010000000000000
-DATA md5padmasks<>+1936(SB)/1, $0x08
-DATA md5padmasks<>+1952(SB)/8, $0x001fffffffffffff
-DATA md5padmasks<>+1960(SB)/8, $0x0020000000000000
-DATA md5padmasks<>+1968(SB)/1, $0x08
-DATA md5padmasks<>+1984(SB)/8, $0x003fffffffffffff
-DATA md5padmasks<>+1992(SB)/8, $0x0040000000000000
-DATA md5padmasks<>+2000(SB)/1, $0x08
-DATA md5padmasks<>+2016(SB)/8, $0x007fffffffffffff
-DATA md5padmasks<>+2024(SB)/8, $0x0080000000000000
-DATA md5padmasks<>+2032(SB)/1, $0x08
-DATA md5padmasks<>+2048(SB)/8, $0x00ffffffffffffff
-DATA md5padmasks<>+2056(SB)/8, $0x0100000000000000
-DATA md5padmasks<>+2064(SB)/1, $0x00
-DATA md5padmasks<>+2080(SB)/8, $0x01ffffffffffffff
-DATA md5padmasks<>+2088(SB)/8, $0x0200000000000000
-DATA md5padmasks<>+2096(SB)/1, $0x00
-DATA md5padmasks<>+2112(SB)/8, $0x03ffffffffffffff
-DATA md5padmasks<>+2120(SB)/8, $0x0400000000000000
-DATA md5padmasks<>+2128(SB)/1, $0x00
-DATA md5padmasks<>+2144(SB)/8, $0x07ffffffffffffff
-DATA md5padmasks<>+2152(SB)/8, $0x0800000000000000
-DATA md5padmasks<>+2160(SB)/1, $0x00
-DATA md5padmasks<>+2176(SB)/8, $0x0fffffffffffffff
-DATA md5padmasks<>+2184(SB)/8, $0x1000000000000000
-DATA md5padmasks<>+2192(SB)/1, $0x00
-DATA md5padmasks<>+2208(SB)/8, $0x1fffffffffffffff
-DATA md5padmasks<>+2216(SB)/8, $0x2000000000000000
-DATA md5padmasks<>+2224(SB)/1, $0x00
-DATA md5padmasks<>+2240(SB)/8, $0x3fffffffffffffff
-DATA md5padmasks<>+2248(SB)/8, $0x4000000000000000
-DATA md5padmasks<>+2256(SB)/1, $0x00
-DATA md5padmasks<>+2272(SB)/8, $0x7fffffffffffffff
-DATA md5padmasks<>+2280(SB)/8, $0x8000000000000000
-DATA md5padmasks<>+2288(SB)/1, $0x00
-DATA md5padmasks<>+2304(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2312(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2320(SB)/1, $0x00
-DATA md5padmasks<>+2336(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2344(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2352(SB)/1, $0x00
-DATA md5padmasks<>+2368(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2376(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2384(SB)/1, $0x00
-DATA md5padmasks<>+2400(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2408(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2416(SB)/1, $0x00
-DATA md5padmasks<>+2432(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2440(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2448(SB)/1, $0x00
-DATA md5padmasks<>+2464(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2472(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2480(SB)/1, $0x00
-DATA md5padmasks<>+2496(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2504(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2512(SB)/1, $0x00
-DATA md5padmasks<>+2528(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2536(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2544(SB)/1, $0x00
-DATA md5padmasks<>+2560(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2568(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2576(SB)/1, $0x00
-DATA md5padmasks<>+2592(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2600(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2608(SB)/1, $0x00
-DATA md5padmasks<>+2624(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2632(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2640(SB)/1, $0x00
-DATA md5padmasks<>+2656(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2664(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2672(SB)/1, $0x00
-DATA md5padmasks<>+2688(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2696(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2704(SB)/1, $0x00
-DATA md5padmasks<>+2720(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2728(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2736(SB)/1, $0x00
-DATA md5padmasks<>+2752(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2760(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2768(SB)/1, $0x00
-DATA md5padmasks<>+2784(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2792(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2800(SB)/1, $0x00
-DATA md5padmasks<>+2816(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2824(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2832(SB)/1, $0x00
-DATA md5padmasks<>+2848(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2856(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2864(SB)/1, $0x00
-DATA md5padmasks<>+2880(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2888(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2896(SB)/1, $0x00
-DATA md5padmasks<>+2912(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2920(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2928(SB)/1, $0x00
-DATA md5padmasks<>+2944(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2952(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2960(SB)/1, $0x00
-DATA md5padmasks<>+2976(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+2984(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+2992(SB)/1, $0x00
-DATA md5padmasks<>+3008(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3016(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3024(SB)/1, $0x00
-DATA md5padmasks<>+3040(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3048(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3056(SB)/1, $0x00
-DATA md5padmasks<>+3072(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3080(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3088(SB)/1, $0x00
-DATA md5padmasks<>+3104(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3112(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3120(SB)/1, $0x00
-DATA md5padmasks<>+3136(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3144(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3152(SB)/1, $0x00
-DATA md5padmasks<>+3168(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3176(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3184(SB)/1, $0x00
-DATA md5padmasks<>+3200(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3208(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3216(SB)/1, $0x00
-DATA md5padmasks<>+3232(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3240(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3248(SB)/1, $0x00
-DATA md5padmasks<>+3264(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3272(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3280(SB)/1, $0x00
-DATA md5padmasks<>+3296(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3304(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3312(SB)/1, $0x00
-DATA md5padmasks<>+3328(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3336(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3344(SB)/1, $0x00
-DATA md5padmasks<>+3360(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3368(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3376(SB)/1, $0x00
-DATA md5padmasks<>+3392(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3400(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3408(SB)/1, $0x00
-DATA md5padmasks<>+3424(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3432(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3440(SB)/1, $0x00
-DATA md5padmasks<>+3456(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3464(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3472(SB)/1, $0x00
-DATA md5padmasks<>+3488(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3496(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3504(SB)/1, $0x00
-DATA md5padmasks<>+3520(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3528(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3536(SB)/1, $0x00
-DATA md5padmasks<>+3552(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3560(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3568(SB)/1, $0x00
-DATA md5padmasks<>+3584(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3592(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3600(SB)/1, $0x00
-DATA md5padmasks<>+3616(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3624(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3632(SB)/1, $0x00
-DATA md5padmasks<>+3648(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3656(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3664(SB)/1, $0x00
-DATA md5padmasks<>+3680(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3688(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3696(SB)/1, $0x00
-DATA md5padmasks<>+3712(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3720(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3728(SB)/1, $0x00
-DATA md5padmasks<>+3744(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3752(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3760(SB)/1, $0x00
-DATA md5padmasks<>+3776(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3784(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3792(SB)/1, $0x00
-DATA md5padmasks<>+3808(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3816(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3824(SB)/1, $0x00
-DATA md5padmasks<>+3840(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3848(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3856(SB)/1, $0x00
-DATA md5padmasks<>+3872(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3880(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3888(SB)/1, $0x00
-DATA md5padmasks<>+3904(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3912(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3920(SB)/1, $0x00
-DATA md5padmasks<>+3936(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3944(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3952(SB)/1, $0x00
-DATA md5padmasks<>+3968(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+3976(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+3984(SB)/1, $0x00
-DATA md5padmasks<>+4000(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4008(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4016(SB)/1, $0x00
-DATA md5padmasks<>+4032(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4040(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4048(SB)/1, $0x00
-DATA md5padmasks<>+4064(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4072(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4080(SB)/1, $0x00
-DATA md5padmasks<>+4096(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4104(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4112(SB)/1, $0x00
-DATA md5padmasks<>+4128(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4136(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4144(SB)/1, $0x00
-DATA md5padmasks<>+4160(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4168(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4176(SB)/1, $0x00
-DATA md5padmasks<>+4192(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4200(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4208(SB)/1, $0x00
-DATA md5padmasks<>+4224(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4232(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4240(SB)/1, $0x00
-DATA md5padmasks<>+4256(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4264(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4272(SB)/1, $0x00
-DATA md5padmasks<>+4288(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4296(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4304(SB)/1, $0x00
-DATA md5padmasks<>+4320(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4328(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4336(SB)/1, $0x00
-DATA md5padmasks<>+4352(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4360(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4368(SB)/1, $0x00
-DATA md5padmasks<>+4384(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4392(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4400(SB)/1, $0x00
-DATA md5padmasks<>+4416(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4424(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4432(SB)/1, $0x00
-DATA md5padmasks<>+4448(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4456(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4464(SB)/1, $0x00
-DATA md5padmasks<>+4480(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4488(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4496(SB)/1, $0x00
-DATA md5padmasks<>+4512(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4520(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4528(SB)/1, $0x00
-DATA md5padmasks<>+4544(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4552(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4560(SB)/1, $0x00
-DATA md5padmasks<>+4576(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4584(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4592(SB)/1, $0x00
-DATA md5padmasks<>+4608(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4616(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4624(SB)/1, $0x00
-DATA md5padmasks<>+4640(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4648(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4656(SB)/1, $0x00
-DATA md5padmasks<>+4672(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4680(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4688(SB)/1, $0x00
-DATA md5padmasks<>+4704(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4712(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4720(SB)/1, $0x00
-DATA md5padmasks<>+4736(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4744(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4752(SB)/1, $0x00
-DATA md5padmasks<>+4768(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4776(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4784(SB)/1, $0x00
-DATA md5padmasks<>+4800(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4808(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4816(SB)/1, $0x00
-DATA md5padmasks<>+4832(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4840(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4848(SB)/1, $0x00
-DATA md5padmasks<>+4864(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4872(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4880(SB)/1, $0x00
-DATA md5padmasks<>+4896(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4904(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4912(SB)/1, $0x00
-DATA md5padmasks<>+4928(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4936(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4944(SB)/1, $0x00
-DATA md5padmasks<>+4960(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+4968(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+4976(SB)/1, $0x00
-DATA md5padmasks<>+4992(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5000(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5008(SB)/1, $0x00
-DATA md5padmasks<>+5024(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5032(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5040(SB)/1, $0x00
-DATA md5padmasks<>+5056(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5064(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5072(SB)/1, $0x00
-DATA md5padmasks<>+5088(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5096(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5104(SB)/1, $0x00
-DATA md5padmasks<>+5120(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5128(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5136(SB)/1, $0x00
-DATA md5padmasks<>+5152(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5160(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5168(SB)/1, $0x00
-DATA md5padmasks<>+5184(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5192(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5200(SB)/1, $0x00
-DATA md5padmasks<>+5216(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5224(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5232(SB)/1, $0x00
-DATA md5padmasks<>+5248(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5256(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5264(SB)/1, $0x00
-DATA md5padmasks<>+5280(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5288(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5296(SB)/1, $0x00
-DATA md5padmasks<>+5312(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5320(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5328(SB)/1, $0x00
-DATA md5padmasks<>+5344(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5352(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5360(SB)/1, $0x00
-DATA md5padmasks<>+5376(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5384(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5392(SB)/1, $0x00
-DATA md5padmasks<>+5408(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5416(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5424(SB)/1, $0x00
-DATA md5padmasks<>+5440(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5448(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5456(SB)/1, $0x00
-DATA md5padmasks<>+5472(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5480(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5488(SB)/1, $0x00
-DATA md5padmasks<>+5504(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5512(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5520(SB)/1, $0x00
-DATA md5padmasks<>+5536(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5544(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5552(SB)/1, $0x00
-DATA md5padmasks<>+5568(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5576(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5584(SB)/1, $0x00
-DATA md5padmasks<>+5600(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5608(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5616(SB)/1, $0x00
-DATA md5padmasks<>+5632(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5640(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5648(SB)/1, $0x00
-DATA md5padmasks<>+5664(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5672(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5680(SB)/1, $0x00
-DATA md5padmasks<>+5696(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5704(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5712(SB)/1, $0x00
-DATA md5padmasks<>+5728(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5736(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5744(SB)/1, $0x00
-DATA md5padmasks<>+5760(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5768(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5776(SB)/1, $0x00
-DATA md5padmasks<>+5792(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5800(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5808(SB)/1, $0x00
-DATA md5padmasks<>+5824(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5832(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5840(SB)/1, $0x00
-DATA md5padmasks<>+5856(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5864(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5872(SB)/1, $0x00
-DATA md5padmasks<>+5888(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5896(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5904(SB)/1, $0x00
-DATA md5padmasks<>+5920(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5928(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5936(SB)/1, $0x00
-DATA md5padmasks<>+5952(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5960(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+5968(SB)/1, $0x00
-DATA md5padmasks<>+5984(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+5992(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6000(SB)/1, $0x00
-DATA md5padmasks<>+6016(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6024(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6032(SB)/1, $0x00
-DATA md5padmasks<>+6048(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6056(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6064(SB)/1, $0x00
-DATA md5padmasks<>+6080(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6088(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6096(SB)/1, $0x00
-DATA md5padmasks<>+6112(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6120(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6128(SB)/1, $0x00
-DATA md5padmasks<>+6144(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6152(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6160(SB)/1, $0x00
-DATA md5padmasks<>+6176(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6184(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6192(SB)/1, $0x00
-DATA md5padmasks<>+6208(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6216(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6224(SB)/1, $0x00
-DATA md5padmasks<>+6240(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6248(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6256(SB)/1, $0x00
-DATA md5padmasks<>+6272(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6280(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6288(SB)/1, $0x00
-DATA md5padmasks<>+6304(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6312(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6320(SB)/1, $0x00
-DATA md5padmasks<>+6336(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6344(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6352(SB)/1, $0x00
-DATA md5padmasks<>+6368(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6376(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6384(SB)/1, $0x00
-DATA md5padmasks<>+6400(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6408(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6416(SB)/1, $0x00
-DATA md5padmasks<>+6432(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6440(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6448(SB)/1, $0x00
-DATA md5padmasks<>+6464(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6472(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6480(SB)/1, $0x00
-DATA md5padmasks<>+6496(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6504(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6512(SB)/1, $0x00
-DATA md5padmasks<>+6528(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6536(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6544(SB)/1, $0x00
-DATA md5padmasks<>+6560(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6568(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6576(SB)/1, $0x00
-DATA md5padmasks<>+6592(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6600(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6608(SB)/1, $0x00
-DATA md5padmasks<>+6624(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6632(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6640(SB)/1, $0x00
-DATA md5padmasks<>+6656(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6664(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6672(SB)/1, $0x00
-DATA md5padmasks<>+6688(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6696(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6704(SB)/1, $0x00
-DATA md5padmasks<>+6720(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6728(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6736(SB)/1, $0x00
-DATA md5padmasks<>+6752(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6760(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6768(SB)/1, $0x00
-DATA md5padmasks<>+6784(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6792(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6800(SB)/1, $0x00
-DATA md5padmasks<>+6816(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6824(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6832(SB)/1, $0x00
-DATA md5padmasks<>+6848(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6856(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6864(SB)/1, $0x00
-DATA md5padmasks<>+6880(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6888(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6896(SB)/1, $0x00
-DATA md5padmasks<>+6912(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6920(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6928(SB)/1, $0x00
-DATA md5padmasks<>+6944(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6952(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6960(SB)/1, $0x00
-DATA md5padmasks<>+6976(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+6984(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+6992(SB)/1, $0x00
-DATA md5padmasks<>+7008(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7016(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7024(SB)/1, $0x00
-DATA md5padmasks<>+7040(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7048(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7056(SB)/1, $0x00
-DATA md5padmasks<>+7072(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7080(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7088(SB)/1, $0x00
-DATA md5padmasks<>+7104(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7112(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7120(SB)/1, $0x00
-DATA md5padmasks<>+7136(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7144(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7152(SB)/1, $0x00
-DATA md5padmasks<>+7168(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7176(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7184(SB)/1, $0x00
-DATA md5padmasks<>+7200(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7208(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7216(SB)/1, $0x00
-DATA md5padmasks<>+7232(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7240(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7248(SB)/1, $0x00
-DATA md5padmasks<>+7264(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7272(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7280(SB)/1, $0x00
-DATA md5padmasks<>+7296(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7304(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7312(SB)/1, $0x00
-DATA md5padmasks<>+7328(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7336(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7344(SB)/1, $0x00
-DATA md5padmasks<>+7360(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7368(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7376(SB)/1, $0x00
-DATA md5padmasks<>+7392(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7400(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7408(SB)/1, $0x00
-DATA md5padmasks<>+7424(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7432(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7440(SB)/1, $0x00
-DATA md5padmasks<>+7456(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7464(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7472(SB)/1, $0x00
-DATA md5padmasks<>+7488(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7496(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7504(SB)/1, $0x00
-DATA md5padmasks<>+7520(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7528(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7536(SB)/1, $0x00
-DATA md5padmasks<>+7552(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7560(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7568(SB)/1, $0x00
-DATA md5padmasks<>+7584(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7592(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7600(SB)/1, $0x00
-DATA md5padmasks<>+7616(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7624(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7632(SB)/1, $0x00
-DATA md5padmasks<>+7648(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7656(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7664(SB)/1, $0x00
-DATA md5padmasks<>+7680(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7688(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7696(SB)/1, $0x00
-DATA md5padmasks<>+7712(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7720(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7728(SB)/1, $0x00
-DATA md5padmasks<>+7744(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7752(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7760(SB)/1, $0x00
-DATA md5padmasks<>+7776(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7784(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7792(SB)/1, $0x00
-DATA md5padmasks<>+7808(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7816(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7824(SB)/1, $0x00
-DATA md5padmasks<>+7840(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7848(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7856(SB)/1, $0x00
-DATA md5padmasks<>+7872(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7880(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7888(SB)/1, $0x00
-DATA md5padmasks<>+7904(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7912(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7920(SB)/1, $0x00
-DATA md5padmasks<>+7936(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7944(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7952(SB)/1, $0x00
-DATA md5padmasks<>+7968(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+7976(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+7984(SB)/1, $0x00
-DATA md5padmasks<>+8000(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+8008(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+8016(SB)/1, $0x00
-DATA md5padmasks<>+8032(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+8040(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+8048(SB)/1, $0x00
-DATA md5padmasks<>+8064(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+8072(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+8080(SB)/1, $0x00
-DATA md5padmasks<>+8096(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+8104(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+8112(SB)/1, $0x00
-DATA md5padmasks<>+8128(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+8136(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+8144(SB)/1, $0x00
-DATA md5padmasks<>+8160(SB)/8, $0xffffffffffffffff
-DATA md5padmasks<>+8168(SB)/8, $0x0000000000000000
-DATA md5padmasks<>+8176(SB)/1, $0x00
-GLOBL md5padmasks<>(SB), RODATA|NOPTR, $8177
+DATA md5padmasks<>+0(SB)/4, $0x00000000
+DATA md5padmasks<>+4(SB)/4, $0x00000000
+DATA md5padmasks<>+8(SB)/1, $0x08
+DATA md5padmasks<>+16(SB)/4, $0x00000000
+DATA md5padmasks<>+20(SB)/4, $0x00000000
+DATA md5padmasks<>+24(SB)/1, $0x08
+DATA md5padmasks<>+32(SB)/4, $0x00000000
+DATA md5padmasks<>+36(SB)/4, $0x00000000
+DATA md5padmasks<>+40(SB)/1, $0x08
+DATA md5padmasks<>+48(SB)/4, $0x00000000
+DATA md5padmasks<>+52(SB)/4, $0x00000000
+DATA md5padmasks<>+56(SB)/1, $0x08
+DATA md5padmasks<>+64(SB)/4, $0x00000000
+DATA md5padmasks<>+68(SB)/4, $0x00000000
+DATA md5padmasks<>+72(SB)/1, $0x08
+DATA md5padmasks<>+80(SB)/4, $0x00000000
+DATA md5padmasks<>+84(SB)/4, $0x00000000
+DATA md5padmasks<>+88(SB)/1, $0x08
+DATA md5padmasks<>+96(SB)/4, $0x00000000
+DATA md5padmasks<>+100(SB)/4, $0x00000000
+DATA md5padmasks<>+104(SB)/1, $0x08
+DATA md5padmasks<>+112(SB)/4, $0x00000000
+DATA md5padmasks<>+116(SB)/4, $0x00000000
+DATA md5padmasks<>+120(SB)/1, $0x08
+DATA md5padmasks<>+128(SB)/4, $0x00000000
+DATA md5padmasks<>+132(SB)/4, $0x00000000
+DATA md5padmasks<>+136(SB)/1, $0x08
+DATA md5padmasks<>+144(SB)/4, $0x00000000
+DATA md5padmasks<>+148(SB)/4, $0x00000000
+DATA md5padmasks<>+152(SB)/1, $0x08
+DATA md5padmasks<>+160(SB)/4, $0x00000000
+DATA md5padmasks<>+164(SB)/4, $0x00000000
+DATA md5padmasks<>+168(SB)/1, $0x08
+DATA md5padmasks<>+176(SB)/4, $0x00000000
+DATA md5padmasks<>+180(SB)/4, $0x00000000
+DATA md5padmasks<>+184(SB)/1, $0x08
+DATA md5padmasks<>+192(SB)/4, $0x00000000
+DATA md5padmasks<>+196(SB)/4, $0x00000000
+DATA md5padmasks<>+200(SB)/1, $0x08
+DATA md5padmasks<>+208(SB)/4, $0x00000000
+DATA md5padmasks<>+212(SB)/4, $0x00000000
+DATA md5padmasks<>+216(SB)/1, $0x08
+DATA md5padmasks<>+224(SB)/4, $0x00000000
+DATA md5padmasks<>+228(SB)/4, $0x00000000
+DATA md5padmasks<>+232(SB)/1, $0x08
+DATA md5padmasks<>+240(SB)/4, $0x00000000
+DATA md5padmasks<>+244(SB)/4, $0x00000000
+DATA md5padmasks<>+248(SB)/1, $0x08
+DATA md5padmasks<>+256(SB)/4, $0x00000000
+DATA md5padmasks<>+260(SB)/4, $0x00000000
+DATA md5padmasks<>+264(SB)/1, $0x08
+DATA md5padmasks<>+272(SB)/4, $0x00000000
+DATA md5padmasks<>+276(SB)/4, $0x00000000
+DATA md5padmasks<>+280(SB)/1, $0x08
+DATA md5padmasks<>+288(SB)/4, $0x00000000
+DATA md5padmasks<>+292(SB)/4, $0x00000000
+DATA md5padmasks<>+296(SB)/1, $0x08
+DATA md5padmasks<>+304(SB)/4, $0x00000000
+DATA md5padmasks<>+308(SB)/4, $0x00000000
+DATA md5padmasks<>+312(SB)/1, $0x08
+DATA md5padmasks<>+320(SB)/4, $0x00000000
+DATA md5padmasks<>+324(SB)/4, $0x00000000
+DATA md5padmasks<>+328(SB)/1, $0x08
+DATA md5padmasks<>+336(SB)/4, $0x00000000
+DATA md5padmasks<>+340(SB)/4, $0x00000000
+DATA md5padmasks<>+344(SB)/1, $0x08
+DATA md5padmasks<>+352(SB)/4, $0x00000000
+DATA md5padmasks<>+356(SB)/4, $0x00000000
+DATA md5padmasks<>+360(SB)/1, $0x08
+DATA md5padmasks<>+368(SB)/4, $0x00000000
+DATA md5padmasks<>+372(SB)/4, $0x00000000
+DATA md5padmasks<>+376(SB)/1, $0x08
+DATA md5padmasks<>+384(SB)/4, $0x00000000
+DATA md5padmasks<>+388(SB)/4, $0x00000000
+DATA md5padmasks<>+392(SB)/1, $0x08
+DATA md5padmasks<>+400(SB)/4, $0x00000000
+DATA md5padmasks<>+404(SB)/4, $0x00000000
+DATA md5padmasks<>+408(SB)/1, $0x08
+DATA md5padmasks<>+416(SB)/4, $0x00000000
+DATA md5padmasks<>+420(SB)/4, $0x00000000
+DATA md5padmasks<>+424(SB)/1, $0x08
+DATA md5padmasks<>+432(SB)/4, $0x00000000
+DATA md5padmasks<>+436(SB)/4, $0x00000000
+DATA md5padmasks<>+440(SB)/1, $0x08
+DATA md5padmasks<>+448(SB)/4, $0x00000000
+DATA md5padmasks<>+452(SB)/4, $0x00000000
+DATA md5padmasks<>+456(SB)/1, $0x08
+DATA md5padmasks<>+464(SB)/4, $0x00000000
+DATA md5padmasks<>+468(SB)/4, $0x00000000
+DATA md5padmasks<>+472(SB)/1, $0x08
+DATA md5padmasks<>+480(SB)/4, $0x00000000
+DATA md5padmasks<>+484(SB)/4, $0x00000000
+DATA md5padmasks<>+488(SB)/1, $0x08
+DATA md5padmasks<>+496(SB)/4, $0x00000000
+DATA md5padmasks<>+500(SB)/4, $0x00000000
+DATA md5padmasks<>+504(SB)/1, $0x08
+DATA md5padmasks<>+512(SB)/4, $0x00000000
+DATA md5padmasks<>+516(SB)/4, $0x00000000
+DATA md5padmasks<>+520(SB)/1, $0x08
+DATA md5padmasks<>+528(SB)/4, $0x00000000
+DATA md5padmasks<>+532(SB)/4, $0x00000000
+DATA md5padmasks<>+536(SB)/1, $0x08
+DATA md5padmasks<>+544(SB)/4, $0x00000000
+DATA md5padmasks<>+548(SB)/4, $0x00000000
+DATA md5padmasks<>+552(SB)/1, $0x08
+DATA md5padmasks<>+560(SB)/4, $0x00000000
+DATA md5padmasks<>+564(SB)/4, $0x00000000
+DATA md5padmasks<>+568(SB)/1, $0x08
+DATA md5padmasks<>+576(SB)/4, $0x00000000
+DATA md5padmasks<>+580(SB)/4, $0x00000000
+DATA md5padmasks<>+584(SB)/1, $0x08
+DATA md5padmasks<>+592(SB)/4, $0x00000000
+DATA md5padmasks<>+596(SB)/4, $0x00000000
+DATA md5padmasks<>+600(SB)/1, $0x08
+DATA md5padmasks<>+608(SB)/4, $0x00000000
+DATA md5padmasks<>+612(SB)/4, $0x00000000
+DATA md5padmasks<>+616(SB)/1, $0x08
+DATA md5padmasks<>+624(SB)/4, $0x00000000
+DATA md5padmasks<>+628(SB)/4, $0x00000000
+DATA md5padmasks<>+632(SB)/1, $0x08
+DATA md5padmasks<>+640(SB)/4, $0x00000000
+DATA md5padmasks<>+644(SB)/4, $0x00000001
+DATA md5padmasks<>+648(SB)/1, $0x08
+DATA md5padmasks<>+656(SB)/4, $0x00000001
+DATA md5padmasks<>+660(SB)/4, $0x00000002
+DATA md5padmasks<>+664(SB)/1, $0x08
+DATA md5padmasks<>+672(SB)/4, $0x00000003
+DATA md5padmasks<>+676(SB)/4, $0x00000004
+DATA md5padmasks<>+680(SB)/1, $0x08
+DATA md5padmasks<>+688(SB)/4, $0x00000007
+DATA md5padmasks<>+692(SB)/4, $0x00000008
+DATA md5padmasks<>+696(SB)/1, $0x08
+DATA md5padmasks<>+704(SB)/4, $0x0000000f
+DATA md5padmasks<>+708(SB)/4, $0x00000010
+DATA md5padmasks<>+712(SB)/1, $0x08
+DATA md5padmasks<>+720(SB)/4, $0x0000001f
+DATA md5padmasks<>+724(SB)/4, $0x00000020
+DATA md5padmasks<>+728(SB)/1, $0x08
+DATA md5padmasks<>+736(SB)/4, $0x0000003f
+DATA md5padmasks<>+740(SB)/4, $0x00000040
+DATA md5padmasks<>+744(SB)/1, $0x08
+DATA md5padmasks<>+752(SB)/4, $0x0000007f
+DATA md5padmasks<>+756(SB)/4, $0x00000080
+DATA md5padmasks<>+760(SB)/1, $0x08
+DATA md5padmasks<>+768(SB)/4, $0x000000ff
+DATA md5padmasks<>+772(SB)/4, $0x00000100
+DATA md5padmasks<>+776(SB)/1, $0x08
+DATA md5padmasks<>+784(SB)/4, $0x000001ff
+DATA md5padmasks<>+788(SB)/4, $0x00000200
+DATA md5padmasks<>+792(SB)/1, $0x08
+DATA md5padmasks<>+800(SB)/4, $0x000003ff
+DATA md5padmasks<>+804(SB)/4, $0x00000400
+DATA md5padmasks<>+808(SB)/1, $0x08
+DATA md5padmasks<>+816(SB)/4, $0x000007ff
+DATA md5padmasks<>+820(SB)/4, $0x00000800
+DATA md5padmasks<>+824(SB)/1, $0x08
+DATA md5padmasks<>+832(SB)/4, $0x00000fff
+DATA md5padmasks<>+836(SB)/4, $0x00001000
+DATA md5padmasks<>+840(SB)/1, $0x08
+DATA md5padmasks<>+848(SB)/4, $0x00001fff
+DATA md5padmasks<>+852(SB)/4, $0x00002000
+DATA md5padmasks<>+856(SB)/1, $0x08
+DATA md5padmasks<>+864(SB)/4, $0x00003fff
+DATA md5padmasks<>+868(SB)/4, $0x00004000
+DATA md5padmasks<>+872(SB)/1, $0x08
+DATA md5padmasks<>+880(SB)/4, $0x00007fff
+DATA md5padmasks<>+884(SB)/4, $0x00008000
+DATA md5padmasks<>+888(SB)/1, $0x08
+DATA md5padmasks<>+896(SB)/4, $0x0000ffff
+DATA md5padmasks<>+900(SB)/4, $0x00010000
+DATA md5padmasks<>+904(SB)/1, $0x08
+DATA md5padmasks<>+912(SB)/4, $0x0001ffff
+DATA md5padmasks<>+916(SB)/4, $0x00020000
+DATA md5padmasks<>+920(SB)/1, $0x08
+DATA md5padmasks<>+928(SB)/4, $0x0003ffff
+DATA md5padmasks<>+932(SB)/4, $0x00040000
+DATA md5padmasks<>+936(SB)/1, $0x08
+DATA md5padmasks<>+944(SB)/4, $0x0007ffff
+DATA md5padmasks<>+948(SB)/4, $0x00080000
+DATA md5padmasks<>+952(SB)/1, $0x08
+DATA md5padmasks<>+960(SB)/4, $0x000fffff
+DATA md5padmasks<>+964(SB)/4, $0x00100000
+DATA md5padmasks<>+968(SB)/1, $0x08
+DATA md5padmasks<>+976(SB)/4, $0x001fffff
+DATA md5padmasks<>+980(SB)/4, $0x00200000
+DATA md5padmasks<>+984(SB)/1, $0x08
+DATA md5padmasks<>+992(SB)/4, $0x003fffff
+DATA md5padmasks<>+996(SB)/4, $0x00400000
+DATA md5padmasks<>+1000(SB)/1, $0x08
+DATA md5padmasks<>+1008(SB)/4, $0x007fffff
+DATA md5padmasks<>+1012(SB)/4, $0x00800000
+DATA md5padmasks<>+1016(SB)/1, $0x08
+DATA md5padmasks<>+1024(SB)/4, $0x00ffffff
+DATA md5padmasks<>+1028(SB)/4, $0x01000000
+DATA md5padmasks<>+1032(SB)/1, $0x00
+DATA md5padmasks<>+1040(SB)/4, $0x01ffffff
+DATA md5padmasks<>+1044(SB)/4, $0x02000000
+DATA md5padmasks<>+1048(SB)/1, $0x00
+DATA md5padmasks<>+1056(SB)/4, $0x03ffffff
+DATA md5padmasks<>+1060(SB)/4, $0x04000000
+DATA md5padmasks<>+1064(SB)/1, $0x00
+DATA md5padmasks<>+1072(SB)/4, $0x07ffffff
+DATA md5padmasks<>+1076(SB)/4, $0x08000000
+DATA md5padmasks<>+1080(SB)/1, $0x00
+DATA md5padmasks<>+1088(SB)/4, $0x0fffffff
+DATA md5padmasks<>+1092(SB)/4, $0x10000000
+DATA md5padmasks<>+1096(SB)/1, $0x00
+DATA md5padmasks<>+1104(SB)/4, $0x1fffffff
+DATA md5padmasks<>+1108(SB)/4, $0x20000000
+DATA md5padmasks<>+1112(SB)/1, $0x00
+DATA md5padmasks<>+1120(SB)/4, $0x3fffffff
+DATA md5padmasks<>+1124(SB)/4, $0x40000000
+DATA md5padmasks<>+1128(SB)/1, $0x00
+DATA md5padmasks<>+1136(SB)/4, $0x7fffffff
+DATA md5padmasks<>+1140(SB)/4, $0x80000000
+DATA md5padmasks<>+1144(SB)/1, $0x00
+DATA md5padmasks<>+1152(SB)/4, $0xffffffff
+DATA md5padmasks<>+1156(SB)/4, $0x00000000
+DATA md5padmasks<>+1160(SB)/1, $0x00
+DATA md5padmasks<>+1168(SB)/4, $0xffffffff
+DATA md5padmasks<>+1172(SB)/4, $0x00000000
+DATA md5padmasks<>+1176(SB)/1, $0x00
+DATA md5padmasks<>+1184(SB)/4, $0xffffffff
+DATA md5padmasks<>+1188(SB)/4, $0x00000000
+DATA md5padmasks<>+1192(SB)/1, $0x00
+DATA md5padmasks<>+1200(SB)/4, $0xffffffff
+DATA md5padmasks<>+1204(SB)/4, $0x00000000
+DATA md5padmasks<>+1208(SB)/1, $0x00
+DATA md5padmasks<>+1216(SB)/4, $0xffffffff
+DATA md5padmasks<>+1220(SB)/4, $0x00000000
+DATA md5padmasks<>+1224(SB)/1, $0x00
+DATA md5padmasks<>+1232(SB)/4, $0xffffffff
+DATA md5padmasks<>+1236(SB)/4, $0x00000000
+DATA md5padmasks<>+1240(SB)/1, $0x00
+DATA md5padmasks<>+1248(SB)/4, $0xffffffff
+DATA md5padmasks<>+1252(SB)/4, $0x00000000
+DATA md5padmasks<>+1256(SB)/1, $0x00
+DATA md5padmasks<>+1264(SB)/4, $0xffffffff
+DATA md5padmasks<>+1268(SB)/4, $0x00000000
+DATA md5padmasks<>+1272(SB)/1, $0x00
+DATA md5padmasks<>+1280(SB)/4, $0xffffffff
+DATA md5padmasks<>+1284(SB)/4, $0x00000000
+DATA md5padmasks<>+1288(SB)/1, $0x00
+DATA md5padmasks<>+1296(SB)/4, $0xffffffff
+DATA md5padmasks<>+1300(SB)/4, $0x00000000
+DATA md5padmasks<>+1304(SB)/1, $0x00
+DATA md5padmasks<>+1312(SB)/4, $0xffffffff
+DATA md5padmasks<>+1316(SB)/4, $0x00000000
+DATA md5padmasks<>+1320(SB)/1, $0x00
+DATA md5padmasks<>+1328(SB)/4, $0xffffffff
+DATA md5padmasks<>+1332(SB)/4, $0x00000000
+DATA md5padmasks<>+1336(SB)/1, $0x00
+DATA md5padmasks<>+1344(SB)/4, $0xffffffff
+DATA md5padmasks<>+1348(SB)/4, $0x00000000
+DATA md5padmasks<>+1352(SB)/1, $0x00
+DATA md5padmasks<>+1360(SB)/4, $0xffffffff
+DATA md5padmasks<>+1364(SB)/4, $0x00000000
+DATA md5padmasks<>+1368(SB)/1, $0x00
+DATA md5padmasks<>+1376(SB)/4, $0xffffffff
+DATA md5padmasks<>+1380(SB)/4, $0x00000000
+DATA md5padmasks<>+1384(SB)/1, $0x00
+DATA md5padmasks<>+1392(SB)/4, $0xffffffff
+DATA md5padmasks<>+1396(SB)/4, $0x00000000
+DATA md5padmasks<>+1400(SB)/1, $0x00
+DATA md5padmasks<>+1408(SB)/4, $0xffffffff
+DATA md5padmasks<>+1412(SB)/4, $0x00000000
+DATA md5padmasks<>+1416(SB)/1, $0x00
+DATA md5padmasks<>+1424(SB)/4, $0xffffffff
+DATA md5padmasks<>+1428(SB)/4, $0x00000000
+DATA md5padmasks<>+1432(SB)/1, $0x00
+DATA md5padmasks<>+1440(SB)/4, $0xffffffff
+DATA md5padmasks<>+1444(SB)/4, $0x00000000
+DATA md5padmasks<>+1448(SB)/1, $0x00
+DATA md5padmasks<>+1456(SB)/4, $0xffffffff
+DATA md5padmasks<>+1460(SB)/4, $0x00000000
+DATA md5padmasks<>+1464(SB)/1, $0x00
+DATA md5padmasks<>+1472(SB)/4, $0xffffffff
+DATA md5padmasks<>+1476(SB)/4, $0x00000000
+DATA md5padmasks<>+1480(SB)/1, $0x00
+DATA md5padmasks<>+1488(SB)/4, $0xffffffff
+DATA md5padmasks<>+1492(SB)/4, $0x00000000
+DATA md5padmasks<>+1496(SB)/1, $0x00
+DATA md5padmasks<>+1504(SB)/4, $0xffffffff
+DATA md5padmasks<>+1508(SB)/4, $0x00000000
+DATA md5padmasks<>+1512(SB)/1, $0x00
+DATA md5padmasks<>+1520(SB)/4, $0xffffffff
+DATA md5padmasks<>+1524(SB)/4, $0x00000000
+DATA md5padmasks<>+1528(SB)/1, $0x00
+DATA md5padmasks<>+1536(SB)/4, $0xffffffff
+DATA md5padmasks<>+1540(SB)/4, $0x00000000
+DATA md5padmasks<>+1544(SB)/1, $0x00
+DATA md5padmasks<>+1552(SB)/4, $0xffffffff
+DATA md5padmasks<>+1556(SB)/4, $0x00000000
+DATA md5padmasks<>+1560(SB)/1, $0x00
+DATA md5padmasks<>+1568(SB)/4, $0xffffffff
+DATA md5padmasks<>+1572(SB)/4, $0x00000000
+DATA md5padmasks<>+1576(SB)/1, $0x00
+DATA md5padmasks<>+1584(SB)/4, $0xffffffff
+DATA md5padmasks<>+1588(SB)/4, $0x00000000
+DATA md5padmasks<>+1592(SB)/1, $0x00
+DATA md5padmasks<>+1600(SB)/4, $0xffffffff
+DATA md5padmasks<>+1604(SB)/4, $0x00000000
+DATA md5padmasks<>+1608(SB)/1, $0x00
+DATA md5padmasks<>+1616(SB)/4, $0xffffffff
+DATA md5padmasks<>+1620(SB)/4, $0x00000000
+DATA md5padmasks<>+1624(SB)/1, $0x00
+DATA md5padmasks<>+1632(SB)/4, $0xffffffff
+DATA md5padmasks<>+1636(SB)/4, $0x00000000
+DATA md5padmasks<>+1640(SB)/1, $0x00
+DATA md5padmasks<>+1648(SB)/4, $0xffffffff
+DATA md5padmasks<>+1652(SB)/4, $0x00000000
+DATA md5padmasks<>+1656(SB)/1, $0x00
+DATA md5padmasks<>+1664(SB)/4, $0xffffffff
+DATA md5padmasks<>+1668(SB)/4, $0x00000000
+DATA md5padmasks<>+1672(SB)/1, $0x00
+DATA md5padmasks<>+1680(SB)/4, $0xffffffff
+DATA md5padmasks<>+1684(SB)/4, $0x00000000
+DATA md5padmasks<>+1688(SB)/1, $0x00
+DATA md5padmasks<>+1696(SB)/4, $0xffffffff
+DATA md5padmasks<>+1700(SB)/4, $0x00000000
+DATA md5padmasks<>+1704(SB)/1, $0x00
+DATA md5padmasks<>+1712(SB)/4, $0xffffffff
+DATA md5padmasks<>+1716(SB)/4, $0x00000000
+DATA md5padmasks<>+1720(SB)/1, $0x00
+DATA md5padmasks<>+1728(SB)/4, $0xffffffff
+DATA md5padmasks<>+1732(SB)/4, $0x00000000
+DATA md5padmasks<>+1736(SB)/1, $0x00
+DATA md5padmasks<>+1744(SB)/4, $0xffffffff
+DATA md5padmasks<>+1748(SB)/4, $0x00000000
+DATA md5padmasks<>+1752(SB)/1, $0x00
+DATA md5padmasks<>+1760(SB)/4, $0xffffffff
+DATA md5padmasks<>+1764(SB)/4, $0x00000000
+DATA md5padmasks<>+1768(SB)/1, $0x00
+DATA md5padmasks<>+1776(SB)/4, $0xffffffff
+DATA md5padmasks<>+1780(SB)/4, $0x00000000
+DATA md5padmasks<>+1784(SB)/1, $0x00
+DATA md5padmasks<>+1792(SB)/4, $0xffffffff
+DATA md5padmasks<>+1796(SB)/4, $0x00000000
+DATA md5padmasks<>+1800(SB)/1, $0x00
+DATA md5padmasks<>+1808(SB)/4, $0xffffffff
+DATA md5padmasks<>+1812(SB)/4, $0x00000000
+DATA md5padmasks<>+1816(SB)/1, $0x00
+DATA md5padmasks<>+1824(SB)/4, $0xffffffff
+DATA md5padmasks<>+1828(SB)/4, $0x00000000
+DATA md5padmasks<>+1832(SB)/1, $0x00
+DATA md5padmasks<>+1840(SB)/4, $0xffffffff
+DATA md5padmasks<>+1844(SB)/4, $0x00000000
+DATA md5padmasks<>+1848(SB)/1, $0x00
+DATA md5padmasks<>+1856(SB)/4, $0xffffffff
+DATA md5padmasks<>+1860(SB)/4, $0x00000000
+DATA md5padmasks<>+1864(SB)/1, $0x00
+DATA md5padmasks<>+1872(SB)/4, $0xffffffff
+DATA md5padmasks<>+1876(SB)/4, $0x00000000
+DATA md5padmasks<>+1880(SB)/1, $0x00
+DATA md5padmasks<>+1888(SB)/4, $0xffffffff
+DATA md5padmasks<>+1892(SB)/4, $0x00000000
+DATA md5padmasks<>+1896(SB)/1, $0x00
+DATA md5padmasks<>+1904(SB)/4, $0xffffffff
+DATA md5padmasks<>+1908(SB)/4, $0x00000000
+DATA md5padmasks<>+1912(SB)/1, $0x00
+DATA md5padmasks<>+1920(SB)/4, $0xffffffff
+DATA md5padmasks<>+1924(SB)/4, $0x00000000
+DATA md5padmasks<>+1928(SB)/1, $0x00
+DATA md5padmasks<>+1936(SB)/4, $0xffffffff
+DATA md5padmasks<>+1940(SB)/4, $0x00000000
+DATA md5padmasks<>+1944(SB)/1, $0x00
+DATA md5padmasks<>+1952(SB)/4, $0xffffffff
+DATA md5padmasks<>+1956(SB)/4, $0x00000000
+DATA md5padmasks<>+1960(SB)/1, $0x00
+DATA md5padmasks<>+1968(SB)/4, $0xffffffff
+DATA md5padmasks<>+1972(SB)/4, $0x00000000
+DATA md5padmasks<>+1976(SB)/1, $0x00
+DATA md5padmasks<>+1984(SB)/4, $0xffffffff
+DATA md5padmasks<>+1988(SB)/4, $0x00000000
+DATA md5padmasks<>+1992(SB)/1, $0x00
+DATA md5padmasks<>+2000(SB)/4, $0xffffffff
+DATA md5padmasks<>+2004(SB)/4, $0x00000000
+DATA md5padmasks<>+2008(SB)/1, $0x00
+DATA md5padmasks<>+2016(SB)/4, $0xffffffff
+DATA md5padmasks<>+2020(SB)/4, $0x00000000
+DATA md5padmasks<>+2024(SB)/1, $0x00
+DATA md5padmasks<>+2032(SB)/4, $0xffffffff
+DATA md5padmasks<>+2036(SB)/4, $0x00000000
+DATA md5padmasks<>+2040(SB)/1, $0x00
+DATA md5padmasks<>+2048(SB)/4, $0xffffffff
+DATA md5padmasks<>+2052(SB)/4, $0x00000000
+DATA md5padmasks<>+2056(SB)/1, $0x00
+DATA md5padmasks<>+2064(SB)/4, $0xffffffff
+DATA md5padmasks<>+2068(SB)/4, $0x00000000
+DATA md5padmasks<>+2072(SB)/1, $0x00
+DATA md5padmasks<>+2080(SB)/4, $0xffffffff
+DATA md5padmasks<>+2084(SB)/4, $0x00000000
+DATA md5padmasks<>+2088(SB)/1, $0x00
+DATA md5padmasks<>+2096(SB)/4, $0xffffffff
+DATA md5padmasks<>+2100(SB)/4, $0x00000000
+DATA md5padmasks<>+2104(SB)/1, $0x00
+DATA md5padmasks<>+2112(SB)/4, $0xffffffff
+DATA md5padmasks<>+2116(SB)/4, $0x00000000
+DATA md5padmasks<>+2120(SB)/1, $0x00
+DATA md5padmasks<>+2128(SB)/4, $0xffffffff
+DATA md5padmasks<>+2132(SB)/4, $0x00000000
+DATA md5padmasks<>+2136(SB)/1, $0x00
+DATA md5padmasks<>+2144(SB)/4, $0xffffffff
+DATA md5padmasks<>+2148(SB)/4, $0x00000000
+DATA md5padmasks<>+2152(SB)/1, $0x00
+DATA md5padmasks<>+2160(SB)/4, $0xffffffff
+DATA md5padmasks<>+2164(SB)/4, $0x00000000
+DATA md5padmasks<>+2168(SB)/1, $0x00
+DATA md5padmasks<>+2176(SB)/4, $0xffffffff
+DATA md5padmasks<>+2180(SB)/4, $0x00000000
+DATA md5padmasks<>+2184(SB)/1, $0x00
+DATA md5padmasks<>+2192(SB)/4, $0xffffffff
+DATA md5padmasks<>+2196(SB)/4, $0x00000000
+DATA md5padmasks<>+2200(SB)/1, $0x00
+DATA md5padmasks<>+2208(SB)/4, $0xffffffff
+DATA md5padmasks<>+2212(SB)/4, $0x00000000
+DATA md5padmasks<>+2216(SB)/1, $0x00
+DATA md5padmasks<>+2224(SB)/4, $0xffffffff
+DATA md5padmasks<>+2228(SB)/4, $0x00000000
+DATA md5padmasks<>+2232(SB)/1, $0x00
+DATA md5padmasks<>+2240(SB)/4, $0xffffffff
+DATA md5padmasks<>+2244(SB)/4, $0x00000000
+DATA md5padmasks<>+2248(SB)/1, $0x00
+DATA md5padmasks<>+2256(SB)/4, $0xffffffff
+DATA md5padmasks<>+2260(SB)/4, $0x00000000
+DATA md5padmasks<>+2264(SB)/1, $0x00
+DATA md5padmasks<>+2272(SB)/4, $0xffffffff
+DATA md5padmasks<>+2276(SB)/4, $0x00000000
+DATA md5padmasks<>+2280(SB)/1, $0x00
+DATA md5padmasks<>+2288(SB)/4, $0xffffffff
+DATA md5padmasks<>+2292(SB)/4, $0x00000000
+DATA md5padmasks<>+2296(SB)/1, $0x00
+DATA md5padmasks<>+2304(SB)/4, $0xffffffff
+DATA md5padmasks<>+2308(SB)/4, $0x00000000
+DATA md5padmasks<>+2312(SB)/1, $0x00
+DATA md5padmasks<>+2320(SB)/4, $0xffffffff
+DATA md5padmasks<>+2324(SB)/4, $0x00000000
+DATA md5padmasks<>+2328(SB)/1, $0x00
+DATA md5padmasks<>+2336(SB)/4, $0xffffffff
+DATA md5padmasks<>+2340(SB)/4, $0x00000000
+DATA md5padmasks<>+2344(SB)/1, $0x00
+DATA md5padmasks<>+2352(SB)/4, $0xffffffff
+DATA md5padmasks<>+2356(SB)/4, $0x00000000
+DATA md5padmasks<>+2360(SB)/1, $0x00
+DATA md5padmasks<>+2368(SB)/4, $0xffffffff
+DATA md5padmasks<>+2372(SB)/4, $0x00000000
+DATA md5padmasks<>+2376(SB)/1, $0x00
+DATA md5padmasks<>+2384(SB)/4, $0xffffffff
+DATA md5padmasks<>+2388(SB)/4, $0x00000000
+DATA md5padmasks<>+2392(SB)/1, $0x00
+DATA md5padmasks<>+2400(SB)/4, $0xffffffff
+DATA md5padmasks<>+2404(SB)/4, $0x00000000
+DATA md5padmasks<>+2408(SB)/1, $0x00
+DATA md5padmasks<>+2416(SB)/4, $0xffffffff
+DATA md5padmasks<>+2420(SB)/4, $0x00000000
+DATA md5padmasks<>+2424(SB)/1, $0x00
+DATA md5padmasks<>+2432(SB)/4, $0xffffffff
+DATA md5padmasks<>+2436(SB)/4, $0x00000000
+DATA md5padmasks<>+2440(SB)/1, $0x00
+DATA md5padmasks<>+2448(SB)/4, $0xffffffff
+DATA md5padmasks<>+2452(SB)/4, $0x00000000
+DATA md5padmasks<>+2456(SB)/1, $0x00
+DATA md5padmasks<>+2464(SB)/4, $0xffffffff
+DATA md5padmasks<>+2468(SB)/4, $0x00000000
+DATA md5padmasks<>+2472(SB)/1, $0x00
+DATA md5padmasks<>+2480(SB)/4, $0xffffffff
+DATA md5padmasks<>+2484(SB)/4, $0x00000000
+DATA md5padmasks<>+2488(SB)/1, $0x00
+DATA md5padmasks<>+2496(SB)/4, $0xffffffff
+DATA md5padmasks<>+2500(SB)/4, $0x00000000
+DATA md5padmasks<>+2504(SB)/1, $0x00
+DATA md5padmasks<>+2512(SB)/4, $0xffffffff
+DATA md5padmasks<>+2516(SB)/4, $0x00000000
+DATA md5padmasks<>+2520(SB)/1, $0x00
+DATA md5padmasks<>+2528(SB)/4, $0xffffffff
+DATA md5padmasks<>+2532(SB)/4, $0x00000000
+DATA md5padmasks<>+2536(SB)/1, $0x00
+DATA md5padmasks<>+2544(SB)/4, $0xffffffff
+DATA md5padmasks<>+2548(SB)/4, $0x00000000
+DATA md5padmasks<>+2552(SB)/1, $0x00
+DATA md5padmasks<>+2560(SB)/4, $0xffffffff
+DATA md5padmasks<>+2564(SB)/4, $0x00000000
+DATA md5padmasks<>+2568(SB)/1, $0x00
+DATA md5padmasks<>+2576(SB)/4, $0xffffffff
+DATA md5padmasks<>+2580(SB)/4, $0x00000000
+DATA md5padmasks<>+2584(SB)/1, $0x00
+DATA md5padmasks<>+2592(SB)/4, $0xffffffff
+DATA md5padmasks<>+2596(SB)/4, $0x00000000
+DATA md5padmasks<>+2600(SB)/1, $0x00
+DATA md5padmasks<>+2608(SB)/4, $0xffffffff
+DATA md5padmasks<>+2612(SB)/4, $0x00000000
+DATA md5padmasks<>+2616(SB)/1, $0x00
+DATA md5padmasks<>+2624(SB)/4, $0xffffffff
+DATA md5padmasks<>+2628(SB)/4, $0x00000000
+DATA md5padmasks<>+2632(SB)/1, $0x00
+DATA md5padmasks<>+2640(SB)/4, $0xffffffff
+DATA md5padmasks<>+2644(SB)/4, $0x00000000
+DATA md5padmasks<>+2648(SB)/1, $0x00
+DATA md5padmasks<>+2656(SB)/4, $0xffffffff
+DATA md5padmasks<>+2660(SB)/4, $0x00000000
+DATA md5padmasks<>+2664(SB)/1, $0x00
+DATA md5padmasks<>+2672(SB)/4, $0xffffffff
+DATA md5padmasks<>+2676(SB)/4, $0x00000000
+DATA md5padmasks<>+2680(SB)/1, $0x00
+DATA md5padmasks<>+2688(SB)/4, $0xffffffff
+DATA md5padmasks<>+2692(SB)/4, $0x00000000
+DATA md5padmasks<>+2696(SB)/1, $0x00
+DATA md5padmasks<>+2704(SB)/4, $0xffffffff
+DATA md5padmasks<>+2708(SB)/4, $0x00000000
+DATA md5padmasks<>+2712(SB)/1, $0x00
+DATA md5padmasks<>+2720(SB)/4, $0xffffffff
+DATA md5padmasks<>+2724(SB)/4, $0x00000000
+DATA md5padmasks<>+2728(SB)/1, $0x00
+DATA md5padmasks<>+2736(SB)/4, $0xffffffff
+DATA md5padmasks<>+2740(SB)/4, $0x00000000
+DATA md5padmasks<>+2744(SB)/1, $0x00
+DATA md5padmasks<>+2752(SB)/4, $0xffffffff
+DATA md5padmasks<>+2756(SB)/4, $0x00000000
+DATA md5padmasks<>+2760(SB)/1, $0x00
+DATA md5padmasks<>+2768(SB)/4, $0xffffffff
+DATA md5padmasks<>+2772(SB)/4, $0x00000000
+DATA md5padmasks<>+2776(SB)/1, $0x00
+DATA md5padmasks<>+2784(SB)/4, $0xffffffff
+DATA md5padmasks<>+2788(SB)/4, $0x00000000
+DATA md5padmasks<>+2792(SB)/1, $0x00
+DATA md5padmasks<>+2800(SB)/4, $0xffffffff
+DATA md5padmasks<>+2804(SB)/4, $0x00000000
+DATA md5padmasks<>+2808(SB)/1, $0x00
+DATA md5padmasks<>+2816(SB)/4, $0xffffffff
+DATA md5padmasks<>+2820(SB)/4, $0x00000000
+DATA md5padmasks<>+2824(SB)/1, $0x00
+DATA md5padmasks<>+2832(SB)/4, $0xffffffff
+DATA md5padmasks<>+2836(SB)/4, $0x00000000
+DATA md5padmasks<>+2840(SB)/1, $0x00
+DATA md5padmasks<>+2848(SB)/4, $0xffffffff
+DATA md5padmasks<>+2852(SB)/4, $0x00000000
+DATA md5padmasks<>+2856(SB)/1, $0x00
+DATA md5padmasks<>+2864(SB)/4, $0xffffffff
+DATA md5padmasks<>+2868(SB)/4, $0x00000000
+DATA md5padmasks<>+2872(SB)/1, $0x00
+DATA md5padmasks<>+2880(SB)/4, $0xffffffff
+DATA md5padmasks<>+2884(SB)/4, $0x00000000
+DATA md5padmasks<>+2888(SB)/1, $0x00
+DATA md5padmasks<>+2896(SB)/4, $0xffffffff
+DATA md5padmasks<>+2900(SB)/4, $0x00000000
+DATA md5padmasks<>+2904(SB)/1, $0x00
+DATA md5padmasks<>+2912(SB)/4, $0xffffffff
+DATA md5padmasks<>+2916(SB)/4, $0x00000000
+DATA md5padmasks<>+2920(SB)/1, $0x00
+DATA md5padmasks<>+2928(SB)/4, $0xffffffff
+DATA md5padmasks<>+2932(SB)/4, $0x00000000
+DATA md5padmasks<>+2936(SB)/1, $0x00
+DATA md5padmasks<>+2944(SB)/4, $0xffffffff
+DATA md5padmasks<>+2948(SB)/4, $0x00000000
+DATA md5padmasks<>+2952(SB)/1, $0x00
+DATA md5padmasks<>+2960(SB)/4, $0xffffffff
+DATA md5padmasks<>+2964(SB)/4, $0x00000000
+DATA md5padmasks<>+2968(SB)/1, $0x00
+DATA md5padmasks<>+2976(SB)/4, $0xffffffff
+DATA md5padmasks<>+2980(SB)/4, $0x00000000
+DATA md5padmasks<>+2984(SB)/1, $0x00
+DATA md5padmasks<>+2992(SB)/4, $0xffffffff
+DATA md5padmasks<>+2996(SB)/4, $0x00000000
+DATA md5padmasks<>+3000(SB)/1, $0x00
+DATA md5padmasks<>+3008(SB)/4, $0xffffffff
+DATA md5padmasks<>+3012(SB)/4, $0x00000000
+DATA md5padmasks<>+3016(SB)/1, $0x00
+DATA md5padmasks<>+3024(SB)/4, $0xffffffff
+DATA md5padmasks<>+3028(SB)/4, $0x00000000
+DATA md5padmasks<>+3032(SB)/1, $0x00
+DATA md5padmasks<>+3040(SB)/4, $0xffffffff
+DATA md5padmasks<>+3044(SB)/4, $0x00000000
+DATA md5padmasks<>+3048(SB)/1, $0x00
+DATA md5padmasks<>+3056(SB)/4, $0xffffffff
+DATA md5padmasks<>+3060(SB)/4, $0x00000000
+DATA md5padmasks<>+3064(SB)/1, $0x00
+DATA md5padmasks<>+3072(SB)/4, $0xffffffff
+DATA md5padmasks<>+3076(SB)/4, $0x00000000
+DATA md5padmasks<>+3080(SB)/1, $0x00
+DATA md5padmasks<>+3088(SB)/4, $0xffffffff
+DATA md5padmasks<>+3092(SB)/4, $0x00000000
+DATA md5padmasks<>+3096(SB)/1, $0x00
+DATA md5padmasks<>+3104(SB)/4, $0xffffffff
+DATA md5padmasks<>+3108(SB)/4, $0x00000000
+DATA md5padmasks<>+3112(SB)/1, $0x00
+DATA md5padmasks<>+3120(SB)/4, $0xffffffff
+DATA md5padmasks<>+3124(SB)/4, $0x00000000
+DATA md5padmasks<>+3128(SB)/1, $0x00
+DATA md5padmasks<>+3136(SB)/4, $0xffffffff
+DATA md5padmasks<>+3140(SB)/4, $0x00000000
+DATA md5padmasks<>+3144(SB)/1, $0x00
+DATA md5padmasks<>+3152(SB)/4, $0xffffffff
+DATA md5padmasks<>+3156(SB)/4, $0x00000000
+DATA md5padmasks<>+3160(SB)/1, $0x00
+DATA md5padmasks<>+3168(SB)/4, $0xffffffff
+DATA md5padmasks<>+3172(SB)/4, $0x00000000
+DATA md5padmasks<>+3176(SB)/1, $0x00
+DATA md5padmasks<>+3184(SB)/4, $0xffffffff
+DATA md5padmasks<>+3188(SB)/4, $0x00000000
+DATA md5padmasks<>+3192(SB)/1, $0x00
+DATA md5padmasks<>+3200(SB)/4, $0xffffffff
+DATA md5padmasks<>+3204(SB)/4, $0x00000000
+DATA md5padmasks<>+3208(SB)/1, $0x00
+DATA md5padmasks<>+3216(SB)/4, $0xffffffff
+DATA md5padmasks<>+3220(SB)/4, $0x00000000
+DATA md5padmasks<>+3224(SB)/1, $0x00
+DATA md5padmasks<>+3232(SB)/4, $0xffffffff
+DATA md5padmasks<>+3236(SB)/4, $0x00000000
+DATA md5padmasks<>+3240(SB)/1, $0x00
+DATA md5padmasks<>+3248(SB)/4, $0xffffffff
+DATA md5padmasks<>+3252(SB)/4, $0x00000000
+DATA md5padmasks<>+3256(SB)/1, $0x00
+DATA md5padmasks<>+3264(SB)/4, $0xffffffff
+DATA md5padmasks<>+3268(SB)/4, $0x00000000
+DATA md5padmasks<>+3272(SB)/1, $0x00
+DATA md5padmasks<>+3280(SB)/4, $0xffffffff
+DATA md5padmasks<>+3284(SB)/4, $0x00000000
+DATA md5padmasks<>+3288(SB)/1, $0x00
+DATA md5padmasks<>+3296(SB)/4, $0xffffffff
+DATA md5padmasks<>+3300(SB)/4, $0x00000000
+DATA md5padmasks<>+3304(SB)/1, $0x00
+DATA md5padmasks<>+3312(SB)/4, $0xffffffff
+DATA md5padmasks<>+3316(SB)/4, $0x00000000
+DATA md5padmasks<>+3320(SB)/1, $0x00
+DATA md5padmasks<>+3328(SB)/4, $0xffffffff
+DATA md5padmasks<>+3332(SB)/4, $0x00000000
+DATA md5padmasks<>+3336(SB)/1, $0x00
+DATA md5padmasks<>+3344(SB)/4, $0xffffffff
+DATA md5padmasks<>+3348(SB)/4, $0x00000000
+DATA md5padmasks<>+3352(SB)/1, $0x00
+DATA md5padmasks<>+3360(SB)/4, $0xffffffff
+DATA md5padmasks<>+3364(SB)/4, $0x00000000
+DATA md5padmasks<>+3368(SB)/1, $0x00
+DATA md5padmasks<>+3376(SB)/4, $0xffffffff
+DATA md5padmasks<>+3380(SB)/4, $0x00000000
+DATA md5padmasks<>+3384(SB)/1, $0x00
+DATA md5padmasks<>+3392(SB)/4, $0xffffffff
+DATA md5padmasks<>+3396(SB)/4, $0x00000000
+DATA md5padmasks<>+3400(SB)/1, $0x00
+DATA md5padmasks<>+3408(SB)/4, $0xffffffff
+DATA md5padmasks<>+3412(SB)/4, $0x00000000
+DATA md5padmasks<>+3416(SB)/1, $0x00
+DATA md5padmasks<>+3424(SB)/4, $0xffffffff
+DATA md5padmasks<>+3428(SB)/4, $0x00000000
+DATA md5padmasks<>+3432(SB)/1, $0x00
+DATA md5padmasks<>+3440(SB)/4, $0xffffffff
+DATA md5padmasks<>+3444(SB)/4, $0x00000000
+DATA md5padmasks<>+3448(SB)/1, $0x00
+DATA md5padmasks<>+3456(SB)/4, $0xffffffff
+DATA md5padmasks<>+3460(SB)/4, $0x00000000
+DATA md5padmasks<>+3464(SB)/1, $0x00
+DATA md5padmasks<>+3472(SB)/4, $0xffffffff
+DATA md5padmasks<>+3476(SB)/4, $0x00000000
+DATA md5padmasks<>+3480(SB)/1, $0x00
+DATA md5padmasks<>+3488(SB)/4, $0xffffffff
+DATA md5padmasks<>+3492(SB)/4, $0x00000000
+DATA md5padmasks<>+3496(SB)/1, $0x00
+DATA md5padmasks<>+3504(SB)/4, $0xffffffff
+DATA md5padmasks<>+3508(SB)/4, $0x00000000
+DATA md5padmasks<>+3512(SB)/1, $0x00
+DATA md5padmasks<>+3520(SB)/4, $0xffffffff
+DATA md5padmasks<>+3524(SB)/4, $0x00000000
+DATA md5padmasks<>+3528(SB)/1, $0x00
+DATA md5padmasks<>+3536(SB)/4, $0xffffffff
+DATA md5padmasks<>+3540(SB)/4, $0x00000000
+DATA md5padmasks<>+3544(SB)/1, $0x00
+DATA md5padmasks<>+3552(SB)/4, $0xffffffff
+DATA md5padmasks<>+3556(SB)/4, $0x00000000
+DATA md5padmasks<>+3560(SB)/1, $0x00
+DATA md5padmasks<>+3568(SB)/4, $0xffffffff
+DATA md5padmasks<>+3572(SB)/4, $0x00000000
+DATA md5padmasks<>+3576(SB)/1, $0x00
+DATA md5padmasks<>+3584(SB)/4, $0xffffffff
+DATA md5padmasks<>+3588(SB)/4, $0x00000000
+DATA md5padmasks<>+3592(SB)/1, $0x00
+DATA md5padmasks<>+3600(SB)/4, $0xffffffff
+DATA md5padmasks<>+3604(SB)/4, $0x00000000
+DATA md5padmasks<>+3608(SB)/1, $0x00
+DATA md5padmasks<>+3616(SB)/4, $0xffffffff
+DATA md5padmasks<>+3620(SB)/4, $0x00000000
+DATA md5padmasks<>+3624(SB)/1, $0x00
+DATA md5padmasks<>+3632(SB)/4, $0xffffffff
+DATA md5padmasks<>+3636(SB)/4, $0x00000000
+DATA md5padmasks<>+3640(SB)/1, $0x00
+DATA md5padmasks<>+3648(SB)/4, $0xffffffff
+DATA md5padmasks<>+3652(SB)/4, $0x00000000
+DATA md5padmasks<>+3656(SB)/1, $0x00
+DATA md5padmasks<>+3664(SB)/4, $0xffffffff
+DATA md5padmasks<>+3668(SB)/4, $0x00000000
+DATA md5padmasks<>+3672(SB)/1, $0x00
+DATA md5padmasks<>+3680(SB)/4, $0xffffffff
+DATA md5padmasks<>+3684(SB)/4, $0x00000000
+DATA md5padmasks<>+3688(SB)/1, $0x00
+DATA md5padmasks<>+3696(SB)/4, $0xffffffff
+DATA md5padmasks<>+3700(SB)/4, $0x00000000
+DATA md5padmasks<>+3704(SB)/1, $0x00
+DATA md5padmasks<>+3712(SB)/4, $0xffffffff
+DATA md5padmasks<>+3716(SB)/4, $0x00000000
+DATA md5padmasks<>+3720(SB)/1, $0x00
+DATA md5padmasks<>+3728(SB)/4, $0xffffffff
+DATA md5padmasks<>+3732(SB)/4, $0x00000000
+DATA md5padmasks<>+3736(SB)/1, $0x00
+DATA md5padmasks<>+3744(SB)/4, $0xffffffff
+DATA md5padmasks<>+3748(SB)/4, $0x00000000
+DATA md5padmasks<>+3752(SB)/1, $0x00
+DATA md5padmasks<>+3760(SB)/4, $0xffffffff
+DATA md5padmasks<>+3764(SB)/4, $0x00000000
+DATA md5padmasks<>+3768(SB)/1, $0x00
+DATA md5padmasks<>+3776(SB)/4, $0xffffffff
+DATA md5padmasks<>+3780(SB)/4, $0x00000000
+DATA md5padmasks<>+3784(SB)/1, $0x00
+DATA md5padmasks<>+3792(SB)/4, $0xffffffff
+DATA md5padmasks<>+3796(SB)/4, $0x00000000
+DATA md5padmasks<>+3800(SB)/1, $0x00
+DATA md5padmasks<>+3808(SB)/4, $0xffffffff
+DATA md5padmasks<>+3812(SB)/4, $0x00000000
+DATA md5padmasks<>+3816(SB)/1, $0x00
+DATA md5padmasks<>+3824(SB)/4, $0xffffffff
+DATA md5padmasks<>+3828(SB)/4, $0x00000000
+DATA md5padmasks<>+3832(SB)/1, $0x00
+DATA md5padmasks<>+3840(SB)/4, $0xffffffff
+DATA md5padmasks<>+3844(SB)/4, $0x00000000
+DATA md5padmasks<>+3848(SB)/1, $0x00
+DATA md5padmasks<>+3856(SB)/4, $0xffffffff
+DATA md5padmasks<>+3860(SB)/4, $0x00000000
+DATA md5padmasks<>+3864(SB)/1, $0x00
+DATA md5padmasks<>+3872(SB)/4, $0xffffffff
+DATA md5padmasks<>+3876(SB)/4, $0x00000000
+DATA md5padmasks<>+3880(SB)/1, $0x00
+DATA md5padmasks<>+3888(SB)/4, $0xffffffff
+DATA md5padmasks<>+3892(SB)/4, $0x00000000
+DATA md5padmasks<>+3896(SB)/1, $0x00
+DATA md5padmasks<>+3904(SB)/4, $0xffffffff
+DATA md5padmasks<>+3908(SB)/4, $0x00000000
+DATA md5padmasks<>+3912(SB)/1, $0x00
+DATA md5padmasks<>+3920(SB)/4, $0xffffffff
+DATA md5padmasks<>+3924(SB)/4, $0x00000000
+DATA md5padmasks<>+3928(SB)/1, $0x00
+DATA md5padmasks<>+3936(SB)/4, $0xffffffff
+DATA md5padmasks<>+3940(SB)/4, $0x00000000
+DATA md5padmasks<>+3944(SB)/1, $0x00
+DATA md5padmasks<>+3952(SB)/4, $0xffffffff
+DATA md5padmasks<>+3956(SB)/4, $0x00000000
+DATA md5padmasks<>+3960(SB)/1, $0x00
+DATA md5padmasks<>+3968(SB)/4, $0xffffffff
+DATA md5padmasks<>+3972(SB)/4, $0x00000000
+DATA md5padmasks<>+3976(SB)/1, $0x00
+DATA md5padmasks<>+3984(SB)/4, $0xffffffff
+DATA md5padmasks<>+3988(SB)/4, $0x00000000
+DATA md5padmasks<>+3992(SB)/1, $0x00
+DATA md5padmasks<>+4000(SB)/4, $0xffffffff
+DATA md5padmasks<>+4004(SB)/4, $0x00000000
+DATA md5padmasks<>+4008(SB)/1, $0x00
+DATA md5padmasks<>+4016(SB)/4, $0xffffffff
+DATA md5padmasks<>+4020(SB)/4, $0x00000000
+DATA md5padmasks<>+4024(SB)/1, $0x00
+DATA md5padmasks<>+4032(SB)/4, $0xffffffff
+DATA md5padmasks<>+4036(SB)/4, $0x00000000
+DATA md5padmasks<>+4040(SB)/1, $0x00
+DATA md5padmasks<>+4048(SB)/4, $0xffffffff
+DATA md5padmasks<>+4052(SB)/4, $0x00000000
+DATA md5padmasks<>+4056(SB)/1, $0x00
+DATA md5padmasks<>+4064(SB)/4, $0xffffffff
+DATA md5padmasks<>+4068(SB)/4, $0x00000000
+DATA md5padmasks<>+4072(SB)/1, $0x00
+DATA md5padmasks<>+4080(SB)/4, $0xffffffff
+DATA md5padmasks<>+4084(SB)/4, $0x00000000
+DATA md5padmasks<>+4088(SB)/1, $0x00
+DATA md5padmasks<>+4096(SB)/4, $0xffffffff
+DATA md5padmasks<>+4100(SB)/4, $0x00000000
+DATA md5padmasks<>+4104(SB)/1, $0x00
+DATA md5padmasks<>+4112(SB)/4, $0xffffffff
+DATA md5padmasks<>+4116(SB)/4, $0x00000000
+DATA md5padmasks<>+4120(SB)/1, $0x00
+DATA md5padmasks<>+4128(SB)/4, $0xffffffff
+DATA md5padmasks<>+4132(SB)/4, $0x00000000
+DATA md5padmasks<>+4136(SB)/1, $0x00
+DATA md5padmasks<>+4144(SB)/4, $0xffffffff
+DATA md5padmasks<>+4148(SB)/4, $0x00000000
+DATA md5padmasks<>+4152(SB)/1, $0x00
+DATA md5padmasks<>+4160(SB)/4, $0xffffffff
+DATA md5padmasks<>+4164(SB)/4, $0x00000000
+DATA md5padmasks<>+4168(SB)/1, $0x00
+DATA md5padmasks<>+4176(SB)/4, $0xffffffff
+DATA md5padmasks<>+4180(SB)/4, $0x00000000
+DATA md5padmasks<>+4184(SB)/1, $0x00
+DATA md5padmasks<>+4192(SB)/4, $0xffffffff
+DATA md5padmasks<>+4196(SB)/4, $0x00000000
+DATA md5padmasks<>+4200(SB)/1, $0x00
+DATA md5padmasks<>+4208(SB)/4, $0xffffffff
+DATA md5padmasks<>+4212(SB)/4, $0x00000000
+DATA md5padmasks<>+4216(SB)/1, $0x00
+DATA md5padmasks<>+4224(SB)/4, $0xffffffff
+DATA md5padmasks<>+4228(SB)/4, $0x00000000
+DATA md5padmasks<>+4232(SB)/1, $0x00
+DATA md5padmasks<>+4240(SB)/4, $0xffffffff
+DATA md5padmasks<>+4244(SB)/4, $0x00000000
+DATA md5padmasks<>+4248(SB)/1, $0x00
+DATA md5padmasks<>+4256(SB)/4, $0xffffffff
+DATA md5padmasks<>+4260(SB)/4, $0x00000000
+DATA md5padmasks<>+4264(SB)/1, $0x00
+DATA md5padmasks<>+4272(SB)/4, $0xffffffff
+DATA md5padmasks<>+4276(SB)/4, $0x00000000
+DATA md5padmasks<>+4280(SB)/1, $0x00
+DATA md5padmasks<>+4288(SB)/4, $0xffffffff
+DATA md5padmasks<>+4292(SB)/4, $0x00000000
+DATA md5padmasks<>+4296(SB)/1, $0x00
+DATA md5padmasks<>+4304(SB)/4, $0xffffffff
+DATA md5padmasks<>+4308(SB)/4, $0x00000000
+DATA md5padmasks<>+4312(SB)/1, $0x00
+DATA md5padmasks<>+4320(SB)/4, $0xffffffff
+DATA md5padmasks<>+4324(SB)/4, $0x00000000
+DATA md5padmasks<>+4328(SB)/1, $0x00
+DATA md5padmasks<>+4336(SB)/4, $0xffffffff
+DATA md5padmasks<>+4340(SB)/4, $0x00000000
+DATA md5padmasks<>+4344(SB)/1, $0x00
+DATA md5padmasks<>+4352(SB)/4, $0xffffffff
+DATA md5padmasks<>+4356(SB)/4, $0x00000000
+DATA md5padmasks<>+4360(SB)/1, $0x00
+DATA md5padmasks<>+4368(SB)/4, $0xffffffff
+DATA md5padmasks<>+4372(SB)/4, $0x00000000
+DATA md5padmasks<>+4376(SB)/1, $0x00
+DATA md5padmasks<>+4384(SB)/4, $0xffffffff
+DATA md5padmasks<>+4388(SB)/4, $0x00000000
+DATA md5padmasks<>+4392(SB)/1, $0x00
+DATA md5padmasks<>+4400(SB)/4, $0xffffffff
+DATA md5padmasks<>+4404(SB)/4, $0x00000000
+DATA md5padmasks<>+4408(SB)/1, $0x00
+DATA md5padmasks<>+4416(SB)/4, $0xffffffff
+DATA md5padmasks<>+4420(SB)/4, $0x00000000
+DATA md5padmasks<>+4424(SB)/1, $0x00
+DATA md5padmasks<>+4432(SB)/4, $0xffffffff
+DATA md5padmasks<>+4436(SB)/4, $0x00000000
+DATA md5padmasks<>+4440(SB)/1, $0x00
+DATA md5padmasks<>+4448(SB)/4, $0xffffffff
+DATA md5padmasks<>+4452(SB)/4, $0x00000000
+DATA md5padmasks<>+4456(SB)/1, $0x00
+DATA md5padmasks<>+4464(SB)/4, $0xffffffff
+DATA md5padmasks<>+4468(SB)/4, $0x00000000
+DATA md5padmasks<>+4472(SB)/1, $0x00
+DATA md5padmasks<>+4480(SB)/4, $0xffffffff
+DATA md5padmasks<>+4484(SB)/4, $0x00000000
+DATA md5padmasks<>+4488(SB)/1, $0x00
+DATA md5padmasks<>+4496(SB)/4, $0xffffffff
+DATA md5padmasks<>+4500(SB)/4, $0x00000000
+DATA md5padmasks<>+4504(SB)/1, $0x00
+DATA md5padmasks<>+4512(SB)/4, $0xffffffff
+DATA md5padmasks<>+4516(SB)/4, $0x00000000
+DATA md5padmasks<>+4520(SB)/1, $0x00
+DATA md5padmasks<>+4528(SB)/4, $0xffffffff
+DATA md5padmasks<>+4532(SB)/4, $0x00000000
+DATA md5padmasks<>+4536(SB)/1, $0x00
+DATA md5padmasks<>+4544(SB)/4, $0xffffffff
+DATA md5padmasks<>+4548(SB)/4, $0x00000000
+DATA md5padmasks<>+4552(SB)/1, $0x00
+DATA md5padmasks<>+4560(SB)/4, $0xffffffff
+DATA md5padmasks<>+4564(SB)/4, $0x00000000
+DATA md5padmasks<>+4568(SB)/1, $0x00
+DATA md5padmasks<>+4576(SB)/4, $0xffffffff
+DATA md5padmasks<>+4580(SB)/4, $0x00000000
+DATA md5padmasks<>+4584(SB)/1, $0x00
+DATA md5padmasks<>+4592(SB)/4, $0xffffffff
+DATA md5padmasks<>+4596(SB)/4, $0x00000000
+DATA md5padmasks<>+4600(SB)/1, $0x00
+GLOBL md5padmasks<>(SB), RODATA|NOPTR, $4601
 
 DATA md5padbytes<>+0(SB)/8, $0x8080808080808080
 DATA md5padbytes<>+8(SB)/8, $0x8080808080808080
@@ -9097,55 +9193,55 @@ sumAVX512x32_gather:
 	VPBROADCASTD md5init<>+8(SB), Y14
 	VPBROADCASTD md5init<>+12(SB), Y15
 	MOVQ         DX, R10
-	SHLQ         $0x05, R10
+	SHLQ         $0x04, R10
 	NEGQ         R10
 	LEAQ         md5padmasks<>+0(SB), R11
-	LEAQ         256(R11)(R10*1), R10
+	LEAQ         640(R11)(R10*1), R10
 	MOVQ         (CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         (AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
 	MOVQ         8(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         8(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
 	MOVQ         16(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         16(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
 	MOVQ         24(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         24(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
 	MOVQ         32(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         32(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
 	MOVQ         40(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         40(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
 	MOVQ         48(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         48(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
 	MOVQ         56(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         56(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
@@ -9182,68 +9278,68 @@ sumAVX512x32_gather:
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
 	VMOVDQU32    Y16, 896(R8)
 	MOVQ         (CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         (AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y16
 	MOVQ         8(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         8(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y17
 	MOVQ         16(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         16(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y18
 	MOVQ         24(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         24(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y19
 	MOVQ         32(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         32(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y20
 	MOVQ         40(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         40(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y21
 	MOVQ         48(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         48(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y22
 	MOVQ         56(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         56(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9278,50 +9374,50 @@ sumAVX512x32_gather:
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
 	VMOVDQU32    Y16, 1920(R8)
 	MOVQ         64(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         64(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
 	MOVQ         72(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         72(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
 	MOVQ         80(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         80(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
 	MOVQ         88(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         88(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
 	MOVQ         96(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         96(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
 	MOVQ         104(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         104(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
 	MOVQ         112(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         112(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
 	MOVQ         120(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         120(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
@@ -9358,68 +9454,68 @@ sumAVX512x32_gather:
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
 	VMOVDQU32    Y16, 928(R8)
 	MOVQ         64(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         64(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y16
 	MOVQ         72(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         72(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y17
 	MOVQ         80(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         80(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y18
 	MOVQ         88(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         88(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y19
 	MOVQ         96(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         96(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y20
 	MOVQ         104(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         104(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y21
 	MOVQ         112(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         112(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y22
 	MOVQ         120(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         120(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9454,50 +9550,50 @@ sumAVX512x32_gather:
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
 	VMOVDQU32    Y16, 1952(R8)
 	MOVQ         128(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         128(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
 	MOVQ         136(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         136(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
 	MOVQ         144(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         144(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
 	MOVQ         152(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         152(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
 	MOVQ         160(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         160(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
 	MOVQ         168(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         168(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
 	MOVQ         176(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         176(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
 	MOVQ         184(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         184(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
@@ -9534,68 +9630,68 @@ sumAVX512x32_gather:
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
 	VMOVDQU32    Y16, 960(R8)
 	MOVQ         128(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         128(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y16
 	MOVQ         136(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         136(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y17
 	MOVQ         144(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         144(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y18
 	MOVQ         152(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         152(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y19
 	MOVQ         160(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         160(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y20
 	MOVQ         168(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         168(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y21
 	MOVQ         176(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         176(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y22
 	MOVQ         184(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         184(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9630,50 +9726,50 @@ sumAVX512x32_gather:
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
 	VMOVDQU32    Y16, 1984(R8)
 	MOVQ         192(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         192(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
 	MOVQ         200(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         200(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
 	MOVQ         208(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         208(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
 	MOVQ         216(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         216(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
 	MOVQ         224(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         224(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
 	MOVQ         232(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         232(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
 	MOVQ         240(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         240(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
 	MOVQ         248(CX), R11
-	KMOVD        (R10)(R11*4), K1
-	KMOVD        8(R10)(R11*4), K2
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
 	MOVQ         248(AX), R11
 	VMOVDQU8.Z   (R11)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
@@ -9710,68 +9806,68 @@ sumAVX512x32_gather:
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
 	VMOVDQU32    Y16, 992(R8)
 	MOVQ         192(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         192(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y16
 	MOVQ         200(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         200(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y17
 	MOVQ         208(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         208(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y18
 	MOVQ         216(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         216(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y19
 	MOVQ         224(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         224(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y20
 	MOVQ         232(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         232(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y21
 	MOVQ         240(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         240(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y22
 	MOVQ         248(CX), R11
-	KMOVD        4(R10)(R11*4), K1
-	KMOVD        12(R10)(R11*4), K2
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
 	MOVQ         248(AX), R12
 	VMOVDQU8.Z   32(R12)(DX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
-	KMOVB        16(R10)(R11*4), K1
+	KMOVB        -504(R10)(R11*2), K1
 	VPBROADCASTQ R11, K1, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9869,31 +9965,31 @@ sumAVX512x32_more:
 	VPROLD        $0x07, Y11, Y11
 	VPADDD        Y13, Y11, Y11
 	MOVQ          R12, CX
-	SHLQ          $0x05, CX
+	SHLQ          $0x04, CX
 	NEGQ          CX
 	LEAQ          md5padmasks<>+0(SB), R13
-	LEAQ          256(R13)(CX*1), CX
+	LEAQ          640(R13)(CX*1), CX
 	MOVQ          (R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          (R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
 	MOVQ          8(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          8(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
 	MOVQ          16(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          16(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y18
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y18
 	MOVQ          24(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          24(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
@@ -9922,26 +10018,26 @@ sumAVX512x32_more:
 	VPROLD        $0x0c, Y12, Y12
 	VPADDD        Y11, Y12, Y12
 	MOVQ          32(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          32(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
 	MOVQ          40(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          40(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y21
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y21
 	MOVQ          48(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          48(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
 	MOVQ          56(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          56(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y23
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y23
@@ -10098,20 +10194,20 @@ sumAVX512x32_more:
 	VSHUFI64X2    $0x03, Y12, Y13, Y9
 	VMOVDQU32     Y9, 896(R9)
 	MOVQ          (R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          (R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y9
 	MOVQ          8(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          8(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y11
 	VPADDD        896(R8), Y10, Y10
 	VPADDD.BCST   32(BX), Y19, Y12
@@ -10138,44 +10234,44 @@ sumAVX512x32_more:
 	VPROLD        $0x16, Y5, Y5
 	VPADDD        Y6, Y5, Y5
 	MOVQ          16(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          16(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y7
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y7
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y7
 	MOVQ          24(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          24(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y17
 	MOVQ          32(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          32(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y18
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y18
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y18
 	MOVQ          40(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          40(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y19
 	MOVQ          48(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          48(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y21
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y21
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y21
 	VPADDD        1024(R8), Y12, Y12
 	VPADDD.BCST   36(BX), Y24, Y22
@@ -10202,12 +10298,12 @@ sumAVX512x32_more:
 	VPROLD        $0x07, Y3, Y3
 	VPADDD        Y5, Y3, Y3
 	MOVQ          56(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          56(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y8
 	VPUNPCKLDQ    Y11, Y9, Y24
 	VPUNPCKHDQ    Y11, Y9, Y9
@@ -10362,32 +10458,32 @@ sumAVX512x32_more:
 	VPROLD        $0x0c, Y16, Y16
 	VPADDD        Y0, Y16, Y16
 	MOVQ          64(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          64(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y2
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y2
 	MOVQ          72(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          72(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
 	MOVQ          80(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          80(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
 	MOVQ          88(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          88(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
 	MOVQ          96(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          96(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
@@ -10416,20 +10512,20 @@ sumAVX512x32_more:
 	VPROLD        $0x11, Y7, Y7
 	VPADDD        Y16, Y7, Y7
 	MOVQ          104(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          104(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
 	MOVQ          112(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          112(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
 	MOVQ          120(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          120(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y23
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y23
@@ -10586,28 +10682,28 @@ sumAVX512x32_more:
 	VSHUFI64X2    $0x03, Y1, Y2, Y1
 	VMOVDQU32     Y1, 928(R9)
 	MOVQ          64(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          64(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y1
 	MOVQ          72(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          72(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y2
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y2
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y2
 	MOVQ          80(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          80(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y12
 	VPADDD        640(R8), Y0, Y0
 	VPADDD.BCST   84(BX), Y25, Y13
@@ -10634,44 +10730,44 @@ sumAVX512x32_more:
 	VPROLD        $0x05, Y11, Y11
 	VPADDD        Y10, Y11, Y11
 	MOVQ          88(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          88(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y15
 	MOVQ          96(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          96(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y16
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y16
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y16
 	MOVQ          104(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          104(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y18
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y18
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y18
 	MOVQ          112(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          112(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y19
 	MOVQ          120(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          120(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y23
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y23
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y23
 	VPADDD        1280(R8), Y13, Y13
 	VPADDD.BCST   88(BX), Y22, Y24
@@ -10826,8 +10922,8 @@ sumAVX512x32_more:
 	VSHUFI64X2    $0x03, Y8, Y1, Y1
 	VMOVDQU32     Y1, 1952(R9)
 	MOVQ          128(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          128(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
@@ -10856,32 +10952,32 @@ sumAVX512x32_more:
 	VPROLD        $0x0e, Y3, Y3
 	VPADDD        Y6, Y3, Y3
 	MOVQ          136(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          136(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
 	MOVQ          144(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          144(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
 	MOVQ          152(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          152(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y18
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y18
 	MOVQ          160(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          160(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
 	MOVQ          168(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          168(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y20
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y20
@@ -10910,14 +11006,14 @@ sumAVX512x32_more:
 	VPROLD        $0x14, Y11, Y11
 	VPADDD        Y3, Y11, Y11
 	MOVQ          176(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          176(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
 	MOVQ          184(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          184(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
@@ -11074,36 +11170,36 @@ sumAVX512x32_more:
 	VSHUFI64X2    $0x03, Y9, Y1, Y1
 	VMOVDQU32     Y1, 960(R9)
 	MOVQ          128(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          128(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y1
 	MOVQ          136(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          136(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y9
 	MOVQ          144(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          144(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y14
 	MOVQ          152(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          152(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y15
 	VPADDD        1024(R8), Y3, Y3
 	VPADDD.BCST   136(BX), Y6, Y18
@@ -11130,36 +11226,36 @@ sumAVX512x32_more:
 	VPROLD        $0x0b, Y13, Y13
 	VPADDD        Y0, Y13, Y13
 	MOVQ          160(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          160(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y12
 	MOVQ          168(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          168(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y20
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y20
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y20
 	MOVQ          176(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          176(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y21
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y21
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y21
 	MOVQ          184(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          184(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y22
 	VPUNPCKLDQ    Y9, Y1, Y23
 	VPADDD        1408(R8), Y18, Y18
@@ -11314,14 +11410,14 @@ sumAVX512x32_more:
 	VSHUFI64X2    $0x03, Y12, Y1, Y0
 	VMOVDQU32     Y0, 1984(R9)
 	MOVQ          192(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          192(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y0
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y0
 	MOVQ          200(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          200(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
@@ -11350,32 +11446,32 @@ sumAVX512x32_more:
 	VPROLD        $0x17, Y4, Y4
 	VPADDD        Y2, Y4, Y4
 	MOVQ          208(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          208(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y16
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y16
 	MOVQ          216(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          216(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
 	MOVQ          224(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          224(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
 	MOVQ          232(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          232(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y20
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y20
 	MOVQ          240(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          240(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y21
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y21
@@ -11404,8 +11500,8 @@ sumAVX512x32_more:
 	VPROLD        $0x04, Y15, Y15
 	VPADDD        Y4, Y15, Y15
 	MOVQ          248(R11), R13
-	KMOVD         (CX)(R13*4), K1
-	KMOVD         8(CX)(R13*4), K2
+	KMOVD         (CX)(R13*2), K1
+	KMOVD         4(CX)(R13*2), K2
 	MOVQ          248(R10), R13
 	VMOVDQU8.Z    (R13)(R12*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
@@ -11562,44 +11658,44 @@ sumAVX512x32_more:
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y14, Y3, Y3
 	MOVQ          192(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          192(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y6
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y6
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y6
 	MOVQ          200(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          200(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y13
 	MOVQ          208(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          208(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y15
 	MOVQ          216(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          216(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y16
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y16
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y16
 	MOVQ          224(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          224(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y17
 	VPADDD        1920(R8), Y0, Y0
 	VPADDD.BCST   188(BX), Y25, Y18
@@ -11626,28 +11722,28 @@ sumAVX512x32_more:
 	VPROLD        $0x10, Y7, Y7
 	VPADDD        Y3, Y7, Y7
 	MOVQ          232(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          232(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y10
 	MOVQ          240(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          240(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y22
 	MOVQ          248(R11), R13
-	KMOVD         4(CX)(R13*4), K1
-	KMOVD         12(CX)(R13*4), K2
+	KMOVD         -512(CX)(R13*2), K1
+	KMOVD         -508(CX)(R13*2), K2
 	MOVQ          248(R10), R14
 	VMOVDQU8.Z    32(R14)(R12*1), K1, Y23
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y23
-	KMOVB         16(CX)(R13*4), K1
+	KMOVB         -504(CX)(R13*2), K1
 	VPBROADCASTQ  R13, K1, Y23
 	VPUNPCKLDQ    Y13, Y6, Y24
 	VPUNPCKHDQ    Y13, Y6, Y6

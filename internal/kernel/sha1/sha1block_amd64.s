@@ -4545,55 +4545,55 @@ sumAVX512x16_gather:
 	VPBROADCASTD sha1init<>+12(SB), Y13
 	VPBROADCASTD sha1init<>+16(SB), Y14
 	MOVQ         DX, R9
-	SHLQ         $0x05, R9
+	SHLQ         $0x04, R9
 	NEGQ         R9
 	LEAQ         sha1padmasks<>+0(SB), R10
-	LEAQ         256(R10)(R9*1), R9
+	LEAQ         640(R10)(R9*1), R9
 	MOVQ         (CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         (AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y15
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y15
 	MOVQ         8(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         8(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y16
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y16
 	MOVQ         16(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         16(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y17
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y17
 	MOVQ         24(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         24(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y18
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y18
 	MOVQ         32(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         32(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y19
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y19
 	MOVQ         40(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         40(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y20
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y20
 	MOVQ         48(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         48(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y21
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y21
 	MOVQ         56(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         56(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y22
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y22
@@ -4638,75 +4638,75 @@ sumAVX512x16_gather:
 	VPSHUFB      Y4, Y15, Y15
 	VMOVDQU32    Y15, 448(BX)
 	MOVQ         (CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         (AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y15
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y15
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y15
 	MOVQ         8(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         8(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y16
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y16
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y16
 	MOVQ         16(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         16(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y17
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y17
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y17
 	MOVQ         24(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         24(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y18
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y18
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y18
 	MOVQ         32(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         32(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y19
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y19
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y19
 	MOVQ         40(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         40(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y20
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y20
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y20
 	MOVQ         48(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         48(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y21
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y21
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y21
 	MOVQ         56(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         56(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y22
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y22
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y22
 	VPUNPCKLDQ   Y16, Y15, Y23
@@ -4750,50 +4750,50 @@ sumAVX512x16_gather:
 	VPSHUFB      Y4, Y15, Y15
 	VMOVDQU32    Y15, 960(BX)
 	MOVQ         64(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         64(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y15
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y15
 	MOVQ         72(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         72(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y16
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y16
 	MOVQ         80(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         80(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y17
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y17
 	MOVQ         88(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         88(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y18
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y18
 	MOVQ         96(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         96(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y19
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y19
 	MOVQ         104(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         104(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y20
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y20
 	MOVQ         112(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         112(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y21
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y21
 	MOVQ         120(CX), R10
-	KMOVD        (R9)(R10*4), K1
-	KMOVD        8(R9)(R10*4), K2
+	KMOVD        (R9)(R10*2), K1
+	KMOVD        4(R9)(R10*2), K2
 	MOVQ         120(AX), R10
 	VMOVDQU8.Z   (R10)(DX*1), K1, Y22
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y22
@@ -4838,75 +4838,75 @@ sumAVX512x16_gather:
 	VPSHUFB      Y4, Y15, Y15
 	VMOVDQU32    Y15, 480(BX)
 	MOVQ         64(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         64(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y15
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y15
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y15
 	MOVQ         72(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         72(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y16
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y16
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y16
 	MOVQ         80(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         80(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y17
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y17
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y17
 	MOVQ         88(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         88(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y18
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y18
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y18
 	MOVQ         96(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         96(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y19
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y19
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y19
 	MOVQ         104(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         104(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y20
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y20
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y20
 	MOVQ         112(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         112(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y21
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y21
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y21
 	MOVQ         120(CX), R10
-	KMOVD        4(R9)(R10*4), K1
-	KMOVD        12(R9)(R10*4), K2
+	KMOVD        -512(R9)(R10*2), K1
+	KMOVD        -508(R9)(R10*2), K2
 	MOVQ         120(AX), R11
 	VMOVDQU8.Z   32(R11)(DX*1), K1, Y22
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y22
-	KMOVB        16(R9)(R10*4), K1
+	KMOVB        -504(R9)(R10*2), K1
 	BSWAPQ       R10
 	VPBROADCASTQ R10, K1, Y22
 	VPUNPCKLDQ   Y16, Y15, Y23
@@ -4997,13 +4997,13 @@ sumAVX512x16_more:
 	VPADDD        Y13, Y14, Y14
 	VPROLD        $0x1e, Y11, Y11
 	MOVQ          R11, CX
-	SHLQ          $0x05, CX
+	SHLQ          $0x04, CX
 	NEGQ          CX
 	LEAQ          sha1padmasks<>+0(SB), R12
-	LEAQ          256(R12)(CX*1), CX
+	LEAQ          640(R12)(CX*1), CX
 	MOVQ          (R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          (R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y13
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y13
@@ -5022,14 +5022,14 @@ sumAVX512x16_more:
 	VPADDD        Y12, Y8, Y8
 	VPROLD        $0x1e, Y10, Y10
 	MOVQ          8(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          8(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y12
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y12
 	MOVQ          16(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          16(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y17
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y17
@@ -5048,14 +5048,14 @@ sumAVX512x16_more:
 	VPADDD        Y11, Y7, Y7
 	VPROLD        $0x1e, Y14, Y14
 	MOVQ          24(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          24(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y11
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y11
 	MOVQ          32(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          32(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y19
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y19
@@ -5074,14 +5074,14 @@ sumAVX512x16_more:
 	VPADDD        Y10, Y6, Y6
 	VPROLD        $0x1e, Y8, Y8
 	MOVQ          40(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          40(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y10
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y10
 	MOVQ          48(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          48(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y21
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y21
@@ -5100,8 +5100,8 @@ sumAVX512x16_more:
 	VPADDD        Y14, Y5, Y5
 	VPROLD        $0x1e, Y7, Y7
 	MOVQ          56(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          56(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y14
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y14
@@ -5338,12 +5338,12 @@ sumAVX512x16_more:
 	VPSHUFB       Y4, Y5, Y5
 	VMOVDQU32     Y5, 448(R8)
 	MOVQ          (R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          (R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y5
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y5
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y5
 	VMOVDQU32     960(BX), Y13
@@ -5373,21 +5373,21 @@ sumAVX512x16_more:
 	VPADDD        Y17, Y20, Y20
 	VPROLD        $0x1e, Y8, Y8
 	MOVQ          8(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          8(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y17
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y17
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y17
 	MOVQ          16(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          16(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y23
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y23
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y23
 	VMOVDQU32     704(BX), Y24
@@ -5415,21 +5415,21 @@ sumAVX512x16_more:
 	VPADDD        Y18, Y16, Y16
 	VPROLD        $0x1e, Y15, Y15
 	MOVQ          24(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          24(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y18
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y18
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y18
 	MOVQ          32(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          32(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y25
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y25
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y25
 	VMOVDQU32     768(BX), Y26
@@ -5457,21 +5457,21 @@ sumAVX512x16_more:
 	VPADDD        Y8, Y14, Y14
 	VPROLD        $0x1e, Y20, Y20
 	MOVQ          40(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          40(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y8
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y8
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y8
 	MOVQ          48(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          48(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y27
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y27
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y27
 	VMOVDQU32     832(BX), Y28
@@ -5499,12 +5499,12 @@ sumAVX512x16_more:
 	VPADDD        Y15, Y11, Y11
 	VPROLD        $0x1e, Y16, Y16
 	MOVQ          56(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          56(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y15
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y15
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y15
 	VPUNPCKLDQ    Y17, Y5, Y29
@@ -5836,8 +5836,8 @@ sumAVX512x16_more:
 	VPSHUFB       Y4, Y5, Y5
 	VMOVDQU32     Y5, 960(R8)
 	MOVQ          64(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          64(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y5
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y5
@@ -5866,14 +5866,14 @@ sumAVX512x16_more:
 	VPADDD        Y18, Y17, Y17
 	VPROLD        $0x1e, Y16, Y16
 	MOVQ          72(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          72(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y18
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y18
 	MOVQ          80(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          80(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y20
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y20
@@ -5902,14 +5902,14 @@ sumAVX512x16_more:
 	VPADDD        Y24, Y11, Y11
 	VPROLD        $0x1e, Y14, Y14
 	MOVQ          88(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          88(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y24
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y24
 	MOVQ          96(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          96(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y25
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y25
@@ -5938,14 +5938,14 @@ sumAVX512x16_more:
 	VPADDD        Y16, Y10, Y10
 	VPROLD        $0x1e, Y17, Y17
 	MOVQ          104(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          104(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y16
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y16
 	MOVQ          112(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          112(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y27
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y27
@@ -5974,8 +5974,8 @@ sumAVX512x16_more:
 	VPADDD        Y14, Y15, Y15
 	VPROLD        $0x1e, Y11, Y11
 	MOVQ          120(R10), R12
-	KMOVD         (CX)(R12*4), K1
-	KMOVD         8(CX)(R12*4), K2
+	KMOVD         (CX)(R12*2), K1
+	KMOVD         4(CX)(R12*2), K2
 	MOVQ          120(R9), R12
 	VMOVDQU8.Z    (R12)(R11*1), K1, Y14
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y14
@@ -6308,12 +6308,12 @@ sumAVX512x16_more:
 	VPSHUFB       Y4, Y5, Y5
 	VMOVDQU32     Y5, 480(R8)
 	MOVQ          64(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          64(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y5
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y5
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y5
 	VMOVDQU32     640(BX), Y8
@@ -6341,21 +6341,21 @@ sumAVX512x16_more:
 	VPADDD        Y18, Y17, Y17
 	VPROLD        $0x1e, Y15, Y15
 	MOVQ          72(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          72(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y18
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y18
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y18
 	MOVQ          80(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          80(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y20
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y20
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y20
 	VMOVDQU32     704(BX), Y24
@@ -6383,21 +6383,21 @@ sumAVX512x16_more:
 	VPADDD        Y23, Y16, Y16
 	VPROLD        $0x1e, Y10, Y10
 	MOVQ          88(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          88(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y23
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y23
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y23
 	MOVQ          96(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          96(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y25
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y25
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y25
 	VMOVDQU32     768(BX), Y26
@@ -6425,21 +6425,21 @@ sumAVX512x16_more:
 	VPADDD        Y15, Y9, Y9
 	VPROLD        $0x1e, Y17, Y17
 	MOVQ          104(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          104(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y15
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y15
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y15
 	MOVQ          112(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          112(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y27
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y27
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y27
 	VMOVDQU32     832(BX), Y28
@@ -6467,12 +6467,12 @@ sumAVX512x16_more:
 	VPADDD        Y10, Y14, Y14
 	VPROLD        $0x1e, Y16, Y16
 	MOVQ          120(R10), R12
-	KMOVD         4(CX)(R12*4), K1
-	KMOVD         12(CX)(R12*4), K2
+	KMOVD         -512(CX)(R12*2), K1
+	KMOVD         -508(CX)(R12*2), K2
 	MOVQ          120(R9), R13
 	VMOVDQU8.Z    32(R13)(R11*1), K1, Y10
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y10
-	KMOVB         16(CX)(R12*4), K1
+	KMOVB         -504(CX)(R12*2), K1
 	BSWAPQ        R12
 	VPBROADCASTQ  R12, K1, Y10
 	VPUNPCKLDQ    Y18, Y5, Y29
@@ -7340,775 +7340,871 @@ DATA sha1init<>+12(SB)/4, $0x10325476
 DATA sha1init<>+16(SB)/4, $0xc3d2e1f0
 GLOBL sha1init<>(SB), RODATA|NOPTR, $20
 
-DATA sha1padmasks<>+0(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+8(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+16(SB)/1, $0x08
-DATA sha1padmasks<>+32(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+40(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+48(SB)/1, $0x08
-DATA sha1padmasks<>+64(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+72(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+80(SB)/1, $0x08
-DATA sha1padmasks<>+96(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+104(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+112(SB)/1, $0x08
-DATA sha1padmasks<>+128(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+136(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+144(SB)/1, $0x08
-DATA sha1padmasks<>+160(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+168(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+176(SB)/1, $0x08
-DATA sha1padmasks<>+192(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+200(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+208(SB)/1, $0x08
-DATA sha1padmasks<>+224(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+232(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+240(SB)/1, $0x08
-DATA sha1padmasks<>+256(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+264(SB)/8, $0x0000000000000001
-DATA sha1padmasks<>+272(SB)/1, $0x08
-DATA sha1padmasks<>+288(SB)/8, $0x0000000000000001
-DATA sha1padmasks<>+296(SB)/8, $0x0000000000000002
-DATA sha1padmasks<>+304(SB)/1, $0x08
-DATA sha1padmasks<>+320(SB)/8, $0x0000000000000003
-DATA sha1padmasks<>+328(SB)/8, $0x0000000000000004
-DATA sha1padmasks<>+336(SB)/1, $0x08
-DATA sha1padmasks<>+352(SB)/8, $0x0000000000000007
-DATA sha1padmasks<>+360(SB)/8, $0x0000000000000008
-DATA sha1padmasks<>+368(SB)/1, $0x08
-DATA sha1padmasks<>+384(SB)/8, $0x000000000000000f
-DATA sha1padmasks<>+392(SB)/8, $0x0000000000000010
-DATA sha1padmasks<>+400(SB)/1, $0x08
-DATA sha1padmasks<>+416(SB)/8, $0x000000000000001f
-DATA sha1padmasks<>+424(SB)/8, $0x0000000000000020
-DATA sha1padmasks<>+432(SB)/1, $0x08
-DATA sha1padmasks<>+448(SB)/8, $0x000000000000003f
-DATA sha1padmasks<>+456(SB)/8, $0x0000000000000040
-DATA sha1padmasks<>+464(SB)/1, $0x08
-DATA sha1padmasks<>+480(SB)/8, $0x000000000000007f
-DATA sha1padmasks<>+488(SB)/8, $0x0000000000000080
-DATA sha1padmasks<>+496(SB)/1, $0x08
-DATA sha1padmasks<>+512(SB)/8, $0x00000000000000ff
-DATA sha1padmasks<>+520(SB)/8, $0x0000000000000100
-DATA sha1padmasks<>+528(SB)/1, $0x08
-DATA sha1padmasks<>+544(SB)/8, $0x00000000000001ff
-DATA sha1padmasks<>+552(SB)/8, $0x0000000000000200
-DATA sha1padmasks<>+560(SB)/1, $0x08
-DATA sha1padmasks<>+576(SB)/8, $0x00000000000003ff
-DATA sha1padmasks<>+584(SB)/8, $0x0000000000000400
-DATA sha1padmasks<>+592(SB)/1, $0x08
-DATA sha1padmasks<>+608(SB)/8, $0x00000000000007ff
-DATA sha1padmasks<>+616(SB)/8, $0x0000000000000800
-DATA sha1padmasks<>+624(SB)/1, $0x08
-DATA sha1padmasks<>+640(SB)/8, $0x0000000000000fff
-DATA sha1padmasks<>+648(SB)/8, $0x0000000000001000
-DATA sha1padmasks<>+656(SB)/1, $0x08
-DATA sha1padmasks<>+672(SB)/8, $0x0000000000001fff
-DATA sha1padmasks<>+680(SB)/8, $0x0000000000002000
-DATA sha1padmasks<>+688(SB)/1, $0x08
-DATA sha1padmasks<>+704(SB)/8, $0x0000000000003fff
-DATA sha1padmasks<>+712(SB)/8, $0x0000000000004000
-DATA sha1padmasks<>+720(SB)/1, $0x08
-DATA sha1padmasks<>+736(SB)/8, $0x0000000000007fff
-DATA sha1padmasks<>+744(SB)/8, $0x0000000000008000
-DATA sha1padmasks<>+752(SB)/1, $0x08
-DATA sha1padmasks<>+768(SB)/8, $0x000000000000ffff
-DATA sha1padmasks<>+776(SB)/8, $0x0000000000010000
-DATA sha1padmasks<>+784(SB)/1, $0x08
-DATA sha1padmasks<>+800(SB)/8, $0x000000000001ffff
-DATA sha1padmasks<>+808(SB)/8, $0x0000000000020000
-DATA sha1padmasks<>+816(SB)/1, $0x08
-DATA sha1padmasks<>+832(SB)/8, $0x000000000003ffff
-DATA sha1padmasks<>+840(SB)/8, $0x0000000000040000
-DATA sha1padmasks<>+848(SB)/1, $0x08
-DATA sha1padmasks<>+864(SB)/8, $0x000000000007ffff
-DATA sha1padmasks<>+872(SB)/8, $0x0000000000080000
-DATA sha1padmasks<>+880(SB)/1, $0x08
-DATA sha1padmasks<>+896(SB)/8, $0x00000000000fffff
-DATA sha1padmasks<>+904(SB)/8, $0x0000000000100000
-DATA sha1padmasks<>+912(SB)/1, $0x08
-DATA sha1padmasks<>+928(SB)/8, $0x00000000001fffff
-DATA sha1padmasks<>+936(SB)/8, $0x0000000000200000
-DATA sha1padmasks<>+944(SB)/1, $0x08
-DATA sha1padmasks<>+960(SB)/8, $0x00000000003fffff
-DATA sha1padmasks<>+968(SB)/8, $0x0000000000400000
-DATA sha1padmasks<>+976(SB)/1, $0x08
-DATA sha1padmasks<>+992(SB)/8, $0x00000000007fffff
-DATA sha1padmasks<>+1000(SB)/8, $0x0000000000800000
-DATA sha1padmasks<>+1008(SB)/1, $0x08
-DATA sha1padmasks<>+1024(SB)/8, $0x0000000000ffffff
-DATA sha1padmasks<>+1032(SB)/8, $0x0000000001000000
-DATA sha1padmasks<>+1040(SB)/1, $0x08
-DATA sha1padmasks<>+1056(SB)/8, $0x0000000001ffffff
-DATA sha1padmasks<>+1064(SB)/8, $0x0000000002000000
-DATA sha1padmasks<>+1072(SB)/1, $0x08
-DATA sha1padmasks<>+1088(SB)/8, $0x0000000003ffffff
-DATA sha1padmasks<>+1096(SB)/8, $0x0000000004000000
-DATA sha1padmasks<>+1104(SB)/1, $0x08
-DATA sha1padmasks<>+1120(SB)/8, $0x0000000007ffffff
-DATA sha1padmasks<>+1128(SB)/8, $0x0000000008000000
-DATA sha1padmasks<>+1136(SB)/1, $0x08
-DATA sha1padmasks<>+1152(SB)/8, $0x000000000fffffff
-DATA sha1padmasks<>+1160(SB)/8, $0x0000000010000000
-DATA sha1padmasks<>+1168(SB)/1, $0x08
-DATA sha1padmasks<>+1184(SB)/8, $0x000000001fffffff
-DATA sha1padmasks<>+1192(SB)/8, $0x0000000020000000
-DATA sha1padmasks<>+1200(SB)/1, $0x08
-DATA sha1padmasks<>+1216(SB)/8, $0x000000003fffffff
-DATA sha1padmasks<>+1224(SB)/8, $0x0000000040000000
-DATA sha1padmasks<>+1232(SB)/1, $0x08
-DATA sha1padmasks<>+1248(SB)/8, $0x000000007fffffff
-DATA sha1padmasks<>+1256(SB)/8, $0x0000000080000000
-DATA sha1padmasks<>+1264(SB)/1, $0x08
-DATA sha1padmasks<>+1280(SB)/8, $0x00000000ffffffff
-DATA sha1padmasks<>+1288(SB)/8, $0x0000000100000000
-DATA sha1padmasks<>+1296(SB)/1, $0x08
-DATA sha1padmasks<>+1312(SB)/8, $0x00000001ffffffff
-DATA sha1padmasks<>+1320(SB)/8, $0x0000000200000000
-DATA sha1padmasks<>+1328(SB)/1, $0x08
-DATA sha1padmasks<>+1344(SB)/8, $0x00000003ffffffff
-DATA sha1padmasks<>+1352(SB)/8, $0x0000000400000000
-DATA sha1padmasks<>+1360(SB)/1, $0x08
-DATA sha1padmasks<>+1376(SB)/8, $0x00000007ffffffff
-DATA sha1padmasks<>+1384(SB)/8, $0x0000000800000000
-DATA sha1padmasks<>+1392(SB)/1, $0x08
-DATA sha1padmasks<>+1408(SB)/8, $0x0000000fffffffff
-DATA sha1padmasks<>+1416(SB)/8, $0x0000001000000000
-DATA sha1padmasks<>+1424(SB)/1, $0x08
-DATA sha1padmasks<>+1440(SB)/8, $0x0000001fffffffff
-DATA sha1padmasks<>+1448(SB)/8, $0x0000002000000000
-DATA sha1padmasks<>+1456(SB)/1, $0x08
-DATA sha1padmasks<>+1472(SB)/8, $0x0000003fffffffff
-DATA sha1padmasks<>+1480(SB)/8, $0x0000004000000000
-DATA sha1padmasks<>+1488(SB)/1, $0x08
-DATA sha1padmasks<>+1504(SB)/8, $0x0000007fffffffff
-DATA sha1padmasks<>+1512(SB)/8, $0x0000008000000000
-DATA sha1padmasks<>+1520(SB)/1, $0x08
-DATA sha1padmasks<>+1536(SB)/8, $0x000000ffffffffff
-DATA sha1padmasks<>+1544(SB)/8, $0x0000010000000000
-DATA sha1padmasks<>+1552(SB)/1, $0x08
-DATA sha1padmasks<>+1568(SB)/8, $0x000001ffffffffff
-DATA sha1padmasks<>+1576(SB)/8, $0x0000020000000000
-DATA sha1padmasks<>+1584(SB)/1, $0x08
-DATA sha1padmasks<>+1600(SB)/8, $0x000003ffffffffff
-DATA sha1padmasks<>+1608(SB)/8, $0x0000040000000000
-DATA sha1padmasks<>+1616(SB)/1, $0x08
-DATA sha1padmasks<>+1632(SB)/8, $0x000007ffffffffff
-DATA sha1padmasks<>+1640(SB)/8, $0x0000080000000000
-DATA sha1padmasks<>+1648(SB)/1, $0x08
-DATA sha1padmasks<>+1664(SB)/8, $0x00000fffffffffff
-DATA sha1padmasks<>+1672(SB)/8, $0x0000100000000000
-DATA sha1padmasks<>+1680(SB)/1, $0x08
-DATA sha1padmasks<>+1696(SB)/8, $0x00001fffffffffff
-DATA sha1padmasks<>+1704(SB)/8, $0x0000200000000000
-DATA sha1padmasks<>+1712(SB)/1, $0x08
-DATA sha1padmasks<>+1728(SB)/8, $0x00003fffffffffff
-DATA sha1padmasks<>+1736(SB)/8, $0x0000400000000000
-DATA sha1padmasks<>+1744(SB)/1, $0x08
-DATA sha1padmasks<>+1760(SB)/8, $0x00007fffffffffff
-DATA sha1padmasks<>+1768(SB)/8, $0x0000800000000000
-DATA sha1padmasks<>+1776(SB)/1, $0x08
-DATA sha1padmasks<>+1792(SB)/8, $0x0000ffffffffffff
-DATA sha1padmasks<>+1800(SB)/8, $0x0001000000000000
-DATA sha1padmasks<>+1808(SB)/1, $0x08
-DATA sha1padmasks<>+1824(SB)/8, $0x0001ffffffffffff
-DATA sha1padmasks<>+1832(SB)/8, $0x0002000000000000
-DATA sha1padmasks<>+1840(SB)/1, $0x08
-DATA sha1padmasks<>+1856(SB)/8, $0x0003ffffffffffff
-DATA sha1padmasks<>+1864(SB)/8, $0x0004000000000000
-DATA sha1padmasks<>+1872(SB)/1, $0x08
-DATA sha1padmasks<>+1888(SB)/8, $0x0007ffffffffffff
-DATA sha1padmasks<>+1896(SB)/8, $0x0008000000000000
-DATA sha1padmasks<>+1904(SB)/1, $0x08
-DATA sha1padmasks<>+1920(SB)/8, $0x000fffffffffffff
-DATA sha1padmasks<>+1928(SB)/8, $0x0010000000000000
-DATA sha1padmasks<>+1936(SB)/1, $0x08
-DATA sha1padmasks<>+1952(SB)/8, $0x001fffffffffffff
-DATA sha1padmasks<>+1960(SB)/8, $0x0020000000000000
-DATA sha1padmasks<>+1968(SB)/1, $0x08
-DATA sha1padmasks<>+1984(SB)/8, $0x003fffffffffffff
-DATA sha1padmasks<>+1992(SB)/8, $0x0040000000000000
-DATA sha1padmasks<>+2000(SB)/1, $0x08
-DATA sha1padmasks<>+2016(SB)/8, $0x007fffffffffffff
-DATA sha1padmasks<>+2024(SB)/8, $0x0080000000000000
-DATA sha1padmasks<>+2032(SB)/1, $0x08
-DATA sha1padmasks<>+2048(SB)/8, $0x00ffffffffffffff
-DATA sha1padmasks<>+2056(SB)/8, $0x0100000000000000
-DATA sha1padmasks<>+2064(SB)/1, $0x00
-DATA sha1padmasks<>+2080(SB)/8, $0x01ffffffffffffff
-DATA sha1padmasks<>+2088(SB)/8, $0x0200000000000000
-DATA sha1padmasks<>+2096(SB)/1, $0x00
-DATA sha1padmasks<>+2112(SB)/8, $0x03ffffffffffffff
-DATA sha1padmasks<>+2120(SB)/8, $0x0400000000000000
-DATA sha1padmasks<>+2128(SB)/1, $0x00
-DATA sha1padmasks<>+2144(SB)/8, $0x07ffffffffffffff
-DATA sha1padmasks<>+2152(SB)/8, $0x0800000000000000
-DATA sha1padmasks<>+2160(SB)/1, $0x00
-DATA sha1padmasks<>+2176(SB)/8, $0x0fffffffffffffff
-DATA sha1padmasks<>+2184(SB)/8, $0x1000000000000000
-DATA sha1padmasks<>+2192(SB)/1, $0x00
-DATA sha1padmasks<>+2208(SB)/8, $0x1fffffffffffffff
-DATA sha1padmasks<>+2216(SB)/8, $0x2000000000000000
-DATA sha1padmasks<>+2224(SB)/1, $0x00
-DATA sha1padmasks<>+2240(SB)/8, $0x3fffffffffffffff
-DATA sha1padmasks<>+2248(SB)/8, $0x4000000000000000
-DATA sha1padmasks<>+2256(SB)/1, $0x00
-DATA sha1padmasks<>+2272(SB)/8, $0x7fffffffffffffff
-DATA sha1padmasks<>+2280(SB)/8, $0x8000000000000000
-DATA sha1padmasks<>+2288(SB)/1, $0x00
-DATA sha1padmasks<>+2304(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2312(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2320(SB)/1, $0x00
-DATA sha1padmasks<>+2336(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2344(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2352(SB)/1, $0x00
-DATA sha1padmasks<>+2368(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2376(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2384(SB)/1, $0x00
-DATA sha1padmasks<>+2400(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2408(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2416(SB)/1, $0x00
-DATA sha1padmasks<>+2432(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2440(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2448(SB)/1, $0x00
-DATA sha1padmasks<>+2464(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2472(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2480(SB)/1, $0x00
-DATA sha1padmasks<>+2496(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2504(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2512(SB)/1, $0x00
-DATA sha1padmasks<>+2528(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2536(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2544(SB)/1, $0x00
-DATA sha1padmasks<>+2560(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2568(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2576(SB)/1, $0x00
-DATA sha1padmasks<>+2592(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2600(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2608(SB)/1, $0x00
-DATA sha1padmasks<>+2624(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2632(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2640(SB)/1, $0x00
-DATA sha1padmasks<>+2656(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2664(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2672(SB)/1, $0x00
-DATA sha1padmasks<>+2688(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2696(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2704(SB)/1, $0x00
-DATA sha1padmasks<>+2720(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2728(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2736(SB)/1, $0x00
-DATA sha1padmasks<>+2752(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2760(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2768(SB)/1, $0x00
-DATA sha1padmasks<>+2784(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2792(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2800(SB)/1, $0x00
-DATA sha1padmasks<>+2816(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2824(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2832(SB)/1, $0x00
-DATA sha1padmasks<>+2848(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2856(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2864(SB)/1, $0x00
-DATA sha1padmasks<>+2880(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2888(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2896(SB)/1, $0x00
-DATA sha1padmasks<>+2912(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2920(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2928(SB)/1, $0x00
-DATA sha1padmasks<>+2944(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2952(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2960(SB)/1, $0x00
-DATA sha1padmasks<>+2976(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+2984(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+2992(SB)/1, $0x00
-DATA sha1padmasks<>+3008(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3016(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3024(SB)/1, $0x00
-DATA sha1padmasks<>+3040(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3048(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3056(SB)/1, $0x00
-DATA sha1padmasks<>+3072(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3080(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3088(SB)/1, $0x00
-DATA sha1padmasks<>+3104(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3112(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3120(SB)/1, $0x00
-DATA sha1padmasks<>+3136(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3144(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3152(SB)/1, $0x00
-DATA sha1padmasks<>+3168(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3176(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3184(SB)/1, $0x00
-DATA sha1padmasks<>+3200(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3208(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3216(SB)/1, $0x00
-DATA sha1padmasks<>+3232(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3240(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3248(SB)/1, $0x00
-DATA sha1padmasks<>+3264(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3272(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3280(SB)/1, $0x00
-DATA sha1padmasks<>+3296(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3304(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3312(SB)/1, $0x00
-DATA sha1padmasks<>+3328(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3336(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3344(SB)/1, $0x00
-DATA sha1padmasks<>+3360(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3368(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3376(SB)/1, $0x00
-DATA sha1padmasks<>+3392(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3400(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3408(SB)/1, $0x00
-DATA sha1padmasks<>+3424(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3432(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3440(SB)/1, $0x00
-DATA sha1padmasks<>+3456(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3464(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3472(SB)/1, $0x00
-DATA sha1padmasks<>+3488(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3496(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3504(SB)/1, $0x00
-DATA sha1padmasks<>+3520(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3528(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3536(SB)/1, $0x00
-DATA sha1padmasks<>+3552(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3560(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3568(SB)/1, $0x00
-DATA sha1padmasks<>+3584(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3592(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3600(SB)/1, $0x00
-DATA sha1padmasks<>+3616(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3624(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3632(SB)/1, $0x00
-DATA sha1padmasks<>+3648(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3656(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3664(SB)/1, $0x00
-DATA sha1padmasks<>+3680(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3688(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3696(SB)/1, $0x00
-DATA sha1padmasks<>+3712(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3720(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3728(SB)/1, $0x00
-DATA sha1padmasks<>+3744(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3752(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3760(SB)/1, $0x00
-DATA sha1padmasks<>+3776(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3784(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3792(SB)/1, $0x00
-DATA sha1padmasks<>+3808(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3816(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3824(SB)/1, $0x00
-DATA sha1padmasks<>+3840(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3848(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3856(SB)/1, $0x00
-DATA sha1padmasks<>+3872(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3880(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3888(SB)/1, $0x00
-DATA sha1padmasks<>+3904(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3912(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3920(SB)/1, $0x00
-DATA sha1padmasks<>+3936(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3944(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3952(SB)/1, $0x00
-DATA sha1padmasks<>+3968(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+3976(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+3984(SB)/1, $0x00
-DATA sha1padmasks<>+4000(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4008(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4016(SB)/1, $0x00
-DATA sha1padmasks<>+4032(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4040(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4048(SB)/1, $0x00
-DATA sha1padmasks<>+4064(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4072(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4080(SB)/1, $0x00
-DATA sha1padmasks<>+4096(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4104(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4112(SB)/1, $0x00
-DATA sha1padmasks<>+4128(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4136(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4144(SB)/1, $0x00
-DATA sha1padmasks<>+4160(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4168(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4176(SB)/1, $0x00
-DATA sha1padmasks<>+4192(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4200(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4208(SB)/1, $0x00
-DATA sha1padmasks<>+4224(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4232(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4240(SB)/1, $0x00
-DATA sha1padmasks<>+4256(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4264(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4272(SB)/1, $0x00
-DATA sha1padmasks<>+4288(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4296(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4304(SB)/1, $0x00
-DATA sha1padmasks<>+4320(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4328(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4336(SB)/1, $0x00
-DATA sha1padmasks<>+4352(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4360(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4368(SB)/1, $0x00
-DATA sha1padmasks<>+4384(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4392(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4400(SB)/1, $0x00
-DATA sha1padmasks<>+4416(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4424(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4432(SB)/1, $0x00
-DATA sha1padmasks<>+4448(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4456(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4464(SB)/1, $0x00
-DATA sha1padmasks<>+4480(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4488(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4496(SB)/1, $0x00
-DATA sha1padmasks<>+4512(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4520(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4528(SB)/1, $0x00
-DATA sha1padmasks<>+4544(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4552(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4560(SB)/1, $0x00
-DATA sha1padmasks<>+4576(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4584(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4592(SB)/1, $0x00
-DATA sha1padmasks<>+4608(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4616(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4624(SB)/1, $0x00
-DATA sha1padmasks<>+4640(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4648(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4656(SB)/1, $0x00
-DATA sha1padmasks<>+4672(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4680(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4688(SB)/1, $0x00
-DATA sha1padmasks<>+4704(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4712(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4720(SB)/1, $0x00
-DATA sha1padmasks<>+4736(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4744(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4752(SB)/1, $0x00
-DATA sha1padmasks<>+4768(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4776(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4784(SB)/1, $0x00
-DATA sha1padmasks<>+4800(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4808(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4816(SB)/1, $0x00
-DATA sha1padmasks<>+4832(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4840(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4848(SB)/1, $0x00
-DATA sha1padmasks<>+4864(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4872(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4880(SB)/1, $0x00
-DATA sha1padmasks<>+4896(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4904(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4912(SB)/1, $0x00
-DATA sha1padmasks<>+4928(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4936(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4944(SB)/1, $0x00
-DATA sha1padmasks<>+4960(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+4968(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+4976(SB)/1, $0x00
-DATA sha1padmasks<>+4992(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5000(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5008(SB)/1, $0x00
-DATA sha1padmasks<>+5024(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5032(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5040(SB)/1, $0x00
-DATA sha1padmasks<>+5056(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5064(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5072(SB)/1, $0x00
-DATA sha1padmasks<>+5088(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5096(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5104(SB)/1, $0x00
-DATA sha1padmasks<>+5120(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5128(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5136(SB)/1, $0x00
-DATA sha1padmasks<>+5152(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5160(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5168(SB)/1, $0x00
-DATA sha1padmasks<>+5184(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5192(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5200(SB)/1, $0x00
-DATA sha1padmasks<>+5216(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5224(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5232(SB)/1, $0x00
-DATA sha1padmasks<>+5248(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5256(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5264(SB)/1, $0x00
-DATA sha1padmasks<>+5280(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5288(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5296(SB)/1, $0x00
-DATA sha1padmasks<>+5312(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5320(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5328(SB)/1, $0x00
-DATA sha1padmasks<>+5344(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5352(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5360(SB)/1, $0x00
-DATA sha1padmasks<>+5376(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5384(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5392(SB)/1, $0x00
-DATA sha1padmasks<>+5408(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5416(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5424(SB)/1, $0x00
-DATA sha1padmasks<>+5440(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5448(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5456(SB)/1, $0x00
-DATA sha1padmasks<>+5472(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5480(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5488(SB)/1, $0x00
-DATA sha1padmasks<>+5504(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5512(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5520(SB)/1, $0x00
-DATA sha1padmasks<>+5536(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5544(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5552(SB)/1, $0x00
-DATA sha1padmasks<>+5568(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5576(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5584(SB)/1, $0x00
-DATA sha1padmasks<>+5600(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5608(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5616(SB)/1, $0x00
-DATA sha1padmasks<>+5632(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5640(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5648(SB)/1, $0x00
-DATA sha1padmasks<>+5664(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5672(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5680(SB)/1, $0x00
-DATA sha1padmasks<>+5696(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5704(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5712(SB)/1, $0x00
-DATA sha1padmasks<>+5728(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5736(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5744(SB)/1, $0x00
-DATA sha1padmasks<>+5760(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5768(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5776(SB)/1, $0x00
-DATA sha1padmasks<>+5792(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5800(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5808(SB)/1, $0x00
-DATA sha1padmasks<>+5824(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5832(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5840(SB)/1, $0x00
-DATA sha1padmasks<>+5856(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5864(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5872(SB)/1, $0x00
-DATA sha1padmasks<>+5888(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5896(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5904(SB)/1, $0x00
-DATA sha1padmasks<>+5920(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5928(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5936(SB)/1, $0x00
-DATA sha1padmasks<>+5952(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5960(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+5968(SB)/1, $0x00
-DATA sha1padmasks<>+5984(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+5992(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6000(SB)/1, $0x00
-DATA sha1padmasks<>+6016(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6024(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6032(SB)/1, $0x00
-DATA sha1padmasks<>+6048(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6056(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6064(SB)/1, $0x00
-DATA sha1padmasks<>+6080(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6088(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6096(SB)/1, $0x00
-DATA sha1padmasks<>+6112(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6120(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6128(SB)/1, $0x00
-DATA sha1padmasks<>+6144(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6152(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6160(SB)/1, $0x00
-DATA sha1padmasks<>+6176(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6184(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6192(SB)/1, $0x00
-DATA sha1padmasks<>+6208(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6216(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6224(SB)/1, $0x00
-DATA sha1padmasks<>+6240(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6248(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6256(SB)/1, $0x00
-DATA sha1padmasks<>+6272(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6280(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6288(SB)/1, $0x00
-DATA sha1padmasks<>+6304(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6312(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6320(SB)/1, $0x00
-DATA sha1padmasks<>+6336(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6344(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6352(SB)/1, $0x00
-DATA sha1padmasks<>+6368(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6376(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6384(SB)/1, $0x00
-DATA sha1padmasks<>+6400(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6408(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6416(SB)/1, $0x00
-DATA sha1padmasks<>+6432(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6440(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6448(SB)/1, $0x00
-DATA sha1padmasks<>+6464(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6472(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6480(SB)/1, $0x00
-DATA sha1padmasks<>+6496(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6504(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6512(SB)/1, $0x00
-DATA sha1padmasks<>+6528(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6536(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6544(SB)/1, $0x00
-DATA sha1padmasks<>+6560(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6568(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6576(SB)/1, $0x00
-DATA sha1padmasks<>+6592(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6600(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6608(SB)/1, $0x00
-DATA sha1padmasks<>+6624(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6632(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6640(SB)/1, $0x00
-DATA sha1padmasks<>+6656(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6664(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6672(SB)/1, $0x00
-DATA sha1padmasks<>+6688(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6696(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6704(SB)/1, $0x00
-DATA sha1padmasks<>+6720(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6728(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6736(SB)/1, $0x00
-DATA sha1padmasks<>+6752(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6760(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6768(SB)/1, $0x00
-DATA sha1padmasks<>+6784(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6792(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6800(SB)/1, $0x00
-DATA sha1padmasks<>+6816(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6824(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6832(SB)/1, $0x00
-DATA sha1padmasks<>+6848(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6856(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6864(SB)/1, $0x00
-DATA sha1padmasks<>+6880(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6888(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6896(SB)/1, $0x00
-DATA sha1padmasks<>+6912(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6920(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6928(SB)/1, $0x00
-DATA sha1padmasks<>+6944(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6952(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6960(SB)/1, $0x00
-DATA sha1padmasks<>+6976(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+6984(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+6992(SB)/1, $0x00
-DATA sha1padmasks<>+7008(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7016(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7024(SB)/1, $0x00
-DATA sha1padmasks<>+7040(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7048(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7056(SB)/1, $0x00
-DATA sha1padmasks<>+7072(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7080(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7088(SB)/1, $0x00
-DATA sha1padmasks<>+7104(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7112(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7120(SB)/1, $0x00
-DATA sha1padmasks<>+7136(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7144(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7152(SB)/1, $0x00
-DATA sha1padmasks<>+7168(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7176(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7184(SB)/1, $0x00
-DATA sha1padmasks<>+7200(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7208(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7216(SB)/1, $0x00
-DATA sha1padmasks<>+7232(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7240(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7248(SB)/1, $0x00
-DATA sha1padmasks<>+7264(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7272(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7280(SB)/1, $0x00
-DATA sha1padmasks<>+7296(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7304(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7312(SB)/1, $0x00
-DATA sha1padmasks<>+7328(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7336(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7344(SB)/1, $0x00
-DATA sha1padmasks<>+7360(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7368(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7376(SB)/1, $0x00
-DATA sha1padmasks<>+7392(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7400(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7408(SB)/1, $0x00
-DATA sha1padmasks<>+7424(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7432(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7440(SB)/1, $0x00
-DATA sha1padmasks<>+7456(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7464(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7472(SB)/1, $0x00
-DATA sha1padmasks<>+7488(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7496(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7504(SB)/1, $0x00
-DATA sha1padmasks<>+7520(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7528(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7536(SB)/1, $0x00
-DATA sha1padmasks<>+7552(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7560(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7568(SB)/1, $0x00
-DATA sha1padmasks<>+7584(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7592(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7600(SB)/1, $0x00
-DATA sha1padmasks<>+7616(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7624(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7632(SB)/1, $0x00
-DATA sha1padmasks<>+7648(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7656(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7664(SB)/1, $0x00
-DATA sha1padmasks<>+7680(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7688(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7696(SB)/1, $0x00
-DATA sha1padmasks<>+7712(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7720(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7728(SB)/1, $0x00
-DATA sha1padmasks<>+7744(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7752(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7760(SB)/1, $0x00
-DATA sha1padmasks<>+7776(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7784(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7792(SB)/1, $0x00
-DATA sha1padmasks<>+7808(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7816(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7824(SB)/1, $0x00
-DATA sha1padmasks<>+7840(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7848(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7856(SB)/1, $0x00
-DATA sha1padmasks<>+7872(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7880(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7888(SB)/1, $0x00
-DATA sha1padmasks<>+7904(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7912(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7920(SB)/1, $0x00
-DATA sha1padmasks<>+7936(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7944(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7952(SB)/1, $0x00
-DATA sha1padmasks<>+7968(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+7976(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+7984(SB)/1, $0x00
-DATA sha1padmasks<>+8000(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+8008(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+8016(SB)/1, $0x00
-DATA sha1padmasks<>+8032(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+8040(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+8048(SB)/1, $0x00
-DATA sha1padmasks<>+8064(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+8072(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+8080(SB)/1, $0x00
-DATA sha1padmasks<>+8096(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+8104(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+8112(SB)/1, $0x00
-DATA sha1padmasks<>+8128(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+8136(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+8144(SB)/1, $0x00
-DATA sha1padmasks<>+8160(SB)/8, $0xffffffffffffffff
-DATA sha1padmasks<>+8168(SB)/8, $0x0000000000000000
-DATA sha1padmasks<>+8176(SB)/1, $0x00
-GLOBL sha1padmasks<>(SB), RODATA|NOPTR, $8177
+DATA sha1padmasks<>+0(SB)/4, $0x00000000
+DATA sha1padmasks<>+4(SB)/4, $0x00000000
+DATA sha1padmasks<>+8(SB)/1, $0x08
+DATA sha1padmasks<>+16(SB)/4, $0x00000000
+DATA sha1padmasks<>+20(SB)/4, $0x00000000
+DATA sha1padmasks<>+24(SB)/1, $0x08
+DATA sha1padmasks<>+32(SB)/4, $0x00000000
+DATA sha1padmasks<>+36(SB)/4, $0x00000000
+DATA sha1padmasks<>+40(SB)/1, $0x08
+DATA sha1padmasks<>+48(SB)/4, $0x00000000
+DATA sha1padmasks<>+52(SB)/4, $0x00000000
+DATA sha1padmasks<>+56(SB)/1, $0x08
+DATA sha1padmasks<>+64(SB)/4, $0x00000000
+DATA sha1padmasks<>+68(SB)/4, $0x00000000
+DATA sha1padmasks<>+72(SB)/1, $0x08
+DATA sha1padmasks<>+80(SB)/4, $0x00000000
+DATA sha1padmasks<>+84(SB)/4, $0x00000000
+DATA sha1padmasks<>+88(SB)/1, $0x08
+DATA sha1padmasks<>+96(SB)/4, $0x00000000
+DATA sha1padmasks<>+100(SB)/4, $0x00000000
+DATA sha1padmasks<>+104(SB)/1, $0x08
+DATA sha1padmasks<>+112(SB)/4, $0x00000000
+DATA sha1padmasks<>+116(SB)/4, $0x00000000
+DATA sha1padmasks<>+120(SB)/1, $0x08
+DATA sha1padmasks<>+128(SB)/4, $0x00000000
+DATA sha1padmasks<>+132(SB)/4, $0x00000000
+DATA sha1padmasks<>+136(SB)/1, $0x08
+DATA sha1padmasks<>+144(SB)/4, $0x00000000
+DATA sha1padmasks<>+148(SB)/4, $0x00000000
+DATA sha1padmasks<>+152(SB)/1, $0x08
+DATA sha1padmasks<>+160(SB)/4, $0x00000000
+DATA sha1padmasks<>+164(SB)/4, $0x00000000
+DATA sha1padmasks<>+168(SB)/1, $0x08
+DATA sha1padmasks<>+176(SB)/4, $0x00000000
+DATA sha1padmasks<>+180(SB)/4, $0x00000000
+DATA sha1padmasks<>+184(SB)/1, $0x08
+DATA sha1padmasks<>+192(SB)/4, $0x00000000
+DATA sha1padmasks<>+196(SB)/4, $0x00000000
+DATA sha1padmasks<>+200(SB)/1, $0x08
+DATA sha1padmasks<>+208(SB)/4, $0x00000000
+DATA sha1padmasks<>+212(SB)/4, $0x00000000
+DATA sha1padmasks<>+216(SB)/1, $0x08
+DATA sha1padmasks<>+224(SB)/4, $0x00000000
+DATA sha1padmasks<>+228(SB)/4, $0x00000000
+DATA sha1padmasks<>+232(SB)/1, $0x08
+DATA sha1padmasks<>+240(SB)/4, $0x00000000
+DATA sha1padmasks<>+244(SB)/4, $0x00000000
+DATA sha1padmasks<>+248(SB)/1, $0x08
+DATA sha1padmasks<>+256(SB)/4, $0x00000000
+DATA sha1padmasks<>+260(SB)/4, $0x00000000
+DATA sha1padmasks<>+264(SB)/1, $0x08
+DATA sha1padmasks<>+272(SB)/4, $0x00000000
+DATA sha1padmasks<>+276(SB)/4, $0x00000000
+DATA sha1padmasks<>+280(SB)/1, $0x08
+DATA sha1padmasks<>+288(SB)/4, $0x00000000
+DATA sha1padmasks<>+292(SB)/4, $0x00000000
+DATA sha1padmasks<>+296(SB)/1, $0x08
+DATA sha1padmasks<>+304(SB)/4, $0x00000000
+DATA sha1padmasks<>+308(SB)/4, $0x00000000
+DATA sha1padmasks<>+312(SB)/1, $0x08
+DATA sha1padmasks<>+320(SB)/4, $0x00000000
+DATA sha1padmasks<>+324(SB)/4, $0x00000000
+DATA sha1padmasks<>+328(SB)/1, $0x08
+DATA sha1padmasks<>+336(SB)/4, $0x00000000
+DATA sha1padmasks<>+340(SB)/4, $0x00000000
+DATA sha1padmasks<>+344(SB)/1, $0x08
+DATA sha1padmasks<>+352(SB)/4, $0x00000000
+DATA sha1padmasks<>+356(SB)/4, $0x00000000
+DATA sha1padmasks<>+360(SB)/1, $0x08
+DATA sha1padmasks<>+368(SB)/4, $0x00000000
+DATA sha1padmasks<>+372(SB)/4, $0x00000000
+DATA sha1padmasks<>+376(SB)/1, $0x08
+DATA sha1padmasks<>+384(SB)/4, $0x00000000
+DATA sha1padmasks<>+388(SB)/4, $0x00000000
+DATA sha1padmasks<>+392(SB)/1, $0x08
+DATA sha1padmasks<>+400(SB)/4, $0x00000000
+DATA sha1padmasks<>+404(SB)/4, $0x00000000
+DATA sha1padmasks<>+408(SB)/1, $0x08
+DATA sha1padmasks<>+416(SB)/4, $0x00000000
+DATA sha1padmasks<>+420(SB)/4, $0x00000000
+DATA sha1padmasks<>+424(SB)/1, $0x08
+DATA sha1padmasks<>+432(SB)/4, $0x00000000
+DATA sha1padmasks<>+436(SB)/4, $0x00000000
+DATA sha1padmasks<>+440(SB)/1, $0x08
+DATA sha1padmasks<>+448(SB)/4, $0x00000000
+DATA sha1padmasks<>+452(SB)/4, $0x00000000
+DATA sha1padmasks<>+456(SB)/1, $0x08
+DATA sha1padmasks<>+464(SB)/4, $0x00000000
+DATA sha1padmasks<>+468(SB)/4, $0x00000000
+DATA sha1padmasks<>+472(SB)/1, $0x08
+DATA sha1padmasks<>+480(SB)/4, $0x00000000
+DATA sha1padmasks<>+484(SB)/4, $0x00000000
+DATA sha1padmasks<>+488(SB)/1, $0x08
+DATA sha1padmasks<>+496(SB)/4, $0x00000000
+DATA sha1padmasks<>+500(SB)/4, $0x00000000
+DATA sha1padmasks<>+504(SB)/1, $0x08
+DATA sha1padmasks<>+512(SB)/4, $0x00000000
+DATA sha1padmasks<>+516(SB)/4, $0x00000000
+DATA sha1padmasks<>+520(SB)/1, $0x08
+DATA sha1padmasks<>+528(SB)/4, $0x00000000
+DATA sha1padmasks<>+532(SB)/4, $0x00000000
+DATA sha1padmasks<>+536(SB)/1, $0x08
+DATA sha1padmasks<>+544(SB)/4, $0x00000000
+DATA sha1padmasks<>+548(SB)/4, $0x00000000
+DATA sha1padmasks<>+552(SB)/1, $0x08
+DATA sha1padmasks<>+560(SB)/4, $0x00000000
+DATA sha1padmasks<>+564(SB)/4, $0x00000000
+DATA sha1padmasks<>+568(SB)/1, $0x08
+DATA sha1padmasks<>+576(SB)/4, $0x00000000
+DATA sha1padmasks<>+580(SB)/4, $0x00000000
+DATA sha1padmasks<>+584(SB)/1, $0x08
+DATA sha1padmasks<>+592(SB)/4, $0x00000000
+DATA sha1padmasks<>+596(SB)/4, $0x00000000
+DATA sha1padmasks<>+600(SB)/1, $0x08
+DATA sha1padmasks<>+608(SB)/4, $0x00000000
+DATA sha1padmasks<>+612(SB)/4, $0x00000000
+DATA sha1padmasks<>+616(SB)/1, $0x08
+DATA sha1padmasks<>+624(SB)/4, $0x00000000
+DATA sha1padmasks<>+628(SB)/4, $0x00000000
+DATA sha1padmasks<>+632(SB)/1, $0x08
+DATA sha1padmasks<>+640(SB)/4, $0x00000000
+DATA sha1padmasks<>+644(SB)/4, $0x00000001
+DATA sha1padmasks<>+648(SB)/1, $0x08
+DATA sha1padmasks<>+656(SB)/4, $0x00000001
+DATA sha1padmasks<>+660(SB)/4, $0x00000002
+DATA sha1padmasks<>+664(SB)/1, $0x08
+DATA sha1padmasks<>+672(SB)/4, $0x00000003
+DATA sha1padmasks<>+676(SB)/4, $0x00000004
+DATA sha1padmasks<>+680(SB)/1, $0x08
+DATA sha1padmasks<>+688(SB)/4, $0x00000007
+DATA sha1padmasks<>+692(SB)/4, $0x00000008
+DATA sha1padmasks<>+696(SB)/1, $0x08
+DATA sha1padmasks<>+704(SB)/4, $0x0000000f
+DATA sha1padmasks<>+708(SB)/4, $0x00000010
+DATA sha1padmasks<>+712(SB)/1, $0x08
+DATA sha1padmasks<>+720(SB)/4, $0x0000001f
+DATA sha1padmasks<>+724(SB)/4, $0x00000020
+DATA sha1padmasks<>+728(SB)/1, $0x08
+DATA sha1padmasks<>+736(SB)/4, $0x0000003f
+DATA sha1padmasks<>+740(SB)/4, $0x00000040
+DATA sha1padmasks<>+744(SB)/1, $0x08
+DATA sha1padmasks<>+752(SB)/4, $0x0000007f
+DATA sha1padmasks<>+756(SB)/4, $0x00000080
+DATA sha1padmasks<>+760(SB)/1, $0x08
+DATA sha1padmasks<>+768(SB)/4, $0x000000ff
+DATA sha1padmasks<>+772(SB)/4, $0x00000100
+DATA sha1padmasks<>+776(SB)/1, $0x08
+DATA sha1padmasks<>+784(SB)/4, $0x000001ff
+DATA sha1padmasks<>+788(SB)/4, $0x00000200
+DATA sha1padmasks<>+792(SB)/1, $0x08
+DATA sha1padmasks<>+800(SB)/4, $0x000003ff
+DATA sha1padmasks<>+804(SB)/4, $0x00000400
+DATA sha1padmasks<>+808(SB)/1, $0x08
+DATA sha1padmasks<>+816(SB)/4, $0x000007ff
+DATA sha1padmasks<>+820(SB)/4, $0x00000800
+DATA sha1padmasks<>+824(SB)/1, $0x08
+DATA sha1padmasks<>+832(SB)/4, $0x00000fff
+DATA sha1padmasks<>+836(SB)/4, $0x00001000
+DATA sha1padmasks<>+840(SB)/1, $0x08
+DATA sha1padmasks<>+848(SB)/4, $0x00001fff
+DATA sha1padmasks<>+852(SB)/4, $0x00002000
+DATA sha1padmasks<>+856(SB)/1, $0x08
+DATA sha1padmasks<>+864(SB)/4, $0x00003fff
+DATA sha1padmasks<>+868(SB)/4, $0x00004000
+DATA sha1padmasks<>+872(SB)/1, $0x08
+DATA sha1padmasks<>+880(SB)/4, $0x00007fff
+DATA sha1padmasks<>+884(SB)/4, $0x00008000
+DATA sha1padmasks<>+888(SB)/1, $0x08
+DATA sha1padmasks<>+896(SB)/4, $0x0000ffff
+DATA sha1padmasks<>+900(SB)/4, $0x00010000
+DATA sha1padmasks<>+904(SB)/1, $0x08
+DATA sha1padmasks<>+912(SB)/4, $0x0001ffff
+DATA sha1padmasks<>+916(SB)/4, $0x00020000
+DATA sha1padmasks<>+920(SB)/1, $0x08
+DATA sha1padmasks<>+928(SB)/4, $0x0003ffff
+DATA sha1padmasks<>+932(SB)/4, $0x00040000
+DATA sha1padmasks<>+936(SB)/1, $0x08
+DATA sha1padmasks<>+944(SB)/4, $0x0007ffff
+DATA sha1padmasks<>+948(SB)/4, $0x00080000
+DATA sha1padmasks<>+952(SB)/1, $0x08
+DATA sha1padmasks<>+960(SB)/4, $0x000fffff
+DATA sha1padmasks<>+964(SB)/4, $0x00100000
+DATA sha1padmasks<>+968(SB)/1, $0x08
+DATA sha1padmasks<>+976(SB)/4, $0x001fffff
+DATA sha1padmasks<>+980(SB)/4, $0x00200000
+DATA sha1padmasks<>+984(SB)/1, $0x08
+DATA sha1padmasks<>+992(SB)/4, $0x003fffff
+DATA sha1padmasks<>+996(SB)/4, $0x00400000
+DATA sha1padmasks<>+1000(SB)/1, $0x08
+DATA sha1padmasks<>+1008(SB)/4, $0x007fffff
+DATA sha1padmasks<>+1012(SB)/4, $0x00800000
+DATA sha1padmasks<>+1016(SB)/1, $0x08
+DATA sha1padmasks<>+1024(SB)/4, $0x00ffffff
+DATA sha1padmasks<>+1028(SB)/4, $0x01000000
+DATA sha1padmasks<>+1032(SB)/1, $0x00
+DATA sha1padmasks<>+1040(SB)/4, $0x01ffffff
+DATA sha1padmasks<>+1044(SB)/4, $0x02000000
+DATA sha1padmasks<>+1048(SB)/1, $0x00
+DATA sha1padmasks<>+1056(SB)/4, $0x03ffffff
+DATA sha1padmasks<>+1060(SB)/4, $0x04000000
+DATA sha1padmasks<>+1064(SB)/1, $0x00
+DATA sha1padmasks<>+1072(SB)/4, $0x07ffffff
+DATA sha1padmasks<>+1076(SB)/4, $0x08000000
+DATA sha1padmasks<>+1080(SB)/1, $0x00
+DATA sha1padmasks<>+1088(SB)/4, $0x0fffffff
+DATA sha1padmasks<>+1092(SB)/4, $0x10000000
+DATA sha1padmasks<>+1096(SB)/1, $0x00
+DATA sha1padmasks<>+1104(SB)/4, $0x1fffffff
+DATA sha1padmasks<>+1108(SB)/4, $0x20000000
+DATA sha1padmasks<>+1112(SB)/1, $0x00
+DATA sha1padmasks<>+1120(SB)/4, $0x3fffffff
+DATA sha1padmasks<>+1124(SB)/4, $0x40000000
+DATA sha1padmasks<>+1128(SB)/1, $0x00
+DATA sha1padmasks<>+1136(SB)/4, $0x7fffffff
+DATA sha1padmasks<>+1140(SB)/4, $0x80000000
+DATA sha1padmasks<>+1144(SB)/1, $0x00
+DATA sha1padmasks<>+1152(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1156(SB)/4, $0x00000000
+DATA sha1padmasks<>+1160(SB)/1, $0x00
+DATA sha1padmasks<>+1168(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1172(SB)/4, $0x00000000
+DATA sha1padmasks<>+1176(SB)/1, $0x00
+DATA sha1padmasks<>+1184(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1188(SB)/4, $0x00000000
+DATA sha1padmasks<>+1192(SB)/1, $0x00
+DATA sha1padmasks<>+1200(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1204(SB)/4, $0x00000000
+DATA sha1padmasks<>+1208(SB)/1, $0x00
+DATA sha1padmasks<>+1216(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1220(SB)/4, $0x00000000
+DATA sha1padmasks<>+1224(SB)/1, $0x00
+DATA sha1padmasks<>+1232(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1236(SB)/4, $0x00000000
+DATA sha1padmasks<>+1240(SB)/1, $0x00
+DATA sha1padmasks<>+1248(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1252(SB)/4, $0x00000000
+DATA sha1padmasks<>+1256(SB)/1, $0x00
+DATA sha1padmasks<>+1264(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1268(SB)/4, $0x00000000
+DATA sha1padmasks<>+1272(SB)/1, $0x00
+DATA sha1padmasks<>+1280(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1284(SB)/4, $0x00000000
+DATA sha1padmasks<>+1288(SB)/1, $0x00
+DATA sha1padmasks<>+1296(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1300(SB)/4, $0x00000000
+DATA sha1padmasks<>+1304(SB)/1, $0x00
+DATA sha1padmasks<>+1312(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1316(SB)/4, $0x00000000
+DATA sha1padmasks<>+1320(SB)/1, $0x00
+DATA sha1padmasks<>+1328(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1332(SB)/4, $0x00000000
+DATA sha1padmasks<>+1336(SB)/1, $0x00
+DATA sha1padmasks<>+1344(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1348(SB)/4, $0x00000000
+DATA sha1padmasks<>+1352(SB)/1, $0x00
+DATA sha1padmasks<>+1360(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1364(SB)/4, $0x00000000
+DATA sha1padmasks<>+1368(SB)/1, $0x00
+DATA sha1padmasks<>+1376(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1380(SB)/4, $0x00000000
+DATA sha1padmasks<>+1384(SB)/1, $0x00
+DATA sha1padmasks<>+1392(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1396(SB)/4, $0x00000000
+DATA sha1padmasks<>+1400(SB)/1, $0x00
+DATA sha1padmasks<>+1408(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1412(SB)/4, $0x00000000
+DATA sha1padmasks<>+1416(SB)/1, $0x00
+DATA sha1padmasks<>+1424(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1428(SB)/4, $0x00000000
+DATA sha1padmasks<>+1432(SB)/1, $0x00
+DATA sha1padmasks<>+1440(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1444(SB)/4, $0x00000000
+DATA sha1padmasks<>+1448(SB)/1, $0x00
+DATA sha1padmasks<>+1456(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1460(SB)/4, $0x00000000
+DATA sha1padmasks<>+1464(SB)/1, $0x00
+DATA sha1padmasks<>+1472(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1476(SB)/4, $0x00000000
+DATA sha1padmasks<>+1480(SB)/1, $0x00
+DATA sha1padmasks<>+1488(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1492(SB)/4, $0x00000000
+DATA sha1padmasks<>+1496(SB)/1, $0x00
+DATA sha1padmasks<>+1504(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1508(SB)/4, $0x00000000
+DATA sha1padmasks<>+1512(SB)/1, $0x00
+DATA sha1padmasks<>+1520(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1524(SB)/4, $0x00000000
+DATA sha1padmasks<>+1528(SB)/1, $0x00
+DATA sha1padmasks<>+1536(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1540(SB)/4, $0x00000000
+DATA sha1padmasks<>+1544(SB)/1, $0x00
+DATA sha1padmasks<>+1552(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1556(SB)/4, $0x00000000
+DATA sha1padmasks<>+1560(SB)/1, $0x00
+DATA sha1padmasks<>+1568(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1572(SB)/4, $0x00000000
+DATA sha1padmasks<>+1576(SB)/1, $0x00
+DATA sha1padmasks<>+1584(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1588(SB)/4, $0x00000000
+DATA sha1padmasks<>+1592(SB)/1, $0x00
+DATA sha1padmasks<>+1600(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1604(SB)/4, $0x00000000
+DATA sha1padmasks<>+1608(SB)/1, $0x00
+DATA sha1padmasks<>+1616(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1620(SB)/4, $0x00000000
+DATA sha1padmasks<>+1624(SB)/1, $0x00
+DATA sha1padmasks<>+1632(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1636(SB)/4, $0x00000000
+DATA sha1padmasks<>+1640(SB)/1, $0x00
+DATA sha1padmasks<>+1648(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1652(SB)/4, $0x00000000
+DATA sha1padmasks<>+1656(SB)/1, $0x00
+DATA sha1padmasks<>+1664(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1668(SB)/4, $0x00000000
+DATA sha1padmasks<>+1672(SB)/1, $0x00
+DATA sha1padmasks<>+1680(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1684(SB)/4, $0x00000000
+DATA sha1padmasks<>+1688(SB)/1, $0x00
+DATA sha1padmasks<>+1696(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1700(SB)/4, $0x00000000
+DATA sha1padmasks<>+1704(SB)/1, $0x00
+DATA sha1padmasks<>+1712(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1716(SB)/4, $0x00000000
+DATA sha1padmasks<>+1720(SB)/1, $0x00
+DATA sha1padmasks<>+1728(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1732(SB)/4, $0x00000000
+DATA sha1padmasks<>+1736(SB)/1, $0x00
+DATA sha1padmasks<>+1744(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1748(SB)/4, $0x00000000
+DATA sha1padmasks<>+1752(SB)/1, $0x00
+DATA sha1padmasks<>+1760(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1764(SB)/4, $0x00000000
+DATA sha1padmasks<>+1768(SB)/1, $0x00
+DATA sha1padmasks<>+1776(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1780(SB)/4, $0x00000000
+DATA sha1padmasks<>+1784(SB)/1, $0x00
+DATA sha1padmasks<>+1792(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1796(SB)/4, $0x00000000
+DATA sha1padmasks<>+1800(SB)/1, $0x00
+DATA sha1padmasks<>+1808(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1812(SB)/4, $0x00000000
+DATA sha1padmasks<>+1816(SB)/1, $0x00
+DATA sha1padmasks<>+1824(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1828(SB)/4, $0x00000000
+DATA sha1padmasks<>+1832(SB)/1, $0x00
+DATA sha1padmasks<>+1840(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1844(SB)/4, $0x00000000
+DATA sha1padmasks<>+1848(SB)/1, $0x00
+DATA sha1padmasks<>+1856(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1860(SB)/4, $0x00000000
+DATA sha1padmasks<>+1864(SB)/1, $0x00
+DATA sha1padmasks<>+1872(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1876(SB)/4, $0x00000000
+DATA sha1padmasks<>+1880(SB)/1, $0x00
+DATA sha1padmasks<>+1888(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1892(SB)/4, $0x00000000
+DATA sha1padmasks<>+1896(SB)/1, $0x00
+DATA sha1padmasks<>+1904(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1908(SB)/4, $0x00000000
+DATA sha1padmasks<>+1912(SB)/1, $0x00
+DATA sha1padmasks<>+1920(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1924(SB)/4, $0x00000000
+DATA sha1padmasks<>+1928(SB)/1, $0x00
+DATA sha1padmasks<>+1936(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1940(SB)/4, $0x00000000
+DATA sha1padmasks<>+1944(SB)/1, $0x00
+DATA sha1padmasks<>+1952(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1956(SB)/4, $0x00000000
+DATA sha1padmasks<>+1960(SB)/1, $0x00
+DATA sha1padmasks<>+1968(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1972(SB)/4, $0x00000000
+DATA sha1padmasks<>+1976(SB)/1, $0x00
+DATA sha1padmasks<>+1984(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1988(SB)/4, $0x00000000
+DATA sha1padmasks<>+1992(SB)/1, $0x00
+DATA sha1padmasks<>+2000(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2004(SB)/4, $0x00000000
+DATA sha1padmasks<>+2008(SB)/1, $0x00
+DATA sha1padmasks<>+2016(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2020(SB)/4, $0x00000000
+DATA sha1padmasks<>+2024(SB)/1, $0x00
+DATA sha1padmasks<>+2032(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2036(SB)/4, $0x00000000
+DATA sha1padmasks<>+2040(SB)/1, $0x00
+DATA sha1padmasks<>+2048(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2052(SB)/4, $0x00000000
+DATA sha1padmasks<>+2056(SB)/1, $0x00
+DATA sha1padmasks<>+2064(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2068(SB)/4, $0x00000000
+DATA sha1padmasks<>+2072(SB)/1, $0x00
+DATA sha1padmasks<>+2080(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2084(SB)/4, $0x00000000
+DATA sha1padmasks<>+2088(SB)/1, $0x00
+DATA sha1padmasks<>+2096(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2100(SB)/4, $0x00000000
+DATA sha1padmasks<>+2104(SB)/1, $0x00
+DATA sha1padmasks<>+2112(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2116(SB)/4, $0x00000000
+DATA sha1padmasks<>+2120(SB)/1, $0x00
+DATA sha1padmasks<>+2128(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2132(SB)/4, $0x00000000
+DATA sha1padmasks<>+2136(SB)/1, $0x00
+DATA sha1padmasks<>+2144(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2148(SB)/4, $0x00000000
+DATA sha1padmasks<>+2152(SB)/1, $0x00
+DATA sha1padmasks<>+2160(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2164(SB)/4, $0x00000000
+DATA sha1padmasks<>+2168(SB)/1, $0x00
+DATA sha1padmasks<>+2176(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2180(SB)/4, $0x00000000
+DATA sha1padmasks<>+2184(SB)/1, $0x00
+DATA sha1padmasks<>+2192(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2196(SB)/4, $0x00000000
+DATA sha1padmasks<>+2200(SB)/1, $0x00
+DATA sha1padmasks<>+2208(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2212(SB)/4, $0x00000000
+DATA sha1padmasks<>+2216(SB)/1, $0x00
+DATA sha1padmasks<>+2224(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2228(SB)/4, $0x00000000
+DATA sha1padmasks<>+2232(SB)/1, $0x00
+DATA sha1padmasks<>+2240(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2244(SB)/4, $0x00000000
+DATA sha1padmasks<>+2248(SB)/1, $0x00
+DATA sha1padmasks<>+2256(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2260(SB)/4, $0x00000000
+DATA sha1padmasks<>+2264(SB)/1, $0x00
+DATA sha1padmasks<>+2272(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2276(SB)/4, $0x00000000
+DATA sha1padmasks<>+2280(SB)/1, $0x00
+DATA sha1padmasks<>+2288(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2292(SB)/4, $0x00000000
+DATA sha1padmasks<>+2296(SB)/1, $0x00
+DATA sha1padmasks<>+2304(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2308(SB)/4, $0x00000000
+DATA sha1padmasks<>+2312(SB)/1, $0x00
+DATA sha1padmasks<>+2320(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2324(SB)/4, $0x00000000
+DATA sha1padmasks<>+2328(SB)/1, $0x00
+DATA sha1padmasks<>+2336(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2340(SB)/4, $0x00000000
+DATA sha1padmasks<>+2344(SB)/1, $0x00
+DATA sha1padmasks<>+2352(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2356(SB)/4, $0x00000000
+DATA sha1padmasks<>+2360(SB)/1, $0x00
+DATA sha1padmasks<>+2368(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2372(SB)/4, $0x00000000
+DATA sha1padmasks<>+2376(SB)/1, $0x00
+DATA sha1padmasks<>+2384(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2388(SB)/4, $0x00000000
+DATA sha1padmasks<>+2392(SB)/1, $0x00
+DATA sha1padmasks<>+2400(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2404(SB)/4, $0x00000000
+DATA sha1padmasks<>+2408(SB)/1, $0x00
+DATA sha1padmasks<>+2416(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2420(SB)/4, $0x00000000
+DATA sha1padmasks<>+2424(SB)/1, $0x00
+DATA sha1padmasks<>+2432(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2436(SB)/4, $0x00000000
+DATA sha1padmasks<>+2440(SB)/1, $0x00
+DATA sha1padmasks<>+2448(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2452(SB)/4, $0x00000000
+DATA sha1padmasks<>+2456(SB)/1, $0x00
+DATA sha1padmasks<>+2464(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2468(SB)/4, $0x00000000
+DATA sha1padmasks<>+2472(SB)/1, $0x00
+DATA sha1padmasks<>+2480(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2484(SB)/4, $0x00000000
+DATA sha1padmasks<>+2488(SB)/1, $0x00
+DATA sha1padmasks<>+2496(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2500(SB)/4, $0x00000000
+DATA sha1padmasks<>+2504(SB)/1, $0x00
+DATA sha1padmasks<>+2512(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2516(SB)/4, $0x00000000
+DATA sha1padmasks<>+2520(SB)/1, $0x00
+DATA sha1padmasks<>+2528(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2532(SB)/4, $0x00000000
+DATA sha1padmasks<>+2536(SB)/1, $0x00
+DATA sha1padmasks<>+2544(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2548(SB)/4, $0x00000000
+DATA sha1padmasks<>+2552(SB)/1, $0x00
+DATA sha1padmasks<>+2560(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2564(SB)/4, $0x00000000
+DATA sha1padmasks<>+2568(SB)/1, $0x00
+DATA sha1padmasks<>+2576(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2580(SB)/4, $0x00000000
+DATA sha1padmasks<>+2584(SB)/1, $0x00
+DATA sha1padmasks<>+2592(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2596(SB)/4, $0x00000000
+DATA sha1padmasks<>+2600(SB)/1, $0x00
+DATA sha1padmasks<>+2608(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2612(SB)/4, $0x00000000
+DATA sha1padmasks<>+2616(SB)/1, $0x00
+DATA sha1padmasks<>+2624(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2628(SB)/4, $0x00000000
+DATA sha1padmasks<>+2632(SB)/1, $0x00
+DATA sha1padmasks<>+2640(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2644(SB)/4, $0x00000000
+DATA sha1padmasks<>+2648(SB)/1, $0x00
+DATA sha1padmasks<>+2656(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2660(SB)/4, $0x00000000
+DATA sha1padmasks<>+2664(SB)/1, $0x00
+DATA sha1padmasks<>+2672(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2676(SB)/4, $0x00000000
+DATA sha1padmasks<>+2680(SB)/1, $0x00
+DATA sha1padmasks<>+2688(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2692(SB)/4, $0x00000000
+DATA sha1padmasks<>+2696(SB)/1, $0x00
+DATA sha1padmasks<>+2704(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2708(SB)/4, $0x00000000
+DATA sha1padmasks<>+2712(SB)/1, $0x00
+DATA sha1padmasks<>+2720(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2724(SB)/4, $0x00000000
+DATA sha1padmasks<>+2728(SB)/1, $0x00
+DATA sha1padmasks<>+2736(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2740(SB)/4, $0x00000000
+DATA sha1padmasks<>+2744(SB)/1, $0x00
+DATA sha1padmasks<>+2752(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2756(SB)/4, $0x00000000
+DATA sha1padmasks<>+2760(SB)/1, $0x00
+DATA sha1padmasks<>+2768(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2772(SB)/4, $0x00000000
+DATA sha1padmasks<>+2776(SB)/1, $0x00
+DATA sha1padmasks<>+2784(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2788(SB)/4, $0x00000000
+DATA sha1padmasks<>+2792(SB)/1, $0x00
+DATA sha1padmasks<>+2800(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2804(SB)/4, $0x00000000
+DATA sha1padmasks<>+2808(SB)/1, $0x00
+DATA sha1padmasks<>+2816(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2820(SB)/4, $0x00000000
+DATA sha1padmasks<>+2824(SB)/1, $0x00
+DATA sha1padmasks<>+2832(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2836(SB)/4, $0x00000000
+DATA sha1padmasks<>+2840(SB)/1, $0x00
+DATA sha1padmasks<>+2848(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2852(SB)/4, $0x00000000
+DATA sha1padmasks<>+2856(SB)/1, $0x00
+DATA sha1padmasks<>+2864(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2868(SB)/4, $0x00000000
+DATA sha1padmasks<>+2872(SB)/1, $0x00
+DATA sha1padmasks<>+2880(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2884(SB)/4, $0x00000000
+DATA sha1padmasks<>+2888(SB)/1, $0x00
+DATA sha1padmasks<>+2896(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2900(SB)/4, $0x00000000
+DATA sha1padmasks<>+2904(SB)/1, $0x00
+DATA sha1padmasks<>+2912(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2916(SB)/4, $0x00000000
+DATA sha1padmasks<>+2920(SB)/1, $0x00
+DATA sha1padmasks<>+2928(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2932(SB)/4, $0x00000000
+DATA sha1padmasks<>+2936(SB)/1, $0x00
+DATA sha1padmasks<>+2944(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2948(SB)/4, $0x00000000
+DATA sha1padmasks<>+2952(SB)/1, $0x00
+DATA sha1padmasks<>+2960(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2964(SB)/4, $0x00000000
+DATA sha1padmasks<>+2968(SB)/1, $0x00
+DATA sha1padmasks<>+2976(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2980(SB)/4, $0x00000000
+DATA sha1padmasks<>+2984(SB)/1, $0x00
+DATA sha1padmasks<>+2992(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2996(SB)/4, $0x00000000
+DATA sha1padmasks<>+3000(SB)/1, $0x00
+DATA sha1padmasks<>+3008(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3012(SB)/4, $0x00000000
+DATA sha1padmasks<>+3016(SB)/1, $0x00
+DATA sha1padmasks<>+3024(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3028(SB)/4, $0x00000000
+DATA sha1padmasks<>+3032(SB)/1, $0x00
+DATA sha1padmasks<>+3040(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3044(SB)/4, $0x00000000
+DATA sha1padmasks<>+3048(SB)/1, $0x00
+DATA sha1padmasks<>+3056(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3060(SB)/4, $0x00000000
+DATA sha1padmasks<>+3064(SB)/1, $0x00
+DATA sha1padmasks<>+3072(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3076(SB)/4, $0x00000000
+DATA sha1padmasks<>+3080(SB)/1, $0x00
+DATA sha1padmasks<>+3088(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3092(SB)/4, $0x00000000
+DATA sha1padmasks<>+3096(SB)/1, $0x00
+DATA sha1padmasks<>+3104(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3108(SB)/4, $0x00000000
+DATA sha1padmasks<>+3112(SB)/1, $0x00
+DATA sha1padmasks<>+3120(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3124(SB)/4, $0x00000000
+DATA sha1padmasks<>+3128(SB)/1, $0x00
+DATA sha1padmasks<>+3136(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3140(SB)/4, $0x00000000
+DATA sha1padmasks<>+3144(SB)/1, $0x00
+DATA sha1padmasks<>+3152(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3156(SB)/4, $0x00000000
+DATA sha1padmasks<>+3160(SB)/1, $0x00
+DATA sha1padmasks<>+3168(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3172(SB)/4, $0x00000000
+DATA sha1padmasks<>+3176(SB)/1, $0x00
+DATA sha1padmasks<>+3184(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3188(SB)/4, $0x00000000
+DATA sha1padmasks<>+3192(SB)/1, $0x00
+DATA sha1padmasks<>+3200(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3204(SB)/4, $0x00000000
+DATA sha1padmasks<>+3208(SB)/1, $0x00
+DATA sha1padmasks<>+3216(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3220(SB)/4, $0x00000000
+DATA sha1padmasks<>+3224(SB)/1, $0x00
+DATA sha1padmasks<>+3232(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3236(SB)/4, $0x00000000
+DATA sha1padmasks<>+3240(SB)/1, $0x00
+DATA sha1padmasks<>+3248(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3252(SB)/4, $0x00000000
+DATA sha1padmasks<>+3256(SB)/1, $0x00
+DATA sha1padmasks<>+3264(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3268(SB)/4, $0x00000000
+DATA sha1padmasks<>+3272(SB)/1, $0x00
+DATA sha1padmasks<>+3280(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3284(SB)/4, $0x00000000
+DATA sha1padmasks<>+3288(SB)/1, $0x00
+DATA sha1padmasks<>+3296(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3300(SB)/4, $0x00000000
+DATA sha1padmasks<>+3304(SB)/1, $0x00
+DATA sha1padmasks<>+3312(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3316(SB)/4, $0x00000000
+DATA sha1padmasks<>+3320(SB)/1, $0x00
+DATA sha1padmasks<>+3328(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3332(SB)/4, $0x00000000
+DATA sha1padmasks<>+3336(SB)/1, $0x00
+DATA sha1padmasks<>+3344(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3348(SB)/4, $0x00000000
+DATA sha1padmasks<>+3352(SB)/1, $0x00
+DATA sha1padmasks<>+3360(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3364(SB)/4, $0x00000000
+DATA sha1padmasks<>+3368(SB)/1, $0x00
+DATA sha1padmasks<>+3376(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3380(SB)/4, $0x00000000
+DATA sha1padmasks<>+3384(SB)/1, $0x00
+DATA sha1padmasks<>+3392(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3396(SB)/4, $0x00000000
+DATA sha1padmasks<>+3400(SB)/1, $0x00
+DATA sha1padmasks<>+3408(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3412(SB)/4, $0x00000000
+DATA sha1padmasks<>+3416(SB)/1, $0x00
+DATA sha1padmasks<>+3424(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3428(SB)/4, $0x00000000
+DATA sha1padmasks<>+3432(SB)/1, $0x00
+DATA sha1padmasks<>+3440(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3444(SB)/4, $0x00000000
+DATA sha1padmasks<>+3448(SB)/1, $0x00
+DATA sha1padmasks<>+3456(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3460(SB)/4, $0x00000000
+DATA sha1padmasks<>+3464(SB)/1, $0x00
+DATA sha1padmasks<>+3472(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3476(SB)/4, $0x00000000
+DATA sha1padmasks<>+3480(SB)/1, $0x00
+DATA sha1padmasks<>+3488(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3492(SB)/4, $0x00000000
+DATA sha1padmasks<>+3496(SB)/1, $0x00
+DATA sha1padmasks<>+3504(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3508(SB)/4, $0x00000000
+DATA sha1padmasks<>+3512(SB)/1, $0x00
+DATA sha1padmasks<>+3520(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3524(SB)/4, $0x00000000
+DATA sha1padmasks<>+3528(SB)/1, $0x00
+DATA sha1padmasks<>+3536(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3540(SB)/4, $0x00000000
+DATA sha1padmasks<>+3544(SB)/1, $0x00
+DATA sha1padmasks<>+3552(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3556(SB)/4, $0x00000000
+DATA sha1padmasks<>+3560(SB)/1, $0x00
+DATA sha1padmasks<>+3568(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3572(SB)/4, $0x00000000
+DATA sha1padmasks<>+3576(SB)/1, $0x00
+DATA sha1padmasks<>+3584(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3588(SB)/4, $0x00000000
+DATA sha1padmasks<>+3592(SB)/1, $0x00
+DATA sha1padmasks<>+3600(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3604(SB)/4, $0x00000000
+DATA sha1padmasks<>+3608(SB)/1, $0x00
+DATA sha1padmasks<>+3616(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3620(SB)/4, $0x00000000
+DATA sha1padmasks<>+3624(SB)/1, $0x00
+DATA sha1padmasks<>+3632(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3636(SB)/4, $0x00000000
+DATA sha1padmasks<>+3640(SB)/1, $0x00
+DATA sha1padmasks<>+3648(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3652(SB)/4, $0x00000000
+DATA sha1padmasks<>+3656(SB)/1, $0x00
+DATA sha1padmasks<>+3664(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3668(SB)/4, $0x00000000
+DATA sha1padmasks<>+3672(SB)/1, $0x00
+DATA sha1padmasks<>+3680(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3684(SB)/4, $0x00000000
+DATA sha1padmasks<>+3688(SB)/1, $0x00
+DATA sha1padmasks<>+3696(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3700(SB)/4, $0x00000000
+DATA sha1padmasks<>+3704(SB)/1, $0x00
+DATA sha1padmasks<>+3712(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3716(SB)/4, $0x00000000
+DATA sha1padmasks<>+3720(SB)/1, $0x00
+DATA sha1padmasks<>+3728(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3732(SB)/4, $0x00000000
+DATA sha1padmasks<>+3736(SB)/1, $0x00
+DATA sha1padmasks<>+3744(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3748(SB)/4, $0x00000000
+DATA sha1padmasks<>+3752(SB)/1, $0x00
+DATA sha1padmasks<>+3760(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3764(SB)/4, $0x00000000
+DATA sha1padmasks<>+3768(SB)/1, $0x00
+DATA sha1padmasks<>+3776(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3780(SB)/4, $0x00000000
+DATA sha1padmasks<>+3784(SB)/1, $0x00
+DATA sha1padmasks<>+3792(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3796(SB)/4, $0x00000000
+DATA sha1padmasks<>+3800(SB)/1, $0x00
+DATA sha1padmasks<>+3808(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3812(SB)/4, $0x00000000
+DATA sha1padmasks<>+3816(SB)/1, $0x00
+DATA sha1padmasks<>+3824(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3828(SB)/4, $0x00000000
+DATA sha1padmasks<>+3832(SB)/1, $0x00
+DATA sha1padmasks<>+3840(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3844(SB)/4, $0x00000000
+DATA sha1padmasks<>+3848(SB)/1, $0x00
+DATA sha1padmasks<>+3856(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3860(SB)/4, $0x00000000
+DATA sha1padmasks<>+3864(SB)/1, $0x00
+DATA sha1padmasks<>+3872(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3876(SB)/4, $0x00000000
+DATA sha1padmasks<>+3880(SB)/1, $0x00
+DATA sha1padmasks<>+3888(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3892(SB)/4, $0x00000000
+DATA sha1padmasks<>+3896(SB)/1, $0x00
+DATA sha1padmasks<>+3904(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3908(SB)/4, $0x00000000
+DATA sha1padmasks<>+3912(SB)/1, $0x00
+DATA sha1padmasks<>+3920(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3924(SB)/4, $0x00000000
+DATA sha1padmasks<>+3928(SB)/1, $0x00
+DATA sha1padmasks<>+3936(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3940(SB)/4, $0x00000000
+DATA sha1padmasks<>+3944(SB)/1, $0x00
+DATA sha1padmasks<>+3952(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3956(SB)/4, $0x00000000
+DATA sha1padmasks<>+3960(SB)/1, $0x00
+DATA sha1padmasks<>+3968(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3972(SB)/4, $0x00000000
+DATA sha1padmasks<>+3976(SB)/1, $0x00
+DATA sha1padmasks<>+3984(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3988(SB)/4, $0x00000000
+DATA sha1padmasks<>+3992(SB)/1, $0x00
+DATA sha1padmasks<>+4000(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4004(SB)/4, $0x00000000
+DATA sha1padmasks<>+4008(SB)/1, $0x00
+DATA sha1padmasks<>+4016(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4020(SB)/4, $0x00000000
+DATA sha1padmasks<>+4024(SB)/1, $0x00
+DATA sha1padmasks<>+4032(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4036(SB)/4, $0x00000000
+DATA sha1padmasks<>+4040(SB)/1, $0x00
+DATA sha1padmasks<>+4048(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4052(SB)/4, $0x00000000
+DATA sha1padmasks<>+4056(SB)/1, $0x00
+DATA sha1padmasks<>+4064(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4068(SB)/4, $0x00000000
+DATA sha1padmasks<>+4072(SB)/1, $0x00
+DATA sha1padmasks<>+4080(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4084(SB)/4, $0x00000000
+DATA sha1padmasks<>+4088(SB)/1, $0x00
+DATA sha1padmasks<>+4096(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4100(SB)/4, $0x00000000
+DATA sha1padmasks<>+4104(SB)/1, $0x00
+DATA sha1padmasks<>+4112(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4116(SB)/4, $0x00000000
+DATA sha1padmasks<>+4120(SB)/1, $0x00
+DATA sha1padmasks<>+4128(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4132(SB)/4, $0x00000000
+DATA sha1padmasks<>+4136(SB)/1, $0x00
+DATA sha1padmasks<>+4144(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4148(SB)/4, $0x00000000
+DATA sha1padmasks<>+4152(SB)/1, $0x00
+DATA sha1padmasks<>+4160(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4164(SB)/4, $0x00000000
+DATA sha1padmasks<>+4168(SB)/1, $0x00
+DATA sha1padmasks<>+4176(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4180(SB)/4, $0x00000000
+DATA sha1padmasks<>+4184(SB)/1, $0x00
+DATA sha1padmasks<>+4192(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4196(SB)/4, $0x00000000
+DATA sha1padmasks<>+4200(SB)/1, $0x00
+DATA sha1padmasks<>+4208(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4212(SB)/4, $0x00000000
+DATA sha1padmasks<>+4216(SB)/1, $0x00
+DATA sha1padmasks<>+4224(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4228(SB)/4, $0x00000000
+DATA sha1padmasks<>+4232(SB)/1, $0x00
+DATA sha1padmasks<>+4240(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4244(SB)/4, $0x00000000
+DATA sha1padmasks<>+4248(SB)/1, $0x00
+DATA sha1padmasks<>+4256(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4260(SB)/4, $0x00000000
+DATA sha1padmasks<>+4264(SB)/1, $0x00
+DATA sha1padmasks<>+4272(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4276(SB)/4, $0x00000000
+DATA sha1padmasks<>+4280(SB)/1, $0x00
+DATA sha1padmasks<>+4288(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4292(SB)/4, $0x00000000
+DATA sha1padmasks<>+4296(SB)/1, $0x00
+DATA sha1padmasks<>+4304(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4308(SB)/4, $0x00000000
+DATA sha1padmasks<>+4312(SB)/1, $0x00
+DATA sha1padmasks<>+4320(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4324(SB)/4, $0x00000000
+DATA sha1padmasks<>+4328(SB)/1, $0x00
+DATA sha1padmasks<>+4336(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4340(SB)/4, $0x00000000
+DATA sha1padmasks<>+4344(SB)/1, $0x00
+DATA sha1padmasks<>+4352(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4356(SB)/4, $0x00000000
+DATA sha1padmasks<>+4360(SB)/1, $0x00
+DATA sha1padmasks<>+4368(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4372(SB)/4, $0x00000000
+DATA sha1padmasks<>+4376(SB)/1, $0x00
+DATA sha1padmasks<>+4384(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4388(SB)/4, $0x00000000
+DATA sha1padmasks<>+4392(SB)/1, $0x00
+DATA sha1padmasks<>+4400(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4404(SB)/4, $0x00000000
+DATA sha1padmasks<>+4408(SB)/1, $0x00
+DATA sha1padmasks<>+4416(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4420(SB)/4, $0x00000000
+DATA sha1padmasks<>+4424(SB)/1, $0x00
+DATA sha1padmasks<>+4432(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4436(SB)/4, $0x00000000
+DATA sha1padmasks<>+4440(SB)/1, $0x00
+DATA sha1padmasks<>+4448(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4452(SB)/4, $0x00000000
+DATA sha1padmasks<>+4456(SB)/1, $0x00
+DATA sha1padmasks<>+4464(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4468(SB)/4, $0x00000000
+DATA sha1padmasks<>+4472(SB)/1, $0x00
+DATA sha1padmasks<>+4480(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4484(SB)/4, $0x00000000
+DATA sha1padmasks<>+4488(SB)/1, $0x00
+DATA sha1padmasks<>+4496(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4500(SB)/4, $0x00000000
+DATA sha1padmasks<>+4504(SB)/1, $0x00
+DATA sha1padmasks<>+4512(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4516(SB)/4, $0x00000000
+DATA sha1padmasks<>+4520(SB)/1, $0x00
+DATA sha1padmasks<>+4528(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4532(SB)/4, $0x00000000
+DATA sha1padmasks<>+4536(SB)/1, $0x00
+DATA sha1padmasks<>+4544(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4548(SB)/4, $0x00000000
+DATA sha1padmasks<>+4552(SB)/1, $0x00
+DATA sha1padmasks<>+4560(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4564(SB)/4, $0x00000000
+DATA sha1padmasks<>+4568(SB)/1, $0x00
+DATA sha1padmasks<>+4576(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4580(SB)/4, $0x00000000
+DATA sha1padmasks<>+4584(SB)/1, $0x00
+DATA sha1padmasks<>+4592(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4596(SB)/4, $0x00000000
+DATA sha1padmasks<>+4600(SB)/1, $0x00
+GLOBL sha1padmasks<>(SB), RODATA|NOPTR, $4601
 
 DATA sha1padbytes<>+0(SB)/8, $0x8080808080808080
 DATA sha1padbytes<>+8(SB)/8, $0x8080808080808080

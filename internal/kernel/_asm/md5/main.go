@@ -322,7 +322,7 @@ func batchAVX512(groups int) {
 	row := 4 * lanes
 	bufs := AllocLocal(2 * 16 * row)
 	saved := AllocLocal(4 * row)
-	bs := transpose.NewBatchStream(name, lanes)
+	bs := transpose.NewBatchStream(name, lanes, 64)
 	kt := GP64()
 	LEAQ(scalarConsts(), kt)
 	cur, nxt := GP64(), GP64()
@@ -344,7 +344,7 @@ func batchAVX512(groups int) {
 	}
 	// message queues the padded block into buf.
 	message := func(d *transpose.Deferred, ptrs, bits, off, buf reg.Register) {
-		padding.DeferLoads(d, groups, ptrs, bits, off, false, func(g, h, j int, r reg.VecVirtual) {
+		padding.DeferLoads(d, groups, ptrs, bits, off, func(g, h, j int, r reg.VecVirtual) {
 			VMOVDQU32(r, Mem{Base: buf, Disp: row*(8*h+j) + 32*g})
 		})
 	}
@@ -370,7 +370,7 @@ func batchAVX512(groups int) {
 	RET()
 }
 
-var padding = transpose.NewPadding("md5")
+var padding = transpose.NewPadding("md5", 64, 8, false)
 
 // storeDigests writes the digests of a round's lanes to out[16*idx[i]:],
 // for the message numbers i < n only: a 4x8 transpose of each group's

@@ -331,7 +331,7 @@ func batchAVX512() {
 	rings := AllocLocal(2 * 16 * row)
 	saved := AllocLocal(5 * row)
 	lastE := AllocLocal(32)
-	bs := transpose.NewBatchStream(name, lanes)
+	bs := transpose.NewBatchStream(name, lanes, 64)
 	cur, nxt := GP64(), GP64()
 	LEAQ(rings, cur)
 	LEAQ(rings.Offset(16*row), nxt)
@@ -359,7 +359,7 @@ func batchAVX512() {
 		}
 	}
 	message := func(d *transpose.Deferred, ptrs, bits, off, buf Register) {
-		padding.DeferLoads(d, 2, ptrs, bits, off, true, func(g, h, j int, r VecVirtual) {
+		padding.DeferLoads(d, 2, ptrs, bits, off, func(g, h, j int, r VecVirtual) {
 			VPSHUFB(bswap, r, r)
 			VMOVDQU32(r, Mem{Base: buf, Disp: row*(8*h+j) + 32*g})
 		})
@@ -385,7 +385,7 @@ func batchAVX512() {
 	RET()
 }
 
-var padding = transpose.NewPadding("sha1")
+var padding = transpose.NewPadding("sha1", 64, 8, true)
 
 // storeDigests writes the digests of a lane-full to out[20*idx[i]:], for
 // the message numbers i < n only: a, b, c, d by a 4x8 transpose of each

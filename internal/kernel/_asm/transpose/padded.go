@@ -9,10 +9,9 @@ import (
 )
 
 // Batch kernels hash whole short messages, padding each as they load it.
-// What they share for 64-byte blocks with a 64-bit length field (MD5,
-// SHA-1, SHA-256): the gathering of the messages' pointers and lengths,
-// the padded loads, and the walk from one block to the next across
-// lane-fulls.
+// What they share: the gathering of the messages' pointers and lengths,
+// the padded loads of 32-byte rows, and the walk from one block to the
+// next across lane-fulls.
 
 // BatchMaxBlocks bounds the padded length of the messages a batch kernel
 // takes, and so the size of the padding table.
@@ -24,47 +23,58 @@ const BatchMaxBlocks = 4
 // about 2 µs).
 const BatchMaxMsgs = 256
 
-// Padding is the read-only data of one kernel file's padded loads.
+// Padding is the read-only data of one kernel file's padded loads, for
+// blocks of Block bytes ending in a LenBytes-byte big- or little-endian
+// bit length (its upper 8 bytes, if 16, zero: messages here are short).
 type Padding struct {
-	prefix     string
-	table, c80 Mem
-	made       bool
+	prefix          string
+	Block, LenBytes int
+	BigEndian       bool
+	table, c80      Mem
+	made            bool
 }
 
 // NewPadding names the padding data of a kernel file after prefix.
-func NewPadding(prefix string) *Padding { return &Padding{prefix: prefix} }
+func NewPadding(prefix string, block, lenBytes int, bigEndian bool) *Padding {
+	return &Padding{prefix: prefix, Block: block, LenBytes: lenBytes, BigEndian: bigEndian}
+}
 
-// masks returns the table that has, for rem = -8 .. 64*BatchMaxBlocks-9
-// bytes of a message left at the start of a block, a 32-byte entry at
-// 32*(rem+8): the mask of the message bytes in the block (64 bits), the
-// mask of the 0x80 byte (64 bits), and the mask of the length's quadword
-// in the block's upper 32 bytes (8 bits), set when the length ends this
-// block (rem <= 55); and 32 bytes of 0x80 for the masked move.
+// minRem is the fewest message bytes left at the start of a row (below 0
+// when the padding's length field spilled into the last block), the
+// table's first entry.
+func (p *Padding) minRem() int { return -p.LenBytes - (p.Block - 32) }
+
+// data emits the table, which has for r = minRem .. bytes of a message
+// left at the start of a 32-byte row a 16-byte entry at 16*(r-minRem):
+// the mask of the message bytes in the row (32 bits), the mask of the
+// 0x80 byte (32 bits), and, for a block's last row, the mask of the
+// length's low quadword (8 bits), set when the length ends this block;
+// and 32 bytes of 0x80 for the masked move.
 func (p *Padding) data() {
 	if p.made {
 		return
 	}
 	p.made = true
 	p.table = GLOBL(p.prefix+"padmasks", RODATA|NOPTR)
-	for rem := -8; rem < 64*BatchMaxBlocks-8; rem++ {
-		at := 32 * (rem + 8)
-		var data, pad uint64
+	for r := p.minRem(); r < BatchMaxBlocks*p.Block-p.LenBytes; r++ {
+		at := 16 * (r - p.minRem())
+		var data, pad uint32
 		switch {
-		case rem >= 64:
-			data = ^uint64(0)
-		case rem > 0:
-			data = 1<<rem - 1
+		case r >= 32:
+			data = ^uint32(0)
+		case r > 0:
+			data = 1<<r - 1
 		}
-		if rem >= 0 && rem < 64 {
-			pad = 1 << rem
+		if r >= 0 && r < 32 {
+			pad = 1 << r
 		}
 		var length uint8
-		if rem <= 55 {
+		if r <= 32-p.LenBytes-1 {
 			length = 1 << 3
 		}
-		DATA(at, U64(data))
-		DATA(at+8, U64(pad))
-		DATA(at+16, U8(length))
+		DATA(at, U32(data))
+		DATA(at+4, U32(pad))
+		DATA(at+8, U8(length))
 	}
 	p.c80 = GLOBL(p.prefix+"padbytes", RODATA|NOPTR)
 	for i := range 4 {
@@ -72,47 +82,56 @@ func (p *Padding) data() {
 	}
 }
 
-// DeferLoads queues the padded loads and transpose of the block at off of
-// groups*8 lanes, handing word j of half h (words 8h..8h+7) of group g to
-// done. Lane i's message is the bits[i]/8 bytes at ptrs[i]. Masked loads
-// read only the message's own bytes (AVX-512 suppresses faults on
-// masked-out bytes); a merge-masked move sets the 0x80 byte and a masked
-// broadcast the bit length (byte-swapped if bigEndian), with the masks for
-// "rem = length - off" bytes left taken from the table, so that a lane's
-// padding costs no branch and about a dozen instructions a block.
-func (p *Padding) DeferLoads(d *Deferred, groups int, ptrs, bits, off reg.Register, bigEndian bool, done func(g, h, j int, r reg.VecVirtual)) {
+// Base emits the computation of the table base for the block at off:
+// the entry of row pos of lane i is at base + 2*bits[i] - 16*pos, as
+// 16*(r - minRem) is 2*bits - 16*(off+pos) - 16*minRem.
+func (p *Padding) Base(off reg.Register) reg.GPVirtual {
 	p.data()
-	// Entry rem+8 is at table + 32*(rem+8), and 32*rem is 4*bits - 32*off.
 	base := GP64()
-	*d = append(*d, func() {
-		MOVQ(off, base)
-		SHLQ(U8(5), base)
-		NEGQ(base)
-		t := GP64()
-		LEAQ(p.table, t)
-		LEAQ(Mem{Base: t, Index: base, Scale: 1, Disp: 32 * 8}, base)
-	})
+	MOVQ(off, base)
+	SHLQ(U8(4), base)
+	NEGQ(base)
+	t := GP64()
+	LEAQ(p.table, t)
+	LEAQ(Mem{Base: t, Index: base, Scale: 1, Disp: -16 * p.minRem()}, base)
+	return base
+}
+
+// Row loads into r the 32-byte row at pos of lane's block at off, padded:
+// lane's message is the bits[lane]/8 bytes at ptrs[lane]. Masked loads
+// read only the message's own bytes (AVX-512 suppresses faults on
+// masked-out bytes); a merge-masked move sets the 0x80 byte and, in a
+// block's last row, a masked broadcast the bit length, with the masks
+// taken from the table at base (see Base), so that padding costs no
+// branch: six instructions a row, eight in the last.
+func (p *Padding) Row(ptrs, bits, base, off reg.Register, lane, pos int, r reg.VecVirtual) {
+	b := GP64()
+	MOVQ(Mem{Base: bits, Disp: 8 * lane}, b)
+	entry := Mem{Base: base, Index: b, Scale: 2, Disp: -16 * pos}
+	data, pad := K(), K()
+	KMOVD(entry, data)
+	KMOVD(entry.Offset(4), pad)
+	VMOVDQU8_Z(Mem{Base: LanePtr(ptrs, lane), Index: off, Scale: 1, Disp: pos}, data, r)
+	VMOVDQU8(p.c80, pad, r)
+	if pos == p.Block-32 {
+		length := K()
+		KMOVB(entry.Offset(8), length)
+		if p.BigEndian {
+			BSWAPQ(b)
+		}
+		VPBROADCASTQ(b, length, r)
+	}
+}
+
+// DeferLoads queues the padded loads and transpose of the 64-byte block
+// at off of groups*8 lanes of 32-bit words, handing word j of half h
+// (words 8h..8h+7) of group g to done.
+func (p *Padding) DeferLoads(d *Deferred, groups int, ptrs, bits, off reg.Register, done func(g, h, j int, r reg.VecVirtual)) {
+	var base reg.GPVirtual
+	*d = append(*d, func() { base = p.Base(off) })
 	for g := range groups {
 		for h := range 2 {
-			load := func(i int, r reg.VecVirtual) {
-				lane := 8*g + i
-				b := GP64()
-				MOVQ(Mem{Base: bits, Disp: 8 * lane}, b)
-				entry := Mem{Base: base, Index: b, Scale: 4}
-				data, pad := K(), K()
-				KMOVD(entry.Offset(4*h), data)
-				KMOVD(entry.Offset(8+4*h), pad)
-				VMOVDQU8_Z(Mem{Base: LanePtr(ptrs, lane), Index: off, Scale: 1, Disp: 32 * h}, data, r)
-				VMOVDQU8(p.c80, pad, r)
-				if h == 1 {
-					length := K()
-					KMOVB(entry.Offset(16), length)
-					if bigEndian {
-						BSWAPQ(b)
-					}
-					VPBROADCASTQ(b, length, r)
-				}
-			}
+			load := func(i int, r reg.VecVirtual) { p.Row(ptrs, bits, base, off, 8*g+i, 32*h, r) }
 			DeferRows8x8(d, load, func(j int, r reg.VecVirtual) { done(g, h, j, r) })
 		}
 	}
@@ -123,7 +142,7 @@ func (p *Padding) DeferLoads(d *Deferred, groups int, ptrs, bits, off reg.Regist
 // being hashed (its lane-full's entries and offset), and the next one.
 type BatchStream struct {
 	name               string
-	lanes              int
+	lanes, block       int
 	PtrArr             Mem
 	Ptrs, Bits, Off    reg.GPVirtual // the block being hashed
 	NPtrs, NBits, NOff reg.GPVirtual // the next block, valid after Next
@@ -133,8 +152,8 @@ type BatchStream struct {
 // NewBatchStream gathers msgs[idx[i]]'s base pointer and bit length for
 // every i < len(idx) into the frame, and stands at block 0 of the first
 // lane-full. The kernel's parameters are msgs, idx and nblocks.
-func NewBatchStream(name string, lanes int) *BatchStream {
-	s := &BatchStream{name: name, lanes: lanes}
+func NewBatchStream(name string, lanes, block int) *BatchStream {
+	s := &BatchStream{name: name, lanes: lanes, block: block}
 	s.PtrArr = AllocLocal(8 * BatchMaxMsgs)
 	bitArr := AllocLocal(8 * BatchMaxMsgs)
 	{
@@ -163,7 +182,7 @@ func NewBatchStream(name string, lanes int) *BatchStream {
 	nblocks := Load(Param("nblocks"), GP64())
 	s.lastOff = GP64()
 	LEAQ(Mem{Base: nblocks, Disp: -1}, s.lastOff)
-	SHLQ(U8(6), s.lastOff)
+	SHLQ(U8(log2(block)), s.lastOff)
 	s.steps = GP64()
 	Load(Param("idx").Len(), s.steps) // blocks to hash: lane-fulls x nblocks
 	SHRQ(U8(log2(lanes)), s.steps)
@@ -178,7 +197,7 @@ func (s *BatchStream) Next() {
 	s.NPtrs, s.NBits, s.NOff = GP64(), GP64(), GP64()
 	MOVQ(s.Ptrs, s.NPtrs)
 	MOVQ(s.Bits, s.NBits)
-	LEAQ(Mem{Base: s.Off, Disp: 64}, s.NOff)
+	LEAQ(Mem{Base: s.Off, Disp: s.block}, s.NOff)
 	CMPQ(s.NOff, s.lastOff)
 	JLE(LabelRef(s.name + "_same"))
 	XORQ(s.NOff, s.NOff)
