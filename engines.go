@@ -26,11 +26,11 @@ func newServer(a Algorithm, l cpu.Level) *Server {
 	case SHA1:
 		return engineOrStdlib(a, l, sha1Spec, sha1Kernels(l))
 	case SHA256:
-		return engineOrStdlib(a, l, sha256Spec256, sha256Kernels(l))
+		return engineOrStdlib(a, l, sha256Spec256, sha256Kernels256(l))
 	case SHA224:
 		return engineOrStdlib(a, l, sha256Spec224, sha256Kernels(l))
 	case SHA512:
-		return engineOrStdlib(a, l, sha512Spec512, sha512Kernels(l))
+		return engineOrStdlib(a, l, sha512Spec512, sha512Kernels512(l))
 	case SHA384:
 		return engineOrStdlib(a, l, sha512Spec384, sha512Kernels(l))
 	case SHA512_224:

@@ -32,15 +32,17 @@ func kernelsFor[S any](singles []kernel.Single[S], multis []kernel.Multi[S], rat
 	return k
 }
 
-// usableBatches returns the batch kernels that run at level l.
-func usableBatches(batches []kernel.Batch, l cpu.Level) []kernel.Batch {
-	var usable []kernel.Batch
+// withBatches adds to k the batch kernels that run at level l. They start
+// from one algorithm's initial value and write its whole digest, so
+// SHA-224 and SHA-384 and the SHA-512/t variants, which share the block
+// kernels of SHA-256 and SHA-512, go without.
+func withBatches[S any](k engine.Kernels[S], batches []kernel.Batch, l cpu.Level) engine.Kernels[S] {
 	for _, b := range batches {
 		if b.Usable(l) {
-			usable = append(usable, b)
+			k.Batch = append(k.Batch, b)
 		}
 	}
-	return usable
+	return k
 }
 
 // appendWordsBE appends a state's words big-endian, the standard

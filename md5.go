@@ -38,7 +38,5 @@ var md5Rates = map[string]float64{"amd64": 810, "generic": 420, "avx2x16": 7300,
 
 // md5Kernels picks the kernels for level l.
 func md5Kernels(l cpu.Level) engine.Kernels[md5.State] {
-	k := kernelsFor(md5.Singles(), md5.Multis(), md5Rates, l)
-	k.Batch = usableBatches(md5.Batches(), l)
-	return k
+	return withBatches(kernelsFor(md5.Singles(), md5.Multis(), md5Rates, l), md5.Batches(), l)
 }

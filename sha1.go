@@ -29,7 +29,5 @@ var sha1Spec = &engine.Spec[sha1.State]{
 var sha1Rates = map[string]float64{"generic": 450, "shani": 1880, "shanix2": 3300, "avx2x8": 3500, "avx512x16": 5800}
 
 func sha1Kernels(l cpu.Level) engine.Kernels[sha1.State] {
-	k := kernelsFor(sha1.Singles(), sha1.Multis(), sha1Rates, l)
-	k.Batch = usableBatches(sha1.Batches(), l)
-	return k
+	return withBatches(kernelsFor(sha1.Singles(), sha1.Multis(), sha1Rates, l), sha1.Batches(), l)
 }

@@ -42,3 +42,9 @@ var sha256Rates = map[string]float64{"generic": 260, "shani": 1780, "shanix2": 3
 func sha256Kernels(l cpu.Level) engine.Kernels[sha256.State] {
 	return kernelsFor(sha256.Singles(), sha256.Multis(), sha256Rates, l)
 }
+
+// sha256Kernels256 are SHA-256's: the shared kernels and the batch kernels,
+// which start from SHA-256's initial value.
+func sha256Kernels256(l cpu.Level) engine.Kernels[sha256.State] {
+	return withBatches(sha256Kernels(l), sha256.Batches(), l)
+}

@@ -43,3 +43,9 @@ var sha512Rates = map[string]float64{"generic": 347, "stdlib": 681, "avx2x4": 13
 func sha512Kernels(l cpu.Level) engine.Kernels[sha512.State] {
 	return kernelsFor(sha512.Singles(), sha512.Multis(), sha512Rates, l)
 }
+
+// sha512Kernels512 are SHA-512's: the shared kernels and the batch kernels,
+// which start from SHA-512's initial value.
+func sha512Kernels512(l cpu.Level) engine.Kernels[sha512.State] {
+	return withBatches(sha512Kernels(l), sha512.Batches(), l)
+}

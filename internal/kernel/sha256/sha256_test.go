@@ -32,11 +32,19 @@ var alg = kerneltest.Algorithm[State]{
 	Random:    kerneltest.RandomState[State],
 	Singles:   Singles(),
 	Multis:    Multis(),
+	Batches:   Batches(),
+	Sum:       func(m []byte) []byte { s := sha256.Sum256(m); return s[:] },
+	Size:      32,
 }
 
 func TestSingles(t *testing.T)       { kerneltest.Singles(t, alg) }
 func TestMultis(t *testing.T)        { kerneltest.Multis(t, alg) }
 func TestMultiNoAllocs(t *testing.T) { kerneltest.NoAllocs(t, alg) }
+func TestBatches(t *testing.T)       { kerneltest.Batches(t, alg) }
+func TestBatchNoAllocs(t *testing.T) { kerneltest.BatchNoAllocs(t, alg) }
 
 // BenchmarkKernel measures the kernels alone; see kerneltest.Benchmark.
 func BenchmarkKernel(b *testing.B) { kerneltest.Benchmark(b, alg) }
+
+// BenchmarkBatch measures the batch kernels alone; see kerneltest.BenchmarkBatch.
+func BenchmarkBatch(b *testing.B) { kerneltest.BenchmarkBatch(b, alg) }

@@ -16,6 +16,10 @@ var singles = []kernel.Single[State]{
 	{Name: "shani", Level: cpu.Generic, Needs: cpu.SHA, Fn: blockSHANIState},
 }
 
+var batches = []kernel.Batch{
+	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512x16},
+}
+
 var multis = []kernel.Multi[State]{
 	generic,
 	{Name: "shanix2", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 2, Fn: blocksSHANIx2},

@@ -38,4 +38,8 @@ func Singles() []kernel.Single[State] { return singles }
 // generic one is the reference.
 func Multis() []kernel.Multi[State] { return multis }
 
+// Batches lists the batch kernels built for this GOARCH, narrowest first:
+// they start from the SHA-512 initial value and write its 64-byte digests.
+func Batches() []kernel.Batch { return batches }
+
 var generic = kernel.Reference(blockGeneric, BlockSize)

@@ -21,6 +21,10 @@ var singles = []kernel.Single[State]{
 	{Name: "stdlib", Level: cpu.Generic, Fn: blockStdlib},
 }
 
+var batches = []kernel.Batch{
+	{Name: "avx512x8", Level: cpu.AVX512, Lanes: 8, Fn: sumAVX512x8},
+}
+
 var multis = []kernel.Multi[State]{
 	generic,
 	{Name: "avx2x4", Level: cpu.AVX2, Lanes: 4, Fn: blocksAVX2x4},

@@ -6,3 +6,5 @@ import "github.com/hashlanes/hashlanes/internal/kernel"
 
 var singles = []kernel.Single[State]{{Name: "generic", Reference: true, Fn: blockGeneric}}
 var multis = []kernel.Multi[State]{generic}
+
+var batches []kernel.Batch

@@ -17,6 +17,7 @@ func main() {
 	shaniX2()
 	avx2()
 	avx512()
+	batchAVX512()
 	Generate()
 }
 
@@ -116,6 +117,39 @@ func avx512() {
 		}
 	})
 }
+
+// batchAVX512 is the batch kernel on the rounds of avx512: lane-fulls of
+// 16 whole messages, padded as they are loaded, from the initial value to
+// digests stored in place (an 8x8 transpose of each group's state back to
+// lanes, byte-swapped: one 32-byte store a lane).
+func batchAVX512() {
+	const name, lanes, size = "sumAVX512x16", 16, 32
+	TEXT(name, 0, transpose.BatchSignature)
+	Pragma("noescape")
+	Doc(transpose.BatchDoc(name, lanes, size))
+	iv := sha2.SHA256.Consts("sha256init", []uint64{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19})
+	sha2.SHA256.Batch(name, lanes, size, 64, constTable(), byteSwapMask(), iv,
+		func(ptrs, bits, off Register, bswap VecVirtual, w Mem, row int) {
+			var d transpose.Deferred
+			padding.DeferLoads(&d, 2, ptrs, bits, off, func(g, h, j int, r VecVirtual) {
+				VPSHUFB(bswap, r, r)
+				VMOVDQU32(r, w.Offset(row*(8*h+j)+32*g))
+			})
+			d.Flush()
+		},
+		func(st *[2][8]VecVirtual, bswap VecVirtual, dst func(lane, half int, emit func(Mem))) {
+			for g := range 2 {
+				var d transpose.Deferred
+				transpose.DeferRows8x8(&d, func(i int, r VecVirtual) { VMOVDQA32(st[g][i], r) }, func(j int, r VecVirtual) {
+					VPSHUFB(bswap, r, r)
+					dst(8*g+j, 0, func(m Mem) { VMOVDQU32(r, m) })
+				})
+				d.Flush()
+			}
+		})
+}
+
+var padding = transpose.NewPadding("sha256", 64, 8, true)
 
 // shaniX2 hashes two streams with the SHA extensions, their instructions
 // interleaved group by group: SHA256RNDS2 has several cycles of latency

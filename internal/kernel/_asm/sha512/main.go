@@ -15,6 +15,7 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	avx2()
 	avx512()
+	batchAVX512()
 	Generate()
 }
 
@@ -27,7 +28,7 @@ func avx2() {
 	Doc("blockAVX2x4 hashes nblocks blocks of 4 lanes with AVX2.")
 	sha2.SHA512AVX2.LanesAVX2(80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for c := range 4 {
-			words4x4(false, pp, off, 0, 32*c, func(j int, r VecVirtual) {
+			words4x4(false, laneLoads(false, pp, off, 0, 32*c), func(j int, r VecVirtual) {
 				VPSHUFB(bswap, r, r)
 				VMOVDQU(r, w.Offset(row*(4*c+j)))
 			})
@@ -50,7 +51,7 @@ func avx512() {
 	sha2.SHA512.Lanes(80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for g := range 2 {
 			for c := range 4 {
-				words4x4(true, pp, off, 4*g, 32*c, func(j int, r VecVirtual) {
+				words4x4(true, laneLoads(true, pp, off, 4*g, 32*c), func(j int, r VecVirtual) {
 					VPSHUFB(bswap, r, r)
 					VMOVDQU64(r, w.Offset(row*(4*c+j)+32*g))
 				})
@@ -59,20 +60,65 @@ func avx512() {
 	})
 }
 
-// words4x4 loads 32 bytes at ptrs[first+i]+off+disp for lanes i = 0..3 and
-// hands done the 4 YMM registers, the j-th holding 64-bit word j (of those
-// 32 bytes) of the 4 lanes: 4 loads and 8 shuffles, in EVEX forms (which
-// may use Y16-Y31) or, for AVX2, VEX ones.
-func words4x4(evex bool, ptrs, off Register, first, disp int, done func(j int, r VecVirtual)) {
+// batchAVX512 is the batch kernel on the rounds of avx512: lane-fulls of
+// 8 whole messages, padded as they are loaded, from the initial value to
+// digests stored in place (two 4x4 transposes of each group's state back
+// to lanes, byte-swapped: two 32-byte stores a lane).
+func batchAVX512() {
+	const name, lanes, size = "sumAVX512x8", 8, 64
+	TEXT(name, 0, transpose.BatchSignature)
+	Pragma("noescape")
+	Doc(transpose.BatchDoc(name, lanes, size))
+	iv := sha2.SHA512.Consts("sha512init", []uint64{0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
+		0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179})
+	sha2.SHA512.Batch(name, lanes, size, 80, constTable(), byteSwapMask(), iv,
+		func(ptrs, bits, off Register, bswap VecVirtual, w Mem, row int) {
+			base := padding.Base(off)
+			for g := range 2 {
+				for c := range 4 {
+					load := func(k int, r VecVirtual) { padding.Row(ptrs, bits, base, off, 4*g+k, 32*c, r) }
+					words4x4(true, load, func(j int, r VecVirtual) {
+						VPSHUFB(bswap, r, r)
+						VMOVDQU64(r, w.Offset(row*(4*c+j)+32*g))
+					})
+				}
+			}
+		},
+		func(st *[2][8]VecVirtual, bswap VecVirtual, dst func(lane, half int, emit func(Mem))) {
+			for g := range 2 {
+				for c := range 2 {
+					words4x4(true, func(k int, r VecVirtual) { VMOVDQA64(st[g][4*c+k], r) }, func(j int, r VecVirtual) {
+						VPSHUFB(bswap, r, r)
+						dst(4*g+j, c, func(m Mem) { VMOVDQU64(r, m) })
+					})
+				}
+			}
+		})
+}
+
+var padding = transpose.NewPadding("sha512", 128, 16, true)
+
+// laneLoads loads row k from ptrs[first+k]+off+disp, in EVEX or VEX form.
+func laneLoads(evex bool, ptrs, off Register, first, disp int) func(k int, r VecVirtual) {
+	return func(k int, r VecVirtual) {
+		m := Mem{Base: transpose.LanePtr(ptrs, first+k), Index: off, Scale: 1, Disp: disp}
+		if evex {
+			VMOVDQU64(m, r)
+		} else {
+			VMOVDQU(m, r)
+		}
+	}
+}
+
+// words4x4 loads 4 rows of 32 bytes, row k into a register by load(k, r),
+// and hands done the 4 YMM registers, the j-th holding 64-bit word j (of
+// those 32 bytes) of the 4 rows: 8 shuffles, in EVEX forms (which may use
+// Y16-Y31) or, for AVX2, VEX ones.
+func words4x4(evex bool, load func(k int, r VecVirtual), done func(j int, r VecVirtual)) {
 	var r [4]VecVirtual
 	for k := range 4 {
 		r[k] = YMM()
-		m := Mem{Base: transpose.LanePtr(ptrs, first+k), Index: off, Scale: 1, Disp: disp}
-		if evex {
-			VMOVDQU64(m, r[k])
-		} else {
-			VMOVDQU(m, r[k])
-		}
+		load(k, r[k])
 	}
 	lo01, hi01, lo23, hi23 := YMM(), YMM(), YMM(), YMM()
 	VPUNPCKLQDQ(r[1], r[0], lo01) // lane0.w0 lane1.w0 | lane0.w2 lane1.w2
