@@ -73,12 +73,44 @@ func TestSumManyAgainstStdlib(t *testing.T) {
 	}
 }
 
+// TestSumManyFullCalls fills the batch kernels' calls: hundreds of
+// messages of one padded length, past one call's worth, and the URL
+// corpus, whose paths nearly all take one block.
+func TestSumManyFullCalls(t *testing.T) {
+	urls := workload.URLPaths(3000)
+	for _, a := range laneAlgorithms() {
+		forEachCPU(t, a, func(t *testing.T, s *Server) {
+			r := rand.New(rand.NewPCG(8, uint64(a)))
+			for _, n := range []int{0, 1, 40, 55, 56, 63, 64, 100, 119, 120, 200, 247} {
+				for _, count := range []int{255, 256, 257, 529} {
+					msgs := make([][]byte, count)
+					for i := range msgs {
+						msgs[i] = randomBytes(r, n)
+					}
+					if got, want := s.SumMany(nil, msgs), loopSum(a, msgs); !bytes.Equal(got, want) {
+						t.Fatalf("%d messages of %d bytes: digests differ", count, n)
+					}
+				}
+			}
+			if got, want := s.SumMany(nil, urls), loopSum(a, urls); !bytes.Equal(got, want) {
+				t.Fatal("URL paths: digests differ")
+			}
+		})
+	}
+}
+
 func TestSumManyCanaryAndAllocs(t *testing.T) {
+	for _, a := range laneAlgorithms() {
+		t.Run(a.String(), func(t *testing.T) { testSumManyCanaryAndAllocs(t, a) })
+	}
+}
+
+func testSumManyCanaryAndAllocs(t *testing.T, a Algorithm) {
 	r := rand.New(rand.NewPCG(5, 5))
 	msgs := randomBatch(r, 300)
-	want := loopSum(MD5, msgs)
-	forEachCPU(t, MD5, func(t *testing.T, s *Server) {
-		size := len(msgs) * 16
+	want := loopSum(a, msgs)
+	forEachCPU(t, a, func(t *testing.T, s *Server) {
+		size := len(msgs) * a.Size()
 		buf := make([]byte, 2+size+16)
 		for i := range buf {
 			buf[i] = 0x5a
