@@ -31,7 +31,7 @@ type Server struct {
 // by one. It allocates nothing beyond growing dst, starts no goroutine, and
 // is safe to call from many goroutines at once.
 func (s *Server) SumMany(dst []byte, msgs [][]byte) []byte {
-	if len(msgs) < manyMinMsgs {
+	if len(msgs) < manyMinMsgs[s.alg] {
 		total := 0
 		for _, m := range msgs {
 			total += len(m)
@@ -46,16 +46,26 @@ func (s *Server) SumMany(dst []byte, msgs [][]byte) []byte {
 	return s.many(dst, msgs)
 }
 
-// A lane kernel call costs ~200 ns whatever it hashes, so tiny batches go
-// message by message through the standard library's one-shot function.
-// Measured with 1, 2, 3, 4, 6, 8 URL paths (40-75 bytes, MD5, ns per
-// batch): one-shot loop 108, 211, 314, 418, 618, 839; lanes 166, 244, 338,
-// 341, 348, 370. Larger messages pay for the call sooner (two streams of
-// 1 KiB already hash 1.5x faster in lanes).
-const (
-	manyMinMsgs  = 4
-	manyMinBytes = 1 << 10
-)
+// A lane kernel call costs 200-550 ns whatever it hashes, so tiny batches
+// go message by message through the standard library's one-shot function.
+// Measured with 1, 2, 3, 4, 6, 8 URL paths (40-75 bytes, ns per batch,
+// medians of 3, this machine's default tier):
+//
+//	MD5      one-shot loop 126, 236, 334, 441, 642, 897; lanes 289, 226, 221, 212, 218, 242
+//	SHA-1    one-shot loop  96, 189, 281, 364, 552, 725; lanes 355, 375, 375, 359, 343, 400
+//	SHA-256  one-shot loop  94, 188, 271, 369, 533, 712; lanes 393, 401, 383, 515, 392, 379
+//	SHA-512  one-shot loop 238, 500, 718, 950, 1451, 2385; lanes 566, 564, 588, 567, 559, 598
+//
+// and with 3, 4, 6 of them for SHA-224 (loop 317, 415, 633; lanes 277,
+// 320, 411) and SHA-384 (loop 697, 890, 1419; lanes 669, 735, 882), whose
+// lanes take the staged path. Larger messages pay for the call sooner (two
+// streams of 1 KiB already hash 1.5x faster in lanes), hence the byte
+// bound.
+var manyMinMsgs = [maxAlgorithm]int{
+	MD5: 3, SHA1: 5, SHA224: 3, SHA256: 6, SHA384: 4, SHA512: 3, SHA512_224: 4, SHA512_256: 4,
+}
+
+const manyMinBytes = 1 << 10
 
 // Stats counts a Server's work, to see how full its lanes run.
 type Stats struct {
