@@ -44,3 +44,9 @@ func Sum(a Algorithm, data []byte) []byte {
 func SumMany(a Algorithm, dst []byte, msgs [][]byte) []byte {
 	return DefaultServer(a).SumMany(dst, msgs)
 }
+
+// SumManyHex is SumMany with the digests in lower-case hex, 2*a.Size()
+// bytes each; see [Server.SumManyHex].
+func SumManyHex(a Algorithm, dst []byte, msgs [][]byte) []byte {
+	return DefaultServer(a).SumManyHex(dst, msgs)
+}

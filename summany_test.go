@@ -6,6 +6,7 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -60,6 +61,10 @@ func TestSumManyAgainstStdlib(t *testing.T) {
 				got := s.SumMany(bytes.Clone(prefix), msgs)
 				if !bytes.Equal(got[:4], prefix) || !bytes.Equal(got[4:], want) {
 					t.Fatalf("%v, %d messages: digests differ", a, count)
+				}
+				got = s.SumManyHex(bytes.Clone(prefix), msgs)
+				if !bytes.Equal(got[:4], prefix) || string(got[4:]) != hex.EncodeToString(want) {
+					t.Fatalf("%v, %d messages: hex digests differ", a, count)
 				}
 			}
 		})
@@ -124,13 +129,26 @@ func testSumManyCanaryAndAllocs(t *testing.T, a Algorithm) {
 				t.Fatalf("SumMany wrote past dst's capacity at +%d", i)
 			}
 		}
+		buf = bytes.Repeat([]byte{0x5a}, 2+2*size+16)
+		got = s.SumManyHex(buf[:2:2+2*size], msgs)
+		if string(got[2:]) != hex.EncodeToString(want) {
+			t.Fatal("hex digests differ")
+		}
+		for i, c := range buf[2+2*size:] {
+			if c != 0x5a {
+				t.Fatalf("SumManyHex wrote past dst's capacity at +%d", i)
+			}
+		}
 		if raceEnabled {
 			return // see raceEnabled
 		}
-		dst := make([]byte, 0, size)
+		dst := make([]byte, 0, 2*size)
 		s.SumMany(dst, msgs) // warm the pool
 		if n := testing.AllocsPerRun(20, func() { s.SumMany(dst[:0], msgs) }); n != 0 {
 			t.Fatalf("%v allocations per call with room in dst", n)
+		}
+		if n := testing.AllocsPerRun(20, func() { s.SumManyHex(dst[:0], msgs) }); n != 0 {
+			t.Fatalf("SumManyHex: %v allocations per call with room in dst", n)
 		}
 	})
 }
@@ -167,8 +185,12 @@ func FuzzSumMany(f *testing.F) {
 			msgs[i] = data[start:end]
 		}
 		for _, s := range fuzzServers() {
-			if got, want := s.SumMany(nil, msgs), loopSum(s.Algorithm(), msgs); !bytes.Equal(got, want) {
+			want := loopSum(s.Algorithm(), msgs)
+			if got := s.SumMany(nil, msgs); !bytes.Equal(got, want) {
 				t.Fatalf("%s: SumMany differs from the loop", s.Kernel())
+			}
+			if got := s.SumManyHex([]byte("x"), msgs); string(got) != "x"+hex.EncodeToString(want) {
+				t.Fatalf("%s: SumManyHex differs from the loop", s.Kernel())
 			}
 		}
 	})
@@ -213,6 +235,24 @@ func BenchmarkSumMany(b *testing.B) {
 					SumMany(a, dst[:0], w.msgs)
 				}
 			})
+			// Hex keys: SumMany then encoding/hex, against SumManyHex.
+			if w.name == "msgs=urls/n=10000" {
+				keys := make([]byte, 0, 2*cap(dst))
+				b.Run(fmt.Sprintf("alg=%v/impl=hashlanes+encoding-hex/%s", a, w.name), func(b *testing.B) {
+					b.SetBytes(total)
+					b.ReportAllocs()
+					for b.Loop() {
+						hex.Encode(keys[:cap(keys)], SumMany(a, dst[:0], w.msgs))
+					}
+				})
+				b.Run(fmt.Sprintf("alg=%v/impl=hashlanes-hex/%s", a, w.name), func(b *testing.B) {
+					b.SetBytes(total)
+					b.ReportAllocs()
+					for b.Loop() {
+						SumManyHex(a, keys[:0], w.msgs)
+					}
+				})
+			}
 			// The same capped at AVX2: which kernels suit short messages.
 			if DetectedCPU() >= CPUAVX512 {
 				s := NewServer(a, WithCPU(CPUAVX2))
