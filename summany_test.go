@@ -212,7 +212,7 @@ func BenchmarkSumMany(b *testing.B) {
 		for i := range msgs {
 			msgs[i] = randomBytes(r, size)
 		}
-		loads = append(loads, batch{fmt.Sprintf("msgs=%s/n=2000", workload.SizeName(int64(size))), msgs})
+		loads = append(loads, batch{fmt.Sprintf("size=%s/n=2000", workload.SizeName(int64(size))), msgs})
 	}
 	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
 		for _, w := range loads {
