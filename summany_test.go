@@ -205,7 +205,8 @@ func BenchmarkSumMany(b *testing.B) {
 		msgs [][]byte
 	}
 	var loads []batch
-	loads = append(loads, batch{"msgs=urls/n=10000", workload.URLPaths(10000)}, batch{"msgs=urls/n=3", workload.URLPaths(3)})
+	loads = append(loads, batch{"msgs=urls/n=10000", workload.URLPaths(10000)}, batch{"msgs=urls/n=3", workload.URLPaths(3)},
+		batch{"msgs=nil/n=10000", make([][]byte, 10000)})
 	for _, size := range []int{64, 1 << 10} {
 		r := rand.New(rand.NewPCG(7, uint64(size)))
 		msgs := make([][]byte, 2000)

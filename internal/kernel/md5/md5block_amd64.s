@@ -6456,7 +6456,7 @@ blockAVX512x32_loop:
 	RET
 
 // func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
 TEXT ·sumAVX512x16(SB), $6400-72
 	MOVQ msgs_base+0(FP), AX
 	MOVQ idx_base+24(FP), CX
@@ -6467,6 +6467,8 @@ sumAVX512x16_gather:
 	MOVLQSX      (CX)(BX*4), SI
 	LEAQ         (SI)(SI*2), SI
 	MOVQ         (AX)(SI*8), DI
+	TESTQ        DI, DI
+	CMOVQEQ      AX, DI
 	MOVQ         DI, 2304(SP)(BX*8)
 	MOVQ         8(AX)(SI*8), SI
 	SHLQ         $0x03, SI
@@ -9146,7 +9148,7 @@ DATA md5padbytes<>+24(SB)/8, $0x8080808080808080
 GLOBL md5padbytes<>(SB), RODATA|NOPTR, $32
 
 // func sumAVX512x32(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
 TEXT ·sumAVX512x32(SB), $8704-72
 	MOVQ msgs_base+0(FP), AX
 	MOVQ idx_base+24(FP), CX
@@ -9157,6 +9159,8 @@ sumAVX512x32_gather:
 	MOVLQSX      (CX)(BX*4), SI
 	LEAQ         (SI)(SI*2), SI
 	MOVQ         (AX)(SI*8), DI
+	TESTQ        DI, DI
+	CMOVQEQ      AX, DI
 	MOVQ         DI, 4608(SP)(BX*8)
 	MOVQ         8(AX)(SI*8), SI
 	SHLQ         $0x03, SI

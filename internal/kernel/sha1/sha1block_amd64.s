@@ -4499,7 +4499,7 @@ DATA sha1consts<>+12(SB)/4, $0xca62c1d6
 GLOBL sha1consts<>(SB), RODATA|NOPTR, $16
 
 // func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
 TEXT ·sumAVX512x16(SB), $6496-72
 	MOVQ msgs_base+0(FP), AX
 	MOVQ idx_base+24(FP), CX
@@ -4510,6 +4510,8 @@ sumAVX512x16_gather:
 	MOVLQSX      (CX)(BX*4), SI
 	LEAQ         (SI)(SI*2), SI
 	MOVQ         (AX)(SI*8), DI
+	TESTQ        DI, DI
+	CMOVQEQ      AX, DI
 	MOVQ         DI, 2400(SP)(BX*8)
 	MOVQ         8(AX)(SI*8), SI
 	SHLQ         $0x03, SI

@@ -4369,7 +4369,7 @@ avx512_rounds:
 	RET
 
 // func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
 TEXT ·sumAVX512x16(SB), $8760-72
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
@@ -4383,6 +4383,8 @@ sumAVX512x16_gather:
 	MOVLQSX      (DX)(SI*4), DI
 	LEAQ         (DI)(DI*2), DI
 	MOVQ         (CX)(DI*8), R8
+	TESTQ        R8, R8
+	CMOVQEQ      CX, R8
 	MOVQ         R8, 4664(SP)(SI*8)
 	MOVQ         8(CX)(DI*8), DI
 	SHLQ         $0x03, DI

@@ -3789,7 +3789,7 @@ avx512_rounds:
 	RET
 
 // func sumAVX512x8(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
 TEXT ·sumAVX512x8(SB), $9784-72
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
@@ -3803,6 +3803,8 @@ sumAVX512x8_gather:
 	MOVLQSX      (DX)(SI*4), DI
 	LEAQ         (DI)(DI*2), DI
 	MOVQ         (CX)(DI*8), R8
+	TESTQ        R8, R8
+	CMOVQEQ      CX, R8
 	MOVQ         R8, 5688(SP)(SI*8)
 	MOVQ         8(CX)(DI*8), DI
 	SHLQ         $0x03, DI
