@@ -9,10 +9,13 @@ const digits = "0123456789abcdef"
 
 // Expand writes the lower-case hex of buf[len(buf)/2:] to buf, in place.
 // len(buf) must be even.
-func Expand(buf []byte) {
+func Expand(buf []byte) { expand(buf, useAVX2) }
+
+// expand is Expand with the AVX2 loop on or off.
+func expand(buf []byte, avx2 bool) {
 	n := len(buf) / 2
 	done := 0
-	if useAVX2 && n >= 16 {
+	if avx2 && n >= 16 {
 		done = n &^ 15
 		expandAVX2(&buf[0], &buf[n], done)
 		// The rest is still where it was, past the 2*done bytes written.

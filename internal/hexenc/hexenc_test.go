@@ -10,23 +10,12 @@ import (
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
 )
 
-// expandWith runs Expand with the AVX2 loop on or off.
-func expandWith(avx2 bool, buf []byte) {
-	n := len(buf) / 2
-	done := 0
-	if avx2 && n >= 16 {
-		done = n &^ 15
-		expandAVX2(&buf[0], &buf[n], done)
-	}
-	expandGeneric(buf, done)
-}
-
 func check(t *testing.T, avx2 bool, src []byte) {
 	t.Helper()
 	buf := make([]byte, 2*len(src)+8)
 	copy(buf[len(src):], src)
 	copy(buf[2*len(src):], "canary!!")
-	expandWith(avx2, buf[:2*len(src)])
+	expand(buf[:2*len(src)], avx2)
 	if got, want := buf[:2*len(src)], hex.EncodeToString(src); string(got) != want {
 		t.Fatalf("%d bytes: got %q, want %q", len(src), got, want)
 	}
@@ -101,7 +90,7 @@ func BenchmarkExpand(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			for b.Loop() {
 				copy(buf[len(src):], src)
-				expandWith(path.avx2, buf)
+				expand(buf, path.avx2)
 			}
 		})
 	}

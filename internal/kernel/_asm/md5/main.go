@@ -380,21 +380,7 @@ func storeDigests(name string, groups int, st [][4]reg.VecVirtual, bs *transpose
 	out := Load(Param("out"), GP64())
 	done := name + "_stored"
 	for g := range groups {
-		a, b, c, dd := st[g][0], st[g][1], st[g][2], st[g][3]
-		ab0, ab1, cd0, cd1 := YMM(), YMM(), YMM(), YMM()
-		VPUNPCKLDQ(b, a, ab0) // a0 b0 a1 b1 | a4 b4 a5 b5
-		VPUNPCKHDQ(b, a, ab1) // a2 b2 a3 b3 | a6 b6 a7 b7
-		VPUNPCKLDQ(dd, c, cd0)
-		VPUNPCKHDQ(dd, c, cd1)
-		var u [4]reg.VecVirtual // u[k]: lane k, then lane 4+k
-		for k, pair := range [4][2]reg.VecVirtual{{ab0, cd0}, {ab0, cd0}, {ab1, cd1}, {ab1, cd1}} {
-			u[k] = YMM()
-			if k%2 == 0 {
-				VPUNPCKLQDQ(pair[1], pair[0], u[k])
-			} else {
-				VPUNPCKHQDQ(pair[1], pair[0], u[k])
-			}
-		}
+		u := transpose.Lanes4x8(st[g][0], st[g][1], st[g][2], st[g][3]) // u[k]: lane k, then lane 4+k
 		for j := range 8 {
 			lane := 8*g + j
 			CMPQ(left, U32(lane))

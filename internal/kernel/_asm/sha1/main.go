@@ -249,15 +249,7 @@ func avx512() {
 	pp := Load(Param("ptrs"), GP64())
 	n := Load(Param("nblocks"), GP64())
 	pl := transpose.NewPipeline(rings, 16*row, 64, n)
-	kt := GP64()
-	LEAQ(constTable(), kt)
-	var k [4]VecVirtual
-	for p := range k {
-		k[p] = YMM()
-		VPBROADCASTD(Mem{Base: kt, Disp: 4 * p}, k[p])
-	}
-	bswap := YMM()
-	VMOVDQU32(byteSwapMask(), bswap)
+	k, bswap := roundConsts()
 	var st [2][5]VecVirtual
 	for g := range 2 {
 		for i := range 5 {
@@ -335,15 +327,7 @@ func batchAVX512() {
 	cur, nxt := GP64(), GP64()
 	LEAQ(rings, cur)
 	LEAQ(rings.Offset(16*row), nxt)
-	kt := GP64()
-	LEAQ(constTable(), kt)
-	var k [4]VecVirtual
-	for p := range k {
-		k[p] = YMM()
-		VPBROADCASTD(Mem{Base: kt, Disp: 4 * p}, k[p])
-	}
-	bswap := YMM()
-	VMOVDQU32(byteSwapMask(), bswap)
+	k, bswap := roundConsts()
 	iv := sha2.SHA256.Consts("sha1init", []uint64{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0})
 	var st [2][5]VecVirtual
 	for g := range 2 {
@@ -396,20 +380,8 @@ func storeDigests(name string, st *[2][5]VecVirtual, bs *transpose.BatchStream, 
 	out := Load(Param("out"), GP64())
 	done := name + "_stored"
 	for g := range 2 {
-		a, b, c, d := st[g][0], st[g][1], st[g][2], st[g][3]
-		ab0, ab1, cd0, cd1 := YMM(), YMM(), YMM(), YMM()
-		VPUNPCKLDQ(b, a, ab0) // a0 b0 a1 b1 | a4 b4 a5 b5
-		VPUNPCKHDQ(b, a, ab1) // a2 b2 a3 b3 | a6 b6 a7 b7
-		VPUNPCKLDQ(d, c, cd0)
-		VPUNPCKHDQ(d, c, cd1)
-		var u [4]VecVirtual // u[k]: lane k, then lane 4+k
-		for k, pair := range [4][2]VecVirtual{{ab0, cd0}, {ab0, cd0}, {ab1, cd1}, {ab1, cd1}} {
-			u[k] = YMM()
-			if k%2 == 0 {
-				VPUNPCKLQDQ(pair[1], pair[0], u[k])
-			} else {
-				VPUNPCKHQDQ(pair[1], pair[0], u[k])
-			}
+		u := transpose.Lanes4x8(st[g][0], st[g][1], st[g][2], st[g][3]) // u[k]: lane k, then lane 4+k
+		for k := range u {
 			VPSHUFB(bswap, u[k], u[k])
 		}
 		e := YMM()
@@ -575,6 +547,20 @@ func (l *lanes) f(t int, b, c, d VecVirtual) {
 		VPXOR(b, d, d)
 		VPXOR(c, d, d)
 	}
+}
+
+// roundConsts broadcasts the four round constants into registers and
+// loads the byte-swap mask, for the AVX-512 kernels.
+func roundConsts() (k [4]VecVirtual, bswap VecVirtual) {
+	kt := GP64()
+	LEAQ(constTable(), kt)
+	for p := range k {
+		k[p] = YMM()
+		VPBROADCASTD(Mem{Base: kt, Disp: 4 * p}, k[p])
+	}
+	bswap = YMM()
+	VMOVDQU32(byteSwapMask(), bswap)
+	return k, bswap
 }
 
 // constTable is the four round constants (FIPS 180-4, 4.2.1), one per 20

@@ -253,6 +253,28 @@ func (s *BatchStream) Round() (left, idx reg.GPVirtual) {
 	return left, idx
 }
 
+// Lanes4x8 turns four vectors of 8 lanes' 32-bit words a, b, c, d into
+// four vectors of whole lanes: vector k holds words a..d of lane k in its
+// low 128 bits and of lane 4+k in its high ones, the order of a digest's
+// first 16 bytes.
+func Lanes4x8(a, b, c, d reg.VecVirtual) [4]reg.VecVirtual {
+	ab0, ab1, cd0, cd1 := YMM(), YMM(), YMM(), YMM()
+	VPUNPCKLDQ(b, a, ab0) // a0 b0 a1 b1 | a4 b4 a5 b5
+	VPUNPCKHDQ(b, a, ab1) // a2 b2 a3 b3 | a6 b6 a7 b7
+	VPUNPCKLDQ(d, c, cd0)
+	VPUNPCKHDQ(d, c, cd1)
+	var u [4]reg.VecVirtual
+	for k, pair := range [4][2]reg.VecVirtual{{ab0, cd0}, {ab0, cd0}, {ab1, cd1}, {ab1, cd1}} {
+		u[k] = YMM()
+		if k%2 == 0 {
+			VPUNPCKLQDQ(pair[1], pair[0], u[k])
+		} else {
+			VPUNPCKHQDQ(pair[1], pair[0], u[k])
+		}
+	}
+	return u
+}
+
 // BatchSignature is a batch kernel's Go signature.
 const BatchSignature = "func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)"
 
