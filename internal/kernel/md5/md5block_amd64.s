@@ -6486,8 +6486,6 @@ sumAVX512x16_gather:
 	SHRQ         $0x04, DI
 	IMULQ        BX, DI
 	LEAQ         md5consts<>+0(SB), BX
-	LEAQ         (SP), R8
-	LEAQ         1024(SP), R9
 	VPBROADCASTD md5init<>+0(SB), Y0
 	VPBROADCASTD md5init<>+4(SB), Y1
 	VPBROADCASTD md5init<>+8(SB), Y2
@@ -6496,6 +6494,8 @@ sumAVX512x16_gather:
 	VPBROADCASTD md5init<>+4(SB), Y5
 	VPBROADCASTD md5init<>+8(SB), Y6
 	VPBROADCASTD md5init<>+12(SB), Y7
+	LEAQ         (SP), R8
+	LEAQ         1024(SP), R9
 	MOVQ         DX, R10
 	SHLQ         $0x04, R10
 	NEGQ         R10
@@ -9178,8 +9178,6 @@ sumAVX512x32_gather:
 	SHRQ         $0x05, DI
 	IMULQ        BX, DI
 	LEAQ         md5consts<>+0(SB), BX
-	LEAQ         (SP), R8
-	LEAQ         2048(SP), R9
 	VPBROADCASTD md5init<>+0(SB), Y0
 	VPBROADCASTD md5init<>+4(SB), Y1
 	VPBROADCASTD md5init<>+8(SB), Y2
@@ -9196,6 +9194,8 @@ sumAVX512x32_gather:
 	VPBROADCASTD md5init<>+4(SB), Y13
 	VPBROADCASTD md5init<>+8(SB), Y14
 	VPBROADCASTD md5init<>+12(SB), Y15
+	LEAQ         (SP), R8
+	LEAQ         2048(SP), R9
 	MOVQ         DX, R10
 	SHLQ         $0x04, R10
 	NEGQ         R10

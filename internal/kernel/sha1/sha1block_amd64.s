@@ -4528,13 +4528,11 @@ sumAVX512x16_gather:
 	MOVQ         idx_len+32(FP), DI
 	SHRQ         $0x04, DI
 	IMULQ        BX, DI
-	LEAQ         (SP), BX
-	LEAQ         1024(SP), R8
-	LEAQ         sha1consts<>+0(SB), R9
-	VPBROADCASTD (R9), Y0
-	VPBROADCASTD 4(R9), Y1
-	VPBROADCASTD 8(R9), Y2
-	VPBROADCASTD 12(R9), Y3
+	LEAQ         sha1consts<>+0(SB), BX
+	VPBROADCASTD (BX), Y0
+	VPBROADCASTD 4(BX), Y1
+	VPBROADCASTD 8(BX), Y2
+	VPBROADCASTD 12(BX), Y3
 	VMOVDQU32    sha1bswap<>+0(SB), Y4
 	VPBROADCASTD sha1init<>+0(SB), Y5
 	VPBROADCASTD sha1init<>+4(SB), Y6
@@ -4546,6 +4544,8 @@ sumAVX512x16_gather:
 	VPBROADCASTD sha1init<>+8(SB), Y12
 	VPBROADCASTD sha1init<>+12(SB), Y13
 	VPBROADCASTD sha1init<>+16(SB), Y14
+	LEAQ         (SP), BX
+	LEAQ         1024(SP), R8
 	MOVQ         DX, R9
 	SHLQ         $0x04, R9
 	NEGQ         R9

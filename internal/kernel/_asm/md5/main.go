@@ -325,9 +325,6 @@ func batchAVX512(groups int) {
 	bs := transpose.NewBatchStream(name, lanes, 64)
 	kt := GP64()
 	LEAQ(scalarConsts(), kt)
-	cur, nxt := GP64(), GP64()
-	LEAQ(bufs, cur)
-	LEAQ(bufs.Offset(16*row), nxt)
 
 	st := make([][4]reg.VecVirtual, groups)
 	for g := range groups {
@@ -349,23 +346,12 @@ func batchAVX512(groups int) {
 		})
 	}
 	initState()
-	var first transpose.Deferred
-	message(&first, bs.Ptrs, bs.Bits, bs.Off, cur)
-	first.Flush()
-
-	loop := name + "_loop"
-	Label(loop)
-	bs.Next()
-	var pipe transpose.Deferred
-	message(&pipe, bs.NPtrs, bs.NBits, bs.NOff, nxt)
-	hashBlock(groups, st, saved, kt, cur, row, &pipe)
-	// The round's last block: store its digests and start the next round.
-	bs.IfLast(func() {
-		storeDigests(name, groups, st, bs)
-		initState()
-	})
-	XCHGQ(cur, nxt)
-	bs.Advance(loop)
+	bs.Pipelined(bufs, 16*row, message,
+		func(buf reg.Register, pipe *transpose.Deferred) { hashBlock(groups, st, saved, kt, buf, row, pipe) },
+		func() { // the lane-full's digests, and the next one's start
+			storeDigests(name, groups, st, bs)
+			initState()
+		})
 	VZEROUPPER()
 	RET()
 }

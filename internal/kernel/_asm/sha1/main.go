@@ -324,9 +324,6 @@ func batchAVX512() {
 	saved := AllocLocal(5 * row)
 	lastE := AllocLocal(32)
 	bs := transpose.NewBatchStream(name, lanes, 64)
-	cur, nxt := GP64(), GP64()
-	LEAQ(rings, cur)
-	LEAQ(rings.Offset(16*row), nxt)
 	k, bswap := roundConsts()
 	iv := sha2.SHA256.Consts("sha1init", []uint64{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0})
 	var st [2][5]VecVirtual
@@ -349,22 +346,12 @@ func batchAVX512() {
 		})
 	}
 	initState()
-	var first transpose.Deferred
-	message(&first, bs.Ptrs, bs.Bits, bs.Off, cur)
-	first.Flush()
-
-	loop := name + "_loop"
-	Label(loop)
-	bs.Next()
-	var pipe transpose.Deferred
-	message(&pipe, bs.NPtrs, bs.NBits, bs.NOff, nxt)
-	hashBlock(&st, saved, k, cur, &pipe)
-	bs.IfLast(func() {
-		storeDigests(name, &st, bs, bswap, lastE)
-		initState()
-	})
-	XCHGQ(cur, nxt)
-	bs.Advance(loop)
+	bs.Pipelined(rings, 16*row, message,
+		func(buf Register, pipe *transpose.Deferred) { hashBlock(&st, saved, k, buf, pipe) },
+		func() { // the lane-full's digests, and the next one's start
+			storeDigests(name, &st, bs, bswap, lastE)
+			initState()
+		})
 	VZEROUPPER()
 	RET()
 }

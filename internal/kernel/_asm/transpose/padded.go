@@ -235,6 +235,36 @@ func (s *BatchStream) Advance(loop string) {
 	JNZ(LabelRef(loop))
 }
 
+// Pipelined emits the block loop of a batch kernel that transposes the
+// next block while it hashes this one: message queues the padded
+// transpose of the block at off of the lanes at ptrs and bits into buf,
+// hash emits one block's rounds on buf with pipe's instructions spread
+// through them, and last runs after a lane-full's last block (store the
+// digests, start the state afresh). bufs holds the two message buffers,
+// half bytes apart.
+func (s *BatchStream) Pipelined(bufs Mem, half int,
+	message func(d *Deferred, ptrs, bits, off, buf reg.Register),
+	hash func(buf reg.Register, pipe *Deferred),
+	last func(),
+) {
+	cur, nxt := GP64(), GP64()
+	LEAQ(bufs, cur)
+	LEAQ(bufs.Offset(half), nxt)
+	var first Deferred
+	message(&first, s.Ptrs, s.Bits, s.Off, cur)
+	first.Flush()
+
+	loop := s.name + "_loop"
+	Label(loop)
+	s.Next()
+	var pipe Deferred
+	message(&pipe, s.NPtrs, s.NBits, s.NOff, nxt)
+	hash(cur, &pipe)
+	s.IfLast(last)
+	XCHGQ(cur, nxt)
+	s.Advance(loop)
+}
+
 // Round returns, for the lane-full being hashed, how many of its lanes get
 // a digest (n minus the number of its first message, may be below 0 or
 // above lanes) and the address of its first entry of idx.
