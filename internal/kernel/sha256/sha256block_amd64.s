@@ -6539,76 +6539,60 @@ sumAVX512x16_rounds:
 	VPUNPCKHQDQ Y6, Y4, Y4
 	VSHUFI64X2  $0x00, Y7, Y3, Y6
 	VPSHUFB     Y16, Y6, Y6
+	VSHUFI64X2  $0x03, Y7, Y3, Y3
+	VPSHUFB     Y16, Y3, Y3
+	VSHUFI64X2  $0x00, Y2, Y1, Y7
+	VPSHUFB     Y16, Y7, Y7
+	VSHUFI64X2  $0x03, Y2, Y1, Y1
+	VPSHUFB     Y16, Y1, Y1
+	VSHUFI64X2  $0x00, Y5, Y17, Y2
+	VPSHUFB     Y16, Y2, Y2
+	VSHUFI64X2  $0x03, Y5, Y17, Y5
+	VPSHUFB     Y16, Y5, Y5
+	VSHUFI64X2  $0x00, Y4, Y0, Y17
+	VPSHUFB     Y16, Y17, Y17
+	VSHUFI64X2  $0x03, Y4, Y0, Y0
+	VPSHUFB     Y16, Y0, Y0
 	CMPQ        R9, $0x00000000
-	JLE         sumAVX512x16_skip0_0
+	JLE         sumAVX512x16_stored
 	MOVLQSX     (R10), R11
 	SHLQ        $0x05, R11
 	VMOVDQU32   Y6, (SI)(R11*1)
-
-sumAVX512x16_skip0_0:
-	VSHUFI64X2 $0x03, Y7, Y3, Y3
-	VPSHUFB    Y16, Y3, Y3
-	CMPQ       R9, $0x00000004
-	JLE        sumAVX512x16_skip4_0
-	MOVLQSX    16(R10), R11
-	SHLQ       $0x05, R11
-	VMOVDQU32  Y3, (SI)(R11*1)
-
-sumAVX512x16_skip4_0:
-	VSHUFI64X2 $0x00, Y2, Y1, Y3
-	VPSHUFB    Y16, Y3, Y3
-	CMPQ       R9, $0x00000001
-	JLE        sumAVX512x16_skip1_0
-	MOVLQSX    4(R10), R11
-	SHLQ       $0x05, R11
-	VMOVDQU32  Y3, (SI)(R11*1)
-
-sumAVX512x16_skip1_0:
-	VSHUFI64X2 $0x03, Y2, Y1, Y1
-	VPSHUFB    Y16, Y1, Y1
-	CMPQ       R9, $0x00000005
-	JLE        sumAVX512x16_skip5_0
-	MOVLQSX    20(R10), R11
-	SHLQ       $0x05, R11
-	VMOVDQU32  Y1, (SI)(R11*1)
-
-sumAVX512x16_skip5_0:
-	VSHUFI64X2 $0x00, Y5, Y17, Y1
-	VPSHUFB    Y16, Y1, Y1
-	CMPQ       R9, $0x00000002
-	JLE        sumAVX512x16_skip2_0
-	MOVLQSX    8(R10), R11
-	SHLQ       $0x05, R11
-	VMOVDQU32  Y1, (SI)(R11*1)
-
-sumAVX512x16_skip2_0:
-	VSHUFI64X2 $0x03, Y5, Y17, Y1
-	VPSHUFB    Y16, Y1, Y1
-	CMPQ       R9, $0x00000006
-	JLE        sumAVX512x16_skip6_0
-	MOVLQSX    24(R10), R11
-	SHLQ       $0x05, R11
-	VMOVDQU32  Y1, (SI)(R11*1)
-
-sumAVX512x16_skip6_0:
-	VSHUFI64X2 $0x00, Y4, Y0, Y1
-	VPSHUFB    Y16, Y1, Y1
-	CMPQ       R9, $0x00000003
-	JLE        sumAVX512x16_skip3_0
-	MOVLQSX    12(R10), R11
-	SHLQ       $0x05, R11
-	VMOVDQU32  Y1, (SI)(R11*1)
-
-sumAVX512x16_skip3_0:
-	VSHUFI64X2 $0x03, Y4, Y0, Y0
-	VPSHUFB    Y16, Y0, Y0
-	CMPQ       R9, $0x00000007
-	JLE        sumAVX512x16_skip7_0
-	MOVLQSX    28(R10), R11
-	SHLQ       $0x05, R11
-	VMOVDQU32  Y0, (SI)(R11*1)
-
-sumAVX512x16_skip7_0:
+	CMPQ        R9, $0x00000001
+	JLE         sumAVX512x16_stored
+	MOVLQSX     4(R10), R11
+	SHLQ        $0x05, R11
+	VMOVDQU32   Y7, (SI)(R11*1)
+	CMPQ        R9, $0x00000002
+	JLE         sumAVX512x16_stored
+	MOVLQSX     8(R10), R11
+	SHLQ        $0x05, R11
+	VMOVDQU32   Y2, (SI)(R11*1)
+	CMPQ        R9, $0x00000003
+	JLE         sumAVX512x16_stored
+	MOVLQSX     12(R10), R11
+	SHLQ        $0x05, R11
+	VMOVDQU32   Y17, (SI)(R11*1)
+	CMPQ        R9, $0x00000004
+	JLE         sumAVX512x16_stored
+	MOVLQSX     16(R10), R11
+	SHLQ        $0x05, R11
+	VMOVDQU32   Y3, (SI)(R11*1)
+	CMPQ        R9, $0x00000005
+	JLE         sumAVX512x16_stored
+	MOVLQSX     20(R10), R11
+	SHLQ        $0x05, R11
+	VMOVDQU32   Y1, (SI)(R11*1)
+	CMPQ        R9, $0x00000006
+	JLE         sumAVX512x16_stored
+	MOVLQSX     24(R10), R11
+	SHLQ        $0x05, R11
+	VMOVDQU32   Y5, (SI)(R11*1)
+	CMPQ        R9, $0x00000007
+	JLE         sumAVX512x16_stored
+	MOVLQSX     28(R10), R11
+	SHLQ        $0x05, R11
+	VMOVDQU32   Y0, (SI)(R11*1)
 	VMOVDQA32   Y8, Y0
 	VMOVDQA32   Y9, Y1
 	VMOVDQA32   Y10, Y2
@@ -6635,76 +6619,62 @@ sumAVX512x16_skip7_0:
 	VPUNPCKHQDQ Y6, Y4, Y4
 	VSHUFI64X2  $0x00, Y7, Y3, Y6
 	VPSHUFB     Y16, Y6, Y6
+	VSHUFI64X2  $0x03, Y7, Y3, Y3
+	VPSHUFB     Y16, Y3, Y3
+	VSHUFI64X2  $0x00, Y2, Y1, Y7
+	VPSHUFB     Y16, Y7, Y7
+	VSHUFI64X2  $0x03, Y2, Y1, Y1
+	VPSHUFB     Y16, Y1, Y1
+	VSHUFI64X2  $0x00, Y5, Y8, Y2
+	VPSHUFB     Y16, Y2, Y2
+	VSHUFI64X2  $0x03, Y5, Y8, Y5
+	VPSHUFB     Y16, Y5, Y5
+	VSHUFI64X2  $0x00, Y4, Y0, Y8
+	VPSHUFB     Y16, Y8, Y8
+	VSHUFI64X2  $0x03, Y4, Y0, Y0
+	VPSHUFB     Y16, Y0, Y0
 	CMPQ        R9, $0x00000008
-	JLE         sumAVX512x16_skip8_0
+	JLE         sumAVX512x16_stored
 	MOVLQSX     32(R10), R11
 	SHLQ        $0x05, R11
 	VMOVDQU32   Y6, (SI)(R11*1)
+	CMPQ        R9, $0x00000009
+	JLE         sumAVX512x16_stored
+	MOVLQSX     36(R10), R11
+	SHLQ        $0x05, R11
+	VMOVDQU32   Y7, (SI)(R11*1)
+	CMPQ        R9, $0x0000000a
+	JLE         sumAVX512x16_stored
+	MOVLQSX     40(R10), R11
+	SHLQ        $0x05, R11
+	VMOVDQU32   Y2, (SI)(R11*1)
+	CMPQ        R9, $0x0000000b
+	JLE         sumAVX512x16_stored
+	MOVLQSX     44(R10), R11
+	SHLQ        $0x05, R11
+	VMOVDQU32   Y8, (SI)(R11*1)
+	CMPQ        R9, $0x0000000c
+	JLE         sumAVX512x16_stored
+	MOVLQSX     48(R10), R11
+	SHLQ        $0x05, R11
+	VMOVDQU32   Y3, (SI)(R11*1)
+	CMPQ        R9, $0x0000000d
+	JLE         sumAVX512x16_stored
+	MOVLQSX     52(R10), R11
+	SHLQ        $0x05, R11
+	VMOVDQU32   Y1, (SI)(R11*1)
+	CMPQ        R9, $0x0000000e
+	JLE         sumAVX512x16_stored
+	MOVLQSX     56(R10), R11
+	SHLQ        $0x05, R11
+	VMOVDQU32   Y5, (SI)(R11*1)
+	CMPQ        R9, $0x0000000f
+	JLE         sumAVX512x16_stored
+	MOVLQSX     60(R10), R9
+	SHLQ        $0x05, R9
+	VMOVDQU32   Y0, (SI)(R9*1)
 
-sumAVX512x16_skip8_0:
-	VSHUFI64X2 $0x03, Y7, Y3, Y3
-	VPSHUFB    Y16, Y3, Y3
-	CMPQ       R9, $0x0000000c
-	JLE        sumAVX512x16_skip12_0
-	MOVLQSX    48(R10), R11
-	SHLQ       $0x05, R11
-	VMOVDQU32  Y3, (SI)(R11*1)
-
-sumAVX512x16_skip12_0:
-	VSHUFI64X2 $0x00, Y2, Y1, Y3
-	VPSHUFB    Y16, Y3, Y3
-	CMPQ       R9, $0x00000009
-	JLE        sumAVX512x16_skip9_0
-	MOVLQSX    36(R10), R11
-	SHLQ       $0x05, R11
-	VMOVDQU32  Y3, (SI)(R11*1)
-
-sumAVX512x16_skip9_0:
-	VSHUFI64X2 $0x03, Y2, Y1, Y1
-	VPSHUFB    Y16, Y1, Y1
-	CMPQ       R9, $0x0000000d
-	JLE        sumAVX512x16_skip13_0
-	MOVLQSX    52(R10), R11
-	SHLQ       $0x05, R11
-	VMOVDQU32  Y1, (SI)(R11*1)
-
-sumAVX512x16_skip13_0:
-	VSHUFI64X2 $0x00, Y5, Y8, Y1
-	VPSHUFB    Y16, Y1, Y1
-	CMPQ       R9, $0x0000000a
-	JLE        sumAVX512x16_skip10_0
-	MOVLQSX    40(R10), R11
-	SHLQ       $0x05, R11
-	VMOVDQU32  Y1, (SI)(R11*1)
-
-sumAVX512x16_skip10_0:
-	VSHUFI64X2 $0x03, Y5, Y8, Y1
-	VPSHUFB    Y16, Y1, Y1
-	CMPQ       R9, $0x0000000e
-	JLE        sumAVX512x16_skip14_0
-	MOVLQSX    56(R10), R11
-	SHLQ       $0x05, R11
-	VMOVDQU32  Y1, (SI)(R11*1)
-
-sumAVX512x16_skip14_0:
-	VSHUFI64X2 $0x00, Y4, Y0, Y1
-	VPSHUFB    Y16, Y1, Y1
-	CMPQ       R9, $0x0000000b
-	JLE        sumAVX512x16_skip11_0
-	MOVLQSX    44(R10), R11
-	SHLQ       $0x05, R11
-	VMOVDQU32  Y1, (SI)(R11*1)
-
-sumAVX512x16_skip11_0:
-	VSHUFI64X2 $0x03, Y4, Y0, Y0
-	VPSHUFB    Y16, Y0, Y0
-	CMPQ       R9, $0x0000000f
-	JLE        sumAVX512x16_skip15_0
-	MOVLQSX    60(R10), R9
-	SHLQ       $0x05, R9
-	VMOVDQU32  Y0, (SI)(R9*1)
-
-sumAVX512x16_skip15_0:
+sumAVX512x16_stored:
 	VPBROADCASTD sha256init<>+0(SB), Y0
 	VPBROADCASTD sha256init<>+4(SB), Y1
 	VPBROADCASTD sha256init<>+8(SB), Y2

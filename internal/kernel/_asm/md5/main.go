@@ -349,7 +349,7 @@ func batchAVX512(groups int) {
 	bs.Pipelined(bufs, 16*row, message,
 		func(buf reg.Register, pipe *transpose.Deferred) { hashBlock(groups, st, saved, kt, buf, row, pipe) },
 		func() { // the lane-full's digests, and the next one's start
-			storeDigests(name, groups, st, bs)
+			storeDigests(groups, st, bs)
 			initState()
 		})
 	VZEROUPPER()
@@ -358,31 +358,19 @@ func batchAVX512(groups int) {
 
 var padding = transpose.NewPadding("md5", 64, 8, false)
 
-// storeDigests writes the digests of a round's lanes to out[16*idx[i]:],
-// for the message numbers i < n only: a 4x8 transpose of each group's
-// state words, then one 16-byte store a lane.
-func storeDigests(name string, groups int, st [][4]reg.VecVirtual, bs *transpose.BatchStream) {
-	left, idx := bs.Round()
-	out := Load(Param("out"), GP64())
-	done := name + "_stored"
-	for g := range groups {
-		u := transpose.Lanes4x8(st[g][0], st[g][1], st[g][2], st[g][3]) // u[k]: lane k, then lane 4+k
-		for j := range 8 {
-			lane := 8*g + j
-			CMPQ(left, U32(lane))
-			JLE(LabelRef(done))
-			at := GP64()
-			MOVLQSX(Mem{Base: idx, Disp: 4 * lane}, at)
-			SHLQ(U8(4), at)
-			dst := Mem{Base: out, Index: at, Scale: 1}
-			if j < 4 {
-				VMOVDQU32(u[j].AsX(), dst)
-			} else {
-				VEXTRACTI32X4(U8(1), u[j-4], dst)
-			}
+// storeDigests writes a lane-full's digests: a 4x8 transpose of each
+// group's state words, then one 16-byte store a lane.
+func storeDigests(groups int, st [][4]reg.VecVirtual, bs *transpose.BatchStream) {
+	var u [4]reg.VecVirtual // u[k]: lane k, then lane 4+k of the group
+	bs.StoreDigests(16, 8, func(g int) {
+		u = transpose.Lanes4x8(st[g][0], st[g][1], st[g][2], st[g][3])
+	}, func(lane int, dst Mem) {
+		if j := lane % 8; j < 4 {
+			VMOVDQU32(u[j].AsX(), dst)
+		} else {
+			VEXTRACTI32X4(U8(1), u[j-4], dst)
 		}
-	}
-	Label(done)
+	})
 }
 
 // roundState emits MD5 steps for interleaved groups of 8 lanes whose

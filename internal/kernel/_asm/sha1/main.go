@@ -349,7 +349,7 @@ func batchAVX512() {
 	bs.Pipelined(rings, 16*row, message,
 		func(buf Register, pipe *transpose.Deferred) { hashBlock(&st, saved, k, buf, pipe) },
 		func() { // the lane-full's digests, and the next one's start
-			storeDigests(name, &st, bs, bswap, lastE)
+			storeDigests(&st, bs, bswap, lastE)
 			initState()
 		})
 	VZEROUPPER()
@@ -358,41 +358,29 @@ func batchAVX512() {
 
 var padding = transpose.NewPadding("sha1", 64, 8, true)
 
-// storeDigests writes the digests of a lane-full to out[20*idx[i]:], for
-// the message numbers i < n only: a, b, c, d by a 4x8 transpose of each
-// group's words, byte-swapped, one 16-byte store a lane; e byte-swapped
-// through the stack, one 4-byte move a lane.
-func storeDigests(name string, st *[2][5]VecVirtual, bs *transpose.BatchStream, bswap VecVirtual, lastE Mem) {
-	left, idx := bs.Round()
-	out := Load(Param("out"), GP64())
-	done := name + "_stored"
-	for g := range 2 {
-		u := transpose.Lanes4x8(st[g][0], st[g][1], st[g][2], st[g][3]) // u[k]: lane k, then lane 4+k
+// storeDigests writes a lane-full's digests: a, b, c, d by a 4x8
+// transpose of each group's words, byte-swapped, one 16-byte store a lane;
+// e byte-swapped through the stack, one 4-byte move a lane.
+func storeDigests(st *[2][5]VecVirtual, bs *transpose.BatchStream, bswap VecVirtual, lastE Mem) {
+	var u [4]VecVirtual // u[k]: lane k, then lane 4+k of the group
+	bs.StoreDigests(20, 8, func(g int) {
+		u = transpose.Lanes4x8(st[g][0], st[g][1], st[g][2], st[g][3])
 		for k := range u {
 			VPSHUFB(bswap, u[k], u[k])
 		}
 		e := YMM()
 		VPSHUFB(bswap, st[g][4], e)
 		VMOVDQU32(e, lastE)
-		for j := range 8 {
-			lane := 8*g + j
-			CMPQ(left, U32(lane))
-			JLE(LabelRef(done))
-			at := GP64()
-			MOVLQSX(Mem{Base: idx, Disp: 4 * lane}, at)
-			LEAQ(Mem{Base: at, Index: at, Scale: 4}, at) // 5 words a digest
-			dst := Mem{Base: out, Index: at, Scale: 4}
-			if j < 4 {
-				VMOVDQU32(u[j].AsX(), dst)
-			} else {
-				VEXTRACTI32X4(U8(1), u[j-4], dst)
-			}
-			w := GP32()
-			MOVL(lastE.Offset(4*j), w)
-			MOVL(w, dst.Offset(16))
+	}, func(lane int, dst Mem) {
+		if j := lane % 8; j < 4 {
+			VMOVDQU32(u[j].AsX(), dst)
+		} else {
+			VEXTRACTI32X4(U8(1), u[j-4], dst)
 		}
-	}
-	Label(done)
+		w := GP32()
+		MOVL(lastE.Offset(4*(lane%8)), w)
+		MOVL(w, dst.Offset(16))
+	})
 }
 
 // deferMessage queues the transpose of the block at off in every lane into

@@ -1,8 +1,6 @@
 package sha2
 
 import (
-	"fmt"
-
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -14,13 +12,12 @@ import (
 // value iv (8 words) to digests of size bytes stored in place. load writes
 // a block's padded message words to w, byte-swapped, given the lane-full's
 // message pointers and bit lengths (see transpose.Padding) and the block
-// offset; store writes the digests of a lane-full given its final state,
-// calling dst(lane, half) for where each lane's half digest goes (dst
-// skips lanes that get no digest). Each block's message is loaded up
-// front, as in Lanes.
+// offset; store writes the digests of a lane-full given its final state
+// (see transpose.BatchStream.StoreDigests). Each block's message is
+// loaded up front, as in Lanes.
 func (ws Words) Batch(name string, lanes, size, rounds int, consts, bswapMask, iv Mem,
 	load func(ptrs, bits, off Register, bswap VecVirtual, w Mem, row int),
-	store func(st *[2][8]VecVirtual, bswap VecVirtual, dst func(lane, half int, emit func(Mem))),
+	store func(st *[2][8]VecVirtual, bswap VecVirtual, bs *transpose.BatchStream),
 ) {
 	const row = 64
 	w := alignedLocal(rounds * row)
@@ -57,18 +54,7 @@ func (ws Words) Batch(name string, lanes, size, rounds int, consts, bswapMask, i
 		}
 	}
 	bs.IfLast(func() {
-		left, idx := bs.Round()
-		out := Load(Param("out"), GP64())
-		store(&st, bswap, func(lane, half int, emit func(Mem)) {
-			skip := fmt.Sprintf("%s_skip%d_%d", name, lane, half)
-			CMPQ(left, U32(lane))
-			JLE(LabelRef(skip))
-			at := GP64()
-			MOVLQSX(Mem{Base: idx, Disp: 4 * lane}, at)
-			SHLQ(U8(log2(size)), at)
-			emit(Mem{Base: out, Index: at, Scale: 1, Disp: half * size / 2})
-			Label(skip)
-		})
+		store(&st, bswap, bs)
 		initState()
 	})
 	bs.Next()
@@ -84,12 +70,4 @@ func (ws Words) broadcast(m Mem, dst VecVirtual) {
 	} else {
 		VPBROADCASTD(m, dst)
 	}
-}
-
-func log2(n int) uint8 {
-	k := uint8(0)
-	for 1<<k < n {
-		k++
-	}
-	return k
 }

@@ -137,15 +137,16 @@ func batchAVX512() {
 			})
 			d.Flush()
 		},
-		func(st *[2][8]VecVirtual, bswap VecVirtual, dst func(lane, half int, emit func(Mem))) {
-			for g := range 2 {
+		func(st *[2][8]VecVirtual, bswap VecVirtual, bs *transpose.BatchStream) {
+			var lane [8]VecVirtual // the group's lanes, whole digests
+			bs.StoreDigests(size, 8, func(g int) {
 				var d transpose.Deferred
 				transpose.DeferRows8x8(&d, func(i int, r VecVirtual) { VMOVDQA32(st[g][i], r) }, func(j int, r VecVirtual) {
 					VPSHUFB(bswap, r, r)
-					dst(8*g+j, 0, func(m Mem) { VMOVDQU32(r, m) })
+					lane[j] = r
 				})
 				d.Flush()
-			}
+			}, func(l int, dst Mem) { VMOVDQU32(lane[l%8], dst) })
 		})
 }
 

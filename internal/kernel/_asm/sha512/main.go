@@ -84,15 +84,19 @@ func batchAVX512() {
 				}
 			}
 		},
-		func(st *[2][8]VecVirtual, bswap VecVirtual, dst func(lane, half int, emit func(Mem))) {
-			for g := range 2 {
+		func(st *[2][8]VecVirtual, bswap VecVirtual, bs *transpose.BatchStream) {
+			var half [2][4]VecVirtual // half[c][j]: words 4c..4c+3 of the group's lane j
+			bs.StoreDigests(size, 4, func(g int) {
 				for c := range 2 {
 					words4x4(true, func(k int, r VecVirtual) { VMOVDQA64(st[g][4*c+k], r) }, func(j int, r VecVirtual) {
 						VPSHUFB(bswap, r, r)
-						dst(4*g+j, c, func(m Mem) { VMOVDQU64(r, m) })
+						half[c][j] = r
 					})
 				}
-			}
+			}, func(l int, dst Mem) {
+				VMOVDQU64(half[0][l%4], dst)
+				VMOVDQU64(half[1][l%4], dst.Offset(32))
+			})
 		})
 }
 

@@ -265,22 +265,45 @@ func (s *BatchStream) Pipelined(bufs Mem, half int,
 	s.Advance(loop)
 }
 
-// Round returns, for the lane-full being hashed, how many of its lanes get
-// a digest (n minus the number of its first message, may be below 0 or
-// above lanes) and the address of its first entry of idx.
-func (s *BatchStream) Round() (left, idx reg.GPVirtual) {
+// StoreDigests emits the stores of a lane-full's digests of size bytes:
+// lane i's goes to out + size*idx[i], for the message numbers below n
+// only. Lanes come in groups of groupLanes: prepare(g) readies group g's
+// registers, then store(lane, dst) writes each of its lanes in order.
+func (s *BatchStream) StoreDigests(size, groupLanes int, prepare func(g int), store func(lane int, dst Mem)) {
+	// The lane-full's first message number is where Ptrs stands in
+	// PtrArr; left is how many from there on get a digest.
 	first := GP64()
 	LEAQ(s.PtrArr, first)
 	NEGQ(first)
 	ADDQ(s.Ptrs, first)
 	SHRQ(U8(3), first)
-	left = GP64()
+	left := GP64()
 	Load(Param("n"), left)
 	SUBQ(first, left)
-	idx = GP64()
+	idx := GP64()
 	Load(Param("idx").Base(), idx)
 	LEAQ(Mem{Base: idx, Index: first, Scale: 4}, idx)
-	return left, idx
+	out := Load(Param("out"), GP64())
+	done := s.name + "_stored"
+	for lane := range s.lanes {
+		if lane%groupLanes == 0 {
+			prepare(lane / groupLanes)
+		}
+		CMPQ(left, U32(lane))
+		JLE(LabelRef(done))
+		at := GP64()
+		MOVLQSX(Mem{Base: idx, Disp: 4 * lane}, at)
+		dst := Mem{Base: out, Index: at, Scale: 1}
+		switch size {
+		case 20: // 5 words
+			LEAQ(Mem{Base: at, Index: at, Scale: 4}, at)
+			dst.Scale = 4
+		default:
+			SHLQ(U8(log2(size)), at)
+		}
+		store(lane, dst)
+	}
+	Label(done)
 }
 
 // Lanes4x8 turns four vectors of 8 lanes' 32-bit words a, b, c, d into
