@@ -32,10 +32,7 @@ func kernelsFor[S any](singles []kernel.Single[S], multis []kernel.Multi[S], rat
 	return k
 }
 
-// withBatches adds to k the batch kernels that run at level l. They start
-// from one algorithm's initial value and write its whole digest, so
-// SHA-224 and SHA-384 and the SHA-512/t variants, which share the block
-// kernels of SHA-256 and SHA-512, go without.
+// withBatches adds to k the batch kernels that run at level l.
 func withBatches[S any](k engine.Kernels[S], batches []kernel.Batch, l cpu.Level) engine.Kernels[S] {
 	for _, b := range batches {
 		if b.Usable(l) {

@@ -73,13 +73,16 @@ func (s *Server) SumManyHex(dst []byte, msgs [][]byte) []byte {
 //	SHA-256  one-shot loop  94, 188, 271, 369, 533, 712; lanes 393, 401, 383, 515, 392, 379
 //	SHA-512  one-shot loop 238, 500, 718, 950, 1451, 2385; lanes 566, 564, 588, 567, 559, 598
 //
-// and with 3, 4, 6 of them for SHA-224 (loop 317, 415, 633; lanes 277,
-// 320, 411) and SHA-384 (loop 697, 890, 1419; lanes 669, 735, 882), whose
-// lanes take the staged path. Larger messages pay for the call sooner (two
-// streams of 1 KiB already hash 1.5x faster in lanes), hence the byte
-// bound.
+// and with 2, 3, 4, 5 of them:
+//
+//	SHA-224  one-shot loop 208, 311, 418, 528; lanes 413, 452, 460, 432
+//	SHA-384  one-shot loop 454, 680, 1116, 1242; lanes 526, 552, 527, 569
+//	SHA-512/224 and /256 as SHA-384, within 15%
+//
+// Larger messages pay for the call sooner (two streams of 1 KiB already
+// hash 1.5x faster in lanes), hence the byte bound.
 var manyMinMsgs = [maxAlgorithm]int{
-	MD5: 3, SHA1: 5, SHA224: 3, SHA256: 6, SHA384: 4, SHA512: 3, SHA512_224: 4, SHA512_256: 4,
+	MD5: 3, SHA1: 5, SHA224: 5, SHA256: 6, SHA384: 3, SHA512: 3, SHA512_224: 3, SHA512_256: 3,
 }
 
 const manyMinBytes = 1 << 10

@@ -43,8 +43,8 @@ func sha256Kernels(l cpu.Level) engine.Kernels[sha256.State] {
 	return kernelsFor(sha256.Singles(), sha256.Multis(), sha256Rates, l)
 }
 
-// sha256Kernels256 are SHA-256's: the shared kernels and the batch kernels,
-// which start from SHA-256's initial value.
-func sha256Kernels256(l cpu.Level) engine.Kernels[sha256.State] {
-	return withBatches(sha256Kernels(l), sha256.Batches(), l)
+// sha256KernelsFor are the family's kernels with the batch kernels set up
+// for spec's algorithm (its initial value and digest size).
+func sha256KernelsFor(spec *engine.Spec[sha256.State], l cpu.Level) engine.Kernels[sha256.State] {
+	return withBatches(sha256Kernels(l), sha256.Batches(&spec.Init, spec.Size), l)
 }

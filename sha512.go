@@ -44,8 +44,8 @@ func sha512Kernels(l cpu.Level) engine.Kernels[sha512.State] {
 	return kernelsFor(sha512.Singles(), sha512.Multis(), sha512Rates, l)
 }
 
-// sha512Kernels512 are SHA-512's: the shared kernels and the batch kernels,
-// which start from SHA-512's initial value.
-func sha512Kernels512(l cpu.Level) engine.Kernels[sha512.State] {
-	return withBatches(sha512Kernels(l), sha512.Batches(), l)
+// sha512KernelsFor are the family's kernels with the batch kernels set up
+// for spec's algorithm (its initial value and digest size).
+func sha512KernelsFor(spec *engine.Spec[sha512.State], l cpu.Level) engine.Kernels[sha512.State] {
+	return withBatches(sha512Kernels(l), sha512.Batches(&spec.Init, spec.Size), l)
 }

@@ -32,8 +32,9 @@ func Singles() []kernel.Single[State] { return singles }
 // generic one is the reference.
 func Multis() []kernel.Multi[State] { return multis }
 
-// Batches lists the batch kernels built for this GOARCH, narrowest first:
-// they start from the SHA-256 initial value and write its 32-byte digests.
-func Batches() []kernel.Batch { return batches }
+// Batches lists the batch kernels built for this GOARCH, narrowest first,
+// for the algorithm of the family (SHA-224 and SHA-256) that starts from
+// init and keeps the first size bytes of the final state.
+func Batches(init *State, size int) []kernel.Batch { return batches(init, size) }
 
 var generic = kernel.Reference(blockGeneric, BlockSize)

@@ -32,15 +32,25 @@ var alg = kerneltest.Algorithm[State]{
 	Random:    kerneltest.RandomState[State],
 	Singles:   Singles(),
 	Multis:    Multis(),
-	Batches:   Batches(),
+	Batches:   Batches(&Init256, 32),
 	Sum:       func(m []byte) []byte { s := sha256.Sum256(m); return s[:] },
 	Size:      32,
 }
+
+// alg224 is alg with the batch kernels set up for SHA-224.
+var alg224 = func() kerneltest.Algorithm[State] {
+	a := alg
+	a.Batches = Batches(&Init224, 28)
+	a.Sum = func(m []byte) []byte { s := sha256.Sum224(m); return s[:] }
+	a.Size = 28
+	return a
+}()
 
 func TestSingles(t *testing.T)       { kerneltest.Singles(t, alg) }
 func TestMultis(t *testing.T)        { kerneltest.Multis(t, alg) }
 func TestMultiNoAllocs(t *testing.T) { kerneltest.NoAllocs(t, alg) }
 func TestBatches(t *testing.T)       { kerneltest.Batches(t, alg) }
+func TestBatches224(t *testing.T)    { kerneltest.Batches(t, alg224) }
 func TestBatchNoAllocs(t *testing.T) { kerneltest.BatchNoAllocs(t, alg) }
 
 // BenchmarkKernel measures the kernels alone; see kerneltest.Benchmark.

@@ -16,8 +16,11 @@ var singles = []kernel.Single[State]{
 	{Name: "shani", Level: cpu.Generic, Needs: cpu.SHA, Fn: blockSHANIState},
 }
 
-var batches = []kernel.Batch{
-	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512x16},
+func batches(init *State, size int) []kernel.Batch {
+	iv := (*byte)(unsafe.Pointer(init))
+	return []kernel.Batch{{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
+		sumAVX512x16(msgs, idx, n, out, nblocks, iv, size)
+	}}}
 }
 
 var multis = []kernel.Multi[State]{

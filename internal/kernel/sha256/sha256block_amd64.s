@@ -4368,9 +4368,9 @@ avx512_rounds:
 	VZEROUPPER
 	RET
 
-// func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+// func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumAVX512x16(SB), $8760-72
+TEXT ·sumAVX512x16(SB), $8760-88
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
 	ANDQ $-64, AX
@@ -4401,22 +4401,23 @@ sumAVX512x16_gather:
 	MOVQ         idx_len+32(FP), R8
 	SHRQ         $0x04, R8
 	IMULQ        SI, R8
-	VPBROADCASTD sha256init<>+0(SB), Y0
-	VPBROADCASTD sha256init<>+4(SB), Y1
-	VPBROADCASTD sha256init<>+8(SB), Y2
-	VPBROADCASTD sha256init<>+12(SB), Y3
-	VPBROADCASTD sha256init<>+16(SB), Y4
-	VPBROADCASTD sha256init<>+20(SB), Y5
-	VPBROADCASTD sha256init<>+24(SB), Y6
-	VPBROADCASTD sha256init<>+28(SB), Y7
-	VPBROADCASTD sha256init<>+0(SB), Y8
-	VPBROADCASTD sha256init<>+4(SB), Y9
-	VPBROADCASTD sha256init<>+8(SB), Y10
-	VPBROADCASTD sha256init<>+12(SB), Y11
-	VPBROADCASTD sha256init<>+16(SB), Y12
-	VPBROADCASTD sha256init<>+20(SB), Y13
-	VPBROADCASTD sha256init<>+24(SB), Y14
-	VPBROADCASTD sha256init<>+28(SB), Y15
+	MOVQ         iv+72(FP), SI
+	VPBROADCASTD (SI), Y0
+	VPBROADCASTD 4(SI), Y1
+	VPBROADCASTD 8(SI), Y2
+	VPBROADCASTD 12(SI), Y3
+	VPBROADCASTD 16(SI), Y4
+	VPBROADCASTD 20(SI), Y5
+	VPBROADCASTD 24(SI), Y6
+	VPBROADCASTD 28(SI), Y7
+	VPBROADCASTD (SI), Y8
+	VPBROADCASTD 4(SI), Y9
+	VPBROADCASTD 8(SI), Y10
+	VPBROADCASTD 12(SI), Y11
+	VPBROADCASTD 16(SI), Y12
+	VPBROADCASTD 20(SI), Y13
+	VPBROADCASTD 24(SI), Y14
+	VPBROADCASTD 28(SI), Y15
 
 sumAVX512x16_loop:
 	VMOVDQU32    sha256bswap<>+0(SB), Y16
@@ -6513,6 +6514,7 @@ sumAVX512x16_rounds:
 	MOVQ        idx_base+24(FP), R10
 	LEAQ        (R10)(SI*4), R10
 	MOVQ        out+56(FP), SI
+	MOVQ        size+80(FP), R11
 	VMOVDQA32   Y0, Y0
 	VMOVDQA32   Y1, Y1
 	VMOVDQA32   Y2, Y2
@@ -6555,44 +6557,140 @@ sumAVX512x16_rounds:
 	VPSHUFB     Y16, Y0, Y0
 	CMPQ        R9, $0x00000000
 	JLE         sumAVX512x16_stored
-	MOVLQSX     (R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y6, (SI)(R11*1)
-	CMPQ        R9, $0x00000001
-	JLE         sumAVX512x16_stored
-	MOVLQSX     4(R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y7, (SI)(R11*1)
-	CMPQ        R9, $0x00000002
-	JLE         sumAVX512x16_stored
-	MOVLQSX     8(R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y2, (SI)(R11*1)
-	CMPQ        R9, $0x00000003
-	JLE         sumAVX512x16_stored
-	MOVLQSX     12(R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y17, (SI)(R11*1)
-	CMPQ        R9, $0x00000004
-	JLE         sumAVX512x16_stored
-	MOVLQSX     16(R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y3, (SI)(R11*1)
-	CMPQ        R9, $0x00000005
-	JLE         sumAVX512x16_stored
-	MOVLQSX     20(R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y1, (SI)(R11*1)
-	CMPQ        R9, $0x00000006
-	JLE         sumAVX512x16_stored
-	MOVLQSX     24(R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y5, (SI)(R11*1)
-	CMPQ        R9, $0x00000007
-	JLE         sumAVX512x16_stored
-	MOVLQSX     28(R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y0, (SI)(R11*1)
+	MOVLQSX     (R10), R12
+	IMULQ       R11, R12
+	MOVQ        size+80(FP), R13
+	CMPQ        R13, $0x20
+	JNE         sumAVX512x16_lane0_not32
+	VMOVDQU64   Y6, (SI)(R12*1)
+	JMP         sumAVX512x16_lane0_stored
+
+sumAVX512x16_lane0_not32:
+	VMOVDQU64     X6, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y6, X4
+	VMOVQ         X4, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X4, 24(SI)(R12*1)
+
+sumAVX512x16_lane0_stored:
+	CMPQ      R9, $0x00000001
+	JLE       sumAVX512x16_stored
+	MOVLQSX   4(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x16_lane1_not32
+	VMOVDQU64 Y7, (SI)(R12*1)
+	JMP       sumAVX512x16_lane1_stored
+
+sumAVX512x16_lane1_not32:
+	VMOVDQU64     X7, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y7, X4
+	VMOVQ         X4, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X4, 24(SI)(R12*1)
+
+sumAVX512x16_lane1_stored:
+	CMPQ      R9, $0x00000002
+	JLE       sumAVX512x16_stored
+	MOVLQSX   8(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x16_lane2_not32
+	VMOVDQU64 Y2, (SI)(R12*1)
+	JMP       sumAVX512x16_lane2_stored
+
+sumAVX512x16_lane2_not32:
+	VMOVDQU64     X2, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y2, X2
+	VMOVQ         X2, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
+
+sumAVX512x16_lane2_stored:
+	CMPQ      R9, $0x00000003
+	JLE       sumAVX512x16_stored
+	MOVLQSX   12(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x16_lane3_not32
+	VMOVDQU64 Y17, (SI)(R12*1)
+	JMP       sumAVX512x16_lane3_stored
+
+sumAVX512x16_lane3_not32:
+	VMOVDQU64     X17, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y17, X2
+	VMOVQ         X2, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
+
+sumAVX512x16_lane3_stored:
+	CMPQ      R9, $0x00000004
+	JLE       sumAVX512x16_stored
+	MOVLQSX   16(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x16_lane4_not32
+	VMOVDQU64 Y3, (SI)(R12*1)
+	JMP       sumAVX512x16_lane4_stored
+
+sumAVX512x16_lane4_not32:
+	VMOVDQU64     X3, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y3, X2
+	VMOVQ         X2, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
+
+sumAVX512x16_lane4_stored:
+	CMPQ      R9, $0x00000005
+	JLE       sumAVX512x16_stored
+	MOVLQSX   20(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x16_lane5_not32
+	VMOVDQU64 Y1, (SI)(R12*1)
+	JMP       sumAVX512x16_lane5_stored
+
+sumAVX512x16_lane5_not32:
+	VMOVDQU64     X1, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y1, X1
+	VMOVQ         X1, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
+
+sumAVX512x16_lane5_stored:
+	CMPQ      R9, $0x00000006
+	JLE       sumAVX512x16_stored
+	MOVLQSX   24(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x16_lane6_not32
+	VMOVDQU64 Y5, (SI)(R12*1)
+	JMP       sumAVX512x16_lane6_stored
+
+sumAVX512x16_lane6_not32:
+	VMOVDQU64     X5, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y5, X1
+	VMOVQ         X1, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
+
+sumAVX512x16_lane6_stored:
+	CMPQ      R9, $0x00000007
+	JLE       sumAVX512x16_stored
+	MOVLQSX   28(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x16_lane7_not32
+	VMOVDQU64 Y0, (SI)(R12*1)
+	JMP       sumAVX512x16_lane7_stored
+
+sumAVX512x16_lane7_not32:
+	VMOVDQU64     X0, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y0, X0
+	VMOVQ         X0, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X0, 24(SI)(R12*1)
+
+sumAVX512x16_lane7_stored:
 	VMOVDQA32   Y8, Y0
 	VMOVDQA32   Y9, Y1
 	VMOVDQA32   Y10, Y2
@@ -6635,62 +6733,158 @@ sumAVX512x16_rounds:
 	VPSHUFB     Y16, Y0, Y0
 	CMPQ        R9, $0x00000008
 	JLE         sumAVX512x16_stored
-	MOVLQSX     32(R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y6, (SI)(R11*1)
-	CMPQ        R9, $0x00000009
-	JLE         sumAVX512x16_stored
-	MOVLQSX     36(R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y7, (SI)(R11*1)
-	CMPQ        R9, $0x0000000a
-	JLE         sumAVX512x16_stored
-	MOVLQSX     40(R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y2, (SI)(R11*1)
-	CMPQ        R9, $0x0000000b
-	JLE         sumAVX512x16_stored
-	MOVLQSX     44(R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y8, (SI)(R11*1)
-	CMPQ        R9, $0x0000000c
-	JLE         sumAVX512x16_stored
-	MOVLQSX     48(R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y3, (SI)(R11*1)
-	CMPQ        R9, $0x0000000d
-	JLE         sumAVX512x16_stored
-	MOVLQSX     52(R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y1, (SI)(R11*1)
-	CMPQ        R9, $0x0000000e
-	JLE         sumAVX512x16_stored
-	MOVLQSX     56(R10), R11
-	SHLQ        $0x05, R11
-	VMOVDQU32   Y5, (SI)(R11*1)
-	CMPQ        R9, $0x0000000f
-	JLE         sumAVX512x16_stored
-	MOVLQSX     60(R10), R9
-	SHLQ        $0x05, R9
-	VMOVDQU32   Y0, (SI)(R9*1)
+	MOVLQSX     32(R10), R12
+	IMULQ       R11, R12
+	MOVQ        size+80(FP), R13
+	CMPQ        R13, $0x20
+	JNE         sumAVX512x16_lane8_not32
+	VMOVDQU64   Y6, (SI)(R12*1)
+	JMP         sumAVX512x16_lane8_stored
 
+sumAVX512x16_lane8_not32:
+	VMOVDQU64     X6, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y6, X4
+	VMOVQ         X4, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X4, 24(SI)(R12*1)
+
+sumAVX512x16_lane8_stored:
+	CMPQ      R9, $0x00000009
+	JLE       sumAVX512x16_stored
+	MOVLQSX   36(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x16_lane9_not32
+	VMOVDQU64 Y7, (SI)(R12*1)
+	JMP       sumAVX512x16_lane9_stored
+
+sumAVX512x16_lane9_not32:
+	VMOVDQU64     X7, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y7, X4
+	VMOVQ         X4, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X4, 24(SI)(R12*1)
+
+sumAVX512x16_lane9_stored:
+	CMPQ      R9, $0x0000000a
+	JLE       sumAVX512x16_stored
+	MOVLQSX   40(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x16_lane10_not32
+	VMOVDQU64 Y2, (SI)(R12*1)
+	JMP       sumAVX512x16_lane10_stored
+
+sumAVX512x16_lane10_not32:
+	VMOVDQU64     X2, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y2, X2
+	VMOVQ         X2, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
+
+sumAVX512x16_lane10_stored:
+	CMPQ      R9, $0x0000000b
+	JLE       sumAVX512x16_stored
+	MOVLQSX   44(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x16_lane11_not32
+	VMOVDQU64 Y8, (SI)(R12*1)
+	JMP       sumAVX512x16_lane11_stored
+
+sumAVX512x16_lane11_not32:
+	VMOVDQU64     X8, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y8, X2
+	VMOVQ         X2, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
+
+sumAVX512x16_lane11_stored:
+	CMPQ      R9, $0x0000000c
+	JLE       sumAVX512x16_stored
+	MOVLQSX   48(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x16_lane12_not32
+	VMOVDQU64 Y3, (SI)(R12*1)
+	JMP       sumAVX512x16_lane12_stored
+
+sumAVX512x16_lane12_not32:
+	VMOVDQU64     X3, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y3, X2
+	VMOVQ         X2, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
+
+sumAVX512x16_lane12_stored:
+	CMPQ      R9, $0x0000000d
+	JLE       sumAVX512x16_stored
+	MOVLQSX   52(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x16_lane13_not32
+	VMOVDQU64 Y1, (SI)(R12*1)
+	JMP       sumAVX512x16_lane13_stored
+
+sumAVX512x16_lane13_not32:
+	VMOVDQU64     X1, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y1, X1
+	VMOVQ         X1, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
+
+sumAVX512x16_lane13_stored:
+	CMPQ      R9, $0x0000000e
+	JLE       sumAVX512x16_stored
+	MOVLQSX   56(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x16_lane14_not32
+	VMOVDQU64 Y5, (SI)(R12*1)
+	JMP       sumAVX512x16_lane14_stored
+
+sumAVX512x16_lane14_not32:
+	VMOVDQU64     X5, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y5, X1
+	VMOVQ         X1, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
+
+sumAVX512x16_lane14_stored:
+	CMPQ      R9, $0x0000000f
+	JLE       sumAVX512x16_stored
+	MOVLQSX   60(R10), R9
+	IMULQ     R11, R9
+	MOVQ      size+80(FP), R10
+	CMPQ      R10, $0x20
+	JNE       sumAVX512x16_lane15_not32
+	VMOVDQU64 Y0, (SI)(R9*1)
+	JMP       sumAVX512x16_lane15_stored
+
+sumAVX512x16_lane15_not32:
+	VMOVDQU64     X0, (SI)(R9*1)
+	VEXTRACTI32X4 $0x01, Y0, X0
+	VMOVQ         X0, 16(SI)(R9*1)
+	VPEXTRD       $0x02, X0, 24(SI)(R9*1)
+
+sumAVX512x16_lane15_stored:
 sumAVX512x16_stored:
-	VPBROADCASTD sha256init<>+0(SB), Y0
-	VPBROADCASTD sha256init<>+4(SB), Y1
-	VPBROADCASTD sha256init<>+8(SB), Y2
-	VPBROADCASTD sha256init<>+12(SB), Y3
-	VPBROADCASTD sha256init<>+16(SB), Y4
-	VPBROADCASTD sha256init<>+20(SB), Y5
-	VPBROADCASTD sha256init<>+24(SB), Y6
-	VPBROADCASTD sha256init<>+28(SB), Y7
-	VPBROADCASTD sha256init<>+0(SB), Y8
-	VPBROADCASTD sha256init<>+4(SB), Y9
-	VPBROADCASTD sha256init<>+8(SB), Y10
-	VPBROADCASTD sha256init<>+12(SB), Y11
-	VPBROADCASTD sha256init<>+16(SB), Y12
-	VPBROADCASTD sha256init<>+20(SB), Y13
-	VPBROADCASTD sha256init<>+24(SB), Y14
-	VPBROADCASTD sha256init<>+28(SB), Y15
+	MOVQ         iv+72(FP), SI
+	VPBROADCASTD (SI), Y0
+	VPBROADCASTD 4(SI), Y1
+	VPBROADCASTD 8(SI), Y2
+	VPBROADCASTD 12(SI), Y3
+	VPBROADCASTD 16(SI), Y4
+	VPBROADCASTD 20(SI), Y5
+	VPBROADCASTD 24(SI), Y6
+	VPBROADCASTD 28(SI), Y7
+	VPBROADCASTD (SI), Y8
+	VPBROADCASTD 4(SI), Y9
+	VPBROADCASTD 8(SI), Y10
+	VPBROADCASTD 12(SI), Y11
+	VPBROADCASTD 16(SI), Y12
+	VPBROADCASTD 20(SI), Y13
+	VPBROADCASTD 24(SI), Y14
+	VPBROADCASTD 28(SI), Y15
 
 sumAVX512x16_next:
 	MOVQ CX, SI
@@ -6717,16 +6911,6 @@ sumAVX512x16_more:
 	JNZ  sumAVX512x16_loop
 	VZEROUPPER
 	RET
-
-DATA sha256init<>+0(SB)/4, $0x6a09e667
-DATA sha256init<>+4(SB)/4, $0xbb67ae85
-DATA sha256init<>+8(SB)/4, $0x3c6ef372
-DATA sha256init<>+12(SB)/4, $0xa54ff53a
-DATA sha256init<>+16(SB)/4, $0x510e527f
-DATA sha256init<>+20(SB)/4, $0x9b05688c
-DATA sha256init<>+24(SB)/4, $0x1f83d9ab
-DATA sha256init<>+28(SB)/4, $0x5be0cd19
-GLOBL sha256init<>(SB), RODATA|NOPTR, $32
 
 DATA sha256padmasks<>+0(SB)/4, $0x00000000
 DATA sha256padmasks<>+4(SB)/4, $0x00000000

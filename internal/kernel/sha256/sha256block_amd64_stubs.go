@@ -24,7 +24,7 @@ func blockAVX2x8(s *[8][8]uint32, ptrs *[8]*byte, nblocks int)
 //go:noescape
 func blockAVX512x16(s *[8][16]uint32, ptrs *[16]*byte, nblocks int)
 
-// sumAVX512x16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 16 lanes a round, and writes the digests of the first n to out[32*idx[i]:]. len(idx) is a multiple of 16, at most 256.
+// sumAVX512x16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value at iv to the digest, 16 lanes a round, and writes the digests (the first size bytes of the final state) of the first n to out[size*idx[i]:]. len(idx) is a multiple of 16, at most 256.
 //
 //go:noescape
-func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)

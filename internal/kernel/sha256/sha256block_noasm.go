@@ -8,4 +8,4 @@ var singles = []kernel.Single[State]{{Name: "generic", Reference: true, Fn: bloc
 
 var multis = []kernel.Multi[State]{generic}
 
-var batches []kernel.Batch
+func batches(*State, int) []kernel.Batch { return nil }

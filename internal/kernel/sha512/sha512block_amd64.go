@@ -21,8 +21,11 @@ var singles = []kernel.Single[State]{
 	{Name: "stdlib", Level: cpu.Generic, Fn: blockStdlib},
 }
 
-var batches = []kernel.Batch{
-	{Name: "avx512x8", Level: cpu.AVX512, Lanes: 8, Fn: sumAVX512x8},
+func batches(init *State, size int) []kernel.Batch {
+	iv := (*byte)(unsafe.Pointer(init))
+	return []kernel.Batch{{Name: "avx512x8", Level: cpu.AVX512, Lanes: 8, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
+		sumAVX512x8(msgs, idx, n, out, nblocks, iv, size)
+	}}}
 }
 
 var multis = []kernel.Multi[State]{

@@ -3788,9 +3788,9 @@ avx512_rounds:
 	VZEROUPPER
 	RET
 
-// func sumAVX512x8(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+// func sumAVX512x8(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumAVX512x8(SB), $9784-72
+TEXT ·sumAVX512x8(SB), $9784-88
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
 	ANDQ $-64, AX
@@ -3821,22 +3821,23 @@ sumAVX512x8_gather:
 	MOVQ         idx_len+32(FP), R8
 	SHRQ         $0x03, R8
 	IMULQ        SI, R8
-	VPBROADCASTQ sha512init<>+0(SB), Y0
-	VPBROADCASTQ sha512init<>+8(SB), Y1
-	VPBROADCASTQ sha512init<>+16(SB), Y2
-	VPBROADCASTQ sha512init<>+24(SB), Y3
-	VPBROADCASTQ sha512init<>+32(SB), Y4
-	VPBROADCASTQ sha512init<>+40(SB), Y5
-	VPBROADCASTQ sha512init<>+48(SB), Y6
-	VPBROADCASTQ sha512init<>+56(SB), Y7
-	VPBROADCASTQ sha512init<>+0(SB), Y8
-	VPBROADCASTQ sha512init<>+8(SB), Y9
-	VPBROADCASTQ sha512init<>+16(SB), Y10
-	VPBROADCASTQ sha512init<>+24(SB), Y11
-	VPBROADCASTQ sha512init<>+32(SB), Y12
-	VPBROADCASTQ sha512init<>+40(SB), Y13
-	VPBROADCASTQ sha512init<>+48(SB), Y14
-	VPBROADCASTQ sha512init<>+56(SB), Y15
+	MOVQ         iv+72(FP), SI
+	VPBROADCASTQ (SI), Y0
+	VPBROADCASTQ 8(SI), Y1
+	VPBROADCASTQ 16(SI), Y2
+	VPBROADCASTQ 24(SI), Y3
+	VPBROADCASTQ 32(SI), Y4
+	VPBROADCASTQ 40(SI), Y5
+	VPBROADCASTQ 48(SI), Y6
+	VPBROADCASTQ 56(SI), Y7
+	VPBROADCASTQ (SI), Y8
+	VPBROADCASTQ 8(SI), Y9
+	VPBROADCASTQ 16(SI), Y10
+	VPBROADCASTQ 24(SI), Y11
+	VPBROADCASTQ 32(SI), Y12
+	VPBROADCASTQ 40(SI), Y13
+	VPBROADCASTQ 48(SI), Y14
+	VPBROADCASTQ 56(SI), Y15
 
 sumAVX512x8_loop:
 	VMOVDQU64    sha512bswap<>+0(SB), Y16
@@ -5877,6 +5878,7 @@ sumAVX512x8_rounds:
 	MOVQ        idx_base+24(FP), R10
 	LEAQ        (R10)(SI*4), R10
 	MOVQ        out+56(FP), SI
+	MOVQ        size+80(FP), R11
 	VMOVDQA64   Y0, Y0
 	VMOVDQA64   Y1, Y1
 	VMOVDQA64   Y2, Y2
@@ -5911,28 +5913,128 @@ sumAVX512x8_rounds:
 	VPSHUFB     Y16, Y2, Y2
 	CMPQ        R9, $0x00000000
 	JLE         sumAVX512x8_stored
-	MOVLQSX     (R10), R11
-	SHLQ        $0x06, R11
-	VMOVDQU64   Y3, (SI)(R11*1)
-	VMOVDQU64   Y6, 32(SI)(R11*1)
-	CMPQ        R9, $0x00000001
-	JLE         sumAVX512x8_stored
-	MOVLQSX     4(R10), R11
-	SHLQ        $0x06, R11
-	VMOVDQU64   Y18, (SI)(R11*1)
-	VMOVDQU64   Y17, 32(SI)(R11*1)
-	CMPQ        R9, $0x00000002
-	JLE         sumAVX512x8_stored
-	MOVLQSX     8(R10), R11
-	SHLQ        $0x06, R11
-	VMOVDQU64   Y1, (SI)(R11*1)
-	VMOVDQU64   Y4, 32(SI)(R11*1)
-	CMPQ        R9, $0x00000003
-	JLE         sumAVX512x8_stored
-	MOVLQSX     12(R10), R11
-	SHLQ        $0x06, R11
-	VMOVDQU64   Y0, (SI)(R11*1)
-	VMOVDQU64   Y2, 32(SI)(R11*1)
+	MOVLQSX     (R10), R12
+	IMULQ       R11, R12
+	MOVQ        size+80(FP), R13
+	CMPQ        R13, $0x40
+	JNE         sumAVX512x8_lane0_not64
+	VMOVDQU64   Y3, (SI)(R12*1)
+	VMOVDQU64   Y6, 32(SI)(R12*1)
+	JMP         sumAVX512x8_lane0_stored
+
+sumAVX512x8_lane0_not64:
+	CMPQ      R13, $0x30
+	JNE       sumAVX512x8_lane0_not48
+	VMOVDQU64 Y3, (SI)(R12*1)
+	VMOVDQU64 X6, 32(SI)(R12*1)
+	JMP       sumAVX512x8_lane0_stored
+
+sumAVX512x8_lane0_not48:
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x8_lane0_not32
+	VMOVDQU64 Y3, (SI)(R12*1)
+	JMP       sumAVX512x8_lane0_stored
+
+sumAVX512x8_lane0_not32:
+	VMOVDQU64     X3, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y3, X3
+	VMOVQ         X3, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X3, 24(SI)(R12*1)
+
+sumAVX512x8_lane0_stored:
+	CMPQ      R9, $0x00000001
+	JLE       sumAVX512x8_stored
+	MOVLQSX   4(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x40
+	JNE       sumAVX512x8_lane1_not64
+	VMOVDQU64 Y18, (SI)(R12*1)
+	VMOVDQU64 Y17, 32(SI)(R12*1)
+	JMP       sumAVX512x8_lane1_stored
+
+sumAVX512x8_lane1_not64:
+	CMPQ      R13, $0x30
+	JNE       sumAVX512x8_lane1_not48
+	VMOVDQU64 Y18, (SI)(R12*1)
+	VMOVDQU64 X17, 32(SI)(R12*1)
+	JMP       sumAVX512x8_lane1_stored
+
+sumAVX512x8_lane1_not48:
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x8_lane1_not32
+	VMOVDQU64 Y18, (SI)(R12*1)
+	JMP       sumAVX512x8_lane1_stored
+
+sumAVX512x8_lane1_not32:
+	VMOVDQU64     X18, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y18, X3
+	VMOVQ         X3, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X3, 24(SI)(R12*1)
+
+sumAVX512x8_lane1_stored:
+	CMPQ      R9, $0x00000002
+	JLE       sumAVX512x8_stored
+	MOVLQSX   8(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x40
+	JNE       sumAVX512x8_lane2_not64
+	VMOVDQU64 Y1, (SI)(R12*1)
+	VMOVDQU64 Y4, 32(SI)(R12*1)
+	JMP       sumAVX512x8_lane2_stored
+
+sumAVX512x8_lane2_not64:
+	CMPQ      R13, $0x30
+	JNE       sumAVX512x8_lane2_not48
+	VMOVDQU64 Y1, (SI)(R12*1)
+	VMOVDQU64 X4, 32(SI)(R12*1)
+	JMP       sumAVX512x8_lane2_stored
+
+sumAVX512x8_lane2_not48:
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x8_lane2_not32
+	VMOVDQU64 Y1, (SI)(R12*1)
+	JMP       sumAVX512x8_lane2_stored
+
+sumAVX512x8_lane2_not32:
+	VMOVDQU64     X1, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y1, X1
+	VMOVQ         X1, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
+
+sumAVX512x8_lane2_stored:
+	CMPQ      R9, $0x00000003
+	JLE       sumAVX512x8_stored
+	MOVLQSX   12(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x40
+	JNE       sumAVX512x8_lane3_not64
+	VMOVDQU64 Y0, (SI)(R12*1)
+	VMOVDQU64 Y2, 32(SI)(R12*1)
+	JMP       sumAVX512x8_lane3_stored
+
+sumAVX512x8_lane3_not64:
+	CMPQ      R13, $0x30
+	JNE       sumAVX512x8_lane3_not48
+	VMOVDQU64 Y0, (SI)(R12*1)
+	VMOVDQU64 X2, 32(SI)(R12*1)
+	JMP       sumAVX512x8_lane3_stored
+
+sumAVX512x8_lane3_not48:
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x8_lane3_not32
+	VMOVDQU64 Y0, (SI)(R12*1)
+	JMP       sumAVX512x8_lane3_stored
+
+sumAVX512x8_lane3_not32:
+	VMOVDQU64     X0, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y0, X0
+	VMOVQ         X0, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X0, 24(SI)(R12*1)
+
+sumAVX512x8_lane3_stored:
 	VMOVDQA64   Y8, Y0
 	VMOVDQA64   Y9, Y1
 	VMOVDQA64   Y10, Y2
@@ -5967,46 +6069,146 @@ sumAVX512x8_rounds:
 	VPSHUFB     Y16, Y2, Y2
 	CMPQ        R9, $0x00000004
 	JLE         sumAVX512x8_stored
-	MOVLQSX     16(R10), R11
-	SHLQ        $0x06, R11
-	VMOVDQU64   Y3, (SI)(R11*1)
-	VMOVDQU64   Y7, 32(SI)(R11*1)
-	CMPQ        R9, $0x00000005
-	JLE         sumAVX512x8_stored
-	MOVLQSX     20(R10), R11
-	SHLQ        $0x06, R11
-	VMOVDQU64   Y5, (SI)(R11*1)
-	VMOVDQU64   Y9, 32(SI)(R11*1)
-	CMPQ        R9, $0x00000006
-	JLE         sumAVX512x8_stored
-	MOVLQSX     24(R10), R11
-	SHLQ        $0x06, R11
-	VMOVDQU64   Y1, (SI)(R11*1)
-	VMOVDQU64   Y4, 32(SI)(R11*1)
-	CMPQ        R9, $0x00000007
-	JLE         sumAVX512x8_stored
-	MOVLQSX     28(R10), R9
-	SHLQ        $0x06, R9
-	VMOVDQU64   Y0, (SI)(R9*1)
-	VMOVDQU64   Y2, 32(SI)(R9*1)
+	MOVLQSX     16(R10), R12
+	IMULQ       R11, R12
+	MOVQ        size+80(FP), R13
+	CMPQ        R13, $0x40
+	JNE         sumAVX512x8_lane4_not64
+	VMOVDQU64   Y3, (SI)(R12*1)
+	VMOVDQU64   Y7, 32(SI)(R12*1)
+	JMP         sumAVX512x8_lane4_stored
 
+sumAVX512x8_lane4_not64:
+	CMPQ      R13, $0x30
+	JNE       sumAVX512x8_lane4_not48
+	VMOVDQU64 Y3, (SI)(R12*1)
+	VMOVDQU64 X7, 32(SI)(R12*1)
+	JMP       sumAVX512x8_lane4_stored
+
+sumAVX512x8_lane4_not48:
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x8_lane4_not32
+	VMOVDQU64 Y3, (SI)(R12*1)
+	JMP       sumAVX512x8_lane4_stored
+
+sumAVX512x8_lane4_not32:
+	VMOVDQU64     X3, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y3, X3
+	VMOVQ         X3, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X3, 24(SI)(R12*1)
+
+sumAVX512x8_lane4_stored:
+	CMPQ      R9, $0x00000005
+	JLE       sumAVX512x8_stored
+	MOVLQSX   20(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x40
+	JNE       sumAVX512x8_lane5_not64
+	VMOVDQU64 Y5, (SI)(R12*1)
+	VMOVDQU64 Y9, 32(SI)(R12*1)
+	JMP       sumAVX512x8_lane5_stored
+
+sumAVX512x8_lane5_not64:
+	CMPQ      R13, $0x30
+	JNE       sumAVX512x8_lane5_not48
+	VMOVDQU64 Y5, (SI)(R12*1)
+	VMOVDQU64 X9, 32(SI)(R12*1)
+	JMP       sumAVX512x8_lane5_stored
+
+sumAVX512x8_lane5_not48:
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x8_lane5_not32
+	VMOVDQU64 Y5, (SI)(R12*1)
+	JMP       sumAVX512x8_lane5_stored
+
+sumAVX512x8_lane5_not32:
+	VMOVDQU64     X5, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y5, X3
+	VMOVQ         X3, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X3, 24(SI)(R12*1)
+
+sumAVX512x8_lane5_stored:
+	CMPQ      R9, $0x00000006
+	JLE       sumAVX512x8_stored
+	MOVLQSX   24(R10), R12
+	IMULQ     R11, R12
+	MOVQ      size+80(FP), R13
+	CMPQ      R13, $0x40
+	JNE       sumAVX512x8_lane6_not64
+	VMOVDQU64 Y1, (SI)(R12*1)
+	VMOVDQU64 Y4, 32(SI)(R12*1)
+	JMP       sumAVX512x8_lane6_stored
+
+sumAVX512x8_lane6_not64:
+	CMPQ      R13, $0x30
+	JNE       sumAVX512x8_lane6_not48
+	VMOVDQU64 Y1, (SI)(R12*1)
+	VMOVDQU64 X4, 32(SI)(R12*1)
+	JMP       sumAVX512x8_lane6_stored
+
+sumAVX512x8_lane6_not48:
+	CMPQ      R13, $0x20
+	JNE       sumAVX512x8_lane6_not32
+	VMOVDQU64 Y1, (SI)(R12*1)
+	JMP       sumAVX512x8_lane6_stored
+
+sumAVX512x8_lane6_not32:
+	VMOVDQU64     X1, (SI)(R12*1)
+	VEXTRACTI32X4 $0x01, Y1, X1
+	VMOVQ         X1, 16(SI)(R12*1)
+	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
+
+sumAVX512x8_lane6_stored:
+	CMPQ      R9, $0x00000007
+	JLE       sumAVX512x8_stored
+	MOVLQSX   28(R10), R9
+	IMULQ     R11, R9
+	MOVQ      size+80(FP), R10
+	CMPQ      R10, $0x40
+	JNE       sumAVX512x8_lane7_not64
+	VMOVDQU64 Y0, (SI)(R9*1)
+	VMOVDQU64 Y2, 32(SI)(R9*1)
+	JMP       sumAVX512x8_lane7_stored
+
+sumAVX512x8_lane7_not64:
+	CMPQ      R10, $0x30
+	JNE       sumAVX512x8_lane7_not48
+	VMOVDQU64 Y0, (SI)(R9*1)
+	VMOVDQU64 X2, 32(SI)(R9*1)
+	JMP       sumAVX512x8_lane7_stored
+
+sumAVX512x8_lane7_not48:
+	CMPQ      R10, $0x20
+	JNE       sumAVX512x8_lane7_not32
+	VMOVDQU64 Y0, (SI)(R9*1)
+	JMP       sumAVX512x8_lane7_stored
+
+sumAVX512x8_lane7_not32:
+	VMOVDQU64     X0, (SI)(R9*1)
+	VEXTRACTI32X4 $0x01, Y0, X0
+	VMOVQ         X0, 16(SI)(R9*1)
+	VPEXTRD       $0x02, X0, 24(SI)(R9*1)
+
+sumAVX512x8_lane7_stored:
 sumAVX512x8_stored:
-	VPBROADCASTQ sha512init<>+0(SB), Y0
-	VPBROADCASTQ sha512init<>+8(SB), Y1
-	VPBROADCASTQ sha512init<>+16(SB), Y2
-	VPBROADCASTQ sha512init<>+24(SB), Y3
-	VPBROADCASTQ sha512init<>+32(SB), Y4
-	VPBROADCASTQ sha512init<>+40(SB), Y5
-	VPBROADCASTQ sha512init<>+48(SB), Y6
-	VPBROADCASTQ sha512init<>+56(SB), Y7
-	VPBROADCASTQ sha512init<>+0(SB), Y8
-	VPBROADCASTQ sha512init<>+8(SB), Y9
-	VPBROADCASTQ sha512init<>+16(SB), Y10
-	VPBROADCASTQ sha512init<>+24(SB), Y11
-	VPBROADCASTQ sha512init<>+32(SB), Y12
-	VPBROADCASTQ sha512init<>+40(SB), Y13
-	VPBROADCASTQ sha512init<>+48(SB), Y14
-	VPBROADCASTQ sha512init<>+56(SB), Y15
+	MOVQ         iv+72(FP), SI
+	VPBROADCASTQ (SI), Y0
+	VPBROADCASTQ 8(SI), Y1
+	VPBROADCASTQ 16(SI), Y2
+	VPBROADCASTQ 24(SI), Y3
+	VPBROADCASTQ 32(SI), Y4
+	VPBROADCASTQ 40(SI), Y5
+	VPBROADCASTQ 48(SI), Y6
+	VPBROADCASTQ 56(SI), Y7
+	VPBROADCASTQ (SI), Y8
+	VPBROADCASTQ 8(SI), Y9
+	VPBROADCASTQ 16(SI), Y10
+	VPBROADCASTQ 24(SI), Y11
+	VPBROADCASTQ 32(SI), Y12
+	VPBROADCASTQ 40(SI), Y13
+	VPBROADCASTQ 48(SI), Y14
+	VPBROADCASTQ 56(SI), Y15
 
 sumAVX512x8_next:
 	MOVQ CX, SI
@@ -6033,16 +6235,6 @@ sumAVX512x8_more:
 	JNZ  sumAVX512x8_loop
 	VZEROUPPER
 	RET
-
-DATA sha512init<>+0(SB)/8, $0x6a09e667f3bcc908
-DATA sha512init<>+8(SB)/8, $0xbb67ae8584caa73b
-DATA sha512init<>+16(SB)/8, $0x3c6ef372fe94f82b
-DATA sha512init<>+24(SB)/8, $0xa54ff53a5f1d36f1
-DATA sha512init<>+32(SB)/8, $0x510e527fade682d1
-DATA sha512init<>+40(SB)/8, $0x9b05688c2b3e6c1f
-DATA sha512init<>+48(SB)/8, $0x1f83d9abfb41bd6b
-DATA sha512init<>+56(SB)/8, $0x5be0cd19137e2179
-GLOBL sha512init<>(SB), RODATA|NOPTR, $64
 
 DATA sha512padmasks<>+0(SB)/4, $0x00000000
 DATA sha512padmasks<>+4(SB)/4, $0x00000000

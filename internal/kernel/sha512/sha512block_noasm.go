@@ -7,4 +7,4 @@ import "github.com/hashlanes/hashlanes/internal/kernel"
 var singles = []kernel.Single[State]{{Name: "generic", Reference: true, Fn: blockGeneric}}
 var multis = []kernel.Multi[State]{generic}
 
-var batches []kernel.Batch
+func batches(*State, int) []kernel.Batch { return nil }

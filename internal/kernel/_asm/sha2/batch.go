@@ -7,15 +7,16 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// Batch emits a batch kernel (transpose.BatchSignature) on the rounds of
-// Lanes: lane-fulls of two groups hashing whole messages from the initial
-// value iv (8 words) to digests of size bytes stored in place. load writes
+// Batch emits a batch kernel (transpose.BatchSignatureIV) on the rounds
+// of Lanes: lane-fulls of two groups hashing whole messages from the
+// initial value given (8 words, so one kernel serves SHA-224 and SHA-256,
+// or SHA-384, SHA-512 and SHA-512/t) to digests stored in place. load writes
 // a block's padded message words to w, byte-swapped, given the lane-full's
 // message pointers and bit lengths (see transpose.Padding) and the block
 // offset; store writes the digests of a lane-full given its final state
 // (see transpose.BatchStream.StoreDigests). Each block's message is
 // loaded up front, as in Lanes.
-func (ws Words) Batch(name string, lanes, size, rounds int, consts, bswapMask, iv Mem,
+func (ws Words) Batch(name string, lanes, rounds int, consts, bswapMask Mem,
 	load func(ptrs, bits, off Register, bswap VecVirtual, w Mem, row int),
 	store func(st *[2][8]VecVirtual, bswap VecVirtual, bs *transpose.BatchStream),
 ) {
@@ -30,9 +31,10 @@ func (ws Words) Batch(name string, lanes, size, rounds int, consts, bswapMask, i
 		}
 	}
 	initState := func() {
+		iv := Load(Param("iv"), GP64())
 		for g := range 2 {
 			for i := range 8 {
-				ws.broadcast(iv.Offset(ws.Bytes*i), st[g][i])
+				ws.broadcast(Mem{Base: iv, Disp: ws.Bytes * i}, st[g][i])
 			}
 		}
 	}

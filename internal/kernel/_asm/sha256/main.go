@@ -3,6 +3,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha256/rounds"
@@ -119,16 +121,16 @@ func avx512() {
 }
 
 // batchAVX512 is the batch kernel on the rounds of avx512: lane-fulls of
-// 16 whole messages, padded as they are loaded, from the initial value to
-// digests stored in place (an 8x8 transpose of each group's state back to
-// lanes, byte-swapped: one 32-byte store a lane).
+// 16 whole messages, padded as they are loaded, from the initial value
+// given to digests stored in place (an 8x8 transpose of each group's state
+// back to lanes, byte-swapped: a 32-byte store a lane, or 16+8+4 bytes for
+// SHA-224).
 func batchAVX512() {
-	const name, lanes, size = "sumAVX512x16", 16, 32
-	TEXT(name, 0, transpose.BatchSignature)
+	const name, lanes = "sumAVX512x16", 16
+	TEXT(name, 0, transpose.BatchSignatureIV)
 	Pragma("noescape")
-	Doc(transpose.BatchDoc(name, lanes, size))
-	iv := sha2.SHA256.Consts("sha256init", []uint64{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19})
-	sha2.SHA256.Batch(name, lanes, size, 64, constTable(), byteSwapMask(), iv,
+	Doc(transpose.BatchDoc(name, lanes, 0))
+	sha2.SHA256.Batch(name, lanes, 64, constTable(), byteSwapMask(),
 		func(ptrs, bits, off Register, bswap VecVirtual, w Mem, row int) {
 			var d transpose.Deferred
 			padding.DeferLoads(&d, 2, ptrs, bits, off, func(g, h, j int, r VecVirtual) {
@@ -138,15 +140,17 @@ func batchAVX512() {
 			d.Flush()
 		},
 		func(st *[2][8]VecVirtual, bswap VecVirtual, bs *transpose.BatchStream) {
-			var lane [8]VecVirtual // the group's lanes, whole digests
-			bs.StoreDigests(size, 8, func(g int) {
+			var lane [8]VecVirtual // the group's lanes, whole states
+			bs.StoreDigests(0, 8, func(g int) {
 				var d transpose.Deferred
 				transpose.DeferRows8x8(&d, func(i int, r VecVirtual) { VMOVDQA32(st[g][i], r) }, func(j int, r VecVirtual) {
 					VPSHUFB(bswap, r, r)
 					lane[j] = r
 				})
 				d.Flush()
-			}, func(l int, dst Mem) { VMOVDQU32(lane[l%8], dst) })
+			}, func(l int, dst Mem) {
+				transpose.StoreSized(fmt.Sprintf("%s_lane%d", name, l), lane[l%8:l%8+1], dst, []int{32, 28})
+			})
 		})
 }
 

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha512/rounds"
@@ -61,17 +63,16 @@ func avx512() {
 }
 
 // batchAVX512 is the batch kernel on the rounds of avx512: lane-fulls of
-// 8 whole messages, padded as they are loaded, from the initial value to
-// digests stored in place (two 4x4 transposes of each group's state back
-// to lanes, byte-swapped: two 32-byte stores a lane).
+// 8 whole messages, padded as they are loaded, from the initial value
+// given to digests stored in place (two 4x4 transposes of each group's
+// state back to lanes, byte-swapped; the digest's bytes of them stored:
+// 64 for SHA-512, 48 for SHA-384, 32 and 28 for SHA-512/256 and /224).
 func batchAVX512() {
-	const name, lanes, size = "sumAVX512x8", 8, 64
-	TEXT(name, 0, transpose.BatchSignature)
+	const name, lanes = "sumAVX512x8", 8
+	TEXT(name, 0, transpose.BatchSignatureIV)
 	Pragma("noescape")
-	Doc(transpose.BatchDoc(name, lanes, size))
-	iv := sha2.SHA512.Consts("sha512init", []uint64{0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
-		0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179})
-	sha2.SHA512.Batch(name, lanes, size, 80, constTable(), byteSwapMask(), iv,
+	Doc(transpose.BatchDoc(name, lanes, 0))
+	sha2.SHA512.Batch(name, lanes, 80, constTable(), byteSwapMask(),
 		func(ptrs, bits, off Register, bswap VecVirtual, w Mem, row int) {
 			base := padding.Base(off)
 			for g := range 2 {
@@ -86,7 +87,7 @@ func batchAVX512() {
 		},
 		func(st *[2][8]VecVirtual, bswap VecVirtual, bs *transpose.BatchStream) {
 			var half [2][4]VecVirtual // half[c][j]: words 4c..4c+3 of the group's lane j
-			bs.StoreDigests(size, 4, func(g int) {
+			bs.StoreDigests(0, 4, func(g int) {
 				for c := range 2 {
 					words4x4(true, func(k int, r VecVirtual) { VMOVDQA64(st[g][4*c+k], r) }, func(j int, r VecVirtual) {
 						VPSHUFB(bswap, r, r)
@@ -94,8 +95,7 @@ func batchAVX512() {
 					})
 				}
 			}, func(l int, dst Mem) {
-				VMOVDQU64(half[0][l%4], dst)
-				VMOVDQU64(half[1][l%4], dst.Offset(32))
+				transpose.StoreSized(fmt.Sprintf("%s_lane%d", name, l), []VecVirtual{half[0][l%4], half[1][l%4]}, dst, []int{64, 48, 32, 28})
 			})
 		})
 }

@@ -265,10 +265,11 @@ func (s *BatchStream) Pipelined(bufs Mem, half int,
 	s.Advance(loop)
 }
 
-// StoreDigests emits the stores of a lane-full's digests of size bytes:
-// lane i's goes to out + size*idx[i], for the message numbers below n
-// only. Lanes come in groups of groupLanes: prepare(g) readies group g's
-// registers, then store(lane, dst) writes each of its lanes in order.
+// StoreDigests emits the stores of a lane-full's digests of size bytes
+// (0: the kernel's size parameter): lane i's goes to out + size*idx[i],
+// for the message numbers below n only. Lanes come in groups of
+// groupLanes: prepare(g) readies group g's registers, then
+// store(lane, dst) writes each of its lanes in order.
 func (s *BatchStream) StoreDigests(size, groupLanes int, prepare func(g int), store func(lane int, dst Mem)) {
 	// The lane-full's first message number is where Ptrs stands in
 	// PtrArr; left is how many from there on get a digest.
@@ -284,6 +285,11 @@ func (s *BatchStream) StoreDigests(size, groupLanes int, prepare func(g int), st
 	Load(Param("idx").Base(), idx)
 	LEAQ(Mem{Base: idx, Index: first, Scale: 4}, idx)
 	out := Load(Param("out"), GP64())
+	var sizeReg reg.GPVirtual
+	if size == 0 {
+		sizeReg = GP64()
+		Load(Param("size"), sizeReg)
+	}
 	done := s.name + "_stored"
 	for lane := range s.lanes {
 		if lane%groupLanes == 0 {
@@ -295,6 +301,8 @@ func (s *BatchStream) StoreDigests(size, groupLanes int, prepare func(g int), st
 		MOVLQSX(Mem{Base: idx, Disp: 4 * lane}, at)
 		dst := Mem{Base: out, Index: at, Scale: 1}
 		switch size {
+		case 0:
+			IMULQ(sizeReg, at)
 		case 20: // 5 words
 			LEAQ(Mem{Base: at, Index: at, Scale: 4}, at)
 			dst.Scale = 4
@@ -328,11 +336,76 @@ func Lanes4x8(a, b, c, d reg.VecVirtual) [4]reg.VecVirtual {
 	return u
 }
 
-// BatchSignature is a batch kernel's Go signature.
-const BatchSignature = "func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)"
+// BatchSignature is a batch kernel's Go signature; BatchSignatureIV that
+// of one that serves several algorithms of a family, the initial value
+// and the digest size (a prefix of the final state) given.
+const (
+	BatchSignature   = "func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)"
+	BatchSignatureIV = "func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)"
+)
 
-// BatchDoc is a batch kernel's doc comment.
+// StorePrefix stores the first n bytes of the 32-byte vectors vs at dst,
+// n a multiple of 4: whole vectors, then 16, 8 and 4 bytes.
+func StorePrefix(vs []reg.VecVirtual, dst Mem, n int) {
+	for _, v := range vs {
+		switch {
+		case n >= 32:
+			VMOVDQU64(v, dst)
+			n -= 32
+			dst = dst.Offset(32)
+			continue
+		case n == 0:
+			return
+		}
+		x := v.AsX()
+		if n >= 16 {
+			VMOVDQU64(x, dst)
+			n -= 16
+			dst = dst.Offset(16)
+			if n == 0 {
+				return
+			}
+			x = XMM()
+			VEXTRACTI32X4(U8(1), v, x)
+		}
+		if n >= 8 {
+			VMOVQ(x, dst)
+			n -= 8
+			dst = dst.Offset(8)
+		}
+		if n >= 4 {
+			VPEXTRD(U8(2), x, dst) // after 8 bytes: dword 2
+		}
+		return
+	}
+}
+
+// StoreSized stores the first size bytes of vs at dst, size the kernel's
+// size parameter, one of sizes: a compare and branch for each.
+func StoreSized(label string, vs []reg.VecVirtual, dst Mem, sizes []int) {
+	size := Load(Param("size"), GP64())
+	done := label + "_stored"
+	for i, n := range sizes {
+		next := fmt.Sprintf("%s_not%d", label, n)
+		if i < len(sizes)-1 {
+			CMPQ(size, U8(n))
+			JNE(LabelRef(next))
+		}
+		StorePrefix(vs, dst, n)
+		if i < len(sizes)-1 {
+			JMP(LabelRef(done))
+			Label(next)
+		}
+	}
+	Label(done)
+}
+
+// BatchDoc is a batch kernel's doc comment; size 0 means the kernel takes
+// the initial value and the digest size as parameters.
 func BatchDoc(name string, lanes, size int) string {
+	if size == 0 {
+		return fmt.Sprintf("%s hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most %d), from the initial value at iv to the digest, %d lanes a round, and writes the digests (the first size bytes of the final state) of the first n to out[size*idx[i]:]. len(idx) is a multiple of %d, at most %d.", name, BatchMaxBlocks, lanes, lanes, BatchMaxMsgs)
+	}
 	return fmt.Sprintf("%s hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most %d), from the initial value to the digest, %d lanes a round, and writes the digests of the first n to out[%d*idx[i]:]. len(idx) is a multiple of %d, at most %d.", name, BatchMaxBlocks, lanes, size, lanes, BatchMaxMsgs)
 }
 
