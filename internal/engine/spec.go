@@ -134,8 +134,14 @@ func (sp *Spec[S]) padAfter(buf []byte, k int, n uint64) []byte {
 }
 
 // paddedBlocks is the number of blocks a message of n bytes hashes.
-func (sp *Spec[S]) paddedBlocks(n int) int {
-	return (n + sp.LenBytes + sp.BlockSize) >> bits.TrailingZeros(uint(sp.BlockSize)) // a shift: BlockSize is a power of two
+func (sp *Spec[S]) paddedBlocks(n int) int { return paddedBlocks(n, sp.LenBytes, sp.BlockSize) }
+
+// paddedBlocks is the number of blocks of blockSize bytes a message of n
+// bytes hashes with a lenBytes length field: a shift, as blockSize is a
+// power of two, and a plain function so that SumMany's gathering loop
+// inlines it with its operands in registers.
+func paddedBlocks(n, lenBytes, blockSize int) int {
+	return (n + lenBytes + blockSize) >> bits.TrailingZeros(uint(blockSize))
 }
 
 var (

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"math/bits"
 	"slices"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
@@ -84,13 +83,12 @@ func (s *Server[S]) SumMany(dst []byte, msgs [][]byte) []byte {
 
 // gather files the messages from i on by padded block count, up to
 // stageBlocks, into b.short, and the longer ones into b.long, until a
-// class holds kernel.MaxBatchMsgs messages: it returns that class and where to go on,
-// or 0 at the end of msgs. A loop of its own, without the call that
-// hashes a full class, keeps its variables in registers.
+// class holds kernel.MaxBatchMsgs messages: it returns that class and
+// where to go on, or 0 at the end of msgs. A loop of its own, without the
+// call that hashes a full class, keeps its variables in registers.
 func (b *batch[S]) gather(msgs [][]byte, i, lenBytes, blockSize int) (int, int) {
-	add, shift := lenBytes+blockSize, bits.TrailingZeros(uint(blockSize))
 	for ; i < len(msgs); i++ {
-		c := (len(msgs[i]) + add) >> shift // padded blocks: see Spec.paddedBlocks
+		c := paddedBlocks(len(msgs[i]), lenBytes, blockSize)
 		if c > stageBlocks {
 			b.long = append(b.long, int32(i))
 			continue
