@@ -38,15 +38,45 @@ type Single[S any] struct {
 
 // Multi hashes nblocks blocks in each lane whose bit is set in mask, reading
 // lane i's blocks from ptrs[i] onwards and updating *states[i]. Lanes outside
-// the mask are neither read nor written. nblocks is at most
-// MaxLaneBytes/BlockSize.
+// the mask are neither read nor written. No lane hashes more than
+// MaxLaneBytes a call.
+//
+// A hybrid kernel runs its first Fast lanes on another unit than the rest
+// (SHA-NI streams beside AVX-512 lanes), at a rate per stream so far
+// above a lane's that they cannot share a block count: each of them
+// hashes FastBlocks*nblocks blocks, which is what bounds nblocks.
 type Multi[S any] struct {
-	Name      string
-	Level     cpu.Level
-	Needs     cpu.Feature
-	Lanes     int
-	Reference bool // the pure-Go reference: for tests, never worth running
-	Fn        func(states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks int)
+	Name       string
+	Level      cpu.Level
+	Needs      cpu.Feature
+	Lanes      int
+	Fast       int  // the first Fast lanes are fast ones; 0 for a kernel of alike lanes
+	FastBlocks int  // blocks a fast lane hashes for each block of the others
+	Reference  bool // the pure-Go reference: for tests, never worth running
+	Fn         func(states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks int)
+}
+
+// LaneBlocks is the blocks lane i hashes in a call for nblocks.
+func (m *Multi[S]) LaneBlocks(i, nblocks int) int {
+	if i < m.Fast {
+		return m.FastBlocks * nblocks
+	}
+	return nblocks
+}
+
+// MaxBlocks is the largest nblocks a call takes for blocks of blockSize
+// bytes.
+func (m *Multi[S]) MaxBlocks(blockSize int) int {
+	return MaxLaneBytes / blockSize / max(1, m.FastBlocks)
+}
+
+// Weight is what lanes 0..used-1 are worth against all lanes busy: the
+// share of the kernel's blocks per call they hash. It is used/Lanes for
+// alike lanes; a fast lane counts FastBlocks.
+func (m *Multi[S]) Weight(used int) float64 {
+	fast := min(used, m.Fast)
+	all := m.Fast*m.FastBlocks + m.Lanes - m.Fast
+	return float64(fast*m.FastBlocks+used-fast) / float64(all)
 }
 
 // MaxBatchBlocks bounds the padded length, in blocks, of the messages a

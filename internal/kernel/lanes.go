@@ -82,3 +82,43 @@ func fromLayout[W Word, S any](buf []W, wordStride, laneStride, lanes int, state
 		}
 	}
 }
+
+// Hybrid32 is the scratch of a hybrid kernel call with 32-bit words, two
+// fast streams and 8 lanes: lanes 0 and 1 of the engine's arrays are the
+// fast streams, kept as rows of 8 words (as the SHA-NI kernels keep them),
+// lanes 2..9 are the lanes, kept lane-major. Masked-out lanes and streams
+// read zeros, so the kernel needs no branch.
+type Hybrid32[S any] struct {
+	Rows  [2][8]uint32
+	Fast  [2]*byte
+	Lanes [8 * 8]uint32 // word w of lane i at Lanes[8w+i]
+	Ptrs  [8]*byte
+
+	states [MaxLanes]*S // the lanes' states and pointers, from index 0
+	ptrs   [MaxLanes]*byte
+	mask   uint32
+}
+
+// Load copies the masked states and pointers in, for a call hashing
+// nblocks blocks a lane and fastBlocks*nblocks a fast stream. It reports
+// false when there is nothing to hash, and panics when a stream's blocks
+// are over maxBlocks.
+func (h *Hybrid32[S]) Load(states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, fastBlocks, maxBlocks int, zeros *byte) bool {
+	if nblocks <= 0 || mask&(1<<10-1) == 0 {
+		return false
+	}
+	h.mask = mask
+	h.Fast = [2]*byte{zeros, zeros}
+	h.Ptrs = [8]*byte{zeros, zeros, zeros, zeros, zeros, zeros, zeros, zeros}
+	ToRows32(unsafe.Slice(&h.Rows[0][0], 16), 8, h.Fast[:], states, ptrs, mask&3, fastBlocks*nblocks, maxBlocks, zeros)
+	copy(h.states[:8], states[2:10])
+	copy(h.ptrs[:8], ptrs[2:10])
+	ToLanes32(h.Lanes[:], h.Ptrs[:], &h.states, &h.ptrs, mask>>2&0xff, nblocks, maxBlocks, zeros)
+	return true
+}
+
+// Store copies the masked states back out.
+func (h *Hybrid32[S]) Store(states *[MaxLanes]*S) {
+	FromRows32(unsafe.Slice(&h.Rows[0][0], 16), 8, 2, states, h.mask&3)
+	FromLanes32(h.Lanes[:], 8, &h.states, h.mask>>2&0xff)
+}

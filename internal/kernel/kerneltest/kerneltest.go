@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -101,11 +102,12 @@ func Singles[S comparable](t *testing.T, a Algorithm[S]) {
 
 // Multis checks every multi-lane kernel against the reference run lane by
 // lane, for every lane count, ragged and random masks, and block counts
-// around the per-call limit; lanes outside the mask must keep their state
-// and no input may be written.
+// around the per-call limit (a hybrid kernel's fast lanes hashing their
+// multiple of them); lanes outside the mask must keep their state and no
+// input may be written.
 func Multis[S comparable](t *testing.T, a Algorithm[S]) {
-	maxBlocks := kernel.MaxLaneBytes / a.BlockSize
 	for _, impl := range a.Multis {
+		maxBlocks := impl.MaxBlocks(a.BlockSize)
 		t.Run(impl.Name, func(t *testing.T) {
 			cputest.Require(t, impl.Level)
 			cputest.RequireFeatures(t, impl.Needs)
@@ -144,8 +146,9 @@ func checkMulti[S comparable](t *testing.T, r *rand.Rand, a Algorithm[S], impl k
 			continue // nil pointer: the kernel must not read it
 		}
 		start := r.IntN(8)
-		buf := RandomBytes(r, start+nblocks*a.BlockSize+1)
-		data[i] = buf[start : start+nblocks*a.BlockSize]
+		n := impl.LaneBlocks(i, nblocks) * a.BlockSize
+		buf := RandomBytes(r, start+n+1)
+		data[i] = buf[start : start+n]
 		ptrs[i] = &buf[start]
 		before[i] = bytes.Clone(data[i])
 		a.Ref(&want[i], data[i])
@@ -298,7 +301,7 @@ func NoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
 			var states [kernel.MaxLanes]S
 			var sp [kernel.MaxLanes]*S
 			var ptrs [kernel.MaxLanes]*byte
-			buf := make([]byte, a.BlockSize)
+			buf := make([]byte, impl.LaneBlocks(0, 1)*a.BlockSize)
 			for i := range sp {
 				sp[i], ptrs[i] = &states[i], &buf[0]
 			}
@@ -318,7 +321,6 @@ func NoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
 // the L1, not the kernel.
 func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 	const laneBytes = 32 << 10
-	nblocks := laneBytes / a.BlockSize
 	one := RandomBytes(rand.New(rand.NewPCG(1, 1)), laneBytes)
 	for _, impl := range a.Singles {
 		b.Run("impl="+impl.Name+"/lanes=1/busy=1", func(b *testing.B) {
@@ -337,7 +339,11 @@ func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 	}{{"aligned", laneBytes}, {"line", laneBytes + 64}, {"staggered", laneBytes + 5*64}}
 	for _, impl := range a.Multis {
 		for _, lay := range layouts {
-			for _, busy := range []int{1, 2, 4, 8, 16, 32} {
+			busies := []int{1, 2, 4, 8, 16, 32}
+			if !slices.Contains(busies, impl.Lanes) {
+				busies = append(busies, impl.Lanes)
+			}
+			for _, busy := range busies {
 				if busy > impl.Lanes || (busy == 1 && impl.Lanes > 2) || (lay.name != "aligned" && busy != impl.Lanes) {
 					continue // layouts matter with every lane busy; busy counts measure the crossover
 				}
@@ -351,7 +357,13 @@ func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 					for i := range impl.Lanes {
 						sp[i], ptrs[i] = &states[i], &buf[i*lay.stride]
 					}
-					b.SetBytes(int64(busy * laneBytes))
+					// A hybrid kernel's fast lanes hash 32 KiB, the others their share.
+					nblocks := laneBytes / a.BlockSize / max(1, impl.FastBlocks)
+					var bytes int64
+					for i := range busy {
+						bytes += int64(impl.LaneBlocks(i, nblocks) * a.BlockSize)
+					}
+					b.SetBytes(bytes)
 					for b.Loop() {
 						impl.Fn(&sp, &ptrs, 1<<busy-1, nblocks)
 					}

@@ -28,7 +28,13 @@ var multis = []kernel.Multi[State]{
 	{Name: "shanix2", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 2, Fn: blocksSHANIx2},
 	{Name: "avx2x8", Level: cpu.AVX2, Lanes: 8, Fn: blocksAVX2x8},
 	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512x16},
+	{Name: "shanix2+avx512x8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid},
 }
+
+// hybridFastBlocks is the blocks each SHA-NI stream of the hybrid kernel
+// hashes for every block of its lanes (the generator's hybridPasses, 4
+// times over).
+const hybridFastBlocks = 4
 
 func blocksAVX2x8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [8][8]uint32
@@ -56,5 +62,15 @@ func blocksSHANIx2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte
 	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 16), 8, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
 		blockSHANIx2(&rows, &p, nblocks)
 		kernel.FromRows32(unsafe.Slice(&rows[0][0], 16), 8, 2, states, mask)
+	}
+}
+
+// blocksHybrid runs blockSHANIx2AVX512x8: lanes 0 and 1 are its SHA-NI
+// streams, lanes 2..9 its AVX-512 ones.
+func blocksHybrid(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	var h kernel.Hybrid32[State]
+	if h.Load(states, ptrs, mask, nblocks, hybridFastBlocks, maxBlocks, &zeroLanes[0]) {
+		blockSHANIx2AVX512x8(&h.Rows, &h.Fast, (*[8][8]uint32)(unsafe.Pointer(&h.Lanes)), &h.Ptrs, nblocks)
+		h.Store(states)
 	}
 }

@@ -49,7 +49,7 @@ func (ws Words) Batch(name string, lanes, rounds int, consts, bswapMask Mem,
 			ws.Load(st[g][i], saved.Offset(row*i+32*g))
 		}
 	}
-	ws.rounds(name, rounds, row, w, consts, st[:], true)
+	ws.rounds(name, rounds, row, w, consts, st[:], true, nil)
 	for g := range 2 {
 		for i := range 8 {
 			ws.Add(saved.Offset(row*i+32*g), st[g][i], st[g][i])

@@ -192,29 +192,51 @@ func (ws Words) Round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int) [8]VecVirtua
 // nblocks): the state, word i of lane j at s[i][j], held in two groups of
 // YMM registers (32 bytes of lanes each), rounds rounds a block with the
 // round constants at consts. load writes each block's message words to w
-// (word t of group g at w+64t+32g), byte-swapped; it is given the lane
+// (word t of group g at w+row*t+32g), byte-swapped; it is given the lane
 // pointers, the block offset and the byte-swap mask in a register.
 func (ws Words) Lanes(rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int)) {
-	const row = 64 // bytes of one word across the lanes of both groups
+	ws.LanesRiding(2, rounds, consts, bswapMask, load, nil)
+}
+
+// Rider is work a lane kernel carries among its rounds, so that it runs on
+// the execution units the rounds leave idle: Begin is emitted before the
+// block loop, Round(t) after the lanes' round t of each pass of 16 rounds
+// (t = 0..15; a block makes rounds/16 passes, all but the last one a loop
+// of the same code), End after the block loop.
+type Rider interface {
+	Begin()
+	Round(t int)
+	End()
+}
+
+// LanesRiding is Lanes with groups groups of lanes (1 or 2) and, if rider
+// is not nil, its work among the rounds.
+func (ws Words) LanesRiding(groups, rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int), rider Rider) {
+	row := 32 * groups // bytes of one word across the lanes of every group
 	w, saved, sp, pp, n, off := frame(rounds, row)
-	var st [2][8]VecVirtual
-	for g := range 2 {
+	st := make([][8]VecVirtual, groups)
+	for g := range st {
 		for i := range 8 {
 			st[g][i] = YMM()
 			ws.Load(Mem{Base: sp, Disp: row*i + 32*g}, st[g][i])
 		}
 	}
+	ride := func(int) {}
+	if rider != nil {
+		rider.Begin()
+		ride = rider.Round
+	}
 	Label("avx512_loop")
 	bswap := YMM()
 	ws.Load(bswapMask, bswap)
 	load(pp, off, bswap, w, row)
-	for g := range 2 {
+	for g := range st {
 		for i := range 8 {
 			ws.Load(st[g][i], saved.Offset(row*i+32*g))
 		}
 	}
-	ws.rounds("avx512", rounds, row, w, consts, st[:], true)
-	for g := range 2 {
+	ws.rounds("avx512", rounds, row, w, consts, st, true, ride)
+	for g := range st {
 		for i := range 8 {
 			ws.Add(saved.Offset(row*i+32*g), st[g][i], st[g][i])
 		}
@@ -222,10 +244,13 @@ func (ws Words) Lanes(rounds int, consts, bswapMask Mem, load func(pp, off Regis
 	ws.nextBlock(off)
 	DECQ(n)
 	JNZ(LabelRef("avx512_loop"))
-	for g := range 2 {
+	for g := range st {
 		for i := range 8 {
 			ws.Load(st[g][i], Mem{Base: sp, Disp: row*i + 32*g})
 		}
+	}
+	if rider != nil {
+		rider.End()
 	}
 	VZEROUPPER()
 	RET()
@@ -252,7 +277,7 @@ func (ws Words) LanesAVX2(rounds int, consts, bswapMask Mem, load func(pp, off R
 		cur[i] = YMM()
 		ws.Load(saved.Offset(row*i), cur[i])
 	}
-	ws.rounds("avx2", rounds, row, w, consts, [][8]VecVirtual{cur}, false)
+	ws.rounds("avx2", rounds, row, w, consts, [][8]VecVirtual{cur}, false, nil)
 	for i := range 8 {
 		ws.Add(saved.Offset(row*i), cur[i], cur[i])
 		ws.Load(cur[i], saved.Offset(row*i))
@@ -281,8 +306,8 @@ func (ws Words) LanesAVX2(rounds int, consts, bswapMask Mem, load func(pp, off R
 // As a loop, the kernel issues ~3.7 instructions a cycle, near the 4.0
 // of that synthetic loop: more speed needs fewer instructions. recent keeps the
 // schedule's latest words in registers (AVX-512 only: AVX2 lacks the
-// registers).
-func (ws Words) rounds(name string, rounds, row int, w Mem, consts Mem, st [][8]VecVirtual, recent bool) {
+// registers). ride, if not nil, is called after each round t of a pass.
+func (ws Words) rounds(name string, rounds, row int, w Mem, consts Mem, st [][8]VecVirtual, recent bool, ride func(t int)) {
 	wp, kp, it := GP64(), GP64(), GP64()
 	LEAQ(w, wp)
 	LEAQ(consts, kp)
@@ -301,6 +326,9 @@ func (ws Words) rounds(name string, rounds, row int, w Mem, consts Mem, st [][8]
 					ws.Schedule(Mem{Base: wp}, row, t+16, g, keep[g])
 				}
 				cur[g] = ws.Round(cur[g], kp, Mem{Base: wp, Disp: row*t + 32*g}, t)
+			}
+			if ride != nil {
+				ride(t)
 			}
 		}
 	}

@@ -19,6 +19,7 @@ func main() {
 	shaniX2()
 	avx2()
 	avx512()
+	hybrid()
 	batchAVX512()
 	Generate()
 }
@@ -45,7 +46,7 @@ func shani() {
 	MOVOU(byteSwapMask(), mask)
 
 	abef, cdgh := XMM(), XMM()
-	toABEF(Mem{Base: sp}, abef, cdgh)
+	toABEF(Mem{Base: sp}, abef, cdgh, XMM())
 
 	Label("shani_loop")
 	saveAB, saveCD := XMM(), XMM()
@@ -73,7 +74,7 @@ func shani() {
 	CMPQ(ptr, end)
 	JB(LabelRef("shani_loop"))
 
-	fromABEF(abef, cdgh, Mem{Base: sp})
+	fromABEF(abef, cdgh, Mem{Base: sp}, XMM())
 	Label("shani_done")
 	RET()
 }
@@ -154,6 +155,122 @@ func batchAVX512() {
 		})
 }
 
+// hybrid hashes two streams with SHA-NI and 8 lanes with AVX-512 in one
+// instruction stream. SHA256RNDS2 issues once every two cycles whatever
+// the number of streams (measured: 1 chain 4 cycles each, 2 or 4 chains
+// 2), so two streams saturate the SHA unit, yet its other pipes stay
+// mostly idle: 16 independent 256-bit rotations, additions and ternary
+// logic ops put among 4 SHA256RNDS2 cost 1.3 cycles on top of their 8,
+// against 4.2 alone. The lane rounds fill those pipes. The SHA-NI streams
+// take fixed registers X0-X13 (their legacy encoding reaches only X0-X15),
+// leaving the lanes 18: one group of 8 lanes, so that neither side
+// spills. Each 16 lane rounds carry hybridPasses blocks of both streams,
+// spread evenly among them: the streams hash 4*hybridPasses blocks for
+// every lane block.
+func hybrid() {
+	TEXT("blockSHANIx2AVX512x8", 0, "func(fs *[2][8]uint32, fp *[2]*byte, s *[8][8]uint32, ptrs *[8]*byte, nblocks int)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("blockSHANIx2AVX512x8 hashes nblocks blocks of 8 lanes with AVX-512 and, meanwhile, %d*nblocks blocks of two streams with SHA-NI.", 4*hybridPasses))
+	r := &shaniRider{
+		abef: [2]VecPhysical{X1, X2}, cdgh: [2]VecPhysical{X3, X4},
+		m: [2][4]VecPhysical{{X5, X6, X7, X8}, {X9, X10, X11, X12}}, tmp: X13,
+	}
+	sha2.SHA256.LanesRiding(1, 64, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
+		for h := range 2 {
+			transpose.Words8x8EVEX(pp, off, 0, 32*h, func(j int, x VecVirtual) {
+				VPSHUFB(bswap, x, x)
+				VMOVDQU32(x, w.Offset(row*(8*h+j)))
+			})
+		}
+	}, r)
+}
+
+// hybridPasses is the SHA-NI blocks of each stream per 16 lane rounds.
+const hybridPasses = 1
+
+// shaniRider is the SHA-NI side of hybrid: blockSHANIx2's work cut into
+// steps of one group of four rounds, handed out among the lane rounds.
+type shaniRider struct {
+	abef, cdgh [2]VecPhysical
+	m          [2][4]VecPhysical
+	tmp        VecPhysical
+	ptr        [2]GPVirtual
+	kt         GPVirtual
+	saved      Mem
+	steps      []func()
+}
+
+func (r *shaniRider) Begin() {
+	fs := Load(Param("fs"), GP64())
+	fp := Load(Param("fp"), GP64())
+	r.kt = GP64()
+	LEAQ(constTable(), r.kt)
+	r.saved = AllocLocal(64)
+	for l := range 2 {
+		r.ptr[l] = GP64()
+		MOVQ(Mem{Base: fp, Disp: 8 * l}, r.ptr[l])
+		toABEF(Mem{Base: fs, Disp: 32 * l}, r.abef[l], r.cdgh[l], r.tmp)
+	}
+}
+
+func (r *shaniRider) Round(t int) {
+	if t == 0 {
+		r.steps = r.steps[:0]
+		for range hybridPasses {
+			r.block()
+		}
+	}
+	n := len(r.steps)
+	for _, step := range r.steps[t*n/16 : (t+1)*n/16] {
+		step()
+	}
+}
+
+func (r *shaniRider) End() {
+	fs := Load(Param("fs"), GP64())
+	for l := range 2 {
+		fromABEF(r.abef[l], r.cdgh[l], Mem{Base: fs, Disp: 32 * l}, r.tmp)
+	}
+}
+
+// block appends the steps of one block of both streams.
+func (r *shaniRider) block() {
+	for l := range 2 {
+		r.steps = append(r.steps, func() {
+			VMOVDQU(r.abef[l], r.saved.Offset(32*l))
+			VMOVDQU(r.cdgh[l], r.saved.Offset(32*l+16))
+			for i, m := range r.m[l] {
+				VMOVDQU(Mem{Base: r.ptr[l], Disp: 16 * i}, m)
+				VPSHUFB(byteSwapMask(), m, m)
+			}
+		})
+	}
+	for g := range 16 {
+		r.steps = append(r.steps, func() {
+			for l := range 2 {
+				VPADDD(Mem{Base: r.kt, Disp: 16 * g}, r.m[l][g%4], X0)
+				SHA256RNDS2(X0, r.abef[l], r.cdgh[l])
+				VPSHUFD(U8(0x0e), X0, X0)
+				SHA256RNDS2(X0, r.cdgh[l], r.abef[l])
+				if g <= 11 {
+					m := r.m[l]
+					SHA256MSG1(m[(g+1)%4], m[g%4])
+					VPALIGNR(U8(4), m[(g+2)%4], m[(g+3)%4], r.tmp)
+					VPADDD(r.tmp, m[g%4], m[g%4])
+					SHA256MSG2(m[(g+3)%4], m[g%4])
+				}
+			}
+		})
+	}
+	r.steps = append(r.steps, func() {
+		for l := range 2 {
+			VPADDD(r.saved.Offset(32*l), r.abef[l], r.abef[l])
+			VPADDD(r.saved.Offset(32*l+16), r.cdgh[l], r.cdgh[l])
+			ADDQ(U8(64), r.ptr[l])
+		}
+	})
+}
+
 var padding = transpose.NewPadding("sha256", 64, 8, true)
 
 // shaniX2 hashes two streams with the SHA extensions, their instructions
@@ -178,7 +295,7 @@ func shaniX2() {
 		ptr[l] = GP64()
 		MOVQ(Mem{Base: pp, Disp: 8 * l}, ptr[l])
 		abef[l], cdgh[l] = XMM(), XMM()
-		toABEF(Mem{Base: sp, Disp: 32 * l}, abef[l], cdgh[l])
+		toABEF(Mem{Base: sp, Disp: 32 * l}, abef[l], cdgh[l], XMM())
 	}
 	Label("shanix2_loop")
 	var m [2][4]VecVirtual
@@ -214,15 +331,14 @@ func shaniX2() {
 	DECQ(n)
 	JNZ(LabelRef("shanix2_loop"))
 	for l := range 2 {
-		fromABEF(abef[l], cdgh[l], Mem{Base: sp, Disp: 32 * l})
+		fromABEF(abef[l], cdgh[l], Mem{Base: sp, Disp: 32 * l}, XMM())
 	}
 	RET()
 }
 
 // toABEF loads a state a..h from m into the ABEF/CDGH order SHA256RNDS2
-// works in.
-func toABEF(m Mem, abef, cdgh VecVirtual) {
-	t := XMM()
+// works in, with t as scratch.
+func toABEF(m Mem, abef, cdgh, t Op) {
 	MOVOU(m, abef)               // DCBA (high to low dword)
 	MOVOU(m.Offset(16), cdgh)    // HGFE
 	PSHUFD(U8(0xb1), abef, abef) // CDAB
@@ -232,9 +348,8 @@ func toABEF(m Mem, abef, cdgh VecVirtual) {
 	PBLENDW(U8(0xf0), t, cdgh) // CDGH
 }
 
-// fromABEF stores an ABEF/CDGH state to m as a..h.
-func fromABEF(abef, cdgh VecVirtual, m Mem) {
-	t := XMM()
+// fromABEF stores an ABEF/CDGH state to m as a..h, with t as scratch.
+func fromABEF(abef, cdgh Op, m Mem, t Op) {
 	PSHUFD(U8(0x1b), abef, abef) // FEBA
 	PSHUFD(U8(0xb1), cdgh, cdgh) // DCHG
 	MOVOU(abef, t)
@@ -247,8 +362,12 @@ func fromABEF(abef, cdgh VecVirtual, m Mem) {
 // extend replaces the words of group g (in m[g%4]) with those of group
 // g+4: w[t-16] + sigma0(w[t-15]) + w[t-7] + sigma1(w[t-2]).
 func extend(m [4]VecVirtual, g int) {
+	extendWith([4]Op{m[0], m[1], m[2], m[3]}, g, XMM())
+}
+
+// extendWith is extend with w as its scratch register.
+func extendWith(m [4]Op, g int, w Op) {
 	SHA256MSG1(m[(g+1)%4], m[g%4])
-	w := XMM()
 	MOVOU(m[(g+3)%4], w)
 	PALIGNR(U8(4), m[(g+2)%4], w) // words 4g+9..4g+12
 	PADDD(w, m[g%4])
