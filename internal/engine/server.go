@@ -123,14 +123,20 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 	r.p = nil // keep no reference to the caller's buffer
 }
 
-// round hashes nb blocks in lanes 0..used-1, from ptrs[i] into *states[i],
-// on multi-lane kernel k, or for k < 0 on the single-stream kernel, one
-// lane after another.
+// round hashes nb blocks in lanes 0..used-1 (a hybrid kernel's fast lanes
+// their multiple of them), from ptrs[i] into *states[i], on multi-lane
+// kernel k, or for k < 0 on the single-stream kernel, one lane after
+// another.
 func (s *Server[S]) round(k, used, nb int, states *[kernel.MaxLanes]*S, ptrs *[kernel.MaxLanes]*byte) {
 	if k >= 0 {
-		s.kern.Multi[k].Fn(states, ptrs, uint32(1)<<used-1, nb)
+		m := &s.kern.Multi[k]
+		m.Fn(states, ptrs, uint32(1)<<used-1, nb)
 		s.stats.multiCalls.Add(1)
-		s.stats.multiBlocks.Add(uint64(used * nb))
+		blocks := used * nb
+		if m.Fast > 0 {
+			blocks += min(used, m.Fast) * (m.FastBlocks - 1) * nb
+		}
+		s.stats.multiBlocks.Add(uint64(blocks))
 		return
 	}
 	for i := range used {
@@ -197,6 +203,54 @@ const maxYields = 4
 // company before the next.
 const maxSingleRound = 16 << 10
 
+// plan picks the kernel for a round over c's busy lanes and returns it, the
+// lanes it takes and the blocks per lane: the shortest lane's, bounded per
+// call. A single-stream round is kept short, so that streams arriving
+// meanwhile soon get lanes instead of waiting behind it. For a hybrid
+// kernel the requests with the most blocks left move to its fast lanes,
+// which hash FastBlocks times as many; when even those are too short for
+// one block of the others, a kernel of alike lanes runs the round.
+func (s *Server[S]) plan(c *combiner[S], busy int) (k, used, nb int) {
+	bs := s.spec.BlockSize
+	k, used = s.kern.choose(busy, true)
+	if k >= 0 && s.kern.Multi[k].Fast > 0 {
+		m := &s.kern.Multi[k]
+		c.longestFirst(min(m.Fast, used), busy)
+		nb = m.MaxBlocks(bs)
+		for i, r := range c.reqs[:used] {
+			nb = min(nb, len(r.p)/bs/m.LaneBlocks(i, 1))
+		}
+		if nb > 0 {
+			return k, used, nb
+		}
+		k, used = s.kern.choose(busy, false)
+	}
+	nb = kernel.MaxLaneBytes / bs
+	if k < 0 && s.lanes > 0 {
+		nb = maxSingleRound / bs
+	}
+	for _, r := range c.reqs[:used] {
+		nb = min(nb, len(r.p)/bs)
+	}
+	return k, used, nb
+}
+
+// longestFirst moves the n requests with the most bytes left among lanes
+// 0..busy-1 to lanes 0..n-1.
+func (c *combiner[S]) longestFirst(n, busy int) {
+	for i := range n {
+		j := i
+		for l := i + 1; l < busy; l++ {
+			if len(c.reqs[l].p) > len(c.reqs[j].p) {
+				j = l
+			}
+		}
+		c.reqs[i], c.reqs[j] = c.reqs[j], c.reqs[i]
+		c.states[i], c.states[j] = c.states[j], c.states[i]
+		c.ptrs[i], c.ptrs[j] = c.ptrs[j], c.ptrs[i]
+	}
+}
+
 // combine runs rounds until me is done. s.mu is held on entry and exit.
 // Lanes are kept dense: the busy ones are c.reqs[:busy].
 //
@@ -254,26 +308,20 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 				idle = 0
 			}
 		}
-		k, used := s.kern.choose(busy)
 		// Company fades by halves, not at once: an unlucky round alone
 		// (below) must not end the sharing.
 		s.lastBusy = max(busy, s.lastBusy/2)
-		// Blocks this round: the shortest lane's, bounded per call. A
-		// single-stream round is kept short, so that streams arriving
-		// meanwhile soon get lanes instead of waiting behind it.
-		nb := kernel.MaxLaneBytes / bs
-		if k < 0 && s.lanes > 0 {
-			nb = maxSingleRound / bs
-		}
-		for _, r := range c.reqs[:used] {
-			nb = min(nb, len(r.p)/bs)
-		}
+		k, used, nb := s.plan(c, busy)
 		s.mu.Unlock()
 		s.round(k, used, nb, &c.states, &c.ptrs)
 		s.mu.Lock()
 		for i := used - 1; i >= 0; i-- { // backwards, so a moved lane is one already advanced
 			r := c.reqs[i]
-			r.p = r.p[nb*bs:]
+			if k >= 0 {
+				r.p = r.p[s.kern.Multi[k].LaneBlocks(i, nb)*bs:]
+			} else {
+				r.p = r.p[nb*bs:]
+			}
 			if len(r.p) > 0 {
 				c.ptrs[i] = &r.p[0]
 				continue

@@ -81,13 +81,19 @@ func (k *Kernels[S]) minLanes() int {
 
 // choose returns the kernel for a round with ready streams ready: the index
 // into Multi and how many lanes it takes, or -1 for the single-stream
-// kernel. A kernel with L lanes moves min(ready, L)/L of its rate; streams
-// beyond its lanes wait for the next round.
-func (k *Kernels[S]) choose(ready int) (int, int) {
+// kernel. A kernel moves the share of its rate that the lanes it takes are
+// worth (kernel.Multi.Weight); streams beyond its lanes wait for the next
+// round. Hybrid kernels, whose lanes hash unequal block counts, are
+// considered only if hybrid is set.
+func (k *Kernels[S]) choose(ready int, hybrid bool) (int, int) {
 	best, bestRate, lanes := -1, k.SingleRate, 1
-	for i, m := range k.Multi {
+	for i := range k.Multi {
+		m := &k.Multi[i]
+		if m.Fast > 0 && !hybrid {
+			continue
+		}
 		used := min(ready, m.Lanes)
-		if r := float64(used) / float64(m.Lanes) * m.Rate; r > bestRate {
+		if r := m.Weight(used) * m.Rate; r > bestRate {
 			best, bestRate, lanes = i, r, used
 		}
 	}

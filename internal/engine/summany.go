@@ -151,7 +151,7 @@ func (s *Server[S]) sumStaged(b *batch[S], out []byte, msgs [][]byte, idx []int3
 	width := max(1, s.lanes)
 	for len(idx) > 0 {
 		n := min(len(idx), width)
-		k, used := s.kern.choose(n)
+		k, used := s.kern.choose(n, false)
 		for j, i := range idx[:used] {
 			m := msgs[i]
 			buf := b.stage[j][:]
@@ -194,7 +194,7 @@ func (s *Server[S]) sumLong(b *batch[S], out []byte, msgs [][]byte, idx []int32)
 		busy++
 	}
 	for busy > 0 {
-		k, used := s.kern.choose(busy)
+		k, used := s.kern.choose(busy, false)
 		nb := kernel.MaxLaneBytes / bs
 		for i := range used {
 			l := &b.lanes[i]
