@@ -26,6 +26,14 @@ var sha1Spec = &engine.Spec[sha1.State]{
 //
 // The 16-lane medians swung between 5.3 and 6.8 GB/s with the input layout
 // and the run on this shared machine; 5800 is their middle.
+//
+// Unlike SHA-256, SHA-1 has no hybrid kernel: SHA-NI streams carried among
+// the lanes' rounds, as the SHA-256 one does, bought nothing, since the
+// SHA-1 lanes already keep the vector pipes busy (rotations issue 2 a
+// cycle, and a round needs 3). Measured side by side, all lanes busy:
+// two SHA-NI streams with 8 lanes 7400 MB/s against 7400 for avx512x16
+// (2 SHA-NI blocks a lane block; 1, 3 and 4 were slower), one SHA-NI
+// stream with 16 lanes 5400-6500 against 5800-6700 (1, 2 or 4 blocks).
 var sha1Rates = map[string]float64{"generic": 450, "shani": 1880, "shanix2": 3300, "avx2x8": 3500, "avx512x16": 5800}
 
 func sha1Kernels(l cpu.Level) engine.Kernels[sha1.State] {
