@@ -318,7 +318,7 @@ func NoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
 // at equal offsets modulo 4 KiB, as separately allocated large buffers do,
 // "line" puts lane i i cache lines further on, "staggered" 5i. Buffers are
 // written first: untouched pages alias one physical page, which measured
-// the L1, not the kernel.
+// the L1, not the kernel. "memory" streams 1 MiB a lane (benchmarkMemory).
 func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 	const laneBytes = 32 << 10
 	one := RandomBytes(rand.New(rand.NewPCG(1, 1)), laneBytes)
@@ -370,7 +370,46 @@ func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 				})
 			}
 		}
+		if impl.Fast == 0 {
+			b.Run(fmt.Sprintf("impl=%s/lanes=%d/busy=%d/layout=memory", impl.Name, impl.Lanes, impl.Lanes), func(b *testing.B) {
+				benchmarkMemory(b, a, impl)
+			})
+		}
 	}
+}
+
+// benchmarkMemory measures a kernel as the engine runs it on streams of
+// 1 MiB: every lane busy, one call per 32 KiB of each lane, on separately
+// allocated messages, so that 32 lanes (32 MiB) stream from memory rather
+// than from the caches. Each goroutine of b.RunParallel has its own
+// messages: with -cpu 2 it measures two cores at once, the ceiling of
+// the engine's two-core rounds.
+func benchmarkMemory[S comparable](b *testing.B, a Algorithm[S], impl kernel.Multi[S]) {
+	const msgBytes, callBytes = 1 << 20, 32 << 10
+	cputest.Require(b, impl.Level)
+	cputest.RequireFeatures(b, impl.Needs)
+	b.SetBytes(int64(impl.Lanes * msgBytes))
+	b.RunParallel(func(pb *testing.PB) {
+		r := rand.New(rand.NewPCG(1, 1))
+		msgs := make([][]byte, impl.Lanes)
+		for i := range msgs {
+			msgs[i] = RandomBytes(r, msgBytes)
+		}
+		var states [kernel.MaxLanes]S
+		var sp [kernel.MaxLanes]*S
+		var ptrs [kernel.MaxLanes]*byte
+		for i := range impl.Lanes {
+			sp[i] = &states[i]
+		}
+		for pb.Next() {
+			for off := 0; off < msgBytes; off += callBytes {
+				for i, m := range msgs {
+					ptrs[i] = &m[off]
+				}
+				impl.Fn(&sp, &ptrs, 1<<impl.Lanes-1, callBytes/a.BlockSize)
+			}
+		}
+	})
 }
 
 // BenchmarkBatch measures the batch kernels alone, on one lane-full and
