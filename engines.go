@@ -165,7 +165,12 @@ func fromEngine[S any](a Algorithm, e *engine.Server[S]) *Server {
 	k := e.Kernels()
 	desc := k.Single.Name + " (single stream)"
 	for i := len(k.Multi) - 1; i >= 0; i-- {
-		desc = fmt.Sprintf("%s (%d lanes) + %s", k.Multi[i].Name, k.Multi[i].Lanes, desc)
+		m := &k.Multi[i]
+		lanes := fmt.Sprint(m.Lanes)
+		if m.Fast > 0 { // a hybrid kernel: its fast lanes, then the others
+			lanes = fmt.Sprintf("%d+%d", m.Fast, m.Lanes-m.Fast)
+		}
+		desc = fmt.Sprintf("%s (%s lanes) + %s", m.Name, lanes, desc)
 	}
 	s := newServerOf(a, func() hash.Hash { return e.NewHash() }, e.Close, desc)
 	s.stats = func() Stats { return Stats(e.Stats()) }
