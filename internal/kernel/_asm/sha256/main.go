@@ -171,10 +171,7 @@ func hybrid() {
 	TEXT("blockSHANIx2AVX512x8", 0, "func(fs *[2][8]uint32, fp *[2]*byte, s *[8][8]uint32, ptrs *[8]*byte, nblocks int)")
 	Pragma("noescape")
 	Doc(fmt.Sprintf("blockSHANIx2AVX512x8 hashes nblocks blocks of 8 lanes with AVX-512 and, meanwhile, %d*nblocks blocks of two streams with SHA-NI.", 4*hybridPasses))
-	r := &shaniRider{
-		abef: [2]VecPhysical{X1, X2}, cdgh: [2]VecPhysical{X3, X4},
-		m: [2][4]VecPhysical{{X5, X6, X7, X8}, {X9, X10, X11, X12}}, tmp: X13,
-	}
+	r := newSHANIRider("fs", "fp")
 	sha2.SHA256.LanesRiding(1, 64, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for h := range 2 {
 			transpose.Words8x8EVEX(pp, off, 0, 32*h, func(j int, x VecVirtual) {
@@ -188,21 +185,36 @@ func hybrid() {
 // hybridPasses is the SHA-NI blocks of each stream per 16 lane rounds.
 const hybridPasses = 1
 
-// shaniRider is the SHA-NI side of hybrid: blockSHANIx2's work cut into
-// steps of one group of four rounds, handed out among the lane rounds.
+// shaniRider is the SHA-NI side of hybrid: two streams' blocks cut into
+// steps of one group of four rounds each, handed out among the lane
+// rounds. Its registers are fixed ones below X16 (the SHA instructions'
+// legacy encoding reaches no others), X0 the implicit operand of
+// SHA256RNDS2, renamed by the CPU between the streams; the other
+// instructions take their VEX forms, which do not merge into the upper
+// halves the lanes leave behind: with the legacy forms the hybrid kernel
+// ran no faster than its two sides one after the other.
 type shaniRider struct {
-	abef, cdgh [2]VecPhysical
-	m          [2][4]VecPhysical
-	tmp        VecPhysical
-	ptr        [2]GPVirtual
-	kt         GPVirtual
-	saved      Mem
-	steps      []func()
+	states, ptrs string // the kernel's parameters: the streams' states and pointers
+	abef, cdgh   [2]VecPhysical
+	m            [2][4]VecPhysical
+	tmp          VecPhysical
+	ptr          [2]GPVirtual
+	kt           GPVirtual
+	saved        Mem
+	steps        []func()
+}
+
+func newSHANIRider(states, ptrs string) *shaniRider {
+	return &shaniRider{
+		states: states, ptrs: ptrs,
+		abef: [2]VecPhysical{X1, X2}, cdgh: [2]VecPhysical{X3, X4},
+		m: [2][4]VecPhysical{{X5, X6, X7, X8}, {X9, X10, X11, X12}}, tmp: X13,
+	}
 }
 
 func (r *shaniRider) Begin() {
-	fs := Load(Param("fs"), GP64())
-	fp := Load(Param("fp"), GP64())
+	fs := Load(Param(r.states), GP64())
+	fp := Load(Param(r.ptrs), GP64())
 	r.kt = GP64()
 	LEAQ(constTable(), r.kt)
 	r.saved = AllocLocal(64)
@@ -227,7 +239,7 @@ func (r *shaniRider) Round(t int) {
 }
 
 func (r *shaniRider) End() {
-	fs := Load(Param("fs"), GP64())
+	fs := Load(Param(r.states), GP64())
 	for l := range 2 {
 		fromABEF(r.abef[l], r.cdgh[l], Mem{Base: fs, Disp: 32 * l}, r.tmp)
 	}
@@ -275,64 +287,24 @@ var padding = transpose.NewPadding("sha256", 64, 8, true)
 
 // shaniX2 hashes two streams with the SHA extensions, their instructions
 // interleaved group by group: SHA256RNDS2 has several cycles of latency
-// but issues more often, so one stream leaves the unit idle. Both streams
-// share the implicit X0 operand (renamed by the CPU); with the saved
-// states on the stack, the 16 XMM registers of the legacy encoding hold
-// the rest.
+// but issues more often, so one stream leaves the unit idle. The code is
+// the hybrid kernel's SHA-NI side (shaniRider) with nothing beside it.
 func shaniX2() {
 	TEXT("blockSHANIx2", 0, "func(s *[2][8]uint32, ptrs *[2]*byte, nblocks int)")
 	Pragma("noescape")
 	Doc("blockSHANIx2 hashes nblocks blocks of two streams with SHA-NI.")
-	saved := AllocLocal(64)
-	sp := Load(Param("s"), GP64())
-	pp := Load(Param("ptrs"), GP64())
+	r := newSHANIRider("s", "ptrs")
+	r.Begin()
 	n := Load(Param("nblocks"), GP64())
-	kt := GP64()
-	LEAQ(constTable(), kt)
-	var ptr [2]GPVirtual
-	var abef, cdgh [2]VecVirtual
-	for l := range 2 {
-		ptr[l] = GP64()
-		MOVQ(Mem{Base: pp, Disp: 8 * l}, ptr[l])
-		abef[l], cdgh[l] = XMM(), XMM()
-		toABEF(Mem{Base: sp, Disp: 32 * l}, abef[l], cdgh[l], XMM())
-	}
 	Label("shanix2_loop")
-	var m [2][4]VecVirtual
-	for l := range 2 {
-		MOVOU(abef[l], saved.Offset(32*l))
-		MOVOU(cdgh[l], saved.Offset(32*l+16))
-		for i := range 4 {
-			m[l][i] = XMM()
-			MOVOU(Mem{Base: ptr[l], Disp: 16 * i}, m[l][i])
-			MOVOU(byteSwapMask(), X0)
-			PSHUFB(X0, m[l][i])
-		}
-	}
-	for g := range 16 {
-		for l := range 2 {
-			MOVOU(Mem{Base: kt, Disp: 16 * g}, X0)
-			PADDD(m[l][g%4], X0)
-			SHA256RNDS2(X0, abef[l], cdgh[l])
-			PSHUFD(U8(0x0e), X0, X0)
-			SHA256RNDS2(X0, cdgh[l], abef[l])
-			if g <= 11 {
-				extend(m[l], g)
-			}
-		}
-	}
-	for l := range 2 { // the stack is 8-byte aligned: through X0, not as SSE memory operands
-		MOVOU(saved.Offset(32*l), X0)
-		PADDD(X0, abef[l])
-		MOVOU(saved.Offset(32*l+16), X0)
-		PADDD(X0, cdgh[l])
-		ADDQ(U8(64), ptr[l])
+	r.steps = r.steps[:0]
+	r.block()
+	for _, step := range r.steps {
+		step()
 	}
 	DECQ(n)
 	JNZ(LabelRef("shanix2_loop"))
-	for l := range 2 {
-		fromABEF(abef[l], cdgh[l], Mem{Base: sp, Disp: 32 * l}, XMM())
-	}
+	r.End()
 	RET()
 }
 
@@ -362,12 +334,8 @@ func fromABEF(abef, cdgh Op, m Mem, t Op) {
 // extend replaces the words of group g (in m[g%4]) with those of group
 // g+4: w[t-16] + sigma0(w[t-15]) + w[t-7] + sigma1(w[t-2]).
 func extend(m [4]VecVirtual, g int) {
-	extendWith([4]Op{m[0], m[1], m[2], m[3]}, g, XMM())
-}
-
-// extendWith is extend with w as its scratch register.
-func extendWith(m [4]Op, g int, w Op) {
 	SHA256MSG1(m[(g+1)%4], m[g%4])
+	w := XMM()
 	MOVOU(m[(g+3)%4], w)
 	PALIGNR(U8(4), m[(g+2)%4], w) // words 4g+9..4g+12
 	PADDD(w, m[g%4])
