@@ -43,7 +43,8 @@ var (
 //
 // The hybrid kernel runs two SHA-NI streams and 8 AVX-512 lanes in one
 // instruction stream: the SHA unit and the vector pipes work side by side,
-// for 1.2x either kernel alone. The lanes swing ±20% between runs (an
+// for 1.1-1.2x either kernel alone (a second run, kernel-sha256-final.txt:
+// 3680 against 3350 and 3360). The lanes swing ±20% between runs (an
 // earlier run had avx512x16 at 2880, below shanix2); the choice between
 // shanix2 and the hybrid does not hang on them. Without SHA-NI the lanes
 // run alone (avx512x16 or avx2x8).
