@@ -129,12 +129,11 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 // another.
 func (s *Server[S]) round(k, used, nb int, states *[kernel.MaxLanes]*S, ptrs *[kernel.MaxLanes]*byte) {
 	if k >= 0 {
-		m := &s.kern.Multi[k]
-		m.Fn(states, ptrs, uint32(1)<<used-1, nb)
+		s.kern.Multi[k].Fn(states, ptrs, uint32(1)<<used-1, nb)
 		s.stats.multiCalls.Add(1)
-		blocks := used * nb
-		if m.Fast > 0 {
-			blocks += min(used, m.Fast) * (m.FastBlocks - 1) * nb
+		blocks := 0
+		for i := range used {
+			blocks += s.laneBlocks(k, i, nb)
 		}
 		s.stats.multiBlocks.Add(uint64(blocks))
 		return
@@ -142,6 +141,15 @@ func (s *Server[S]) round(k, used, nb int, states *[kernel.MaxLanes]*S, ptrs *[k
 	for i := range used {
 		s.single(states[i], unsafe.Slice(ptrs[i], nb*s.spec.BlockSize))
 	}
+}
+
+// laneBlocks is the blocks lane i hashes in a round of nb blocks on kernel
+// k: nb but for a hybrid kernel's fast lanes.
+func (s *Server[S]) laneBlocks(k, i, nb int) int {
+	if k < 0 {
+		return nb
+	}
+	return s.kern.Multi[k].LaneBlocks(i, nb)
 }
 
 // single hashes p on the single-stream kernel in bounded calls, so that the
@@ -317,11 +325,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		s.mu.Lock()
 		for i := used - 1; i >= 0; i-- { // backwards, so a moved lane is one already advanced
 			r := c.reqs[i]
-			if k >= 0 {
-				r.p = r.p[s.kern.Multi[k].LaneBlocks(i, nb)*bs:]
-			} else {
-				r.p = r.p[nb*bs:]
-			}
+			r.p = r.p[s.laneBlocks(k, i, nb)*bs:]
 			if len(r.p) > 0 {
 				c.ptrs[i] = &r.p[0]
 				continue
