@@ -359,11 +359,11 @@ func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 					}
 					// A hybrid kernel's fast lanes hash 32 KiB, the others their share.
 					nblocks := laneBytes / a.BlockSize / max(1, impl.FastBlocks)
-					var bytes int64
+					var perCall int64
 					for i := range busy {
-						bytes += int64(impl.LaneBlocks(i, nblocks) * a.BlockSize)
+						perCall += int64(impl.LaneBlocks(i, nblocks) * a.BlockSize)
 					}
-					b.SetBytes(bytes)
+					b.SetBytes(perCall)
 					for b.Loop() {
 						impl.Fn(&sp, &ptrs, 1<<busy-1, nblocks)
 					}
