@@ -13,23 +13,22 @@ import (
 	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
 )
 
+// appendWords appends a SHA-256 state's words big-endian: its digest and
+// its marshalled chaining value alike.
+func appendWords(b []byte, s *sha256k.State) []byte {
+	for _, w := range s {
+		b = binary.BigEndian.AppendUint32(b, w)
+	}
+	return b
+}
+
 // testSpec is SHA-256, for tests that need a real algorithm under the
 // engine.
 var testSpec = &Spec[sha256k.State]{
 	Name: "sha256", Size: 32, BlockSize: sha256k.BlockSize, Init: sha256k.Init256, LenBytes: 8, BigEndian: true,
-	AppendDigest: func(b []byte, s *sha256k.State) []byte {
-		for _, w := range s {
-			b = binary.BigEndian.AppendUint32(b, w)
-		}
-		return b
-	},
-	Magic: "sha\x03",
-	AppendState: func(b []byte, s *sha256k.State) []byte {
-		for _, w := range s {
-			b = binary.BigEndian.AppendUint32(b, w)
-		}
-		return b
-	},
+	AppendDigest: appendWords,
+	Magic:        "sha\x03",
+	AppendState:  appendWords,
 	ReadState: func(b []byte, s *sha256k.State) []byte {
 		for i := range s {
 			s[i] = binary.BigEndian.Uint32(b[4*i:])
