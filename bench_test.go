@@ -15,24 +15,41 @@ import (
 
 // benchImpls are the ways a stream is hashed in the benchmarks: the
 // standard library as the baseline, and the engine capped at each tier.
+// An impl's new returns the constructor of its hashers and, for the
+// engine, the Server behind them.
 func benchImpls(a Algorithm) []struct {
 	name  string
 	level cpu.Level
-	new   func() func() hash.Hash
+	new   func() (func() hash.Hash, *Server)
 } {
 	impls := []struct {
 		name  string
 		level cpu.Level
-		new   func() func() hash.Hash
-	}{{"stdlib", cpu.Generic, func() func() hash.Hash { return stdlib[a] }}}
+		new   func() (func() hash.Hash, *Server)
+	}{{"stdlib", cpu.Generic, func() (func() hash.Hash, *Server) { return stdlib[a], nil }}}
 	for _, c := range []CPU{CPUGeneric, CPUAVX2, CPUAVX512} {
 		impls = append(impls, struct {
 			name  string
 			level cpu.Level
-			new   func() func() hash.Hash
-		}{c.String(), cpu.Level(c), func() func() hash.Hash { return NewServer(a, WithCPU(c)).NewHash }})
+			new   func() (func() hash.Hash, *Server)
+		}{c.String(), cpu.Level(c), func() (func() hash.Hash, *Server) {
+			s := NewServer(a, WithCPU(c))
+			return s.NewHash, s
+		}})
 	}
 	return impls
+}
+
+// reportLaneFill adds the share of the multi-lane kernels' time that went
+// to lanes in use, when s ran any: with a noisy machine's throughput
+// swinging between runs, it tells an engine change from the noise.
+func reportLaneFill(b *testing.B, s *Server) {
+	if s == nil {
+		return
+	}
+	if st := s.Stats(); st.MultiCapacity > 0 {
+		b.ReportMetric(float64(st.MultiBlocks)/float64(st.MultiCapacity), "lanefill")
+	}
 }
 
 // BenchmarkStreams is the workload: N goroutines, each hashing its
@@ -54,7 +71,7 @@ func BenchmarkStreams(b *testing.B) {
 					name := fmt.Sprintf("alg=%v/impl=%s/streams=%d/size=%s", a, impl.name, n, workload.SizeName(int64(size)))
 					b.Run(name, func(b *testing.B) {
 						cputest.Require(b, impl.level)
-						newHash := impl.new()
+						newHash, srv := impl.new()
 						msgs := make([][]byte, n)
 						for i := range msgs {
 							msgs[i] = randomBytes(r, size) // separate allocations, as separate requests would have
@@ -74,6 +91,7 @@ func BenchmarkStreams(b *testing.B) {
 							}
 							wg.Wait()
 						}
+						reportLaneFill(b, srv)
 					})
 				}
 			}

@@ -184,6 +184,10 @@ func TestLanesAreUsed(t *testing.T) {
 		if total := st.MultiBlocks + st.SingleBlocks; st.MultiBlocks < total*3/4 {
 			t.Errorf("%s: only %d of %d blocks in lanes (%+v)", s.Kernel(), st.MultiBlocks, total, st)
 		}
+		// With more streams than lanes, rounds run mostly full.
+		if st.MultiBlocks > st.MultiCapacity || st.MultiBlocks < st.MultiCapacity/2 {
+			t.Errorf("%s: %d blocks hashed in lanes with room for %d (%+v)", s.Kernel(), st.MultiBlocks, st.MultiCapacity, st)
+		}
 	})
 }
 

@@ -87,11 +87,14 @@ var manyMinMsgs = [maxAlgorithm]int{
 
 const manyMinBytes = 1 << 10
 
-// Stats counts a Server's work, to see how full its lanes run.
+// Stats counts a Server's work, to see how full its lanes run:
+// MultiBlocks/MultiCapacity is the share of the multi-lane kernels' time
+// spent on lanes in use.
 type Stats struct {
-	MultiCalls   uint64 // multi-lane kernel calls
-	MultiBlocks  uint64 // blocks they hashed, summed over lanes
-	SingleBlocks uint64 // blocks hashed on the single-stream kernel
+	MultiCalls    uint64 // multi-lane kernel calls
+	MultiBlocks   uint64 // blocks they hashed, summed over lanes
+	MultiCapacity uint64 // blocks they would have hashed with every lane in use
+	SingleBlocks  uint64 // blocks hashed on the single-stream kernel
 }
 
 // Stats returns the server's counters so far (all zero for algorithms not

@@ -171,3 +171,24 @@ func TestHybridStreams(t *testing.T) {
 	}
 	t.Logf("hybrid calls %d, alike calls %d, stats %+v", r.hybridCalls.Load(), r.alikeCalls.Load(), s.Stats())
 }
+
+// TestStatsCapacity checks the counters of rounds with lanes left empty:
+// a hybrid kernel's fast lanes count FastBlocks times as many blocks, in
+// use or not.
+func TestStatsCapacity(t *testing.T) {
+	var r refKernels
+	s := NewServer(testSpec, r.kernels())
+	var states [kernel.MaxLanes]*sha256k.State
+	var ptrs [kernel.MaxLanes]*byte
+	buf := make([]byte, 4*3*sha256k.BlockSize)
+	for i := range 3 {
+		states[i], ptrs[i] = new(sha256k.State), &buf[0]
+	}
+	s.round(1, 3, 2, &states, &ptrs) // hybrid: 2 fast lanes of 8 blocks, 1 lane of 2, 7 empty
+	s.round(0, 3, 2, &states, &ptrs) // alike: 3 of 4 lanes, 2 blocks each
+	s.round(-1, 2, 3, &states, &ptrs)
+	want := Stats{MultiCalls: 2, MultiBlocks: 2*8 + 2 + 3*2, MultiCapacity: 2*8 + 8*2 + 4*2, SingleBlocks: 2 * 3}
+	if got := s.Stats(); got != want {
+		t.Errorf("stats %+v, want %+v", got, want)
+	}
+}

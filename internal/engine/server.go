@@ -39,19 +39,27 @@ type Server[S any] struct {
 
 	scratch sync.Pool // *combiner[S]
 	batches sync.Pool // *batch[S]
-	stats   struct{ multiCalls, multiBlocks, singleBlocks atomic.Uint64 }
+	stats   struct{ multiCalls, multiBlocks, multiCapacity, singleBlocks atomic.Uint64 }
 }
 
-// Stats counts the work a Server did, to see how full its lanes run.
+// Stats counts the work a Server did, to see how full its lanes run:
+// MultiBlocks/MultiCapacity is the share of the multi-lane kernels' time
+// spent on lanes in use.
 type Stats struct {
-	MultiCalls   uint64 // multi-lane kernel calls
-	MultiBlocks  uint64 // blocks hashed by them, summed over lanes
-	SingleBlocks uint64 // blocks hashed by the single-stream kernel
+	MultiCalls    uint64 // multi-lane kernel calls
+	MultiBlocks   uint64 // blocks hashed by them, summed over lanes
+	MultiCapacity uint64 // blocks they would have hashed with every lane in use
+	SingleBlocks  uint64 // blocks hashed by the single-stream kernel
 }
 
 // Stats returns the counters so far.
 func (s *Server[S]) Stats() Stats {
-	return Stats{s.stats.multiCalls.Load(), s.stats.multiBlocks.Load(), s.stats.singleBlocks.Load()}
+	return Stats{
+		MultiCalls:    s.stats.multiCalls.Load(),
+		MultiBlocks:   s.stats.multiBlocks.Load(),
+		MultiCapacity: s.stats.multiCapacity.Load(),
+		SingleBlocks:  s.stats.singleBlocks.Load(),
+	}
 }
 
 // request is one Write's whole blocks while they wait for, or sit in, a
@@ -131,11 +139,16 @@ func (s *Server[S]) round(k, used, nb int, states *[kernel.MaxLanes]*S, ptrs *[k
 	if k >= 0 {
 		s.kern.Multi[k].Fn(states, ptrs, uint32(1)<<used-1, nb)
 		s.stats.multiCalls.Add(1)
-		blocks := 0
-		for i := range used {
-			blocks += s.laneBlocks(k, i, nb)
+		blocks, capacity := 0, 0
+		for i := range s.kern.Multi[k].Lanes {
+			n := s.laneBlocks(k, i, nb)
+			if i < used {
+				blocks += n
+			}
+			capacity += n
 		}
 		s.stats.multiBlocks.Add(uint64(blocks))
+		s.stats.multiCapacity.Add(uint64(capacity))
 		return
 	}
 	for i := range used {
