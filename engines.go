@@ -26,17 +26,17 @@ func newServer(a Algorithm, l cpu.Level) *Server {
 	case SHA1:
 		return engineOrStdlib(a, l, sha1Spec, sha1Kernels(l))
 	case SHA256:
-		return engineOrStdlib(a, l, sha256Spec256, sha256KernelsFor(sha256Spec256, l))
+		return engineOrStdlib(a, l, sha256Spec256, sha256Kernels(sha256Spec256, l))
 	case SHA224:
-		return engineOrStdlib(a, l, sha256Spec224, sha256KernelsFor(sha256Spec224, l))
+		return engineOrStdlib(a, l, sha256Spec224, sha256Kernels(sha256Spec224, l))
 	case SHA512:
-		return engineOrStdlib(a, l, sha512Spec512, sha512KernelsFor(sha512Spec512, l))
+		return engineOrStdlib(a, l, sha512Spec512, sha512Kernels(sha512Spec512, l))
 	case SHA384:
-		return engineOrStdlib(a, l, sha512Spec384, sha512KernelsFor(sha512Spec384, l))
+		return engineOrStdlib(a, l, sha512Spec384, sha512Kernels(sha512Spec384, l))
 	case SHA512_224:
-		return engineOrStdlib(a, l, sha512Spec512224, sha512KernelsFor(sha512Spec512224, l))
+		return engineOrStdlib(a, l, sha512Spec512224, sha512Kernels(sha512Spec512224, l))
 	case SHA512_256:
-		return engineOrStdlib(a, l, sha512Spec512256, sha512KernelsFor(sha512Spec512256, l))
+		return engineOrStdlib(a, l, sha512Spec512256, sha512Kernels(sha512Spec512256, l))
 	}
 	return stdlibServer(a) // not on the engine yet
 }

@@ -50,12 +50,9 @@ var (
 // run alone (avx512x16 or avx2x8).
 var sha256Rates = map[string]float64{"generic": 260, "shani": 1780, "shanix2": 3250, "avx2x8": 1840, "avx512x16": 3300, "shanix2+avx512x8": 3960}
 
-func sha256Kernels(l cpu.Level) engine.Kernels[sha256.State] {
-	return kernelsFor(sha256.Singles(), sha256.Multis(), sha256Rates, l)
-}
-
-// sha256KernelsFor are the family's kernels with the batch kernels set up
-// for spec's algorithm (its initial value and digest size).
-func sha256KernelsFor(spec *engine.Spec[sha256.State], l cpu.Level) engine.Kernels[sha256.State] {
-	return withBatches(sha256Kernels(l), sha256.Batches(&spec.Init, spec.Size), l)
+// sha256Kernels are the family's kernels for level l, with the batch
+// kernels set up for spec's algorithm (its initial value and digest size).
+func sha256Kernels(spec *engine.Spec[sha256.State], l cpu.Level) engine.Kernels[sha256.State] {
+	k := kernelsFor(sha256.Singles(), sha256.Multis(), sha256Rates, l)
+	return withBatches(k, sha256.Batches(&spec.Init, spec.Size), l)
 }

@@ -40,12 +40,9 @@ var (
 // three streams, where SHA-256's SHA-NI pair is hard to beat.
 var sha512Rates = map[string]float64{"generic": 347, "stdlib": 681, "avx2x4": 1350, "avx512x8": 2810}
 
-func sha512Kernels(l cpu.Level) engine.Kernels[sha512.State] {
-	return kernelsFor(sha512.Singles(), sha512.Multis(), sha512Rates, l)
-}
-
-// sha512KernelsFor are the family's kernels with the batch kernels set up
-// for spec's algorithm (its initial value and digest size).
-func sha512KernelsFor(spec *engine.Spec[sha512.State], l cpu.Level) engine.Kernels[sha512.State] {
-	return withBatches(sha512Kernels(l), sha512.Batches(&spec.Init, spec.Size), l)
+// sha512Kernels are the family's kernels for level l, with the batch
+// kernels set up for spec's algorithm (its initial value and digest size).
+func sha512Kernels(spec *engine.Spec[sha512.State], l cpu.Level) engine.Kernels[sha512.State] {
+	k := kernelsFor(sha512.Singles(), sha512.Multis(), sha512Rates, l)
+	return withBatches(k, sha512.Batches(&spec.Init, spec.Size), l)
 }

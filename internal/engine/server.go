@@ -137,18 +137,11 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 // another.
 func (s *Server[S]) round(k, used, nb int, states *[kernel.MaxLanes]*S, ptrs *[kernel.MaxLanes]*byte) {
 	if k >= 0 {
-		s.kern.Multi[k].Fn(states, ptrs, uint32(1)<<used-1, nb)
+		m := &s.kern.Multi[k]
+		m.Fn(states, ptrs, uint32(1)<<used-1, nb)
 		s.stats.multiCalls.Add(1)
-		blocks, capacity := 0, 0
-		for i := range s.kern.Multi[k].Lanes {
-			n := s.laneBlocks(k, i, nb)
-			if i < used {
-				blocks += n
-			}
-			capacity += n
-		}
-		s.stats.multiBlocks.Add(uint64(blocks))
-		s.stats.multiCapacity.Add(uint64(capacity))
+		s.stats.multiBlocks.Add(uint64(m.Blocks(used, nb)))
+		s.stats.multiCapacity.Add(uint64(m.Blocks(m.Lanes, nb)))
 		return
 	}
 	for i := range used {

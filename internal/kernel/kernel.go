@@ -70,13 +70,18 @@ func (m *Multi[S]) MaxBlocks(blockSize int) int {
 	return MaxLaneBytes / blockSize / max(1, m.FastBlocks)
 }
 
-// Weight is what lanes 0..used-1 are worth against all lanes busy: the
-// share of the kernel's blocks per call they hash. It is used/Lanes for
-// alike lanes; a fast lane counts FastBlocks.
-func (m *Multi[S]) Weight(used int) float64 {
+// Blocks is the blocks lanes 0..used-1 hash together in a call for
+// nblocks: a fast lane counts FastBlocks times.
+func (m *Multi[S]) Blocks(used, nblocks int) int {
 	fast := min(used, m.Fast)
-	all := m.Fast*m.FastBlocks + m.Lanes - m.Fast
-	return float64(fast*m.FastBlocks+used-fast) / float64(all)
+	return (fast*m.FastBlocks + used - fast) * nblocks
+}
+
+// Weight is what lanes 0..used-1 are worth against all lanes busy: the
+// share of the kernel's blocks per call they hash, used/Lanes for alike
+// lanes.
+func (m *Multi[S]) Weight(used int) float64 {
+	return float64(m.Blocks(used, 1)) / float64(m.Blocks(m.Lanes, 1))
 }
 
 // MaxBatchBlocks bounds the padded length, in blocks, of the messages a

@@ -359,11 +359,7 @@ func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 					}
 					// A hybrid kernel's fast lanes hash 32 KiB, the others their share.
 					nblocks := laneBytes / a.BlockSize / max(1, impl.FastBlocks)
-					var perCall int64
-					for i := range busy {
-						perCall += int64(impl.LaneBlocks(i, nblocks) * a.BlockSize)
-					}
-					b.SetBytes(perCall)
+					b.SetBytes(int64(impl.Blocks(busy, nblocks) * a.BlockSize))
 					for b.Loop() {
 						impl.Fn(&sp, &ptrs, 1<<busy-1, nblocks)
 					}
