@@ -408,6 +408,52 @@ func benchmarkMemory[S comparable](b *testing.B, a Algorithm[S], impl kernel.Mul
 	})
 }
 
+// BenchmarkMemoryLanes measures the named kernel as benchmarkMemory does,
+// every lane busy and one call per 32 KiB of each lane, but with only
+// streaming of its lanes reading 1 MiB messages from beyond the L2; the
+// others re-read 32 KiB of their own, which stay in the L2. The kernel's
+// work is the same in every row: how the rate falls with streaming says what
+// the lanes that leave the L2 cost, each (a steady fall) or past some
+// count of streams (a step, as a prefetcher tracking too few would give).
+func BenchmarkMemoryLanes[S comparable](b *testing.B, a Algorithm[S], name string) {
+	const msgBytes, callBytes = 1 << 20, 32 << 10
+	k := slices.IndexFunc(a.Multis, func(m kernel.Multi[S]) bool { return m.Name == name })
+	if k < 0 {
+		b.Skipf("kernel %q not built for this GOARCH or tags", name)
+	}
+	impl := a.Multis[k]
+	for streaming := 0; streaming <= impl.Lanes; streaming += impl.Lanes / 8 {
+		b.Run(fmt.Sprintf("impl=%s/lanes=%d/streaming=%d", impl.Name, impl.Lanes, streaming), func(b *testing.B) {
+			cputest.Require(b, impl.Level)
+			cputest.RequireFeatures(b, impl.Needs)
+			r := rand.New(rand.NewPCG(1, 1))
+			msgs := make([][]byte, impl.Lanes)
+			for i := range msgs {
+				if i < streaming {
+					msgs[i] = RandomBytes(r, msgBytes)
+				} else {
+					msgs[i] = RandomBytes(r, callBytes)
+				}
+			}
+			var states [kernel.MaxLanes]S
+			var sp [kernel.MaxLanes]*S
+			var ptrs [kernel.MaxLanes]*byte
+			for i := range impl.Lanes {
+				sp[i] = &states[i]
+			}
+			b.SetBytes(int64(impl.Lanes * msgBytes))
+			for b.Loop() {
+				for off := 0; off < msgBytes; off += callBytes {
+					for i, m := range msgs {
+						ptrs[i] = &m[off%len(m)]
+					}
+					impl.Fn(&sp, &ptrs, 1<<impl.Lanes-1, callBytes/a.BlockSize)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkBatch measures the batch kernels alone, on one lane-full and
 // on the most messages a call takes, each of the longest length that pads
 // to nblocks blocks: what SumMany costs a message besides its gathering.

@@ -41,5 +41,10 @@ func TestBatchNoAllocs(t *testing.T) { kerneltest.BatchNoAllocs(t, alg) }
 // BenchmarkKernel measures the kernels alone; see kerneltest.Benchmark.
 func BenchmarkKernel(b *testing.B) { kerneltest.Benchmark(b, alg) }
 
+// BenchmarkMemoryLanes measures the 16-lane kernel with a varying number
+// of its lanes streaming from beyond the L2; see
+// kerneltest.BenchmarkMemoryLanes.
+func BenchmarkMemoryLanes(b *testing.B) { kerneltest.BenchmarkMemoryLanes(b, alg, "avx512x16") }
+
 // BenchmarkBatch measures the batch kernels alone; see kerneltest.BenchmarkBatch.
 func BenchmarkBatch(b *testing.B) { kerneltest.BenchmarkBatch(b, alg) }
