@@ -374,6 +374,13 @@ func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 	}
 }
 
+// The stream workload the memory benchmarks mirror: messages of 1 MiB,
+// one kernel call per 32 KiB of each lane.
+const (
+	msgBytes  = 1 << 20
+	callBytes = 32 << 10
+)
+
 // benchmarkMemory measures a kernel as the engine runs it on streams of
 // 1 MiB: every lane busy, one call per 32 KiB of each lane, on separately
 // allocated messages, so that 32 lanes (32 MiB) stream from memory rather
@@ -381,7 +388,6 @@ func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 // messages: with -cpu 2 it measures two cores at once, the ceiling of
 // the engine's two-core rounds.
 func benchmarkMemory[S comparable](b *testing.B, a Algorithm[S], impl kernel.Multi[S]) {
-	const msgBytes, callBytes = 1 << 20, 32 << 10
 	cputest.Require(b, impl.Level)
 	cputest.RequireFeatures(b, impl.Needs)
 	b.SetBytes(int64(impl.Lanes * msgBytes))
@@ -391,21 +397,31 @@ func benchmarkMemory[S comparable](b *testing.B, a Algorithm[S], impl kernel.Mul
 		for i := range msgs {
 			msgs[i] = RandomBytes(r, msgBytes)
 		}
-		var states [kernel.MaxLanes]S
-		var sp [kernel.MaxLanes]*S
-		var ptrs [kernel.MaxLanes]*byte
-		for i := range impl.Lanes {
-			sp[i] = &states[i]
-		}
+		pass := streamPass(a, impl, msgs, msgBytes)
 		for pb.Next() {
-			for off := 0; off < msgBytes; off += callBytes {
-				for i, m := range msgs {
-					ptrs[i] = &m[off]
-				}
-				impl.Fn(&sp, &ptrs, 1<<impl.Lanes-1, callBytes/a.BlockSize)
-			}
+			pass()
 		}
 	})
+}
+
+// streamPass returns one pass of a kernel over streams of size bytes as
+// the engine runs them, every lane busy and one call per 32 KiB of each:
+// lane i reads msgs[i], from its start again where it is shorter.
+func streamPass[S comparable](a Algorithm[S], impl kernel.Multi[S], msgs [][]byte, size int) func() {
+	var states [kernel.MaxLanes]S
+	var sp [kernel.MaxLanes]*S
+	var ptrs [kernel.MaxLanes]*byte
+	for i := range impl.Lanes {
+		sp[i] = &states[i]
+	}
+	return func() {
+		for off := 0; off < size; off += callBytes {
+			for i, m := range msgs {
+				ptrs[i] = &m[off%len(m)]
+			}
+			impl.Fn(&sp, &ptrs, 1<<impl.Lanes-1, callBytes/a.BlockSize)
+		}
+	}
 }
 
 // BenchmarkMemoryLanes measures the named kernel as benchmarkMemory does,
@@ -416,7 +432,6 @@ func benchmarkMemory[S comparable](b *testing.B, a Algorithm[S], impl kernel.Mul
 // the lanes that leave the L2 cost, each (a steady fall) or past some
 // count of streams (a step, as a prefetcher tracking too few would give).
 func BenchmarkMemoryLanes[S comparable](b *testing.B, a Algorithm[S], name string) {
-	const msgBytes, callBytes = 1 << 20, 32 << 10
 	k := slices.IndexFunc(a.Multis, func(m kernel.Multi[S]) bool { return m.Name == name })
 	if k < 0 {
 		b.Skipf("kernel %q not built for this GOARCH or tags", name)
@@ -435,20 +450,10 @@ func BenchmarkMemoryLanes[S comparable](b *testing.B, a Algorithm[S], name strin
 					msgs[i] = RandomBytes(r, callBytes)
 				}
 			}
-			var states [kernel.MaxLanes]S
-			var sp [kernel.MaxLanes]*S
-			var ptrs [kernel.MaxLanes]*byte
-			for i := range impl.Lanes {
-				sp[i] = &states[i]
-			}
+			pass := streamPass(a, impl, msgs, msgBytes)
 			b.SetBytes(int64(impl.Lanes * msgBytes))
 			for b.Loop() {
-				for off := 0; off < msgBytes; off += callBytes {
-					for i, m := range msgs {
-						ptrs[i] = &m[off%len(m)]
-					}
-					impl.Fn(&sp, &ptrs, 1<<impl.Lanes-1, callBytes/a.BlockSize)
-				}
+				pass()
 			}
 		})
 	}
