@@ -426,7 +426,7 @@ func streamPass[S comparable](a Algorithm[S], impl kernel.Multi[S], msgs [][]byt
 
 // BenchmarkMemoryLanes measures the named kernel as benchmarkMemory does,
 // every lane busy and one call per 32 KiB of each lane, but with only
-// streaming of its lanes reading 1 MiB messages from beyond the L2; the
+// `streaming` of its lanes reading 1 MiB messages from beyond the L2; the
 // others re-read 32 KiB of their own, which stay in the L2. The kernel's
 // work is the same in every row: how the rate falls with streaming says what
 // the lanes that leave the L2 cost, each (a steady fall) or past some
