@@ -656,6 +656,22 @@ TEXT ·blockAVX2(SB), $1280-24
 	VMOVDQU Y0, 1248(SP)
 
 avx2_loop:
+	// warm: the first 9216 bytes of blockAVX2, every 128 blocks
+	TESTQ $0x0000007f, DX
+	JNZ   blockAVX2_warm_skip
+	LEAQ  ·blockAVX2+0(SB), DI
+	MOVQ  $0x00000024, R8
+
+blockAVX2_warm:
+	MOVL (DI), R9
+	MOVL 64(DI), R9
+	MOVL 128(DI), R9
+	MOVL 192(DI), R9
+	ADDQ $0x00000100, DI
+	DECQ R8
+	JNZ  blockAVX2_warm
+
+blockAVX2_warm_skip:
 	MOVQ        (CX), DI
 	VMOVDQU     (DI)(SI*1), Y0
 	MOVQ        8(CX), DI
@@ -2872,6 +2888,22 @@ TEXT ·blockAVX512x16(SB), $2304-24
 	VMOVDQU32   Y8, 992(SI)
 
 blockAVX512x16_loop:
+	// warm: the first 9216 bytes of blockAVX512x16, every 128 blocks
+	TESTQ $0x0000007f, DX
+	JNZ   blockAVX512x16_warm_skip
+	LEAQ  ·blockAVX512x16+0(SB), R10
+	MOVQ  $0x00000024, R11
+
+blockAVX512x16_warm:
+	MOVL (R10), R12
+	MOVL 64(R10), R12
+	MOVL 128(R10), R12
+	MOVL 192(R10), R12
+	ADDQ $0x00000100, R10
+	DECQ R11
+	JNZ  blockAVX512x16_warm
+
+blockAVX512x16_warm_skip:
 	LEAQ        64(R9), R9
 	CMPQ        R9, R8
 	CMOVQGT     R8, R9
@@ -4474,6 +4506,22 @@ TEXT ·blockAVX512x32(SB), $4608-24
 	VMOVDQU32   Y16, 2016(SI)
 
 blockAVX512x32_loop:
+	// warm: the first 16384 bytes of blockAVX512x32, every 128 blocks
+	TESTQ $0x0000007f, DX
+	JNZ   blockAVX512x32_warm_skip
+	LEAQ  ·blockAVX512x32+0(SB), R10
+	MOVQ  $0x00000040, R11
+
+blockAVX512x32_warm:
+	MOVL (R10), R12
+	MOVL 64(R10), R12
+	MOVL 128(R10), R12
+	MOVL 192(R10), R12
+	ADDQ $0x00000100, R10
+	DECQ R11
+	JNZ  blockAVX512x32_warm
+
+blockAVX512x32_warm_skip:
 	LEAQ        64(R9), R9
 	CMPQ        R9, R8
 	CMOVQGT     R8, R9

@@ -464,6 +464,22 @@ TEXT ·blockAVX2x8(SB), $672-24
 	VMOVDQU Y0, 640(SP)
 
 avx2_loop:
+	// warm: the first 10240 bytes of blockAVX2x8, every 128 blocks
+	TESTQ $0x0000007f, DX
+	JNZ   blockAVX2x8_warm_skip
+	LEAQ  ·blockAVX2x8+0(SB), DI
+	MOVQ  $0x00000028, R8
+
+blockAVX2x8_warm:
+	MOVL (DI), R9
+	MOVL 64(DI), R9
+	MOVL 128(DI), R9
+	MOVL 192(DI), R9
+	ADDQ $0x00000100, DI
+	DECQ R8
+	JNZ  blockAVX2x8_warm
+
+blockAVX2x8_warm_skip:
 	MOVQ        (CX), DI
 	VMOVDQU     (DI)(SI*1), Y0
 	MOVQ        8(CX), DI
@@ -2463,6 +2479,22 @@ TEXT ·blockAVX512x16(SB), $2368-24
 	VMOVDQU32    Y15, 992(BX)
 
 avx512_loop:
+	// warm: the first 15360 bytes of blockAVX512x16, every 128 blocks
+	TESTQ $0x0000007f, DX
+	JNZ   blockAVX512x16_warm_skip
+	LEAQ  ·blockAVX512x16+0(SB), R9
+	MOVQ  $0x0000003c, R10
+
+blockAVX512x16_warm:
+	MOVL (R9), R11
+	MOVL 64(R9), R11
+	MOVL 128(R9), R11
+	MOVL 192(R9), R11
+	ADDQ $0x00000100, R9
+	DECQ R10
+	JNZ  blockAVX512x16_warm
+
+blockAVX512x16_warm_skip:
 	LEAQ        64(R8), R8
 	CMPQ        R8, DI
 	CMOVQGT     DI, R8

@@ -613,6 +613,22 @@ TEXT ·blockAVX2x8(SB), $2360-24
 	VMOVDQU Y0, 2328(SP)
 
 avx2_loop:
+	// warm: the first 10240 bytes of blockAVX2x8, every 128 blocks
+	TESTQ $0x0000007f, BX
+	JNZ   blockAVX2x8_warm_skip
+	LEAQ  ·blockAVX2x8+0(SB), DI
+	MOVQ  $0x00000028, R8
+
+blockAVX2x8_warm:
+	MOVL (DI), R9
+	MOVL 64(DI), R9
+	MOVL 128(DI), R9
+	MOVL 192(DI), R9
+	ADDQ $0x00000100, DI
+	DECQ R8
+	JNZ  blockAVX2x8_warm
+
+blockAVX2x8_warm_skip:
 	VMOVDQU     sha256bswap<>+0(SB), Y0
 	MOVQ        (DX), DI
 	VMOVDQU     (DI)(SI*1), Y1
@@ -2377,6 +2393,22 @@ TEXT ·blockAVX512x16(SB), $4664-24
 	VMOVDQU32 480(CX), Y15
 
 avx512_loop:
+	// warm: the first 14336 bytes of blockAVX512x16, every 128 blocks
+	TESTQ $0x0000007f, BX
+	JNZ   blockAVX512x16_warm_skip
+	LEAQ  ·blockAVX512x16+0(SB), DI
+	MOVQ  $0x00000038, R8
+
+blockAVX512x16_warm:
+	MOVL (DI), R9
+	MOVL 64(DI), R9
+	MOVL 128(DI), R9
+	MOVL 192(DI), R9
+	ADDQ $0x00000100, DI
+	DECQ R8
+	JNZ  blockAVX512x16_warm
+
+blockAVX512x16_warm_skip:
 	VMOVDQU32   sha256bswap<>+0(SB), Y16
 	MOVQ        (DX), DI
 	VMOVDQU32   (DI)(SI*1), Y17
@@ -4340,6 +4372,22 @@ TEXT ·blockSHANIx2AVX512x8(SB), $2424-40
 	PBLENDW   $0xf0, X13, X4
 
 avx512_loop:
+	// warm: the first 10240 bytes of blockSHANIx2AVX512x8, every 128 blocks
+	TESTQ $0x0000007f, BX
+	JNZ   blockSHANIx2AVX512x8_warm_skip
+	LEAQ  ·blockSHANIx2AVX512x8+0(SB), DI
+	MOVQ  $0x00000028, R11
+
+blockSHANIx2AVX512x8_warm:
+	MOVL (DI), R12
+	MOVL 64(DI), R12
+	MOVL 128(DI), R12
+	MOVL 192(DI), R12
+	ADDQ $0x00000100, DI
+	DECQ R11
+	JNZ  blockSHANIx2AVX512x8_warm
+
+blockSHANIx2AVX512x8_warm_skip:
 	VMOVDQU32   sha256bswap<>+0(SB), Y0
 	MOVQ        (DX), DI
 	VMOVDQU32   (DI)(SI*1), Y5

@@ -32,6 +32,22 @@ TEXT ·blockAVX2x4(SB), $2872-24
 	VMOVDQU Y0, 2840(SP)
 
 avx2_loop:
+	// warm: the first 10240 bytes of blockAVX2x4, every 64 blocks
+	TESTQ $0x0000003f, BX
+	JNZ   blockAVX2x4_warm_skip
+	LEAQ  ·blockAVX2x4+0(SB), DI
+	MOVQ  $0x00000028, R8
+
+blockAVX2x4_warm:
+	MOVL (DI), R9
+	MOVL 64(DI), R9
+	MOVL 128(DI), R9
+	MOVL 192(DI), R9
+	ADDQ $0x00000100, DI
+	DECQ R8
+	JNZ  blockAVX2x4_warm
+
+blockAVX2x4_warm_skip:
 	VMOVDQU     sha512bswap<>+0(SB), Y0
 	MOVQ        (DX), DI
 	VMOVDQU     (DI)(SI*1), Y1
@@ -1896,6 +1912,22 @@ TEXT ·blockAVX512x8(SB), $5688-24
 	VMOVDQU64 480(CX), Y15
 
 avx512_loop:
+	// warm: the first 13312 bytes of blockAVX512x8, every 64 blocks
+	TESTQ $0x0000003f, BX
+	JNZ   blockAVX512x8_warm_skip
+	LEAQ  ·blockAVX512x8+0(SB), DI
+	MOVQ  $0x00000034, R8
+
+blockAVX512x8_warm:
+	MOVL (DI), R9
+	MOVL 64(DI), R9
+	MOVL 128(DI), R9
+	MOVL 192(DI), R9
+	ADDQ $0x00000100, DI
+	DECQ R8
+	JNZ  blockAVX512x8_warm
+
+blockAVX512x8_warm_skip:
 	VMOVDQU64   sha512bswap<>+0(SB), Y16
 	MOVQ        (DX), DI
 	VMOVDQU64   (DI)(SI*1), Y17

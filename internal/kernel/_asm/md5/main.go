@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/warm"
 	"github.com/hashlanes/hashlanes/internal/kernel/md5/rounds"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -140,6 +141,7 @@ func avx2() {
 		}
 	}
 	Label("avx2_loop")
+	warm.Code("blockAVX2", 9<<10, 64, n)
 	for g := range 2 {
 		for h := range 2 {
 			w := transpose.Words8x8(pp, off, 8*g, 32*h)
@@ -267,6 +269,7 @@ func avx512(groups int) {
 
 	loop := name + "_loop"
 	Label(loop)
+	warm.Code(name, map[int]int{2: 9 << 10, 4: 16 << 10}[groups], 64, n)
 	pl.Begin()
 	var pipe transpose.Deferred
 	deferMessage(&pipe, groups, pp, pl.Next, pl.Nxt)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/warm"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -177,6 +178,7 @@ func avx2() {
 		VMOVDQU(x, saved.Offset(row*i))
 	}
 	Label("avx2_loop")
+	warm.Code("blockAVX2x8", 10<<10, 64, n)
 	for h := range 2 {
 		w := transpose.Words8x8(pp, off, 0, 32*h)
 		bswap := YMM()
@@ -262,6 +264,7 @@ func avx512() {
 	first.Flush()
 
 	Label("avx512_loop")
+	warm.Code("blockAVX512x16", 15<<10, 64, n)
 	pl.Begin()
 	var pipe transpose.Deferred
 	deferMessage(&pipe, pp, pl.Next, pl.Nxt, bswap)

@@ -6,6 +6,8 @@ package sha2
 import (
 	"slices"
 
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/warm"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -193,9 +195,10 @@ func (ws Words) Round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int) [8]VecVirtua
 // YMM registers (32 bytes of lanes each), rounds rounds a block with the
 // round constants at consts. load writes each block's message words to w
 // (word t of group g at w+row*t+32g), byte-swapped; it is given the lane
-// pointers, the block offset and the byte-swap mask in a register.
-func (ws Words) Lanes(rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int)) {
-	ws.LanesRiding(2, rounds, consts, bswapMask, load, nil)
+// pointers, the block offset and the byte-swap mask in a register. fn is
+// the kernel's name and codeBytes a bound on its code (see warm.Code).
+func (ws Words) Lanes(fn string, codeBytes, rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int)) {
+	ws.LanesRiding(fn, codeBytes, 2, rounds, consts, bswapMask, load, nil)
 }
 
 // Rider is work a lane kernel carries among its rounds, so that it runs on
@@ -211,7 +214,7 @@ type Rider interface {
 
 // LanesRiding is Lanes with groups groups of lanes (1 or 2) and, if rider
 // is not nil, its work among the rounds.
-func (ws Words) LanesRiding(groups, rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int), rider Rider) {
+func (ws Words) LanesRiding(fn string, codeBytes, groups, rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int), rider Rider) {
 	row := 32 * groups // bytes of one word across the lanes of every group
 	w, saved, sp, pp, n, off := frame(rounds, row)
 	st := make([][8]VecVirtual, groups)
@@ -227,6 +230,7 @@ func (ws Words) LanesRiding(groups, rounds int, consts, bswapMask Mem, load func
 		ride = rider.Round
 	}
 	Label("avx512_loop")
+	warm.Code(fn, codeBytes, 16*ws.Bytes, n)
 	bswap := YMM()
 	ws.Load(bswapMask, bswap)
 	load(pp, off, bswap, w, row)
@@ -260,7 +264,7 @@ func (ws Words) LanesRiding(groups, rounds int, consts, bswapMask Mem, load func
 // (8 of 32-bit words or 4 of 64-bit ones: 32 bytes a message word), with
 // the chaining state kept in memory between blocks, since the transpose
 // needs most of the 16 registers.
-func (ws Words) LanesAVX2(rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int)) {
+func (ws Words) LanesAVX2(fn string, codeBytes, rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int)) {
 	const row = 32
 	w, saved, sp, pp, n, off := frame(rounds, row)
 	for i := range 8 {
@@ -269,6 +273,7 @@ func (ws Words) LanesAVX2(rounds int, consts, bswapMask Mem, load func(pp, off R
 		ws.Load(x, saved.Offset(row*i))
 	}
 	Label("avx2_loop")
+	warm.Code(fn, codeBytes, 16*ws.Bytes, n)
 	bswap := YMM()
 	ws.Load(bswapMask, bswap)
 	load(pp, off, bswap, w, row)

@@ -87,7 +87,7 @@ func avx2() {
 	TEXT("blockAVX2x8", 0, "func(s *[8][8]uint32, ptrs *[8]*byte, nblocks int)")
 	Pragma("noescape")
 	Doc("blockAVX2x8 hashes nblocks blocks of 8 lanes with AVX2.")
-	sha2.SHA256AVX2.LanesAVX2(64, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
+	sha2.SHA256AVX2.LanesAVX2("blockAVX2x8", 10<<10, 64, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for h := range 2 {
 			for j, r := range transpose.Words8x8(pp, off, 0, 32*h) {
 				VPSHUFB(bswap, r, r)
@@ -109,7 +109,7 @@ func avx512() {
 	TEXT("blockAVX512x16", 0, "func(s *[8][16]uint32, ptrs *[16]*byte, nblocks int)")
 	Pragma("noescape")
 	Doc("blockAVX512x16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.")
-	sha2.SHA256.Lanes(64, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
+	sha2.SHA256.Lanes("blockAVX512x16", 14<<10, 64, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for g := range 2 {
 			for h := range 2 {
 				transpose.Words8x8EVEX(pp, off, 8*g, 32*h, func(j int, r VecVirtual) {
@@ -172,7 +172,7 @@ func hybrid() {
 	Pragma("noescape")
 	Doc(fmt.Sprintf("blockSHANIx2AVX512x8 hashes nblocks blocks of 8 lanes with AVX-512 and, meanwhile, %d*nblocks blocks of two streams with SHA-NI.", 4*hybridPasses))
 	r := newSHANIRider("fs", "fp")
-	sha2.SHA256.LanesRiding(1, 64, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
+	sha2.SHA256.LanesRiding("blockSHANIx2AVX512x8", 10<<10, 1, 64, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for h := range 2 {
 			transpose.Words8x8EVEX(pp, off, 0, 32*h, func(j int, x VecVirtual) {
 				VPSHUFB(bswap, x, x)

@@ -28,7 +28,7 @@ func avx2() {
 	TEXT("blockAVX2x4", 0, "func(s *[8][4]uint64, ptrs *[4]*byte, nblocks int)")
 	Pragma("noescape")
 	Doc("blockAVX2x4 hashes nblocks blocks of 4 lanes with AVX2.")
-	sha2.SHA512AVX2.LanesAVX2(80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
+	sha2.SHA512AVX2.LanesAVX2("blockAVX2x4", 10<<10, 80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for c := range 4 {
 			words4x4(false, laneLoads(false, pp, off, 0, 32*c), func(j int, r VecVirtual) {
 				VPSHUFB(bswap, r, r)
@@ -50,7 +50,7 @@ func avx512() {
 	TEXT("blockAVX512x8", 0, "func(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)")
 	Pragma("noescape")
 	Doc("blockAVX512x8 hashes nblocks blocks of 8 lanes with 256-bit AVX-512 instructions.")
-	sha2.SHA512.Lanes(80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
+	sha2.SHA512.Lanes("blockAVX512x8", 13<<10, 80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for g := range 2 {
 			for c := range 4 {
 				words4x4(true, laneLoads(true, pp, off, 4*g, 32*c), func(j int, r VecVirtual) {
