@@ -13,26 +13,20 @@ import (
 	"github.com/hashlanes/hashlanes/internal/workload"
 )
 
-// benchImpls are the ways a stream is hashed in the benchmarks: the
-// standard library as the baseline, and the engine capped at each tier.
-// An impl's new returns the constructor of its hashers and, for the
-// engine, the Server behind them.
-func benchImpls(a Algorithm) []struct {
+// benchImpl is a way a stream is hashed in the benchmarks: new returns the
+// constructor of its hashers and, for the engine, the Server behind them.
+type benchImpl struct {
 	name  string
 	level cpu.Level
 	new   func() (func() hash.Hash, *Server)
-} {
-	impls := []struct {
-		name  string
-		level cpu.Level
-		new   func() (func() hash.Hash, *Server)
-	}{{"stdlib", cpu.Generic, func() (func() hash.Hash, *Server) { return stdlib[a], nil }}}
+}
+
+// benchImpls are the standard library as the baseline, and the engine
+// capped at each tier.
+func benchImpls(a Algorithm) []benchImpl {
+	impls := []benchImpl{{"stdlib", cpu.Generic, func() (func() hash.Hash, *Server) { return stdlib[a], nil }}}
 	for _, c := range []CPU{CPUGeneric, CPUAVX2, CPUAVX512} {
-		impls = append(impls, struct {
-			name  string
-			level cpu.Level
-			new   func() (func() hash.Hash, *Server)
-		}{c.String(), cpu.Level(c), func() (func() hash.Hash, *Server) {
+		impls = append(impls, benchImpl{c.String(), cpu.Level(c), func() (func() hash.Hash, *Server) {
 			s := NewServer(a, WithCPU(c))
 			return s.NewHash, s
 		}})

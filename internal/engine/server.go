@@ -218,35 +218,40 @@ const maxYields = 4
 const maxSingleRound = 16 << 10
 
 // plan picks the kernel for a round over c's busy lanes and returns it, the
-// lanes it takes and the blocks per lane: the shortest lane's, bounded per
-// call. A single-stream round is kept short, so that streams arriving
-// meanwhile soon get lanes instead of waiting behind it. For a hybrid
+// lanes it takes and the blocks per lane (see roundBlocks). For a hybrid
 // kernel the requests with the most blocks left move to its fast lanes,
 // which hash FastBlocks times as many; when even those are too short for
 // one block of the others, a kernel of alike lanes runs the round.
 func (s *Server[S]) plan(c *combiner[S], busy int) (k, used, nb int) {
-	bs := s.spec.BlockSize
 	k, used = s.kern.choose(busy, true)
 	if k >= 0 && s.kern.Multi[k].Fast > 0 {
-		m := &s.kern.Multi[k]
-		c.longestFirst(min(m.Fast, used), busy)
-		nb = m.MaxBlocks(bs)
-		for i, r := range c.reqs[:used] {
-			nb = min(nb, len(r.p)/bs/m.LaneBlocks(i, 1))
-		}
-		if nb > 0 {
+		c.longestFirst(min(s.kern.Multi[k].Fast, used), busy)
+		if nb = s.roundBlocks(c, k, used); nb > 0 {
 			return k, used, nb
 		}
 		k, used = s.kern.choose(busy, false)
 	}
-	nb = kernel.MaxLaneBytes / bs
-	if k < 0 && s.lanes > 0 {
+	return k, used, s.roundBlocks(c, k, used)
+}
+
+// roundBlocks is the block count of a round on kernel k over lanes
+// 0..used-1: the most that no lane runs out of (a fast lane needing
+// FastBlocks of its own for each), bounded per call. A single-stream
+// round is kept short, so that streams arriving meanwhile soon get lanes
+// instead of waiting behind it.
+func (s *Server[S]) roundBlocks(c *combiner[S], k, used int) int {
+	bs := s.spec.BlockSize
+	nb := kernel.MaxLaneBytes / bs
+	switch {
+	case k >= 0:
+		nb = s.kern.Multi[k].MaxBlocks(bs)
+	case s.lanes > 0:
 		nb = maxSingleRound / bs
 	}
-	for _, r := range c.reqs[:used] {
-		nb = min(nb, len(r.p)/bs)
+	for i, r := range c.reqs[:used] {
+		nb = min(nb, len(r.p)/bs/s.laneBlocks(k, i, 1))
 	}
-	return k, used, nb
+	return nb
 }
 
 // longestFirst moves the n requests with the most bytes left among lanes
