@@ -235,6 +235,16 @@ func avx2() {
 //     the previous block's dependency chain. Spreading the transpose (ymm
 //     8x8: 96 shuffles) through the free slots of the previous block's
 //     rounds gives 377 cycles (10.0 GB/s, 12.4x the scalar kernel).
+//   - What the message still costs the 16-lane kernel, whose chain leaves
+//     pipe slots free (GB/s, alternating processes, aligned layout): with no
+//     message loads at all (wrong digests, a bound) 11.3 against 10.0; the
+//     loads and stores without the shuffles (wrong too) 10.5. Ways to move
+//     the transpose off the shuffle pipes, all slower: seven merge-masked
+//     VPBROADCASTD per word (no shuffles, 256 loads a block) 9.55 against
+//     10.0; scalar MOVL loads and stores (no vector work) 8.2 against 9.2;
+//     one zmm group with a 16x16 transpose spread the same way 8.6
+//     against 9.3. So two cores of 16 lanes stay below 2 x 11.3 / 12.7
+//     (the 32-lane kernel) = 1.78x one core of 32, whatever the transpose.
 //   - Software prefetch (PREFETCHT0 256, 512 or 1024 bytes ahead in every
 //     lane) measured no gain with 16 or 32 streams of 1 MiB each.
 //   - VPGATHERDD is slower still on Zen 4 and needs all lanes in one 4 GiB
