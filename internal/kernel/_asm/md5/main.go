@@ -243,8 +243,10 @@ func avx2() {
 //     VPBROADCASTD per word (no shuffles, 256 loads a block) 9.55 against
 //     10.0; scalar MOVL loads and stores (no vector work) 8.2 against 9.2;
 //     one zmm group with a 16x16 transpose spread the same way 8.6
-//     against 9.3. So two cores of 16 lanes stay below 2 x 11.3 / 12.7
-//     (the 32-lane kernel) = 1.78x one core of 32, whatever the transpose.
+//     against 9.3. In a quiet hour, side by side: 16 lanes 10.09, 32 lanes
+//     12.78, 16 lanes with no message 11.27. So two cores of 16 lanes stay
+//     below 2 x 11.27 / 12.78 = 1.76x one core of 32, whatever the
+//     transpose.
 //   - Software prefetch (PREFETCHT0 256, 512 or 1024 bytes ahead in every
 //     lane) measured no gain with 16 or 32 streams of 1 MiB each.
 //   - VPGATHERDD is slower still on Zen 4 and needs all lanes in one 4 GiB
