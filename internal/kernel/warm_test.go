@@ -19,7 +19,7 @@ import (
 
 // TestCodeWarmed checks that each lane kernel's refresh of its own code
 // in the L2 (internal/kernel/_asm/warm) covers all of that code, as the
-// symbol table of this test binary measures it: a kernel grown past the
+// function table of this test binary measures it: a kernel grown past the
 // bound its generator was given would leave its tail to go cold.
 func TestCodeWarmed(t *testing.T) {
 	exe, err := os.Executable()

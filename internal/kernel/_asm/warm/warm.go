@@ -36,8 +36,9 @@ const LaneBytes = 8 << 10
 // of fn's first codeBytes bytes, run whenever the count of blocks left, n,
 // is a multiple of LaneBytes/blockBytes: every LaneBytes of each lane
 // in a long call, never in a call too short for the code to go cold.
-// codeBytes must cover fn's code (the kernel packages' tests check it
-// against the symbol table); the comment it emits records the figure.
+// codeBytes must cover fn's code (TestCodeWarmed in internal/kernel checks
+// it against the test binary's function table); the comment it emits
+// records the figure.
 func Code(fn string, codeBytes, blockBytes int, n reg.Register) {
 	Comment(fmt.Sprintf("warm: the first %d bytes of %s, every %d blocks", codeBytes, fn, LaneBytes/blockBytes))
 	skip := fn + "_warm_skip"
