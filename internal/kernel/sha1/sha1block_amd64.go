@@ -25,7 +25,12 @@ var multis = []kernel.Multi[State]{
 	{Name: "shanix2", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 2, Fn: blocksSHANIx2},
 	{Name: "avx2x8", Level: cpu.AVX2, Lanes: 8, Fn: blocksAVX2x8},
 	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512x16},
+	{Name: "shanix2+avx512x8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid},
 }
+
+// hybridFastBlocks is the blocks each SHA-NI stream of the hybrid kernel
+// hashes for every block of its lanes (the generator's hybridPasses).
+const hybridFastBlocks = 2
 
 func blocksAVX2x8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [5][8]uint32
@@ -53,5 +58,15 @@ func blocksAVX512x16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*by
 	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 5*16), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
 		blockAVX512x16(&ls, &p, nblocks)
 		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 5*16), 16, states, mask)
+	}
+}
+
+// blocksHybrid runs blockSHANIx2AVX512x8: lanes 0 and 1 are its SHA-NI
+// streams, lanes 2..9 its AVX-512 ones.
+func blocksHybrid(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	var h kernel.Hybrid32[State]
+	if h.Load(states, ptrs, mask, nblocks, hybridFastBlocks, maxBlocks, &zeroLanes[0]) {
+		blockSHANIx2AVX512x8(&h.Rows, &h.Fast, (*[5][8]uint32)(unsafe.Pointer(&h.Lanes)), &h.Ptrs, nblocks)
+		h.Store(states)
 	}
 }

@@ -24,6 +24,11 @@ func blockAVX2x8(s *[5][8]uint32, ptrs *[8]*byte, nblocks int)
 //go:noescape
 func blockAVX512x16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
 
+// blockSHANIx2AVX512x8 hashes nblocks blocks of 8 lanes with AVX-512 and, meanwhile, 2*nblocks blocks of two streams with SHA-NI.
+//
+//go:noescape
+func blockSHANIx2AVX512x8(fs *[2][8]uint32, fp *[2]*byte, s *[5][8]uint32, ptrs *[8]*byte, nblocks int)
+
 // sumAVX512x16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 16 lanes a round, and writes the digests of the first n to out[20*idx[i]:]. len(idx) is a multiple of 16, at most 256.
 //
 //go:noescape

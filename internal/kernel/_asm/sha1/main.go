@@ -18,6 +18,7 @@ func main() {
 	shani(2)
 	avx2()
 	avx512()
+	hybrid()
 	batchAVX512()
 	Generate()
 }
@@ -26,9 +27,9 @@ func main() {
 // the top dword), the two E registers that SHA1NEXTE and SHA1RNDS4
 // alternate, and the four message registers of the schedule.
 type stream struct {
-	abcd VecVirtual
-	e    [2]VecVirtual
-	m    [4]VecVirtual
+	abcd Register
+	e    [2]Register
+	m    [4]Register
 	ptr  GPVirtual
 }
 
@@ -313,6 +314,201 @@ func hashBlock(st *[2][5]VecVirtual, saved Mem, k [4]VecVirtual, buf Register, p
 	}
 }
 
+// hybrid hashes two streams with SHA-NI and 8 lanes with AVX-512 in one
+// instruction stream, as the SHA-256 generator's hybrid does. At full
+// occupancy it is no faster than avx512x16 (both about 7.4 GB/s measured
+// side by side), since SHA-1's lane rounds already keep the vector pipes
+// busy; what it buys is fill: it is full with 10 streams where
+// avx512x16 needs 16, so the rounds that run short of streams (the tail
+// of a burst, each core's share at two cores) keep most of the rate. The
+// SHA-NI streams take fixed registers X0-X14 (the SHA instructions'
+// legacy encoding reaches no others), leaving the lanes Y15-Y31: one
+// group of 8 lanes, its chaining state waiting on the stack while each
+// block is transposed. The streams hash hybridPasses blocks each for every
+// lane block, their steps spread evenly over the 80 lane rounds.
+func hybrid() {
+	const name, row = "blockSHANIx2AVX512x8", 32
+	TEXT(name, 0, "func(fs *[2][8]uint32, fp *[2]*byte, s *[5][8]uint32, ptrs *[8]*byte, nblocks int)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s hashes nblocks blocks of 8 lanes with AVX-512 and, meanwhile, %d*nblocks blocks of two streams with SHA-NI.", name, hybridPasses))
+	ring := AllocLocal(16 * row)
+	saved := AllocLocal(5 * row)
+	r := newSHANIRider()
+	r.begin()
+	sp := Load(Param("s"), GP64())
+	pp := Load(Param("ptrs"), GP64())
+	n := Load(Param("nblocks"), GP64())
+	off := GP64()
+	XORQ(off, off)
+	for i := range 5 {
+		x := YMM()
+		VMOVDQU32(Mem{Base: sp, Disp: row * i}, x)
+		VMOVDQU32(x, saved.Offset(row*i))
+	}
+	Label("hybrid_loop")
+	warm.Code(name, 10<<10, 64, n)
+	bswap := YMM()
+	VMOVDQU32(byteSwapMask(), bswap)
+	for h := range 2 {
+		transpose.Words8x8EVEX(pp, off, 0, 32*h, func(j int, x VecVirtual) {
+			VPSHUFB(bswap, x, x)
+			VMOVDQU32(x, ring.Offset(row*(8*h+j)))
+		})
+	}
+	k := broadcastConsts()
+	l := &lanes{evex: true, w: ring, row: row, x: map[int]VecVirtual{}}
+	for i := range 5 {
+		l.v[i] = YMM()
+		VMOVDQU32(saved.Offset(row*i), l.v[i])
+	}
+	l.start(k[0])
+	r.plan()
+	e := YMM()
+	for t := range 80 {
+		l.step(t, k[min(t+1, 79)/20], saved.Offset(row*4), e)
+		r.round(t, 80)
+	}
+	VMOVDQU32(e, saved.Offset(row*4))
+	for i := range 4 {
+		VPADDD(saved.Offset(row*i), l.v[i], l.v[i])
+		VMOVDQU32(l.v[i], saved.Offset(row*i))
+	}
+	ADDQ(U8(64), off)
+	DECQ(n)
+	JNZ(LabelRef("hybrid_loop"))
+	for i := range 5 {
+		x := YMM()
+		VMOVDQU32(saved.Offset(row*i), x)
+		VMOVDQU32(x, Mem{Base: sp, Disp: row * i})
+	}
+	r.end()
+	VZEROUPPER()
+	RET()
+}
+
+// hybridPasses is the SHA-NI blocks of each stream per lane block: 2
+// measured best (1, 3 and 4 were slower).
+const hybridPasses = 2
+
+// shaniRider is the SHA-NI side of hybrid: two streams whose blocks are
+// cut into steps (the save of the state, 20 groups of four rounds, the
+// final additions), each step both streams' share, so that their rounds
+// interleave. The registers are fixed ones below X16, which the legacy
+// encoding of the SHA instructions reaches; the other instructions take
+// their VEX forms, which do not merge into the upper halves the lanes
+// leave behind.
+type shaniRider struct {
+	st    [2]stream
+	ptr   [2]GPVirtual
+	tmp   VecPhysical
+	saved Mem
+	steps []func()
+}
+
+func newSHANIRider() *shaniRider {
+	r := &shaniRider{tmp: X14}
+	regs := []VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13}
+	for l := range r.st {
+		x := regs[7*l : 7*l+7]
+		r.st[l].abcd, r.st[l].e = x[0], [2]Register{x[1], x[2]}
+		r.st[l].m = [4]Register{x[3], x[4], x[5], x[6]}
+	}
+	return r
+}
+
+// begin loads the streams' states (rows of 8 words) and pointers.
+func (r *shaniRider) begin() {
+	r.saved = AllocLocal(64)
+	fs := Load(Param("fs"), GP64())
+	fp := Load(Param("fp"), GP64())
+	for l := range r.st {
+		s := &r.st[l]
+		r.ptr[l] = GP64()
+		MOVQ(Mem{Base: fp, Disp: 8 * l}, r.ptr[l])
+		s.ptr = r.ptr[l]
+		VMOVDQU(Mem{Base: fs, Disp: 32 * l}, s.abcd)
+		VPSHUFD(U8(0x1b), s.abcd, s.abcd) // A in the top dword
+		VPXOR(s.e[0], s.e[0], s.e[0])
+		VPINSRD(U8(3), Mem{Base: fs, Disp: 32*l + 16}, s.e[0], s.e[0]) // E in the top dword
+	}
+}
+
+// end stores the streams' states back.
+func (r *shaniRider) end() {
+	fs := Load(Param("fs"), GP64())
+	for l := range r.st {
+		s := &r.st[l]
+		VPSHUFD(U8(0x1b), s.abcd, s.abcd)
+		VMOVDQU(s.abcd, Mem{Base: fs, Disp: 32 * l})
+		VPEXTRD(U8(3), s.e[0], Mem{Base: fs, Disp: 32*l + 16})
+	}
+}
+
+// plan lays out the steps of one lane block: hybridPasses blocks of both
+// streams.
+func (r *shaniRider) plan() {
+	r.steps = r.steps[:0]
+	for range hybridPasses {
+		r.steps = append(r.steps, func() {
+			for l := range r.st {
+				VMOVDQU(r.st[l].abcd, r.saved.Offset(32*l))
+				VMOVDQU(r.st[l].e[0], r.saved.Offset(32*l+16))
+			}
+		})
+		for g := range 20 {
+			r.steps = append(r.steps, func() {
+				for l := range r.st {
+					groupVEX(&r.st[l], g)
+				}
+			})
+		}
+		r.steps = append(r.steps, func() {
+			for l := range r.st {
+				s := &r.st[l]
+				VMOVDQU(r.saved.Offset(32*l+16), r.tmp)
+				SHA1NEXTE(r.tmp, s.e[0])
+				VPADDD(r.saved.Offset(32*l), s.abcd, s.abcd)
+				ADDQ(U8(64), s.ptr)
+			}
+		})
+	}
+}
+
+// round emits the steps that go after lane round t of rounds.
+func (r *shaniRider) round(t, rounds int) {
+	n := len(r.steps)
+	for _, step := range r.steps[t*n/rounds : (t+1)*n/rounds] {
+		step()
+	}
+}
+
+// groupVEX is group with fixed message registers and VEX forms for all
+// but the SHA instructions.
+func groupVEX(s *stream, g int) {
+	cur := s.m[g%4]
+	if g < 4 {
+		VMOVDQU(Mem{Base: s.ptr, Disp: 16 * g}, cur)
+		VPSHUFB(reverseMask(), cur, cur) // big-endian words, w0 in the top dword
+	}
+	ea, eb := s.e[g%2], s.e[(g+1)%2]
+	if g == 0 {
+		VPADDD(cur, ea, ea)
+	} else {
+		SHA1NEXTE(cur, ea)
+	}
+	VMOVDQA(s.abcd, eb)
+	if g >= 3 && g <= 18 {
+		SHA1MSG2(cur, s.m[(g+1)%4])
+	}
+	SHA1RNDS4(U8(g/5), ea, s.abcd)
+	if g >= 1 && g <= 16 {
+		SHA1MSG1(cur, s.m[(g+3)%4])
+	}
+	if g >= 2 && g <= 17 {
+		VPXOR(cur, s.m[(g+2)%4], s.m[(g+2)%4])
+	}
+}
+
 // batchAVX512 is the batch kernel: lane-fulls of 16 whole messages of
 // nblocks blocks, padded as they are loaded, from the initial value to
 // digests stored in place, the next block's padded transpose spread
@@ -530,15 +726,21 @@ func (l *lanes) f(t int, b, c, d VecVirtual) {
 // roundConsts broadcasts the four round constants into registers and
 // loads the byte-swap mask, for the AVX-512 kernels.
 func roundConsts() (k [4]VecVirtual, bswap VecVirtual) {
+	k = broadcastConsts()
+	bswap = YMM()
+	VMOVDQU32(byteSwapMask(), bswap)
+	return k, bswap
+}
+
+// broadcastConsts broadcasts the four round constants into registers.
+func broadcastConsts() (k [4]VecVirtual) {
 	kt := GP64()
 	LEAQ(constTable(), kt)
 	for p := range k {
 		k[p] = YMM()
 		VPBROADCASTD(Mem{Base: kt, Disp: 4 * p}, k[p])
 	}
-	bswap = YMM()
-	VMOVDQU32(byteSwapMask(), bswap)
-	return k, bswap
+	return k
 }
 
 // constTable is the four round constants (FIPS 180-4, 4.2.1), one per 20
