@@ -173,11 +173,7 @@ func avx2() {
 	LEAQ(constTable8(), kt)
 	off := GP64()
 	XORQ(off, off)
-	for i := range 5 {
-		x := YMM()
-		VMOVDQU(Mem{Base: sp, Disp: row * i}, x)
-		VMOVDQU(x, saved.Offset(row*i))
-	}
+	copyState(Mem{Base: sp}, saved, row, false)
 	Label("avx2_loop")
 	warm.Code("blockAVX2x8", 10<<10, 64, n)
 	for h := range 2 {
@@ -190,29 +186,11 @@ func avx2() {
 		}
 	}
 	l := &lanes{w: ring, row: row}
-	for i := range 5 {
-		l.v[i] = YMM()
-		VMOVDQU(saved.Offset(row*i), l.v[i])
-	}
-	k := func(t int) Op { return Mem{Base: kt, Disp: row * (t / 20)} }
-	l.start(k(0))
-	e := YMM()
-	for t := range 80 {
-		l.step(t, k(t+1), saved.Offset(row*4), e)
-	}
-	VMOVDQU(e, saved.Offset(row*4))
-	for i := range 4 {
-		VPADDD(saved.Offset(row*i), l.v[i], l.v[i])
-		VMOVDQU(l.v[i], saved.Offset(row*i))
-	}
+	l.block(saved, func(t int) Op { return Mem{Base: kt, Disp: row * (t / 20)} }, nil)
 	ADDQ(U8(64), off)
 	DECQ(n)
 	JNZ(LabelRef("avx2_loop"))
-	for i := range 5 {
-		x := YMM()
-		VMOVDQU(saved.Offset(row*i), x)
-		VMOVDQU(x, Mem{Base: sp, Disp: row * i})
-	}
+	copyState(saved, Mem{Base: sp}, row, false)
 	VZEROUPPER()
 	RET()
 }
@@ -340,11 +318,7 @@ func hybrid() {
 	n := Load(Param("nblocks"), GP64())
 	off := GP64()
 	XORQ(off, off)
-	for i := range 5 {
-		x := YMM()
-		VMOVDQU32(Mem{Base: sp, Disp: row * i}, x)
-		VMOVDQU32(x, saved.Offset(row*i))
-	}
+	copyState(Mem{Base: sp}, saved, row, true)
 	Label("hybrid_loop")
 	warm.Code(name, 10<<10, 64, n)
 	bswap := YMM()
@@ -357,30 +331,12 @@ func hybrid() {
 	}
 	k := broadcastConsts()
 	l := &lanes{evex: true, w: ring, row: row, x: map[int]VecVirtual{}}
-	for i := range 5 {
-		l.v[i] = YMM()
-		VMOVDQU32(saved.Offset(row*i), l.v[i])
-	}
-	l.start(k[0])
 	r.plan()
-	e := YMM()
-	for t := range 80 {
-		l.step(t, k[min(t+1, 79)/20], saved.Offset(row*4), e)
-		r.round(t, 80)
-	}
-	VMOVDQU32(e, saved.Offset(row*4))
-	for i := range 4 {
-		VPADDD(saved.Offset(row*i), l.v[i], l.v[i])
-		VMOVDQU32(l.v[i], saved.Offset(row*i))
-	}
+	l.block(saved, func(t int) Op { return k[min(t, 79)/20] }, func(t int) { r.round(t, 80) })
 	ADDQ(U8(64), off)
 	DECQ(n)
 	JNZ(LabelRef("hybrid_loop"))
-	for i := range 5 {
-		x := YMM()
-		VMOVDQU32(saved.Offset(row*i), x)
-		VMOVDQU32(x, Mem{Base: sp, Disp: row * i})
-	}
+	copyState(saved, Mem{Base: sp}, row, true)
 	r.end()
 	VZEROUPPER()
 	RET()
@@ -623,6 +579,50 @@ func (l *lanes) rol(k int, x, dst VecVirtual) {
 	VPSLLD(U8(k), x, t)
 	VPSRLD(U8(32-k), x, dst)
 	VPOR(t, dst, dst)
+}
+
+// block emits one block's 80 rounds for a group of lanes whose chaining
+// state waits in saved (word i at saved+row*i) and adds the result back
+// into it: the AVX2 kernel's lanes and the hybrid's. k(t) is round t's
+// constant; ride, if not nil, is emitted after each round.
+func (l *lanes) block(saved Mem, k func(t int) Op, ride func(t int)) {
+	for i := range 5 {
+		l.v[i] = YMM()
+		l.mov(saved.Offset(l.row*i), l.v[i])
+	}
+	l.start(k(0))
+	e := YMM()
+	for t := range 80 {
+		l.step(t, k(t+1), saved.Offset(l.row*4), e)
+		if ride != nil {
+			ride(t)
+		}
+	}
+	l.mov(e, saved.Offset(l.row*4))
+	for i := range 4 {
+		VPADDD(saved.Offset(l.row*i), l.v[i], l.v[i])
+		l.mov(l.v[i], saved.Offset(l.row*i))
+	}
+}
+
+// mov moves 32 bytes: the EVEX form reaches Y16-Y31.
+func (l *lanes) mov(src, dst Op) {
+	if l.evex {
+		VMOVDQU32(src, dst)
+	} else {
+		VMOVDQU(src, dst)
+	}
+}
+
+// copyState copies a chaining state of one group of lanes, 5 words of row
+// bytes, from one place in memory to another.
+func copyState(from, to Mem, row int, evex bool) {
+	l := &lanes{evex: evex}
+	for i := range 5 {
+		x := YMM()
+		l.mov(from.Offset(row*i), x)
+		l.mov(x, to.Offset(row*i))
+	}
 }
 
 // schedule returns w[t]: from the ring for t < 16, else (w[t-3] ^ w[t-8] ^
