@@ -31,6 +31,42 @@ type stream struct {
 	e    [2]Register
 	m    [4]Register
 	ptr  GPVirtual
+	vex  bool // fixed registers, VEX forms but for the SHA instructions (the hybrid kernel)
+}
+
+// The moves, additions, XORs and shuffles of a stream's rounds: legacy SSE
+// forms, or VEX ones, which do not merge into the upper halves of
+// registers that lanes use around them.
+func (s *stream) mov(src, dst Op) {
+	if s.vex {
+		VMOVDQU(src, dst)
+	} else {
+		MOVOU(src, dst)
+	}
+}
+
+func (s *stream) add(x, y Op) {
+	if s.vex {
+		VPADDD(x, y, y)
+	} else {
+		PADDD(x, y)
+	}
+}
+
+func (s *stream) xor(x, y Op) {
+	if s.vex {
+		VPXOR(x, y, y)
+	} else {
+		PXOR(x, y)
+	}
+}
+
+func (s *stream) shuffle(mask, x Op) {
+	if s.vex {
+		VPSHUFB(mask, x, x)
+	} else {
+		PSHUFB(mask, x)
+	}
 }
 
 // shani hashes `streams` streams with the SHA extensions, their
@@ -110,22 +146,24 @@ func shani(streams int) {
 }
 
 // group emits rounds 4g..4g+3 of one stream and the message schedule work
-// that goes with them.
-func group(s *stream, g int, mask VecVirtual) {
+// that goes with them, with mask the byte reversal of the message words.
+func group(s *stream, g int, mask Op) {
 	cur := s.m[g%4]
 	if g < 4 {
-		s.m[g%4] = XMM()
-		cur = s.m[g%4]
-		MOVOU(Mem{Base: s.ptr, Disp: 16 * g}, cur)
-		PSHUFB(mask, cur) // big-endian words, w0 in the top dword
+		if !s.vex {
+			s.m[g%4] = XMM()
+			cur = s.m[g%4]
+		}
+		s.mov(Mem{Base: s.ptr, Disp: 16 * g}, cur)
+		s.shuffle(mask, cur) // big-endian words, w0 in the top dword
 	}
 	ea, eb := s.e[g%2], s.e[(g+1)%2]
 	if g == 0 {
-		PADDD(cur, ea)
+		s.add(cur, ea)
 	} else {
 		SHA1NEXTE(cur, ea)
 	}
-	MOVOU(s.abcd, eb)
+	s.mov(s.abcd, eb)
 	if g >= 3 && g <= 18 {
 		SHA1MSG2(cur, s.m[(g+1)%4])
 	}
@@ -134,7 +172,7 @@ func group(s *stream, g int, mask VecVirtual) {
 		SHA1MSG1(cur, s.m[(g+3)%4])
 	}
 	if g >= 2 && g <= 17 {
-		PXOR(cur, s.m[(g+2)%4])
+		s.xor(cur, s.m[(g+2)%4])
 	}
 }
 
@@ -368,6 +406,7 @@ func newSHANIRider() *shaniRider {
 		x := regs[7*l : 7*l+7]
 		r.st[l].abcd, r.st[l].e = x[0], [2]Register{x[1], x[2]}
 		r.st[l].m = [4]Register{x[3], x[4], x[5], x[6]}
+		r.st[l].vex = true
 	}
 	return r
 }
@@ -414,7 +453,7 @@ func (r *shaniRider) plan() {
 		for g := range 20 {
 			r.steps = append(r.steps, func() {
 				for l := range r.st {
-					groupVEX(&r.st[l], g)
+					group(&r.st[l], g, reverseMask())
 				}
 			})
 		}
@@ -435,33 +474,6 @@ func (r *shaniRider) round(t, rounds int) {
 	n := len(r.steps)
 	for _, step := range r.steps[t*n/rounds : (t+1)*n/rounds] {
 		step()
-	}
-}
-
-// groupVEX is group with fixed message registers and VEX forms for all
-// but the SHA instructions.
-func groupVEX(s *stream, g int) {
-	cur := s.m[g%4]
-	if g < 4 {
-		VMOVDQU(Mem{Base: s.ptr, Disp: 16 * g}, cur)
-		VPSHUFB(reverseMask(), cur, cur) // big-endian words, w0 in the top dword
-	}
-	ea, eb := s.e[g%2], s.e[(g+1)%2]
-	if g == 0 {
-		VPADDD(cur, ea, ea)
-	} else {
-		SHA1NEXTE(cur, ea)
-	}
-	VMOVDQA(s.abcd, eb)
-	if g >= 3 && g <= 18 {
-		SHA1MSG2(cur, s.m[(g+1)%4])
-	}
-	SHA1RNDS4(U8(g/5), ea, s.abcd)
-	if g >= 1 && g <= 16 {
-		SHA1MSG1(cur, s.m[(g+3)%4])
-	}
-	if g >= 2 && g <= 17 {
-		VPXOR(cur, s.m[(g+2)%4], s.m[(g+2)%4])
 	}
 }
 
