@@ -332,7 +332,7 @@ func hashBlock(st *[2][5]VecVirtual, saved Mem, k [4]VecVirtual, buf Register, p
 
 // hybrid hashes two streams with SHA-NI and 8 lanes with AVX-512 in one
 // instruction stream, as the SHA-256 generator's hybrid does. At full
-// occupancy it is no faster than avx512x16 (both about 7.4 GB/s measured
+// occupancy it is no faster than avx512x16 (0.94-0.97x of it measured
 // side by side), since SHA-1's lane rounds already keep the vector pipes
 // busy; what it buys is fill: it is full with 10 streams where
 // avx512x16 needs 16, so the rounds that run short of streams (the tail
