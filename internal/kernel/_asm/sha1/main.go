@@ -338,9 +338,10 @@ func hashBlock(st *[2][5]VecVirtual, saved Mem, k [4]VecVirtual, buf Register, p
 // avx512x16 needs 16, so the rounds that run short of streams (the tail
 // of a burst, each core's share at two cores) keep most of the rate. The
 // SHA-NI streams take fixed registers X0-X14 (the SHA instructions'
-// legacy encoding reaches no others), leaving the lanes Y15-Y31: one
-// group of 8 lanes, its chaining state waiting on the stack while each
-// block is transposed. The streams hash hybridPasses blocks each for every
+// legacy encoding reaches no others), leaving the lanes Y15-Y31 and
+// those of the others that are dead at the time (the register allocator
+// sees the fixed ones' lifetimes): one group of 8 lanes, its chaining
+// state waiting on the stack while each block is transposed. The streams hash hybridPasses blocks each for every
 // lane block, their steps spread evenly over the 80 lane rounds.
 func hybrid() {
 	const name, row = "blockSHANIx2AVX512x8", 32
@@ -393,7 +394,6 @@ const hybridPasses = 2
 // leave behind.
 type shaniRider struct {
 	st    [2]stream
-	ptr   [2]GPVirtual
 	tmp   VecPhysical
 	saved Mem
 	steps []func()
@@ -418,9 +418,8 @@ func (r *shaniRider) begin() {
 	fp := Load(Param("fp"), GP64())
 	for l := range r.st {
 		s := &r.st[l]
-		r.ptr[l] = GP64()
-		MOVQ(Mem{Base: fp, Disp: 8 * l}, r.ptr[l])
-		s.ptr = r.ptr[l]
+		s.ptr = GP64()
+		MOVQ(Mem{Base: fp, Disp: 8 * l}, s.ptr)
 		VMOVDQU(Mem{Base: fs, Disp: 32 * l}, s.abcd)
 		VPSHUFD(U8(0x1b), s.abcd, s.abcd) // A in the top dword
 		VPXOR(s.e[0], s.e[0], s.e[0])
