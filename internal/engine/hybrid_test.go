@@ -89,23 +89,27 @@ func (r *refKernels) kernels() Kernels[sha256k.State] {
 
 // TestPlanHybrid checks the rounds planned on a hybrid kernel: the
 // requests with the most blocks left in its fast lanes, the block count
-// that neither overruns a fast lane nor any other, and a kernel of alike
-// lanes when the fast lanes would get no block.
+// that neither overruns a fast lane nor any other, a quarter of the
+// bound per call when several Ps share the streams, and a kernel of
+// alike lanes when the fast lanes would get no block.
 func TestPlanHybrid(t *testing.T) {
 	var r refKernels
 	s := NewServer(testSpec, r.kernels())
 	for _, tc := range []struct {
 		blocks       []int // left in each busy request
+		shared       bool
 		kernel       string
 		used, nb     int
 		fast0, fast1 int // blocks of the requests moved to lanes 0 and 1
 	}{
-		{[]int{20, 100, 50, 64, 30, 40, 200, 16, 18, 22}, "hybrid", 10, 16, 200, 100},
-		{[]int{40, 1000, 1000, 1000, 44, 1000, 1000, 1000, 1000, 1000, 1000, 1000}, "hybrid", 10, 40, 1000, 1000},
-		{[]int{1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}, "hybrid", 10, 250, 1000, 1000},
-		{[]int{2000, 2000, 2000}, "hybrid", 3, 256, 2000, 2000},
-		{[]int{9, 5, 7}, "hybrid", 3, 1, 9, 7},
-		{[]int{3, 3, 2, 3}, "alike", 4, 2, 0, 0},
+		{[]int{20, 100, 50, 64, 30, 40, 200, 16, 18, 22}, false, "hybrid", 10, 16, 200, 100},
+		{[]int{40, 1000, 1000, 1000, 44, 1000, 1000, 1000, 1000, 1000, 1000, 1000}, false, "hybrid", 10, 40, 1000, 1000},
+		{[]int{1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}, false, "hybrid", 10, 250, 1000, 1000},
+		{[]int{2000, 2000, 2000}, false, "hybrid", 3, 256, 2000, 2000},
+		{[]int{2000, 2000, 2000}, true, "hybrid", 3, 64, 2000, 2000},
+		{[]int{2000, 2000, 2000, 30}, true, "hybrid", 4, 30, 2000, 2000},
+		{[]int{9, 5, 7}, false, "hybrid", 3, 1, 9, 7},
+		{[]int{3, 3, 2, 3}, false, "alike", 4, 2, 0, 0},
 	} {
 		c := new(combiner[sha256k.State])
 		for i, n := range tc.blocks {
@@ -113,7 +117,7 @@ func TestPlanHybrid(t *testing.T) {
 			c.reqs[i] = &request[sha256k.State]{state: st, p: make([]byte, n*sha256k.BlockSize)}
 			c.states[i], c.ptrs[i] = st, &c.reqs[i].p[0]
 		}
-		k, used, nb := s.plan(c, len(tc.blocks))
+		k, used, nb := s.plan(c, len(tc.blocks), tc.shared)
 		if got := s.kern.Multi[k].Name; got != tc.kernel || used != tc.used || nb != tc.nb {
 			t.Errorf("%v: planned %s, %d lanes, %d blocks; want %s, %d, %d", tc.blocks, got, used, nb, tc.kernel, tc.used, tc.nb)
 			continue

@@ -20,9 +20,11 @@ const minLaneBlocks = 16
 // from the queue, briefly yields when there is a sign of company so that
 // writers who are runnable can queue too, runs one kernel call (at most
 // kernel.MaxLaneBytes per lane) with the mutex released, retires the lanes
-// whose blocks are done, and repeats until its own blocks are done. Nothing
-// runs between writes: no goroutine, no timer, no registry of hashers, so a
-// dropped hasher is simply garbage.
+// whose blocks are done, and repeats until its own blocks are done; with
+// several Ps it runs shorter rounds and hands back the streams beyond its
+// share when another P could take them (shed). Nothing runs between
+// writes: no goroutine, no timer, no registry of hashers, so a dropped
+// hasher is simply garbage.
 type Server[S any] struct {
 	spec  *Spec[S]
 	kern  Kernels[S]
@@ -212,6 +214,18 @@ func wake[S any](r *request[S]) {
 // maxYields bounds how long a combiner waits for company before a round.
 const maxYields = 4
 
+// sharedRoundBytes bounds a lane's bytes per multi-lane round when
+// several Ps combine, so that a combiner holding more than its share of
+// the streams sees another P run dry soon and hands the excess over (see
+// combine): 16 KiB on 16 lanes is about 40 µs of SHA-1.
+const sharedRoundBytes = 16 << 10
+
+// shedGain is how much more two cores must move with a combiner's streams
+// split between them, by the kernels' rates, for the split to be worth a
+// hand-over: the cores run at unequal speeds and the writer taking the
+// streams over has to be woken.
+const shedGain = 1.2
+
 // maxSingleRound bounds a combiner's single-stream round: 16 KiB is 20 µs
 // of MD5 on one core, against one yield (well under 1 µs) to look for
 // company before the next.
@@ -222,29 +236,33 @@ const maxSingleRound = 16 << 10
 // kernel the requests with the most blocks left move to its fast lanes,
 // which hash FastBlocks times as many; when even those are too short for
 // one block of the others, a kernel of alike lanes runs the round.
-func (s *Server[S]) plan(c *combiner[S], busy int) (k, used, nb int) {
+func (s *Server[S]) plan(c *combiner[S], busy int, shared bool) (k, used, nb int) {
 	k, used = s.kern.choose(busy, true)
 	if k >= 0 && s.kern.Multi[k].Fast > 0 {
 		c.longestFirst(min(s.kern.Multi[k].Fast, used), busy)
-		if nb = s.roundBlocks(c, k, used); nb > 0 {
+		if nb = s.roundBlocks(c, k, used, shared); nb > 0 {
 			return k, used, nb
 		}
 		k, used = s.kern.choose(busy, false)
 	}
-	return k, used, s.roundBlocks(c, k, used)
+	return k, used, s.roundBlocks(c, k, used, shared)
 }
 
 // roundBlocks is the block count of a round on kernel k over lanes
 // 0..used-1: the most that no lane runs out of (a fast lane needing
-// FastBlocks of its own for each), bounded per call. A single-stream
-// round is kept short, so that streams arriving meanwhile soon get lanes
-// instead of waiting behind it.
-func (s *Server[S]) roundBlocks(c *combiner[S], k, used int) int {
+// FastBlocks of its own for each), bounded per call, and shorter when
+// several Ps share the streams (shared). A single-stream round is kept
+// short, so that streams arriving meanwhile soon get lanes instead of
+// waiting behind it.
+func (s *Server[S]) roundBlocks(c *combiner[S], k, used int, shared bool) int {
 	bs := s.spec.BlockSize
 	nb := kernel.MaxLaneBytes / bs
 	switch {
 	case k >= 0:
 		nb = s.kern.Multi[k].MaxBlocks(bs)
+		if shared {
+			nb = max(1, nb/(kernel.MaxLaneBytes/sharedRoundBytes))
+		}
 	case s.lanes > 0:
 		nb = maxSingleRound / bs
 	}
@@ -252,6 +270,53 @@ func (s *Server[S]) roundBlocks(c *combiner[S], k, used int) int {
 		nb = min(nb, len(r.p)/bs/s.laneBlocks(k, i, 1))
 	}
 	return nb
+}
+
+// limit is how many lanes a combiner fills with procs Ps: with several,
+// its share of the streams, never fewer than the narrowest kernel's lanes.
+func (s *Server[S]) limit(procs int) int {
+	if procs == 1 {
+		return s.lanes
+	}
+	share := (s.inLanes + s.queued + procs - 1) / procs
+	return min(s.lanes, max(s.kern.minLanes(), share))
+}
+
+// shed hands the lanes beyond c's share back to the queue, in front, and
+// wakes the first of them to combine them on another P, when one is free
+// to (fewer combiners than Ps, nothing queued) and two cores would move
+// enough more than this one alone. This is the end of a batch at several
+// Ps: one P's streams are done and its core would idle while the other
+// P's streams, bound to their combiner, run to the end of their writes.
+// me stays: its writer is the one combining.
+func (s *Server[S]) shed(c *combiner[S], me *request[S], busy *int, procs int) {
+	if s.queued > 0 || s.combiners >= procs {
+		return
+	}
+	keep := s.limit(procs)
+	n := *busy
+	if n <= keep || s.kern.rate(keep)+s.kern.rate(n-keep) < shedGain*s.kern.rate(n) {
+		return
+	}
+	for i, r := range c.reqs[keep:n] {
+		if r == me { // keep me in lanes 0..keep-1
+			c.swapLanes(0, keep+i)
+		}
+	}
+	for i := n - 1; i >= keep; i-- {
+		s.inLanes--
+		s.pushFront(c.reqs[i])
+		c.reqs[i], c.states[i], c.ptrs[i] = nil, nil, nil
+	}
+	*busy = keep
+	wake(s.head)
+}
+
+// swapLanes exchanges lanes i and j.
+func (c *combiner[S]) swapLanes(i, j int) {
+	c.reqs[i], c.reqs[j] = c.reqs[j], c.reqs[i]
+	c.states[i], c.states[j] = c.states[j], c.states[i]
+	c.ptrs[i], c.ptrs[j] = c.ptrs[j], c.ptrs[i]
 }
 
 // longestFirst moves the n requests with the most bytes left among lanes
@@ -264,9 +329,7 @@ func (c *combiner[S]) longestFirst(n, busy int) {
 				j = l
 			}
 		}
-		c.reqs[i], c.reqs[j] = c.reqs[j], c.reqs[i]
-		c.states[i], c.states[j] = c.states[j], c.states[i]
-		c.ptrs[i], c.ptrs[j] = c.ptrs[j], c.ptrs[i]
+		c.swapLanes(i, j)
 	}
 }
 
@@ -281,15 +344,8 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 	c := s.scratch.Get().(*combiner[S])
 	busy := 0
 	bs := s.spec.BlockSize
-	limit := func() int {
-		if procs == 1 {
-			return s.lanes
-		}
-		share := (s.inLanes + s.queued + procs - 1) / procs
-		return min(s.lanes, max(s.kern.minLanes(), share))
-	}
 	fill := func() {
-		for l := limit(); busy < l && s.head != nil; {
+		for l := s.limit(procs); busy < l && s.head != nil; {
 			r := s.pop()
 			c.reqs[busy], c.states[busy], c.ptrs[busy] = r, r.state, &r.p[0]
 			busy++
@@ -297,6 +353,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		}
 	}
 	for !me.done {
+		s.shed(c, me, &busy, procs)
 		fill()
 		// Writers that are runnable get a chance to join this round, more
 		// while they keep arriving, but only on a sign of company: the latest
@@ -315,7 +372,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		// Stop after two yields in a row bring nobody: once in 61 schedules
 		// the Go scheduler serves its global queue first, so a goroutine
 		// that yields can be picked again ahead of the writers it yielded to.
-		for y, idle := 0, 0; busy < limit() && y < yields && idle < 2; y++ {
+		for y, idle := 0, 0; busy < s.limit(procs) && y < yields && idle < 2; y++ {
 			before := busy
 			s.mu.Unlock()
 			runtime.Gosched()
@@ -330,7 +387,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		// Company fades by halves, not at once: an unlucky round alone
 		// (below) must not end the sharing.
 		s.lastBusy = max(busy, s.lastBusy/2)
-		k, used, nb := s.plan(c, busy)
+		k, used, nb := s.plan(c, busy, procs > 1)
 		s.mu.Unlock()
 		s.round(k, used, nb, &c.states, &c.ptrs)
 		s.mu.Lock()

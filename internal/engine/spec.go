@@ -86,6 +86,18 @@ func (k *Kernels[S]) minLanes() int {
 // round. Hybrid kernels, whose lanes hash unequal block counts, are
 // considered only if hybrid is set.
 func (k *Kernels[S]) choose(ready int, hybrid bool) (int, int) {
+	best, lanes, _ := k.best(ready, hybrid)
+	return best, lanes
+}
+
+// rate is what one core moves with ready streams on the kernel choose
+// picks for them, in the unit of the kernels' rates.
+func (k *Kernels[S]) rate(ready int) float64 {
+	_, _, r := k.best(ready, true)
+	return r
+}
+
+func (k *Kernels[S]) best(ready int, hybrid bool) (int, int, float64) {
 	best, bestRate, lanes := -1, k.SingleRate, 1
 	for i := range k.Multi {
 		m := &k.Multi[i]
@@ -98,9 +110,9 @@ func (k *Kernels[S]) choose(ready int, hybrid bool) (int, int) {
 		}
 	}
 	if best < 0 {
-		return -1, ready
+		return -1, ready, bestRate
 	}
-	return best, lanes
+	return best, lanes, bestRate
 }
 
 // batchFor returns the batch kernel for n messages: the narrowest that

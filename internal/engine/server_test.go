@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"slices"
+	"testing"
+
+	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
+)
+
+// TestShed checks that a combiner holding more than its share of the
+// streams, while another P could combine, hands the excess back to the
+// front of the queue and wakes its first writer, keeping its own request;
+// and that it keeps its lanes when the queue is not empty, when every P
+// already combines, or when two cores would not move enough more.
+func TestShed(t *testing.T) {
+	var r refKernels
+	hybrid := r.kernels()
+	// Alike lanes only, the wider kernel rated in proportion to its lanes:
+	// 8 streams split 4 and 4 move no more than 8 together.
+	alike := r.kernels()
+	wide := alike.Multi[0]
+	wide.Lanes, wide.Rate = 8, 2*alike.Multi[0].Rate
+	alike.Multi = []Rated[sha256k.State]{alike.Multi[0], wide}
+	const procs = 2
+	for _, tc := range []struct {
+		name              string
+		kern              Kernels[sha256k.State]
+		busy, queued      int
+		combiners         int
+		wantBusy, wantOut int
+	}{
+		{"dry P", hybrid, 10, 0, 1, 5, 5},
+		{"odd", hybrid, 9, 0, 1, 5, 4},
+		{"queue not empty", hybrid, 10, 1, 1, 10, 0},
+		{"every P combines", hybrid, 10, 0, procs, 10, 0},
+		{"no gain", alike, 8, 0, 1, 8, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewServer(testSpec, tc.kern)
+			c := new(combiner[sha256k.State])
+			reqs := make([]*request[sha256k.State], tc.busy+tc.queued)
+			for i := range reqs {
+				st := new(sha256k.State)
+				reqs[i] = &request[sha256k.State]{state: st, p: make([]byte, 64*sha256k.BlockSize), wake: make(chan struct{}, 1)}
+				if i < tc.busy {
+					c.reqs[i], c.states[i], c.ptrs[i] = reqs[i], st, &reqs[i].p[0]
+					s.inLanes++
+				} else {
+					s.push(reqs[i])
+				}
+			}
+			me := reqs[tc.busy-1] // the last lane: shedding must move it
+			s.combiners = tc.combiners
+			busy := tc.busy
+			s.shed(c, me, &busy, procs)
+
+			if busy != tc.wantBusy || s.inLanes != tc.wantBusy || s.queued != tc.queued+tc.wantOut {
+				t.Fatalf("busy %d, in lanes %d, queued %d; want %d, %d, %d", busy, s.inLanes, s.queued, tc.wantBusy, tc.wantBusy, tc.queued+tc.wantOut)
+			}
+			if !slices.Contains(c.reqs[:busy], me) {
+				t.Errorf("the combiner's own request left its lanes")
+			}
+			for i := range busy {
+				if r := c.reqs[i]; r == nil || c.states[i] != r.state || c.ptrs[i] != &r.p[0] || r.queued {
+					t.Errorf("lane %d is not a consistent lane in use", i)
+				}
+			}
+			for i := busy; i < len(c.reqs); i++ {
+				if c.reqs[i] != nil || c.states[i] != nil || c.ptrs[i] != nil {
+					t.Errorf("lane %d beyond the busy ones is not cleared", i)
+				}
+			}
+			var seen []*request[sha256k.State]
+			for q := s.head; q != nil; q = q.next {
+				if !q.queued {
+					t.Errorf("a queued request is not marked queued")
+				}
+				seen = append(seen, q)
+			}
+			seen = append(seen, c.reqs[:busy]...)
+			for _, q := range reqs {
+				if !slices.Contains(seen, q) {
+					t.Fatalf("a request is neither in lanes nor queued")
+				}
+			}
+			if tc.wantOut > 0 && len(s.head.wake) != 1 {
+				t.Errorf("the first shed request's writer was not woken")
+			}
+		})
+	}
+}
