@@ -217,7 +217,7 @@ const maxYields = 4
 // sharedRoundBytes bounds a lane's bytes per multi-lane round when
 // several Ps combine, so that a combiner holding more than its share of
 // the streams sees another P run dry soon and hands the excess over (see
-// combine): 16 KiB on 16 lanes is about 40 µs of SHA-1.
+// shed): 16 KiB on 16 lanes is about 40 µs of SHA-1.
 const sharedRoundBytes = 16 << 10
 
 // shedGain is how much more two cores must move with a combiner's streams

@@ -97,6 +97,7 @@ func (k *Kernels[S]) rate(ready int) float64 {
 	return r
 }
 
+// best is choose's pick for ready streams, with the rate it moves them at.
 func (k *Kernels[S]) best(ready int, hybrid bool) (int, int, float64) {
 	best, bestRate, lanes := -1, k.SingleRate, 1
 	for i := range k.Multi {
