@@ -83,23 +83,31 @@ type combiner[S any] struct {
 	states [kernel.MaxLanes]*S
 	ptrs   [kernel.MaxLanes]*byte
 
-	// Requests done whose writers are not woken yet. Waking one can cost a
-	// futex call (the runtime wakes an idle P to run it), so it waits until
-	// s.mu is released: with the wakes under the lock, the other P's
-	// combiner parked on s.mu (54 times an iteration of 32 SHA-1 streams at
-	// two Ps, 13 without). A late token is safe: a writer checks r.done
-	// under s.mu and waits again if its request is not done.
-	done  [kernel.MaxLanes]*request[S]
-	ndone int
+	// Requests whose writers are to be woken: those done, and a queued one
+	// whose writer is to combine. Waking one can cost a futex call (the
+	// runtime wakes an idle P to run it), so it waits until s.mu is
+	// released: with the wakes under the lock, the other P's combiner
+	// parked on s.mu (54 times an iteration of 32 SHA-1 streams at two Ps,
+	// 13 without). A late token is safe: a writer checks its request under
+	// s.mu and waits again if there is nothing for it to do.
+	toWake  [kernel.MaxLanes + 1]*request[S]
+	nToWake int
 }
 
-// wakeDone wakes the writers of the requests c finished. s.mu is not held.
-func (c *combiner[S]) wakeDone() {
-	for i := range c.ndone {
-		wake(c.done[i])
-		c.done[i] = nil
+// wakeLater has r's writer woken at the next wakeAll. Between two, at
+// most MaxLanes+1 wait: one round's lanes and the queue's head.
+func (c *combiner[S]) wakeLater(r *request[S]) {
+	c.toWake[c.nToWake] = r
+	c.nToWake++
+}
+
+// wakeAll wakes the writers wakeLater named. s.mu is not held.
+func (c *combiner[S]) wakeAll() {
+	for i := range c.nToWake {
+		wake(c.toWake[i])
+		c.toWake[i] = nil
 	}
-	c.ndone = 0
+	c.nToWake = 0
 }
 
 // NewServer returns a Server for spec running the given kernels.
@@ -328,7 +336,7 @@ func (s *Server[S]) shed(c *combiner[S], me *request[S], busy *int, procs int) {
 		c.reqs[i], c.states[i], c.ptrs[i] = nil, nil, nil
 	}
 	*busy = keep
-	wake(s.head)
+	c.wakeLater(s.head)
 }
 
 // swapLanes exchanges lanes i and j.
@@ -395,7 +403,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		for y, idle := 0, 0; busy < s.limit(procs) && y < yields && idle < 2; y++ {
 			before := busy
 			s.mu.Unlock()
-			c.wakeDone()
+			c.wakeAll()
 			runtime.Gosched()
 			s.mu.Lock()
 			fill()
@@ -410,7 +418,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		s.lastBusy = max(busy, s.lastBusy/2)
 		k, used, nb := s.plan(c, busy, procs > 1)
 		s.mu.Unlock()
-		c.wakeDone()
+		c.wakeAll()
 		s.round(k, used, nb, &c.states, &c.ptrs)
 		s.mu.Lock()
 		for i := used - 1; i >= 0; i-- { // backwards, so a moved lane is one already advanced
@@ -422,8 +430,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 			}
 			r.done = true
 			if r != me {
-				c.done[c.ndone] = r
-				c.ndone++
+				c.wakeLater(r)
 			}
 			busy--
 			s.inLanes--
@@ -439,9 +446,9 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 	}
 	s.combiners--
 	if s.head != nil {
-		wake(s.head) // its writer becomes the next combiner
+		c.wakeLater(s.head) // its writer becomes the next combiner
 	}
 	s.mu.Unlock()
-	c.wakeDone()
+	c.wakeAll()
 	s.scratch.Put(c)
 }

@@ -83,6 +83,8 @@ func TestShed(t *testing.T) {
 					t.Fatalf("a request is neither in lanes nor queued")
 				}
 			}
+			// The wake waits until the lock is released (wakeAll).
+			c.wakeAll()
 			if tc.wantOut > 0 && len(s.head.wake) != 1 {
 				t.Errorf("the first shed request's writer was not woken")
 			}
