@@ -331,13 +331,19 @@ func (s *Server[S]) shed(c *combiner[S], me *request[S], busy *int, procs int) {
 			c.swapLanes(0, keep+i)
 		}
 	}
-	for i := n - 1; i >= keep; i-- {
+	s.handBack(c, keep, n)
+	*busy = keep
+	c.wakeLater(s.head)
+}
+
+// handBack returns lanes from..to-1 of c to the front of the queue, in
+// their order, and clears them.
+func (s *Server[S]) handBack(c *combiner[S], from, to int) {
+	for i := to - 1; i >= from; i-- {
 		s.inLanes--
 		s.pushFront(c.reqs[i])
 		c.reqs[i], c.states[i], c.ptrs[i] = nil, nil, nil
 	}
-	*busy = keep
-	c.wakeLater(s.head)
 }
 
 // swapLanes exchanges lanes i and j.
@@ -439,12 +445,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 			c.reqs[busy], c.states[busy], c.ptrs[busy] = nil, nil, nil
 		}
 	}
-	// Hand the lanes still in use back to the queue, in front, in order.
-	for i := busy - 1; i >= 0; i-- {
-		s.inLanes--
-		s.pushFront(c.reqs[i])
-		c.reqs[i], c.states[i], c.ptrs[i] = nil, nil, nil
-	}
+	s.handBack(c, 0, busy) // the lanes still in use
 	s.combiners--
 	if s.head != nil {
 		c.wakeLater(s.head) // its writer becomes the next combiner
