@@ -1,6 +1,7 @@
 package sha2
 
 import (
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/stack"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -21,7 +22,7 @@ func (ws Words) Batch(name string, lanes, rounds int, consts, bswapMask Mem,
 	store func(st *[2][8]VecVirtual, bswap VecVirtual, bs *transpose.BatchStream),
 ) {
 	const row = 64
-	w := alignedLocal(rounds * row)
+	w := stack.Aligned(rounds * row)
 	saved := AllocLocal(8 * row)
 	bs := transpose.NewBatchStream(name, lanes, 16*ws.Bytes)
 	var st [2][8]VecVirtual

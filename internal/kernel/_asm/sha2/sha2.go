@@ -6,6 +6,7 @@ package sha2
 import (
 	"slices"
 
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/stack"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/warm"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -360,7 +361,7 @@ func (ws Words) nextBlock(off Register) {
 // rows of row bytes, and the saved state) and loads its arguments; off, the
 // block offset in every lane, starts at 0.
 func frame(rounds, row int) (w, saved Mem, sp, pp, n, off Register) {
-	w = alignedLocal(rounds * row)
+	w = stack.Aligned(rounds * row)
 	saved = AllocLocal(8 * row)
 	sp = Load(Param("s"), GP64())
 	pp = Load(Param("ptrs"), GP64())
@@ -368,18 +369,6 @@ func frame(rounds, row int) (w, saved Mem, sp, pp, n, off Register) {
 	off = GP64()
 	XORQ(off, off)
 	return w, saved, sp, pp, n, off
-}
-
-// alignedLocal allocates size bytes on the stack aligned to 64 bytes, so
-// that no 32-byte access crosses a cache line: Go aligns frames to 8 bytes
-// only, and a store that crosses a line cannot be forwarded to a load.
-func alignedLocal(size int) Mem {
-	m := AllocLocal(size + 56)
-	p := GP64()
-	LEAQ(m, p)
-	ADDQ(U8(56), p)
-	ANDQ(I32(-64), p)
-	return Mem{Base: p}
 }
 
 var tables = map[string]Mem{}
