@@ -6,40 +6,43 @@
 
 // func blockSHANI(s *[5]uint32, p []byte)
 // Requires: SHA, SSE2, SSE4.1, SSSE3
-TEXT ·blockSHANI(SB), $32-32
-	MOVQ   s+0(FP), AX
-	MOVQ   p_base+8(FP), DX
-	MOVQ   p_len+16(FP), CX
-	SHRQ   $0x06, CX
+TEXT ·blockSHANI(SB), $88-32
+	LEAQ   (SP), AX
+	ADDQ   $0x38, AX
+	ANDQ   $-64, AX
+	MOVQ   s+0(FP), CX
+	MOVQ   p_base+8(FP), BX
+	MOVQ   p_len+16(FP), DX
+	SHRQ   $0x06, DX
 	JZ     blockSHANI_done
-	MOVOU  (AX), X0
+	MOVOU  (CX), X0
 	PSHUFD $0x1b, X0, X0
 	PXOR   X1, X1
-	PINSRD $0x03, 16(AX), X1
+	PINSRD $0x03, 16(CX), X1
 
 blockSHANI_loop:
 	MOVOU     sha1reverse<>+0(SB), X3
-	MOVOU     X0, (SP)
-	MOVOU     X1, 16(SP)
-	MOVOU     (DX), X4
+	MOVOU     X0, (AX)
+	MOVOU     X1, 16(AX)
+	MOVOU     (BX), X4
 	PSHUFB    X3, X4
 	PADDD     X4, X1
 	MOVOU     X0, X2
 	SHA1RNDS4 $0x00, X1, X0
-	MOVOU     16(DX), X5
+	MOVOU     16(BX), X5
 	PSHUFB    X3, X5
 	SHA1NEXTE X5, X2
 	MOVOU     X0, X1
 	SHA1RNDS4 $0x00, X2, X0
 	SHA1MSG1  X5, X4
-	MOVOU     32(DX), X6
+	MOVOU     32(BX), X6
 	PSHUFB    X3, X6
 	SHA1NEXTE X6, X1
 	MOVOU     X0, X2
 	SHA1RNDS4 $0x00, X1, X0
 	SHA1MSG1  X6, X5
 	PXOR      X6, X4
-	MOVOU     48(DX), X7
+	MOVOU     48(BX), X7
 	PSHUFB    X3, X7
 	SHA1NEXTE X7, X2
 	MOVOU     X0, X1
@@ -137,16 +140,16 @@ blockSHANI_loop:
 	SHA1NEXTE X7, X2
 	MOVOU     X0, X1
 	SHA1RNDS4 $0x03, X2, X0
-	MOVOU     16(SP), X2
+	MOVOU     16(AX), X2
 	SHA1NEXTE X2, X1
-	MOVOU     (SP), X2
+	MOVOU     (AX), X2
 	PADDD     X2, X0
-	ADDQ      $0x40, DX
-	DECQ      CX
+	ADDQ      $0x40, BX
+	DECQ      DX
 	JNZ       blockSHANI_loop
 	PSHUFD    $0x1b, X0, X0
-	MOVOU     X0, (AX)
-	PEXTRD    $0x03, X1, 16(AX)
+	MOVOU     X0, (CX)
+	PEXTRD    $0x03, X1, 16(CX)
 
 blockSHANI_done:
 	RET
@@ -171,64 +174,67 @@ GLOBL sha1reverse<>(SB), RODATA|NOPTR, $16
 
 // func blockSHANIx2(s *[2][8]uint32, ptrs *[2]*byte, nblocks int)
 // Requires: SHA, SSE2, SSE4.1, SSSE3
-TEXT ·blockSHANIx2(SB), $64-24
-	MOVQ   s+0(FP), AX
-	MOVQ   ptrs+8(FP), DX
-	MOVQ   nblocks+16(FP), CX
-	MOVQ   (DX), BX
-	MOVQ   8(DX), DX
-	MOVOU  (AX), X0
+TEXT ·blockSHANIx2(SB), $120-24
+	LEAQ   (SP), AX
+	ADDQ   $0x38, AX
+	ANDQ   $-64, AX
+	MOVQ   s+0(FP), CX
+	MOVQ   ptrs+8(FP), BX
+	MOVQ   nblocks+16(FP), DX
+	MOVQ   (BX), SI
+	MOVQ   8(BX), BX
+	MOVOU  (CX), X0
 	PSHUFD $0x1b, X0, X0
 	PXOR   X1, X1
-	PINSRD $0x03, 16(AX), X1
-	MOVOU  32(AX), X3
+	PINSRD $0x03, 16(CX), X1
+	MOVOU  32(CX), X3
 	PSHUFD $0x1b, X3, X3
 	PXOR   X4, X4
-	PINSRD $0x03, 48(AX), X4
+	PINSRD $0x03, 48(CX), X4
 
 blockSHANIx2_loop:
 	MOVOU     sha1reverse<>+0(SB), X6
-	MOVOU     X0, (SP)
-	MOVOU     X1, 16(SP)
-	MOVOU     X3, 32(SP)
-	MOVOU     X4, 48(SP)
-	MOVOU     (BX), X7
+	MOVOU     X0, (AX)
+	MOVOU     X1, 16(AX)
+	MOVOU     X3, 32(AX)
+	MOVOU     X4, 48(AX)
+	MOVOU     (SI), X7
 	PSHUFB    X6, X7
 	PADDD     X7, X1
 	MOVOU     X0, X2
 	SHA1RNDS4 $0x00, X1, X0
-	MOVOU     (DX), X8
+	MOVOU     (BX), X8
 	PSHUFB    X6, X8
 	PADDD     X8, X4
 	MOVOU     X3, X5
 	SHA1RNDS4 $0x00, X4, X3
-	MOVOU     16(BX), X9
+	MOVOU     16(SI), X9
 	PSHUFB    X6, X9
 	SHA1NEXTE X9, X2
 	MOVOU     X0, X1
 	SHA1RNDS4 $0x00, X2, X0
 	SHA1MSG1  X9, X7
-	MOVOU     16(DX), X10
+	MOVOU     16(BX), X10
 	PSHUFB    X6, X10
 	SHA1NEXTE X10, X5
 	MOVOU     X3, X4
 	SHA1RNDS4 $0x00, X5, X3
 	SHA1MSG1  X10, X8
-	MOVOU     32(BX), X11
+	MOVOU     32(SI), X11
 	PSHUFB    X6, X11
 	SHA1NEXTE X11, X1
 	MOVOU     X0, X2
 	SHA1RNDS4 $0x00, X1, X0
 	SHA1MSG1  X11, X9
 	PXOR      X11, X7
-	MOVOU     32(DX), X12
+	MOVOU     32(BX), X12
 	PSHUFB    X6, X12
 	SHA1NEXTE X12, X4
 	MOVOU     X3, X5
 	SHA1RNDS4 $0x00, X4, X3
 	SHA1MSG1  X12, X10
 	PXOR      X12, X8
-	MOVOU     48(BX), X13
+	MOVOU     48(SI), X13
 	PSHUFB    X6, X13
 	SHA1NEXTE X13, X2
 	MOVOU     X0, X1
@@ -236,7 +242,7 @@ blockSHANIx2_loop:
 	SHA1RNDS4 $0x00, X2, X0
 	SHA1MSG1  X13, X11
 	PXOR      X13, X9
-	MOVOU     48(DX), X14
+	MOVOU     48(BX), X14
 	PSHUFB    X6, X14
 	SHA1NEXTE X14, X5
 	MOVOU     X3, X4
@@ -424,78 +430,81 @@ blockSHANIx2_loop:
 	SHA1NEXTE X14, X5
 	MOVOU     X3, X4
 	SHA1RNDS4 $0x03, X5, X3
-	MOVOU     16(SP), X2
+	MOVOU     16(AX), X2
 	SHA1NEXTE X2, X1
-	MOVOU     (SP), X2
+	MOVOU     (AX), X2
 	PADDD     X2, X0
-	ADDQ      $0x40, BX
-	MOVOU     48(SP), X2
+	ADDQ      $0x40, SI
+	MOVOU     48(AX), X2
 	SHA1NEXTE X2, X4
-	MOVOU     32(SP), X2
+	MOVOU     32(AX), X2
 	PADDD     X2, X3
-	ADDQ      $0x40, DX
-	DECQ      CX
+	ADDQ      $0x40, BX
+	DECQ      DX
 	JNZ       blockSHANIx2_loop
 	PSHUFD    $0x1b, X0, X0
-	MOVOU     X0, (AX)
-	PEXTRD    $0x03, X1, 16(AX)
+	MOVOU     X0, (CX)
+	PEXTRD    $0x03, X1, 16(CX)
 	PSHUFD    $0x1b, X3, X3
-	MOVOU     X3, 32(AX)
-	PEXTRD    $0x03, X4, 48(AX)
+	MOVOU     X3, 32(CX)
+	PEXTRD    $0x03, X4, 48(CX)
 	RET
 
 // func blockAVX2x8(s *[5][8]uint32, ptrs *[8]*byte, nblocks int)
 // Requires: AVX, AVX2
-TEXT ·blockAVX2x8(SB), $672-24
-	MOVQ    s+0(FP), AX
-	MOVQ    ptrs+8(FP), CX
-	MOVQ    nblocks+16(FP), DX
-	LEAQ    sha1consts8<>+0(SB), BX
-	XORQ    SI, SI
-	VMOVDQU (AX), Y0
-	VMOVDQU Y0, 512(SP)
-	VMOVDQU 32(AX), Y0
-	VMOVDQU Y0, 544(SP)
-	VMOVDQU 64(AX), Y0
-	VMOVDQU Y0, 576(SP)
-	VMOVDQU 96(AX), Y0
-	VMOVDQU Y0, 608(SP)
-	VMOVDQU 128(AX), Y0
-	VMOVDQU Y0, 640(SP)
+TEXT ·blockAVX2x8(SB), $728-24
+	LEAQ    (SP), AX
+	ADDQ    $0x38, AX
+	ANDQ    $-64, AX
+	MOVQ    s+0(FP), CX
+	MOVQ    ptrs+8(FP), DX
+	MOVQ    nblocks+16(FP), BX
+	LEAQ    sha1consts8<>+0(SB), SI
+	XORQ    DI, DI
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, 512(AX)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 544(AX)
+	VMOVDQU 64(CX), Y0
+	VMOVDQU Y0, 576(AX)
+	VMOVDQU 96(CX), Y0
+	VMOVDQU Y0, 608(AX)
+	VMOVDQU 128(CX), Y0
+	VMOVDQU Y0, 640(AX)
 
 avx2_loop:
 	// warm: the first 10240 bytes of blockAVX2x8, every 128 blocks
-	TESTQ $0x0000007f, DX
+	TESTQ $0x0000007f, BX
 	JNZ   blockAVX2x8_warm_skip
-	LEAQ  ·blockAVX2x8+0(SB), DI
-	MOVQ  $0x00000028, R8
+	LEAQ  ·blockAVX2x8+0(SB), R8
+	MOVQ  $0x00000028, R9
 
 blockAVX2x8_warm:
-	MOVL (DI), R9
-	MOVL 64(DI), R9
-	MOVL 128(DI), R9
-	MOVL 192(DI), R9
-	ADDQ $0x00000100, DI
-	DECQ R8
+	MOVL (R8), R10
+	MOVL 64(R8), R10
+	MOVL 128(R8), R10
+	MOVL 192(R8), R10
+	ADDQ $0x00000100, R8
+	DECQ R9
 	JNZ  blockAVX2x8_warm
 
 blockAVX2x8_warm_skip:
-	MOVQ        (CX), DI
-	VMOVDQU     (DI)(SI*1), Y0
-	MOVQ        8(CX), DI
-	VMOVDQU     (DI)(SI*1), Y1
-	MOVQ        16(CX), DI
-	VMOVDQU     (DI)(SI*1), Y2
-	MOVQ        24(CX), DI
-	VMOVDQU     (DI)(SI*1), Y3
-	MOVQ        32(CX), DI
-	VMOVDQU     (DI)(SI*1), Y4
-	MOVQ        40(CX), DI
-	VMOVDQU     (DI)(SI*1), Y5
-	MOVQ        48(CX), DI
-	VMOVDQU     (DI)(SI*1), Y6
-	MOVQ        56(CX), DI
-	VMOVDQU     (DI)(SI*1), Y7
+	MOVQ        (DX), R8
+	VMOVDQU     (R8)(DI*1), Y0
+	MOVQ        8(DX), R8
+	VMOVDQU     (R8)(DI*1), Y1
+	MOVQ        16(DX), R8
+	VMOVDQU     (R8)(DI*1), Y2
+	MOVQ        24(DX), R8
+	VMOVDQU     (R8)(DI*1), Y3
+	MOVQ        32(DX), R8
+	VMOVDQU     (R8)(DI*1), Y4
+	MOVQ        40(DX), R8
+	VMOVDQU     (R8)(DI*1), Y5
+	MOVQ        48(DX), R8
+	VMOVDQU     (R8)(DI*1), Y6
+	MOVQ        56(DX), R8
+	VMOVDQU     (R8)(DI*1), Y7
 	VPUNPCKLDQ  Y1, Y0, Y8
 	VPUNPCKHDQ  Y1, Y0, Y0
 	VPUNPCKLDQ  Y3, Y2, Y1
@@ -522,37 +531,37 @@ blockAVX2x8_warm_skip:
 	VPERM2I128  $0x31, Y4, Y0, Y0
 	VMOVDQU     sha1bswap<>+0(SB), Y4
 	VPSHUFB     Y4, Y6, Y6
-	VMOVDQU     Y6, (SP)
+	VMOVDQU     Y6, (AX)
 	VPSHUFB     Y4, Y7, Y7
-	VMOVDQU     Y7, 32(SP)
+	VMOVDQU     Y7, 32(AX)
 	VPSHUFB     Y4, Y2, Y2
-	VMOVDQU     Y2, 64(SP)
+	VMOVDQU     Y2, 64(AX)
 	VPSHUFB     Y4, Y8, Y8
-	VMOVDQU     Y8, 96(SP)
+	VMOVDQU     Y8, 96(AX)
 	VPSHUFB     Y4, Y3, Y3
-	VMOVDQU     Y3, 128(SP)
+	VMOVDQU     Y3, 128(AX)
 	VPSHUFB     Y4, Y1, Y1
-	VMOVDQU     Y1, 160(SP)
+	VMOVDQU     Y1, 160(AX)
 	VPSHUFB     Y4, Y5, Y5
-	VMOVDQU     Y5, 192(SP)
+	VMOVDQU     Y5, 192(AX)
 	VPSHUFB     Y4, Y0, Y0
-	VMOVDQU     Y0, 224(SP)
-	MOVQ        (CX), DI
-	VMOVDQU     32(DI)(SI*1), Y0
-	MOVQ        8(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y1
-	MOVQ        16(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y2
-	MOVQ        24(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y3
-	MOVQ        32(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y4
-	MOVQ        40(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y5
-	MOVQ        48(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y6
-	MOVQ        56(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y7
+	VMOVDQU     Y0, 224(AX)
+	MOVQ        (DX), R8
+	VMOVDQU     32(R8)(DI*1), Y0
+	MOVQ        8(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y1
+	MOVQ        16(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y2
+	MOVQ        24(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y3
+	MOVQ        32(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y4
+	MOVQ        40(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y5
+	MOVQ        48(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y6
+	MOVQ        56(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y7
 	VPUNPCKLDQ  Y1, Y0, Y8
 	VPUNPCKHDQ  Y1, Y0, Y0
 	VPUNPCKLDQ  Y3, Y2, Y1
@@ -579,30 +588,30 @@ blockAVX2x8_warm_skip:
 	VPERM2I128  $0x31, Y4, Y0, Y0
 	VMOVDQU     sha1bswap<>+0(SB), Y4
 	VPSHUFB     Y4, Y6, Y6
-	VMOVDQU     Y6, 256(SP)
+	VMOVDQU     Y6, 256(AX)
 	VPSHUFB     Y4, Y7, Y7
-	VMOVDQU     Y7, 288(SP)
+	VMOVDQU     Y7, 288(AX)
 	VPSHUFB     Y4, Y2, Y2
-	VMOVDQU     Y2, 320(SP)
+	VMOVDQU     Y2, 320(AX)
 	VPSHUFB     Y4, Y8, Y8
-	VMOVDQU     Y8, 352(SP)
+	VMOVDQU     Y8, 352(AX)
 	VPSHUFB     Y4, Y3, Y3
-	VMOVDQU     Y3, 384(SP)
+	VMOVDQU     Y3, 384(AX)
 	VPSHUFB     Y4, Y1, Y1
-	VMOVDQU     Y1, 416(SP)
+	VMOVDQU     Y1, 416(AX)
 	VPSHUFB     Y4, Y5, Y5
-	VMOVDQU     Y5, 448(SP)
+	VMOVDQU     Y5, 448(AX)
 	VPSHUFB     Y4, Y0, Y0
-	VMOVDQU     Y0, 480(SP)
-	VMOVDQU     512(SP), Y0
-	VMOVDQU     544(SP), Y1
-	VMOVDQU     576(SP), Y2
-	VMOVDQU     608(SP), Y3
-	VMOVDQU     640(SP), Y4
-	VPADDD      (SP), Y4, Y4
-	VPADDD      (BX), Y4, Y4
-	VPADDD      32(SP), Y3, Y5
-	VPADDD      (BX), Y5, Y5
+	VMOVDQU     Y0, 480(AX)
+	VMOVDQU     512(AX), Y0
+	VMOVDQU     544(AX), Y1
+	VMOVDQU     576(AX), Y2
+	VMOVDQU     608(AX), Y3
+	VMOVDQU     640(AX), Y4
+	VPADDD      (AX), Y4, Y4
+	VPADDD      (SI), Y4, Y4
+	VPADDD      32(AX), Y3, Y5
+	VPADDD      (SI), Y5, Y5
 	VPXOR       Y2, Y3, Y6
 	VPAND       Y1, Y6, Y6
 	VPXOR       Y6, Y3, Y3
@@ -614,8 +623,8 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y1, Y3
 	VPSRLD      $0x02, Y1, Y1
 	VPOR        Y3, Y1, Y1
-	VPADDD      64(SP), Y2, Y3
-	VPADDD      (BX), Y3, Y3
+	VPADDD      64(AX), Y2, Y3
+	VPADDD      (SI), Y3, Y3
 	VPXOR       Y1, Y2, Y6
 	VPAND       Y0, Y6, Y6
 	VPXOR       Y6, Y2, Y2
@@ -627,8 +636,8 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y0, Y2
 	VPSRLD      $0x02, Y0, Y0
 	VPOR        Y2, Y0, Y0
-	VPADDD      96(SP), Y1, Y2
-	VPADDD      (BX), Y2, Y2
+	VPADDD      96(AX), Y1, Y2
+	VPADDD      (SI), Y2, Y2
 	VPXOR       Y0, Y1, Y6
 	VPAND       Y4, Y6, Y6
 	VPXOR       Y6, Y1, Y1
@@ -640,8 +649,8 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y4, Y1
 	VPSRLD      $0x02, Y4, Y4
 	VPOR        Y1, Y4, Y4
-	VPADDD      128(SP), Y0, Y1
-	VPADDD      (BX), Y1, Y1
+	VPADDD      128(AX), Y0, Y1
+	VPADDD      (SI), Y1, Y1
 	VPXOR       Y4, Y0, Y6
 	VPAND       Y5, Y6, Y6
 	VPXOR       Y6, Y0, Y0
@@ -653,8 +662,8 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y5, Y0
 	VPSRLD      $0x02, Y5, Y5
 	VPOR        Y0, Y5, Y5
-	VPADDD      160(SP), Y4, Y0
-	VPADDD      (BX), Y0, Y0
+	VPADDD      160(AX), Y4, Y0
+	VPADDD      (SI), Y0, Y0
 	VPXOR       Y5, Y4, Y6
 	VPAND       Y3, Y6, Y6
 	VPXOR       Y6, Y4, Y4
@@ -666,8 +675,8 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y3, Y4
 	VPSRLD      $0x02, Y3, Y3
 	VPOR        Y4, Y3, Y3
-	VPADDD      192(SP), Y5, Y4
-	VPADDD      (BX), Y4, Y4
+	VPADDD      192(AX), Y5, Y4
+	VPADDD      (SI), Y4, Y4
 	VPXOR       Y3, Y5, Y6
 	VPAND       Y2, Y6, Y6
 	VPXOR       Y6, Y5, Y5
@@ -679,8 +688,8 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y2, Y5
 	VPSRLD      $0x02, Y2, Y2
 	VPOR        Y5, Y2, Y2
-	VPADDD      224(SP), Y3, Y5
-	VPADDD      (BX), Y5, Y5
+	VPADDD      224(AX), Y3, Y5
+	VPADDD      (SI), Y5, Y5
 	VPXOR       Y2, Y3, Y6
 	VPAND       Y1, Y6, Y6
 	VPXOR       Y6, Y3, Y3
@@ -692,8 +701,8 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y1, Y3
 	VPSRLD      $0x02, Y1, Y1
 	VPOR        Y3, Y1, Y1
-	VPADDD      256(SP), Y2, Y3
-	VPADDD      (BX), Y3, Y3
+	VPADDD      256(AX), Y2, Y3
+	VPADDD      (SI), Y3, Y3
 	VPXOR       Y1, Y2, Y6
 	VPAND       Y0, Y6, Y6
 	VPXOR       Y6, Y2, Y2
@@ -705,8 +714,8 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y0, Y2
 	VPSRLD      $0x02, Y0, Y0
 	VPOR        Y2, Y0, Y0
-	VPADDD      288(SP), Y1, Y2
-	VPADDD      (BX), Y2, Y2
+	VPADDD      288(AX), Y1, Y2
+	VPADDD      (SI), Y2, Y2
 	VPXOR       Y0, Y1, Y6
 	VPAND       Y4, Y6, Y6
 	VPXOR       Y6, Y1, Y1
@@ -718,8 +727,8 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y4, Y1
 	VPSRLD      $0x02, Y4, Y4
 	VPOR        Y1, Y4, Y4
-	VPADDD      320(SP), Y0, Y1
-	VPADDD      (BX), Y1, Y1
+	VPADDD      320(AX), Y0, Y1
+	VPADDD      (SI), Y1, Y1
 	VPXOR       Y4, Y0, Y6
 	VPAND       Y5, Y6, Y6
 	VPXOR       Y6, Y0, Y0
@@ -731,8 +740,8 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y5, Y0
 	VPSRLD      $0x02, Y5, Y5
 	VPOR        Y0, Y5, Y5
-	VPADDD      352(SP), Y4, Y0
-	VPADDD      (BX), Y0, Y0
+	VPADDD      352(AX), Y4, Y0
+	VPADDD      (SI), Y0, Y0
 	VPXOR       Y5, Y4, Y6
 	VPAND       Y3, Y6, Y6
 	VPXOR       Y6, Y4, Y4
@@ -744,8 +753,8 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y3, Y4
 	VPSRLD      $0x02, Y3, Y3
 	VPOR        Y4, Y3, Y3
-	VPADDD      384(SP), Y5, Y4
-	VPADDD      (BX), Y4, Y4
+	VPADDD      384(AX), Y5, Y4
+	VPADDD      (SI), Y4, Y4
 	VPXOR       Y3, Y5, Y6
 	VPAND       Y2, Y6, Y6
 	VPXOR       Y6, Y5, Y5
@@ -757,8 +766,8 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y2, Y5
 	VPSRLD      $0x02, Y2, Y2
 	VPOR        Y5, Y2, Y2
-	VPADDD      416(SP), Y3, Y5
-	VPADDD      (BX), Y5, Y5
+	VPADDD      416(AX), Y3, Y5
+	VPADDD      (SI), Y5, Y5
 	VPXOR       Y2, Y3, Y6
 	VPAND       Y1, Y6, Y6
 	VPXOR       Y6, Y3, Y3
@@ -770,8 +779,8 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y1, Y3
 	VPSRLD      $0x02, Y1, Y1
 	VPOR        Y3, Y1, Y1
-	VPADDD      448(SP), Y2, Y3
-	VPADDD      (BX), Y3, Y3
+	VPADDD      448(AX), Y2, Y3
+	VPADDD      (SI), Y3, Y3
 	VPXOR       Y1, Y2, Y6
 	VPAND       Y0, Y6, Y6
 	VPXOR       Y6, Y2, Y2
@@ -783,8 +792,8 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y0, Y2
 	VPSRLD      $0x02, Y0, Y0
 	VPOR        Y2, Y0, Y0
-	VPADDD      480(SP), Y1, Y2
-	VPADDD      (BX), Y2, Y2
+	VPADDD      480(AX), Y1, Y2
+	VPADDD      (SI), Y2, Y2
 	VPXOR       Y0, Y1, Y6
 	VPAND       Y4, Y6, Y6
 	VPXOR       Y6, Y1, Y1
@@ -796,16 +805,16 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y4, Y1
 	VPSRLD      $0x02, Y4, Y4
 	VPOR        Y1, Y4, Y4
-	VMOVDQU     416(SP), Y1
-	VPXOR       256(SP), Y1, Y1
-	VPXOR       64(SP), Y1, Y1
-	VPXOR       (SP), Y1, Y1
+	VMOVDQU     416(AX), Y1
+	VPXOR       256(AX), Y1, Y1
+	VPXOR       64(AX), Y1, Y1
+	VPXOR       (AX), Y1, Y1
 	VPSLLD      $0x01, Y1, Y6
 	VPSRLD      $0x1f, Y1, Y1
 	VPOR        Y6, Y1, Y1
-	VMOVDQU     Y1, (SP)
+	VMOVDQU     Y1, (AX)
 	VPADDD      Y1, Y0, Y1
-	VPADDD      (BX), Y1, Y1
+	VPADDD      (SI), Y1, Y1
 	VPXOR       Y4, Y0, Y6
 	VPAND       Y5, Y6, Y6
 	VPXOR       Y6, Y0, Y0
@@ -817,1343 +826,1343 @@ blockAVX2x8_warm_skip:
 	VPSLLD      $0x1e, Y5, Y0
 	VPSRLD      $0x02, Y5, Y5
 	VPOR        Y0, Y5, Y5
-	VMOVDQU     448(SP), Y0
-	VPXOR       288(SP), Y0, Y0
-	VPXOR       96(SP), Y0, Y0
-	VPXOR       32(SP), Y0, Y0
+	VMOVDQU     448(AX), Y0
+	VPXOR       288(AX), Y0, Y0
+	VPXOR       96(AX), Y0, Y0
+	VPXOR       32(AX), Y0, Y0
 	VPSLLD      $0x01, Y0, Y6
 	VPSRLD      $0x1f, Y0, Y0
 	VPOR        Y6, Y0, Y0
-	VMOVDQU     Y0, 32(SP)
-	VPADDD      Y0, Y4, Y0
-	VPADDD      (BX), Y0, Y0
-	VPXOR       Y5, Y4, Y6
-	VPAND       Y3, Y6, Y6
-	VPXOR       Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x05, Y2, Y6
-	VPSRLD      $0x1b, Y2, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x1e, Y3, Y4
-	VPSRLD      $0x02, Y3, Y3
-	VPOR        Y4, Y3, Y3
-	VMOVDQU     480(SP), Y4
-	VPXOR       320(SP), Y4, Y4
-	VPXOR       128(SP), Y4, Y4
-	VPXOR       64(SP), Y4, Y4
-	VPSLLD      $0x01, Y4, Y6
-	VPSRLD      $0x1f, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VMOVDQU     Y4, 64(SP)
-	VPADDD      Y4, Y5, Y4
-	VPADDD      (BX), Y4, Y4
-	VPXOR       Y3, Y5, Y6
-	VPAND       Y2, Y6, Y6
-	VPXOR       Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x05, Y1, Y6
-	VPSRLD      $0x1b, Y1, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x1e, Y2, Y5
-	VPSRLD      $0x02, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VMOVDQU     (SP), Y5
-	VPXOR       352(SP), Y5, Y5
-	VPXOR       160(SP), Y5, Y5
-	VPXOR       96(SP), Y5, Y5
-	VPSLLD      $0x01, Y5, Y6
-	VPSRLD      $0x1f, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VMOVDQU     Y5, 96(SP)
-	VPADDD      Y5, Y3, Y5
-	VPADDD      (BX), Y5, Y5
-	VPXOR       Y2, Y3, Y6
-	VPAND       Y1, Y6, Y6
-	VPXOR       Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x05, Y0, Y6
-	VPSRLD      $0x1b, Y0, Y3
-	VPOR        Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x1e, Y1, Y3
-	VPSRLD      $0x02, Y1, Y1
-	VPOR        Y3, Y1, Y1
-	VMOVDQU     32(SP), Y3
-	VPXOR       384(SP), Y3, Y3
-	VPXOR       192(SP), Y3, Y3
-	VPXOR       128(SP), Y3, Y3
-	VPSLLD      $0x01, Y3, Y6
-	VPSRLD      $0x1f, Y3, Y3
-	VPOR        Y6, Y3, Y3
-	VMOVDQU     Y3, 128(SP)
-	VPADDD      Y3, Y2, Y3
-	VPADDD      32(BX), Y3, Y3
-	VPXOR       Y1, Y2, Y6
-	VPAND       Y0, Y6, Y6
-	VPXOR       Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x05, Y4, Y6
-	VPSRLD      $0x1b, Y4, Y2
-	VPOR        Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x1e, Y0, Y2
-	VPSRLD      $0x02, Y0, Y0
-	VPOR        Y2, Y0, Y0
-	VMOVDQU     64(SP), Y2
-	VPXOR       416(SP), Y2, Y2
-	VPXOR       224(SP), Y2, Y2
-	VPXOR       160(SP), Y2, Y2
-	VPSLLD      $0x01, Y2, Y6
-	VPSRLD      $0x1f, Y2, Y2
-	VPOR        Y6, Y2, Y2
-	VMOVDQU     Y2, 160(SP)
-	VPADDD      Y2, Y1, Y2
-	VPADDD      32(BX), Y2, Y2
-	VPXOR       Y4, Y1, Y1
-	VPXOR       Y0, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x05, Y5, Y6
-	VPSRLD      $0x1b, Y5, Y1
-	VPOR        Y6, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x1e, Y4, Y1
-	VPSRLD      $0x02, Y4, Y4
-	VPOR        Y1, Y4, Y4
-	VMOVDQU     96(SP), Y1
-	VPXOR       448(SP), Y1, Y1
-	VPXOR       256(SP), Y1, Y1
-	VPXOR       192(SP), Y1, Y1
-	VPSLLD      $0x01, Y1, Y6
-	VPSRLD      $0x1f, Y1, Y1
-	VPOR        Y6, Y1, Y1
-	VMOVDQU     Y1, 192(SP)
-	VPADDD      Y1, Y0, Y1
-	VPADDD      32(BX), Y1, Y1
-	VPXOR       Y5, Y0, Y0
-	VPXOR       Y4, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x05, Y3, Y6
-	VPSRLD      $0x1b, Y3, Y0
-	VPOR        Y6, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x1e, Y5, Y0
-	VPSRLD      $0x02, Y5, Y5
-	VPOR        Y0, Y5, Y5
-	VMOVDQU     128(SP), Y0
-	VPXOR       480(SP), Y0, Y0
-	VPXOR       288(SP), Y0, Y0
-	VPXOR       224(SP), Y0, Y0
-	VPSLLD      $0x01, Y0, Y6
-	VPSRLD      $0x1f, Y0, Y0
-	VPOR        Y6, Y0, Y0
-	VMOVDQU     Y0, 224(SP)
-	VPADDD      Y0, Y4, Y0
-	VPADDD      32(BX), Y0, Y0
-	VPXOR       Y3, Y4, Y4
-	VPXOR       Y5, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x05, Y2, Y6
-	VPSRLD      $0x1b, Y2, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x1e, Y3, Y4
-	VPSRLD      $0x02, Y3, Y3
-	VPOR        Y4, Y3, Y3
-	VMOVDQU     160(SP), Y4
-	VPXOR       (SP), Y4, Y4
-	VPXOR       320(SP), Y4, Y4
-	VPXOR       256(SP), Y4, Y4
-	VPSLLD      $0x01, Y4, Y6
-	VPSRLD      $0x1f, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VMOVDQU     Y4, 256(SP)
-	VPADDD      Y4, Y5, Y4
-	VPADDD      32(BX), Y4, Y4
-	VPXOR       Y2, Y5, Y5
-	VPXOR       Y3, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x05, Y1, Y6
-	VPSRLD      $0x1b, Y1, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x1e, Y2, Y5
-	VPSRLD      $0x02, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VMOVDQU     192(SP), Y5
-	VPXOR       32(SP), Y5, Y5
-	VPXOR       352(SP), Y5, Y5
-	VPXOR       288(SP), Y5, Y5
-	VPSLLD      $0x01, Y5, Y6
-	VPSRLD      $0x1f, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VMOVDQU     Y5, 288(SP)
-	VPADDD      Y5, Y3, Y5
-	VPADDD      32(BX), Y5, Y5
-	VPXOR       Y1, Y3, Y3
-	VPXOR       Y2, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x05, Y0, Y6
-	VPSRLD      $0x1b, Y0, Y3
-	VPOR        Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x1e, Y1, Y3
-	VPSRLD      $0x02, Y1, Y1
-	VPOR        Y3, Y1, Y1
-	VMOVDQU     224(SP), Y3
-	VPXOR       64(SP), Y3, Y3
-	VPXOR       384(SP), Y3, Y3
-	VPXOR       320(SP), Y3, Y3
-	VPSLLD      $0x01, Y3, Y6
-	VPSRLD      $0x1f, Y3, Y3
-	VPOR        Y6, Y3, Y3
-	VMOVDQU     Y3, 320(SP)
-	VPADDD      Y3, Y2, Y3
-	VPADDD      32(BX), Y3, Y3
-	VPXOR       Y0, Y2, Y2
-	VPXOR       Y1, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x05, Y4, Y6
-	VPSRLD      $0x1b, Y4, Y2
-	VPOR        Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x1e, Y0, Y2
-	VPSRLD      $0x02, Y0, Y0
-	VPOR        Y2, Y0, Y0
-	VMOVDQU     256(SP), Y2
-	VPXOR       96(SP), Y2, Y2
-	VPXOR       416(SP), Y2, Y2
-	VPXOR       352(SP), Y2, Y2
-	VPSLLD      $0x01, Y2, Y6
-	VPSRLD      $0x1f, Y2, Y2
-	VPOR        Y6, Y2, Y2
-	VMOVDQU     Y2, 352(SP)
-	VPADDD      Y2, Y1, Y2
-	VPADDD      32(BX), Y2, Y2
-	VPXOR       Y4, Y1, Y1
-	VPXOR       Y0, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x05, Y5, Y6
-	VPSRLD      $0x1b, Y5, Y1
-	VPOR        Y6, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x1e, Y4, Y1
-	VPSRLD      $0x02, Y4, Y4
-	VPOR        Y1, Y4, Y4
-	VMOVDQU     288(SP), Y1
-	VPXOR       128(SP), Y1, Y1
-	VPXOR       448(SP), Y1, Y1
-	VPXOR       384(SP), Y1, Y1
-	VPSLLD      $0x01, Y1, Y6
-	VPSRLD      $0x1f, Y1, Y1
-	VPOR        Y6, Y1, Y1
-	VMOVDQU     Y1, 384(SP)
-	VPADDD      Y1, Y0, Y1
-	VPADDD      32(BX), Y1, Y1
-	VPXOR       Y5, Y0, Y0
-	VPXOR       Y4, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x05, Y3, Y6
-	VPSRLD      $0x1b, Y3, Y0
-	VPOR        Y6, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x1e, Y5, Y0
-	VPSRLD      $0x02, Y5, Y5
-	VPOR        Y0, Y5, Y5
-	VMOVDQU     320(SP), Y0
-	VPXOR       160(SP), Y0, Y0
-	VPXOR       480(SP), Y0, Y0
-	VPXOR       416(SP), Y0, Y0
-	VPSLLD      $0x01, Y0, Y6
-	VPSRLD      $0x1f, Y0, Y0
-	VPOR        Y6, Y0, Y0
-	VMOVDQU     Y0, 416(SP)
-	VPADDD      Y0, Y4, Y0
-	VPADDD      32(BX), Y0, Y0
-	VPXOR       Y3, Y4, Y4
-	VPXOR       Y5, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x05, Y2, Y6
-	VPSRLD      $0x1b, Y2, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x1e, Y3, Y4
-	VPSRLD      $0x02, Y3, Y3
-	VPOR        Y4, Y3, Y3
-	VMOVDQU     352(SP), Y4
-	VPXOR       192(SP), Y4, Y4
-	VPXOR       (SP), Y4, Y4
-	VPXOR       448(SP), Y4, Y4
-	VPSLLD      $0x01, Y4, Y6
-	VPSRLD      $0x1f, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VMOVDQU     Y4, 448(SP)
-	VPADDD      Y4, Y5, Y4
-	VPADDD      32(BX), Y4, Y4
-	VPXOR       Y2, Y5, Y5
-	VPXOR       Y3, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x05, Y1, Y6
-	VPSRLD      $0x1b, Y1, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x1e, Y2, Y5
-	VPSRLD      $0x02, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VMOVDQU     384(SP), Y5
-	VPXOR       224(SP), Y5, Y5
-	VPXOR       32(SP), Y5, Y5
-	VPXOR       480(SP), Y5, Y5
-	VPSLLD      $0x01, Y5, Y6
-	VPSRLD      $0x1f, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VMOVDQU     Y5, 480(SP)
-	VPADDD      Y5, Y3, Y5
-	VPADDD      32(BX), Y5, Y5
-	VPXOR       Y1, Y3, Y3
-	VPXOR       Y2, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x05, Y0, Y6
-	VPSRLD      $0x1b, Y0, Y3
-	VPOR        Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x1e, Y1, Y3
-	VPSRLD      $0x02, Y1, Y1
-	VPOR        Y3, Y1, Y1
-	VMOVDQU     416(SP), Y3
-	VPXOR       256(SP), Y3, Y3
-	VPXOR       64(SP), Y3, Y3
-	VPXOR       (SP), Y3, Y3
-	VPSLLD      $0x01, Y3, Y6
-	VPSRLD      $0x1f, Y3, Y3
-	VPOR        Y6, Y3, Y3
-	VMOVDQU     Y3, (SP)
-	VPADDD      Y3, Y2, Y3
-	VPADDD      32(BX), Y3, Y3
-	VPXOR       Y0, Y2, Y2
-	VPXOR       Y1, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x05, Y4, Y6
-	VPSRLD      $0x1b, Y4, Y2
-	VPOR        Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x1e, Y0, Y2
-	VPSRLD      $0x02, Y0, Y0
-	VPOR        Y2, Y0, Y0
-	VMOVDQU     448(SP), Y2
-	VPXOR       288(SP), Y2, Y2
-	VPXOR       96(SP), Y2, Y2
-	VPXOR       32(SP), Y2, Y2
-	VPSLLD      $0x01, Y2, Y6
-	VPSRLD      $0x1f, Y2, Y2
-	VPOR        Y6, Y2, Y2
-	VMOVDQU     Y2, 32(SP)
-	VPADDD      Y2, Y1, Y2
-	VPADDD      32(BX), Y2, Y2
-	VPXOR       Y4, Y1, Y1
-	VPXOR       Y0, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x05, Y5, Y6
-	VPSRLD      $0x1b, Y5, Y1
-	VPOR        Y6, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x1e, Y4, Y1
-	VPSRLD      $0x02, Y4, Y4
-	VPOR        Y1, Y4, Y4
-	VMOVDQU     480(SP), Y1
-	VPXOR       320(SP), Y1, Y1
-	VPXOR       128(SP), Y1, Y1
-	VPXOR       64(SP), Y1, Y1
-	VPSLLD      $0x01, Y1, Y6
-	VPSRLD      $0x1f, Y1, Y1
-	VPOR        Y6, Y1, Y1
-	VMOVDQU     Y1, 64(SP)
-	VPADDD      Y1, Y0, Y1
-	VPADDD      32(BX), Y1, Y1
-	VPXOR       Y5, Y0, Y0
-	VPXOR       Y4, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x05, Y3, Y6
-	VPSRLD      $0x1b, Y3, Y0
-	VPOR        Y6, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x1e, Y5, Y0
-	VPSRLD      $0x02, Y5, Y5
-	VPOR        Y0, Y5, Y5
-	VMOVDQU     (SP), Y0
-	VPXOR       352(SP), Y0, Y0
-	VPXOR       160(SP), Y0, Y0
-	VPXOR       96(SP), Y0, Y0
-	VPSLLD      $0x01, Y0, Y6
-	VPSRLD      $0x1f, Y0, Y0
-	VPOR        Y6, Y0, Y0
-	VMOVDQU     Y0, 96(SP)
-	VPADDD      Y0, Y4, Y0
-	VPADDD      32(BX), Y0, Y0
-	VPXOR       Y3, Y4, Y4
-	VPXOR       Y5, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x05, Y2, Y6
-	VPSRLD      $0x1b, Y2, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x1e, Y3, Y4
-	VPSRLD      $0x02, Y3, Y3
-	VPOR        Y4, Y3, Y3
-	VMOVDQU     32(SP), Y4
-	VPXOR       384(SP), Y4, Y4
-	VPXOR       192(SP), Y4, Y4
-	VPXOR       128(SP), Y4, Y4
-	VPSLLD      $0x01, Y4, Y6
-	VPSRLD      $0x1f, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VMOVDQU     Y4, 128(SP)
-	VPADDD      Y4, Y5, Y4
-	VPADDD      32(BX), Y4, Y4
-	VPXOR       Y2, Y5, Y5
-	VPXOR       Y3, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x05, Y1, Y6
-	VPSRLD      $0x1b, Y1, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x1e, Y2, Y5
-	VPSRLD      $0x02, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VMOVDQU     64(SP), Y5
-	VPXOR       416(SP), Y5, Y5
-	VPXOR       224(SP), Y5, Y5
-	VPXOR       160(SP), Y5, Y5
-	VPSLLD      $0x01, Y5, Y6
-	VPSRLD      $0x1f, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VMOVDQU     Y5, 160(SP)
-	VPADDD      Y5, Y3, Y5
-	VPADDD      32(BX), Y5, Y5
-	VPXOR       Y1, Y3, Y3
-	VPXOR       Y2, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x05, Y0, Y6
-	VPSRLD      $0x1b, Y0, Y3
-	VPOR        Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x1e, Y1, Y3
-	VPSRLD      $0x02, Y1, Y1
-	VPOR        Y3, Y1, Y1
-	VMOVDQU     96(SP), Y3
-	VPXOR       448(SP), Y3, Y3
-	VPXOR       256(SP), Y3, Y3
-	VPXOR       192(SP), Y3, Y3
-	VPSLLD      $0x01, Y3, Y6
-	VPSRLD      $0x1f, Y3, Y3
-	VPOR        Y6, Y3, Y3
-	VMOVDQU     Y3, 192(SP)
-	VPADDD      Y3, Y2, Y3
-	VPADDD      32(BX), Y3, Y3
-	VPXOR       Y0, Y2, Y2
-	VPXOR       Y1, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x05, Y4, Y6
-	VPSRLD      $0x1b, Y4, Y2
-	VPOR        Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x1e, Y0, Y2
-	VPSRLD      $0x02, Y0, Y0
-	VPOR        Y2, Y0, Y0
-	VMOVDQU     128(SP), Y2
-	VPXOR       480(SP), Y2, Y2
-	VPXOR       288(SP), Y2, Y2
-	VPXOR       224(SP), Y2, Y2
-	VPSLLD      $0x01, Y2, Y6
-	VPSRLD      $0x1f, Y2, Y2
-	VPOR        Y6, Y2, Y2
-	VMOVDQU     Y2, 224(SP)
-	VPADDD      Y2, Y1, Y2
-	VPADDD      32(BX), Y2, Y2
-	VPXOR       Y4, Y1, Y1
-	VPXOR       Y0, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x05, Y5, Y6
-	VPSRLD      $0x1b, Y5, Y1
-	VPOR        Y6, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x1e, Y4, Y1
-	VPSRLD      $0x02, Y4, Y4
-	VPOR        Y1, Y4, Y4
-	VMOVDQU     160(SP), Y1
-	VPXOR       (SP), Y1, Y1
-	VPXOR       320(SP), Y1, Y1
-	VPXOR       256(SP), Y1, Y1
-	VPSLLD      $0x01, Y1, Y6
-	VPSRLD      $0x1f, Y1, Y1
-	VPOR        Y6, Y1, Y1
-	VMOVDQU     Y1, 256(SP)
-	VPADDD      Y1, Y0, Y1
-	VPADDD      64(BX), Y1, Y1
-	VPXOR       Y5, Y0, Y0
-	VPXOR       Y4, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x05, Y3, Y6
-	VPSRLD      $0x1b, Y3, Y0
-	VPOR        Y6, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x1e, Y5, Y0
-	VPSRLD      $0x02, Y5, Y5
-	VPOR        Y0, Y5, Y5
-	VMOVDQU     192(SP), Y0
-	VPXOR       32(SP), Y0, Y0
-	VPXOR       352(SP), Y0, Y0
-	VPXOR       288(SP), Y0, Y0
-	VPSLLD      $0x01, Y0, Y6
-	VPSRLD      $0x1f, Y0, Y0
-	VPOR        Y6, Y0, Y0
-	VMOVDQU     Y0, 288(SP)
-	VPADDD      Y0, Y4, Y0
-	VPADDD      64(BX), Y0, Y0
-	VPAND       Y3, Y5, Y6
-	VPOR        Y3, Y5, Y7
-	VPAND       Y7, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x05, Y2, Y6
-	VPSRLD      $0x1b, Y2, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x1e, Y3, Y4
-	VPSRLD      $0x02, Y3, Y3
-	VPOR        Y4, Y3, Y3
-	VMOVDQU     224(SP), Y4
-	VPXOR       64(SP), Y4, Y4
-	VPXOR       384(SP), Y4, Y4
-	VPXOR       320(SP), Y4, Y4
-	VPSLLD      $0x01, Y4, Y6
-	VPSRLD      $0x1f, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VMOVDQU     Y4, 320(SP)
-	VPADDD      Y4, Y5, Y4
-	VPADDD      64(BX), Y4, Y4
-	VPAND       Y2, Y3, Y6
-	VPOR        Y2, Y3, Y7
-	VPAND       Y7, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x05, Y1, Y6
-	VPSRLD      $0x1b, Y1, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x1e, Y2, Y5
-	VPSRLD      $0x02, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VMOVDQU     256(SP), Y5
-	VPXOR       96(SP), Y5, Y5
-	VPXOR       416(SP), Y5, Y5
-	VPXOR       352(SP), Y5, Y5
-	VPSLLD      $0x01, Y5, Y6
-	VPSRLD      $0x1f, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VMOVDQU     Y5, 352(SP)
-	VPADDD      Y5, Y3, Y5
-	VPADDD      64(BX), Y5, Y5
-	VPAND       Y1, Y2, Y6
-	VPOR        Y1, Y2, Y7
-	VPAND       Y7, Y3, Y3
-	VPOR        Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x05, Y0, Y6
-	VPSRLD      $0x1b, Y0, Y3
-	VPOR        Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x1e, Y1, Y3
-	VPSRLD      $0x02, Y1, Y1
-	VPOR        Y3, Y1, Y1
-	VMOVDQU     288(SP), Y3
-	VPXOR       128(SP), Y3, Y3
-	VPXOR       448(SP), Y3, Y3
-	VPXOR       384(SP), Y3, Y3
-	VPSLLD      $0x01, Y3, Y6
-	VPSRLD      $0x1f, Y3, Y3
-	VPOR        Y6, Y3, Y3
-	VMOVDQU     Y3, 384(SP)
-	VPADDD      Y3, Y2, Y3
-	VPADDD      64(BX), Y3, Y3
-	VPAND       Y0, Y1, Y6
-	VPOR        Y0, Y1, Y7
-	VPAND       Y7, Y2, Y2
-	VPOR        Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x05, Y4, Y6
-	VPSRLD      $0x1b, Y4, Y2
-	VPOR        Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x1e, Y0, Y2
-	VPSRLD      $0x02, Y0, Y0
-	VPOR        Y2, Y0, Y0
-	VMOVDQU     320(SP), Y2
-	VPXOR       160(SP), Y2, Y2
-	VPXOR       480(SP), Y2, Y2
-	VPXOR       416(SP), Y2, Y2
-	VPSLLD      $0x01, Y2, Y6
-	VPSRLD      $0x1f, Y2, Y2
-	VPOR        Y6, Y2, Y2
-	VMOVDQU     Y2, 416(SP)
-	VPADDD      Y2, Y1, Y2
-	VPADDD      64(BX), Y2, Y2
-	VPAND       Y4, Y0, Y6
-	VPOR        Y4, Y0, Y7
-	VPAND       Y7, Y1, Y1
-	VPOR        Y6, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x05, Y5, Y6
-	VPSRLD      $0x1b, Y5, Y1
-	VPOR        Y6, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x1e, Y4, Y1
-	VPSRLD      $0x02, Y4, Y4
-	VPOR        Y1, Y4, Y4
-	VMOVDQU     352(SP), Y1
-	VPXOR       192(SP), Y1, Y1
-	VPXOR       (SP), Y1, Y1
-	VPXOR       448(SP), Y1, Y1
-	VPSLLD      $0x01, Y1, Y6
-	VPSRLD      $0x1f, Y1, Y1
-	VPOR        Y6, Y1, Y1
-	VMOVDQU     Y1, 448(SP)
-	VPADDD      Y1, Y0, Y1
-	VPADDD      64(BX), Y1, Y1
-	VPAND       Y5, Y4, Y6
-	VPOR        Y5, Y4, Y7
-	VPAND       Y7, Y0, Y0
-	VPOR        Y6, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x05, Y3, Y6
-	VPSRLD      $0x1b, Y3, Y0
-	VPOR        Y6, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x1e, Y5, Y0
-	VPSRLD      $0x02, Y5, Y5
-	VPOR        Y0, Y5, Y5
-	VMOVDQU     384(SP), Y0
-	VPXOR       224(SP), Y0, Y0
-	VPXOR       32(SP), Y0, Y0
-	VPXOR       480(SP), Y0, Y0
-	VPSLLD      $0x01, Y0, Y6
-	VPSRLD      $0x1f, Y0, Y0
-	VPOR        Y6, Y0, Y0
-	VMOVDQU     Y0, 480(SP)
-	VPADDD      Y0, Y4, Y0
-	VPADDD      64(BX), Y0, Y0
-	VPAND       Y3, Y5, Y6
-	VPOR        Y3, Y5, Y7
-	VPAND       Y7, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x05, Y2, Y6
-	VPSRLD      $0x1b, Y2, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x1e, Y3, Y4
-	VPSRLD      $0x02, Y3, Y3
-	VPOR        Y4, Y3, Y3
-	VMOVDQU     416(SP), Y4
-	VPXOR       256(SP), Y4, Y4
-	VPXOR       64(SP), Y4, Y4
-	VPXOR       (SP), Y4, Y4
-	VPSLLD      $0x01, Y4, Y6
-	VPSRLD      $0x1f, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VMOVDQU     Y4, (SP)
-	VPADDD      Y4, Y5, Y4
-	VPADDD      64(BX), Y4, Y4
-	VPAND       Y2, Y3, Y6
-	VPOR        Y2, Y3, Y7
-	VPAND       Y7, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x05, Y1, Y6
-	VPSRLD      $0x1b, Y1, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x1e, Y2, Y5
-	VPSRLD      $0x02, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VMOVDQU     448(SP), Y5
-	VPXOR       288(SP), Y5, Y5
-	VPXOR       96(SP), Y5, Y5
-	VPXOR       32(SP), Y5, Y5
-	VPSLLD      $0x01, Y5, Y6
-	VPSRLD      $0x1f, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VMOVDQU     Y5, 32(SP)
-	VPADDD      Y5, Y3, Y5
-	VPADDD      64(BX), Y5, Y5
-	VPAND       Y1, Y2, Y6
-	VPOR        Y1, Y2, Y7
-	VPAND       Y7, Y3, Y3
-	VPOR        Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x05, Y0, Y6
-	VPSRLD      $0x1b, Y0, Y3
-	VPOR        Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x1e, Y1, Y3
-	VPSRLD      $0x02, Y1, Y1
-	VPOR        Y3, Y1, Y1
-	VMOVDQU     480(SP), Y3
-	VPXOR       320(SP), Y3, Y3
-	VPXOR       128(SP), Y3, Y3
-	VPXOR       64(SP), Y3, Y3
-	VPSLLD      $0x01, Y3, Y6
-	VPSRLD      $0x1f, Y3, Y3
-	VPOR        Y6, Y3, Y3
-	VMOVDQU     Y3, 64(SP)
-	VPADDD      Y3, Y2, Y3
-	VPADDD      64(BX), Y3, Y3
-	VPAND       Y0, Y1, Y6
-	VPOR        Y0, Y1, Y7
-	VPAND       Y7, Y2, Y2
-	VPOR        Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x05, Y4, Y6
-	VPSRLD      $0x1b, Y4, Y2
-	VPOR        Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x1e, Y0, Y2
-	VPSRLD      $0x02, Y0, Y0
-	VPOR        Y2, Y0, Y0
-	VMOVDQU     (SP), Y2
-	VPXOR       352(SP), Y2, Y2
-	VPXOR       160(SP), Y2, Y2
-	VPXOR       96(SP), Y2, Y2
-	VPSLLD      $0x01, Y2, Y6
-	VPSRLD      $0x1f, Y2, Y2
-	VPOR        Y6, Y2, Y2
-	VMOVDQU     Y2, 96(SP)
-	VPADDD      Y2, Y1, Y2
-	VPADDD      64(BX), Y2, Y2
-	VPAND       Y4, Y0, Y6
-	VPOR        Y4, Y0, Y7
-	VPAND       Y7, Y1, Y1
-	VPOR        Y6, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x05, Y5, Y6
-	VPSRLD      $0x1b, Y5, Y1
-	VPOR        Y6, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x1e, Y4, Y1
-	VPSRLD      $0x02, Y4, Y4
-	VPOR        Y1, Y4, Y4
-	VMOVDQU     32(SP), Y1
-	VPXOR       384(SP), Y1, Y1
-	VPXOR       192(SP), Y1, Y1
-	VPXOR       128(SP), Y1, Y1
-	VPSLLD      $0x01, Y1, Y6
-	VPSRLD      $0x1f, Y1, Y1
-	VPOR        Y6, Y1, Y1
-	VMOVDQU     Y1, 128(SP)
-	VPADDD      Y1, Y0, Y1
-	VPADDD      64(BX), Y1, Y1
-	VPAND       Y5, Y4, Y6
-	VPOR        Y5, Y4, Y7
-	VPAND       Y7, Y0, Y0
-	VPOR        Y6, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x05, Y3, Y6
-	VPSRLD      $0x1b, Y3, Y0
-	VPOR        Y6, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x1e, Y5, Y0
-	VPSRLD      $0x02, Y5, Y5
-	VPOR        Y0, Y5, Y5
-	VMOVDQU     64(SP), Y0
-	VPXOR       416(SP), Y0, Y0
-	VPXOR       224(SP), Y0, Y0
-	VPXOR       160(SP), Y0, Y0
-	VPSLLD      $0x01, Y0, Y6
-	VPSRLD      $0x1f, Y0, Y0
-	VPOR        Y6, Y0, Y0
-	VMOVDQU     Y0, 160(SP)
-	VPADDD      Y0, Y4, Y0
-	VPADDD      64(BX), Y0, Y0
-	VPAND       Y3, Y5, Y6
-	VPOR        Y3, Y5, Y7
-	VPAND       Y7, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x05, Y2, Y6
-	VPSRLD      $0x1b, Y2, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x1e, Y3, Y4
-	VPSRLD      $0x02, Y3, Y3
-	VPOR        Y4, Y3, Y3
-	VMOVDQU     96(SP), Y4
-	VPXOR       448(SP), Y4, Y4
-	VPXOR       256(SP), Y4, Y4
-	VPXOR       192(SP), Y4, Y4
-	VPSLLD      $0x01, Y4, Y6
-	VPSRLD      $0x1f, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VMOVDQU     Y4, 192(SP)
-	VPADDD      Y4, Y5, Y4
-	VPADDD      64(BX), Y4, Y4
-	VPAND       Y2, Y3, Y6
-	VPOR        Y2, Y3, Y7
-	VPAND       Y7, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x05, Y1, Y6
-	VPSRLD      $0x1b, Y1, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x1e, Y2, Y5
-	VPSRLD      $0x02, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VMOVDQU     128(SP), Y5
-	VPXOR       480(SP), Y5, Y5
-	VPXOR       288(SP), Y5, Y5
-	VPXOR       224(SP), Y5, Y5
-	VPSLLD      $0x01, Y5, Y6
-	VPSRLD      $0x1f, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VMOVDQU     Y5, 224(SP)
-	VPADDD      Y5, Y3, Y5
-	VPADDD      64(BX), Y5, Y5
-	VPAND       Y1, Y2, Y6
-	VPOR        Y1, Y2, Y7
-	VPAND       Y7, Y3, Y3
-	VPOR        Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x05, Y0, Y6
-	VPSRLD      $0x1b, Y0, Y3
-	VPOR        Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x1e, Y1, Y3
-	VPSRLD      $0x02, Y1, Y1
-	VPOR        Y3, Y1, Y1
-	VMOVDQU     160(SP), Y3
-	VPXOR       (SP), Y3, Y3
-	VPXOR       320(SP), Y3, Y3
-	VPXOR       256(SP), Y3, Y3
-	VPSLLD      $0x01, Y3, Y6
-	VPSRLD      $0x1f, Y3, Y3
-	VPOR        Y6, Y3, Y3
-	VMOVDQU     Y3, 256(SP)
-	VPADDD      Y3, Y2, Y3
-	VPADDD      64(BX), Y3, Y3
-	VPAND       Y0, Y1, Y6
-	VPOR        Y0, Y1, Y7
-	VPAND       Y7, Y2, Y2
-	VPOR        Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x05, Y4, Y6
-	VPSRLD      $0x1b, Y4, Y2
-	VPOR        Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x1e, Y0, Y2
-	VPSRLD      $0x02, Y0, Y0
-	VPOR        Y2, Y0, Y0
-	VMOVDQU     192(SP), Y2
-	VPXOR       32(SP), Y2, Y2
-	VPXOR       352(SP), Y2, Y2
-	VPXOR       288(SP), Y2, Y2
-	VPSLLD      $0x01, Y2, Y6
-	VPSRLD      $0x1f, Y2, Y2
-	VPOR        Y6, Y2, Y2
-	VMOVDQU     Y2, 288(SP)
-	VPADDD      Y2, Y1, Y2
-	VPADDD      64(BX), Y2, Y2
-	VPAND       Y4, Y0, Y6
-	VPOR        Y4, Y0, Y7
-	VPAND       Y7, Y1, Y1
-	VPOR        Y6, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x05, Y5, Y6
-	VPSRLD      $0x1b, Y5, Y1
-	VPOR        Y6, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x1e, Y4, Y1
-	VPSRLD      $0x02, Y4, Y4
-	VPOR        Y1, Y4, Y4
-	VMOVDQU     224(SP), Y1
-	VPXOR       64(SP), Y1, Y1
-	VPXOR       384(SP), Y1, Y1
-	VPXOR       320(SP), Y1, Y1
-	VPSLLD      $0x01, Y1, Y6
-	VPSRLD      $0x1f, Y1, Y1
-	VPOR        Y6, Y1, Y1
-	VMOVDQU     Y1, 320(SP)
-	VPADDD      Y1, Y0, Y1
-	VPADDD      64(BX), Y1, Y1
-	VPAND       Y5, Y4, Y6
-	VPOR        Y5, Y4, Y7
-	VPAND       Y7, Y0, Y0
-	VPOR        Y6, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x05, Y3, Y6
-	VPSRLD      $0x1b, Y3, Y0
-	VPOR        Y6, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x1e, Y5, Y0
-	VPSRLD      $0x02, Y5, Y5
-	VPOR        Y0, Y5, Y5
-	VMOVDQU     256(SP), Y0
-	VPXOR       96(SP), Y0, Y0
-	VPXOR       416(SP), Y0, Y0
-	VPXOR       352(SP), Y0, Y0
-	VPSLLD      $0x01, Y0, Y6
-	VPSRLD      $0x1f, Y0, Y0
-	VPOR        Y6, Y0, Y0
-	VMOVDQU     Y0, 352(SP)
-	VPADDD      Y0, Y4, Y0
-	VPADDD      64(BX), Y0, Y0
-	VPAND       Y3, Y5, Y6
-	VPOR        Y3, Y5, Y7
-	VPAND       Y7, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x05, Y2, Y6
-	VPSRLD      $0x1b, Y2, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x1e, Y3, Y4
-	VPSRLD      $0x02, Y3, Y3
-	VPOR        Y4, Y3, Y3
-	VMOVDQU     288(SP), Y4
-	VPXOR       128(SP), Y4, Y4
-	VPXOR       448(SP), Y4, Y4
-	VPXOR       384(SP), Y4, Y4
-	VPSLLD      $0x01, Y4, Y6
-	VPSRLD      $0x1f, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VMOVDQU     Y4, 384(SP)
-	VPADDD      Y4, Y5, Y4
-	VPADDD      96(BX), Y4, Y4
-	VPAND       Y2, Y3, Y6
-	VPOR        Y2, Y3, Y7
-	VPAND       Y7, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x05, Y1, Y6
-	VPSRLD      $0x1b, Y1, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x1e, Y2, Y5
-	VPSRLD      $0x02, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VMOVDQU     320(SP), Y5
-	VPXOR       160(SP), Y5, Y5
-	VPXOR       480(SP), Y5, Y5
-	VPXOR       416(SP), Y5, Y5
-	VPSLLD      $0x01, Y5, Y6
-	VPSRLD      $0x1f, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VMOVDQU     Y5, 416(SP)
-	VPADDD      Y5, Y3, Y5
-	VPADDD      96(BX), Y5, Y5
-	VPXOR       Y1, Y3, Y3
-	VPXOR       Y2, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x05, Y0, Y6
-	VPSRLD      $0x1b, Y0, Y3
-	VPOR        Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x1e, Y1, Y3
-	VPSRLD      $0x02, Y1, Y1
-	VPOR        Y3, Y1, Y1
-	VMOVDQU     352(SP), Y3
-	VPXOR       192(SP), Y3, Y3
-	VPXOR       (SP), Y3, Y3
-	VPXOR       448(SP), Y3, Y3
-	VPSLLD      $0x01, Y3, Y6
-	VPSRLD      $0x1f, Y3, Y3
-	VPOR        Y6, Y3, Y3
-	VMOVDQU     Y3, 448(SP)
-	VPADDD      Y3, Y2, Y3
-	VPADDD      96(BX), Y3, Y3
-	VPXOR       Y0, Y2, Y2
-	VPXOR       Y1, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x05, Y4, Y6
-	VPSRLD      $0x1b, Y4, Y2
-	VPOR        Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x1e, Y0, Y2
-	VPSRLD      $0x02, Y0, Y0
-	VPOR        Y2, Y0, Y0
-	VMOVDQU     384(SP), Y2
-	VPXOR       224(SP), Y2, Y2
-	VPXOR       32(SP), Y2, Y2
-	VPXOR       480(SP), Y2, Y2
-	VPSLLD      $0x01, Y2, Y6
-	VPSRLD      $0x1f, Y2, Y2
-	VPOR        Y6, Y2, Y2
-	VMOVDQU     Y2, 480(SP)
-	VPADDD      Y2, Y1, Y2
-	VPADDD      96(BX), Y2, Y2
-	VPXOR       Y4, Y1, Y1
-	VPXOR       Y0, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x05, Y5, Y6
-	VPSRLD      $0x1b, Y5, Y1
-	VPOR        Y6, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x1e, Y4, Y1
-	VPSRLD      $0x02, Y4, Y4
-	VPOR        Y1, Y4, Y4
-	VMOVDQU     416(SP), Y1
-	VPXOR       256(SP), Y1, Y1
-	VPXOR       64(SP), Y1, Y1
-	VPXOR       (SP), Y1, Y1
-	VPSLLD      $0x01, Y1, Y6
-	VPSRLD      $0x1f, Y1, Y1
-	VPOR        Y6, Y1, Y1
-	VMOVDQU     Y1, (SP)
-	VPADDD      Y1, Y0, Y1
-	VPADDD      96(BX), Y1, Y1
-	VPXOR       Y5, Y0, Y0
-	VPXOR       Y4, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x05, Y3, Y6
-	VPSRLD      $0x1b, Y3, Y0
-	VPOR        Y6, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x1e, Y5, Y0
-	VPSRLD      $0x02, Y5, Y5
-	VPOR        Y0, Y5, Y5
-	VMOVDQU     448(SP), Y0
-	VPXOR       288(SP), Y0, Y0
-	VPXOR       96(SP), Y0, Y0
-	VPXOR       32(SP), Y0, Y0
-	VPSLLD      $0x01, Y0, Y6
-	VPSRLD      $0x1f, Y0, Y0
-	VPOR        Y6, Y0, Y0
-	VMOVDQU     Y0, 32(SP)
-	VPADDD      Y0, Y4, Y0
-	VPADDD      96(BX), Y0, Y0
-	VPXOR       Y3, Y4, Y4
-	VPXOR       Y5, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x05, Y2, Y6
-	VPSRLD      $0x1b, Y2, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x1e, Y3, Y4
-	VPSRLD      $0x02, Y3, Y3
-	VPOR        Y4, Y3, Y3
-	VMOVDQU     480(SP), Y4
-	VPXOR       320(SP), Y4, Y4
-	VPXOR       128(SP), Y4, Y4
-	VPXOR       64(SP), Y4, Y4
-	VPSLLD      $0x01, Y4, Y6
-	VPSRLD      $0x1f, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VMOVDQU     Y4, 64(SP)
-	VPADDD      Y4, Y5, Y4
-	VPADDD      96(BX), Y4, Y4
-	VPXOR       Y2, Y5, Y5
-	VPXOR       Y3, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x05, Y1, Y6
-	VPSRLD      $0x1b, Y1, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x1e, Y2, Y5
-	VPSRLD      $0x02, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VMOVDQU     (SP), Y5
-	VPXOR       352(SP), Y5, Y5
-	VPXOR       160(SP), Y5, Y5
-	VPXOR       96(SP), Y5, Y5
-	VPSLLD      $0x01, Y5, Y6
-	VPSRLD      $0x1f, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VMOVDQU     Y5, 96(SP)
-	VPADDD      Y5, Y3, Y5
-	VPADDD      96(BX), Y5, Y5
-	VPXOR       Y1, Y3, Y3
-	VPXOR       Y2, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x05, Y0, Y6
-	VPSRLD      $0x1b, Y0, Y3
-	VPOR        Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x1e, Y1, Y3
-	VPSRLD      $0x02, Y1, Y1
-	VPOR        Y3, Y1, Y1
-	VMOVDQU     32(SP), Y3
-	VPXOR       384(SP), Y3, Y3
-	VPXOR       192(SP), Y3, Y3
-	VPXOR       128(SP), Y3, Y3
-	VPSLLD      $0x01, Y3, Y6
-	VPSRLD      $0x1f, Y3, Y3
-	VPOR        Y6, Y3, Y3
-	VMOVDQU     Y3, 128(SP)
-	VPADDD      Y3, Y2, Y3
-	VPADDD      96(BX), Y3, Y3
-	VPXOR       Y0, Y2, Y2
-	VPXOR       Y1, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x05, Y4, Y6
-	VPSRLD      $0x1b, Y4, Y2
-	VPOR        Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x1e, Y0, Y2
-	VPSRLD      $0x02, Y0, Y0
-	VPOR        Y2, Y0, Y0
-	VMOVDQU     64(SP), Y2
-	VPXOR       416(SP), Y2, Y2
-	VPXOR       224(SP), Y2, Y2
-	VPXOR       160(SP), Y2, Y2
-	VPSLLD      $0x01, Y2, Y6
-	VPSRLD      $0x1f, Y2, Y2
-	VPOR        Y6, Y2, Y2
-	VMOVDQU     Y2, 160(SP)
-	VPADDD      Y2, Y1, Y2
-	VPADDD      96(BX), Y2, Y2
-	VPXOR       Y4, Y1, Y1
-	VPXOR       Y0, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x05, Y5, Y6
-	VPSRLD      $0x1b, Y5, Y1
-	VPOR        Y6, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x1e, Y4, Y1
-	VPSRLD      $0x02, Y4, Y4
-	VPOR        Y1, Y4, Y4
-	VMOVDQU     96(SP), Y1
-	VPXOR       448(SP), Y1, Y1
-	VPXOR       256(SP), Y1, Y1
-	VPXOR       192(SP), Y1, Y1
-	VPSLLD      $0x01, Y1, Y6
-	VPSRLD      $0x1f, Y1, Y1
-	VPOR        Y6, Y1, Y1
-	VMOVDQU     Y1, 192(SP)
-	VPADDD      Y1, Y0, Y1
-	VPADDD      96(BX), Y1, Y1
-	VPXOR       Y5, Y0, Y0
-	VPXOR       Y4, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x05, Y3, Y6
-	VPSRLD      $0x1b, Y3, Y0
-	VPOR        Y6, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x1e, Y5, Y0
-	VPSRLD      $0x02, Y5, Y5
-	VPOR        Y0, Y5, Y5
-	VMOVDQU     128(SP), Y0
-	VPXOR       480(SP), Y0, Y0
-	VPXOR       288(SP), Y0, Y0
-	VPXOR       224(SP), Y0, Y0
-	VPSLLD      $0x01, Y0, Y6
-	VPSRLD      $0x1f, Y0, Y0
-	VPOR        Y6, Y0, Y0
-	VMOVDQU     Y0, 224(SP)
-	VPADDD      Y0, Y4, Y0
-	VPADDD      96(BX), Y0, Y0
-	VPXOR       Y3, Y4, Y4
-	VPXOR       Y5, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x05, Y2, Y6
-	VPSRLD      $0x1b, Y2, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x1e, Y3, Y4
-	VPSRLD      $0x02, Y3, Y3
-	VPOR        Y4, Y3, Y3
-	VMOVDQU     160(SP), Y4
-	VPXOR       (SP), Y4, Y4
-	VPXOR       320(SP), Y4, Y4
-	VPXOR       256(SP), Y4, Y4
-	VPSLLD      $0x01, Y4, Y6
-	VPSRLD      $0x1f, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VMOVDQU     Y4, 256(SP)
-	VPADDD      Y4, Y5, Y4
-	VPADDD      96(BX), Y4, Y4
-	VPXOR       Y2, Y5, Y5
-	VPXOR       Y3, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x05, Y1, Y6
-	VPSRLD      $0x1b, Y1, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x1e, Y2, Y5
-	VPSRLD      $0x02, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VMOVDQU     192(SP), Y5
-	VPXOR       32(SP), Y5, Y5
-	VPXOR       352(SP), Y5, Y5
-	VPXOR       288(SP), Y5, Y5
-	VPSLLD      $0x01, Y5, Y6
-	VPSRLD      $0x1f, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VMOVDQU     Y5, 288(SP)
-	VPADDD      Y5, Y3, Y5
-	VPADDD      96(BX), Y5, Y5
-	VPXOR       Y1, Y3, Y3
-	VPXOR       Y2, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x05, Y0, Y6
-	VPSRLD      $0x1b, Y0, Y3
-	VPOR        Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x1e, Y1, Y3
-	VPSRLD      $0x02, Y1, Y1
-	VPOR        Y3, Y1, Y1
-	VMOVDQU     224(SP), Y3
-	VPXOR       64(SP), Y3, Y3
-	VPXOR       384(SP), Y3, Y3
-	VPXOR       320(SP), Y3, Y3
-	VPSLLD      $0x01, Y3, Y6
-	VPSRLD      $0x1f, Y3, Y3
-	VPOR        Y6, Y3, Y3
-	VMOVDQU     Y3, 320(SP)
-	VPADDD      Y3, Y2, Y3
-	VPADDD      96(BX), Y3, Y3
-	VPXOR       Y0, Y2, Y2
-	VPXOR       Y1, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x05, Y4, Y6
-	VPSRLD      $0x1b, Y4, Y2
-	VPOR        Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x1e, Y0, Y2
-	VPSRLD      $0x02, Y0, Y0
-	VPOR        Y2, Y0, Y0
-	VMOVDQU     256(SP), Y2
-	VPXOR       96(SP), Y2, Y2
-	VPXOR       416(SP), Y2, Y2
-	VPXOR       352(SP), Y2, Y2
-	VPSLLD      $0x01, Y2, Y6
-	VPSRLD      $0x1f, Y2, Y2
-	VPOR        Y6, Y2, Y2
-	VMOVDQU     Y2, 352(SP)
-	VPADDD      Y2, Y1, Y2
-	VPADDD      96(BX), Y2, Y2
-	VPXOR       Y4, Y1, Y1
-	VPXOR       Y0, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x05, Y5, Y6
-	VPSRLD      $0x1b, Y5, Y1
-	VPOR        Y6, Y1, Y1
-	VPADDD      Y1, Y3, Y3
-	VPSLLD      $0x1e, Y4, Y1
-	VPSRLD      $0x02, Y4, Y4
-	VPOR        Y1, Y4, Y4
-	VMOVDQU     288(SP), Y1
-	VPXOR       128(SP), Y1, Y1
-	VPXOR       448(SP), Y1, Y1
-	VPXOR       384(SP), Y1, Y1
-	VPSLLD      $0x01, Y1, Y6
-	VPSRLD      $0x1f, Y1, Y1
-	VPOR        Y6, Y1, Y1
-	VMOVDQU     Y1, 384(SP)
-	VPADDD      Y1, Y0, Y1
-	VPADDD      96(BX), Y1, Y1
-	VPXOR       Y5, Y0, Y0
-	VPXOR       Y4, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x05, Y3, Y6
-	VPSRLD      $0x1b, Y3, Y0
-	VPOR        Y6, Y0, Y0
-	VPADDD      Y0, Y2, Y2
-	VPSLLD      $0x1e, Y5, Y0
-	VPSRLD      $0x02, Y5, Y5
-	VPOR        Y0, Y5, Y5
-	VMOVDQU     320(SP), Y0
-	VPXOR       160(SP), Y0, Y0
-	VPXOR       480(SP), Y0, Y0
-	VPXOR       416(SP), Y0, Y0
-	VPSLLD      $0x01, Y0, Y6
-	VPSRLD      $0x1f, Y0, Y0
-	VPOR        Y6, Y0, Y0
-	VMOVDQU     Y0, 416(SP)
-	VPADDD      Y0, Y4, Y0
-	VPADDD      96(BX), Y0, Y0
-	VPXOR       Y3, Y4, Y4
-	VPXOR       Y5, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x05, Y2, Y6
-	VPSRLD      $0x1b, Y2, Y4
-	VPOR        Y6, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VPSLLD      $0x1e, Y3, Y4
-	VPSRLD      $0x02, Y3, Y3
-	VPOR        Y4, Y3, Y3
-	VMOVDQU     352(SP), Y4
-	VPXOR       192(SP), Y4, Y4
-	VPXOR       (SP), Y4, Y4
-	VPXOR       448(SP), Y4, Y4
-	VPSLLD      $0x01, Y4, Y6
-	VPSRLD      $0x1f, Y4, Y4
-	VPOR        Y6, Y4, Y4
-	VMOVDQU     Y4, 448(SP)
-	VPADDD      Y4, Y5, Y4
-	VPADDD      96(BX), Y4, Y4
-	VPXOR       Y2, Y5, Y5
-	VPXOR       Y3, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x05, Y1, Y6
-	VPSRLD      $0x1b, Y1, Y5
-	VPOR        Y6, Y5, Y5
-	VPADDD      Y5, Y0, Y0
-	VPSLLD      $0x1e, Y2, Y5
-	VPSRLD      $0x02, Y2, Y2
-	VPOR        Y5, Y2, Y2
-	VMOVDQU     384(SP), Y5
-	VPXOR       224(SP), Y5, Y5
-	VPXOR       32(SP), Y5, Y5
-	VPXOR       480(SP), Y5, Y5
-	VPSLLD      $0x01, Y5, Y6
-	VPSRLD      $0x1f, Y5, Y5
-	VPOR        Y6, Y5, Y5
-	VMOVDQU     Y5, 480(SP)
-	VPADDD      Y5, Y3, Y5
-	VPADDD      96(BX), Y5, Y5
-	VPXOR       Y1, Y3, Y3
-	VPXOR       Y2, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x05, Y0, Y6
-	VPSRLD      $0x1b, Y0, Y3
-	VPOR        Y6, Y3, Y3
-	VPADDD      Y3, Y4, Y4
-	VPSLLD      $0x1e, Y1, Y3
-	VPSRLD      $0x02, Y1, Y1
-	VPOR        Y3, Y1, Y1
-	VPADDD      640(SP), Y2, Y3
-	VPXOR       Y0, Y2, Y2
-	VPXOR       Y1, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x05, Y4, Y6
-	VPSRLD      $0x1b, Y4, Y2
-	VPOR        Y6, Y2, Y2
-	VPADDD      Y2, Y5, Y5
-	VPSLLD      $0x1e, Y0, Y2
-	VPSRLD      $0x02, Y0, Y0
-	VPOR        Y2, Y0, Y0
-	VMOVDQU     Y3, 640(SP)
-	VPADDD      512(SP), Y5, Y5
-	VMOVDQU     Y5, 512(SP)
-	VPADDD      544(SP), Y4, Y4
-	VMOVDQU     Y4, 544(SP)
-	VPADDD      576(SP), Y0, Y0
-	VMOVDQU     Y0, 576(SP)
-	VPADDD      608(SP), Y1, Y1
-	VMOVDQU     Y1, 608(SP)
-	ADDQ        $0x40, SI
-	DECQ        DX
-	JNZ         avx2_loop
-	VMOVDQU     512(SP), Y0
-	VMOVDQU     Y0, (AX)
-	VMOVDQU     544(SP), Y0
 	VMOVDQU     Y0, 32(AX)
-	VMOVDQU     576(SP), Y0
-	VMOVDQU     Y0, 64(AX)
-	VMOVDQU     608(SP), Y0
+	VPADDD      Y0, Y4, Y0
+	VPADDD      (SI), Y0, Y0
+	VPXOR       Y5, Y4, Y6
+	VPAND       Y3, Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     480(AX), Y4
+	VPXOR       320(AX), Y4, Y4
+	VPXOR       128(AX), Y4, Y4
+	VPXOR       64(AX), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      (SI), Y4, Y4
+	VPXOR       Y3, Y5, Y6
+	VPAND       Y2, Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     (AX), Y5
+	VPXOR       352(AX), Y5, Y5
+	VPXOR       160(AX), Y5, Y5
+	VPXOR       96(AX), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 96(AX)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      (SI), Y5, Y5
+	VPXOR       Y2, Y3, Y6
+	VPAND       Y1, Y6, Y6
+	VPXOR       Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     32(AX), Y3
+	VPXOR       384(AX), Y3, Y3
+	VPXOR       192(AX), Y3, Y3
+	VPXOR       128(AX), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 128(AX)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      32(SI), Y3, Y3
+	VPXOR       Y1, Y2, Y6
+	VPAND       Y0, Y6, Y6
+	VPXOR       Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     64(AX), Y2
+	VPXOR       416(AX), Y2, Y2
+	VPXOR       224(AX), Y2, Y2
+	VPXOR       160(AX), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 160(AX)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      32(SI), Y2, Y2
+	VPXOR       Y4, Y1, Y1
+	VPXOR       Y0, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     96(AX), Y1
+	VPXOR       448(AX), Y1, Y1
+	VPXOR       256(AX), Y1, Y1
+	VPXOR       192(AX), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 192(AX)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      32(SI), Y1, Y1
+	VPXOR       Y5, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     128(AX), Y0
+	VPXOR       480(AX), Y0, Y0
+	VPXOR       288(AX), Y0, Y0
+	VPXOR       224(AX), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 224(AX)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      32(SI), Y0, Y0
+	VPXOR       Y3, Y4, Y4
+	VPXOR       Y5, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     160(AX), Y4
+	VPXOR       (AX), Y4, Y4
+	VPXOR       320(AX), Y4, Y4
+	VPXOR       256(AX), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 256(AX)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      32(SI), Y4, Y4
+	VPXOR       Y2, Y5, Y5
+	VPXOR       Y3, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     192(AX), Y5
+	VPXOR       32(AX), Y5, Y5
+	VPXOR       352(AX), Y5, Y5
+	VPXOR       288(AX), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 288(AX)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      32(SI), Y5, Y5
+	VPXOR       Y1, Y3, Y3
+	VPXOR       Y2, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     224(AX), Y3
+	VPXOR       64(AX), Y3, Y3
+	VPXOR       384(AX), Y3, Y3
+	VPXOR       320(AX), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      32(SI), Y3, Y3
+	VPXOR       Y0, Y2, Y2
+	VPXOR       Y1, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     256(AX), Y2
+	VPXOR       96(AX), Y2, Y2
+	VPXOR       416(AX), Y2, Y2
+	VPXOR       352(AX), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 352(AX)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      32(SI), Y2, Y2
+	VPXOR       Y4, Y1, Y1
+	VPXOR       Y0, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     288(AX), Y1
+	VPXOR       128(AX), Y1, Y1
+	VPXOR       448(AX), Y1, Y1
+	VPXOR       384(AX), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 384(AX)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      32(SI), Y1, Y1
+	VPXOR       Y5, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     320(AX), Y0
+	VPXOR       160(AX), Y0, Y0
+	VPXOR       480(AX), Y0, Y0
+	VPXOR       416(AX), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 416(AX)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      32(SI), Y0, Y0
+	VPXOR       Y3, Y4, Y4
+	VPXOR       Y5, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     352(AX), Y4
+	VPXOR       192(AX), Y4, Y4
+	VPXOR       (AX), Y4, Y4
+	VPXOR       448(AX), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 448(AX)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      32(SI), Y4, Y4
+	VPXOR       Y2, Y5, Y5
+	VPXOR       Y3, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     384(AX), Y5
+	VPXOR       224(AX), Y5, Y5
+	VPXOR       32(AX), Y5, Y5
+	VPXOR       480(AX), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      32(SI), Y5, Y5
+	VPXOR       Y1, Y3, Y3
+	VPXOR       Y2, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     416(AX), Y3
+	VPXOR       256(AX), Y3, Y3
+	VPXOR       64(AX), Y3, Y3
+	VPXOR       (AX), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, (AX)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      32(SI), Y3, Y3
+	VPXOR       Y0, Y2, Y2
+	VPXOR       Y1, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     448(AX), Y2
+	VPXOR       288(AX), Y2, Y2
+	VPXOR       96(AX), Y2, Y2
+	VPXOR       32(AX), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 32(AX)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      32(SI), Y2, Y2
+	VPXOR       Y4, Y1, Y1
+	VPXOR       Y0, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     480(AX), Y1
+	VPXOR       320(AX), Y1, Y1
+	VPXOR       128(AX), Y1, Y1
+	VPXOR       64(AX), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 64(AX)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      32(SI), Y1, Y1
+	VPXOR       Y5, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     (AX), Y0
+	VPXOR       352(AX), Y0, Y0
+	VPXOR       160(AX), Y0, Y0
+	VPXOR       96(AX), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
 	VMOVDQU     Y0, 96(AX)
-	VMOVDQU     640(SP), Y0
-	VMOVDQU     Y0, 128(AX)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      32(SI), Y0, Y0
+	VPXOR       Y3, Y4, Y4
+	VPXOR       Y5, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     32(AX), Y4
+	VPXOR       384(AX), Y4, Y4
+	VPXOR       192(AX), Y4, Y4
+	VPXOR       128(AX), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 128(AX)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      32(SI), Y4, Y4
+	VPXOR       Y2, Y5, Y5
+	VPXOR       Y3, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     64(AX), Y5
+	VPXOR       416(AX), Y5, Y5
+	VPXOR       224(AX), Y5, Y5
+	VPXOR       160(AX), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 160(AX)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      32(SI), Y5, Y5
+	VPXOR       Y1, Y3, Y3
+	VPXOR       Y2, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     96(AX), Y3
+	VPXOR       448(AX), Y3, Y3
+	VPXOR       256(AX), Y3, Y3
+	VPXOR       192(AX), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 192(AX)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      32(SI), Y3, Y3
+	VPXOR       Y0, Y2, Y2
+	VPXOR       Y1, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     128(AX), Y2
+	VPXOR       480(AX), Y2, Y2
+	VPXOR       288(AX), Y2, Y2
+	VPXOR       224(AX), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 224(AX)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      32(SI), Y2, Y2
+	VPXOR       Y4, Y1, Y1
+	VPXOR       Y0, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     160(AX), Y1
+	VPXOR       (AX), Y1, Y1
+	VPXOR       320(AX), Y1, Y1
+	VPXOR       256(AX), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 256(AX)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      64(SI), Y1, Y1
+	VPXOR       Y5, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     192(AX), Y0
+	VPXOR       32(AX), Y0, Y0
+	VPXOR       352(AX), Y0, Y0
+	VPXOR       288(AX), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 288(AX)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      64(SI), Y0, Y0
+	VPAND       Y3, Y5, Y6
+	VPOR        Y3, Y5, Y7
+	VPAND       Y7, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     224(AX), Y4
+	VPXOR       64(AX), Y4, Y4
+	VPXOR       384(AX), Y4, Y4
+	VPXOR       320(AX), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 320(AX)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      64(SI), Y4, Y4
+	VPAND       Y2, Y3, Y6
+	VPOR        Y2, Y3, Y7
+	VPAND       Y7, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     256(AX), Y5
+	VPXOR       96(AX), Y5, Y5
+	VPXOR       416(AX), Y5, Y5
+	VPXOR       352(AX), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 352(AX)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      64(SI), Y5, Y5
+	VPAND       Y1, Y2, Y6
+	VPOR        Y1, Y2, Y7
+	VPAND       Y7, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     288(AX), Y3
+	VPXOR       128(AX), Y3, Y3
+	VPXOR       448(AX), Y3, Y3
+	VPXOR       384(AX), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 384(AX)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      64(SI), Y3, Y3
+	VPAND       Y0, Y1, Y6
+	VPOR        Y0, Y1, Y7
+	VPAND       Y7, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     320(AX), Y2
+	VPXOR       160(AX), Y2, Y2
+	VPXOR       480(AX), Y2, Y2
+	VPXOR       416(AX), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 416(AX)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      64(SI), Y2, Y2
+	VPAND       Y4, Y0, Y6
+	VPOR        Y4, Y0, Y7
+	VPAND       Y7, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     352(AX), Y1
+	VPXOR       192(AX), Y1, Y1
+	VPXOR       (AX), Y1, Y1
+	VPXOR       448(AX), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 448(AX)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      64(SI), Y1, Y1
+	VPAND       Y5, Y4, Y6
+	VPOR        Y5, Y4, Y7
+	VPAND       Y7, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     384(AX), Y0
+	VPXOR       224(AX), Y0, Y0
+	VPXOR       32(AX), Y0, Y0
+	VPXOR       480(AX), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 480(AX)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      64(SI), Y0, Y0
+	VPAND       Y3, Y5, Y6
+	VPOR        Y3, Y5, Y7
+	VPAND       Y7, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     416(AX), Y4
+	VPXOR       256(AX), Y4, Y4
+	VPXOR       64(AX), Y4, Y4
+	VPXOR       (AX), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, (AX)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      64(SI), Y4, Y4
+	VPAND       Y2, Y3, Y6
+	VPOR        Y2, Y3, Y7
+	VPAND       Y7, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     448(AX), Y5
+	VPXOR       288(AX), Y5, Y5
+	VPXOR       96(AX), Y5, Y5
+	VPXOR       32(AX), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 32(AX)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      64(SI), Y5, Y5
+	VPAND       Y1, Y2, Y6
+	VPOR        Y1, Y2, Y7
+	VPAND       Y7, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     480(AX), Y3
+	VPXOR       320(AX), Y3, Y3
+	VPXOR       128(AX), Y3, Y3
+	VPXOR       64(AX), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 64(AX)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      64(SI), Y3, Y3
+	VPAND       Y0, Y1, Y6
+	VPOR        Y0, Y1, Y7
+	VPAND       Y7, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     (AX), Y2
+	VPXOR       352(AX), Y2, Y2
+	VPXOR       160(AX), Y2, Y2
+	VPXOR       96(AX), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 96(AX)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      64(SI), Y2, Y2
+	VPAND       Y4, Y0, Y6
+	VPOR        Y4, Y0, Y7
+	VPAND       Y7, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     32(AX), Y1
+	VPXOR       384(AX), Y1, Y1
+	VPXOR       192(AX), Y1, Y1
+	VPXOR       128(AX), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 128(AX)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      64(SI), Y1, Y1
+	VPAND       Y5, Y4, Y6
+	VPOR        Y5, Y4, Y7
+	VPAND       Y7, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     64(AX), Y0
+	VPXOR       416(AX), Y0, Y0
+	VPXOR       224(AX), Y0, Y0
+	VPXOR       160(AX), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 160(AX)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      64(SI), Y0, Y0
+	VPAND       Y3, Y5, Y6
+	VPOR        Y3, Y5, Y7
+	VPAND       Y7, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     96(AX), Y4
+	VPXOR       448(AX), Y4, Y4
+	VPXOR       256(AX), Y4, Y4
+	VPXOR       192(AX), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 192(AX)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      64(SI), Y4, Y4
+	VPAND       Y2, Y3, Y6
+	VPOR        Y2, Y3, Y7
+	VPAND       Y7, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     128(AX), Y5
+	VPXOR       480(AX), Y5, Y5
+	VPXOR       288(AX), Y5, Y5
+	VPXOR       224(AX), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 224(AX)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      64(SI), Y5, Y5
+	VPAND       Y1, Y2, Y6
+	VPOR        Y1, Y2, Y7
+	VPAND       Y7, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     160(AX), Y3
+	VPXOR       (AX), Y3, Y3
+	VPXOR       320(AX), Y3, Y3
+	VPXOR       256(AX), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 256(AX)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      64(SI), Y3, Y3
+	VPAND       Y0, Y1, Y6
+	VPOR        Y0, Y1, Y7
+	VPAND       Y7, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     192(AX), Y2
+	VPXOR       32(AX), Y2, Y2
+	VPXOR       352(AX), Y2, Y2
+	VPXOR       288(AX), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 288(AX)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      64(SI), Y2, Y2
+	VPAND       Y4, Y0, Y6
+	VPOR        Y4, Y0, Y7
+	VPAND       Y7, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     224(AX), Y1
+	VPXOR       64(AX), Y1, Y1
+	VPXOR       384(AX), Y1, Y1
+	VPXOR       320(AX), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 320(AX)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      64(SI), Y1, Y1
+	VPAND       Y5, Y4, Y6
+	VPOR        Y5, Y4, Y7
+	VPAND       Y7, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     256(AX), Y0
+	VPXOR       96(AX), Y0, Y0
+	VPXOR       416(AX), Y0, Y0
+	VPXOR       352(AX), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 352(AX)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      64(SI), Y0, Y0
+	VPAND       Y3, Y5, Y6
+	VPOR        Y3, Y5, Y7
+	VPAND       Y7, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     288(AX), Y4
+	VPXOR       128(AX), Y4, Y4
+	VPXOR       448(AX), Y4, Y4
+	VPXOR       384(AX), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 384(AX)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      96(SI), Y4, Y4
+	VPAND       Y2, Y3, Y6
+	VPOR        Y2, Y3, Y7
+	VPAND       Y7, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     320(AX), Y5
+	VPXOR       160(AX), Y5, Y5
+	VPXOR       480(AX), Y5, Y5
+	VPXOR       416(AX), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 416(AX)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      96(SI), Y5, Y5
+	VPXOR       Y1, Y3, Y3
+	VPXOR       Y2, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     352(AX), Y3
+	VPXOR       192(AX), Y3, Y3
+	VPXOR       (AX), Y3, Y3
+	VPXOR       448(AX), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 448(AX)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      96(SI), Y3, Y3
+	VPXOR       Y0, Y2, Y2
+	VPXOR       Y1, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     384(AX), Y2
+	VPXOR       224(AX), Y2, Y2
+	VPXOR       32(AX), Y2, Y2
+	VPXOR       480(AX), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 480(AX)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      96(SI), Y2, Y2
+	VPXOR       Y4, Y1, Y1
+	VPXOR       Y0, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     416(AX), Y1
+	VPXOR       256(AX), Y1, Y1
+	VPXOR       64(AX), Y1, Y1
+	VPXOR       (AX), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, (AX)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      96(SI), Y1, Y1
+	VPXOR       Y5, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     448(AX), Y0
+	VPXOR       288(AX), Y0, Y0
+	VPXOR       96(AX), Y0, Y0
+	VPXOR       32(AX), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 32(AX)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      96(SI), Y0, Y0
+	VPXOR       Y3, Y4, Y4
+	VPXOR       Y5, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     480(AX), Y4
+	VPXOR       320(AX), Y4, Y4
+	VPXOR       128(AX), Y4, Y4
+	VPXOR       64(AX), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      96(SI), Y4, Y4
+	VPXOR       Y2, Y5, Y5
+	VPXOR       Y3, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     (AX), Y5
+	VPXOR       352(AX), Y5, Y5
+	VPXOR       160(AX), Y5, Y5
+	VPXOR       96(AX), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 96(AX)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      96(SI), Y5, Y5
+	VPXOR       Y1, Y3, Y3
+	VPXOR       Y2, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     32(AX), Y3
+	VPXOR       384(AX), Y3, Y3
+	VPXOR       192(AX), Y3, Y3
+	VPXOR       128(AX), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 128(AX)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      96(SI), Y3, Y3
+	VPXOR       Y0, Y2, Y2
+	VPXOR       Y1, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     64(AX), Y2
+	VPXOR       416(AX), Y2, Y2
+	VPXOR       224(AX), Y2, Y2
+	VPXOR       160(AX), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 160(AX)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      96(SI), Y2, Y2
+	VPXOR       Y4, Y1, Y1
+	VPXOR       Y0, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     96(AX), Y1
+	VPXOR       448(AX), Y1, Y1
+	VPXOR       256(AX), Y1, Y1
+	VPXOR       192(AX), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 192(AX)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      96(SI), Y1, Y1
+	VPXOR       Y5, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     128(AX), Y0
+	VPXOR       480(AX), Y0, Y0
+	VPXOR       288(AX), Y0, Y0
+	VPXOR       224(AX), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 224(AX)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      96(SI), Y0, Y0
+	VPXOR       Y3, Y4, Y4
+	VPXOR       Y5, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     160(AX), Y4
+	VPXOR       (AX), Y4, Y4
+	VPXOR       320(AX), Y4, Y4
+	VPXOR       256(AX), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 256(AX)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      96(SI), Y4, Y4
+	VPXOR       Y2, Y5, Y5
+	VPXOR       Y3, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     192(AX), Y5
+	VPXOR       32(AX), Y5, Y5
+	VPXOR       352(AX), Y5, Y5
+	VPXOR       288(AX), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 288(AX)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      96(SI), Y5, Y5
+	VPXOR       Y1, Y3, Y3
+	VPXOR       Y2, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     224(AX), Y3
+	VPXOR       64(AX), Y3, Y3
+	VPXOR       384(AX), Y3, Y3
+	VPXOR       320(AX), Y3, Y3
+	VPSLLD      $0x01, Y3, Y6
+	VPSRLD      $0x1f, Y3, Y3
+	VPOR        Y6, Y3, Y3
+	VMOVDQU     Y3, 320(AX)
+	VPADDD      Y3, Y2, Y3
+	VPADDD      96(SI), Y3, Y3
+	VPXOR       Y0, Y2, Y2
+	VPXOR       Y1, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     256(AX), Y2
+	VPXOR       96(AX), Y2, Y2
+	VPXOR       416(AX), Y2, Y2
+	VPXOR       352(AX), Y2, Y2
+	VPSLLD      $0x01, Y2, Y6
+	VPSRLD      $0x1f, Y2, Y2
+	VPOR        Y6, Y2, Y2
+	VMOVDQU     Y2, 352(AX)
+	VPADDD      Y2, Y1, Y2
+	VPADDD      96(SI), Y2, Y2
+	VPXOR       Y4, Y1, Y1
+	VPXOR       Y0, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x05, Y5, Y6
+	VPSRLD      $0x1b, Y5, Y1
+	VPOR        Y6, Y1, Y1
+	VPADDD      Y1, Y3, Y3
+	VPSLLD      $0x1e, Y4, Y1
+	VPSRLD      $0x02, Y4, Y4
+	VPOR        Y1, Y4, Y4
+	VMOVDQU     288(AX), Y1
+	VPXOR       128(AX), Y1, Y1
+	VPXOR       448(AX), Y1, Y1
+	VPXOR       384(AX), Y1, Y1
+	VPSLLD      $0x01, Y1, Y6
+	VPSRLD      $0x1f, Y1, Y1
+	VPOR        Y6, Y1, Y1
+	VMOVDQU     Y1, 384(AX)
+	VPADDD      Y1, Y0, Y1
+	VPADDD      96(SI), Y1, Y1
+	VPXOR       Y5, Y0, Y0
+	VPXOR       Y4, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x05, Y3, Y6
+	VPSRLD      $0x1b, Y3, Y0
+	VPOR        Y6, Y0, Y0
+	VPADDD      Y0, Y2, Y2
+	VPSLLD      $0x1e, Y5, Y0
+	VPSRLD      $0x02, Y5, Y5
+	VPOR        Y0, Y5, Y5
+	VMOVDQU     320(AX), Y0
+	VPXOR       160(AX), Y0, Y0
+	VPXOR       480(AX), Y0, Y0
+	VPXOR       416(AX), Y0, Y0
+	VPSLLD      $0x01, Y0, Y6
+	VPSRLD      $0x1f, Y0, Y0
+	VPOR        Y6, Y0, Y0
+	VMOVDQU     Y0, 416(AX)
+	VPADDD      Y0, Y4, Y0
+	VPADDD      96(SI), Y0, Y0
+	VPXOR       Y3, Y4, Y4
+	VPXOR       Y5, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x05, Y2, Y6
+	VPSRLD      $0x1b, Y2, Y4
+	VPOR        Y6, Y4, Y4
+	VPADDD      Y4, Y1, Y1
+	VPSLLD      $0x1e, Y3, Y4
+	VPSRLD      $0x02, Y3, Y3
+	VPOR        Y4, Y3, Y3
+	VMOVDQU     352(AX), Y4
+	VPXOR       192(AX), Y4, Y4
+	VPXOR       (AX), Y4, Y4
+	VPXOR       448(AX), Y4, Y4
+	VPSLLD      $0x01, Y4, Y6
+	VPSRLD      $0x1f, Y4, Y4
+	VPOR        Y6, Y4, Y4
+	VMOVDQU     Y4, 448(AX)
+	VPADDD      Y4, Y5, Y4
+	VPADDD      96(SI), Y4, Y4
+	VPXOR       Y2, Y5, Y5
+	VPXOR       Y3, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x05, Y1, Y6
+	VPSRLD      $0x1b, Y1, Y5
+	VPOR        Y6, Y5, Y5
+	VPADDD      Y5, Y0, Y0
+	VPSLLD      $0x1e, Y2, Y5
+	VPSRLD      $0x02, Y2, Y2
+	VPOR        Y5, Y2, Y2
+	VMOVDQU     384(AX), Y5
+	VPXOR       224(AX), Y5, Y5
+	VPXOR       32(AX), Y5, Y5
+	VPXOR       480(AX), Y5, Y5
+	VPSLLD      $0x01, Y5, Y6
+	VPSRLD      $0x1f, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VMOVDQU     Y5, 480(AX)
+	VPADDD      Y5, Y3, Y5
+	VPADDD      96(SI), Y5, Y5
+	VPXOR       Y1, Y3, Y3
+	VPXOR       Y2, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x05, Y0, Y6
+	VPSRLD      $0x1b, Y0, Y3
+	VPOR        Y6, Y3, Y3
+	VPADDD      Y3, Y4, Y4
+	VPSLLD      $0x1e, Y1, Y3
+	VPSRLD      $0x02, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VPADDD      640(AX), Y2, Y3
+	VPXOR       Y0, Y2, Y2
+	VPXOR       Y1, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x05, Y4, Y6
+	VPSRLD      $0x1b, Y4, Y2
+	VPOR        Y6, Y2, Y2
+	VPADDD      Y2, Y5, Y5
+	VPSLLD      $0x1e, Y0, Y2
+	VPSRLD      $0x02, Y0, Y0
+	VPOR        Y2, Y0, Y0
+	VMOVDQU     Y3, 640(AX)
+	VPADDD      512(AX), Y5, Y5
+	VMOVDQU     Y5, 512(AX)
+	VPADDD      544(AX), Y4, Y4
+	VMOVDQU     Y4, 544(AX)
+	VPADDD      576(AX), Y0, Y0
+	VMOVDQU     Y0, 576(AX)
+	VPADDD      608(AX), Y1, Y1
+	VMOVDQU     Y1, 608(AX)
+	ADDQ        $0x40, DI
+	DECQ        BX
+	JNZ         avx2_loop
+	VMOVDQU     512(AX), Y0
+	VMOVDQU     Y0, (CX)
+	VMOVDQU     544(AX), Y0
+	VMOVDQU     Y0, 32(CX)
+	VMOVDQU     576(AX), Y0
+	VMOVDQU     Y0, 64(CX)
+	VMOVDQU     608(AX), Y0
+	VMOVDQU     Y0, 96(CX)
+	VMOVDQU     640(AX), Y0
+	VMOVDQU     Y0, 128(CX)
 	VZEROUPPER
 	RET
 
@@ -2227,48 +2236,51 @@ GLOBL sha1bswap<>(SB), RODATA|NOPTR, $32
 
 // func blockAVX512x16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, CMOV
-TEXT ·blockAVX512x16(SB), $2368-24
-	MOVQ         s+0(FP), AX
-	MOVQ         ptrs+8(FP), CX
-	MOVQ         nblocks+16(FP), DX
-	LEAQ         (SP), BX
-	LEAQ         1024(SP), SI
-	MOVQ         DX, DI
-	DECQ         DI
-	SHLQ         $0x06, DI
-	XORQ         R8, R8
-	LEAQ         sha1consts<>+0(SB), R9
-	VPBROADCASTD (R9), Y0
-	VPBROADCASTD 4(R9), Y1
-	VPBROADCASTD 8(R9), Y2
-	VPBROADCASTD 12(R9), Y3
+TEXT ·blockAVX512x16(SB), $2424-24
+	LEAQ         (SP), AX
+	ADDQ         $0x38, AX
+	ANDQ         $-64, AX
+	MOVQ         s+0(FP), CX
+	MOVQ         ptrs+8(FP), DX
+	MOVQ         nblocks+16(FP), BX
+	LEAQ         (AX), SI
+	LEAQ         1024(AX), DI
+	MOVQ         BX, R8
+	DECQ         R8
+	SHLQ         $0x06, R8
+	XORQ         R9, R9
+	LEAQ         sha1consts<>+0(SB), R10
+	VPBROADCASTD (R10), Y0
+	VPBROADCASTD 4(R10), Y1
+	VPBROADCASTD 8(R10), Y2
+	VPBROADCASTD 12(R10), Y3
 	VMOVDQU32    sha1bswap<>+0(SB), Y4
-	VMOVDQU32    (AX), Y5
-	VMOVDQU32    64(AX), Y6
-	VMOVDQU32    128(AX), Y7
-	VMOVDQU32    192(AX), Y8
-	VMOVDQU32    256(AX), Y9
-	VMOVDQU32    32(AX), Y10
-	VMOVDQU32    96(AX), Y11
-	VMOVDQU32    160(AX), Y12
-	VMOVDQU32    224(AX), Y13
-	VMOVDQU32    288(AX), Y14
-	MOVQ         (CX), R9
-	VMOVDQU32    (R9)(R8*1), Y15
-	MOVQ         8(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y16
-	MOVQ         16(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y17
-	MOVQ         24(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y18
-	MOVQ         32(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y19
-	MOVQ         40(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y20
-	MOVQ         48(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y21
-	MOVQ         56(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y22
+	VMOVDQU32    (CX), Y5
+	VMOVDQU32    64(CX), Y6
+	VMOVDQU32    128(CX), Y7
+	VMOVDQU32    192(CX), Y8
+	VMOVDQU32    256(CX), Y9
+	VMOVDQU32    32(CX), Y10
+	VMOVDQU32    96(CX), Y11
+	VMOVDQU32    160(CX), Y12
+	VMOVDQU32    224(CX), Y13
+	VMOVDQU32    288(CX), Y14
+	MOVQ         (DX), R10
+	VMOVDQU32    (R10)(R9*1), Y15
+	MOVQ         8(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y16
+	MOVQ         16(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y17
+	MOVQ         24(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y18
+	MOVQ         32(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y19
+	MOVQ         40(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y20
+	MOVQ         48(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y21
+	MOVQ         56(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y22
 	VPUNPCKLDQ   Y16, Y15, Y23
 	VPUNPCKHDQ   Y16, Y15, Y15
 	VPUNPCKLDQ   Y18, Y17, Y16
@@ -2287,44 +2299,44 @@ TEXT ·blockAVX512x16(SB), $2368-24
 	VPUNPCKHQDQ  Y21, Y19, Y19
 	VSHUFI64X2   $0x00, Y22, Y18, Y21
 	VPSHUFB      Y4, Y21, Y21
-	VMOVDQU32    Y21, (BX)
+	VMOVDQU32    Y21, (SI)
 	VSHUFI64X2   $0x03, Y22, Y18, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 256(BX)
+	VMOVDQU32    Y18, 256(SI)
 	VSHUFI64X2   $0x00, Y17, Y16, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 64(BX)
+	VMOVDQU32    Y18, 64(SI)
 	VSHUFI64X2   $0x03, Y17, Y16, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 320(BX)
+	VMOVDQU32    Y16, 320(SI)
 	VSHUFI64X2   $0x00, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 128(BX)
+	VMOVDQU32    Y16, 128(SI)
 	VSHUFI64X2   $0x03, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 384(BX)
+	VMOVDQU32    Y16, 384(SI)
 	VSHUFI64X2   $0x00, Y19, Y15, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 192(BX)
+	VMOVDQU32    Y16, 192(SI)
 	VSHUFI64X2   $0x03, Y19, Y15, Y15
 	VPSHUFB      Y4, Y15, Y15
-	VMOVDQU32    Y15, 448(BX)
-	MOVQ         (CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y15
-	MOVQ         8(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y16
-	MOVQ         16(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y17
-	MOVQ         24(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y18
-	MOVQ         32(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y19
-	MOVQ         40(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y20
-	MOVQ         48(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y21
-	MOVQ         56(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y22
+	VMOVDQU32    Y15, 448(SI)
+	MOVQ         (DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y15
+	MOVQ         8(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y16
+	MOVQ         16(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y17
+	MOVQ         24(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y18
+	MOVQ         32(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y19
+	MOVQ         40(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y20
+	MOVQ         48(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y21
+	MOVQ         56(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y22
 	VPUNPCKLDQ   Y16, Y15, Y23
 	VPUNPCKHDQ   Y16, Y15, Y15
 	VPUNPCKLDQ   Y18, Y17, Y16
@@ -2343,44 +2355,44 @@ TEXT ·blockAVX512x16(SB), $2368-24
 	VPUNPCKHQDQ  Y21, Y19, Y19
 	VSHUFI64X2   $0x00, Y22, Y18, Y21
 	VPSHUFB      Y4, Y21, Y21
-	VMOVDQU32    Y21, 512(BX)
+	VMOVDQU32    Y21, 512(SI)
 	VSHUFI64X2   $0x03, Y22, Y18, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 768(BX)
+	VMOVDQU32    Y18, 768(SI)
 	VSHUFI64X2   $0x00, Y17, Y16, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 576(BX)
+	VMOVDQU32    Y18, 576(SI)
 	VSHUFI64X2   $0x03, Y17, Y16, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 832(BX)
+	VMOVDQU32    Y16, 832(SI)
 	VSHUFI64X2   $0x00, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 640(BX)
+	VMOVDQU32    Y16, 640(SI)
 	VSHUFI64X2   $0x03, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 896(BX)
+	VMOVDQU32    Y16, 896(SI)
 	VSHUFI64X2   $0x00, Y19, Y15, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 704(BX)
+	VMOVDQU32    Y16, 704(SI)
 	VSHUFI64X2   $0x03, Y19, Y15, Y15
 	VPSHUFB      Y4, Y15, Y15
-	VMOVDQU32    Y15, 960(BX)
-	MOVQ         64(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y15
-	MOVQ         72(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y16
-	MOVQ         80(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y17
-	MOVQ         88(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y18
-	MOVQ         96(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y19
-	MOVQ         104(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y20
-	MOVQ         112(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y21
-	MOVQ         120(CX), R9
-	VMOVDQU32    (R9)(R8*1), Y22
+	VMOVDQU32    Y15, 960(SI)
+	MOVQ         64(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y15
+	MOVQ         72(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y16
+	MOVQ         80(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y17
+	MOVQ         88(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y18
+	MOVQ         96(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y19
+	MOVQ         104(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y20
+	MOVQ         112(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y21
+	MOVQ         120(DX), R10
+	VMOVDQU32    (R10)(R9*1), Y22
 	VPUNPCKLDQ   Y16, Y15, Y23
 	VPUNPCKHDQ   Y16, Y15, Y15
 	VPUNPCKLDQ   Y18, Y17, Y16
@@ -2399,44 +2411,44 @@ TEXT ·blockAVX512x16(SB), $2368-24
 	VPUNPCKHQDQ  Y21, Y19, Y19
 	VSHUFI64X2   $0x00, Y22, Y18, Y21
 	VPSHUFB      Y4, Y21, Y21
-	VMOVDQU32    Y21, 32(BX)
+	VMOVDQU32    Y21, 32(SI)
 	VSHUFI64X2   $0x03, Y22, Y18, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 288(BX)
+	VMOVDQU32    Y18, 288(SI)
 	VSHUFI64X2   $0x00, Y17, Y16, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 96(BX)
+	VMOVDQU32    Y18, 96(SI)
 	VSHUFI64X2   $0x03, Y17, Y16, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 352(BX)
+	VMOVDQU32    Y16, 352(SI)
 	VSHUFI64X2   $0x00, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 160(BX)
+	VMOVDQU32    Y16, 160(SI)
 	VSHUFI64X2   $0x03, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 416(BX)
+	VMOVDQU32    Y16, 416(SI)
 	VSHUFI64X2   $0x00, Y19, Y15, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 224(BX)
+	VMOVDQU32    Y16, 224(SI)
 	VSHUFI64X2   $0x03, Y19, Y15, Y15
 	VPSHUFB      Y4, Y15, Y15
-	VMOVDQU32    Y15, 480(BX)
-	MOVQ         64(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y15
-	MOVQ         72(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y16
-	MOVQ         80(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y17
-	MOVQ         88(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y18
-	MOVQ         96(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y19
-	MOVQ         104(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y20
-	MOVQ         112(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y21
-	MOVQ         120(CX), R9
-	VMOVDQU32    32(R9)(R8*1), Y22
+	VMOVDQU32    Y15, 480(SI)
+	MOVQ         64(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y15
+	MOVQ         72(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y16
+	MOVQ         80(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y17
+	MOVQ         88(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y18
+	MOVQ         96(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y19
+	MOVQ         104(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y20
+	MOVQ         112(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y21
+	MOVQ         120(DX), R10
+	VMOVDQU32    32(R10)(R9*1), Y22
 	VPUNPCKLDQ   Y16, Y15, Y23
 	VPUNPCKHDQ   Y16, Y15, Y15
 	VPUNPCKLDQ   Y18, Y17, Y16
@@ -2455,143 +2467,143 @@ TEXT ·blockAVX512x16(SB), $2368-24
 	VPUNPCKHQDQ  Y21, Y19, Y19
 	VSHUFI64X2   $0x00, Y22, Y18, Y21
 	VPSHUFB      Y4, Y21, Y21
-	VMOVDQU32    Y21, 544(BX)
+	VMOVDQU32    Y21, 544(SI)
 	VSHUFI64X2   $0x03, Y22, Y18, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 800(BX)
+	VMOVDQU32    Y18, 800(SI)
 	VSHUFI64X2   $0x00, Y17, Y16, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 608(BX)
+	VMOVDQU32    Y18, 608(SI)
 	VSHUFI64X2   $0x03, Y17, Y16, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 864(BX)
+	VMOVDQU32    Y16, 864(SI)
 	VSHUFI64X2   $0x00, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 672(BX)
+	VMOVDQU32    Y16, 672(SI)
 	VSHUFI64X2   $0x03, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 928(BX)
+	VMOVDQU32    Y16, 928(SI)
 	VSHUFI64X2   $0x00, Y19, Y15, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 736(BX)
+	VMOVDQU32    Y16, 736(SI)
 	VSHUFI64X2   $0x03, Y19, Y15, Y15
 	VPSHUFB      Y4, Y15, Y15
-	VMOVDQU32    Y15, 992(BX)
+	VMOVDQU32    Y15, 992(SI)
 
 avx512_loop:
 	// warm: the first 15360 bytes of blockAVX512x16, every 128 blocks
-	TESTQ $0x0000007f, DX
+	TESTQ $0x0000007f, BX
 	JNZ   blockAVX512x16_warm_skip
-	LEAQ  ·blockAVX512x16+0(SB), R9
-	MOVQ  $0x0000003c, R10
+	LEAQ  ·blockAVX512x16+0(SB), R10
+	MOVQ  $0x0000003c, R11
 
 blockAVX512x16_warm:
-	MOVL (R9), R11
-	MOVL 64(R9), R11
-	MOVL 128(R9), R11
-	MOVL 192(R9), R11
-	ADDQ $0x00000100, R9
-	DECQ R10
+	MOVL (R10), R12
+	MOVL 64(R10), R12
+	MOVL 128(R10), R12
+	MOVL 192(R10), R12
+	ADDQ $0x00000100, R10
+	DECQ R11
 	JNZ  blockAVX512x16_warm
 
 blockAVX512x16_warm_skip:
-	LEAQ        64(R8), R8
-	CMPQ        R8, DI
-	CMOVQGT     DI, R8
-	VMOVDQU32   Y5, 2048(SP)
-	VMOVDQU32   Y6, 2112(SP)
-	VMOVDQU32   Y7, 2176(SP)
-	VMOVDQU32   Y8, 2240(SP)
-	VMOVDQU32   Y9, 2304(SP)
-	VMOVDQU32   Y10, 2080(SP)
-	VMOVDQU32   Y11, 2144(SP)
-	VMOVDQU32   Y12, 2208(SP)
-	VMOVDQU32   Y13, 2272(SP)
-	VMOVDQU32   Y14, 2336(SP)
-	VPADDD      (BX), Y9, Y9
+	LEAQ        64(R9), R9
+	CMPQ        R9, R8
+	CMOVQGT     R8, R9
+	VMOVDQU32   Y5, 2048(AX)
+	VMOVDQU32   Y6, 2112(AX)
+	VMOVDQU32   Y7, 2176(AX)
+	VMOVDQU32   Y8, 2240(AX)
+	VMOVDQU32   Y9, 2304(AX)
+	VMOVDQU32   Y10, 2080(AX)
+	VMOVDQU32   Y11, 2144(AX)
+	VMOVDQU32   Y12, 2208(AX)
+	VMOVDQU32   Y13, 2272(AX)
+	VMOVDQU32   Y14, 2336(AX)
+	VPADDD      (SI), Y9, Y9
 	VPADDD      Y0, Y9, Y9
-	VPADDD      32(BX), Y14, Y14
+	VPADDD      32(SI), Y14, Y14
 	VPADDD      Y0, Y14, Y14
-	VPADDD      64(BX), Y8, Y15
+	VPADDD      64(SI), Y8, Y15
 	VPADDD      Y0, Y15, Y15
 	VPTERNLOGD  $0xb8, Y7, Y6, Y8
 	VPADDD      Y8, Y9, Y9
 	VPROLD      $0x05, Y5, Y8
 	VPADDD      Y8, Y9, Y9
 	VPROLD      $0x1e, Y6, Y6
-	VPADDD      96(BX), Y13, Y8
+	VPADDD      96(SI), Y13, Y8
 	VPADDD      Y0, Y8, Y8
 	VPTERNLOGD  $0xb8, Y12, Y11, Y13
 	VPADDD      Y13, Y14, Y14
 	VPROLD      $0x05, Y10, Y13
 	VPADDD      Y13, Y14, Y14
 	VPROLD      $0x1e, Y11, Y11
-	MOVQ        (CX), R9
-	VMOVDQU32   (R9)(R8*1), Y13
-	MOVQ        8(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y16
-	VPADDD      128(BX), Y7, Y17
+	MOVQ        (DX), R10
+	VMOVDQU32   (R10)(R9*1), Y13
+	MOVQ        8(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y16
+	VPADDD      128(SI), Y7, Y17
 	VPADDD      Y0, Y17, Y17
 	VPTERNLOGD  $0xb8, Y6, Y5, Y7
 	VPADDD      Y7, Y15, Y15
 	VPROLD      $0x05, Y9, Y7
 	VPADDD      Y7, Y15, Y15
 	VPROLD      $0x1e, Y5, Y5
-	VPADDD      160(BX), Y12, Y7
+	VPADDD      160(SI), Y12, Y7
 	VPADDD      Y0, Y7, Y7
 	VPTERNLOGD  $0xb8, Y11, Y10, Y12
 	VPADDD      Y12, Y8, Y8
 	VPROLD      $0x05, Y14, Y12
 	VPADDD      Y12, Y8, Y8
 	VPROLD      $0x1e, Y10, Y10
-	MOVQ        16(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y12
-	MOVQ        24(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y18
-	VPADDD      192(BX), Y6, Y19
+	MOVQ        16(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y12
+	MOVQ        24(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y18
+	VPADDD      192(SI), Y6, Y19
 	VPADDD      Y0, Y19, Y19
 	VPTERNLOGD  $0xb8, Y5, Y9, Y6
 	VPADDD      Y6, Y17, Y17
 	VPROLD      $0x05, Y15, Y6
 	VPADDD      Y6, Y17, Y17
 	VPROLD      $0x1e, Y9, Y9
-	VPADDD      224(BX), Y11, Y6
+	VPADDD      224(SI), Y11, Y6
 	VPADDD      Y0, Y6, Y6
 	VPTERNLOGD  $0xb8, Y10, Y14, Y11
 	VPADDD      Y11, Y7, Y7
 	VPROLD      $0x05, Y8, Y11
 	VPADDD      Y11, Y7, Y7
 	VPROLD      $0x1e, Y14, Y14
-	MOVQ        32(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y11
-	MOVQ        40(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y20
-	VPADDD      256(BX), Y5, Y21
+	MOVQ        32(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y11
+	MOVQ        40(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y20
+	VPADDD      256(SI), Y5, Y21
 	VPADDD      Y0, Y21, Y21
 	VPTERNLOGD  $0xb8, Y9, Y15, Y5
 	VPADDD      Y5, Y19, Y19
 	VPROLD      $0x05, Y17, Y5
 	VPADDD      Y5, Y19, Y19
 	VPROLD      $0x1e, Y15, Y15
-	VPADDD      288(BX), Y10, Y5
+	VPADDD      288(SI), Y10, Y5
 	VPADDD      Y0, Y5, Y5
 	VPTERNLOGD  $0xb8, Y14, Y8, Y10
 	VPADDD      Y10, Y6, Y6
 	VPROLD      $0x05, Y7, Y10
 	VPADDD      Y10, Y6, Y6
 	VPROLD      $0x1e, Y8, Y8
-	MOVQ        48(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y10
-	MOVQ        56(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y22
-	VPADDD      320(BX), Y9, Y23
+	MOVQ        48(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y10
+	MOVQ        56(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y22
+	VPADDD      320(SI), Y9, Y23
 	VPADDD      Y0, Y23, Y23
 	VPTERNLOGD  $0xb8, Y15, Y17, Y9
 	VPADDD      Y9, Y21, Y21
 	VPROLD      $0x05, Y19, Y9
 	VPADDD      Y9, Y21, Y21
 	VPROLD      $0x1e, Y17, Y17
-	VPADDD      352(BX), Y14, Y9
+	VPADDD      352(SI), Y14, Y9
 	VPADDD      Y0, Y9, Y9
 	VPTERNLOGD  $0xb8, Y8, Y7, Y14
 	VPADDD      Y14, Y5, Y5
@@ -2600,14 +2612,14 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y7, Y7
 	VPUNPCKLDQ  Y16, Y13, Y14
 	VPUNPCKHDQ  Y16, Y13, Y13
-	VPADDD      384(BX), Y15, Y16
+	VPADDD      384(SI), Y15, Y16
 	VPADDD      Y0, Y16, Y16
 	VPTERNLOGD  $0xb8, Y17, Y19, Y15
 	VPADDD      Y15, Y23, Y23
 	VPROLD      $0x05, Y21, Y15
 	VPADDD      Y15, Y23, Y23
 	VPROLD      $0x1e, Y19, Y19
-	VPADDD      416(BX), Y8, Y15
+	VPADDD      416(SI), Y8, Y15
 	VPADDD      Y0, Y15, Y15
 	VPTERNLOGD  $0xb8, Y7, Y6, Y8
 	VPADDD      Y8, Y9, Y9
@@ -2616,14 +2628,14 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y6, Y6
 	VPUNPCKLDQ  Y18, Y12, Y8
 	VPUNPCKHDQ  Y18, Y12, Y12
-	VPADDD      448(BX), Y17, Y18
+	VPADDD      448(SI), Y17, Y18
 	VPADDD      Y0, Y18, Y18
 	VPTERNLOGD  $0xb8, Y19, Y21, Y17
 	VPADDD      Y17, Y16, Y16
 	VPROLD      $0x05, Y23, Y17
 	VPADDD      Y17, Y16, Y16
 	VPROLD      $0x1e, Y21, Y21
-	VPADDD      480(BX), Y7, Y17
+	VPADDD      480(SI), Y7, Y17
 	VPADDD      Y0, Y17, Y17
 	VPTERNLOGD  $0xb8, Y6, Y5, Y7
 	VPADDD      Y7, Y15, Y15
@@ -2632,14 +2644,14 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y5, Y5
 	VPUNPCKLQDQ Y8, Y14, Y7
 	VPUNPCKHQDQ Y8, Y14, Y8
-	VPADDD      512(BX), Y19, Y14
+	VPADDD      512(SI), Y19, Y14
 	VPADDD      Y0, Y14, Y14
 	VPTERNLOGD  $0xb8, Y21, Y23, Y19
 	VPADDD      Y19, Y18, Y18
 	VPROLD      $0x05, Y16, Y19
 	VPADDD      Y19, Y18, Y18
 	VPROLD      $0x1e, Y23, Y23
-	VPADDD      544(BX), Y6, Y19
+	VPADDD      544(SI), Y6, Y19
 	VPADDD      Y0, Y19, Y19
 	VPTERNLOGD  $0xb8, Y5, Y9, Y6
 	VPADDD      Y6, Y17, Y17
@@ -2648,14 +2660,14 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y9, Y9
 	VPUNPCKLQDQ Y12, Y13, Y6
 	VPUNPCKHQDQ Y12, Y13, Y12
-	VPADDD      576(BX), Y21, Y13
+	VPADDD      576(SI), Y21, Y13
 	VPADDD      Y0, Y13, Y13
 	VPTERNLOGD  $0xb8, Y23, Y16, Y21
 	VPADDD      Y21, Y14, Y14
 	VPROLD      $0x05, Y18, Y21
 	VPADDD      Y21, Y14, Y14
 	VPROLD      $0x1e, Y16, Y16
-	VPADDD      608(BX), Y5, Y21
+	VPADDD      608(SI), Y5, Y21
 	VPADDD      Y0, Y21, Y21
 	VPTERNLOGD  $0xb8, Y9, Y15, Y5
 	VPADDD      Y5, Y19, Y19
@@ -2664,14 +2676,14 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y15, Y15
 	VPUNPCKLDQ  Y20, Y11, Y5
 	VPUNPCKHDQ  Y20, Y11, Y11
-	VPADDD      640(BX), Y23, Y20
+	VPADDD      640(SI), Y23, Y20
 	VPADDD      Y0, Y20, Y20
 	VPTERNLOGD  $0xb8, Y16, Y18, Y23
 	VPADDD      Y23, Y13, Y13
 	VPROLD      $0x05, Y14, Y23
 	VPADDD      Y23, Y13, Y13
 	VPROLD      $0x1e, Y18, Y18
-	VPADDD      672(BX), Y9, Y23
+	VPADDD      672(SI), Y9, Y23
 	VPADDD      Y0, Y23, Y23
 	VPTERNLOGD  $0xb8, Y15, Y17, Y9
 	VPADDD      Y9, Y21, Y21
@@ -2680,14 +2692,14 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y17, Y17
 	VPUNPCKLDQ  Y22, Y10, Y9
 	VPUNPCKHDQ  Y22, Y10, Y10
-	VPADDD      704(BX), Y16, Y22
+	VPADDD      704(SI), Y16, Y22
 	VPADDD      Y0, Y22, Y22
 	VPTERNLOGD  $0xb8, Y18, Y14, Y16
 	VPADDD      Y16, Y20, Y20
 	VPROLD      $0x05, Y13, Y16
 	VPADDD      Y16, Y20, Y20
 	VPROLD      $0x1e, Y14, Y14
-	VPADDD      736(BX), Y15, Y16
+	VPADDD      736(SI), Y15, Y16
 	VPADDD      Y0, Y16, Y16
 	VPTERNLOGD  $0xb8, Y17, Y19, Y15
 	VPADDD      Y15, Y23, Y23
@@ -2696,14 +2708,14 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y19, Y19
 	VPUNPCKLQDQ Y9, Y5, Y15
 	VPUNPCKHQDQ Y9, Y5, Y5
-	VPADDD      768(BX), Y18, Y9
+	VPADDD      768(SI), Y18, Y9
 	VPADDD      Y0, Y9, Y9
 	VPTERNLOGD  $0xb8, Y14, Y13, Y18
 	VPADDD      Y18, Y22, Y22
 	VPROLD      $0x05, Y20, Y18
 	VPADDD      Y18, Y22, Y22
 	VPROLD      $0x1e, Y13, Y13
-	VPADDD      800(BX), Y17, Y18
+	VPADDD      800(SI), Y17, Y18
 	VPADDD      Y0, Y18, Y18
 	VPTERNLOGD  $0xb8, Y19, Y21, Y17
 	VPADDD      Y17, Y16, Y16
@@ -2712,14 +2724,14 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y21, Y21
 	VPUNPCKLQDQ Y10, Y11, Y17
 	VPUNPCKHQDQ Y10, Y11, Y10
-	VPADDD      832(BX), Y14, Y11
+	VPADDD      832(SI), Y14, Y11
 	VPADDD      Y0, Y11, Y11
 	VPTERNLOGD  $0xb8, Y13, Y20, Y14
 	VPADDD      Y14, Y9, Y9
 	VPROLD      $0x05, Y22, Y14
 	VPADDD      Y14, Y9, Y9
 	VPROLD      $0x1e, Y20, Y20
-	VPADDD      864(BX), Y19, Y14
+	VPADDD      864(SI), Y19, Y14
 	VPADDD      Y0, Y14, Y14
 	VPTERNLOGD  $0xb8, Y21, Y23, Y19
 	VPADDD      Y19, Y18, Y18
@@ -2728,18 +2740,18 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y23, Y23
 	VSHUFI64X2  $0x00, Y15, Y7, Y19
 	VPSHUFB     Y4, Y19, Y19
-	VMOVDQU32   Y19, (SI)
+	VMOVDQU32   Y19, (DI)
 	VSHUFI64X2  $0x03, Y15, Y7, Y7
 	VPSHUFB     Y4, Y7, Y7
-	VMOVDQU32   Y7, 256(SI)
-	VPADDD      896(BX), Y13, Y7
+	VMOVDQU32   Y7, 256(DI)
+	VPADDD      896(SI), Y13, Y7
 	VPADDD      Y0, Y7, Y7
 	VPTERNLOGD  $0xb8, Y20, Y22, Y13
 	VPADDD      Y13, Y11, Y11
 	VPROLD      $0x05, Y9, Y13
 	VPADDD      Y13, Y11, Y11
 	VPROLD      $0x1e, Y22, Y22
-	VPADDD      928(BX), Y21, Y13
+	VPADDD      928(SI), Y21, Y13
 	VPADDD      Y0, Y13, Y13
 	VPTERNLOGD  $0xb8, Y23, Y16, Y21
 	VPADDD      Y21, Y14, Y14
@@ -2748,18 +2760,18 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y16, Y16
 	VSHUFI64X2  $0x00, Y5, Y8, Y15
 	VPSHUFB     Y4, Y15, Y15
-	VMOVDQU32   Y15, 64(SI)
+	VMOVDQU32   Y15, 64(DI)
 	VSHUFI64X2  $0x03, Y5, Y8, Y5
 	VPSHUFB     Y4, Y5, Y5
-	VMOVDQU32   Y5, 320(SI)
-	VPADDD      960(BX), Y20, Y5
+	VMOVDQU32   Y5, 320(DI)
+	VPADDD      960(SI), Y20, Y5
 	VPADDD      Y0, Y5, Y5
 	VPTERNLOGD  $0xb8, Y22, Y9, Y20
 	VPADDD      Y20, Y7, Y7
 	VPROLD      $0x05, Y11, Y8
 	VPADDD      Y8, Y7, Y7
 	VPROLD      $0x1e, Y9, Y9
-	VPADDD      992(BX), Y23, Y8
+	VPADDD      992(SI), Y23, Y8
 	VPADDD      Y0, Y8, Y8
 	VPTERNLOGD  $0xb8, Y16, Y18, Y23
 	VPADDD      Y23, Y13, Y13
@@ -2768,16 +2780,16 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y18, Y18
 	VSHUFI64X2  $0x00, Y17, Y6, Y15
 	VPSHUFB     Y4, Y15, Y15
-	VMOVDQU32   Y15, 128(SI)
+	VMOVDQU32   Y15, 128(DI)
 	VSHUFI64X2  $0x03, Y17, Y6, Y6
 	VPSHUFB     Y4, Y6, Y6
-	VMOVDQU32   Y6, 384(SI)
-	VMOVDQU32   832(BX), Y15
-	VMOVDQU32   512(BX), Y6
-	VPTERNLOGD  $0x96, 128(BX), Y6, Y15
-	VPXORD      (BX), Y15, Y15
+	VMOVDQU32   Y6, 384(DI)
+	VMOVDQU32   832(SI), Y15
+	VMOVDQU32   512(SI), Y6
+	VPTERNLOGD  $0x96, 128(SI), Y6, Y15
+	VPXORD      (SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, (BX)
+	VMOVDQU32   Y15, (SI)
 	VPADDD      Y15, Y22, Y6
 	VPADDD      Y0, Y6, Y6
 	VPTERNLOGD  $0xb8, Y9, Y11, Y22
@@ -2785,12 +2797,12 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y7, Y17
 	VPADDD      Y17, Y5, Y5
 	VPROLD      $0x1e, Y11, Y11
-	VMOVDQU32   864(BX), Y19
-	VMOVDQU32   544(BX), Y17
-	VPTERNLOGD  $0x96, 160(BX), Y17, Y19
-	VPXORD      32(BX), Y19, Y19
+	VMOVDQU32   864(SI), Y19
+	VMOVDQU32   544(SI), Y17
+	VPTERNLOGD  $0x96, 160(SI), Y17, Y19
+	VPXORD      32(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 32(BX)
+	VMOVDQU32   Y19, 32(SI)
 	VPADDD      Y19, Y16, Y17
 	VPADDD      Y0, Y17, Y17
 	VPTERNLOGD  $0xb8, Y18, Y14, Y16
@@ -2800,16 +2812,16 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y14, Y14
 	VSHUFI64X2  $0x00, Y10, Y12, Y16
 	VPSHUFB     Y4, Y16, Y16
-	VMOVDQU32   Y16, 192(SI)
+	VMOVDQU32   Y16, 192(DI)
 	VSHUFI64X2  $0x03, Y10, Y12, Y10
 	VPSHUFB     Y4, Y10, Y10
-	VMOVDQU32   Y10, 448(SI)
-	VMOVDQU32   896(BX), Y12
-	VMOVDQU32   576(BX), Y10
-	VPTERNLOGD  $0x96, 192(BX), Y10, Y12
-	VPXORD      64(BX), Y12, Y12
+	VMOVDQU32   Y10, 448(DI)
+	VMOVDQU32   896(SI), Y12
+	VMOVDQU32   576(SI), Y10
+	VPTERNLOGD  $0x96, 192(SI), Y10, Y12
+	VPXORD      64(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 64(BX)
+	VMOVDQU32   Y12, 64(SI)
 	VPADDD      Y12, Y9, Y10
 	VPADDD      Y0, Y10, Y10
 	VPTERNLOGD  $0xb8, Y11, Y7, Y9
@@ -2817,12 +2829,12 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y5, Y9
 	VPADDD      Y9, Y6, Y6
 	VPROLD      $0x1e, Y7, Y7
-	VMOVDQU32   928(BX), Y16
-	VMOVDQU32   608(BX), Y9
-	VPTERNLOGD  $0x96, 224(BX), Y9, Y16
-	VPXORD      96(BX), Y16, Y16
+	VMOVDQU32   928(SI), Y16
+	VMOVDQU32   608(SI), Y9
+	VPTERNLOGD  $0x96, 224(SI), Y9, Y16
+	VPXORD      96(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 96(BX)
+	VMOVDQU32   Y16, 96(SI)
 	VPADDD      Y16, Y18, Y9
 	VPADDD      Y0, Y9, Y9
 	VPTERNLOGD  $0xb8, Y14, Y13, Y18
@@ -2830,16 +2842,16 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y8, Y18
 	VPADDD      Y18, Y17, Y17
 	VPROLD      $0x1e, Y13, Y13
-	MOVQ        (CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y18
-	MOVQ        8(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y20
-	VMOVDQU32   960(BX), Y22
-	VMOVDQU32   640(BX), Y21
-	VPTERNLOGD  $0x96, 256(BX), Y21, Y22
-	VPXORD      128(BX), Y22, Y22
+	MOVQ        (DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y18
+	MOVQ        8(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y20
+	VMOVDQU32   960(SI), Y22
+	VMOVDQU32   640(SI), Y21
+	VPTERNLOGD  $0x96, 256(SI), Y21, Y22
+	VPXORD      128(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 128(BX)
+	VMOVDQU32   Y22, 128(SI)
 	VPADDD      Y22, Y11, Y21
 	VPADDD      Y0, Y21, Y21
 	VPTERNLOGD  $0xb8, Y7, Y5, Y11
@@ -2847,12 +2859,12 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y6, Y11
 	VPADDD      Y11, Y10, Y10
 	VPROLD      $0x1e, Y5, Y5
-	VMOVDQU32   992(BX), Y23
-	VMOVDQU32   672(BX), Y11
-	VPTERNLOGD  $0x96, 288(BX), Y11, Y23
-	VPXORD      160(BX), Y23, Y23
+	VMOVDQU32   992(SI), Y23
+	VMOVDQU32   672(SI), Y11
+	VPTERNLOGD  $0x96, 288(SI), Y11, Y23
+	VPXORD      160(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 160(BX)
+	VMOVDQU32   Y23, 160(SI)
 	VPADDD      Y23, Y14, Y11
 	VPADDD      Y0, Y11, Y11
 	VPTERNLOGD  $0xb8, Y13, Y8, Y14
@@ -2860,15 +2872,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y17, Y14
 	VPADDD      Y14, Y9, Y9
 	VPROLD      $0x1e, Y8, Y8
-	MOVQ        16(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y14
-	MOVQ        24(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y24
-	VMOVDQU32   704(BX), Y25
-	VPTERNLOGD  $0x96, 320(BX), Y25, Y15
-	VPXORD      192(BX), Y15, Y15
+	MOVQ        16(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y14
+	MOVQ        24(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y24
+	VMOVDQU32   704(SI), Y25
+	VPTERNLOGD  $0x96, 320(SI), Y25, Y15
+	VPXORD      192(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 192(BX)
+	VMOVDQU32   Y15, 192(SI)
 	VPADDD      Y15, Y7, Y25
 	VPADDD      Y0, Y25, Y25
 	VPTERNLOGD  $0xb8, Y5, Y6, Y7
@@ -2876,11 +2888,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y10, Y7
 	VPADDD      Y7, Y21, Y21
 	VPROLD      $0x1e, Y6, Y6
-	VMOVDQU32   736(BX), Y7
-	VPTERNLOGD  $0x96, 352(BX), Y7, Y19
-	VPXORD      224(BX), Y19, Y19
+	VMOVDQU32   736(SI), Y7
+	VPTERNLOGD  $0x96, 352(SI), Y7, Y19
+	VPXORD      224(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 224(BX)
+	VMOVDQU32   Y19, 224(SI)
 	VPADDD      Y19, Y13, Y7
 	VPADDD      Y0, Y7, Y7
 	VPTERNLOGD  $0xb8, Y8, Y17, Y13
@@ -2888,15 +2900,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y9, Y13
 	VPADDD      Y13, Y11, Y11
 	VPROLD      $0x1e, Y17, Y17
-	MOVQ        32(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y13
-	MOVQ        40(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y26
-	VMOVDQU32   768(BX), Y27
-	VPTERNLOGD  $0x96, 384(BX), Y27, Y12
-	VPXORD      256(BX), Y12, Y12
+	MOVQ        32(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y13
+	MOVQ        40(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y26
+	VMOVDQU32   768(SI), Y27
+	VPTERNLOGD  $0x96, 384(SI), Y27, Y12
+	VPXORD      256(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 256(BX)
+	VMOVDQU32   Y12, 256(SI)
 	VPADDD      Y12, Y5, Y27
 	VPADDD      Y1, Y27, Y27
 	VPTERNLOGD  $0xb8, Y6, Y10, Y5
@@ -2904,11 +2916,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y21, Y5
 	VPADDD      Y5, Y25, Y25
 	VPROLD      $0x1e, Y10, Y10
-	VMOVDQU32   800(BX), Y5
-	VPTERNLOGD  $0x96, 416(BX), Y5, Y16
-	VPXORD      288(BX), Y16, Y16
+	VMOVDQU32   800(SI), Y5
+	VPTERNLOGD  $0x96, 416(SI), Y5, Y16
+	VPXORD      288(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 288(BX)
+	VMOVDQU32   Y16, 288(SI)
 	VPADDD      Y16, Y8, Y5
 	VPADDD      Y1, Y5, Y5
 	VPTERNLOGD  $0xb8, Y17, Y9, Y8
@@ -2916,15 +2928,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y11, Y8
 	VPADDD      Y8, Y7, Y7
 	VPROLD      $0x1e, Y9, Y9
-	MOVQ        48(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y8
-	MOVQ        56(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y28
-	VMOVDQU32   832(BX), Y29
-	VPTERNLOGD  $0x96, 448(BX), Y29, Y22
-	VPXORD      320(BX), Y22, Y22
+	MOVQ        48(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y8
+	MOVQ        56(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y28
+	VMOVDQU32   832(SI), Y29
+	VPTERNLOGD  $0x96, 448(SI), Y29, Y22
+	VPXORD      320(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 320(BX)
+	VMOVDQU32   Y22, 320(SI)
 	VPADDD      Y22, Y6, Y29
 	VPADDD      Y1, Y29, Y29
 	VPTERNLOGD  $0x96, Y10, Y21, Y6
@@ -2932,11 +2944,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y25, Y6
 	VPADDD      Y6, Y27, Y27
 	VPROLD      $0x1e, Y21, Y21
-	VMOVDQU32   864(BX), Y6
-	VPTERNLOGD  $0x96, 480(BX), Y6, Y23
-	VPXORD      352(BX), Y23, Y23
+	VMOVDQU32   864(SI), Y6
+	VPTERNLOGD  $0x96, 480(SI), Y6, Y23
+	VPXORD      352(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 352(BX)
+	VMOVDQU32   Y23, 352(SI)
 	VPADDD      Y23, Y17, Y6
 	VPADDD      Y1, Y6, Y6
 	VPTERNLOGD  $0x96, Y9, Y11, Y17
@@ -2946,11 +2958,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y11, Y11
 	VPUNPCKLDQ  Y20, Y18, Y17
 	VPUNPCKHDQ  Y20, Y18, Y18
-	VMOVDQU32   896(BX), Y20
-	VPTERNLOGD  $0x96, 512(BX), Y20, Y15
-	VPXORD      384(BX), Y15, Y15
+	VMOVDQU32   896(SI), Y20
+	VPTERNLOGD  $0x96, 512(SI), Y20, Y15
+	VPXORD      384(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 384(BX)
+	VMOVDQU32   Y15, 384(SI)
 	VPADDD      Y15, Y10, Y20
 	VPADDD      Y1, Y20, Y20
 	VPTERNLOGD  $0x96, Y21, Y25, Y10
@@ -2958,11 +2970,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y27, Y10
 	VPADDD      Y10, Y29, Y29
 	VPROLD      $0x1e, Y25, Y25
-	VMOVDQU32   928(BX), Y10
-	VPTERNLOGD  $0x96, 544(BX), Y10, Y19
-	VPXORD      416(BX), Y19, Y19
+	VMOVDQU32   928(SI), Y10
+	VPTERNLOGD  $0x96, 544(SI), Y10, Y19
+	VPXORD      416(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 416(BX)
+	VMOVDQU32   Y19, 416(SI)
 	VPADDD      Y19, Y9, Y10
 	VPADDD      Y1, Y10, Y10
 	VPTERNLOGD  $0x96, Y11, Y7, Y9
@@ -2972,11 +2984,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y7, Y7
 	VPUNPCKLDQ  Y24, Y14, Y9
 	VPUNPCKHDQ  Y24, Y14, Y14
-	VMOVDQU32   960(BX), Y24
-	VPTERNLOGD  $0x96, 576(BX), Y24, Y12
-	VPXORD      448(BX), Y12, Y12
+	VMOVDQU32   960(SI), Y24
+	VPTERNLOGD  $0x96, 576(SI), Y24, Y12
+	VPXORD      448(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 448(BX)
+	VMOVDQU32   Y12, 448(SI)
 	VPADDD      Y12, Y21, Y24
 	VPADDD      Y1, Y24, Y24
 	VPTERNLOGD  $0x96, Y25, Y27, Y21
@@ -2984,11 +2996,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y29, Y21
 	VPADDD      Y21, Y20, Y20
 	VPROLD      $0x1e, Y27, Y27
-	VMOVDQU32   992(BX), Y21
-	VPTERNLOGD  $0x96, 608(BX), Y21, Y16
-	VPXORD      480(BX), Y16, Y16
+	VMOVDQU32   992(SI), Y21
+	VPTERNLOGD  $0x96, 608(SI), Y21, Y16
+	VPXORD      480(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 480(BX)
+	VMOVDQU32   Y16, 480(SI)
 	VPADDD      Y16, Y11, Y21
 	VPADDD      Y1, Y21, Y21
 	VPTERNLOGD  $0x96, Y7, Y5, Y11
@@ -2998,11 +3010,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y5, Y5
 	VPUNPCKLQDQ Y9, Y17, Y11
 	VPUNPCKHQDQ Y9, Y17, Y9
-	VMOVDQU32   (BX), Y17
-	VPTERNLOGD  $0x96, 640(BX), Y17, Y22
-	VPXORD      512(BX), Y22, Y22
+	VMOVDQU32   (SI), Y17
+	VPTERNLOGD  $0x96, 640(SI), Y17, Y22
+	VPXORD      512(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 512(BX)
+	VMOVDQU32   Y22, 512(SI)
 	VPADDD      Y22, Y25, Y17
 	VPADDD      Y1, Y17, Y17
 	VPTERNLOGD  $0x96, Y27, Y29, Y25
@@ -3010,11 +3022,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y20, Y25
 	VPADDD      Y25, Y24, Y24
 	VPROLD      $0x1e, Y29, Y29
-	VMOVDQU32   32(BX), Y25
-	VPTERNLOGD  $0x96, 672(BX), Y25, Y23
-	VPXORD      544(BX), Y23, Y23
+	VMOVDQU32   32(SI), Y25
+	VPTERNLOGD  $0x96, 672(SI), Y25, Y23
+	VPXORD      544(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 544(BX)
+	VMOVDQU32   Y23, 544(SI)
 	VPADDD      Y23, Y7, Y25
 	VPADDD      Y1, Y25, Y25
 	VPTERNLOGD  $0x96, Y5, Y6, Y7
@@ -3024,11 +3036,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y6, Y6
 	VPUNPCKLQDQ Y14, Y18, Y7
 	VPUNPCKHQDQ Y14, Y18, Y14
-	VMOVDQU32   64(BX), Y18
-	VPTERNLOGD  $0x96, 704(BX), Y18, Y15
-	VPXORD      576(BX), Y15, Y15
+	VMOVDQU32   64(SI), Y18
+	VPTERNLOGD  $0x96, 704(SI), Y18, Y15
+	VPXORD      576(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 576(BX)
+	VMOVDQU32   Y15, 576(SI)
 	VPADDD      Y15, Y27, Y18
 	VPADDD      Y1, Y18, Y18
 	VPTERNLOGD  $0x96, Y29, Y20, Y27
@@ -3036,11 +3048,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y24, Y27
 	VPADDD      Y27, Y17, Y17
 	VPROLD      $0x1e, Y20, Y20
-	VMOVDQU32   96(BX), Y27
-	VPTERNLOGD  $0x96, 736(BX), Y27, Y19
-	VPXORD      608(BX), Y19, Y19
+	VMOVDQU32   96(SI), Y27
+	VPTERNLOGD  $0x96, 736(SI), Y27, Y19
+	VPXORD      608(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 608(BX)
+	VMOVDQU32   Y19, 608(SI)
 	VPADDD      Y19, Y5, Y27
 	VPADDD      Y1, Y27, Y27
 	VPTERNLOGD  $0x96, Y6, Y10, Y5
@@ -3050,11 +3062,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y10, Y10
 	VPUNPCKLDQ  Y26, Y13, Y5
 	VPUNPCKHDQ  Y26, Y13, Y13
-	VMOVDQU32   128(BX), Y26
-	VPTERNLOGD  $0x96, 768(BX), Y26, Y12
-	VPXORD      640(BX), Y12, Y12
+	VMOVDQU32   128(SI), Y26
+	VPTERNLOGD  $0x96, 768(SI), Y26, Y12
+	VPXORD      640(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 640(BX)
+	VMOVDQU32   Y12, 640(SI)
 	VPADDD      Y12, Y29, Y26
 	VPADDD      Y1, Y26, Y26
 	VPTERNLOGD  $0x96, Y20, Y24, Y29
@@ -3062,11 +3074,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y17, Y29
 	VPADDD      Y29, Y18, Y18
 	VPROLD      $0x1e, Y24, Y24
-	VMOVDQU32   160(BX), Y29
-	VPTERNLOGD  $0x96, 800(BX), Y29, Y16
-	VPXORD      672(BX), Y16, Y16
+	VMOVDQU32   160(SI), Y29
+	VPTERNLOGD  $0x96, 800(SI), Y29, Y16
+	VPXORD      672(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 672(BX)
+	VMOVDQU32   Y16, 672(SI)
 	VPADDD      Y16, Y6, Y29
 	VPADDD      Y1, Y29, Y29
 	VPTERNLOGD  $0x96, Y10, Y21, Y6
@@ -3076,11 +3088,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y21, Y21
 	VPUNPCKLDQ  Y28, Y8, Y6
 	VPUNPCKHDQ  Y28, Y8, Y8
-	VMOVDQU32   192(BX), Y28
-	VPTERNLOGD  $0x96, 832(BX), Y28, Y22
-	VPXORD      704(BX), Y22, Y22
+	VMOVDQU32   192(SI), Y28
+	VPTERNLOGD  $0x96, 832(SI), Y28, Y22
+	VPXORD      704(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 704(BX)
+	VMOVDQU32   Y22, 704(SI)
 	VPADDD      Y22, Y20, Y28
 	VPADDD      Y1, Y28, Y28
 	VPTERNLOGD  $0x96, Y24, Y17, Y20
@@ -3088,11 +3100,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y18, Y20
 	VPADDD      Y20, Y26, Y26
 	VPROLD      $0x1e, Y17, Y17
-	VMOVDQU32   224(BX), Y20
-	VPTERNLOGD  $0x96, 864(BX), Y20, Y23
-	VPXORD      736(BX), Y23, Y23
+	VMOVDQU32   224(SI), Y20
+	VPTERNLOGD  $0x96, 864(SI), Y20, Y23
+	VPXORD      736(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 736(BX)
+	VMOVDQU32   Y23, 736(SI)
 	VPADDD      Y23, Y10, Y20
 	VPADDD      Y1, Y20, Y20
 	VPTERNLOGD  $0x96, Y21, Y25, Y10
@@ -3102,11 +3114,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y25, Y25
 	VPUNPCKLQDQ Y6, Y5, Y10
 	VPUNPCKHQDQ Y6, Y5, Y5
-	VMOVDQU32   256(BX), Y6
-	VPTERNLOGD  $0x96, 896(BX), Y6, Y15
-	VPXORD      768(BX), Y15, Y15
+	VMOVDQU32   256(SI), Y6
+	VPTERNLOGD  $0x96, 896(SI), Y6, Y15
+	VPXORD      768(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 768(BX)
+	VMOVDQU32   Y15, 768(SI)
 	VPADDD      Y15, Y24, Y6
 	VPADDD      Y1, Y6, Y6
 	VPTERNLOGD  $0x96, Y17, Y18, Y24
@@ -3114,11 +3126,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y26, Y24
 	VPADDD      Y24, Y28, Y28
 	VPROLD      $0x1e, Y18, Y18
-	VMOVDQU32   288(BX), Y24
-	VPTERNLOGD  $0x96, 928(BX), Y24, Y19
-	VPXORD      800(BX), Y19, Y19
+	VMOVDQU32   288(SI), Y24
+	VPTERNLOGD  $0x96, 928(SI), Y24, Y19
+	VPXORD      800(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 800(BX)
+	VMOVDQU32   Y19, 800(SI)
 	VPADDD      Y19, Y21, Y24
 	VPADDD      Y1, Y24, Y24
 	VPTERNLOGD  $0x96, Y25, Y27, Y21
@@ -3128,11 +3140,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y27, Y27
 	VPUNPCKLQDQ Y8, Y13, Y21
 	VPUNPCKHQDQ Y8, Y13, Y8
-	VMOVDQU32   320(BX), Y13
-	VPTERNLOGD  $0x96, 960(BX), Y13, Y12
-	VPXORD      832(BX), Y12, Y12
+	VMOVDQU32   320(SI), Y13
+	VPTERNLOGD  $0x96, 960(SI), Y13, Y12
+	VPXORD      832(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 832(BX)
+	VMOVDQU32   Y12, 832(SI)
 	VPADDD      Y12, Y17, Y13
 	VPADDD      Y1, Y13, Y13
 	VPTERNLOGD  $0x96, Y18, Y26, Y17
@@ -3140,11 +3152,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y28, Y17
 	VPADDD      Y17, Y6, Y6
 	VPROLD      $0x1e, Y26, Y26
-	VMOVDQU32   352(BX), Y17
-	VPTERNLOGD  $0x96, 992(BX), Y17, Y16
-	VPXORD      864(BX), Y16, Y16
+	VMOVDQU32   352(SI), Y17
+	VPTERNLOGD  $0x96, 992(SI), Y17, Y16
+	VPXORD      864(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 864(BX)
+	VMOVDQU32   Y16, 864(SI)
 	VPADDD      Y16, Y25, Y17
 	VPADDD      Y1, Y17, Y17
 	VPTERNLOGD  $0x96, Y27, Y29, Y25
@@ -3154,15 +3166,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y29, Y29
 	VSHUFI64X2  $0x00, Y10, Y11, Y25
 	VPSHUFB     Y4, Y25, Y25
-	VMOVDQU32   Y25, 512(SI)
+	VMOVDQU32   Y25, 512(DI)
 	VSHUFI64X2  $0x03, Y10, Y11, Y10
 	VPSHUFB     Y4, Y10, Y10
-	VMOVDQU32   Y10, 768(SI)
-	VMOVDQU32   384(BX), Y10
-	VPTERNLOGD  $0x96, (BX), Y10, Y22
-	VPXORD      896(BX), Y22, Y22
+	VMOVDQU32   Y10, 768(DI)
+	VMOVDQU32   384(SI), Y10
+	VPTERNLOGD  $0x96, (SI), Y10, Y22
+	VPXORD      896(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 896(BX)
+	VMOVDQU32   Y22, 896(SI)
 	VPADDD      Y22, Y18, Y10
 	VPADDD      Y1, Y10, Y10
 	VPTERNLOGD  $0x96, Y26, Y28, Y18
@@ -3170,11 +3182,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y6, Y11
 	VPADDD      Y11, Y13, Y13
 	VPROLD      $0x1e, Y28, Y28
-	VMOVDQU32   416(BX), Y11
-	VPTERNLOGD  $0x96, 32(BX), Y11, Y23
-	VPXORD      928(BX), Y23, Y23
+	VMOVDQU32   416(SI), Y11
+	VPTERNLOGD  $0x96, 32(SI), Y11, Y23
+	VPXORD      928(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 928(BX)
+	VMOVDQU32   Y23, 928(SI)
 	VPADDD      Y23, Y27, Y11
 	VPADDD      Y1, Y11, Y11
 	VPTERNLOGD  $0x96, Y29, Y20, Y27
@@ -3184,15 +3196,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y20, Y20
 	VSHUFI64X2  $0x00, Y5, Y9, Y18
 	VPSHUFB     Y4, Y18, Y18
-	VMOVDQU32   Y18, 576(SI)
+	VMOVDQU32   Y18, 576(DI)
 	VSHUFI64X2  $0x03, Y5, Y9, Y5
 	VPSHUFB     Y4, Y5, Y5
-	VMOVDQU32   Y5, 832(SI)
-	VMOVDQU32   448(BX), Y5
-	VPTERNLOGD  $0x96, 64(BX), Y5, Y15
-	VPXORD      960(BX), Y15, Y15
+	VMOVDQU32   Y5, 832(DI)
+	VMOVDQU32   448(SI), Y5
+	VPTERNLOGD  $0x96, 64(SI), Y5, Y15
+	VPXORD      960(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 960(BX)
+	VMOVDQU32   Y15, 960(SI)
 	VPADDD      Y15, Y26, Y5
 	VPADDD      Y1, Y5, Y5
 	VPTERNLOGD  $0x96, Y28, Y6, Y26
@@ -3200,11 +3212,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y13, Y9
 	VPADDD      Y9, Y10, Y10
 	VPROLD      $0x1e, Y6, Y6
-	VMOVDQU32   480(BX), Y9
-	VPTERNLOGD  $0x96, 96(BX), Y9, Y19
-	VPXORD      992(BX), Y19, Y19
+	VMOVDQU32   480(SI), Y9
+	VPTERNLOGD  $0x96, 96(SI), Y9, Y19
+	VPXORD      992(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 992(BX)
+	VMOVDQU32   Y19, 992(SI)
 	VPADDD      Y19, Y29, Y9
 	VPADDD      Y1, Y9, Y9
 	VPTERNLOGD  $0x96, Y20, Y24, Y29
@@ -3214,15 +3226,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y24, Y24
 	VSHUFI64X2  $0x00, Y21, Y7, Y18
 	VPSHUFB     Y4, Y18, Y18
-	VMOVDQU32   Y18, 640(SI)
+	VMOVDQU32   Y18, 640(DI)
 	VSHUFI64X2  $0x03, Y21, Y7, Y7
 	VPSHUFB     Y4, Y7, Y7
-	VMOVDQU32   Y7, 896(SI)
-	VMOVDQU32   512(BX), Y7
-	VPTERNLOGD  $0x96, 128(BX), Y7, Y12
-	VPXORD      (BX), Y12, Y12
+	VMOVDQU32   Y7, 896(DI)
+	VMOVDQU32   512(SI), Y7
+	VPTERNLOGD  $0x96, 128(SI), Y7, Y12
+	VPXORD      (SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, (BX)
+	VMOVDQU32   Y12, (SI)
 	VPADDD      Y12, Y28, Y7
 	VPADDD      Y1, Y7, Y7
 	VPTERNLOGD  $0x96, Y6, Y13, Y28
@@ -3230,11 +3242,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y10, Y18
 	VPADDD      Y18, Y5, Y5
 	VPROLD      $0x1e, Y13, Y13
-	VMOVDQU32   544(BX), Y18
-	VPTERNLOGD  $0x96, 160(BX), Y18, Y16
-	VPXORD      32(BX), Y16, Y16
+	VMOVDQU32   544(SI), Y18
+	VPTERNLOGD  $0x96, 160(SI), Y18, Y16
+	VPXORD      32(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 32(BX)
+	VMOVDQU32   Y16, 32(SI)
 	VPADDD      Y16, Y20, Y18
 	VPADDD      Y1, Y18, Y18
 	VPTERNLOGD  $0x96, Y24, Y17, Y20
@@ -3244,15 +3256,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y17, Y17
 	VSHUFI64X2  $0x00, Y8, Y14, Y20
 	VPSHUFB     Y4, Y20, Y20
-	VMOVDQU32   Y20, 704(SI)
+	VMOVDQU32   Y20, 704(DI)
 	VSHUFI64X2  $0x03, Y8, Y14, Y8
 	VPSHUFB     Y4, Y8, Y8
-	VMOVDQU32   Y8, 960(SI)
-	VMOVDQU32   576(BX), Y8
-	VPTERNLOGD  $0x96, 192(BX), Y8, Y22
-	VPXORD      64(BX), Y22, Y22
+	VMOVDQU32   Y8, 960(DI)
+	VMOVDQU32   576(SI), Y8
+	VPTERNLOGD  $0x96, 192(SI), Y8, Y22
+	VPXORD      64(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 64(BX)
+	VMOVDQU32   Y22, 64(SI)
 	VPADDD      Y22, Y6, Y8
 	VPADDD      Y1, Y8, Y8
 	VPTERNLOGD  $0x96, Y13, Y10, Y6
@@ -3260,11 +3272,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y5, Y6
 	VPADDD      Y6, Y7, Y7
 	VPROLD      $0x1e, Y10, Y10
-	VMOVDQU32   608(BX), Y6
-	VPTERNLOGD  $0x96, 224(BX), Y6, Y23
-	VPXORD      96(BX), Y23, Y23
+	VMOVDQU32   608(SI), Y6
+	VPTERNLOGD  $0x96, 224(SI), Y6, Y23
+	VPXORD      96(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 96(BX)
+	VMOVDQU32   Y23, 96(SI)
 	VPADDD      Y23, Y24, Y6
 	VPADDD      Y1, Y6, Y6
 	VPTERNLOGD  $0x96, Y17, Y11, Y24
@@ -3272,15 +3284,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y9, Y14
 	VPADDD      Y14, Y18, Y18
 	VPROLD      $0x1e, Y11, Y11
-	MOVQ        64(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y14
-	MOVQ        72(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y20
-	VMOVDQU32   640(BX), Y21
-	VPTERNLOGD  $0x96, 256(BX), Y21, Y15
-	VPXORD      128(BX), Y15, Y15
+	MOVQ        64(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y14
+	MOVQ        72(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y20
+	VMOVDQU32   640(SI), Y21
+	VPTERNLOGD  $0x96, 256(SI), Y21, Y15
+	VPXORD      128(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 128(BX)
+	VMOVDQU32   Y15, 128(SI)
 	VPADDD      Y15, Y13, Y21
 	VPADDD      Y1, Y21, Y21
 	VPTERNLOGD  $0x96, Y10, Y5, Y13
@@ -3288,11 +3300,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y7, Y13
 	VPADDD      Y13, Y8, Y8
 	VPROLD      $0x1e, Y5, Y5
-	VMOVDQU32   672(BX), Y13
-	VPTERNLOGD  $0x96, 288(BX), Y13, Y19
-	VPXORD      160(BX), Y19, Y19
+	VMOVDQU32   672(SI), Y13
+	VPTERNLOGD  $0x96, 288(SI), Y13, Y19
+	VPXORD      160(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 160(BX)
+	VMOVDQU32   Y19, 160(SI)
 	VPADDD      Y19, Y17, Y13
 	VPADDD      Y1, Y13, Y13
 	VPTERNLOGD  $0x96, Y11, Y9, Y17
@@ -3300,15 +3312,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y18, Y17
 	VPADDD      Y17, Y6, Y6
 	VPROLD      $0x1e, Y9, Y9
-	MOVQ        80(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y17
-	MOVQ        88(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y24
-	VMOVDQU32   704(BX), Y25
-	VPTERNLOGD  $0x96, 320(BX), Y25, Y12
-	VPXORD      192(BX), Y12, Y12
+	MOVQ        80(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y17
+	MOVQ        88(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y24
+	VMOVDQU32   704(SI), Y25
+	VPTERNLOGD  $0x96, 320(SI), Y25, Y12
+	VPXORD      192(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 192(BX)
+	VMOVDQU32   Y12, 192(SI)
 	VPADDD      Y12, Y10, Y25
 	VPADDD      Y1, Y25, Y25
 	VPTERNLOGD  $0x96, Y5, Y7, Y10
@@ -3316,11 +3328,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y8, Y10
 	VPADDD      Y10, Y21, Y21
 	VPROLD      $0x1e, Y7, Y7
-	VMOVDQU32   736(BX), Y10
-	VPTERNLOGD  $0x96, 352(BX), Y10, Y16
-	VPXORD      224(BX), Y16, Y16
+	VMOVDQU32   736(SI), Y10
+	VPTERNLOGD  $0x96, 352(SI), Y10, Y16
+	VPXORD      224(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 224(BX)
+	VMOVDQU32   Y16, 224(SI)
 	VPADDD      Y16, Y11, Y10
 	VPADDD      Y1, Y10, Y10
 	VPTERNLOGD  $0x96, Y9, Y18, Y11
@@ -3328,15 +3340,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y6, Y11
 	VPADDD      Y11, Y13, Y13
 	VPROLD      $0x1e, Y18, Y18
-	MOVQ        96(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y11
-	MOVQ        104(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y26
-	VMOVDQU32   768(BX), Y27
-	VPTERNLOGD  $0x96, 384(BX), Y27, Y22
-	VPXORD      256(BX), Y22, Y22
+	MOVQ        96(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y11
+	MOVQ        104(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y26
+	VMOVDQU32   768(SI), Y27
+	VPTERNLOGD  $0x96, 384(SI), Y27, Y22
+	VPXORD      256(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 256(BX)
+	VMOVDQU32   Y22, 256(SI)
 	VPADDD      Y22, Y5, Y27
 	VPADDD      Y1, Y27, Y27
 	VPTERNLOGD  $0x96, Y7, Y8, Y5
@@ -3344,11 +3356,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y21, Y5
 	VPADDD      Y5, Y25, Y25
 	VPROLD      $0x1e, Y8, Y8
-	VMOVDQU32   800(BX), Y5
-	VPTERNLOGD  $0x96, 416(BX), Y5, Y23
-	VPXORD      288(BX), Y23, Y23
+	VMOVDQU32   800(SI), Y5
+	VPTERNLOGD  $0x96, 416(SI), Y5, Y23
+	VPXORD      288(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 288(BX)
+	VMOVDQU32   Y23, 288(SI)
 	VPADDD      Y23, Y9, Y5
 	VPADDD      Y1, Y5, Y5
 	VPTERNLOGD  $0x96, Y18, Y6, Y9
@@ -3356,15 +3368,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y13, Y9
 	VPADDD      Y9, Y10, Y10
 	VPROLD      $0x1e, Y6, Y6
-	MOVQ        112(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y9
-	MOVQ        120(CX), R9
-	VMOVDQU32   (R9)(R8*1), Y28
-	VMOVDQU32   832(BX), Y29
-	VPTERNLOGD  $0x96, 448(BX), Y29, Y15
-	VPXORD      320(BX), Y15, Y15
+	MOVQ        112(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y9
+	MOVQ        120(DX), R10
+	VMOVDQU32   (R10)(R9*1), Y28
+	VMOVDQU32   832(SI), Y29
+	VPTERNLOGD  $0x96, 448(SI), Y29, Y15
+	VPXORD      320(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 320(BX)
+	VMOVDQU32   Y15, 320(SI)
 	VPADDD      Y15, Y7, Y29
 	VPADDD      Y1, Y29, Y29
 	VPTERNLOGD  $0x96, Y8, Y21, Y7
@@ -3372,11 +3384,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y25, Y7
 	VPADDD      Y7, Y27, Y27
 	VPROLD      $0x1e, Y21, Y21
-	VMOVDQU32   864(BX), Y7
-	VPTERNLOGD  $0x96, 480(BX), Y7, Y19
-	VPXORD      352(BX), Y19, Y19
+	VMOVDQU32   864(SI), Y7
+	VPTERNLOGD  $0x96, 480(SI), Y7, Y19
+	VPXORD      352(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 352(BX)
+	VMOVDQU32   Y19, 352(SI)
 	VPADDD      Y19, Y18, Y7
 	VPADDD      Y1, Y7, Y7
 	VPTERNLOGD  $0x96, Y6, Y13, Y18
@@ -3386,11 +3398,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y13, Y13
 	VPUNPCKLDQ  Y20, Y14, Y18
 	VPUNPCKHDQ  Y20, Y14, Y14
-	VMOVDQU32   896(BX), Y20
-	VPTERNLOGD  $0x96, 512(BX), Y20, Y12
-	VPXORD      384(BX), Y12, Y12
+	VMOVDQU32   896(SI), Y20
+	VPTERNLOGD  $0x96, 512(SI), Y20, Y12
+	VPXORD      384(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 384(BX)
+	VMOVDQU32   Y12, 384(SI)
 	VPADDD      Y12, Y8, Y20
 	VPADDD      Y1, Y20, Y20
 	VPTERNLOGD  $0x96, Y21, Y25, Y8
@@ -3398,11 +3410,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y27, Y8
 	VPADDD      Y8, Y29, Y29
 	VPROLD      $0x1e, Y25, Y25
-	VMOVDQU32   928(BX), Y8
-	VPTERNLOGD  $0x96, 544(BX), Y8, Y16
-	VPXORD      416(BX), Y16, Y16
+	VMOVDQU32   928(SI), Y8
+	VPTERNLOGD  $0x96, 544(SI), Y8, Y16
+	VPXORD      416(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 416(BX)
+	VMOVDQU32   Y16, 416(SI)
 	VPADDD      Y16, Y6, Y8
 	VPADDD      Y1, Y8, Y8
 	VPTERNLOGD  $0x96, Y13, Y10, Y6
@@ -3412,11 +3424,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y10, Y10
 	VPUNPCKLDQ  Y24, Y17, Y6
 	VPUNPCKHDQ  Y24, Y17, Y17
-	VMOVDQU32   960(BX), Y24
-	VPTERNLOGD  $0x96, 576(BX), Y24, Y22
-	VPXORD      448(BX), Y22, Y22
+	VMOVDQU32   960(SI), Y24
+	VPTERNLOGD  $0x96, 576(SI), Y24, Y22
+	VPXORD      448(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 448(BX)
+	VMOVDQU32   Y22, 448(SI)
 	VPADDD      Y22, Y21, Y24
 	VPADDD      Y1, Y24, Y24
 	VPTERNLOGD  $0x96, Y25, Y27, Y21
@@ -3424,11 +3436,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y29, Y21
 	VPADDD      Y21, Y20, Y20
 	VPROLD      $0x1e, Y27, Y27
-	VMOVDQU32   992(BX), Y21
-	VPTERNLOGD  $0x96, 608(BX), Y21, Y23
-	VPXORD      480(BX), Y23, Y23
+	VMOVDQU32   992(SI), Y21
+	VPTERNLOGD  $0x96, 608(SI), Y21, Y23
+	VPXORD      480(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 480(BX)
+	VMOVDQU32   Y23, 480(SI)
 	VPADDD      Y23, Y13, Y21
 	VPADDD      Y1, Y21, Y21
 	VPTERNLOGD  $0x96, Y10, Y5, Y13
@@ -3438,11 +3450,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y5, Y5
 	VPUNPCKLQDQ Y6, Y18, Y13
 	VPUNPCKHQDQ Y6, Y18, Y6
-	VMOVDQU32   (BX), Y18
-	VPTERNLOGD  $0x96, 640(BX), Y18, Y15
-	VPXORD      512(BX), Y15, Y15
+	VMOVDQU32   (SI), Y18
+	VPTERNLOGD  $0x96, 640(SI), Y18, Y15
+	VPXORD      512(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 512(BX)
+	VMOVDQU32   Y15, 512(SI)
 	VPADDD      Y15, Y25, Y18
 	VPADDD      Y2, Y18, Y18
 	VPTERNLOGD  $0x96, Y27, Y29, Y25
@@ -3450,11 +3462,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y20, Y25
 	VPADDD      Y25, Y24, Y24
 	VPROLD      $0x1e, Y29, Y29
-	VMOVDQU32   32(BX), Y25
-	VPTERNLOGD  $0x96, 672(BX), Y25, Y19
-	VPXORD      544(BX), Y19, Y19
+	VMOVDQU32   32(SI), Y25
+	VPTERNLOGD  $0x96, 672(SI), Y25, Y19
+	VPXORD      544(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 544(BX)
+	VMOVDQU32   Y19, 544(SI)
 	VPADDD      Y19, Y10, Y25
 	VPADDD      Y2, Y25, Y25
 	VPTERNLOGD  $0x96, Y5, Y7, Y10
@@ -3464,11 +3476,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y7, Y7
 	VPUNPCKLQDQ Y17, Y14, Y10
 	VPUNPCKHQDQ Y17, Y14, Y14
-	VMOVDQU32   64(BX), Y17
-	VPTERNLOGD  $0x96, 704(BX), Y17, Y12
-	VPXORD      576(BX), Y12, Y12
+	VMOVDQU32   64(SI), Y17
+	VPTERNLOGD  $0x96, 704(SI), Y17, Y12
+	VPXORD      576(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 576(BX)
+	VMOVDQU32   Y12, 576(SI)
 	VPADDD      Y12, Y27, Y17
 	VPADDD      Y2, Y17, Y17
 	VPTERNLOGD  $0xe8, Y29, Y20, Y27
@@ -3476,11 +3488,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y24, Y27
 	VPADDD      Y27, Y18, Y18
 	VPROLD      $0x1e, Y20, Y20
-	VMOVDQU32   96(BX), Y27
-	VPTERNLOGD  $0x96, 736(BX), Y27, Y16
-	VPXORD      608(BX), Y16, Y16
+	VMOVDQU32   96(SI), Y27
+	VPTERNLOGD  $0x96, 736(SI), Y27, Y16
+	VPXORD      608(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 608(BX)
+	VMOVDQU32   Y16, 608(SI)
 	VPADDD      Y16, Y5, Y27
 	VPADDD      Y2, Y27, Y27
 	VPTERNLOGD  $0xe8, Y7, Y8, Y5
@@ -3490,11 +3502,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y8, Y8
 	VPUNPCKLDQ  Y26, Y11, Y5
 	VPUNPCKHDQ  Y26, Y11, Y11
-	VMOVDQU32   128(BX), Y26
-	VPTERNLOGD  $0x96, 768(BX), Y26, Y22
-	VPXORD      640(BX), Y22, Y22
+	VMOVDQU32   128(SI), Y26
+	VPTERNLOGD  $0x96, 768(SI), Y26, Y22
+	VPXORD      640(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 640(BX)
+	VMOVDQU32   Y22, 640(SI)
 	VPADDD      Y22, Y29, Y26
 	VPADDD      Y2, Y26, Y26
 	VPTERNLOGD  $0xe8, Y20, Y24, Y29
@@ -3502,11 +3514,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y18, Y29
 	VPADDD      Y29, Y17, Y17
 	VPROLD      $0x1e, Y24, Y24
-	VMOVDQU32   160(BX), Y29
-	VPTERNLOGD  $0x96, 800(BX), Y29, Y23
-	VPXORD      672(BX), Y23, Y23
+	VMOVDQU32   160(SI), Y29
+	VPTERNLOGD  $0x96, 800(SI), Y29, Y23
+	VPXORD      672(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 672(BX)
+	VMOVDQU32   Y23, 672(SI)
 	VPADDD      Y23, Y7, Y29
 	VPADDD      Y2, Y29, Y29
 	VPTERNLOGD  $0xe8, Y8, Y21, Y7
@@ -3516,11 +3528,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y21, Y21
 	VPUNPCKLDQ  Y28, Y9, Y7
 	VPUNPCKHDQ  Y28, Y9, Y9
-	VMOVDQU32   192(BX), Y28
-	VPTERNLOGD  $0x96, 832(BX), Y28, Y15
-	VPXORD      704(BX), Y15, Y15
+	VMOVDQU32   192(SI), Y28
+	VPTERNLOGD  $0x96, 832(SI), Y28, Y15
+	VPXORD      704(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 704(BX)
+	VMOVDQU32   Y15, 704(SI)
 	VPADDD      Y15, Y20, Y28
 	VPADDD      Y2, Y28, Y28
 	VPTERNLOGD  $0xe8, Y24, Y18, Y20
@@ -3528,11 +3540,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y17, Y20
 	VPADDD      Y20, Y26, Y26
 	VPROLD      $0x1e, Y18, Y18
-	VMOVDQU32   224(BX), Y20
-	VPTERNLOGD  $0x96, 864(BX), Y20, Y19
-	VPXORD      736(BX), Y19, Y19
+	VMOVDQU32   224(SI), Y20
+	VPTERNLOGD  $0x96, 864(SI), Y20, Y19
+	VPXORD      736(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 736(BX)
+	VMOVDQU32   Y19, 736(SI)
 	VPADDD      Y19, Y8, Y20
 	VPADDD      Y2, Y20, Y20
 	VPTERNLOGD  $0xe8, Y21, Y25, Y8
@@ -3542,11 +3554,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y25, Y25
 	VPUNPCKLQDQ Y7, Y5, Y8
 	VPUNPCKHQDQ Y7, Y5, Y5
-	VMOVDQU32   256(BX), Y7
-	VPTERNLOGD  $0x96, 896(BX), Y7, Y12
-	VPXORD      768(BX), Y12, Y12
+	VMOVDQU32   256(SI), Y7
+	VPTERNLOGD  $0x96, 896(SI), Y7, Y12
+	VPXORD      768(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 768(BX)
+	VMOVDQU32   Y12, 768(SI)
 	VPADDD      Y12, Y24, Y7
 	VPADDD      Y2, Y7, Y7
 	VPTERNLOGD  $0xe8, Y18, Y17, Y24
@@ -3554,11 +3566,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y26, Y24
 	VPADDD      Y24, Y28, Y28
 	VPROLD      $0x1e, Y17, Y17
-	VMOVDQU32   288(BX), Y24
-	VPTERNLOGD  $0x96, 928(BX), Y24, Y16
-	VPXORD      800(BX), Y16, Y16
+	VMOVDQU32   288(SI), Y24
+	VPTERNLOGD  $0x96, 928(SI), Y24, Y16
+	VPXORD      800(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 800(BX)
+	VMOVDQU32   Y16, 800(SI)
 	VPADDD      Y16, Y21, Y24
 	VPADDD      Y2, Y24, Y24
 	VPTERNLOGD  $0xe8, Y25, Y27, Y21
@@ -3568,11 +3580,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y27, Y27
 	VPUNPCKLQDQ Y9, Y11, Y21
 	VPUNPCKHQDQ Y9, Y11, Y9
-	VMOVDQU32   320(BX), Y11
-	VPTERNLOGD  $0x96, 960(BX), Y11, Y22
-	VPXORD      832(BX), Y22, Y22
+	VMOVDQU32   320(SI), Y11
+	VPTERNLOGD  $0x96, 960(SI), Y11, Y22
+	VPXORD      832(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 832(BX)
+	VMOVDQU32   Y22, 832(SI)
 	VPADDD      Y22, Y18, Y11
 	VPADDD      Y2, Y11, Y11
 	VPTERNLOGD  $0xe8, Y17, Y26, Y18
@@ -3580,11 +3592,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y28, Y18
 	VPADDD      Y18, Y7, Y7
 	VPROLD      $0x1e, Y26, Y26
-	VMOVDQU32   352(BX), Y18
-	VPTERNLOGD  $0x96, 992(BX), Y18, Y23
-	VPXORD      864(BX), Y23, Y23
+	VMOVDQU32   352(SI), Y18
+	VPTERNLOGD  $0x96, 992(SI), Y18, Y23
+	VPXORD      864(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 864(BX)
+	VMOVDQU32   Y23, 864(SI)
 	VPADDD      Y23, Y25, Y18
 	VPADDD      Y2, Y18, Y18
 	VPTERNLOGD  $0xe8, Y27, Y29, Y25
@@ -3594,15 +3606,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y29, Y29
 	VSHUFI64X2  $0x00, Y8, Y13, Y25
 	VPSHUFB     Y4, Y25, Y25
-	VMOVDQU32   Y25, 32(SI)
+	VMOVDQU32   Y25, 32(DI)
 	VSHUFI64X2  $0x03, Y8, Y13, Y8
 	VPSHUFB     Y4, Y8, Y8
-	VMOVDQU32   Y8, 288(SI)
-	VMOVDQU32   384(BX), Y8
-	VPTERNLOGD  $0x96, (BX), Y8, Y15
-	VPXORD      896(BX), Y15, Y15
+	VMOVDQU32   Y8, 288(DI)
+	VMOVDQU32   384(SI), Y8
+	VPTERNLOGD  $0x96, (SI), Y8, Y15
+	VPXORD      896(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 896(BX)
+	VMOVDQU32   Y15, 896(SI)
 	VPADDD      Y15, Y17, Y8
 	VPADDD      Y2, Y8, Y8
 	VPTERNLOGD  $0xe8, Y26, Y28, Y17
@@ -3610,11 +3622,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y7, Y13
 	VPADDD      Y13, Y11, Y11
 	VPROLD      $0x1e, Y28, Y28
-	VMOVDQU32   416(BX), Y13
-	VPTERNLOGD  $0x96, 32(BX), Y13, Y19
-	VPXORD      928(BX), Y19, Y19
+	VMOVDQU32   416(SI), Y13
+	VPTERNLOGD  $0x96, 32(SI), Y13, Y19
+	VPXORD      928(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 928(BX)
+	VMOVDQU32   Y19, 928(SI)
 	VPADDD      Y19, Y27, Y13
 	VPADDD      Y2, Y13, Y13
 	VPTERNLOGD  $0xe8, Y29, Y20, Y27
@@ -3624,15 +3636,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y20, Y20
 	VSHUFI64X2  $0x00, Y5, Y6, Y17
 	VPSHUFB     Y4, Y17, Y17
-	VMOVDQU32   Y17, 96(SI)
+	VMOVDQU32   Y17, 96(DI)
 	VSHUFI64X2  $0x03, Y5, Y6, Y5
 	VPSHUFB     Y4, Y5, Y5
-	VMOVDQU32   Y5, 352(SI)
-	VMOVDQU32   448(BX), Y5
-	VPTERNLOGD  $0x96, 64(BX), Y5, Y12
-	VPXORD      960(BX), Y12, Y12
+	VMOVDQU32   Y5, 352(DI)
+	VMOVDQU32   448(SI), Y5
+	VPTERNLOGD  $0x96, 64(SI), Y5, Y12
+	VPXORD      960(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 960(BX)
+	VMOVDQU32   Y12, 960(SI)
 	VPADDD      Y12, Y26, Y5
 	VPADDD      Y2, Y5, Y5
 	VPTERNLOGD  $0xe8, Y28, Y7, Y26
@@ -3640,11 +3652,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y11, Y6
 	VPADDD      Y6, Y8, Y8
 	VPROLD      $0x1e, Y7, Y7
-	VMOVDQU32   480(BX), Y6
-	VPTERNLOGD  $0x96, 96(BX), Y6, Y16
-	VPXORD      992(BX), Y16, Y16
+	VMOVDQU32   480(SI), Y6
+	VPTERNLOGD  $0x96, 96(SI), Y6, Y16
+	VPXORD      992(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 992(BX)
+	VMOVDQU32   Y16, 992(SI)
 	VPADDD      Y16, Y29, Y6
 	VPADDD      Y2, Y6, Y6
 	VPTERNLOGD  $0xe8, Y20, Y24, Y29
@@ -3654,15 +3666,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y24, Y24
 	VSHUFI64X2  $0x00, Y21, Y10, Y17
 	VPSHUFB     Y4, Y17, Y17
-	VMOVDQU32   Y17, 160(SI)
+	VMOVDQU32   Y17, 160(DI)
 	VSHUFI64X2  $0x03, Y21, Y10, Y10
 	VPSHUFB     Y4, Y10, Y10
-	VMOVDQU32   Y10, 416(SI)
-	VMOVDQU32   512(BX), Y10
-	VPTERNLOGD  $0x96, 128(BX), Y10, Y22
-	VPXORD      (BX), Y22, Y22
+	VMOVDQU32   Y10, 416(DI)
+	VMOVDQU32   512(SI), Y10
+	VPTERNLOGD  $0x96, 128(SI), Y10, Y22
+	VPXORD      (SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, (BX)
+	VMOVDQU32   Y22, (SI)
 	VPADDD      Y22, Y28, Y10
 	VPADDD      Y2, Y10, Y10
 	VPTERNLOGD  $0xe8, Y7, Y11, Y28
@@ -3670,11 +3682,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y8, Y17
 	VPADDD      Y17, Y5, Y5
 	VPROLD      $0x1e, Y11, Y11
-	VMOVDQU32   544(BX), Y17
-	VPTERNLOGD  $0x96, 160(BX), Y17, Y23
-	VPXORD      32(BX), Y23, Y23
+	VMOVDQU32   544(SI), Y17
+	VPTERNLOGD  $0x96, 160(SI), Y17, Y23
+	VPXORD      32(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 32(BX)
+	VMOVDQU32   Y23, 32(SI)
 	VPADDD      Y23, Y20, Y17
 	VPADDD      Y2, Y17, Y17
 	VPTERNLOGD  $0xe8, Y24, Y18, Y20
@@ -3684,15 +3696,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y18, Y18
 	VSHUFI64X2  $0x00, Y9, Y14, Y20
 	VPSHUFB     Y4, Y20, Y20
-	VMOVDQU32   Y20, 224(SI)
+	VMOVDQU32   Y20, 224(DI)
 	VSHUFI64X2  $0x03, Y9, Y14, Y9
 	VPSHUFB     Y4, Y9, Y9
-	VMOVDQU32   Y9, 480(SI)
-	VMOVDQU32   576(BX), Y9
-	VPTERNLOGD  $0x96, 192(BX), Y9, Y15
-	VPXORD      64(BX), Y15, Y15
+	VMOVDQU32   Y9, 480(DI)
+	VMOVDQU32   576(SI), Y9
+	VPTERNLOGD  $0x96, 192(SI), Y9, Y15
+	VPXORD      64(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 64(BX)
+	VMOVDQU32   Y15, 64(SI)
 	VPADDD      Y15, Y7, Y9
 	VPADDD      Y2, Y9, Y9
 	VPTERNLOGD  $0xe8, Y11, Y8, Y7
@@ -3700,11 +3712,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y5, Y7
 	VPADDD      Y7, Y10, Y10
 	VPROLD      $0x1e, Y8, Y8
-	VMOVDQU32   608(BX), Y7
-	VPTERNLOGD  $0x96, 224(BX), Y7, Y19
-	VPXORD      96(BX), Y19, Y19
+	VMOVDQU32   608(SI), Y7
+	VPTERNLOGD  $0x96, 224(SI), Y7, Y19
+	VPXORD      96(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 96(BX)
+	VMOVDQU32   Y19, 96(SI)
 	VPADDD      Y19, Y24, Y7
 	VPADDD      Y2, Y7, Y7
 	VPTERNLOGD  $0xe8, Y18, Y13, Y24
@@ -3712,15 +3724,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y6, Y14
 	VPADDD      Y14, Y17, Y17
 	VPROLD      $0x1e, Y13, Y13
-	MOVQ        64(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y14
-	MOVQ        72(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y20
-	VMOVDQU32   640(BX), Y21
-	VPTERNLOGD  $0x96, 256(BX), Y21, Y12
-	VPXORD      128(BX), Y12, Y12
+	MOVQ        64(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y14
+	MOVQ        72(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y20
+	VMOVDQU32   640(SI), Y21
+	VPTERNLOGD  $0x96, 256(SI), Y21, Y12
+	VPXORD      128(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 128(BX)
+	VMOVDQU32   Y12, 128(SI)
 	VPADDD      Y12, Y11, Y21
 	VPADDD      Y2, Y21, Y21
 	VPTERNLOGD  $0xe8, Y8, Y5, Y11
@@ -3728,11 +3740,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y10, Y11
 	VPADDD      Y11, Y9, Y9
 	VPROLD      $0x1e, Y5, Y5
-	VMOVDQU32   672(BX), Y11
-	VPTERNLOGD  $0x96, 288(BX), Y11, Y16
-	VPXORD      160(BX), Y16, Y16
+	VMOVDQU32   672(SI), Y11
+	VPTERNLOGD  $0x96, 288(SI), Y11, Y16
+	VPXORD      160(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 160(BX)
+	VMOVDQU32   Y16, 160(SI)
 	VPADDD      Y16, Y18, Y11
 	VPADDD      Y2, Y11, Y11
 	VPTERNLOGD  $0xe8, Y13, Y6, Y18
@@ -3740,15 +3752,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y17, Y18
 	VPADDD      Y18, Y7, Y7
 	VPROLD      $0x1e, Y6, Y6
-	MOVQ        80(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y18
-	MOVQ        88(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y24
-	VMOVDQU32   704(BX), Y25
-	VPTERNLOGD  $0x96, 320(BX), Y25, Y22
-	VPXORD      192(BX), Y22, Y22
+	MOVQ        80(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y18
+	MOVQ        88(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y24
+	VMOVDQU32   704(SI), Y25
+	VPTERNLOGD  $0x96, 320(SI), Y25, Y22
+	VPXORD      192(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 192(BX)
+	VMOVDQU32   Y22, 192(SI)
 	VPADDD      Y22, Y8, Y25
 	VPADDD      Y2, Y25, Y25
 	VPTERNLOGD  $0xe8, Y5, Y10, Y8
@@ -3756,11 +3768,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y9, Y8
 	VPADDD      Y8, Y21, Y21
 	VPROLD      $0x1e, Y10, Y10
-	VMOVDQU32   736(BX), Y8
-	VPTERNLOGD  $0x96, 352(BX), Y8, Y23
-	VPXORD      224(BX), Y23, Y23
+	VMOVDQU32   736(SI), Y8
+	VPTERNLOGD  $0x96, 352(SI), Y8, Y23
+	VPXORD      224(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 224(BX)
+	VMOVDQU32   Y23, 224(SI)
 	VPADDD      Y23, Y13, Y8
 	VPADDD      Y2, Y8, Y8
 	VPTERNLOGD  $0xe8, Y6, Y17, Y13
@@ -3768,15 +3780,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y7, Y13
 	VPADDD      Y13, Y11, Y11
 	VPROLD      $0x1e, Y17, Y17
-	MOVQ        96(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y13
-	MOVQ        104(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y26
-	VMOVDQU32   768(BX), Y27
-	VPTERNLOGD  $0x96, 384(BX), Y27, Y15
-	VPXORD      256(BX), Y15, Y15
+	MOVQ        96(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y13
+	MOVQ        104(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y26
+	VMOVDQU32   768(SI), Y27
+	VPTERNLOGD  $0x96, 384(SI), Y27, Y15
+	VPXORD      256(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 256(BX)
+	VMOVDQU32   Y15, 256(SI)
 	VPADDD      Y15, Y5, Y27
 	VPADDD      Y2, Y27, Y27
 	VPTERNLOGD  $0xe8, Y10, Y9, Y5
@@ -3784,11 +3796,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y21, Y5
 	VPADDD      Y5, Y25, Y25
 	VPROLD      $0x1e, Y9, Y9
-	VMOVDQU32   800(BX), Y5
-	VPTERNLOGD  $0x96, 416(BX), Y5, Y19
-	VPXORD      288(BX), Y19, Y19
+	VMOVDQU32   800(SI), Y5
+	VPTERNLOGD  $0x96, 416(SI), Y5, Y19
+	VPXORD      288(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 288(BX)
+	VMOVDQU32   Y19, 288(SI)
 	VPADDD      Y19, Y6, Y5
 	VPADDD      Y2, Y5, Y5
 	VPTERNLOGD  $0xe8, Y17, Y7, Y6
@@ -3796,15 +3808,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y11, Y6
 	VPADDD      Y6, Y8, Y8
 	VPROLD      $0x1e, Y7, Y7
-	MOVQ        112(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y6
-	MOVQ        120(CX), R9
-	VMOVDQU32   32(R9)(R8*1), Y28
-	VMOVDQU32   832(BX), Y29
-	VPTERNLOGD  $0x96, 448(BX), Y29, Y12
-	VPXORD      320(BX), Y12, Y12
+	MOVQ        112(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y6
+	MOVQ        120(DX), R10
+	VMOVDQU32   32(R10)(R9*1), Y28
+	VMOVDQU32   832(SI), Y29
+	VPTERNLOGD  $0x96, 448(SI), Y29, Y12
+	VPXORD      320(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 320(BX)
+	VMOVDQU32   Y12, 320(SI)
 	VPADDD      Y12, Y10, Y29
 	VPADDD      Y2, Y29, Y29
 	VPTERNLOGD  $0xe8, Y9, Y21, Y10
@@ -3812,11 +3824,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y25, Y10
 	VPADDD      Y10, Y27, Y27
 	VPROLD      $0x1e, Y21, Y21
-	VMOVDQU32   864(BX), Y10
-	VPTERNLOGD  $0x96, 480(BX), Y10, Y16
-	VPXORD      352(BX), Y16, Y16
+	VMOVDQU32   864(SI), Y10
+	VPTERNLOGD  $0x96, 480(SI), Y10, Y16
+	VPXORD      352(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 352(BX)
+	VMOVDQU32   Y16, 352(SI)
 	VPADDD      Y16, Y17, Y10
 	VPADDD      Y2, Y10, Y10
 	VPTERNLOGD  $0xe8, Y7, Y11, Y17
@@ -3826,11 +3838,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y11, Y11
 	VPUNPCKLDQ  Y20, Y14, Y17
 	VPUNPCKHDQ  Y20, Y14, Y14
-	VMOVDQU32   896(BX), Y20
-	VPTERNLOGD  $0x96, 512(BX), Y20, Y22
-	VPXORD      384(BX), Y22, Y22
+	VMOVDQU32   896(SI), Y20
+	VPTERNLOGD  $0x96, 512(SI), Y20, Y22
+	VPXORD      384(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 384(BX)
+	VMOVDQU32   Y22, 384(SI)
 	VPADDD      Y22, Y9, Y20
 	VPADDD      Y2, Y20, Y20
 	VPTERNLOGD  $0xe8, Y21, Y25, Y9
@@ -3838,11 +3850,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y27, Y9
 	VPADDD      Y9, Y29, Y29
 	VPROLD      $0x1e, Y25, Y25
-	VMOVDQU32   928(BX), Y9
-	VPTERNLOGD  $0x96, 544(BX), Y9, Y23
-	VPXORD      416(BX), Y23, Y23
+	VMOVDQU32   928(SI), Y9
+	VPTERNLOGD  $0x96, 544(SI), Y9, Y23
+	VPXORD      416(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 416(BX)
+	VMOVDQU32   Y23, 416(SI)
 	VPADDD      Y23, Y7, Y9
 	VPADDD      Y2, Y9, Y9
 	VPTERNLOGD  $0xe8, Y11, Y8, Y7
@@ -3852,11 +3864,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y8, Y8
 	VPUNPCKLDQ  Y24, Y18, Y7
 	VPUNPCKHDQ  Y24, Y18, Y18
-	VMOVDQU32   960(BX), Y24
-	VPTERNLOGD  $0x96, 576(BX), Y24, Y15
-	VPXORD      448(BX), Y15, Y15
+	VMOVDQU32   960(SI), Y24
+	VPTERNLOGD  $0x96, 576(SI), Y24, Y15
+	VPXORD      448(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 448(BX)
+	VMOVDQU32   Y15, 448(SI)
 	VPADDD      Y15, Y21, Y24
 	VPADDD      Y2, Y24, Y24
 	VPTERNLOGD  $0xe8, Y25, Y27, Y21
@@ -3864,11 +3876,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y29, Y21
 	VPADDD      Y21, Y20, Y20
 	VPROLD      $0x1e, Y27, Y27
-	VMOVDQU32   992(BX), Y21
-	VPTERNLOGD  $0x96, 608(BX), Y21, Y19
-	VPXORD      480(BX), Y19, Y19
+	VMOVDQU32   992(SI), Y21
+	VPTERNLOGD  $0x96, 608(SI), Y21, Y19
+	VPXORD      480(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 480(BX)
+	VMOVDQU32   Y19, 480(SI)
 	VPADDD      Y19, Y11, Y21
 	VPADDD      Y2, Y21, Y21
 	VPTERNLOGD  $0xe8, Y8, Y5, Y11
@@ -3878,11 +3890,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y5, Y5
 	VPUNPCKLQDQ Y7, Y17, Y11
 	VPUNPCKHQDQ Y7, Y17, Y7
-	VMOVDQU32   (BX), Y17
-	VPTERNLOGD  $0x96, 640(BX), Y17, Y12
-	VPXORD      512(BX), Y12, Y12
+	VMOVDQU32   (SI), Y17
+	VPTERNLOGD  $0x96, 640(SI), Y17, Y12
+	VPXORD      512(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 512(BX)
+	VMOVDQU32   Y12, 512(SI)
 	VPADDD      Y12, Y25, Y17
 	VPADDD      Y2, Y17, Y17
 	VPTERNLOGD  $0xe8, Y27, Y29, Y25
@@ -3890,11 +3902,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y20, Y25
 	VPADDD      Y25, Y24, Y24
 	VPROLD      $0x1e, Y29, Y29
-	VMOVDQU32   32(BX), Y25
-	VPTERNLOGD  $0x96, 672(BX), Y25, Y16
-	VPXORD      544(BX), Y16, Y16
+	VMOVDQU32   32(SI), Y25
+	VPTERNLOGD  $0x96, 672(SI), Y25, Y16
+	VPXORD      544(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 544(BX)
+	VMOVDQU32   Y16, 544(SI)
 	VPADDD      Y16, Y8, Y25
 	VPADDD      Y2, Y25, Y25
 	VPTERNLOGD  $0xe8, Y5, Y10, Y8
@@ -3904,11 +3916,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y10, Y10
 	VPUNPCKLQDQ Y18, Y14, Y8
 	VPUNPCKHQDQ Y18, Y14, Y14
-	VMOVDQU32   64(BX), Y18
-	VPTERNLOGD  $0x96, 704(BX), Y18, Y22
-	VPXORD      576(BX), Y22, Y22
+	VMOVDQU32   64(SI), Y18
+	VPTERNLOGD  $0x96, 704(SI), Y18, Y22
+	VPXORD      576(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 576(BX)
+	VMOVDQU32   Y22, 576(SI)
 	VPADDD      Y22, Y27, Y18
 	VPADDD      Y2, Y18, Y18
 	VPTERNLOGD  $0xe8, Y29, Y20, Y27
@@ -3916,11 +3928,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y24, Y27
 	VPADDD      Y27, Y17, Y17
 	VPROLD      $0x1e, Y20, Y20
-	VMOVDQU32   96(BX), Y27
-	VPTERNLOGD  $0x96, 736(BX), Y27, Y23
-	VPXORD      608(BX), Y23, Y23
+	VMOVDQU32   96(SI), Y27
+	VPTERNLOGD  $0x96, 736(SI), Y27, Y23
+	VPXORD      608(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 608(BX)
+	VMOVDQU32   Y23, 608(SI)
 	VPADDD      Y23, Y5, Y27
 	VPADDD      Y2, Y27, Y27
 	VPTERNLOGD  $0xe8, Y10, Y9, Y5
@@ -3930,11 +3942,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y9, Y9
 	VPUNPCKLDQ  Y26, Y13, Y5
 	VPUNPCKHDQ  Y26, Y13, Y13
-	VMOVDQU32   128(BX), Y26
-	VPTERNLOGD  $0x96, 768(BX), Y26, Y15
-	VPXORD      640(BX), Y15, Y15
+	VMOVDQU32   128(SI), Y26
+	VPTERNLOGD  $0x96, 768(SI), Y26, Y15
+	VPXORD      640(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 640(BX)
+	VMOVDQU32   Y15, 640(SI)
 	VPADDD      Y15, Y29, Y26
 	VPADDD      Y2, Y26, Y26
 	VPTERNLOGD  $0xe8, Y20, Y24, Y29
@@ -3942,11 +3954,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y17, Y29
 	VPADDD      Y29, Y18, Y18
 	VPROLD      $0x1e, Y24, Y24
-	VMOVDQU32   160(BX), Y29
-	VPTERNLOGD  $0x96, 800(BX), Y29, Y19
-	VPXORD      672(BX), Y19, Y19
+	VMOVDQU32   160(SI), Y29
+	VPTERNLOGD  $0x96, 800(SI), Y29, Y19
+	VPXORD      672(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 672(BX)
+	VMOVDQU32   Y19, 672(SI)
 	VPADDD      Y19, Y10, Y29
 	VPADDD      Y2, Y29, Y29
 	VPTERNLOGD  $0xe8, Y9, Y21, Y10
@@ -3956,11 +3968,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y21, Y21
 	VPUNPCKLDQ  Y28, Y6, Y10
 	VPUNPCKHDQ  Y28, Y6, Y6
-	VMOVDQU32   192(BX), Y28
-	VPTERNLOGD  $0x96, 832(BX), Y28, Y12
-	VPXORD      704(BX), Y12, Y12
+	VMOVDQU32   192(SI), Y28
+	VPTERNLOGD  $0x96, 832(SI), Y28, Y12
+	VPXORD      704(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 704(BX)
+	VMOVDQU32   Y12, 704(SI)
 	VPADDD      Y12, Y20, Y28
 	VPADDD      Y2, Y28, Y28
 	VPTERNLOGD  $0xe8, Y24, Y17, Y20
@@ -3968,11 +3980,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y18, Y20
 	VPADDD      Y20, Y26, Y26
 	VPROLD      $0x1e, Y17, Y17
-	VMOVDQU32   224(BX), Y20
-	VPTERNLOGD  $0x96, 864(BX), Y20, Y16
-	VPXORD      736(BX), Y16, Y16
+	VMOVDQU32   224(SI), Y20
+	VPTERNLOGD  $0x96, 864(SI), Y20, Y16
+	VPXORD      736(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 736(BX)
+	VMOVDQU32   Y16, 736(SI)
 	VPADDD      Y16, Y9, Y20
 	VPADDD      Y2, Y20, Y20
 	VPTERNLOGD  $0xe8, Y21, Y25, Y9
@@ -3982,11 +3994,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y25, Y25
 	VPUNPCKLQDQ Y10, Y5, Y9
 	VPUNPCKHQDQ Y10, Y5, Y5
-	VMOVDQU32   256(BX), Y10
-	VPTERNLOGD  $0x96, 896(BX), Y10, Y22
-	VPXORD      768(BX), Y22, Y22
+	VMOVDQU32   256(SI), Y10
+	VPTERNLOGD  $0x96, 896(SI), Y10, Y22
+	VPXORD      768(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 768(BX)
+	VMOVDQU32   Y22, 768(SI)
 	VPADDD      Y22, Y24, Y10
 	VPADDD      Y3, Y10, Y10
 	VPTERNLOGD  $0xe8, Y17, Y18, Y24
@@ -3994,11 +4006,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y26, Y24
 	VPADDD      Y24, Y28, Y28
 	VPROLD      $0x1e, Y18, Y18
-	VMOVDQU32   288(BX), Y24
-	VPTERNLOGD  $0x96, 928(BX), Y24, Y23
-	VPXORD      800(BX), Y23, Y23
+	VMOVDQU32   288(SI), Y24
+	VPTERNLOGD  $0x96, 928(SI), Y24, Y23
+	VPXORD      800(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 800(BX)
+	VMOVDQU32   Y23, 800(SI)
 	VPADDD      Y23, Y21, Y24
 	VPADDD      Y3, Y24, Y24
 	VPTERNLOGD  $0xe8, Y25, Y27, Y21
@@ -4008,11 +4020,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y27, Y27
 	VPUNPCKLQDQ Y6, Y13, Y21
 	VPUNPCKHQDQ Y6, Y13, Y6
-	VMOVDQU32   320(BX), Y13
-	VPTERNLOGD  $0x96, 960(BX), Y13, Y15
-	VPXORD      832(BX), Y15, Y15
+	VMOVDQU32   320(SI), Y13
+	VPTERNLOGD  $0x96, 960(SI), Y13, Y15
+	VPXORD      832(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 832(BX)
+	VMOVDQU32   Y15, 832(SI)
 	VPADDD      Y15, Y17, Y13
 	VPADDD      Y3, Y13, Y13
 	VPTERNLOGD  $0x96, Y18, Y26, Y17
@@ -4020,11 +4032,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y28, Y17
 	VPADDD      Y17, Y10, Y10
 	VPROLD      $0x1e, Y26, Y26
-	VMOVDQU32   352(BX), Y17
-	VPTERNLOGD  $0x96, 992(BX), Y17, Y19
-	VPXORD      864(BX), Y19, Y19
+	VMOVDQU32   352(SI), Y17
+	VPTERNLOGD  $0x96, 992(SI), Y17, Y19
+	VPXORD      864(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 864(BX)
+	VMOVDQU32   Y19, 864(SI)
 	VPADDD      Y19, Y25, Y17
 	VPADDD      Y3, Y17, Y17
 	VPTERNLOGD  $0x96, Y27, Y29, Y25
@@ -4034,15 +4046,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y29, Y29
 	VSHUFI64X2  $0x00, Y9, Y11, Y25
 	VPSHUFB     Y4, Y25, Y25
-	VMOVDQU32   Y25, 544(SI)
+	VMOVDQU32   Y25, 544(DI)
 	VSHUFI64X2  $0x03, Y9, Y11, Y9
 	VPSHUFB     Y4, Y9, Y9
-	VMOVDQU32   Y9, 800(SI)
-	VMOVDQU32   384(BX), Y9
-	VPTERNLOGD  $0x96, (BX), Y9, Y12
-	VPXORD      896(BX), Y12, Y12
+	VMOVDQU32   Y9, 800(DI)
+	VMOVDQU32   384(SI), Y9
+	VPTERNLOGD  $0x96, (SI), Y9, Y12
+	VPXORD      896(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 896(BX)
+	VMOVDQU32   Y12, 896(SI)
 	VPADDD      Y12, Y18, Y9
 	VPADDD      Y3, Y9, Y9
 	VPTERNLOGD  $0x96, Y26, Y28, Y18
@@ -4050,11 +4062,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y10, Y11
 	VPADDD      Y11, Y13, Y13
 	VPROLD      $0x1e, Y28, Y28
-	VMOVDQU32   416(BX), Y11
-	VPTERNLOGD  $0x96, 32(BX), Y11, Y16
-	VPXORD      928(BX), Y16, Y16
+	VMOVDQU32   416(SI), Y11
+	VPTERNLOGD  $0x96, 32(SI), Y11, Y16
+	VPXORD      928(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 928(BX)
+	VMOVDQU32   Y16, 928(SI)
 	VPADDD      Y16, Y27, Y11
 	VPADDD      Y3, Y11, Y11
 	VPTERNLOGD  $0x96, Y29, Y20, Y27
@@ -4064,15 +4076,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y20, Y20
 	VSHUFI64X2  $0x00, Y5, Y7, Y18
 	VPSHUFB     Y4, Y18, Y18
-	VMOVDQU32   Y18, 608(SI)
+	VMOVDQU32   Y18, 608(DI)
 	VSHUFI64X2  $0x03, Y5, Y7, Y5
 	VPSHUFB     Y4, Y5, Y5
-	VMOVDQU32   Y5, 864(SI)
-	VMOVDQU32   448(BX), Y5
-	VPTERNLOGD  $0x96, 64(BX), Y5, Y22
-	VPXORD      960(BX), Y22, Y22
+	VMOVDQU32   Y5, 864(DI)
+	VMOVDQU32   448(SI), Y5
+	VPTERNLOGD  $0x96, 64(SI), Y5, Y22
+	VPXORD      960(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 960(BX)
+	VMOVDQU32   Y22, 960(SI)
 	VPADDD      Y22, Y26, Y5
 	VPADDD      Y3, Y5, Y5
 	VPTERNLOGD  $0x96, Y28, Y10, Y26
@@ -4080,11 +4092,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y13, Y7
 	VPADDD      Y7, Y9, Y9
 	VPROLD      $0x1e, Y10, Y10
-	VMOVDQU32   480(BX), Y7
-	VPTERNLOGD  $0x96, 96(BX), Y7, Y23
-	VPXORD      992(BX), Y23, Y23
+	VMOVDQU32   480(SI), Y7
+	VPTERNLOGD  $0x96, 96(SI), Y7, Y23
+	VPXORD      992(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 992(BX)
+	VMOVDQU32   Y23, 992(SI)
 	VPADDD      Y23, Y29, Y7
 	VPADDD      Y3, Y7, Y7
 	VPTERNLOGD  $0x96, Y20, Y24, Y29
@@ -4094,15 +4106,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y24, Y24
 	VSHUFI64X2  $0x00, Y21, Y8, Y18
 	VPSHUFB     Y4, Y18, Y18
-	VMOVDQU32   Y18, 672(SI)
+	VMOVDQU32   Y18, 672(DI)
 	VSHUFI64X2  $0x03, Y21, Y8, Y8
 	VPSHUFB     Y4, Y8, Y8
-	VMOVDQU32   Y8, 928(SI)
-	VMOVDQU32   512(BX), Y8
-	VPTERNLOGD  $0x96, 128(BX), Y8, Y15
-	VPXORD      (BX), Y15, Y15
+	VMOVDQU32   Y8, 928(DI)
+	VMOVDQU32   512(SI), Y8
+	VPTERNLOGD  $0x96, 128(SI), Y8, Y15
+	VPXORD      (SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, (BX)
+	VMOVDQU32   Y15, (SI)
 	VPADDD      Y15, Y28, Y8
 	VPADDD      Y3, Y8, Y8
 	VPTERNLOGD  $0x96, Y10, Y13, Y28
@@ -4110,11 +4122,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y9, Y18
 	VPADDD      Y18, Y5, Y5
 	VPROLD      $0x1e, Y13, Y13
-	VMOVDQU32   544(BX), Y18
-	VPTERNLOGD  $0x96, 160(BX), Y18, Y19
-	VPXORD      32(BX), Y19, Y19
+	VMOVDQU32   544(SI), Y18
+	VPTERNLOGD  $0x96, 160(SI), Y18, Y19
+	VPXORD      32(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 32(BX)
+	VMOVDQU32   Y19, 32(SI)
 	VPADDD      Y19, Y20, Y18
 	VPADDD      Y3, Y18, Y18
 	VPTERNLOGD  $0x96, Y24, Y17, Y20
@@ -4124,15 +4136,15 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x1e, Y17, Y17
 	VSHUFI64X2  $0x00, Y6, Y14, Y20
 	VPSHUFB     Y4, Y20, Y20
-	VMOVDQU32   Y20, 736(SI)
+	VMOVDQU32   Y20, 736(DI)
 	VSHUFI64X2  $0x03, Y6, Y14, Y6
 	VPSHUFB     Y4, Y6, Y6
-	VMOVDQU32   Y6, 992(SI)
-	VMOVDQU32   576(BX), Y6
-	VPTERNLOGD  $0x96, 192(BX), Y6, Y12
-	VPXORD      64(BX), Y12, Y12
+	VMOVDQU32   Y6, 992(DI)
+	VMOVDQU32   576(SI), Y6
+	VPTERNLOGD  $0x96, 192(SI), Y6, Y12
+	VPXORD      64(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 64(BX)
+	VMOVDQU32   Y12, 64(SI)
 	VPADDD      Y12, Y10, Y6
 	VPADDD      Y3, Y6, Y6
 	VPTERNLOGD  $0x96, Y13, Y9, Y10
@@ -4140,11 +4152,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y5, Y10
 	VPADDD      Y10, Y8, Y8
 	VPROLD      $0x1e, Y9, Y9
-	VMOVDQU32   608(BX), Y10
-	VPTERNLOGD  $0x96, 224(BX), Y10, Y16
-	VPXORD      96(BX), Y16, Y16
+	VMOVDQU32   608(SI), Y10
+	VPTERNLOGD  $0x96, 224(SI), Y10, Y16
+	VPXORD      96(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 96(BX)
+	VMOVDQU32   Y16, 96(SI)
 	VPADDD      Y16, Y24, Y10
 	VPADDD      Y3, Y10, Y10
 	VPTERNLOGD  $0x96, Y17, Y11, Y24
@@ -4152,11 +4164,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y7, Y14
 	VPADDD      Y14, Y18, Y18
 	VPROLD      $0x1e, Y11, Y11
-	VMOVDQU32   640(BX), Y14
-	VPTERNLOGD  $0x96, 256(BX), Y14, Y22
-	VPXORD      128(BX), Y22, Y22
+	VMOVDQU32   640(SI), Y14
+	VPTERNLOGD  $0x96, 256(SI), Y14, Y22
+	VPXORD      128(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 128(BX)
+	VMOVDQU32   Y22, 128(SI)
 	VPADDD      Y22, Y13, Y14
 	VPADDD      Y3, Y14, Y14
 	VPTERNLOGD  $0x96, Y9, Y5, Y13
@@ -4164,11 +4176,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y8, Y13
 	VPADDD      Y13, Y6, Y6
 	VPROLD      $0x1e, Y5, Y5
-	VMOVDQU32   672(BX), Y13
-	VPTERNLOGD  $0x96, 288(BX), Y13, Y23
-	VPXORD      160(BX), Y23, Y23
+	VMOVDQU32   672(SI), Y13
+	VPTERNLOGD  $0x96, 288(SI), Y13, Y23
+	VPXORD      160(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 160(BX)
+	VMOVDQU32   Y23, 160(SI)
 	VPADDD      Y23, Y17, Y13
 	VPADDD      Y3, Y13, Y13
 	VPTERNLOGD  $0x96, Y11, Y7, Y17
@@ -4176,11 +4188,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y18, Y17
 	VPADDD      Y17, Y10, Y10
 	VPROLD      $0x1e, Y7, Y7
-	VMOVDQU32   704(BX), Y17
-	VPTERNLOGD  $0x96, 320(BX), Y17, Y15
-	VPXORD      192(BX), Y15, Y15
+	VMOVDQU32   704(SI), Y17
+	VPTERNLOGD  $0x96, 320(SI), Y17, Y15
+	VPXORD      192(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 192(BX)
+	VMOVDQU32   Y15, 192(SI)
 	VPADDD      Y15, Y9, Y17
 	VPADDD      Y3, Y17, Y17
 	VPTERNLOGD  $0x96, Y5, Y8, Y9
@@ -4188,11 +4200,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y6, Y9
 	VPADDD      Y9, Y14, Y14
 	VPROLD      $0x1e, Y8, Y8
-	VMOVDQU32   736(BX), Y9
-	VPTERNLOGD  $0x96, 352(BX), Y9, Y19
-	VPXORD      224(BX), Y19, Y19
+	VMOVDQU32   736(SI), Y9
+	VPTERNLOGD  $0x96, 352(SI), Y9, Y19
+	VPXORD      224(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 224(BX)
+	VMOVDQU32   Y19, 224(SI)
 	VPADDD      Y19, Y11, Y9
 	VPADDD      Y3, Y9, Y9
 	VPTERNLOGD  $0x96, Y7, Y18, Y11
@@ -4200,11 +4212,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y10, Y11
 	VPADDD      Y11, Y13, Y13
 	VPROLD      $0x1e, Y18, Y18
-	VMOVDQU32   768(BX), Y11
-	VPTERNLOGD  $0x96, 384(BX), Y11, Y12
-	VPXORD      256(BX), Y12, Y12
+	VMOVDQU32   768(SI), Y11
+	VPTERNLOGD  $0x96, 384(SI), Y11, Y12
+	VPXORD      256(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 256(BX)
+	VMOVDQU32   Y12, 256(SI)
 	VPADDD      Y12, Y5, Y11
 	VPADDD      Y3, Y11, Y11
 	VPTERNLOGD  $0x96, Y8, Y6, Y5
@@ -4212,11 +4224,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y14, Y5
 	VPADDD      Y5, Y17, Y17
 	VPROLD      $0x1e, Y6, Y6
-	VMOVDQU32   800(BX), Y5
-	VPTERNLOGD  $0x96, 416(BX), Y5, Y16
-	VPXORD      288(BX), Y16, Y16
+	VMOVDQU32   800(SI), Y5
+	VPTERNLOGD  $0x96, 416(SI), Y5, Y16
+	VPXORD      288(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 288(BX)
+	VMOVDQU32   Y16, 288(SI)
 	VPADDD      Y16, Y7, Y5
 	VPADDD      Y3, Y5, Y5
 	VPTERNLOGD  $0x96, Y18, Y10, Y7
@@ -4224,11 +4236,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y13, Y7
 	VPADDD      Y7, Y9, Y9
 	VPROLD      $0x1e, Y10, Y10
-	VMOVDQU32   832(BX), Y7
-	VPTERNLOGD  $0x96, 448(BX), Y7, Y22
-	VPXORD      320(BX), Y22, Y22
+	VMOVDQU32   832(SI), Y7
+	VPTERNLOGD  $0x96, 448(SI), Y7, Y22
+	VPXORD      320(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 320(BX)
+	VMOVDQU32   Y22, 320(SI)
 	VPADDD      Y22, Y8, Y7
 	VPADDD      Y3, Y7, Y7
 	VPTERNLOGD  $0x96, Y6, Y14, Y8
@@ -4236,11 +4248,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y17, Y8
 	VPADDD      Y8, Y11, Y11
 	VPROLD      $0x1e, Y14, Y14
-	VMOVDQU32   864(BX), Y8
-	VPTERNLOGD  $0x96, 480(BX), Y8, Y23
-	VPXORD      352(BX), Y23, Y23
+	VMOVDQU32   864(SI), Y8
+	VPTERNLOGD  $0x96, 480(SI), Y8, Y23
+	VPXORD      352(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 352(BX)
+	VMOVDQU32   Y23, 352(SI)
 	VPADDD      Y23, Y18, Y8
 	VPADDD      Y3, Y8, Y8
 	VPTERNLOGD  $0x96, Y10, Y13, Y18
@@ -4248,11 +4260,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y9, Y18
 	VPADDD      Y18, Y5, Y5
 	VPROLD      $0x1e, Y13, Y13
-	VMOVDQU32   896(BX), Y18
-	VPTERNLOGD  $0x96, 512(BX), Y18, Y15
-	VPXORD      384(BX), Y15, Y15
+	VMOVDQU32   896(SI), Y18
+	VPTERNLOGD  $0x96, 512(SI), Y18, Y15
+	VPXORD      384(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 384(BX)
+	VMOVDQU32   Y15, 384(SI)
 	VPADDD      Y15, Y6, Y18
 	VPADDD      Y3, Y18, Y18
 	VPTERNLOGD  $0x96, Y14, Y17, Y6
@@ -4260,11 +4272,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y11, Y6
 	VPADDD      Y6, Y7, Y7
 	VPROLD      $0x1e, Y17, Y17
-	VMOVDQU32   928(BX), Y6
-	VPTERNLOGD  $0x96, 544(BX), Y6, Y19
-	VPXORD      416(BX), Y19, Y19
+	VMOVDQU32   928(SI), Y6
+	VPTERNLOGD  $0x96, 544(SI), Y6, Y19
+	VPXORD      416(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 416(BX)
+	VMOVDQU32   Y19, 416(SI)
 	VPADDD      Y19, Y10, Y6
 	VPADDD      Y3, Y6, Y6
 	VPTERNLOGD  $0x96, Y13, Y9, Y10
@@ -4272,11 +4284,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y5, Y10
 	VPADDD      Y10, Y8, Y8
 	VPROLD      $0x1e, Y9, Y9
-	VMOVDQU32   960(BX), Y10
-	VPTERNLOGD  $0x96, 576(BX), Y10, Y12
-	VPXORD      448(BX), Y12, Y12
+	VMOVDQU32   960(SI), Y10
+	VPTERNLOGD  $0x96, 576(SI), Y10, Y12
+	VPXORD      448(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 448(BX)
+	VMOVDQU32   Y12, 448(SI)
 	VPADDD      Y12, Y14, Y10
 	VPADDD      Y3, Y10, Y10
 	VPTERNLOGD  $0x96, Y17, Y11, Y14
@@ -4284,11 +4296,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y7, Y14
 	VPADDD      Y14, Y18, Y18
 	VPROLD      $0x1e, Y11, Y11
-	VMOVDQU32   992(BX), Y14
-	VPTERNLOGD  $0x96, 608(BX), Y14, Y16
-	VPXORD      480(BX), Y16, Y16
+	VMOVDQU32   992(SI), Y14
+	VPTERNLOGD  $0x96, 608(SI), Y14, Y16
+	VPXORD      480(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 480(BX)
+	VMOVDQU32   Y16, 480(SI)
 	VPADDD      Y16, Y13, Y14
 	VPADDD      Y3, Y14, Y14
 	VPTERNLOGD  $0x96, Y9, Y5, Y13
@@ -4296,11 +4308,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y8, Y13
 	VPADDD      Y13, Y6, Y6
 	VPROLD      $0x1e, Y5, Y5
-	VMOVDQU32   (BX), Y13
-	VPTERNLOGD  $0x96, 640(BX), Y13, Y22
-	VPXORD      512(BX), Y22, Y22
+	VMOVDQU32   (SI), Y13
+	VPTERNLOGD  $0x96, 640(SI), Y13, Y22
+	VPXORD      512(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 512(BX)
+	VMOVDQU32   Y22, 512(SI)
 	VPADDD      Y22, Y17, Y13
 	VPADDD      Y3, Y13, Y13
 	VPTERNLOGD  $0x96, Y11, Y7, Y17
@@ -4308,11 +4320,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y18, Y17
 	VPADDD      Y17, Y10, Y10
 	VPROLD      $0x1e, Y7, Y7
-	VMOVDQU32   32(BX), Y17
-	VPTERNLOGD  $0x96, 672(BX), Y17, Y23
-	VPXORD      544(BX), Y23, Y23
+	VMOVDQU32   32(SI), Y17
+	VPTERNLOGD  $0x96, 672(SI), Y17, Y23
+	VPXORD      544(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 544(BX)
+	VMOVDQU32   Y23, 544(SI)
 	VPADDD      Y23, Y9, Y17
 	VPADDD      Y3, Y17, Y17
 	VPTERNLOGD  $0x96, Y5, Y8, Y9
@@ -4320,11 +4332,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y6, Y9
 	VPADDD      Y9, Y14, Y14
 	VPROLD      $0x1e, Y8, Y8
-	VMOVDQU32   64(BX), Y9
-	VPTERNLOGD  $0x96, 704(BX), Y9, Y15
-	VPXORD      576(BX), Y15, Y15
+	VMOVDQU32   64(SI), Y9
+	VPTERNLOGD  $0x96, 704(SI), Y9, Y15
+	VPXORD      576(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 576(BX)
+	VMOVDQU32   Y15, 576(SI)
 	VPADDD      Y15, Y11, Y9
 	VPADDD      Y3, Y9, Y9
 	VPTERNLOGD  $0x96, Y7, Y18, Y11
@@ -4332,11 +4344,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y10, Y11
 	VPADDD      Y11, Y13, Y13
 	VPROLD      $0x1e, Y18, Y18
-	VMOVDQU32   96(BX), Y11
-	VPTERNLOGD  $0x96, 736(BX), Y11, Y19
-	VPXORD      608(BX), Y19, Y19
+	VMOVDQU32   96(SI), Y11
+	VPTERNLOGD  $0x96, 736(SI), Y11, Y19
+	VPXORD      608(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 608(BX)
+	VMOVDQU32   Y19, 608(SI)
 	VPADDD      Y19, Y5, Y11
 	VPADDD      Y3, Y11, Y11
 	VPTERNLOGD  $0x96, Y8, Y6, Y5
@@ -4344,11 +4356,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y14, Y5
 	VPADDD      Y5, Y17, Y17
 	VPROLD      $0x1e, Y6, Y6
-	VMOVDQU32   128(BX), Y5
-	VPTERNLOGD  $0x96, 768(BX), Y5, Y12
-	VPXORD      640(BX), Y12, Y12
+	VMOVDQU32   128(SI), Y5
+	VPTERNLOGD  $0x96, 768(SI), Y5, Y12
+	VPXORD      640(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 640(BX)
+	VMOVDQU32   Y12, 640(SI)
 	VPADDD      Y12, Y7, Y5
 	VPADDD      Y3, Y5, Y5
 	VPTERNLOGD  $0x96, Y18, Y10, Y7
@@ -4356,11 +4368,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y13, Y7
 	VPADDD      Y7, Y9, Y9
 	VPROLD      $0x1e, Y10, Y10
-	VMOVDQU32   160(BX), Y7
-	VPTERNLOGD  $0x96, 800(BX), Y7, Y16
-	VPXORD      672(BX), Y16, Y16
+	VMOVDQU32   160(SI), Y7
+	VPTERNLOGD  $0x96, 800(SI), Y7, Y16
+	VPXORD      672(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 672(BX)
+	VMOVDQU32   Y16, 672(SI)
 	VPADDD      Y16, Y8, Y7
 	VPADDD      Y3, Y7, Y7
 	VPTERNLOGD  $0x96, Y6, Y14, Y8
@@ -4368,11 +4380,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y17, Y8
 	VPADDD      Y8, Y11, Y11
 	VPROLD      $0x1e, Y14, Y14
-	VMOVDQU32   192(BX), Y8
-	VPTERNLOGD  $0x96, 832(BX), Y8, Y22
-	VPXORD      704(BX), Y22, Y22
+	VMOVDQU32   192(SI), Y8
+	VPTERNLOGD  $0x96, 832(SI), Y8, Y22
+	VPXORD      704(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 704(BX)
+	VMOVDQU32   Y22, 704(SI)
 	VPADDD      Y22, Y18, Y8
 	VPADDD      Y3, Y8, Y8
 	VPTERNLOGD  $0x96, Y10, Y13, Y18
@@ -4380,11 +4392,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y9, Y18
 	VPADDD      Y18, Y5, Y5
 	VPROLD      $0x1e, Y13, Y13
-	VMOVDQU32   224(BX), Y18
-	VPTERNLOGD  $0x96, 864(BX), Y18, Y23
-	VPXORD      736(BX), Y23, Y23
+	VMOVDQU32   224(SI), Y18
+	VPTERNLOGD  $0x96, 864(SI), Y18, Y23
+	VPXORD      736(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 736(BX)
+	VMOVDQU32   Y23, 736(SI)
 	VPADDD      Y23, Y6, Y18
 	VPADDD      Y3, Y18, Y18
 	VPTERNLOGD  $0x96, Y14, Y17, Y6
@@ -4392,11 +4404,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y11, Y6
 	VPADDD      Y6, Y7, Y7
 	VPROLD      $0x1e, Y17, Y17
-	VMOVDQU32   256(BX), Y6
-	VPTERNLOGD  $0x96, 896(BX), Y6, Y15
-	VPXORD      768(BX), Y15, Y15
+	VMOVDQU32   256(SI), Y6
+	VPTERNLOGD  $0x96, 896(SI), Y6, Y15
+	VPXORD      768(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 768(BX)
+	VMOVDQU32   Y15, 768(SI)
 	VPADDD      Y15, Y10, Y20
 	VPADDD      Y3, Y20, Y20
 	VPTERNLOGD  $0x96, Y13, Y9, Y10
@@ -4404,11 +4416,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y5, Y6
 	VPADDD      Y6, Y8, Y8
 	VPROLD      $0x1e, Y9, Y9
-	VMOVDQU32   288(BX), Y6
-	VPTERNLOGD  $0x96, 928(BX), Y6, Y19
-	VPXORD      800(BX), Y19, Y19
+	VMOVDQU32   288(SI), Y6
+	VPTERNLOGD  $0x96, 928(SI), Y6, Y19
+	VPXORD      800(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 800(BX)
+	VMOVDQU32   Y19, 800(SI)
 	VPADDD      Y19, Y14, Y21
 	VPADDD      Y3, Y21, Y21
 	VPTERNLOGD  $0x96, Y17, Y11, Y14
@@ -4416,11 +4428,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y7, Y6
 	VPADDD      Y6, Y18, Y18
 	VPROLD      $0x1e, Y11, Y11
-	VMOVDQU32   320(BX), Y6
-	VPTERNLOGD  $0x96, 960(BX), Y6, Y12
-	VPXORD      832(BX), Y12, Y12
+	VMOVDQU32   320(SI), Y6
+	VPTERNLOGD  $0x96, 960(SI), Y6, Y12
+	VPXORD      832(SI), Y12, Y12
 	VPROLD      $0x01, Y12, Y12
-	VMOVDQU32   Y12, 832(BX)
+	VMOVDQU32   Y12, 832(SI)
 	VPADDD      Y12, Y13, Y10
 	VPADDD      Y3, Y10, Y10
 	VPTERNLOGD  $0x96, Y9, Y5, Y13
@@ -4428,11 +4440,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y8, Y6
 	VPADDD      Y6, Y20, Y20
 	VPROLD      $0x1e, Y5, Y5
-	VMOVDQU32   352(BX), Y6
-	VPTERNLOGD  $0x96, 992(BX), Y6, Y16
-	VPXORD      864(BX), Y16, Y16
+	VMOVDQU32   352(SI), Y6
+	VPTERNLOGD  $0x96, 992(SI), Y6, Y16
+	VPXORD      864(SI), Y16, Y16
 	VPROLD      $0x01, Y16, Y16
-	VMOVDQU32   Y16, 864(BX)
+	VMOVDQU32   Y16, 864(SI)
 	VPADDD      Y16, Y17, Y12
 	VPADDD      Y3, Y12, Y12
 	VPTERNLOGD  $0x96, Y11, Y7, Y17
@@ -4440,11 +4452,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y18, Y6
 	VPADDD      Y6, Y21, Y21
 	VPROLD      $0x1e, Y7, Y7
-	VMOVDQU32   384(BX), Y6
-	VPTERNLOGD  $0x96, (BX), Y6, Y22
-	VPXORD      896(BX), Y22, Y22
+	VMOVDQU32   384(SI), Y6
+	VPTERNLOGD  $0x96, (SI), Y6, Y22
+	VPXORD      896(SI), Y22, Y22
 	VPROLD      $0x01, Y22, Y22
-	VMOVDQU32   Y22, 896(BX)
+	VMOVDQU32   Y22, 896(SI)
 	VPADDD      Y22, Y9, Y6
 	VPADDD      Y3, Y6, Y6
 	VPTERNLOGD  $0x96, Y5, Y8, Y9
@@ -4452,11 +4464,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y20, Y9
 	VPADDD      Y9, Y10, Y10
 	VPROLD      $0x1e, Y8, Y8
-	VMOVDQU32   416(BX), Y9
-	VPTERNLOGD  $0x96, 32(BX), Y9, Y23
-	VPXORD      928(BX), Y23, Y23
+	VMOVDQU32   416(SI), Y9
+	VPTERNLOGD  $0x96, 32(SI), Y9, Y23
+	VPXORD      928(SI), Y23, Y23
 	VPROLD      $0x01, Y23, Y23
-	VMOVDQU32   Y23, 928(BX)
+	VMOVDQU32   Y23, 928(SI)
 	VPADDD      Y23, Y11, Y13
 	VPADDD      Y3, Y13, Y13
 	VPTERNLOGD  $0x96, Y7, Y18, Y11
@@ -4464,11 +4476,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y21, Y9
 	VPADDD      Y9, Y12, Y12
 	VPROLD      $0x1e, Y18, Y18
-	VMOVDQU32   448(BX), Y9
-	VPTERNLOGD  $0x96, 64(BX), Y9, Y15
-	VPXORD      960(BX), Y15, Y15
+	VMOVDQU32   448(SI), Y9
+	VPTERNLOGD  $0x96, 64(SI), Y9, Y15
+	VPXORD      960(SI), Y15, Y15
 	VPROLD      $0x01, Y15, Y15
-	VMOVDQU32   Y15, 960(BX)
+	VMOVDQU32   Y15, 960(SI)
 	VPADDD      Y15, Y5, Y11
 	VPADDD      Y3, Y11, Y11
 	VPTERNLOGD  $0x96, Y8, Y20, Y5
@@ -4476,11 +4488,11 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y10, Y5
 	VPADDD      Y5, Y6, Y6
 	VPROLD      $0x1e, Y20, Y20
-	VMOVDQU32   480(BX), Y5
-	VPTERNLOGD  $0x96, 96(BX), Y5, Y19
-	VPXORD      992(BX), Y19, Y19
+	VMOVDQU32   480(SI), Y5
+	VPTERNLOGD  $0x96, 96(SI), Y5, Y19
+	VPXORD      992(SI), Y19, Y19
 	VPROLD      $0x01, Y19, Y19
-	VMOVDQU32   Y19, 992(BX)
+	VMOVDQU32   Y19, 992(SI)
 	VPADDD      Y19, Y7, Y15
 	VPADDD      Y3, Y15, Y15
 	VPTERNLOGD  $0x96, Y18, Y21, Y7
@@ -4488,39 +4500,39 @@ blockAVX512x16_warm_skip:
 	VPROLD      $0x05, Y12, Y5
 	VPADDD      Y5, Y13, Y13
 	VPROLD      $0x1e, Y21, Y21
-	VPADDD      2304(SP), Y8, Y9
+	VPADDD      2304(AX), Y8, Y9
 	VPTERNLOGD  $0x96, Y20, Y10, Y8
 	VPADDD      Y8, Y11, Y11
 	VPROLD      $0x05, Y6, Y5
 	VPADDD      Y5, Y11, Y11
 	VPROLD      $0x1e, Y10, Y10
-	VPADDD      2336(SP), Y18, Y14
+	VPADDD      2336(AX), Y18, Y14
 	VPTERNLOGD  $0x96, Y21, Y12, Y18
 	VPADDD      Y18, Y15, Y15
 	VPROLD      $0x05, Y13, Y5
 	VPADDD      Y5, Y15, Y15
 	VPROLD      $0x1e, Y12, Y12
-	VPADDD      2048(SP), Y11, Y5
-	VPADDD      2112(SP), Y6, Y6
-	VPADDD      2176(SP), Y10, Y7
-	VPADDD      2240(SP), Y20, Y8
-	VPADDD      2080(SP), Y15, Y10
-	VPADDD      2144(SP), Y13, Y11
-	VPADDD      2208(SP), Y12, Y12
-	VPADDD      2272(SP), Y21, Y13
-	XCHGQ       BX, SI
-	DECQ        DX
+	VPADDD      2048(AX), Y11, Y5
+	VPADDD      2112(AX), Y6, Y6
+	VPADDD      2176(AX), Y10, Y7
+	VPADDD      2240(AX), Y20, Y8
+	VPADDD      2080(AX), Y15, Y10
+	VPADDD      2144(AX), Y13, Y11
+	VPADDD      2208(AX), Y12, Y12
+	VPADDD      2272(AX), Y21, Y13
+	XCHGQ       SI, DI
+	DECQ        BX
 	JNZ         avx512_loop
-	VMOVDQU32   Y5, (AX)
-	VMOVDQU32   Y6, 64(AX)
-	VMOVDQU32   Y7, 128(AX)
-	VMOVDQU32   Y8, 192(AX)
-	VMOVDQU32   Y9, 256(AX)
-	VMOVDQU32   Y10, 32(AX)
-	VMOVDQU32   Y11, 96(AX)
-	VMOVDQU32   Y12, 160(AX)
-	VMOVDQU32   Y13, 224(AX)
-	VMOVDQU32   Y14, 288(AX)
+	VMOVDQU32   Y5, (CX)
+	VMOVDQU32   Y6, 64(CX)
+	VMOVDQU32   Y7, 128(CX)
+	VMOVDQU32   Y8, 192(CX)
+	VMOVDQU32   Y9, 256(CX)
+	VMOVDQU32   Y10, 32(CX)
+	VMOVDQU32   Y11, 96(CX)
+	VMOVDQU32   Y12, 160(CX)
+	VMOVDQU32   Y13, 224(CX)
+	VMOVDQU32   Y14, 288(CX)
 	VZEROUPPER
 	RET
 
@@ -4532,68 +4544,74 @@ GLOBL sha1consts<>(SB), RODATA|NOPTR, $16
 
 // func blockSHANIx2AVX512x8(fs *[2][8]uint32, fp *[2]*byte, s *[5][8]uint32, ptrs *[8]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, SHA
-TEXT ·blockSHANIx2AVX512x8(SB), $736-40
-	MOVQ      fs+0(FP), AX
-	MOVQ      fp+8(FP), CX
-	MOVQ      (CX), DX
-	VMOVDQU   (AX), X0
+TEXT ·blockSHANIx2AVX512x8(SB), $848-40
+	LEAQ      (SP), AX
+	ADDQ      $0x38, AX
+	ANDQ      $-64, AX
+	LEAQ      728(SP), CX
+	ADDQ      $0x38, CX
+	ANDQ      $-64, CX
+	MOVQ      fs+0(FP), DX
+	MOVQ      fp+8(FP), BX
+	MOVQ      (BX), SI
+	VMOVDQU   (DX), X0
 	VPSHUFD   $0x1b, X0, X0
 	VPXOR     X1, X1, X1
-	VPINSRD   $0x03, 16(AX), X1, X1
-	MOVQ      8(CX), CX
-	VMOVDQU   32(AX), X7
+	VPINSRD   $0x03, 16(DX), X1, X1
+	MOVQ      8(BX), BX
+	VMOVDQU   32(DX), X7
 	VPSHUFD   $0x1b, X7, X7
 	VPXOR     X8, X8, X8
-	VPINSRD   $0x03, 48(AX), X8, X8
-	MOVQ      s+16(FP), AX
-	MOVQ      ptrs+24(FP), BX
-	MOVQ      nblocks+32(FP), SI
-	XORQ      DI, DI
-	VMOVDQU32 (AX), Y2
-	VMOVDQU32 Y2, 512(SP)
-	VMOVDQU32 32(AX), Y2
-	VMOVDQU32 Y2, 544(SP)
-	VMOVDQU32 64(AX), Y2
-	VMOVDQU32 Y2, 576(SP)
-	VMOVDQU32 96(AX), Y2
-	VMOVDQU32 Y2, 608(SP)
-	VMOVDQU32 128(AX), Y2
-	VMOVDQU32 Y2, 640(SP)
+	VPINSRD   $0x03, 48(DX), X8, X8
+	MOVQ      s+16(FP), DX
+	MOVQ      ptrs+24(FP), DI
+	MOVQ      nblocks+32(FP), R8
+	XORQ      R9, R9
+	VMOVDQU32 (DX), Y2
+	VMOVDQU32 Y2, 512(AX)
+	VMOVDQU32 32(DX), Y2
+	VMOVDQU32 Y2, 544(AX)
+	VMOVDQU32 64(DX), Y2
+	VMOVDQU32 Y2, 576(AX)
+	VMOVDQU32 96(DX), Y2
+	VMOVDQU32 Y2, 608(AX)
+	VMOVDQU32 128(DX), Y2
+	VMOVDQU32 Y2, 640(AX)
 
 hybrid_loop:
 	// warm: the first 10240 bytes of blockSHANIx2AVX512x8, every 128 blocks
-	TESTQ $0x0000007f, SI
+	TESTQ $0x0000007f, R8
 	JNZ   blockSHANIx2AVX512x8_warm_skip
-	LEAQ  ·blockSHANIx2AVX512x8+0(SB), R8
-	MOVQ  $0x00000028, R9
+	LEAQ  ·blockSHANIx2AVX512x8+0(SB), R10
+	MOVQ  $0x00000028, R11
 
 blockSHANIx2AVX512x8_warm:
-	MOVL (R8), R10
-	MOVL 64(R8), R10
-	MOVL 128(R8), R10
-	MOVL 192(R8), R10
-	ADDQ $0x00000100, R8
-	DECQ R9
+	MOVL (R10), R12
+	MOVL 64(R10), R12
+	MOVL 128(R10), R12
+	MOVL 192(R10), R12
+	ADDQ $0x00000100, R10
+	DECQ R11
 	JNZ  blockSHANIx2AVX512x8_warm
 
 blockSHANIx2AVX512x8_warm_skip:
 	VMOVDQU32    sha1bswap<>+0(SB), Y2
-	MOVQ         (BX), R8
-	VMOVDQU32    (R8)(DI*1), Y3
-	MOVQ         8(BX), R8
-	VMOVDQU32    (R8)(DI*1), Y4
-	MOVQ         16(BX), R8
-	VMOVDQU32    (R8)(DI*1), Y5
-	MOVQ         24(BX), R8
-	VMOVDQU32    (R8)(DI*1), Y6
-	MOVQ         32(BX), R8
-	VMOVDQU32    (R8)(DI*1), Y9
-	MOVQ         40(BX), R8
-	VMOVDQU32    (R8)(DI*1), Y10
-	MOVQ         48(BX), R8
-	VMOVDQU32    (R8)(DI*1), Y11
-	MOVQ         56(BX), R8
-	VMOVDQU32    (R8)(DI*1), Y12
+	MOVQ         (DI), R10
+	VMOVDQU32    (R10)(R9*1), Y3
+	MOVQ         8(DI), R10
+	VMOVDQU32    (R10)(R9*1), Y4
+	MOVQ         16(DI), R10
+	VMOVDQU32    (R10)(R9*1), Y5
+	MOVQ         24(DI), R10
+	VMOVDQU32    (R10)(R9*1), Y6
+	MOVQ         32(DI), R10
+	VMOVDQU32    (R10)(R9*1), Y9
+	MOVQ         40(DI), R10
+	VMOVDQU32    (R10)(R9*1), Y10
+	MOVQ         48(DI), R10
+	VMOVDQU32    (R10)(R9*1), Y11
+	MOVQ         56(DI), R10
+	VMOVDQU32    (R10)(R9*1), Y12
 	VPUNPCKLDQ   Y4, Y3, Y13
 	VPUNPCKHDQ   Y4, Y3, Y3
 	VPUNPCKLDQ   Y6, Y5, Y4
@@ -4612,44 +4630,44 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPUNPCKHQDQ  Y11, Y9, Y9
 	VSHUFI64X2   $0x00, Y12, Y6, Y11
 	VPSHUFB      Y2, Y11, Y11
-	VMOVDQU32    Y11, (SP)
+	VMOVDQU32    Y11, (AX)
 	VSHUFI64X2   $0x03, Y12, Y6, Y6
 	VPSHUFB      Y2, Y6, Y6
-	VMOVDQU32    Y6, 128(SP)
+	VMOVDQU32    Y6, 128(AX)
 	VSHUFI64X2   $0x00, Y5, Y4, Y6
 	VPSHUFB      Y2, Y6, Y6
-	VMOVDQU32    Y6, 32(SP)
+	VMOVDQU32    Y6, 32(AX)
 	VSHUFI64X2   $0x03, Y5, Y4, Y4
 	VPSHUFB      Y2, Y4, Y4
-	VMOVDQU32    Y4, 160(SP)
+	VMOVDQU32    Y4, 160(AX)
 	VSHUFI64X2   $0x00, Y10, Y13, Y4
 	VPSHUFB      Y2, Y4, Y4
-	VMOVDQU32    Y4, 64(SP)
+	VMOVDQU32    Y4, 64(AX)
 	VSHUFI64X2   $0x03, Y10, Y13, Y4
 	VPSHUFB      Y2, Y4, Y4
-	VMOVDQU32    Y4, 192(SP)
+	VMOVDQU32    Y4, 192(AX)
 	VSHUFI64X2   $0x00, Y9, Y3, Y4
 	VPSHUFB      Y2, Y4, Y4
-	VMOVDQU32    Y4, 96(SP)
+	VMOVDQU32    Y4, 96(AX)
 	VSHUFI64X2   $0x03, Y9, Y3, Y3
 	VPSHUFB      Y2, Y3, Y3
-	VMOVDQU32    Y3, 224(SP)
-	MOVQ         (BX), R8
-	VMOVDQU32    32(R8)(DI*1), Y3
-	MOVQ         8(BX), R8
-	VMOVDQU32    32(R8)(DI*1), Y4
-	MOVQ         16(BX), R8
-	VMOVDQU32    32(R8)(DI*1), Y5
-	MOVQ         24(BX), R8
-	VMOVDQU32    32(R8)(DI*1), Y6
-	MOVQ         32(BX), R8
-	VMOVDQU32    32(R8)(DI*1), Y9
-	MOVQ         40(BX), R8
-	VMOVDQU32    32(R8)(DI*1), Y10
-	MOVQ         48(BX), R8
-	VMOVDQU32    32(R8)(DI*1), Y11
-	MOVQ         56(BX), R8
-	VMOVDQU32    32(R8)(DI*1), Y12
+	VMOVDQU32    Y3, 224(AX)
+	MOVQ         (DI), R10
+	VMOVDQU32    32(R10)(R9*1), Y3
+	MOVQ         8(DI), R10
+	VMOVDQU32    32(R10)(R9*1), Y4
+	MOVQ         16(DI), R10
+	VMOVDQU32    32(R10)(R9*1), Y5
+	MOVQ         24(DI), R10
+	VMOVDQU32    32(R10)(R9*1), Y6
+	MOVQ         32(DI), R10
+	VMOVDQU32    32(R10)(R9*1), Y9
+	MOVQ         40(DI), R10
+	VMOVDQU32    32(R10)(R9*1), Y10
+	MOVQ         48(DI), R10
+	VMOVDQU32    32(R10)(R9*1), Y11
+	MOVQ         56(DI), R10
+	VMOVDQU32    32(R10)(R9*1), Y12
 	VPUNPCKLDQ   Y4, Y3, Y13
 	VPUNPCKHDQ   Y4, Y3, Y3
 	VPUNPCKLDQ   Y6, Y5, Y4
@@ -4668,151 +4686,151 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPUNPCKHQDQ  Y11, Y9, Y9
 	VSHUFI64X2   $0x00, Y12, Y6, Y11
 	VPSHUFB      Y2, Y11, Y11
-	VMOVDQU32    Y11, 256(SP)
+	VMOVDQU32    Y11, 256(AX)
 	VSHUFI64X2   $0x03, Y12, Y6, Y6
 	VPSHUFB      Y2, Y6, Y6
-	VMOVDQU32    Y6, 384(SP)
+	VMOVDQU32    Y6, 384(AX)
 	VSHUFI64X2   $0x00, Y5, Y4, Y6
 	VPSHUFB      Y2, Y6, Y6
-	VMOVDQU32    Y6, 288(SP)
+	VMOVDQU32    Y6, 288(AX)
 	VSHUFI64X2   $0x03, Y5, Y4, Y4
 	VPSHUFB      Y2, Y4, Y4
-	VMOVDQU32    Y4, 416(SP)
+	VMOVDQU32    Y4, 416(AX)
 	VSHUFI64X2   $0x00, Y10, Y13, Y4
 	VPSHUFB      Y2, Y4, Y4
-	VMOVDQU32    Y4, 320(SP)
+	VMOVDQU32    Y4, 320(AX)
 	VSHUFI64X2   $0x03, Y10, Y13, Y4
 	VPSHUFB      Y2, Y4, Y4
-	VMOVDQU32    Y4, 448(SP)
+	VMOVDQU32    Y4, 448(AX)
 	VSHUFI64X2   $0x00, Y9, Y3, Y4
 	VPSHUFB      Y2, Y4, Y4
-	VMOVDQU32    Y4, 352(SP)
+	VMOVDQU32    Y4, 352(AX)
 	VSHUFI64X2   $0x03, Y9, Y3, Y3
 	VPSHUFB      Y2, Y3, Y3
-	VMOVDQU32    Y3, 480(SP)
-	LEAQ         sha1consts<>+0(SB), R8
-	VPBROADCASTD (R8), Y14
-	VPBROADCASTD 4(R8), Y20
-	VPBROADCASTD 8(R8), Y15
-	VPBROADCASTD 12(R8), Y16
-	VMOVDQU32    512(SP), Y2
-	VMOVDQU32    544(SP), Y3
-	VMOVDQU32    576(SP), Y5
-	VMOVDQU32    608(SP), Y6
-	VMOVDQU32    640(SP), Y4
-	VPADDD       (SP), Y4, Y11
+	VMOVDQU32    Y3, 480(AX)
+	LEAQ         sha1consts<>+0(SB), R10
+	VPBROADCASTD (R10), Y14
+	VPBROADCASTD 4(R10), Y20
+	VPBROADCASTD 8(R10), Y15
+	VPBROADCASTD 12(R10), Y16
+	VMOVDQU32    512(AX), Y2
+	VMOVDQU32    544(AX), Y3
+	VMOVDQU32    576(AX), Y5
+	VMOVDQU32    608(AX), Y6
+	VMOVDQU32    640(AX), Y4
+	VPADDD       (AX), Y4, Y11
 	VPADDD       Y14, Y11, Y11
-	VPADDD       32(SP), Y6, Y4
+	VPADDD       32(AX), Y6, Y4
 	VPADDD       Y14, Y4, Y4
 	VPTERNLOGD   $0xb8, Y5, Y3, Y6
 	VPADDD       Y6, Y11, Y11
 	VPROLD       $0x05, Y2, Y6
 	VPADDD       Y6, Y11, Y11
 	VPROLD       $0x1e, Y3, Y3
-	VPADDD       64(SP), Y5, Y12
+	VPADDD       64(AX), Y5, Y12
 	VPADDD       Y14, Y12, Y12
 	VPTERNLOGD   $0xb8, Y3, Y2, Y5
 	VPADDD       Y5, Y4, Y4
 	VPROLD       $0x05, Y11, Y5
 	VPADDD       Y5, Y4, Y4
 	VPROLD       $0x1e, Y2, Y2
-	VMOVDQU      X0, 672(SP)
-	VMOVDQU      X1, 688(SP)
-	VMOVDQU      X7, 704(SP)
-	VMOVDQU      X8, 720(SP)
-	VPADDD       96(SP), Y3, Y5
+	VMOVDQU      X0, (CX)
+	VMOVDQU      X1, 16(CX)
+	VMOVDQU      X7, 32(CX)
+	VMOVDQU      X8, 48(CX)
+	VPADDD       96(AX), Y3, Y5
 	VPADDD       Y14, Y5, Y5
 	VPTERNLOGD   $0xb8, Y2, Y11, Y3
 	VPADDD       Y3, Y12, Y12
 	VPROLD       $0x05, Y4, Y3
 	VPADDD       Y3, Y12, Y12
 	VPROLD       $0x1e, Y11, Y11
-	VPADDD       128(SP), Y2, Y13
+	VPADDD       128(AX), Y2, Y13
 	VPADDD       Y14, Y13, Y13
 	VPTERNLOGD   $0xb8, Y11, Y4, Y2
 	VPADDD       Y2, Y5, Y5
 	VPROLD       $0x05, Y12, Y2
 	VPADDD       Y2, Y5, Y5
 	VPROLD       $0x1e, Y4, Y4
-	VMOVDQU      (DX), X3
+	VMOVDQU      (SI), X3
 	VPSHUFB      sha1reverse<>+0(SB), X3, X3
 	VPADDD       X3, X1, X1
 	VMOVDQU      X0, X2
 	SHA1RNDS4    $0x00, X1, X0
-	VMOVDQU      (CX), X10
+	VMOVDQU      (BX), X10
 	VPSHUFB      sha1reverse<>+0(SB), X10, X10
 	VPADDD       X10, X8, X8
 	VMOVDQU      X7, X9
 	SHA1RNDS4    $0x00, X8, X7
-	VPADDD       160(SP), Y11, Y6
+	VPADDD       160(AX), Y11, Y6
 	VPADDD       Y14, Y6, Y6
 	VPTERNLOGD   $0xb8, Y4, Y12, Y11
 	VPADDD       Y11, Y13, Y13
 	VPROLD       $0x05, Y5, Y1
 	VPADDD       Y1, Y13, Y13
 	VPROLD       $0x1e, Y12, Y12
-	VPADDD       192(SP), Y4, Y19
+	VPADDD       192(AX), Y4, Y19
 	VPADDD       Y14, Y19, Y19
 	VPTERNLOGD   $0xb8, Y12, Y5, Y4
 	VPADDD       Y4, Y6, Y6
 	VPROLD       $0x05, Y13, Y1
 	VPADDD       Y1, Y6, Y6
 	VPROLD       $0x1e, Y5, Y5
-	VMOVDQU      16(DX), X4
+	VMOVDQU      16(SI), X4
 	VPSHUFB      sha1reverse<>+0(SB), X4, X4
 	SHA1NEXTE    X4, X2
 	VMOVDQU      X0, X1
 	SHA1RNDS4    $0x00, X2, X0
 	SHA1MSG1     X4, X3
-	VMOVDQU      16(CX), X11
+	VMOVDQU      16(BX), X11
 	VPSHUFB      sha1reverse<>+0(SB), X11, X11
 	SHA1NEXTE    X11, X9
 	VMOVDQU      X7, X8
 	SHA1RNDS4    $0x00, X9, X7
 	SHA1MSG1     X11, X10
-	VPADDD       224(SP), Y12, Y21
+	VPADDD       224(AX), Y12, Y21
 	VPADDD       Y14, Y21, Y21
 	VPTERNLOGD   $0xb8, Y5, Y13, Y12
 	VPADDD       Y12, Y19, Y19
 	VPROLD       $0x05, Y6, Y2
 	VPADDD       Y2, Y19, Y19
 	VPROLD       $0x1e, Y13, Y13
-	VPADDD       256(SP), Y5, Y22
+	VPADDD       256(AX), Y5, Y22
 	VPADDD       Y14, Y22, Y22
 	VPTERNLOGD   $0xb8, Y13, Y6, Y5
 	VPADDD       Y5, Y21, Y21
 	VPROLD       $0x05, Y19, Y2
 	VPADDD       Y2, Y21, Y21
 	VPROLD       $0x1e, Y6, Y6
-	VMOVDQU      32(DX), X5
+	VMOVDQU      32(SI), X5
 	VPSHUFB      sha1reverse<>+0(SB), X5, X5
 	SHA1NEXTE    X5, X1
 	VMOVDQU      X0, X2
 	SHA1RNDS4    $0x00, X1, X0
 	SHA1MSG1     X5, X4
 	VPXOR        X5, X3, X3
-	VMOVDQU      32(CX), X12
+	VMOVDQU      32(BX), X12
 	VPSHUFB      sha1reverse<>+0(SB), X12, X12
 	SHA1NEXTE    X12, X8
 	VMOVDQU      X7, X9
 	SHA1RNDS4    $0x00, X8, X7
 	SHA1MSG1     X12, X11
 	VPXOR        X12, X10, X10
-	VPADDD       288(SP), Y13, Y23
+	VPADDD       288(AX), Y13, Y23
 	VPADDD       Y14, Y23, Y23
 	VPTERNLOGD   $0xb8, Y6, Y19, Y13
 	VPADDD       Y13, Y22, Y22
 	VPROLD       $0x05, Y21, Y1
 	VPADDD       Y1, Y22, Y22
 	VPROLD       $0x1e, Y19, Y19
-	VPADDD       320(SP), Y6, Y17
+	VPADDD       320(AX), Y6, Y17
 	VPADDD       Y14, Y17, Y17
 	VPTERNLOGD   $0xb8, Y19, Y21, Y6
 	VPADDD       Y6, Y23, Y23
 	VPROLD       $0x05, Y22, Y1
 	VPADDD       Y1, Y23, Y23
 	VPROLD       $0x1e, Y21, Y21
-	VMOVDQU      48(DX), X6
+	VMOVDQU      48(SI), X6
 	VPSHUFB      sha1reverse<>+0(SB), X6, X6
 	SHA1NEXTE    X6, X2
 	VMOVDQU      X0, X1
@@ -4820,7 +4838,7 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x00, X2, X0
 	SHA1MSG1     X6, X5
 	VPXOR        X6, X4, X4
-	VMOVDQU      48(CX), X13
+	VMOVDQU      48(BX), X13
 	VPSHUFB      sha1reverse<>+0(SB), X13, X13
 	SHA1NEXTE    X13, X9
 	VMOVDQU      X7, X8
@@ -4828,7 +4846,7 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x00, X9, X7
 	SHA1MSG1     X13, X12
 	VPXOR        X13, X11, X11
-	VPADDD       352(SP), Y19, Y18
+	VPADDD       352(AX), Y19, Y18
 	VPADDD       Y14, Y18, Y18
 	VPTERNLOGD   $0xb8, Y21, Y22, Y19
 	VPADDD       Y19, Y17, Y17
@@ -4847,14 +4865,14 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x00, X8, X7
 	SHA1MSG1     X10, X13
 	VPXOR        X10, X12, X12
-	VPADDD       384(SP), Y21, Y19
+	VPADDD       384(AX), Y21, Y19
 	VPADDD       Y14, Y19, Y19
 	VPTERNLOGD   $0xb8, Y22, Y23, Y21
 	VPADDD       Y21, Y18, Y18
 	VPROLD       $0x05, Y17, Y1
 	VPADDD       Y1, Y18, Y18
 	VPROLD       $0x1e, Y23, Y23
-	VPADDD       416(SP), Y22, Y21
+	VPADDD       416(AX), Y22, Y21
 	VPADDD       Y14, Y21, Y21
 	VPTERNLOGD   $0xb8, Y23, Y17, Y22
 	VPADDD       Y22, Y19, Y19
@@ -4873,14 +4891,14 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x01, X9, X7
 	SHA1MSG1     X11, X10
 	VPXOR        X11, X13, X13
-	VPADDD       448(SP), Y23, Y22
+	VPADDD       448(AX), Y23, Y22
 	VPADDD       Y14, Y22, Y22
 	VPTERNLOGD   $0xb8, Y17, Y18, Y23
 	VPADDD       Y23, Y21, Y21
 	VPROLD       $0x05, Y19, Y2
 	VPADDD       Y2, Y21, Y21
 	VPROLD       $0x1e, Y18, Y18
-	VPADDD       480(SP), Y17, Y23
+	VPADDD       480(AX), Y17, Y23
 	VPADDD       Y14, Y23, Y23
 	VPTERNLOGD   $0xb8, Y18, Y19, Y17
 	VPADDD       Y17, Y22, Y22
@@ -4899,12 +4917,12 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x01, X8, X7
 	SHA1MSG1     X12, X11
 	VPXOR        X12, X10, X10
-	VMOVDQU32    416(SP), Y17
-	VMOVDQU32    256(SP), Y1
-	VPTERNLOGD   $0x96, 64(SP), Y1, Y17
-	VPXORD       (SP), Y17, Y17
+	VMOVDQU32    416(AX), Y17
+	VMOVDQU32    256(AX), Y1
+	VPTERNLOGD   $0x96, 64(AX), Y1, Y17
+	VPXORD       (AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, (SP)
+	VMOVDQU32    Y17, (AX)
 	VPADDD       Y17, Y18, Y24
 	VPADDD       Y14, Y24, Y24
 	VPTERNLOGD   $0xb8, Y19, Y21, Y18
@@ -4912,12 +4930,12 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y22, Y1
 	VPADDD       Y1, Y23, Y23
 	VPROLD       $0x1e, Y21, Y21
-	VMOVDQU32    448(SP), Y18
-	VMOVDQU32    288(SP), Y1
-	VPTERNLOGD   $0x96, 96(SP), Y1, Y18
-	VPXORD       32(SP), Y18, Y18
+	VMOVDQU32    448(AX), Y18
+	VMOVDQU32    288(AX), Y1
+	VPTERNLOGD   $0x96, 96(AX), Y1, Y18
+	VPXORD       32(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 32(SP)
+	VMOVDQU32    Y18, 32(AX)
 	VPADDD       Y18, Y19, Y25
 	VPADDD       Y14, Y25, Y25
 	VPTERNLOGD   $0xb8, Y21, Y22, Y19
@@ -4937,12 +4955,12 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x01, X9, X7
 	SHA1MSG1     X13, X12
 	VPXOR        X13, X11, X11
-	VMOVDQU32    480(SP), Y19
-	VMOVDQU32    320(SP), Y2
-	VPTERNLOGD   $0x96, 128(SP), Y2, Y19
-	VPXORD       64(SP), Y19, Y19
+	VMOVDQU32    480(AX), Y19
+	VMOVDQU32    320(AX), Y2
+	VPTERNLOGD   $0x96, 128(AX), Y2, Y19
+	VPXORD       64(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 64(SP)
+	VMOVDQU32    Y19, 64(AX)
 	VPADDD       Y19, Y21, Y26
 	VPADDD       Y14, Y26, Y26
 	VPTERNLOGD   $0xb8, Y22, Y23, Y21
@@ -4950,11 +4968,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y24, Y2
 	VPADDD       Y2, Y25, Y25
 	VPROLD       $0x1e, Y23, Y23
-	VMOVDQU32    352(SP), Y2
-	VPTERNLOGD   $0x96, 160(SP), Y2, Y17
-	VPXORD       96(SP), Y17, Y17
+	VMOVDQU32    352(AX), Y2
+	VPTERNLOGD   $0x96, 160(AX), Y2, Y17
+	VPXORD       96(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 96(SP)
+	VMOVDQU32    Y17, 96(AX)
 	VPADDD       Y17, Y22, Y21
 	VPADDD       Y14, Y21, Y21
 	VPTERNLOGD   $0xb8, Y23, Y24, Y22
@@ -4974,11 +4992,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x01, X8, X7
 	SHA1MSG1     X10, X13
 	VPXOR        X10, X12, X12
-	VMOVDQU32    384(SP), Y1
-	VPTERNLOGD   $0x96, 192(SP), Y1, Y18
-	VPXORD       128(SP), Y18, Y18
+	VMOVDQU32    384(AX), Y1
+	VPTERNLOGD   $0x96, 192(AX), Y1, Y18
+	VPXORD       128(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 128(SP)
+	VMOVDQU32    Y18, 128(AX)
 	VPADDD       Y18, Y23, Y14
 	VPADDD       Y20, Y14, Y14
 	VPTERNLOGD   $0xb8, Y24, Y25, Y23
@@ -4998,11 +5016,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x01, X9, X7
 	SHA1MSG1     X11, X10
 	VPXOR        X11, X13, X13
-	VMOVDQU32    416(SP), Y2
-	VPTERNLOGD   $0x96, 224(SP), Y2, Y19
-	VPXORD       160(SP), Y19, Y19
+	VMOVDQU32    416(AX), Y2
+	VPTERNLOGD   $0x96, 224(AX), Y2, Y19
+	VPXORD       160(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 160(SP)
+	VMOVDQU32    Y19, 160(AX)
 	VPADDD       Y19, Y24, Y22
 	VPADDD       Y20, Y22, Y22
 	VPTERNLOGD   $0x96, Y25, Y26, Y24
@@ -5010,11 +5028,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y21, Y2
 	VPADDD       Y2, Y14, Y14
 	VPROLD       $0x1e, Y26, Y26
-	VMOVDQU32    448(SP), Y2
-	VPTERNLOGD   $0x96, 256(SP), Y2, Y17
-	VPXORD       192(SP), Y17, Y17
+	VMOVDQU32    448(AX), Y2
+	VPTERNLOGD   $0x96, 256(AX), Y2, Y17
+	VPXORD       192(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 192(SP)
+	VMOVDQU32    Y17, 192(AX)
 	VPADDD       Y17, Y25, Y23
 	VPADDD       Y20, Y23, Y23
 	VPTERNLOGD   $0x96, Y26, Y21, Y25
@@ -5034,11 +5052,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x02, X8, X7
 	SHA1MSG1     X12, X11
 	VPXOR        X12, X10, X10
-	VMOVDQU32    480(SP), Y1
-	VPTERNLOGD   $0x96, 288(SP), Y1, Y18
-	VPXORD       224(SP), Y18, Y18
+	VMOVDQU32    480(AX), Y1
+	VPTERNLOGD   $0x96, 288(AX), Y1, Y18
+	VPXORD       224(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 224(SP)
+	VMOVDQU32    Y18, 224(AX)
 	VPADDD       Y18, Y26, Y24
 	VPADDD       Y20, Y24, Y24
 	VPTERNLOGD   $0x96, Y21, Y14, Y26
@@ -5046,11 +5064,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y22, Y1
 	VPADDD       Y1, Y23, Y23
 	VPROLD       $0x1e, Y14, Y14
-	VMOVDQU32    (SP), Y1
-	VPTERNLOGD   $0x96, 320(SP), Y1, Y19
-	VPXORD       256(SP), Y19, Y19
+	VMOVDQU32    (AX), Y1
+	VPTERNLOGD   $0x96, 320(AX), Y1, Y19
+	VPXORD       256(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 256(SP)
+	VMOVDQU32    Y19, 256(AX)
 	VPADDD       Y19, Y21, Y25
 	VPADDD       Y20, Y25, Y25
 	VPTERNLOGD   $0x96, Y14, Y22, Y21
@@ -5070,11 +5088,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x02, X9, X7
 	SHA1MSG1     X13, X12
 	VPXOR        X13, X11, X11
-	VMOVDQU32    32(SP), Y2
-	VPTERNLOGD   $0x96, 352(SP), Y2, Y17
-	VPXORD       288(SP), Y17, Y17
+	VMOVDQU32    32(AX), Y2
+	VPTERNLOGD   $0x96, 352(AX), Y2, Y17
+	VPXORD       288(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 288(SP)
+	VMOVDQU32    Y17, 288(AX)
 	VPADDD       Y17, Y14, Y21
 	VPADDD       Y20, Y21, Y21
 	VPTERNLOGD   $0x96, Y22, Y23, Y14
@@ -5082,11 +5100,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y24, Y2
 	VPADDD       Y2, Y25, Y25
 	VPROLD       $0x1e, Y23, Y23
-	VMOVDQU32    64(SP), Y2
-	VPTERNLOGD   $0x96, 384(SP), Y2, Y18
-	VPXORD       320(SP), Y18, Y18
+	VMOVDQU32    64(AX), Y2
+	VPTERNLOGD   $0x96, 384(AX), Y2, Y18
+	VPXORD       320(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 320(SP)
+	VMOVDQU32    Y18, 320(AX)
 	VPADDD       Y18, Y22, Y14
 	VPADDD       Y20, Y14, Y14
 	VPTERNLOGD   $0x96, Y23, Y24, Y22
@@ -5106,11 +5124,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x02, X8, X7
 	SHA1MSG1     X10, X13
 	VPXOR        X10, X12, X12
-	VMOVDQU32    96(SP), Y1
-	VPTERNLOGD   $0x96, 416(SP), Y1, Y19
-	VPXORD       352(SP), Y19, Y19
+	VMOVDQU32    96(AX), Y1
+	VPTERNLOGD   $0x96, 416(AX), Y1, Y19
+	VPXORD       352(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 352(SP)
+	VMOVDQU32    Y19, 352(AX)
 	VPADDD       Y19, Y23, Y22
 	VPADDD       Y20, Y22, Y22
 	VPTERNLOGD   $0x96, Y24, Y25, Y23
@@ -5118,11 +5136,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y21, Y1
 	VPADDD       Y1, Y14, Y14
 	VPROLD       $0x1e, Y25, Y25
-	VMOVDQU32    128(SP), Y1
-	VPTERNLOGD   $0x96, 448(SP), Y1, Y17
-	VPXORD       384(SP), Y17, Y17
+	VMOVDQU32    128(AX), Y1
+	VPTERNLOGD   $0x96, 448(AX), Y1, Y17
+	VPXORD       384(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 384(SP)
+	VMOVDQU32    Y17, 384(AX)
 	VPADDD       Y17, Y24, Y23
 	VPADDD       Y20, Y23, Y23
 	VPTERNLOGD   $0x96, Y25, Y21, Y24
@@ -5142,11 +5160,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x02, X9, X7
 	SHA1MSG1     X11, X10
 	VPXOR        X11, X13, X13
-	VMOVDQU32    160(SP), Y2
-	VPTERNLOGD   $0x96, 480(SP), Y2, Y18
-	VPXORD       416(SP), Y18, Y18
+	VMOVDQU32    160(AX), Y2
+	VPTERNLOGD   $0x96, 480(AX), Y2, Y18
+	VPXORD       416(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 416(SP)
+	VMOVDQU32    Y18, 416(AX)
 	VPADDD       Y18, Y25, Y24
 	VPADDD       Y20, Y24, Y24
 	VPTERNLOGD   $0x96, Y21, Y14, Y25
@@ -5154,11 +5172,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y22, Y2
 	VPADDD       Y2, Y23, Y23
 	VPROLD       $0x1e, Y14, Y14
-	VMOVDQU32    192(SP), Y2
-	VPTERNLOGD   $0x96, (SP), Y2, Y19
-	VPXORD       448(SP), Y19, Y19
+	VMOVDQU32    192(AX), Y2
+	VPTERNLOGD   $0x96, (AX), Y2, Y19
+	VPXORD       448(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 448(SP)
+	VMOVDQU32    Y19, 448(AX)
 	VPADDD       Y19, Y21, Y25
 	VPADDD       Y20, Y25, Y25
 	VPTERNLOGD   $0x96, Y14, Y22, Y21
@@ -5178,11 +5196,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x02, X8, X7
 	SHA1MSG1     X12, X11
 	VPXOR        X12, X10, X10
-	VMOVDQU32    224(SP), Y1
-	VPTERNLOGD   $0x96, 32(SP), Y1, Y17
-	VPXORD       480(SP), Y17, Y17
+	VMOVDQU32    224(AX), Y1
+	VPTERNLOGD   $0x96, 32(AX), Y1, Y17
+	VPXORD       480(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 480(SP)
+	VMOVDQU32    Y17, 480(AX)
 	VPADDD       Y17, Y14, Y21
 	VPADDD       Y20, Y21, Y21
 	VPTERNLOGD   $0x96, Y22, Y23, Y14
@@ -5202,11 +5220,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x03, X9, X7
 	SHA1MSG1     X13, X12
 	VPXOR        X13, X11, X11
-	VMOVDQU32    256(SP), Y2
-	VPTERNLOGD   $0x96, 64(SP), Y2, Y18
-	VPXORD       (SP), Y18, Y18
+	VMOVDQU32    256(AX), Y2
+	VPTERNLOGD   $0x96, 64(AX), Y2, Y18
+	VPXORD       (AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, (SP)
+	VMOVDQU32    Y18, (AX)
 	VPADDD       Y18, Y22, Y14
 	VPADDD       Y20, Y14, Y14
 	VPTERNLOGD   $0x96, Y23, Y24, Y22
@@ -5214,11 +5232,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y25, Y2
 	VPADDD       Y2, Y21, Y21
 	VPROLD       $0x1e, Y24, Y24
-	VMOVDQU32    288(SP), Y2
-	VPTERNLOGD   $0x96, 96(SP), Y2, Y19
-	VPXORD       32(SP), Y19, Y19
+	VMOVDQU32    288(AX), Y2
+	VPTERNLOGD   $0x96, 96(AX), Y2, Y19
+	VPXORD       32(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 32(SP)
+	VMOVDQU32    Y19, 32(AX)
 	VPADDD       Y19, Y23, Y22
 	VPADDD       Y20, Y22, Y22
 	VPTERNLOGD   $0x96, Y24, Y25, Y23
@@ -5238,11 +5256,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x03, X8, X7
 	SHA1MSG1     X10, X13
 	VPXOR        X10, X12, X12
-	VMOVDQU32    320(SP), Y1
-	VPTERNLOGD   $0x96, 128(SP), Y1, Y17
-	VPXORD       64(SP), Y17, Y17
+	VMOVDQU32    320(AX), Y1
+	VPTERNLOGD   $0x96, 128(AX), Y1, Y17
+	VPXORD       64(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 64(SP)
+	VMOVDQU32    Y17, 64(AX)
 	VPADDD       Y17, Y24, Y3
 	VPADDD       Y20, Y3, Y3
 	VPTERNLOGD   $0x96, Y25, Y21, Y24
@@ -5250,11 +5268,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y14, Y1
 	VPADDD       Y1, Y22, Y22
 	VPROLD       $0x1e, Y21, Y21
-	VMOVDQU32    352(SP), Y1
-	VPTERNLOGD   $0x96, 160(SP), Y1, Y18
-	VPXORD       96(SP), Y18, Y18
+	VMOVDQU32    352(AX), Y1
+	VPTERNLOGD   $0x96, 160(AX), Y1, Y18
+	VPXORD       96(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 96(SP)
+	VMOVDQU32    Y18, 96(AX)
 	VPADDD       Y18, Y25, Y10
 	VPADDD       Y20, Y10, Y10
 	VPTERNLOGD   $0x96, Y21, Y14, Y25
@@ -5272,11 +5290,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1MSG2     X11, X12
 	SHA1RNDS4    $0x03, X9, X7
 	VPXOR        X11, X13, X13
-	VMOVDQU32    384(SP), Y2
-	VPTERNLOGD   $0x96, 192(SP), Y2, Y19
-	VPXORD       128(SP), Y19, Y19
+	VMOVDQU32    384(AX), Y2
+	VPTERNLOGD   $0x96, 192(AX), Y2, Y19
+	VPXORD       128(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 128(SP)
+	VMOVDQU32    Y19, 128(AX)
 	VPADDD       Y19, Y21, Y4
 	VPADDD       Y20, Y4, Y4
 	VPTERNLOGD   $0x96, Y14, Y22, Y21
@@ -5284,11 +5302,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y3, Y2
 	VPADDD       Y2, Y10, Y10
 	VPROLD       $0x1e, Y22, Y22
-	VMOVDQU32    416(SP), Y2
-	VPTERNLOGD   $0x96, 224(SP), Y2, Y17
-	VPXORD       160(SP), Y17, Y17
+	VMOVDQU32    416(AX), Y2
+	VPTERNLOGD   $0x96, 224(AX), Y2, Y17
+	VPXORD       160(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 160(SP)
+	VMOVDQU32    Y17, 160(AX)
 	VPADDD       Y17, Y14, Y11
 	VPADDD       Y20, Y11, Y11
 	VPTERNLOGD   $0x96, Y22, Y3, Y14
@@ -5304,11 +5322,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VMOVDQU      X7, X9
 	SHA1MSG2     X12, X13
 	SHA1RNDS4    $0x03, X8, X7
-	VMOVDQU32    448(SP), Y1
-	VPTERNLOGD   $0x96, 256(SP), Y1, Y18
-	VPXORD       192(SP), Y18, Y18
+	VMOVDQU32    448(AX), Y1
+	VPTERNLOGD   $0x96, 256(AX), Y1, Y18
+	VPXORD       192(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 192(SP)
+	VMOVDQU32    Y18, 192(AX)
 	VPADDD       Y18, Y22, Y5
 	VPADDD       Y20, Y5, Y5
 	VPTERNLOGD   $0x96, Y3, Y10, Y22
@@ -5316,11 +5334,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y4, Y1
 	VPADDD       Y1, Y11, Y11
 	VPROLD       $0x1e, Y10, Y10
-	VMOVDQU32    480(SP), Y1
-	VPTERNLOGD   $0x96, 288(SP), Y1, Y19
-	VPXORD       224(SP), Y19, Y19
+	VMOVDQU32    480(AX), Y1
+	VPTERNLOGD   $0x96, 288(AX), Y1, Y19
+	VPXORD       224(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 224(SP)
+	VMOVDQU32    Y19, 224(AX)
 	VPADDD       Y19, Y3, Y12
 	VPADDD       Y20, Y12, Y12
 	VPTERNLOGD   $0x96, Y10, Y4, Y3
@@ -5334,11 +5352,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1NEXTE    X13, X9
 	VMOVDQU      X7, X8
 	SHA1RNDS4    $0x03, X9, X7
-	VMOVDQU32    (SP), Y2
-	VPTERNLOGD   $0x96, 320(SP), Y2, Y17
-	VPXORD       256(SP), Y17, Y17
+	VMOVDQU32    (AX), Y2
+	VPTERNLOGD   $0x96, 320(AX), Y2, Y17
+	VPXORD       256(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 256(SP)
+	VMOVDQU32    Y17, 256(AX)
 	VPADDD       Y17, Y10, Y20
 	VPADDD       Y15, Y20, Y20
 	VPTERNLOGD   $0x96, Y4, Y11, Y10
@@ -5346,19 +5364,19 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y5, Y2
 	VPADDD       Y2, Y12, Y12
 	VPROLD       $0x1e, Y11, Y11
-	VMOVDQU      688(SP), X14
+	VMOVDQU      16(CX), X14
 	SHA1NEXTE    X14, X1
-	VPADDD       672(SP), X0, X0
-	ADDQ         $0x40, DX
-	VMOVDQU      720(SP), X14
+	VPADDD       (CX), X0, X0
+	ADDQ         $0x40, SI
+	VMOVDQU      48(CX), X14
 	SHA1NEXTE    X14, X8
-	VPADDD       704(SP), X7, X7
-	ADDQ         $0x40, CX
-	VMOVDQU32    32(SP), Y2
-	VPTERNLOGD   $0x96, 352(SP), Y2, Y18
-	VPXORD       288(SP), Y18, Y18
+	VPADDD       32(CX), X7, X7
+	ADDQ         $0x40, BX
+	VMOVDQU32    32(AX), Y2
+	VPTERNLOGD   $0x96, 352(AX), Y2, Y18
+	VPXORD       288(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 288(SP)
+	VMOVDQU32    Y18, 288(AX)
 	VPADDD       Y18, Y4, Y23
 	VPADDD       Y15, Y23, Y23
 	VPTERNLOGD   $0xe8, Y11, Y5, Y4
@@ -5366,11 +5384,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y12, Y2
 	VPADDD       Y2, Y20, Y20
 	VPROLD       $0x1e, Y5, Y5
-	VMOVDQU32    64(SP), Y2
-	VPTERNLOGD   $0x96, 384(SP), Y2, Y19
-	VPXORD       320(SP), Y19, Y19
+	VMOVDQU32    64(AX), Y2
+	VPTERNLOGD   $0x96, 384(AX), Y2, Y19
+	VPXORD       320(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 320(SP)
+	VMOVDQU32    Y19, 320(AX)
 	VPADDD       Y19, Y11, Y21
 	VPADDD       Y15, Y21, Y21
 	VPTERNLOGD   $0xe8, Y5, Y12, Y11
@@ -5378,15 +5396,15 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y20, Y2
 	VPADDD       Y2, Y23, Y23
 	VPROLD       $0x1e, Y12, Y12
-	VMOVDQU      X0, 672(SP)
-	VMOVDQU      X1, 688(SP)
-	VMOVDQU      X7, 704(SP)
-	VMOVDQU      X8, 720(SP)
-	VMOVDQU32    96(SP), Y2
-	VPTERNLOGD   $0x96, 416(SP), Y2, Y17
-	VPXORD       352(SP), Y17, Y17
+	VMOVDQU      X0, (CX)
+	VMOVDQU      X1, 16(CX)
+	VMOVDQU      X7, 32(CX)
+	VMOVDQU      X8, 48(CX)
+	VMOVDQU32    96(AX), Y2
+	VPTERNLOGD   $0x96, 416(AX), Y2, Y17
+	VPXORD       352(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 352(SP)
+	VMOVDQU32    Y17, 352(AX)
 	VPADDD       Y17, Y5, Y22
 	VPADDD       Y15, Y22, Y22
 	VPTERNLOGD   $0xe8, Y12, Y20, Y5
@@ -5394,11 +5412,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y23, Y2
 	VPADDD       Y2, Y21, Y21
 	VPROLD       $0x1e, Y20, Y20
-	VMOVDQU32    128(SP), Y2
-	VPTERNLOGD   $0x96, 448(SP), Y2, Y18
-	VPXORD       384(SP), Y18, Y18
+	VMOVDQU32    128(AX), Y2
+	VPTERNLOGD   $0x96, 448(AX), Y2, Y18
+	VPXORD       384(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 384(SP)
+	VMOVDQU32    Y18, 384(AX)
 	VPADDD       Y18, Y12, Y13
 	VPADDD       Y15, Y13, Y13
 	VPTERNLOGD   $0xe8, Y20, Y23, Y12
@@ -5406,21 +5424,21 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y21, Y2
 	VPADDD       Y2, Y22, Y22
 	VPROLD       $0x1e, Y23, Y23
-	VMOVDQU      (DX), X3
+	VMOVDQU      (SI), X3
 	VPSHUFB      sha1reverse<>+0(SB), X3, X3
 	VPADDD       X3, X1, X1
 	VMOVDQU      X0, X2
 	SHA1RNDS4    $0x00, X1, X0
-	VMOVDQU      (CX), X10
+	VMOVDQU      (BX), X10
 	VPSHUFB      sha1reverse<>+0(SB), X10, X10
 	VPADDD       X10, X8, X8
 	VMOVDQU      X7, X9
 	SHA1RNDS4    $0x00, X8, X7
-	VMOVDQU32    160(SP), Y1
-	VPTERNLOGD   $0x96, 480(SP), Y1, Y19
-	VPXORD       416(SP), Y19, Y19
+	VMOVDQU32    160(AX), Y1
+	VPTERNLOGD   $0x96, 480(AX), Y1, Y19
+	VPXORD       416(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 416(SP)
+	VMOVDQU32    Y19, 416(AX)
 	VPADDD       Y19, Y20, Y6
 	VPADDD       Y15, Y6, Y6
 	VPTERNLOGD   $0xe8, Y23, Y21, Y20
@@ -5428,11 +5446,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y22, Y1
 	VPADDD       Y1, Y13, Y13
 	VPROLD       $0x1e, Y21, Y21
-	VMOVDQU32    192(SP), Y1
-	VPTERNLOGD   $0x96, (SP), Y1, Y17
-	VPXORD       448(SP), Y17, Y17
+	VMOVDQU32    192(AX), Y1
+	VPTERNLOGD   $0x96, (AX), Y1, Y17
+	VPXORD       448(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 448(SP)
+	VMOVDQU32    Y17, 448(AX)
 	VPADDD       Y17, Y23, Y14
 	VPADDD       Y15, Y14, Y14
 	VPTERNLOGD   $0xe8, Y21, Y22, Y23
@@ -5440,23 +5458,23 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y13, Y1
 	VPADDD       Y1, Y6, Y6
 	VPROLD       $0x1e, Y22, Y22
-	VMOVDQU      16(DX), X4
+	VMOVDQU      16(SI), X4
 	VPSHUFB      sha1reverse<>+0(SB), X4, X4
 	SHA1NEXTE    X4, X2
 	VMOVDQU      X0, X1
 	SHA1RNDS4    $0x00, X2, X0
 	SHA1MSG1     X4, X3
-	VMOVDQU      16(CX), X11
+	VMOVDQU      16(BX), X11
 	VPSHUFB      sha1reverse<>+0(SB), X11, X11
 	SHA1NEXTE    X11, X9
 	VMOVDQU      X7, X8
 	SHA1RNDS4    $0x00, X9, X7
 	SHA1MSG1     X11, X10
-	VMOVDQU32    224(SP), Y2
-	VPTERNLOGD   $0x96, 32(SP), Y2, Y18
-	VPXORD       480(SP), Y18, Y18
+	VMOVDQU32    224(AX), Y2
+	VPTERNLOGD   $0x96, 32(AX), Y2, Y18
+	VPXORD       480(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 480(SP)
+	VMOVDQU32    Y18, 480(AX)
 	VPADDD       Y18, Y21, Y20
 	VPADDD       Y15, Y20, Y20
 	VPTERNLOGD   $0xe8, Y22, Y13, Y21
@@ -5464,11 +5482,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y6, Y2
 	VPADDD       Y2, Y14, Y14
 	VPROLD       $0x1e, Y13, Y13
-	VMOVDQU32    256(SP), Y2
-	VPTERNLOGD   $0x96, 64(SP), Y2, Y19
-	VPXORD       (SP), Y19, Y19
+	VMOVDQU32    256(AX), Y2
+	VPTERNLOGD   $0x96, 64(AX), Y2, Y19
+	VPXORD       (AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, (SP)
+	VMOVDQU32    Y19, (AX)
 	VPADDD       Y19, Y22, Y21
 	VPADDD       Y15, Y21, Y21
 	VPTERNLOGD   $0xe8, Y13, Y6, Y22
@@ -5476,25 +5494,25 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y14, Y2
 	VPADDD       Y2, Y20, Y20
 	VPROLD       $0x1e, Y6, Y6
-	VMOVDQU      32(DX), X5
+	VMOVDQU      32(SI), X5
 	VPSHUFB      sha1reverse<>+0(SB), X5, X5
 	SHA1NEXTE    X5, X1
 	VMOVDQU      X0, X2
 	SHA1RNDS4    $0x00, X1, X0
 	SHA1MSG1     X5, X4
 	VPXOR        X5, X3, X3
-	VMOVDQU      32(CX), X12
+	VMOVDQU      32(BX), X12
 	VPSHUFB      sha1reverse<>+0(SB), X12, X12
 	SHA1NEXTE    X12, X8
 	VMOVDQU      X7, X9
 	SHA1RNDS4    $0x00, X8, X7
 	SHA1MSG1     X12, X11
 	VPXOR        X12, X10, X10
-	VMOVDQU32    288(SP), Y1
-	VPTERNLOGD   $0x96, 96(SP), Y1, Y17
-	VPXORD       32(SP), Y17, Y17
+	VMOVDQU32    288(AX), Y1
+	VPTERNLOGD   $0x96, 96(AX), Y1, Y17
+	VPXORD       32(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 32(SP)
+	VMOVDQU32    Y17, 32(AX)
 	VPADDD       Y17, Y13, Y22
 	VPADDD       Y15, Y22, Y22
 	VPTERNLOGD   $0xe8, Y6, Y14, Y13
@@ -5502,11 +5520,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y20, Y1
 	VPADDD       Y1, Y21, Y21
 	VPROLD       $0x1e, Y14, Y14
-	VMOVDQU32    320(SP), Y1
-	VPTERNLOGD   $0x96, 128(SP), Y1, Y18
-	VPXORD       64(SP), Y18, Y18
+	VMOVDQU32    320(AX), Y1
+	VPTERNLOGD   $0x96, 128(AX), Y1, Y18
+	VPXORD       64(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 64(SP)
+	VMOVDQU32    Y18, 64(AX)
 	VPADDD       Y18, Y6, Y23
 	VPADDD       Y15, Y23, Y23
 	VPTERNLOGD   $0xe8, Y14, Y20, Y6
@@ -5514,7 +5532,7 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y21, Y1
 	VPADDD       Y1, Y22, Y22
 	VPROLD       $0x1e, Y20, Y20
-	VMOVDQU      48(DX), X6
+	VMOVDQU      48(SI), X6
 	VPSHUFB      sha1reverse<>+0(SB), X6, X6
 	SHA1NEXTE    X6, X2
 	VMOVDQU      X0, X1
@@ -5522,7 +5540,7 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x00, X2, X0
 	SHA1MSG1     X6, X5
 	VPXOR        X6, X4, X4
-	VMOVDQU      48(CX), X13
+	VMOVDQU      48(BX), X13
 	VPSHUFB      sha1reverse<>+0(SB), X13, X13
 	SHA1NEXTE    X13, X9
 	VMOVDQU      X7, X8
@@ -5530,11 +5548,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x00, X9, X7
 	SHA1MSG1     X13, X12
 	VPXOR        X13, X11, X11
-	VMOVDQU32    352(SP), Y2
-	VPTERNLOGD   $0x96, 160(SP), Y2, Y19
-	VPXORD       96(SP), Y19, Y19
+	VMOVDQU32    352(AX), Y2
+	VPTERNLOGD   $0x96, 160(AX), Y2, Y19
+	VPXORD       96(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 96(SP)
+	VMOVDQU32    Y19, 96(AX)
 	VPADDD       Y19, Y14, Y24
 	VPADDD       Y15, Y24, Y24
 	VPTERNLOGD   $0xe8, Y20, Y21, Y14
@@ -5554,11 +5572,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x00, X8, X7
 	SHA1MSG1     X10, X13
 	VPXOR        X10, X12, X12
-	VMOVDQU32    384(SP), Y1
-	VPTERNLOGD   $0x96, 192(SP), Y1, Y17
-	VPXORD       128(SP), Y17, Y17
+	VMOVDQU32    384(AX), Y1
+	VPTERNLOGD   $0x96, 192(AX), Y1, Y17
+	VPXORD       128(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 128(SP)
+	VMOVDQU32    Y17, 128(AX)
 	VPADDD       Y17, Y20, Y14
 	VPADDD       Y15, Y14, Y14
 	VPTERNLOGD   $0xe8, Y21, Y22, Y20
@@ -5566,11 +5584,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y23, Y1
 	VPADDD       Y1, Y24, Y24
 	VPROLD       $0x1e, Y22, Y22
-	VMOVDQU32    416(SP), Y1
-	VPTERNLOGD   $0x96, 224(SP), Y1, Y18
-	VPXORD       160(SP), Y18, Y18
+	VMOVDQU32    416(AX), Y1
+	VPTERNLOGD   $0x96, 224(AX), Y1, Y18
+	VPXORD       160(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 160(SP)
+	VMOVDQU32    Y18, 160(AX)
 	VPADDD       Y18, Y21, Y20
 	VPADDD       Y15, Y20, Y20
 	VPTERNLOGD   $0xe8, Y22, Y23, Y21
@@ -5590,11 +5608,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x01, X9, X7
 	SHA1MSG1     X11, X10
 	VPXOR        X11, X13, X13
-	VMOVDQU32    448(SP), Y2
-	VPTERNLOGD   $0x96, 256(SP), Y2, Y19
-	VPXORD       192(SP), Y19, Y19
+	VMOVDQU32    448(AX), Y2
+	VPTERNLOGD   $0x96, 256(AX), Y2, Y19
+	VPXORD       192(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 192(SP)
+	VMOVDQU32    Y19, 192(AX)
 	VPADDD       Y19, Y22, Y21
 	VPADDD       Y15, Y21, Y21
 	VPTERNLOGD   $0xe8, Y23, Y24, Y22
@@ -5602,11 +5620,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y14, Y2
 	VPADDD       Y2, Y20, Y20
 	VPROLD       $0x1e, Y24, Y24
-	VMOVDQU32    480(SP), Y2
-	VPTERNLOGD   $0x96, 288(SP), Y2, Y17
-	VPXORD       224(SP), Y17, Y17
+	VMOVDQU32    480(AX), Y2
+	VPTERNLOGD   $0x96, 288(AX), Y2, Y17
+	VPXORD       224(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 224(SP)
+	VMOVDQU32    Y17, 224(AX)
 	VPADDD       Y17, Y23, Y22
 	VPADDD       Y15, Y22, Y22
 	VPTERNLOGD   $0xe8, Y24, Y14, Y23
@@ -5626,11 +5644,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x01, X8, X7
 	SHA1MSG1     X12, X11
 	VPXOR        X12, X10, X10
-	VMOVDQU32    (SP), Y1
-	VPTERNLOGD   $0x96, 320(SP), Y1, Y18
-	VPXORD       256(SP), Y18, Y18
+	VMOVDQU32    (AX), Y1
+	VPTERNLOGD   $0x96, 320(AX), Y1, Y18
+	VPXORD       256(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 256(SP)
+	VMOVDQU32    Y18, 256(AX)
 	VPADDD       Y18, Y24, Y23
 	VPADDD       Y15, Y23, Y23
 	VPTERNLOGD   $0xe8, Y14, Y20, Y24
@@ -5638,11 +5656,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y21, Y1
 	VPADDD       Y1, Y22, Y22
 	VPROLD       $0x1e, Y20, Y20
-	VMOVDQU32    32(SP), Y1
-	VPTERNLOGD   $0x96, 352(SP), Y1, Y19
-	VPXORD       288(SP), Y19, Y19
+	VMOVDQU32    32(AX), Y1
+	VPTERNLOGD   $0x96, 352(AX), Y1, Y19
+	VPXORD       288(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 288(SP)
+	VMOVDQU32    Y19, 288(AX)
 	VPADDD       Y19, Y14, Y24
 	VPADDD       Y15, Y24, Y24
 	VPTERNLOGD   $0xe8, Y20, Y21, Y14
@@ -5662,11 +5680,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x01, X9, X7
 	SHA1MSG1     X13, X12
 	VPXOR        X13, X11, X11
-	VMOVDQU32    64(SP), Y2
-	VPTERNLOGD   $0x96, 384(SP), Y2, Y17
-	VPXORD       320(SP), Y17, Y17
+	VMOVDQU32    64(AX), Y2
+	VPTERNLOGD   $0x96, 384(AX), Y2, Y17
+	VPXORD       320(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 320(SP)
+	VMOVDQU32    Y17, 320(AX)
 	VPADDD       Y17, Y20, Y14
 	VPADDD       Y15, Y14, Y14
 	VPTERNLOGD   $0xe8, Y21, Y22, Y20
@@ -5674,11 +5692,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y23, Y2
 	VPADDD       Y2, Y24, Y24
 	VPROLD       $0x1e, Y22, Y22
-	VMOVDQU32    96(SP), Y2
-	VPTERNLOGD   $0x96, 416(SP), Y2, Y18
-	VPXORD       352(SP), Y18, Y18
+	VMOVDQU32    96(AX), Y2
+	VPTERNLOGD   $0x96, 416(AX), Y2, Y18
+	VPXORD       352(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 352(SP)
+	VMOVDQU32    Y18, 352(AX)
 	VPADDD       Y18, Y21, Y20
 	VPADDD       Y15, Y20, Y20
 	VPTERNLOGD   $0xe8, Y22, Y23, Y21
@@ -5698,11 +5716,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x01, X8, X7
 	SHA1MSG1     X10, X13
 	VPXOR        X10, X12, X12
-	VMOVDQU32    128(SP), Y1
-	VPTERNLOGD   $0x96, 448(SP), Y1, Y19
-	VPXORD       384(SP), Y19, Y19
+	VMOVDQU32    128(AX), Y1
+	VPTERNLOGD   $0x96, 448(AX), Y1, Y19
+	VPXORD       384(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 384(SP)
+	VMOVDQU32    Y19, 384(AX)
 	VPADDD       Y19, Y22, Y15
 	VPADDD       Y16, Y15, Y15
 	VPTERNLOGD   $0xe8, Y23, Y24, Y22
@@ -5722,11 +5740,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x01, X9, X7
 	SHA1MSG1     X11, X10
 	VPXOR        X11, X13, X13
-	VMOVDQU32    160(SP), Y2
-	VPTERNLOGD   $0x96, 480(SP), Y2, Y17
-	VPXORD       416(SP), Y17, Y17
+	VMOVDQU32    160(AX), Y2
+	VPTERNLOGD   $0x96, 480(AX), Y2, Y17
+	VPXORD       416(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 416(SP)
+	VMOVDQU32    Y17, 416(AX)
 	VPADDD       Y17, Y23, Y21
 	VPADDD       Y16, Y21, Y21
 	VPTERNLOGD   $0x96, Y24, Y14, Y23
@@ -5734,11 +5752,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y20, Y2
 	VPADDD       Y2, Y15, Y15
 	VPROLD       $0x1e, Y14, Y14
-	VMOVDQU32    192(SP), Y2
-	VPTERNLOGD   $0x96, (SP), Y2, Y18
-	VPXORD       448(SP), Y18, Y18
+	VMOVDQU32    192(AX), Y2
+	VPTERNLOGD   $0x96, (AX), Y2, Y18
+	VPXORD       448(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 448(SP)
+	VMOVDQU32    Y18, 448(AX)
 	VPADDD       Y18, Y24, Y22
 	VPADDD       Y16, Y22, Y22
 	VPTERNLOGD   $0x96, Y14, Y20, Y24
@@ -5758,11 +5776,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x02, X8, X7
 	SHA1MSG1     X12, X11
 	VPXOR        X12, X10, X10
-	VMOVDQU32    224(SP), Y1
-	VPTERNLOGD   $0x96, 32(SP), Y1, Y19
-	VPXORD       480(SP), Y19, Y19
+	VMOVDQU32    224(AX), Y1
+	VPTERNLOGD   $0x96, 32(AX), Y1, Y19
+	VPXORD       480(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 480(SP)
+	VMOVDQU32    Y19, 480(AX)
 	VPADDD       Y19, Y14, Y23
 	VPADDD       Y16, Y23, Y23
 	VPTERNLOGD   $0x96, Y20, Y15, Y14
@@ -5770,11 +5788,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y21, Y1
 	VPADDD       Y1, Y22, Y22
 	VPROLD       $0x1e, Y15, Y15
-	VMOVDQU32    256(SP), Y1
-	VPTERNLOGD   $0x96, 64(SP), Y1, Y17
-	VPXORD       (SP), Y17, Y17
+	VMOVDQU32    256(AX), Y1
+	VPTERNLOGD   $0x96, 64(AX), Y1, Y17
+	VPXORD       (AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, (SP)
+	VMOVDQU32    Y17, (AX)
 	VPADDD       Y17, Y20, Y14
 	VPADDD       Y16, Y14, Y14
 	VPTERNLOGD   $0x96, Y15, Y21, Y20
@@ -5794,11 +5812,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x02, X9, X7
 	SHA1MSG1     X13, X12
 	VPXOR        X13, X11, X11
-	VMOVDQU32    288(SP), Y2
-	VPTERNLOGD   $0x96, 96(SP), Y2, Y18
-	VPXORD       32(SP), Y18, Y18
+	VMOVDQU32    288(AX), Y2
+	VPTERNLOGD   $0x96, 96(AX), Y2, Y18
+	VPXORD       32(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 32(SP)
+	VMOVDQU32    Y18, 32(AX)
 	VPADDD       Y18, Y15, Y20
 	VPADDD       Y16, Y20, Y20
 	VPTERNLOGD   $0x96, Y21, Y22, Y15
@@ -5806,11 +5824,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y23, Y2
 	VPADDD       Y2, Y14, Y14
 	VPROLD       $0x1e, Y22, Y22
-	VMOVDQU32    320(SP), Y2
-	VPTERNLOGD   $0x96, 128(SP), Y2, Y19
-	VPXORD       64(SP), Y19, Y19
+	VMOVDQU32    320(AX), Y2
+	VPTERNLOGD   $0x96, 128(AX), Y2, Y19
+	VPXORD       64(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 64(SP)
+	VMOVDQU32    Y19, 64(AX)
 	VPADDD       Y19, Y21, Y15
 	VPADDD       Y16, Y15, Y15
 	VPTERNLOGD   $0x96, Y22, Y23, Y21
@@ -5830,11 +5848,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x02, X8, X7
 	SHA1MSG1     X10, X13
 	VPXOR        X10, X12, X12
-	VMOVDQU32    352(SP), Y1
-	VPTERNLOGD   $0x96, 160(SP), Y1, Y17
-	VPXORD       96(SP), Y17, Y17
+	VMOVDQU32    352(AX), Y1
+	VPTERNLOGD   $0x96, 160(AX), Y1, Y17
+	VPXORD       96(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 96(SP)
+	VMOVDQU32    Y17, 96(AX)
 	VPADDD       Y17, Y22, Y21
 	VPADDD       Y16, Y21, Y21
 	VPTERNLOGD   $0x96, Y23, Y14, Y22
@@ -5842,11 +5860,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y20, Y1
 	VPADDD       Y1, Y15, Y15
 	VPROLD       $0x1e, Y14, Y14
-	VMOVDQU32    384(SP), Y1
-	VPTERNLOGD   $0x96, 192(SP), Y1, Y18
-	VPXORD       128(SP), Y18, Y18
+	VMOVDQU32    384(AX), Y1
+	VPTERNLOGD   $0x96, 192(AX), Y1, Y18
+	VPXORD       128(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 128(SP)
+	VMOVDQU32    Y18, 128(AX)
 	VPADDD       Y18, Y23, Y22
 	VPADDD       Y16, Y22, Y22
 	VPTERNLOGD   $0x96, Y14, Y20, Y23
@@ -5866,11 +5884,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x02, X9, X7
 	SHA1MSG1     X11, X10
 	VPXOR        X11, X13, X13
-	VMOVDQU32    416(SP), Y2
-	VPTERNLOGD   $0x96, 224(SP), Y2, Y19
-	VPXORD       160(SP), Y19, Y19
+	VMOVDQU32    416(AX), Y2
+	VPTERNLOGD   $0x96, 224(AX), Y2, Y19
+	VPXORD       160(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 160(SP)
+	VMOVDQU32    Y19, 160(AX)
 	VPADDD       Y19, Y14, Y23
 	VPADDD       Y16, Y23, Y23
 	VPTERNLOGD   $0x96, Y20, Y15, Y14
@@ -5878,11 +5896,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y21, Y2
 	VPADDD       Y2, Y22, Y22
 	VPROLD       $0x1e, Y15, Y15
-	VMOVDQU32    448(SP), Y2
-	VPTERNLOGD   $0x96, 256(SP), Y2, Y17
-	VPXORD       192(SP), Y17, Y17
+	VMOVDQU32    448(AX), Y2
+	VPTERNLOGD   $0x96, 256(AX), Y2, Y17
+	VPXORD       192(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 192(SP)
+	VMOVDQU32    Y17, 192(AX)
 	VPADDD       Y17, Y20, Y14
 	VPADDD       Y16, Y14, Y14
 	VPTERNLOGD   $0x96, Y15, Y21, Y20
@@ -5902,11 +5920,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x02, X8, X7
 	SHA1MSG1     X12, X11
 	VPXOR        X12, X10, X10
-	VMOVDQU32    480(SP), Y1
-	VPTERNLOGD   $0x96, 288(SP), Y1, Y18
-	VPXORD       224(SP), Y18, Y18
+	VMOVDQU32    480(AX), Y1
+	VPTERNLOGD   $0x96, 288(AX), Y1, Y18
+	VPXORD       224(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 224(SP)
+	VMOVDQU32    Y18, 224(AX)
 	VPADDD       Y18, Y15, Y20
 	VPADDD       Y16, Y20, Y20
 	VPTERNLOGD   $0x96, Y21, Y22, Y15
@@ -5926,11 +5944,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x03, X9, X7
 	SHA1MSG1     X13, X12
 	VPXOR        X13, X11, X11
-	VMOVDQU32    (SP), Y2
-	VPTERNLOGD   $0x96, 320(SP), Y2, Y19
-	VPXORD       256(SP), Y19, Y19
+	VMOVDQU32    (AX), Y2
+	VPTERNLOGD   $0x96, 320(AX), Y2, Y19
+	VPXORD       256(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 256(SP)
+	VMOVDQU32    Y19, 256(AX)
 	VPADDD       Y19, Y21, Y15
 	VPADDD       Y16, Y15, Y15
 	VPTERNLOGD   $0x96, Y22, Y23, Y21
@@ -5938,11 +5956,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y14, Y2
 	VPADDD       Y2, Y20, Y20
 	VPROLD       $0x1e, Y23, Y23
-	VMOVDQU32    32(SP), Y2
-	VPTERNLOGD   $0x96, 352(SP), Y2, Y17
-	VPXORD       288(SP), Y17, Y17
+	VMOVDQU32    32(AX), Y2
+	VPTERNLOGD   $0x96, 352(AX), Y2, Y17
+	VPXORD       288(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 288(SP)
+	VMOVDQU32    Y17, 288(AX)
 	VPADDD       Y17, Y22, Y21
 	VPADDD       Y16, Y21, Y21
 	VPTERNLOGD   $0x96, Y23, Y14, Y22
@@ -5962,11 +5980,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1RNDS4    $0x03, X8, X7
 	SHA1MSG1     X10, X13
 	VPXOR        X10, X12, X12
-	VMOVDQU32    64(SP), Y1
-	VPTERNLOGD   $0x96, 384(SP), Y1, Y18
-	VPXORD       320(SP), Y18, Y18
+	VMOVDQU32    64(AX), Y1
+	VPTERNLOGD   $0x96, 384(AX), Y1, Y18
+	VPXORD       320(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 320(SP)
+	VMOVDQU32    Y18, 320(AX)
 	VPADDD       Y18, Y23, Y3
 	VPADDD       Y16, Y3, Y3
 	VPTERNLOGD   $0x96, Y14, Y20, Y23
@@ -5974,11 +5992,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y15, Y1
 	VPADDD       Y1, Y21, Y21
 	VPROLD       $0x1e, Y20, Y20
-	VMOVDQU32    96(SP), Y1
-	VPTERNLOGD   $0x96, 416(SP), Y1, Y19
-	VPXORD       352(SP), Y19, Y19
+	VMOVDQU32    96(AX), Y1
+	VPTERNLOGD   $0x96, 416(AX), Y1, Y19
+	VPXORD       352(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 352(SP)
+	VMOVDQU32    Y19, 352(AX)
 	VPADDD       Y19, Y14, Y10
 	VPADDD       Y16, Y10, Y10
 	VPTERNLOGD   $0x96, Y20, Y15, Y14
@@ -5996,11 +6014,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1MSG2     X11, X12
 	SHA1RNDS4    $0x03, X9, X7
 	VPXOR        X11, X13, X13
-	VMOVDQU32    128(SP), Y2
-	VPTERNLOGD   $0x96, 448(SP), Y2, Y17
-	VPXORD       384(SP), Y17, Y17
+	VMOVDQU32    128(AX), Y2
+	VPTERNLOGD   $0x96, 448(AX), Y2, Y17
+	VPXORD       384(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 384(SP)
+	VMOVDQU32    Y17, 384(AX)
 	VPADDD       Y17, Y20, Y4
 	VPADDD       Y16, Y4, Y4
 	VPTERNLOGD   $0x96, Y15, Y21, Y20
@@ -6008,11 +6026,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y3, Y2
 	VPADDD       Y2, Y10, Y10
 	VPROLD       $0x1e, Y21, Y21
-	VMOVDQU32    160(SP), Y2
-	VPTERNLOGD   $0x96, 480(SP), Y2, Y18
-	VPXORD       416(SP), Y18, Y18
+	VMOVDQU32    160(AX), Y2
+	VPTERNLOGD   $0x96, 480(AX), Y2, Y18
+	VPXORD       416(AX), Y18, Y18
 	VPROLD       $0x01, Y18, Y18
-	VMOVDQU32    Y18, 416(SP)
+	VMOVDQU32    Y18, 416(AX)
 	VPADDD       Y18, Y15, Y11
 	VPADDD       Y16, Y11, Y11
 	VPTERNLOGD   $0x96, Y21, Y3, Y15
@@ -6028,11 +6046,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VMOVDQU      X7, X9
 	SHA1MSG2     X12, X13
 	SHA1RNDS4    $0x03, X8, X7
-	VMOVDQU32    192(SP), Y1
-	VPTERNLOGD   $0x96, (SP), Y1, Y19
-	VPXORD       448(SP), Y19, Y19
+	VMOVDQU32    192(AX), Y1
+	VPTERNLOGD   $0x96, (AX), Y1, Y19
+	VPXORD       448(AX), Y19, Y19
 	VPROLD       $0x01, Y19, Y19
-	VMOVDQU32    Y19, 448(SP)
+	VMOVDQU32    Y19, 448(AX)
 	VPADDD       Y19, Y21, Y5
 	VPADDD       Y16, Y5, Y5
 	VPTERNLOGD   $0x96, Y3, Y10, Y21
@@ -6040,11 +6058,11 @@ blockSHANIx2AVX512x8_warm_skip:
 	VPROLD       $0x05, Y4, Y1
 	VPADDD       Y1, Y11, Y11
 	VPROLD       $0x1e, Y10, Y10
-	VMOVDQU32    224(SP), Y1
-	VPTERNLOGD   $0x96, 32(SP), Y1, Y17
-	VPXORD       480(SP), Y17, Y17
+	VMOVDQU32    224(AX), Y1
+	VPTERNLOGD   $0x96, 32(AX), Y1, Y17
+	VPXORD       480(AX), Y17, Y17
 	VPROLD       $0x01, Y17, Y17
-	VMOVDQU32    Y17, 480(SP)
+	VMOVDQU32    Y17, 480(AX)
 	VPADDD       Y17, Y3, Y12
 	VPADDD       Y16, Y12, Y12
 	VPTERNLOGD   $0x96, Y10, Y4, Y3
@@ -6058,42 +6076,42 @@ blockSHANIx2AVX512x8_warm_skip:
 	SHA1NEXTE    X13, X9
 	VMOVDQU      X7, X8
 	SHA1RNDS4    $0x03, X9, X7
-	VPADDD       640(SP), Y10, Y2
+	VPADDD       640(AX), Y10, Y2
 	VPTERNLOGD   $0x96, Y4, Y11, Y10
 	VPADDD       Y10, Y12, Y12
 	VPROLD       $0x05, Y5, Y3
 	VPADDD       Y3, Y12, Y12
 	VPROLD       $0x1e, Y11, Y11
-	VMOVDQU      688(SP), X14
+	VMOVDQU      16(CX), X14
 	SHA1NEXTE    X14, X1
-	VPADDD       672(SP), X0, X0
-	ADDQ         $0x40, DX
-	VMOVDQU      720(SP), X14
+	VPADDD       (CX), X0, X0
+	ADDQ         $0x40, SI
+	VMOVDQU      48(CX), X14
 	SHA1NEXTE    X14, X8
-	VPADDD       704(SP), X7, X7
-	ADDQ         $0x40, CX
-	VMOVDQU32    Y2, 640(SP)
-	VPADDD       512(SP), Y12, Y12
-	VMOVDQU32    Y12, 512(SP)
-	VPADDD       544(SP), Y5, Y5
-	VMOVDQU32    Y5, 544(SP)
-	VPADDD       576(SP), Y11, Y11
-	VMOVDQU32    Y11, 576(SP)
-	VPADDD       608(SP), Y4, Y4
-	VMOVDQU32    Y4, 608(SP)
-	ADDQ         $0x40, DI
-	DECQ         SI
+	VPADDD       32(CX), X7, X7
+	ADDQ         $0x40, BX
+	VMOVDQU32    Y2, 640(AX)
+	VPADDD       512(AX), Y12, Y12
+	VMOVDQU32    Y12, 512(AX)
+	VPADDD       544(AX), Y5, Y5
+	VMOVDQU32    Y5, 544(AX)
+	VPADDD       576(AX), Y11, Y11
+	VMOVDQU32    Y11, 576(AX)
+	VPADDD       608(AX), Y4, Y4
+	VMOVDQU32    Y4, 608(AX)
+	ADDQ         $0x40, R9
+	DECQ         R8
 	JNZ          hybrid_loop
-	VMOVDQU32    512(SP), Y2
-	VMOVDQU32    Y2, (AX)
-	VMOVDQU32    544(SP), Y2
-	VMOVDQU32    Y2, 32(AX)
-	VMOVDQU32    576(SP), Y2
-	VMOVDQU32    Y2, 64(AX)
-	VMOVDQU32    608(SP), Y2
-	VMOVDQU32    Y2, 96(AX)
-	VMOVDQU32    640(SP), Y2
-	VMOVDQU32    Y2, 128(AX)
+	VMOVDQU32    512(AX), Y2
+	VMOVDQU32    Y2, (DX)
+	VMOVDQU32    544(AX), Y2
+	VMOVDQU32    Y2, 32(DX)
+	VMOVDQU32    576(AX), Y2
+	VMOVDQU32    Y2, 64(DX)
+	VMOVDQU32    608(AX), Y2
+	VMOVDQU32    Y2, 96(DX)
+	VMOVDQU32    640(AX), Y2
+	VMOVDQU32    Y2, 128(DX)
 	MOVQ         fs+0(FP), AX
 	VPSHUFD      $0x1b, X0, X0
 	VMOVDQU      X0, (AX)
@@ -6106,39 +6124,42 @@ blockSHANIx2AVX512x8_warm_skip:
 
 // func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumAVX512x16(SB), $6496-72
-	MOVQ msgs_base+0(FP), AX
-	MOVQ idx_base+24(FP), CX
-	MOVQ idx_len+32(FP), DX
-	XORQ BX, BX
+TEXT ·sumAVX512x16(SB), $6552-72
+	LEAQ (SP), AX
+	ADDQ $0x38, AX
+	ANDQ $-64, AX
+	MOVQ msgs_base+0(FP), CX
+	MOVQ idx_base+24(FP), DX
+	MOVQ idx_len+32(FP), BX
+	XORQ SI, SI
 
 sumAVX512x16_gather:
-	MOVLQSX      (CX)(BX*4), SI
-	LEAQ         (SI)(SI*2), SI
-	MOVQ         (AX)(SI*8), DI
-	TESTQ        DI, DI
-	CMOVQEQ      AX, DI
-	MOVQ         DI, 2400(SP)(BX*8)
-	MOVQ         8(AX)(SI*8), SI
-	SHLQ         $0x03, SI
-	MOVQ         SI, 4448(SP)(BX*8)
-	INCQ         BX
-	CMPQ         BX, DX
+	MOVLQSX      (DX)(SI*4), DI
+	LEAQ         (DI)(DI*2), DI
+	MOVQ         (CX)(DI*8), R8
+	TESTQ        R8, R8
+	CMOVQEQ      CX, R8
+	MOVQ         R8, 2456(SP)(SI*8)
+	MOVQ         8(CX)(DI*8), DI
+	SHLQ         $0x03, DI
+	MOVQ         DI, 4504(SP)(SI*8)
+	INCQ         SI
+	CMPQ         SI, BX
 	JB           sumAVX512x16_gather
-	LEAQ         2400(SP), AX
-	LEAQ         4448(SP), CX
-	XORQ         DX, DX
-	MOVQ         nblocks+64(FP), BX
-	LEAQ         -1(BX), SI
-	SHLQ         $0x06, SI
-	MOVQ         idx_len+32(FP), DI
-	SHRQ         $0x04, DI
-	IMULQ        BX, DI
-	LEAQ         sha1consts<>+0(SB), BX
-	VPBROADCASTD (BX), Y0
-	VPBROADCASTD 4(BX), Y1
-	VPBROADCASTD 8(BX), Y2
-	VPBROADCASTD 12(BX), Y3
+	LEAQ         2456(SP), CX
+	LEAQ         4504(SP), DX
+	XORQ         BX, BX
+	MOVQ         nblocks+64(FP), SI
+	LEAQ         -1(SI), DI
+	SHLQ         $0x06, DI
+	MOVQ         idx_len+32(FP), R8
+	SHRQ         $0x04, R8
+	IMULQ        SI, R8
+	LEAQ         sha1consts<>+0(SB), SI
+	VPBROADCASTD (SI), Y0
+	VPBROADCASTD 4(SI), Y1
+	VPBROADCASTD 8(SI), Y2
+	VPBROADCASTD 12(SI), Y3
 	VMOVDQU32    sha1bswap<>+0(SB), Y4
 	VPBROADCASTD sha1init<>+0(SB), Y5
 	VPBROADCASTD sha1init<>+4(SB), Y6
@@ -6150,60 +6171,60 @@ sumAVX512x16_gather:
 	VPBROADCASTD sha1init<>+8(SB), Y12
 	VPBROADCASTD sha1init<>+12(SB), Y13
 	VPBROADCASTD sha1init<>+16(SB), Y14
-	LEAQ         (SP), BX
-	LEAQ         1024(SP), R8
-	MOVQ         DX, R9
-	SHLQ         $0x04, R9
-	NEGQ         R9
-	LEAQ         sha1padmasks<>+0(SB), R10
-	LEAQ         640(R10)(R9*1), R9
-	MOVQ         (CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         (AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y15
+	LEAQ         (AX), SI
+	LEAQ         1024(AX), R9
+	MOVQ         BX, R10
+	SHLQ         $0x04, R10
+	NEGQ         R10
+	LEAQ         sha1padmasks<>+0(SB), R11
+	LEAQ         640(R11)(R10*1), R10
+	MOVQ         (DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         (CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y15
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y15
-	MOVQ         8(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         8(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y16
+	MOVQ         8(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         8(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y16
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y16
-	MOVQ         16(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         16(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y17
+	MOVQ         16(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         16(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y17
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y17
-	MOVQ         24(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         24(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y18
+	MOVQ         24(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         24(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y18
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y18
-	MOVQ         32(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         32(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y19
+	MOVQ         32(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         32(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y19
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y19
-	MOVQ         40(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         40(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y20
+	MOVQ         40(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         40(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y20
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y20
-	MOVQ         48(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         48(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y21
+	MOVQ         48(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         48(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y21
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y21
-	MOVQ         56(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         56(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y22
+	MOVQ         56(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         56(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y22
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y22
 	VPUNPCKLDQ   Y16, Y15, Y23
 	VPUNPCKHDQ   Y16, Y15, Y15
@@ -6223,100 +6244,100 @@ sumAVX512x16_gather:
 	VPUNPCKHQDQ  Y21, Y19, Y19
 	VSHUFI64X2   $0x00, Y22, Y18, Y21
 	VPSHUFB      Y4, Y21, Y21
-	VMOVDQU32    Y21, (BX)
+	VMOVDQU32    Y21, (SI)
 	VSHUFI64X2   $0x03, Y22, Y18, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 256(BX)
+	VMOVDQU32    Y18, 256(SI)
 	VSHUFI64X2   $0x00, Y17, Y16, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 64(BX)
+	VMOVDQU32    Y18, 64(SI)
 	VSHUFI64X2   $0x03, Y17, Y16, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 320(BX)
+	VMOVDQU32    Y16, 320(SI)
 	VSHUFI64X2   $0x00, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 128(BX)
+	VMOVDQU32    Y16, 128(SI)
 	VSHUFI64X2   $0x03, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 384(BX)
+	VMOVDQU32    Y16, 384(SI)
 	VSHUFI64X2   $0x00, Y19, Y15, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 192(BX)
+	VMOVDQU32    Y16, 192(SI)
 	VSHUFI64X2   $0x03, Y19, Y15, Y15
 	VPSHUFB      Y4, Y15, Y15
-	VMOVDQU32    Y15, 448(BX)
-	MOVQ         (CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         (AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y15
+	VMOVDQU32    Y15, 448(SI)
+	MOVQ         (DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         (CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y15
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y15
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y15
-	MOVQ         8(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         8(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y16
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y15
+	MOVQ         8(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         8(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y16
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y16
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y16
-	MOVQ         16(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         16(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y17
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y16
+	MOVQ         16(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         16(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y17
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y17
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y17
-	MOVQ         24(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         24(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y18
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y17
+	MOVQ         24(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         24(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y18
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y18
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y18
-	MOVQ         32(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         32(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y19
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y18
+	MOVQ         32(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         32(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y19
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y19
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y19
-	MOVQ         40(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         40(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y20
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y19
+	MOVQ         40(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         40(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y20
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y20
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y20
-	MOVQ         48(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         48(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y21
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y20
+	MOVQ         48(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         48(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y21
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y21
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y21
-	MOVQ         56(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         56(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y22
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y21
+	MOVQ         56(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         56(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y22
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y22
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y22
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y22
 	VPUNPCKLDQ   Y16, Y15, Y23
 	VPUNPCKHDQ   Y16, Y15, Y15
 	VPUNPCKLDQ   Y18, Y17, Y16
@@ -6335,75 +6356,75 @@ sumAVX512x16_gather:
 	VPUNPCKHQDQ  Y21, Y19, Y19
 	VSHUFI64X2   $0x00, Y22, Y18, Y21
 	VPSHUFB      Y4, Y21, Y21
-	VMOVDQU32    Y21, 512(BX)
+	VMOVDQU32    Y21, 512(SI)
 	VSHUFI64X2   $0x03, Y22, Y18, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 768(BX)
+	VMOVDQU32    Y18, 768(SI)
 	VSHUFI64X2   $0x00, Y17, Y16, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 576(BX)
+	VMOVDQU32    Y18, 576(SI)
 	VSHUFI64X2   $0x03, Y17, Y16, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 832(BX)
+	VMOVDQU32    Y16, 832(SI)
 	VSHUFI64X2   $0x00, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 640(BX)
+	VMOVDQU32    Y16, 640(SI)
 	VSHUFI64X2   $0x03, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 896(BX)
+	VMOVDQU32    Y16, 896(SI)
 	VSHUFI64X2   $0x00, Y19, Y15, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 704(BX)
+	VMOVDQU32    Y16, 704(SI)
 	VSHUFI64X2   $0x03, Y19, Y15, Y15
 	VPSHUFB      Y4, Y15, Y15
-	VMOVDQU32    Y15, 960(BX)
-	MOVQ         64(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         64(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y15
+	VMOVDQU32    Y15, 960(SI)
+	MOVQ         64(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         64(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y15
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y15
-	MOVQ         72(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         72(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y16
+	MOVQ         72(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         72(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y16
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y16
-	MOVQ         80(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         80(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y17
+	MOVQ         80(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         80(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y17
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y17
-	MOVQ         88(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         88(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y18
+	MOVQ         88(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         88(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y18
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y18
-	MOVQ         96(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         96(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y19
+	MOVQ         96(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         96(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y19
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y19
-	MOVQ         104(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         104(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y20
+	MOVQ         104(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         104(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y20
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y20
-	MOVQ         112(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         112(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y21
+	MOVQ         112(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         112(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y21
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y21
-	MOVQ         120(CX), R10
-	KMOVD        (R9)(R10*2), K1
-	KMOVD        4(R9)(R10*2), K2
-	MOVQ         120(AX), R10
-	VMOVDQU8.Z   (R10)(DX*1), K1, Y22
+	MOVQ         120(DX), R11
+	KMOVD        (R10)(R11*2), K1
+	KMOVD        4(R10)(R11*2), K2
+	MOVQ         120(CX), R11
+	VMOVDQU8.Z   (R11)(BX*1), K1, Y22
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y22
 	VPUNPCKLDQ   Y16, Y15, Y23
 	VPUNPCKHDQ   Y16, Y15, Y15
@@ -6423,100 +6444,100 @@ sumAVX512x16_gather:
 	VPUNPCKHQDQ  Y21, Y19, Y19
 	VSHUFI64X2   $0x00, Y22, Y18, Y21
 	VPSHUFB      Y4, Y21, Y21
-	VMOVDQU32    Y21, 32(BX)
+	VMOVDQU32    Y21, 32(SI)
 	VSHUFI64X2   $0x03, Y22, Y18, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 288(BX)
+	VMOVDQU32    Y18, 288(SI)
 	VSHUFI64X2   $0x00, Y17, Y16, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 96(BX)
+	VMOVDQU32    Y18, 96(SI)
 	VSHUFI64X2   $0x03, Y17, Y16, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 352(BX)
+	VMOVDQU32    Y16, 352(SI)
 	VSHUFI64X2   $0x00, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 160(BX)
+	VMOVDQU32    Y16, 160(SI)
 	VSHUFI64X2   $0x03, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 416(BX)
+	VMOVDQU32    Y16, 416(SI)
 	VSHUFI64X2   $0x00, Y19, Y15, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 224(BX)
+	VMOVDQU32    Y16, 224(SI)
 	VSHUFI64X2   $0x03, Y19, Y15, Y15
 	VPSHUFB      Y4, Y15, Y15
-	VMOVDQU32    Y15, 480(BX)
-	MOVQ         64(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         64(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y15
+	VMOVDQU32    Y15, 480(SI)
+	MOVQ         64(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         64(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y15
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y15
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y15
-	MOVQ         72(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         72(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y16
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y15
+	MOVQ         72(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         72(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y16
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y16
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y16
-	MOVQ         80(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         80(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y17
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y16
+	MOVQ         80(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         80(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y17
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y17
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y17
-	MOVQ         88(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         88(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y18
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y17
+	MOVQ         88(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         88(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y18
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y18
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y18
-	MOVQ         96(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         96(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y19
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y18
+	MOVQ         96(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         96(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y19
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y19
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y19
-	MOVQ         104(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         104(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y20
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y19
+	MOVQ         104(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         104(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y20
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y20
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y20
-	MOVQ         112(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         112(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y21
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y20
+	MOVQ         112(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         112(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y21
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y21
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y21
-	MOVQ         120(CX), R10
-	KMOVD        -512(R9)(R10*2), K1
-	KMOVD        -508(R9)(R10*2), K2
-	MOVQ         120(AX), R11
-	VMOVDQU8.Z   32(R11)(DX*1), K1, Y22
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y21
+	MOVQ         120(DX), R11
+	KMOVD        -512(R10)(R11*2), K1
+	KMOVD        -508(R10)(R11*2), K2
+	MOVQ         120(CX), R12
+	VMOVDQU8.Z   32(R12)(BX*1), K1, Y22
 	VMOVDQU8     sha1padbytes<>+0(SB), K2, Y22
-	KMOVB        -504(R9)(R10*2), K1
-	BSWAPQ       R10
-	VPBROADCASTQ R10, K1, Y22
+	KMOVB        -504(R10)(R11*2), K1
+	BSWAPQ       R11
+	VPBROADCASTQ R11, K1, Y22
 	VPUNPCKLDQ   Y16, Y15, Y23
 	VPUNPCKHDQ   Y16, Y15, Y15
 	VPUNPCKLDQ   Y18, Y17, Y16
@@ -6535,193 +6556,193 @@ sumAVX512x16_gather:
 	VPUNPCKHQDQ  Y21, Y19, Y19
 	VSHUFI64X2   $0x00, Y22, Y18, Y21
 	VPSHUFB      Y4, Y21, Y21
-	VMOVDQU32    Y21, 544(BX)
+	VMOVDQU32    Y21, 544(SI)
 	VSHUFI64X2   $0x03, Y22, Y18, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 800(BX)
+	VMOVDQU32    Y18, 800(SI)
 	VSHUFI64X2   $0x00, Y17, Y16, Y18
 	VPSHUFB      Y4, Y18, Y18
-	VMOVDQU32    Y18, 608(BX)
+	VMOVDQU32    Y18, 608(SI)
 	VSHUFI64X2   $0x03, Y17, Y16, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 864(BX)
+	VMOVDQU32    Y16, 864(SI)
 	VSHUFI64X2   $0x00, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 672(BX)
+	VMOVDQU32    Y16, 672(SI)
 	VSHUFI64X2   $0x03, Y20, Y23, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 928(BX)
+	VMOVDQU32    Y16, 928(SI)
 	VSHUFI64X2   $0x00, Y19, Y15, Y16
 	VPSHUFB      Y4, Y16, Y16
-	VMOVDQU32    Y16, 736(BX)
+	VMOVDQU32    Y16, 736(SI)
 	VSHUFI64X2   $0x03, Y19, Y15, Y15
 	VPSHUFB      Y4, Y15, Y15
-	VMOVDQU32    Y15, 992(BX)
+	VMOVDQU32    Y15, 992(SI)
 
 sumAVX512x16_loop:
-	MOVQ AX, R9
-	MOVQ CX, R10
-	LEAQ 64(DX), R11
-	CMPQ R11, SI
-	JLE  sumAVX512x16_same
-	XORQ R11, R11
-	ADDQ $0x00000080, R9
-	ADDQ $0x00000080, R10
-
-sumAVX512x16_same:
-	CMPQ DI, $0x01
-	JNE  sumAVX512x16_more
-	MOVQ AX, R9
 	MOVQ CX, R10
 	MOVQ DX, R11
+	LEAQ 64(BX), R12
+	CMPQ R12, DI
+	JLE  sumAVX512x16_same
+	XORQ R12, R12
+	ADDQ $0x00000080, R10
+	ADDQ $0x00000080, R11
+
+sumAVX512x16_same:
+	CMPQ R8, $0x01
+	JNE  sumAVX512x16_more
+	MOVQ CX, R10
+	MOVQ DX, R11
+	MOVQ BX, R12
 
 sumAVX512x16_more:
-	VMOVDQU32     Y5, 2048(SP)
-	VMOVDQU32     Y6, 2112(SP)
-	VMOVDQU32     Y7, 2176(SP)
-	VMOVDQU32     Y8, 2240(SP)
-	VMOVDQU32     Y9, 2304(SP)
-	VMOVDQU32     Y10, 2080(SP)
-	VMOVDQU32     Y11, 2144(SP)
-	VMOVDQU32     Y12, 2208(SP)
-	VMOVDQU32     Y13, 2272(SP)
-	VMOVDQU32     Y14, 2336(SP)
-	VPADDD        (BX), Y9, Y9
+	VMOVDQU32     Y5, 2048(AX)
+	VMOVDQU32     Y6, 2112(AX)
+	VMOVDQU32     Y7, 2176(AX)
+	VMOVDQU32     Y8, 2240(AX)
+	VMOVDQU32     Y9, 2304(AX)
+	VMOVDQU32     Y10, 2080(AX)
+	VMOVDQU32     Y11, 2144(AX)
+	VMOVDQU32     Y12, 2208(AX)
+	VMOVDQU32     Y13, 2272(AX)
+	VMOVDQU32     Y14, 2336(AX)
+	VPADDD        (SI), Y9, Y9
 	VPADDD        Y0, Y9, Y9
-	VPADDD        32(BX), Y14, Y14
+	VPADDD        32(SI), Y14, Y14
 	VPADDD        Y0, Y14, Y14
-	VPADDD        64(BX), Y8, Y15
+	VPADDD        64(SI), Y8, Y15
 	VPADDD        Y0, Y15, Y15
 	VPTERNLOGD    $0xb8, Y7, Y6, Y8
 	VPADDD        Y8, Y9, Y9
 	VPROLD        $0x05, Y5, Y8
 	VPADDD        Y8, Y9, Y9
 	VPROLD        $0x1e, Y6, Y6
-	VPADDD        96(BX), Y13, Y8
+	VPADDD        96(SI), Y13, Y8
 	VPADDD        Y0, Y8, Y8
 	VPTERNLOGD    $0xb8, Y12, Y11, Y13
 	VPADDD        Y13, Y14, Y14
 	VPROLD        $0x05, Y10, Y13
 	VPADDD        Y13, Y14, Y14
 	VPROLD        $0x1e, Y11, Y11
-	MOVQ          R11, CX
-	SHLQ          $0x04, CX
-	NEGQ          CX
-	LEAQ          sha1padmasks<>+0(SB), R12
-	LEAQ          640(R12)(CX*1), CX
-	MOVQ          (R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          (R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y13
+	MOVQ          R12, DX
+	SHLQ          $0x04, DX
+	NEGQ          DX
+	LEAQ          sha1padmasks<>+0(SB), R13
+	LEAQ          640(R13)(DX*1), DX
+	MOVQ          (R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          (R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y13
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y13
-	VPADDD        128(BX), Y7, Y16
+	VPADDD        128(SI), Y7, Y16
 	VPADDD        Y0, Y16, Y16
 	VPTERNLOGD    $0xb8, Y6, Y5, Y7
 	VPADDD        Y7, Y15, Y15
 	VPROLD        $0x05, Y9, Y7
 	VPADDD        Y7, Y15, Y15
 	VPROLD        $0x1e, Y5, Y5
-	VPADDD        160(BX), Y12, Y7
+	VPADDD        160(SI), Y12, Y7
 	VPADDD        Y0, Y7, Y7
 	VPTERNLOGD    $0xb8, Y11, Y10, Y12
 	VPADDD        Y12, Y8, Y8
 	VPROLD        $0x05, Y14, Y12
 	VPADDD        Y12, Y8, Y8
 	VPROLD        $0x1e, Y10, Y10
-	MOVQ          8(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          8(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y12
+	MOVQ          8(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          8(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y12
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y12
-	MOVQ          16(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          16(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y17
+	MOVQ          16(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          16(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y17
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y17
-	VPADDD        192(BX), Y6, Y18
+	VPADDD        192(SI), Y6, Y18
 	VPADDD        Y0, Y18, Y18
 	VPTERNLOGD    $0xb8, Y5, Y9, Y6
 	VPADDD        Y6, Y16, Y16
 	VPROLD        $0x05, Y15, Y6
 	VPADDD        Y6, Y16, Y16
 	VPROLD        $0x1e, Y9, Y9
-	VPADDD        224(BX), Y11, Y6
+	VPADDD        224(SI), Y11, Y6
 	VPADDD        Y0, Y6, Y6
 	VPTERNLOGD    $0xb8, Y10, Y14, Y11
 	VPADDD        Y11, Y7, Y7
 	VPROLD        $0x05, Y8, Y11
 	VPADDD        Y11, Y7, Y7
 	VPROLD        $0x1e, Y14, Y14
-	MOVQ          24(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          24(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y11
+	MOVQ          24(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          24(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y11
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y11
-	MOVQ          32(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          32(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y19
+	MOVQ          32(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          32(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y19
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y19
-	VPADDD        256(BX), Y5, Y20
+	VPADDD        256(SI), Y5, Y20
 	VPADDD        Y0, Y20, Y20
 	VPTERNLOGD    $0xb8, Y9, Y15, Y5
 	VPADDD        Y5, Y18, Y18
 	VPROLD        $0x05, Y16, Y5
 	VPADDD        Y5, Y18, Y18
 	VPROLD        $0x1e, Y15, Y15
-	VPADDD        288(BX), Y10, Y5
+	VPADDD        288(SI), Y10, Y5
 	VPADDD        Y0, Y5, Y5
 	VPTERNLOGD    $0xb8, Y14, Y8, Y10
 	VPADDD        Y10, Y6, Y6
 	VPROLD        $0x05, Y7, Y10
 	VPADDD        Y10, Y6, Y6
 	VPROLD        $0x1e, Y8, Y8
-	MOVQ          40(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          40(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y10
+	MOVQ          40(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          40(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y10
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y10
-	MOVQ          48(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          48(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y21
+	MOVQ          48(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          48(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y21
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y21
-	VPADDD        320(BX), Y9, Y22
+	VPADDD        320(SI), Y9, Y22
 	VPADDD        Y0, Y22, Y22
 	VPTERNLOGD    $0xb8, Y15, Y16, Y9
 	VPADDD        Y9, Y20, Y20
 	VPROLD        $0x05, Y18, Y9
 	VPADDD        Y9, Y20, Y20
 	VPROLD        $0x1e, Y16, Y16
-	VPADDD        352(BX), Y14, Y9
+	VPADDD        352(SI), Y14, Y9
 	VPADDD        Y0, Y9, Y9
 	VPTERNLOGD    $0xb8, Y8, Y7, Y14
 	VPADDD        Y14, Y5, Y5
 	VPROLD        $0x05, Y6, Y14
 	VPADDD        Y14, Y5, Y5
 	VPROLD        $0x1e, Y7, Y7
-	MOVQ          56(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          56(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y14
+	MOVQ          56(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          56(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y14
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y14
 	VPUNPCKLDQ    Y12, Y13, Y23
-	VPADDD        384(BX), Y15, Y24
+	VPADDD        384(SI), Y15, Y24
 	VPADDD        Y0, Y24, Y24
 	VPTERNLOGD    $0xb8, Y16, Y18, Y15
 	VPADDD        Y15, Y22, Y22
 	VPROLD        $0x05, Y20, Y15
 	VPADDD        Y15, Y22, Y22
 	VPROLD        $0x1e, Y18, Y18
-	VPADDD        416(BX), Y8, Y15
+	VPADDD        416(SI), Y8, Y15
 	VPADDD        Y0, Y15, Y15
 	VPTERNLOGD    $0xb8, Y7, Y6, Y8
 	VPADDD        Y8, Y9, Y9
@@ -6730,14 +6751,14 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y6, Y6
 	VPUNPCKHDQ    Y12, Y13, Y8
 	VPUNPCKLDQ    Y11, Y17, Y12
-	VPADDD        448(BX), Y16, Y13
+	VPADDD        448(SI), Y16, Y13
 	VPADDD        Y0, Y13, Y13
 	VPTERNLOGD    $0xb8, Y18, Y20, Y16
 	VPADDD        Y16, Y24, Y24
 	VPROLD        $0x05, Y22, Y16
 	VPADDD        Y16, Y24, Y24
 	VPROLD        $0x1e, Y20, Y20
-	VPADDD        480(BX), Y7, Y16
+	VPADDD        480(SI), Y7, Y16
 	VPADDD        Y0, Y16, Y16
 	VPTERNLOGD    $0xb8, Y6, Y5, Y7
 	VPADDD        Y7, Y15, Y15
@@ -6746,14 +6767,14 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y5, Y5
 	VPUNPCKHDQ    Y11, Y17, Y7
 	VPUNPCKLQDQ   Y12, Y23, Y11
-	VPADDD        512(BX), Y18, Y17
+	VPADDD        512(SI), Y18, Y17
 	VPADDD        Y0, Y17, Y17
 	VPTERNLOGD    $0xb8, Y20, Y22, Y18
 	VPADDD        Y18, Y13, Y13
 	VPROLD        $0x05, Y24, Y18
 	VPADDD        Y18, Y13, Y13
 	VPROLD        $0x1e, Y22, Y22
-	VPADDD        544(BX), Y6, Y18
+	VPADDD        544(SI), Y6, Y18
 	VPADDD        Y0, Y18, Y18
 	VPTERNLOGD    $0xb8, Y5, Y9, Y6
 	VPADDD        Y6, Y16, Y16
@@ -6762,14 +6783,14 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y9, Y9
 	VPUNPCKHQDQ   Y12, Y23, Y6
 	VPUNPCKLQDQ   Y7, Y8, Y12
-	VPADDD        576(BX), Y20, Y23
+	VPADDD        576(SI), Y20, Y23
 	VPADDD        Y0, Y23, Y23
 	VPTERNLOGD    $0xb8, Y22, Y24, Y20
 	VPADDD        Y20, Y17, Y17
 	VPROLD        $0x05, Y13, Y20
 	VPADDD        Y20, Y17, Y17
 	VPROLD        $0x1e, Y24, Y24
-	VPADDD        608(BX), Y5, Y20
+	VPADDD        608(SI), Y5, Y20
 	VPADDD        Y0, Y20, Y20
 	VPTERNLOGD    $0xb8, Y9, Y15, Y5
 	VPADDD        Y5, Y18, Y18
@@ -6778,14 +6799,14 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y15, Y15
 	VPUNPCKHQDQ   Y7, Y8, Y5
 	VPUNPCKLDQ    Y10, Y19, Y7
-	VPADDD        640(BX), Y22, Y8
+	VPADDD        640(SI), Y22, Y8
 	VPADDD        Y0, Y8, Y8
 	VPTERNLOGD    $0xb8, Y24, Y13, Y22
 	VPADDD        Y22, Y23, Y23
 	VPROLD        $0x05, Y17, Y22
 	VPADDD        Y22, Y23, Y23
 	VPROLD        $0x1e, Y13, Y13
-	VPADDD        672(BX), Y9, Y22
+	VPADDD        672(SI), Y9, Y22
 	VPADDD        Y0, Y22, Y22
 	VPTERNLOGD    $0xb8, Y15, Y16, Y9
 	VPADDD        Y9, Y20, Y20
@@ -6794,14 +6815,14 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y16, Y16
 	VPUNPCKHDQ    Y10, Y19, Y9
 	VPUNPCKLDQ    Y14, Y21, Y10
-	VPADDD        704(BX), Y24, Y19
+	VPADDD        704(SI), Y24, Y19
 	VPADDD        Y0, Y19, Y19
 	VPTERNLOGD    $0xb8, Y13, Y17, Y24
 	VPADDD        Y24, Y8, Y8
 	VPROLD        $0x05, Y23, Y24
 	VPADDD        Y24, Y8, Y8
 	VPROLD        $0x1e, Y17, Y17
-	VPADDD        736(BX), Y15, Y24
+	VPADDD        736(SI), Y15, Y24
 	VPADDD        Y0, Y24, Y24
 	VPTERNLOGD    $0xb8, Y16, Y18, Y15
 	VPADDD        Y15, Y22, Y22
@@ -6810,14 +6831,14 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y18, Y18
 	VPUNPCKHDQ    Y14, Y21, Y14
 	VPUNPCKLQDQ   Y10, Y7, Y15
-	VPADDD        768(BX), Y13, Y21
+	VPADDD        768(SI), Y13, Y21
 	VPADDD        Y0, Y21, Y21
 	VPTERNLOGD    $0xb8, Y17, Y23, Y13
 	VPADDD        Y13, Y19, Y19
 	VPROLD        $0x05, Y8, Y13
 	VPADDD        Y13, Y19, Y19
 	VPROLD        $0x1e, Y23, Y23
-	VPADDD        800(BX), Y16, Y13
+	VPADDD        800(SI), Y16, Y13
 	VPADDD        Y0, Y13, Y13
 	VPTERNLOGD    $0xb8, Y18, Y20, Y16
 	VPADDD        Y16, Y24, Y24
@@ -6826,14 +6847,14 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y20, Y20
 	VPUNPCKHQDQ   Y10, Y7, Y7
 	VPUNPCKLQDQ   Y14, Y9, Y10
-	VPADDD        832(BX), Y17, Y16
+	VPADDD        832(SI), Y17, Y16
 	VPADDD        Y0, Y16, Y16
 	VPTERNLOGD    $0xb8, Y23, Y8, Y17
 	VPADDD        Y17, Y21, Y21
 	VPROLD        $0x05, Y19, Y17
 	VPADDD        Y17, Y21, Y21
 	VPROLD        $0x1e, Y8, Y8
-	VPADDD        864(BX), Y18, Y17
+	VPADDD        864(SI), Y18, Y17
 	VPADDD        Y0, Y17, Y17
 	VPTERNLOGD    $0xb8, Y20, Y22, Y18
 	VPADDD        Y18, Y13, Y13
@@ -6843,15 +6864,15 @@ sumAVX512x16_more:
 	VPUNPCKHQDQ   Y14, Y9, Y9
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
 	VPSHUFB       Y4, Y14, Y14
-	VMOVDQU32     Y14, (R8)
-	VPADDD        896(BX), Y23, Y14
+	VMOVDQU32     Y14, (R9)
+	VPADDD        896(SI), Y23, Y14
 	VPADDD        Y0, Y14, Y14
 	VPTERNLOGD    $0xb8, Y8, Y19, Y23
 	VPADDD        Y23, Y16, Y16
 	VPROLD        $0x05, Y21, Y18
 	VPADDD        Y18, Y16, Y16
 	VPROLD        $0x1e, Y19, Y19
-	VPADDD        928(BX), Y20, Y18
+	VPADDD        928(SI), Y20, Y18
 	VPADDD        Y0, Y18, Y18
 	VPTERNLOGD    $0xb8, Y22, Y24, Y20
 	VPADDD        Y20, Y17, Y17
@@ -6860,18 +6881,18 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y24, Y24
 	VSHUFI64X2    $0x03, Y15, Y11, Y11
 	VPSHUFB       Y4, Y11, Y11
-	VMOVDQU32     Y11, 256(R8)
+	VMOVDQU32     Y11, 256(R9)
 	VSHUFI64X2    $0x00, Y7, Y6, Y11
 	VPSHUFB       Y4, Y11, Y11
-	VMOVDQU32     Y11, 64(R8)
-	VPADDD        960(BX), Y8, Y11
+	VMOVDQU32     Y11, 64(R9)
+	VPADDD        960(SI), Y8, Y11
 	VPADDD        Y0, Y11, Y11
 	VPTERNLOGD    $0xb8, Y19, Y21, Y8
 	VPADDD        Y8, Y14, Y14
 	VPROLD        $0x05, Y16, Y8
 	VPADDD        Y8, Y14, Y14
 	VPROLD        $0x1e, Y21, Y21
-	VPADDD        992(BX), Y22, Y8
+	VPADDD        992(SI), Y22, Y8
 	VPADDD        Y0, Y8, Y8
 	VPTERNLOGD    $0xb8, Y24, Y13, Y22
 	VPADDD        Y22, Y18, Y18
@@ -6880,16 +6901,16 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y13, Y13
 	VSHUFI64X2    $0x03, Y7, Y6, Y6
 	VPSHUFB       Y4, Y6, Y6
-	VMOVDQU32     Y6, 320(R8)
+	VMOVDQU32     Y6, 320(R9)
 	VSHUFI64X2    $0x00, Y10, Y12, Y6
 	VPSHUFB       Y4, Y6, Y6
-	VMOVDQU32     Y6, 128(R8)
-	VMOVDQU32     832(BX), Y7
-	VMOVDQU32     512(BX), Y6
-	VPTERNLOGD    $0x96, 128(BX), Y6, Y7
-	VPXORD        (BX), Y7, Y7
+	VMOVDQU32     Y6, 128(R9)
+	VMOVDQU32     832(SI), Y7
+	VMOVDQU32     512(SI), Y6
+	VPTERNLOGD    $0x96, 128(SI), Y6, Y7
+	VPXORD        (SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, (BX)
+	VMOVDQU32     Y7, (SI)
 	VPADDD        Y7, Y19, Y6
 	VPADDD        Y0, Y6, Y6
 	VPTERNLOGD    $0xb8, Y21, Y16, Y19
@@ -6897,12 +6918,12 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y14, Y15
 	VPADDD        Y15, Y11, Y11
 	VPROLD        $0x1e, Y16, Y16
-	VMOVDQU32     864(BX), Y19
-	VMOVDQU32     544(BX), Y15
-	VPTERNLOGD    $0x96, 160(BX), Y15, Y19
-	VPXORD        32(BX), Y19, Y19
+	VMOVDQU32     864(SI), Y19
+	VMOVDQU32     544(SI), Y15
+	VPTERNLOGD    $0x96, 160(SI), Y15, Y19
+	VPXORD        32(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 32(BX)
+	VMOVDQU32     Y19, 32(SI)
 	VPADDD        Y19, Y24, Y15
 	VPADDD        Y0, Y15, Y15
 	VPTERNLOGD    $0xb8, Y13, Y17, Y24
@@ -6912,16 +6933,16 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y17, Y17
 	VSHUFI64X2    $0x03, Y10, Y12, Y10
 	VPSHUFB       Y4, Y10, Y10
-	VMOVDQU32     Y10, 384(R8)
+	VMOVDQU32     Y10, 384(R9)
 	VSHUFI64X2    $0x00, Y9, Y5, Y10
 	VPSHUFB       Y4, Y10, Y10
-	VMOVDQU32     Y10, 192(R8)
-	VMOVDQU32     896(BX), Y12
-	VMOVDQU32     576(BX), Y10
-	VPTERNLOGD    $0x96, 192(BX), Y10, Y12
-	VPXORD        64(BX), Y12, Y12
+	VMOVDQU32     Y10, 192(R9)
+	VMOVDQU32     896(SI), Y12
+	VMOVDQU32     576(SI), Y10
+	VPTERNLOGD    $0x96, 192(SI), Y10, Y12
+	VPXORD        64(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 64(BX)
+	VMOVDQU32     Y12, 64(SI)
 	VPADDD        Y12, Y21, Y10
 	VPADDD        Y0, Y10, Y10
 	VPTERNLOGD    $0xb8, Y16, Y14, Y21
@@ -6929,12 +6950,12 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y11, Y20
 	VPADDD        Y20, Y6, Y6
 	VPROLD        $0x1e, Y14, Y14
-	VMOVDQU32     928(BX), Y21
-	VMOVDQU32     608(BX), Y20
-	VPTERNLOGD    $0x96, 224(BX), Y20, Y21
-	VPXORD        96(BX), Y21, Y21
+	VMOVDQU32     928(SI), Y21
+	VMOVDQU32     608(SI), Y20
+	VPTERNLOGD    $0x96, 224(SI), Y20, Y21
+	VPXORD        96(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 96(BX)
+	VMOVDQU32     Y21, 96(SI)
 	VPADDD        Y21, Y13, Y20
 	VPADDD        Y0, Y20, Y20
 	VPTERNLOGD    $0xb8, Y17, Y18, Y13
@@ -6944,22 +6965,22 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y18, Y18
 	VSHUFI64X2    $0x03, Y9, Y5, Y5
 	VPSHUFB       Y4, Y5, Y5
-	VMOVDQU32     Y5, 448(R8)
-	MOVQ          (R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          (R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y5
+	VMOVDQU32     Y5, 448(R9)
+	MOVQ          (R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          (R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y5
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y5
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y5
-	VMOVDQU32     960(BX), Y13
-	VMOVDQU32     640(BX), Y9
-	VPTERNLOGD    $0x96, 256(BX), Y9, Y13
-	VPXORD        128(BX), Y13, Y13
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y5
+	VMOVDQU32     960(SI), Y13
+	VMOVDQU32     640(SI), Y9
+	VPTERNLOGD    $0x96, 256(SI), Y9, Y13
+	VPXORD        128(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 128(BX)
+	VMOVDQU32     Y13, 128(SI)
 	VPADDD        Y13, Y16, Y9
 	VPADDD        Y0, Y9, Y9
 	VPTERNLOGD    $0xb8, Y14, Y11, Y16
@@ -6967,12 +6988,12 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y6, Y16
 	VPADDD        Y16, Y10, Y10
 	VPROLD        $0x1e, Y11, Y11
-	VMOVDQU32     992(BX), Y22
-	VMOVDQU32     672(BX), Y16
-	VPTERNLOGD    $0x96, 288(BX), Y16, Y22
-	VPXORD        160(BX), Y22, Y22
+	VMOVDQU32     992(SI), Y22
+	VMOVDQU32     672(SI), Y16
+	VPTERNLOGD    $0x96, 288(SI), Y16, Y22
+	VPXORD        160(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 160(BX)
+	VMOVDQU32     Y22, 160(SI)
 	VPADDD        Y22, Y17, Y16
 	VPADDD        Y0, Y16, Y16
 	VPTERNLOGD    $0xb8, Y18, Y8, Y17
@@ -6980,29 +7001,29 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y15, Y17
 	VPADDD        Y17, Y20, Y20
 	VPROLD        $0x1e, Y8, Y8
-	MOVQ          8(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          8(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y17
+	MOVQ          8(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          8(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y17
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y17
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y17
-	MOVQ          16(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          16(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y23
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y17
+	MOVQ          16(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          16(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y23
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y23
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y23
-	VMOVDQU32     704(BX), Y24
-	VPTERNLOGD    $0x96, 320(BX), Y24, Y7
-	VPXORD        192(BX), Y7, Y7
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y23
+	VMOVDQU32     704(SI), Y24
+	VPTERNLOGD    $0x96, 320(SI), Y24, Y7
+	VPXORD        192(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 192(BX)
+	VMOVDQU32     Y7, 192(SI)
 	VPADDD        Y7, Y14, Y24
 	VPADDD        Y0, Y24, Y24
 	VPTERNLOGD    $0xb8, Y11, Y6, Y14
@@ -7010,11 +7031,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y10, Y14
 	VPADDD        Y14, Y9, Y9
 	VPROLD        $0x1e, Y6, Y6
-	VMOVDQU32     736(BX), Y14
-	VPTERNLOGD    $0x96, 352(BX), Y14, Y19
-	VPXORD        224(BX), Y19, Y19
+	VMOVDQU32     736(SI), Y14
+	VPTERNLOGD    $0x96, 352(SI), Y14, Y19
+	VPXORD        224(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 224(BX)
+	VMOVDQU32     Y19, 224(SI)
 	VPADDD        Y19, Y18, Y14
 	VPADDD        Y0, Y14, Y14
 	VPTERNLOGD    $0xb8, Y8, Y15, Y18
@@ -7022,29 +7043,29 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y20, Y18
 	VPADDD        Y18, Y16, Y16
 	VPROLD        $0x1e, Y15, Y15
-	MOVQ          24(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          24(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y18
+	MOVQ          24(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          24(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y18
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y18
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y18
-	MOVQ          32(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          32(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y25
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y18
+	MOVQ          32(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          32(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y25
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y25
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y25
-	VMOVDQU32     768(BX), Y26
-	VPTERNLOGD    $0x96, 384(BX), Y26, Y12
-	VPXORD        256(BX), Y12, Y12
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y25
+	VMOVDQU32     768(SI), Y26
+	VPTERNLOGD    $0x96, 384(SI), Y26, Y12
+	VPXORD        256(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 256(BX)
+	VMOVDQU32     Y12, 256(SI)
 	VPADDD        Y12, Y11, Y26
 	VPADDD        Y1, Y26, Y26
 	VPTERNLOGD    $0xb8, Y6, Y10, Y11
@@ -7052,11 +7073,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y9, Y11
 	VPADDD        Y11, Y24, Y24
 	VPROLD        $0x1e, Y10, Y10
-	VMOVDQU32     800(BX), Y11
-	VPTERNLOGD    $0x96, 416(BX), Y11, Y21
-	VPXORD        288(BX), Y21, Y21
+	VMOVDQU32     800(SI), Y11
+	VPTERNLOGD    $0x96, 416(SI), Y11, Y21
+	VPXORD        288(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 288(BX)
+	VMOVDQU32     Y21, 288(SI)
 	VPADDD        Y21, Y8, Y11
 	VPADDD        Y1, Y11, Y11
 	VPTERNLOGD    $0xb8, Y15, Y20, Y8
@@ -7064,29 +7085,29 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y16, Y8
 	VPADDD        Y8, Y14, Y14
 	VPROLD        $0x1e, Y20, Y20
-	MOVQ          40(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          40(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y8
+	MOVQ          40(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          40(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y8
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y8
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y8
-	MOVQ          48(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          48(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y27
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y8
+	MOVQ          48(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          48(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y27
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y27
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y27
-	VMOVDQU32     832(BX), Y28
-	VPTERNLOGD    $0x96, 448(BX), Y28, Y13
-	VPXORD        320(BX), Y13, Y13
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y27
+	VMOVDQU32     832(SI), Y28
+	VPTERNLOGD    $0x96, 448(SI), Y28, Y13
+	VPXORD        320(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 320(BX)
+	VMOVDQU32     Y13, 320(SI)
 	VPADDD        Y13, Y6, Y28
 	VPADDD        Y1, Y28, Y28
 	VPTERNLOGD    $0x96, Y10, Y9, Y6
@@ -7094,11 +7115,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y24, Y6
 	VPADDD        Y6, Y26, Y26
 	VPROLD        $0x1e, Y9, Y9
-	VMOVDQU32     864(BX), Y6
-	VPTERNLOGD    $0x96, 480(BX), Y6, Y22
-	VPXORD        352(BX), Y22, Y22
+	VMOVDQU32     864(SI), Y6
+	VPTERNLOGD    $0x96, 480(SI), Y6, Y22
+	VPXORD        352(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 352(BX)
+	VMOVDQU32     Y22, 352(SI)
 	VPADDD        Y22, Y15, Y6
 	VPADDD        Y1, Y6, Y6
 	VPTERNLOGD    $0x96, Y20, Y16, Y15
@@ -7106,21 +7127,21 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y14, Y15
 	VPADDD        Y15, Y11, Y11
 	VPROLD        $0x1e, Y16, Y16
-	MOVQ          56(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          56(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y15
+	MOVQ          56(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          56(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y15
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y15
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y15
 	VPUNPCKLDQ    Y17, Y5, Y29
-	VMOVDQU32     896(BX), Y30
-	VPTERNLOGD    $0x96, 512(BX), Y30, Y7
-	VPXORD        384(BX), Y7, Y7
+	VMOVDQU32     896(SI), Y30
+	VPTERNLOGD    $0x96, 512(SI), Y30, Y7
+	VPXORD        384(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 384(BX)
+	VMOVDQU32     Y7, 384(SI)
 	VPADDD        Y7, Y10, Y30
 	VPADDD        Y1, Y30, Y30
 	VPTERNLOGD    $0x96, Y9, Y24, Y10
@@ -7128,11 +7149,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y26, Y10
 	VPADDD        Y10, Y28, Y28
 	VPROLD        $0x1e, Y24, Y24
-	VMOVDQU32     928(BX), Y10
-	VPTERNLOGD    $0x96, 544(BX), Y10, Y19
-	VPXORD        416(BX), Y19, Y19
+	VMOVDQU32     928(SI), Y10
+	VPTERNLOGD    $0x96, 544(SI), Y10, Y19
+	VPXORD        416(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 416(BX)
+	VMOVDQU32     Y19, 416(SI)
 	VPADDD        Y19, Y20, Y10
 	VPADDD        Y1, Y10, Y10
 	VPTERNLOGD    $0x96, Y16, Y14, Y20
@@ -7142,11 +7163,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y14, Y14
 	VPUNPCKHDQ    Y17, Y5, Y5
 	VPUNPCKLDQ    Y18, Y23, Y17
-	VMOVDQU32     960(BX), Y20
-	VPTERNLOGD    $0x96, 576(BX), Y20, Y12
-	VPXORD        448(BX), Y12, Y12
+	VMOVDQU32     960(SI), Y20
+	VPTERNLOGD    $0x96, 576(SI), Y20, Y12
+	VPXORD        448(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 448(BX)
+	VMOVDQU32     Y12, 448(SI)
 	VPADDD        Y12, Y9, Y20
 	VPADDD        Y1, Y20, Y20
 	VPTERNLOGD    $0x96, Y24, Y26, Y9
@@ -7154,11 +7175,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y28, Y9
 	VPADDD        Y9, Y30, Y30
 	VPROLD        $0x1e, Y26, Y26
-	VMOVDQU32     992(BX), Y9
-	VPTERNLOGD    $0x96, 608(BX), Y9, Y21
-	VPXORD        480(BX), Y21, Y21
+	VMOVDQU32     992(SI), Y9
+	VPTERNLOGD    $0x96, 608(SI), Y9, Y21
+	VPXORD        480(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 480(BX)
+	VMOVDQU32     Y21, 480(SI)
 	VPADDD        Y21, Y16, Y9
 	VPADDD        Y1, Y9, Y9
 	VPTERNLOGD    $0x96, Y14, Y11, Y16
@@ -7168,11 +7189,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y11, Y11
 	VPUNPCKHDQ    Y18, Y23, Y16
 	VPUNPCKLQDQ   Y17, Y29, Y18
-	VMOVDQU32     (BX), Y23
-	VPTERNLOGD    $0x96, 640(BX), Y23, Y13
-	VPXORD        512(BX), Y13, Y13
+	VMOVDQU32     (SI), Y23
+	VPTERNLOGD    $0x96, 640(SI), Y23, Y13
+	VPXORD        512(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 512(BX)
+	VMOVDQU32     Y13, 512(SI)
 	VPADDD        Y13, Y24, Y23
 	VPADDD        Y1, Y23, Y23
 	VPTERNLOGD    $0x96, Y26, Y28, Y24
@@ -7180,11 +7201,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y30, Y24
 	VPADDD        Y24, Y20, Y20
 	VPROLD        $0x1e, Y28, Y28
-	VMOVDQU32     32(BX), Y24
-	VPTERNLOGD    $0x96, 672(BX), Y24, Y22
-	VPXORD        544(BX), Y22, Y22
+	VMOVDQU32     32(SI), Y24
+	VPTERNLOGD    $0x96, 672(SI), Y24, Y22
+	VPXORD        544(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 544(BX)
+	VMOVDQU32     Y22, 544(SI)
 	VPADDD        Y22, Y14, Y24
 	VPADDD        Y1, Y24, Y24
 	VPTERNLOGD    $0x96, Y11, Y6, Y14
@@ -7194,11 +7215,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y6, Y6
 	VPUNPCKHQDQ   Y17, Y29, Y14
 	VPUNPCKLQDQ   Y16, Y5, Y17
-	VMOVDQU32     64(BX), Y29
-	VPTERNLOGD    $0x96, 704(BX), Y29, Y7
-	VPXORD        576(BX), Y7, Y7
+	VMOVDQU32     64(SI), Y29
+	VPTERNLOGD    $0x96, 704(SI), Y29, Y7
+	VPXORD        576(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 576(BX)
+	VMOVDQU32     Y7, 576(SI)
 	VPADDD        Y7, Y26, Y29
 	VPADDD        Y1, Y29, Y29
 	VPTERNLOGD    $0x96, Y28, Y30, Y26
@@ -7206,11 +7227,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y20, Y26
 	VPADDD        Y26, Y23, Y23
 	VPROLD        $0x1e, Y30, Y30
-	VMOVDQU32     96(BX), Y26
-	VPTERNLOGD    $0x96, 736(BX), Y26, Y19
-	VPXORD        608(BX), Y19, Y19
+	VMOVDQU32     96(SI), Y26
+	VPTERNLOGD    $0x96, 736(SI), Y26, Y19
+	VPXORD        608(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 608(BX)
+	VMOVDQU32     Y19, 608(SI)
 	VPADDD        Y19, Y11, Y26
 	VPADDD        Y1, Y26, Y26
 	VPTERNLOGD    $0x96, Y6, Y10, Y11
@@ -7220,11 +7241,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y10, Y10
 	VPUNPCKHQDQ   Y16, Y5, Y5
 	VPUNPCKLDQ    Y8, Y25, Y11
-	VMOVDQU32     128(BX), Y16
-	VPTERNLOGD    $0x96, 768(BX), Y16, Y12
-	VPXORD        640(BX), Y12, Y12
+	VMOVDQU32     128(SI), Y16
+	VPTERNLOGD    $0x96, 768(SI), Y16, Y12
+	VPXORD        640(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 640(BX)
+	VMOVDQU32     Y12, 640(SI)
 	VPADDD        Y12, Y28, Y16
 	VPADDD        Y1, Y16, Y16
 	VPTERNLOGD    $0x96, Y30, Y20, Y28
@@ -7232,11 +7253,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y23, Y28
 	VPADDD        Y28, Y29, Y29
 	VPROLD        $0x1e, Y20, Y20
-	VMOVDQU32     160(BX), Y28
-	VPTERNLOGD    $0x96, 800(BX), Y28, Y21
-	VPXORD        672(BX), Y21, Y21
+	VMOVDQU32     160(SI), Y28
+	VPTERNLOGD    $0x96, 800(SI), Y28, Y21
+	VPXORD        672(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 672(BX)
+	VMOVDQU32     Y21, 672(SI)
 	VPADDD        Y21, Y6, Y28
 	VPADDD        Y1, Y28, Y28
 	VPTERNLOGD    $0x96, Y10, Y9, Y6
@@ -7246,11 +7267,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y9, Y9
 	VPUNPCKHDQ    Y8, Y25, Y6
 	VPUNPCKLDQ    Y15, Y27, Y8
-	VMOVDQU32     192(BX), Y25
-	VPTERNLOGD    $0x96, 832(BX), Y25, Y13
-	VPXORD        704(BX), Y13, Y13
+	VMOVDQU32     192(SI), Y25
+	VPTERNLOGD    $0x96, 832(SI), Y25, Y13
+	VPXORD        704(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 704(BX)
+	VMOVDQU32     Y13, 704(SI)
 	VPADDD        Y13, Y30, Y25
 	VPADDD        Y1, Y25, Y25
 	VPTERNLOGD    $0x96, Y20, Y23, Y30
@@ -7258,11 +7279,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y29, Y30
 	VPADDD        Y30, Y16, Y16
 	VPROLD        $0x1e, Y23, Y23
-	VMOVDQU32     224(BX), Y30
-	VPTERNLOGD    $0x96, 864(BX), Y30, Y22
-	VPXORD        736(BX), Y22, Y22
+	VMOVDQU32     224(SI), Y30
+	VPTERNLOGD    $0x96, 864(SI), Y30, Y22
+	VPXORD        736(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 736(BX)
+	VMOVDQU32     Y22, 736(SI)
 	VPADDD        Y22, Y10, Y30
 	VPADDD        Y1, Y30, Y30
 	VPTERNLOGD    $0x96, Y9, Y24, Y10
@@ -7272,11 +7293,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y24, Y24
 	VPUNPCKHDQ    Y15, Y27, Y10
 	VPUNPCKLQDQ   Y8, Y11, Y15
-	VMOVDQU32     256(BX), Y27
-	VPTERNLOGD    $0x96, 896(BX), Y27, Y7
-	VPXORD        768(BX), Y7, Y7
+	VMOVDQU32     256(SI), Y27
+	VPTERNLOGD    $0x96, 896(SI), Y27, Y7
+	VPXORD        768(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 768(BX)
+	VMOVDQU32     Y7, 768(SI)
 	VPADDD        Y7, Y20, Y27
 	VPADDD        Y1, Y27, Y27
 	VPTERNLOGD    $0x96, Y23, Y29, Y20
@@ -7284,11 +7305,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y16, Y20
 	VPADDD        Y20, Y25, Y25
 	VPROLD        $0x1e, Y29, Y29
-	VMOVDQU32     288(BX), Y20
-	VPTERNLOGD    $0x96, 928(BX), Y20, Y19
-	VPXORD        800(BX), Y19, Y19
+	VMOVDQU32     288(SI), Y20
+	VPTERNLOGD    $0x96, 928(SI), Y20, Y19
+	VPXORD        800(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 800(BX)
+	VMOVDQU32     Y19, 800(SI)
 	VPADDD        Y19, Y9, Y20
 	VPADDD        Y1, Y20, Y20
 	VPTERNLOGD    $0x96, Y24, Y26, Y9
@@ -7298,11 +7319,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y26, Y26
 	VPUNPCKHQDQ   Y8, Y11, Y8
 	VPUNPCKLQDQ   Y10, Y6, Y9
-	VMOVDQU32     320(BX), Y11
-	VPTERNLOGD    $0x96, 960(BX), Y11, Y12
-	VPXORD        832(BX), Y12, Y12
+	VMOVDQU32     320(SI), Y11
+	VPTERNLOGD    $0x96, 960(SI), Y11, Y12
+	VPXORD        832(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 832(BX)
+	VMOVDQU32     Y12, 832(SI)
 	VPADDD        Y12, Y23, Y11
 	VPADDD        Y1, Y11, Y11
 	VPTERNLOGD    $0x96, Y29, Y16, Y23
@@ -7310,11 +7331,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y25, Y23
 	VPADDD        Y23, Y27, Y27
 	VPROLD        $0x1e, Y16, Y16
-	VMOVDQU32     352(BX), Y23
-	VPTERNLOGD    $0x96, 992(BX), Y23, Y21
-	VPXORD        864(BX), Y21, Y21
+	VMOVDQU32     352(SI), Y23
+	VPTERNLOGD    $0x96, 992(SI), Y23, Y21
+	VPXORD        864(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 864(BX)
+	VMOVDQU32     Y21, 864(SI)
 	VPADDD        Y21, Y24, Y23
 	VPADDD        Y1, Y23, Y23
 	VPTERNLOGD    $0x96, Y26, Y28, Y24
@@ -7325,12 +7346,12 @@ sumAVX512x16_more:
 	VPUNPCKHQDQ   Y10, Y6, Y6
 	VSHUFI64X2    $0x00, Y15, Y18, Y10
 	VPSHUFB       Y4, Y10, Y10
-	VMOVDQU32     Y10, 512(R8)
-	VMOVDQU32     384(BX), Y10
-	VPTERNLOGD    $0x96, (BX), Y10, Y13
-	VPXORD        896(BX), Y13, Y13
+	VMOVDQU32     Y10, 512(R9)
+	VMOVDQU32     384(SI), Y10
+	VPTERNLOGD    $0x96, (SI), Y10, Y13
+	VPXORD        896(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 896(BX)
+	VMOVDQU32     Y13, 896(SI)
 	VPADDD        Y13, Y29, Y10
 	VPADDD        Y1, Y10, Y10
 	VPTERNLOGD    $0x96, Y16, Y25, Y29
@@ -7338,11 +7359,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y27, Y24
 	VPADDD        Y24, Y11, Y11
 	VPROLD        $0x1e, Y25, Y25
-	VMOVDQU32     416(BX), Y24
-	VPTERNLOGD    $0x96, 32(BX), Y24, Y22
-	VPXORD        928(BX), Y22, Y22
+	VMOVDQU32     416(SI), Y24
+	VPTERNLOGD    $0x96, 32(SI), Y24, Y22
+	VPXORD        928(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 928(BX)
+	VMOVDQU32     Y22, 928(SI)
 	VPADDD        Y22, Y26, Y24
 	VPADDD        Y1, Y24, Y24
 	VPTERNLOGD    $0x96, Y28, Y30, Y26
@@ -7352,15 +7373,15 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y30, Y30
 	VSHUFI64X2    $0x03, Y15, Y18, Y15
 	VPSHUFB       Y4, Y15, Y15
-	VMOVDQU32     Y15, 768(R8)
+	VMOVDQU32     Y15, 768(R9)
 	VSHUFI64X2    $0x00, Y8, Y14, Y15
 	VPSHUFB       Y4, Y15, Y15
-	VMOVDQU32     Y15, 576(R8)
-	VMOVDQU32     448(BX), Y15
-	VPTERNLOGD    $0x96, 64(BX), Y15, Y7
-	VPXORD        960(BX), Y7, Y7
+	VMOVDQU32     Y15, 576(R9)
+	VMOVDQU32     448(SI), Y15
+	VPTERNLOGD    $0x96, 64(SI), Y15, Y7
+	VPXORD        960(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 960(BX)
+	VMOVDQU32     Y7, 960(SI)
 	VPADDD        Y7, Y16, Y15
 	VPADDD        Y1, Y15, Y15
 	VPTERNLOGD    $0x96, Y25, Y27, Y16
@@ -7368,11 +7389,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y11, Y16
 	VPADDD        Y16, Y10, Y10
 	VPROLD        $0x1e, Y27, Y27
-	VMOVDQU32     480(BX), Y16
-	VPTERNLOGD    $0x96, 96(BX), Y16, Y19
-	VPXORD        992(BX), Y19, Y19
+	VMOVDQU32     480(SI), Y16
+	VPTERNLOGD    $0x96, 96(SI), Y16, Y19
+	VPXORD        992(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 992(BX)
+	VMOVDQU32     Y19, 992(SI)
 	VPADDD        Y19, Y28, Y16
 	VPADDD        Y1, Y16, Y16
 	VPTERNLOGD    $0x96, Y30, Y20, Y28
@@ -7382,15 +7403,15 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y20, Y20
 	VSHUFI64X2    $0x03, Y8, Y14, Y8
 	VPSHUFB       Y4, Y8, Y8
-	VMOVDQU32     Y8, 832(R8)
+	VMOVDQU32     Y8, 832(R9)
 	VSHUFI64X2    $0x00, Y9, Y17, Y8
 	VPSHUFB       Y4, Y8, Y8
-	VMOVDQU32     Y8, 640(R8)
-	VMOVDQU32     512(BX), Y8
-	VPTERNLOGD    $0x96, 128(BX), Y8, Y12
-	VPXORD        (BX), Y12, Y12
+	VMOVDQU32     Y8, 640(R9)
+	VMOVDQU32     512(SI), Y8
+	VPTERNLOGD    $0x96, 128(SI), Y8, Y12
+	VPXORD        (SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, (BX)
+	VMOVDQU32     Y12, (SI)
 	VPADDD        Y12, Y25, Y8
 	VPADDD        Y1, Y8, Y8
 	VPTERNLOGD    $0x96, Y27, Y11, Y25
@@ -7398,11 +7419,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y10, Y14
 	VPADDD        Y14, Y15, Y15
 	VPROLD        $0x1e, Y11, Y11
-	VMOVDQU32     544(BX), Y14
-	VPTERNLOGD    $0x96, 160(BX), Y14, Y21
-	VPXORD        32(BX), Y21, Y21
+	VMOVDQU32     544(SI), Y14
+	VPTERNLOGD    $0x96, 160(SI), Y14, Y21
+	VPXORD        32(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 32(BX)
+	VMOVDQU32     Y21, 32(SI)
 	VPADDD        Y21, Y30, Y14
 	VPADDD        Y1, Y14, Y14
 	VPTERNLOGD    $0x96, Y20, Y23, Y30
@@ -7412,15 +7433,15 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y23, Y23
 	VSHUFI64X2    $0x03, Y9, Y17, Y9
 	VPSHUFB       Y4, Y9, Y9
-	VMOVDQU32     Y9, 896(R8)
+	VMOVDQU32     Y9, 896(R9)
 	VSHUFI64X2    $0x00, Y6, Y5, Y9
 	VPSHUFB       Y4, Y9, Y9
-	VMOVDQU32     Y9, 704(R8)
-	VMOVDQU32     576(BX), Y9
-	VPTERNLOGD    $0x96, 192(BX), Y9, Y13
-	VPXORD        64(BX), Y13, Y13
+	VMOVDQU32     Y9, 704(R9)
+	VMOVDQU32     576(SI), Y9
+	VPTERNLOGD    $0x96, 192(SI), Y9, Y13
+	VPXORD        64(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 64(BX)
+	VMOVDQU32     Y13, 64(SI)
 	VPADDD        Y13, Y27, Y9
 	VPADDD        Y1, Y9, Y9
 	VPTERNLOGD    $0x96, Y11, Y10, Y27
@@ -7428,11 +7449,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y15, Y17
 	VPADDD        Y17, Y8, Y8
 	VPROLD        $0x1e, Y10, Y10
-	VMOVDQU32     608(BX), Y17
-	VPTERNLOGD    $0x96, 224(BX), Y17, Y22
-	VPXORD        96(BX), Y22, Y22
+	VMOVDQU32     608(SI), Y17
+	VPTERNLOGD    $0x96, 224(SI), Y17, Y22
+	VPXORD        96(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 96(BX)
+	VMOVDQU32     Y22, 96(SI)
 	VPADDD        Y22, Y20, Y17
 	VPADDD        Y1, Y17, Y17
 	VPTERNLOGD    $0x96, Y23, Y24, Y20
@@ -7442,18 +7463,18 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y24, Y24
 	VSHUFI64X2    $0x03, Y6, Y5, Y5
 	VPSHUFB       Y4, Y5, Y5
-	VMOVDQU32     Y5, 960(R8)
-	MOVQ          64(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          64(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y5
+	VMOVDQU32     Y5, 960(R9)
+	MOVQ          64(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          64(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y5
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y5
-	VMOVDQU32     640(BX), Y6
-	VPTERNLOGD    $0x96, 256(BX), Y6, Y7
-	VPXORD        128(BX), Y7, Y7
+	VMOVDQU32     640(SI), Y6
+	VPTERNLOGD    $0x96, 256(SI), Y6, Y7
+	VPXORD        128(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 128(BX)
+	VMOVDQU32     Y7, 128(SI)
 	VPADDD        Y7, Y11, Y6
 	VPADDD        Y1, Y6, Y6
 	VPTERNLOGD    $0x96, Y10, Y15, Y11
@@ -7461,11 +7482,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y8, Y11
 	VPADDD        Y11, Y9, Y9
 	VPROLD        $0x1e, Y15, Y15
-	VMOVDQU32     672(BX), Y11
-	VPTERNLOGD    $0x96, 288(BX), Y11, Y19
-	VPXORD        160(BX), Y19, Y19
+	VMOVDQU32     672(SI), Y11
+	VPTERNLOGD    $0x96, 288(SI), Y11, Y19
+	VPXORD        160(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 160(BX)
+	VMOVDQU32     Y19, 160(SI)
 	VPADDD        Y19, Y23, Y11
 	VPADDD        Y1, Y11, Y11
 	VPTERNLOGD    $0x96, Y24, Y16, Y23
@@ -7473,23 +7494,23 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y14, Y18
 	VPADDD        Y18, Y17, Y17
 	VPROLD        $0x1e, Y16, Y16
-	MOVQ          72(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          72(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y18
+	MOVQ          72(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          72(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y18
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y18
-	MOVQ          80(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          80(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y20
+	MOVQ          80(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          80(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y20
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y20
-	VMOVDQU32     704(BX), Y23
-	VPTERNLOGD    $0x96, 320(BX), Y23, Y12
-	VPXORD        192(BX), Y12, Y12
+	VMOVDQU32     704(SI), Y23
+	VPTERNLOGD    $0x96, 320(SI), Y23, Y12
+	VPXORD        192(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 192(BX)
+	VMOVDQU32     Y12, 192(SI)
 	VPADDD        Y12, Y10, Y23
 	VPADDD        Y1, Y23, Y23
 	VPTERNLOGD    $0x96, Y15, Y8, Y10
@@ -7497,11 +7518,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y9, Y10
 	VPADDD        Y10, Y6, Y6
 	VPROLD        $0x1e, Y8, Y8
-	VMOVDQU32     736(BX), Y10
-	VPTERNLOGD    $0x96, 352(BX), Y10, Y21
-	VPXORD        224(BX), Y21, Y21
+	VMOVDQU32     736(SI), Y10
+	VPTERNLOGD    $0x96, 352(SI), Y10, Y21
+	VPXORD        224(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 224(BX)
+	VMOVDQU32     Y21, 224(SI)
 	VPADDD        Y21, Y24, Y10
 	VPADDD        Y1, Y10, Y10
 	VPTERNLOGD    $0x96, Y16, Y14, Y24
@@ -7509,23 +7530,23 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y17, Y24
 	VPADDD        Y24, Y11, Y11
 	VPROLD        $0x1e, Y14, Y14
-	MOVQ          88(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          88(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y24
+	MOVQ          88(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          88(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y24
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y24
-	MOVQ          96(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          96(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y25
+	MOVQ          96(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          96(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y25
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y25
-	VMOVDQU32     768(BX), Y26
-	VPTERNLOGD    $0x96, 384(BX), Y26, Y13
-	VPXORD        256(BX), Y13, Y13
+	VMOVDQU32     768(SI), Y26
+	VPTERNLOGD    $0x96, 384(SI), Y26, Y13
+	VPXORD        256(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 256(BX)
+	VMOVDQU32     Y13, 256(SI)
 	VPADDD        Y13, Y15, Y26
 	VPADDD        Y1, Y26, Y26
 	VPTERNLOGD    $0x96, Y8, Y9, Y15
@@ -7533,11 +7554,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y6, Y15
 	VPADDD        Y15, Y23, Y23
 	VPROLD        $0x1e, Y9, Y9
-	VMOVDQU32     800(BX), Y15
-	VPTERNLOGD    $0x96, 416(BX), Y15, Y22
-	VPXORD        288(BX), Y22, Y22
+	VMOVDQU32     800(SI), Y15
+	VPTERNLOGD    $0x96, 416(SI), Y15, Y22
+	VPXORD        288(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 288(BX)
+	VMOVDQU32     Y22, 288(SI)
 	VPADDD        Y22, Y16, Y15
 	VPADDD        Y1, Y15, Y15
 	VPTERNLOGD    $0x96, Y14, Y17, Y16
@@ -7545,23 +7566,23 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y11, Y16
 	VPADDD        Y16, Y10, Y10
 	VPROLD        $0x1e, Y17, Y17
-	MOVQ          104(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          104(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y16
+	MOVQ          104(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          104(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y16
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y16
-	MOVQ          112(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          112(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y27
+	MOVQ          112(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          112(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y27
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y27
-	VMOVDQU32     832(BX), Y28
-	VPTERNLOGD    $0x96, 448(BX), Y28, Y7
-	VPXORD        320(BX), Y7, Y7
+	VMOVDQU32     832(SI), Y28
+	VPTERNLOGD    $0x96, 448(SI), Y28, Y7
+	VPXORD        320(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 320(BX)
+	VMOVDQU32     Y7, 320(SI)
 	VPADDD        Y7, Y8, Y28
 	VPADDD        Y1, Y28, Y28
 	VPTERNLOGD    $0x96, Y9, Y6, Y8
@@ -7569,11 +7590,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y23, Y8
 	VPADDD        Y8, Y26, Y26
 	VPROLD        $0x1e, Y6, Y6
-	VMOVDQU32     864(BX), Y8
-	VPTERNLOGD    $0x96, 480(BX), Y8, Y19
-	VPXORD        352(BX), Y19, Y19
+	VMOVDQU32     864(SI), Y8
+	VPTERNLOGD    $0x96, 480(SI), Y8, Y19
+	VPXORD        352(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 352(BX)
+	VMOVDQU32     Y19, 352(SI)
 	VPADDD        Y19, Y14, Y8
 	VPADDD        Y1, Y8, Y8
 	VPTERNLOGD    $0x96, Y17, Y11, Y14
@@ -7581,18 +7602,18 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y10, Y14
 	VPADDD        Y14, Y15, Y15
 	VPROLD        $0x1e, Y11, Y11
-	MOVQ          120(R10), R12
-	KMOVD         (CX)(R12*2), K1
-	KMOVD         4(CX)(R12*2), K2
-	MOVQ          120(R9), R12
-	VMOVDQU8.Z    (R12)(R11*1), K1, Y14
+	MOVQ          120(R11), R13
+	KMOVD         (DX)(R13*2), K1
+	KMOVD         4(DX)(R13*2), K2
+	MOVQ          120(R10), R13
+	VMOVDQU8.Z    (R13)(R12*1), K1, Y14
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y14
 	VPUNPCKLDQ    Y18, Y5, Y29
-	VMOVDQU32     896(BX), Y30
-	VPTERNLOGD    $0x96, 512(BX), Y30, Y12
-	VPXORD        384(BX), Y12, Y12
+	VMOVDQU32     896(SI), Y30
+	VPTERNLOGD    $0x96, 512(SI), Y30, Y12
+	VPXORD        384(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 384(BX)
+	VMOVDQU32     Y12, 384(SI)
 	VPADDD        Y12, Y9, Y30
 	VPADDD        Y1, Y30, Y30
 	VPTERNLOGD    $0x96, Y6, Y23, Y9
@@ -7600,11 +7621,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y26, Y9
 	VPADDD        Y9, Y28, Y28
 	VPROLD        $0x1e, Y23, Y23
-	VMOVDQU32     928(BX), Y9
-	VPTERNLOGD    $0x96, 544(BX), Y9, Y21
-	VPXORD        416(BX), Y21, Y21
+	VMOVDQU32     928(SI), Y9
+	VPTERNLOGD    $0x96, 544(SI), Y9, Y21
+	VPXORD        416(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 416(BX)
+	VMOVDQU32     Y21, 416(SI)
 	VPADDD        Y21, Y17, Y9
 	VPADDD        Y1, Y9, Y9
 	VPTERNLOGD    $0x96, Y11, Y10, Y17
@@ -7614,11 +7635,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y10, Y10
 	VPUNPCKHDQ    Y18, Y5, Y5
 	VPUNPCKLDQ    Y24, Y20, Y17
-	VMOVDQU32     960(BX), Y18
-	VPTERNLOGD    $0x96, 576(BX), Y18, Y13
-	VPXORD        448(BX), Y13, Y13
+	VMOVDQU32     960(SI), Y18
+	VPTERNLOGD    $0x96, 576(SI), Y18, Y13
+	VPXORD        448(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 448(BX)
+	VMOVDQU32     Y13, 448(SI)
 	VPADDD        Y13, Y6, Y18
 	VPADDD        Y1, Y18, Y18
 	VPTERNLOGD    $0x96, Y23, Y26, Y6
@@ -7626,11 +7647,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y28, Y6
 	VPADDD        Y6, Y30, Y30
 	VPROLD        $0x1e, Y26, Y26
-	VMOVDQU32     992(BX), Y6
-	VPTERNLOGD    $0x96, 608(BX), Y6, Y22
-	VPXORD        480(BX), Y22, Y22
+	VMOVDQU32     992(SI), Y6
+	VPTERNLOGD    $0x96, 608(SI), Y6, Y22
+	VPXORD        480(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 480(BX)
+	VMOVDQU32     Y22, 480(SI)
 	VPADDD        Y22, Y11, Y6
 	VPADDD        Y1, Y6, Y6
 	VPTERNLOGD    $0x96, Y10, Y15, Y11
@@ -7640,11 +7661,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y15, Y15
 	VPUNPCKHDQ    Y24, Y20, Y11
 	VPUNPCKLQDQ   Y17, Y29, Y20
-	VMOVDQU32     (BX), Y24
-	VPTERNLOGD    $0x96, 640(BX), Y24, Y7
-	VPXORD        512(BX), Y7, Y7
+	VMOVDQU32     (SI), Y24
+	VPTERNLOGD    $0x96, 640(SI), Y24, Y7
+	VPXORD        512(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 512(BX)
+	VMOVDQU32     Y7, 512(SI)
 	VPADDD        Y7, Y23, Y24
 	VPADDD        Y2, Y24, Y24
 	VPTERNLOGD    $0x96, Y26, Y28, Y23
@@ -7652,11 +7673,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y30, Y23
 	VPADDD        Y23, Y18, Y18
 	VPROLD        $0x1e, Y28, Y28
-	VMOVDQU32     32(BX), Y23
-	VPTERNLOGD    $0x96, 672(BX), Y23, Y19
-	VPXORD        544(BX), Y19, Y19
+	VMOVDQU32     32(SI), Y23
+	VPTERNLOGD    $0x96, 672(SI), Y23, Y19
+	VPXORD        544(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 544(BX)
+	VMOVDQU32     Y19, 544(SI)
 	VPADDD        Y19, Y10, Y23
 	VPADDD        Y2, Y23, Y23
 	VPTERNLOGD    $0x96, Y15, Y8, Y10
@@ -7666,11 +7687,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y8, Y8
 	VPUNPCKHQDQ   Y17, Y29, Y10
 	VPUNPCKLQDQ   Y11, Y5, Y17
-	VMOVDQU32     64(BX), Y29
-	VPTERNLOGD    $0x96, 704(BX), Y29, Y12
-	VPXORD        576(BX), Y12, Y12
+	VMOVDQU32     64(SI), Y29
+	VPTERNLOGD    $0x96, 704(SI), Y29, Y12
+	VPXORD        576(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 576(BX)
+	VMOVDQU32     Y12, 576(SI)
 	VPADDD        Y12, Y26, Y29
 	VPADDD        Y2, Y29, Y29
 	VPTERNLOGD    $0xe8, Y28, Y30, Y26
@@ -7678,11 +7699,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y18, Y26
 	VPADDD        Y26, Y24, Y24
 	VPROLD        $0x1e, Y30, Y30
-	VMOVDQU32     96(BX), Y26
-	VPTERNLOGD    $0x96, 736(BX), Y26, Y21
-	VPXORD        608(BX), Y21, Y21
+	VMOVDQU32     96(SI), Y26
+	VPTERNLOGD    $0x96, 736(SI), Y26, Y21
+	VPXORD        608(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 608(BX)
+	VMOVDQU32     Y21, 608(SI)
 	VPADDD        Y21, Y15, Y26
 	VPADDD        Y2, Y26, Y26
 	VPTERNLOGD    $0xe8, Y8, Y9, Y15
@@ -7692,11 +7713,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y9, Y9
 	VPUNPCKHQDQ   Y11, Y5, Y5
 	VPUNPCKLDQ    Y16, Y25, Y11
-	VMOVDQU32     128(BX), Y15
-	VPTERNLOGD    $0x96, 768(BX), Y15, Y13
-	VPXORD        640(BX), Y13, Y13
+	VMOVDQU32     128(SI), Y15
+	VPTERNLOGD    $0x96, 768(SI), Y15, Y13
+	VPXORD        640(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 640(BX)
+	VMOVDQU32     Y13, 640(SI)
 	VPADDD        Y13, Y28, Y15
 	VPADDD        Y2, Y15, Y15
 	VPTERNLOGD    $0xe8, Y30, Y18, Y28
@@ -7704,11 +7725,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y24, Y28
 	VPADDD        Y28, Y29, Y29
 	VPROLD        $0x1e, Y18, Y18
-	VMOVDQU32     160(BX), Y28
-	VPTERNLOGD    $0x96, 800(BX), Y28, Y22
-	VPXORD        672(BX), Y22, Y22
+	VMOVDQU32     160(SI), Y28
+	VPTERNLOGD    $0x96, 800(SI), Y28, Y22
+	VPXORD        672(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 672(BX)
+	VMOVDQU32     Y22, 672(SI)
 	VPADDD        Y22, Y8, Y28
 	VPADDD        Y2, Y28, Y28
 	VPTERNLOGD    $0xe8, Y9, Y6, Y8
@@ -7718,11 +7739,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y6, Y6
 	VPUNPCKHDQ    Y16, Y25, Y8
 	VPUNPCKLDQ    Y14, Y27, Y16
-	VMOVDQU32     192(BX), Y25
-	VPTERNLOGD    $0x96, 832(BX), Y25, Y7
-	VPXORD        704(BX), Y7, Y7
+	VMOVDQU32     192(SI), Y25
+	VPTERNLOGD    $0x96, 832(SI), Y25, Y7
+	VPXORD        704(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 704(BX)
+	VMOVDQU32     Y7, 704(SI)
 	VPADDD        Y7, Y30, Y25
 	VPADDD        Y2, Y25, Y25
 	VPTERNLOGD    $0xe8, Y18, Y24, Y30
@@ -7730,11 +7751,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y29, Y30
 	VPADDD        Y30, Y15, Y15
 	VPROLD        $0x1e, Y24, Y24
-	VMOVDQU32     224(BX), Y30
-	VPTERNLOGD    $0x96, 864(BX), Y30, Y19
-	VPXORD        736(BX), Y19, Y19
+	VMOVDQU32     224(SI), Y30
+	VPTERNLOGD    $0x96, 864(SI), Y30, Y19
+	VPXORD        736(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 736(BX)
+	VMOVDQU32     Y19, 736(SI)
 	VPADDD        Y19, Y9, Y30
 	VPADDD        Y2, Y30, Y30
 	VPTERNLOGD    $0xe8, Y6, Y23, Y9
@@ -7744,11 +7765,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y23, Y23
 	VPUNPCKHDQ    Y14, Y27, Y9
 	VPUNPCKLQDQ   Y16, Y11, Y14
-	VMOVDQU32     256(BX), Y27
-	VPTERNLOGD    $0x96, 896(BX), Y27, Y12
-	VPXORD        768(BX), Y12, Y12
+	VMOVDQU32     256(SI), Y27
+	VPTERNLOGD    $0x96, 896(SI), Y27, Y12
+	VPXORD        768(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 768(BX)
+	VMOVDQU32     Y12, 768(SI)
 	VPADDD        Y12, Y18, Y27
 	VPADDD        Y2, Y27, Y27
 	VPTERNLOGD    $0xe8, Y24, Y29, Y18
@@ -7756,11 +7777,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y15, Y18
 	VPADDD        Y18, Y25, Y25
 	VPROLD        $0x1e, Y29, Y29
-	VMOVDQU32     288(BX), Y18
-	VPTERNLOGD    $0x96, 928(BX), Y18, Y21
-	VPXORD        800(BX), Y21, Y21
+	VMOVDQU32     288(SI), Y18
+	VPTERNLOGD    $0x96, 928(SI), Y18, Y21
+	VPXORD        800(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 800(BX)
+	VMOVDQU32     Y21, 800(SI)
 	VPADDD        Y21, Y6, Y18
 	VPADDD        Y2, Y18, Y18
 	VPTERNLOGD    $0xe8, Y23, Y26, Y6
@@ -7770,11 +7791,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y26, Y26
 	VPUNPCKHQDQ   Y16, Y11, Y6
 	VPUNPCKLQDQ   Y9, Y8, Y11
-	VMOVDQU32     320(BX), Y16
-	VPTERNLOGD    $0x96, 960(BX), Y16, Y13
-	VPXORD        832(BX), Y13, Y13
+	VMOVDQU32     320(SI), Y16
+	VPTERNLOGD    $0x96, 960(SI), Y16, Y13
+	VPXORD        832(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 832(BX)
+	VMOVDQU32     Y13, 832(SI)
 	VPADDD        Y13, Y24, Y16
 	VPADDD        Y2, Y16, Y16
 	VPTERNLOGD    $0xe8, Y29, Y15, Y24
@@ -7782,11 +7803,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y25, Y24
 	VPADDD        Y24, Y27, Y27
 	VPROLD        $0x1e, Y15, Y15
-	VMOVDQU32     352(BX), Y24
-	VPTERNLOGD    $0x96, 992(BX), Y24, Y22
-	VPXORD        864(BX), Y22, Y22
+	VMOVDQU32     352(SI), Y24
+	VPTERNLOGD    $0x96, 992(SI), Y24, Y22
+	VPXORD        864(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 864(BX)
+	VMOVDQU32     Y22, 864(SI)
 	VPADDD        Y22, Y23, Y24
 	VPADDD        Y2, Y24, Y24
 	VPTERNLOGD    $0xe8, Y26, Y28, Y23
@@ -7797,12 +7818,12 @@ sumAVX512x16_more:
 	VPUNPCKHQDQ   Y9, Y8, Y8
 	VSHUFI64X2    $0x00, Y14, Y20, Y9
 	VPSHUFB       Y4, Y9, Y9
-	VMOVDQU32     Y9, 32(R8)
-	VMOVDQU32     384(BX), Y9
-	VPTERNLOGD    $0x96, (BX), Y9, Y7
-	VPXORD        896(BX), Y7, Y7
+	VMOVDQU32     Y9, 32(R9)
+	VMOVDQU32     384(SI), Y9
+	VPTERNLOGD    $0x96, (SI), Y9, Y7
+	VPXORD        896(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 896(BX)
+	VMOVDQU32     Y7, 896(SI)
 	VPADDD        Y7, Y29, Y9
 	VPADDD        Y2, Y9, Y9
 	VPTERNLOGD    $0xe8, Y15, Y25, Y29
@@ -7810,11 +7831,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y27, Y23
 	VPADDD        Y23, Y16, Y16
 	VPROLD        $0x1e, Y25, Y25
-	VMOVDQU32     416(BX), Y23
-	VPTERNLOGD    $0x96, 32(BX), Y23, Y19
-	VPXORD        928(BX), Y19, Y19
+	VMOVDQU32     416(SI), Y23
+	VPTERNLOGD    $0x96, 32(SI), Y23, Y19
+	VPXORD        928(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 928(BX)
+	VMOVDQU32     Y19, 928(SI)
 	VPADDD        Y19, Y26, Y23
 	VPADDD        Y2, Y23, Y23
 	VPTERNLOGD    $0xe8, Y28, Y30, Y26
@@ -7824,15 +7845,15 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y30, Y30
 	VSHUFI64X2    $0x03, Y14, Y20, Y14
 	VPSHUFB       Y4, Y14, Y14
-	VMOVDQU32     Y14, 288(R8)
+	VMOVDQU32     Y14, 288(R9)
 	VSHUFI64X2    $0x00, Y6, Y10, Y14
 	VPSHUFB       Y4, Y14, Y14
-	VMOVDQU32     Y14, 96(R8)
-	VMOVDQU32     448(BX), Y14
-	VPTERNLOGD    $0x96, 64(BX), Y14, Y12
-	VPXORD        960(BX), Y12, Y12
+	VMOVDQU32     Y14, 96(R9)
+	VMOVDQU32     448(SI), Y14
+	VPTERNLOGD    $0x96, 64(SI), Y14, Y12
+	VPXORD        960(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 960(BX)
+	VMOVDQU32     Y12, 960(SI)
 	VPADDD        Y12, Y15, Y14
 	VPADDD        Y2, Y14, Y14
 	VPTERNLOGD    $0xe8, Y25, Y27, Y15
@@ -7840,11 +7861,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y16, Y15
 	VPADDD        Y15, Y9, Y9
 	VPROLD        $0x1e, Y27, Y27
-	VMOVDQU32     480(BX), Y15
-	VPTERNLOGD    $0x96, 96(BX), Y15, Y21
-	VPXORD        992(BX), Y21, Y21
+	VMOVDQU32     480(SI), Y15
+	VPTERNLOGD    $0x96, 96(SI), Y15, Y21
+	VPXORD        992(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 992(BX)
+	VMOVDQU32     Y21, 992(SI)
 	VPADDD        Y21, Y28, Y15
 	VPADDD        Y2, Y15, Y15
 	VPTERNLOGD    $0xe8, Y30, Y18, Y28
@@ -7854,15 +7875,15 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y18, Y18
 	VSHUFI64X2    $0x03, Y6, Y10, Y6
 	VPSHUFB       Y4, Y6, Y6
-	VMOVDQU32     Y6, 352(R8)
+	VMOVDQU32     Y6, 352(R9)
 	VSHUFI64X2    $0x00, Y11, Y17, Y6
 	VPSHUFB       Y4, Y6, Y6
-	VMOVDQU32     Y6, 160(R8)
-	VMOVDQU32     512(BX), Y6
-	VPTERNLOGD    $0x96, 128(BX), Y6, Y13
-	VPXORD        (BX), Y13, Y13
+	VMOVDQU32     Y6, 160(R9)
+	VMOVDQU32     512(SI), Y6
+	VPTERNLOGD    $0x96, 128(SI), Y6, Y13
+	VPXORD        (SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, (BX)
+	VMOVDQU32     Y13, (SI)
 	VPADDD        Y13, Y25, Y6
 	VPADDD        Y2, Y6, Y6
 	VPTERNLOGD    $0xe8, Y27, Y16, Y25
@@ -7870,11 +7891,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y9, Y10
 	VPADDD        Y10, Y14, Y14
 	VPROLD        $0x1e, Y16, Y16
-	VMOVDQU32     544(BX), Y10
-	VPTERNLOGD    $0x96, 160(BX), Y10, Y22
-	VPXORD        32(BX), Y22, Y22
+	VMOVDQU32     544(SI), Y10
+	VPTERNLOGD    $0x96, 160(SI), Y10, Y22
+	VPXORD        32(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 32(BX)
+	VMOVDQU32     Y22, 32(SI)
 	VPADDD        Y22, Y30, Y10
 	VPADDD        Y2, Y10, Y10
 	VPTERNLOGD    $0xe8, Y18, Y24, Y30
@@ -7884,15 +7905,15 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y24, Y24
 	VSHUFI64X2    $0x03, Y11, Y17, Y11
 	VPSHUFB       Y4, Y11, Y11
-	VMOVDQU32     Y11, 416(R8)
+	VMOVDQU32     Y11, 416(R9)
 	VSHUFI64X2    $0x00, Y8, Y5, Y11
 	VPSHUFB       Y4, Y11, Y11
-	VMOVDQU32     Y11, 224(R8)
-	VMOVDQU32     576(BX), Y11
-	VPTERNLOGD    $0x96, 192(BX), Y11, Y7
-	VPXORD        64(BX), Y7, Y7
+	VMOVDQU32     Y11, 224(R9)
+	VMOVDQU32     576(SI), Y11
+	VPTERNLOGD    $0x96, 192(SI), Y11, Y7
+	VPXORD        64(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 64(BX)
+	VMOVDQU32     Y7, 64(SI)
 	VPADDD        Y7, Y27, Y11
 	VPADDD        Y2, Y11, Y11
 	VPTERNLOGD    $0xe8, Y16, Y9, Y27
@@ -7900,11 +7921,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y14, Y17
 	VPADDD        Y17, Y6, Y6
 	VPROLD        $0x1e, Y9, Y9
-	VMOVDQU32     608(BX), Y17
-	VPTERNLOGD    $0x96, 224(BX), Y17, Y19
-	VPXORD        96(BX), Y19, Y19
+	VMOVDQU32     608(SI), Y17
+	VPTERNLOGD    $0x96, 224(SI), Y17, Y19
+	VPXORD        96(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 96(BX)
+	VMOVDQU32     Y19, 96(SI)
 	VPADDD        Y19, Y18, Y17
 	VPADDD        Y2, Y17, Y17
 	VPTERNLOGD    $0xe8, Y24, Y23, Y18
@@ -7914,21 +7935,21 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y23, Y23
 	VSHUFI64X2    $0x03, Y8, Y5, Y5
 	VPSHUFB       Y4, Y5, Y5
-	VMOVDQU32     Y5, 480(R8)
-	MOVQ          64(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          64(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y5
+	VMOVDQU32     Y5, 480(R9)
+	MOVQ          64(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          64(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y5
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y5
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y5
-	VMOVDQU32     640(BX), Y8
-	VPTERNLOGD    $0x96, 256(BX), Y8, Y12
-	VPXORD        128(BX), Y12, Y12
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y5
+	VMOVDQU32     640(SI), Y8
+	VPTERNLOGD    $0x96, 256(SI), Y8, Y12
+	VPXORD        128(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 128(BX)
+	VMOVDQU32     Y12, 128(SI)
 	VPADDD        Y12, Y16, Y8
 	VPADDD        Y2, Y8, Y8
 	VPTERNLOGD    $0xe8, Y9, Y14, Y16
@@ -7936,11 +7957,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y6, Y16
 	VPADDD        Y16, Y11, Y11
 	VPROLD        $0x1e, Y14, Y14
-	VMOVDQU32     672(BX), Y16
-	VPTERNLOGD    $0x96, 288(BX), Y16, Y21
-	VPXORD        160(BX), Y21, Y21
+	VMOVDQU32     672(SI), Y16
+	VPTERNLOGD    $0x96, 288(SI), Y16, Y21
+	VPXORD        160(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 160(BX)
+	VMOVDQU32     Y21, 160(SI)
 	VPADDD        Y21, Y24, Y16
 	VPADDD        Y2, Y16, Y16
 	VPTERNLOGD    $0xe8, Y23, Y15, Y24
@@ -7948,29 +7969,29 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y10, Y18
 	VPADDD        Y18, Y17, Y17
 	VPROLD        $0x1e, Y15, Y15
-	MOVQ          72(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          72(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y18
+	MOVQ          72(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          72(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y18
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y18
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y18
-	MOVQ          80(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          80(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y20
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y18
+	MOVQ          80(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          80(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y20
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y20
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y20
-	VMOVDQU32     704(BX), Y24
-	VPTERNLOGD    $0x96, 320(BX), Y24, Y13
-	VPXORD        192(BX), Y13, Y13
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y20
+	VMOVDQU32     704(SI), Y24
+	VPTERNLOGD    $0x96, 320(SI), Y24, Y13
+	VPXORD        192(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 192(BX)
+	VMOVDQU32     Y13, 192(SI)
 	VPADDD        Y13, Y9, Y24
 	VPADDD        Y2, Y24, Y24
 	VPTERNLOGD    $0xe8, Y14, Y6, Y9
@@ -7978,11 +7999,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y11, Y9
 	VPADDD        Y9, Y8, Y8
 	VPROLD        $0x1e, Y6, Y6
-	VMOVDQU32     736(BX), Y9
-	VPTERNLOGD    $0x96, 352(BX), Y9, Y22
-	VPXORD        224(BX), Y22, Y22
+	VMOVDQU32     736(SI), Y9
+	VPTERNLOGD    $0x96, 352(SI), Y9, Y22
+	VPXORD        224(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 224(BX)
+	VMOVDQU32     Y22, 224(SI)
 	VPADDD        Y22, Y23, Y9
 	VPADDD        Y2, Y9, Y9
 	VPTERNLOGD    $0xe8, Y15, Y10, Y23
@@ -7990,29 +8011,29 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y17, Y23
 	VPADDD        Y23, Y16, Y16
 	VPROLD        $0x1e, Y10, Y10
-	MOVQ          88(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          88(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y23
+	MOVQ          88(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          88(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y23
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y23
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y23
-	MOVQ          96(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          96(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y25
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y23
+	MOVQ          96(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          96(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y25
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y25
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y25
-	VMOVDQU32     768(BX), Y26
-	VPTERNLOGD    $0x96, 384(BX), Y26, Y7
-	VPXORD        256(BX), Y7, Y7
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y25
+	VMOVDQU32     768(SI), Y26
+	VPTERNLOGD    $0x96, 384(SI), Y26, Y7
+	VPXORD        256(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 256(BX)
+	VMOVDQU32     Y7, 256(SI)
 	VPADDD        Y7, Y14, Y26
 	VPADDD        Y2, Y26, Y26
 	VPTERNLOGD    $0xe8, Y6, Y11, Y14
@@ -8020,11 +8041,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y8, Y14
 	VPADDD        Y14, Y24, Y24
 	VPROLD        $0x1e, Y11, Y11
-	VMOVDQU32     800(BX), Y14
-	VPTERNLOGD    $0x96, 416(BX), Y14, Y19
-	VPXORD        288(BX), Y19, Y19
+	VMOVDQU32     800(SI), Y14
+	VPTERNLOGD    $0x96, 416(SI), Y14, Y19
+	VPXORD        288(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 288(BX)
+	VMOVDQU32     Y19, 288(SI)
 	VPADDD        Y19, Y15, Y14
 	VPADDD        Y2, Y14, Y14
 	VPTERNLOGD    $0xe8, Y10, Y17, Y15
@@ -8032,29 +8053,29 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y16, Y15
 	VPADDD        Y15, Y9, Y9
 	VPROLD        $0x1e, Y17, Y17
-	MOVQ          104(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          104(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y15
+	MOVQ          104(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          104(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y15
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y15
-	MOVQ          112(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          112(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y27
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y15
+	MOVQ          112(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          112(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y27
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y27
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y27
-	VMOVDQU32     832(BX), Y28
-	VPTERNLOGD    $0x96, 448(BX), Y28, Y12
-	VPXORD        320(BX), Y12, Y12
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y27
+	VMOVDQU32     832(SI), Y28
+	VPTERNLOGD    $0x96, 448(SI), Y28, Y12
+	VPXORD        320(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 320(BX)
+	VMOVDQU32     Y12, 320(SI)
 	VPADDD        Y12, Y6, Y28
 	VPADDD        Y2, Y28, Y28
 	VPTERNLOGD    $0xe8, Y11, Y8, Y6
@@ -8062,11 +8083,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y24, Y6
 	VPADDD        Y6, Y26, Y26
 	VPROLD        $0x1e, Y8, Y8
-	VMOVDQU32     864(BX), Y6
-	VPTERNLOGD    $0x96, 480(BX), Y6, Y21
-	VPXORD        352(BX), Y21, Y21
+	VMOVDQU32     864(SI), Y6
+	VPTERNLOGD    $0x96, 480(SI), Y6, Y21
+	VPXORD        352(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 352(BX)
+	VMOVDQU32     Y21, 352(SI)
 	VPADDD        Y21, Y10, Y6
 	VPADDD        Y2, Y6, Y6
 	VPTERNLOGD    $0xe8, Y17, Y16, Y10
@@ -8074,21 +8095,21 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y9, Y10
 	VPADDD        Y10, Y14, Y14
 	VPROLD        $0x1e, Y16, Y16
-	MOVQ          120(R10), R12
-	KMOVD         -512(CX)(R12*2), K1
-	KMOVD         -508(CX)(R12*2), K2
-	MOVQ          120(R9), R13
-	VMOVDQU8.Z    32(R13)(R11*1), K1, Y10
+	MOVQ          120(R11), R13
+	KMOVD         -512(DX)(R13*2), K1
+	KMOVD         -508(DX)(R13*2), K2
+	MOVQ          120(R10), R14
+	VMOVDQU8.Z    32(R14)(R12*1), K1, Y10
 	VMOVDQU8      sha1padbytes<>+0(SB), K2, Y10
-	KMOVB         -504(CX)(R12*2), K1
-	BSWAPQ        R12
-	VPBROADCASTQ  R12, K1, Y10
+	KMOVB         -504(DX)(R13*2), K1
+	BSWAPQ        R13
+	VPBROADCASTQ  R13, K1, Y10
 	VPUNPCKLDQ    Y18, Y5, Y29
-	VMOVDQU32     896(BX), Y30
-	VPTERNLOGD    $0x96, 512(BX), Y30, Y13
-	VPXORD        384(BX), Y13, Y13
+	VMOVDQU32     896(SI), Y30
+	VPTERNLOGD    $0x96, 512(SI), Y30, Y13
+	VPXORD        384(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 384(BX)
+	VMOVDQU32     Y13, 384(SI)
 	VPADDD        Y13, Y11, Y30
 	VPADDD        Y2, Y30, Y30
 	VPTERNLOGD    $0xe8, Y8, Y24, Y11
@@ -8096,11 +8117,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y26, Y11
 	VPADDD        Y11, Y28, Y28
 	VPROLD        $0x1e, Y24, Y24
-	VMOVDQU32     928(BX), Y11
-	VPTERNLOGD    $0x96, 544(BX), Y11, Y22
-	VPXORD        416(BX), Y22, Y22
+	VMOVDQU32     928(SI), Y11
+	VPTERNLOGD    $0x96, 544(SI), Y11, Y22
+	VPXORD        416(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 416(BX)
+	VMOVDQU32     Y22, 416(SI)
 	VPADDD        Y22, Y17, Y11
 	VPADDD        Y2, Y11, Y11
 	VPTERNLOGD    $0xe8, Y16, Y9, Y17
@@ -8110,11 +8131,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y9, Y9
 	VPUNPCKHDQ    Y18, Y5, Y5
 	VPUNPCKLDQ    Y23, Y20, Y17
-	VMOVDQU32     960(BX), Y18
-	VPTERNLOGD    $0x96, 576(BX), Y18, Y7
-	VPXORD        448(BX), Y7, Y7
+	VMOVDQU32     960(SI), Y18
+	VPTERNLOGD    $0x96, 576(SI), Y18, Y7
+	VPXORD        448(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 448(BX)
+	VMOVDQU32     Y7, 448(SI)
 	VPADDD        Y7, Y8, Y18
 	VPADDD        Y2, Y18, Y18
 	VPTERNLOGD    $0xe8, Y24, Y26, Y8
@@ -8122,11 +8143,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y28, Y8
 	VPADDD        Y8, Y30, Y30
 	VPROLD        $0x1e, Y26, Y26
-	VMOVDQU32     992(BX), Y8
-	VPTERNLOGD    $0x96, 608(BX), Y8, Y19
-	VPXORD        480(BX), Y19, Y19
+	VMOVDQU32     992(SI), Y8
+	VPTERNLOGD    $0x96, 608(SI), Y8, Y19
+	VPXORD        480(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 480(BX)
+	VMOVDQU32     Y19, 480(SI)
 	VPADDD        Y19, Y16, Y8
 	VPADDD        Y2, Y8, Y8
 	VPTERNLOGD    $0xe8, Y9, Y14, Y16
@@ -8136,11 +8157,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y14, Y14
 	VPUNPCKHDQ    Y23, Y20, Y16
 	VPUNPCKLQDQ   Y17, Y29, Y20
-	VMOVDQU32     (BX), Y23
-	VPTERNLOGD    $0x96, 640(BX), Y23, Y12
-	VPXORD        512(BX), Y12, Y12
+	VMOVDQU32     (SI), Y23
+	VPTERNLOGD    $0x96, 640(SI), Y23, Y12
+	VPXORD        512(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 512(BX)
+	VMOVDQU32     Y12, 512(SI)
 	VPADDD        Y12, Y24, Y23
 	VPADDD        Y2, Y23, Y23
 	VPTERNLOGD    $0xe8, Y26, Y28, Y24
@@ -8148,11 +8169,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y30, Y24
 	VPADDD        Y24, Y18, Y18
 	VPROLD        $0x1e, Y28, Y28
-	VMOVDQU32     32(BX), Y24
-	VPTERNLOGD    $0x96, 672(BX), Y24, Y21
-	VPXORD        544(BX), Y21, Y21
+	VMOVDQU32     32(SI), Y24
+	VPTERNLOGD    $0x96, 672(SI), Y24, Y21
+	VPXORD        544(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 544(BX)
+	VMOVDQU32     Y21, 544(SI)
 	VPADDD        Y21, Y9, Y24
 	VPADDD        Y2, Y24, Y24
 	VPTERNLOGD    $0xe8, Y14, Y6, Y9
@@ -8162,11 +8183,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y6, Y6
 	VPUNPCKHQDQ   Y17, Y29, Y9
 	VPUNPCKLQDQ   Y16, Y5, Y17
-	VMOVDQU32     64(BX), Y29
-	VPTERNLOGD    $0x96, 704(BX), Y29, Y13
-	VPXORD        576(BX), Y13, Y13
+	VMOVDQU32     64(SI), Y29
+	VPTERNLOGD    $0x96, 704(SI), Y29, Y13
+	VPXORD        576(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 576(BX)
+	VMOVDQU32     Y13, 576(SI)
 	VPADDD        Y13, Y26, Y29
 	VPADDD        Y2, Y29, Y29
 	VPTERNLOGD    $0xe8, Y28, Y30, Y26
@@ -8174,11 +8195,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y18, Y26
 	VPADDD        Y26, Y23, Y23
 	VPROLD        $0x1e, Y30, Y30
-	VMOVDQU32     96(BX), Y26
-	VPTERNLOGD    $0x96, 736(BX), Y26, Y22
-	VPXORD        608(BX), Y22, Y22
+	VMOVDQU32     96(SI), Y26
+	VPTERNLOGD    $0x96, 736(SI), Y26, Y22
+	VPXORD        608(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 608(BX)
+	VMOVDQU32     Y22, 608(SI)
 	VPADDD        Y22, Y14, Y26
 	VPADDD        Y2, Y26, Y26
 	VPTERNLOGD    $0xe8, Y6, Y11, Y14
@@ -8188,11 +8209,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y11, Y11
 	VPUNPCKHQDQ   Y16, Y5, Y5
 	VPUNPCKLDQ    Y15, Y25, Y14
-	VMOVDQU32     128(BX), Y16
-	VPTERNLOGD    $0x96, 768(BX), Y16, Y7
-	VPXORD        640(BX), Y7, Y7
+	VMOVDQU32     128(SI), Y16
+	VPTERNLOGD    $0x96, 768(SI), Y16, Y7
+	VPXORD        640(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 640(BX)
+	VMOVDQU32     Y7, 640(SI)
 	VPADDD        Y7, Y28, Y16
 	VPADDD        Y2, Y16, Y16
 	VPTERNLOGD    $0xe8, Y30, Y18, Y28
@@ -8200,11 +8221,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y23, Y28
 	VPADDD        Y28, Y29, Y29
 	VPROLD        $0x1e, Y18, Y18
-	VMOVDQU32     160(BX), Y28
-	VPTERNLOGD    $0x96, 800(BX), Y28, Y19
-	VPXORD        672(BX), Y19, Y19
+	VMOVDQU32     160(SI), Y28
+	VPTERNLOGD    $0x96, 800(SI), Y28, Y19
+	VPXORD        672(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 672(BX)
+	VMOVDQU32     Y19, 672(SI)
 	VPADDD        Y19, Y6, Y28
 	VPADDD        Y2, Y28, Y28
 	VPTERNLOGD    $0xe8, Y11, Y8, Y6
@@ -8214,11 +8235,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y8, Y8
 	VPUNPCKHDQ    Y15, Y25, Y6
 	VPUNPCKLDQ    Y10, Y27, Y15
-	VMOVDQU32     192(BX), Y25
-	VPTERNLOGD    $0x96, 832(BX), Y25, Y12
-	VPXORD        704(BX), Y12, Y12
+	VMOVDQU32     192(SI), Y25
+	VPTERNLOGD    $0x96, 832(SI), Y25, Y12
+	VPXORD        704(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 704(BX)
+	VMOVDQU32     Y12, 704(SI)
 	VPADDD        Y12, Y30, Y25
 	VPADDD        Y2, Y25, Y25
 	VPTERNLOGD    $0xe8, Y18, Y23, Y30
@@ -8226,11 +8247,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y29, Y30
 	VPADDD        Y30, Y16, Y16
 	VPROLD        $0x1e, Y23, Y23
-	VMOVDQU32     224(BX), Y30
-	VPTERNLOGD    $0x96, 864(BX), Y30, Y21
-	VPXORD        736(BX), Y21, Y21
+	VMOVDQU32     224(SI), Y30
+	VPTERNLOGD    $0x96, 864(SI), Y30, Y21
+	VPXORD        736(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 736(BX)
+	VMOVDQU32     Y21, 736(SI)
 	VPADDD        Y21, Y11, Y30
 	VPADDD        Y2, Y30, Y30
 	VPTERNLOGD    $0xe8, Y8, Y24, Y11
@@ -8240,11 +8261,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y24, Y24
 	VPUNPCKHDQ    Y10, Y27, Y10
 	VPUNPCKLQDQ   Y15, Y14, Y11
-	VMOVDQU32     256(BX), Y27
-	VPTERNLOGD    $0x96, 896(BX), Y27, Y13
-	VPXORD        768(BX), Y13, Y13
+	VMOVDQU32     256(SI), Y27
+	VPTERNLOGD    $0x96, 896(SI), Y27, Y13
+	VPXORD        768(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 768(BX)
+	VMOVDQU32     Y13, 768(SI)
 	VPADDD        Y13, Y18, Y27
 	VPADDD        Y3, Y27, Y27
 	VPTERNLOGD    $0xe8, Y23, Y29, Y18
@@ -8252,11 +8273,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y16, Y18
 	VPADDD        Y18, Y25, Y25
 	VPROLD        $0x1e, Y29, Y29
-	VMOVDQU32     288(BX), Y18
-	VPTERNLOGD    $0x96, 928(BX), Y18, Y22
-	VPXORD        800(BX), Y22, Y22
+	VMOVDQU32     288(SI), Y18
+	VPTERNLOGD    $0x96, 928(SI), Y18, Y22
+	VPXORD        800(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 800(BX)
+	VMOVDQU32     Y22, 800(SI)
 	VPADDD        Y22, Y8, Y18
 	VPADDD        Y3, Y18, Y18
 	VPTERNLOGD    $0xe8, Y24, Y26, Y8
@@ -8266,11 +8287,11 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y26, Y26
 	VPUNPCKHQDQ   Y15, Y14, Y8
 	VPUNPCKLQDQ   Y10, Y6, Y14
-	VMOVDQU32     320(BX), Y15
-	VPTERNLOGD    $0x96, 960(BX), Y15, Y7
-	VPXORD        832(BX), Y7, Y7
+	VMOVDQU32     320(SI), Y15
+	VPTERNLOGD    $0x96, 960(SI), Y15, Y7
+	VPXORD        832(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 832(BX)
+	VMOVDQU32     Y7, 832(SI)
 	VPADDD        Y7, Y23, Y15
 	VPADDD        Y3, Y15, Y15
 	VPTERNLOGD    $0x96, Y29, Y16, Y23
@@ -8278,11 +8299,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y25, Y23
 	VPADDD        Y23, Y27, Y27
 	VPROLD        $0x1e, Y16, Y16
-	VMOVDQU32     352(BX), Y23
-	VPTERNLOGD    $0x96, 992(BX), Y23, Y19
-	VPXORD        864(BX), Y19, Y19
+	VMOVDQU32     352(SI), Y23
+	VPTERNLOGD    $0x96, 992(SI), Y23, Y19
+	VPXORD        864(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 864(BX)
+	VMOVDQU32     Y19, 864(SI)
 	VPADDD        Y19, Y24, Y23
 	VPADDD        Y3, Y23, Y23
 	VPTERNLOGD    $0x96, Y26, Y28, Y24
@@ -8293,12 +8314,12 @@ sumAVX512x16_more:
 	VPUNPCKHQDQ   Y10, Y6, Y6
 	VSHUFI64X2    $0x00, Y11, Y20, Y10
 	VPSHUFB       Y4, Y10, Y10
-	VMOVDQU32     Y10, 544(R8)
-	VMOVDQU32     384(BX), Y10
-	VPTERNLOGD    $0x96, (BX), Y10, Y12
-	VPXORD        896(BX), Y12, Y12
+	VMOVDQU32     Y10, 544(R9)
+	VMOVDQU32     384(SI), Y10
+	VPTERNLOGD    $0x96, (SI), Y10, Y12
+	VPXORD        896(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 896(BX)
+	VMOVDQU32     Y12, 896(SI)
 	VPADDD        Y12, Y29, Y10
 	VPADDD        Y3, Y10, Y10
 	VPTERNLOGD    $0x96, Y16, Y25, Y29
@@ -8306,11 +8327,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y27, Y24
 	VPADDD        Y24, Y15, Y15
 	VPROLD        $0x1e, Y25, Y25
-	VMOVDQU32     416(BX), Y24
-	VPTERNLOGD    $0x96, 32(BX), Y24, Y21
-	VPXORD        928(BX), Y21, Y21
+	VMOVDQU32     416(SI), Y24
+	VPTERNLOGD    $0x96, 32(SI), Y24, Y21
+	VPXORD        928(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 928(BX)
+	VMOVDQU32     Y21, 928(SI)
 	VPADDD        Y21, Y26, Y24
 	VPADDD        Y3, Y24, Y24
 	VPTERNLOGD    $0x96, Y28, Y30, Y26
@@ -8320,15 +8341,15 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y30, Y30
 	VSHUFI64X2    $0x03, Y11, Y20, Y11
 	VPSHUFB       Y4, Y11, Y11
-	VMOVDQU32     Y11, 800(R8)
+	VMOVDQU32     Y11, 800(R9)
 	VSHUFI64X2    $0x00, Y8, Y9, Y11
 	VPSHUFB       Y4, Y11, Y11
-	VMOVDQU32     Y11, 608(R8)
-	VMOVDQU32     448(BX), Y11
-	VPTERNLOGD    $0x96, 64(BX), Y11, Y13
-	VPXORD        960(BX), Y13, Y13
+	VMOVDQU32     Y11, 608(R9)
+	VMOVDQU32     448(SI), Y11
+	VPTERNLOGD    $0x96, 64(SI), Y11, Y13
+	VPXORD        960(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 960(BX)
+	VMOVDQU32     Y13, 960(SI)
 	VPADDD        Y13, Y16, Y11
 	VPADDD        Y3, Y11, Y11
 	VPTERNLOGD    $0x96, Y25, Y27, Y16
@@ -8336,11 +8357,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y15, Y16
 	VPADDD        Y16, Y10, Y10
 	VPROLD        $0x1e, Y27, Y27
-	VMOVDQU32     480(BX), Y16
-	VPTERNLOGD    $0x96, 96(BX), Y16, Y22
-	VPXORD        992(BX), Y22, Y22
+	VMOVDQU32     480(SI), Y16
+	VPTERNLOGD    $0x96, 96(SI), Y16, Y22
+	VPXORD        992(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 992(BX)
+	VMOVDQU32     Y22, 992(SI)
 	VPADDD        Y22, Y28, Y16
 	VPADDD        Y3, Y16, Y16
 	VPTERNLOGD    $0x96, Y30, Y18, Y28
@@ -8350,15 +8371,15 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y18, Y18
 	VSHUFI64X2    $0x03, Y8, Y9, Y8
 	VPSHUFB       Y4, Y8, Y8
-	VMOVDQU32     Y8, 864(R8)
+	VMOVDQU32     Y8, 864(R9)
 	VSHUFI64X2    $0x00, Y14, Y17, Y8
 	VPSHUFB       Y4, Y8, Y8
-	VMOVDQU32     Y8, 672(R8)
-	VMOVDQU32     512(BX), Y8
-	VPTERNLOGD    $0x96, 128(BX), Y8, Y7
-	VPXORD        (BX), Y7, Y7
+	VMOVDQU32     Y8, 672(R9)
+	VMOVDQU32     512(SI), Y8
+	VPTERNLOGD    $0x96, 128(SI), Y8, Y7
+	VPXORD        (SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, (BX)
+	VMOVDQU32     Y7, (SI)
 	VPADDD        Y7, Y25, Y8
 	VPADDD        Y3, Y8, Y8
 	VPTERNLOGD    $0x96, Y27, Y15, Y25
@@ -8366,11 +8387,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y10, Y9
 	VPADDD        Y9, Y11, Y11
 	VPROLD        $0x1e, Y15, Y15
-	VMOVDQU32     544(BX), Y9
-	VPTERNLOGD    $0x96, 160(BX), Y9, Y19
-	VPXORD        32(BX), Y19, Y19
+	VMOVDQU32     544(SI), Y9
+	VPTERNLOGD    $0x96, 160(SI), Y9, Y19
+	VPXORD        32(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 32(BX)
+	VMOVDQU32     Y19, 32(SI)
 	VPADDD        Y19, Y30, Y9
 	VPADDD        Y3, Y9, Y9
 	VPTERNLOGD    $0x96, Y18, Y23, Y30
@@ -8380,15 +8401,15 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y23, Y23
 	VSHUFI64X2    $0x03, Y14, Y17, Y14
 	VPSHUFB       Y4, Y14, Y14
-	VMOVDQU32     Y14, 928(R8)
+	VMOVDQU32     Y14, 928(R9)
 	VSHUFI64X2    $0x00, Y6, Y5, Y14
 	VPSHUFB       Y4, Y14, Y14
-	VMOVDQU32     Y14, 736(R8)
-	VMOVDQU32     576(BX), Y14
-	VPTERNLOGD    $0x96, 192(BX), Y14, Y12
-	VPXORD        64(BX), Y12, Y12
+	VMOVDQU32     Y14, 736(R9)
+	VMOVDQU32     576(SI), Y14
+	VPTERNLOGD    $0x96, 192(SI), Y14, Y12
+	VPXORD        64(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 64(BX)
+	VMOVDQU32     Y12, 64(SI)
 	VPADDD        Y12, Y27, Y14
 	VPADDD        Y3, Y14, Y14
 	VPTERNLOGD    $0x96, Y15, Y10, Y27
@@ -8396,11 +8417,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y11, Y17
 	VPADDD        Y17, Y8, Y8
 	VPROLD        $0x1e, Y10, Y10
-	VMOVDQU32     608(BX), Y17
-	VPTERNLOGD    $0x96, 224(BX), Y17, Y21
-	VPXORD        96(BX), Y21, Y21
+	VMOVDQU32     608(SI), Y17
+	VPTERNLOGD    $0x96, 224(SI), Y17, Y21
+	VPXORD        96(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 96(BX)
+	VMOVDQU32     Y21, 96(SI)
 	VPADDD        Y21, Y18, Y17
 	VPADDD        Y3, Y17, Y17
 	VPTERNLOGD    $0x96, Y23, Y24, Y18
@@ -8410,12 +8431,12 @@ sumAVX512x16_more:
 	VPROLD        $0x1e, Y24, Y24
 	VSHUFI64X2    $0x03, Y6, Y5, Y5
 	VPSHUFB       Y4, Y5, Y5
-	VMOVDQU32     Y5, 992(R8)
-	VMOVDQU32     640(BX), Y5
-	VPTERNLOGD    $0x96, 256(BX), Y5, Y13
-	VPXORD        128(BX), Y13, Y13
+	VMOVDQU32     Y5, 992(R9)
+	VMOVDQU32     640(SI), Y5
+	VPTERNLOGD    $0x96, 256(SI), Y5, Y13
+	VPXORD        128(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 128(BX)
+	VMOVDQU32     Y13, 128(SI)
 	VPADDD        Y13, Y15, Y5
 	VPADDD        Y3, Y5, Y5
 	VPTERNLOGD    $0x96, Y10, Y11, Y15
@@ -8423,11 +8444,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y8, Y6
 	VPADDD        Y6, Y14, Y14
 	VPROLD        $0x1e, Y11, Y11
-	VMOVDQU32     672(BX), Y6
-	VPTERNLOGD    $0x96, 288(BX), Y6, Y22
-	VPXORD        160(BX), Y22, Y22
+	VMOVDQU32     672(SI), Y6
+	VPTERNLOGD    $0x96, 288(SI), Y6, Y22
+	VPXORD        160(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 160(BX)
+	VMOVDQU32     Y22, 160(SI)
 	VPADDD        Y22, Y23, Y6
 	VPADDD        Y3, Y6, Y6
 	VPTERNLOGD    $0x96, Y24, Y16, Y23
@@ -8435,11 +8456,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y9, Y15
 	VPADDD        Y15, Y17, Y17
 	VPROLD        $0x1e, Y16, Y16
-	VMOVDQU32     704(BX), Y15
-	VPTERNLOGD    $0x96, 320(BX), Y15, Y7
-	VPXORD        192(BX), Y7, Y7
+	VMOVDQU32     704(SI), Y15
+	VPTERNLOGD    $0x96, 320(SI), Y15, Y7
+	VPXORD        192(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 192(BX)
+	VMOVDQU32     Y7, 192(SI)
 	VPADDD        Y7, Y10, Y15
 	VPADDD        Y3, Y15, Y15
 	VPTERNLOGD    $0x96, Y11, Y8, Y10
@@ -8447,11 +8468,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y14, Y10
 	VPADDD        Y10, Y5, Y5
 	VPROLD        $0x1e, Y8, Y8
-	VMOVDQU32     736(BX), Y10
-	VPTERNLOGD    $0x96, 352(BX), Y10, Y19
-	VPXORD        224(BX), Y19, Y19
+	VMOVDQU32     736(SI), Y10
+	VPTERNLOGD    $0x96, 352(SI), Y10, Y19
+	VPXORD        224(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 224(BX)
+	VMOVDQU32     Y19, 224(SI)
 	VPADDD        Y19, Y24, Y10
 	VPADDD        Y3, Y10, Y10
 	VPTERNLOGD    $0x96, Y16, Y9, Y24
@@ -8459,11 +8480,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y17, Y18
 	VPADDD        Y18, Y6, Y6
 	VPROLD        $0x1e, Y9, Y9
-	VMOVDQU32     768(BX), Y18
-	VPTERNLOGD    $0x96, 384(BX), Y18, Y12
-	VPXORD        256(BX), Y12, Y12
+	VMOVDQU32     768(SI), Y18
+	VPTERNLOGD    $0x96, 384(SI), Y18, Y12
+	VPXORD        256(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 256(BX)
+	VMOVDQU32     Y12, 256(SI)
 	VPADDD        Y12, Y11, Y18
 	VPADDD        Y3, Y18, Y18
 	VPTERNLOGD    $0x96, Y8, Y14, Y11
@@ -8471,11 +8492,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y5, Y11
 	VPADDD        Y11, Y15, Y15
 	VPROLD        $0x1e, Y14, Y14
-	VMOVDQU32     800(BX), Y11
-	VPTERNLOGD    $0x96, 416(BX), Y11, Y21
-	VPXORD        288(BX), Y21, Y21
+	VMOVDQU32     800(SI), Y11
+	VPTERNLOGD    $0x96, 416(SI), Y11, Y21
+	VPXORD        288(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 288(BX)
+	VMOVDQU32     Y21, 288(SI)
 	VPADDD        Y21, Y16, Y11
 	VPADDD        Y3, Y11, Y11
 	VPTERNLOGD    $0x96, Y9, Y17, Y16
@@ -8483,11 +8504,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y6, Y16
 	VPADDD        Y16, Y10, Y10
 	VPROLD        $0x1e, Y17, Y17
-	VMOVDQU32     832(BX), Y16
-	VPTERNLOGD    $0x96, 448(BX), Y16, Y13
-	VPXORD        320(BX), Y13, Y13
+	VMOVDQU32     832(SI), Y16
+	VPTERNLOGD    $0x96, 448(SI), Y16, Y13
+	VPXORD        320(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 320(BX)
+	VMOVDQU32     Y13, 320(SI)
 	VPADDD        Y13, Y8, Y16
 	VPADDD        Y3, Y16, Y16
 	VPTERNLOGD    $0x96, Y14, Y5, Y8
@@ -8495,11 +8516,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y15, Y8
 	VPADDD        Y8, Y18, Y18
 	VPROLD        $0x1e, Y5, Y5
-	VMOVDQU32     864(BX), Y8
-	VPTERNLOGD    $0x96, 480(BX), Y8, Y22
-	VPXORD        352(BX), Y22, Y22
+	VMOVDQU32     864(SI), Y8
+	VPTERNLOGD    $0x96, 480(SI), Y8, Y22
+	VPXORD        352(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 352(BX)
+	VMOVDQU32     Y22, 352(SI)
 	VPADDD        Y22, Y9, Y8
 	VPADDD        Y3, Y8, Y8
 	VPTERNLOGD    $0x96, Y17, Y6, Y9
@@ -8507,11 +8528,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y10, Y9
 	VPADDD        Y9, Y11, Y11
 	VPROLD        $0x1e, Y6, Y6
-	VMOVDQU32     896(BX), Y9
-	VPTERNLOGD    $0x96, 512(BX), Y9, Y7
-	VPXORD        384(BX), Y7, Y7
+	VMOVDQU32     896(SI), Y9
+	VPTERNLOGD    $0x96, 512(SI), Y9, Y7
+	VPXORD        384(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 384(BX)
+	VMOVDQU32     Y7, 384(SI)
 	VPADDD        Y7, Y14, Y9
 	VPADDD        Y3, Y9, Y9
 	VPTERNLOGD    $0x96, Y5, Y15, Y14
@@ -8519,11 +8540,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y18, Y14
 	VPADDD        Y14, Y16, Y16
 	VPROLD        $0x1e, Y15, Y15
-	VMOVDQU32     928(BX), Y14
-	VPTERNLOGD    $0x96, 544(BX), Y14, Y19
-	VPXORD        416(BX), Y19, Y19
+	VMOVDQU32     928(SI), Y14
+	VPTERNLOGD    $0x96, 544(SI), Y14, Y19
+	VPXORD        416(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 416(BX)
+	VMOVDQU32     Y19, 416(SI)
 	VPADDD        Y19, Y17, Y14
 	VPADDD        Y3, Y14, Y14
 	VPTERNLOGD    $0x96, Y6, Y10, Y17
@@ -8531,11 +8552,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y11, Y17
 	VPADDD        Y17, Y8, Y8
 	VPROLD        $0x1e, Y10, Y10
-	VMOVDQU32     960(BX), Y17
-	VPTERNLOGD    $0x96, 576(BX), Y17, Y12
-	VPXORD        448(BX), Y12, Y12
+	VMOVDQU32     960(SI), Y17
+	VPTERNLOGD    $0x96, 576(SI), Y17, Y12
+	VPXORD        448(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 448(BX)
+	VMOVDQU32     Y12, 448(SI)
 	VPADDD        Y12, Y5, Y17
 	VPADDD        Y3, Y17, Y17
 	VPTERNLOGD    $0x96, Y15, Y18, Y5
@@ -8543,11 +8564,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y16, Y5
 	VPADDD        Y5, Y9, Y9
 	VPROLD        $0x1e, Y18, Y18
-	VMOVDQU32     992(BX), Y5
-	VPTERNLOGD    $0x96, 608(BX), Y5, Y21
-	VPXORD        480(BX), Y21, Y21
+	VMOVDQU32     992(SI), Y5
+	VPTERNLOGD    $0x96, 608(SI), Y5, Y21
+	VPXORD        480(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 480(BX)
+	VMOVDQU32     Y21, 480(SI)
 	VPADDD        Y21, Y6, Y5
 	VPADDD        Y3, Y5, Y5
 	VPTERNLOGD    $0x96, Y10, Y11, Y6
@@ -8555,11 +8576,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y8, Y6
 	VPADDD        Y6, Y14, Y14
 	VPROLD        $0x1e, Y11, Y11
-	VMOVDQU32     (BX), Y6
-	VPTERNLOGD    $0x96, 640(BX), Y6, Y13
-	VPXORD        512(BX), Y13, Y13
+	VMOVDQU32     (SI), Y6
+	VPTERNLOGD    $0x96, 640(SI), Y6, Y13
+	VPXORD        512(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 512(BX)
+	VMOVDQU32     Y13, 512(SI)
 	VPADDD        Y13, Y15, Y6
 	VPADDD        Y3, Y6, Y6
 	VPTERNLOGD    $0x96, Y18, Y16, Y15
@@ -8567,11 +8588,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y9, Y15
 	VPADDD        Y15, Y17, Y17
 	VPROLD        $0x1e, Y16, Y16
-	VMOVDQU32     32(BX), Y15
-	VPTERNLOGD    $0x96, 672(BX), Y15, Y22
-	VPXORD        544(BX), Y22, Y22
+	VMOVDQU32     32(SI), Y15
+	VPTERNLOGD    $0x96, 672(SI), Y15, Y22
+	VPXORD        544(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 544(BX)
+	VMOVDQU32     Y22, 544(SI)
 	VPADDD        Y22, Y10, Y15
 	VPADDD        Y3, Y15, Y15
 	VPTERNLOGD    $0x96, Y11, Y8, Y10
@@ -8579,11 +8600,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y14, Y10
 	VPADDD        Y10, Y5, Y5
 	VPROLD        $0x1e, Y8, Y8
-	VMOVDQU32     64(BX), Y10
-	VPTERNLOGD    $0x96, 704(BX), Y10, Y7
-	VPXORD        576(BX), Y7, Y7
+	VMOVDQU32     64(SI), Y10
+	VPTERNLOGD    $0x96, 704(SI), Y10, Y7
+	VPXORD        576(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 576(BX)
+	VMOVDQU32     Y7, 576(SI)
 	VPADDD        Y7, Y18, Y10
 	VPADDD        Y3, Y10, Y10
 	VPTERNLOGD    $0x96, Y16, Y9, Y18
@@ -8591,11 +8612,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y17, Y18
 	VPADDD        Y18, Y6, Y6
 	VPROLD        $0x1e, Y9, Y9
-	VMOVDQU32     96(BX), Y18
-	VPTERNLOGD    $0x96, 736(BX), Y18, Y19
-	VPXORD        608(BX), Y19, Y19
+	VMOVDQU32     96(SI), Y18
+	VPTERNLOGD    $0x96, 736(SI), Y18, Y19
+	VPXORD        608(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 608(BX)
+	VMOVDQU32     Y19, 608(SI)
 	VPADDD        Y19, Y11, Y18
 	VPADDD        Y3, Y18, Y18
 	VPTERNLOGD    $0x96, Y8, Y14, Y11
@@ -8603,11 +8624,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y5, Y11
 	VPADDD        Y11, Y15, Y15
 	VPROLD        $0x1e, Y14, Y14
-	VMOVDQU32     128(BX), Y11
-	VPTERNLOGD    $0x96, 768(BX), Y11, Y12
-	VPXORD        640(BX), Y12, Y12
+	VMOVDQU32     128(SI), Y11
+	VPTERNLOGD    $0x96, 768(SI), Y11, Y12
+	VPXORD        640(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 640(BX)
+	VMOVDQU32     Y12, 640(SI)
 	VPADDD        Y12, Y16, Y11
 	VPADDD        Y3, Y11, Y11
 	VPTERNLOGD    $0x96, Y9, Y17, Y16
@@ -8615,11 +8636,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y6, Y16
 	VPADDD        Y16, Y10, Y10
 	VPROLD        $0x1e, Y17, Y17
-	VMOVDQU32     160(BX), Y16
-	VPTERNLOGD    $0x96, 800(BX), Y16, Y21
-	VPXORD        672(BX), Y21, Y21
+	VMOVDQU32     160(SI), Y16
+	VPTERNLOGD    $0x96, 800(SI), Y16, Y21
+	VPXORD        672(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 672(BX)
+	VMOVDQU32     Y21, 672(SI)
 	VPADDD        Y21, Y8, Y16
 	VPADDD        Y3, Y16, Y16
 	VPTERNLOGD    $0x96, Y14, Y5, Y8
@@ -8627,11 +8648,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y15, Y8
 	VPADDD        Y8, Y18, Y18
 	VPROLD        $0x1e, Y5, Y5
-	VMOVDQU32     192(BX), Y8
-	VPTERNLOGD    $0x96, 832(BX), Y8, Y13
-	VPXORD        704(BX), Y13, Y13
+	VMOVDQU32     192(SI), Y8
+	VPTERNLOGD    $0x96, 832(SI), Y8, Y13
+	VPXORD        704(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 704(BX)
+	VMOVDQU32     Y13, 704(SI)
 	VPADDD        Y13, Y9, Y8
 	VPADDD        Y3, Y8, Y8
 	VPTERNLOGD    $0x96, Y17, Y6, Y9
@@ -8639,11 +8660,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y10, Y9
 	VPADDD        Y9, Y11, Y11
 	VPROLD        $0x1e, Y6, Y6
-	VMOVDQU32     224(BX), Y9
-	VPTERNLOGD    $0x96, 864(BX), Y9, Y22
-	VPXORD        736(BX), Y22, Y22
+	VMOVDQU32     224(SI), Y9
+	VPTERNLOGD    $0x96, 864(SI), Y9, Y22
+	VPXORD        736(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 736(BX)
+	VMOVDQU32     Y22, 736(SI)
 	VPADDD        Y22, Y14, Y20
 	VPADDD        Y3, Y20, Y20
 	VPTERNLOGD    $0x96, Y5, Y15, Y14
@@ -8651,11 +8672,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y18, Y9
 	VPADDD        Y9, Y16, Y16
 	VPROLD        $0x1e, Y15, Y15
-	VMOVDQU32     256(BX), Y9
-	VPTERNLOGD    $0x96, 896(BX), Y9, Y7
-	VPXORD        768(BX), Y7, Y7
+	VMOVDQU32     256(SI), Y9
+	VPTERNLOGD    $0x96, 896(SI), Y9, Y7
+	VPXORD        768(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 768(BX)
+	VMOVDQU32     Y7, 768(SI)
 	VPADDD        Y7, Y17, Y23
 	VPADDD        Y3, Y23, Y23
 	VPTERNLOGD    $0x96, Y6, Y10, Y17
@@ -8663,11 +8684,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y11, Y9
 	VPADDD        Y9, Y8, Y8
 	VPROLD        $0x1e, Y10, Y10
-	VMOVDQU32     288(BX), Y9
-	VPTERNLOGD    $0x96, 928(BX), Y9, Y19
-	VPXORD        800(BX), Y19, Y19
+	VMOVDQU32     288(SI), Y9
+	VPTERNLOGD    $0x96, 928(SI), Y9, Y19
+	VPXORD        800(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 800(BX)
+	VMOVDQU32     Y19, 800(SI)
 	VPADDD        Y19, Y5, Y17
 	VPADDD        Y3, Y17, Y17
 	VPTERNLOGD    $0x96, Y15, Y18, Y5
@@ -8675,11 +8696,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y16, Y5
 	VPADDD        Y5, Y20, Y20
 	VPROLD        $0x1e, Y18, Y18
-	VMOVDQU32     320(BX), Y5
-	VPTERNLOGD    $0x96, 960(BX), Y5, Y12
-	VPXORD        832(BX), Y12, Y12
+	VMOVDQU32     320(SI), Y5
+	VPTERNLOGD    $0x96, 960(SI), Y5, Y12
+	VPXORD        832(SI), Y12, Y12
 	VPROLD        $0x01, Y12, Y12
-	VMOVDQU32     Y12, 832(BX)
+	VMOVDQU32     Y12, 832(SI)
 	VPADDD        Y12, Y6, Y12
 	VPADDD        Y3, Y12, Y12
 	VPTERNLOGD    $0x96, Y10, Y11, Y6
@@ -8687,11 +8708,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y8, Y5
 	VPADDD        Y5, Y23, Y23
 	VPROLD        $0x1e, Y11, Y11
-	VMOVDQU32     352(BX), Y5
-	VPTERNLOGD    $0x96, 992(BX), Y5, Y21
-	VPXORD        864(BX), Y21, Y21
+	VMOVDQU32     352(SI), Y5
+	VPTERNLOGD    $0x96, 992(SI), Y5, Y21
+	VPXORD        864(SI), Y21, Y21
 	VPROLD        $0x01, Y21, Y21
-	VMOVDQU32     Y21, 864(BX)
+	VMOVDQU32     Y21, 864(SI)
 	VPADDD        Y21, Y15, Y21
 	VPADDD        Y3, Y21, Y21
 	VPTERNLOGD    $0x96, Y18, Y16, Y15
@@ -8699,11 +8720,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y20, Y5
 	VPADDD        Y5, Y17, Y17
 	VPROLD        $0x1e, Y16, Y16
-	VMOVDQU32     384(BX), Y5
-	VPTERNLOGD    $0x96, (BX), Y5, Y13
-	VPXORD        896(BX), Y13, Y13
+	VMOVDQU32     384(SI), Y5
+	VPTERNLOGD    $0x96, (SI), Y5, Y13
+	VPXORD        896(SI), Y13, Y13
 	VPROLD        $0x01, Y13, Y13
-	VMOVDQU32     Y13, 896(BX)
+	VMOVDQU32     Y13, 896(SI)
 	VPADDD        Y13, Y10, Y6
 	VPADDD        Y3, Y6, Y6
 	VPTERNLOGD    $0x96, Y11, Y8, Y10
@@ -8711,11 +8732,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y23, Y5
 	VPADDD        Y5, Y12, Y12
 	VPROLD        $0x1e, Y8, Y8
-	VMOVDQU32     416(BX), Y5
-	VPTERNLOGD    $0x96, 32(BX), Y5, Y22
-	VPXORD        928(BX), Y22, Y22
+	VMOVDQU32     416(SI), Y5
+	VPTERNLOGD    $0x96, 32(SI), Y5, Y22
+	VPXORD        928(SI), Y22, Y22
 	VPROLD        $0x01, Y22, Y22
-	VMOVDQU32     Y22, 928(BX)
+	VMOVDQU32     Y22, 928(SI)
 	VPADDD        Y22, Y18, Y13
 	VPADDD        Y3, Y13, Y13
 	VPTERNLOGD    $0x96, Y16, Y20, Y18
@@ -8723,11 +8744,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y17, Y5
 	VPADDD        Y5, Y21, Y21
 	VPROLD        $0x1e, Y20, Y20
-	VMOVDQU32     448(BX), Y5
-	VPTERNLOGD    $0x96, 64(BX), Y5, Y7
-	VPXORD        960(BX), Y7, Y7
+	VMOVDQU32     448(SI), Y5
+	VPTERNLOGD    $0x96, 64(SI), Y5, Y7
+	VPXORD        960(SI), Y7, Y7
 	VPROLD        $0x01, Y7, Y7
-	VMOVDQU32     Y7, 960(BX)
+	VMOVDQU32     Y7, 960(SI)
 	VPADDD        Y7, Y11, Y5
 	VPADDD        Y3, Y5, Y5
 	VPTERNLOGD    $0x96, Y8, Y23, Y11
@@ -8735,11 +8756,11 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y12, Y7
 	VPADDD        Y7, Y6, Y6
 	VPROLD        $0x1e, Y23, Y23
-	VMOVDQU32     480(BX), Y7
-	VPTERNLOGD    $0x96, 96(BX), Y7, Y19
-	VPXORD        992(BX), Y19, Y19
+	VMOVDQU32     480(SI), Y7
+	VPTERNLOGD    $0x96, 96(SI), Y7, Y19
+	VPXORD        992(SI), Y19, Y19
 	VPROLD        $0x01, Y19, Y19
-	VMOVDQU32     Y19, 992(BX)
+	VMOVDQU32     Y19, 992(SI)
 	VPADDD        Y19, Y16, Y10
 	VPADDD        Y3, Y10, Y10
 	VPTERNLOGD    $0x96, Y20, Y17, Y16
@@ -8747,37 +8768,37 @@ sumAVX512x16_more:
 	VPROLD        $0x05, Y21, Y7
 	VPADDD        Y7, Y13, Y13
 	VPROLD        $0x1e, Y17, Y17
-	VPADDD        2304(SP), Y8, Y9
+	VPADDD        2304(AX), Y8, Y9
 	VPTERNLOGD    $0x96, Y23, Y12, Y8
 	VPADDD        Y8, Y5, Y5
 	VPROLD        $0x05, Y6, Y7
 	VPADDD        Y7, Y5, Y5
 	VPROLD        $0x1e, Y12, Y12
-	VPADDD        2336(SP), Y20, Y14
+	VPADDD        2336(AX), Y20, Y14
 	VPTERNLOGD    $0x96, Y17, Y21, Y20
 	VPADDD        Y20, Y10, Y10
 	VPROLD        $0x05, Y13, Y7
 	VPADDD        Y7, Y10, Y10
 	VPROLD        $0x1e, Y21, Y21
-	VPADDD        2048(SP), Y5, Y5
-	VPADDD        2112(SP), Y6, Y6
-	VPADDD        2176(SP), Y12, Y7
-	VPADDD        2240(SP), Y23, Y8
-	VPADDD        2080(SP), Y10, Y10
-	VPADDD        2144(SP), Y13, Y11
-	VPADDD        2208(SP), Y21, Y12
-	VPADDD        2272(SP), Y17, Y13
-	CMPQ          DX, SI
+	VPADDD        2048(AX), Y5, Y5
+	VPADDD        2112(AX), Y6, Y6
+	VPADDD        2176(AX), Y12, Y7
+	VPADDD        2240(AX), Y23, Y8
+	VPADDD        2080(AX), Y10, Y10
+	VPADDD        2144(AX), Y13, Y11
+	VPADDD        2208(AX), Y21, Y12
+	VPADDD        2272(AX), Y17, Y13
+	CMPQ          BX, DI
 	JNE           sumAVX512x16_next
-	LEAQ          2400(SP), CX
-	NEGQ          CX
-	ADDQ          AX, CX
-	SHRQ          $0x03, CX
-	MOVQ          n+48(FP), AX
-	SUBQ          CX, AX
-	MOVQ          idx_base+24(FP), DX
-	LEAQ          (DX)(CX*4), DX
-	MOVQ          out+56(FP), CX
+	LEAQ          2456(SP), DX
+	NEGQ          DX
+	ADDQ          CX, DX
+	SHRQ          $0x03, DX
+	MOVQ          n+48(FP), CX
+	SUBQ          DX, CX
+	MOVQ          idx_base+24(FP), BX
+	LEAQ          (BX)(DX*4), BX
+	MOVQ          out+56(FP), DX
 	VPUNPCKLDQ    Y6, Y5, Y15
 	VPUNPCKHDQ    Y6, Y5, Y5
 	VPUNPCKLDQ    Y8, Y7, Y6
@@ -8791,63 +8812,63 @@ sumAVX512x16_more:
 	VPSHUFB       Y4, Y15, Y15
 	VPSHUFB       Y4, Y5, Y5
 	VPSHUFB       Y4, Y9, Y7
-	VMOVDQU32     Y7, 2368(SP)
-	CMPQ          AX, $0x00000000
+	VMOVDQU32     Y7, 2368(AX)
+	CMPQ          CX, $0x00000000
 	JLE           sumAVX512x16_stored
-	MOVLQSX       (DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VMOVDQU32     X8, (CX)(R12*4)
-	MOVL          2368(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
-	CMPQ          AX, $0x00000001
+	MOVLQSX       (BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VMOVDQU32     X8, (DX)(R13*4)
+	MOVL          2368(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
+	CMPQ          CX, $0x00000001
 	JLE           sumAVX512x16_stored
-	MOVLQSX       4(DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VMOVDQU32     X6, (CX)(R12*4)
-	MOVL          2372(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
-	CMPQ          AX, $0x00000002
+	MOVLQSX       4(BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VMOVDQU32     X6, (DX)(R13*4)
+	MOVL          2372(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
+	CMPQ          CX, $0x00000002
 	JLE           sumAVX512x16_stored
-	MOVLQSX       8(DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VMOVDQU32     X15, (CX)(R12*4)
-	MOVL          2376(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
-	CMPQ          AX, $0x00000003
+	MOVLQSX       8(BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VMOVDQU32     X15, (DX)(R13*4)
+	MOVL          2376(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
+	CMPQ          CX, $0x00000003
 	JLE           sumAVX512x16_stored
-	MOVLQSX       12(DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VMOVDQU32     X5, (CX)(R12*4)
-	MOVL          2380(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
-	CMPQ          AX, $0x00000004
+	MOVLQSX       12(BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VMOVDQU32     X5, (DX)(R13*4)
+	MOVL          2380(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
+	CMPQ          CX, $0x00000004
 	JLE           sumAVX512x16_stored
-	MOVLQSX       16(DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VEXTRACTI32X4 $0x01, Y8, (CX)(R12*4)
-	MOVL          2384(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
-	CMPQ          AX, $0x00000005
+	MOVLQSX       16(BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VEXTRACTI32X4 $0x01, Y8, (DX)(R13*4)
+	MOVL          2384(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
+	CMPQ          CX, $0x00000005
 	JLE           sumAVX512x16_stored
-	MOVLQSX       20(DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VEXTRACTI32X4 $0x01, Y6, (CX)(R12*4)
-	MOVL          2388(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
-	CMPQ          AX, $0x00000006
+	MOVLQSX       20(BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VEXTRACTI32X4 $0x01, Y6, (DX)(R13*4)
+	MOVL          2388(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
+	CMPQ          CX, $0x00000006
 	JLE           sumAVX512x16_stored
-	MOVLQSX       24(DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VEXTRACTI32X4 $0x01, Y15, (CX)(R12*4)
-	MOVL          2392(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
-	CMPQ          AX, $0x00000007
+	MOVLQSX       24(BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VEXTRACTI32X4 $0x01, Y15, (DX)(R13*4)
+	MOVL          2392(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
+	CMPQ          CX, $0x00000007
 	JLE           sumAVX512x16_stored
-	MOVLQSX       28(DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VEXTRACTI32X4 $0x01, Y5, (CX)(R12*4)
-	MOVL          2396(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
+	MOVLQSX       28(BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VEXTRACTI32X4 $0x01, Y5, (DX)(R13*4)
+	MOVL          2396(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
 	VPUNPCKLDQ    Y11, Y10, Y5
 	VPUNPCKHDQ    Y11, Y10, Y6
 	VPUNPCKLDQ    Y13, Y12, Y7
@@ -8861,63 +8882,63 @@ sumAVX512x16_more:
 	VPSHUFB       Y4, Y7, Y7
 	VPSHUFB       Y4, Y6, Y6
 	VPSHUFB       Y4, Y14, Y8
-	VMOVDQU32     Y8, 2368(SP)
-	CMPQ          AX, $0x00000008
+	VMOVDQU32     Y8, 2368(AX)
+	CMPQ          CX, $0x00000008
 	JLE           sumAVX512x16_stored
-	MOVLQSX       32(DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VMOVDQU32     X9, (CX)(R12*4)
-	MOVL          2368(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
-	CMPQ          AX, $0x00000009
+	MOVLQSX       32(BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VMOVDQU32     X9, (DX)(R13*4)
+	MOVL          2368(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
+	CMPQ          CX, $0x00000009
 	JLE           sumAVX512x16_stored
-	MOVLQSX       36(DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VMOVDQU32     X5, (CX)(R12*4)
-	MOVL          2372(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
-	CMPQ          AX, $0x0000000a
+	MOVLQSX       36(BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VMOVDQU32     X5, (DX)(R13*4)
+	MOVL          2372(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
+	CMPQ          CX, $0x0000000a
 	JLE           sumAVX512x16_stored
-	MOVLQSX       40(DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VMOVDQU32     X7, (CX)(R12*4)
-	MOVL          2376(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
-	CMPQ          AX, $0x0000000b
+	MOVLQSX       40(BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VMOVDQU32     X7, (DX)(R13*4)
+	MOVL          2376(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
+	CMPQ          CX, $0x0000000b
 	JLE           sumAVX512x16_stored
-	MOVLQSX       44(DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VMOVDQU32     X6, (CX)(R12*4)
-	MOVL          2380(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
-	CMPQ          AX, $0x0000000c
+	MOVLQSX       44(BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VMOVDQU32     X6, (DX)(R13*4)
+	MOVL          2380(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
+	CMPQ          CX, $0x0000000c
 	JLE           sumAVX512x16_stored
-	MOVLQSX       48(DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VEXTRACTI32X4 $0x01, Y9, (CX)(R12*4)
-	MOVL          2384(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
-	CMPQ          AX, $0x0000000d
+	MOVLQSX       48(BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VEXTRACTI32X4 $0x01, Y9, (DX)(R13*4)
+	MOVL          2384(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
+	CMPQ          CX, $0x0000000d
 	JLE           sumAVX512x16_stored
-	MOVLQSX       52(DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VEXTRACTI32X4 $0x01, Y5, (CX)(R12*4)
-	MOVL          2388(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
-	CMPQ          AX, $0x0000000e
+	MOVLQSX       52(BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VEXTRACTI32X4 $0x01, Y5, (DX)(R13*4)
+	MOVL          2388(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
+	CMPQ          CX, $0x0000000e
 	JLE           sumAVX512x16_stored
-	MOVLQSX       56(DX), R12
-	LEAQ          (R12)(R12*4), R12
-	VEXTRACTI32X4 $0x01, Y7, (CX)(R12*4)
-	MOVL          2392(SP), R13
-	MOVL          R13, 16(CX)(R12*4)
-	CMPQ          AX, $0x0000000f
+	MOVLQSX       56(BX), R13
+	LEAQ          (R13)(R13*4), R13
+	VEXTRACTI32X4 $0x01, Y7, (DX)(R13*4)
+	MOVL          2392(AX), R14
+	MOVL          R14, 16(DX)(R13*4)
+	CMPQ          CX, $0x0000000f
 	JLE           sumAVX512x16_stored
-	MOVLQSX       60(DX), AX
-	LEAQ          (AX)(AX*4), AX
-	VEXTRACTI32X4 $0x01, Y6, (CX)(AX*4)
-	MOVL          2396(SP), DX
-	MOVL          DX, 16(CX)(AX*4)
+	MOVLQSX       60(BX), CX
+	LEAQ          (CX)(CX*4), CX
+	VEXTRACTI32X4 $0x01, Y6, (DX)(CX*4)
+	MOVL          2396(AX), BX
+	MOVL          BX, 16(DX)(CX*4)
 
 sumAVX512x16_stored:
 	VPBROADCASTD sha1init<>+0(SB), Y5
@@ -8932,11 +8953,11 @@ sumAVX512x16_stored:
 	VPBROADCASTD sha1init<>+16(SB), Y14
 
 sumAVX512x16_next:
-	XCHGQ BX, R8
-	MOVQ  R9, AX
+	XCHGQ SI, R9
 	MOVQ  R10, CX
 	MOVQ  R11, DX
-	DECQ  DI
+	MOVQ  R12, BX
+	DECQ  R8
 	JNZ   sumAVX512x16_loop
 	VZEROUPPER
 	RET

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/stack"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/warm"
 	. "github.com/mmcloughlin/avo/build"
@@ -85,7 +86,7 @@ func shani(streams int) {
 	TEXT(name, 0, sig)
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s hashes whole blocks of %d stream(s) with SHA-NI.", name, streams))
-	saved := AllocLocal(32 * streams)
+	saved := stack.Aligned(32 * streams)
 	sp := Load(Param("s"), GP64())
 	n := GP64()
 	st := make([]stream, streams)
@@ -202,8 +203,8 @@ func avx2() {
 	Pragma("noescape")
 	Doc("blockAVX2x8 hashes nblocks blocks of 8 lanes with AVX2.")
 	const row = 32 // bytes of one word across the lanes
-	ring := AllocLocal(16 * row)
-	saved := AllocLocal(5 * row) // the chaining state between blocks
+	ring := stack.Aligned(16*row + 5*row)
+	saved := ring.Offset(16 * row) // the chaining state between blocks
 	sp := Load(Param("s"), GP64())
 	pp := Load(Param("ptrs"), GP64())
 	n := Load(Param("nblocks"), GP64())
@@ -261,9 +262,9 @@ func avx512() {
 	TEXT("blockAVX512x16", 0, "func(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)")
 	Pragma("noescape")
 	Doc("blockAVX512x16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.")
-	const row = 64                    // bytes of one word across the lanes of both groups
-	rings := AllocLocal(2 * 16 * row) // this block's message ring and the next block's
-	saved := AllocLocal(5 * row)
+	const row = 64                           // bytes of one word across the lanes of both groups
+	rings := stack.Aligned(2*16*row + 5*row) // this block's message ring and the next block's
+	saved := rings.Offset(2 * 16 * row)
 	sp := Load(Param("s"), GP64())
 	pp := Load(Param("ptrs"), GP64())
 	n := Load(Param("nblocks"), GP64())
@@ -348,8 +349,8 @@ func hybrid() {
 	TEXT(name, 0, "func(fs *[2][8]uint32, fp *[2]*byte, s *[5][8]uint32, ptrs *[8]*byte, nblocks int)")
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s hashes nblocks blocks of 8 lanes with AVX-512 and, meanwhile, %d*nblocks blocks of two streams with SHA-NI.", name, hybridPasses))
-	ring := AllocLocal(16 * row)
-	saved := AllocLocal(5 * row)
+	ring := stack.Aligned(16*row + 5*row)
+	saved := ring.Offset(16 * row)
 	r := newSHANIRider()
 	r.begin()
 	sp := Load(Param("s"), GP64())
@@ -413,7 +414,7 @@ func newSHANIRider() *shaniRider {
 
 // begin loads the streams' states (rows of 8 words) and pointers.
 func (r *shaniRider) begin() {
-	r.saved = AllocLocal(64)
+	r.saved = stack.Aligned(64)
 	fs := Load(Param("fs"), GP64())
 	fp := Load(Param("fp"), GP64())
 	for l := range r.st {
@@ -486,9 +487,9 @@ func batchAVX512() {
 	TEXT(name, 0, transpose.BatchSignature)
 	Pragma("noescape")
 	Doc(transpose.BatchDoc(name, lanes, 20))
-	rings := AllocLocal(2 * 16 * row)
-	saved := AllocLocal(5 * row)
-	lastE := AllocLocal(32)
+	rings := stack.Aligned(2*16*row + 5*row + 32)
+	saved := rings.Offset(2 * 16 * row)
+	lastE := saved.Offset(5 * row)
 	bs := transpose.NewBatchStream(name, lanes, 64)
 	k, bswap := roundConsts()
 	iv := sha2.SHA256.Consts("sha1init", []uint64{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0})
