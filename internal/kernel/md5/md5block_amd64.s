@@ -632,62 +632,65 @@ scalar_done:
 
 // func blockAVX2(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
 // Requires: AVX, AVX2
-TEXT ·blockAVX2(SB), $1280-24
-	MOVQ    s+0(FP), AX
-	MOVQ    ptrs+8(FP), CX
-	MOVQ    nblocks+16(FP), DX
-	LEAQ    md5consts8<>+0(SB), BX
-	XORQ    SI, SI
-	VMOVDQU (AX), Y0
-	VMOVDQU Y0, 1024(SP)
-	VMOVDQU 32(AX), Y0
-	VMOVDQU Y0, 1056(SP)
-	VMOVDQU 64(AX), Y0
-	VMOVDQU Y0, 1088(SP)
-	VMOVDQU 96(AX), Y0
-	VMOVDQU Y0, 1120(SP)
-	VMOVDQU 128(AX), Y0
-	VMOVDQU Y0, 1152(SP)
-	VMOVDQU 160(AX), Y0
-	VMOVDQU Y0, 1184(SP)
-	VMOVDQU 192(AX), Y0
-	VMOVDQU Y0, 1216(SP)
-	VMOVDQU 224(AX), Y0
-	VMOVDQU Y0, 1248(SP)
+TEXT ·blockAVX2(SB), $1336-24
+	LEAQ    (SP), AX
+	ADDQ    $0x38, AX
+	ANDQ    $-64, AX
+	MOVQ    s+0(FP), CX
+	MOVQ    ptrs+8(FP), DX
+	MOVQ    nblocks+16(FP), BX
+	LEAQ    md5consts8<>+0(SB), SI
+	XORQ    DI, DI
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, 1024(AX)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 1056(AX)
+	VMOVDQU 64(CX), Y0
+	VMOVDQU Y0, 1088(AX)
+	VMOVDQU 96(CX), Y0
+	VMOVDQU Y0, 1120(AX)
+	VMOVDQU 128(CX), Y0
+	VMOVDQU Y0, 1152(AX)
+	VMOVDQU 160(CX), Y0
+	VMOVDQU Y0, 1184(AX)
+	VMOVDQU 192(CX), Y0
+	VMOVDQU Y0, 1216(AX)
+	VMOVDQU 224(CX), Y0
+	VMOVDQU Y0, 1248(AX)
 
 avx2_loop:
 	// warm: the first 9216 bytes of blockAVX2, every 128 blocks
-	TESTQ $0x0000007f, DX
+	TESTQ $0x0000007f, BX
 	JNZ   blockAVX2_warm_skip
-	LEAQ  ·blockAVX2+0(SB), DI
-	MOVQ  $0x00000024, R8
+	LEAQ  ·blockAVX2+0(SB), R8
+	MOVQ  $0x00000024, R9
 
 blockAVX2_warm:
-	MOVL (DI), R9
-	MOVL 64(DI), R9
-	MOVL 128(DI), R9
-	MOVL 192(DI), R9
-	ADDQ $0x00000100, DI
-	DECQ R8
+	MOVL (R8), R10
+	MOVL 64(R8), R10
+	MOVL 128(R8), R10
+	MOVL 192(R8), R10
+	ADDQ $0x00000100, R8
+	DECQ R9
 	JNZ  blockAVX2_warm
 
 blockAVX2_warm_skip:
-	MOVQ        (CX), DI
-	VMOVDQU     (DI)(SI*1), Y0
-	MOVQ        8(CX), DI
-	VMOVDQU     (DI)(SI*1), Y1
-	MOVQ        16(CX), DI
-	VMOVDQU     (DI)(SI*1), Y2
-	MOVQ        24(CX), DI
-	VMOVDQU     (DI)(SI*1), Y3
-	MOVQ        32(CX), DI
-	VMOVDQU     (DI)(SI*1), Y4
-	MOVQ        40(CX), DI
-	VMOVDQU     (DI)(SI*1), Y5
-	MOVQ        48(CX), DI
-	VMOVDQU     (DI)(SI*1), Y6
-	MOVQ        56(CX), DI
-	VMOVDQU     (DI)(SI*1), Y7
+	MOVQ        (DX), R8
+	VMOVDQU     (R8)(DI*1), Y0
+	MOVQ        8(DX), R8
+	VMOVDQU     (R8)(DI*1), Y1
+	MOVQ        16(DX), R8
+	VMOVDQU     (R8)(DI*1), Y2
+	MOVQ        24(DX), R8
+	VMOVDQU     (R8)(DI*1), Y3
+	MOVQ        32(DX), R8
+	VMOVDQU     (R8)(DI*1), Y4
+	MOVQ        40(DX), R8
+	VMOVDQU     (R8)(DI*1), Y5
+	MOVQ        48(DX), R8
+	VMOVDQU     (R8)(DI*1), Y6
+	MOVQ        56(DX), R8
+	VMOVDQU     (R8)(DI*1), Y7
 	VPUNPCKLDQ  Y1, Y0, Y8
 	VPUNPCKHDQ  Y1, Y0, Y0
 	VPUNPCKLDQ  Y3, Y2, Y1
@@ -712,30 +715,30 @@ blockAVX2_warm_skip:
 	VPERM2I128  $0x31, Y5, Y8, Y5
 	VPERM2I128  $0x20, Y4, Y0, Y8
 	VPERM2I128  $0x31, Y4, Y0, Y0
-	VMOVDQU     Y6, (SP)
-	VMOVDQU     Y7, 64(SP)
-	VMOVDQU     Y2, 128(SP)
-	VMOVDQU     Y8, 192(SP)
-	VMOVDQU     Y3, 256(SP)
-	VMOVDQU     Y1, 320(SP)
-	VMOVDQU     Y5, 384(SP)
-	VMOVDQU     Y0, 448(SP)
-	MOVQ        (CX), DI
-	VMOVDQU     32(DI)(SI*1), Y0
-	MOVQ        8(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y1
-	MOVQ        16(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y2
-	MOVQ        24(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y3
-	MOVQ        32(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y4
-	MOVQ        40(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y5
-	MOVQ        48(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y6
-	MOVQ        56(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y7
+	VMOVDQU     Y6, (AX)
+	VMOVDQU     Y7, 64(AX)
+	VMOVDQU     Y2, 128(AX)
+	VMOVDQU     Y8, 192(AX)
+	VMOVDQU     Y3, 256(AX)
+	VMOVDQU     Y1, 320(AX)
+	VMOVDQU     Y5, 384(AX)
+	VMOVDQU     Y0, 448(AX)
+	MOVQ        (DX), R8
+	VMOVDQU     32(R8)(DI*1), Y0
+	MOVQ        8(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y1
+	MOVQ        16(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y2
+	MOVQ        24(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y3
+	MOVQ        32(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y4
+	MOVQ        40(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y5
+	MOVQ        48(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y6
+	MOVQ        56(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y7
 	VPUNPCKLDQ  Y1, Y0, Y8
 	VPUNPCKHDQ  Y1, Y0, Y0
 	VPUNPCKLDQ  Y3, Y2, Y1
@@ -760,30 +763,30 @@ blockAVX2_warm_skip:
 	VPERM2I128  $0x31, Y5, Y8, Y5
 	VPERM2I128  $0x20, Y4, Y0, Y8
 	VPERM2I128  $0x31, Y4, Y0, Y0
-	VMOVDQU     Y6, 512(SP)
-	VMOVDQU     Y7, 576(SP)
-	VMOVDQU     Y2, 640(SP)
-	VMOVDQU     Y8, 704(SP)
-	VMOVDQU     Y3, 768(SP)
-	VMOVDQU     Y1, 832(SP)
-	VMOVDQU     Y5, 896(SP)
-	VMOVDQU     Y0, 960(SP)
-	MOVQ        64(CX), DI
-	VMOVDQU     (DI)(SI*1), Y0
-	MOVQ        72(CX), DI
-	VMOVDQU     (DI)(SI*1), Y1
-	MOVQ        80(CX), DI
-	VMOVDQU     (DI)(SI*1), Y2
-	MOVQ        88(CX), DI
-	VMOVDQU     (DI)(SI*1), Y3
-	MOVQ        96(CX), DI
-	VMOVDQU     (DI)(SI*1), Y4
-	MOVQ        104(CX), DI
-	VMOVDQU     (DI)(SI*1), Y5
-	MOVQ        112(CX), DI
-	VMOVDQU     (DI)(SI*1), Y6
-	MOVQ        120(CX), DI
-	VMOVDQU     (DI)(SI*1), Y7
+	VMOVDQU     Y6, 512(AX)
+	VMOVDQU     Y7, 576(AX)
+	VMOVDQU     Y2, 640(AX)
+	VMOVDQU     Y8, 704(AX)
+	VMOVDQU     Y3, 768(AX)
+	VMOVDQU     Y1, 832(AX)
+	VMOVDQU     Y5, 896(AX)
+	VMOVDQU     Y0, 960(AX)
+	MOVQ        64(DX), R8
+	VMOVDQU     (R8)(DI*1), Y0
+	MOVQ        72(DX), R8
+	VMOVDQU     (R8)(DI*1), Y1
+	MOVQ        80(DX), R8
+	VMOVDQU     (R8)(DI*1), Y2
+	MOVQ        88(DX), R8
+	VMOVDQU     (R8)(DI*1), Y3
+	MOVQ        96(DX), R8
+	VMOVDQU     (R8)(DI*1), Y4
+	MOVQ        104(DX), R8
+	VMOVDQU     (R8)(DI*1), Y5
+	MOVQ        112(DX), R8
+	VMOVDQU     (R8)(DI*1), Y6
+	MOVQ        120(DX), R8
+	VMOVDQU     (R8)(DI*1), Y7
 	VPUNPCKLDQ  Y1, Y0, Y8
 	VPUNPCKHDQ  Y1, Y0, Y0
 	VPUNPCKLDQ  Y3, Y2, Y1
@@ -808,30 +811,30 @@ blockAVX2_warm_skip:
 	VPERM2I128  $0x31, Y5, Y8, Y5
 	VPERM2I128  $0x20, Y4, Y0, Y8
 	VPERM2I128  $0x31, Y4, Y0, Y0
-	VMOVDQU     Y6, 32(SP)
-	VMOVDQU     Y7, 96(SP)
-	VMOVDQU     Y2, 160(SP)
-	VMOVDQU     Y8, 224(SP)
-	VMOVDQU     Y3, 288(SP)
-	VMOVDQU     Y1, 352(SP)
-	VMOVDQU     Y5, 416(SP)
-	VMOVDQU     Y0, 480(SP)
-	MOVQ        64(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y0
-	MOVQ        72(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y1
-	MOVQ        80(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y2
-	MOVQ        88(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y3
-	MOVQ        96(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y4
-	MOVQ        104(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y5
-	MOVQ        112(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y6
-	MOVQ        120(CX), DI
-	VMOVDQU     32(DI)(SI*1), Y7
+	VMOVDQU     Y6, 32(AX)
+	VMOVDQU     Y7, 96(AX)
+	VMOVDQU     Y2, 160(AX)
+	VMOVDQU     Y8, 224(AX)
+	VMOVDQU     Y3, 288(AX)
+	VMOVDQU     Y1, 352(AX)
+	VMOVDQU     Y5, 416(AX)
+	VMOVDQU     Y0, 480(AX)
+	MOVQ        64(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y0
+	MOVQ        72(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y1
+	MOVQ        80(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y2
+	MOVQ        88(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y3
+	MOVQ        96(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y4
+	MOVQ        104(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y5
+	MOVQ        112(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y6
+	MOVQ        120(DX), R8
+	VMOVDQU     32(R8)(DI*1), Y7
 	VPUNPCKLDQ  Y1, Y0, Y8
 	VPUNPCKHDQ  Y1, Y0, Y0
 	VPUNPCKLDQ  Y3, Y2, Y1
@@ -856,25 +859,25 @@ blockAVX2_warm_skip:
 	VPERM2I128  $0x31, Y5, Y8, Y5
 	VPERM2I128  $0x20, Y4, Y0, Y8
 	VPERM2I128  $0x31, Y4, Y0, Y0
-	VMOVDQU     Y6, 544(SP)
-	VMOVDQU     Y7, 608(SP)
-	VMOVDQU     Y2, 672(SP)
-	VMOVDQU     Y8, 736(SP)
-	VMOVDQU     Y3, 800(SP)
-	VMOVDQU     Y1, 864(SP)
-	VMOVDQU     Y5, 928(SP)
-	VMOVDQU     Y0, 992(SP)
+	VMOVDQU     Y6, 544(AX)
+	VMOVDQU     Y7, 608(AX)
+	VMOVDQU     Y2, 672(AX)
+	VMOVDQU     Y8, 736(AX)
+	VMOVDQU     Y3, 800(AX)
+	VMOVDQU     Y1, 864(AX)
+	VMOVDQU     Y5, 928(AX)
+	VMOVDQU     Y0, 992(AX)
 	VPCMPEQD    Y0, Y0, Y0
-	VMOVDQU     1024(SP), Y1
-	VMOVDQU     1088(SP), Y2
-	VMOVDQU     1152(SP), Y3
-	VMOVDQU     1216(SP), Y4
-	VMOVDQU     1056(SP), Y5
-	VMOVDQU     1120(SP), Y6
-	VMOVDQU     1184(SP), Y7
-	VMOVDQU     1248(SP), Y8
-	VPADDD      (BX), Y1, Y1
-	VPADDD      (SP), Y1, Y1
+	VMOVDQU     1024(AX), Y1
+	VMOVDQU     1088(AX), Y2
+	VMOVDQU     1152(AX), Y3
+	VMOVDQU     1216(AX), Y4
+	VMOVDQU     1056(AX), Y5
+	VMOVDQU     1120(AX), Y6
+	VMOVDQU     1184(AX), Y7
+	VMOVDQU     1248(AX), Y8
+	VPADDD      (SI), Y1, Y1
+	VPADDD      (AX), Y1, Y1
 	VPXOR       Y4, Y3, Y9
 	VPAND       Y2, Y9, Y9
 	VPXOR       Y4, Y9, Y9
@@ -883,8 +886,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x19, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      (BX), Y5, Y5
-	VPADDD      32(SP), Y5, Y5
+	VPADDD      (SI), Y5, Y5
+	VPADDD      32(AX), Y5, Y5
 	VPXOR       Y8, Y7, Y9
 	VPAND       Y6, Y9, Y9
 	VPXOR       Y8, Y9, Y9
@@ -893,8 +896,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x19, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      32(BX), Y4, Y4
-	VPADDD      64(SP), Y4, Y4
+	VPADDD      32(SI), Y4, Y4
+	VPADDD      64(AX), Y4, Y4
 	VPXOR       Y3, Y2, Y9
 	VPAND       Y1, Y9, Y9
 	VPXOR       Y3, Y9, Y9
@@ -903,8 +906,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x14, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      32(BX), Y8, Y8
-	VPADDD      96(SP), Y8, Y8
+	VPADDD      32(SI), Y8, Y8
+	VPADDD      96(AX), Y8, Y8
 	VPXOR       Y7, Y6, Y9
 	VPAND       Y5, Y9, Y9
 	VPXOR       Y7, Y9, Y9
@@ -913,8 +916,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x14, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      64(BX), Y3, Y3
-	VPADDD      128(SP), Y3, Y3
+	VPADDD      64(SI), Y3, Y3
+	VPADDD      128(AX), Y3, Y3
 	VPXOR       Y2, Y1, Y9
 	VPAND       Y4, Y9, Y9
 	VPXOR       Y2, Y9, Y9
@@ -923,8 +926,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0f, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      64(BX), Y7, Y7
-	VPADDD      160(SP), Y7, Y7
+	VPADDD      64(SI), Y7, Y7
+	VPADDD      160(AX), Y7, Y7
 	VPXOR       Y6, Y5, Y9
 	VPAND       Y8, Y9, Y9
 	VPXOR       Y6, Y9, Y9
@@ -933,8 +936,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0f, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      96(BX), Y2, Y2
-	VPADDD      192(SP), Y2, Y2
+	VPADDD      96(SI), Y2, Y2
+	VPADDD      192(AX), Y2, Y2
 	VPXOR       Y1, Y4, Y9
 	VPAND       Y3, Y9, Y9
 	VPXOR       Y1, Y9, Y9
@@ -943,8 +946,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0a, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      96(BX), Y6, Y6
-	VPADDD      224(SP), Y6, Y6
+	VPADDD      96(SI), Y6, Y6
+	VPADDD      224(AX), Y6, Y6
 	VPXOR       Y5, Y8, Y9
 	VPAND       Y7, Y9, Y9
 	VPXOR       Y5, Y9, Y9
@@ -953,8 +956,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0a, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      128(BX), Y1, Y1
-	VPADDD      256(SP), Y1, Y1
+	VPADDD      128(SI), Y1, Y1
+	VPADDD      256(AX), Y1, Y1
 	VPXOR       Y4, Y3, Y9
 	VPAND       Y2, Y9, Y9
 	VPXOR       Y4, Y9, Y9
@@ -963,8 +966,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x19, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      128(BX), Y5, Y5
-	VPADDD      288(SP), Y5, Y5
+	VPADDD      128(SI), Y5, Y5
+	VPADDD      288(AX), Y5, Y5
 	VPXOR       Y8, Y7, Y9
 	VPAND       Y6, Y9, Y9
 	VPXOR       Y8, Y9, Y9
@@ -973,8 +976,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x19, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      160(BX), Y4, Y4
-	VPADDD      320(SP), Y4, Y4
+	VPADDD      160(SI), Y4, Y4
+	VPADDD      320(AX), Y4, Y4
 	VPXOR       Y3, Y2, Y9
 	VPAND       Y1, Y9, Y9
 	VPXOR       Y3, Y9, Y9
@@ -983,8 +986,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x14, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      160(BX), Y8, Y8
-	VPADDD      352(SP), Y8, Y8
+	VPADDD      160(SI), Y8, Y8
+	VPADDD      352(AX), Y8, Y8
 	VPXOR       Y7, Y6, Y9
 	VPAND       Y5, Y9, Y9
 	VPXOR       Y7, Y9, Y9
@@ -993,8 +996,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x14, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      192(BX), Y3, Y3
-	VPADDD      384(SP), Y3, Y3
+	VPADDD      192(SI), Y3, Y3
+	VPADDD      384(AX), Y3, Y3
 	VPXOR       Y2, Y1, Y9
 	VPAND       Y4, Y9, Y9
 	VPXOR       Y2, Y9, Y9
@@ -1003,8 +1006,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0f, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      192(BX), Y7, Y7
-	VPADDD      416(SP), Y7, Y7
+	VPADDD      192(SI), Y7, Y7
+	VPADDD      416(AX), Y7, Y7
 	VPXOR       Y6, Y5, Y9
 	VPAND       Y8, Y9, Y9
 	VPXOR       Y6, Y9, Y9
@@ -1013,8 +1016,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0f, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      224(BX), Y2, Y2
-	VPADDD      448(SP), Y2, Y2
+	VPADDD      224(SI), Y2, Y2
+	VPADDD      448(AX), Y2, Y2
 	VPXOR       Y1, Y4, Y9
 	VPAND       Y3, Y9, Y9
 	VPXOR       Y1, Y9, Y9
@@ -1023,8 +1026,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0a, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      224(BX), Y6, Y6
-	VPADDD      480(SP), Y6, Y6
+	VPADDD      224(SI), Y6, Y6
+	VPADDD      480(AX), Y6, Y6
 	VPXOR       Y5, Y8, Y9
 	VPAND       Y7, Y9, Y9
 	VPXOR       Y5, Y9, Y9
@@ -1033,8 +1036,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0a, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      256(BX), Y1, Y1
-	VPADDD      512(SP), Y1, Y1
+	VPADDD      256(SI), Y1, Y1
+	VPADDD      512(AX), Y1, Y1
 	VPXOR       Y4, Y3, Y9
 	VPAND       Y2, Y9, Y9
 	VPXOR       Y4, Y9, Y9
@@ -1043,8 +1046,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x19, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      256(BX), Y5, Y5
-	VPADDD      544(SP), Y5, Y5
+	VPADDD      256(SI), Y5, Y5
+	VPADDD      544(AX), Y5, Y5
 	VPXOR       Y8, Y7, Y9
 	VPAND       Y6, Y9, Y9
 	VPXOR       Y8, Y9, Y9
@@ -1053,8 +1056,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x19, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      288(BX), Y4, Y4
-	VPADDD      576(SP), Y4, Y4
+	VPADDD      288(SI), Y4, Y4
+	VPADDD      576(AX), Y4, Y4
 	VPXOR       Y3, Y2, Y9
 	VPAND       Y1, Y9, Y9
 	VPXOR       Y3, Y9, Y9
@@ -1063,8 +1066,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x14, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      288(BX), Y8, Y8
-	VPADDD      608(SP), Y8, Y8
+	VPADDD      288(SI), Y8, Y8
+	VPADDD      608(AX), Y8, Y8
 	VPXOR       Y7, Y6, Y9
 	VPAND       Y5, Y9, Y9
 	VPXOR       Y7, Y9, Y9
@@ -1073,8 +1076,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x14, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      320(BX), Y3, Y3
-	VPADDD      640(SP), Y3, Y3
+	VPADDD      320(SI), Y3, Y3
+	VPADDD      640(AX), Y3, Y3
 	VPXOR       Y2, Y1, Y9
 	VPAND       Y4, Y9, Y9
 	VPXOR       Y2, Y9, Y9
@@ -1083,8 +1086,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0f, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      320(BX), Y7, Y7
-	VPADDD      672(SP), Y7, Y7
+	VPADDD      320(SI), Y7, Y7
+	VPADDD      672(AX), Y7, Y7
 	VPXOR       Y6, Y5, Y9
 	VPAND       Y8, Y9, Y9
 	VPXOR       Y6, Y9, Y9
@@ -1093,8 +1096,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0f, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      352(BX), Y2, Y2
-	VPADDD      704(SP), Y2, Y2
+	VPADDD      352(SI), Y2, Y2
+	VPADDD      704(AX), Y2, Y2
 	VPXOR       Y1, Y4, Y9
 	VPAND       Y3, Y9, Y9
 	VPXOR       Y1, Y9, Y9
@@ -1103,8 +1106,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0a, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      352(BX), Y6, Y6
-	VPADDD      736(SP), Y6, Y6
+	VPADDD      352(SI), Y6, Y6
+	VPADDD      736(AX), Y6, Y6
 	VPXOR       Y5, Y8, Y9
 	VPAND       Y7, Y9, Y9
 	VPXOR       Y5, Y9, Y9
@@ -1113,8 +1116,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0a, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      384(BX), Y1, Y1
-	VPADDD      768(SP), Y1, Y1
+	VPADDD      384(SI), Y1, Y1
+	VPADDD      768(AX), Y1, Y1
 	VPXOR       Y4, Y3, Y9
 	VPAND       Y2, Y9, Y9
 	VPXOR       Y4, Y9, Y9
@@ -1123,8 +1126,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x19, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      384(BX), Y5, Y5
-	VPADDD      800(SP), Y5, Y5
+	VPADDD      384(SI), Y5, Y5
+	VPADDD      800(AX), Y5, Y5
 	VPXOR       Y8, Y7, Y9
 	VPAND       Y6, Y9, Y9
 	VPXOR       Y8, Y9, Y9
@@ -1133,8 +1136,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x19, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      416(BX), Y4, Y4
-	VPADDD      832(SP), Y4, Y4
+	VPADDD      416(SI), Y4, Y4
+	VPADDD      832(AX), Y4, Y4
 	VPXOR       Y3, Y2, Y9
 	VPAND       Y1, Y9, Y9
 	VPXOR       Y3, Y9, Y9
@@ -1143,8 +1146,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x14, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      416(BX), Y8, Y8
-	VPADDD      864(SP), Y8, Y8
+	VPADDD      416(SI), Y8, Y8
+	VPADDD      864(AX), Y8, Y8
 	VPXOR       Y7, Y6, Y9
 	VPAND       Y5, Y9, Y9
 	VPXOR       Y7, Y9, Y9
@@ -1153,8 +1156,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x14, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      448(BX), Y3, Y3
-	VPADDD      896(SP), Y3, Y3
+	VPADDD      448(SI), Y3, Y3
+	VPADDD      896(AX), Y3, Y3
 	VPXOR       Y2, Y1, Y9
 	VPAND       Y4, Y9, Y9
 	VPXOR       Y2, Y9, Y9
@@ -1163,8 +1166,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0f, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      448(BX), Y7, Y7
-	VPADDD      928(SP), Y7, Y7
+	VPADDD      448(SI), Y7, Y7
+	VPADDD      928(AX), Y7, Y7
 	VPXOR       Y6, Y5, Y9
 	VPAND       Y8, Y9, Y9
 	VPXOR       Y6, Y9, Y9
@@ -1173,8 +1176,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0f, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      480(BX), Y2, Y2
-	VPADDD      960(SP), Y2, Y2
+	VPADDD      480(SI), Y2, Y2
+	VPADDD      960(AX), Y2, Y2
 	VPXOR       Y1, Y4, Y9
 	VPAND       Y3, Y9, Y9
 	VPXOR       Y1, Y9, Y9
@@ -1183,8 +1186,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0a, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      480(BX), Y6, Y6
-	VPADDD      992(SP), Y6, Y6
+	VPADDD      480(SI), Y6, Y6
+	VPADDD      992(AX), Y6, Y6
 	VPXOR       Y5, Y8, Y9
 	VPAND       Y7, Y9, Y9
 	VPXOR       Y5, Y9, Y9
@@ -1193,8 +1196,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0a, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      512(BX), Y1, Y1
-	VPADDD      64(SP), Y1, Y1
+	VPADDD      512(SI), Y1, Y1
+	VPADDD      64(AX), Y1, Y1
 	VPANDN      Y3, Y4, Y9
 	VPADDD      Y9, Y1, Y1
 	VPAND       Y4, Y2, Y9
@@ -1203,8 +1206,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1b, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      512(BX), Y5, Y5
-	VPADDD      96(SP), Y5, Y5
+	VPADDD      512(SI), Y5, Y5
+	VPADDD      96(AX), Y5, Y5
 	VPANDN      Y7, Y8, Y9
 	VPADDD      Y9, Y5, Y5
 	VPAND       Y8, Y6, Y9
@@ -1213,8 +1216,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1b, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      544(BX), Y4, Y4
-	VPADDD      384(SP), Y4, Y4
+	VPADDD      544(SI), Y4, Y4
+	VPADDD      384(AX), Y4, Y4
 	VPANDN      Y2, Y3, Y9
 	VPADDD      Y9, Y4, Y4
 	VPAND       Y3, Y1, Y9
@@ -1223,8 +1226,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x17, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      544(BX), Y8, Y8
-	VPADDD      416(SP), Y8, Y8
+	VPADDD      544(SI), Y8, Y8
+	VPADDD      416(AX), Y8, Y8
 	VPANDN      Y6, Y7, Y9
 	VPADDD      Y9, Y8, Y8
 	VPAND       Y7, Y5, Y9
@@ -1233,8 +1236,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x17, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      576(BX), Y3, Y3
-	VPADDD      704(SP), Y3, Y3
+	VPADDD      576(SI), Y3, Y3
+	VPADDD      704(AX), Y3, Y3
 	VPANDN      Y1, Y2, Y9
 	VPADDD      Y9, Y3, Y3
 	VPAND       Y2, Y4, Y9
@@ -1243,8 +1246,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x12, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      576(BX), Y7, Y7
-	VPADDD      736(SP), Y7, Y7
+	VPADDD      576(SI), Y7, Y7
+	VPADDD      736(AX), Y7, Y7
 	VPANDN      Y5, Y6, Y9
 	VPADDD      Y9, Y7, Y7
 	VPAND       Y6, Y8, Y9
@@ -1253,8 +1256,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x12, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      608(BX), Y2, Y2
-	VPADDD      (SP), Y2, Y2
+	VPADDD      608(SI), Y2, Y2
+	VPADDD      (AX), Y2, Y2
 	VPANDN      Y4, Y1, Y9
 	VPADDD      Y9, Y2, Y2
 	VPAND       Y1, Y3, Y9
@@ -1263,8 +1266,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0c, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      608(BX), Y6, Y6
-	VPADDD      32(SP), Y6, Y6
+	VPADDD      608(SI), Y6, Y6
+	VPADDD      32(AX), Y6, Y6
 	VPANDN      Y8, Y5, Y9
 	VPADDD      Y9, Y6, Y6
 	VPAND       Y5, Y7, Y9
@@ -1273,8 +1276,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0c, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      640(BX), Y1, Y1
-	VPADDD      320(SP), Y1, Y1
+	VPADDD      640(SI), Y1, Y1
+	VPADDD      320(AX), Y1, Y1
 	VPANDN      Y3, Y4, Y9
 	VPADDD      Y9, Y1, Y1
 	VPAND       Y4, Y2, Y9
@@ -1283,8 +1286,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1b, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      640(BX), Y5, Y5
-	VPADDD      352(SP), Y5, Y5
+	VPADDD      640(SI), Y5, Y5
+	VPADDD      352(AX), Y5, Y5
 	VPANDN      Y7, Y8, Y9
 	VPADDD      Y9, Y5, Y5
 	VPAND       Y8, Y6, Y9
@@ -1293,8 +1296,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1b, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      672(BX), Y4, Y4
-	VPADDD      640(SP), Y4, Y4
+	VPADDD      672(SI), Y4, Y4
+	VPADDD      640(AX), Y4, Y4
 	VPANDN      Y2, Y3, Y9
 	VPADDD      Y9, Y4, Y4
 	VPAND       Y3, Y1, Y9
@@ -1303,8 +1306,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x17, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      672(BX), Y8, Y8
-	VPADDD      672(SP), Y8, Y8
+	VPADDD      672(SI), Y8, Y8
+	VPADDD      672(AX), Y8, Y8
 	VPANDN      Y6, Y7, Y9
 	VPADDD      Y9, Y8, Y8
 	VPAND       Y7, Y5, Y9
@@ -1313,8 +1316,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x17, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      704(BX), Y3, Y3
-	VPADDD      960(SP), Y3, Y3
+	VPADDD      704(SI), Y3, Y3
+	VPADDD      960(AX), Y3, Y3
 	VPANDN      Y1, Y2, Y9
 	VPADDD      Y9, Y3, Y3
 	VPAND       Y2, Y4, Y9
@@ -1323,8 +1326,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x12, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      704(BX), Y7, Y7
-	VPADDD      992(SP), Y7, Y7
+	VPADDD      704(SI), Y7, Y7
+	VPADDD      992(AX), Y7, Y7
 	VPANDN      Y5, Y6, Y9
 	VPADDD      Y9, Y7, Y7
 	VPAND       Y6, Y8, Y9
@@ -1333,8 +1336,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x12, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      736(BX), Y2, Y2
-	VPADDD      256(SP), Y2, Y2
+	VPADDD      736(SI), Y2, Y2
+	VPADDD      256(AX), Y2, Y2
 	VPANDN      Y4, Y1, Y9
 	VPADDD      Y9, Y2, Y2
 	VPAND       Y1, Y3, Y9
@@ -1343,8 +1346,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0c, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      736(BX), Y6, Y6
-	VPADDD      288(SP), Y6, Y6
+	VPADDD      736(SI), Y6, Y6
+	VPADDD      288(AX), Y6, Y6
 	VPANDN      Y8, Y5, Y9
 	VPADDD      Y9, Y6, Y6
 	VPAND       Y5, Y7, Y9
@@ -1353,8 +1356,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0c, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      768(BX), Y1, Y1
-	VPADDD      576(SP), Y1, Y1
+	VPADDD      768(SI), Y1, Y1
+	VPADDD      576(AX), Y1, Y1
 	VPANDN      Y3, Y4, Y9
 	VPADDD      Y9, Y1, Y1
 	VPAND       Y4, Y2, Y9
@@ -1363,8 +1366,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1b, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      768(BX), Y5, Y5
-	VPADDD      608(SP), Y5, Y5
+	VPADDD      768(SI), Y5, Y5
+	VPADDD      608(AX), Y5, Y5
 	VPANDN      Y7, Y8, Y9
 	VPADDD      Y9, Y5, Y5
 	VPAND       Y8, Y6, Y9
@@ -1373,8 +1376,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1b, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      800(BX), Y4, Y4
-	VPADDD      896(SP), Y4, Y4
+	VPADDD      800(SI), Y4, Y4
+	VPADDD      896(AX), Y4, Y4
 	VPANDN      Y2, Y3, Y9
 	VPADDD      Y9, Y4, Y4
 	VPAND       Y3, Y1, Y9
@@ -1383,8 +1386,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x17, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      800(BX), Y8, Y8
-	VPADDD      928(SP), Y8, Y8
+	VPADDD      800(SI), Y8, Y8
+	VPADDD      928(AX), Y8, Y8
 	VPANDN      Y6, Y7, Y9
 	VPADDD      Y9, Y8, Y8
 	VPAND       Y7, Y5, Y9
@@ -1393,8 +1396,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x17, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      832(BX), Y3, Y3
-	VPADDD      192(SP), Y3, Y3
+	VPADDD      832(SI), Y3, Y3
+	VPADDD      192(AX), Y3, Y3
 	VPANDN      Y1, Y2, Y9
 	VPADDD      Y9, Y3, Y3
 	VPAND       Y2, Y4, Y9
@@ -1403,8 +1406,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x12, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      832(BX), Y7, Y7
-	VPADDD      224(SP), Y7, Y7
+	VPADDD      832(SI), Y7, Y7
+	VPADDD      224(AX), Y7, Y7
 	VPANDN      Y5, Y6, Y9
 	VPADDD      Y9, Y7, Y7
 	VPAND       Y6, Y8, Y9
@@ -1413,8 +1416,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x12, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      864(BX), Y2, Y2
-	VPADDD      512(SP), Y2, Y2
+	VPADDD      864(SI), Y2, Y2
+	VPADDD      512(AX), Y2, Y2
 	VPANDN      Y4, Y1, Y9
 	VPADDD      Y9, Y2, Y2
 	VPAND       Y1, Y3, Y9
@@ -1423,8 +1426,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0c, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      864(BX), Y6, Y6
-	VPADDD      544(SP), Y6, Y6
+	VPADDD      864(SI), Y6, Y6
+	VPADDD      544(AX), Y6, Y6
 	VPANDN      Y8, Y5, Y9
 	VPADDD      Y9, Y6, Y6
 	VPAND       Y5, Y7, Y9
@@ -1433,8 +1436,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0c, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      896(BX), Y1, Y1
-	VPADDD      832(SP), Y1, Y1
+	VPADDD      896(SI), Y1, Y1
+	VPADDD      832(AX), Y1, Y1
 	VPANDN      Y3, Y4, Y9
 	VPADDD      Y9, Y1, Y1
 	VPAND       Y4, Y2, Y9
@@ -1443,8 +1446,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1b, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      896(BX), Y5, Y5
-	VPADDD      864(SP), Y5, Y5
+	VPADDD      896(SI), Y5, Y5
+	VPADDD      864(AX), Y5, Y5
 	VPANDN      Y7, Y8, Y9
 	VPADDD      Y9, Y5, Y5
 	VPAND       Y8, Y6, Y9
@@ -1453,8 +1456,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1b, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      928(BX), Y4, Y4
-	VPADDD      128(SP), Y4, Y4
+	VPADDD      928(SI), Y4, Y4
+	VPADDD      128(AX), Y4, Y4
 	VPANDN      Y2, Y3, Y9
 	VPADDD      Y9, Y4, Y4
 	VPAND       Y3, Y1, Y9
@@ -1463,8 +1466,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x17, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      928(BX), Y8, Y8
-	VPADDD      160(SP), Y8, Y8
+	VPADDD      928(SI), Y8, Y8
+	VPADDD      160(AX), Y8, Y8
 	VPANDN      Y6, Y7, Y9
 	VPADDD      Y9, Y8, Y8
 	VPAND       Y7, Y5, Y9
@@ -1473,8 +1476,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x17, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      960(BX), Y3, Y3
-	VPADDD      448(SP), Y3, Y3
+	VPADDD      960(SI), Y3, Y3
+	VPADDD      448(AX), Y3, Y3
 	VPANDN      Y1, Y2, Y9
 	VPADDD      Y9, Y3, Y3
 	VPAND       Y2, Y4, Y9
@@ -1483,8 +1486,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x12, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      960(BX), Y7, Y7
-	VPADDD      480(SP), Y7, Y7
+	VPADDD      960(SI), Y7, Y7
+	VPADDD      480(AX), Y7, Y7
 	VPANDN      Y5, Y6, Y9
 	VPADDD      Y9, Y7, Y7
 	VPAND       Y6, Y8, Y9
@@ -1493,8 +1496,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x12, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      992(BX), Y2, Y2
-	VPADDD      768(SP), Y2, Y2
+	VPADDD      992(SI), Y2, Y2
+	VPADDD      768(AX), Y2, Y2
 	VPANDN      Y4, Y1, Y9
 	VPADDD      Y9, Y2, Y2
 	VPAND       Y1, Y3, Y9
@@ -1503,8 +1506,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0c, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      992(BX), Y6, Y6
-	VPADDD      800(SP), Y6, Y6
+	VPADDD      992(SI), Y6, Y6
+	VPADDD      800(AX), Y6, Y6
 	VPANDN      Y8, Y5, Y9
 	VPADDD      Y9, Y6, Y6
 	VPAND       Y5, Y7, Y9
@@ -1513,8 +1516,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0c, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      1024(BX), Y1, Y1
-	VPADDD      320(SP), Y1, Y1
+	VPADDD      1024(SI), Y1, Y1
+	VPADDD      320(AX), Y1, Y1
 	VPXOR       Y4, Y3, Y9
 	VPXOR       Y2, Y9, Y9
 	VPADDD      Y9, Y1, Y1
@@ -1522,8 +1525,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1c, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      1024(BX), Y5, Y5
-	VPADDD      352(SP), Y5, Y5
+	VPADDD      1024(SI), Y5, Y5
+	VPADDD      352(AX), Y5, Y5
 	VPXOR       Y8, Y7, Y9
 	VPXOR       Y6, Y9, Y9
 	VPADDD      Y9, Y5, Y5
@@ -1531,8 +1534,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1c, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      1056(BX), Y4, Y4
-	VPADDD      512(SP), Y4, Y4
+	VPADDD      1056(SI), Y4, Y4
+	VPADDD      512(AX), Y4, Y4
 	VPXOR       Y3, Y2, Y9
 	VPXOR       Y1, Y9, Y9
 	VPADDD      Y9, Y4, Y4
@@ -1540,8 +1543,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x15, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      1056(BX), Y8, Y8
-	VPADDD      544(SP), Y8, Y8
+	VPADDD      1056(SI), Y8, Y8
+	VPADDD      544(AX), Y8, Y8
 	VPXOR       Y7, Y6, Y9
 	VPXOR       Y5, Y9, Y9
 	VPADDD      Y9, Y8, Y8
@@ -1549,8 +1552,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x15, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      1088(BX), Y3, Y3
-	VPADDD      704(SP), Y3, Y3
+	VPADDD      1088(SI), Y3, Y3
+	VPADDD      704(AX), Y3, Y3
 	VPXOR       Y2, Y1, Y9
 	VPXOR       Y4, Y9, Y9
 	VPADDD      Y9, Y3, Y3
@@ -1558,8 +1561,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x10, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      1088(BX), Y7, Y7
-	VPADDD      736(SP), Y7, Y7
+	VPADDD      1088(SI), Y7, Y7
+	VPADDD      736(AX), Y7, Y7
 	VPXOR       Y6, Y5, Y9
 	VPXOR       Y8, Y9, Y9
 	VPADDD      Y9, Y7, Y7
@@ -1567,8 +1570,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x10, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      1120(BX), Y2, Y2
-	VPADDD      896(SP), Y2, Y2
+	VPADDD      1120(SI), Y2, Y2
+	VPADDD      896(AX), Y2, Y2
 	VPXOR       Y1, Y4, Y9
 	VPXOR       Y3, Y9, Y9
 	VPADDD      Y9, Y2, Y2
@@ -1576,8 +1579,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x09, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      1120(BX), Y6, Y6
-	VPADDD      928(SP), Y6, Y6
+	VPADDD      1120(SI), Y6, Y6
+	VPADDD      928(AX), Y6, Y6
 	VPXOR       Y5, Y8, Y9
 	VPXOR       Y7, Y9, Y9
 	VPADDD      Y9, Y6, Y6
@@ -1585,8 +1588,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x09, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      1152(BX), Y1, Y1
-	VPADDD      64(SP), Y1, Y1
+	VPADDD      1152(SI), Y1, Y1
+	VPADDD      64(AX), Y1, Y1
 	VPXOR       Y4, Y3, Y9
 	VPXOR       Y2, Y9, Y9
 	VPADDD      Y9, Y1, Y1
@@ -1594,8 +1597,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1c, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      1152(BX), Y5, Y5
-	VPADDD      96(SP), Y5, Y5
+	VPADDD      1152(SI), Y5, Y5
+	VPADDD      96(AX), Y5, Y5
 	VPXOR       Y8, Y7, Y9
 	VPXOR       Y6, Y9, Y9
 	VPADDD      Y9, Y5, Y5
@@ -1603,8 +1606,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1c, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      1184(BX), Y4, Y4
-	VPADDD      256(SP), Y4, Y4
+	VPADDD      1184(SI), Y4, Y4
+	VPADDD      256(AX), Y4, Y4
 	VPXOR       Y3, Y2, Y9
 	VPXOR       Y1, Y9, Y9
 	VPADDD      Y9, Y4, Y4
@@ -1612,8 +1615,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x15, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      1184(BX), Y8, Y8
-	VPADDD      288(SP), Y8, Y8
+	VPADDD      1184(SI), Y8, Y8
+	VPADDD      288(AX), Y8, Y8
 	VPXOR       Y7, Y6, Y9
 	VPXOR       Y5, Y9, Y9
 	VPADDD      Y9, Y8, Y8
@@ -1621,8 +1624,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x15, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      1216(BX), Y3, Y3
-	VPADDD      448(SP), Y3, Y3
+	VPADDD      1216(SI), Y3, Y3
+	VPADDD      448(AX), Y3, Y3
 	VPXOR       Y2, Y1, Y9
 	VPXOR       Y4, Y9, Y9
 	VPADDD      Y9, Y3, Y3
@@ -1630,8 +1633,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x10, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      1216(BX), Y7, Y7
-	VPADDD      480(SP), Y7, Y7
+	VPADDD      1216(SI), Y7, Y7
+	VPADDD      480(AX), Y7, Y7
 	VPXOR       Y6, Y5, Y9
 	VPXOR       Y8, Y9, Y9
 	VPADDD      Y9, Y7, Y7
@@ -1639,8 +1642,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x10, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      1248(BX), Y2, Y2
-	VPADDD      640(SP), Y2, Y2
+	VPADDD      1248(SI), Y2, Y2
+	VPADDD      640(AX), Y2, Y2
 	VPXOR       Y1, Y4, Y9
 	VPXOR       Y3, Y9, Y9
 	VPADDD      Y9, Y2, Y2
@@ -1648,8 +1651,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x09, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      1248(BX), Y6, Y6
-	VPADDD      672(SP), Y6, Y6
+	VPADDD      1248(SI), Y6, Y6
+	VPADDD      672(AX), Y6, Y6
 	VPXOR       Y5, Y8, Y9
 	VPXOR       Y7, Y9, Y9
 	VPADDD      Y9, Y6, Y6
@@ -1657,8 +1660,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x09, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      1280(BX), Y1, Y1
-	VPADDD      832(SP), Y1, Y1
+	VPADDD      1280(SI), Y1, Y1
+	VPADDD      832(AX), Y1, Y1
 	VPXOR       Y4, Y3, Y9
 	VPXOR       Y2, Y9, Y9
 	VPADDD      Y9, Y1, Y1
@@ -1666,8 +1669,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1c, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      1280(BX), Y5, Y5
-	VPADDD      864(SP), Y5, Y5
+	VPADDD      1280(SI), Y5, Y5
+	VPADDD      864(AX), Y5, Y5
 	VPXOR       Y8, Y7, Y9
 	VPXOR       Y6, Y9, Y9
 	VPADDD      Y9, Y5, Y5
@@ -1675,8 +1678,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1c, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      1312(BX), Y4, Y4
-	VPADDD      (SP), Y4, Y4
+	VPADDD      1312(SI), Y4, Y4
+	VPADDD      (AX), Y4, Y4
 	VPXOR       Y3, Y2, Y9
 	VPXOR       Y1, Y9, Y9
 	VPADDD      Y9, Y4, Y4
@@ -1684,8 +1687,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x15, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      1312(BX), Y8, Y8
-	VPADDD      32(SP), Y8, Y8
+	VPADDD      1312(SI), Y8, Y8
+	VPADDD      32(AX), Y8, Y8
 	VPXOR       Y7, Y6, Y9
 	VPXOR       Y5, Y9, Y9
 	VPADDD      Y9, Y8, Y8
@@ -1693,8 +1696,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x15, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      1344(BX), Y3, Y3
-	VPADDD      192(SP), Y3, Y3
+	VPADDD      1344(SI), Y3, Y3
+	VPADDD      192(AX), Y3, Y3
 	VPXOR       Y2, Y1, Y9
 	VPXOR       Y4, Y9, Y9
 	VPADDD      Y9, Y3, Y3
@@ -1702,8 +1705,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x10, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      1344(BX), Y7, Y7
-	VPADDD      224(SP), Y7, Y7
+	VPADDD      1344(SI), Y7, Y7
+	VPADDD      224(AX), Y7, Y7
 	VPXOR       Y6, Y5, Y9
 	VPXOR       Y8, Y9, Y9
 	VPADDD      Y9, Y7, Y7
@@ -1711,8 +1714,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x10, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      1376(BX), Y2, Y2
-	VPADDD      384(SP), Y2, Y2
+	VPADDD      1376(SI), Y2, Y2
+	VPADDD      384(AX), Y2, Y2
 	VPXOR       Y1, Y4, Y9
 	VPXOR       Y3, Y9, Y9
 	VPADDD      Y9, Y2, Y2
@@ -1720,8 +1723,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x09, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      1376(BX), Y6, Y6
-	VPADDD      416(SP), Y6, Y6
+	VPADDD      1376(SI), Y6, Y6
+	VPADDD      416(AX), Y6, Y6
 	VPXOR       Y5, Y8, Y9
 	VPXOR       Y7, Y9, Y9
 	VPADDD      Y9, Y6, Y6
@@ -1729,8 +1732,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x09, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      1408(BX), Y1, Y1
-	VPADDD      576(SP), Y1, Y1
+	VPADDD      1408(SI), Y1, Y1
+	VPADDD      576(AX), Y1, Y1
 	VPXOR       Y4, Y3, Y9
 	VPXOR       Y2, Y9, Y9
 	VPADDD      Y9, Y1, Y1
@@ -1738,8 +1741,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1c, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      1408(BX), Y5, Y5
-	VPADDD      608(SP), Y5, Y5
+	VPADDD      1408(SI), Y5, Y5
+	VPADDD      608(AX), Y5, Y5
 	VPXOR       Y8, Y7, Y9
 	VPXOR       Y6, Y9, Y9
 	VPADDD      Y9, Y5, Y5
@@ -1747,8 +1750,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1c, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      1440(BX), Y4, Y4
-	VPADDD      768(SP), Y4, Y4
+	VPADDD      1440(SI), Y4, Y4
+	VPADDD      768(AX), Y4, Y4
 	VPXOR       Y3, Y2, Y9
 	VPXOR       Y1, Y9, Y9
 	VPADDD      Y9, Y4, Y4
@@ -1756,8 +1759,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x15, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      1440(BX), Y8, Y8
-	VPADDD      800(SP), Y8, Y8
+	VPADDD      1440(SI), Y8, Y8
+	VPADDD      800(AX), Y8, Y8
 	VPXOR       Y7, Y6, Y9
 	VPXOR       Y5, Y9, Y9
 	VPADDD      Y9, Y8, Y8
@@ -1765,8 +1768,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x15, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      1472(BX), Y3, Y3
-	VPADDD      960(SP), Y3, Y3
+	VPADDD      1472(SI), Y3, Y3
+	VPADDD      960(AX), Y3, Y3
 	VPXOR       Y2, Y1, Y9
 	VPXOR       Y4, Y9, Y9
 	VPADDD      Y9, Y3, Y3
@@ -1774,8 +1777,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x10, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      1472(BX), Y7, Y7
-	VPADDD      992(SP), Y7, Y7
+	VPADDD      1472(SI), Y7, Y7
+	VPADDD      992(AX), Y7, Y7
 	VPXOR       Y6, Y5, Y9
 	VPXOR       Y8, Y9, Y9
 	VPADDD      Y9, Y7, Y7
@@ -1783,8 +1786,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x10, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      1504(BX), Y2, Y2
-	VPADDD      128(SP), Y2, Y2
+	VPADDD      1504(SI), Y2, Y2
+	VPADDD      128(AX), Y2, Y2
 	VPXOR       Y1, Y4, Y9
 	VPXOR       Y3, Y9, Y9
 	VPADDD      Y9, Y2, Y2
@@ -1792,8 +1795,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x09, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      1504(BX), Y6, Y6
-	VPADDD      160(SP), Y6, Y6
+	VPADDD      1504(SI), Y6, Y6
+	VPADDD      160(AX), Y6, Y6
 	VPXOR       Y5, Y8, Y9
 	VPXOR       Y7, Y9, Y9
 	VPADDD      Y9, Y6, Y6
@@ -1801,8 +1804,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x09, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      1536(BX), Y1, Y1
-	VPADDD      (SP), Y1, Y1
+	VPADDD      1536(SI), Y1, Y1
+	VPADDD      (AX), Y1, Y1
 	VPXOR       Y0, Y4, Y9
 	VPOR        Y2, Y9, Y9
 	VPXOR       Y3, Y9, Y9
@@ -1811,8 +1814,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1a, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      1536(BX), Y5, Y5
-	VPADDD      32(SP), Y5, Y5
+	VPADDD      1536(SI), Y5, Y5
+	VPADDD      32(AX), Y5, Y5
 	VPXOR       Y0, Y8, Y9
 	VPOR        Y6, Y9, Y9
 	VPXOR       Y7, Y9, Y9
@@ -1821,8 +1824,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1a, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      1568(BX), Y4, Y4
-	VPADDD      448(SP), Y4, Y4
+	VPADDD      1568(SI), Y4, Y4
+	VPADDD      448(AX), Y4, Y4
 	VPXOR       Y0, Y3, Y9
 	VPOR        Y1, Y9, Y9
 	VPXOR       Y2, Y9, Y9
@@ -1831,8 +1834,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x16, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      1568(BX), Y8, Y8
-	VPADDD      480(SP), Y8, Y8
+	VPADDD      1568(SI), Y8, Y8
+	VPADDD      480(AX), Y8, Y8
 	VPXOR       Y0, Y7, Y9
 	VPOR        Y5, Y9, Y9
 	VPXOR       Y6, Y9, Y9
@@ -1841,8 +1844,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x16, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      1600(BX), Y3, Y3
-	VPADDD      896(SP), Y3, Y3
+	VPADDD      1600(SI), Y3, Y3
+	VPADDD      896(AX), Y3, Y3
 	VPXOR       Y0, Y2, Y9
 	VPOR        Y4, Y9, Y9
 	VPXOR       Y1, Y9, Y9
@@ -1851,8 +1854,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x11, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      1600(BX), Y7, Y7
-	VPADDD      928(SP), Y7, Y7
+	VPADDD      1600(SI), Y7, Y7
+	VPADDD      928(AX), Y7, Y7
 	VPXOR       Y0, Y6, Y9
 	VPOR        Y8, Y9, Y9
 	VPXOR       Y5, Y9, Y9
@@ -1861,8 +1864,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x11, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      1632(BX), Y2, Y2
-	VPADDD      320(SP), Y2, Y2
+	VPADDD      1632(SI), Y2, Y2
+	VPADDD      320(AX), Y2, Y2
 	VPXOR       Y0, Y1, Y9
 	VPOR        Y3, Y9, Y9
 	VPXOR       Y4, Y9, Y9
@@ -1871,8 +1874,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0b, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      1632(BX), Y6, Y6
-	VPADDD      352(SP), Y6, Y6
+	VPADDD      1632(SI), Y6, Y6
+	VPADDD      352(AX), Y6, Y6
 	VPXOR       Y0, Y5, Y9
 	VPOR        Y7, Y9, Y9
 	VPXOR       Y8, Y9, Y9
@@ -1881,8 +1884,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0b, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      1664(BX), Y1, Y1
-	VPADDD      768(SP), Y1, Y1
+	VPADDD      1664(SI), Y1, Y1
+	VPADDD      768(AX), Y1, Y1
 	VPXOR       Y0, Y4, Y9
 	VPOR        Y2, Y9, Y9
 	VPXOR       Y3, Y9, Y9
@@ -1891,8 +1894,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1a, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      1664(BX), Y5, Y5
-	VPADDD      800(SP), Y5, Y5
+	VPADDD      1664(SI), Y5, Y5
+	VPADDD      800(AX), Y5, Y5
 	VPXOR       Y0, Y8, Y9
 	VPOR        Y6, Y9, Y9
 	VPXOR       Y7, Y9, Y9
@@ -1901,8 +1904,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1a, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      1696(BX), Y4, Y4
-	VPADDD      192(SP), Y4, Y4
+	VPADDD      1696(SI), Y4, Y4
+	VPADDD      192(AX), Y4, Y4
 	VPXOR       Y0, Y3, Y9
 	VPOR        Y1, Y9, Y9
 	VPXOR       Y2, Y9, Y9
@@ -1911,8 +1914,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x16, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      1696(BX), Y8, Y8
-	VPADDD      224(SP), Y8, Y8
+	VPADDD      1696(SI), Y8, Y8
+	VPADDD      224(AX), Y8, Y8
 	VPXOR       Y0, Y7, Y9
 	VPOR        Y5, Y9, Y9
 	VPXOR       Y6, Y9, Y9
@@ -1921,8 +1924,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x16, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      1728(BX), Y3, Y3
-	VPADDD      640(SP), Y3, Y3
+	VPADDD      1728(SI), Y3, Y3
+	VPADDD      640(AX), Y3, Y3
 	VPXOR       Y0, Y2, Y9
 	VPOR        Y4, Y9, Y9
 	VPXOR       Y1, Y9, Y9
@@ -1931,8 +1934,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x11, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      1728(BX), Y7, Y7
-	VPADDD      672(SP), Y7, Y7
+	VPADDD      1728(SI), Y7, Y7
+	VPADDD      672(AX), Y7, Y7
 	VPXOR       Y0, Y6, Y9
 	VPOR        Y8, Y9, Y9
 	VPXOR       Y5, Y9, Y9
@@ -1941,8 +1944,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x11, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      1760(BX), Y2, Y2
-	VPADDD      64(SP), Y2, Y2
+	VPADDD      1760(SI), Y2, Y2
+	VPADDD      64(AX), Y2, Y2
 	VPXOR       Y0, Y1, Y9
 	VPOR        Y3, Y9, Y9
 	VPXOR       Y4, Y9, Y9
@@ -1951,8 +1954,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0b, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      1760(BX), Y6, Y6
-	VPADDD      96(SP), Y6, Y6
+	VPADDD      1760(SI), Y6, Y6
+	VPADDD      96(AX), Y6, Y6
 	VPXOR       Y0, Y5, Y9
 	VPOR        Y7, Y9, Y9
 	VPXOR       Y8, Y9, Y9
@@ -1961,8 +1964,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0b, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      1792(BX), Y1, Y1
-	VPADDD      512(SP), Y1, Y1
+	VPADDD      1792(SI), Y1, Y1
+	VPADDD      512(AX), Y1, Y1
 	VPXOR       Y0, Y4, Y9
 	VPOR        Y2, Y9, Y9
 	VPXOR       Y3, Y9, Y9
@@ -1971,8 +1974,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1a, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      1792(BX), Y5, Y5
-	VPADDD      544(SP), Y5, Y5
+	VPADDD      1792(SI), Y5, Y5
+	VPADDD      544(AX), Y5, Y5
 	VPXOR       Y0, Y8, Y9
 	VPOR        Y6, Y9, Y9
 	VPXOR       Y7, Y9, Y9
@@ -1981,8 +1984,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1a, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      1824(BX), Y4, Y4
-	VPADDD      960(SP), Y4, Y4
+	VPADDD      1824(SI), Y4, Y4
+	VPADDD      960(AX), Y4, Y4
 	VPXOR       Y0, Y3, Y9
 	VPOR        Y1, Y9, Y9
 	VPXOR       Y2, Y9, Y9
@@ -1991,8 +1994,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x16, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      1824(BX), Y8, Y8
-	VPADDD      992(SP), Y8, Y8
+	VPADDD      1824(SI), Y8, Y8
+	VPADDD      992(AX), Y8, Y8
 	VPXOR       Y0, Y7, Y9
 	VPOR        Y5, Y9, Y9
 	VPXOR       Y6, Y9, Y9
@@ -2001,8 +2004,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x16, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      1856(BX), Y3, Y3
-	VPADDD      384(SP), Y3, Y3
+	VPADDD      1856(SI), Y3, Y3
+	VPADDD      384(AX), Y3, Y3
 	VPXOR       Y0, Y2, Y9
 	VPOR        Y4, Y9, Y9
 	VPXOR       Y1, Y9, Y9
@@ -2011,8 +2014,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x11, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      1856(BX), Y7, Y7
-	VPADDD      416(SP), Y7, Y7
+	VPADDD      1856(SI), Y7, Y7
+	VPADDD      416(AX), Y7, Y7
 	VPXOR       Y0, Y6, Y9
 	VPOR        Y8, Y9, Y9
 	VPXOR       Y5, Y9, Y9
@@ -2021,8 +2024,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x11, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      1888(BX), Y2, Y2
-	VPADDD      832(SP), Y2, Y2
+	VPADDD      1888(SI), Y2, Y2
+	VPADDD      832(AX), Y2, Y2
 	VPXOR       Y0, Y1, Y9
 	VPOR        Y3, Y9, Y9
 	VPXOR       Y4, Y9, Y9
@@ -2031,8 +2034,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0b, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      1888(BX), Y6, Y6
-	VPADDD      864(SP), Y6, Y6
+	VPADDD      1888(SI), Y6, Y6
+	VPADDD      864(AX), Y6, Y6
 	VPXOR       Y0, Y5, Y9
 	VPOR        Y7, Y9, Y9
 	VPXOR       Y8, Y9, Y9
@@ -2041,8 +2044,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0b, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      1920(BX), Y1, Y1
-	VPADDD      256(SP), Y1, Y1
+	VPADDD      1920(SI), Y1, Y1
+	VPADDD      256(AX), Y1, Y1
 	VPXOR       Y0, Y4, Y9
 	VPOR        Y2, Y9, Y9
 	VPXOR       Y3, Y9, Y9
@@ -2051,8 +2054,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1a, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      1920(BX), Y5, Y5
-	VPADDD      288(SP), Y5, Y5
+	VPADDD      1920(SI), Y5, Y5
+	VPADDD      288(AX), Y5, Y5
 	VPXOR       Y0, Y8, Y9
 	VPOR        Y6, Y9, Y9
 	VPXOR       Y7, Y9, Y9
@@ -2061,8 +2064,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x1a, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      1952(BX), Y4, Y4
-	VPADDD      704(SP), Y4, Y4
+	VPADDD      1952(SI), Y4, Y4
+	VPADDD      704(AX), Y4, Y4
 	VPXOR       Y0, Y3, Y9
 	VPOR        Y1, Y9, Y9
 	VPXOR       Y2, Y9, Y9
@@ -2071,8 +2074,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x16, Y4, Y4
 	VPOR        Y9, Y4, Y4
 	VPADDD      Y1, Y4, Y4
-	VPADDD      1952(BX), Y8, Y8
-	VPADDD      736(SP), Y8, Y8
+	VPADDD      1952(SI), Y8, Y8
+	VPADDD      736(AX), Y8, Y8
 	VPXOR       Y0, Y7, Y9
 	VPOR        Y5, Y9, Y9
 	VPXOR       Y6, Y9, Y9
@@ -2081,8 +2084,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x16, Y8, Y8
 	VPOR        Y9, Y8, Y8
 	VPADDD      Y5, Y8, Y8
-	VPADDD      1984(BX), Y3, Y3
-	VPADDD      128(SP), Y3, Y3
+	VPADDD      1984(SI), Y3, Y3
+	VPADDD      128(AX), Y3, Y3
 	VPXOR       Y0, Y2, Y9
 	VPOR        Y4, Y9, Y9
 	VPXOR       Y1, Y9, Y9
@@ -2091,8 +2094,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x11, Y3, Y3
 	VPOR        Y9, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      1984(BX), Y7, Y7
-	VPADDD      160(SP), Y7, Y7
+	VPADDD      1984(SI), Y7, Y7
+	VPADDD      160(AX), Y7, Y7
 	VPXOR       Y0, Y6, Y9
 	VPOR        Y8, Y9, Y9
 	VPXOR       Y5, Y9, Y9
@@ -2101,8 +2104,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x11, Y7, Y7
 	VPOR        Y9, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      2016(BX), Y2, Y2
-	VPADDD      576(SP), Y2, Y2
+	VPADDD      2016(SI), Y2, Y2
+	VPADDD      576(AX), Y2, Y2
 	VPXOR       Y0, Y1, Y9
 	VPOR        Y3, Y9, Y9
 	VPXOR       Y4, Y9, Y9
@@ -2111,8 +2114,8 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0b, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      2016(BX), Y6, Y6
-	VPADDD      608(SP), Y6, Y6
+	VPADDD      2016(SI), Y6, Y6
+	VPADDD      608(AX), Y6, Y6
 	VPXOR       Y0, Y5, Y0
 	VPOR        Y7, Y0, Y0
 	VPXOR       Y8, Y0, Y0
@@ -2121,41 +2124,41 @@ blockAVX2_warm_skip:
 	VPSRLD      $0x0b, Y6, Y6
 	VPOR        Y0, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      1024(SP), Y1, Y1
-	VMOVDQU     Y1, 1024(SP)
-	VPADDD      1088(SP), Y2, Y2
-	VMOVDQU     Y2, 1088(SP)
-	VPADDD      1152(SP), Y3, Y3
-	VMOVDQU     Y3, 1152(SP)
-	VPADDD      1216(SP), Y4, Y4
-	VMOVDQU     Y4, 1216(SP)
-	VPADDD      1056(SP), Y5, Y5
-	VMOVDQU     Y5, 1056(SP)
-	VPADDD      1120(SP), Y6, Y6
-	VMOVDQU     Y6, 1120(SP)
-	VPADDD      1184(SP), Y7, Y7
-	VMOVDQU     Y7, 1184(SP)
-	VPADDD      1248(SP), Y8, Y8
-	VMOVDQU     Y8, 1248(SP)
-	ADDQ        $0x40, SI
-	DECQ        DX
+	VPADDD      1024(AX), Y1, Y1
+	VMOVDQU     Y1, 1024(AX)
+	VPADDD      1088(AX), Y2, Y2
+	VMOVDQU     Y2, 1088(AX)
+	VPADDD      1152(AX), Y3, Y3
+	VMOVDQU     Y3, 1152(AX)
+	VPADDD      1216(AX), Y4, Y4
+	VMOVDQU     Y4, 1216(AX)
+	VPADDD      1056(AX), Y5, Y5
+	VMOVDQU     Y5, 1056(AX)
+	VPADDD      1120(AX), Y6, Y6
+	VMOVDQU     Y6, 1120(AX)
+	VPADDD      1184(AX), Y7, Y7
+	VMOVDQU     Y7, 1184(AX)
+	VPADDD      1248(AX), Y8, Y8
+	VMOVDQU     Y8, 1248(AX)
+	ADDQ        $0x40, DI
+	DECQ        BX
 	JNZ         avx2_loop
-	VMOVDQU     1024(SP), Y0
-	VMOVDQU     Y0, (AX)
-	VMOVDQU     1056(SP), Y0
-	VMOVDQU     Y0, 32(AX)
-	VMOVDQU     1088(SP), Y0
-	VMOVDQU     Y0, 64(AX)
-	VMOVDQU     1120(SP), Y0
-	VMOVDQU     Y0, 96(AX)
-	VMOVDQU     1152(SP), Y0
-	VMOVDQU     Y0, 128(AX)
-	VMOVDQU     1184(SP), Y0
-	VMOVDQU     Y0, 160(AX)
-	VMOVDQU     1216(SP), Y0
-	VMOVDQU     Y0, 192(AX)
-	VMOVDQU     1248(SP), Y0
-	VMOVDQU     Y0, 224(AX)
+	VMOVDQU     1024(AX), Y0
+	VMOVDQU     Y0, (CX)
+	VMOVDQU     1056(AX), Y0
+	VMOVDQU     Y0, 32(CX)
+	VMOVDQU     1088(AX), Y0
+	VMOVDQU     Y0, 64(CX)
+	VMOVDQU     1120(AX), Y0
+	VMOVDQU     Y0, 96(CX)
+	VMOVDQU     1152(AX), Y0
+	VMOVDQU     Y0, 128(CX)
+	VMOVDQU     1184(AX), Y0
+	VMOVDQU     Y0, 160(CX)
+	VMOVDQU     1216(AX), Y0
+	VMOVDQU     Y0, 192(CX)
+	VMOVDQU     1248(AX), Y0
+	VMOVDQU     Y0, 224(CX)
 	VZEROUPPER
 	RET
 
@@ -2675,41 +2678,44 @@ GLOBL md5consts8<>(SB), RODATA|NOPTR, $2048
 
 // func blockAVX512x16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, CMOV
-TEXT ·blockAVX512x16(SB), $2304-24
-	MOVQ        s+0(FP), AX
-	MOVQ        ptrs+8(FP), CX
-	MOVQ        nblocks+16(FP), DX
-	LEAQ        md5consts<>+0(SB), BX
-	LEAQ        (SP), SI
-	LEAQ        1024(SP), DI
-	MOVQ        DX, R8
-	DECQ        R8
-	SHLQ        $0x06, R8
-	XORQ        R9, R9
-	VMOVDQU32   (AX), Y0
-	VMOVDQU32   64(AX), Y1
-	VMOVDQU32   128(AX), Y2
-	VMOVDQU32   192(AX), Y3
-	VMOVDQU32   32(AX), Y4
-	VMOVDQU32   96(AX), Y5
-	VMOVDQU32   160(AX), Y6
-	VMOVDQU32   224(AX), Y7
-	MOVQ        (CX), R10
-	VMOVDQU32   (R10)(R9*1), Y8
-	MOVQ        8(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y9
-	MOVQ        16(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y10
-	MOVQ        24(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y11
-	MOVQ        32(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y12
-	MOVQ        40(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y13
-	MOVQ        48(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y14
-	MOVQ        56(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y15
+TEXT ·blockAVX512x16(SB), $2360-24
+	LEAQ        (SP), AX
+	ADDQ        $0x38, AX
+	ANDQ        $-64, AX
+	MOVQ        s+0(FP), CX
+	MOVQ        ptrs+8(FP), DX
+	MOVQ        nblocks+16(FP), BX
+	LEAQ        md5consts<>+0(SB), SI
+	LEAQ        (AX), DI
+	LEAQ        1024(AX), R8
+	MOVQ        BX, R9
+	DECQ        R9
+	SHLQ        $0x06, R9
+	XORQ        R10, R10
+	VMOVDQU32   (CX), Y0
+	VMOVDQU32   64(CX), Y1
+	VMOVDQU32   128(CX), Y2
+	VMOVDQU32   192(CX), Y3
+	VMOVDQU32   32(CX), Y4
+	VMOVDQU32   96(CX), Y5
+	VMOVDQU32   160(CX), Y6
+	VMOVDQU32   224(CX), Y7
+	MOVQ        (DX), R11
+	VMOVDQU32   (R11)(R10*1), Y8
+	MOVQ        8(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y9
+	MOVQ        16(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y10
+	MOVQ        24(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y11
+	MOVQ        32(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y12
+	MOVQ        40(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y13
+	MOVQ        48(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y14
+	MOVQ        56(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y15
 	VPUNPCKLDQ  Y9, Y8, Y16
 	VPUNPCKHDQ  Y9, Y8, Y8
 	VPUNPCKLDQ  Y11, Y10, Y9
@@ -2727,37 +2733,37 @@ TEXT ·blockAVX512x16(SB), $2304-24
 	VPUNPCKLQDQ Y14, Y12, Y13
 	VPUNPCKHQDQ Y14, Y12, Y12
 	VSHUFI64X2  $0x00, Y15, Y11, Y14
-	VMOVDQU32   Y14, (SI)
+	VMOVDQU32   Y14, (DI)
 	VSHUFI64X2  $0x03, Y15, Y11, Y11
-	VMOVDQU32   Y11, 256(SI)
+	VMOVDQU32   Y11, 256(DI)
 	VSHUFI64X2  $0x00, Y10, Y9, Y11
-	VMOVDQU32   Y11, 64(SI)
+	VMOVDQU32   Y11, 64(DI)
 	VSHUFI64X2  $0x03, Y10, Y9, Y9
-	VMOVDQU32   Y9, 320(SI)
+	VMOVDQU32   Y9, 320(DI)
 	VSHUFI64X2  $0x00, Y13, Y16, Y9
-	VMOVDQU32   Y9, 128(SI)
+	VMOVDQU32   Y9, 128(DI)
 	VSHUFI64X2  $0x03, Y13, Y16, Y9
-	VMOVDQU32   Y9, 384(SI)
+	VMOVDQU32   Y9, 384(DI)
 	VSHUFI64X2  $0x00, Y12, Y8, Y9
-	VMOVDQU32   Y9, 192(SI)
+	VMOVDQU32   Y9, 192(DI)
 	VSHUFI64X2  $0x03, Y12, Y8, Y8
-	VMOVDQU32   Y8, 448(SI)
-	MOVQ        (CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y8
-	MOVQ        8(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y9
-	MOVQ        16(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y10
-	MOVQ        24(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y11
-	MOVQ        32(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y12
-	MOVQ        40(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y13
-	MOVQ        48(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y14
-	MOVQ        56(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y15
+	VMOVDQU32   Y8, 448(DI)
+	MOVQ        (DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y8
+	MOVQ        8(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y9
+	MOVQ        16(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y10
+	MOVQ        24(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y11
+	MOVQ        32(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y12
+	MOVQ        40(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y13
+	MOVQ        48(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y14
+	MOVQ        56(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y15
 	VPUNPCKLDQ  Y9, Y8, Y16
 	VPUNPCKHDQ  Y9, Y8, Y8
 	VPUNPCKLDQ  Y11, Y10, Y9
@@ -2775,37 +2781,37 @@ TEXT ·blockAVX512x16(SB), $2304-24
 	VPUNPCKLQDQ Y14, Y12, Y13
 	VPUNPCKHQDQ Y14, Y12, Y12
 	VSHUFI64X2  $0x00, Y15, Y11, Y14
-	VMOVDQU32   Y14, 512(SI)
+	VMOVDQU32   Y14, 512(DI)
 	VSHUFI64X2  $0x03, Y15, Y11, Y11
-	VMOVDQU32   Y11, 768(SI)
+	VMOVDQU32   Y11, 768(DI)
 	VSHUFI64X2  $0x00, Y10, Y9, Y11
-	VMOVDQU32   Y11, 576(SI)
+	VMOVDQU32   Y11, 576(DI)
 	VSHUFI64X2  $0x03, Y10, Y9, Y9
-	VMOVDQU32   Y9, 832(SI)
+	VMOVDQU32   Y9, 832(DI)
 	VSHUFI64X2  $0x00, Y13, Y16, Y9
-	VMOVDQU32   Y9, 640(SI)
+	VMOVDQU32   Y9, 640(DI)
 	VSHUFI64X2  $0x03, Y13, Y16, Y9
-	VMOVDQU32   Y9, 896(SI)
+	VMOVDQU32   Y9, 896(DI)
 	VSHUFI64X2  $0x00, Y12, Y8, Y9
-	VMOVDQU32   Y9, 704(SI)
+	VMOVDQU32   Y9, 704(DI)
 	VSHUFI64X2  $0x03, Y12, Y8, Y8
-	VMOVDQU32   Y8, 960(SI)
-	MOVQ        64(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y8
-	MOVQ        72(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y9
-	MOVQ        80(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y10
-	MOVQ        88(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y11
-	MOVQ        96(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y12
-	MOVQ        104(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y13
-	MOVQ        112(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y14
-	MOVQ        120(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y15
+	VMOVDQU32   Y8, 960(DI)
+	MOVQ        64(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y8
+	MOVQ        72(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y9
+	MOVQ        80(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y10
+	MOVQ        88(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y11
+	MOVQ        96(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y12
+	MOVQ        104(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y13
+	MOVQ        112(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y14
+	MOVQ        120(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y15
 	VPUNPCKLDQ  Y9, Y8, Y16
 	VPUNPCKHDQ  Y9, Y8, Y8
 	VPUNPCKLDQ  Y11, Y10, Y9
@@ -2823,37 +2829,37 @@ TEXT ·blockAVX512x16(SB), $2304-24
 	VPUNPCKLQDQ Y14, Y12, Y13
 	VPUNPCKHQDQ Y14, Y12, Y12
 	VSHUFI64X2  $0x00, Y15, Y11, Y14
-	VMOVDQU32   Y14, 32(SI)
+	VMOVDQU32   Y14, 32(DI)
 	VSHUFI64X2  $0x03, Y15, Y11, Y11
-	VMOVDQU32   Y11, 288(SI)
+	VMOVDQU32   Y11, 288(DI)
 	VSHUFI64X2  $0x00, Y10, Y9, Y11
-	VMOVDQU32   Y11, 96(SI)
+	VMOVDQU32   Y11, 96(DI)
 	VSHUFI64X2  $0x03, Y10, Y9, Y9
-	VMOVDQU32   Y9, 352(SI)
+	VMOVDQU32   Y9, 352(DI)
 	VSHUFI64X2  $0x00, Y13, Y16, Y9
-	VMOVDQU32   Y9, 160(SI)
+	VMOVDQU32   Y9, 160(DI)
 	VSHUFI64X2  $0x03, Y13, Y16, Y9
-	VMOVDQU32   Y9, 416(SI)
+	VMOVDQU32   Y9, 416(DI)
 	VSHUFI64X2  $0x00, Y12, Y8, Y9
-	VMOVDQU32   Y9, 224(SI)
+	VMOVDQU32   Y9, 224(DI)
 	VSHUFI64X2  $0x03, Y12, Y8, Y8
-	VMOVDQU32   Y8, 480(SI)
-	MOVQ        64(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y8
-	MOVQ        72(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y9
-	MOVQ        80(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y10
-	MOVQ        88(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y11
-	MOVQ        96(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y12
-	MOVQ        104(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y13
-	MOVQ        112(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y14
-	MOVQ        120(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y15
+	VMOVDQU32   Y8, 480(DI)
+	MOVQ        64(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y8
+	MOVQ        72(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y9
+	MOVQ        80(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y10
+	MOVQ        88(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y11
+	MOVQ        96(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y12
+	MOVQ        104(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y13
+	MOVQ        112(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y14
+	MOVQ        120(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y15
 	VPUNPCKLDQ  Y9, Y8, Y16
 	VPUNPCKHDQ  Y9, Y8, Y8
 	VPUNPCKLDQ  Y11, Y10, Y9
@@ -2871,131 +2877,131 @@ TEXT ·blockAVX512x16(SB), $2304-24
 	VPUNPCKLQDQ Y14, Y12, Y13
 	VPUNPCKHQDQ Y14, Y12, Y12
 	VSHUFI64X2  $0x00, Y15, Y11, Y14
-	VMOVDQU32   Y14, 544(SI)
+	VMOVDQU32   Y14, 544(DI)
 	VSHUFI64X2  $0x03, Y15, Y11, Y11
-	VMOVDQU32   Y11, 800(SI)
+	VMOVDQU32   Y11, 800(DI)
 	VSHUFI64X2  $0x00, Y10, Y9, Y11
-	VMOVDQU32   Y11, 608(SI)
+	VMOVDQU32   Y11, 608(DI)
 	VSHUFI64X2  $0x03, Y10, Y9, Y9
-	VMOVDQU32   Y9, 864(SI)
+	VMOVDQU32   Y9, 864(DI)
 	VSHUFI64X2  $0x00, Y13, Y16, Y9
-	VMOVDQU32   Y9, 672(SI)
+	VMOVDQU32   Y9, 672(DI)
 	VSHUFI64X2  $0x03, Y13, Y16, Y9
-	VMOVDQU32   Y9, 928(SI)
+	VMOVDQU32   Y9, 928(DI)
 	VSHUFI64X2  $0x00, Y12, Y8, Y9
-	VMOVDQU32   Y9, 736(SI)
+	VMOVDQU32   Y9, 736(DI)
 	VSHUFI64X2  $0x03, Y12, Y8, Y8
-	VMOVDQU32   Y8, 992(SI)
+	VMOVDQU32   Y8, 992(DI)
 
 blockAVX512x16_loop:
 	// warm: the first 9216 bytes of blockAVX512x16, every 128 blocks
-	TESTQ $0x0000007f, DX
+	TESTQ $0x0000007f, BX
 	JNZ   blockAVX512x16_warm_skip
-	LEAQ  ·blockAVX512x16+0(SB), R10
-	MOVQ  $0x00000024, R11
+	LEAQ  ·blockAVX512x16+0(SB), R11
+	MOVQ  $0x00000024, R12
 
 blockAVX512x16_warm:
-	MOVL (R10), R12
-	MOVL 64(R10), R12
-	MOVL 128(R10), R12
-	MOVL 192(R10), R12
-	ADDQ $0x00000100, R10
-	DECQ R11
+	MOVL (R11), R13
+	MOVL 64(R11), R13
+	MOVL 128(R11), R13
+	MOVL 192(R11), R13
+	ADDQ $0x00000100, R11
+	DECQ R12
 	JNZ  blockAVX512x16_warm
 
 blockAVX512x16_warm_skip:
-	LEAQ        64(R9), R9
-	CMPQ        R9, R8
-	CMOVQGT     R8, R9
-	VMOVDQU32   Y0, 2048(SP)
-	VMOVDQU32   Y1, 2112(SP)
-	VMOVDQU32   Y2, 2176(SP)
-	VMOVDQU32   Y3, 2240(SP)
-	VMOVDQU32   Y4, 2080(SP)
-	VMOVDQU32   Y5, 2144(SP)
-	VMOVDQU32   Y6, 2208(SP)
-	VMOVDQU32   Y7, 2272(SP)
-	VPADDD.BCST (BX), Y0, Y0
-	VPADDD      (SI), Y0, Y0
+	LEAQ        64(R10), R10
+	CMPQ        R10, R9
+	CMOVQGT     R9, R10
+	VMOVDQU32   Y0, 2048(AX)
+	VMOVDQU32   Y1, 2112(AX)
+	VMOVDQU32   Y2, 2176(AX)
+	VMOVDQU32   Y3, 2240(AX)
+	VMOVDQU32   Y4, 2080(AX)
+	VMOVDQU32   Y5, 2144(AX)
+	VMOVDQU32   Y6, 2208(AX)
+	VMOVDQU32   Y7, 2272(AX)
+	VPADDD.BCST (SI), Y0, Y0
+	VPADDD      (DI), Y0, Y0
 	VMOVDQA32   Y1, Y8
 	VPTERNLOGD  $0xca, Y3, Y2, Y8
 	VPADDD      Y8, Y0, Y0
 	VPROLD      $0x07, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST (BX), Y4, Y4
-	VPADDD      32(SI), Y4, Y4
+	VPADDD.BCST (SI), Y4, Y4
+	VPADDD      32(DI), Y4, Y4
 	VMOVDQA32   Y5, Y8
 	VPTERNLOGD  $0xca, Y7, Y6, Y8
 	VPADDD      Y8, Y4, Y4
 	VPROLD      $0x07, Y4, Y4
 	VPADDD      Y5, Y4, Y4
-	MOVQ        (CX), R10
-	VMOVDQU32   (R10)(R9*1), Y8
-	MOVQ        8(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y9
-	VPADDD.BCST 4(BX), Y3, Y3
-	VPADDD      64(SI), Y3, Y3
+	MOVQ        (DX), R11
+	VMOVDQU32   (R11)(R10*1), Y8
+	MOVQ        8(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y9
+	VPADDD.BCST 4(SI), Y3, Y3
+	VPADDD      64(DI), Y3, Y3
 	VMOVDQA32   Y0, Y10
 	VPTERNLOGD  $0xca, Y2, Y1, Y10
 	VPADDD      Y10, Y3, Y3
 	VPROLD      $0x0c, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 4(BX), Y7, Y7
-	VPADDD      96(SI), Y7, Y7
+	VPADDD.BCST 4(SI), Y7, Y7
+	VPADDD      96(DI), Y7, Y7
 	VMOVDQA32   Y4, Y10
 	VPTERNLOGD  $0xca, Y6, Y5, Y10
 	VPADDD      Y10, Y7, Y7
 	VPROLD      $0x0c, Y7, Y7
 	VPADDD      Y4, Y7, Y7
-	MOVQ        16(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y10
-	MOVQ        24(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y11
-	VPADDD.BCST 8(BX), Y2, Y2
-	VPADDD      128(SI), Y2, Y2
+	MOVQ        16(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y10
+	MOVQ        24(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y11
+	VPADDD.BCST 8(SI), Y2, Y2
+	VPADDD      128(DI), Y2, Y2
 	VMOVDQA32   Y3, Y12
 	VPTERNLOGD  $0xca, Y1, Y0, Y12
 	VPADDD      Y12, Y2, Y2
 	VPROLD      $0x11, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 8(BX), Y6, Y6
-	VPADDD      160(SI), Y6, Y6
+	VPADDD.BCST 8(SI), Y6, Y6
+	VPADDD      160(DI), Y6, Y6
 	VMOVDQA32   Y7, Y12
 	VPTERNLOGD  $0xca, Y5, Y4, Y12
 	VPADDD      Y12, Y6, Y6
 	VPROLD      $0x11, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	MOVQ        32(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y12
-	MOVQ        40(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y13
-	VPADDD.BCST 12(BX), Y1, Y1
-	VPADDD      192(SI), Y1, Y1
+	MOVQ        32(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y12
+	MOVQ        40(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y13
+	VPADDD.BCST 12(SI), Y1, Y1
+	VPADDD      192(DI), Y1, Y1
 	VMOVDQA32   Y2, Y14
 	VPTERNLOGD  $0xca, Y0, Y3, Y14
 	VPADDD      Y14, Y1, Y1
 	VPROLD      $0x16, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 12(BX), Y5, Y5
-	VPADDD      224(SI), Y5, Y5
+	VPADDD.BCST 12(SI), Y5, Y5
+	VPADDD      224(DI), Y5, Y5
 	VMOVDQA32   Y6, Y14
 	VPTERNLOGD  $0xca, Y4, Y7, Y14
 	VPADDD      Y14, Y5, Y5
 	VPROLD      $0x16, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        48(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y14
-	MOVQ        56(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y15
-	VPADDD.BCST 16(BX), Y0, Y0
-	VPADDD      256(SI), Y0, Y0
+	MOVQ        48(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y14
+	MOVQ        56(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y15
+	VPADDD.BCST 16(SI), Y0, Y0
+	VPADDD      256(DI), Y0, Y0
 	VMOVDQA32   Y1, Y16
 	VPTERNLOGD  $0xca, Y3, Y2, Y16
 	VPADDD      Y16, Y0, Y0
 	VPROLD      $0x07, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 16(BX), Y4, Y4
-	VPADDD      288(SI), Y4, Y4
+	VPADDD.BCST 16(SI), Y4, Y4
+	VPADDD      288(DI), Y4, Y4
 	VMOVDQA32   Y5, Y16
 	VPTERNLOGD  $0xca, Y7, Y6, Y16
 	VPADDD      Y16, Y4, Y4
@@ -3003,15 +3009,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y5, Y4, Y4
 	VPUNPCKLDQ  Y9, Y8, Y16
 	VPUNPCKHDQ  Y9, Y8, Y8
-	VPADDD.BCST 20(BX), Y3, Y3
-	VPADDD      320(SI), Y3, Y3
+	VPADDD.BCST 20(SI), Y3, Y3
+	VPADDD      320(DI), Y3, Y3
 	VMOVDQA32   Y0, Y9
 	VPTERNLOGD  $0xca, Y2, Y1, Y9
 	VPADDD      Y9, Y3, Y3
 	VPROLD      $0x0c, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 20(BX), Y7, Y7
-	VPADDD      352(SI), Y7, Y7
+	VPADDD.BCST 20(SI), Y7, Y7
+	VPADDD      352(DI), Y7, Y7
 	VMOVDQA32   Y4, Y9
 	VPTERNLOGD  $0xca, Y6, Y5, Y9
 	VPADDD      Y9, Y7, Y7
@@ -3019,15 +3025,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y4, Y7, Y7
 	VPUNPCKLDQ  Y11, Y10, Y9
 	VPUNPCKHDQ  Y11, Y10, Y10
-	VPADDD.BCST 24(BX), Y2, Y2
-	VPADDD      384(SI), Y2, Y2
+	VPADDD.BCST 24(SI), Y2, Y2
+	VPADDD      384(DI), Y2, Y2
 	VMOVDQA32   Y3, Y11
 	VPTERNLOGD  $0xca, Y1, Y0, Y11
 	VPADDD      Y11, Y2, Y2
 	VPROLD      $0x11, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 24(BX), Y6, Y6
-	VPADDD      416(SI), Y6, Y6
+	VPADDD.BCST 24(SI), Y6, Y6
+	VPADDD      416(DI), Y6, Y6
 	VMOVDQA32   Y7, Y11
 	VPTERNLOGD  $0xca, Y5, Y4, Y11
 	VPADDD      Y11, Y6, Y6
@@ -3035,15 +3041,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y7, Y6, Y6
 	VPUNPCKLQDQ Y9, Y16, Y11
 	VPUNPCKHQDQ Y9, Y16, Y9
-	VPADDD.BCST 28(BX), Y1, Y1
-	VPADDD      448(SI), Y1, Y1
+	VPADDD.BCST 28(SI), Y1, Y1
+	VPADDD      448(DI), Y1, Y1
 	VMOVDQA32   Y2, Y16
 	VPTERNLOGD  $0xca, Y0, Y3, Y16
 	VPADDD      Y16, Y1, Y1
 	VPROLD      $0x16, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 28(BX), Y5, Y5
-	VPADDD      480(SI), Y5, Y5
+	VPADDD.BCST 28(SI), Y5, Y5
+	VPADDD      480(DI), Y5, Y5
 	VMOVDQA32   Y6, Y16
 	VPTERNLOGD  $0xca, Y4, Y7, Y16
 	VPADDD      Y16, Y5, Y5
@@ -3051,15 +3057,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y6, Y5, Y5
 	VPUNPCKLQDQ Y10, Y8, Y16
 	VPUNPCKHQDQ Y10, Y8, Y8
-	VPADDD.BCST 32(BX), Y0, Y0
-	VPADDD      512(SI), Y0, Y0
+	VPADDD.BCST 32(SI), Y0, Y0
+	VPADDD      512(DI), Y0, Y0
 	VMOVDQA32   Y1, Y10
 	VPTERNLOGD  $0xca, Y3, Y2, Y10
 	VPADDD      Y10, Y0, Y0
 	VPROLD      $0x07, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 32(BX), Y4, Y4
-	VPADDD      544(SI), Y4, Y4
+	VPADDD.BCST 32(SI), Y4, Y4
+	VPADDD      544(DI), Y4, Y4
 	VMOVDQA32   Y5, Y10
 	VPTERNLOGD  $0xca, Y7, Y6, Y10
 	VPADDD      Y10, Y4, Y4
@@ -3067,15 +3073,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y5, Y4, Y4
 	VPUNPCKLDQ  Y13, Y12, Y10
 	VPUNPCKHDQ  Y13, Y12, Y12
-	VPADDD.BCST 36(BX), Y3, Y3
-	VPADDD      576(SI), Y3, Y3
+	VPADDD.BCST 36(SI), Y3, Y3
+	VPADDD      576(DI), Y3, Y3
 	VMOVDQA32   Y0, Y13
 	VPTERNLOGD  $0xca, Y2, Y1, Y13
 	VPADDD      Y13, Y3, Y3
 	VPROLD      $0x0c, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 36(BX), Y7, Y7
-	VPADDD      608(SI), Y7, Y7
+	VPADDD.BCST 36(SI), Y7, Y7
+	VPADDD      608(DI), Y7, Y7
 	VMOVDQA32   Y4, Y13
 	VPTERNLOGD  $0xca, Y6, Y5, Y13
 	VPADDD      Y13, Y7, Y7
@@ -3083,15 +3089,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y4, Y7, Y7
 	VPUNPCKLDQ  Y15, Y14, Y13
 	VPUNPCKHDQ  Y15, Y14, Y14
-	VPADDD.BCST 40(BX), Y2, Y2
-	VPADDD      640(SI), Y2, Y2
+	VPADDD.BCST 40(SI), Y2, Y2
+	VPADDD      640(DI), Y2, Y2
 	VMOVDQA32   Y3, Y15
 	VPTERNLOGD  $0xca, Y1, Y0, Y15
 	VPADDD      Y15, Y2, Y2
 	VPROLD      $0x11, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 40(BX), Y6, Y6
-	VPADDD      672(SI), Y6, Y6
+	VPADDD.BCST 40(SI), Y6, Y6
+	VPADDD      672(DI), Y6, Y6
 	VMOVDQA32   Y7, Y15
 	VPTERNLOGD  $0xca, Y5, Y4, Y15
 	VPADDD      Y15, Y6, Y6
@@ -3099,15 +3105,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y7, Y6, Y6
 	VPUNPCKLQDQ Y13, Y10, Y15
 	VPUNPCKHQDQ Y13, Y10, Y10
-	VPADDD.BCST 44(BX), Y1, Y1
-	VPADDD      704(SI), Y1, Y1
+	VPADDD.BCST 44(SI), Y1, Y1
+	VPADDD      704(DI), Y1, Y1
 	VMOVDQA32   Y2, Y13
 	VPTERNLOGD  $0xca, Y0, Y3, Y13
 	VPADDD      Y13, Y1, Y1
 	VPROLD      $0x16, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 44(BX), Y5, Y5
-	VPADDD      736(SI), Y5, Y5
+	VPADDD.BCST 44(SI), Y5, Y5
+	VPADDD      736(DI), Y5, Y5
 	VMOVDQA32   Y6, Y13
 	VPTERNLOGD  $0xca, Y4, Y7, Y13
 	VPADDD      Y13, Y5, Y5
@@ -3115,159 +3121,159 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y6, Y5, Y5
 	VPUNPCKLQDQ Y14, Y12, Y13
 	VPUNPCKHQDQ Y14, Y12, Y12
-	VPADDD.BCST 48(BX), Y0, Y0
-	VPADDD      768(SI), Y0, Y0
+	VPADDD.BCST 48(SI), Y0, Y0
+	VPADDD      768(DI), Y0, Y0
 	VMOVDQA32   Y1, Y14
 	VPTERNLOGD  $0xca, Y3, Y2, Y14
 	VPADDD      Y14, Y0, Y0
 	VPROLD      $0x07, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 48(BX), Y4, Y4
-	VPADDD      800(SI), Y4, Y4
+	VPADDD.BCST 48(SI), Y4, Y4
+	VPADDD      800(DI), Y4, Y4
 	VMOVDQA32   Y5, Y14
 	VPTERNLOGD  $0xca, Y7, Y6, Y14
 	VPADDD      Y14, Y4, Y4
 	VPROLD      $0x07, Y4, Y4
 	VPADDD      Y5, Y4, Y4
 	VSHUFI64X2  $0x00, Y15, Y11, Y14
-	VMOVDQU32   Y14, (DI)
+	VMOVDQU32   Y14, (R8)
 	VSHUFI64X2  $0x03, Y15, Y11, Y11
-	VMOVDQU32   Y11, 256(DI)
-	VPADDD.BCST 52(BX), Y3, Y3
-	VPADDD      832(SI), Y3, Y3
+	VMOVDQU32   Y11, 256(R8)
+	VPADDD.BCST 52(SI), Y3, Y3
+	VPADDD      832(DI), Y3, Y3
 	VMOVDQA32   Y0, Y11
 	VPTERNLOGD  $0xca, Y2, Y1, Y11
 	VPADDD      Y11, Y3, Y3
 	VPROLD      $0x0c, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 52(BX), Y7, Y7
-	VPADDD      864(SI), Y7, Y7
+	VPADDD.BCST 52(SI), Y7, Y7
+	VPADDD      864(DI), Y7, Y7
 	VMOVDQA32   Y4, Y11
 	VPTERNLOGD  $0xca, Y6, Y5, Y11
 	VPADDD      Y11, Y7, Y7
 	VPROLD      $0x0c, Y7, Y7
 	VPADDD      Y4, Y7, Y7
 	VSHUFI64X2  $0x00, Y10, Y9, Y11
-	VMOVDQU32   Y11, 64(DI)
+	VMOVDQU32   Y11, 64(R8)
 	VSHUFI64X2  $0x03, Y10, Y9, Y9
-	VMOVDQU32   Y9, 320(DI)
-	VPADDD.BCST 56(BX), Y2, Y2
-	VPADDD      896(SI), Y2, Y2
+	VMOVDQU32   Y9, 320(R8)
+	VPADDD.BCST 56(SI), Y2, Y2
+	VPADDD      896(DI), Y2, Y2
 	VMOVDQA32   Y3, Y9
 	VPTERNLOGD  $0xca, Y1, Y0, Y9
 	VPADDD      Y9, Y2, Y2
 	VPROLD      $0x11, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 56(BX), Y6, Y6
-	VPADDD      928(SI), Y6, Y6
+	VPADDD.BCST 56(SI), Y6, Y6
+	VPADDD      928(DI), Y6, Y6
 	VMOVDQA32   Y7, Y9
 	VPTERNLOGD  $0xca, Y5, Y4, Y9
 	VPADDD      Y9, Y6, Y6
 	VPROLD      $0x11, Y6, Y6
 	VPADDD      Y7, Y6, Y6
 	VSHUFI64X2  $0x00, Y13, Y16, Y9
-	VMOVDQU32   Y9, 128(DI)
+	VMOVDQU32   Y9, 128(R8)
 	VSHUFI64X2  $0x03, Y13, Y16, Y9
-	VMOVDQU32   Y9, 384(DI)
-	VPADDD.BCST 60(BX), Y1, Y1
-	VPADDD      960(SI), Y1, Y1
+	VMOVDQU32   Y9, 384(R8)
+	VPADDD.BCST 60(SI), Y1, Y1
+	VPADDD      960(DI), Y1, Y1
 	VMOVDQA32   Y2, Y9
 	VPTERNLOGD  $0xca, Y0, Y3, Y9
 	VPADDD      Y9, Y1, Y1
 	VPROLD      $0x16, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 60(BX), Y5, Y5
-	VPADDD      992(SI), Y5, Y5
+	VPADDD.BCST 60(SI), Y5, Y5
+	VPADDD      992(DI), Y5, Y5
 	VMOVDQA32   Y6, Y9
 	VPTERNLOGD  $0xca, Y4, Y7, Y9
 	VPADDD      Y9, Y5, Y5
 	VPROLD      $0x16, Y5, Y5
 	VPADDD      Y6, Y5, Y5
 	VSHUFI64X2  $0x00, Y12, Y8, Y9
-	VMOVDQU32   Y9, 192(DI)
+	VMOVDQU32   Y9, 192(R8)
 	VSHUFI64X2  $0x03, Y12, Y8, Y8
-	VMOVDQU32   Y8, 448(DI)
-	VPADDD.BCST 64(BX), Y0, Y0
-	VPADDD      64(SI), Y0, Y0
+	VMOVDQU32   Y8, 448(R8)
+	VPADDD.BCST 64(SI), Y0, Y0
+	VPADDD      64(DI), Y0, Y0
 	VMOVDQA32   Y1, Y8
 	VPTERNLOGD  $0xe4, Y3, Y2, Y8
 	VPADDD      Y8, Y0, Y0
 	VPROLD      $0x05, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 64(BX), Y4, Y4
-	VPADDD      96(SI), Y4, Y4
+	VPADDD.BCST 64(SI), Y4, Y4
+	VPADDD      96(DI), Y4, Y4
 	VMOVDQA32   Y5, Y8
 	VPTERNLOGD  $0xe4, Y7, Y6, Y8
 	VPADDD      Y8, Y4, Y4
 	VPROLD      $0x05, Y4, Y4
 	VPADDD      Y5, Y4, Y4
-	MOVQ        (CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y8
-	MOVQ        8(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y9
-	VPADDD.BCST 68(BX), Y3, Y3
-	VPADDD      384(SI), Y3, Y3
+	MOVQ        (DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y8
+	MOVQ        8(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y9
+	VPADDD.BCST 68(SI), Y3, Y3
+	VPADDD      384(DI), Y3, Y3
 	VMOVDQA32   Y0, Y10
 	VPTERNLOGD  $0xe4, Y2, Y1, Y10
 	VPADDD      Y10, Y3, Y3
 	VPROLD      $0x09, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 68(BX), Y7, Y7
-	VPADDD      416(SI), Y7, Y7
+	VPADDD.BCST 68(SI), Y7, Y7
+	VPADDD      416(DI), Y7, Y7
 	VMOVDQA32   Y4, Y10
 	VPTERNLOGD  $0xe4, Y6, Y5, Y10
 	VPADDD      Y10, Y7, Y7
 	VPROLD      $0x09, Y7, Y7
 	VPADDD      Y4, Y7, Y7
-	MOVQ        16(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y10
-	MOVQ        24(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y11
-	VPADDD.BCST 72(BX), Y2, Y2
-	VPADDD      704(SI), Y2, Y2
+	MOVQ        16(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y10
+	MOVQ        24(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y11
+	VPADDD.BCST 72(SI), Y2, Y2
+	VPADDD      704(DI), Y2, Y2
 	VMOVDQA32   Y3, Y12
 	VPTERNLOGD  $0xe4, Y1, Y0, Y12
 	VPADDD      Y12, Y2, Y2
 	VPROLD      $0x0e, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 72(BX), Y6, Y6
-	VPADDD      736(SI), Y6, Y6
+	VPADDD.BCST 72(SI), Y6, Y6
+	VPADDD      736(DI), Y6, Y6
 	VMOVDQA32   Y7, Y12
 	VPTERNLOGD  $0xe4, Y5, Y4, Y12
 	VPADDD      Y12, Y6, Y6
 	VPROLD      $0x0e, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	MOVQ        32(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y12
-	MOVQ        40(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y13
-	VPADDD.BCST 76(BX), Y1, Y1
-	VPADDD      (SI), Y1, Y1
+	MOVQ        32(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y12
+	MOVQ        40(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y13
+	VPADDD.BCST 76(SI), Y1, Y1
+	VPADDD      (DI), Y1, Y1
 	VMOVDQA32   Y2, Y14
 	VPTERNLOGD  $0xe4, Y0, Y3, Y14
 	VPADDD      Y14, Y1, Y1
 	VPROLD      $0x14, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 76(BX), Y5, Y5
-	VPADDD      32(SI), Y5, Y5
+	VPADDD.BCST 76(SI), Y5, Y5
+	VPADDD      32(DI), Y5, Y5
 	VMOVDQA32   Y6, Y14
 	VPTERNLOGD  $0xe4, Y4, Y7, Y14
 	VPADDD      Y14, Y5, Y5
 	VPROLD      $0x14, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        48(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y14
-	MOVQ        56(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y15
-	VPADDD.BCST 80(BX), Y0, Y0
-	VPADDD      320(SI), Y0, Y0
+	MOVQ        48(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y14
+	MOVQ        56(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y15
+	VPADDD.BCST 80(SI), Y0, Y0
+	VPADDD      320(DI), Y0, Y0
 	VMOVDQA32   Y1, Y16
 	VPTERNLOGD  $0xe4, Y3, Y2, Y16
 	VPADDD      Y16, Y0, Y0
 	VPROLD      $0x05, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 80(BX), Y4, Y4
-	VPADDD      352(SI), Y4, Y4
+	VPADDD.BCST 80(SI), Y4, Y4
+	VPADDD      352(DI), Y4, Y4
 	VMOVDQA32   Y5, Y16
 	VPTERNLOGD  $0xe4, Y7, Y6, Y16
 	VPADDD      Y16, Y4, Y4
@@ -3275,15 +3281,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y5, Y4, Y4
 	VPUNPCKLDQ  Y9, Y8, Y16
 	VPUNPCKHDQ  Y9, Y8, Y8
-	VPADDD.BCST 84(BX), Y3, Y3
-	VPADDD      640(SI), Y3, Y3
+	VPADDD.BCST 84(SI), Y3, Y3
+	VPADDD      640(DI), Y3, Y3
 	VMOVDQA32   Y0, Y9
 	VPTERNLOGD  $0xe4, Y2, Y1, Y9
 	VPADDD      Y9, Y3, Y3
 	VPROLD      $0x09, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 84(BX), Y7, Y7
-	VPADDD      672(SI), Y7, Y7
+	VPADDD.BCST 84(SI), Y7, Y7
+	VPADDD      672(DI), Y7, Y7
 	VMOVDQA32   Y4, Y9
 	VPTERNLOGD  $0xe4, Y6, Y5, Y9
 	VPADDD      Y9, Y7, Y7
@@ -3291,15 +3297,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y4, Y7, Y7
 	VPUNPCKLDQ  Y11, Y10, Y9
 	VPUNPCKHDQ  Y11, Y10, Y10
-	VPADDD.BCST 88(BX), Y2, Y2
-	VPADDD      960(SI), Y2, Y2
+	VPADDD.BCST 88(SI), Y2, Y2
+	VPADDD      960(DI), Y2, Y2
 	VMOVDQA32   Y3, Y11
 	VPTERNLOGD  $0xe4, Y1, Y0, Y11
 	VPADDD      Y11, Y2, Y2
 	VPROLD      $0x0e, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 88(BX), Y6, Y6
-	VPADDD      992(SI), Y6, Y6
+	VPADDD.BCST 88(SI), Y6, Y6
+	VPADDD      992(DI), Y6, Y6
 	VMOVDQA32   Y7, Y11
 	VPTERNLOGD  $0xe4, Y5, Y4, Y11
 	VPADDD      Y11, Y6, Y6
@@ -3307,15 +3313,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y7, Y6, Y6
 	VPUNPCKLQDQ Y9, Y16, Y11
 	VPUNPCKHQDQ Y9, Y16, Y9
-	VPADDD.BCST 92(BX), Y1, Y1
-	VPADDD      256(SI), Y1, Y1
+	VPADDD.BCST 92(SI), Y1, Y1
+	VPADDD      256(DI), Y1, Y1
 	VMOVDQA32   Y2, Y16
 	VPTERNLOGD  $0xe4, Y0, Y3, Y16
 	VPADDD      Y16, Y1, Y1
 	VPROLD      $0x14, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 92(BX), Y5, Y5
-	VPADDD      288(SI), Y5, Y5
+	VPADDD.BCST 92(SI), Y5, Y5
+	VPADDD      288(DI), Y5, Y5
 	VMOVDQA32   Y6, Y16
 	VPTERNLOGD  $0xe4, Y4, Y7, Y16
 	VPADDD      Y16, Y5, Y5
@@ -3323,15 +3329,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y6, Y5, Y5
 	VPUNPCKLQDQ Y10, Y8, Y16
 	VPUNPCKHQDQ Y10, Y8, Y8
-	VPADDD.BCST 96(BX), Y0, Y0
-	VPADDD      576(SI), Y0, Y0
+	VPADDD.BCST 96(SI), Y0, Y0
+	VPADDD      576(DI), Y0, Y0
 	VMOVDQA32   Y1, Y10
 	VPTERNLOGD  $0xe4, Y3, Y2, Y10
 	VPADDD      Y10, Y0, Y0
 	VPROLD      $0x05, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 96(BX), Y4, Y4
-	VPADDD      608(SI), Y4, Y4
+	VPADDD.BCST 96(SI), Y4, Y4
+	VPADDD      608(DI), Y4, Y4
 	VMOVDQA32   Y5, Y10
 	VPTERNLOGD  $0xe4, Y7, Y6, Y10
 	VPADDD      Y10, Y4, Y4
@@ -3339,15 +3345,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y5, Y4, Y4
 	VPUNPCKLDQ  Y13, Y12, Y10
 	VPUNPCKHDQ  Y13, Y12, Y12
-	VPADDD.BCST 100(BX), Y3, Y3
-	VPADDD      896(SI), Y3, Y3
+	VPADDD.BCST 100(SI), Y3, Y3
+	VPADDD      896(DI), Y3, Y3
 	VMOVDQA32   Y0, Y13
 	VPTERNLOGD  $0xe4, Y2, Y1, Y13
 	VPADDD      Y13, Y3, Y3
 	VPROLD      $0x09, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 100(BX), Y7, Y7
-	VPADDD      928(SI), Y7, Y7
+	VPADDD.BCST 100(SI), Y7, Y7
+	VPADDD      928(DI), Y7, Y7
 	VMOVDQA32   Y4, Y13
 	VPTERNLOGD  $0xe4, Y6, Y5, Y13
 	VPADDD      Y13, Y7, Y7
@@ -3355,15 +3361,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y4, Y7, Y7
 	VPUNPCKLDQ  Y15, Y14, Y13
 	VPUNPCKHDQ  Y15, Y14, Y14
-	VPADDD.BCST 104(BX), Y2, Y2
-	VPADDD      192(SI), Y2, Y2
+	VPADDD.BCST 104(SI), Y2, Y2
+	VPADDD      192(DI), Y2, Y2
 	VMOVDQA32   Y3, Y15
 	VPTERNLOGD  $0xe4, Y1, Y0, Y15
 	VPADDD      Y15, Y2, Y2
 	VPROLD      $0x0e, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 104(BX), Y6, Y6
-	VPADDD      224(SI), Y6, Y6
+	VPADDD.BCST 104(SI), Y6, Y6
+	VPADDD      224(DI), Y6, Y6
 	VMOVDQA32   Y7, Y15
 	VPTERNLOGD  $0xe4, Y5, Y4, Y15
 	VPADDD      Y15, Y6, Y6
@@ -3371,15 +3377,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y7, Y6, Y6
 	VPUNPCKLQDQ Y13, Y10, Y15
 	VPUNPCKHQDQ Y13, Y10, Y10
-	VPADDD.BCST 108(BX), Y1, Y1
-	VPADDD      512(SI), Y1, Y1
+	VPADDD.BCST 108(SI), Y1, Y1
+	VPADDD      512(DI), Y1, Y1
 	VMOVDQA32   Y2, Y13
 	VPTERNLOGD  $0xe4, Y0, Y3, Y13
 	VPADDD      Y13, Y1, Y1
 	VPROLD      $0x14, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 108(BX), Y5, Y5
-	VPADDD      544(SI), Y5, Y5
+	VPADDD.BCST 108(SI), Y5, Y5
+	VPADDD      544(DI), Y5, Y5
 	VMOVDQA32   Y6, Y13
 	VPTERNLOGD  $0xe4, Y4, Y7, Y13
 	VPADDD      Y13, Y5, Y5
@@ -3387,159 +3393,159 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y6, Y5, Y5
 	VPUNPCKLQDQ Y14, Y12, Y13
 	VPUNPCKHQDQ Y14, Y12, Y12
-	VPADDD.BCST 112(BX), Y0, Y0
-	VPADDD      832(SI), Y0, Y0
+	VPADDD.BCST 112(SI), Y0, Y0
+	VPADDD      832(DI), Y0, Y0
 	VMOVDQA32   Y1, Y14
 	VPTERNLOGD  $0xe4, Y3, Y2, Y14
 	VPADDD      Y14, Y0, Y0
 	VPROLD      $0x05, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 112(BX), Y4, Y4
-	VPADDD      864(SI), Y4, Y4
+	VPADDD.BCST 112(SI), Y4, Y4
+	VPADDD      864(DI), Y4, Y4
 	VMOVDQA32   Y5, Y14
 	VPTERNLOGD  $0xe4, Y7, Y6, Y14
 	VPADDD      Y14, Y4, Y4
 	VPROLD      $0x05, Y4, Y4
 	VPADDD      Y5, Y4, Y4
 	VSHUFI64X2  $0x00, Y15, Y11, Y14
-	VMOVDQU32   Y14, 512(DI)
+	VMOVDQU32   Y14, 512(R8)
 	VSHUFI64X2  $0x03, Y15, Y11, Y11
-	VMOVDQU32   Y11, 768(DI)
-	VPADDD.BCST 116(BX), Y3, Y3
-	VPADDD      128(SI), Y3, Y3
+	VMOVDQU32   Y11, 768(R8)
+	VPADDD.BCST 116(SI), Y3, Y3
+	VPADDD      128(DI), Y3, Y3
 	VMOVDQA32   Y0, Y11
 	VPTERNLOGD  $0xe4, Y2, Y1, Y11
 	VPADDD      Y11, Y3, Y3
 	VPROLD      $0x09, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 116(BX), Y7, Y7
-	VPADDD      160(SI), Y7, Y7
+	VPADDD.BCST 116(SI), Y7, Y7
+	VPADDD      160(DI), Y7, Y7
 	VMOVDQA32   Y4, Y11
 	VPTERNLOGD  $0xe4, Y6, Y5, Y11
 	VPADDD      Y11, Y7, Y7
 	VPROLD      $0x09, Y7, Y7
 	VPADDD      Y4, Y7, Y7
 	VSHUFI64X2  $0x00, Y10, Y9, Y11
-	VMOVDQU32   Y11, 576(DI)
+	VMOVDQU32   Y11, 576(R8)
 	VSHUFI64X2  $0x03, Y10, Y9, Y9
-	VMOVDQU32   Y9, 832(DI)
-	VPADDD.BCST 120(BX), Y2, Y2
-	VPADDD      448(SI), Y2, Y2
+	VMOVDQU32   Y9, 832(R8)
+	VPADDD.BCST 120(SI), Y2, Y2
+	VPADDD      448(DI), Y2, Y2
 	VMOVDQA32   Y3, Y9
 	VPTERNLOGD  $0xe4, Y1, Y0, Y9
 	VPADDD      Y9, Y2, Y2
 	VPROLD      $0x0e, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 120(BX), Y6, Y6
-	VPADDD      480(SI), Y6, Y6
+	VPADDD.BCST 120(SI), Y6, Y6
+	VPADDD      480(DI), Y6, Y6
 	VMOVDQA32   Y7, Y9
 	VPTERNLOGD  $0xe4, Y5, Y4, Y9
 	VPADDD      Y9, Y6, Y6
 	VPROLD      $0x0e, Y6, Y6
 	VPADDD      Y7, Y6, Y6
 	VSHUFI64X2  $0x00, Y13, Y16, Y9
-	VMOVDQU32   Y9, 640(DI)
+	VMOVDQU32   Y9, 640(R8)
 	VSHUFI64X2  $0x03, Y13, Y16, Y9
-	VMOVDQU32   Y9, 896(DI)
-	VPADDD.BCST 124(BX), Y1, Y1
-	VPADDD      768(SI), Y1, Y1
+	VMOVDQU32   Y9, 896(R8)
+	VPADDD.BCST 124(SI), Y1, Y1
+	VPADDD      768(DI), Y1, Y1
 	VMOVDQA32   Y2, Y9
 	VPTERNLOGD  $0xe4, Y0, Y3, Y9
 	VPADDD      Y9, Y1, Y1
 	VPROLD      $0x14, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 124(BX), Y5, Y5
-	VPADDD      800(SI), Y5, Y5
+	VPADDD.BCST 124(SI), Y5, Y5
+	VPADDD      800(DI), Y5, Y5
 	VMOVDQA32   Y6, Y9
 	VPTERNLOGD  $0xe4, Y4, Y7, Y9
 	VPADDD      Y9, Y5, Y5
 	VPROLD      $0x14, Y5, Y5
 	VPADDD      Y6, Y5, Y5
 	VSHUFI64X2  $0x00, Y12, Y8, Y9
-	VMOVDQU32   Y9, 704(DI)
+	VMOVDQU32   Y9, 704(R8)
 	VSHUFI64X2  $0x03, Y12, Y8, Y8
-	VMOVDQU32   Y8, 960(DI)
-	VPADDD.BCST 128(BX), Y0, Y0
-	VPADDD      320(SI), Y0, Y0
+	VMOVDQU32   Y8, 960(R8)
+	VPADDD.BCST 128(SI), Y0, Y0
+	VPADDD      320(DI), Y0, Y0
 	VMOVDQA32   Y1, Y8
 	VPTERNLOGD  $0x96, Y3, Y2, Y8
 	VPADDD      Y8, Y0, Y0
 	VPROLD      $0x04, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 128(BX), Y4, Y4
-	VPADDD      352(SI), Y4, Y4
+	VPADDD.BCST 128(SI), Y4, Y4
+	VPADDD      352(DI), Y4, Y4
 	VMOVDQA32   Y5, Y8
 	VPTERNLOGD  $0x96, Y7, Y6, Y8
 	VPADDD      Y8, Y4, Y4
 	VPROLD      $0x04, Y4, Y4
 	VPADDD      Y5, Y4, Y4
-	MOVQ        64(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y8
-	MOVQ        72(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y9
-	VPADDD.BCST 132(BX), Y3, Y3
-	VPADDD      512(SI), Y3, Y3
+	MOVQ        64(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y8
+	MOVQ        72(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y9
+	VPADDD.BCST 132(SI), Y3, Y3
+	VPADDD      512(DI), Y3, Y3
 	VMOVDQA32   Y0, Y10
 	VPTERNLOGD  $0x96, Y2, Y1, Y10
 	VPADDD      Y10, Y3, Y3
 	VPROLD      $0x0b, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 132(BX), Y7, Y7
-	VPADDD      544(SI), Y7, Y7
+	VPADDD.BCST 132(SI), Y7, Y7
+	VPADDD      544(DI), Y7, Y7
 	VMOVDQA32   Y4, Y10
 	VPTERNLOGD  $0x96, Y6, Y5, Y10
 	VPADDD      Y10, Y7, Y7
 	VPROLD      $0x0b, Y7, Y7
 	VPADDD      Y4, Y7, Y7
-	MOVQ        80(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y10
-	MOVQ        88(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y11
-	VPADDD.BCST 136(BX), Y2, Y2
-	VPADDD      704(SI), Y2, Y2
+	MOVQ        80(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y10
+	MOVQ        88(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y11
+	VPADDD.BCST 136(SI), Y2, Y2
+	VPADDD      704(DI), Y2, Y2
 	VMOVDQA32   Y3, Y12
 	VPTERNLOGD  $0x96, Y1, Y0, Y12
 	VPADDD      Y12, Y2, Y2
 	VPROLD      $0x10, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 136(BX), Y6, Y6
-	VPADDD      736(SI), Y6, Y6
+	VPADDD.BCST 136(SI), Y6, Y6
+	VPADDD      736(DI), Y6, Y6
 	VMOVDQA32   Y7, Y12
 	VPTERNLOGD  $0x96, Y5, Y4, Y12
 	VPADDD      Y12, Y6, Y6
 	VPROLD      $0x10, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	MOVQ        96(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y12
-	MOVQ        104(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y13
-	VPADDD.BCST 140(BX), Y1, Y1
-	VPADDD      896(SI), Y1, Y1
+	MOVQ        96(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y12
+	MOVQ        104(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y13
+	VPADDD.BCST 140(SI), Y1, Y1
+	VPADDD      896(DI), Y1, Y1
 	VMOVDQA32   Y2, Y14
 	VPTERNLOGD  $0x96, Y0, Y3, Y14
 	VPADDD      Y14, Y1, Y1
 	VPROLD      $0x17, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 140(BX), Y5, Y5
-	VPADDD      928(SI), Y5, Y5
+	VPADDD.BCST 140(SI), Y5, Y5
+	VPADDD      928(DI), Y5, Y5
 	VMOVDQA32   Y6, Y14
 	VPTERNLOGD  $0x96, Y4, Y7, Y14
 	VPADDD      Y14, Y5, Y5
 	VPROLD      $0x17, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        112(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y14
-	MOVQ        120(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y15
-	VPADDD.BCST 144(BX), Y0, Y0
-	VPADDD      64(SI), Y0, Y0
+	MOVQ        112(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y14
+	MOVQ        120(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y15
+	VPADDD.BCST 144(SI), Y0, Y0
+	VPADDD      64(DI), Y0, Y0
 	VMOVDQA32   Y1, Y16
 	VPTERNLOGD  $0x96, Y3, Y2, Y16
 	VPADDD      Y16, Y0, Y0
 	VPROLD      $0x04, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 144(BX), Y4, Y4
-	VPADDD      96(SI), Y4, Y4
+	VPADDD.BCST 144(SI), Y4, Y4
+	VPADDD      96(DI), Y4, Y4
 	VMOVDQA32   Y5, Y16
 	VPTERNLOGD  $0x96, Y7, Y6, Y16
 	VPADDD      Y16, Y4, Y4
@@ -3547,15 +3553,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y5, Y4, Y4
 	VPUNPCKLDQ  Y9, Y8, Y16
 	VPUNPCKHDQ  Y9, Y8, Y8
-	VPADDD.BCST 148(BX), Y3, Y3
-	VPADDD      256(SI), Y3, Y3
+	VPADDD.BCST 148(SI), Y3, Y3
+	VPADDD      256(DI), Y3, Y3
 	VMOVDQA32   Y0, Y9
 	VPTERNLOGD  $0x96, Y2, Y1, Y9
 	VPADDD      Y9, Y3, Y3
 	VPROLD      $0x0b, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 148(BX), Y7, Y7
-	VPADDD      288(SI), Y7, Y7
+	VPADDD.BCST 148(SI), Y7, Y7
+	VPADDD      288(DI), Y7, Y7
 	VMOVDQA32   Y4, Y9
 	VPTERNLOGD  $0x96, Y6, Y5, Y9
 	VPADDD      Y9, Y7, Y7
@@ -3563,15 +3569,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y4, Y7, Y7
 	VPUNPCKLDQ  Y11, Y10, Y9
 	VPUNPCKHDQ  Y11, Y10, Y10
-	VPADDD.BCST 152(BX), Y2, Y2
-	VPADDD      448(SI), Y2, Y2
+	VPADDD.BCST 152(SI), Y2, Y2
+	VPADDD      448(DI), Y2, Y2
 	VMOVDQA32   Y3, Y11
 	VPTERNLOGD  $0x96, Y1, Y0, Y11
 	VPADDD      Y11, Y2, Y2
 	VPROLD      $0x10, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 152(BX), Y6, Y6
-	VPADDD      480(SI), Y6, Y6
+	VPADDD.BCST 152(SI), Y6, Y6
+	VPADDD      480(DI), Y6, Y6
 	VMOVDQA32   Y7, Y11
 	VPTERNLOGD  $0x96, Y5, Y4, Y11
 	VPADDD      Y11, Y6, Y6
@@ -3579,15 +3585,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y7, Y6, Y6
 	VPUNPCKLQDQ Y9, Y16, Y11
 	VPUNPCKHQDQ Y9, Y16, Y9
-	VPADDD.BCST 156(BX), Y1, Y1
-	VPADDD      640(SI), Y1, Y1
+	VPADDD.BCST 156(SI), Y1, Y1
+	VPADDD      640(DI), Y1, Y1
 	VMOVDQA32   Y2, Y16
 	VPTERNLOGD  $0x96, Y0, Y3, Y16
 	VPADDD      Y16, Y1, Y1
 	VPROLD      $0x17, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 156(BX), Y5, Y5
-	VPADDD      672(SI), Y5, Y5
+	VPADDD.BCST 156(SI), Y5, Y5
+	VPADDD      672(DI), Y5, Y5
 	VMOVDQA32   Y6, Y16
 	VPTERNLOGD  $0x96, Y4, Y7, Y16
 	VPADDD      Y16, Y5, Y5
@@ -3595,15 +3601,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y6, Y5, Y5
 	VPUNPCKLQDQ Y10, Y8, Y16
 	VPUNPCKHQDQ Y10, Y8, Y8
-	VPADDD.BCST 160(BX), Y0, Y0
-	VPADDD      832(SI), Y0, Y0
+	VPADDD.BCST 160(SI), Y0, Y0
+	VPADDD      832(DI), Y0, Y0
 	VMOVDQA32   Y1, Y10
 	VPTERNLOGD  $0x96, Y3, Y2, Y10
 	VPADDD      Y10, Y0, Y0
 	VPROLD      $0x04, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 160(BX), Y4, Y4
-	VPADDD      864(SI), Y4, Y4
+	VPADDD.BCST 160(SI), Y4, Y4
+	VPADDD      864(DI), Y4, Y4
 	VMOVDQA32   Y5, Y10
 	VPTERNLOGD  $0x96, Y7, Y6, Y10
 	VPADDD      Y10, Y4, Y4
@@ -3611,15 +3617,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y5, Y4, Y4
 	VPUNPCKLDQ  Y13, Y12, Y10
 	VPUNPCKHDQ  Y13, Y12, Y12
-	VPADDD.BCST 164(BX), Y3, Y3
-	VPADDD      (SI), Y3, Y3
+	VPADDD.BCST 164(SI), Y3, Y3
+	VPADDD      (DI), Y3, Y3
 	VMOVDQA32   Y0, Y13
 	VPTERNLOGD  $0x96, Y2, Y1, Y13
 	VPADDD      Y13, Y3, Y3
 	VPROLD      $0x0b, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 164(BX), Y7, Y7
-	VPADDD      32(SI), Y7, Y7
+	VPADDD.BCST 164(SI), Y7, Y7
+	VPADDD      32(DI), Y7, Y7
 	VMOVDQA32   Y4, Y13
 	VPTERNLOGD  $0x96, Y6, Y5, Y13
 	VPADDD      Y13, Y7, Y7
@@ -3627,15 +3633,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y4, Y7, Y7
 	VPUNPCKLDQ  Y15, Y14, Y13
 	VPUNPCKHDQ  Y15, Y14, Y14
-	VPADDD.BCST 168(BX), Y2, Y2
-	VPADDD      192(SI), Y2, Y2
+	VPADDD.BCST 168(SI), Y2, Y2
+	VPADDD      192(DI), Y2, Y2
 	VMOVDQA32   Y3, Y15
 	VPTERNLOGD  $0x96, Y1, Y0, Y15
 	VPADDD      Y15, Y2, Y2
 	VPROLD      $0x10, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 168(BX), Y6, Y6
-	VPADDD      224(SI), Y6, Y6
+	VPADDD.BCST 168(SI), Y6, Y6
+	VPADDD      224(DI), Y6, Y6
 	VMOVDQA32   Y7, Y15
 	VPTERNLOGD  $0x96, Y5, Y4, Y15
 	VPADDD      Y15, Y6, Y6
@@ -3643,15 +3649,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y7, Y6, Y6
 	VPUNPCKLQDQ Y13, Y10, Y15
 	VPUNPCKHQDQ Y13, Y10, Y10
-	VPADDD.BCST 172(BX), Y1, Y1
-	VPADDD      384(SI), Y1, Y1
+	VPADDD.BCST 172(SI), Y1, Y1
+	VPADDD      384(DI), Y1, Y1
 	VMOVDQA32   Y2, Y13
 	VPTERNLOGD  $0x96, Y0, Y3, Y13
 	VPADDD      Y13, Y1, Y1
 	VPROLD      $0x17, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 172(BX), Y5, Y5
-	VPADDD      416(SI), Y5, Y5
+	VPADDD.BCST 172(SI), Y5, Y5
+	VPADDD      416(DI), Y5, Y5
 	VMOVDQA32   Y6, Y13
 	VPTERNLOGD  $0x96, Y4, Y7, Y13
 	VPADDD      Y13, Y5, Y5
@@ -3659,159 +3665,159 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y6, Y5, Y5
 	VPUNPCKLQDQ Y14, Y12, Y13
 	VPUNPCKHQDQ Y14, Y12, Y12
-	VPADDD.BCST 176(BX), Y0, Y0
-	VPADDD      576(SI), Y0, Y0
+	VPADDD.BCST 176(SI), Y0, Y0
+	VPADDD      576(DI), Y0, Y0
 	VMOVDQA32   Y1, Y14
 	VPTERNLOGD  $0x96, Y3, Y2, Y14
 	VPADDD      Y14, Y0, Y0
 	VPROLD      $0x04, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 176(BX), Y4, Y4
-	VPADDD      608(SI), Y4, Y4
+	VPADDD.BCST 176(SI), Y4, Y4
+	VPADDD      608(DI), Y4, Y4
 	VMOVDQA32   Y5, Y14
 	VPTERNLOGD  $0x96, Y7, Y6, Y14
 	VPADDD      Y14, Y4, Y4
 	VPROLD      $0x04, Y4, Y4
 	VPADDD      Y5, Y4, Y4
 	VSHUFI64X2  $0x00, Y15, Y11, Y14
-	VMOVDQU32   Y14, 32(DI)
+	VMOVDQU32   Y14, 32(R8)
 	VSHUFI64X2  $0x03, Y15, Y11, Y11
-	VMOVDQU32   Y11, 288(DI)
-	VPADDD.BCST 180(BX), Y3, Y3
-	VPADDD      768(SI), Y3, Y3
+	VMOVDQU32   Y11, 288(R8)
+	VPADDD.BCST 180(SI), Y3, Y3
+	VPADDD      768(DI), Y3, Y3
 	VMOVDQA32   Y0, Y11
 	VPTERNLOGD  $0x96, Y2, Y1, Y11
 	VPADDD      Y11, Y3, Y3
 	VPROLD      $0x0b, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 180(BX), Y7, Y7
-	VPADDD      800(SI), Y7, Y7
+	VPADDD.BCST 180(SI), Y7, Y7
+	VPADDD      800(DI), Y7, Y7
 	VMOVDQA32   Y4, Y11
 	VPTERNLOGD  $0x96, Y6, Y5, Y11
 	VPADDD      Y11, Y7, Y7
 	VPROLD      $0x0b, Y7, Y7
 	VPADDD      Y4, Y7, Y7
 	VSHUFI64X2  $0x00, Y10, Y9, Y11
-	VMOVDQU32   Y11, 96(DI)
+	VMOVDQU32   Y11, 96(R8)
 	VSHUFI64X2  $0x03, Y10, Y9, Y9
-	VMOVDQU32   Y9, 352(DI)
-	VPADDD.BCST 184(BX), Y2, Y2
-	VPADDD      960(SI), Y2, Y2
+	VMOVDQU32   Y9, 352(R8)
+	VPADDD.BCST 184(SI), Y2, Y2
+	VPADDD      960(DI), Y2, Y2
 	VMOVDQA32   Y3, Y9
 	VPTERNLOGD  $0x96, Y1, Y0, Y9
 	VPADDD      Y9, Y2, Y2
 	VPROLD      $0x10, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 184(BX), Y6, Y6
-	VPADDD      992(SI), Y6, Y6
+	VPADDD.BCST 184(SI), Y6, Y6
+	VPADDD      992(DI), Y6, Y6
 	VMOVDQA32   Y7, Y9
 	VPTERNLOGD  $0x96, Y5, Y4, Y9
 	VPADDD      Y9, Y6, Y6
 	VPROLD      $0x10, Y6, Y6
 	VPADDD      Y7, Y6, Y6
 	VSHUFI64X2  $0x00, Y13, Y16, Y9
-	VMOVDQU32   Y9, 160(DI)
+	VMOVDQU32   Y9, 160(R8)
 	VSHUFI64X2  $0x03, Y13, Y16, Y9
-	VMOVDQU32   Y9, 416(DI)
-	VPADDD.BCST 188(BX), Y1, Y1
-	VPADDD      128(SI), Y1, Y1
+	VMOVDQU32   Y9, 416(R8)
+	VPADDD.BCST 188(SI), Y1, Y1
+	VPADDD      128(DI), Y1, Y1
 	VMOVDQA32   Y2, Y9
 	VPTERNLOGD  $0x96, Y0, Y3, Y9
 	VPADDD      Y9, Y1, Y1
 	VPROLD      $0x17, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 188(BX), Y5, Y5
-	VPADDD      160(SI), Y5, Y5
+	VPADDD.BCST 188(SI), Y5, Y5
+	VPADDD      160(DI), Y5, Y5
 	VMOVDQA32   Y6, Y9
 	VPTERNLOGD  $0x96, Y4, Y7, Y9
 	VPADDD      Y9, Y5, Y5
 	VPROLD      $0x17, Y5, Y5
 	VPADDD      Y6, Y5, Y5
 	VSHUFI64X2  $0x00, Y12, Y8, Y9
-	VMOVDQU32   Y9, 224(DI)
+	VMOVDQU32   Y9, 224(R8)
 	VSHUFI64X2  $0x03, Y12, Y8, Y8
-	VMOVDQU32   Y8, 480(DI)
-	VPADDD.BCST 192(BX), Y0, Y0
-	VPADDD      (SI), Y0, Y0
+	VMOVDQU32   Y8, 480(R8)
+	VPADDD.BCST 192(SI), Y0, Y0
+	VPADDD      (DI), Y0, Y0
 	VMOVDQA32   Y1, Y8
 	VPTERNLOGD  $0x39, Y3, Y2, Y8
 	VPADDD      Y8, Y0, Y0
 	VPROLD      $0x06, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 192(BX), Y4, Y4
-	VPADDD      32(SI), Y4, Y4
+	VPADDD.BCST 192(SI), Y4, Y4
+	VPADDD      32(DI), Y4, Y4
 	VMOVDQA32   Y5, Y8
 	VPTERNLOGD  $0x39, Y7, Y6, Y8
 	VPADDD      Y8, Y4, Y4
 	VPROLD      $0x06, Y4, Y4
 	VPADDD      Y5, Y4, Y4
-	MOVQ        64(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y8
-	MOVQ        72(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y9
-	VPADDD.BCST 196(BX), Y3, Y3
-	VPADDD      448(SI), Y3, Y3
+	MOVQ        64(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y8
+	MOVQ        72(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y9
+	VPADDD.BCST 196(SI), Y3, Y3
+	VPADDD      448(DI), Y3, Y3
 	VMOVDQA32   Y0, Y10
 	VPTERNLOGD  $0x39, Y2, Y1, Y10
 	VPADDD      Y10, Y3, Y3
 	VPROLD      $0x0a, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 196(BX), Y7, Y7
-	VPADDD      480(SI), Y7, Y7
+	VPADDD.BCST 196(SI), Y7, Y7
+	VPADDD      480(DI), Y7, Y7
 	VMOVDQA32   Y4, Y10
 	VPTERNLOGD  $0x39, Y6, Y5, Y10
 	VPADDD      Y10, Y7, Y7
 	VPROLD      $0x0a, Y7, Y7
 	VPADDD      Y4, Y7, Y7
-	MOVQ        80(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y10
-	MOVQ        88(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y11
-	VPADDD.BCST 200(BX), Y2, Y2
-	VPADDD      896(SI), Y2, Y2
+	MOVQ        80(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y10
+	MOVQ        88(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y11
+	VPADDD.BCST 200(SI), Y2, Y2
+	VPADDD      896(DI), Y2, Y2
 	VMOVDQA32   Y3, Y12
 	VPTERNLOGD  $0x39, Y1, Y0, Y12
 	VPADDD      Y12, Y2, Y2
 	VPROLD      $0x0f, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 200(BX), Y6, Y6
-	VPADDD      928(SI), Y6, Y6
+	VPADDD.BCST 200(SI), Y6, Y6
+	VPADDD      928(DI), Y6, Y6
 	VMOVDQA32   Y7, Y12
 	VPTERNLOGD  $0x39, Y5, Y4, Y12
 	VPADDD      Y12, Y6, Y6
 	VPROLD      $0x0f, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	MOVQ        96(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y12
-	MOVQ        104(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y13
-	VPADDD.BCST 204(BX), Y1, Y1
-	VPADDD      320(SI), Y1, Y1
+	MOVQ        96(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y12
+	MOVQ        104(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y13
+	VPADDD.BCST 204(SI), Y1, Y1
+	VPADDD      320(DI), Y1, Y1
 	VMOVDQA32   Y2, Y14
 	VPTERNLOGD  $0x39, Y0, Y3, Y14
 	VPADDD      Y14, Y1, Y1
 	VPROLD      $0x15, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 204(BX), Y5, Y5
-	VPADDD      352(SI), Y5, Y5
+	VPADDD.BCST 204(SI), Y5, Y5
+	VPADDD      352(DI), Y5, Y5
 	VMOVDQA32   Y6, Y14
 	VPTERNLOGD  $0x39, Y4, Y7, Y14
 	VPADDD      Y14, Y5, Y5
 	VPROLD      $0x15, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        112(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y14
-	MOVQ        120(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y15
-	VPADDD.BCST 208(BX), Y0, Y0
-	VPADDD      768(SI), Y0, Y0
+	MOVQ        112(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y14
+	MOVQ        120(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y15
+	VPADDD.BCST 208(SI), Y0, Y0
+	VPADDD      768(DI), Y0, Y0
 	VMOVDQA32   Y1, Y16
 	VPTERNLOGD  $0x39, Y3, Y2, Y16
 	VPADDD      Y16, Y0, Y0
 	VPROLD      $0x06, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 208(BX), Y4, Y4
-	VPADDD      800(SI), Y4, Y4
+	VPADDD.BCST 208(SI), Y4, Y4
+	VPADDD      800(DI), Y4, Y4
 	VMOVDQA32   Y5, Y16
 	VPTERNLOGD  $0x39, Y7, Y6, Y16
 	VPADDD      Y16, Y4, Y4
@@ -3819,15 +3825,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y5, Y4, Y4
 	VPUNPCKLDQ  Y9, Y8, Y16
 	VPUNPCKHDQ  Y9, Y8, Y8
-	VPADDD.BCST 212(BX), Y3, Y3
-	VPADDD      192(SI), Y3, Y3
+	VPADDD.BCST 212(SI), Y3, Y3
+	VPADDD      192(DI), Y3, Y3
 	VMOVDQA32   Y0, Y9
 	VPTERNLOGD  $0x39, Y2, Y1, Y9
 	VPADDD      Y9, Y3, Y3
 	VPROLD      $0x0a, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 212(BX), Y7, Y7
-	VPADDD      224(SI), Y7, Y7
+	VPADDD.BCST 212(SI), Y7, Y7
+	VPADDD      224(DI), Y7, Y7
 	VMOVDQA32   Y4, Y9
 	VPTERNLOGD  $0x39, Y6, Y5, Y9
 	VPADDD      Y9, Y7, Y7
@@ -3835,15 +3841,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y4, Y7, Y7
 	VPUNPCKLDQ  Y11, Y10, Y9
 	VPUNPCKHDQ  Y11, Y10, Y10
-	VPADDD.BCST 216(BX), Y2, Y2
-	VPADDD      640(SI), Y2, Y2
+	VPADDD.BCST 216(SI), Y2, Y2
+	VPADDD      640(DI), Y2, Y2
 	VMOVDQA32   Y3, Y11
 	VPTERNLOGD  $0x39, Y1, Y0, Y11
 	VPADDD      Y11, Y2, Y2
 	VPROLD      $0x0f, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 216(BX), Y6, Y6
-	VPADDD      672(SI), Y6, Y6
+	VPADDD.BCST 216(SI), Y6, Y6
+	VPADDD      672(DI), Y6, Y6
 	VMOVDQA32   Y7, Y11
 	VPTERNLOGD  $0x39, Y5, Y4, Y11
 	VPADDD      Y11, Y6, Y6
@@ -3851,15 +3857,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y7, Y6, Y6
 	VPUNPCKLQDQ Y9, Y16, Y11
 	VPUNPCKHQDQ Y9, Y16, Y9
-	VPADDD.BCST 220(BX), Y1, Y1
-	VPADDD      64(SI), Y1, Y1
+	VPADDD.BCST 220(SI), Y1, Y1
+	VPADDD      64(DI), Y1, Y1
 	VMOVDQA32   Y2, Y16
 	VPTERNLOGD  $0x39, Y0, Y3, Y16
 	VPADDD      Y16, Y1, Y1
 	VPROLD      $0x15, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 220(BX), Y5, Y5
-	VPADDD      96(SI), Y5, Y5
+	VPADDD.BCST 220(SI), Y5, Y5
+	VPADDD      96(DI), Y5, Y5
 	VMOVDQA32   Y6, Y16
 	VPTERNLOGD  $0x39, Y4, Y7, Y16
 	VPADDD      Y16, Y5, Y5
@@ -3867,15 +3873,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y6, Y5, Y5
 	VPUNPCKLQDQ Y10, Y8, Y16
 	VPUNPCKHQDQ Y10, Y8, Y8
-	VPADDD.BCST 224(BX), Y0, Y0
-	VPADDD      512(SI), Y0, Y0
+	VPADDD.BCST 224(SI), Y0, Y0
+	VPADDD      512(DI), Y0, Y0
 	VMOVDQA32   Y1, Y10
 	VPTERNLOGD  $0x39, Y3, Y2, Y10
 	VPADDD      Y10, Y0, Y0
 	VPROLD      $0x06, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 224(BX), Y4, Y4
-	VPADDD      544(SI), Y4, Y4
+	VPADDD.BCST 224(SI), Y4, Y4
+	VPADDD      544(DI), Y4, Y4
 	VMOVDQA32   Y5, Y10
 	VPTERNLOGD  $0x39, Y7, Y6, Y10
 	VPADDD      Y10, Y4, Y4
@@ -3883,15 +3889,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y5, Y4, Y4
 	VPUNPCKLDQ  Y13, Y12, Y10
 	VPUNPCKHDQ  Y13, Y12, Y12
-	VPADDD.BCST 228(BX), Y3, Y3
-	VPADDD      960(SI), Y3, Y3
+	VPADDD.BCST 228(SI), Y3, Y3
+	VPADDD      960(DI), Y3, Y3
 	VMOVDQA32   Y0, Y13
 	VPTERNLOGD  $0x39, Y2, Y1, Y13
 	VPADDD      Y13, Y3, Y3
 	VPROLD      $0x0a, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 228(BX), Y7, Y7
-	VPADDD      992(SI), Y7, Y7
+	VPADDD.BCST 228(SI), Y7, Y7
+	VPADDD      992(DI), Y7, Y7
 	VMOVDQA32   Y4, Y13
 	VPTERNLOGD  $0x39, Y6, Y5, Y13
 	VPADDD      Y13, Y7, Y7
@@ -3899,15 +3905,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y4, Y7, Y7
 	VPUNPCKLDQ  Y15, Y14, Y13
 	VPUNPCKHDQ  Y15, Y14, Y14
-	VPADDD.BCST 232(BX), Y2, Y2
-	VPADDD      384(SI), Y2, Y2
+	VPADDD.BCST 232(SI), Y2, Y2
+	VPADDD      384(DI), Y2, Y2
 	VMOVDQA32   Y3, Y15
 	VPTERNLOGD  $0x39, Y1, Y0, Y15
 	VPADDD      Y15, Y2, Y2
 	VPROLD      $0x0f, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 232(BX), Y6, Y6
-	VPADDD      416(SI), Y6, Y6
+	VPADDD.BCST 232(SI), Y6, Y6
+	VPADDD      416(DI), Y6, Y6
 	VMOVDQA32   Y7, Y15
 	VPTERNLOGD  $0x39, Y5, Y4, Y15
 	VPADDD      Y15, Y6, Y6
@@ -3915,15 +3921,15 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y7, Y6, Y6
 	VPUNPCKLQDQ Y13, Y10, Y15
 	VPUNPCKHQDQ Y13, Y10, Y10
-	VPADDD.BCST 236(BX), Y1, Y1
-	VPADDD      832(SI), Y1, Y1
+	VPADDD.BCST 236(SI), Y1, Y1
+	VPADDD      832(DI), Y1, Y1
 	VMOVDQA32   Y2, Y13
 	VPTERNLOGD  $0x39, Y0, Y3, Y13
 	VPADDD      Y13, Y1, Y1
 	VPROLD      $0x15, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 236(BX), Y5, Y5
-	VPADDD      864(SI), Y5, Y5
+	VPADDD.BCST 236(SI), Y5, Y5
+	VPADDD      864(DI), Y5, Y5
 	VMOVDQA32   Y6, Y13
 	VPTERNLOGD  $0x39, Y4, Y7, Y13
 	VPADDD      Y13, Y5, Y5
@@ -3931,97 +3937,97 @@ blockAVX512x16_warm_skip:
 	VPADDD      Y6, Y5, Y5
 	VPUNPCKLQDQ Y14, Y12, Y13
 	VPUNPCKHQDQ Y14, Y12, Y12
-	VPADDD.BCST 240(BX), Y0, Y0
-	VPADDD      256(SI), Y0, Y0
+	VPADDD.BCST 240(SI), Y0, Y0
+	VPADDD      256(DI), Y0, Y0
 	VMOVDQA32   Y1, Y14
 	VPTERNLOGD  $0x39, Y3, Y2, Y14
 	VPADDD      Y14, Y0, Y0
 	VPROLD      $0x06, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST 240(BX), Y4, Y4
-	VPADDD      288(SI), Y4, Y4
+	VPADDD.BCST 240(SI), Y4, Y4
+	VPADDD      288(DI), Y4, Y4
 	VMOVDQA32   Y5, Y14
 	VPTERNLOGD  $0x39, Y7, Y6, Y14
 	VPADDD      Y14, Y4, Y4
 	VPROLD      $0x06, Y4, Y4
 	VPADDD      Y5, Y4, Y4
 	VSHUFI64X2  $0x00, Y15, Y11, Y14
-	VMOVDQU32   Y14, 544(DI)
+	VMOVDQU32   Y14, 544(R8)
 	VSHUFI64X2  $0x03, Y15, Y11, Y11
-	VMOVDQU32   Y11, 800(DI)
-	VPADDD.BCST 244(BX), Y3, Y3
-	VPADDD      704(SI), Y3, Y3
+	VMOVDQU32   Y11, 800(R8)
+	VPADDD.BCST 244(SI), Y3, Y3
+	VPADDD      704(DI), Y3, Y3
 	VMOVDQA32   Y0, Y11
 	VPTERNLOGD  $0x39, Y2, Y1, Y11
 	VPADDD      Y11, Y3, Y3
 	VPROLD      $0x0a, Y3, Y3
 	VPADDD      Y0, Y3, Y3
-	VPADDD.BCST 244(BX), Y7, Y7
-	VPADDD      736(SI), Y7, Y7
+	VPADDD.BCST 244(SI), Y7, Y7
+	VPADDD      736(DI), Y7, Y7
 	VMOVDQA32   Y4, Y11
 	VPTERNLOGD  $0x39, Y6, Y5, Y11
 	VPADDD      Y11, Y7, Y7
 	VPROLD      $0x0a, Y7, Y7
 	VPADDD      Y4, Y7, Y7
 	VSHUFI64X2  $0x00, Y10, Y9, Y11
-	VMOVDQU32   Y11, 608(DI)
+	VMOVDQU32   Y11, 608(R8)
 	VSHUFI64X2  $0x03, Y10, Y9, Y9
-	VMOVDQU32   Y9, 864(DI)
-	VPADDD.BCST 248(BX), Y2, Y2
-	VPADDD      128(SI), Y2, Y2
+	VMOVDQU32   Y9, 864(R8)
+	VPADDD.BCST 248(SI), Y2, Y2
+	VPADDD      128(DI), Y2, Y2
 	VMOVDQA32   Y3, Y9
 	VPTERNLOGD  $0x39, Y1, Y0, Y9
 	VPADDD      Y9, Y2, Y2
 	VPROLD      $0x0f, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD.BCST 248(BX), Y6, Y6
-	VPADDD      160(SI), Y6, Y6
+	VPADDD.BCST 248(SI), Y6, Y6
+	VPADDD      160(DI), Y6, Y6
 	VMOVDQA32   Y7, Y9
 	VPTERNLOGD  $0x39, Y5, Y4, Y9
 	VPADDD      Y9, Y6, Y6
 	VPROLD      $0x0f, Y6, Y6
 	VPADDD      Y7, Y6, Y6
 	VSHUFI64X2  $0x00, Y13, Y16, Y9
-	VMOVDQU32   Y9, 672(DI)
+	VMOVDQU32   Y9, 672(R8)
 	VSHUFI64X2  $0x03, Y13, Y16, Y9
-	VMOVDQU32   Y9, 928(DI)
-	VPADDD.BCST 252(BX), Y1, Y1
-	VPADDD      576(SI), Y1, Y1
+	VMOVDQU32   Y9, 928(R8)
+	VPADDD.BCST 252(SI), Y1, Y1
+	VPADDD      576(DI), Y1, Y1
 	VMOVDQA32   Y2, Y9
 	VPTERNLOGD  $0x39, Y0, Y3, Y9
 	VPADDD      Y9, Y1, Y1
 	VPROLD      $0x15, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD.BCST 252(BX), Y5, Y5
-	VPADDD      608(SI), Y5, Y5
+	VPADDD.BCST 252(SI), Y5, Y5
+	VPADDD      608(DI), Y5, Y5
 	VMOVDQA32   Y6, Y9
 	VPTERNLOGD  $0x39, Y4, Y7, Y9
 	VPADDD      Y9, Y5, Y5
 	VPROLD      $0x15, Y5, Y5
 	VPADDD      Y6, Y5, Y5
 	VSHUFI64X2  $0x00, Y12, Y8, Y9
-	VMOVDQU32   Y9, 736(DI)
+	VMOVDQU32   Y9, 736(R8)
 	VSHUFI64X2  $0x03, Y12, Y8, Y8
-	VMOVDQU32   Y8, 992(DI)
-	VPADDD      2048(SP), Y0, Y0
-	VPADDD      2112(SP), Y1, Y1
-	VPADDD      2176(SP), Y2, Y2
-	VPADDD      2240(SP), Y3, Y3
-	VPADDD      2080(SP), Y4, Y4
-	VPADDD      2144(SP), Y5, Y5
-	VPADDD      2208(SP), Y6, Y6
-	VPADDD      2272(SP), Y7, Y7
-	XCHGQ       SI, DI
-	DECQ        DX
+	VMOVDQU32   Y8, 992(R8)
+	VPADDD      2048(AX), Y0, Y0
+	VPADDD      2112(AX), Y1, Y1
+	VPADDD      2176(AX), Y2, Y2
+	VPADDD      2240(AX), Y3, Y3
+	VPADDD      2080(AX), Y4, Y4
+	VPADDD      2144(AX), Y5, Y5
+	VPADDD      2208(AX), Y6, Y6
+	VPADDD      2272(AX), Y7, Y7
+	XCHGQ       DI, R8
+	DECQ        BX
 	JNZ         blockAVX512x16_loop
-	VMOVDQU32   Y0, (AX)
-	VMOVDQU32   Y1, 64(AX)
-	VMOVDQU32   Y2, 128(AX)
-	VMOVDQU32   Y3, 192(AX)
-	VMOVDQU32   Y4, 32(AX)
-	VMOVDQU32   Y5, 96(AX)
-	VMOVDQU32   Y6, 160(AX)
-	VMOVDQU32   Y7, 224(AX)
+	VMOVDQU32   Y0, (CX)
+	VMOVDQU32   Y1, 64(CX)
+	VMOVDQU32   Y2, 128(CX)
+	VMOVDQU32   Y3, 192(CX)
+	VMOVDQU32   Y4, 32(CX)
+	VMOVDQU32   Y5, 96(CX)
+	VMOVDQU32   Y6, 160(CX)
+	VMOVDQU32   Y7, 224(CX)
 	VZEROUPPER
 	RET
 
@@ -4093,49 +4099,52 @@ GLOBL md5consts<>(SB), RODATA|NOPTR, $256
 
 // func blockAVX512x32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, CMOV
-TEXT ·blockAVX512x32(SB), $4608-24
-	MOVQ        s+0(FP), AX
-	MOVQ        ptrs+8(FP), CX
-	MOVQ        nblocks+16(FP), DX
-	LEAQ        md5consts<>+0(SB), BX
-	LEAQ        (SP), SI
-	LEAQ        2048(SP), DI
-	MOVQ        DX, R8
-	DECQ        R8
-	SHLQ        $0x06, R8
-	XORQ        R9, R9
-	VMOVDQU32   (AX), Y0
-	VMOVDQU32   128(AX), Y1
-	VMOVDQU32   256(AX), Y2
-	VMOVDQU32   384(AX), Y3
-	VMOVDQU32   32(AX), Y4
-	VMOVDQU32   160(AX), Y5
-	VMOVDQU32   288(AX), Y6
-	VMOVDQU32   416(AX), Y7
-	VMOVDQU32   64(AX), Y8
-	VMOVDQU32   192(AX), Y9
-	VMOVDQU32   320(AX), Y10
-	VMOVDQU32   448(AX), Y11
-	VMOVDQU32   96(AX), Y12
-	VMOVDQU32   224(AX), Y13
-	VMOVDQU32   352(AX), Y14
-	VMOVDQU32   480(AX), Y15
-	MOVQ        (CX), R10
-	VMOVDQU32   (R10)(R9*1), Y16
-	MOVQ        8(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y17
-	MOVQ        16(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y18
-	MOVQ        24(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y19
-	MOVQ        32(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y20
-	MOVQ        40(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y21
-	MOVQ        48(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y22
-	MOVQ        56(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y23
+TEXT ·blockAVX512x32(SB), $4664-24
+	LEAQ        (SP), AX
+	ADDQ        $0x38, AX
+	ANDQ        $-64, AX
+	MOVQ        s+0(FP), CX
+	MOVQ        ptrs+8(FP), DX
+	MOVQ        nblocks+16(FP), BX
+	LEAQ        md5consts<>+0(SB), SI
+	LEAQ        (AX), DI
+	LEAQ        2048(AX), R8
+	MOVQ        BX, R9
+	DECQ        R9
+	SHLQ        $0x06, R9
+	XORQ        R10, R10
+	VMOVDQU32   (CX), Y0
+	VMOVDQU32   128(CX), Y1
+	VMOVDQU32   256(CX), Y2
+	VMOVDQU32   384(CX), Y3
+	VMOVDQU32   32(CX), Y4
+	VMOVDQU32   160(CX), Y5
+	VMOVDQU32   288(CX), Y6
+	VMOVDQU32   416(CX), Y7
+	VMOVDQU32   64(CX), Y8
+	VMOVDQU32   192(CX), Y9
+	VMOVDQU32   320(CX), Y10
+	VMOVDQU32   448(CX), Y11
+	VMOVDQU32   96(CX), Y12
+	VMOVDQU32   224(CX), Y13
+	VMOVDQU32   352(CX), Y14
+	VMOVDQU32   480(CX), Y15
+	MOVQ        (DX), R11
+	VMOVDQU32   (R11)(R10*1), Y16
+	MOVQ        8(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y17
+	MOVQ        16(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y18
+	MOVQ        24(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y19
+	MOVQ        32(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y20
+	MOVQ        40(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y21
+	MOVQ        48(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y22
+	MOVQ        56(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y23
 	VPUNPCKLDQ  Y17, Y16, Y24
 	VPUNPCKHDQ  Y17, Y16, Y16
 	VPUNPCKLDQ  Y19, Y18, Y17
@@ -4153,37 +4162,37 @@ TEXT ·blockAVX512x32(SB), $4608-24
 	VPUNPCKLQDQ Y22, Y20, Y21
 	VPUNPCKHQDQ Y22, Y20, Y20
 	VSHUFI64X2  $0x00, Y23, Y19, Y22
-	VMOVDQU32   Y22, (SI)
+	VMOVDQU32   Y22, (DI)
 	VSHUFI64X2  $0x03, Y23, Y19, Y19
-	VMOVDQU32   Y19, 512(SI)
+	VMOVDQU32   Y19, 512(DI)
 	VSHUFI64X2  $0x00, Y18, Y17, Y19
-	VMOVDQU32   Y19, 128(SI)
+	VMOVDQU32   Y19, 128(DI)
 	VSHUFI64X2  $0x03, Y18, Y17, Y17
-	VMOVDQU32   Y17, 640(SI)
+	VMOVDQU32   Y17, 640(DI)
 	VSHUFI64X2  $0x00, Y21, Y24, Y17
-	VMOVDQU32   Y17, 256(SI)
+	VMOVDQU32   Y17, 256(DI)
 	VSHUFI64X2  $0x03, Y21, Y24, Y17
-	VMOVDQU32   Y17, 768(SI)
+	VMOVDQU32   Y17, 768(DI)
 	VSHUFI64X2  $0x00, Y20, Y16, Y17
-	VMOVDQU32   Y17, 384(SI)
+	VMOVDQU32   Y17, 384(DI)
 	VSHUFI64X2  $0x03, Y20, Y16, Y16
-	VMOVDQU32   Y16, 896(SI)
-	MOVQ        (CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y16
-	MOVQ        8(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y17
-	MOVQ        16(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y18
-	MOVQ        24(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y19
-	MOVQ        32(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y20
-	MOVQ        40(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y21
-	MOVQ        48(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y22
-	MOVQ        56(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y23
+	VMOVDQU32   Y16, 896(DI)
+	MOVQ        (DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y16
+	MOVQ        8(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y17
+	MOVQ        16(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y18
+	MOVQ        24(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y19
+	MOVQ        32(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y20
+	MOVQ        40(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y21
+	MOVQ        48(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y22
+	MOVQ        56(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y23
 	VPUNPCKLDQ  Y17, Y16, Y24
 	VPUNPCKHDQ  Y17, Y16, Y16
 	VPUNPCKLDQ  Y19, Y18, Y17
@@ -4201,37 +4210,37 @@ TEXT ·blockAVX512x32(SB), $4608-24
 	VPUNPCKLQDQ Y22, Y20, Y21
 	VPUNPCKHQDQ Y22, Y20, Y20
 	VSHUFI64X2  $0x00, Y23, Y19, Y22
-	VMOVDQU32   Y22, 1024(SI)
+	VMOVDQU32   Y22, 1024(DI)
 	VSHUFI64X2  $0x03, Y23, Y19, Y19
-	VMOVDQU32   Y19, 1536(SI)
+	VMOVDQU32   Y19, 1536(DI)
 	VSHUFI64X2  $0x00, Y18, Y17, Y19
-	VMOVDQU32   Y19, 1152(SI)
+	VMOVDQU32   Y19, 1152(DI)
 	VSHUFI64X2  $0x03, Y18, Y17, Y17
-	VMOVDQU32   Y17, 1664(SI)
+	VMOVDQU32   Y17, 1664(DI)
 	VSHUFI64X2  $0x00, Y21, Y24, Y17
-	VMOVDQU32   Y17, 1280(SI)
+	VMOVDQU32   Y17, 1280(DI)
 	VSHUFI64X2  $0x03, Y21, Y24, Y17
-	VMOVDQU32   Y17, 1792(SI)
+	VMOVDQU32   Y17, 1792(DI)
 	VSHUFI64X2  $0x00, Y20, Y16, Y17
-	VMOVDQU32   Y17, 1408(SI)
+	VMOVDQU32   Y17, 1408(DI)
 	VSHUFI64X2  $0x03, Y20, Y16, Y16
-	VMOVDQU32   Y16, 1920(SI)
-	MOVQ        64(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y16
-	MOVQ        72(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y17
-	MOVQ        80(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y18
-	MOVQ        88(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y19
-	MOVQ        96(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y20
-	MOVQ        104(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y21
-	MOVQ        112(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y22
-	MOVQ        120(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y23
+	VMOVDQU32   Y16, 1920(DI)
+	MOVQ        64(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y16
+	MOVQ        72(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y17
+	MOVQ        80(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y18
+	MOVQ        88(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y19
+	MOVQ        96(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y20
+	MOVQ        104(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y21
+	MOVQ        112(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y22
+	MOVQ        120(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y23
 	VPUNPCKLDQ  Y17, Y16, Y24
 	VPUNPCKHDQ  Y17, Y16, Y16
 	VPUNPCKLDQ  Y19, Y18, Y17
@@ -4249,37 +4258,37 @@ TEXT ·blockAVX512x32(SB), $4608-24
 	VPUNPCKLQDQ Y22, Y20, Y21
 	VPUNPCKHQDQ Y22, Y20, Y20
 	VSHUFI64X2  $0x00, Y23, Y19, Y22
-	VMOVDQU32   Y22, 32(SI)
+	VMOVDQU32   Y22, 32(DI)
 	VSHUFI64X2  $0x03, Y23, Y19, Y19
-	VMOVDQU32   Y19, 544(SI)
+	VMOVDQU32   Y19, 544(DI)
 	VSHUFI64X2  $0x00, Y18, Y17, Y19
-	VMOVDQU32   Y19, 160(SI)
+	VMOVDQU32   Y19, 160(DI)
 	VSHUFI64X2  $0x03, Y18, Y17, Y17
-	VMOVDQU32   Y17, 672(SI)
+	VMOVDQU32   Y17, 672(DI)
 	VSHUFI64X2  $0x00, Y21, Y24, Y17
-	VMOVDQU32   Y17, 288(SI)
+	VMOVDQU32   Y17, 288(DI)
 	VSHUFI64X2  $0x03, Y21, Y24, Y17
-	VMOVDQU32   Y17, 800(SI)
+	VMOVDQU32   Y17, 800(DI)
 	VSHUFI64X2  $0x00, Y20, Y16, Y17
-	VMOVDQU32   Y17, 416(SI)
+	VMOVDQU32   Y17, 416(DI)
 	VSHUFI64X2  $0x03, Y20, Y16, Y16
-	VMOVDQU32   Y16, 928(SI)
-	MOVQ        64(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y16
-	MOVQ        72(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y17
-	MOVQ        80(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y18
-	MOVQ        88(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y19
-	MOVQ        96(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y20
-	MOVQ        104(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y21
-	MOVQ        112(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y22
-	MOVQ        120(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y23
+	VMOVDQU32   Y16, 928(DI)
+	MOVQ        64(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y16
+	MOVQ        72(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y17
+	MOVQ        80(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y18
+	MOVQ        88(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y19
+	MOVQ        96(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y20
+	MOVQ        104(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y21
+	MOVQ        112(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y22
+	MOVQ        120(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y23
 	VPUNPCKLDQ  Y17, Y16, Y24
 	VPUNPCKHDQ  Y17, Y16, Y16
 	VPUNPCKLDQ  Y19, Y18, Y17
@@ -4297,37 +4306,37 @@ TEXT ·blockAVX512x32(SB), $4608-24
 	VPUNPCKLQDQ Y22, Y20, Y21
 	VPUNPCKHQDQ Y22, Y20, Y20
 	VSHUFI64X2  $0x00, Y23, Y19, Y22
-	VMOVDQU32   Y22, 1056(SI)
+	VMOVDQU32   Y22, 1056(DI)
 	VSHUFI64X2  $0x03, Y23, Y19, Y19
-	VMOVDQU32   Y19, 1568(SI)
+	VMOVDQU32   Y19, 1568(DI)
 	VSHUFI64X2  $0x00, Y18, Y17, Y19
-	VMOVDQU32   Y19, 1184(SI)
+	VMOVDQU32   Y19, 1184(DI)
 	VSHUFI64X2  $0x03, Y18, Y17, Y17
-	VMOVDQU32   Y17, 1696(SI)
+	VMOVDQU32   Y17, 1696(DI)
 	VSHUFI64X2  $0x00, Y21, Y24, Y17
-	VMOVDQU32   Y17, 1312(SI)
+	VMOVDQU32   Y17, 1312(DI)
 	VSHUFI64X2  $0x03, Y21, Y24, Y17
-	VMOVDQU32   Y17, 1824(SI)
+	VMOVDQU32   Y17, 1824(DI)
 	VSHUFI64X2  $0x00, Y20, Y16, Y17
-	VMOVDQU32   Y17, 1440(SI)
+	VMOVDQU32   Y17, 1440(DI)
 	VSHUFI64X2  $0x03, Y20, Y16, Y16
-	VMOVDQU32   Y16, 1952(SI)
-	MOVQ        128(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y16
-	MOVQ        136(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y17
-	MOVQ        144(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y18
-	MOVQ        152(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y19
-	MOVQ        160(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y20
-	MOVQ        168(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y21
-	MOVQ        176(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y22
-	MOVQ        184(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y23
+	VMOVDQU32   Y16, 1952(DI)
+	MOVQ        128(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y16
+	MOVQ        136(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y17
+	MOVQ        144(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y18
+	MOVQ        152(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y19
+	MOVQ        160(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y20
+	MOVQ        168(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y21
+	MOVQ        176(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y22
+	MOVQ        184(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y23
 	VPUNPCKLDQ  Y17, Y16, Y24
 	VPUNPCKHDQ  Y17, Y16, Y16
 	VPUNPCKLDQ  Y19, Y18, Y17
@@ -4345,37 +4354,37 @@ TEXT ·blockAVX512x32(SB), $4608-24
 	VPUNPCKLQDQ Y22, Y20, Y21
 	VPUNPCKHQDQ Y22, Y20, Y20
 	VSHUFI64X2  $0x00, Y23, Y19, Y22
-	VMOVDQU32   Y22, 64(SI)
+	VMOVDQU32   Y22, 64(DI)
 	VSHUFI64X2  $0x03, Y23, Y19, Y19
-	VMOVDQU32   Y19, 576(SI)
+	VMOVDQU32   Y19, 576(DI)
 	VSHUFI64X2  $0x00, Y18, Y17, Y19
-	VMOVDQU32   Y19, 192(SI)
+	VMOVDQU32   Y19, 192(DI)
 	VSHUFI64X2  $0x03, Y18, Y17, Y17
-	VMOVDQU32   Y17, 704(SI)
+	VMOVDQU32   Y17, 704(DI)
 	VSHUFI64X2  $0x00, Y21, Y24, Y17
-	VMOVDQU32   Y17, 320(SI)
+	VMOVDQU32   Y17, 320(DI)
 	VSHUFI64X2  $0x03, Y21, Y24, Y17
-	VMOVDQU32   Y17, 832(SI)
+	VMOVDQU32   Y17, 832(DI)
 	VSHUFI64X2  $0x00, Y20, Y16, Y17
-	VMOVDQU32   Y17, 448(SI)
+	VMOVDQU32   Y17, 448(DI)
 	VSHUFI64X2  $0x03, Y20, Y16, Y16
-	VMOVDQU32   Y16, 960(SI)
-	MOVQ        128(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y16
-	MOVQ        136(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y17
-	MOVQ        144(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y18
-	MOVQ        152(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y19
-	MOVQ        160(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y20
-	MOVQ        168(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y21
-	MOVQ        176(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y22
-	MOVQ        184(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y23
+	VMOVDQU32   Y16, 960(DI)
+	MOVQ        128(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y16
+	MOVQ        136(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y17
+	MOVQ        144(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y18
+	MOVQ        152(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y19
+	MOVQ        160(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y20
+	MOVQ        168(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y21
+	MOVQ        176(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y22
+	MOVQ        184(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y23
 	VPUNPCKLDQ  Y17, Y16, Y24
 	VPUNPCKHDQ  Y17, Y16, Y16
 	VPUNPCKLDQ  Y19, Y18, Y17
@@ -4393,37 +4402,37 @@ TEXT ·blockAVX512x32(SB), $4608-24
 	VPUNPCKLQDQ Y22, Y20, Y21
 	VPUNPCKHQDQ Y22, Y20, Y20
 	VSHUFI64X2  $0x00, Y23, Y19, Y22
-	VMOVDQU32   Y22, 1088(SI)
+	VMOVDQU32   Y22, 1088(DI)
 	VSHUFI64X2  $0x03, Y23, Y19, Y19
-	VMOVDQU32   Y19, 1600(SI)
+	VMOVDQU32   Y19, 1600(DI)
 	VSHUFI64X2  $0x00, Y18, Y17, Y19
-	VMOVDQU32   Y19, 1216(SI)
+	VMOVDQU32   Y19, 1216(DI)
 	VSHUFI64X2  $0x03, Y18, Y17, Y17
-	VMOVDQU32   Y17, 1728(SI)
+	VMOVDQU32   Y17, 1728(DI)
 	VSHUFI64X2  $0x00, Y21, Y24, Y17
-	VMOVDQU32   Y17, 1344(SI)
+	VMOVDQU32   Y17, 1344(DI)
 	VSHUFI64X2  $0x03, Y21, Y24, Y17
-	VMOVDQU32   Y17, 1856(SI)
+	VMOVDQU32   Y17, 1856(DI)
 	VSHUFI64X2  $0x00, Y20, Y16, Y17
-	VMOVDQU32   Y17, 1472(SI)
+	VMOVDQU32   Y17, 1472(DI)
 	VSHUFI64X2  $0x03, Y20, Y16, Y16
-	VMOVDQU32   Y16, 1984(SI)
-	MOVQ        192(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y16
-	MOVQ        200(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y17
-	MOVQ        208(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y18
-	MOVQ        216(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y19
-	MOVQ        224(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y20
-	MOVQ        232(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y21
-	MOVQ        240(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y22
-	MOVQ        248(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y23
+	VMOVDQU32   Y16, 1984(DI)
+	MOVQ        192(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y16
+	MOVQ        200(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y17
+	MOVQ        208(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y18
+	MOVQ        216(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y19
+	MOVQ        224(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y20
+	MOVQ        232(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y21
+	MOVQ        240(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y22
+	MOVQ        248(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y23
 	VPUNPCKLDQ  Y17, Y16, Y24
 	VPUNPCKHDQ  Y17, Y16, Y16
 	VPUNPCKLDQ  Y19, Y18, Y17
@@ -4441,37 +4450,37 @@ TEXT ·blockAVX512x32(SB), $4608-24
 	VPUNPCKLQDQ Y22, Y20, Y21
 	VPUNPCKHQDQ Y22, Y20, Y20
 	VSHUFI64X2  $0x00, Y23, Y19, Y22
-	VMOVDQU32   Y22, 96(SI)
+	VMOVDQU32   Y22, 96(DI)
 	VSHUFI64X2  $0x03, Y23, Y19, Y19
-	VMOVDQU32   Y19, 608(SI)
+	VMOVDQU32   Y19, 608(DI)
 	VSHUFI64X2  $0x00, Y18, Y17, Y19
-	VMOVDQU32   Y19, 224(SI)
+	VMOVDQU32   Y19, 224(DI)
 	VSHUFI64X2  $0x03, Y18, Y17, Y17
-	VMOVDQU32   Y17, 736(SI)
+	VMOVDQU32   Y17, 736(DI)
 	VSHUFI64X2  $0x00, Y21, Y24, Y17
-	VMOVDQU32   Y17, 352(SI)
+	VMOVDQU32   Y17, 352(DI)
 	VSHUFI64X2  $0x03, Y21, Y24, Y17
-	VMOVDQU32   Y17, 864(SI)
+	VMOVDQU32   Y17, 864(DI)
 	VSHUFI64X2  $0x00, Y20, Y16, Y17
-	VMOVDQU32   Y17, 480(SI)
+	VMOVDQU32   Y17, 480(DI)
 	VSHUFI64X2  $0x03, Y20, Y16, Y16
-	VMOVDQU32   Y16, 992(SI)
-	MOVQ        192(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y16
-	MOVQ        200(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y17
-	MOVQ        208(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y18
-	MOVQ        216(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y19
-	MOVQ        224(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y20
-	MOVQ        232(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y21
-	MOVQ        240(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y22
-	MOVQ        248(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y23
+	VMOVDQU32   Y16, 992(DI)
+	MOVQ        192(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y16
+	MOVQ        200(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y17
+	MOVQ        208(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y18
+	MOVQ        216(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y19
+	MOVQ        224(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y20
+	MOVQ        232(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y21
+	MOVQ        240(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y22
+	MOVQ        248(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y23
 	VPUNPCKLDQ  Y17, Y16, Y24
 	VPUNPCKHDQ  Y17, Y16, Y16
 	VPUNPCKLDQ  Y19, Y18, Y17
@@ -4489,146 +4498,146 @@ TEXT ·blockAVX512x32(SB), $4608-24
 	VPUNPCKLQDQ Y22, Y20, Y21
 	VPUNPCKHQDQ Y22, Y20, Y20
 	VSHUFI64X2  $0x00, Y23, Y19, Y22
-	VMOVDQU32   Y22, 1120(SI)
+	VMOVDQU32   Y22, 1120(DI)
 	VSHUFI64X2  $0x03, Y23, Y19, Y19
-	VMOVDQU32   Y19, 1632(SI)
+	VMOVDQU32   Y19, 1632(DI)
 	VSHUFI64X2  $0x00, Y18, Y17, Y19
-	VMOVDQU32   Y19, 1248(SI)
+	VMOVDQU32   Y19, 1248(DI)
 	VSHUFI64X2  $0x03, Y18, Y17, Y17
-	VMOVDQU32   Y17, 1760(SI)
+	VMOVDQU32   Y17, 1760(DI)
 	VSHUFI64X2  $0x00, Y21, Y24, Y17
-	VMOVDQU32   Y17, 1376(SI)
+	VMOVDQU32   Y17, 1376(DI)
 	VSHUFI64X2  $0x03, Y21, Y24, Y17
-	VMOVDQU32   Y17, 1888(SI)
+	VMOVDQU32   Y17, 1888(DI)
 	VSHUFI64X2  $0x00, Y20, Y16, Y17
-	VMOVDQU32   Y17, 1504(SI)
+	VMOVDQU32   Y17, 1504(DI)
 	VSHUFI64X2  $0x03, Y20, Y16, Y16
-	VMOVDQU32   Y16, 2016(SI)
+	VMOVDQU32   Y16, 2016(DI)
 
 blockAVX512x32_loop:
 	// warm: the first 16384 bytes of blockAVX512x32, every 128 blocks
-	TESTQ $0x0000007f, DX
+	TESTQ $0x0000007f, BX
 	JNZ   blockAVX512x32_warm_skip
-	LEAQ  ·blockAVX512x32+0(SB), R10
-	MOVQ  $0x00000040, R11
+	LEAQ  ·blockAVX512x32+0(SB), R11
+	MOVQ  $0x00000040, R12
 
 blockAVX512x32_warm:
-	MOVL (R10), R12
-	MOVL 64(R10), R12
-	MOVL 128(R10), R12
-	MOVL 192(R10), R12
-	ADDQ $0x00000100, R10
-	DECQ R11
+	MOVL (R11), R13
+	MOVL 64(R11), R13
+	MOVL 128(R11), R13
+	MOVL 192(R11), R13
+	ADDQ $0x00000100, R11
+	DECQ R12
 	JNZ  blockAVX512x32_warm
 
 blockAVX512x32_warm_skip:
-	LEAQ        64(R9), R9
-	CMPQ        R9, R8
-	CMOVQGT     R8, R9
-	VMOVDQU32   Y0, 4096(SP)
-	VMOVDQU32   Y1, 4224(SP)
-	VMOVDQU32   Y2, 4352(SP)
-	VMOVDQU32   Y3, 4480(SP)
-	VMOVDQU32   Y4, 4128(SP)
-	VMOVDQU32   Y5, 4256(SP)
-	VMOVDQU32   Y6, 4384(SP)
-	VMOVDQU32   Y7, 4512(SP)
-	VMOVDQU32   Y8, 4160(SP)
-	VMOVDQU32   Y9, 4288(SP)
-	VMOVDQU32   Y10, 4416(SP)
-	VMOVDQU32   Y11, 4544(SP)
-	VMOVDQU32   Y12, 4192(SP)
-	VMOVDQU32   Y13, 4320(SP)
-	VMOVDQU32   Y14, 4448(SP)
-	VMOVDQU32   Y15, 4576(SP)
-	VPADDD.BCST (BX), Y0, Y0
-	VPADDD      (SI), Y0, Y0
-	VPADDD.BCST 4(BX), Y3, Y16
+	LEAQ        64(R10), R10
+	CMPQ        R10, R9
+	CMOVQGT     R9, R10
+	VMOVDQU32   Y0, 4096(AX)
+	VMOVDQU32   Y1, 4224(AX)
+	VMOVDQU32   Y2, 4352(AX)
+	VMOVDQU32   Y3, 4480(AX)
+	VMOVDQU32   Y4, 4128(AX)
+	VMOVDQU32   Y5, 4256(AX)
+	VMOVDQU32   Y6, 4384(AX)
+	VMOVDQU32   Y7, 4512(AX)
+	VMOVDQU32   Y8, 4160(AX)
+	VMOVDQU32   Y9, 4288(AX)
+	VMOVDQU32   Y10, 4416(AX)
+	VMOVDQU32   Y11, 4544(AX)
+	VMOVDQU32   Y12, 4192(AX)
+	VMOVDQU32   Y13, 4320(AX)
+	VMOVDQU32   Y14, 4448(AX)
+	VMOVDQU32   Y15, 4576(AX)
+	VPADDD.BCST (SI), Y0, Y0
+	VPADDD      (DI), Y0, Y0
+	VPADDD.BCST 4(SI), Y3, Y16
 	VPTERNLOGD  $0xd8, Y1, Y2, Y3
 	VPADDD      Y3, Y0, Y0
 	VPROLD      $0x07, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD.BCST (BX), Y4, Y3
-	VPADDD      32(SI), Y3, Y3
-	VPADDD.BCST 4(BX), Y7, Y4
+	VPADDD.BCST (SI), Y4, Y3
+	VPADDD      32(DI), Y3, Y3
+	VPADDD.BCST 4(SI), Y7, Y4
 	VPTERNLOGD  $0xd8, Y5, Y6, Y7
 	VPADDD      Y7, Y3, Y3
 	VPROLD      $0x07, Y3, Y3
 	VPADDD      Y5, Y3, Y3
-	VPADDD.BCST (BX), Y8, Y7
-	VPADDD      64(SI), Y7, Y7
-	VPADDD.BCST 4(BX), Y11, Y8
+	VPADDD.BCST (SI), Y8, Y7
+	VPADDD      64(DI), Y7, Y7
+	VPADDD.BCST 4(SI), Y11, Y8
 	VPTERNLOGD  $0xd8, Y9, Y10, Y11
 	VPADDD      Y11, Y7, Y7
 	VPROLD      $0x07, Y7, Y7
 	VPADDD      Y9, Y7, Y7
-	VPADDD.BCST (BX), Y12, Y11
-	VPADDD      96(SI), Y11, Y11
-	VPADDD.BCST 4(BX), Y15, Y12
+	VPADDD.BCST (SI), Y12, Y11
+	VPADDD      96(DI), Y11, Y11
+	VPADDD.BCST 4(SI), Y15, Y12
 	VPTERNLOGD  $0xd8, Y13, Y14, Y15
 	VPADDD      Y15, Y11, Y11
 	VPROLD      $0x07, Y11, Y11
 	VPADDD      Y13, Y11, Y11
-	MOVQ        (CX), R10
-	VMOVDQU32   (R10)(R9*1), Y15
-	MOVQ        8(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y17
-	MOVQ        16(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y18
-	MOVQ        24(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y19
-	VPADDD      128(SI), Y16, Y16
-	VPADDD.BCST 8(BX), Y2, Y20
+	MOVQ        (DX), R11
+	VMOVDQU32   (R11)(R10*1), Y15
+	MOVQ        8(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y17
+	MOVQ        16(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y18
+	MOVQ        24(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y19
+	VPADDD      128(DI), Y16, Y16
+	VPADDD.BCST 8(SI), Y2, Y20
 	VPTERNLOGD  $0xd8, Y0, Y1, Y2
 	VPADDD      Y2, Y16, Y16
 	VPROLD      $0x0c, Y16, Y16
 	VPADDD      Y0, Y16, Y16
-	VPADDD      160(SI), Y4, Y4
-	VPADDD.BCST 8(BX), Y6, Y2
+	VPADDD      160(DI), Y4, Y4
+	VPADDD.BCST 8(SI), Y6, Y2
 	VPTERNLOGD  $0xd8, Y3, Y5, Y6
 	VPADDD      Y6, Y4, Y4
 	VPROLD      $0x0c, Y4, Y4
 	VPADDD      Y3, Y4, Y4
-	VPADDD      192(SI), Y8, Y8
-	VPADDD.BCST 8(BX), Y10, Y6
+	VPADDD      192(DI), Y8, Y8
+	VPADDD.BCST 8(SI), Y10, Y6
 	VPTERNLOGD  $0xd8, Y7, Y9, Y10
 	VPADDD      Y10, Y8, Y8
 	VPROLD      $0x0c, Y8, Y8
 	VPADDD      Y7, Y8, Y8
-	VPADDD      224(SI), Y12, Y12
-	VPADDD.BCST 8(BX), Y14, Y10
+	VPADDD      224(DI), Y12, Y12
+	VPADDD.BCST 8(SI), Y14, Y10
 	VPTERNLOGD  $0xd8, Y11, Y13, Y14
 	VPADDD      Y14, Y12, Y12
 	VPROLD      $0x0c, Y12, Y12
 	VPADDD      Y11, Y12, Y12
-	MOVQ        32(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y14
-	MOVQ        40(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y21
-	MOVQ        48(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y22
-	MOVQ        56(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y23
-	VPADDD      256(SI), Y20, Y20
-	VPADDD.BCST 12(BX), Y1, Y24
+	MOVQ        32(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y14
+	MOVQ        40(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y21
+	MOVQ        48(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y22
+	MOVQ        56(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y23
+	VPADDD      256(DI), Y20, Y20
+	VPADDD.BCST 12(SI), Y1, Y24
 	VPTERNLOGD  $0xd8, Y16, Y0, Y1
 	VPADDD      Y1, Y20, Y20
 	VPROLD      $0x11, Y20, Y20
 	VPADDD      Y16, Y20, Y20
-	VPADDD      288(SI), Y2, Y2
-	VPADDD.BCST 12(BX), Y5, Y1
+	VPADDD      288(DI), Y2, Y2
+	VPADDD.BCST 12(SI), Y5, Y1
 	VPTERNLOGD  $0xd8, Y4, Y3, Y5
 	VPADDD      Y5, Y2, Y2
 	VPROLD      $0x11, Y2, Y2
 	VPADDD      Y4, Y2, Y2
-	VPADDD      320(SI), Y6, Y6
-	VPADDD.BCST 12(BX), Y9, Y5
+	VPADDD      320(DI), Y6, Y6
+	VPADDD.BCST 12(SI), Y9, Y5
 	VPTERNLOGD  $0xd8, Y8, Y7, Y9
 	VPADDD      Y9, Y6, Y6
 	VPROLD      $0x11, Y6, Y6
 	VPADDD      Y8, Y6, Y6
-	VPADDD      352(SI), Y10, Y10
-	VPADDD.BCST 12(BX), Y13, Y9
+	VPADDD      352(DI), Y10, Y10
+	VPADDD.BCST 12(SI), Y13, Y9
 	VPTERNLOGD  $0xd8, Y12, Y11, Y13
 	VPADDD      Y13, Y10, Y10
 	VPROLD      $0x11, Y10, Y10
@@ -4637,26 +4646,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y17, Y15, Y15
 	VPUNPCKLDQ  Y19, Y18, Y17
 	VPUNPCKHDQ  Y19, Y18, Y18
-	VPADDD      384(SI), Y24, Y24
-	VPADDD.BCST 16(BX), Y0, Y19
+	VPADDD      384(DI), Y24, Y24
+	VPADDD.BCST 16(SI), Y0, Y19
 	VPTERNLOGD  $0xd8, Y20, Y16, Y0
 	VPADDD      Y0, Y24, Y24
 	VPROLD      $0x16, Y24, Y24
 	VPADDD      Y20, Y24, Y24
-	VPADDD      416(SI), Y1, Y1
-	VPADDD.BCST 16(BX), Y3, Y0
+	VPADDD      416(DI), Y1, Y1
+	VPADDD.BCST 16(SI), Y3, Y0
 	VPTERNLOGD  $0xd8, Y2, Y4, Y3
 	VPADDD      Y3, Y1, Y1
 	VPROLD      $0x16, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      448(SI), Y5, Y5
-	VPADDD.BCST 16(BX), Y7, Y3
+	VPADDD      448(DI), Y5, Y5
+	VPADDD.BCST 16(SI), Y7, Y3
 	VPTERNLOGD  $0xd8, Y6, Y8, Y7
 	VPADDD      Y7, Y5, Y5
 	VPROLD      $0x16, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      480(SI), Y9, Y9
-	VPADDD.BCST 16(BX), Y11, Y7
+	VPADDD      480(DI), Y9, Y9
+	VPADDD.BCST 16(SI), Y11, Y7
 	VPTERNLOGD  $0xd8, Y10, Y12, Y11
 	VPADDD      Y11, Y9, Y9
 	VPROLD      $0x16, Y9, Y9
@@ -4665,26 +4674,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y17, Y13, Y13
 	VPUNPCKLQDQ Y18, Y15, Y17
 	VPUNPCKHQDQ Y18, Y15, Y15
-	VPADDD      512(SI), Y19, Y19
-	VPADDD.BCST 20(BX), Y16, Y18
+	VPADDD      512(DI), Y19, Y19
+	VPADDD.BCST 20(SI), Y16, Y18
 	VPTERNLOGD  $0xd8, Y24, Y20, Y16
 	VPADDD      Y16, Y19, Y19
 	VPROLD      $0x07, Y19, Y19
 	VPADDD      Y24, Y19, Y19
-	VPADDD      544(SI), Y0, Y0
-	VPADDD.BCST 20(BX), Y4, Y16
+	VPADDD      544(DI), Y0, Y0
+	VPADDD.BCST 20(SI), Y4, Y16
 	VPTERNLOGD  $0xd8, Y1, Y2, Y4
 	VPADDD      Y4, Y0, Y0
 	VPROLD      $0x07, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD      576(SI), Y3, Y3
-	VPADDD.BCST 20(BX), Y8, Y4
+	VPADDD      576(DI), Y3, Y3
+	VPADDD.BCST 20(SI), Y8, Y4
 	VPTERNLOGD  $0xd8, Y5, Y6, Y8
 	VPADDD      Y8, Y3, Y3
 	VPROLD      $0x07, Y3, Y3
 	VPADDD      Y5, Y3, Y3
-	VPADDD      608(SI), Y7, Y7
-	VPADDD.BCST 20(BX), Y12, Y8
+	VPADDD      608(DI), Y7, Y7
+	VPADDD.BCST 20(SI), Y12, Y8
 	VPTERNLOGD  $0xd8, Y9, Y10, Y12
 	VPADDD      Y12, Y7, Y7
 	VPROLD      $0x07, Y7, Y7
@@ -4693,26 +4702,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y21, Y14, Y14
 	VPUNPCKLDQ  Y23, Y22, Y21
 	VPUNPCKHDQ  Y23, Y22, Y22
-	VPADDD      640(SI), Y18, Y18
-	VPADDD.BCST 24(BX), Y20, Y23
+	VPADDD      640(DI), Y18, Y18
+	VPADDD.BCST 24(SI), Y20, Y23
 	VPTERNLOGD  $0xd8, Y19, Y24, Y20
 	VPADDD      Y20, Y18, Y18
 	VPROLD      $0x0c, Y18, Y18
 	VPADDD      Y19, Y18, Y18
-	VPADDD      672(SI), Y16, Y16
-	VPADDD.BCST 24(BX), Y2, Y20
+	VPADDD      672(DI), Y16, Y16
+	VPADDD.BCST 24(SI), Y2, Y20
 	VPTERNLOGD  $0xd8, Y0, Y1, Y2
 	VPADDD      Y2, Y16, Y16
 	VPROLD      $0x0c, Y16, Y16
 	VPADDD      Y0, Y16, Y16
-	VPADDD      704(SI), Y4, Y4
-	VPADDD.BCST 24(BX), Y6, Y2
+	VPADDD      704(DI), Y4, Y4
+	VPADDD.BCST 24(SI), Y6, Y2
 	VPTERNLOGD  $0xd8, Y3, Y5, Y6
 	VPADDD      Y6, Y4, Y4
 	VPROLD      $0x0c, Y4, Y4
 	VPADDD      Y3, Y4, Y4
-	VPADDD      736(SI), Y8, Y8
-	VPADDD.BCST 24(BX), Y10, Y6
+	VPADDD      736(DI), Y8, Y8
+	VPADDD.BCST 24(SI), Y10, Y6
 	VPTERNLOGD  $0xd8, Y7, Y9, Y10
 	VPADDD      Y10, Y8, Y8
 	VPROLD      $0x0c, Y8, Y8
@@ -4721,154 +4730,154 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y21, Y12, Y12
 	VPUNPCKLQDQ Y22, Y14, Y21
 	VPUNPCKHQDQ Y22, Y14, Y14
-	VPADDD      768(SI), Y23, Y23
-	VPADDD.BCST 28(BX), Y24, Y22
+	VPADDD      768(DI), Y23, Y23
+	VPADDD.BCST 28(SI), Y24, Y22
 	VPTERNLOGD  $0xd8, Y18, Y19, Y24
 	VPADDD      Y24, Y23, Y23
 	VPROLD      $0x11, Y23, Y23
 	VPADDD      Y18, Y23, Y23
-	VPADDD      800(SI), Y20, Y20
-	VPADDD.BCST 28(BX), Y1, Y24
+	VPADDD      800(DI), Y20, Y20
+	VPADDD.BCST 28(SI), Y1, Y24
 	VPTERNLOGD  $0xd8, Y16, Y0, Y1
 	VPADDD      Y1, Y20, Y20
 	VPROLD      $0x11, Y20, Y20
 	VPADDD      Y16, Y20, Y20
-	VPADDD      832(SI), Y2, Y2
-	VPADDD.BCST 28(BX), Y5, Y1
+	VPADDD      832(DI), Y2, Y2
+	VPADDD.BCST 28(SI), Y5, Y1
 	VPTERNLOGD  $0xd8, Y4, Y3, Y5
 	VPADDD      Y5, Y2, Y2
 	VPROLD      $0x11, Y2, Y2
 	VPADDD      Y4, Y2, Y2
-	VPADDD      864(SI), Y6, Y6
-	VPADDD.BCST 28(BX), Y9, Y5
+	VPADDD      864(DI), Y6, Y6
+	VPADDD.BCST 28(SI), Y9, Y5
 	VPTERNLOGD  $0xd8, Y8, Y7, Y9
 	VPADDD      Y9, Y6, Y6
 	VPROLD      $0x11, Y6, Y6
 	VPADDD      Y8, Y6, Y6
 	VSHUFI64X2  $0x00, Y10, Y11, Y9
-	VMOVDQU32   Y9, (DI)
+	VMOVDQU32   Y9, (R8)
 	VSHUFI64X2  $0x03, Y10, Y11, Y9
-	VMOVDQU32   Y9, 512(DI)
+	VMOVDQU32   Y9, 512(R8)
 	VSHUFI64X2  $0x00, Y12, Y13, Y9
-	VMOVDQU32   Y9, 128(DI)
+	VMOVDQU32   Y9, 128(R8)
 	VSHUFI64X2  $0x03, Y12, Y13, Y9
-	VMOVDQU32   Y9, 640(DI)
-	VPADDD      896(SI), Y22, Y22
-	VPADDD.BCST 32(BX), Y19, Y9
+	VMOVDQU32   Y9, 640(R8)
+	VPADDD      896(DI), Y22, Y22
+	VPADDD.BCST 32(SI), Y19, Y9
 	VPTERNLOGD  $0xd8, Y23, Y18, Y19
 	VPADDD      Y19, Y22, Y22
 	VPROLD      $0x16, Y22, Y22
 	VPADDD      Y23, Y22, Y22
-	VPADDD      928(SI), Y24, Y24
-	VPADDD.BCST 32(BX), Y0, Y10
+	VPADDD      928(DI), Y24, Y24
+	VPADDD.BCST 32(SI), Y0, Y10
 	VPTERNLOGD  $0xd8, Y20, Y16, Y0
 	VPADDD      Y0, Y24, Y24
 	VPROLD      $0x16, Y24, Y24
 	VPADDD      Y20, Y24, Y24
-	VPADDD      960(SI), Y1, Y1
-	VPADDD.BCST 32(BX), Y3, Y0
+	VPADDD      960(DI), Y1, Y1
+	VPADDD.BCST 32(SI), Y3, Y0
 	VPTERNLOGD  $0xd8, Y2, Y4, Y3
 	VPADDD      Y3, Y1, Y1
 	VPROLD      $0x16, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      992(SI), Y5, Y5
-	VPADDD.BCST 32(BX), Y7, Y3
+	VPADDD      992(DI), Y5, Y5
+	VPADDD.BCST 32(SI), Y7, Y3
 	VPTERNLOGD  $0xd8, Y6, Y8, Y7
 	VPADDD      Y7, Y5, Y5
 	VPROLD      $0x16, Y5, Y5
 	VPADDD      Y6, Y5, Y5
 	VSHUFI64X2  $0x00, Y21, Y17, Y7
-	VMOVDQU32   Y7, 256(DI)
+	VMOVDQU32   Y7, 256(R8)
 	VSHUFI64X2  $0x03, Y21, Y17, Y7
-	VMOVDQU32   Y7, 768(DI)
+	VMOVDQU32   Y7, 768(R8)
 	VSHUFI64X2  $0x00, Y14, Y15, Y7
-	VMOVDQU32   Y7, 384(DI)
+	VMOVDQU32   Y7, 384(R8)
 	VSHUFI64X2  $0x03, Y14, Y15, Y7
-	VMOVDQU32   Y7, 896(DI)
-	VPADDD      1024(SI), Y9, Y9
-	VPADDD.BCST 36(BX), Y18, Y7
+	VMOVDQU32   Y7, 896(R8)
+	VPADDD      1024(DI), Y9, Y9
+	VPADDD.BCST 36(SI), Y18, Y7
 	VPTERNLOGD  $0xd8, Y22, Y23, Y18
 	VPADDD      Y18, Y9, Y9
 	VPROLD      $0x07, Y9, Y9
 	VPADDD      Y22, Y9, Y9
-	VPADDD      1056(SI), Y10, Y10
-	VPADDD.BCST 36(BX), Y16, Y11
+	VPADDD      1056(DI), Y10, Y10
+	VPADDD.BCST 36(SI), Y16, Y11
 	VPTERNLOGD  $0xd8, Y24, Y20, Y16
 	VPADDD      Y16, Y10, Y10
 	VPROLD      $0x07, Y10, Y10
 	VPADDD      Y24, Y10, Y10
-	VPADDD      1088(SI), Y0, Y0
-	VPADDD.BCST 36(BX), Y4, Y12
+	VPADDD      1088(DI), Y0, Y0
+	VPADDD.BCST 36(SI), Y4, Y12
 	VPTERNLOGD  $0xd8, Y1, Y2, Y4
 	VPADDD      Y4, Y0, Y0
 	VPROLD      $0x07, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD      1120(SI), Y3, Y3
-	VPADDD.BCST 36(BX), Y8, Y4
+	VPADDD      1120(DI), Y3, Y3
+	VPADDD.BCST 36(SI), Y8, Y4
 	VPTERNLOGD  $0xd8, Y5, Y6, Y8
 	VPADDD      Y8, Y3, Y3
 	VPROLD      $0x07, Y3, Y3
 	VPADDD      Y5, Y3, Y3
-	MOVQ        (CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y8
-	MOVQ        8(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y13
-	MOVQ        16(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y14
-	MOVQ        24(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y15
-	VPADDD      1152(SI), Y7, Y7
-	VPADDD.BCST 40(BX), Y23, Y16
+	MOVQ        (DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y8
+	MOVQ        8(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y13
+	MOVQ        16(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y14
+	MOVQ        24(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y15
+	VPADDD      1152(DI), Y7, Y7
+	VPADDD.BCST 40(SI), Y23, Y16
 	VPTERNLOGD  $0xd8, Y9, Y22, Y23
 	VPADDD      Y23, Y7, Y7
 	VPROLD      $0x0c, Y7, Y7
 	VPADDD      Y9, Y7, Y7
-	VPADDD      1184(SI), Y11, Y11
-	VPADDD.BCST 40(BX), Y20, Y17
+	VPADDD      1184(DI), Y11, Y11
+	VPADDD.BCST 40(SI), Y20, Y17
 	VPTERNLOGD  $0xd8, Y10, Y24, Y20
 	VPADDD      Y20, Y11, Y11
 	VPROLD      $0x0c, Y11, Y11
 	VPADDD      Y10, Y11, Y11
-	VPADDD      1216(SI), Y12, Y12
-	VPADDD.BCST 40(BX), Y2, Y18
+	VPADDD      1216(DI), Y12, Y12
+	VPADDD.BCST 40(SI), Y2, Y18
 	VPTERNLOGD  $0xd8, Y0, Y1, Y2
 	VPADDD      Y2, Y12, Y12
 	VPROLD      $0x0c, Y12, Y12
 	VPADDD      Y0, Y12, Y12
-	VPADDD      1248(SI), Y4, Y4
-	VPADDD.BCST 40(BX), Y6, Y2
+	VPADDD      1248(DI), Y4, Y4
+	VPADDD.BCST 40(SI), Y6, Y2
 	VPTERNLOGD  $0xd8, Y3, Y5, Y6
 	VPADDD      Y6, Y4, Y4
 	VPROLD      $0x0c, Y4, Y4
 	VPADDD      Y3, Y4, Y4
-	MOVQ        32(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y6
-	MOVQ        40(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y19
-	MOVQ        48(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y20
-	MOVQ        56(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y21
-	VPADDD      1280(SI), Y16, Y16
-	VPADDD.BCST 44(BX), Y22, Y23
+	MOVQ        32(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y6
+	MOVQ        40(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y19
+	MOVQ        48(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y20
+	MOVQ        56(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y21
+	VPADDD      1280(DI), Y16, Y16
+	VPADDD.BCST 44(SI), Y22, Y23
 	VPTERNLOGD  $0xd8, Y7, Y9, Y22
 	VPADDD      Y22, Y16, Y16
 	VPROLD      $0x11, Y16, Y16
 	VPADDD      Y7, Y16, Y16
-	VPADDD      1312(SI), Y17, Y17
-	VPADDD.BCST 44(BX), Y24, Y22
+	VPADDD      1312(DI), Y17, Y17
+	VPADDD.BCST 44(SI), Y24, Y22
 	VPTERNLOGD  $0xd8, Y11, Y10, Y24
 	VPADDD      Y24, Y17, Y17
 	VPROLD      $0x11, Y17, Y17
 	VPADDD      Y11, Y17, Y17
-	VPADDD      1344(SI), Y18, Y18
-	VPADDD.BCST 44(BX), Y1, Y24
+	VPADDD      1344(DI), Y18, Y18
+	VPADDD.BCST 44(SI), Y1, Y24
 	VPTERNLOGD  $0xd8, Y12, Y0, Y1
 	VPADDD      Y1, Y18, Y18
 	VPROLD      $0x11, Y18, Y18
 	VPADDD      Y12, Y18, Y18
-	VPADDD      1376(SI), Y2, Y2
-	VPADDD.BCST 44(BX), Y5, Y1
+	VPADDD      1376(DI), Y2, Y2
+	VPADDD.BCST 44(SI), Y5, Y1
 	VPTERNLOGD  $0xd8, Y4, Y3, Y5
 	VPADDD      Y5, Y2, Y2
 	VPROLD      $0x11, Y2, Y2
@@ -4877,26 +4886,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y13, Y8, Y8
 	VPUNPCKLDQ  Y15, Y14, Y13
 	VPUNPCKHDQ  Y15, Y14, Y14
-	VPADDD      1408(SI), Y23, Y23
-	VPADDD.BCST 48(BX), Y9, Y15
+	VPADDD      1408(DI), Y23, Y23
+	VPADDD.BCST 48(SI), Y9, Y15
 	VPTERNLOGD  $0xd8, Y16, Y7, Y9
 	VPADDD      Y9, Y23, Y23
 	VPROLD      $0x16, Y23, Y23
 	VPADDD      Y16, Y23, Y23
-	VPADDD      1440(SI), Y22, Y22
-	VPADDD.BCST 48(BX), Y10, Y9
+	VPADDD      1440(DI), Y22, Y22
+	VPADDD.BCST 48(SI), Y10, Y9
 	VPTERNLOGD  $0xd8, Y17, Y11, Y10
 	VPADDD      Y10, Y22, Y22
 	VPROLD      $0x16, Y22, Y22
 	VPADDD      Y17, Y22, Y22
-	VPADDD      1472(SI), Y24, Y24
-	VPADDD.BCST 48(BX), Y0, Y10
+	VPADDD      1472(DI), Y24, Y24
+	VPADDD.BCST 48(SI), Y0, Y10
 	VPTERNLOGD  $0xd8, Y18, Y12, Y0
 	VPADDD      Y0, Y24, Y24
 	VPROLD      $0x16, Y24, Y24
 	VPADDD      Y18, Y24, Y24
-	VPADDD      1504(SI), Y1, Y1
-	VPADDD.BCST 48(BX), Y3, Y0
+	VPADDD      1504(DI), Y1, Y1
+	VPADDD.BCST 48(SI), Y3, Y0
 	VPTERNLOGD  $0xd8, Y2, Y4, Y3
 	VPADDD      Y3, Y1, Y1
 	VPROLD      $0x16, Y1, Y1
@@ -4905,26 +4914,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y13, Y5, Y5
 	VPUNPCKLQDQ Y14, Y8, Y13
 	VPUNPCKHQDQ Y14, Y8, Y8
-	VPADDD      1536(SI), Y15, Y15
-	VPADDD.BCST 52(BX), Y7, Y14
+	VPADDD      1536(DI), Y15, Y15
+	VPADDD.BCST 52(SI), Y7, Y14
 	VPTERNLOGD  $0xd8, Y23, Y16, Y7
 	VPADDD      Y7, Y15, Y15
 	VPROLD      $0x07, Y15, Y15
 	VPADDD      Y23, Y15, Y15
-	VPADDD      1568(SI), Y9, Y9
-	VPADDD.BCST 52(BX), Y11, Y7
+	VPADDD      1568(DI), Y9, Y9
+	VPADDD.BCST 52(SI), Y11, Y7
 	VPTERNLOGD  $0xd8, Y22, Y17, Y11
 	VPADDD      Y11, Y9, Y9
 	VPROLD      $0x07, Y9, Y9
 	VPADDD      Y22, Y9, Y9
-	VPADDD      1600(SI), Y10, Y10
-	VPADDD.BCST 52(BX), Y12, Y11
+	VPADDD      1600(DI), Y10, Y10
+	VPADDD.BCST 52(SI), Y12, Y11
 	VPTERNLOGD  $0xd8, Y24, Y18, Y12
 	VPADDD      Y12, Y10, Y10
 	VPROLD      $0x07, Y10, Y10
 	VPADDD      Y24, Y10, Y10
-	VPADDD      1632(SI), Y0, Y0
-	VPADDD.BCST 52(BX), Y4, Y12
+	VPADDD      1632(DI), Y0, Y0
+	VPADDD.BCST 52(SI), Y4, Y12
 	VPTERNLOGD  $0xd8, Y1, Y2, Y4
 	VPADDD      Y4, Y0, Y0
 	VPROLD      $0x07, Y0, Y0
@@ -4933,26 +4942,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y19, Y6, Y6
 	VPUNPCKLDQ  Y21, Y20, Y19
 	VPUNPCKHDQ  Y21, Y20, Y20
-	VPADDD      1664(SI), Y14, Y14
-	VPADDD.BCST 56(BX), Y16, Y21
+	VPADDD      1664(DI), Y14, Y14
+	VPADDD.BCST 56(SI), Y16, Y21
 	VPTERNLOGD  $0xd8, Y15, Y23, Y16
 	VPADDD      Y16, Y14, Y14
 	VPROLD      $0x0c, Y14, Y14
 	VPADDD      Y15, Y14, Y14
-	VPADDD      1696(SI), Y7, Y7
-	VPADDD.BCST 56(BX), Y17, Y16
+	VPADDD      1696(DI), Y7, Y7
+	VPADDD.BCST 56(SI), Y17, Y16
 	VPTERNLOGD  $0xd8, Y9, Y22, Y17
 	VPADDD      Y17, Y7, Y7
 	VPROLD      $0x0c, Y7, Y7
 	VPADDD      Y9, Y7, Y7
-	VPADDD      1728(SI), Y11, Y11
-	VPADDD.BCST 56(BX), Y18, Y17
+	VPADDD      1728(DI), Y11, Y11
+	VPADDD.BCST 56(SI), Y18, Y17
 	VPTERNLOGD  $0xd8, Y10, Y24, Y18
 	VPADDD      Y18, Y11, Y11
 	VPROLD      $0x0c, Y11, Y11
 	VPADDD      Y10, Y11, Y11
-	VPADDD      1760(SI), Y12, Y12
-	VPADDD.BCST 56(BX), Y2, Y18
+	VPADDD      1760(DI), Y12, Y12
+	VPADDD.BCST 56(SI), Y2, Y18
 	VPTERNLOGD  $0xd8, Y0, Y1, Y2
 	VPADDD      Y2, Y12, Y12
 	VPROLD      $0x0c, Y12, Y12
@@ -4961,154 +4970,154 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y19, Y4, Y4
 	VPUNPCKLQDQ Y20, Y6, Y19
 	VPUNPCKHQDQ Y20, Y6, Y6
-	VPADDD      1792(SI), Y21, Y21
-	VPADDD.BCST 60(BX), Y23, Y20
+	VPADDD      1792(DI), Y21, Y21
+	VPADDD.BCST 60(SI), Y23, Y20
 	VPTERNLOGD  $0xd8, Y14, Y15, Y23
 	VPADDD      Y23, Y21, Y21
 	VPROLD      $0x11, Y21, Y21
 	VPADDD      Y14, Y21, Y21
-	VPADDD      1824(SI), Y16, Y16
-	VPADDD.BCST 60(BX), Y22, Y23
+	VPADDD      1824(DI), Y16, Y16
+	VPADDD.BCST 60(SI), Y22, Y23
 	VPTERNLOGD  $0xd8, Y7, Y9, Y22
 	VPADDD      Y22, Y16, Y16
 	VPROLD      $0x11, Y16, Y16
 	VPADDD      Y7, Y16, Y16
-	VPADDD      1856(SI), Y17, Y17
-	VPADDD.BCST 60(BX), Y24, Y22
+	VPADDD      1856(DI), Y17, Y17
+	VPADDD.BCST 60(SI), Y24, Y22
 	VPTERNLOGD  $0xd8, Y11, Y10, Y24
 	VPADDD      Y24, Y17, Y17
 	VPROLD      $0x11, Y17, Y17
 	VPADDD      Y11, Y17, Y17
-	VPADDD      1888(SI), Y18, Y18
-	VPADDD.BCST 60(BX), Y1, Y24
+	VPADDD      1888(DI), Y18, Y18
+	VPADDD.BCST 60(SI), Y1, Y24
 	VPTERNLOGD  $0xd8, Y12, Y0, Y1
 	VPADDD      Y1, Y18, Y18
 	VPROLD      $0x11, Y18, Y18
 	VPADDD      Y12, Y18, Y18
 	VSHUFI64X2  $0x00, Y2, Y3, Y1
-	VMOVDQU32   Y1, 1024(DI)
+	VMOVDQU32   Y1, 1024(R8)
 	VSHUFI64X2  $0x03, Y2, Y3, Y1
-	VMOVDQU32   Y1, 1536(DI)
+	VMOVDQU32   Y1, 1536(R8)
 	VSHUFI64X2  $0x00, Y4, Y5, Y1
-	VMOVDQU32   Y1, 1152(DI)
+	VMOVDQU32   Y1, 1152(R8)
 	VSHUFI64X2  $0x03, Y4, Y5, Y1
-	VMOVDQU32   Y1, 1664(DI)
-	VPADDD      1920(SI), Y20, Y20
-	VPADDD.BCST 64(BX), Y15, Y1
+	VMOVDQU32   Y1, 1664(R8)
+	VPADDD      1920(DI), Y20, Y20
+	VPADDD.BCST 64(SI), Y15, Y1
 	VPTERNLOGD  $0xd8, Y21, Y14, Y15
 	VPADDD      Y15, Y20, Y20
 	VPROLD      $0x16, Y20, Y20
 	VPADDD      Y21, Y20, Y20
-	VPADDD      1952(SI), Y23, Y23
-	VPADDD.BCST 64(BX), Y9, Y2
+	VPADDD      1952(DI), Y23, Y23
+	VPADDD.BCST 64(SI), Y9, Y2
 	VPTERNLOGD  $0xd8, Y16, Y7, Y9
 	VPADDD      Y9, Y23, Y23
 	VPROLD      $0x16, Y23, Y23
 	VPADDD      Y16, Y23, Y23
-	VPADDD      1984(SI), Y22, Y22
-	VPADDD.BCST 64(BX), Y10, Y3
+	VPADDD      1984(DI), Y22, Y22
+	VPADDD.BCST 64(SI), Y10, Y3
 	VPTERNLOGD  $0xd8, Y17, Y11, Y10
 	VPADDD      Y10, Y22, Y22
 	VPROLD      $0x16, Y22, Y22
 	VPADDD      Y17, Y22, Y22
-	VPADDD      2016(SI), Y24, Y24
-	VPADDD.BCST 64(BX), Y0, Y4
+	VPADDD      2016(DI), Y24, Y24
+	VPADDD.BCST 64(SI), Y0, Y4
 	VPTERNLOGD  $0xd8, Y18, Y12, Y0
 	VPADDD      Y0, Y24, Y24
 	VPROLD      $0x16, Y24, Y24
 	VPADDD      Y18, Y24, Y24
 	VSHUFI64X2  $0x00, Y19, Y13, Y0
-	VMOVDQU32   Y0, 1280(DI)
+	VMOVDQU32   Y0, 1280(R8)
 	VSHUFI64X2  $0x03, Y19, Y13, Y0
-	VMOVDQU32   Y0, 1792(DI)
+	VMOVDQU32   Y0, 1792(R8)
 	VSHUFI64X2  $0x00, Y6, Y8, Y0
-	VMOVDQU32   Y0, 1408(DI)
+	VMOVDQU32   Y0, 1408(R8)
 	VSHUFI64X2  $0x03, Y6, Y8, Y0
-	VMOVDQU32   Y0, 1920(DI)
-	VPADDD      128(SI), Y1, Y1
-	VPADDD.BCST 68(BX), Y14, Y0
+	VMOVDQU32   Y0, 1920(R8)
+	VPADDD      128(DI), Y1, Y1
+	VPADDD.BCST 68(SI), Y14, Y0
 	VPTERNLOGD  $0xac, Y20, Y21, Y14
 	VPADDD      Y14, Y1, Y1
 	VPROLD      $0x05, Y1, Y1
 	VPADDD      Y20, Y1, Y1
-	VPADDD      160(SI), Y2, Y2
-	VPADDD.BCST 68(BX), Y7, Y5
+	VPADDD      160(DI), Y2, Y2
+	VPADDD.BCST 68(SI), Y7, Y5
 	VPTERNLOGD  $0xac, Y23, Y16, Y7
 	VPADDD      Y7, Y2, Y2
 	VPROLD      $0x05, Y2, Y2
 	VPADDD      Y23, Y2, Y2
-	VPADDD      192(SI), Y3, Y3
-	VPADDD.BCST 68(BX), Y11, Y6
+	VPADDD      192(DI), Y3, Y3
+	VPADDD.BCST 68(SI), Y11, Y6
 	VPTERNLOGD  $0xac, Y22, Y17, Y11
 	VPADDD      Y11, Y3, Y3
 	VPROLD      $0x05, Y3, Y3
 	VPADDD      Y22, Y3, Y3
-	VPADDD      224(SI), Y4, Y4
-	VPADDD.BCST 68(BX), Y12, Y7
+	VPADDD      224(DI), Y4, Y4
+	VPADDD.BCST 68(SI), Y12, Y7
 	VPTERNLOGD  $0xac, Y24, Y18, Y12
 	VPADDD      Y12, Y4, Y4
 	VPROLD      $0x05, Y4, Y4
 	VPADDD      Y24, Y4, Y4
-	MOVQ        64(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y8
-	MOVQ        72(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y9
-	MOVQ        80(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y10
-	MOVQ        88(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y11
-	VPADDD      768(SI), Y0, Y0
-	VPADDD.BCST 72(BX), Y21, Y12
+	MOVQ        64(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y8
+	MOVQ        72(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y9
+	MOVQ        80(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y10
+	MOVQ        88(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y11
+	VPADDD      768(DI), Y0, Y0
+	VPADDD.BCST 72(SI), Y21, Y12
 	VPTERNLOGD  $0xac, Y1, Y20, Y21
 	VPADDD      Y21, Y0, Y0
 	VPROLD      $0x09, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD      800(SI), Y5, Y5
-	VPADDD.BCST 72(BX), Y16, Y13
+	VPADDD      800(DI), Y5, Y5
+	VPADDD.BCST 72(SI), Y16, Y13
 	VPTERNLOGD  $0xac, Y2, Y23, Y16
 	VPADDD      Y16, Y5, Y5
 	VPROLD      $0x09, Y5, Y5
 	VPADDD      Y2, Y5, Y5
-	VPADDD      832(SI), Y6, Y6
-	VPADDD.BCST 72(BX), Y17, Y14
+	VPADDD      832(DI), Y6, Y6
+	VPADDD.BCST 72(SI), Y17, Y14
 	VPTERNLOGD  $0xac, Y3, Y22, Y17
 	VPADDD      Y17, Y6, Y6
 	VPROLD      $0x09, Y6, Y6
 	VPADDD      Y3, Y6, Y6
-	VPADDD      864(SI), Y7, Y7
-	VPADDD.BCST 72(BX), Y18, Y15
+	VPADDD      864(DI), Y7, Y7
+	VPADDD.BCST 72(SI), Y18, Y15
 	VPTERNLOGD  $0xac, Y4, Y24, Y18
 	VPADDD      Y18, Y7, Y7
 	VPROLD      $0x09, Y7, Y7
 	VPADDD      Y4, Y7, Y7
-	MOVQ        96(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y16
-	MOVQ        104(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y17
-	MOVQ        112(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y18
-	MOVQ        120(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y19
-	VPADDD      1408(SI), Y12, Y12
-	VPADDD.BCST 76(BX), Y20, Y21
+	MOVQ        96(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y16
+	MOVQ        104(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y17
+	MOVQ        112(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y18
+	MOVQ        120(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y19
+	VPADDD      1408(DI), Y12, Y12
+	VPADDD.BCST 76(SI), Y20, Y21
 	VPTERNLOGD  $0xac, Y0, Y1, Y20
 	VPADDD      Y20, Y12, Y12
 	VPROLD      $0x0e, Y12, Y12
 	VPADDD      Y0, Y12, Y12
-	VPADDD      1440(SI), Y13, Y13
-	VPADDD.BCST 76(BX), Y23, Y20
+	VPADDD      1440(DI), Y13, Y13
+	VPADDD.BCST 76(SI), Y23, Y20
 	VPTERNLOGD  $0xac, Y5, Y2, Y23
 	VPADDD      Y23, Y13, Y13
 	VPROLD      $0x0e, Y13, Y13
 	VPADDD      Y5, Y13, Y13
-	VPADDD      1472(SI), Y14, Y14
-	VPADDD.BCST 76(BX), Y22, Y23
+	VPADDD      1472(DI), Y14, Y14
+	VPADDD.BCST 76(SI), Y22, Y23
 	VPTERNLOGD  $0xac, Y6, Y3, Y22
 	VPADDD      Y22, Y14, Y14
 	VPROLD      $0x0e, Y14, Y14
 	VPADDD      Y6, Y14, Y14
-	VPADDD      1504(SI), Y15, Y15
-	VPADDD.BCST 76(BX), Y24, Y22
+	VPADDD      1504(DI), Y15, Y15
+	VPADDD.BCST 76(SI), Y24, Y22
 	VPTERNLOGD  $0xac, Y7, Y4, Y24
 	VPADDD      Y24, Y15, Y15
 	VPROLD      $0x0e, Y15, Y15
@@ -5117,26 +5126,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y9, Y8, Y8
 	VPUNPCKLDQ  Y11, Y10, Y9
 	VPUNPCKHDQ  Y11, Y10, Y10
-	VPADDD      (SI), Y21, Y21
-	VPADDD.BCST 80(BX), Y1, Y11
+	VPADDD      (DI), Y21, Y21
+	VPADDD.BCST 80(SI), Y1, Y11
 	VPTERNLOGD  $0xac, Y12, Y0, Y1
 	VPADDD      Y1, Y21, Y21
 	VPROLD      $0x14, Y21, Y21
 	VPADDD      Y12, Y21, Y21
-	VPADDD      32(SI), Y20, Y20
-	VPADDD.BCST 80(BX), Y2, Y1
+	VPADDD      32(DI), Y20, Y20
+	VPADDD.BCST 80(SI), Y2, Y1
 	VPTERNLOGD  $0xac, Y13, Y5, Y2
 	VPADDD      Y2, Y20, Y20
 	VPROLD      $0x14, Y20, Y20
 	VPADDD      Y13, Y20, Y20
-	VPADDD      64(SI), Y23, Y23
-	VPADDD.BCST 80(BX), Y3, Y2
+	VPADDD      64(DI), Y23, Y23
+	VPADDD.BCST 80(SI), Y3, Y2
 	VPTERNLOGD  $0xac, Y14, Y6, Y3
 	VPADDD      Y3, Y23, Y23
 	VPROLD      $0x14, Y23, Y23
 	VPADDD      Y14, Y23, Y23
-	VPADDD      96(SI), Y22, Y22
-	VPADDD.BCST 80(BX), Y4, Y3
+	VPADDD      96(DI), Y22, Y22
+	VPADDD.BCST 80(SI), Y4, Y3
 	VPTERNLOGD  $0xac, Y15, Y7, Y4
 	VPADDD      Y4, Y22, Y22
 	VPROLD      $0x14, Y22, Y22
@@ -5145,26 +5154,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y9, Y24, Y9
 	VPUNPCKLQDQ Y10, Y8, Y24
 	VPUNPCKHQDQ Y10, Y8, Y8
-	VPADDD      640(SI), Y11, Y11
-	VPADDD.BCST 84(BX), Y0, Y10
+	VPADDD      640(DI), Y11, Y11
+	VPADDD.BCST 84(SI), Y0, Y10
 	VPTERNLOGD  $0xac, Y21, Y12, Y0
 	VPADDD      Y0, Y11, Y11
 	VPROLD      $0x05, Y11, Y11
 	VPADDD      Y21, Y11, Y11
-	VPADDD      672(SI), Y1, Y1
-	VPADDD.BCST 84(BX), Y5, Y0
+	VPADDD      672(DI), Y1, Y1
+	VPADDD.BCST 84(SI), Y5, Y0
 	VPTERNLOGD  $0xac, Y20, Y13, Y5
 	VPADDD      Y5, Y1, Y1
 	VPROLD      $0x05, Y1, Y1
 	VPADDD      Y20, Y1, Y1
-	VPADDD      704(SI), Y2, Y2
-	VPADDD.BCST 84(BX), Y6, Y5
+	VPADDD      704(DI), Y2, Y2
+	VPADDD.BCST 84(SI), Y6, Y5
 	VPTERNLOGD  $0xac, Y23, Y14, Y6
 	VPADDD      Y6, Y2, Y2
 	VPROLD      $0x05, Y2, Y2
 	VPADDD      Y23, Y2, Y2
-	VPADDD      736(SI), Y3, Y3
-	VPADDD.BCST 84(BX), Y7, Y6
+	VPADDD      736(DI), Y3, Y3
+	VPADDD.BCST 84(SI), Y7, Y6
 	VPTERNLOGD  $0xac, Y22, Y15, Y7
 	VPADDD      Y7, Y3, Y3
 	VPROLD      $0x05, Y3, Y3
@@ -5173,26 +5182,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y17, Y16, Y16
 	VPUNPCKLDQ  Y19, Y18, Y17
 	VPUNPCKHDQ  Y19, Y18, Y18
-	VPADDD      1280(SI), Y10, Y10
-	VPADDD.BCST 88(BX), Y12, Y19
+	VPADDD      1280(DI), Y10, Y10
+	VPADDD.BCST 88(SI), Y12, Y19
 	VPTERNLOGD  $0xac, Y11, Y21, Y12
 	VPADDD      Y12, Y10, Y10
 	VPROLD      $0x09, Y10, Y10
 	VPADDD      Y11, Y10, Y10
-	VPADDD      1312(SI), Y0, Y0
-	VPADDD.BCST 88(BX), Y13, Y12
+	VPADDD      1312(DI), Y0, Y0
+	VPADDD.BCST 88(SI), Y13, Y12
 	VPTERNLOGD  $0xac, Y1, Y20, Y13
 	VPADDD      Y13, Y0, Y0
 	VPROLD      $0x09, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD      1344(SI), Y5, Y5
-	VPADDD.BCST 88(BX), Y14, Y13
+	VPADDD      1344(DI), Y5, Y5
+	VPADDD.BCST 88(SI), Y14, Y13
 	VPTERNLOGD  $0xac, Y2, Y23, Y14
 	VPADDD      Y14, Y5, Y5
 	VPROLD      $0x09, Y5, Y5
 	VPADDD      Y2, Y5, Y5
-	VPADDD      1376(SI), Y6, Y6
-	VPADDD.BCST 88(BX), Y15, Y14
+	VPADDD      1376(DI), Y6, Y6
+	VPADDD.BCST 88(SI), Y15, Y14
 	VPTERNLOGD  $0xac, Y3, Y22, Y15
 	VPADDD      Y15, Y6, Y6
 	VPROLD      $0x09, Y6, Y6
@@ -5201,154 +5210,154 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y17, Y7, Y7
 	VPUNPCKLQDQ Y18, Y16, Y17
 	VPUNPCKHQDQ Y18, Y16, Y16
-	VPADDD      1920(SI), Y19, Y19
-	VPADDD.BCST 92(BX), Y21, Y18
+	VPADDD      1920(DI), Y19, Y19
+	VPADDD.BCST 92(SI), Y21, Y18
 	VPTERNLOGD  $0xac, Y10, Y11, Y21
 	VPADDD      Y21, Y19, Y19
 	VPROLD      $0x0e, Y19, Y19
 	VPADDD      Y10, Y19, Y19
-	VPADDD      1952(SI), Y12, Y12
-	VPADDD.BCST 92(BX), Y20, Y21
+	VPADDD      1952(DI), Y12, Y12
+	VPADDD.BCST 92(SI), Y20, Y21
 	VPTERNLOGD  $0xac, Y0, Y1, Y20
 	VPADDD      Y20, Y12, Y12
 	VPROLD      $0x0e, Y12, Y12
 	VPADDD      Y0, Y12, Y12
-	VPADDD      1984(SI), Y13, Y13
-	VPADDD.BCST 92(BX), Y23, Y20
+	VPADDD      1984(DI), Y13, Y13
+	VPADDD.BCST 92(SI), Y23, Y20
 	VPTERNLOGD  $0xac, Y5, Y2, Y23
 	VPADDD      Y23, Y13, Y13
 	VPROLD      $0x0e, Y13, Y13
 	VPADDD      Y5, Y13, Y13
-	VPADDD      2016(SI), Y14, Y14
-	VPADDD.BCST 92(BX), Y22, Y23
+	VPADDD      2016(DI), Y14, Y14
+	VPADDD.BCST 92(SI), Y22, Y23
 	VPTERNLOGD  $0xac, Y6, Y3, Y22
 	VPADDD      Y22, Y14, Y14
 	VPROLD      $0x0e, Y14, Y14
 	VPADDD      Y6, Y14, Y14
 	VSHUFI64X2  $0x00, Y15, Y4, Y22
-	VMOVDQU32   Y22, 32(DI)
+	VMOVDQU32   Y22, 32(R8)
 	VSHUFI64X2  $0x03, Y15, Y4, Y4
-	VMOVDQU32   Y4, 544(DI)
+	VMOVDQU32   Y4, 544(R8)
 	VSHUFI64X2  $0x00, Y7, Y9, Y4
-	VMOVDQU32   Y4, 160(DI)
+	VMOVDQU32   Y4, 160(R8)
 	VSHUFI64X2  $0x03, Y7, Y9, Y4
-	VMOVDQU32   Y4, 672(DI)
-	VPADDD      512(SI), Y18, Y18
-	VPADDD.BCST 96(BX), Y11, Y4
+	VMOVDQU32   Y4, 672(R8)
+	VPADDD      512(DI), Y18, Y18
+	VPADDD.BCST 96(SI), Y11, Y4
 	VPTERNLOGD  $0xac, Y19, Y10, Y11
 	VPADDD      Y11, Y18, Y18
 	VPROLD      $0x14, Y18, Y18
 	VPADDD      Y19, Y18, Y18
-	VPADDD      544(SI), Y21, Y21
-	VPADDD.BCST 96(BX), Y1, Y7
+	VPADDD      544(DI), Y21, Y21
+	VPADDD.BCST 96(SI), Y1, Y7
 	VPTERNLOGD  $0xac, Y12, Y0, Y1
 	VPADDD      Y1, Y21, Y21
 	VPROLD      $0x14, Y21, Y21
 	VPADDD      Y12, Y21, Y21
-	VPADDD      576(SI), Y20, Y20
-	VPADDD.BCST 96(BX), Y2, Y1
+	VPADDD      576(DI), Y20, Y20
+	VPADDD.BCST 96(SI), Y2, Y1
 	VPTERNLOGD  $0xac, Y13, Y5, Y2
 	VPADDD      Y2, Y20, Y20
 	VPROLD      $0x14, Y20, Y20
 	VPADDD      Y13, Y20, Y20
-	VPADDD      608(SI), Y23, Y23
-	VPADDD.BCST 96(BX), Y3, Y2
+	VPADDD      608(DI), Y23, Y23
+	VPADDD.BCST 96(SI), Y3, Y2
 	VPTERNLOGD  $0xac, Y14, Y6, Y3
 	VPADDD      Y3, Y23, Y23
 	VPROLD      $0x14, Y23, Y23
 	VPADDD      Y14, Y23, Y23
 	VSHUFI64X2  $0x00, Y17, Y24, Y3
-	VMOVDQU32   Y3, 288(DI)
+	VMOVDQU32   Y3, 288(R8)
 	VSHUFI64X2  $0x03, Y17, Y24, Y3
-	VMOVDQU32   Y3, 800(DI)
+	VMOVDQU32   Y3, 800(R8)
 	VSHUFI64X2  $0x00, Y16, Y8, Y3
-	VMOVDQU32   Y3, 416(DI)
+	VMOVDQU32   Y3, 416(R8)
 	VSHUFI64X2  $0x03, Y16, Y8, Y3
-	VMOVDQU32   Y3, 928(DI)
-	VPADDD      1152(SI), Y4, Y4
-	VPADDD.BCST 100(BX), Y10, Y3
+	VMOVDQU32   Y3, 928(R8)
+	VPADDD      1152(DI), Y4, Y4
+	VPADDD.BCST 100(SI), Y10, Y3
 	VPTERNLOGD  $0xac, Y18, Y19, Y10
 	VPADDD      Y10, Y4, Y4
 	VPROLD      $0x05, Y4, Y4
 	VPADDD      Y18, Y4, Y4
-	VPADDD      1184(SI), Y7, Y7
-	VPADDD.BCST 100(BX), Y0, Y8
+	VPADDD      1184(DI), Y7, Y7
+	VPADDD.BCST 100(SI), Y0, Y8
 	VPTERNLOGD  $0xac, Y21, Y12, Y0
 	VPADDD      Y0, Y7, Y7
 	VPROLD      $0x05, Y7, Y7
 	VPADDD      Y21, Y7, Y7
-	VPADDD      1216(SI), Y1, Y1
-	VPADDD.BCST 100(BX), Y5, Y0
+	VPADDD      1216(DI), Y1, Y1
+	VPADDD.BCST 100(SI), Y5, Y0
 	VPTERNLOGD  $0xac, Y20, Y13, Y5
 	VPADDD      Y5, Y1, Y1
 	VPROLD      $0x05, Y1, Y1
 	VPADDD      Y20, Y1, Y1
-	VPADDD      1248(SI), Y2, Y2
-	VPADDD.BCST 100(BX), Y6, Y5
+	VPADDD      1248(DI), Y2, Y2
+	VPADDD.BCST 100(SI), Y6, Y5
 	VPTERNLOGD  $0xac, Y23, Y14, Y6
 	VPADDD      Y6, Y2, Y2
 	VPROLD      $0x05, Y2, Y2
 	VPADDD      Y23, Y2, Y2
-	MOVQ        64(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y6
-	MOVQ        72(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y9
-	MOVQ        80(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y10
-	MOVQ        88(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y11
-	VPADDD      1792(SI), Y3, Y3
-	VPADDD.BCST 104(BX), Y19, Y15
+	MOVQ        64(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y6
+	MOVQ        72(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y9
+	MOVQ        80(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y10
+	MOVQ        88(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y11
+	VPADDD      1792(DI), Y3, Y3
+	VPADDD.BCST 104(SI), Y19, Y15
 	VPTERNLOGD  $0xac, Y4, Y18, Y19
 	VPADDD      Y19, Y3, Y3
 	VPROLD      $0x09, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      1824(SI), Y8, Y8
-	VPADDD.BCST 104(BX), Y12, Y16
+	VPADDD      1824(DI), Y8, Y8
+	VPADDD.BCST 104(SI), Y12, Y16
 	VPTERNLOGD  $0xac, Y7, Y21, Y12
 	VPADDD      Y12, Y8, Y8
 	VPROLD      $0x09, Y8, Y8
 	VPADDD      Y7, Y8, Y8
-	VPADDD      1856(SI), Y0, Y0
-	VPADDD.BCST 104(BX), Y13, Y12
+	VPADDD      1856(DI), Y0, Y0
+	VPADDD.BCST 104(SI), Y13, Y12
 	VPTERNLOGD  $0xac, Y1, Y20, Y13
 	VPADDD      Y13, Y0, Y0
 	VPROLD      $0x09, Y0, Y0
 	VPADDD      Y1, Y0, Y0
-	VPADDD      1888(SI), Y5, Y5
-	VPADDD.BCST 104(BX), Y14, Y13
+	VPADDD      1888(DI), Y5, Y5
+	VPADDD.BCST 104(SI), Y14, Y13
 	VPTERNLOGD  $0xac, Y2, Y23, Y14
 	VPADDD      Y14, Y5, Y5
 	VPROLD      $0x09, Y5, Y5
 	VPADDD      Y2, Y5, Y5
-	MOVQ        96(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y14
-	MOVQ        104(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y17
-	MOVQ        112(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y19
-	MOVQ        120(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y22
-	VPADDD      384(SI), Y15, Y15
-	VPADDD.BCST 108(BX), Y18, Y24
+	MOVQ        96(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y14
+	MOVQ        104(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y17
+	MOVQ        112(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y19
+	MOVQ        120(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y22
+	VPADDD      384(DI), Y15, Y15
+	VPADDD.BCST 108(SI), Y18, Y24
 	VPTERNLOGD  $0xac, Y3, Y4, Y18
 	VPADDD      Y18, Y15, Y15
 	VPROLD      $0x0e, Y15, Y15
 	VPADDD      Y3, Y15, Y15
-	VPADDD      416(SI), Y16, Y16
-	VPADDD.BCST 108(BX), Y21, Y18
+	VPADDD      416(DI), Y16, Y16
+	VPADDD.BCST 108(SI), Y21, Y18
 	VPTERNLOGD  $0xac, Y8, Y7, Y21
 	VPADDD      Y21, Y16, Y16
 	VPROLD      $0x0e, Y16, Y16
 	VPADDD      Y8, Y16, Y16
-	VPADDD      448(SI), Y12, Y12
-	VPADDD.BCST 108(BX), Y20, Y21
+	VPADDD      448(DI), Y12, Y12
+	VPADDD.BCST 108(SI), Y20, Y21
 	VPTERNLOGD  $0xac, Y0, Y1, Y20
 	VPADDD      Y20, Y12, Y12
 	VPROLD      $0x0e, Y12, Y12
 	VPADDD      Y0, Y12, Y12
-	VPADDD      480(SI), Y13, Y13
-	VPADDD.BCST 108(BX), Y23, Y20
+	VPADDD      480(DI), Y13, Y13
+	VPADDD.BCST 108(SI), Y23, Y20
 	VPTERNLOGD  $0xac, Y5, Y2, Y23
 	VPADDD      Y23, Y13, Y13
 	VPROLD      $0x0e, Y13, Y13
@@ -5357,26 +5366,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y9, Y6, Y6
 	VPUNPCKLDQ  Y11, Y10, Y9
 	VPUNPCKHDQ  Y11, Y10, Y10
-	VPADDD      1024(SI), Y24, Y24
-	VPADDD.BCST 112(BX), Y4, Y11
+	VPADDD      1024(DI), Y24, Y24
+	VPADDD.BCST 112(SI), Y4, Y11
 	VPTERNLOGD  $0xac, Y15, Y3, Y4
 	VPADDD      Y4, Y24, Y24
 	VPROLD      $0x14, Y24, Y24
 	VPADDD      Y15, Y24, Y24
-	VPADDD      1056(SI), Y18, Y18
-	VPADDD.BCST 112(BX), Y7, Y4
+	VPADDD      1056(DI), Y18, Y18
+	VPADDD.BCST 112(SI), Y7, Y4
 	VPTERNLOGD  $0xac, Y16, Y8, Y7
 	VPADDD      Y7, Y18, Y18
 	VPROLD      $0x14, Y18, Y18
 	VPADDD      Y16, Y18, Y18
-	VPADDD      1088(SI), Y21, Y21
-	VPADDD.BCST 112(BX), Y1, Y7
+	VPADDD      1088(DI), Y21, Y21
+	VPADDD.BCST 112(SI), Y1, Y7
 	VPTERNLOGD  $0xac, Y12, Y0, Y1
 	VPADDD      Y1, Y21, Y21
 	VPROLD      $0x14, Y21, Y21
 	VPADDD      Y12, Y21, Y21
-	VPADDD      1120(SI), Y20, Y20
-	VPADDD.BCST 112(BX), Y2, Y1
+	VPADDD      1120(DI), Y20, Y20
+	VPADDD.BCST 112(SI), Y2, Y1
 	VPTERNLOGD  $0xac, Y13, Y5, Y2
 	VPADDD      Y2, Y20, Y20
 	VPROLD      $0x14, Y20, Y20
@@ -5385,26 +5394,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y9, Y23, Y9
 	VPUNPCKLQDQ Y10, Y6, Y23
 	VPUNPCKHQDQ Y10, Y6, Y6
-	VPADDD      1664(SI), Y11, Y11
-	VPADDD.BCST 116(BX), Y3, Y10
+	VPADDD      1664(DI), Y11, Y11
+	VPADDD.BCST 116(SI), Y3, Y10
 	VPTERNLOGD  $0xac, Y24, Y15, Y3
 	VPADDD      Y3, Y11, Y11
 	VPROLD      $0x05, Y11, Y11
 	VPADDD      Y24, Y11, Y11
-	VPADDD      1696(SI), Y4, Y4
-	VPADDD.BCST 116(BX), Y8, Y3
+	VPADDD      1696(DI), Y4, Y4
+	VPADDD.BCST 116(SI), Y8, Y3
 	VPTERNLOGD  $0xac, Y18, Y16, Y8
 	VPADDD      Y8, Y4, Y4
 	VPROLD      $0x05, Y4, Y4
 	VPADDD      Y18, Y4, Y4
-	VPADDD      1728(SI), Y7, Y7
-	VPADDD.BCST 116(BX), Y0, Y8
+	VPADDD      1728(DI), Y7, Y7
+	VPADDD.BCST 116(SI), Y0, Y8
 	VPTERNLOGD  $0xac, Y21, Y12, Y0
 	VPADDD      Y0, Y7, Y7
 	VPROLD      $0x05, Y7, Y7
 	VPADDD      Y21, Y7, Y7
-	VPADDD      1760(SI), Y1, Y1
-	VPADDD.BCST 116(BX), Y5, Y0
+	VPADDD      1760(DI), Y1, Y1
+	VPADDD.BCST 116(SI), Y5, Y0
 	VPTERNLOGD  $0xac, Y20, Y13, Y5
 	VPADDD      Y5, Y1, Y1
 	VPROLD      $0x05, Y1, Y1
@@ -5413,26 +5422,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y17, Y14, Y14
 	VPUNPCKLDQ  Y22, Y19, Y17
 	VPUNPCKHDQ  Y22, Y19, Y19
-	VPADDD      256(SI), Y10, Y10
-	VPADDD.BCST 120(BX), Y15, Y22
+	VPADDD      256(DI), Y10, Y10
+	VPADDD.BCST 120(SI), Y15, Y22
 	VPTERNLOGD  $0xac, Y11, Y24, Y15
 	VPADDD      Y15, Y10, Y10
 	VPROLD      $0x09, Y10, Y10
 	VPADDD      Y11, Y10, Y10
-	VPADDD      288(SI), Y3, Y3
-	VPADDD.BCST 120(BX), Y16, Y15
+	VPADDD      288(DI), Y3, Y3
+	VPADDD.BCST 120(SI), Y16, Y15
 	VPTERNLOGD  $0xac, Y4, Y18, Y16
 	VPADDD      Y16, Y3, Y3
 	VPROLD      $0x09, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      320(SI), Y8, Y8
-	VPADDD.BCST 120(BX), Y12, Y16
+	VPADDD      320(DI), Y8, Y8
+	VPADDD.BCST 120(SI), Y12, Y16
 	VPTERNLOGD  $0xac, Y7, Y21, Y12
 	VPADDD      Y12, Y8, Y8
 	VPROLD      $0x09, Y8, Y8
 	VPADDD      Y7, Y8, Y8
-	VPADDD      352(SI), Y0, Y0
-	VPADDD.BCST 120(BX), Y13, Y12
+	VPADDD      352(DI), Y0, Y0
+	VPADDD.BCST 120(SI), Y13, Y12
 	VPTERNLOGD  $0xac, Y1, Y20, Y13
 	VPADDD      Y13, Y0, Y0
 	VPROLD      $0x09, Y0, Y0
@@ -5441,154 +5450,154 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y17, Y5, Y5
 	VPUNPCKLQDQ Y19, Y14, Y17
 	VPUNPCKHQDQ Y19, Y14, Y14
-	VPADDD      896(SI), Y22, Y22
-	VPADDD.BCST 124(BX), Y24, Y19
+	VPADDD      896(DI), Y22, Y22
+	VPADDD.BCST 124(SI), Y24, Y19
 	VPTERNLOGD  $0xac, Y10, Y11, Y24
 	VPADDD      Y24, Y22, Y22
 	VPROLD      $0x0e, Y22, Y22
 	VPADDD      Y10, Y22, Y22
-	VPADDD      928(SI), Y15, Y15
-	VPADDD.BCST 124(BX), Y18, Y24
+	VPADDD      928(DI), Y15, Y15
+	VPADDD.BCST 124(SI), Y18, Y24
 	VPTERNLOGD  $0xac, Y3, Y4, Y18
 	VPADDD      Y18, Y15, Y15
 	VPROLD      $0x0e, Y15, Y15
 	VPADDD      Y3, Y15, Y15
-	VPADDD      960(SI), Y16, Y16
-	VPADDD.BCST 124(BX), Y21, Y18
+	VPADDD      960(DI), Y16, Y16
+	VPADDD.BCST 124(SI), Y21, Y18
 	VPTERNLOGD  $0xac, Y8, Y7, Y21
 	VPADDD      Y21, Y16, Y16
 	VPROLD      $0x0e, Y16, Y16
 	VPADDD      Y8, Y16, Y16
-	VPADDD      992(SI), Y12, Y12
-	VPADDD.BCST 124(BX), Y20, Y21
+	VPADDD      992(DI), Y12, Y12
+	VPADDD.BCST 124(SI), Y20, Y21
 	VPTERNLOGD  $0xac, Y0, Y1, Y20
 	VPADDD      Y20, Y12, Y12
 	VPROLD      $0x0e, Y12, Y12
 	VPADDD      Y0, Y12, Y12
 	VSHUFI64X2  $0x00, Y13, Y2, Y20
-	VMOVDQU32   Y20, 1056(DI)
+	VMOVDQU32   Y20, 1056(R8)
 	VSHUFI64X2  $0x03, Y13, Y2, Y2
-	VMOVDQU32   Y2, 1568(DI)
+	VMOVDQU32   Y2, 1568(R8)
 	VSHUFI64X2  $0x00, Y5, Y9, Y2
-	VMOVDQU32   Y2, 1184(DI)
+	VMOVDQU32   Y2, 1184(R8)
 	VSHUFI64X2  $0x03, Y5, Y9, Y2
-	VMOVDQU32   Y2, 1696(DI)
-	VPADDD      1536(SI), Y19, Y19
-	VPADDD.BCST 128(BX), Y11, Y2
+	VMOVDQU32   Y2, 1696(R8)
+	VPADDD      1536(DI), Y19, Y19
+	VPADDD.BCST 128(SI), Y11, Y2
 	VPTERNLOGD  $0xac, Y22, Y10, Y11
 	VPADDD      Y11, Y19, Y19
 	VPROLD      $0x14, Y19, Y19
 	VPADDD      Y22, Y19, Y19
-	VPADDD      1568(SI), Y24, Y24
-	VPADDD.BCST 128(BX), Y4, Y5
+	VPADDD      1568(DI), Y24, Y24
+	VPADDD.BCST 128(SI), Y4, Y5
 	VPTERNLOGD  $0xac, Y15, Y3, Y4
 	VPADDD      Y4, Y24, Y24
 	VPROLD      $0x14, Y24, Y24
 	VPADDD      Y15, Y24, Y24
-	VPADDD      1600(SI), Y18, Y18
-	VPADDD.BCST 128(BX), Y7, Y4
+	VPADDD      1600(DI), Y18, Y18
+	VPADDD.BCST 128(SI), Y7, Y4
 	VPTERNLOGD  $0xac, Y16, Y8, Y7
 	VPADDD      Y7, Y18, Y18
 	VPROLD      $0x14, Y18, Y18
 	VPADDD      Y16, Y18, Y18
-	VPADDD      1632(SI), Y21, Y21
-	VPADDD.BCST 128(BX), Y1, Y7
+	VPADDD      1632(DI), Y21, Y21
+	VPADDD.BCST 128(SI), Y1, Y7
 	VPTERNLOGD  $0xac, Y12, Y0, Y1
 	VPADDD      Y1, Y21, Y21
 	VPROLD      $0x14, Y21, Y21
 	VPADDD      Y12, Y21, Y21
 	VSHUFI64X2  $0x00, Y17, Y23, Y1
-	VMOVDQU32   Y1, 1312(DI)
+	VMOVDQU32   Y1, 1312(R8)
 	VSHUFI64X2  $0x03, Y17, Y23, Y1
-	VMOVDQU32   Y1, 1824(DI)
+	VMOVDQU32   Y1, 1824(R8)
 	VSHUFI64X2  $0x00, Y14, Y6, Y1
-	VMOVDQU32   Y1, 1440(DI)
+	VMOVDQU32   Y1, 1440(R8)
 	VSHUFI64X2  $0x03, Y14, Y6, Y1
-	VMOVDQU32   Y1, 1952(DI)
-	VPADDD      640(SI), Y2, Y2
-	VPADDD.BCST 132(BX), Y10, Y1
+	VMOVDQU32   Y1, 1952(R8)
+	VPADDD      640(DI), Y2, Y2
+	VPADDD.BCST 132(SI), Y10, Y1
 	VPTERNLOGD  $0x96, Y19, Y22, Y10
 	VPADDD      Y10, Y2, Y2
 	VPROLD      $0x04, Y2, Y2
 	VPADDD      Y19, Y2, Y2
-	VPADDD      672(SI), Y5, Y5
-	VPADDD.BCST 132(BX), Y3, Y6
+	VPADDD      672(DI), Y5, Y5
+	VPADDD.BCST 132(SI), Y3, Y6
 	VPTERNLOGD  $0x96, Y24, Y15, Y3
 	VPADDD      Y3, Y5, Y5
 	VPROLD      $0x04, Y5, Y5
 	VPADDD      Y24, Y5, Y5
-	VPADDD      704(SI), Y4, Y4
-	VPADDD.BCST 132(BX), Y8, Y3
+	VPADDD      704(DI), Y4, Y4
+	VPADDD.BCST 132(SI), Y8, Y3
 	VPTERNLOGD  $0x96, Y18, Y16, Y8
 	VPADDD      Y8, Y4, Y4
 	VPROLD      $0x04, Y4, Y4
 	VPADDD      Y18, Y4, Y4
-	VPADDD      736(SI), Y7, Y7
-	VPADDD.BCST 132(BX), Y0, Y8
+	VPADDD      736(DI), Y7, Y7
+	VPADDD.BCST 132(SI), Y0, Y8
 	VPTERNLOGD  $0x96, Y21, Y12, Y0
 	VPADDD      Y0, Y7, Y7
 	VPROLD      $0x04, Y7, Y7
 	VPADDD      Y21, Y7, Y7
-	MOVQ        128(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y0
-	MOVQ        136(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y9
-	MOVQ        144(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y10
-	MOVQ        152(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y11
-	VPADDD      1024(SI), Y1, Y1
-	VPADDD.BCST 136(BX), Y22, Y13
+	MOVQ        128(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y0
+	MOVQ        136(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y9
+	MOVQ        144(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y10
+	MOVQ        152(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y11
+	VPADDD      1024(DI), Y1, Y1
+	VPADDD.BCST 136(SI), Y22, Y13
 	VPTERNLOGD  $0x96, Y2, Y19, Y22
 	VPADDD      Y22, Y1, Y1
 	VPROLD      $0x0b, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      1056(SI), Y6, Y6
-	VPADDD.BCST 136(BX), Y15, Y14
+	VPADDD      1056(DI), Y6, Y6
+	VPADDD.BCST 136(SI), Y15, Y14
 	VPTERNLOGD  $0x96, Y5, Y24, Y15
 	VPADDD      Y15, Y6, Y6
 	VPROLD      $0x0b, Y6, Y6
 	VPADDD      Y5, Y6, Y6
-	VPADDD      1088(SI), Y3, Y3
-	VPADDD.BCST 136(BX), Y16, Y15
+	VPADDD      1088(DI), Y3, Y3
+	VPADDD.BCST 136(SI), Y16, Y15
 	VPTERNLOGD  $0x96, Y4, Y18, Y16
 	VPADDD      Y16, Y3, Y3
 	VPROLD      $0x0b, Y3, Y3
 	VPADDD      Y4, Y3, Y3
-	VPADDD      1120(SI), Y8, Y8
-	VPADDD.BCST 136(BX), Y12, Y16
+	VPADDD      1120(DI), Y8, Y8
+	VPADDD.BCST 136(SI), Y12, Y16
 	VPTERNLOGD  $0x96, Y7, Y21, Y12
 	VPADDD      Y12, Y8, Y8
 	VPROLD      $0x0b, Y8, Y8
 	VPADDD      Y7, Y8, Y8
-	MOVQ        160(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y12
-	MOVQ        168(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y17
-	MOVQ        176(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y20
-	MOVQ        184(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y22
-	VPADDD      1408(SI), Y13, Y13
-	VPADDD.BCST 140(BX), Y19, Y23
+	MOVQ        160(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y12
+	MOVQ        168(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y17
+	MOVQ        176(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y20
+	MOVQ        184(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y22
+	VPADDD      1408(DI), Y13, Y13
+	VPADDD.BCST 140(SI), Y19, Y23
 	VPTERNLOGD  $0x96, Y1, Y2, Y19
 	VPADDD      Y19, Y13, Y13
 	VPROLD      $0x10, Y13, Y13
 	VPADDD      Y1, Y13, Y13
-	VPADDD      1440(SI), Y14, Y14
-	VPADDD.BCST 140(BX), Y24, Y19
+	VPADDD      1440(DI), Y14, Y14
+	VPADDD.BCST 140(SI), Y24, Y19
 	VPTERNLOGD  $0x96, Y6, Y5, Y24
 	VPADDD      Y24, Y14, Y14
 	VPROLD      $0x10, Y14, Y14
 	VPADDD      Y6, Y14, Y14
-	VPADDD      1472(SI), Y15, Y15
-	VPADDD.BCST 140(BX), Y18, Y24
+	VPADDD      1472(DI), Y15, Y15
+	VPADDD.BCST 140(SI), Y18, Y24
 	VPTERNLOGD  $0x96, Y3, Y4, Y18
 	VPADDD      Y18, Y15, Y15
 	VPROLD      $0x10, Y15, Y15
 	VPADDD      Y3, Y15, Y15
-	VPADDD      1504(SI), Y16, Y16
-	VPADDD.BCST 140(BX), Y21, Y18
+	VPADDD      1504(DI), Y16, Y16
+	VPADDD.BCST 140(SI), Y21, Y18
 	VPTERNLOGD  $0x96, Y8, Y7, Y21
 	VPADDD      Y21, Y16, Y16
 	VPROLD      $0x10, Y16, Y16
@@ -5597,26 +5606,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y9, Y0, Y0
 	VPUNPCKLDQ  Y11, Y10, Y9
 	VPUNPCKHDQ  Y11, Y10, Y10
-	VPADDD      1792(SI), Y23, Y23
-	VPADDD.BCST 144(BX), Y2, Y11
+	VPADDD      1792(DI), Y23, Y23
+	VPADDD.BCST 144(SI), Y2, Y11
 	VPTERNLOGD  $0x96, Y13, Y1, Y2
 	VPADDD      Y2, Y23, Y23
 	VPROLD      $0x17, Y23, Y23
 	VPADDD      Y13, Y23, Y23
-	VPADDD      1824(SI), Y19, Y19
-	VPADDD.BCST 144(BX), Y5, Y2
+	VPADDD      1824(DI), Y19, Y19
+	VPADDD.BCST 144(SI), Y5, Y2
 	VPTERNLOGD  $0x96, Y14, Y6, Y5
 	VPADDD      Y5, Y19, Y19
 	VPROLD      $0x17, Y19, Y19
 	VPADDD      Y14, Y19, Y19
-	VPADDD      1856(SI), Y24, Y24
-	VPADDD.BCST 144(BX), Y4, Y5
+	VPADDD      1856(DI), Y24, Y24
+	VPADDD.BCST 144(SI), Y4, Y5
 	VPTERNLOGD  $0x96, Y15, Y3, Y4
 	VPADDD      Y4, Y24, Y24
 	VPROLD      $0x17, Y24, Y24
 	VPADDD      Y15, Y24, Y24
-	VPADDD      1888(SI), Y18, Y18
-	VPADDD.BCST 144(BX), Y7, Y4
+	VPADDD      1888(DI), Y18, Y18
+	VPADDD.BCST 144(SI), Y7, Y4
 	VPTERNLOGD  $0x96, Y16, Y8, Y7
 	VPADDD      Y7, Y18, Y18
 	VPROLD      $0x17, Y18, Y18
@@ -5625,26 +5634,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y9, Y21, Y9
 	VPUNPCKLQDQ Y10, Y0, Y21
 	VPUNPCKHQDQ Y10, Y0, Y0
-	VPADDD      128(SI), Y11, Y11
-	VPADDD.BCST 148(BX), Y1, Y10
+	VPADDD      128(DI), Y11, Y11
+	VPADDD.BCST 148(SI), Y1, Y10
 	VPTERNLOGD  $0x96, Y23, Y13, Y1
 	VPADDD      Y1, Y11, Y11
 	VPROLD      $0x04, Y11, Y11
 	VPADDD      Y23, Y11, Y11
-	VPADDD      160(SI), Y2, Y2
-	VPADDD.BCST 148(BX), Y6, Y1
+	VPADDD      160(DI), Y2, Y2
+	VPADDD.BCST 148(SI), Y6, Y1
 	VPTERNLOGD  $0x96, Y19, Y14, Y6
 	VPADDD      Y6, Y2, Y2
 	VPROLD      $0x04, Y2, Y2
 	VPADDD      Y19, Y2, Y2
-	VPADDD      192(SI), Y5, Y5
-	VPADDD.BCST 148(BX), Y3, Y6
+	VPADDD      192(DI), Y5, Y5
+	VPADDD.BCST 148(SI), Y3, Y6
 	VPTERNLOGD  $0x96, Y24, Y15, Y3
 	VPADDD      Y3, Y5, Y5
 	VPROLD      $0x04, Y5, Y5
 	VPADDD      Y24, Y5, Y5
-	VPADDD      224(SI), Y4, Y4
-	VPADDD.BCST 148(BX), Y8, Y3
+	VPADDD      224(DI), Y4, Y4
+	VPADDD.BCST 148(SI), Y8, Y3
 	VPTERNLOGD  $0x96, Y18, Y16, Y8
 	VPADDD      Y8, Y4, Y4
 	VPROLD      $0x04, Y4, Y4
@@ -5653,26 +5662,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y17, Y12, Y12
 	VPUNPCKLDQ  Y22, Y20, Y17
 	VPUNPCKHDQ  Y22, Y20, Y20
-	VPADDD      512(SI), Y10, Y10
-	VPADDD.BCST 152(BX), Y13, Y22
+	VPADDD      512(DI), Y10, Y10
+	VPADDD.BCST 152(SI), Y13, Y22
 	VPTERNLOGD  $0x96, Y11, Y23, Y13
 	VPADDD      Y13, Y10, Y10
 	VPROLD      $0x0b, Y10, Y10
 	VPADDD      Y11, Y10, Y10
-	VPADDD      544(SI), Y1, Y1
-	VPADDD.BCST 152(BX), Y14, Y13
+	VPADDD      544(DI), Y1, Y1
+	VPADDD.BCST 152(SI), Y14, Y13
 	VPTERNLOGD  $0x96, Y2, Y19, Y14
 	VPADDD      Y14, Y1, Y1
 	VPROLD      $0x0b, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      576(SI), Y6, Y6
-	VPADDD.BCST 152(BX), Y15, Y14
+	VPADDD      576(DI), Y6, Y6
+	VPADDD.BCST 152(SI), Y15, Y14
 	VPTERNLOGD  $0x96, Y5, Y24, Y15
 	VPADDD      Y15, Y6, Y6
 	VPROLD      $0x0b, Y6, Y6
 	VPADDD      Y5, Y6, Y6
-	VPADDD      608(SI), Y3, Y3
-	VPADDD.BCST 152(BX), Y16, Y15
+	VPADDD      608(DI), Y3, Y3
+	VPADDD.BCST 152(SI), Y16, Y15
 	VPTERNLOGD  $0x96, Y4, Y18, Y16
 	VPADDD      Y16, Y3, Y3
 	VPROLD      $0x0b, Y3, Y3
@@ -5681,154 +5690,154 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y17, Y8, Y8
 	VPUNPCKLQDQ Y20, Y12, Y17
 	VPUNPCKHQDQ Y20, Y12, Y12
-	VPADDD      896(SI), Y22, Y22
-	VPADDD.BCST 156(BX), Y23, Y20
+	VPADDD      896(DI), Y22, Y22
+	VPADDD.BCST 156(SI), Y23, Y20
 	VPTERNLOGD  $0x96, Y10, Y11, Y23
 	VPADDD      Y23, Y22, Y22
 	VPROLD      $0x10, Y22, Y22
 	VPADDD      Y10, Y22, Y22
-	VPADDD      928(SI), Y13, Y13
-	VPADDD.BCST 156(BX), Y19, Y23
+	VPADDD      928(DI), Y13, Y13
+	VPADDD.BCST 156(SI), Y19, Y23
 	VPTERNLOGD  $0x96, Y1, Y2, Y19
 	VPADDD      Y19, Y13, Y13
 	VPROLD      $0x10, Y13, Y13
 	VPADDD      Y1, Y13, Y13
-	VPADDD      960(SI), Y14, Y14
-	VPADDD.BCST 156(BX), Y24, Y19
+	VPADDD      960(DI), Y14, Y14
+	VPADDD.BCST 156(SI), Y24, Y19
 	VPTERNLOGD  $0x96, Y6, Y5, Y24
 	VPADDD      Y24, Y14, Y14
 	VPROLD      $0x10, Y14, Y14
 	VPADDD      Y6, Y14, Y14
-	VPADDD      992(SI), Y15, Y15
-	VPADDD.BCST 156(BX), Y18, Y24
+	VPADDD      992(DI), Y15, Y15
+	VPADDD.BCST 156(SI), Y18, Y24
 	VPTERNLOGD  $0x96, Y3, Y4, Y18
 	VPADDD      Y18, Y15, Y15
 	VPROLD      $0x10, Y15, Y15
 	VPADDD      Y3, Y15, Y15
 	VSHUFI64X2  $0x00, Y16, Y7, Y18
-	VMOVDQU32   Y18, 64(DI)
+	VMOVDQU32   Y18, 64(R8)
 	VSHUFI64X2  $0x03, Y16, Y7, Y7
-	VMOVDQU32   Y7, 576(DI)
+	VMOVDQU32   Y7, 576(R8)
 	VSHUFI64X2  $0x00, Y8, Y9, Y7
-	VMOVDQU32   Y7, 192(DI)
+	VMOVDQU32   Y7, 192(R8)
 	VSHUFI64X2  $0x03, Y8, Y9, Y7
-	VMOVDQU32   Y7, 704(DI)
-	VPADDD      1280(SI), Y20, Y20
-	VPADDD.BCST 160(BX), Y11, Y7
+	VMOVDQU32   Y7, 704(R8)
+	VPADDD      1280(DI), Y20, Y20
+	VPADDD.BCST 160(SI), Y11, Y7
 	VPTERNLOGD  $0x96, Y22, Y10, Y11
 	VPADDD      Y11, Y20, Y20
 	VPROLD      $0x17, Y20, Y20
 	VPADDD      Y22, Y20, Y20
-	VPADDD      1312(SI), Y23, Y23
-	VPADDD.BCST 160(BX), Y2, Y8
+	VPADDD      1312(DI), Y23, Y23
+	VPADDD.BCST 160(SI), Y2, Y8
 	VPTERNLOGD  $0x96, Y13, Y1, Y2
 	VPADDD      Y2, Y23, Y23
 	VPROLD      $0x17, Y23, Y23
 	VPADDD      Y13, Y23, Y23
-	VPADDD      1344(SI), Y19, Y19
-	VPADDD.BCST 160(BX), Y5, Y2
+	VPADDD      1344(DI), Y19, Y19
+	VPADDD.BCST 160(SI), Y5, Y2
 	VPTERNLOGD  $0x96, Y14, Y6, Y5
 	VPADDD      Y5, Y19, Y19
 	VPROLD      $0x17, Y19, Y19
 	VPADDD      Y14, Y19, Y19
-	VPADDD      1376(SI), Y24, Y24
-	VPADDD.BCST 160(BX), Y4, Y5
+	VPADDD      1376(DI), Y24, Y24
+	VPADDD.BCST 160(SI), Y4, Y5
 	VPTERNLOGD  $0x96, Y15, Y3, Y4
 	VPADDD      Y4, Y24, Y24
 	VPROLD      $0x17, Y24, Y24
 	VPADDD      Y15, Y24, Y24
 	VSHUFI64X2  $0x00, Y17, Y21, Y4
-	VMOVDQU32   Y4, 320(DI)
+	VMOVDQU32   Y4, 320(R8)
 	VSHUFI64X2  $0x03, Y17, Y21, Y4
-	VMOVDQU32   Y4, 832(DI)
+	VMOVDQU32   Y4, 832(R8)
 	VSHUFI64X2  $0x00, Y12, Y0, Y4
-	VMOVDQU32   Y4, 448(DI)
+	VMOVDQU32   Y4, 448(R8)
 	VSHUFI64X2  $0x03, Y12, Y0, Y0
-	VMOVDQU32   Y0, 960(DI)
-	VPADDD      1664(SI), Y7, Y7
-	VPADDD.BCST 164(BX), Y10, Y0
+	VMOVDQU32   Y0, 960(R8)
+	VPADDD      1664(DI), Y7, Y7
+	VPADDD.BCST 164(SI), Y10, Y0
 	VPTERNLOGD  $0x96, Y20, Y22, Y10
 	VPADDD      Y10, Y7, Y7
 	VPROLD      $0x04, Y7, Y7
 	VPADDD      Y20, Y7, Y7
-	VPADDD      1696(SI), Y8, Y8
-	VPADDD.BCST 164(BX), Y1, Y4
+	VPADDD      1696(DI), Y8, Y8
+	VPADDD.BCST 164(SI), Y1, Y4
 	VPTERNLOGD  $0x96, Y23, Y13, Y1
 	VPADDD      Y1, Y8, Y8
 	VPROLD      $0x04, Y8, Y8
 	VPADDD      Y23, Y8, Y8
-	VPADDD      1728(SI), Y2, Y2
-	VPADDD.BCST 164(BX), Y6, Y1
+	VPADDD      1728(DI), Y2, Y2
+	VPADDD.BCST 164(SI), Y6, Y1
 	VPTERNLOGD  $0x96, Y19, Y14, Y6
 	VPADDD      Y6, Y2, Y2
 	VPROLD      $0x04, Y2, Y2
 	VPADDD      Y19, Y2, Y2
-	VPADDD      1760(SI), Y5, Y5
-	VPADDD.BCST 164(BX), Y3, Y6
+	VPADDD      1760(DI), Y5, Y5
+	VPADDD.BCST 164(SI), Y3, Y6
 	VPTERNLOGD  $0x96, Y24, Y15, Y3
 	VPADDD      Y3, Y5, Y5
 	VPROLD      $0x04, Y5, Y5
 	VPADDD      Y24, Y5, Y5
-	MOVQ        128(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y3
-	MOVQ        136(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y9
-	MOVQ        144(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y10
-	MOVQ        152(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y11
-	VPADDD      (SI), Y0, Y0
-	VPADDD.BCST 168(BX), Y22, Y12
+	MOVQ        128(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y3
+	MOVQ        136(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y9
+	MOVQ        144(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y10
+	MOVQ        152(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y11
+	VPADDD      (DI), Y0, Y0
+	VPADDD.BCST 168(SI), Y22, Y12
 	VPTERNLOGD  $0x96, Y7, Y20, Y22
 	VPADDD      Y22, Y0, Y0
 	VPROLD      $0x0b, Y0, Y0
 	VPADDD      Y7, Y0, Y0
-	VPADDD      32(SI), Y4, Y4
-	VPADDD.BCST 168(BX), Y13, Y16
+	VPADDD      32(DI), Y4, Y4
+	VPADDD.BCST 168(SI), Y13, Y16
 	VPTERNLOGD  $0x96, Y8, Y23, Y13
 	VPADDD      Y13, Y4, Y4
 	VPROLD      $0x0b, Y4, Y4
 	VPADDD      Y8, Y4, Y4
-	VPADDD      64(SI), Y1, Y1
-	VPADDD.BCST 168(BX), Y14, Y13
+	VPADDD      64(DI), Y1, Y1
+	VPADDD.BCST 168(SI), Y14, Y13
 	VPTERNLOGD  $0x96, Y2, Y19, Y14
 	VPADDD      Y14, Y1, Y1
 	VPROLD      $0x0b, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      96(SI), Y6, Y6
-	VPADDD.BCST 168(BX), Y15, Y14
+	VPADDD      96(DI), Y6, Y6
+	VPADDD.BCST 168(SI), Y15, Y14
 	VPTERNLOGD  $0x96, Y5, Y24, Y15
 	VPADDD      Y15, Y6, Y6
 	VPROLD      $0x0b, Y6, Y6
 	VPADDD      Y5, Y6, Y6
-	MOVQ        160(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y15
-	MOVQ        168(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y17
-	MOVQ        176(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y18
-	MOVQ        184(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y21
-	VPADDD      384(SI), Y12, Y12
-	VPADDD.BCST 172(BX), Y20, Y22
+	MOVQ        160(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y15
+	MOVQ        168(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y17
+	MOVQ        176(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y18
+	MOVQ        184(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y21
+	VPADDD      384(DI), Y12, Y12
+	VPADDD.BCST 172(SI), Y20, Y22
 	VPTERNLOGD  $0x96, Y0, Y7, Y20
 	VPADDD      Y20, Y12, Y12
 	VPROLD      $0x10, Y12, Y12
 	VPADDD      Y0, Y12, Y12
-	VPADDD      416(SI), Y16, Y16
-	VPADDD.BCST 172(BX), Y23, Y20
+	VPADDD      416(DI), Y16, Y16
+	VPADDD.BCST 172(SI), Y23, Y20
 	VPTERNLOGD  $0x96, Y4, Y8, Y23
 	VPADDD      Y23, Y16, Y16
 	VPROLD      $0x10, Y16, Y16
 	VPADDD      Y4, Y16, Y16
-	VPADDD      448(SI), Y13, Y13
-	VPADDD.BCST 172(BX), Y19, Y23
+	VPADDD      448(DI), Y13, Y13
+	VPADDD.BCST 172(SI), Y19, Y23
 	VPTERNLOGD  $0x96, Y1, Y2, Y19
 	VPADDD      Y19, Y13, Y13
 	VPROLD      $0x10, Y13, Y13
 	VPADDD      Y1, Y13, Y13
-	VPADDD      480(SI), Y14, Y14
-	VPADDD.BCST 172(BX), Y24, Y19
+	VPADDD      480(DI), Y14, Y14
+	VPADDD.BCST 172(SI), Y24, Y19
 	VPTERNLOGD  $0x96, Y6, Y5, Y24
 	VPADDD      Y24, Y14, Y14
 	VPROLD      $0x10, Y14, Y14
@@ -5837,26 +5846,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y9, Y3, Y3
 	VPUNPCKLDQ  Y11, Y10, Y9
 	VPUNPCKHDQ  Y11, Y10, Y10
-	VPADDD      768(SI), Y22, Y22
-	VPADDD.BCST 176(BX), Y7, Y11
+	VPADDD      768(DI), Y22, Y22
+	VPADDD.BCST 176(SI), Y7, Y11
 	VPTERNLOGD  $0x96, Y12, Y0, Y7
 	VPADDD      Y7, Y22, Y22
 	VPROLD      $0x17, Y22, Y22
 	VPADDD      Y12, Y22, Y22
-	VPADDD      800(SI), Y20, Y20
-	VPADDD.BCST 176(BX), Y8, Y7
+	VPADDD      800(DI), Y20, Y20
+	VPADDD.BCST 176(SI), Y8, Y7
 	VPTERNLOGD  $0x96, Y16, Y4, Y8
 	VPADDD      Y8, Y20, Y20
 	VPROLD      $0x17, Y20, Y20
 	VPADDD      Y16, Y20, Y20
-	VPADDD      832(SI), Y23, Y23
-	VPADDD.BCST 176(BX), Y2, Y8
+	VPADDD      832(DI), Y23, Y23
+	VPADDD.BCST 176(SI), Y2, Y8
 	VPTERNLOGD  $0x96, Y13, Y1, Y2
 	VPADDD      Y2, Y23, Y23
 	VPROLD      $0x17, Y23, Y23
 	VPADDD      Y13, Y23, Y23
-	VPADDD      864(SI), Y19, Y19
-	VPADDD.BCST 176(BX), Y5, Y2
+	VPADDD      864(DI), Y19, Y19
+	VPADDD.BCST 176(SI), Y5, Y2
 	VPTERNLOGD  $0x96, Y14, Y6, Y5
 	VPADDD      Y5, Y19, Y19
 	VPROLD      $0x17, Y19, Y19
@@ -5865,26 +5874,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y9, Y24, Y9
 	VPUNPCKLQDQ Y10, Y3, Y24
 	VPUNPCKHQDQ Y10, Y3, Y3
-	VPADDD      1152(SI), Y11, Y11
-	VPADDD.BCST 180(BX), Y0, Y10
+	VPADDD      1152(DI), Y11, Y11
+	VPADDD.BCST 180(SI), Y0, Y10
 	VPTERNLOGD  $0x96, Y22, Y12, Y0
 	VPADDD      Y0, Y11, Y11
 	VPROLD      $0x04, Y11, Y11
 	VPADDD      Y22, Y11, Y11
-	VPADDD      1184(SI), Y7, Y7
-	VPADDD.BCST 180(BX), Y4, Y0
+	VPADDD      1184(DI), Y7, Y7
+	VPADDD.BCST 180(SI), Y4, Y0
 	VPTERNLOGD  $0x96, Y20, Y16, Y4
 	VPADDD      Y4, Y7, Y7
 	VPROLD      $0x04, Y7, Y7
 	VPADDD      Y20, Y7, Y7
-	VPADDD      1216(SI), Y8, Y8
-	VPADDD.BCST 180(BX), Y1, Y4
+	VPADDD      1216(DI), Y8, Y8
+	VPADDD.BCST 180(SI), Y1, Y4
 	VPTERNLOGD  $0x96, Y23, Y13, Y1
 	VPADDD      Y1, Y8, Y8
 	VPROLD      $0x04, Y8, Y8
 	VPADDD      Y23, Y8, Y8
-	VPADDD      1248(SI), Y2, Y2
-	VPADDD.BCST 180(BX), Y6, Y1
+	VPADDD      1248(DI), Y2, Y2
+	VPADDD.BCST 180(SI), Y6, Y1
 	VPTERNLOGD  $0x96, Y19, Y14, Y6
 	VPADDD      Y6, Y2, Y2
 	VPROLD      $0x04, Y2, Y2
@@ -5893,26 +5902,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y17, Y15, Y15
 	VPUNPCKLDQ  Y21, Y18, Y17
 	VPUNPCKHDQ  Y21, Y18, Y18
-	VPADDD      1536(SI), Y10, Y10
-	VPADDD.BCST 184(BX), Y12, Y21
+	VPADDD      1536(DI), Y10, Y10
+	VPADDD.BCST 184(SI), Y12, Y21
 	VPTERNLOGD  $0x96, Y11, Y22, Y12
 	VPADDD      Y12, Y10, Y10
 	VPROLD      $0x0b, Y10, Y10
 	VPADDD      Y11, Y10, Y10
-	VPADDD      1568(SI), Y0, Y0
-	VPADDD.BCST 184(BX), Y16, Y12
+	VPADDD      1568(DI), Y0, Y0
+	VPADDD.BCST 184(SI), Y16, Y12
 	VPTERNLOGD  $0x96, Y7, Y20, Y16
 	VPADDD      Y16, Y0, Y0
 	VPROLD      $0x0b, Y0, Y0
 	VPADDD      Y7, Y0, Y0
-	VPADDD      1600(SI), Y4, Y4
-	VPADDD.BCST 184(BX), Y13, Y16
+	VPADDD      1600(DI), Y4, Y4
+	VPADDD.BCST 184(SI), Y13, Y16
 	VPTERNLOGD  $0x96, Y8, Y23, Y13
 	VPADDD      Y13, Y4, Y4
 	VPROLD      $0x0b, Y4, Y4
 	VPADDD      Y8, Y4, Y4
-	VPADDD      1632(SI), Y1, Y1
-	VPADDD.BCST 184(BX), Y14, Y13
+	VPADDD      1632(DI), Y1, Y1
+	VPADDD.BCST 184(SI), Y14, Y13
 	VPTERNLOGD  $0x96, Y2, Y19, Y14
 	VPADDD      Y14, Y1, Y1
 	VPROLD      $0x0b, Y1, Y1
@@ -5921,154 +5930,154 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y17, Y6, Y6
 	VPUNPCKLQDQ Y18, Y15, Y17
 	VPUNPCKHQDQ Y18, Y15, Y15
-	VPADDD      1920(SI), Y21, Y21
-	VPADDD.BCST 188(BX), Y22, Y18
+	VPADDD      1920(DI), Y21, Y21
+	VPADDD.BCST 188(SI), Y22, Y18
 	VPTERNLOGD  $0x96, Y10, Y11, Y22
 	VPADDD      Y22, Y21, Y21
 	VPROLD      $0x10, Y21, Y21
 	VPADDD      Y10, Y21, Y21
-	VPADDD      1952(SI), Y12, Y12
-	VPADDD.BCST 188(BX), Y20, Y22
+	VPADDD      1952(DI), Y12, Y12
+	VPADDD.BCST 188(SI), Y20, Y22
 	VPTERNLOGD  $0x96, Y0, Y7, Y20
 	VPADDD      Y20, Y12, Y12
 	VPROLD      $0x10, Y12, Y12
 	VPADDD      Y0, Y12, Y12
-	VPADDD      1984(SI), Y16, Y16
-	VPADDD.BCST 188(BX), Y23, Y20
+	VPADDD      1984(DI), Y16, Y16
+	VPADDD.BCST 188(SI), Y23, Y20
 	VPTERNLOGD  $0x96, Y4, Y8, Y23
 	VPADDD      Y23, Y16, Y16
 	VPROLD      $0x10, Y16, Y16
 	VPADDD      Y4, Y16, Y16
-	VPADDD      2016(SI), Y13, Y13
-	VPADDD.BCST 188(BX), Y19, Y23
+	VPADDD      2016(DI), Y13, Y13
+	VPADDD.BCST 188(SI), Y19, Y23
 	VPTERNLOGD  $0x96, Y1, Y2, Y19
 	VPADDD      Y19, Y13, Y13
 	VPROLD      $0x10, Y13, Y13
 	VPADDD      Y1, Y13, Y13
 	VSHUFI64X2  $0x00, Y14, Y5, Y19
-	VMOVDQU32   Y19, 1088(DI)
+	VMOVDQU32   Y19, 1088(R8)
 	VSHUFI64X2  $0x03, Y14, Y5, Y5
-	VMOVDQU32   Y5, 1600(DI)
+	VMOVDQU32   Y5, 1600(R8)
 	VSHUFI64X2  $0x00, Y6, Y9, Y5
-	VMOVDQU32   Y5, 1216(DI)
+	VMOVDQU32   Y5, 1216(R8)
 	VSHUFI64X2  $0x03, Y6, Y9, Y5
-	VMOVDQU32   Y5, 1728(DI)
-	VPADDD      256(SI), Y18, Y18
-	VPADDD.BCST 192(BX), Y11, Y5
+	VMOVDQU32   Y5, 1728(R8)
+	VPADDD      256(DI), Y18, Y18
+	VPADDD.BCST 192(SI), Y11, Y5
 	VPTERNLOGD  $0x96, Y21, Y10, Y11
 	VPADDD      Y11, Y18, Y18
 	VPROLD      $0x17, Y18, Y18
 	VPADDD      Y21, Y18, Y18
-	VPADDD      288(SI), Y22, Y22
-	VPADDD.BCST 192(BX), Y7, Y6
+	VPADDD      288(DI), Y22, Y22
+	VPADDD.BCST 192(SI), Y7, Y6
 	VPTERNLOGD  $0x96, Y12, Y0, Y7
 	VPADDD      Y7, Y22, Y22
 	VPROLD      $0x17, Y22, Y22
 	VPADDD      Y12, Y22, Y22
-	VPADDD      320(SI), Y20, Y20
-	VPADDD.BCST 192(BX), Y8, Y7
+	VPADDD      320(DI), Y20, Y20
+	VPADDD.BCST 192(SI), Y8, Y7
 	VPTERNLOGD  $0x96, Y16, Y4, Y8
 	VPADDD      Y8, Y20, Y20
 	VPROLD      $0x17, Y20, Y20
 	VPADDD      Y16, Y20, Y20
-	VPADDD      352(SI), Y23, Y23
-	VPADDD.BCST 192(BX), Y2, Y8
+	VPADDD      352(DI), Y23, Y23
+	VPADDD.BCST 192(SI), Y2, Y8
 	VPTERNLOGD  $0x96, Y13, Y1, Y2
 	VPADDD      Y2, Y23, Y23
 	VPROLD      $0x17, Y23, Y23
 	VPADDD      Y13, Y23, Y23
 	VSHUFI64X2  $0x00, Y17, Y24, Y2
-	VMOVDQU32   Y2, 1344(DI)
+	VMOVDQU32   Y2, 1344(R8)
 	VSHUFI64X2  $0x03, Y17, Y24, Y2
-	VMOVDQU32   Y2, 1856(DI)
+	VMOVDQU32   Y2, 1856(R8)
 	VSHUFI64X2  $0x00, Y15, Y3, Y2
-	VMOVDQU32   Y2, 1472(DI)
+	VMOVDQU32   Y2, 1472(R8)
 	VSHUFI64X2  $0x03, Y15, Y3, Y2
-	VMOVDQU32   Y2, 1984(DI)
-	VPADDD      (SI), Y5, Y5
-	VPADDD.BCST 196(BX), Y10, Y2
+	VMOVDQU32   Y2, 1984(R8)
+	VPADDD      (DI), Y5, Y5
+	VPADDD.BCST 196(SI), Y10, Y2
 	VPTERNLOGD  $0x63, Y18, Y21, Y10
 	VPADDD      Y10, Y5, Y5
 	VPROLD      $0x06, Y5, Y5
 	VPADDD      Y18, Y5, Y5
-	VPADDD      32(SI), Y6, Y6
-	VPADDD.BCST 196(BX), Y0, Y3
+	VPADDD      32(DI), Y6, Y6
+	VPADDD.BCST 196(SI), Y0, Y3
 	VPTERNLOGD  $0x63, Y22, Y12, Y0
 	VPADDD      Y0, Y6, Y6
 	VPROLD      $0x06, Y6, Y6
 	VPADDD      Y22, Y6, Y6
-	VPADDD      64(SI), Y7, Y7
-	VPADDD.BCST 196(BX), Y4, Y0
+	VPADDD      64(DI), Y7, Y7
+	VPADDD.BCST 196(SI), Y4, Y0
 	VPTERNLOGD  $0x63, Y20, Y16, Y4
 	VPADDD      Y4, Y7, Y7
 	VPROLD      $0x06, Y7, Y7
 	VPADDD      Y20, Y7, Y7
-	VPADDD      96(SI), Y8, Y8
-	VPADDD.BCST 196(BX), Y1, Y4
+	VPADDD      96(DI), Y8, Y8
+	VPADDD.BCST 196(SI), Y1, Y4
 	VPTERNLOGD  $0x63, Y23, Y13, Y1
 	VPADDD      Y1, Y8, Y8
 	VPROLD      $0x06, Y8, Y8
 	VPADDD      Y23, Y8, Y8
-	MOVQ        192(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y1
-	MOVQ        200(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y9
-	MOVQ        208(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y10
-	MOVQ        216(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y11
-	VPADDD      896(SI), Y2, Y2
-	VPADDD.BCST 200(BX), Y21, Y14
+	MOVQ        192(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y1
+	MOVQ        200(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y9
+	MOVQ        208(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y10
+	MOVQ        216(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y11
+	VPADDD      896(DI), Y2, Y2
+	VPADDD.BCST 200(SI), Y21, Y14
 	VPTERNLOGD  $0x63, Y5, Y18, Y21
 	VPADDD      Y21, Y2, Y2
 	VPROLD      $0x0a, Y2, Y2
 	VPADDD      Y5, Y2, Y2
-	VPADDD      928(SI), Y3, Y3
-	VPADDD.BCST 200(BX), Y12, Y15
+	VPADDD      928(DI), Y3, Y3
+	VPADDD.BCST 200(SI), Y12, Y15
 	VPTERNLOGD  $0x63, Y6, Y22, Y12
 	VPADDD      Y12, Y3, Y3
 	VPROLD      $0x0a, Y3, Y3
 	VPADDD      Y6, Y3, Y3
-	VPADDD      960(SI), Y0, Y0
-	VPADDD.BCST 200(BX), Y16, Y12
+	VPADDD      960(DI), Y0, Y0
+	VPADDD.BCST 200(SI), Y16, Y12
 	VPTERNLOGD  $0x63, Y7, Y20, Y16
 	VPADDD      Y16, Y0, Y0
 	VPROLD      $0x0a, Y0, Y0
 	VPADDD      Y7, Y0, Y0
-	VPADDD      992(SI), Y4, Y4
-	VPADDD.BCST 200(BX), Y13, Y16
+	VPADDD      992(DI), Y4, Y4
+	VPADDD.BCST 200(SI), Y13, Y16
 	VPTERNLOGD  $0x63, Y8, Y23, Y13
 	VPADDD      Y13, Y4, Y4
 	VPROLD      $0x0a, Y4, Y4
 	VPADDD      Y8, Y4, Y4
-	MOVQ        224(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y13
-	MOVQ        232(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y17
-	MOVQ        240(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y19
-	MOVQ        248(CX), R10
-	VMOVDQU32   (R10)(R9*1), Y21
-	VPADDD      1792(SI), Y14, Y14
-	VPADDD.BCST 204(BX), Y18, Y24
+	MOVQ        224(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y13
+	MOVQ        232(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y17
+	MOVQ        240(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y19
+	MOVQ        248(DX), R11
+	VMOVDQU32   (R11)(R10*1), Y21
+	VPADDD      1792(DI), Y14, Y14
+	VPADDD.BCST 204(SI), Y18, Y24
 	VPTERNLOGD  $0x63, Y2, Y5, Y18
 	VPADDD      Y18, Y14, Y14
 	VPROLD      $0x0f, Y14, Y14
 	VPADDD      Y2, Y14, Y14
-	VPADDD      1824(SI), Y15, Y15
-	VPADDD.BCST 204(BX), Y22, Y18
+	VPADDD      1824(DI), Y15, Y15
+	VPADDD.BCST 204(SI), Y22, Y18
 	VPTERNLOGD  $0x63, Y3, Y6, Y22
 	VPADDD      Y22, Y15, Y15
 	VPROLD      $0x0f, Y15, Y15
 	VPADDD      Y3, Y15, Y15
-	VPADDD      1856(SI), Y12, Y12
-	VPADDD.BCST 204(BX), Y20, Y22
+	VPADDD      1856(DI), Y12, Y12
+	VPADDD.BCST 204(SI), Y20, Y22
 	VPTERNLOGD  $0x63, Y0, Y7, Y20
 	VPADDD      Y20, Y12, Y12
 	VPROLD      $0x0f, Y12, Y12
 	VPADDD      Y0, Y12, Y12
-	VPADDD      1888(SI), Y16, Y16
-	VPADDD.BCST 204(BX), Y23, Y20
+	VPADDD      1888(DI), Y16, Y16
+	VPADDD.BCST 204(SI), Y23, Y20
 	VPTERNLOGD  $0x63, Y4, Y8, Y23
 	VPADDD      Y23, Y16, Y16
 	VPROLD      $0x0f, Y16, Y16
@@ -6077,26 +6086,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y9, Y1, Y1
 	VPUNPCKLDQ  Y11, Y10, Y9
 	VPUNPCKHDQ  Y11, Y10, Y10
-	VPADDD      640(SI), Y24, Y24
-	VPADDD.BCST 208(BX), Y5, Y11
+	VPADDD      640(DI), Y24, Y24
+	VPADDD.BCST 208(SI), Y5, Y11
 	VPTERNLOGD  $0x63, Y14, Y2, Y5
 	VPADDD      Y5, Y24, Y24
 	VPROLD      $0x15, Y24, Y24
 	VPADDD      Y14, Y24, Y24
-	VPADDD      672(SI), Y18, Y18
-	VPADDD.BCST 208(BX), Y6, Y5
+	VPADDD      672(DI), Y18, Y18
+	VPADDD.BCST 208(SI), Y6, Y5
 	VPTERNLOGD  $0x63, Y15, Y3, Y6
 	VPADDD      Y6, Y18, Y18
 	VPROLD      $0x15, Y18, Y18
 	VPADDD      Y15, Y18, Y18
-	VPADDD      704(SI), Y22, Y22
-	VPADDD.BCST 208(BX), Y7, Y6
+	VPADDD      704(DI), Y22, Y22
+	VPADDD.BCST 208(SI), Y7, Y6
 	VPTERNLOGD  $0x63, Y12, Y0, Y7
 	VPADDD      Y7, Y22, Y22
 	VPROLD      $0x15, Y22, Y22
 	VPADDD      Y12, Y22, Y22
-	VPADDD      736(SI), Y20, Y20
-	VPADDD.BCST 208(BX), Y8, Y7
+	VPADDD      736(DI), Y20, Y20
+	VPADDD.BCST 208(SI), Y8, Y7
 	VPTERNLOGD  $0x63, Y16, Y4, Y8
 	VPADDD      Y8, Y20, Y20
 	VPROLD      $0x15, Y20, Y20
@@ -6105,26 +6114,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y9, Y23, Y9
 	VPUNPCKLQDQ Y10, Y1, Y23
 	VPUNPCKHQDQ Y10, Y1, Y1
-	VPADDD      1536(SI), Y11, Y11
-	VPADDD.BCST 212(BX), Y2, Y10
+	VPADDD      1536(DI), Y11, Y11
+	VPADDD.BCST 212(SI), Y2, Y10
 	VPTERNLOGD  $0x63, Y24, Y14, Y2
 	VPADDD      Y2, Y11, Y11
 	VPROLD      $0x06, Y11, Y11
 	VPADDD      Y24, Y11, Y11
-	VPADDD      1568(SI), Y5, Y5
-	VPADDD.BCST 212(BX), Y3, Y2
+	VPADDD      1568(DI), Y5, Y5
+	VPADDD.BCST 212(SI), Y3, Y2
 	VPTERNLOGD  $0x63, Y18, Y15, Y3
 	VPADDD      Y3, Y5, Y5
 	VPROLD      $0x06, Y5, Y5
 	VPADDD      Y18, Y5, Y5
-	VPADDD      1600(SI), Y6, Y6
-	VPADDD.BCST 212(BX), Y0, Y3
+	VPADDD      1600(DI), Y6, Y6
+	VPADDD.BCST 212(SI), Y0, Y3
 	VPTERNLOGD  $0x63, Y22, Y12, Y0
 	VPADDD      Y0, Y6, Y6
 	VPROLD      $0x06, Y6, Y6
 	VPADDD      Y22, Y6, Y6
-	VPADDD      1632(SI), Y7, Y7
-	VPADDD.BCST 212(BX), Y4, Y0
+	VPADDD      1632(DI), Y7, Y7
+	VPADDD.BCST 212(SI), Y4, Y0
 	VPTERNLOGD  $0x63, Y20, Y16, Y4
 	VPADDD      Y4, Y7, Y7
 	VPROLD      $0x06, Y7, Y7
@@ -6133,26 +6142,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y17, Y13, Y13
 	VPUNPCKLDQ  Y21, Y19, Y17
 	VPUNPCKHDQ  Y21, Y19, Y19
-	VPADDD      384(SI), Y10, Y10
-	VPADDD.BCST 216(BX), Y14, Y21
+	VPADDD      384(DI), Y10, Y10
+	VPADDD.BCST 216(SI), Y14, Y21
 	VPTERNLOGD  $0x63, Y11, Y24, Y14
 	VPADDD      Y14, Y10, Y10
 	VPROLD      $0x0a, Y10, Y10
 	VPADDD      Y11, Y10, Y10
-	VPADDD      416(SI), Y2, Y2
-	VPADDD.BCST 216(BX), Y15, Y14
+	VPADDD      416(DI), Y2, Y2
+	VPADDD.BCST 216(SI), Y15, Y14
 	VPTERNLOGD  $0x63, Y5, Y18, Y15
 	VPADDD      Y15, Y2, Y2
 	VPROLD      $0x0a, Y2, Y2
 	VPADDD      Y5, Y2, Y2
-	VPADDD      448(SI), Y3, Y3
-	VPADDD.BCST 216(BX), Y12, Y15
+	VPADDD      448(DI), Y3, Y3
+	VPADDD.BCST 216(SI), Y12, Y15
 	VPTERNLOGD  $0x63, Y6, Y22, Y12
 	VPADDD      Y12, Y3, Y3
 	VPROLD      $0x0a, Y3, Y3
 	VPADDD      Y6, Y3, Y3
-	VPADDD      480(SI), Y0, Y0
-	VPADDD.BCST 216(BX), Y16, Y12
+	VPADDD      480(DI), Y0, Y0
+	VPADDD.BCST 216(SI), Y16, Y12
 	VPTERNLOGD  $0x63, Y7, Y20, Y16
 	VPADDD      Y16, Y0, Y0
 	VPROLD      $0x0a, Y0, Y0
@@ -6161,154 +6170,154 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y17, Y4, Y4
 	VPUNPCKLQDQ Y19, Y13, Y17
 	VPUNPCKHQDQ Y19, Y13, Y13
-	VPADDD      1280(SI), Y21, Y21
-	VPADDD.BCST 220(BX), Y24, Y19
+	VPADDD      1280(DI), Y21, Y21
+	VPADDD.BCST 220(SI), Y24, Y19
 	VPTERNLOGD  $0x63, Y10, Y11, Y24
 	VPADDD      Y24, Y21, Y21
 	VPROLD      $0x0f, Y21, Y21
 	VPADDD      Y10, Y21, Y21
-	VPADDD      1312(SI), Y14, Y14
-	VPADDD.BCST 220(BX), Y18, Y24
+	VPADDD      1312(DI), Y14, Y14
+	VPADDD.BCST 220(SI), Y18, Y24
 	VPTERNLOGD  $0x63, Y2, Y5, Y18
 	VPADDD      Y18, Y14, Y14
 	VPROLD      $0x0f, Y14, Y14
 	VPADDD      Y2, Y14, Y14
-	VPADDD      1344(SI), Y15, Y15
-	VPADDD.BCST 220(BX), Y22, Y18
+	VPADDD      1344(DI), Y15, Y15
+	VPADDD.BCST 220(SI), Y22, Y18
 	VPTERNLOGD  $0x63, Y3, Y6, Y22
 	VPADDD      Y22, Y15, Y15
 	VPROLD      $0x0f, Y15, Y15
 	VPADDD      Y3, Y15, Y15
-	VPADDD      1376(SI), Y12, Y12
-	VPADDD.BCST 220(BX), Y20, Y22
+	VPADDD      1376(DI), Y12, Y12
+	VPADDD.BCST 220(SI), Y20, Y22
 	VPTERNLOGD  $0x63, Y0, Y7, Y20
 	VPADDD      Y20, Y12, Y12
 	VPROLD      $0x0f, Y12, Y12
 	VPADDD      Y0, Y12, Y12
 	VSHUFI64X2  $0x00, Y16, Y8, Y20
-	VMOVDQU32   Y20, 96(DI)
+	VMOVDQU32   Y20, 96(R8)
 	VSHUFI64X2  $0x03, Y16, Y8, Y8
-	VMOVDQU32   Y8, 608(DI)
+	VMOVDQU32   Y8, 608(R8)
 	VSHUFI64X2  $0x00, Y4, Y9, Y8
-	VMOVDQU32   Y8, 224(DI)
+	VMOVDQU32   Y8, 224(R8)
 	VSHUFI64X2  $0x03, Y4, Y9, Y4
-	VMOVDQU32   Y4, 736(DI)
-	VPADDD      128(SI), Y19, Y19
-	VPADDD.BCST 224(BX), Y11, Y4
+	VMOVDQU32   Y4, 736(R8)
+	VPADDD      128(DI), Y19, Y19
+	VPADDD.BCST 224(SI), Y11, Y4
 	VPTERNLOGD  $0x63, Y21, Y10, Y11
 	VPADDD      Y11, Y19, Y19
 	VPROLD      $0x15, Y19, Y19
 	VPADDD      Y21, Y19, Y19
-	VPADDD      160(SI), Y24, Y24
-	VPADDD.BCST 224(BX), Y5, Y8
+	VPADDD      160(DI), Y24, Y24
+	VPADDD.BCST 224(SI), Y5, Y8
 	VPTERNLOGD  $0x63, Y14, Y2, Y5
 	VPADDD      Y5, Y24, Y24
 	VPROLD      $0x15, Y24, Y24
 	VPADDD      Y14, Y24, Y24
-	VPADDD      192(SI), Y18, Y18
-	VPADDD.BCST 224(BX), Y6, Y5
+	VPADDD      192(DI), Y18, Y18
+	VPADDD.BCST 224(SI), Y6, Y5
 	VPTERNLOGD  $0x63, Y15, Y3, Y6
 	VPADDD      Y6, Y18, Y18
 	VPROLD      $0x15, Y18, Y18
 	VPADDD      Y15, Y18, Y18
-	VPADDD      224(SI), Y22, Y22
-	VPADDD.BCST 224(BX), Y7, Y6
+	VPADDD      224(DI), Y22, Y22
+	VPADDD.BCST 224(SI), Y7, Y6
 	VPTERNLOGD  $0x63, Y12, Y0, Y7
 	VPADDD      Y7, Y22, Y22
 	VPROLD      $0x15, Y22, Y22
 	VPADDD      Y12, Y22, Y22
 	VSHUFI64X2  $0x00, Y17, Y23, Y7
-	VMOVDQU32   Y7, 352(DI)
+	VMOVDQU32   Y7, 352(R8)
 	VSHUFI64X2  $0x03, Y17, Y23, Y7
-	VMOVDQU32   Y7, 864(DI)
+	VMOVDQU32   Y7, 864(R8)
 	VSHUFI64X2  $0x00, Y13, Y1, Y7
-	VMOVDQU32   Y7, 480(DI)
+	VMOVDQU32   Y7, 480(R8)
 	VSHUFI64X2  $0x03, Y13, Y1, Y1
-	VMOVDQU32   Y1, 992(DI)
-	VPADDD      1024(SI), Y4, Y4
-	VPADDD.BCST 228(BX), Y10, Y1
+	VMOVDQU32   Y1, 992(R8)
+	VPADDD      1024(DI), Y4, Y4
+	VPADDD.BCST 228(SI), Y10, Y1
 	VPTERNLOGD  $0x63, Y19, Y21, Y10
 	VPADDD      Y10, Y4, Y4
 	VPROLD      $0x06, Y4, Y4
 	VPADDD      Y19, Y4, Y4
-	VPADDD      1056(SI), Y8, Y8
-	VPADDD.BCST 228(BX), Y2, Y7
+	VPADDD      1056(DI), Y8, Y8
+	VPADDD.BCST 228(SI), Y2, Y7
 	VPTERNLOGD  $0x63, Y24, Y14, Y2
 	VPADDD      Y2, Y8, Y8
 	VPROLD      $0x06, Y8, Y8
 	VPADDD      Y24, Y8, Y8
-	VPADDD      1088(SI), Y5, Y5
-	VPADDD.BCST 228(BX), Y3, Y2
+	VPADDD      1088(DI), Y5, Y5
+	VPADDD.BCST 228(SI), Y3, Y2
 	VPTERNLOGD  $0x63, Y18, Y15, Y3
 	VPADDD      Y3, Y5, Y5
 	VPROLD      $0x06, Y5, Y5
 	VPADDD      Y18, Y5, Y5
-	VPADDD      1120(SI), Y6, Y6
-	VPADDD.BCST 228(BX), Y0, Y3
+	VPADDD      1120(DI), Y6, Y6
+	VPADDD.BCST 228(SI), Y0, Y3
 	VPTERNLOGD  $0x63, Y22, Y12, Y0
 	VPADDD      Y0, Y6, Y6
 	VPROLD      $0x06, Y6, Y6
 	VPADDD      Y22, Y6, Y6
-	MOVQ        192(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y0
-	MOVQ        200(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y9
-	MOVQ        208(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y10
-	MOVQ        216(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y11
-	VPADDD      1920(SI), Y1, Y1
-	VPADDD.BCST 232(BX), Y21, Y13
+	MOVQ        192(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y0
+	MOVQ        200(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y9
+	MOVQ        208(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y10
+	MOVQ        216(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y11
+	VPADDD      1920(DI), Y1, Y1
+	VPADDD.BCST 232(SI), Y21, Y13
 	VPTERNLOGD  $0x63, Y4, Y19, Y21
 	VPADDD      Y21, Y1, Y1
 	VPROLD      $0x0a, Y1, Y1
 	VPADDD      Y4, Y1, Y1
-	VPADDD      1952(SI), Y7, Y7
-	VPADDD.BCST 232(BX), Y14, Y16
+	VPADDD      1952(DI), Y7, Y7
+	VPADDD.BCST 232(SI), Y14, Y16
 	VPTERNLOGD  $0x63, Y8, Y24, Y14
 	VPADDD      Y14, Y7, Y7
 	VPROLD      $0x0a, Y7, Y7
 	VPADDD      Y8, Y7, Y7
-	VPADDD      1984(SI), Y2, Y2
-	VPADDD.BCST 232(BX), Y15, Y14
+	VPADDD      1984(DI), Y2, Y2
+	VPADDD.BCST 232(SI), Y15, Y14
 	VPTERNLOGD  $0x63, Y5, Y18, Y15
 	VPADDD      Y15, Y2, Y2
 	VPROLD      $0x0a, Y2, Y2
 	VPADDD      Y5, Y2, Y2
-	VPADDD      2016(SI), Y3, Y3
-	VPADDD.BCST 232(BX), Y12, Y15
+	VPADDD      2016(DI), Y3, Y3
+	VPADDD.BCST 232(SI), Y12, Y15
 	VPTERNLOGD  $0x63, Y6, Y22, Y12
 	VPADDD      Y12, Y3, Y3
 	VPROLD      $0x0a, Y3, Y3
 	VPADDD      Y6, Y3, Y3
-	MOVQ        224(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y12
-	MOVQ        232(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y17
-	MOVQ        240(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y20
-	MOVQ        248(CX), R10
-	VMOVDQU32   32(R10)(R9*1), Y21
-	VPADDD      768(SI), Y13, Y13
-	VPADDD.BCST 236(BX), Y19, Y23
+	MOVQ        224(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y12
+	MOVQ        232(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y17
+	MOVQ        240(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y20
+	MOVQ        248(DX), R11
+	VMOVDQU32   32(R11)(R10*1), Y21
+	VPADDD      768(DI), Y13, Y13
+	VPADDD.BCST 236(SI), Y19, Y23
 	VPTERNLOGD  $0x63, Y1, Y4, Y19
 	VPADDD      Y19, Y13, Y13
 	VPROLD      $0x0f, Y13, Y13
 	VPADDD      Y1, Y13, Y13
-	VPADDD      800(SI), Y16, Y16
-	VPADDD.BCST 236(BX), Y24, Y19
+	VPADDD      800(DI), Y16, Y16
+	VPADDD.BCST 236(SI), Y24, Y19
 	VPTERNLOGD  $0x63, Y7, Y8, Y24
 	VPADDD      Y24, Y16, Y16
 	VPROLD      $0x0f, Y16, Y16
 	VPADDD      Y7, Y16, Y16
-	VPADDD      832(SI), Y14, Y14
-	VPADDD.BCST 236(BX), Y18, Y24
+	VPADDD      832(DI), Y14, Y14
+	VPADDD.BCST 236(SI), Y18, Y24
 	VPTERNLOGD  $0x63, Y2, Y5, Y18
 	VPADDD      Y18, Y14, Y14
 	VPROLD      $0x0f, Y14, Y14
 	VPADDD      Y2, Y14, Y14
-	VPADDD      864(SI), Y15, Y15
-	VPADDD.BCST 236(BX), Y22, Y18
+	VPADDD      864(DI), Y15, Y15
+	VPADDD.BCST 236(SI), Y22, Y18
 	VPTERNLOGD  $0x63, Y3, Y6, Y22
 	VPADDD      Y22, Y15, Y15
 	VPROLD      $0x0f, Y15, Y15
@@ -6317,26 +6326,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y9, Y0, Y0
 	VPUNPCKLDQ  Y11, Y10, Y9
 	VPUNPCKHDQ  Y11, Y10, Y11
-	VPADDD      1664(SI), Y23, Y23
-	VPADDD.BCST 240(BX), Y4, Y10
+	VPADDD      1664(DI), Y23, Y23
+	VPADDD.BCST 240(SI), Y4, Y10
 	VPTERNLOGD  $0x63, Y13, Y1, Y4
 	VPADDD      Y4, Y23, Y23
 	VPROLD      $0x15, Y23, Y23
 	VPADDD      Y13, Y23, Y23
-	VPADDD      1696(SI), Y19, Y19
-	VPADDD.BCST 240(BX), Y8, Y4
+	VPADDD      1696(DI), Y19, Y19
+	VPADDD.BCST 240(SI), Y8, Y4
 	VPTERNLOGD  $0x63, Y16, Y7, Y8
 	VPADDD      Y8, Y19, Y19
 	VPROLD      $0x15, Y19, Y19
 	VPADDD      Y16, Y19, Y19
-	VPADDD      1728(SI), Y24, Y24
-	VPADDD.BCST 240(BX), Y5, Y8
+	VPADDD      1728(DI), Y24, Y24
+	VPADDD.BCST 240(SI), Y5, Y8
 	VPTERNLOGD  $0x63, Y14, Y2, Y5
 	VPADDD      Y5, Y24, Y24
 	VPROLD      $0x15, Y24, Y24
 	VPADDD      Y14, Y24, Y24
-	VPADDD      1760(SI), Y18, Y18
-	VPADDD.BCST 240(BX), Y6, Y25
+	VPADDD      1760(DI), Y18, Y18
+	VPADDD.BCST 240(SI), Y6, Y25
 	VPTERNLOGD  $0x63, Y15, Y3, Y6
 	VPADDD      Y6, Y18, Y18
 	VPROLD      $0x15, Y18, Y18
@@ -6345,26 +6354,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y9, Y22, Y6
 	VPUNPCKLQDQ Y11, Y0, Y26
 	VPUNPCKHQDQ Y11, Y0, Y0
-	VPADDD      512(SI), Y10, Y10
-	VPADDD.BCST 244(BX), Y1, Y27
+	VPADDD      512(DI), Y10, Y10
+	VPADDD.BCST 244(SI), Y1, Y27
 	VPTERNLOGD  $0x63, Y23, Y13, Y1
 	VPADDD      Y1, Y10, Y10
 	VPROLD      $0x06, Y10, Y10
 	VPADDD      Y23, Y10, Y10
-	VPADDD      544(SI), Y4, Y4
-	VPADDD.BCST 244(BX), Y7, Y9
+	VPADDD      544(DI), Y4, Y4
+	VPADDD.BCST 244(SI), Y7, Y9
 	VPTERNLOGD  $0x63, Y19, Y16, Y7
 	VPADDD      Y7, Y4, Y4
 	VPROLD      $0x06, Y4, Y4
 	VPADDD      Y19, Y4, Y4
-	VPADDD      576(SI), Y8, Y8
-	VPADDD.BCST 244(BX), Y2, Y11
+	VPADDD      576(DI), Y8, Y8
+	VPADDD.BCST 244(SI), Y2, Y11
 	VPTERNLOGD  $0x63, Y24, Y14, Y2
 	VPADDD      Y2, Y8, Y8
 	VPROLD      $0x06, Y8, Y8
 	VPADDD      Y24, Y8, Y8
-	VPADDD      608(SI), Y25, Y25
-	VPADDD.BCST 244(BX), Y3, Y22
+	VPADDD      608(DI), Y25, Y25
+	VPADDD.BCST 244(SI), Y3, Y22
 	VPTERNLOGD  $0x63, Y18, Y15, Y3
 	VPADDD      Y3, Y25, Y25
 	VPROLD      $0x06, Y25, Y25
@@ -6373,26 +6382,26 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHDQ  Y17, Y12, Y2
 	VPUNPCKLDQ  Y21, Y20, Y3
 	VPUNPCKHDQ  Y21, Y20, Y7
-	VPADDD      1408(SI), Y27, Y27
-	VPADDD.BCST 248(BX), Y13, Y12
+	VPADDD      1408(DI), Y27, Y27
+	VPADDD.BCST 248(SI), Y13, Y12
 	VPTERNLOGD  $0x63, Y10, Y23, Y13
 	VPADDD      Y13, Y27, Y27
 	VPROLD      $0x0a, Y27, Y27
 	VPADDD      Y10, Y27, Y27
-	VPADDD      1440(SI), Y9, Y9
-	VPADDD.BCST 248(BX), Y16, Y13
+	VPADDD      1440(DI), Y9, Y9
+	VPADDD.BCST 248(SI), Y16, Y13
 	VPTERNLOGD  $0x63, Y4, Y19, Y16
 	VPADDD      Y16, Y9, Y9
 	VPROLD      $0x0a, Y9, Y9
 	VPADDD      Y4, Y9, Y9
-	VPADDD      1472(SI), Y11, Y11
-	VPADDD.BCST 248(BX), Y14, Y16
+	VPADDD      1472(DI), Y11, Y11
+	VPADDD.BCST 248(SI), Y14, Y16
 	VPTERNLOGD  $0x63, Y8, Y24, Y14
 	VPADDD      Y14, Y11, Y11
 	VPROLD      $0x0a, Y11, Y11
 	VPADDD      Y8, Y11, Y11
-	VPADDD      1504(SI), Y22, Y22
-	VPADDD.BCST 248(BX), Y15, Y14
+	VPADDD      1504(DI), Y22, Y22
+	VPADDD.BCST 248(SI), Y15, Y14
 	VPTERNLOGD  $0x63, Y25, Y18, Y15
 	VPADDD      Y15, Y22, Y22
 	VPROLD      $0x0a, Y22, Y22
@@ -6401,139 +6410,142 @@ blockAVX512x32_warm_skip:
 	VPUNPCKHQDQ Y3, Y1, Y1
 	VPUNPCKLQDQ Y7, Y2, Y3
 	VPUNPCKHQDQ Y7, Y2, Y2
-	VPADDD      256(SI), Y12, Y12
-	VPADDD.BCST 252(BX), Y23, Y7
+	VPADDD      256(DI), Y12, Y12
+	VPADDD.BCST 252(SI), Y23, Y7
 	VPTERNLOGD  $0x63, Y27, Y10, Y23
 	VPADDD      Y23, Y12, Y12
 	VPROLD      $0x0f, Y12, Y12
 	VPADDD      Y27, Y12, Y12
-	VPADDD      288(SI), Y13, Y13
-	VPADDD.BCST 252(BX), Y19, Y17
+	VPADDD      288(DI), Y13, Y13
+	VPADDD.BCST 252(SI), Y19, Y17
 	VPTERNLOGD  $0x63, Y9, Y4, Y19
 	VPADDD      Y19, Y13, Y13
 	VPROLD      $0x0f, Y13, Y13
 	VPADDD      Y9, Y13, Y13
-	VPADDD      320(SI), Y16, Y16
-	VPADDD.BCST 252(BX), Y24, Y19
+	VPADDD      320(DI), Y16, Y16
+	VPADDD.BCST 252(SI), Y24, Y19
 	VPTERNLOGD  $0x63, Y11, Y8, Y24
 	VPADDD      Y24, Y16, Y16
 	VPROLD      $0x0f, Y16, Y16
 	VPADDD      Y11, Y16, Y16
-	VPADDD      352(SI), Y14, Y14
-	VPADDD.BCST 252(BX), Y18, Y20
+	VPADDD      352(DI), Y14, Y14
+	VPADDD.BCST 252(SI), Y18, Y20
 	VPTERNLOGD  $0x63, Y22, Y25, Y18
 	VPADDD      Y18, Y14, Y14
 	VPROLD      $0x0f, Y14, Y14
 	VPADDD      Y22, Y14, Y14
 	VSHUFI64X2  $0x00, Y15, Y5, Y18
-	VMOVDQU32   Y18, 1120(DI)
+	VMOVDQU32   Y18, 1120(R8)
 	VSHUFI64X2  $0x03, Y15, Y5, Y5
-	VMOVDQU32   Y5, 1632(DI)
+	VMOVDQU32   Y5, 1632(R8)
 	VSHUFI64X2  $0x00, Y1, Y6, Y5
-	VMOVDQU32   Y5, 1248(DI)
+	VMOVDQU32   Y5, 1248(R8)
 	VSHUFI64X2  $0x03, Y1, Y6, Y1
-	VMOVDQU32   Y1, 1760(DI)
-	VPADDD      1152(SI), Y7, Y7
+	VMOVDQU32   Y1, 1760(R8)
+	VPADDD      1152(DI), Y7, Y7
 	VMOVDQA32   Y12, Y1
 	VPTERNLOGD  $0x39, Y10, Y27, Y1
 	VPADDD      Y1, Y7, Y7
 	VPROLD      $0x15, Y7, Y7
 	VPADDD      Y12, Y7, Y7
-	VPADDD      1184(SI), Y17, Y17
+	VPADDD      1184(DI), Y17, Y17
 	VMOVDQA32   Y13, Y1
 	VPTERNLOGD  $0x39, Y4, Y9, Y1
 	VPADDD      Y1, Y17, Y17
 	VPROLD      $0x15, Y17, Y17
 	VPADDD      Y13, Y17, Y17
-	VPADDD      1216(SI), Y19, Y19
+	VPADDD      1216(DI), Y19, Y19
 	VMOVDQA32   Y16, Y1
 	VPTERNLOGD  $0x39, Y8, Y11, Y1
 	VPADDD      Y1, Y19, Y19
 	VPROLD      $0x15, Y19, Y19
 	VPADDD      Y16, Y19, Y19
-	VPADDD      1248(SI), Y20, Y20
+	VPADDD      1248(DI), Y20, Y20
 	VMOVDQA32   Y14, Y1
 	VPTERNLOGD  $0x39, Y25, Y22, Y1
 	VPADDD      Y1, Y20, Y20
 	VPROLD      $0x15, Y20, Y20
 	VPADDD      Y14, Y20, Y20
 	VSHUFI64X2  $0x00, Y3, Y26, Y1
-	VMOVDQU32   Y1, 1376(DI)
+	VMOVDQU32   Y1, 1376(R8)
 	VSHUFI64X2  $0x03, Y3, Y26, Y1
-	VMOVDQU32   Y1, 1888(DI)
+	VMOVDQU32   Y1, 1888(R8)
 	VSHUFI64X2  $0x00, Y2, Y0, Y1
-	VMOVDQU32   Y1, 1504(DI)
+	VMOVDQU32   Y1, 1504(R8)
 	VSHUFI64X2  $0x03, Y2, Y0, Y0
-	VMOVDQU32   Y0, 2016(DI)
-	VPADDD      4096(SP), Y10, Y0
-	VPADDD      4224(SP), Y7, Y1
-	VPADDD      4352(SP), Y12, Y2
-	VPADDD      4480(SP), Y27, Y3
-	VPADDD      4128(SP), Y4, Y4
-	VPADDD      4256(SP), Y17, Y5
-	VPADDD      4384(SP), Y13, Y6
-	VPADDD      4512(SP), Y9, Y7
-	VPADDD      4160(SP), Y8, Y8
-	VPADDD      4288(SP), Y19, Y9
-	VPADDD      4416(SP), Y16, Y10
-	VPADDD      4544(SP), Y11, Y11
-	VPADDD      4192(SP), Y25, Y12
-	VPADDD      4320(SP), Y20, Y13
-	VPADDD      4448(SP), Y14, Y14
-	VPADDD      4576(SP), Y22, Y15
-	XCHGQ       SI, DI
-	DECQ        DX
+	VMOVDQU32   Y0, 2016(R8)
+	VPADDD      4096(AX), Y10, Y0
+	VPADDD      4224(AX), Y7, Y1
+	VPADDD      4352(AX), Y12, Y2
+	VPADDD      4480(AX), Y27, Y3
+	VPADDD      4128(AX), Y4, Y4
+	VPADDD      4256(AX), Y17, Y5
+	VPADDD      4384(AX), Y13, Y6
+	VPADDD      4512(AX), Y9, Y7
+	VPADDD      4160(AX), Y8, Y8
+	VPADDD      4288(AX), Y19, Y9
+	VPADDD      4416(AX), Y16, Y10
+	VPADDD      4544(AX), Y11, Y11
+	VPADDD      4192(AX), Y25, Y12
+	VPADDD      4320(AX), Y20, Y13
+	VPADDD      4448(AX), Y14, Y14
+	VPADDD      4576(AX), Y22, Y15
+	XCHGQ       DI, R8
+	DECQ        BX
 	JNZ         blockAVX512x32_loop
-	VMOVDQU32   Y0, (AX)
-	VMOVDQU32   Y1, 128(AX)
-	VMOVDQU32   Y2, 256(AX)
-	VMOVDQU32   Y3, 384(AX)
-	VMOVDQU32   Y4, 32(AX)
-	VMOVDQU32   Y5, 160(AX)
-	VMOVDQU32   Y6, 288(AX)
-	VMOVDQU32   Y7, 416(AX)
-	VMOVDQU32   Y8, 64(AX)
-	VMOVDQU32   Y9, 192(AX)
-	VMOVDQU32   Y10, 320(AX)
-	VMOVDQU32   Y11, 448(AX)
-	VMOVDQU32   Y12, 96(AX)
-	VMOVDQU32   Y13, 224(AX)
-	VMOVDQU32   Y14, 352(AX)
-	VMOVDQU32   Y15, 480(AX)
+	VMOVDQU32   Y0, (CX)
+	VMOVDQU32   Y1, 128(CX)
+	VMOVDQU32   Y2, 256(CX)
+	VMOVDQU32   Y3, 384(CX)
+	VMOVDQU32   Y4, 32(CX)
+	VMOVDQU32   Y5, 160(CX)
+	VMOVDQU32   Y6, 288(CX)
+	VMOVDQU32   Y7, 416(CX)
+	VMOVDQU32   Y8, 64(CX)
+	VMOVDQU32   Y9, 192(CX)
+	VMOVDQU32   Y10, 320(CX)
+	VMOVDQU32   Y11, 448(CX)
+	VMOVDQU32   Y12, 96(CX)
+	VMOVDQU32   Y13, 224(CX)
+	VMOVDQU32   Y14, 352(CX)
+	VMOVDQU32   Y15, 480(CX)
 	VZEROUPPER
 	RET
 
 // func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumAVX512x16(SB), $6400-72
-	MOVQ msgs_base+0(FP), AX
-	MOVQ idx_base+24(FP), CX
-	MOVQ idx_len+32(FP), DX
-	XORQ BX, BX
+TEXT ·sumAVX512x16(SB), $6456-72
+	LEAQ (SP), AX
+	ADDQ $0x38, AX
+	ANDQ $-64, AX
+	MOVQ msgs_base+0(FP), CX
+	MOVQ idx_base+24(FP), DX
+	MOVQ idx_len+32(FP), BX
+	XORQ SI, SI
 
 sumAVX512x16_gather:
-	MOVLQSX      (CX)(BX*4), SI
-	LEAQ         (SI)(SI*2), SI
-	MOVQ         (AX)(SI*8), DI
-	TESTQ        DI, DI
-	CMOVQEQ      AX, DI
-	MOVQ         DI, 2304(SP)(BX*8)
-	MOVQ         8(AX)(SI*8), SI
-	SHLQ         $0x03, SI
-	MOVQ         SI, 4352(SP)(BX*8)
-	INCQ         BX
-	CMPQ         BX, DX
+	MOVLQSX      (DX)(SI*4), DI
+	LEAQ         (DI)(DI*2), DI
+	MOVQ         (CX)(DI*8), R8
+	TESTQ        R8, R8
+	CMOVQEQ      CX, R8
+	MOVQ         R8, 2360(SP)(SI*8)
+	MOVQ         8(CX)(DI*8), DI
+	SHLQ         $0x03, DI
+	MOVQ         DI, 4408(SP)(SI*8)
+	INCQ         SI
+	CMPQ         SI, BX
 	JB           sumAVX512x16_gather
-	LEAQ         2304(SP), AX
-	LEAQ         4352(SP), CX
-	XORQ         DX, DX
-	MOVQ         nblocks+64(FP), BX
-	LEAQ         -1(BX), SI
-	SHLQ         $0x06, SI
-	MOVQ         idx_len+32(FP), DI
-	SHRQ         $0x04, DI
-	IMULQ        BX, DI
-	LEAQ         md5consts<>+0(SB), BX
+	LEAQ         2360(SP), CX
+	LEAQ         4408(SP), DX
+	XORQ         BX, BX
+	MOVQ         nblocks+64(FP), SI
+	LEAQ         -1(SI), DI
+	SHLQ         $0x06, DI
+	MOVQ         idx_len+32(FP), R8
+	SHRQ         $0x04, R8
+	IMULQ        SI, R8
+	LEAQ         md5consts<>+0(SB), SI
 	VPBROADCASTD md5init<>+0(SB), Y0
 	VPBROADCASTD md5init<>+4(SB), Y1
 	VPBROADCASTD md5init<>+8(SB), Y2
@@ -6542,60 +6554,60 @@ sumAVX512x16_gather:
 	VPBROADCASTD md5init<>+4(SB), Y5
 	VPBROADCASTD md5init<>+8(SB), Y6
 	VPBROADCASTD md5init<>+12(SB), Y7
-	LEAQ         (SP), R8
-	LEAQ         1024(SP), R9
-	MOVQ         DX, R10
-	SHLQ         $0x04, R10
-	NEGQ         R10
-	LEAQ         md5padmasks<>+0(SB), R11
-	LEAQ         640(R11)(R10*1), R10
-	MOVQ         (CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         (AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y8
+	LEAQ         (AX), R9
+	LEAQ         1024(AX), R10
+	MOVQ         BX, R11
+	SHLQ         $0x04, R11
+	NEGQ         R11
+	LEAQ         md5padmasks<>+0(SB), R12
+	LEAQ         640(R12)(R11*1), R11
+	MOVQ         (DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         (CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y8
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
-	MOVQ         8(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         8(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y9
+	MOVQ         8(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         8(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y9
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
-	MOVQ         16(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         16(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y10
+	MOVQ         16(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         16(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y10
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
-	MOVQ         24(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         24(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y11
+	MOVQ         24(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         24(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y11
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
-	MOVQ         32(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         32(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y12
+	MOVQ         32(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         32(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y12
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
-	MOVQ         40(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         40(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y13
+	MOVQ         40(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         40(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y13
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
-	MOVQ         48(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         48(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y14
+	MOVQ         48(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         48(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y14
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
-	MOVQ         56(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         56(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y15
+	MOVQ         56(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         56(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y15
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
 	VPUNPCKLDQ   Y9, Y8, Y16
 	VPUNPCKHDQ   Y9, Y8, Y8
@@ -6614,85 +6626,85 @@ sumAVX512x16_gather:
 	VPUNPCKLQDQ  Y14, Y12, Y13
 	VPUNPCKHQDQ  Y14, Y12, Y12
 	VSHUFI64X2   $0x00, Y15, Y11, Y14
-	VMOVDQU32    Y14, (R8)
+	VMOVDQU32    Y14, (R9)
 	VSHUFI64X2   $0x03, Y15, Y11, Y11
-	VMOVDQU32    Y11, 256(R8)
+	VMOVDQU32    Y11, 256(R9)
 	VSHUFI64X2   $0x00, Y10, Y9, Y11
-	VMOVDQU32    Y11, 64(R8)
+	VMOVDQU32    Y11, 64(R9)
 	VSHUFI64X2   $0x03, Y10, Y9, Y9
-	VMOVDQU32    Y9, 320(R8)
+	VMOVDQU32    Y9, 320(R9)
 	VSHUFI64X2   $0x00, Y13, Y16, Y9
-	VMOVDQU32    Y9, 128(R8)
+	VMOVDQU32    Y9, 128(R9)
 	VSHUFI64X2   $0x03, Y13, Y16, Y9
-	VMOVDQU32    Y9, 384(R8)
+	VMOVDQU32    Y9, 384(R9)
 	VSHUFI64X2   $0x00, Y12, Y8, Y9
-	VMOVDQU32    Y9, 192(R8)
+	VMOVDQU32    Y9, 192(R9)
 	VSHUFI64X2   $0x03, Y12, Y8, Y8
-	VMOVDQU32    Y8, 448(R8)
-	MOVQ         (CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         (AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y8
+	VMOVDQU32    Y8, 448(R9)
+	MOVQ         (DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         (CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y8
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y8
-	MOVQ         8(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         8(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y9
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y8
+	MOVQ         8(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         8(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y9
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y9
-	MOVQ         16(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         16(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y10
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y9
+	MOVQ         16(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         16(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y10
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y10
-	MOVQ         24(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         24(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y11
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y10
+	MOVQ         24(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         24(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y11
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y11
-	MOVQ         32(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         32(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y12
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y11
+	MOVQ         32(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         32(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y12
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y12
-	MOVQ         40(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         40(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y13
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y12
+	MOVQ         40(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         40(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y13
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y13
-	MOVQ         48(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         48(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y14
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y13
+	MOVQ         48(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         48(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y14
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y14
-	MOVQ         56(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         56(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y15
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y14
+	MOVQ         56(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         56(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y15
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y15
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y15
 	VPUNPCKLDQ   Y9, Y8, Y16
 	VPUNPCKHDQ   Y9, Y8, Y8
 	VPUNPCKLDQ   Y11, Y10, Y9
@@ -6710,68 +6722,68 @@ sumAVX512x16_gather:
 	VPUNPCKLQDQ  Y14, Y12, Y13
 	VPUNPCKHQDQ  Y14, Y12, Y12
 	VSHUFI64X2   $0x00, Y15, Y11, Y14
-	VMOVDQU32    Y14, 512(R8)
+	VMOVDQU32    Y14, 512(R9)
 	VSHUFI64X2   $0x03, Y15, Y11, Y11
-	VMOVDQU32    Y11, 768(R8)
+	VMOVDQU32    Y11, 768(R9)
 	VSHUFI64X2   $0x00, Y10, Y9, Y11
-	VMOVDQU32    Y11, 576(R8)
+	VMOVDQU32    Y11, 576(R9)
 	VSHUFI64X2   $0x03, Y10, Y9, Y9
-	VMOVDQU32    Y9, 832(R8)
+	VMOVDQU32    Y9, 832(R9)
 	VSHUFI64X2   $0x00, Y13, Y16, Y9
-	VMOVDQU32    Y9, 640(R8)
+	VMOVDQU32    Y9, 640(R9)
 	VSHUFI64X2   $0x03, Y13, Y16, Y9
-	VMOVDQU32    Y9, 896(R8)
+	VMOVDQU32    Y9, 896(R9)
 	VSHUFI64X2   $0x00, Y12, Y8, Y9
-	VMOVDQU32    Y9, 704(R8)
+	VMOVDQU32    Y9, 704(R9)
 	VSHUFI64X2   $0x03, Y12, Y8, Y8
-	VMOVDQU32    Y8, 960(R8)
-	MOVQ         64(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         64(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y8
+	VMOVDQU32    Y8, 960(R9)
+	MOVQ         64(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         64(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y8
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
-	MOVQ         72(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         72(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y9
+	MOVQ         72(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         72(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y9
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
-	MOVQ         80(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         80(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y10
+	MOVQ         80(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         80(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y10
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
-	MOVQ         88(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         88(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y11
+	MOVQ         88(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         88(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y11
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
-	MOVQ         96(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         96(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y12
+	MOVQ         96(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         96(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y12
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
-	MOVQ         104(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         104(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y13
+	MOVQ         104(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         104(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y13
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
-	MOVQ         112(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         112(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y14
+	MOVQ         112(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         112(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y14
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
-	MOVQ         120(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         120(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y15
+	MOVQ         120(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         120(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y15
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
 	VPUNPCKLDQ   Y9, Y8, Y16
 	VPUNPCKHDQ   Y9, Y8, Y8
@@ -6790,85 +6802,85 @@ sumAVX512x16_gather:
 	VPUNPCKLQDQ  Y14, Y12, Y13
 	VPUNPCKHQDQ  Y14, Y12, Y12
 	VSHUFI64X2   $0x00, Y15, Y11, Y14
-	VMOVDQU32    Y14, 32(R8)
+	VMOVDQU32    Y14, 32(R9)
 	VSHUFI64X2   $0x03, Y15, Y11, Y11
-	VMOVDQU32    Y11, 288(R8)
+	VMOVDQU32    Y11, 288(R9)
 	VSHUFI64X2   $0x00, Y10, Y9, Y11
-	VMOVDQU32    Y11, 96(R8)
+	VMOVDQU32    Y11, 96(R9)
 	VSHUFI64X2   $0x03, Y10, Y9, Y9
-	VMOVDQU32    Y9, 352(R8)
+	VMOVDQU32    Y9, 352(R9)
 	VSHUFI64X2   $0x00, Y13, Y16, Y9
-	VMOVDQU32    Y9, 160(R8)
+	VMOVDQU32    Y9, 160(R9)
 	VSHUFI64X2   $0x03, Y13, Y16, Y9
-	VMOVDQU32    Y9, 416(R8)
+	VMOVDQU32    Y9, 416(R9)
 	VSHUFI64X2   $0x00, Y12, Y8, Y9
-	VMOVDQU32    Y9, 224(R8)
+	VMOVDQU32    Y9, 224(R9)
 	VSHUFI64X2   $0x03, Y12, Y8, Y8
-	VMOVDQU32    Y8, 480(R8)
-	MOVQ         64(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         64(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y8
+	VMOVDQU32    Y8, 480(R9)
+	MOVQ         64(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         64(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y8
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y8
-	MOVQ         72(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         72(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y9
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y8
+	MOVQ         72(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         72(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y9
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y9
-	MOVQ         80(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         80(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y10
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y9
+	MOVQ         80(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         80(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y10
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y10
-	MOVQ         88(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         88(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y11
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y10
+	MOVQ         88(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         88(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y11
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y11
-	MOVQ         96(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         96(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y12
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y11
+	MOVQ         96(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         96(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y12
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y12
-	MOVQ         104(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         104(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y13
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y12
+	MOVQ         104(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         104(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y13
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y13
-	MOVQ         112(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         112(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y14
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y13
+	MOVQ         112(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         112(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y14
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y14
-	MOVQ         120(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         120(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y15
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y14
+	MOVQ         120(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         120(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y15
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y15
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y15
 	VPUNPCKLDQ   Y9, Y8, Y16
 	VPUNPCKHDQ   Y9, Y8, Y8
 	VPUNPCKLDQ   Y11, Y10, Y9
@@ -6886,152 +6898,152 @@ sumAVX512x16_gather:
 	VPUNPCKLQDQ  Y14, Y12, Y13
 	VPUNPCKHQDQ  Y14, Y12, Y12
 	VSHUFI64X2   $0x00, Y15, Y11, Y14
-	VMOVDQU32    Y14, 544(R8)
+	VMOVDQU32    Y14, 544(R9)
 	VSHUFI64X2   $0x03, Y15, Y11, Y11
-	VMOVDQU32    Y11, 800(R8)
+	VMOVDQU32    Y11, 800(R9)
 	VSHUFI64X2   $0x00, Y10, Y9, Y11
-	VMOVDQU32    Y11, 608(R8)
+	VMOVDQU32    Y11, 608(R9)
 	VSHUFI64X2   $0x03, Y10, Y9, Y9
-	VMOVDQU32    Y9, 864(R8)
+	VMOVDQU32    Y9, 864(R9)
 	VSHUFI64X2   $0x00, Y13, Y16, Y9
-	VMOVDQU32    Y9, 672(R8)
+	VMOVDQU32    Y9, 672(R9)
 	VSHUFI64X2   $0x03, Y13, Y16, Y9
-	VMOVDQU32    Y9, 928(R8)
+	VMOVDQU32    Y9, 928(R9)
 	VSHUFI64X2   $0x00, Y12, Y8, Y9
-	VMOVDQU32    Y9, 736(R8)
+	VMOVDQU32    Y9, 736(R9)
 	VSHUFI64X2   $0x03, Y12, Y8, Y8
-	VMOVDQU32    Y8, 992(R8)
+	VMOVDQU32    Y8, 992(R9)
 
 sumAVX512x16_loop:
-	MOVQ AX, R10
-	MOVQ CX, R11
-	LEAQ 64(DX), R12
-	CMPQ R12, SI
-	JLE  sumAVX512x16_same
-	XORQ R12, R12
-	ADDQ $0x00000080, R10
-	ADDQ $0x00000080, R11
-
-sumAVX512x16_same:
-	CMPQ DI, $0x01
-	JNE  sumAVX512x16_more
-	MOVQ AX, R10
 	MOVQ CX, R11
 	MOVQ DX, R12
+	LEAQ 64(BX), R13
+	CMPQ R13, DI
+	JLE  sumAVX512x16_same
+	XORQ R13, R13
+	ADDQ $0x00000080, R11
+	ADDQ $0x00000080, R12
+
+sumAVX512x16_same:
+	CMPQ R8, $0x01
+	JNE  sumAVX512x16_more
+	MOVQ CX, R11
+	MOVQ DX, R12
+	MOVQ BX, R13
 
 sumAVX512x16_more:
-	VMOVDQU32     Y0, 2048(SP)
-	VMOVDQU32     Y1, 2112(SP)
-	VMOVDQU32     Y2, 2176(SP)
-	VMOVDQU32     Y3, 2240(SP)
-	VMOVDQU32     Y4, 2080(SP)
-	VMOVDQU32     Y5, 2144(SP)
-	VMOVDQU32     Y6, 2208(SP)
-	VMOVDQU32     Y7, 2272(SP)
-	VPADDD.BCST   (BX), Y0, Y0
-	VPADDD        (R8), Y0, Y0
+	VMOVDQU32     Y0, 2048(AX)
+	VMOVDQU32     Y1, 2112(AX)
+	VMOVDQU32     Y2, 2176(AX)
+	VMOVDQU32     Y3, 2240(AX)
+	VMOVDQU32     Y4, 2080(AX)
+	VMOVDQU32     Y5, 2144(AX)
+	VMOVDQU32     Y6, 2208(AX)
+	VMOVDQU32     Y7, 2272(AX)
+	VPADDD.BCST   (SI), Y0, Y0
+	VPADDD        (R9), Y0, Y0
 	VMOVDQA32     Y1, Y8
 	VPTERNLOGD    $0xca, Y3, Y2, Y8
 	VPADDD        Y8, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   (BX), Y4, Y4
-	VPADDD        32(R8), Y4, Y4
+	VPADDD.BCST   (SI), Y4, Y4
+	VPADDD        32(R9), Y4, Y4
 	VMOVDQA32     Y5, Y8
 	VPTERNLOGD    $0xca, Y7, Y6, Y8
 	VPADDD        Y8, Y4, Y4
 	VPROLD        $0x07, Y4, Y4
 	VPADDD        Y5, Y4, Y4
-	MOVQ          R12, CX
-	SHLQ          $0x04, CX
-	NEGQ          CX
-	LEAQ          md5padmasks<>+0(SB), R13
-	LEAQ          640(R13)(CX*1), CX
-	MOVQ          (R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          (R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y8
+	MOVQ          R13, DX
+	SHLQ          $0x04, DX
+	NEGQ          DX
+	LEAQ          md5padmasks<>+0(SB), R14
+	LEAQ          640(R14)(DX*1), DX
+	MOVQ          (R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          (R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
-	MOVQ          8(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          8(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y9
+	MOVQ          8(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          8(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	VPADDD.BCST   4(BX), Y3, Y3
-	VPADDD        64(R8), Y3, Y3
+	VPADDD.BCST   4(SI), Y3, Y3
+	VPADDD        64(R9), Y3, Y3
 	VMOVDQA32     Y0, Y10
 	VPTERNLOGD    $0xca, Y2, Y1, Y10
 	VPADDD        Y10, Y3, Y3
 	VPROLD        $0x0c, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   4(BX), Y7, Y7
-	VPADDD        96(R8), Y7, Y7
+	VPADDD.BCST   4(SI), Y7, Y7
+	VPADDD        96(R9), Y7, Y7
 	VMOVDQA32     Y4, Y10
 	VPTERNLOGD    $0xca, Y6, Y5, Y10
 	VPADDD        Y10, Y7, Y7
 	VPROLD        $0x0c, Y7, Y7
 	VPADDD        Y4, Y7, Y7
-	MOVQ          16(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          16(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y10
+	MOVQ          16(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          16(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
-	MOVQ          24(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          24(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y11
+	MOVQ          24(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          24(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
-	MOVQ          32(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          32(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y12
+	MOVQ          32(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          32(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	VPADDD.BCST   8(BX), Y2, Y2
-	VPADDD        128(R8), Y2, Y2
+	VPADDD.BCST   8(SI), Y2, Y2
+	VPADDD        128(R9), Y2, Y2
 	VMOVDQA32     Y3, Y13
 	VPTERNLOGD    $0xca, Y1, Y0, Y13
 	VPADDD        Y13, Y2, Y2
 	VPROLD        $0x11, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   8(BX), Y6, Y6
-	VPADDD        160(R8), Y6, Y6
+	VPADDD.BCST   8(SI), Y6, Y6
+	VPADDD        160(R9), Y6, Y6
 	VMOVDQA32     Y7, Y13
 	VPTERNLOGD    $0xca, Y5, Y4, Y13
 	VPADDD        Y13, Y6, Y6
 	VPROLD        $0x11, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	MOVQ          40(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          40(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y13
+	MOVQ          40(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          40(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
-	MOVQ          48(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          48(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y14
+	MOVQ          48(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          48(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	MOVQ          56(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          56(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y15
+	MOVQ          56(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          56(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	VPADDD.BCST   12(BX), Y1, Y1
-	VPADDD        192(R8), Y1, Y1
+	VPADDD.BCST   12(SI), Y1, Y1
+	VPADDD        192(R9), Y1, Y1
 	VMOVDQA32     Y2, Y16
 	VPTERNLOGD    $0xca, Y0, Y3, Y16
 	VPADDD        Y16, Y1, Y1
 	VPROLD        $0x16, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   12(BX), Y5, Y5
-	VPADDD        224(R8), Y5, Y5
+	VPADDD.BCST   12(SI), Y5, Y5
+	VPADDD        224(R9), Y5, Y5
 	VMOVDQA32     Y6, Y16
 	VPTERNLOGD    $0xca, Y4, Y7, Y16
 	VPADDD        Y16, Y5, Y5
@@ -7040,15 +7052,15 @@ sumAVX512x16_more:
 	VPUNPCKLDQ    Y9, Y8, Y16
 	VPUNPCKHDQ    Y9, Y8, Y8
 	VPUNPCKLDQ    Y11, Y10, Y9
-	VPADDD.BCST   16(BX), Y0, Y0
-	VPADDD        256(R8), Y0, Y0
+	VPADDD.BCST   16(SI), Y0, Y0
+	VPADDD        256(R9), Y0, Y0
 	VMOVDQA32     Y1, Y17
 	VPTERNLOGD    $0xca, Y3, Y2, Y17
 	VPADDD        Y17, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   16(BX), Y4, Y4
-	VPADDD        288(R8), Y4, Y4
+	VPADDD.BCST   16(SI), Y4, Y4
+	VPADDD        288(R9), Y4, Y4
 	VMOVDQA32     Y5, Y17
 	VPTERNLOGD    $0xca, Y7, Y6, Y17
 	VPADDD        Y17, Y4, Y4
@@ -7057,15 +7069,15 @@ sumAVX512x16_more:
 	VPUNPCKHDQ    Y11, Y10, Y10
 	VPUNPCKLQDQ   Y9, Y16, Y11
 	VPUNPCKHQDQ   Y9, Y16, Y9
-	VPADDD.BCST   20(BX), Y3, Y3
-	VPADDD        320(R8), Y3, Y3
+	VPADDD.BCST   20(SI), Y3, Y3
+	VPADDD        320(R9), Y3, Y3
 	VMOVDQA32     Y0, Y16
 	VPTERNLOGD    $0xca, Y2, Y1, Y16
 	VPADDD        Y16, Y3, Y3
 	VPROLD        $0x0c, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   20(BX), Y7, Y7
-	VPADDD        352(R8), Y7, Y7
+	VPADDD.BCST   20(SI), Y7, Y7
+	VPADDD        352(R9), Y7, Y7
 	VMOVDQA32     Y4, Y16
 	VPTERNLOGD    $0xca, Y6, Y5, Y16
 	VPADDD        Y16, Y7, Y7
@@ -7074,15 +7086,15 @@ sumAVX512x16_more:
 	VPUNPCKLQDQ   Y10, Y8, Y16
 	VPUNPCKHQDQ   Y10, Y8, Y8
 	VPUNPCKLDQ    Y13, Y12, Y10
-	VPADDD.BCST   24(BX), Y2, Y2
-	VPADDD        384(R8), Y2, Y2
+	VPADDD.BCST   24(SI), Y2, Y2
+	VPADDD        384(R9), Y2, Y2
 	VMOVDQA32     Y3, Y17
 	VPTERNLOGD    $0xca, Y1, Y0, Y17
 	VPADDD        Y17, Y2, Y2
 	VPROLD        $0x11, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   24(BX), Y6, Y6
-	VPADDD        416(R8), Y6, Y6
+	VPADDD.BCST   24(SI), Y6, Y6
+	VPADDD        416(R9), Y6, Y6
 	VMOVDQA32     Y7, Y17
 	VPTERNLOGD    $0xca, Y5, Y4, Y17
 	VPADDD        Y17, Y6, Y6
@@ -7091,15 +7103,15 @@ sumAVX512x16_more:
 	VPUNPCKHDQ    Y13, Y12, Y12
 	VPUNPCKLDQ    Y15, Y14, Y13
 	VPUNPCKHDQ    Y15, Y14, Y14
-	VPADDD.BCST   28(BX), Y1, Y1
-	VPADDD        448(R8), Y1, Y1
+	VPADDD.BCST   28(SI), Y1, Y1
+	VPADDD        448(R9), Y1, Y1
 	VMOVDQA32     Y2, Y15
 	VPTERNLOGD    $0xca, Y0, Y3, Y15
 	VPADDD        Y15, Y1, Y1
 	VPROLD        $0x16, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   28(BX), Y5, Y5
-	VPADDD        480(R8), Y5, Y5
+	VPADDD.BCST   28(SI), Y5, Y5
+	VPADDD        480(R9), Y5, Y5
 	VMOVDQA32     Y6, Y15
 	VPTERNLOGD    $0xca, Y4, Y7, Y15
 	VPADDD        Y15, Y5, Y5
@@ -7108,15 +7120,15 @@ sumAVX512x16_more:
 	VPUNPCKLQDQ   Y13, Y10, Y15
 	VPUNPCKHQDQ   Y13, Y10, Y10
 	VPUNPCKLQDQ   Y14, Y12, Y13
-	VPADDD.BCST   32(BX), Y0, Y0
-	VPADDD        512(R8), Y0, Y0
+	VPADDD.BCST   32(SI), Y0, Y0
+	VPADDD        512(R9), Y0, Y0
 	VMOVDQA32     Y1, Y17
 	VPTERNLOGD    $0xca, Y3, Y2, Y17
 	VPADDD        Y17, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   32(BX), Y4, Y4
-	VPADDD        544(R8), Y4, Y4
+	VPADDD.BCST   32(SI), Y4, Y4
+	VPADDD        544(R9), Y4, Y4
 	VMOVDQA32     Y5, Y17
 	VPTERNLOGD    $0xca, Y7, Y6, Y17
 	VPADDD        Y17, Y4, Y4
@@ -7124,165 +7136,165 @@ sumAVX512x16_more:
 	VPADDD        Y5, Y4, Y4
 	VPUNPCKHQDQ   Y14, Y12, Y12
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
-	VMOVDQU32     Y14, (R9)
+	VMOVDQU32     Y14, (R10)
 	VSHUFI64X2    $0x03, Y15, Y11, Y11
-	VMOVDQU32     Y11, 256(R9)
-	VPADDD.BCST   36(BX), Y3, Y3
-	VPADDD        576(R8), Y3, Y3
+	VMOVDQU32     Y11, 256(R10)
+	VPADDD.BCST   36(SI), Y3, Y3
+	VPADDD        576(R9), Y3, Y3
 	VMOVDQA32     Y0, Y11
 	VPTERNLOGD    $0xca, Y2, Y1, Y11
 	VPADDD        Y11, Y3, Y3
 	VPROLD        $0x0c, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   36(BX), Y7, Y7
-	VPADDD        608(R8), Y7, Y7
+	VPADDD.BCST   36(SI), Y7, Y7
+	VPADDD        608(R9), Y7, Y7
 	VMOVDQA32     Y4, Y11
 	VPTERNLOGD    $0xca, Y6, Y5, Y11
 	VPADDD        Y11, Y7, Y7
 	VPROLD        $0x0c, Y7, Y7
 	VPADDD        Y4, Y7, Y7
 	VSHUFI64X2    $0x00, Y10, Y9, Y11
-	VMOVDQU32     Y11, 64(R9)
+	VMOVDQU32     Y11, 64(R10)
 	VSHUFI64X2    $0x03, Y10, Y9, Y9
-	VMOVDQU32     Y9, 320(R9)
+	VMOVDQU32     Y9, 320(R10)
 	VSHUFI64X2    $0x00, Y13, Y16, Y9
-	VMOVDQU32     Y9, 128(R9)
-	VPADDD.BCST   40(BX), Y2, Y2
-	VPADDD        640(R8), Y2, Y2
+	VMOVDQU32     Y9, 128(R10)
+	VPADDD.BCST   40(SI), Y2, Y2
+	VPADDD        640(R9), Y2, Y2
 	VMOVDQA32     Y3, Y9
 	VPTERNLOGD    $0xca, Y1, Y0, Y9
 	VPADDD        Y9, Y2, Y2
 	VPROLD        $0x11, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   40(BX), Y6, Y6
-	VPADDD        672(R8), Y6, Y6
+	VPADDD.BCST   40(SI), Y6, Y6
+	VPADDD        672(R9), Y6, Y6
 	VMOVDQA32     Y7, Y9
 	VPTERNLOGD    $0xca, Y5, Y4, Y9
 	VPADDD        Y9, Y6, Y6
 	VPROLD        $0x11, Y6, Y6
 	VPADDD        Y7, Y6, Y6
 	VSHUFI64X2    $0x03, Y13, Y16, Y9
-	VMOVDQU32     Y9, 384(R9)
+	VMOVDQU32     Y9, 384(R10)
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
-	VMOVDQU32     Y9, 192(R9)
+	VMOVDQU32     Y9, 192(R10)
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
-	VMOVDQU32     Y8, 448(R9)
-	VPADDD.BCST   44(BX), Y1, Y1
-	VPADDD        704(R8), Y1, Y1
+	VMOVDQU32     Y8, 448(R10)
+	VPADDD.BCST   44(SI), Y1, Y1
+	VPADDD        704(R9), Y1, Y1
 	VMOVDQA32     Y2, Y8
 	VPTERNLOGD    $0xca, Y0, Y3, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x16, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   44(BX), Y5, Y5
-	VPADDD        736(R8), Y5, Y5
+	VPADDD.BCST   44(SI), Y5, Y5
+	VPADDD        736(R9), Y5, Y5
 	VMOVDQA32     Y6, Y8
 	VPTERNLOGD    $0xca, Y4, Y7, Y8
 	VPADDD        Y8, Y5, Y5
 	VPROLD        $0x16, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	MOVQ          (R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          (R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y8
+	MOVQ          (R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          (R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y8
-	MOVQ          8(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          8(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y9
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y8
+	MOVQ          8(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          8(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y9
-	MOVQ          16(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          16(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y10
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y9
+	MOVQ          16(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          16(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y10
-	VPADDD.BCST   48(BX), Y0, Y0
-	VPADDD        768(R8), Y0, Y0
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y10
+	VPADDD.BCST   48(SI), Y0, Y0
+	VPADDD        768(R9), Y0, Y0
 	VMOVDQA32     Y1, Y11
 	VPTERNLOGD    $0xca, Y3, Y2, Y11
 	VPADDD        Y11, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   48(BX), Y4, Y4
-	VPADDD        800(R8), Y4, Y4
+	VPADDD.BCST   48(SI), Y4, Y4
+	VPADDD        800(R9), Y4, Y4
 	VMOVDQA32     Y5, Y11
 	VPTERNLOGD    $0xca, Y7, Y6, Y11
 	VPADDD        Y11, Y4, Y4
 	VPROLD        $0x07, Y4, Y4
 	VPADDD        Y5, Y4, Y4
-	MOVQ          24(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          24(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y11
+	MOVQ          24(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          24(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y11
-	MOVQ          32(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          32(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y12
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y11
+	MOVQ          32(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          32(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y12
-	MOVQ          40(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          40(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y13
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y12
+	MOVQ          40(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          40(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y13
-	VPADDD.BCST   52(BX), Y3, Y3
-	VPADDD        832(R8), Y3, Y3
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y13
+	VPADDD.BCST   52(SI), Y3, Y3
+	VPADDD        832(R9), Y3, Y3
 	VMOVDQA32     Y0, Y14
 	VPTERNLOGD    $0xca, Y2, Y1, Y14
 	VPADDD        Y14, Y3, Y3
 	VPROLD        $0x0c, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   52(BX), Y7, Y7
-	VPADDD        864(R8), Y7, Y7
+	VPADDD.BCST   52(SI), Y7, Y7
+	VPADDD        864(R9), Y7, Y7
 	VMOVDQA32     Y4, Y14
 	VPTERNLOGD    $0xca, Y6, Y5, Y14
 	VPADDD        Y14, Y7, Y7
 	VPROLD        $0x0c, Y7, Y7
 	VPADDD        Y4, Y7, Y7
-	MOVQ          48(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          48(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y14
+	MOVQ          48(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          48(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y14
-	MOVQ          56(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          56(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y14
+	MOVQ          56(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          56(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y15
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y15
 	VPUNPCKLDQ    Y9, Y8, Y16
-	VPADDD.BCST   56(BX), Y2, Y2
-	VPADDD        896(R8), Y2, Y2
+	VPADDD.BCST   56(SI), Y2, Y2
+	VPADDD        896(R9), Y2, Y2
 	VMOVDQA32     Y3, Y17
 	VPTERNLOGD    $0xca, Y1, Y0, Y17
 	VPADDD        Y17, Y2, Y2
 	VPROLD        $0x11, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   56(BX), Y6, Y6
-	VPADDD        928(R8), Y6, Y6
+	VPADDD.BCST   56(SI), Y6, Y6
+	VPADDD        928(R9), Y6, Y6
 	VMOVDQA32     Y7, Y17
 	VPTERNLOGD    $0xca, Y5, Y4, Y17
 	VPADDD        Y17, Y6, Y6
@@ -7291,15 +7303,15 @@ sumAVX512x16_more:
 	VPUNPCKHDQ    Y9, Y8, Y8
 	VPUNPCKLDQ    Y11, Y10, Y9
 	VPUNPCKHDQ    Y11, Y10, Y10
-	VPADDD.BCST   60(BX), Y1, Y1
-	VPADDD        960(R8), Y1, Y1
+	VPADDD.BCST   60(SI), Y1, Y1
+	VPADDD        960(R9), Y1, Y1
 	VMOVDQA32     Y2, Y11
 	VPTERNLOGD    $0xca, Y0, Y3, Y11
 	VPADDD        Y11, Y1, Y1
 	VPROLD        $0x16, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   60(BX), Y5, Y5
-	VPADDD        992(R8), Y5, Y5
+	VPADDD.BCST   60(SI), Y5, Y5
+	VPADDD        992(R9), Y5, Y5
 	VMOVDQA32     Y6, Y11
 	VPTERNLOGD    $0xca, Y4, Y7, Y11
 	VPADDD        Y11, Y5, Y5
@@ -7308,15 +7320,15 @@ sumAVX512x16_more:
 	VPUNPCKLQDQ   Y9, Y16, Y11
 	VPUNPCKHQDQ   Y9, Y16, Y9
 	VPUNPCKLQDQ   Y10, Y8, Y16
-	VPADDD.BCST   64(BX), Y0, Y0
-	VPADDD        64(R8), Y0, Y0
+	VPADDD.BCST   64(SI), Y0, Y0
+	VPADDD        64(R9), Y0, Y0
 	VMOVDQA32     Y1, Y17
 	VPTERNLOGD    $0xe4, Y3, Y2, Y17
 	VPADDD        Y17, Y0, Y0
 	VPROLD        $0x05, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   64(BX), Y4, Y4
-	VPADDD        96(R8), Y4, Y4
+	VPADDD.BCST   64(SI), Y4, Y4
+	VPADDD        96(R9), Y4, Y4
 	VMOVDQA32     Y5, Y17
 	VPTERNLOGD    $0xe4, Y7, Y6, Y17
 	VPADDD        Y17, Y4, Y4
@@ -7325,15 +7337,15 @@ sumAVX512x16_more:
 	VPUNPCKHQDQ   Y10, Y8, Y8
 	VPUNPCKLDQ    Y13, Y12, Y10
 	VPUNPCKHDQ    Y13, Y12, Y12
-	VPADDD.BCST   68(BX), Y3, Y3
-	VPADDD        384(R8), Y3, Y3
+	VPADDD.BCST   68(SI), Y3, Y3
+	VPADDD        384(R9), Y3, Y3
 	VMOVDQA32     Y0, Y13
 	VPTERNLOGD    $0xe4, Y2, Y1, Y13
 	VPADDD        Y13, Y3, Y3
 	VPROLD        $0x09, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   68(BX), Y7, Y7
-	VPADDD        416(R8), Y7, Y7
+	VPADDD.BCST   68(SI), Y7, Y7
+	VPADDD        416(R9), Y7, Y7
 	VMOVDQA32     Y4, Y13
 	VPTERNLOGD    $0xe4, Y6, Y5, Y13
 	VPADDD        Y13, Y7, Y7
@@ -7342,15 +7354,15 @@ sumAVX512x16_more:
 	VPUNPCKLDQ    Y15, Y14, Y13
 	VPUNPCKHDQ    Y15, Y14, Y14
 	VPUNPCKLQDQ   Y13, Y10, Y15
-	VPADDD.BCST   72(BX), Y2, Y2
-	VPADDD        704(R8), Y2, Y2
+	VPADDD.BCST   72(SI), Y2, Y2
+	VPADDD        704(R9), Y2, Y2
 	VMOVDQA32     Y3, Y17
 	VPTERNLOGD    $0xe4, Y1, Y0, Y17
 	VPADDD        Y17, Y2, Y2
 	VPROLD        $0x0e, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   72(BX), Y6, Y6
-	VPADDD        736(R8), Y6, Y6
+	VPADDD.BCST   72(SI), Y6, Y6
+	VPADDD        736(R9), Y6, Y6
 	VMOVDQA32     Y7, Y17
 	VPTERNLOGD    $0xe4, Y5, Y4, Y17
 	VPADDD        Y17, Y6, Y6
@@ -7359,165 +7371,165 @@ sumAVX512x16_more:
 	VPUNPCKHQDQ   Y13, Y10, Y10
 	VPUNPCKLQDQ   Y14, Y12, Y13
 	VPUNPCKHQDQ   Y14, Y12, Y12
-	VPADDD.BCST   76(BX), Y1, Y1
-	VPADDD        (R8), Y1, Y1
+	VPADDD.BCST   76(SI), Y1, Y1
+	VPADDD        (R9), Y1, Y1
 	VMOVDQA32     Y2, Y14
 	VPTERNLOGD    $0xe4, Y0, Y3, Y14
 	VPADDD        Y14, Y1, Y1
 	VPROLD        $0x14, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   76(BX), Y5, Y5
-	VPADDD        32(R8), Y5, Y5
+	VPADDD.BCST   76(SI), Y5, Y5
+	VPADDD        32(R9), Y5, Y5
 	VMOVDQA32     Y6, Y14
 	VPTERNLOGD    $0xe4, Y4, Y7, Y14
 	VPADDD        Y14, Y5, Y5
 	VPROLD        $0x14, Y5, Y5
 	VPADDD        Y6, Y5, Y5
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
-	VMOVDQU32     Y14, 512(R9)
+	VMOVDQU32     Y14, 512(R10)
 	VSHUFI64X2    $0x03, Y15, Y11, Y11
-	VMOVDQU32     Y11, 768(R9)
+	VMOVDQU32     Y11, 768(R10)
 	VSHUFI64X2    $0x00, Y10, Y9, Y11
-	VMOVDQU32     Y11, 576(R9)
-	VPADDD.BCST   80(BX), Y0, Y0
-	VPADDD        320(R8), Y0, Y0
+	VMOVDQU32     Y11, 576(R10)
+	VPADDD.BCST   80(SI), Y0, Y0
+	VPADDD        320(R9), Y0, Y0
 	VMOVDQA32     Y1, Y11
 	VPTERNLOGD    $0xe4, Y3, Y2, Y11
 	VPADDD        Y11, Y0, Y0
 	VPROLD        $0x05, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   80(BX), Y4, Y4
-	VPADDD        352(R8), Y4, Y4
+	VPADDD.BCST   80(SI), Y4, Y4
+	VPADDD        352(R9), Y4, Y4
 	VMOVDQA32     Y5, Y11
 	VPTERNLOGD    $0xe4, Y7, Y6, Y11
 	VPADDD        Y11, Y4, Y4
 	VPROLD        $0x05, Y4, Y4
 	VPADDD        Y5, Y4, Y4
 	VSHUFI64X2    $0x03, Y10, Y9, Y9
-	VMOVDQU32     Y9, 832(R9)
+	VMOVDQU32     Y9, 832(R10)
 	VSHUFI64X2    $0x00, Y13, Y16, Y9
-	VMOVDQU32     Y9, 640(R9)
+	VMOVDQU32     Y9, 640(R10)
 	VSHUFI64X2    $0x03, Y13, Y16, Y9
-	VMOVDQU32     Y9, 896(R9)
-	VPADDD.BCST   84(BX), Y3, Y3
-	VPADDD        640(R8), Y3, Y3
+	VMOVDQU32     Y9, 896(R10)
+	VPADDD.BCST   84(SI), Y3, Y3
+	VPADDD        640(R9), Y3, Y3
 	VMOVDQA32     Y0, Y9
 	VPTERNLOGD    $0xe4, Y2, Y1, Y9
 	VPADDD        Y9, Y3, Y3
 	VPROLD        $0x09, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   84(BX), Y7, Y7
-	VPADDD        672(R8), Y7, Y7
+	VPADDD.BCST   84(SI), Y7, Y7
+	VPADDD        672(R9), Y7, Y7
 	VMOVDQA32     Y4, Y9
 	VPTERNLOGD    $0xe4, Y6, Y5, Y9
 	VPADDD        Y9, Y7, Y7
 	VPROLD        $0x09, Y7, Y7
 	VPADDD        Y4, Y7, Y7
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
-	VMOVDQU32     Y9, 704(R9)
+	VMOVDQU32     Y9, 704(R10)
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
-	VMOVDQU32     Y8, 960(R9)
-	MOVQ          64(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          64(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y8
+	VMOVDQU32     Y8, 960(R10)
+	MOVQ          64(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          64(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
-	VPADDD.BCST   88(BX), Y2, Y2
-	VPADDD        960(R8), Y2, Y2
+	VPADDD.BCST   88(SI), Y2, Y2
+	VPADDD        960(R9), Y2, Y2
 	VMOVDQA32     Y3, Y9
 	VPTERNLOGD    $0xe4, Y1, Y0, Y9
 	VPADDD        Y9, Y2, Y2
 	VPROLD        $0x0e, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   88(BX), Y6, Y6
-	VPADDD        992(R8), Y6, Y6
+	VPADDD.BCST   88(SI), Y6, Y6
+	VPADDD        992(R9), Y6, Y6
 	VMOVDQA32     Y7, Y9
 	VPTERNLOGD    $0xe4, Y5, Y4, Y9
 	VPADDD        Y9, Y6, Y6
 	VPROLD        $0x0e, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	MOVQ          72(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          72(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y9
+	MOVQ          72(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          72(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	MOVQ          80(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          80(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y10
+	MOVQ          80(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          80(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
-	MOVQ          88(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          88(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y11
+	MOVQ          88(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          88(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
-	VPADDD.BCST   92(BX), Y1, Y1
-	VPADDD        256(R8), Y1, Y1
+	VPADDD.BCST   92(SI), Y1, Y1
+	VPADDD        256(R9), Y1, Y1
 	VMOVDQA32     Y2, Y12
 	VPTERNLOGD    $0xe4, Y0, Y3, Y12
 	VPADDD        Y12, Y1, Y1
 	VPROLD        $0x14, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   92(BX), Y5, Y5
-	VPADDD        288(R8), Y5, Y5
+	VPADDD.BCST   92(SI), Y5, Y5
+	VPADDD        288(R9), Y5, Y5
 	VMOVDQA32     Y6, Y12
 	VPTERNLOGD    $0xe4, Y4, Y7, Y12
 	VPADDD        Y12, Y5, Y5
 	VPROLD        $0x14, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	MOVQ          96(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          96(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y12
+	MOVQ          96(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          96(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	MOVQ          104(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          104(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y13
+	MOVQ          104(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          104(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
-	MOVQ          112(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          112(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y14
+	MOVQ          112(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          112(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	VPADDD.BCST   96(BX), Y0, Y0
-	VPADDD        576(R8), Y0, Y0
+	VPADDD.BCST   96(SI), Y0, Y0
+	VPADDD        576(R9), Y0, Y0
 	VMOVDQA32     Y1, Y15
 	VPTERNLOGD    $0xe4, Y3, Y2, Y15
 	VPADDD        Y15, Y0, Y0
 	VPROLD        $0x05, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   96(BX), Y4, Y4
-	VPADDD        608(R8), Y4, Y4
+	VPADDD.BCST   96(SI), Y4, Y4
+	VPADDD        608(R9), Y4, Y4
 	VMOVDQA32     Y5, Y15
 	VPTERNLOGD    $0xe4, Y7, Y6, Y15
 	VPADDD        Y15, Y4, Y4
 	VPROLD        $0x05, Y4, Y4
 	VPADDD        Y5, Y4, Y4
-	MOVQ          120(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          120(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y15
+	MOVQ          120(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          120(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
 	VPUNPCKLDQ    Y9, Y8, Y16
 	VPUNPCKHDQ    Y9, Y8, Y8
-	VPADDD.BCST   100(BX), Y3, Y3
-	VPADDD        896(R8), Y3, Y3
+	VPADDD.BCST   100(SI), Y3, Y3
+	VPADDD        896(R9), Y3, Y3
 	VMOVDQA32     Y0, Y9
 	VPTERNLOGD    $0xe4, Y2, Y1, Y9
 	VPADDD        Y9, Y3, Y3
 	VPROLD        $0x09, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   100(BX), Y7, Y7
-	VPADDD        928(R8), Y7, Y7
+	VPADDD.BCST   100(SI), Y7, Y7
+	VPADDD        928(R9), Y7, Y7
 	VMOVDQA32     Y4, Y9
 	VPTERNLOGD    $0xe4, Y6, Y5, Y9
 	VPADDD        Y9, Y7, Y7
@@ -7526,15 +7538,15 @@ sumAVX512x16_more:
 	VPUNPCKLDQ    Y11, Y10, Y9
 	VPUNPCKHDQ    Y11, Y10, Y10
 	VPUNPCKLQDQ   Y9, Y16, Y11
-	VPADDD.BCST   104(BX), Y2, Y2
-	VPADDD        192(R8), Y2, Y2
+	VPADDD.BCST   104(SI), Y2, Y2
+	VPADDD        192(R9), Y2, Y2
 	VMOVDQA32     Y3, Y17
 	VPTERNLOGD    $0xe4, Y1, Y0, Y17
 	VPADDD        Y17, Y2, Y2
 	VPROLD        $0x0e, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   104(BX), Y6, Y6
-	VPADDD        224(R8), Y6, Y6
+	VPADDD.BCST   104(SI), Y6, Y6
+	VPADDD        224(R9), Y6, Y6
 	VMOVDQA32     Y7, Y17
 	VPTERNLOGD    $0xe4, Y5, Y4, Y17
 	VPADDD        Y17, Y6, Y6
@@ -7543,15 +7555,15 @@ sumAVX512x16_more:
 	VPUNPCKHQDQ   Y9, Y16, Y9
 	VPUNPCKLQDQ   Y10, Y8, Y16
 	VPUNPCKHQDQ   Y10, Y8, Y8
-	VPADDD.BCST   108(BX), Y1, Y1
-	VPADDD        512(R8), Y1, Y1
+	VPADDD.BCST   108(SI), Y1, Y1
+	VPADDD        512(R9), Y1, Y1
 	VMOVDQA32     Y2, Y10
 	VPTERNLOGD    $0xe4, Y0, Y3, Y10
 	VPADDD        Y10, Y1, Y1
 	VPROLD        $0x14, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   108(BX), Y5, Y5
-	VPADDD        544(R8), Y5, Y5
+	VPADDD.BCST   108(SI), Y5, Y5
+	VPADDD        544(R9), Y5, Y5
 	VMOVDQA32     Y6, Y10
 	VPTERNLOGD    $0xe4, Y4, Y7, Y10
 	VPADDD        Y10, Y5, Y5
@@ -7560,15 +7572,15 @@ sumAVX512x16_more:
 	VPUNPCKLDQ    Y13, Y12, Y10
 	VPUNPCKHDQ    Y13, Y12, Y12
 	VPUNPCKLDQ    Y15, Y14, Y13
-	VPADDD.BCST   112(BX), Y0, Y0
-	VPADDD        832(R8), Y0, Y0
+	VPADDD.BCST   112(SI), Y0, Y0
+	VPADDD        832(R9), Y0, Y0
 	VMOVDQA32     Y1, Y17
 	VPTERNLOGD    $0xe4, Y3, Y2, Y17
 	VPADDD        Y17, Y0, Y0
 	VPROLD        $0x05, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   112(BX), Y4, Y4
-	VPADDD        864(R8), Y4, Y4
+	VPADDD.BCST   112(SI), Y4, Y4
+	VPADDD        864(R9), Y4, Y4
 	VMOVDQA32     Y5, Y17
 	VPTERNLOGD    $0xe4, Y7, Y6, Y17
 	VPADDD        Y17, Y4, Y4
@@ -7577,15 +7589,15 @@ sumAVX512x16_more:
 	VPUNPCKHDQ    Y15, Y14, Y14
 	VPUNPCKLQDQ   Y13, Y10, Y15
 	VPUNPCKHQDQ   Y13, Y10, Y10
-	VPADDD.BCST   116(BX), Y3, Y3
-	VPADDD        128(R8), Y3, Y3
+	VPADDD.BCST   116(SI), Y3, Y3
+	VPADDD        128(R9), Y3, Y3
 	VMOVDQA32     Y0, Y13
 	VPTERNLOGD    $0xe4, Y2, Y1, Y13
 	VPADDD        Y13, Y3, Y3
 	VPROLD        $0x09, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   116(BX), Y7, Y7
-	VPADDD        160(R8), Y7, Y7
+	VPADDD.BCST   116(SI), Y7, Y7
+	VPADDD        160(R9), Y7, Y7
 	VMOVDQA32     Y4, Y13
 	VPTERNLOGD    $0xe4, Y6, Y5, Y13
 	VPADDD        Y13, Y7, Y7
@@ -7594,164 +7606,164 @@ sumAVX512x16_more:
 	VPUNPCKLQDQ   Y14, Y12, Y13
 	VPUNPCKHQDQ   Y14, Y12, Y12
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
-	VMOVDQU32     Y14, 32(R9)
-	VPADDD.BCST   120(BX), Y2, Y2
-	VPADDD        448(R8), Y2, Y2
+	VMOVDQU32     Y14, 32(R10)
+	VPADDD.BCST   120(SI), Y2, Y2
+	VPADDD        448(R9), Y2, Y2
 	VMOVDQA32     Y3, Y14
 	VPTERNLOGD    $0xe4, Y1, Y0, Y14
 	VPADDD        Y14, Y2, Y2
 	VPROLD        $0x0e, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   120(BX), Y6, Y6
-	VPADDD        480(R8), Y6, Y6
+	VPADDD.BCST   120(SI), Y6, Y6
+	VPADDD        480(R9), Y6, Y6
 	VMOVDQA32     Y7, Y14
 	VPTERNLOGD    $0xe4, Y5, Y4, Y14
 	VPADDD        Y14, Y6, Y6
 	VPROLD        $0x0e, Y6, Y6
 	VPADDD        Y7, Y6, Y6
 	VSHUFI64X2    $0x03, Y15, Y11, Y11
-	VMOVDQU32     Y11, 288(R9)
+	VMOVDQU32     Y11, 288(R10)
 	VSHUFI64X2    $0x00, Y10, Y9, Y11
-	VMOVDQU32     Y11, 96(R9)
+	VMOVDQU32     Y11, 96(R10)
 	VSHUFI64X2    $0x03, Y10, Y9, Y9
-	VMOVDQU32     Y9, 352(R9)
-	VPADDD.BCST   124(BX), Y1, Y1
-	VPADDD        768(R8), Y1, Y1
+	VMOVDQU32     Y9, 352(R10)
+	VPADDD.BCST   124(SI), Y1, Y1
+	VPADDD        768(R9), Y1, Y1
 	VMOVDQA32     Y2, Y9
 	VPTERNLOGD    $0xe4, Y0, Y3, Y9
 	VPADDD        Y9, Y1, Y1
 	VPROLD        $0x14, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   124(BX), Y5, Y5
-	VPADDD        800(R8), Y5, Y5
+	VPADDD.BCST   124(SI), Y5, Y5
+	VPADDD        800(R9), Y5, Y5
 	VMOVDQA32     Y6, Y9
 	VPTERNLOGD    $0xe4, Y4, Y7, Y9
 	VPADDD        Y9, Y5, Y5
 	VPROLD        $0x14, Y5, Y5
 	VPADDD        Y6, Y5, Y5
 	VSHUFI64X2    $0x00, Y13, Y16, Y9
-	VMOVDQU32     Y9, 160(R9)
+	VMOVDQU32     Y9, 160(R10)
 	VSHUFI64X2    $0x03, Y13, Y16, Y9
-	VMOVDQU32     Y9, 416(R9)
+	VMOVDQU32     Y9, 416(R10)
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
-	VMOVDQU32     Y9, 224(R9)
-	VPADDD.BCST   128(BX), Y0, Y0
-	VPADDD        320(R8), Y0, Y0
+	VMOVDQU32     Y9, 224(R10)
+	VPADDD.BCST   128(SI), Y0, Y0
+	VPADDD        320(R9), Y0, Y0
 	VMOVDQA32     Y1, Y9
 	VPTERNLOGD    $0x96, Y3, Y2, Y9
 	VPADDD        Y9, Y0, Y0
 	VPROLD        $0x04, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   128(BX), Y4, Y4
-	VPADDD        352(R8), Y4, Y4
+	VPADDD.BCST   128(SI), Y4, Y4
+	VPADDD        352(R9), Y4, Y4
 	VMOVDQA32     Y5, Y9
 	VPTERNLOGD    $0x96, Y7, Y6, Y9
 	VPADDD        Y9, Y4, Y4
 	VPROLD        $0x04, Y4, Y4
 	VPADDD        Y5, Y4, Y4
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
-	VMOVDQU32     Y8, 480(R9)
-	MOVQ          64(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          64(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y8
+	VMOVDQU32     Y8, 480(R10)
+	MOVQ          64(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          64(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y8
-	MOVQ          72(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          72(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y9
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y8
+	MOVQ          72(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          72(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y9
-	VPADDD.BCST   132(BX), Y3, Y3
-	VPADDD        512(R8), Y3, Y3
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y9
+	VPADDD.BCST   132(SI), Y3, Y3
+	VPADDD        512(R9), Y3, Y3
 	VMOVDQA32     Y0, Y10
 	VPTERNLOGD    $0x96, Y2, Y1, Y10
 	VPADDD        Y10, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   132(BX), Y7, Y7
-	VPADDD        544(R8), Y7, Y7
+	VPADDD.BCST   132(SI), Y7, Y7
+	VPADDD        544(R9), Y7, Y7
 	VMOVDQA32     Y4, Y10
 	VPTERNLOGD    $0x96, Y6, Y5, Y10
 	VPADDD        Y10, Y7, Y7
 	VPROLD        $0x0b, Y7, Y7
 	VPADDD        Y4, Y7, Y7
-	MOVQ          80(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          80(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y10
+	MOVQ          80(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          80(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y10
-	MOVQ          88(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          88(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y11
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y10
+	MOVQ          88(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          88(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y11
-	MOVQ          96(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          96(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y12
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y11
+	MOVQ          96(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          96(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y12
-	VPADDD.BCST   136(BX), Y2, Y2
-	VPADDD        704(R8), Y2, Y2
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y12
+	VPADDD.BCST   136(SI), Y2, Y2
+	VPADDD        704(R9), Y2, Y2
 	VMOVDQA32     Y3, Y13
 	VPTERNLOGD    $0x96, Y1, Y0, Y13
 	VPADDD        Y13, Y2, Y2
 	VPROLD        $0x10, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   136(BX), Y6, Y6
-	VPADDD        736(R8), Y6, Y6
+	VPADDD.BCST   136(SI), Y6, Y6
+	VPADDD        736(R9), Y6, Y6
 	VMOVDQA32     Y7, Y13
 	VPTERNLOGD    $0x96, Y5, Y4, Y13
 	VPADDD        Y13, Y6, Y6
 	VPROLD        $0x10, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	MOVQ          104(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          104(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y13
+	MOVQ          104(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          104(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y13
-	MOVQ          112(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          112(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y14
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y13
+	MOVQ          112(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          112(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y14
-	MOVQ          120(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          120(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y14
+	MOVQ          120(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          120(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y15
-	VPADDD.BCST   140(BX), Y1, Y1
-	VPADDD        896(R8), Y1, Y1
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y15
+	VPADDD.BCST   140(SI), Y1, Y1
+	VPADDD        896(R9), Y1, Y1
 	VMOVDQA32     Y2, Y16
 	VPTERNLOGD    $0x96, Y0, Y3, Y16
 	VPADDD        Y16, Y1, Y1
 	VPROLD        $0x17, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   140(BX), Y5, Y5
-	VPADDD        928(R8), Y5, Y5
+	VPADDD.BCST   140(SI), Y5, Y5
+	VPADDD        928(R9), Y5, Y5
 	VMOVDQA32     Y6, Y16
 	VPTERNLOGD    $0x96, Y4, Y7, Y16
 	VPADDD        Y16, Y5, Y5
@@ -7760,15 +7772,15 @@ sumAVX512x16_more:
 	VPUNPCKLDQ    Y9, Y8, Y16
 	VPUNPCKHDQ    Y9, Y8, Y8
 	VPUNPCKLDQ    Y11, Y10, Y9
-	VPADDD.BCST   144(BX), Y0, Y0
-	VPADDD        64(R8), Y0, Y0
+	VPADDD.BCST   144(SI), Y0, Y0
+	VPADDD        64(R9), Y0, Y0
 	VMOVDQA32     Y1, Y17
 	VPTERNLOGD    $0x96, Y3, Y2, Y17
 	VPADDD        Y17, Y0, Y0
 	VPROLD        $0x04, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   144(BX), Y4, Y4
-	VPADDD        96(R8), Y4, Y4
+	VPADDD.BCST   144(SI), Y4, Y4
+	VPADDD        96(R9), Y4, Y4
 	VMOVDQA32     Y5, Y17
 	VPTERNLOGD    $0x96, Y7, Y6, Y17
 	VPADDD        Y17, Y4, Y4
@@ -7777,15 +7789,15 @@ sumAVX512x16_more:
 	VPUNPCKHDQ    Y11, Y10, Y10
 	VPUNPCKLQDQ   Y9, Y16, Y11
 	VPUNPCKHQDQ   Y9, Y16, Y9
-	VPADDD.BCST   148(BX), Y3, Y3
-	VPADDD        256(R8), Y3, Y3
+	VPADDD.BCST   148(SI), Y3, Y3
+	VPADDD        256(R9), Y3, Y3
 	VMOVDQA32     Y0, Y16
 	VPTERNLOGD    $0x96, Y2, Y1, Y16
 	VPADDD        Y16, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   148(BX), Y7, Y7
-	VPADDD        288(R8), Y7, Y7
+	VPADDD.BCST   148(SI), Y7, Y7
+	VPADDD        288(R9), Y7, Y7
 	VMOVDQA32     Y4, Y16
 	VPTERNLOGD    $0x96, Y6, Y5, Y16
 	VPADDD        Y16, Y7, Y7
@@ -7794,15 +7806,15 @@ sumAVX512x16_more:
 	VPUNPCKLQDQ   Y10, Y8, Y16
 	VPUNPCKHQDQ   Y10, Y8, Y8
 	VPUNPCKLDQ    Y13, Y12, Y10
-	VPADDD.BCST   152(BX), Y2, Y2
-	VPADDD        448(R8), Y2, Y2
+	VPADDD.BCST   152(SI), Y2, Y2
+	VPADDD        448(R9), Y2, Y2
 	VMOVDQA32     Y3, Y17
 	VPTERNLOGD    $0x96, Y1, Y0, Y17
 	VPADDD        Y17, Y2, Y2
 	VPROLD        $0x10, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   152(BX), Y6, Y6
-	VPADDD        480(R8), Y6, Y6
+	VPADDD.BCST   152(SI), Y6, Y6
+	VPADDD        480(R9), Y6, Y6
 	VMOVDQA32     Y7, Y17
 	VPTERNLOGD    $0x96, Y5, Y4, Y17
 	VPADDD        Y17, Y6, Y6
@@ -7811,15 +7823,15 @@ sumAVX512x16_more:
 	VPUNPCKHDQ    Y13, Y12, Y12
 	VPUNPCKLDQ    Y15, Y14, Y13
 	VPUNPCKHDQ    Y15, Y14, Y14
-	VPADDD.BCST   156(BX), Y1, Y1
-	VPADDD        640(R8), Y1, Y1
+	VPADDD.BCST   156(SI), Y1, Y1
+	VPADDD        640(R9), Y1, Y1
 	VMOVDQA32     Y2, Y15
 	VPTERNLOGD    $0x96, Y0, Y3, Y15
 	VPADDD        Y15, Y1, Y1
 	VPROLD        $0x17, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   156(BX), Y5, Y5
-	VPADDD        672(R8), Y5, Y5
+	VPADDD.BCST   156(SI), Y5, Y5
+	VPADDD        672(R9), Y5, Y5
 	VMOVDQA32     Y6, Y15
 	VPTERNLOGD    $0x96, Y4, Y7, Y15
 	VPADDD        Y15, Y5, Y5
@@ -7828,15 +7840,15 @@ sumAVX512x16_more:
 	VPUNPCKLQDQ   Y13, Y10, Y15
 	VPUNPCKHQDQ   Y13, Y10, Y10
 	VPUNPCKLQDQ   Y14, Y12, Y13
-	VPADDD.BCST   160(BX), Y0, Y0
-	VPADDD        832(R8), Y0, Y0
+	VPADDD.BCST   160(SI), Y0, Y0
+	VPADDD        832(R9), Y0, Y0
 	VMOVDQA32     Y1, Y17
 	VPTERNLOGD    $0x96, Y3, Y2, Y17
 	VPADDD        Y17, Y0, Y0
 	VPROLD        $0x04, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   160(BX), Y4, Y4
-	VPADDD        864(R8), Y4, Y4
+	VPADDD.BCST   160(SI), Y4, Y4
+	VPADDD        864(R9), Y4, Y4
 	VMOVDQA32     Y5, Y17
 	VPTERNLOGD    $0x96, Y7, Y6, Y17
 	VPADDD        Y17, Y4, Y4
@@ -7844,362 +7856,362 @@ sumAVX512x16_more:
 	VPADDD        Y5, Y4, Y4
 	VPUNPCKHQDQ   Y14, Y12, Y12
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
-	VMOVDQU32     Y14, 544(R9)
+	VMOVDQU32     Y14, 544(R10)
 	VSHUFI64X2    $0x03, Y15, Y11, Y11
-	VMOVDQU32     Y11, 800(R9)
-	VPADDD.BCST   164(BX), Y3, Y3
-	VPADDD        (R8), Y3, Y3
+	VMOVDQU32     Y11, 800(R10)
+	VPADDD.BCST   164(SI), Y3, Y3
+	VPADDD        (R9), Y3, Y3
 	VMOVDQA32     Y0, Y11
 	VPTERNLOGD    $0x96, Y2, Y1, Y11
 	VPADDD        Y11, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   164(BX), Y7, Y7
-	VPADDD        32(R8), Y7, Y7
+	VPADDD.BCST   164(SI), Y7, Y7
+	VPADDD        32(R9), Y7, Y7
 	VMOVDQA32     Y4, Y11
 	VPTERNLOGD    $0x96, Y6, Y5, Y11
 	VPADDD        Y11, Y7, Y7
 	VPROLD        $0x0b, Y7, Y7
 	VPADDD        Y4, Y7, Y7
 	VSHUFI64X2    $0x00, Y10, Y9, Y11
-	VMOVDQU32     Y11, 608(R9)
+	VMOVDQU32     Y11, 608(R10)
 	VSHUFI64X2    $0x03, Y10, Y9, Y9
-	VMOVDQU32     Y9, 864(R9)
+	VMOVDQU32     Y9, 864(R10)
 	VSHUFI64X2    $0x00, Y13, Y16, Y9
-	VMOVDQU32     Y9, 672(R9)
-	VPADDD.BCST   168(BX), Y2, Y2
-	VPADDD        192(R8), Y2, Y2
+	VMOVDQU32     Y9, 672(R10)
+	VPADDD.BCST   168(SI), Y2, Y2
+	VPADDD        192(R9), Y2, Y2
 	VMOVDQA32     Y3, Y9
 	VPTERNLOGD    $0x96, Y1, Y0, Y9
 	VPADDD        Y9, Y2, Y2
 	VPROLD        $0x10, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   168(BX), Y6, Y6
-	VPADDD        224(R8), Y6, Y6
+	VPADDD.BCST   168(SI), Y6, Y6
+	VPADDD        224(R9), Y6, Y6
 	VMOVDQA32     Y7, Y9
 	VPTERNLOGD    $0x96, Y5, Y4, Y9
 	VPADDD        Y9, Y6, Y6
 	VPROLD        $0x10, Y6, Y6
 	VPADDD        Y7, Y6, Y6
 	VSHUFI64X2    $0x03, Y13, Y16, Y9
-	VMOVDQU32     Y9, 928(R9)
+	VMOVDQU32     Y9, 928(R10)
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
-	VMOVDQU32     Y9, 736(R9)
+	VMOVDQU32     Y9, 736(R10)
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
-	VMOVDQU32     Y8, 992(R9)
-	VPADDD.BCST   172(BX), Y1, Y1
-	VPADDD        384(R8), Y1, Y1
+	VMOVDQU32     Y8, 992(R10)
+	VPADDD.BCST   172(SI), Y1, Y1
+	VPADDD        384(R9), Y1, Y1
 	VMOVDQA32     Y2, Y8
 	VPTERNLOGD    $0x96, Y0, Y3, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x17, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   172(BX), Y5, Y5
-	VPADDD        416(R8), Y5, Y5
+	VPADDD.BCST   172(SI), Y5, Y5
+	VPADDD        416(R9), Y5, Y5
 	VMOVDQA32     Y6, Y8
 	VPTERNLOGD    $0x96, Y4, Y7, Y8
 	VPADDD        Y8, Y5, Y5
 	VPROLD        $0x17, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	VPADDD.BCST   176(BX), Y0, Y0
-	VPADDD        576(R8), Y0, Y0
+	VPADDD.BCST   176(SI), Y0, Y0
+	VPADDD        576(R9), Y0, Y0
 	VMOVDQA32     Y1, Y8
 	VPTERNLOGD    $0x96, Y3, Y2, Y8
 	VPADDD        Y8, Y0, Y0
 	VPROLD        $0x04, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   176(BX), Y4, Y4
-	VPADDD        608(R8), Y4, Y4
+	VPADDD.BCST   176(SI), Y4, Y4
+	VPADDD        608(R9), Y4, Y4
 	VMOVDQA32     Y5, Y8
 	VPTERNLOGD    $0x96, Y7, Y6, Y8
 	VPADDD        Y8, Y4, Y4
 	VPROLD        $0x04, Y4, Y4
 	VPADDD        Y5, Y4, Y4
-	VPADDD.BCST   180(BX), Y3, Y3
-	VPADDD        768(R8), Y3, Y3
+	VPADDD.BCST   180(SI), Y3, Y3
+	VPADDD        768(R9), Y3, Y3
 	VMOVDQA32     Y0, Y8
 	VPTERNLOGD    $0x96, Y2, Y1, Y8
 	VPADDD        Y8, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   180(BX), Y7, Y7
-	VPADDD        800(R8), Y7, Y7
+	VPADDD.BCST   180(SI), Y7, Y7
+	VPADDD        800(R9), Y7, Y7
 	VMOVDQA32     Y4, Y8
 	VPTERNLOGD    $0x96, Y6, Y5, Y8
 	VPADDD        Y8, Y7, Y7
 	VPROLD        $0x0b, Y7, Y7
 	VPADDD        Y4, Y7, Y7
-	VPADDD.BCST   184(BX), Y2, Y2
-	VPADDD        960(R8), Y2, Y2
+	VPADDD.BCST   184(SI), Y2, Y2
+	VPADDD        960(R9), Y2, Y2
 	VMOVDQA32     Y3, Y8
 	VPTERNLOGD    $0x96, Y1, Y0, Y8
 	VPADDD        Y8, Y2, Y2
 	VPROLD        $0x10, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   184(BX), Y6, Y6
-	VPADDD        992(R8), Y6, Y6
+	VPADDD.BCST   184(SI), Y6, Y6
+	VPADDD        992(R9), Y6, Y6
 	VMOVDQA32     Y7, Y8
 	VPTERNLOGD    $0x96, Y5, Y4, Y8
 	VPADDD        Y8, Y6, Y6
 	VPROLD        $0x10, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	VPADDD.BCST   188(BX), Y1, Y1
-	VPADDD        128(R8), Y1, Y1
+	VPADDD.BCST   188(SI), Y1, Y1
+	VPADDD        128(R9), Y1, Y1
 	VMOVDQA32     Y2, Y8
 	VPTERNLOGD    $0x96, Y0, Y3, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x17, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   188(BX), Y5, Y5
-	VPADDD        160(R8), Y5, Y5
+	VPADDD.BCST   188(SI), Y5, Y5
+	VPADDD        160(R9), Y5, Y5
 	VMOVDQA32     Y6, Y8
 	VPTERNLOGD    $0x96, Y4, Y7, Y8
 	VPADDD        Y8, Y5, Y5
 	VPROLD        $0x17, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	VPADDD.BCST   192(BX), Y0, Y0
-	VPADDD        (R8), Y0, Y0
+	VPADDD.BCST   192(SI), Y0, Y0
+	VPADDD        (R9), Y0, Y0
 	VMOVDQA32     Y1, Y8
 	VPTERNLOGD    $0x39, Y3, Y2, Y8
 	VPADDD        Y8, Y0, Y0
 	VPROLD        $0x06, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   192(BX), Y4, Y4
-	VPADDD        32(R8), Y4, Y4
+	VPADDD.BCST   192(SI), Y4, Y4
+	VPADDD        32(R9), Y4, Y4
 	VMOVDQA32     Y5, Y8
 	VPTERNLOGD    $0x39, Y7, Y6, Y8
 	VPADDD        Y8, Y4, Y4
 	VPROLD        $0x06, Y4, Y4
 	VPADDD        Y5, Y4, Y4
-	VPADDD.BCST   196(BX), Y3, Y3
-	VPADDD        448(R8), Y3, Y3
+	VPADDD.BCST   196(SI), Y3, Y3
+	VPADDD        448(R9), Y3, Y3
 	VMOVDQA32     Y0, Y8
 	VPTERNLOGD    $0x39, Y2, Y1, Y8
 	VPADDD        Y8, Y3, Y3
 	VPROLD        $0x0a, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   196(BX), Y7, Y7
-	VPADDD        480(R8), Y7, Y7
+	VPADDD.BCST   196(SI), Y7, Y7
+	VPADDD        480(R9), Y7, Y7
 	VMOVDQA32     Y4, Y8
 	VPTERNLOGD    $0x39, Y6, Y5, Y8
 	VPADDD        Y8, Y7, Y7
 	VPROLD        $0x0a, Y7, Y7
 	VPADDD        Y4, Y7, Y7
-	VPADDD.BCST   200(BX), Y2, Y2
-	VPADDD        896(R8), Y2, Y2
+	VPADDD.BCST   200(SI), Y2, Y2
+	VPADDD        896(R9), Y2, Y2
 	VMOVDQA32     Y3, Y8
 	VPTERNLOGD    $0x39, Y1, Y0, Y8
 	VPADDD        Y8, Y2, Y2
 	VPROLD        $0x0f, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   200(BX), Y6, Y6
-	VPADDD        928(R8), Y6, Y6
+	VPADDD.BCST   200(SI), Y6, Y6
+	VPADDD        928(R9), Y6, Y6
 	VMOVDQA32     Y7, Y8
 	VPTERNLOGD    $0x39, Y5, Y4, Y8
 	VPADDD        Y8, Y6, Y6
 	VPROLD        $0x0f, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	VPADDD.BCST   204(BX), Y1, Y1
-	VPADDD        320(R8), Y1, Y1
+	VPADDD.BCST   204(SI), Y1, Y1
+	VPADDD        320(R9), Y1, Y1
 	VMOVDQA32     Y2, Y8
 	VPTERNLOGD    $0x39, Y0, Y3, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x15, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   204(BX), Y5, Y5
-	VPADDD        352(R8), Y5, Y5
+	VPADDD.BCST   204(SI), Y5, Y5
+	VPADDD        352(R9), Y5, Y5
 	VMOVDQA32     Y6, Y8
 	VPTERNLOGD    $0x39, Y4, Y7, Y8
 	VPADDD        Y8, Y5, Y5
 	VPROLD        $0x15, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	VPADDD.BCST   208(BX), Y0, Y0
-	VPADDD        768(R8), Y0, Y0
+	VPADDD.BCST   208(SI), Y0, Y0
+	VPADDD        768(R9), Y0, Y0
 	VMOVDQA32     Y1, Y8
 	VPTERNLOGD    $0x39, Y3, Y2, Y8
 	VPADDD        Y8, Y0, Y0
 	VPROLD        $0x06, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   208(BX), Y4, Y4
-	VPADDD        800(R8), Y4, Y4
+	VPADDD.BCST   208(SI), Y4, Y4
+	VPADDD        800(R9), Y4, Y4
 	VMOVDQA32     Y5, Y8
 	VPTERNLOGD    $0x39, Y7, Y6, Y8
 	VPADDD        Y8, Y4, Y4
 	VPROLD        $0x06, Y4, Y4
 	VPADDD        Y5, Y4, Y4
-	VPADDD.BCST   212(BX), Y3, Y3
-	VPADDD        192(R8), Y3, Y3
+	VPADDD.BCST   212(SI), Y3, Y3
+	VPADDD        192(R9), Y3, Y3
 	VMOVDQA32     Y0, Y8
 	VPTERNLOGD    $0x39, Y2, Y1, Y8
 	VPADDD        Y8, Y3, Y3
 	VPROLD        $0x0a, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   212(BX), Y7, Y7
-	VPADDD        224(R8), Y7, Y7
+	VPADDD.BCST   212(SI), Y7, Y7
+	VPADDD        224(R9), Y7, Y7
 	VMOVDQA32     Y4, Y8
 	VPTERNLOGD    $0x39, Y6, Y5, Y8
 	VPADDD        Y8, Y7, Y7
 	VPROLD        $0x0a, Y7, Y7
 	VPADDD        Y4, Y7, Y7
-	VPADDD.BCST   216(BX), Y2, Y2
-	VPADDD        640(R8), Y2, Y2
+	VPADDD.BCST   216(SI), Y2, Y2
+	VPADDD        640(R9), Y2, Y2
 	VMOVDQA32     Y3, Y8
 	VPTERNLOGD    $0x39, Y1, Y0, Y8
 	VPADDD        Y8, Y2, Y2
 	VPROLD        $0x0f, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   216(BX), Y6, Y6
-	VPADDD        672(R8), Y6, Y6
+	VPADDD.BCST   216(SI), Y6, Y6
+	VPADDD        672(R9), Y6, Y6
 	VMOVDQA32     Y7, Y8
 	VPTERNLOGD    $0x39, Y5, Y4, Y8
 	VPADDD        Y8, Y6, Y6
 	VPROLD        $0x0f, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	VPADDD.BCST   220(BX), Y1, Y1
-	VPADDD        64(R8), Y1, Y1
+	VPADDD.BCST   220(SI), Y1, Y1
+	VPADDD        64(R9), Y1, Y1
 	VMOVDQA32     Y2, Y8
 	VPTERNLOGD    $0x39, Y0, Y3, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x15, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   220(BX), Y5, Y5
-	VPADDD        96(R8), Y5, Y5
+	VPADDD.BCST   220(SI), Y5, Y5
+	VPADDD        96(R9), Y5, Y5
 	VMOVDQA32     Y6, Y8
 	VPTERNLOGD    $0x39, Y4, Y7, Y8
 	VPADDD        Y8, Y5, Y5
 	VPROLD        $0x15, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	VPADDD.BCST   224(BX), Y0, Y0
-	VPADDD        512(R8), Y0, Y0
+	VPADDD.BCST   224(SI), Y0, Y0
+	VPADDD        512(R9), Y0, Y0
 	VMOVDQA32     Y1, Y8
 	VPTERNLOGD    $0x39, Y3, Y2, Y8
 	VPADDD        Y8, Y0, Y0
 	VPROLD        $0x06, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   224(BX), Y4, Y4
-	VPADDD        544(R8), Y4, Y4
+	VPADDD.BCST   224(SI), Y4, Y4
+	VPADDD        544(R9), Y4, Y4
 	VMOVDQA32     Y5, Y8
 	VPTERNLOGD    $0x39, Y7, Y6, Y8
 	VPADDD        Y8, Y4, Y4
 	VPROLD        $0x06, Y4, Y4
 	VPADDD        Y5, Y4, Y4
-	VPADDD.BCST   228(BX), Y3, Y3
-	VPADDD        960(R8), Y3, Y3
+	VPADDD.BCST   228(SI), Y3, Y3
+	VPADDD        960(R9), Y3, Y3
 	VMOVDQA32     Y0, Y8
 	VPTERNLOGD    $0x39, Y2, Y1, Y8
 	VPADDD        Y8, Y3, Y3
 	VPROLD        $0x0a, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   228(BX), Y7, Y7
-	VPADDD        992(R8), Y7, Y7
+	VPADDD.BCST   228(SI), Y7, Y7
+	VPADDD        992(R9), Y7, Y7
 	VMOVDQA32     Y4, Y8
 	VPTERNLOGD    $0x39, Y6, Y5, Y8
 	VPADDD        Y8, Y7, Y7
 	VPROLD        $0x0a, Y7, Y7
 	VPADDD        Y4, Y7, Y7
-	VPADDD.BCST   232(BX), Y2, Y2
-	VPADDD        384(R8), Y2, Y2
+	VPADDD.BCST   232(SI), Y2, Y2
+	VPADDD        384(R9), Y2, Y2
 	VMOVDQA32     Y3, Y8
 	VPTERNLOGD    $0x39, Y1, Y0, Y8
 	VPADDD        Y8, Y2, Y2
 	VPROLD        $0x0f, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   232(BX), Y6, Y6
-	VPADDD        416(R8), Y6, Y6
+	VPADDD.BCST   232(SI), Y6, Y6
+	VPADDD        416(R9), Y6, Y6
 	VMOVDQA32     Y7, Y8
 	VPTERNLOGD    $0x39, Y5, Y4, Y8
 	VPADDD        Y8, Y6, Y6
 	VPROLD        $0x0f, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	VPADDD.BCST   236(BX), Y1, Y1
-	VPADDD        832(R8), Y1, Y1
+	VPADDD.BCST   236(SI), Y1, Y1
+	VPADDD        832(R9), Y1, Y1
 	VMOVDQA32     Y2, Y8
 	VPTERNLOGD    $0x39, Y0, Y3, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x15, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   236(BX), Y5, Y5
-	VPADDD        864(R8), Y5, Y5
+	VPADDD.BCST   236(SI), Y5, Y5
+	VPADDD        864(R9), Y5, Y5
 	VMOVDQA32     Y6, Y8
 	VPTERNLOGD    $0x39, Y4, Y7, Y8
 	VPADDD        Y8, Y5, Y5
 	VPROLD        $0x15, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	VPADDD.BCST   240(BX), Y0, Y0
-	VPADDD        256(R8), Y0, Y0
+	VPADDD.BCST   240(SI), Y0, Y0
+	VPADDD        256(R9), Y0, Y0
 	VMOVDQA32     Y1, Y8
 	VPTERNLOGD    $0x39, Y3, Y2, Y8
 	VPADDD        Y8, Y0, Y0
 	VPROLD        $0x06, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   240(BX), Y4, Y4
-	VPADDD        288(R8), Y4, Y4
+	VPADDD.BCST   240(SI), Y4, Y4
+	VPADDD        288(R9), Y4, Y4
 	VMOVDQA32     Y5, Y8
 	VPTERNLOGD    $0x39, Y7, Y6, Y8
 	VPADDD        Y8, Y4, Y4
 	VPROLD        $0x06, Y4, Y4
 	VPADDD        Y5, Y4, Y4
-	VPADDD.BCST   244(BX), Y3, Y3
-	VPADDD        704(R8), Y3, Y3
+	VPADDD.BCST   244(SI), Y3, Y3
+	VPADDD        704(R9), Y3, Y3
 	VMOVDQA32     Y0, Y8
 	VPTERNLOGD    $0x39, Y2, Y1, Y8
 	VPADDD        Y8, Y3, Y3
 	VPROLD        $0x0a, Y3, Y3
 	VPADDD        Y0, Y3, Y3
-	VPADDD.BCST   244(BX), Y7, Y7
-	VPADDD        736(R8), Y7, Y7
+	VPADDD.BCST   244(SI), Y7, Y7
+	VPADDD        736(R9), Y7, Y7
 	VMOVDQA32     Y4, Y8
 	VPTERNLOGD    $0x39, Y6, Y5, Y8
 	VPADDD        Y8, Y7, Y7
 	VPROLD        $0x0a, Y7, Y7
 	VPADDD        Y4, Y7, Y7
-	VPADDD.BCST   248(BX), Y2, Y2
-	VPADDD        128(R8), Y2, Y2
+	VPADDD.BCST   248(SI), Y2, Y2
+	VPADDD        128(R9), Y2, Y2
 	VMOVDQA32     Y3, Y8
 	VPTERNLOGD    $0x39, Y1, Y0, Y8
 	VPADDD        Y8, Y2, Y2
 	VPROLD        $0x0f, Y2, Y2
 	VPADDD        Y3, Y2, Y2
-	VPADDD.BCST   248(BX), Y6, Y6
-	VPADDD        160(R8), Y6, Y6
+	VPADDD.BCST   248(SI), Y6, Y6
+	VPADDD        160(R9), Y6, Y6
 	VMOVDQA32     Y7, Y8
 	VPTERNLOGD    $0x39, Y5, Y4, Y8
 	VPADDD        Y8, Y6, Y6
 	VPROLD        $0x0f, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	VPADDD.BCST   252(BX), Y1, Y1
-	VPADDD        576(R8), Y1, Y1
+	VPADDD.BCST   252(SI), Y1, Y1
+	VPADDD        576(R9), Y1, Y1
 	VMOVDQA32     Y2, Y8
 	VPTERNLOGD    $0x39, Y0, Y3, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x15, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD.BCST   252(BX), Y5, Y5
-	VPADDD        608(R8), Y5, Y5
+	VPADDD.BCST   252(SI), Y5, Y5
+	VPADDD        608(R9), Y5, Y5
 	VMOVDQA32     Y6, Y8
 	VPTERNLOGD    $0x39, Y4, Y7, Y8
 	VPADDD        Y8, Y5, Y5
 	VPROLD        $0x15, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	VPADDD        2048(SP), Y0, Y0
-	VPADDD        2112(SP), Y1, Y1
-	VPADDD        2176(SP), Y2, Y2
-	VPADDD        2240(SP), Y3, Y3
-	VPADDD        2080(SP), Y4, Y4
-	VPADDD        2144(SP), Y5, Y5
-	VPADDD        2208(SP), Y6, Y6
-	VPADDD        2272(SP), Y7, Y7
-	CMPQ          DX, SI
+	VPADDD        2048(AX), Y0, Y0
+	VPADDD        2112(AX), Y1, Y1
+	VPADDD        2176(AX), Y2, Y2
+	VPADDD        2240(AX), Y3, Y3
+	VPADDD        2080(AX), Y4, Y4
+	VPADDD        2144(AX), Y5, Y5
+	VPADDD        2208(AX), Y6, Y6
+	VPADDD        2272(AX), Y7, Y7
+	CMPQ          BX, DI
 	JNE           sumAVX512x16_next
-	LEAQ          2304(SP), CX
-	NEGQ          CX
-	ADDQ          AX, CX
-	SHRQ          $0x03, CX
-	MOVQ          n+48(FP), AX
-	SUBQ          CX, AX
-	MOVQ          idx_base+24(FP), DX
-	LEAQ          (DX)(CX*4), DX
-	MOVQ          out+56(FP), CX
+	LEAQ          2360(SP), DX
+	NEGQ          DX
+	ADDQ          CX, DX
+	SHRQ          $0x03, DX
+	MOVQ          n+48(FP), CX
+	SUBQ          DX, CX
+	MOVQ          idx_base+24(FP), BX
+	LEAQ          (BX)(DX*4), BX
+	MOVQ          out+56(FP), DX
 	VPUNPCKLDQ    Y1, Y0, Y8
 	VPUNPCKHDQ    Y1, Y0, Y0
 	VPUNPCKLDQ    Y3, Y2, Y1
@@ -8208,46 +8220,46 @@ sumAVX512x16_more:
 	VPUNPCKHQDQ   Y1, Y8, Y1
 	VPUNPCKLQDQ   Y2, Y0, Y8
 	VPUNPCKHQDQ   Y2, Y0, Y0
-	CMPQ          AX, $0x00000000
+	CMPQ          CX, $0x00000000
 	JLE           sumAVX512x16_stored
-	MOVLQSX       (DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X3, (CX)(R13*1)
-	CMPQ          AX, $0x00000001
+	MOVLQSX       (BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X3, (DX)(R14*1)
+	CMPQ          CX, $0x00000001
 	JLE           sumAVX512x16_stored
-	MOVLQSX       4(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X1, (CX)(R13*1)
-	CMPQ          AX, $0x00000002
+	MOVLQSX       4(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X1, (DX)(R14*1)
+	CMPQ          CX, $0x00000002
 	JLE           sumAVX512x16_stored
-	MOVLQSX       8(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X8, (CX)(R13*1)
-	CMPQ          AX, $0x00000003
+	MOVLQSX       8(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X8, (DX)(R14*1)
+	CMPQ          CX, $0x00000003
 	JLE           sumAVX512x16_stored
-	MOVLQSX       12(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X0, (CX)(R13*1)
-	CMPQ          AX, $0x00000004
+	MOVLQSX       12(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X0, (DX)(R14*1)
+	CMPQ          CX, $0x00000004
 	JLE           sumAVX512x16_stored
-	MOVLQSX       16(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y3, (CX)(R13*1)
-	CMPQ          AX, $0x00000005
+	MOVLQSX       16(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y3, (DX)(R14*1)
+	CMPQ          CX, $0x00000005
 	JLE           sumAVX512x16_stored
-	MOVLQSX       20(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y1, (CX)(R13*1)
-	CMPQ          AX, $0x00000006
+	MOVLQSX       20(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
+	CMPQ          CX, $0x00000006
 	JLE           sumAVX512x16_stored
-	MOVLQSX       24(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y8, (CX)(R13*1)
-	CMPQ          AX, $0x00000007
+	MOVLQSX       24(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y8, (DX)(R14*1)
+	CMPQ          CX, $0x00000007
 	JLE           sumAVX512x16_stored
-	MOVLQSX       28(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y0, (CX)(R13*1)
+	MOVLQSX       28(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
 	VPUNPCKLDQ    Y5, Y4, Y0
 	VPUNPCKHDQ    Y5, Y4, Y1
 	VPUNPCKLDQ    Y7, Y6, Y2
@@ -8256,46 +8268,46 @@ sumAVX512x16_more:
 	VPUNPCKHQDQ   Y2, Y0, Y0
 	VPUNPCKLQDQ   Y3, Y1, Y2
 	VPUNPCKHQDQ   Y3, Y1, Y1
-	CMPQ          AX, $0x00000008
+	CMPQ          CX, $0x00000008
 	JLE           sumAVX512x16_stored
-	MOVLQSX       32(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X4, (CX)(R13*1)
-	CMPQ          AX, $0x00000009
+	MOVLQSX       32(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X4, (DX)(R14*1)
+	CMPQ          CX, $0x00000009
 	JLE           sumAVX512x16_stored
-	MOVLQSX       36(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X0, (CX)(R13*1)
-	CMPQ          AX, $0x0000000a
+	MOVLQSX       36(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X0, (DX)(R14*1)
+	CMPQ          CX, $0x0000000a
 	JLE           sumAVX512x16_stored
-	MOVLQSX       40(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X2, (CX)(R13*1)
-	CMPQ          AX, $0x0000000b
+	MOVLQSX       40(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X2, (DX)(R14*1)
+	CMPQ          CX, $0x0000000b
 	JLE           sumAVX512x16_stored
-	MOVLQSX       44(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X1, (CX)(R13*1)
-	CMPQ          AX, $0x0000000c
+	MOVLQSX       44(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X1, (DX)(R14*1)
+	CMPQ          CX, $0x0000000c
 	JLE           sumAVX512x16_stored
-	MOVLQSX       48(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y4, (CX)(R13*1)
-	CMPQ          AX, $0x0000000d
+	MOVLQSX       48(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y4, (DX)(R14*1)
+	CMPQ          CX, $0x0000000d
 	JLE           sumAVX512x16_stored
-	MOVLQSX       52(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y0, (CX)(R13*1)
-	CMPQ          AX, $0x0000000e
+	MOVLQSX       52(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
+	CMPQ          CX, $0x0000000e
 	JLE           sumAVX512x16_stored
-	MOVLQSX       56(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y2, (CX)(R13*1)
-	CMPQ          AX, $0x0000000f
+	MOVLQSX       56(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y2, (DX)(R14*1)
+	CMPQ          CX, $0x0000000f
 	JLE           sumAVX512x16_stored
-	MOVLQSX       60(DX), AX
-	SHLQ          $0x04, AX
-	VEXTRACTI32X4 $0x01, Y1, (CX)(AX*1)
+	MOVLQSX       60(BX), CX
+	SHLQ          $0x04, CX
+	VEXTRACTI32X4 $0x01, Y1, (DX)(CX*1)
 
 sumAVX512x16_stored:
 	VPBROADCASTD md5init<>+0(SB), Y0
@@ -8308,11 +8320,11 @@ sumAVX512x16_stored:
 	VPBROADCASTD md5init<>+12(SB), Y7
 
 sumAVX512x16_next:
-	XCHGQ R8, R9
-	MOVQ  R10, AX
+	XCHGQ R9, R10
 	MOVQ  R11, CX
 	MOVQ  R12, DX
-	DECQ  DI
+	MOVQ  R13, BX
+	DECQ  R8
 	JNZ   sumAVX512x16_loop
 	VZEROUPPER
 	RET
@@ -9197,35 +9209,38 @@ GLOBL md5padbytes<>(SB), RODATA|NOPTR, $32
 
 // func sumAVX512x32(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumAVX512x32(SB), $8704-72
-	MOVQ msgs_base+0(FP), AX
-	MOVQ idx_base+24(FP), CX
-	MOVQ idx_len+32(FP), DX
-	XORQ BX, BX
+TEXT ·sumAVX512x32(SB), $8760-72
+	LEAQ (SP), AX
+	ADDQ $0x38, AX
+	ANDQ $-64, AX
+	MOVQ msgs_base+0(FP), CX
+	MOVQ idx_base+24(FP), DX
+	MOVQ idx_len+32(FP), BX
+	XORQ SI, SI
 
 sumAVX512x32_gather:
-	MOVLQSX      (CX)(BX*4), SI
-	LEAQ         (SI)(SI*2), SI
-	MOVQ         (AX)(SI*8), DI
-	TESTQ        DI, DI
-	CMOVQEQ      AX, DI
-	MOVQ         DI, 4608(SP)(BX*8)
-	MOVQ         8(AX)(SI*8), SI
-	SHLQ         $0x03, SI
-	MOVQ         SI, 6656(SP)(BX*8)
-	INCQ         BX
-	CMPQ         BX, DX
+	MOVLQSX      (DX)(SI*4), DI
+	LEAQ         (DI)(DI*2), DI
+	MOVQ         (CX)(DI*8), R8
+	TESTQ        R8, R8
+	CMOVQEQ      CX, R8
+	MOVQ         R8, 4664(SP)(SI*8)
+	MOVQ         8(CX)(DI*8), DI
+	SHLQ         $0x03, DI
+	MOVQ         DI, 6712(SP)(SI*8)
+	INCQ         SI
+	CMPQ         SI, BX
 	JB           sumAVX512x32_gather
-	LEAQ         4608(SP), AX
-	LEAQ         6656(SP), CX
-	XORQ         DX, DX
-	MOVQ         nblocks+64(FP), BX
-	LEAQ         -1(BX), SI
-	SHLQ         $0x06, SI
-	MOVQ         idx_len+32(FP), DI
-	SHRQ         $0x05, DI
-	IMULQ        BX, DI
-	LEAQ         md5consts<>+0(SB), BX
+	LEAQ         4664(SP), CX
+	LEAQ         6712(SP), DX
+	XORQ         BX, BX
+	MOVQ         nblocks+64(FP), SI
+	LEAQ         -1(SI), DI
+	SHLQ         $0x06, DI
+	MOVQ         idx_len+32(FP), R8
+	SHRQ         $0x05, R8
+	IMULQ        SI, R8
+	LEAQ         md5consts<>+0(SB), SI
 	VPBROADCASTD md5init<>+0(SB), Y0
 	VPBROADCASTD md5init<>+4(SB), Y1
 	VPBROADCASTD md5init<>+8(SB), Y2
@@ -9242,60 +9257,60 @@ sumAVX512x32_gather:
 	VPBROADCASTD md5init<>+4(SB), Y13
 	VPBROADCASTD md5init<>+8(SB), Y14
 	VPBROADCASTD md5init<>+12(SB), Y15
-	LEAQ         (SP), R8
-	LEAQ         2048(SP), R9
-	MOVQ         DX, R10
-	SHLQ         $0x04, R10
-	NEGQ         R10
-	LEAQ         md5padmasks<>+0(SB), R11
-	LEAQ         640(R11)(R10*1), R10
-	MOVQ         (CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         (AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y16
+	LEAQ         (AX), R9
+	LEAQ         2048(AX), R10
+	MOVQ         BX, R11
+	SHLQ         $0x04, R11
+	NEGQ         R11
+	LEAQ         md5padmasks<>+0(SB), R12
+	LEAQ         640(R12)(R11*1), R11
+	MOVQ         (DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         (CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	MOVQ         8(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         8(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y17
+	MOVQ         8(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         8(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	MOVQ         16(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         16(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y18
+	MOVQ         16(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         16(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	MOVQ         24(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         24(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y19
+	MOVQ         24(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         24(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	MOVQ         32(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         32(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y20
+	MOVQ         32(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         32(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	MOVQ         40(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         40(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y21
+	MOVQ         40(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         40(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	MOVQ         48(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         48(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y22
+	MOVQ         48(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         48(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	MOVQ         56(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         56(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y23
+	MOVQ         56(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         56(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9314,85 +9329,85 @@ sumAVX512x32_gather:
 	VPUNPCKLQDQ  Y22, Y20, Y21
 	VPUNPCKHQDQ  Y22, Y20, Y20
 	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, (R8)
+	VMOVDQU32    Y22, (R9)
 	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 512(R8)
+	VMOVDQU32    Y19, 512(R9)
 	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 128(R8)
+	VMOVDQU32    Y19, 128(R9)
 	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 640(R8)
+	VMOVDQU32    Y17, 640(R9)
 	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 256(R8)
+	VMOVDQU32    Y17, 256(R9)
 	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 768(R8)
+	VMOVDQU32    Y17, 768(R9)
 	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 384(R8)
+	VMOVDQU32    Y17, 384(R9)
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 896(R8)
-	MOVQ         (CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         (AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y16
+	VMOVDQU32    Y16, 896(R9)
+	MOVQ         (DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         (CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y16
-	MOVQ         8(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         8(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y17
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y16
+	MOVQ         8(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         8(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y17
-	MOVQ         16(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         16(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y18
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y17
+	MOVQ         16(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         16(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y18
-	MOVQ         24(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         24(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y19
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y18
+	MOVQ         24(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         24(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y19
-	MOVQ         32(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         32(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y20
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y19
+	MOVQ         32(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         32(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y20
-	MOVQ         40(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         40(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y21
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y20
+	MOVQ         40(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         40(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y21
-	MOVQ         48(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         48(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y22
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y21
+	MOVQ         48(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         48(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y22
-	MOVQ         56(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         56(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y23
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y22
+	MOVQ         56(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         56(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y23
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
 	VPUNPCKLDQ   Y19, Y18, Y17
@@ -9410,244 +9425,68 @@ sumAVX512x32_gather:
 	VPUNPCKLQDQ  Y22, Y20, Y21
 	VPUNPCKHQDQ  Y22, Y20, Y20
 	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, 1024(R8)
+	VMOVDQU32    Y22, 1024(R9)
 	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 1536(R8)
+	VMOVDQU32    Y19, 1536(R9)
 	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 1152(R8)
+	VMOVDQU32    Y19, 1152(R9)
 	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 1664(R8)
+	VMOVDQU32    Y17, 1664(R9)
 	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1280(R8)
+	VMOVDQU32    Y17, 1280(R9)
 	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1792(R8)
+	VMOVDQU32    Y17, 1792(R9)
 	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 1408(R8)
+	VMOVDQU32    Y17, 1408(R9)
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 1920(R8)
-	MOVQ         64(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         64(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y16
+	VMOVDQU32    Y16, 1920(R9)
+	MOVQ         64(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         64(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	MOVQ         72(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         72(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y17
+	MOVQ         72(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         72(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	MOVQ         80(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         80(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y18
+	MOVQ         80(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         80(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	MOVQ         88(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         88(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y19
+	MOVQ         88(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         88(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	MOVQ         96(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         96(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y20
+	MOVQ         96(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         96(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	MOVQ         104(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         104(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y21
+	MOVQ         104(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         104(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	MOVQ         112(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         112(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y22
+	MOVQ         112(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         112(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	MOVQ         120(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         120(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y23
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
-	VPUNPCKLDQ   Y17, Y16, Y24
-	VPUNPCKHDQ   Y17, Y16, Y16
-	VPUNPCKLDQ   Y19, Y18, Y17
-	VPUNPCKHDQ   Y19, Y18, Y18
-	VPUNPCKLQDQ  Y17, Y24, Y19
-	VPUNPCKHQDQ  Y17, Y24, Y17
-	VPUNPCKLQDQ  Y18, Y16, Y24
-	VPUNPCKHQDQ  Y18, Y16, Y16
-	VPUNPCKLDQ   Y21, Y20, Y18
-	VPUNPCKHDQ   Y21, Y20, Y20
-	VPUNPCKLDQ   Y23, Y22, Y21
-	VPUNPCKHDQ   Y23, Y22, Y22
-	VPUNPCKLQDQ  Y21, Y18, Y23
-	VPUNPCKHQDQ  Y21, Y18, Y18
-	VPUNPCKLQDQ  Y22, Y20, Y21
-	VPUNPCKHQDQ  Y22, Y20, Y20
-	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, 32(R8)
-	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 544(R8)
-	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 160(R8)
-	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 672(R8)
-	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 288(R8)
-	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 800(R8)
-	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 416(R8)
-	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 928(R8)
-	MOVQ         64(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         64(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y16
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y16
-	MOVQ         72(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         72(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y17
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y17
-	MOVQ         80(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         80(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y18
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y18
-	MOVQ         88(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         88(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y19
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y19
-	MOVQ         96(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         96(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y20
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y20
-	MOVQ         104(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         104(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y21
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y21
-	MOVQ         112(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         112(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y22
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y22
-	MOVQ         120(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         120(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y23
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y23
-	VPUNPCKLDQ   Y17, Y16, Y24
-	VPUNPCKHDQ   Y17, Y16, Y16
-	VPUNPCKLDQ   Y19, Y18, Y17
-	VPUNPCKHDQ   Y19, Y18, Y18
-	VPUNPCKLQDQ  Y17, Y24, Y19
-	VPUNPCKHQDQ  Y17, Y24, Y17
-	VPUNPCKLQDQ  Y18, Y16, Y24
-	VPUNPCKHQDQ  Y18, Y16, Y16
-	VPUNPCKLDQ   Y21, Y20, Y18
-	VPUNPCKHDQ   Y21, Y20, Y20
-	VPUNPCKLDQ   Y23, Y22, Y21
-	VPUNPCKHDQ   Y23, Y22, Y22
-	VPUNPCKLQDQ  Y21, Y18, Y23
-	VPUNPCKHQDQ  Y21, Y18, Y18
-	VPUNPCKLQDQ  Y22, Y20, Y21
-	VPUNPCKHQDQ  Y22, Y20, Y20
-	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, 1056(R8)
-	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 1568(R8)
-	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 1184(R8)
-	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 1696(R8)
-	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1312(R8)
-	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1824(R8)
-	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 1440(R8)
-	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 1952(R8)
-	MOVQ         128(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         128(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y16
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	MOVQ         136(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         136(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y17
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	MOVQ         144(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         144(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y18
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	MOVQ         152(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         152(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y19
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	MOVQ         160(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         160(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y20
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	MOVQ         168(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         168(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y21
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	MOVQ         176(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         176(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y22
-	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	MOVQ         184(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         184(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y23
+	MOVQ         120(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         120(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9666,85 +9505,85 @@ sumAVX512x32_gather:
 	VPUNPCKLQDQ  Y22, Y20, Y21
 	VPUNPCKHQDQ  Y22, Y20, Y20
 	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, 64(R8)
+	VMOVDQU32    Y22, 32(R9)
 	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 576(R8)
+	VMOVDQU32    Y19, 544(R9)
 	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 192(R8)
+	VMOVDQU32    Y19, 160(R9)
 	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 704(R8)
+	VMOVDQU32    Y17, 672(R9)
 	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 320(R8)
+	VMOVDQU32    Y17, 288(R9)
 	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 832(R8)
+	VMOVDQU32    Y17, 800(R9)
 	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 448(R8)
+	VMOVDQU32    Y17, 416(R9)
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 960(R8)
-	MOVQ         128(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         128(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y16
+	VMOVDQU32    Y16, 928(R9)
+	MOVQ         64(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         64(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y16
-	MOVQ         136(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         136(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y17
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y16
+	MOVQ         72(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         72(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y17
-	MOVQ         144(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         144(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y18
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y17
+	MOVQ         80(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         80(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y18
-	MOVQ         152(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         152(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y19
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y18
+	MOVQ         88(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         88(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y19
-	MOVQ         160(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         160(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y20
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y19
+	MOVQ         96(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         96(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y20
-	MOVQ         168(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         168(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y21
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y20
+	MOVQ         104(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         104(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y21
-	MOVQ         176(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         176(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y22
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y21
+	MOVQ         112(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         112(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y22
-	MOVQ         184(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         184(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y23
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y22
+	MOVQ         120(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         120(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y23
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
 	VPUNPCKLDQ   Y19, Y18, Y17
@@ -9762,68 +9601,68 @@ sumAVX512x32_gather:
 	VPUNPCKLQDQ  Y22, Y20, Y21
 	VPUNPCKHQDQ  Y22, Y20, Y20
 	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, 1088(R8)
+	VMOVDQU32    Y22, 1056(R9)
 	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 1600(R8)
+	VMOVDQU32    Y19, 1568(R9)
 	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 1216(R8)
+	VMOVDQU32    Y19, 1184(R9)
 	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 1728(R8)
+	VMOVDQU32    Y17, 1696(R9)
 	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1344(R8)
+	VMOVDQU32    Y17, 1312(R9)
 	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1856(R8)
+	VMOVDQU32    Y17, 1824(R9)
 	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 1472(R8)
+	VMOVDQU32    Y17, 1440(R9)
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 1984(R8)
-	MOVQ         192(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         192(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y16
+	VMOVDQU32    Y16, 1952(R9)
+	MOVQ         128(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         128(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	MOVQ         200(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         200(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y17
+	MOVQ         136(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         136(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	MOVQ         208(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         208(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y18
+	MOVQ         144(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         144(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	MOVQ         216(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         216(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y19
+	MOVQ         152(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         152(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	MOVQ         224(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         224(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y20
+	MOVQ         160(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         160(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	MOVQ         232(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         232(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y21
+	MOVQ         168(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         168(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	MOVQ         240(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         240(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y22
+	MOVQ         176(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         176(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	MOVQ         248(CX), R11
-	KMOVD        (R10)(R11*2), K1
-	KMOVD        4(R10)(R11*2), K2
-	MOVQ         248(AX), R11
-	VMOVDQU8.Z   (R11)(DX*1), K1, Y23
+	MOVQ         184(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         184(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
@@ -9842,85 +9681,85 @@ sumAVX512x32_gather:
 	VPUNPCKLQDQ  Y22, Y20, Y21
 	VPUNPCKHQDQ  Y22, Y20, Y20
 	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, 96(R8)
+	VMOVDQU32    Y22, 64(R9)
 	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 608(R8)
+	VMOVDQU32    Y19, 576(R9)
 	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 224(R8)
+	VMOVDQU32    Y19, 192(R9)
 	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 736(R8)
+	VMOVDQU32    Y17, 704(R9)
 	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 352(R8)
+	VMOVDQU32    Y17, 320(R9)
 	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 864(R8)
+	VMOVDQU32    Y17, 832(R9)
 	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 480(R8)
+	VMOVDQU32    Y17, 448(R9)
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 992(R8)
-	MOVQ         192(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         192(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y16
+	VMOVDQU32    Y16, 960(R9)
+	MOVQ         128(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         128(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y16
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y16
-	MOVQ         200(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         200(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y17
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y16
+	MOVQ         136(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         136(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y17
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y17
-	MOVQ         208(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         208(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y18
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y17
+	MOVQ         144(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         144(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y18
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y18
-	MOVQ         216(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         216(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y19
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y18
+	MOVQ         152(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         152(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y19
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y19
-	MOVQ         224(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         224(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y20
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y19
+	MOVQ         160(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         160(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y20
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y20
-	MOVQ         232(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         232(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y21
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y20
+	MOVQ         168(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         168(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y21
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y21
-	MOVQ         240(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         240(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y22
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y21
+	MOVQ         176(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         176(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y22
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y22
-	MOVQ         248(CX), R11
-	KMOVD        -512(R10)(R11*2), K1
-	KMOVD        -508(R10)(R11*2), K2
-	MOVQ         248(AX), R12
-	VMOVDQU8.Z   32(R12)(DX*1), K1, Y23
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y22
+	MOVQ         184(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         184(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y23
 	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
-	KMOVB        -504(R10)(R11*2), K1
-	VPBROADCASTQ R11, K1, Y23
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y23
 	VPUNPCKLDQ   Y17, Y16, Y24
 	VPUNPCKHDQ   Y17, Y16, Y16
 	VPUNPCKLDQ   Y19, Y18, Y17
@@ -9938,182 +9777,358 @@ sumAVX512x32_gather:
 	VPUNPCKLQDQ  Y22, Y20, Y21
 	VPUNPCKHQDQ  Y22, Y20, Y20
 	VSHUFI64X2   $0x00, Y23, Y19, Y22
-	VMOVDQU32    Y22, 1120(R8)
+	VMOVDQU32    Y22, 1088(R9)
 	VSHUFI64X2   $0x03, Y23, Y19, Y19
-	VMOVDQU32    Y19, 1632(R8)
+	VMOVDQU32    Y19, 1600(R9)
 	VSHUFI64X2   $0x00, Y18, Y17, Y19
-	VMOVDQU32    Y19, 1248(R8)
+	VMOVDQU32    Y19, 1216(R9)
 	VSHUFI64X2   $0x03, Y18, Y17, Y17
-	VMOVDQU32    Y17, 1760(R8)
+	VMOVDQU32    Y17, 1728(R9)
 	VSHUFI64X2   $0x00, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1376(R8)
+	VMOVDQU32    Y17, 1344(R9)
 	VSHUFI64X2   $0x03, Y21, Y24, Y17
-	VMOVDQU32    Y17, 1888(R8)
+	VMOVDQU32    Y17, 1856(R9)
 	VSHUFI64X2   $0x00, Y20, Y16, Y17
-	VMOVDQU32    Y17, 1504(R8)
+	VMOVDQU32    Y17, 1472(R9)
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
-	VMOVDQU32    Y16, 2016(R8)
+	VMOVDQU32    Y16, 1984(R9)
+	MOVQ         192(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         192(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y16
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
+	MOVQ         200(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         200(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y17
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
+	MOVQ         208(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         208(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y18
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
+	MOVQ         216(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         216(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y19
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
+	MOVQ         224(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         224(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y20
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
+	MOVQ         232(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         232(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y21
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
+	MOVQ         240(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         240(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y22
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
+	MOVQ         248(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         248(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y23
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
+	VPUNPCKLDQ   Y17, Y16, Y24
+	VPUNPCKHDQ   Y17, Y16, Y16
+	VPUNPCKLDQ   Y19, Y18, Y17
+	VPUNPCKHDQ   Y19, Y18, Y18
+	VPUNPCKLQDQ  Y17, Y24, Y19
+	VPUNPCKHQDQ  Y17, Y24, Y17
+	VPUNPCKLQDQ  Y18, Y16, Y24
+	VPUNPCKHQDQ  Y18, Y16, Y16
+	VPUNPCKLDQ   Y21, Y20, Y18
+	VPUNPCKHDQ   Y21, Y20, Y20
+	VPUNPCKLDQ   Y23, Y22, Y21
+	VPUNPCKHDQ   Y23, Y22, Y22
+	VPUNPCKLQDQ  Y21, Y18, Y23
+	VPUNPCKHQDQ  Y21, Y18, Y18
+	VPUNPCKLQDQ  Y22, Y20, Y21
+	VPUNPCKHQDQ  Y22, Y20, Y20
+	VSHUFI64X2   $0x00, Y23, Y19, Y22
+	VMOVDQU32    Y22, 96(R9)
+	VSHUFI64X2   $0x03, Y23, Y19, Y19
+	VMOVDQU32    Y19, 608(R9)
+	VSHUFI64X2   $0x00, Y18, Y17, Y19
+	VMOVDQU32    Y19, 224(R9)
+	VSHUFI64X2   $0x03, Y18, Y17, Y17
+	VMOVDQU32    Y17, 736(R9)
+	VSHUFI64X2   $0x00, Y21, Y24, Y17
+	VMOVDQU32    Y17, 352(R9)
+	VSHUFI64X2   $0x03, Y21, Y24, Y17
+	VMOVDQU32    Y17, 864(R9)
+	VSHUFI64X2   $0x00, Y20, Y16, Y17
+	VMOVDQU32    Y17, 480(R9)
+	VSHUFI64X2   $0x03, Y20, Y16, Y16
+	VMOVDQU32    Y16, 992(R9)
+	MOVQ         192(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         192(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y16
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y16
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y16
+	MOVQ         200(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         200(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y17
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y17
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y17
+	MOVQ         208(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         208(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y18
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y18
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y18
+	MOVQ         216(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         216(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y19
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y19
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y19
+	MOVQ         224(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         224(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y20
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y20
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y20
+	MOVQ         232(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         232(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y21
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y21
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y21
+	MOVQ         240(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         240(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y22
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y22
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y22
+	MOVQ         248(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         248(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y23
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y23
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y23
+	VPUNPCKLDQ   Y17, Y16, Y24
+	VPUNPCKHDQ   Y17, Y16, Y16
+	VPUNPCKLDQ   Y19, Y18, Y17
+	VPUNPCKHDQ   Y19, Y18, Y18
+	VPUNPCKLQDQ  Y17, Y24, Y19
+	VPUNPCKHQDQ  Y17, Y24, Y17
+	VPUNPCKLQDQ  Y18, Y16, Y24
+	VPUNPCKHQDQ  Y18, Y16, Y16
+	VPUNPCKLDQ   Y21, Y20, Y18
+	VPUNPCKHDQ   Y21, Y20, Y20
+	VPUNPCKLDQ   Y23, Y22, Y21
+	VPUNPCKHDQ   Y23, Y22, Y22
+	VPUNPCKLQDQ  Y21, Y18, Y23
+	VPUNPCKHQDQ  Y21, Y18, Y18
+	VPUNPCKLQDQ  Y22, Y20, Y21
+	VPUNPCKHQDQ  Y22, Y20, Y20
+	VSHUFI64X2   $0x00, Y23, Y19, Y22
+	VMOVDQU32    Y22, 1120(R9)
+	VSHUFI64X2   $0x03, Y23, Y19, Y19
+	VMOVDQU32    Y19, 1632(R9)
+	VSHUFI64X2   $0x00, Y18, Y17, Y19
+	VMOVDQU32    Y19, 1248(R9)
+	VSHUFI64X2   $0x03, Y18, Y17, Y17
+	VMOVDQU32    Y17, 1760(R9)
+	VSHUFI64X2   $0x00, Y21, Y24, Y17
+	VMOVDQU32    Y17, 1376(R9)
+	VSHUFI64X2   $0x03, Y21, Y24, Y17
+	VMOVDQU32    Y17, 1888(R9)
+	VSHUFI64X2   $0x00, Y20, Y16, Y17
+	VMOVDQU32    Y17, 1504(R9)
+	VSHUFI64X2   $0x03, Y20, Y16, Y16
+	VMOVDQU32    Y16, 2016(R9)
 
 sumAVX512x32_loop:
-	MOVQ AX, R10
-	MOVQ CX, R11
-	LEAQ 64(DX), R12
-	CMPQ R12, SI
-	JLE  sumAVX512x32_same
-	XORQ R12, R12
-	ADDQ $0x00000100, R10
-	ADDQ $0x00000100, R11
-
-sumAVX512x32_same:
-	CMPQ DI, $0x01
-	JNE  sumAVX512x32_more
-	MOVQ AX, R10
 	MOVQ CX, R11
 	MOVQ DX, R12
+	LEAQ 64(BX), R13
+	CMPQ R13, DI
+	JLE  sumAVX512x32_same
+	XORQ R13, R13
+	ADDQ $0x00000100, R11
+	ADDQ $0x00000100, R12
+
+sumAVX512x32_same:
+	CMPQ R8, $0x01
+	JNE  sumAVX512x32_more
+	MOVQ CX, R11
+	MOVQ DX, R12
+	MOVQ BX, R13
 
 sumAVX512x32_more:
-	VMOVDQU32     Y0, 4096(SP)
-	VMOVDQU32     Y1, 4224(SP)
-	VMOVDQU32     Y2, 4352(SP)
-	VMOVDQU32     Y3, 4480(SP)
-	VMOVDQU32     Y4, 4128(SP)
-	VMOVDQU32     Y5, 4256(SP)
-	VMOVDQU32     Y6, 4384(SP)
-	VMOVDQU32     Y7, 4512(SP)
-	VMOVDQU32     Y8, 4160(SP)
-	VMOVDQU32     Y9, 4288(SP)
-	VMOVDQU32     Y10, 4416(SP)
-	VMOVDQU32     Y11, 4544(SP)
-	VMOVDQU32     Y12, 4192(SP)
-	VMOVDQU32     Y13, 4320(SP)
-	VMOVDQU32     Y14, 4448(SP)
-	VMOVDQU32     Y15, 4576(SP)
-	VPADDD.BCST   (BX), Y0, Y0
-	VPADDD        (R8), Y0, Y0
-	VPADDD.BCST   4(BX), Y3, Y16
+	VMOVDQU32     Y0, 4096(AX)
+	VMOVDQU32     Y1, 4224(AX)
+	VMOVDQU32     Y2, 4352(AX)
+	VMOVDQU32     Y3, 4480(AX)
+	VMOVDQU32     Y4, 4128(AX)
+	VMOVDQU32     Y5, 4256(AX)
+	VMOVDQU32     Y6, 4384(AX)
+	VMOVDQU32     Y7, 4512(AX)
+	VMOVDQU32     Y8, 4160(AX)
+	VMOVDQU32     Y9, 4288(AX)
+	VMOVDQU32     Y10, 4416(AX)
+	VMOVDQU32     Y11, 4544(AX)
+	VMOVDQU32     Y12, 4192(AX)
+	VMOVDQU32     Y13, 4320(AX)
+	VMOVDQU32     Y14, 4448(AX)
+	VMOVDQU32     Y15, 4576(AX)
+	VPADDD.BCST   (SI), Y0, Y0
+	VPADDD        (R9), Y0, Y0
+	VPADDD.BCST   4(SI), Y3, Y16
 	VPTERNLOGD    $0xd8, Y1, Y2, Y3
 	VPADDD        Y3, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD.BCST   (BX), Y4, Y3
-	VPADDD        32(R8), Y3, Y3
-	VPADDD.BCST   4(BX), Y7, Y4
+	VPADDD.BCST   (SI), Y4, Y3
+	VPADDD        32(R9), Y3, Y3
+	VPADDD.BCST   4(SI), Y7, Y4
 	VPTERNLOGD    $0xd8, Y5, Y6, Y7
 	VPADDD        Y7, Y3, Y3
 	VPROLD        $0x07, Y3, Y3
 	VPADDD        Y5, Y3, Y3
-	VPADDD.BCST   (BX), Y8, Y7
-	VPADDD        64(R8), Y7, Y7
-	VPADDD.BCST   4(BX), Y11, Y8
+	VPADDD.BCST   (SI), Y8, Y7
+	VPADDD        64(R9), Y7, Y7
+	VPADDD.BCST   4(SI), Y11, Y8
 	VPTERNLOGD    $0xd8, Y9, Y10, Y11
 	VPADDD        Y11, Y7, Y7
 	VPROLD        $0x07, Y7, Y7
 	VPADDD        Y9, Y7, Y7
-	VPADDD.BCST   (BX), Y12, Y11
-	VPADDD        96(R8), Y11, Y11
-	VPADDD.BCST   4(BX), Y15, Y12
+	VPADDD.BCST   (SI), Y12, Y11
+	VPADDD        96(R9), Y11, Y11
+	VPADDD.BCST   4(SI), Y15, Y12
 	VPTERNLOGD    $0xd8, Y13, Y14, Y15
 	VPADDD        Y15, Y11, Y11
 	VPROLD        $0x07, Y11, Y11
 	VPADDD        Y13, Y11, Y11
-	MOVQ          R12, CX
-	SHLQ          $0x04, CX
-	NEGQ          CX
-	LEAQ          md5padmasks<>+0(SB), R13
-	LEAQ          640(R13)(CX*1), CX
-	MOVQ          (R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          (R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y15
+	MOVQ          R13, DX
+	SHLQ          $0x04, DX
+	NEGQ          DX
+	LEAQ          md5padmasks<>+0(SB), R14
+	LEAQ          640(R14)(DX*1), DX
+	MOVQ          (R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          (R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	MOVQ          8(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          8(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y17
+	MOVQ          8(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          8(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
-	MOVQ          16(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          16(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y18
+	MOVQ          16(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          16(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y18
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y18
-	MOVQ          24(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          24(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y19
+	MOVQ          24(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          24(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
-	VPADDD        128(R8), Y16, Y16
-	VPADDD.BCST   8(BX), Y2, Y20
+	VPADDD        128(R9), Y16, Y16
+	VPADDD.BCST   8(SI), Y2, Y20
 	VPTERNLOGD    $0xd8, Y0, Y1, Y2
 	VPADDD        Y2, Y16, Y16
 	VPROLD        $0x0c, Y16, Y16
 	VPADDD        Y0, Y16, Y16
-	VPADDD        160(R8), Y4, Y4
-	VPADDD.BCST   8(BX), Y6, Y2
+	VPADDD        160(R9), Y4, Y4
+	VPADDD.BCST   8(SI), Y6, Y2
 	VPTERNLOGD    $0xd8, Y3, Y5, Y6
 	VPADDD        Y6, Y4, Y4
 	VPROLD        $0x0c, Y4, Y4
 	VPADDD        Y3, Y4, Y4
-	VPADDD        192(R8), Y8, Y8
-	VPADDD.BCST   8(BX), Y10, Y6
+	VPADDD        192(R9), Y8, Y8
+	VPADDD.BCST   8(SI), Y10, Y6
 	VPTERNLOGD    $0xd8, Y7, Y9, Y10
 	VPADDD        Y10, Y8, Y8
 	VPROLD        $0x0c, Y8, Y8
 	VPADDD        Y7, Y8, Y8
-	VPADDD        224(R8), Y12, Y12
-	VPADDD.BCST   8(BX), Y14, Y10
+	VPADDD        224(R9), Y12, Y12
+	VPADDD.BCST   8(SI), Y14, Y10
 	VPTERNLOGD    $0xd8, Y11, Y13, Y14
 	VPADDD        Y14, Y12, Y12
 	VPROLD        $0x0c, Y12, Y12
 	VPADDD        Y11, Y12, Y12
-	MOVQ          32(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          32(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y14
+	MOVQ          32(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          32(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	MOVQ          40(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          40(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y21
+	MOVQ          40(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          40(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y21
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y21
-	MOVQ          48(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          48(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y22
+	MOVQ          48(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          48(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
-	MOVQ          56(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          56(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y23
+	MOVQ          56(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          56(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y23
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y23
 	VPUNPCKLDQ    Y17, Y15, Y24
-	VPADDD        256(R8), Y20, Y20
-	VPADDD.BCST   12(BX), Y1, Y25
+	VPADDD        256(R9), Y20, Y20
+	VPADDD.BCST   12(SI), Y1, Y25
 	VPTERNLOGD    $0xd8, Y16, Y0, Y1
 	VPADDD        Y1, Y20, Y20
 	VPROLD        $0x11, Y20, Y20
 	VPADDD        Y16, Y20, Y20
-	VPADDD        288(R8), Y2, Y2
-	VPADDD.BCST   12(BX), Y5, Y1
+	VPADDD        288(R9), Y2, Y2
+	VPADDD.BCST   12(SI), Y5, Y1
 	VPTERNLOGD    $0xd8, Y4, Y3, Y5
 	VPADDD        Y5, Y2, Y2
 	VPROLD        $0x11, Y2, Y2
 	VPADDD        Y4, Y2, Y2
-	VPADDD        320(R8), Y6, Y6
-	VPADDD.BCST   12(BX), Y9, Y5
+	VPADDD        320(R9), Y6, Y6
+	VPADDD.BCST   12(SI), Y9, Y5
 	VPTERNLOGD    $0xd8, Y8, Y7, Y9
 	VPADDD        Y9, Y6, Y6
 	VPROLD        $0x11, Y6, Y6
 	VPADDD        Y8, Y6, Y6
-	VPADDD        352(R8), Y10, Y10
-	VPADDD.BCST   12(BX), Y13, Y9
+	VPADDD        352(R9), Y10, Y10
+	VPADDD.BCST   12(SI), Y13, Y9
 	VPTERNLOGD    $0xd8, Y12, Y11, Y13
 	VPADDD        Y13, Y10, Y10
 	VPROLD        $0x11, Y10, Y10
@@ -10123,26 +10138,26 @@ sumAVX512x32_more:
 	VPUNPCKHDQ    Y19, Y18, Y17
 	VPUNPCKLQDQ   Y15, Y24, Y18
 	VPUNPCKHQDQ   Y15, Y24, Y15
-	VPADDD        384(R8), Y25, Y25
-	VPADDD.BCST   16(BX), Y0, Y19
+	VPADDD        384(R9), Y25, Y25
+	VPADDD.BCST   16(SI), Y0, Y19
 	VPTERNLOGD    $0xd8, Y20, Y16, Y0
 	VPADDD        Y0, Y25, Y25
 	VPROLD        $0x16, Y25, Y25
 	VPADDD        Y20, Y25, Y25
-	VPADDD        416(R8), Y1, Y1
-	VPADDD.BCST   16(BX), Y3, Y0
+	VPADDD        416(R9), Y1, Y1
+	VPADDD.BCST   16(SI), Y3, Y0
 	VPTERNLOGD    $0xd8, Y2, Y4, Y3
 	VPADDD        Y3, Y1, Y1
 	VPROLD        $0x16, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD        448(R8), Y5, Y5
-	VPADDD.BCST   16(BX), Y7, Y3
+	VPADDD        448(R9), Y5, Y5
+	VPADDD.BCST   16(SI), Y7, Y3
 	VPTERNLOGD    $0xd8, Y6, Y8, Y7
 	VPADDD        Y7, Y5, Y5
 	VPROLD        $0x16, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	VPADDD        480(R8), Y9, Y9
-	VPADDD.BCST   16(BX), Y11, Y7
+	VPADDD        480(R9), Y9, Y9
+	VPADDD.BCST   16(SI), Y11, Y7
 	VPTERNLOGD    $0xd8, Y10, Y12, Y11
 	VPADDD        Y11, Y9, Y9
 	VPROLD        $0x16, Y9, Y9
@@ -10152,26 +10167,26 @@ sumAVX512x32_more:
 	VPUNPCKLDQ    Y21, Y14, Y17
 	VPUNPCKHDQ    Y21, Y14, Y14
 	VPUNPCKLDQ    Y23, Y22, Y21
-	VPADDD        512(R8), Y19, Y19
-	VPADDD.BCST   20(BX), Y16, Y24
+	VPADDD        512(R9), Y19, Y19
+	VPADDD.BCST   20(SI), Y16, Y24
 	VPTERNLOGD    $0xd8, Y25, Y20, Y16
 	VPADDD        Y16, Y19, Y19
 	VPROLD        $0x07, Y19, Y19
 	VPADDD        Y25, Y19, Y19
-	VPADDD        544(R8), Y0, Y0
-	VPADDD.BCST   20(BX), Y4, Y16
+	VPADDD        544(R9), Y0, Y0
+	VPADDD.BCST   20(SI), Y4, Y16
 	VPTERNLOGD    $0xd8, Y1, Y2, Y4
 	VPADDD        Y4, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD        576(R8), Y3, Y3
-	VPADDD.BCST   20(BX), Y8, Y4
+	VPADDD        576(R9), Y3, Y3
+	VPADDD.BCST   20(SI), Y8, Y4
 	VPTERNLOGD    $0xd8, Y5, Y6, Y8
 	VPADDD        Y8, Y3, Y3
 	VPROLD        $0x07, Y3, Y3
 	VPADDD        Y5, Y3, Y3
-	VPADDD        608(R8), Y7, Y7
-	VPADDD.BCST   20(BX), Y12, Y8
+	VPADDD        608(R9), Y7, Y7
+	VPADDD.BCST   20(SI), Y12, Y8
 	VPTERNLOGD    $0xd8, Y9, Y10, Y12
 	VPADDD        Y12, Y7, Y7
 	VPROLD        $0x07, Y7, Y7
@@ -10181,206 +10196,206 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y21, Y17, Y17
 	VPUNPCKLQDQ   Y12, Y14, Y21
 	VPUNPCKHQDQ   Y12, Y14, Y12
-	VPADDD        640(R8), Y24, Y24
-	VPADDD.BCST   24(BX), Y20, Y14
+	VPADDD        640(R9), Y24, Y24
+	VPADDD.BCST   24(SI), Y20, Y14
 	VPTERNLOGD    $0xd8, Y19, Y25, Y20
 	VPADDD        Y20, Y24, Y24
 	VPROLD        $0x0c, Y24, Y24
 	VPADDD        Y19, Y24, Y24
-	VPADDD        672(R8), Y16, Y16
-	VPADDD.BCST   24(BX), Y2, Y20
+	VPADDD        672(R9), Y16, Y16
+	VPADDD.BCST   24(SI), Y2, Y20
 	VPTERNLOGD    $0xd8, Y0, Y1, Y2
 	VPADDD        Y2, Y16, Y16
 	VPROLD        $0x0c, Y16, Y16
 	VPADDD        Y0, Y16, Y16
-	VPADDD        704(R8), Y4, Y4
-	VPADDD.BCST   24(BX), Y6, Y2
+	VPADDD        704(R9), Y4, Y4
+	VPADDD.BCST   24(SI), Y6, Y2
 	VPTERNLOGD    $0xd8, Y3, Y5, Y6
 	VPADDD        Y6, Y4, Y4
 	VPROLD        $0x0c, Y4, Y4
 	VPADDD        Y3, Y4, Y4
-	VPADDD        736(R8), Y8, Y8
-	VPADDD.BCST   24(BX), Y10, Y6
+	VPADDD        736(R9), Y8, Y8
+	VPADDD.BCST   24(SI), Y10, Y6
 	VPTERNLOGD    $0xd8, Y7, Y9, Y10
 	VPADDD        Y10, Y8, Y8
 	VPROLD        $0x0c, Y8, Y8
 	VPADDD        Y7, Y8, Y8
 	VSHUFI64X2    $0x00, Y22, Y18, Y10
-	VMOVDQU32     Y10, (R9)
+	VMOVDQU32     Y10, (R10)
 	VSHUFI64X2    $0x03, Y22, Y18, Y10
-	VMOVDQU32     Y10, 512(R9)
+	VMOVDQU32     Y10, 512(R10)
 	VSHUFI64X2    $0x00, Y17, Y15, Y10
-	VMOVDQU32     Y10, 128(R9)
+	VMOVDQU32     Y10, 128(R10)
 	VSHUFI64X2    $0x03, Y17, Y15, Y10
-	VMOVDQU32     Y10, 640(R9)
+	VMOVDQU32     Y10, 640(R10)
 	VSHUFI64X2    $0x00, Y21, Y11, Y10
-	VMOVDQU32     Y10, 256(R9)
-	VPADDD        768(R8), Y14, Y14
-	VPADDD.BCST   28(BX), Y25, Y10
+	VMOVDQU32     Y10, 256(R10)
+	VPADDD        768(R9), Y14, Y14
+	VPADDD.BCST   28(SI), Y25, Y10
 	VPTERNLOGD    $0xd8, Y24, Y19, Y25
 	VPADDD        Y25, Y14, Y14
 	VPROLD        $0x11, Y14, Y14
 	VPADDD        Y24, Y14, Y14
-	VPADDD        800(R8), Y20, Y20
-	VPADDD.BCST   28(BX), Y1, Y15
+	VPADDD        800(R9), Y20, Y20
+	VPADDD.BCST   28(SI), Y1, Y15
 	VPTERNLOGD    $0xd8, Y16, Y0, Y1
 	VPADDD        Y1, Y20, Y20
 	VPROLD        $0x11, Y20, Y20
 	VPADDD        Y16, Y20, Y20
-	VPADDD        832(R8), Y2, Y2
-	VPADDD.BCST   28(BX), Y5, Y1
+	VPADDD        832(R9), Y2, Y2
+	VPADDD.BCST   28(SI), Y5, Y1
 	VPTERNLOGD    $0xd8, Y4, Y3, Y5
 	VPADDD        Y5, Y2, Y2
 	VPROLD        $0x11, Y2, Y2
 	VPADDD        Y4, Y2, Y2
-	VPADDD        864(R8), Y6, Y6
-	VPADDD.BCST   28(BX), Y9, Y5
+	VPADDD        864(R9), Y6, Y6
+	VPADDD.BCST   28(SI), Y9, Y5
 	VPTERNLOGD    $0xd8, Y8, Y7, Y9
 	VPADDD        Y9, Y6, Y6
 	VPROLD        $0x11, Y6, Y6
 	VPADDD        Y8, Y6, Y6
 	VSHUFI64X2    $0x03, Y21, Y11, Y9
-	VMOVDQU32     Y9, 768(R9)
+	VMOVDQU32     Y9, 768(R10)
 	VSHUFI64X2    $0x00, Y12, Y13, Y9
-	VMOVDQU32     Y9, 384(R9)
+	VMOVDQU32     Y9, 384(R10)
 	VSHUFI64X2    $0x03, Y12, Y13, Y9
-	VMOVDQU32     Y9, 896(R9)
-	MOVQ          (R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          (R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y9
+	VMOVDQU32     Y9, 896(R10)
+	MOVQ          (R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          (R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y9
-	MOVQ          8(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          8(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y11
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y9
+	MOVQ          8(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          8(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y11
-	VPADDD        896(R8), Y10, Y10
-	VPADDD.BCST   32(BX), Y19, Y12
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y11
+	VPADDD        896(R9), Y10, Y10
+	VPADDD.BCST   32(SI), Y19, Y12
 	VPTERNLOGD    $0xd8, Y14, Y24, Y19
 	VPADDD        Y19, Y10, Y10
 	VPROLD        $0x16, Y10, Y10
 	VPADDD        Y14, Y10, Y10
-	VPADDD        928(R8), Y15, Y15
-	VPADDD.BCST   32(BX), Y0, Y13
+	VPADDD        928(R9), Y15, Y15
+	VPADDD.BCST   32(SI), Y0, Y13
 	VPTERNLOGD    $0xd8, Y20, Y16, Y0
 	VPADDD        Y0, Y15, Y15
 	VPROLD        $0x16, Y15, Y15
 	VPADDD        Y20, Y15, Y15
-	VPADDD        960(R8), Y1, Y1
-	VPADDD.BCST   32(BX), Y3, Y0
+	VPADDD        960(R9), Y1, Y1
+	VPADDD.BCST   32(SI), Y3, Y0
 	VPTERNLOGD    $0xd8, Y2, Y4, Y3
 	VPADDD        Y3, Y1, Y1
 	VPROLD        $0x16, Y1, Y1
 	VPADDD        Y2, Y1, Y1
-	VPADDD        992(R8), Y5, Y5
-	VPADDD.BCST   32(BX), Y7, Y3
+	VPADDD        992(R9), Y5, Y5
+	VPADDD.BCST   32(SI), Y7, Y3
 	VPTERNLOGD    $0xd8, Y6, Y8, Y7
 	VPADDD        Y7, Y5, Y5
 	VPROLD        $0x16, Y5, Y5
 	VPADDD        Y6, Y5, Y5
-	MOVQ          16(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          16(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y7
+	MOVQ          16(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          16(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y7
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y7
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y7
-	MOVQ          24(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          24(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y17
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y7
+	MOVQ          24(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          24(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y17
-	MOVQ          32(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          32(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y18
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y17
+	MOVQ          32(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          32(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y18
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y18
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y18
-	MOVQ          40(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          40(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y19
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y18
+	MOVQ          40(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          40(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y19
-	MOVQ          48(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          48(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y21
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y19
+	MOVQ          48(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          48(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y21
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y21
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y21
-	VPADDD        1024(R8), Y12, Y12
-	VPADDD.BCST   36(BX), Y24, Y22
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y21
+	VPADDD        1024(R9), Y12, Y12
+	VPADDD.BCST   36(SI), Y24, Y22
 	VPTERNLOGD    $0xd8, Y10, Y14, Y24
 	VPADDD        Y24, Y12, Y12
 	VPROLD        $0x07, Y12, Y12
 	VPADDD        Y10, Y12, Y12
-	VPADDD        1056(R8), Y13, Y13
-	VPADDD.BCST   36(BX), Y16, Y23
+	VPADDD        1056(R9), Y13, Y13
+	VPADDD.BCST   36(SI), Y16, Y23
 	VPTERNLOGD    $0xd8, Y15, Y20, Y16
 	VPADDD        Y16, Y13, Y13
 	VPROLD        $0x07, Y13, Y13
 	VPADDD        Y15, Y13, Y13
-	VPADDD        1088(R8), Y0, Y0
-	VPADDD.BCST   36(BX), Y4, Y16
+	VPADDD        1088(R9), Y0, Y0
+	VPADDD.BCST   36(SI), Y4, Y16
 	VPTERNLOGD    $0xd8, Y1, Y2, Y4
 	VPADDD        Y4, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
-	VPADDD        1120(R8), Y3, Y3
-	VPADDD.BCST   36(BX), Y8, Y4
+	VPADDD        1120(R9), Y3, Y3
+	VPADDD.BCST   36(SI), Y8, Y4
 	VPTERNLOGD    $0xd8, Y5, Y6, Y8
 	VPADDD        Y8, Y3, Y3
 	VPROLD        $0x07, Y3, Y3
 	VPADDD        Y5, Y3, Y3
-	MOVQ          56(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          56(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y8
+	MOVQ          56(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          56(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y8
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y8
 	VPUNPCKLDQ    Y11, Y9, Y24
 	VPUNPCKHDQ    Y11, Y9, Y9
 	VPUNPCKLDQ    Y17, Y7, Y11
 	VPUNPCKHDQ    Y17, Y7, Y7
-	VPADDD        1152(R8), Y22, Y22
-	VPADDD.BCST   40(BX), Y14, Y17
+	VPADDD        1152(R9), Y22, Y22
+	VPADDD.BCST   40(SI), Y14, Y17
 	VPTERNLOGD    $0xd8, Y12, Y10, Y14
 	VPADDD        Y14, Y22, Y22
 	VPROLD        $0x0c, Y22, Y22
 	VPADDD        Y12, Y22, Y22
-	VPADDD        1184(R8), Y23, Y23
-	VPADDD.BCST   40(BX), Y20, Y14
+	VPADDD        1184(R9), Y23, Y23
+	VPADDD.BCST   40(SI), Y20, Y14
 	VPTERNLOGD    $0xd8, Y13, Y15, Y20
 	VPADDD        Y20, Y23, Y23
 	VPROLD        $0x0c, Y23, Y23
 	VPADDD        Y13, Y23, Y23
-	VPADDD        1216(R8), Y16, Y16
-	VPADDD.BCST   40(BX), Y2, Y20
+	VPADDD        1216(R9), Y16, Y16
+	VPADDD.BCST   40(SI), Y2, Y20
 	VPTERNLOGD    $0xd8, Y0, Y1, Y2
 	VPADDD        Y2, Y16, Y16
 	VPROLD        $0x0c, Y16, Y16
 	VPADDD        Y0, Y16, Y16
-	VPADDD        1248(R8), Y4, Y4
-	VPADDD.BCST   40(BX), Y6, Y2
+	VPADDD        1248(R9), Y4, Y4
+	VPADDD.BCST   40(SI), Y6, Y2
 	VPTERNLOGD    $0xd8, Y3, Y5, Y6
 	VPADDD        Y6, Y4, Y4
 	VPROLD        $0x0c, Y4, Y4
@@ -10390,26 +10405,26 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y7, Y9, Y24
 	VPUNPCKHQDQ   Y7, Y9, Y7
 	VPUNPCKLDQ    Y19, Y18, Y9
-	VPADDD        1280(R8), Y17, Y17
-	VPADDD.BCST   44(BX), Y10, Y25
+	VPADDD        1280(R9), Y17, Y17
+	VPADDD.BCST   44(SI), Y10, Y25
 	VPTERNLOGD    $0xd8, Y22, Y12, Y10
 	VPADDD        Y10, Y17, Y17
 	VPROLD        $0x11, Y17, Y17
 	VPADDD        Y22, Y17, Y17
-	VPADDD        1312(R8), Y14, Y14
-	VPADDD.BCST   44(BX), Y15, Y10
+	VPADDD        1312(R9), Y14, Y14
+	VPADDD.BCST   44(SI), Y15, Y10
 	VPTERNLOGD    $0xd8, Y23, Y13, Y15
 	VPADDD        Y15, Y14, Y14
 	VPROLD        $0x11, Y14, Y14
 	VPADDD        Y23, Y14, Y14
-	VPADDD        1344(R8), Y20, Y20
-	VPADDD.BCST   44(BX), Y1, Y15
+	VPADDD        1344(R9), Y20, Y20
+	VPADDD.BCST   44(SI), Y1, Y15
 	VPTERNLOGD    $0xd8, Y16, Y0, Y1
 	VPADDD        Y1, Y20, Y20
 	VPROLD        $0x11, Y20, Y20
 	VPADDD        Y16, Y20, Y20
-	VPADDD        1376(R8), Y2, Y2
-	VPADDD.BCST   44(BX), Y5, Y1
+	VPADDD        1376(R9), Y2, Y2
+	VPADDD.BCST   44(SI), Y5, Y1
 	VPTERNLOGD    $0xd8, Y4, Y3, Y5
 	VPADDD        Y5, Y2, Y2
 	VPROLD        $0x11, Y2, Y2
@@ -10419,26 +10434,26 @@ sumAVX512x32_more:
 	VPUNPCKHDQ    Y8, Y21, Y8
 	VPUNPCKLQDQ   Y18, Y9, Y19
 	VPUNPCKHQDQ   Y18, Y9, Y9
-	VPADDD        1408(R8), Y25, Y25
-	VPADDD.BCST   48(BX), Y12, Y18
+	VPADDD        1408(R9), Y25, Y25
+	VPADDD.BCST   48(SI), Y12, Y18
 	VPTERNLOGD    $0xd8, Y17, Y22, Y12
 	VPADDD        Y12, Y25, Y25
 	VPROLD        $0x16, Y25, Y25
 	VPADDD        Y17, Y25, Y25
-	VPADDD        1440(R8), Y10, Y10
-	VPADDD.BCST   48(BX), Y13, Y12
+	VPADDD        1440(R9), Y10, Y10
+	VPADDD.BCST   48(SI), Y13, Y12
 	VPTERNLOGD    $0xd8, Y14, Y23, Y13
 	VPADDD        Y13, Y10, Y10
 	VPROLD        $0x16, Y10, Y10
 	VPADDD        Y14, Y10, Y10
-	VPADDD        1472(R8), Y15, Y15
-	VPADDD.BCST   48(BX), Y0, Y13
+	VPADDD        1472(R9), Y15, Y15
+	VPADDD.BCST   48(SI), Y0, Y13
 	VPTERNLOGD    $0xd8, Y20, Y16, Y0
 	VPADDD        Y0, Y15, Y15
 	VPROLD        $0x16, Y15, Y15
 	VPADDD        Y20, Y15, Y15
-	VPADDD        1504(R8), Y1, Y1
-	VPADDD.BCST   48(BX), Y3, Y0
+	VPADDD        1504(R9), Y1, Y1
+	VPADDD.BCST   48(SI), Y3, Y0
 	VPTERNLOGD    $0xd8, Y2, Y4, Y3
 	VPADDD        Y3, Y1, Y1
 	VPROLD        $0x16, Y1, Y1
@@ -10446,163 +10461,163 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y8, Y5, Y3
 	VPUNPCKHQDQ   Y8, Y5, Y5
 	VSHUFI64X2    $0x00, Y19, Y6, Y8
-	VMOVDQU32     Y8, 1024(R9)
+	VMOVDQU32     Y8, 1024(R10)
 	VSHUFI64X2    $0x03, Y19, Y6, Y6
-	VMOVDQU32     Y6, 1536(R9)
+	VMOVDQU32     Y6, 1536(R10)
 	VSHUFI64X2    $0x00, Y9, Y11, Y6
-	VMOVDQU32     Y6, 1152(R9)
-	VPADDD        1536(R8), Y18, Y18
-	VPADDD.BCST   52(BX), Y22, Y6
+	VMOVDQU32     Y6, 1152(R10)
+	VPADDD        1536(R9), Y18, Y18
+	VPADDD.BCST   52(SI), Y22, Y6
 	VPTERNLOGD    $0xd8, Y25, Y17, Y22
 	VPADDD        Y22, Y18, Y18
 	VPROLD        $0x07, Y18, Y18
 	VPADDD        Y25, Y18, Y18
-	VPADDD        1568(R8), Y12, Y12
-	VPADDD.BCST   52(BX), Y23, Y8
+	VPADDD        1568(R9), Y12, Y12
+	VPADDD.BCST   52(SI), Y23, Y8
 	VPTERNLOGD    $0xd8, Y10, Y14, Y23
 	VPADDD        Y23, Y12, Y12
 	VPROLD        $0x07, Y12, Y12
 	VPADDD        Y10, Y12, Y12
-	VPADDD        1600(R8), Y13, Y13
-	VPADDD.BCST   52(BX), Y16, Y19
+	VPADDD        1600(R9), Y13, Y13
+	VPADDD.BCST   52(SI), Y16, Y19
 	VPTERNLOGD    $0xd8, Y15, Y20, Y16
 	VPADDD        Y16, Y13, Y13
 	VPROLD        $0x07, Y13, Y13
 	VPADDD        Y15, Y13, Y13
-	VPADDD        1632(R8), Y0, Y0
-	VPADDD.BCST   52(BX), Y4, Y16
+	VPADDD        1632(R9), Y0, Y0
+	VPADDD.BCST   52(SI), Y4, Y16
 	VPTERNLOGD    $0xd8, Y1, Y2, Y4
 	VPADDD        Y4, Y0, Y0
 	VPROLD        $0x07, Y0, Y0
 	VPADDD        Y1, Y0, Y0
 	VSHUFI64X2    $0x03, Y9, Y11, Y4
-	VMOVDQU32     Y4, 1664(R9)
+	VMOVDQU32     Y4, 1664(R10)
 	VSHUFI64X2    $0x00, Y3, Y24, Y4
-	VMOVDQU32     Y4, 1280(R9)
+	VMOVDQU32     Y4, 1280(R10)
 	VSHUFI64X2    $0x03, Y3, Y24, Y3
-	VMOVDQU32     Y3, 1792(R9)
+	VMOVDQU32     Y3, 1792(R10)
 	VSHUFI64X2    $0x00, Y5, Y7, Y3
-	VMOVDQU32     Y3, 1408(R9)
+	VMOVDQU32     Y3, 1408(R10)
 	VSHUFI64X2    $0x03, Y5, Y7, Y3
-	VMOVDQU32     Y3, 1920(R9)
-	VPADDD        1664(R8), Y6, Y6
-	VPADDD.BCST   56(BX), Y17, Y3
+	VMOVDQU32     Y3, 1920(R10)
+	VPADDD        1664(R9), Y6, Y6
+	VPADDD.BCST   56(SI), Y17, Y3
 	VPTERNLOGD    $0xd8, Y18, Y25, Y17
 	VPADDD        Y17, Y6, Y6
 	VPROLD        $0x0c, Y6, Y6
 	VPADDD        Y18, Y6, Y6
-	VPADDD        1696(R8), Y8, Y8
-	VPADDD.BCST   56(BX), Y14, Y4
+	VPADDD        1696(R9), Y8, Y8
+	VPADDD.BCST   56(SI), Y14, Y4
 	VPTERNLOGD    $0xd8, Y12, Y10, Y14
 	VPADDD        Y14, Y8, Y8
 	VPROLD        $0x0c, Y8, Y8
 	VPADDD        Y12, Y8, Y8
-	VPADDD        1728(R8), Y19, Y19
-	VPADDD.BCST   56(BX), Y20, Y5
+	VPADDD        1728(R9), Y19, Y19
+	VPADDD.BCST   56(SI), Y20, Y5
 	VPTERNLOGD    $0xd8, Y13, Y15, Y20
 	VPADDD        Y20, Y19, Y19
 	VPROLD        $0x0c, Y19, Y19
 	VPADDD        Y13, Y19, Y19
-	VPADDD        1760(R8), Y16, Y16
-	VPADDD.BCST   56(BX), Y2, Y7
+	VPADDD        1760(R9), Y16, Y16
+	VPADDD.BCST   56(SI), Y2, Y7
 	VPTERNLOGD    $0xd8, Y0, Y1, Y2
 	VPADDD        Y2, Y16, Y16
 	VPROLD        $0x0c, Y16, Y16
 	VPADDD        Y0, Y16, Y16
-	MOVQ          64(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          64(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y2
+	MOVQ          64(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          64(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y2
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y2
-	MOVQ          72(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          72(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y9
+	MOVQ          72(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          72(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	MOVQ          80(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          80(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y11
+	MOVQ          80(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          80(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
-	MOVQ          88(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          88(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y14
+	MOVQ          88(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          88(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	MOVQ          96(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          96(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y17
+	MOVQ          96(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          96(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
-	VPADDD        1792(R8), Y3, Y3
-	VPADDD.BCST   60(BX), Y25, Y20
+	VPADDD        1792(R9), Y3, Y3
+	VPADDD.BCST   60(SI), Y25, Y20
 	VPTERNLOGD    $0xd8, Y6, Y18, Y25
 	VPADDD        Y25, Y3, Y3
 	VPROLD        $0x11, Y3, Y3
 	VPADDD        Y6, Y3, Y3
-	VPADDD        1824(R8), Y4, Y4
-	VPADDD.BCST   60(BX), Y10, Y21
+	VPADDD        1824(R9), Y4, Y4
+	VPADDD.BCST   60(SI), Y10, Y21
 	VPTERNLOGD    $0xd8, Y8, Y12, Y10
 	VPADDD        Y10, Y4, Y4
 	VPROLD        $0x11, Y4, Y4
 	VPADDD        Y8, Y4, Y4
-	VPADDD        1856(R8), Y5, Y5
-	VPADDD.BCST   60(BX), Y15, Y10
+	VPADDD        1856(R9), Y5, Y5
+	VPADDD.BCST   60(SI), Y15, Y10
 	VPTERNLOGD    $0xd8, Y19, Y13, Y15
 	VPADDD        Y15, Y5, Y5
 	VPROLD        $0x11, Y5, Y5
 	VPADDD        Y19, Y5, Y5
-	VPADDD        1888(R8), Y7, Y7
-	VPADDD.BCST   60(BX), Y1, Y15
+	VPADDD        1888(R9), Y7, Y7
+	VPADDD.BCST   60(SI), Y1, Y15
 	VPTERNLOGD    $0xd8, Y16, Y0, Y1
 	VPADDD        Y1, Y7, Y7
 	VPROLD        $0x11, Y7, Y7
 	VPADDD        Y16, Y7, Y7
-	MOVQ          104(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          104(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y1
+	MOVQ          104(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          104(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
-	MOVQ          112(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          112(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y22
+	MOVQ          112(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          112(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
-	MOVQ          120(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          120(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y23
+	MOVQ          120(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          120(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y23
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y23
 	VPUNPCKLDQ    Y9, Y2, Y24
 	VPUNPCKHDQ    Y9, Y2, Y2
-	VPADDD        1920(R8), Y20, Y20
-	VPADDD.BCST   64(BX), Y18, Y9
+	VPADDD        1920(R9), Y20, Y20
+	VPADDD.BCST   64(SI), Y18, Y9
 	VPTERNLOGD    $0xd8, Y3, Y6, Y18
 	VPADDD        Y18, Y20, Y20
 	VPROLD        $0x16, Y20, Y20
 	VPADDD        Y3, Y20, Y20
-	VPADDD        1952(R8), Y21, Y21
-	VPADDD.BCST   64(BX), Y12, Y18
+	VPADDD        1952(R9), Y21, Y21
+	VPADDD.BCST   64(SI), Y12, Y18
 	VPTERNLOGD    $0xd8, Y4, Y8, Y12
 	VPADDD        Y12, Y21, Y21
 	VPROLD        $0x16, Y21, Y21
 	VPADDD        Y4, Y21, Y21
-	VPADDD        1984(R8), Y10, Y10
-	VPADDD.BCST   64(BX), Y13, Y12
+	VPADDD        1984(R9), Y10, Y10
+	VPADDD.BCST   64(SI), Y13, Y12
 	VPTERNLOGD    $0xd8, Y5, Y19, Y13
 	VPADDD        Y13, Y10, Y10
 	VPROLD        $0x16, Y10, Y10
 	VPADDD        Y5, Y10, Y10
-	VPADDD        2016(R8), Y15, Y15
-	VPADDD.BCST   64(BX), Y0, Y13
+	VPADDD        2016(R9), Y15, Y15
+	VPADDD.BCST   64(SI), Y0, Y13
 	VPTERNLOGD    $0xd8, Y7, Y16, Y0
 	VPADDD        Y0, Y15, Y15
 	VPROLD        $0x16, Y15, Y15
@@ -10612,26 +10627,26 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y0, Y24, Y14
 	VPUNPCKHQDQ   Y0, Y24, Y0
 	VPUNPCKLQDQ   Y11, Y2, Y24
-	VPADDD        128(R8), Y9, Y9
-	VPADDD.BCST   68(BX), Y6, Y25
+	VPADDD        128(R9), Y9, Y9
+	VPADDD.BCST   68(SI), Y6, Y25
 	VPTERNLOGD    $0xac, Y20, Y3, Y6
 	VPADDD        Y6, Y9, Y9
 	VPROLD        $0x05, Y9, Y9
 	VPADDD        Y20, Y9, Y9
-	VPADDD        160(R8), Y18, Y18
-	VPADDD.BCST   68(BX), Y8, Y6
+	VPADDD        160(R9), Y18, Y18
+	VPADDD.BCST   68(SI), Y8, Y6
 	VPTERNLOGD    $0xac, Y21, Y4, Y8
 	VPADDD        Y8, Y18, Y18
 	VPROLD        $0x05, Y18, Y18
 	VPADDD        Y21, Y18, Y18
-	VPADDD        192(R8), Y12, Y12
-	VPADDD.BCST   68(BX), Y19, Y8
+	VPADDD        192(R9), Y12, Y12
+	VPADDD.BCST   68(SI), Y19, Y8
 	VPTERNLOGD    $0xac, Y10, Y5, Y19
 	VPADDD        Y19, Y12, Y12
 	VPROLD        $0x05, Y12, Y12
 	VPADDD        Y10, Y12, Y12
-	VPADDD        224(R8), Y13, Y13
-	VPADDD.BCST   68(BX), Y16, Y19
+	VPADDD        224(R9), Y13, Y13
+	VPADDD.BCST   68(SI), Y16, Y19
 	VPTERNLOGD    $0xac, Y15, Y7, Y16
 	VPADDD        Y16, Y13, Y13
 	VPROLD        $0x05, Y13, Y13
@@ -10641,26 +10656,26 @@ sumAVX512x32_more:
 	VPUNPCKHDQ    Y1, Y17, Y1
 	VPUNPCKLDQ    Y23, Y22, Y16
 	VPUNPCKHDQ    Y23, Y22, Y17
-	VPADDD        768(R8), Y25, Y25
-	VPADDD.BCST   72(BX), Y3, Y22
+	VPADDD        768(R9), Y25, Y25
+	VPADDD.BCST   72(SI), Y3, Y22
 	VPTERNLOGD    $0xac, Y9, Y20, Y3
 	VPADDD        Y3, Y25, Y25
 	VPROLD        $0x09, Y25, Y25
 	VPADDD        Y9, Y25, Y25
-	VPADDD        800(R8), Y6, Y6
-	VPADDD.BCST   72(BX), Y4, Y3
+	VPADDD        800(R9), Y6, Y6
+	VPADDD.BCST   72(SI), Y4, Y3
 	VPTERNLOGD    $0xac, Y18, Y21, Y4
 	VPADDD        Y4, Y6, Y6
 	VPROLD        $0x09, Y6, Y6
 	VPADDD        Y18, Y6, Y6
-	VPADDD        832(R8), Y8, Y8
-	VPADDD.BCST   72(BX), Y5, Y4
+	VPADDD        832(R9), Y8, Y8
+	VPADDD.BCST   72(SI), Y5, Y4
 	VPTERNLOGD    $0xac, Y12, Y10, Y5
 	VPADDD        Y5, Y8, Y8
 	VPROLD        $0x09, Y8, Y8
 	VPADDD        Y12, Y8, Y8
-	VPADDD        864(R8), Y19, Y19
-	VPADDD.BCST   72(BX), Y7, Y5
+	VPADDD        864(R9), Y19, Y19
+	VPADDD.BCST   72(SI), Y7, Y5
 	VPTERNLOGD    $0xac, Y13, Y15, Y7
 	VPADDD        Y7, Y19, Y19
 	VPROLD        $0x09, Y19, Y19
@@ -10670,177 +10685,177 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y17, Y1, Y16
 	VPUNPCKHQDQ   Y17, Y1, Y1
 	VSHUFI64X2    $0x00, Y7, Y14, Y17
-	VMOVDQU32     Y17, 32(R9)
-	VPADDD        1408(R8), Y22, Y22
-	VPADDD.BCST   76(BX), Y20, Y17
+	VMOVDQU32     Y17, 32(R10)
+	VPADDD        1408(R9), Y22, Y22
+	VPADDD.BCST   76(SI), Y20, Y17
 	VPTERNLOGD    $0xac, Y25, Y9, Y20
 	VPADDD        Y20, Y22, Y22
 	VPROLD        $0x0e, Y22, Y22
 	VPADDD        Y25, Y22, Y22
-	VPADDD        1440(R8), Y3, Y3
-	VPADDD.BCST   76(BX), Y21, Y20
+	VPADDD        1440(R9), Y3, Y3
+	VPADDD.BCST   76(SI), Y21, Y20
 	VPTERNLOGD    $0xac, Y6, Y18, Y21
 	VPADDD        Y21, Y3, Y3
 	VPROLD        $0x0e, Y3, Y3
 	VPADDD        Y6, Y3, Y3
-	VPADDD        1472(R8), Y4, Y4
-	VPADDD.BCST   76(BX), Y10, Y21
+	VPADDD        1472(R9), Y4, Y4
+	VPADDD.BCST   76(SI), Y10, Y21
 	VPTERNLOGD    $0xac, Y8, Y12, Y10
 	VPADDD        Y10, Y4, Y4
 	VPROLD        $0x0e, Y4, Y4
 	VPADDD        Y8, Y4, Y4
-	VPADDD        1504(R8), Y5, Y5
-	VPADDD.BCST   76(BX), Y15, Y10
+	VPADDD        1504(R9), Y5, Y5
+	VPADDD.BCST   76(SI), Y15, Y10
 	VPTERNLOGD    $0xac, Y19, Y13, Y15
 	VPADDD        Y15, Y5, Y5
 	VPROLD        $0x0e, Y5, Y5
 	VPADDD        Y19, Y5, Y5
 	VSHUFI64X2    $0x03, Y7, Y14, Y7
-	VMOVDQU32     Y7, 544(R9)
+	VMOVDQU32     Y7, 544(R10)
 	VSHUFI64X2    $0x00, Y11, Y0, Y7
-	VMOVDQU32     Y7, 160(R9)
+	VMOVDQU32     Y7, 160(R10)
 	VSHUFI64X2    $0x03, Y11, Y0, Y0
-	VMOVDQU32     Y0, 672(R9)
+	VMOVDQU32     Y0, 672(R10)
 	VSHUFI64X2    $0x00, Y16, Y24, Y0
-	VMOVDQU32     Y0, 288(R9)
+	VMOVDQU32     Y0, 288(R10)
 	VSHUFI64X2    $0x03, Y16, Y24, Y0
-	VMOVDQU32     Y0, 800(R9)
-	VPADDD        (R8), Y17, Y17
-	VPADDD.BCST   80(BX), Y9, Y0
+	VMOVDQU32     Y0, 800(R10)
+	VPADDD        (R9), Y17, Y17
+	VPADDD.BCST   80(SI), Y9, Y0
 	VPTERNLOGD    $0xac, Y22, Y25, Y9
 	VPADDD        Y9, Y17, Y17
 	VPROLD        $0x14, Y17, Y17
 	VPADDD        Y22, Y17, Y17
-	VPADDD        32(R8), Y20, Y20
-	VPADDD.BCST   80(BX), Y18, Y7
+	VPADDD        32(R9), Y20, Y20
+	VPADDD.BCST   80(SI), Y18, Y7
 	VPTERNLOGD    $0xac, Y3, Y6, Y18
 	VPADDD        Y18, Y20, Y20
 	VPROLD        $0x14, Y20, Y20
 	VPADDD        Y3, Y20, Y20
-	VPADDD        64(R8), Y21, Y21
-	VPADDD.BCST   80(BX), Y12, Y9
+	VPADDD        64(R9), Y21, Y21
+	VPADDD.BCST   80(SI), Y12, Y9
 	VPTERNLOGD    $0xac, Y4, Y8, Y12
 	VPADDD        Y12, Y21, Y21
 	VPROLD        $0x14, Y21, Y21
 	VPADDD        Y4, Y21, Y21
-	VPADDD        96(R8), Y10, Y10
-	VPADDD.BCST   80(BX), Y13, Y11
+	VPADDD        96(R9), Y10, Y10
+	VPADDD.BCST   80(SI), Y13, Y11
 	VPTERNLOGD    $0xac, Y5, Y19, Y13
 	VPADDD        Y13, Y10, Y10
 	VPROLD        $0x14, Y10, Y10
 	VPADDD        Y5, Y10, Y10
 	VSHUFI64X2    $0x00, Y1, Y2, Y12
-	VMOVDQU32     Y12, 416(R9)
+	VMOVDQU32     Y12, 416(R10)
 	VSHUFI64X2    $0x03, Y1, Y2, Y1
-	VMOVDQU32     Y1, 928(R9)
-	MOVQ          64(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          64(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y1
+	VMOVDQU32     Y1, 928(R10)
+	MOVQ          64(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          64(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y1
-	MOVQ          72(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          72(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y2
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y1
+	MOVQ          72(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          72(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y2
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y2
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y2
-	MOVQ          80(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          80(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y12
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y2
+	MOVQ          80(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          80(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y12
-	VPADDD        640(R8), Y0, Y0
-	VPADDD.BCST   84(BX), Y25, Y13
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y12
+	VPADDD        640(R9), Y0, Y0
+	VPADDD.BCST   84(SI), Y25, Y13
 	VPTERNLOGD    $0xac, Y17, Y22, Y25
 	VPADDD        Y25, Y0, Y0
 	VPROLD        $0x05, Y0, Y0
 	VPADDD        Y17, Y0, Y0
-	VPADDD        672(R8), Y7, Y7
-	VPADDD.BCST   84(BX), Y6, Y14
+	VPADDD        672(R9), Y7, Y7
+	VPADDD.BCST   84(SI), Y6, Y14
 	VPTERNLOGD    $0xac, Y20, Y3, Y6
 	VPADDD        Y6, Y7, Y7
 	VPROLD        $0x05, Y7, Y7
 	VPADDD        Y20, Y7, Y7
-	VPADDD        704(R8), Y9, Y9
-	VPADDD.BCST   84(BX), Y8, Y6
+	VPADDD        704(R9), Y9, Y9
+	VPADDD.BCST   84(SI), Y8, Y6
 	VPTERNLOGD    $0xac, Y21, Y4, Y8
 	VPADDD        Y8, Y9, Y9
 	VPROLD        $0x05, Y9, Y9
 	VPADDD        Y21, Y9, Y9
-	VPADDD        736(R8), Y11, Y11
-	VPADDD.BCST   84(BX), Y19, Y8
+	VPADDD        736(R9), Y11, Y11
+	VPADDD.BCST   84(SI), Y19, Y8
 	VPTERNLOGD    $0xac, Y10, Y5, Y19
 	VPADDD        Y19, Y11, Y11
 	VPROLD        $0x05, Y11, Y11
 	VPADDD        Y10, Y11, Y11
-	MOVQ          88(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          88(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
+	MOVQ          88(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          88(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y15
-	MOVQ          96(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          96(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y16
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y15
+	MOVQ          96(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          96(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y16
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y16
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y16
-	MOVQ          104(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          104(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y18
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y16
+	MOVQ          104(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          104(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y18
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y18
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y18
-	MOVQ          112(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          112(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y19
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y18
+	MOVQ          112(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          112(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y19
-	MOVQ          120(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          120(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y23
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y19
+	MOVQ          120(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          120(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y23
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y23
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y23
-	VPADDD        1280(R8), Y13, Y13
-	VPADDD.BCST   88(BX), Y22, Y24
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y23
+	VPADDD        1280(R9), Y13, Y13
+	VPADDD.BCST   88(SI), Y22, Y24
 	VPTERNLOGD    $0xac, Y0, Y17, Y22
 	VPADDD        Y22, Y13, Y13
 	VPROLD        $0x09, Y13, Y13
 	VPADDD        Y0, Y13, Y13
-	VPADDD        1312(R8), Y14, Y14
-	VPADDD.BCST   88(BX), Y3, Y22
+	VPADDD        1312(R9), Y14, Y14
+	VPADDD.BCST   88(SI), Y3, Y22
 	VPTERNLOGD    $0xac, Y7, Y20, Y3
 	VPADDD        Y3, Y14, Y14
 	VPROLD        $0x09, Y14, Y14
 	VPADDD        Y7, Y14, Y14
-	VPADDD        1344(R8), Y6, Y6
-	VPADDD.BCST   88(BX), Y4, Y3
+	VPADDD        1344(R9), Y6, Y6
+	VPADDD.BCST   88(SI), Y4, Y3
 	VPTERNLOGD    $0xac, Y9, Y21, Y4
 	VPADDD        Y4, Y6, Y6
 	VPROLD        $0x09, Y6, Y6
 	VPADDD        Y9, Y6, Y6
-	VPADDD        1376(R8), Y8, Y8
-	VPADDD.BCST   88(BX), Y5, Y4
+	VPADDD        1376(R9), Y8, Y8
+	VPADDD.BCST   88(SI), Y5, Y4
 	VPTERNLOGD    $0xac, Y11, Y10, Y5
 	VPADDD        Y5, Y8, Y8
 	VPROLD        $0x09, Y8, Y8
@@ -10850,26 +10865,26 @@ sumAVX512x32_more:
 	VPUNPCKLDQ    Y15, Y12, Y2
 	VPUNPCKHDQ    Y15, Y12, Y12
 	VPUNPCKLQDQ   Y2, Y5, Y15
-	VPADDD        1920(R8), Y24, Y24
-	VPADDD.BCST   92(BX), Y17, Y25
+	VPADDD        1920(R9), Y24, Y24
+	VPADDD.BCST   92(SI), Y17, Y25
 	VPTERNLOGD    $0xac, Y13, Y0, Y17
 	VPADDD        Y17, Y24, Y24
 	VPROLD        $0x0e, Y24, Y24
 	VPADDD        Y13, Y24, Y24
-	VPADDD        1952(R8), Y22, Y22
-	VPADDD.BCST   92(BX), Y20, Y17
+	VPADDD        1952(R9), Y22, Y22
+	VPADDD.BCST   92(SI), Y20, Y17
 	VPTERNLOGD    $0xac, Y14, Y7, Y20
 	VPADDD        Y20, Y22, Y22
 	VPROLD        $0x0e, Y22, Y22
 	VPADDD        Y14, Y22, Y22
-	VPADDD        1984(R8), Y3, Y3
-	VPADDD.BCST   92(BX), Y21, Y20
+	VPADDD        1984(R9), Y3, Y3
+	VPADDD.BCST   92(SI), Y21, Y20
 	VPTERNLOGD    $0xac, Y6, Y9, Y21
 	VPADDD        Y21, Y3, Y3
 	VPROLD        $0x0e, Y3, Y3
 	VPADDD        Y6, Y3, Y3
-	VPADDD        2016(R8), Y4, Y4
-	VPADDD.BCST   92(BX), Y10, Y21
+	VPADDD        2016(R9), Y4, Y4
+	VPADDD.BCST   92(SI), Y10, Y21
 	VPTERNLOGD    $0xac, Y8, Y11, Y10
 	VPADDD        Y10, Y4, Y4
 	VPROLD        $0x0e, Y4, Y4
@@ -10879,26 +10894,26 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y12, Y1, Y1
 	VPUNPCKLDQ    Y18, Y16, Y10
 	VPUNPCKHDQ    Y18, Y16, Y12
-	VPADDD        512(R8), Y25, Y25
-	VPADDD.BCST   96(BX), Y0, Y16
+	VPADDD        512(R9), Y25, Y25
+	VPADDD.BCST   96(SI), Y0, Y16
 	VPTERNLOGD    $0xac, Y24, Y13, Y0
 	VPADDD        Y0, Y25, Y25
 	VPROLD        $0x14, Y25, Y25
 	VPADDD        Y24, Y25, Y25
-	VPADDD        544(R8), Y17, Y17
-	VPADDD.BCST   96(BX), Y7, Y0
+	VPADDD        544(R9), Y17, Y17
+	VPADDD.BCST   96(SI), Y7, Y0
 	VPTERNLOGD    $0xac, Y22, Y14, Y7
 	VPADDD        Y7, Y17, Y17
 	VPROLD        $0x14, Y17, Y17
 	VPADDD        Y22, Y17, Y17
-	VPADDD        576(R8), Y20, Y20
-	VPADDD.BCST   96(BX), Y9, Y7
+	VPADDD        576(R9), Y20, Y20
+	VPADDD.BCST   96(SI), Y9, Y7
 	VPTERNLOGD    $0xac, Y3, Y6, Y9
 	VPADDD        Y9, Y20, Y20
 	VPROLD        $0x14, Y20, Y20
 	VPADDD        Y3, Y20, Y20
-	VPADDD        608(R8), Y21, Y21
-	VPADDD.BCST   96(BX), Y11, Y9
+	VPADDD        608(R9), Y21, Y21
+	VPADDD.BCST   96(SI), Y11, Y9
 	VPTERNLOGD    $0xac, Y4, Y8, Y11
 	VPADDD        Y11, Y21, Y21
 	VPROLD        $0x14, Y21, Y21
@@ -10908,190 +10923,190 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y11, Y10, Y19
 	VPUNPCKHQDQ   Y11, Y10, Y10
 	VPUNPCKLQDQ   Y18, Y12, Y11
-	VPADDD        1152(R8), Y16, Y16
-	VPADDD.BCST   100(BX), Y13, Y23
+	VPADDD        1152(R9), Y16, Y16
+	VPADDD.BCST   100(SI), Y13, Y23
 	VPTERNLOGD    $0xac, Y25, Y24, Y13
 	VPADDD        Y13, Y16, Y16
 	VPROLD        $0x05, Y16, Y16
 	VPADDD        Y25, Y16, Y16
-	VPADDD        1184(R8), Y0, Y0
-	VPADDD.BCST   100(BX), Y14, Y13
+	VPADDD        1184(R9), Y0, Y0
+	VPADDD.BCST   100(SI), Y14, Y13
 	VPTERNLOGD    $0xac, Y17, Y22, Y14
 	VPADDD        Y14, Y0, Y0
 	VPROLD        $0x05, Y0, Y0
 	VPADDD        Y17, Y0, Y0
-	VPADDD        1216(R8), Y7, Y7
-	VPADDD.BCST   100(BX), Y6, Y14
+	VPADDD        1216(R9), Y7, Y7
+	VPADDD.BCST   100(SI), Y6, Y14
 	VPTERNLOGD    $0xac, Y20, Y3, Y6
 	VPADDD        Y6, Y7, Y7
 	VPROLD        $0x05, Y7, Y7
 	VPADDD        Y20, Y7, Y7
-	VPADDD        1248(R8), Y9, Y9
-	VPADDD.BCST   100(BX), Y8, Y6
+	VPADDD        1248(R9), Y9, Y9
+	VPADDD.BCST   100(SI), Y8, Y6
 	VPTERNLOGD    $0xac, Y21, Y4, Y8
 	VPADDD        Y8, Y9, Y9
 	VPROLD        $0x05, Y9, Y9
 	VPADDD        Y21, Y9, Y9
 	VPUNPCKHQDQ   Y18, Y12, Y8
 	VSHUFI64X2    $0x00, Y19, Y15, Y12
-	VMOVDQU32     Y12, 1056(R9)
+	VMOVDQU32     Y12, 1056(R10)
 	VSHUFI64X2    $0x03, Y19, Y15, Y12
-	VMOVDQU32     Y12, 1568(R9)
+	VMOVDQU32     Y12, 1568(R10)
 	VSHUFI64X2    $0x00, Y10, Y2, Y12
-	VMOVDQU32     Y12, 1184(R9)
+	VMOVDQU32     Y12, 1184(R10)
 	VSHUFI64X2    $0x03, Y10, Y2, Y2
-	VMOVDQU32     Y2, 1696(R9)
-	VPADDD        1792(R8), Y23, Y23
-	VPADDD.BCST   104(BX), Y24, Y2
+	VMOVDQU32     Y2, 1696(R10)
+	VPADDD        1792(R9), Y23, Y23
+	VPADDD.BCST   104(SI), Y24, Y2
 	VPTERNLOGD    $0xac, Y16, Y25, Y24
 	VPADDD        Y24, Y23, Y23
 	VPROLD        $0x09, Y23, Y23
 	VPADDD        Y16, Y23, Y23
-	VPADDD        1824(R8), Y13, Y13
-	VPADDD.BCST   104(BX), Y22, Y10
+	VPADDD        1824(R9), Y13, Y13
+	VPADDD.BCST   104(SI), Y22, Y10
 	VPTERNLOGD    $0xac, Y0, Y17, Y22
 	VPADDD        Y22, Y13, Y13
 	VPROLD        $0x09, Y13, Y13
 	VPADDD        Y0, Y13, Y13
-	VPADDD        1856(R8), Y14, Y14
-	VPADDD.BCST   104(BX), Y3, Y12
+	VPADDD        1856(R9), Y14, Y14
+	VPADDD.BCST   104(SI), Y3, Y12
 	VPTERNLOGD    $0xac, Y7, Y20, Y3
 	VPADDD        Y3, Y14, Y14
 	VPROLD        $0x09, Y14, Y14
 	VPADDD        Y7, Y14, Y14
-	VPADDD        1888(R8), Y6, Y6
-	VPADDD.BCST   104(BX), Y4, Y3
+	VPADDD        1888(R9), Y6, Y6
+	VPADDD.BCST   104(SI), Y4, Y3
 	VPTERNLOGD    $0xac, Y9, Y21, Y4
 	VPADDD        Y4, Y6, Y6
 	VPROLD        $0x09, Y6, Y6
 	VPADDD        Y9, Y6, Y6
 	VSHUFI64X2    $0x00, Y11, Y5, Y4
-	VMOVDQU32     Y4, 1312(R9)
+	VMOVDQU32     Y4, 1312(R10)
 	VSHUFI64X2    $0x03, Y11, Y5, Y4
-	VMOVDQU32     Y4, 1824(R9)
+	VMOVDQU32     Y4, 1824(R10)
 	VSHUFI64X2    $0x00, Y8, Y1, Y4
-	VMOVDQU32     Y4, 1440(R9)
+	VMOVDQU32     Y4, 1440(R10)
 	VSHUFI64X2    $0x03, Y8, Y1, Y1
-	VMOVDQU32     Y1, 1952(R9)
-	MOVQ          128(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          128(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y1
+	VMOVDQU32     Y1, 1952(R10)
+	MOVQ          128(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          128(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
-	VPADDD        384(R8), Y2, Y2
-	VPADDD.BCST   108(BX), Y25, Y4
+	VPADDD        384(R9), Y2, Y2
+	VPADDD.BCST   108(SI), Y25, Y4
 	VPTERNLOGD    $0xac, Y23, Y16, Y25
 	VPADDD        Y25, Y2, Y2
 	VPROLD        $0x0e, Y2, Y2
 	VPADDD        Y23, Y2, Y2
-	VPADDD        416(R8), Y10, Y10
-	VPADDD.BCST   108(BX), Y17, Y5
+	VPADDD        416(R9), Y10, Y10
+	VPADDD.BCST   108(SI), Y17, Y5
 	VPTERNLOGD    $0xac, Y13, Y0, Y17
 	VPADDD        Y17, Y10, Y10
 	VPROLD        $0x0e, Y10, Y10
 	VPADDD        Y13, Y10, Y10
-	VPADDD        448(R8), Y12, Y12
-	VPADDD.BCST   108(BX), Y20, Y8
+	VPADDD        448(R9), Y12, Y12
+	VPADDD.BCST   108(SI), Y20, Y8
 	VPTERNLOGD    $0xac, Y14, Y7, Y20
 	VPADDD        Y20, Y12, Y12
 	VPROLD        $0x0e, Y12, Y12
 	VPADDD        Y14, Y12, Y12
-	VPADDD        480(R8), Y3, Y3
-	VPADDD.BCST   108(BX), Y21, Y11
+	VPADDD        480(R9), Y3, Y3
+	VPADDD.BCST   108(SI), Y21, Y11
 	VPTERNLOGD    $0xac, Y6, Y9, Y21
 	VPADDD        Y21, Y3, Y3
 	VPROLD        $0x0e, Y3, Y3
 	VPADDD        Y6, Y3, Y3
-	MOVQ          136(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          136(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y15
+	MOVQ          136(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          136(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	MOVQ          144(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          144(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y17
+	MOVQ          144(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          144(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
-	MOVQ          152(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          152(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y18
+	MOVQ          152(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          152(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y18
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y18
-	MOVQ          160(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          160(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y19
+	MOVQ          160(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          160(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
-	MOVQ          168(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          168(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y20
+	MOVQ          168(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          168(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y20
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y20
-	VPADDD        1024(R8), Y4, Y4
-	VPADDD.BCST   112(BX), Y16, Y21
+	VPADDD        1024(R9), Y4, Y4
+	VPADDD.BCST   112(SI), Y16, Y21
 	VPTERNLOGD    $0xac, Y2, Y23, Y16
 	VPADDD        Y16, Y4, Y4
 	VPROLD        $0x14, Y4, Y4
 	VPADDD        Y2, Y4, Y4
-	VPADDD        1056(R8), Y5, Y5
-	VPADDD.BCST   112(BX), Y0, Y16
+	VPADDD        1056(R9), Y5, Y5
+	VPADDD.BCST   112(SI), Y0, Y16
 	VPTERNLOGD    $0xac, Y10, Y13, Y0
 	VPADDD        Y0, Y5, Y5
 	VPROLD        $0x14, Y5, Y5
 	VPADDD        Y10, Y5, Y5
-	VPADDD        1088(R8), Y8, Y8
-	VPADDD.BCST   112(BX), Y7, Y0
+	VPADDD        1088(R9), Y8, Y8
+	VPADDD.BCST   112(SI), Y7, Y0
 	VPTERNLOGD    $0xac, Y12, Y14, Y7
 	VPADDD        Y7, Y8, Y8
 	VPROLD        $0x14, Y8, Y8
 	VPADDD        Y12, Y8, Y8
-	VPADDD        1120(R8), Y11, Y11
-	VPADDD.BCST   112(BX), Y9, Y7
+	VPADDD        1120(R9), Y11, Y11
+	VPADDD.BCST   112(SI), Y9, Y7
 	VPTERNLOGD    $0xac, Y3, Y6, Y9
 	VPADDD        Y9, Y11, Y11
 	VPROLD        $0x14, Y11, Y11
 	VPADDD        Y3, Y11, Y11
-	MOVQ          176(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          176(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y9
+	MOVQ          176(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          176(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	MOVQ          184(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          184(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y22
+	MOVQ          184(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          184(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
 	VPUNPCKLDQ    Y15, Y1, Y24
 	VPUNPCKHDQ    Y15, Y1, Y1
 	VPUNPCKLDQ    Y18, Y17, Y15
-	VPADDD        1664(R8), Y21, Y21
-	VPADDD.BCST   116(BX), Y23, Y25
+	VPADDD        1664(R9), Y21, Y21
+	VPADDD.BCST   116(SI), Y23, Y25
 	VPTERNLOGD    $0xac, Y4, Y2, Y23
 	VPADDD        Y23, Y21, Y21
 	VPROLD        $0x05, Y21, Y21
 	VPADDD        Y4, Y21, Y21
-	VPADDD        1696(R8), Y16, Y16
-	VPADDD.BCST   116(BX), Y13, Y23
+	VPADDD        1696(R9), Y16, Y16
+	VPADDD.BCST   116(SI), Y13, Y23
 	VPTERNLOGD    $0xac, Y5, Y10, Y13
 	VPADDD        Y13, Y16, Y16
 	VPROLD        $0x05, Y16, Y16
 	VPADDD        Y5, Y16, Y16
-	VPADDD        1728(R8), Y0, Y0
-	VPADDD.BCST   116(BX), Y14, Y13
+	VPADDD        1728(R9), Y0, Y0
+	VPADDD.BCST   116(SI), Y14, Y13
 	VPTERNLOGD    $0xac, Y8, Y12, Y14
 	VPADDD        Y14, Y0, Y0
 	VPROLD        $0x05, Y0, Y0
 	VPADDD        Y8, Y0, Y0
-	VPADDD        1760(R8), Y7, Y7
-	VPADDD.BCST   116(BX), Y6, Y14
+	VPADDD        1760(R9), Y7, Y7
+	VPADDD.BCST   116(SI), Y6, Y14
 	VPTERNLOGD    $0xac, Y11, Y3, Y6
 	VPADDD        Y6, Y7, Y7
 	VPROLD        $0x05, Y7, Y7
@@ -11101,26 +11116,26 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y15, Y24, Y15
 	VPUNPCKLQDQ   Y6, Y1, Y18
 	VPUNPCKHQDQ   Y6, Y1, Y1
-	VPADDD        256(R8), Y25, Y25
-	VPADDD.BCST   120(BX), Y2, Y6
+	VPADDD        256(R9), Y25, Y25
+	VPADDD.BCST   120(SI), Y2, Y6
 	VPTERNLOGD    $0xac, Y21, Y4, Y2
 	VPADDD        Y2, Y25, Y25
 	VPROLD        $0x09, Y25, Y25
 	VPADDD        Y21, Y25, Y25
-	VPADDD        288(R8), Y23, Y23
-	VPADDD.BCST   120(BX), Y10, Y2
+	VPADDD        288(R9), Y23, Y23
+	VPADDD.BCST   120(SI), Y10, Y2
 	VPTERNLOGD    $0xac, Y16, Y5, Y10
 	VPADDD        Y10, Y23, Y23
 	VPROLD        $0x09, Y23, Y23
 	VPADDD        Y16, Y23, Y23
-	VPADDD        320(R8), Y13, Y13
-	VPADDD.BCST   120(BX), Y12, Y10
+	VPADDD        320(R9), Y13, Y13
+	VPADDD.BCST   120(SI), Y12, Y10
 	VPTERNLOGD    $0xac, Y0, Y8, Y12
 	VPADDD        Y12, Y13, Y13
 	VPROLD        $0x09, Y13, Y13
 	VPADDD        Y0, Y13, Y13
-	VPADDD        352(R8), Y14, Y14
-	VPADDD.BCST   120(BX), Y3, Y12
+	VPADDD        352(R9), Y14, Y14
+	VPADDD.BCST   120(SI), Y3, Y12
 	VPTERNLOGD    $0xac, Y7, Y11, Y3
 	VPADDD        Y3, Y14, Y14
 	VPROLD        $0x09, Y14, Y14
@@ -11130,26 +11145,26 @@ sumAVX512x32_more:
 	VPUNPCKLDQ    Y22, Y9, Y20
 	VPUNPCKHDQ    Y22, Y9, Y9
 	VPUNPCKLQDQ   Y20, Y3, Y22
-	VPADDD        896(R8), Y6, Y6
-	VPADDD.BCST   124(BX), Y4, Y24
+	VPADDD        896(R9), Y6, Y6
+	VPADDD.BCST   124(SI), Y4, Y24
 	VPTERNLOGD    $0xac, Y25, Y21, Y4
 	VPADDD        Y4, Y6, Y6
 	VPROLD        $0x0e, Y6, Y6
 	VPADDD        Y25, Y6, Y6
-	VPADDD        928(R8), Y2, Y2
-	VPADDD.BCST   124(BX), Y5, Y4
+	VPADDD        928(R9), Y2, Y2
+	VPADDD.BCST   124(SI), Y5, Y4
 	VPTERNLOGD    $0xac, Y23, Y16, Y5
 	VPADDD        Y5, Y2, Y2
 	VPROLD        $0x0e, Y2, Y2
 	VPADDD        Y23, Y2, Y2
-	VPADDD        960(R8), Y10, Y10
-	VPADDD.BCST   124(BX), Y8, Y5
+	VPADDD        960(R9), Y10, Y10
+	VPADDD.BCST   124(SI), Y8, Y5
 	VPTERNLOGD    $0xac, Y13, Y0, Y8
 	VPADDD        Y8, Y10, Y10
 	VPROLD        $0x0e, Y10, Y10
 	VPADDD        Y13, Y10, Y10
-	VPADDD        992(R8), Y12, Y12
-	VPADDD.BCST   124(BX), Y11, Y8
+	VPADDD        992(R9), Y12, Y12
+	VPADDD.BCST   124(SI), Y11, Y8
 	VPTERNLOGD    $0xac, Y14, Y7, Y11
 	VPADDD        Y11, Y12, Y12
 	VPROLD        $0x0e, Y12, Y12
@@ -11158,178 +11173,178 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y9, Y19, Y11
 	VPUNPCKHQDQ   Y9, Y19, Y9
 	VSHUFI64X2    $0x00, Y22, Y17, Y19
-	VMOVDQU32     Y19, 64(R9)
+	VMOVDQU32     Y19, 64(R10)
 	VSHUFI64X2    $0x03, Y22, Y17, Y17
-	VMOVDQU32     Y17, 576(R9)
-	VPADDD        1536(R8), Y24, Y24
-	VPADDD.BCST   128(BX), Y21, Y17
+	VMOVDQU32     Y17, 576(R10)
+	VPADDD        1536(R9), Y24, Y24
+	VPADDD.BCST   128(SI), Y21, Y17
 	VPTERNLOGD    $0xac, Y6, Y25, Y21
 	VPADDD        Y21, Y24, Y24
 	VPROLD        $0x14, Y24, Y24
 	VPADDD        Y6, Y24, Y24
-	VPADDD        1568(R8), Y4, Y4
-	VPADDD.BCST   128(BX), Y16, Y19
+	VPADDD        1568(R9), Y4, Y4
+	VPADDD.BCST   128(SI), Y16, Y19
 	VPTERNLOGD    $0xac, Y2, Y23, Y16
 	VPADDD        Y16, Y4, Y4
 	VPROLD        $0x14, Y4, Y4
 	VPADDD        Y2, Y4, Y4
-	VPADDD        1600(R8), Y5, Y5
-	VPADDD.BCST   128(BX), Y0, Y16
+	VPADDD        1600(R9), Y5, Y5
+	VPADDD.BCST   128(SI), Y0, Y16
 	VPTERNLOGD    $0xac, Y10, Y13, Y0
 	VPADDD        Y0, Y5, Y5
 	VPROLD        $0x14, Y5, Y5
 	VPADDD        Y10, Y5, Y5
-	VPADDD        1632(R8), Y8, Y8
-	VPADDD.BCST   128(BX), Y7, Y0
+	VPADDD        1632(R9), Y8, Y8
+	VPADDD.BCST   128(SI), Y7, Y0
 	VPTERNLOGD    $0xac, Y12, Y14, Y7
 	VPADDD        Y7, Y8, Y8
 	VPROLD        $0x14, Y8, Y8
 	VPADDD        Y12, Y8, Y8
 	VSHUFI64X2    $0x00, Y3, Y15, Y7
-	VMOVDQU32     Y7, 192(R9)
+	VMOVDQU32     Y7, 192(R10)
 	VSHUFI64X2    $0x03, Y3, Y15, Y3
-	VMOVDQU32     Y3, 704(R9)
+	VMOVDQU32     Y3, 704(R10)
 	VSHUFI64X2    $0x00, Y11, Y18, Y3
-	VMOVDQU32     Y3, 320(R9)
+	VMOVDQU32     Y3, 320(R10)
 	VSHUFI64X2    $0x03, Y11, Y18, Y3
-	VMOVDQU32     Y3, 832(R9)
+	VMOVDQU32     Y3, 832(R10)
 	VSHUFI64X2    $0x00, Y9, Y1, Y3
-	VMOVDQU32     Y3, 448(R9)
-	VPADDD        640(R8), Y17, Y17
-	VPADDD.BCST   132(BX), Y25, Y3
+	VMOVDQU32     Y3, 448(R10)
+	VPADDD        640(R9), Y17, Y17
+	VPADDD.BCST   132(SI), Y25, Y3
 	VPTERNLOGD    $0x96, Y24, Y6, Y25
 	VPADDD        Y25, Y17, Y17
 	VPROLD        $0x04, Y17, Y17
 	VPADDD        Y24, Y17, Y17
-	VPADDD        672(R8), Y19, Y19
-	VPADDD.BCST   132(BX), Y23, Y7
+	VPADDD        672(R9), Y19, Y19
+	VPADDD.BCST   132(SI), Y23, Y7
 	VPTERNLOGD    $0x96, Y4, Y2, Y23
 	VPADDD        Y23, Y19, Y19
 	VPROLD        $0x04, Y19, Y19
 	VPADDD        Y4, Y19, Y19
-	VPADDD        704(R8), Y16, Y16
-	VPADDD.BCST   132(BX), Y13, Y11
+	VPADDD        704(R9), Y16, Y16
+	VPADDD.BCST   132(SI), Y13, Y11
 	VPTERNLOGD    $0x96, Y5, Y10, Y13
 	VPADDD        Y13, Y16, Y16
 	VPROLD        $0x04, Y16, Y16
 	VPADDD        Y5, Y16, Y16
-	VPADDD        736(R8), Y0, Y0
-	VPADDD.BCST   132(BX), Y14, Y13
+	VPADDD        736(R9), Y0, Y0
+	VPADDD.BCST   132(SI), Y14, Y13
 	VPTERNLOGD    $0x96, Y8, Y12, Y14
 	VPADDD        Y14, Y0, Y0
 	VPROLD        $0x04, Y0, Y0
 	VPADDD        Y8, Y0, Y0
 	VSHUFI64X2    $0x03, Y9, Y1, Y1
-	VMOVDQU32     Y1, 960(R9)
-	MOVQ          128(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          128(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y1
+	VMOVDQU32     Y1, 960(R10)
+	MOVQ          128(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          128(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y1
-	MOVQ          136(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          136(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y9
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y1
+	MOVQ          136(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          136(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y9
-	MOVQ          144(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          144(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y14
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y9
+	MOVQ          144(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          144(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y14
-	MOVQ          152(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          152(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y14
+	MOVQ          152(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          152(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y15
-	VPADDD        1024(R8), Y3, Y3
-	VPADDD.BCST   136(BX), Y6, Y18
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y15
+	VPADDD        1024(R9), Y3, Y3
+	VPADDD.BCST   136(SI), Y6, Y18
 	VPTERNLOGD    $0x96, Y17, Y24, Y6
 	VPADDD        Y6, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y17, Y3, Y3
-	VPADDD        1056(R8), Y7, Y7
-	VPADDD.BCST   136(BX), Y2, Y6
+	VPADDD        1056(R9), Y7, Y7
+	VPADDD.BCST   136(SI), Y2, Y6
 	VPTERNLOGD    $0x96, Y19, Y4, Y2
 	VPADDD        Y2, Y7, Y7
 	VPROLD        $0x0b, Y7, Y7
 	VPADDD        Y19, Y7, Y7
-	VPADDD        1088(R8), Y11, Y11
-	VPADDD.BCST   136(BX), Y10, Y2
+	VPADDD        1088(R9), Y11, Y11
+	VPADDD.BCST   136(SI), Y10, Y2
 	VPTERNLOGD    $0x96, Y16, Y5, Y10
 	VPADDD        Y10, Y11, Y11
 	VPROLD        $0x0b, Y11, Y11
 	VPADDD        Y16, Y11, Y11
-	VPADDD        1120(R8), Y13, Y13
-	VPADDD.BCST   136(BX), Y12, Y10
+	VPADDD        1120(R9), Y13, Y13
+	VPADDD.BCST   136(SI), Y12, Y10
 	VPTERNLOGD    $0x96, Y0, Y8, Y12
 	VPADDD        Y12, Y13, Y13
 	VPROLD        $0x0b, Y13, Y13
 	VPADDD        Y0, Y13, Y13
-	MOVQ          160(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          160(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y12
+	MOVQ          160(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          160(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y12
-	MOVQ          168(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          168(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y20
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y12
+	MOVQ          168(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          168(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y20
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y20
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y20
-	MOVQ          176(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          176(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y21
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y20
+	MOVQ          176(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          176(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y21
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y21
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y21
-	MOVQ          184(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          184(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y22
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y21
+	MOVQ          184(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          184(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y22
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y22
 	VPUNPCKLDQ    Y9, Y1, Y23
-	VPADDD        1408(R8), Y18, Y18
-	VPADDD.BCST   140(BX), Y24, Y25
+	VPADDD        1408(R9), Y18, Y18
+	VPADDD.BCST   140(SI), Y24, Y25
 	VPTERNLOGD    $0x96, Y3, Y17, Y24
 	VPADDD        Y24, Y18, Y18
 	VPROLD        $0x10, Y18, Y18
 	VPADDD        Y3, Y18, Y18
-	VPADDD        1440(R8), Y6, Y6
-	VPADDD.BCST   140(BX), Y4, Y24
+	VPADDD        1440(R9), Y6, Y6
+	VPADDD.BCST   140(SI), Y4, Y24
 	VPTERNLOGD    $0x96, Y7, Y19, Y4
 	VPADDD        Y4, Y6, Y6
 	VPROLD        $0x10, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	VPADDD        1472(R8), Y2, Y2
-	VPADDD.BCST   140(BX), Y5, Y4
+	VPADDD        1472(R9), Y2, Y2
+	VPADDD.BCST   140(SI), Y5, Y4
 	VPTERNLOGD    $0x96, Y11, Y16, Y5
 	VPADDD        Y5, Y2, Y2
 	VPROLD        $0x10, Y2, Y2
 	VPADDD        Y11, Y2, Y2
-	VPADDD        1504(R8), Y10, Y10
-	VPADDD.BCST   140(BX), Y8, Y5
+	VPADDD        1504(R9), Y10, Y10
+	VPADDD.BCST   140(SI), Y8, Y5
 	VPTERNLOGD    $0x96, Y13, Y0, Y8
 	VPADDD        Y8, Y10, Y10
 	VPROLD        $0x10, Y10, Y10
@@ -11339,26 +11354,26 @@ sumAVX512x32_more:
 	VPUNPCKHDQ    Y15, Y14, Y9
 	VPUNPCKLQDQ   Y8, Y23, Y14
 	VPUNPCKHQDQ   Y8, Y23, Y8
-	VPADDD        1792(R8), Y25, Y25
-	VPADDD.BCST   144(BX), Y17, Y15
+	VPADDD        1792(R9), Y25, Y25
+	VPADDD.BCST   144(SI), Y17, Y15
 	VPTERNLOGD    $0x96, Y18, Y3, Y17
 	VPADDD        Y17, Y25, Y25
 	VPROLD        $0x17, Y25, Y25
 	VPADDD        Y18, Y25, Y25
-	VPADDD        1824(R8), Y24, Y24
-	VPADDD.BCST   144(BX), Y19, Y17
+	VPADDD        1824(R9), Y24, Y24
+	VPADDD.BCST   144(SI), Y19, Y17
 	VPTERNLOGD    $0x96, Y6, Y7, Y19
 	VPADDD        Y19, Y24, Y24
 	VPROLD        $0x17, Y24, Y24
 	VPADDD        Y6, Y24, Y24
-	VPADDD        1856(R8), Y4, Y4
-	VPADDD.BCST   144(BX), Y16, Y19
+	VPADDD        1856(R9), Y4, Y4
+	VPADDD.BCST   144(SI), Y16, Y19
 	VPTERNLOGD    $0x96, Y2, Y11, Y16
 	VPADDD        Y16, Y4, Y4
 	VPROLD        $0x17, Y4, Y4
 	VPADDD        Y2, Y4, Y4
-	VPADDD        1888(R8), Y5, Y5
-	VPADDD.BCST   144(BX), Y0, Y16
+	VPADDD        1888(R9), Y5, Y5
+	VPADDD.BCST   144(SI), Y0, Y16
 	VPTERNLOGD    $0x96, Y10, Y13, Y0
 	VPADDD        Y0, Y5, Y5
 	VPROLD        $0x17, Y5, Y5
@@ -11368,26 +11383,26 @@ sumAVX512x32_more:
 	VPUNPCKLDQ    Y20, Y12, Y9
 	VPUNPCKHDQ    Y20, Y12, Y12
 	VPUNPCKLDQ    Y22, Y21, Y20
-	VPADDD        128(R8), Y15, Y15
-	VPADDD.BCST   148(BX), Y3, Y23
+	VPADDD        128(R9), Y15, Y15
+	VPADDD.BCST   148(SI), Y3, Y23
 	VPTERNLOGD    $0x96, Y25, Y18, Y3
 	VPADDD        Y3, Y15, Y15
 	VPROLD        $0x04, Y15, Y15
 	VPADDD        Y25, Y15, Y15
-	VPADDD        160(R8), Y17, Y17
-	VPADDD.BCST   148(BX), Y7, Y3
+	VPADDD        160(R9), Y17, Y17
+	VPADDD.BCST   148(SI), Y7, Y3
 	VPTERNLOGD    $0x96, Y24, Y6, Y7
 	VPADDD        Y7, Y17, Y17
 	VPROLD        $0x04, Y17, Y17
 	VPADDD        Y24, Y17, Y17
-	VPADDD        192(R8), Y19, Y19
-	VPADDD.BCST   148(BX), Y11, Y7
+	VPADDD        192(R9), Y19, Y19
+	VPADDD.BCST   148(SI), Y11, Y7
 	VPTERNLOGD    $0x96, Y4, Y2, Y11
 	VPADDD        Y11, Y19, Y19
 	VPROLD        $0x04, Y19, Y19
 	VPADDD        Y4, Y19, Y19
-	VPADDD        224(R8), Y16, Y16
-	VPADDD.BCST   148(BX), Y13, Y11
+	VPADDD        224(R9), Y16, Y16
+	VPADDD.BCST   148(SI), Y13, Y11
 	VPTERNLOGD    $0x96, Y5, Y10, Y13
 	VPADDD        Y13, Y16, Y16
 	VPROLD        $0x04, Y16, Y16
@@ -11397,190 +11412,190 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y20, Y9, Y9
 	VPUNPCKLQDQ   Y13, Y12, Y20
 	VPUNPCKHQDQ   Y13, Y12, Y12
-	VPADDD        512(R8), Y23, Y23
-	VPADDD.BCST   152(BX), Y18, Y13
+	VPADDD        512(R9), Y23, Y23
+	VPADDD.BCST   152(SI), Y18, Y13
 	VPTERNLOGD    $0x96, Y15, Y25, Y18
 	VPADDD        Y18, Y23, Y23
 	VPROLD        $0x0b, Y23, Y23
 	VPADDD        Y15, Y23, Y23
-	VPADDD        544(R8), Y3, Y3
-	VPADDD.BCST   152(BX), Y6, Y18
+	VPADDD        544(R9), Y3, Y3
+	VPADDD.BCST   152(SI), Y6, Y18
 	VPTERNLOGD    $0x96, Y17, Y24, Y6
 	VPADDD        Y6, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y17, Y3, Y3
-	VPADDD        576(R8), Y7, Y7
-	VPADDD.BCST   152(BX), Y2, Y6
+	VPADDD        576(R9), Y7, Y7
+	VPADDD.BCST   152(SI), Y2, Y6
 	VPTERNLOGD    $0x96, Y19, Y4, Y2
 	VPADDD        Y2, Y7, Y7
 	VPROLD        $0x0b, Y7, Y7
 	VPADDD        Y19, Y7, Y7
-	VPADDD        608(R8), Y11, Y11
-	VPADDD.BCST   152(BX), Y10, Y2
+	VPADDD        608(R9), Y11, Y11
+	VPADDD.BCST   152(SI), Y10, Y2
 	VPTERNLOGD    $0x96, Y16, Y5, Y10
 	VPADDD        Y10, Y11, Y11
 	VPROLD        $0x0b, Y11, Y11
 	VPADDD        Y16, Y11, Y11
 	VSHUFI64X2    $0x00, Y21, Y14, Y10
-	VMOVDQU32     Y10, 1088(R9)
+	VMOVDQU32     Y10, 1088(R10)
 	VSHUFI64X2    $0x03, Y21, Y14, Y10
-	VMOVDQU32     Y10, 1600(R9)
+	VMOVDQU32     Y10, 1600(R10)
 	VSHUFI64X2    $0x00, Y9, Y8, Y10
-	VMOVDQU32     Y10, 1216(R9)
+	VMOVDQU32     Y10, 1216(R10)
 	VSHUFI64X2    $0x03, Y9, Y8, Y8
-	VMOVDQU32     Y8, 1728(R9)
+	VMOVDQU32     Y8, 1728(R10)
 	VSHUFI64X2    $0x00, Y20, Y0, Y8
-	VMOVDQU32     Y8, 1344(R9)
-	VPADDD        896(R8), Y13, Y13
-	VPADDD.BCST   156(BX), Y25, Y8
+	VMOVDQU32     Y8, 1344(R10)
+	VPADDD        896(R9), Y13, Y13
+	VPADDD.BCST   156(SI), Y25, Y8
 	VPTERNLOGD    $0x96, Y23, Y15, Y25
 	VPADDD        Y25, Y13, Y13
 	VPROLD        $0x10, Y13, Y13
 	VPADDD        Y23, Y13, Y13
-	VPADDD        928(R8), Y18, Y18
-	VPADDD.BCST   156(BX), Y24, Y9
+	VPADDD        928(R9), Y18, Y18
+	VPADDD.BCST   156(SI), Y24, Y9
 	VPTERNLOGD    $0x96, Y3, Y17, Y24
 	VPADDD        Y24, Y18, Y18
 	VPROLD        $0x10, Y18, Y18
 	VPADDD        Y3, Y18, Y18
-	VPADDD        960(R8), Y6, Y6
-	VPADDD.BCST   156(BX), Y4, Y10
+	VPADDD        960(R9), Y6, Y6
+	VPADDD.BCST   156(SI), Y4, Y10
 	VPTERNLOGD    $0x96, Y7, Y19, Y4
 	VPADDD        Y4, Y6, Y6
 	VPROLD        $0x10, Y6, Y6
 	VPADDD        Y7, Y6, Y6
-	VPADDD        992(R8), Y2, Y2
-	VPADDD.BCST   156(BX), Y5, Y4
+	VPADDD        992(R9), Y2, Y2
+	VPADDD.BCST   156(SI), Y5, Y4
 	VPTERNLOGD    $0x96, Y11, Y16, Y5
 	VPADDD        Y5, Y2, Y2
 	VPROLD        $0x10, Y2, Y2
 	VPADDD        Y11, Y2, Y2
 	VSHUFI64X2    $0x03, Y20, Y0, Y0
-	VMOVDQU32     Y0, 1856(R9)
+	VMOVDQU32     Y0, 1856(R10)
 	VSHUFI64X2    $0x00, Y12, Y1, Y0
-	VMOVDQU32     Y0, 1472(R9)
+	VMOVDQU32     Y0, 1472(R10)
 	VSHUFI64X2    $0x03, Y12, Y1, Y0
-	VMOVDQU32     Y0, 1984(R9)
-	MOVQ          192(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          192(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y0
+	VMOVDQU32     Y0, 1984(R10)
+	MOVQ          192(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          192(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y0
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y0
-	MOVQ          200(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          200(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y1
+	MOVQ          200(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          200(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y1
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y1
-	VPADDD        1280(R8), Y8, Y8
-	VPADDD.BCST   160(BX), Y15, Y5
+	VPADDD        1280(R9), Y8, Y8
+	VPADDD.BCST   160(SI), Y15, Y5
 	VPTERNLOGD    $0x96, Y13, Y23, Y15
 	VPADDD        Y15, Y8, Y8
 	VPROLD        $0x17, Y8, Y8
 	VPADDD        Y13, Y8, Y8
-	VPADDD        1312(R8), Y9, Y9
-	VPADDD.BCST   160(BX), Y17, Y12
+	VPADDD        1312(R9), Y9, Y9
+	VPADDD.BCST   160(SI), Y17, Y12
 	VPTERNLOGD    $0x96, Y18, Y3, Y17
 	VPADDD        Y17, Y9, Y9
 	VPROLD        $0x17, Y9, Y9
 	VPADDD        Y18, Y9, Y9
-	VPADDD        1344(R8), Y10, Y10
-	VPADDD.BCST   160(BX), Y19, Y14
+	VPADDD        1344(R9), Y10, Y10
+	VPADDD.BCST   160(SI), Y19, Y14
 	VPTERNLOGD    $0x96, Y6, Y7, Y19
 	VPADDD        Y19, Y10, Y10
 	VPROLD        $0x17, Y10, Y10
 	VPADDD        Y6, Y10, Y10
-	VPADDD        1376(R8), Y4, Y4
-	VPADDD.BCST   160(BX), Y16, Y15
+	VPADDD        1376(R9), Y4, Y4
+	VPADDD.BCST   160(SI), Y16, Y15
 	VPTERNLOGD    $0x96, Y2, Y11, Y16
 	VPADDD        Y16, Y4, Y4
 	VPROLD        $0x17, Y4, Y4
 	VPADDD        Y2, Y4, Y4
-	MOVQ          208(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          208(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y16
+	MOVQ          208(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          208(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y16
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y16
-	MOVQ          216(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          216(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y17
+	MOVQ          216(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          216(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
-	MOVQ          224(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          224(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y19
+	MOVQ          224(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          224(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y19
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y19
-	MOVQ          232(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          232(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y20
+	MOVQ          232(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          232(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y20
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y20
-	MOVQ          240(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          240(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y21
+	MOVQ          240(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          240(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y21
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y21
-	VPADDD        1664(R8), Y5, Y5
-	VPADDD.BCST   164(BX), Y23, Y22
+	VPADDD        1664(R9), Y5, Y5
+	VPADDD.BCST   164(SI), Y23, Y22
 	VPTERNLOGD    $0x96, Y8, Y13, Y23
 	VPADDD        Y23, Y5, Y5
 	VPROLD        $0x04, Y5, Y5
 	VPADDD        Y8, Y5, Y5
-	VPADDD        1696(R8), Y12, Y12
-	VPADDD.BCST   164(BX), Y3, Y23
+	VPADDD        1696(R9), Y12, Y12
+	VPADDD.BCST   164(SI), Y3, Y23
 	VPTERNLOGD    $0x96, Y9, Y18, Y3
 	VPADDD        Y3, Y12, Y12
 	VPROLD        $0x04, Y12, Y12
 	VPADDD        Y9, Y12, Y12
-	VPADDD        1728(R8), Y14, Y14
-	VPADDD.BCST   164(BX), Y7, Y3
+	VPADDD        1728(R9), Y14, Y14
+	VPADDD.BCST   164(SI), Y7, Y3
 	VPTERNLOGD    $0x96, Y10, Y6, Y7
 	VPADDD        Y7, Y14, Y14
 	VPROLD        $0x04, Y14, Y14
 	VPADDD        Y10, Y14, Y14
-	VPADDD        1760(R8), Y15, Y15
-	VPADDD.BCST   164(BX), Y11, Y7
+	VPADDD        1760(R9), Y15, Y15
+	VPADDD.BCST   164(SI), Y11, Y7
 	VPTERNLOGD    $0x96, Y4, Y2, Y11
 	VPADDD        Y11, Y15, Y15
 	VPROLD        $0x04, Y15, Y15
 	VPADDD        Y4, Y15, Y15
-	MOVQ          248(R11), R13
-	KMOVD         (CX)(R13*2), K1
-	KMOVD         4(CX)(R13*2), K2
-	MOVQ          248(R10), R13
-	VMOVDQU8.Z    (R13)(R12*1), K1, Y11
+	MOVQ          248(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          248(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
 	VPUNPCKLDQ    Y1, Y0, Y24
 	VPUNPCKHDQ    Y1, Y0, Y0
 	VPUNPCKLDQ    Y17, Y16, Y1
 	VPUNPCKHDQ    Y17, Y16, Y16
-	VPADDD        (R8), Y22, Y22
-	VPADDD.BCST   168(BX), Y13, Y17
+	VPADDD        (R9), Y22, Y22
+	VPADDD.BCST   168(SI), Y13, Y17
 	VPTERNLOGD    $0x96, Y5, Y8, Y13
 	VPADDD        Y13, Y22, Y22
 	VPROLD        $0x0b, Y22, Y22
 	VPADDD        Y5, Y22, Y22
-	VPADDD        32(R8), Y23, Y23
-	VPADDD.BCST   168(BX), Y18, Y13
+	VPADDD        32(R9), Y23, Y23
+	VPADDD.BCST   168(SI), Y18, Y13
 	VPTERNLOGD    $0x96, Y12, Y9, Y18
 	VPADDD        Y18, Y23, Y23
 	VPROLD        $0x0b, Y23, Y23
 	VPADDD        Y12, Y23, Y23
-	VPADDD        64(R8), Y3, Y3
-	VPADDD.BCST   168(BX), Y6, Y18
+	VPADDD        64(R9), Y3, Y3
+	VPADDD.BCST   168(SI), Y6, Y18
 	VPTERNLOGD    $0x96, Y14, Y10, Y6
 	VPADDD        Y6, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y14, Y3, Y3
-	VPADDD        96(R8), Y7, Y7
-	VPADDD.BCST   168(BX), Y2, Y6
+	VPADDD        96(R9), Y7, Y7
+	VPADDD.BCST   168(SI), Y2, Y6
 	VPTERNLOGD    $0x96, Y15, Y4, Y2
 	VPADDD        Y2, Y7, Y7
 	VPROLD        $0x0b, Y7, Y7
@@ -11590,26 +11605,26 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y16, Y0, Y24
 	VPUNPCKHQDQ   Y16, Y0, Y0
 	VPUNPCKLDQ    Y20, Y19, Y16
-	VPADDD        384(R8), Y17, Y17
-	VPADDD.BCST   172(BX), Y8, Y25
+	VPADDD        384(R9), Y17, Y17
+	VPADDD.BCST   172(SI), Y8, Y25
 	VPTERNLOGD    $0x96, Y22, Y5, Y8
 	VPADDD        Y8, Y17, Y17
 	VPROLD        $0x10, Y17, Y17
 	VPADDD        Y22, Y17, Y17
-	VPADDD        416(R8), Y13, Y13
-	VPADDD.BCST   172(BX), Y9, Y8
+	VPADDD        416(R9), Y13, Y13
+	VPADDD.BCST   172(SI), Y9, Y8
 	VPTERNLOGD    $0x96, Y23, Y12, Y9
 	VPADDD        Y9, Y13, Y13
 	VPROLD        $0x10, Y13, Y13
 	VPADDD        Y23, Y13, Y13
-	VPADDD        448(R8), Y18, Y18
-	VPADDD.BCST   172(BX), Y10, Y9
+	VPADDD        448(R9), Y18, Y18
+	VPADDD.BCST   172(SI), Y10, Y9
 	VPTERNLOGD    $0x96, Y3, Y14, Y10
 	VPADDD        Y10, Y18, Y18
 	VPROLD        $0x10, Y18, Y18
 	VPADDD        Y3, Y18, Y18
-	VPADDD        480(R8), Y6, Y6
-	VPADDD.BCST   172(BX), Y4, Y10
+	VPADDD        480(R9), Y6, Y6
+	VPADDD.BCST   172(SI), Y4, Y10
 	VPTERNLOGD    $0x96, Y7, Y15, Y4
 	VPADDD        Y4, Y6, Y6
 	VPROLD        $0x10, Y6, Y6
@@ -11619,26 +11634,26 @@ sumAVX512x32_more:
 	VPUNPCKHDQ    Y11, Y21, Y11
 	VPUNPCKLQDQ   Y19, Y16, Y20
 	VPUNPCKHQDQ   Y19, Y16, Y16
-	VPADDD        768(R8), Y25, Y25
-	VPADDD.BCST   176(BX), Y5, Y19
+	VPADDD        768(R9), Y25, Y25
+	VPADDD.BCST   176(SI), Y5, Y19
 	VPTERNLOGD    $0x96, Y17, Y22, Y5
 	VPADDD        Y5, Y25, Y25
 	VPROLD        $0x17, Y25, Y25
 	VPADDD        Y17, Y25, Y25
-	VPADDD        800(R8), Y8, Y8
-	VPADDD.BCST   176(BX), Y12, Y5
+	VPADDD        800(R9), Y8, Y8
+	VPADDD.BCST   176(SI), Y12, Y5
 	VPTERNLOGD    $0x96, Y13, Y23, Y12
 	VPADDD        Y12, Y8, Y8
 	VPROLD        $0x17, Y8, Y8
 	VPADDD        Y13, Y8, Y8
-	VPADDD        832(R8), Y9, Y9
-	VPADDD.BCST   176(BX), Y14, Y12
+	VPADDD        832(R9), Y9, Y9
+	VPADDD.BCST   176(SI), Y14, Y12
 	VPTERNLOGD    $0x96, Y18, Y3, Y14
 	VPADDD        Y14, Y9, Y9
 	VPROLD        $0x17, Y9, Y9
 	VPADDD        Y18, Y9, Y9
-	VPADDD        864(R8), Y10, Y10
-	VPADDD.BCST   176(BX), Y15, Y14
+	VPADDD        864(R9), Y10, Y10
+	VPADDD.BCST   176(SI), Y15, Y14
 	VPTERNLOGD    $0x96, Y6, Y7, Y15
 	VPADDD        Y15, Y10, Y10
 	VPROLD        $0x17, Y10, Y10
@@ -11646,179 +11661,179 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y11, Y4, Y15
 	VPUNPCKHQDQ   Y11, Y4, Y4
 	VSHUFI64X2    $0x00, Y20, Y2, Y11
-	VMOVDQU32     Y11, 96(R9)
+	VMOVDQU32     Y11, 96(R10)
 	VSHUFI64X2    $0x03, Y20, Y2, Y2
-	VMOVDQU32     Y2, 608(R9)
+	VMOVDQU32     Y2, 608(R10)
 	VSHUFI64X2    $0x00, Y16, Y1, Y2
-	VMOVDQU32     Y2, 224(R9)
-	VPADDD        1152(R8), Y19, Y19
-	VPADDD.BCST   180(BX), Y22, Y2
+	VMOVDQU32     Y2, 224(R10)
+	VPADDD        1152(R9), Y19, Y19
+	VPADDD.BCST   180(SI), Y22, Y2
 	VPTERNLOGD    $0x96, Y25, Y17, Y22
 	VPADDD        Y22, Y19, Y19
 	VPROLD        $0x04, Y19, Y19
 	VPADDD        Y25, Y19, Y19
-	VPADDD        1184(R8), Y5, Y5
-	VPADDD.BCST   180(BX), Y23, Y11
+	VPADDD        1184(R9), Y5, Y5
+	VPADDD.BCST   180(SI), Y23, Y11
 	VPTERNLOGD    $0x96, Y8, Y13, Y23
 	VPADDD        Y23, Y5, Y5
 	VPROLD        $0x04, Y5, Y5
 	VPADDD        Y8, Y5, Y5
-	VPADDD        1216(R8), Y12, Y12
-	VPADDD.BCST   180(BX), Y3, Y20
+	VPADDD        1216(R9), Y12, Y12
+	VPADDD.BCST   180(SI), Y3, Y20
 	VPTERNLOGD    $0x96, Y9, Y18, Y3
 	VPADDD        Y3, Y12, Y12
 	VPROLD        $0x04, Y12, Y12
 	VPADDD        Y9, Y12, Y12
-	VPADDD        1248(R8), Y14, Y14
-	VPADDD.BCST   180(BX), Y7, Y3
+	VPADDD        1248(R9), Y14, Y14
+	VPADDD.BCST   180(SI), Y7, Y3
 	VPTERNLOGD    $0x96, Y10, Y6, Y7
 	VPADDD        Y7, Y14, Y14
 	VPROLD        $0x04, Y14, Y14
 	VPADDD        Y10, Y14, Y14
 	VSHUFI64X2    $0x03, Y16, Y1, Y1
-	VMOVDQU32     Y1, 736(R9)
+	VMOVDQU32     Y1, 736(R10)
 	VSHUFI64X2    $0x00, Y15, Y24, Y1
-	VMOVDQU32     Y1, 352(R9)
+	VMOVDQU32     Y1, 352(R10)
 	VSHUFI64X2    $0x03, Y15, Y24, Y1
-	VMOVDQU32     Y1, 864(R9)
+	VMOVDQU32     Y1, 864(R10)
 	VSHUFI64X2    $0x00, Y4, Y0, Y1
-	VMOVDQU32     Y1, 480(R9)
+	VMOVDQU32     Y1, 480(R10)
 	VSHUFI64X2    $0x03, Y4, Y0, Y0
-	VMOVDQU32     Y0, 992(R9)
-	VPADDD        1536(R8), Y2, Y2
-	VPADDD.BCST   184(BX), Y17, Y0
+	VMOVDQU32     Y0, 992(R10)
+	VPADDD        1536(R9), Y2, Y2
+	VPADDD.BCST   184(SI), Y17, Y0
 	VPTERNLOGD    $0x96, Y19, Y25, Y17
 	VPADDD        Y17, Y2, Y2
 	VPROLD        $0x0b, Y2, Y2
 	VPADDD        Y19, Y2, Y2
-	VPADDD        1568(R8), Y11, Y11
-	VPADDD.BCST   184(BX), Y13, Y1
+	VPADDD        1568(R9), Y11, Y11
+	VPADDD.BCST   184(SI), Y13, Y1
 	VPTERNLOGD    $0x96, Y5, Y8, Y13
 	VPADDD        Y13, Y11, Y11
 	VPROLD        $0x0b, Y11, Y11
 	VPADDD        Y5, Y11, Y11
-	VPADDD        1600(R8), Y20, Y20
-	VPADDD.BCST   184(BX), Y18, Y4
+	VPADDD        1600(R9), Y20, Y20
+	VPADDD.BCST   184(SI), Y18, Y4
 	VPTERNLOGD    $0x96, Y12, Y9, Y18
 	VPADDD        Y18, Y20, Y20
 	VPROLD        $0x0b, Y20, Y20
 	VPADDD        Y12, Y20, Y20
-	VPADDD        1632(R8), Y3, Y3
-	VPADDD.BCST   184(BX), Y6, Y7
+	VPADDD        1632(R9), Y3, Y3
+	VPADDD.BCST   184(SI), Y6, Y7
 	VPTERNLOGD    $0x96, Y14, Y10, Y6
 	VPADDD        Y6, Y3, Y3
 	VPROLD        $0x0b, Y3, Y3
 	VPADDD        Y14, Y3, Y3
-	MOVQ          192(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          192(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y6
+	MOVQ          192(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          192(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y6
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y6
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y6
-	MOVQ          200(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          200(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y13
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y6
+	MOVQ          200(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          200(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y13
-	MOVQ          208(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          208(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y15
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y13
+	MOVQ          208(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          208(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y15
-	MOVQ          216(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          216(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y16
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y15
+	MOVQ          216(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          216(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y16
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y16
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y16
-	MOVQ          224(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          224(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y17
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y16
+	MOVQ          224(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          224(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y17
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y17
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y17
-	VPADDD        1920(R8), Y0, Y0
-	VPADDD.BCST   188(BX), Y25, Y18
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y17
+	VPADDD        1920(R9), Y0, Y0
+	VPADDD.BCST   188(SI), Y25, Y18
 	VPTERNLOGD    $0x96, Y2, Y19, Y25
 	VPADDD        Y25, Y0, Y0
 	VPROLD        $0x10, Y0, Y0
 	VPADDD        Y2, Y0, Y0
-	VPADDD        1952(R8), Y1, Y1
-	VPADDD.BCST   188(BX), Y8, Y21
+	VPADDD        1952(R9), Y1, Y1
+	VPADDD.BCST   188(SI), Y8, Y21
 	VPTERNLOGD    $0x96, Y11, Y5, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x10, Y1, Y1
 	VPADDD        Y11, Y1, Y1
-	VPADDD        1984(R8), Y4, Y4
-	VPADDD.BCST   188(BX), Y9, Y8
+	VPADDD        1984(R9), Y4, Y4
+	VPADDD.BCST   188(SI), Y9, Y8
 	VPTERNLOGD    $0x96, Y20, Y12, Y9
 	VPADDD        Y9, Y4, Y4
 	VPROLD        $0x10, Y4, Y4
 	VPADDD        Y20, Y4, Y4
-	VPADDD        2016(R8), Y7, Y7
-	VPADDD.BCST   188(BX), Y10, Y9
+	VPADDD        2016(R9), Y7, Y7
+	VPADDD.BCST   188(SI), Y10, Y9
 	VPTERNLOGD    $0x96, Y3, Y14, Y10
 	VPADDD        Y10, Y7, Y7
 	VPROLD        $0x10, Y7, Y7
 	VPADDD        Y3, Y7, Y7
-	MOVQ          232(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          232(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y10
+	MOVQ          232(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          232(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y10
-	MOVQ          240(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          240(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y22
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y10
+	MOVQ          240(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          240(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y22
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y22
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y22
-	MOVQ          248(R11), R13
-	KMOVD         -512(CX)(R13*2), K1
-	KMOVD         -508(CX)(R13*2), K2
-	MOVQ          248(R10), R14
-	VMOVDQU8.Z    32(R14)(R12*1), K1, Y23
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y22
+	MOVQ          248(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          248(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y23
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y23
-	KMOVB         -504(CX)(R13*2), K1
-	VPBROADCASTQ  R13, K1, Y23
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y23
 	VPUNPCKLDQ    Y13, Y6, Y24
 	VPUNPCKHDQ    Y13, Y6, Y6
-	VPADDD        256(R8), Y18, Y18
-	VPADDD.BCST   192(BX), Y19, Y13
+	VPADDD        256(R9), Y18, Y18
+	VPADDD.BCST   192(SI), Y19, Y13
 	VPTERNLOGD    $0x96, Y0, Y2, Y19
 	VPADDD        Y19, Y18, Y18
 	VPROLD        $0x17, Y18, Y18
 	VPADDD        Y0, Y18, Y18
-	VPADDD        288(R8), Y21, Y21
-	VPADDD.BCST   192(BX), Y5, Y19
+	VPADDD        288(R9), Y21, Y21
+	VPADDD.BCST   192(SI), Y5, Y19
 	VPTERNLOGD    $0x96, Y1, Y11, Y5
 	VPADDD        Y5, Y21, Y21
 	VPROLD        $0x17, Y21, Y21
 	VPADDD        Y1, Y21, Y21
-	VPADDD        320(R8), Y8, Y8
-	VPADDD.BCST   192(BX), Y12, Y5
+	VPADDD        320(R9), Y8, Y8
+	VPADDD.BCST   192(SI), Y12, Y5
 	VPTERNLOGD    $0x96, Y4, Y20, Y12
 	VPADDD        Y12, Y8, Y8
 	VPROLD        $0x17, Y8, Y8
 	VPADDD        Y4, Y8, Y8
-	VPADDD        352(R8), Y9, Y9
-	VPADDD.BCST   192(BX), Y14, Y12
+	VPADDD        352(R9), Y9, Y9
+	VPADDD.BCST   192(SI), Y14, Y12
 	VPTERNLOGD    $0x96, Y7, Y3, Y14
 	VPADDD        Y14, Y9, Y9
 	VPROLD        $0x17, Y9, Y9
@@ -11828,26 +11843,26 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y14, Y24, Y16
 	VPUNPCKHQDQ   Y14, Y24, Y14
 	VPUNPCKLQDQ   Y15, Y6, Y24
-	VPADDD        (R8), Y13, Y13
-	VPADDD.BCST   196(BX), Y2, Y25
+	VPADDD        (R9), Y13, Y13
+	VPADDD.BCST   196(SI), Y2, Y25
 	VPTERNLOGD    $0x63, Y18, Y0, Y2
 	VPADDD        Y2, Y13, Y13
 	VPROLD        $0x06, Y13, Y13
 	VPADDD        Y18, Y13, Y13
-	VPADDD        32(R8), Y19, Y19
-	VPADDD.BCST   196(BX), Y11, Y2
+	VPADDD        32(R9), Y19, Y19
+	VPADDD.BCST   196(SI), Y11, Y2
 	VPTERNLOGD    $0x63, Y21, Y1, Y11
 	VPADDD        Y11, Y19, Y19
 	VPROLD        $0x06, Y19, Y19
 	VPADDD        Y21, Y19, Y19
-	VPADDD        64(R8), Y5, Y5
-	VPADDD.BCST   196(BX), Y20, Y11
+	VPADDD        64(R9), Y5, Y5
+	VPADDD.BCST   196(SI), Y20, Y11
 	VPTERNLOGD    $0x63, Y8, Y4, Y20
 	VPADDD        Y20, Y5, Y5
 	VPROLD        $0x06, Y5, Y5
 	VPADDD        Y8, Y5, Y5
-	VPADDD        96(R8), Y12, Y12
-	VPADDD.BCST   196(BX), Y3, Y20
+	VPADDD        96(R9), Y12, Y12
+	VPADDD.BCST   196(SI), Y3, Y20
 	VPTERNLOGD    $0x63, Y9, Y7, Y3
 	VPADDD        Y3, Y12, Y12
 	VPROLD        $0x06, Y12, Y12
@@ -11857,26 +11872,26 @@ sumAVX512x32_more:
 	VPUNPCKHDQ    Y10, Y17, Y10
 	VPUNPCKLDQ    Y23, Y22, Y15
 	VPUNPCKHDQ    Y23, Y22, Y17
-	VPADDD        896(R8), Y25, Y25
-	VPADDD.BCST   200(BX), Y0, Y22
+	VPADDD        896(R9), Y25, Y25
+	VPADDD.BCST   200(SI), Y0, Y22
 	VPTERNLOGD    $0x63, Y13, Y18, Y0
 	VPADDD        Y0, Y25, Y25
 	VPROLD        $0x0a, Y25, Y25
 	VPADDD        Y13, Y25, Y25
-	VPADDD        928(R8), Y2, Y2
-	VPADDD.BCST   200(BX), Y1, Y0
+	VPADDD        928(R9), Y2, Y2
+	VPADDD.BCST   200(SI), Y1, Y0
 	VPTERNLOGD    $0x63, Y19, Y21, Y1
 	VPADDD        Y1, Y2, Y2
 	VPROLD        $0x0a, Y2, Y2
 	VPADDD        Y19, Y2, Y2
-	VPADDD        960(R8), Y11, Y11
-	VPADDD.BCST   200(BX), Y4, Y1
+	VPADDD        960(R9), Y11, Y11
+	VPADDD.BCST   200(SI), Y4, Y1
 	VPTERNLOGD    $0x63, Y5, Y8, Y4
 	VPADDD        Y4, Y11, Y11
 	VPROLD        $0x0a, Y11, Y11
 	VPADDD        Y5, Y11, Y11
-	VPADDD        992(R8), Y20, Y20
-	VPADDD.BCST   200(BX), Y7, Y4
+	VPADDD        992(R9), Y20, Y20
+	VPADDD.BCST   200(SI), Y7, Y4
 	VPTERNLOGD    $0x63, Y12, Y9, Y7
 	VPADDD        Y7, Y20, Y20
 	VPROLD        $0x0a, Y20, Y20
@@ -11886,384 +11901,384 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y17, Y10, Y15
 	VPUNPCKHQDQ   Y17, Y10, Y10
 	VSHUFI64X2    $0x00, Y7, Y16, Y17
-	VMOVDQU32     Y17, 1120(R9)
-	VPADDD        1792(R8), Y22, Y22
-	VPADDD.BCST   204(BX), Y18, Y17
+	VMOVDQU32     Y17, 1120(R10)
+	VPADDD        1792(R9), Y22, Y22
+	VPADDD.BCST   204(SI), Y18, Y17
 	VPTERNLOGD    $0x63, Y25, Y13, Y18
 	VPADDD        Y18, Y22, Y22
 	VPROLD        $0x0f, Y22, Y22
 	VPADDD        Y25, Y22, Y22
-	VPADDD        1824(R8), Y0, Y0
-	VPADDD.BCST   204(BX), Y21, Y18
+	VPADDD        1824(R9), Y0, Y0
+	VPADDD.BCST   204(SI), Y21, Y18
 	VPTERNLOGD    $0x63, Y2, Y19, Y21
 	VPADDD        Y21, Y0, Y0
 	VPROLD        $0x0f, Y0, Y0
 	VPADDD        Y2, Y0, Y0
-	VPADDD        1856(R8), Y1, Y1
-	VPADDD.BCST   204(BX), Y8, Y21
+	VPADDD        1856(R9), Y1, Y1
+	VPADDD.BCST   204(SI), Y8, Y21
 	VPTERNLOGD    $0x63, Y11, Y5, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x0f, Y1, Y1
 	VPADDD        Y11, Y1, Y1
-	VPADDD        1888(R8), Y4, Y4
-	VPADDD.BCST   204(BX), Y9, Y8
+	VPADDD        1888(R9), Y4, Y4
+	VPADDD.BCST   204(SI), Y9, Y8
 	VPTERNLOGD    $0x63, Y20, Y12, Y9
 	VPADDD        Y9, Y4, Y4
 	VPROLD        $0x0f, Y4, Y4
 	VPADDD        Y20, Y4, Y4
 	VSHUFI64X2    $0x03, Y7, Y16, Y7
-	VMOVDQU32     Y7, 1632(R9)
+	VMOVDQU32     Y7, 1632(R10)
 	VSHUFI64X2    $0x00, Y6, Y14, Y7
-	VMOVDQU32     Y7, 1248(R9)
+	VMOVDQU32     Y7, 1248(R10)
 	VSHUFI64X2    $0x03, Y6, Y14, Y6
-	VMOVDQU32     Y6, 1760(R9)
+	VMOVDQU32     Y6, 1760(R10)
 	VSHUFI64X2    $0x00, Y15, Y24, Y6
-	VMOVDQU32     Y6, 1376(R9)
+	VMOVDQU32     Y6, 1376(R10)
 	VSHUFI64X2    $0x03, Y15, Y24, Y6
-	VMOVDQU32     Y6, 1888(R9)
-	VPADDD        640(R8), Y17, Y17
-	VPADDD.BCST   208(BX), Y13, Y6
+	VMOVDQU32     Y6, 1888(R10)
+	VPADDD        640(R9), Y17, Y17
+	VPADDD.BCST   208(SI), Y13, Y6
 	VPTERNLOGD    $0x63, Y22, Y25, Y13
 	VPADDD        Y13, Y17, Y17
 	VPROLD        $0x15, Y17, Y17
 	VPADDD        Y22, Y17, Y17
-	VPADDD        672(R8), Y18, Y18
-	VPADDD.BCST   208(BX), Y19, Y7
+	VPADDD        672(R9), Y18, Y18
+	VPADDD.BCST   208(SI), Y19, Y7
 	VPTERNLOGD    $0x63, Y0, Y2, Y19
 	VPADDD        Y19, Y18, Y18
 	VPROLD        $0x15, Y18, Y18
 	VPADDD        Y0, Y18, Y18
-	VPADDD        704(R8), Y21, Y21
-	VPADDD.BCST   208(BX), Y5, Y9
+	VPADDD        704(R9), Y21, Y21
+	VPADDD.BCST   208(SI), Y5, Y9
 	VPTERNLOGD    $0x63, Y1, Y11, Y5
 	VPADDD        Y5, Y21, Y21
 	VPROLD        $0x15, Y21, Y21
 	VPADDD        Y1, Y21, Y21
-	VPADDD        736(R8), Y8, Y8
-	VPADDD.BCST   208(BX), Y12, Y5
+	VPADDD        736(R9), Y8, Y8
+	VPADDD.BCST   208(SI), Y12, Y5
 	VPTERNLOGD    $0x63, Y4, Y20, Y12
 	VPADDD        Y12, Y8, Y8
 	VPROLD        $0x15, Y8, Y8
 	VPADDD        Y4, Y8, Y8
 	VSHUFI64X2    $0x00, Y10, Y3, Y12
-	VMOVDQU32     Y12, 1504(R9)
+	VMOVDQU32     Y12, 1504(R10)
 	VSHUFI64X2    $0x03, Y10, Y3, Y3
-	VMOVDQU32     Y3, 2016(R9)
-	VPADDD        1536(R8), Y6, Y6
-	VPADDD.BCST   212(BX), Y25, Y3
+	VMOVDQU32     Y3, 2016(R10)
+	VPADDD        1536(R9), Y6, Y6
+	VPADDD.BCST   212(SI), Y25, Y3
 	VPTERNLOGD    $0x63, Y17, Y22, Y25
 	VPADDD        Y25, Y6, Y6
 	VPROLD        $0x06, Y6, Y6
 	VPADDD        Y17, Y6, Y6
-	VPADDD        1568(R8), Y7, Y7
-	VPADDD.BCST   212(BX), Y2, Y10
+	VPADDD        1568(R9), Y7, Y7
+	VPADDD.BCST   212(SI), Y2, Y10
 	VPTERNLOGD    $0x63, Y18, Y0, Y2
 	VPADDD        Y2, Y7, Y7
 	VPROLD        $0x06, Y7, Y7
 	VPADDD        Y18, Y7, Y7
-	VPADDD        1600(R8), Y9, Y9
-	VPADDD.BCST   212(BX), Y11, Y2
+	VPADDD        1600(R9), Y9, Y9
+	VPADDD.BCST   212(SI), Y11, Y2
 	VPTERNLOGD    $0x63, Y21, Y1, Y11
 	VPADDD        Y11, Y9, Y9
 	VPROLD        $0x06, Y9, Y9
 	VPADDD        Y21, Y9, Y9
-	VPADDD        1632(R8), Y5, Y5
-	VPADDD.BCST   212(BX), Y20, Y11
+	VPADDD        1632(R9), Y5, Y5
+	VPADDD.BCST   212(SI), Y20, Y11
 	VPTERNLOGD    $0x63, Y8, Y4, Y20
 	VPADDD        Y20, Y5, Y5
 	VPROLD        $0x06, Y5, Y5
 	VPADDD        Y8, Y5, Y5
-	VPADDD        384(R8), Y3, Y3
-	VPADDD.BCST   216(BX), Y22, Y12
+	VPADDD        384(R9), Y3, Y3
+	VPADDD.BCST   216(SI), Y22, Y12
 	VPTERNLOGD    $0x63, Y6, Y17, Y22
 	VPADDD        Y22, Y3, Y3
 	VPROLD        $0x0a, Y3, Y3
 	VPADDD        Y6, Y3, Y3
-	VPADDD        416(R8), Y10, Y10
-	VPADDD.BCST   216(BX), Y0, Y13
+	VPADDD        416(R9), Y10, Y10
+	VPADDD.BCST   216(SI), Y0, Y13
 	VPTERNLOGD    $0x63, Y7, Y18, Y0
 	VPADDD        Y0, Y10, Y10
 	VPROLD        $0x0a, Y10, Y10
 	VPADDD        Y7, Y10, Y10
-	VPADDD        448(R8), Y2, Y2
-	VPADDD.BCST   216(BX), Y1, Y0
+	VPADDD        448(R9), Y2, Y2
+	VPADDD.BCST   216(SI), Y1, Y0
 	VPTERNLOGD    $0x63, Y9, Y21, Y1
 	VPADDD        Y1, Y2, Y2
 	VPROLD        $0x0a, Y2, Y2
 	VPADDD        Y9, Y2, Y2
-	VPADDD        480(R8), Y11, Y11
-	VPADDD.BCST   216(BX), Y4, Y1
+	VPADDD        480(R9), Y11, Y11
+	VPADDD.BCST   216(SI), Y4, Y1
 	VPTERNLOGD    $0x63, Y5, Y8, Y4
 	VPADDD        Y4, Y11, Y11
 	VPROLD        $0x0a, Y11, Y11
 	VPADDD        Y5, Y11, Y11
-	VPADDD        1280(R8), Y12, Y12
-	VPADDD.BCST   220(BX), Y17, Y4
+	VPADDD        1280(R9), Y12, Y12
+	VPADDD.BCST   220(SI), Y17, Y4
 	VPTERNLOGD    $0x63, Y3, Y6, Y17
 	VPADDD        Y17, Y12, Y12
 	VPROLD        $0x0f, Y12, Y12
 	VPADDD        Y3, Y12, Y12
-	VPADDD        1312(R8), Y13, Y13
-	VPADDD.BCST   220(BX), Y18, Y14
+	VPADDD        1312(R9), Y13, Y13
+	VPADDD.BCST   220(SI), Y18, Y14
 	VPTERNLOGD    $0x63, Y10, Y7, Y18
 	VPADDD        Y18, Y13, Y13
 	VPROLD        $0x0f, Y13, Y13
 	VPADDD        Y10, Y13, Y13
-	VPADDD        1344(R8), Y0, Y0
-	VPADDD.BCST   220(BX), Y21, Y15
+	VPADDD        1344(R9), Y0, Y0
+	VPADDD.BCST   220(SI), Y21, Y15
 	VPTERNLOGD    $0x63, Y2, Y9, Y21
 	VPADDD        Y21, Y0, Y0
 	VPROLD        $0x0f, Y0, Y0
 	VPADDD        Y2, Y0, Y0
-	VPADDD        1376(R8), Y1, Y1
-	VPADDD.BCST   220(BX), Y8, Y16
+	VPADDD        1376(R9), Y1, Y1
+	VPADDD.BCST   220(SI), Y8, Y16
 	VPTERNLOGD    $0x63, Y11, Y5, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x0f, Y1, Y1
 	VPADDD        Y11, Y1, Y1
-	VPADDD        128(R8), Y4, Y4
-	VPADDD.BCST   224(BX), Y6, Y8
+	VPADDD        128(R9), Y4, Y4
+	VPADDD.BCST   224(SI), Y6, Y8
 	VPTERNLOGD    $0x63, Y12, Y3, Y6
 	VPADDD        Y6, Y4, Y4
 	VPROLD        $0x15, Y4, Y4
 	VPADDD        Y12, Y4, Y4
-	VPADDD        160(R8), Y14, Y14
-	VPADDD.BCST   224(BX), Y7, Y6
+	VPADDD        160(R9), Y14, Y14
+	VPADDD.BCST   224(SI), Y7, Y6
 	VPTERNLOGD    $0x63, Y13, Y10, Y7
 	VPADDD        Y7, Y14, Y14
 	VPROLD        $0x15, Y14, Y14
 	VPADDD        Y13, Y14, Y14
-	VPADDD        192(R8), Y15, Y15
-	VPADDD.BCST   224(BX), Y9, Y7
+	VPADDD        192(R9), Y15, Y15
+	VPADDD.BCST   224(SI), Y9, Y7
 	VPTERNLOGD    $0x63, Y0, Y2, Y9
 	VPADDD        Y9, Y15, Y15
 	VPROLD        $0x15, Y15, Y15
 	VPADDD        Y0, Y15, Y15
-	VPADDD        224(R8), Y16, Y16
-	VPADDD.BCST   224(BX), Y5, Y9
+	VPADDD        224(R9), Y16, Y16
+	VPADDD.BCST   224(SI), Y5, Y9
 	VPTERNLOGD    $0x63, Y1, Y11, Y5
 	VPADDD        Y5, Y16, Y16
 	VPROLD        $0x15, Y16, Y16
 	VPADDD        Y1, Y16, Y16
-	VPADDD        1024(R8), Y8, Y8
-	VPADDD.BCST   228(BX), Y3, Y5
+	VPADDD        1024(R9), Y8, Y8
+	VPADDD.BCST   228(SI), Y3, Y5
 	VPTERNLOGD    $0x63, Y4, Y12, Y3
 	VPADDD        Y3, Y8, Y8
 	VPROLD        $0x06, Y8, Y8
 	VPADDD        Y4, Y8, Y8
-	VPADDD        1056(R8), Y6, Y6
-	VPADDD.BCST   228(BX), Y10, Y3
+	VPADDD        1056(R9), Y6, Y6
+	VPADDD.BCST   228(SI), Y10, Y3
 	VPTERNLOGD    $0x63, Y14, Y13, Y10
 	VPADDD        Y10, Y6, Y6
 	VPROLD        $0x06, Y6, Y6
 	VPADDD        Y14, Y6, Y6
-	VPADDD        1088(R8), Y7, Y7
-	VPADDD.BCST   228(BX), Y2, Y10
+	VPADDD        1088(R9), Y7, Y7
+	VPADDD.BCST   228(SI), Y2, Y10
 	VPTERNLOGD    $0x63, Y15, Y0, Y2
 	VPADDD        Y2, Y7, Y7
 	VPROLD        $0x06, Y7, Y7
 	VPADDD        Y15, Y7, Y7
-	VPADDD        1120(R8), Y9, Y9
-	VPADDD.BCST   228(BX), Y11, Y2
+	VPADDD        1120(R9), Y9, Y9
+	VPADDD.BCST   228(SI), Y11, Y2
 	VPTERNLOGD    $0x63, Y16, Y1, Y11
 	VPADDD        Y11, Y9, Y9
 	VPROLD        $0x06, Y9, Y9
 	VPADDD        Y16, Y9, Y9
-	VPADDD        1920(R8), Y5, Y5
-	VPADDD.BCST   232(BX), Y12, Y11
+	VPADDD        1920(R9), Y5, Y5
+	VPADDD.BCST   232(SI), Y12, Y11
 	VPTERNLOGD    $0x63, Y8, Y4, Y12
 	VPADDD        Y12, Y5, Y5
 	VPROLD        $0x0a, Y5, Y5
 	VPADDD        Y8, Y5, Y5
-	VPADDD        1952(R8), Y3, Y3
-	VPADDD.BCST   232(BX), Y13, Y12
+	VPADDD        1952(R9), Y3, Y3
+	VPADDD.BCST   232(SI), Y13, Y12
 	VPTERNLOGD    $0x63, Y6, Y14, Y13
 	VPADDD        Y13, Y3, Y3
 	VPROLD        $0x0a, Y3, Y3
 	VPADDD        Y6, Y3, Y3
-	VPADDD        1984(R8), Y10, Y10
-	VPADDD.BCST   232(BX), Y0, Y13
+	VPADDD        1984(R9), Y10, Y10
+	VPADDD.BCST   232(SI), Y0, Y13
 	VPTERNLOGD    $0x63, Y7, Y15, Y0
 	VPADDD        Y0, Y10, Y10
 	VPROLD        $0x0a, Y10, Y10
 	VPADDD        Y7, Y10, Y10
-	VPADDD        2016(R8), Y2, Y2
-	VPADDD.BCST   232(BX), Y1, Y0
+	VPADDD        2016(R9), Y2, Y2
+	VPADDD.BCST   232(SI), Y1, Y0
 	VPTERNLOGD    $0x63, Y9, Y16, Y1
 	VPADDD        Y1, Y2, Y2
 	VPROLD        $0x0a, Y2, Y2
 	VPADDD        Y9, Y2, Y2
-	VPADDD        768(R8), Y11, Y11
-	VPADDD.BCST   236(BX), Y4, Y1
+	VPADDD        768(R9), Y11, Y11
+	VPADDD.BCST   236(SI), Y4, Y1
 	VPTERNLOGD    $0x63, Y5, Y8, Y4
 	VPADDD        Y4, Y11, Y11
 	VPROLD        $0x0f, Y11, Y11
 	VPADDD        Y5, Y11, Y11
-	VPADDD        800(R8), Y12, Y12
-	VPADDD.BCST   236(BX), Y14, Y4
+	VPADDD        800(R9), Y12, Y12
+	VPADDD.BCST   236(SI), Y14, Y4
 	VPTERNLOGD    $0x63, Y3, Y6, Y14
 	VPADDD        Y14, Y12, Y12
 	VPROLD        $0x0f, Y12, Y12
 	VPADDD        Y3, Y12, Y12
-	VPADDD        832(R8), Y13, Y13
-	VPADDD.BCST   236(BX), Y15, Y14
+	VPADDD        832(R9), Y13, Y13
+	VPADDD.BCST   236(SI), Y15, Y14
 	VPTERNLOGD    $0x63, Y10, Y7, Y15
 	VPADDD        Y15, Y13, Y13
 	VPROLD        $0x0f, Y13, Y13
 	VPADDD        Y10, Y13, Y13
-	VPADDD        864(R8), Y0, Y0
-	VPADDD.BCST   236(BX), Y16, Y15
+	VPADDD        864(R9), Y0, Y0
+	VPADDD.BCST   236(SI), Y16, Y15
 	VPTERNLOGD    $0x63, Y2, Y9, Y16
 	VPADDD        Y16, Y0, Y0
 	VPROLD        $0x0f, Y0, Y0
 	VPADDD        Y2, Y0, Y0
-	VPADDD        1664(R8), Y1, Y1
-	VPADDD.BCST   240(BX), Y8, Y16
+	VPADDD        1664(R9), Y1, Y1
+	VPADDD.BCST   240(SI), Y8, Y16
 	VPTERNLOGD    $0x63, Y11, Y5, Y8
 	VPADDD        Y8, Y1, Y1
 	VPROLD        $0x15, Y1, Y1
 	VPADDD        Y11, Y1, Y1
-	VPADDD        1696(R8), Y4, Y4
-	VPADDD.BCST   240(BX), Y6, Y8
+	VPADDD        1696(R9), Y4, Y4
+	VPADDD.BCST   240(SI), Y6, Y8
 	VPTERNLOGD    $0x63, Y12, Y3, Y6
 	VPADDD        Y6, Y4, Y4
 	VPROLD        $0x15, Y4, Y4
 	VPADDD        Y12, Y4, Y4
-	VPADDD        1728(R8), Y14, Y14
-	VPADDD.BCST   240(BX), Y7, Y21
+	VPADDD        1728(R9), Y14, Y14
+	VPADDD.BCST   240(SI), Y7, Y21
 	VPTERNLOGD    $0x63, Y13, Y10, Y7
 	VPADDD        Y7, Y14, Y14
 	VPROLD        $0x15, Y14, Y14
 	VPADDD        Y13, Y14, Y14
-	VPADDD        1760(R8), Y15, Y15
-	VPADDD.BCST   240(BX), Y9, Y17
+	VPADDD        1760(R9), Y15, Y15
+	VPADDD.BCST   240(SI), Y9, Y17
 	VPTERNLOGD    $0x63, Y0, Y2, Y9
 	VPADDD        Y9, Y15, Y15
 	VPROLD        $0x15, Y15, Y15
 	VPADDD        Y0, Y15, Y15
-	VPADDD        512(R8), Y16, Y16
-	VPADDD.BCST   244(BX), Y5, Y6
+	VPADDD        512(R9), Y16, Y16
+	VPADDD.BCST   244(SI), Y5, Y6
 	VPTERNLOGD    $0x63, Y1, Y11, Y5
 	VPADDD        Y5, Y16, Y16
 	VPROLD        $0x06, Y16, Y16
 	VPADDD        Y1, Y16, Y16
-	VPADDD        544(R8), Y8, Y8
-	VPADDD.BCST   244(BX), Y3, Y7
+	VPADDD        544(R9), Y8, Y8
+	VPADDD.BCST   244(SI), Y3, Y7
 	VPTERNLOGD    $0x63, Y4, Y12, Y3
 	VPADDD        Y3, Y8, Y8
 	VPROLD        $0x06, Y8, Y8
 	VPADDD        Y4, Y8, Y8
-	VPADDD        576(R8), Y21, Y21
-	VPADDD.BCST   244(BX), Y10, Y18
+	VPADDD        576(R9), Y21, Y21
+	VPADDD.BCST   244(SI), Y10, Y18
 	VPTERNLOGD    $0x63, Y14, Y13, Y10
 	VPADDD        Y10, Y21, Y21
 	VPROLD        $0x06, Y21, Y21
 	VPADDD        Y14, Y21, Y21
-	VPADDD        608(R8), Y17, Y17
-	VPADDD.BCST   244(BX), Y2, Y19
+	VPADDD        608(R9), Y17, Y17
+	VPADDD.BCST   244(SI), Y2, Y19
 	VPTERNLOGD    $0x63, Y15, Y0, Y2
 	VPADDD        Y2, Y17, Y17
 	VPROLD        $0x06, Y17, Y17
 	VPADDD        Y15, Y17, Y17
-	VPADDD        1408(R8), Y6, Y6
-	VPADDD.BCST   248(BX), Y11, Y2
+	VPADDD        1408(R9), Y6, Y6
+	VPADDD.BCST   248(SI), Y11, Y2
 	VPTERNLOGD    $0x63, Y16, Y1, Y11
 	VPADDD        Y11, Y6, Y6
 	VPROLD        $0x0a, Y6, Y6
 	VPADDD        Y16, Y6, Y6
-	VPADDD        1440(R8), Y7, Y7
-	VPADDD.BCST   248(BX), Y12, Y9
+	VPADDD        1440(R9), Y7, Y7
+	VPADDD.BCST   248(SI), Y12, Y9
 	VPTERNLOGD    $0x63, Y8, Y4, Y12
 	VPADDD        Y12, Y7, Y7
 	VPROLD        $0x0a, Y7, Y7
 	VPADDD        Y8, Y7, Y7
-	VPADDD        1472(R8), Y18, Y18
-	VPADDD.BCST   248(BX), Y13, Y10
+	VPADDD        1472(R9), Y18, Y18
+	VPADDD.BCST   248(SI), Y13, Y10
 	VPTERNLOGD    $0x63, Y21, Y14, Y13
 	VPADDD        Y13, Y18, Y18
 	VPROLD        $0x0a, Y18, Y18
 	VPADDD        Y21, Y18, Y18
-	VPADDD        1504(R8), Y19, Y19
-	VPADDD.BCST   248(BX), Y0, Y20
+	VPADDD        1504(R9), Y19, Y19
+	VPADDD.BCST   248(SI), Y0, Y20
 	VPTERNLOGD    $0x63, Y17, Y15, Y0
 	VPADDD        Y0, Y19, Y19
 	VPROLD        $0x0a, Y19, Y19
 	VPADDD        Y17, Y19, Y19
-	VPADDD        256(R8), Y2, Y2
-	VPADDD.BCST   252(BX), Y1, Y3
+	VPADDD        256(R9), Y2, Y2
+	VPADDD.BCST   252(SI), Y1, Y3
 	VPTERNLOGD    $0x63, Y6, Y16, Y1
 	VPADDD        Y1, Y2, Y2
 	VPROLD        $0x0f, Y2, Y2
 	VPADDD        Y6, Y2, Y2
-	VPADDD        288(R8), Y9, Y9
-	VPADDD.BCST   252(BX), Y4, Y5
+	VPADDD        288(R9), Y9, Y9
+	VPADDD.BCST   252(SI), Y4, Y5
 	VPTERNLOGD    $0x63, Y7, Y8, Y4
 	VPADDD        Y4, Y9, Y9
 	VPROLD        $0x0f, Y9, Y9
 	VPADDD        Y7, Y9, Y9
-	VPADDD        320(R8), Y10, Y10
-	VPADDD.BCST   252(BX), Y14, Y11
+	VPADDD        320(R9), Y10, Y10
+	VPADDD.BCST   252(SI), Y14, Y11
 	VPTERNLOGD    $0x63, Y18, Y21, Y14
 	VPADDD        Y14, Y10, Y10
 	VPROLD        $0x0f, Y10, Y10
 	VPADDD        Y18, Y10, Y10
-	VPADDD        352(R8), Y20, Y20
-	VPADDD.BCST   252(BX), Y15, Y13
+	VPADDD        352(R9), Y20, Y20
+	VPADDD.BCST   252(SI), Y15, Y13
 	VPTERNLOGD    $0x63, Y19, Y17, Y15
 	VPADDD        Y15, Y20, Y20
 	VPROLD        $0x0f, Y20, Y20
 	VPADDD        Y19, Y20, Y20
-	VPADDD        1152(R8), Y3, Y3
+	VPADDD        1152(R9), Y3, Y3
 	VMOVDQA32     Y2, Y0
 	VPTERNLOGD    $0x39, Y16, Y6, Y0
 	VPADDD        Y0, Y3, Y3
 	VPROLD        $0x15, Y3, Y3
 	VPADDD        Y2, Y3, Y3
-	VPADDD        1184(R8), Y5, Y5
+	VPADDD        1184(R9), Y5, Y5
 	VMOVDQA32     Y9, Y0
 	VPTERNLOGD    $0x39, Y8, Y7, Y0
 	VPADDD        Y0, Y5, Y5
 	VPROLD        $0x15, Y5, Y5
 	VPADDD        Y9, Y5, Y5
-	VPADDD        1216(R8), Y11, Y11
+	VPADDD        1216(R9), Y11, Y11
 	VMOVDQA32     Y10, Y0
 	VPTERNLOGD    $0x39, Y21, Y18, Y0
 	VPADDD        Y0, Y11, Y11
 	VPROLD        $0x15, Y11, Y11
 	VPADDD        Y10, Y11, Y11
-	VPADDD        1248(R8), Y13, Y13
+	VPADDD        1248(R9), Y13, Y13
 	VMOVDQA32     Y20, Y0
 	VPTERNLOGD    $0x39, Y17, Y19, Y0
 	VPADDD        Y0, Y13, Y13
 	VPROLD        $0x15, Y13, Y13
 	VPADDD        Y20, Y13, Y13
-	VPADDD        4096(SP), Y16, Y0
-	VPADDD        4224(SP), Y3, Y1
-	VPADDD        4352(SP), Y2, Y2
-	VPADDD        4480(SP), Y6, Y3
-	VPADDD        4128(SP), Y8, Y4
-	VPADDD        4256(SP), Y5, Y5
-	VPADDD        4384(SP), Y9, Y6
-	VPADDD        4512(SP), Y7, Y7
-	VPADDD        4160(SP), Y21, Y8
-	VPADDD        4288(SP), Y11, Y9
-	VPADDD        4416(SP), Y10, Y10
-	VPADDD        4544(SP), Y18, Y11
-	VPADDD        4192(SP), Y17, Y12
-	VPADDD        4320(SP), Y13, Y13
-	VPADDD        4448(SP), Y20, Y14
-	VPADDD        4576(SP), Y19, Y15
-	CMPQ          DX, SI
+	VPADDD        4096(AX), Y16, Y0
+	VPADDD        4224(AX), Y3, Y1
+	VPADDD        4352(AX), Y2, Y2
+	VPADDD        4480(AX), Y6, Y3
+	VPADDD        4128(AX), Y8, Y4
+	VPADDD        4256(AX), Y5, Y5
+	VPADDD        4384(AX), Y9, Y6
+	VPADDD        4512(AX), Y7, Y7
+	VPADDD        4160(AX), Y21, Y8
+	VPADDD        4288(AX), Y11, Y9
+	VPADDD        4416(AX), Y10, Y10
+	VPADDD        4544(AX), Y18, Y11
+	VPADDD        4192(AX), Y17, Y12
+	VPADDD        4320(AX), Y13, Y13
+	VPADDD        4448(AX), Y20, Y14
+	VPADDD        4576(AX), Y19, Y15
+	CMPQ          BX, DI
 	JNE           sumAVX512x32_next
-	LEAQ          4608(SP), CX
-	NEGQ          CX
-	ADDQ          AX, CX
-	SHRQ          $0x03, CX
-	MOVQ          n+48(FP), AX
-	SUBQ          CX, AX
-	MOVQ          idx_base+24(FP), DX
-	LEAQ          (DX)(CX*4), DX
-	MOVQ          out+56(FP), CX
+	LEAQ          4664(SP), DX
+	NEGQ          DX
+	ADDQ          CX, DX
+	SHRQ          $0x03, DX
+	MOVQ          n+48(FP), CX
+	SUBQ          DX, CX
+	MOVQ          idx_base+24(FP), BX
+	LEAQ          (BX)(DX*4), BX
+	MOVQ          out+56(FP), DX
 	VPUNPCKLDQ    Y1, Y0, Y16
 	VPUNPCKHDQ    Y1, Y0, Y0
 	VPUNPCKLDQ    Y3, Y2, Y1
@@ -12272,46 +12287,46 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y1, Y16, Y1
 	VPUNPCKLQDQ   Y2, Y0, Y16
 	VPUNPCKHQDQ   Y2, Y0, Y0
-	CMPQ          AX, $0x00000000
+	CMPQ          CX, $0x00000000
 	JLE           sumAVX512x32_stored
-	MOVLQSX       (DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X3, (CX)(R13*1)
-	CMPQ          AX, $0x00000001
+	MOVLQSX       (BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X3, (DX)(R14*1)
+	CMPQ          CX, $0x00000001
 	JLE           sumAVX512x32_stored
-	MOVLQSX       4(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X1, (CX)(R13*1)
-	CMPQ          AX, $0x00000002
+	MOVLQSX       4(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X1, (DX)(R14*1)
+	CMPQ          CX, $0x00000002
 	JLE           sumAVX512x32_stored
-	MOVLQSX       8(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X16, (CX)(R13*1)
-	CMPQ          AX, $0x00000003
+	MOVLQSX       8(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X16, (DX)(R14*1)
+	CMPQ          CX, $0x00000003
 	JLE           sumAVX512x32_stored
-	MOVLQSX       12(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X0, (CX)(R13*1)
-	CMPQ          AX, $0x00000004
+	MOVLQSX       12(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X0, (DX)(R14*1)
+	CMPQ          CX, $0x00000004
 	JLE           sumAVX512x32_stored
-	MOVLQSX       16(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y3, (CX)(R13*1)
-	CMPQ          AX, $0x00000005
+	MOVLQSX       16(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y3, (DX)(R14*1)
+	CMPQ          CX, $0x00000005
 	JLE           sumAVX512x32_stored
-	MOVLQSX       20(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y1, (CX)(R13*1)
-	CMPQ          AX, $0x00000006
+	MOVLQSX       20(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
+	CMPQ          CX, $0x00000006
 	JLE           sumAVX512x32_stored
-	MOVLQSX       24(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y16, (CX)(R13*1)
-	CMPQ          AX, $0x00000007
+	MOVLQSX       24(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y16, (DX)(R14*1)
+	CMPQ          CX, $0x00000007
 	JLE           sumAVX512x32_stored
-	MOVLQSX       28(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y0, (CX)(R13*1)
+	MOVLQSX       28(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
 	VPUNPCKLDQ    Y5, Y4, Y0
 	VPUNPCKHDQ    Y5, Y4, Y1
 	VPUNPCKLDQ    Y7, Y6, Y2
@@ -12320,46 +12335,46 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y2, Y0, Y0
 	VPUNPCKLQDQ   Y3, Y1, Y2
 	VPUNPCKHQDQ   Y3, Y1, Y1
-	CMPQ          AX, $0x00000008
+	CMPQ          CX, $0x00000008
 	JLE           sumAVX512x32_stored
-	MOVLQSX       32(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X4, (CX)(R13*1)
-	CMPQ          AX, $0x00000009
+	MOVLQSX       32(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X4, (DX)(R14*1)
+	CMPQ          CX, $0x00000009
 	JLE           sumAVX512x32_stored
-	MOVLQSX       36(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X0, (CX)(R13*1)
-	CMPQ          AX, $0x0000000a
+	MOVLQSX       36(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X0, (DX)(R14*1)
+	CMPQ          CX, $0x0000000a
 	JLE           sumAVX512x32_stored
-	MOVLQSX       40(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X2, (CX)(R13*1)
-	CMPQ          AX, $0x0000000b
+	MOVLQSX       40(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X2, (DX)(R14*1)
+	CMPQ          CX, $0x0000000b
 	JLE           sumAVX512x32_stored
-	MOVLQSX       44(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X1, (CX)(R13*1)
-	CMPQ          AX, $0x0000000c
+	MOVLQSX       44(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X1, (DX)(R14*1)
+	CMPQ          CX, $0x0000000c
 	JLE           sumAVX512x32_stored
-	MOVLQSX       48(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y4, (CX)(R13*1)
-	CMPQ          AX, $0x0000000d
+	MOVLQSX       48(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y4, (DX)(R14*1)
+	CMPQ          CX, $0x0000000d
 	JLE           sumAVX512x32_stored
-	MOVLQSX       52(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y0, (CX)(R13*1)
-	CMPQ          AX, $0x0000000e
+	MOVLQSX       52(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
+	CMPQ          CX, $0x0000000e
 	JLE           sumAVX512x32_stored
-	MOVLQSX       56(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y2, (CX)(R13*1)
-	CMPQ          AX, $0x0000000f
+	MOVLQSX       56(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y2, (DX)(R14*1)
+	CMPQ          CX, $0x0000000f
 	JLE           sumAVX512x32_stored
-	MOVLQSX       60(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y1, (CX)(R13*1)
+	MOVLQSX       60(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
 	VPUNPCKLDQ    Y9, Y8, Y0
 	VPUNPCKHDQ    Y9, Y8, Y1
 	VPUNPCKLDQ    Y11, Y10, Y2
@@ -12368,46 +12383,46 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y2, Y0, Y0
 	VPUNPCKLQDQ   Y3, Y1, Y2
 	VPUNPCKHQDQ   Y3, Y1, Y1
-	CMPQ          AX, $0x00000010
+	CMPQ          CX, $0x00000010
 	JLE           sumAVX512x32_stored
-	MOVLQSX       64(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X4, (CX)(R13*1)
-	CMPQ          AX, $0x00000011
+	MOVLQSX       64(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X4, (DX)(R14*1)
+	CMPQ          CX, $0x00000011
 	JLE           sumAVX512x32_stored
-	MOVLQSX       68(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X0, (CX)(R13*1)
-	CMPQ          AX, $0x00000012
+	MOVLQSX       68(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X0, (DX)(R14*1)
+	CMPQ          CX, $0x00000012
 	JLE           sumAVX512x32_stored
-	MOVLQSX       72(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X2, (CX)(R13*1)
-	CMPQ          AX, $0x00000013
+	MOVLQSX       72(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X2, (DX)(R14*1)
+	CMPQ          CX, $0x00000013
 	JLE           sumAVX512x32_stored
-	MOVLQSX       76(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X1, (CX)(R13*1)
-	CMPQ          AX, $0x00000014
+	MOVLQSX       76(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X1, (DX)(R14*1)
+	CMPQ          CX, $0x00000014
 	JLE           sumAVX512x32_stored
-	MOVLQSX       80(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y4, (CX)(R13*1)
-	CMPQ          AX, $0x00000015
+	MOVLQSX       80(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y4, (DX)(R14*1)
+	CMPQ          CX, $0x00000015
 	JLE           sumAVX512x32_stored
-	MOVLQSX       84(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y0, (CX)(R13*1)
-	CMPQ          AX, $0x00000016
+	MOVLQSX       84(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
+	CMPQ          CX, $0x00000016
 	JLE           sumAVX512x32_stored
-	MOVLQSX       88(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y2, (CX)(R13*1)
-	CMPQ          AX, $0x00000017
+	MOVLQSX       88(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y2, (DX)(R14*1)
+	CMPQ          CX, $0x00000017
 	JLE           sumAVX512x32_stored
-	MOVLQSX       92(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y1, (CX)(R13*1)
+	MOVLQSX       92(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
 	VPUNPCKLDQ    Y13, Y12, Y0
 	VPUNPCKHDQ    Y13, Y12, Y1
 	VPUNPCKLDQ    Y15, Y14, Y2
@@ -12416,46 +12431,46 @@ sumAVX512x32_more:
 	VPUNPCKHQDQ   Y2, Y0, Y0
 	VPUNPCKLQDQ   Y3, Y1, Y2
 	VPUNPCKHQDQ   Y3, Y1, Y1
-	CMPQ          AX, $0x00000018
+	CMPQ          CX, $0x00000018
 	JLE           sumAVX512x32_stored
-	MOVLQSX       96(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X4, (CX)(R13*1)
-	CMPQ          AX, $0x00000019
+	MOVLQSX       96(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X4, (DX)(R14*1)
+	CMPQ          CX, $0x00000019
 	JLE           sumAVX512x32_stored
-	MOVLQSX       100(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X0, (CX)(R13*1)
-	CMPQ          AX, $0x0000001a
+	MOVLQSX       100(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X0, (DX)(R14*1)
+	CMPQ          CX, $0x0000001a
 	JLE           sumAVX512x32_stored
-	MOVLQSX       104(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X2, (CX)(R13*1)
-	CMPQ          AX, $0x0000001b
+	MOVLQSX       104(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X2, (DX)(R14*1)
+	CMPQ          CX, $0x0000001b
 	JLE           sumAVX512x32_stored
-	MOVLQSX       108(DX), R13
-	SHLQ          $0x04, R13
-	VMOVDQU32     X1, (CX)(R13*1)
-	CMPQ          AX, $0x0000001c
+	MOVLQSX       108(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X1, (DX)(R14*1)
+	CMPQ          CX, $0x0000001c
 	JLE           sumAVX512x32_stored
-	MOVLQSX       112(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y4, (CX)(R13*1)
-	CMPQ          AX, $0x0000001d
+	MOVLQSX       112(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y4, (DX)(R14*1)
+	CMPQ          CX, $0x0000001d
 	JLE           sumAVX512x32_stored
-	MOVLQSX       116(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y0, (CX)(R13*1)
-	CMPQ          AX, $0x0000001e
+	MOVLQSX       116(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
+	CMPQ          CX, $0x0000001e
 	JLE           sumAVX512x32_stored
-	MOVLQSX       120(DX), R13
-	SHLQ          $0x04, R13
-	VEXTRACTI32X4 $0x01, Y2, (CX)(R13*1)
-	CMPQ          AX, $0x0000001f
+	MOVLQSX       120(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y2, (DX)(R14*1)
+	CMPQ          CX, $0x0000001f
 	JLE           sumAVX512x32_stored
-	MOVLQSX       124(DX), AX
-	SHLQ          $0x04, AX
-	VEXTRACTI32X4 $0x01, Y1, (CX)(AX*1)
+	MOVLQSX       124(BX), CX
+	SHLQ          $0x04, CX
+	VEXTRACTI32X4 $0x01, Y1, (DX)(CX*1)
 
 sumAVX512x32_stored:
 	VPBROADCASTD md5init<>+0(SB), Y0
@@ -12476,11 +12491,11 @@ sumAVX512x32_stored:
 	VPBROADCASTD md5init<>+12(SB), Y15
 
 sumAVX512x32_next:
-	XCHGQ R8, R9
-	MOVQ  R10, AX
+	XCHGQ R9, R10
 	MOVQ  R11, CX
 	MOVQ  R12, DX
-	DECQ  DI
+	MOVQ  R13, BX
+	DECQ  R8
 	JNZ   sumAVX512x32_loop
 	VZEROUPPER
 	RET

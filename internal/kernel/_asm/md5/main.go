@@ -4,6 +4,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/stack"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/warm"
 	"github.com/hashlanes/hashlanes/internal/kernel/md5/rounds"
@@ -124,8 +125,8 @@ func avx2() {
 	TEXT("blockAVX2", 0, "func(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)")
 	Pragma("noescape")
 	Doc("blockAVX2 hashes nblocks blocks of 16 lanes with AVX2.")
-	msg := AllocLocal(16 * 2 * 32) // word j of group g at (2j+g)*32
-	saved := AllocLocal(4 * 2 * 32)
+	msg := stack.Aligned(16*2*32 + 4*2*32) // word j of group g at (2j+g)*32
+	saved := msg.Offset(16 * 2 * 32)
 	sp := Load(Param("s"), GP64())
 	pp := Load(Param("ptrs"), GP64())
 	n := Load(Param("nblocks"), GP64())
@@ -257,9 +258,9 @@ func avx512(groups int) {
 	TEXT(name, 0, fmt.Sprintf("func(s *[4][%d]uint32, ptrs *[%d]*byte, nblocks int)", lanes, lanes))
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s hashes nblocks blocks of %d lanes with 256-bit AVX-512 instructions.", name, lanes))
-	row := 4 * lanes                 // bytes of one state word across the lanes, and of one message word
-	bufs := AllocLocal(2 * 16 * row) // two message buffers; word j of group g at row*j+32g
-	saved := AllocLocal(4 * row)
+	row := 4 * lanes                        // bytes of one state word across the lanes, and of one message word
+	bufs := stack.Aligned(2*16*row + 4*row) // two message buffers; word j of group g at row*j+32g
+	saved := bufs.Offset(2 * 16 * row)
 	sp := Load(Param("s"), GP64())
 	pp := Load(Param("ptrs"), GP64())
 	n := Load(Param("nblocks"), GP64())
@@ -335,8 +336,8 @@ func batchAVX512(groups int) {
 	Pragma("noescape")
 	Doc(transpose.BatchDoc(name, lanes, 16))
 	row := 4 * lanes
-	bufs := AllocLocal(2 * 16 * row)
-	saved := AllocLocal(4 * row)
+	bufs := stack.Aligned(2*16*row + 4*row)
+	saved := bufs.Offset(2 * 16 * row)
 	bs := transpose.NewBatchStream(name, lanes, 64)
 	kt := GP64()
 	LEAQ(scalarConsts(), kt)
