@@ -21,6 +21,10 @@ func TestEnvForcesPath(t *testing.T) {
 	for _, c := range []CPU{CPUGeneric, CPUAVX2, CPUAVX512} {
 		t.Run(c.String(), func(t *testing.T) {
 			cputest.Require(t, cpu.Level(c))
+			if c > ActiveCPU() {
+				// WithCPU only lowers the level HASHLANES_CPU allows.
+				t.Skipf("HASHLANES_CPU=%s caps the kernels", ActiveCPU())
+			}
 			kern := NewServer(MD5, WithCPU(c)).Kernel()
 			if c > CPUGeneric && hasAsm(cpu.Level(c)) && !strings.Contains(kern, c.String()) {
 				t.Fatalf("WithCPU(%v) runs %s", c, kern)
