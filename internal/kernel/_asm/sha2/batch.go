@@ -22,8 +22,8 @@ func (ws Words) Batch(name string, lanes, rounds int, consts, bswapMask Mem,
 	store func(st *[2][8]VecVirtual, bswap VecVirtual, bs *transpose.BatchStream),
 ) {
 	const row = 64
-	w := stack.Aligned(rounds * row)
-	saved := AllocLocal(8 * row)
+	w := stack.Aligned(rounds*row + 8*row)
+	saved := w.Offset(rounds * row)
 	bs := transpose.NewBatchStream(name, lanes, 16*ws.Bytes)
 	var st [2][8]VecVirtual
 	for g := range 2 {

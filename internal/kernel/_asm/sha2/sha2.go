@@ -361,8 +361,8 @@ func (ws Words) nextBlock(off Register) {
 // rows of row bytes, and the saved state) and loads its arguments; off, the
 // block offset in every lane, starts at 0.
 func frame(rounds, row int) (w, saved Mem, sp, pp, n, off Register) {
-	w = stack.Aligned(rounds * row)
-	saved = AllocLocal(8 * row)
+	w = stack.Aligned(rounds*row + 8*row)
+	saved = w.Offset(rounds * row)
 	sp = Load(Param("s"), GP64())
 	pp = Load(Param("ptrs"), GP64())
 	n = Load(Param("nblocks"), GP64())
