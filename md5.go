@@ -22,19 +22,25 @@ var md5Spec = &engine.Spec[md5.State]{
 }
 
 // md5Rates are the kernels' throughputs in MB/s on AMD Zen 4 (3.7 GHz),
-// from BenchmarkKernel in internal/kernel/md5 (busy = all lanes, medians of
-// 6): the engine runs, each round, the kernel that moves the most bytes for
-// the streams ready, a kernel with L lanes moving ready/L of its rate.
+// from BenchmarkKernel in internal/kernel/md5 (busy = all lanes, aligned
+// layout, medians of 5, the kernels alternating process by process; raw
+// output in bench/results/2026-11-22/kernel-stack-aligned.txt): the
+// engine runs, each round, the kernel that moves the most bytes for the
+// streams ready, a kernel with L lanes moving ready/L of its rate.
 //
 //	kernel     lanes  MB/s   with b streams ready
 //	amd64        1     810   810 whatever b
 //	avx2x16     16    7300   b/16 x 7300: beats amd64 from b = 2
-//	avx512x16   16    9500   b/16 x 9500: from b = 2
-//	avx512x32   32   11000   b/32 x 11000: beats x16 (on 16 of the b) from b = 28
+//	avx512x16   16    9900   b/16 x 9900: from b = 2
+//	avx512x32   32   12700   b/32 x 12700: beats x16 (on 16 of the b) from b = 25
+//
+// With their stack buffers aligned to 64 bytes the 32-lane kernel gained
+// 10% and the 16-lane one 6% (11468 and 9380 MB/s before, same run); the
+// crossover moved from b = 28.
 //
 // A masked lane costs as much as a busy one (the kernel's time does not
 // depend on the mask), which is why b/L is the right scale.
-var md5Rates = map[string]float64{"amd64": 810, "generic": 420, "avx2x16": 7300, "avx512x16": 9500, "avx512x32": 11000}
+var md5Rates = map[string]float64{"amd64": 810, "generic": 420, "avx2x16": 7300, "avx512x16": 9900, "avx512x32": 12700}
 
 // md5Kernels picks the kernels for level l.
 func md5Kernels(l cpu.Level) engine.Kernels[md5.State] {
