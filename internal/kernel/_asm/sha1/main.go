@@ -249,7 +249,11 @@ func avx2() {
 //   - The rounds alone take 385 (4.8 a round for both groups); with the
 //     transpose up front, 520; with the schedule too, 713 (5.3 GB/s).
 //     Pipelining the transpose measured within the noise of this shared
-//     machine (5.3 to 6.5 GB/s from run to run).
+//     machine (5.3 to 6.5 GB/s from run to run). Most of that spread was
+//     the rings' alignment, which followed the callers' frames: a row
+//     split across cache lines is a store the schedule's loads cannot
+//     forward from. At a 64-byte boundary (stack.Aligned) the kernel runs
+//     7.4-7.7 GB/s wherever its frame falls, about 500 cycles a block.
 //   - The rotations are the scarce resource: VPROLD issues 2 a cycle
 //     against 3.5-4 for VPADDD and VPTERNLOGD, and a round needs 3 a group.
 //     Replacing the rotation by 30 with an addition (a wrong result, as an
