@@ -23,16 +23,19 @@ var sha1Spec = &engine.Spec[sha1.State]{
 //	shani         1    1880   1880 whatever b (crypto/sha1 also uses SHA-NI)
 //	shanix2       2    3350   3350 from b = 2
 //	avx2x8        8    3800   b/8 x 3800: below the hybrid whatever b
-//	avx512x16    16    7100   b/16 x 7100: above the others at b = 16
+//	avx512x16    16    7100   b/16 x 7100: 6656 at b = 15, a tie with the hybrid
 //	shanix2+     10    6700   (2*min(b,2) + min(b,10) - min(b,2))/12 x 6700:
-//	avx512x8                  above shanix2 from b = 5, above avx512x16
-//	                          up to b = 15
+//	avx512x8                  above shanix2 from b = 4
 //
-// So rounds with 2 to 4 ready streams run two SHA-NI streams, 5 to 15 the
-// hybrid, 16 AVX-512 lanes; without AVX-512 (HASHLANES_CPU=avx2) avx2x8
-// takes over from 8. Both edges are near-ties: measured directly, the
+// A kernel that leaves ready streams waiting must move 3% more than one
+// that takes them all (engine.waitMargin). So rounds with 2 or 3 ready
+// streams run two SHA-NI streams, 4 to 14 the hybrid, 15 or more 16
+// AVX-512 lanes; without AVX-512 (HASHLANES_CPU=avx2) avx2x8 takes over
+// from 8. Both edges were ties on the rates alone, and measured: the
 // hybrid with 4 of its streams busy moved 3447 MB/s against shanix2's
-// 3358, and avx512x16 with 15 of 16 lanes would move 6660.
+// 3358; with 15 ready, the hybrid's 6700 against 6656 for 15 of the 16
+// lanes, and at two Ps, where that count is common, choosing the hybrid
+// moved 4.6% less (streams-procs-choice.txt).
 //
 // Side by side, 10 alternating pairs, the hybrid ran 0.96x avx512x16
 // (6894 against 7195 MB/s), 0.92x in another 6 (6438 against 7013);

@@ -36,10 +36,12 @@ var (
 //	                                hash 4 blocks to a lane's 1): above
 //	                                shanix2 from b = 8 (measured 3430 at 8)
 //
-// So with b streams ready a round runs: b = 1 shani; b = 2..7 shanix2
-// (b = 6: 3250 against 2970 for the hybrid); b >= 8 the hybrid (b = 16:
+// So with b streams ready a round runs: b = 1 shani; b = 2..6 shanix2
+// (b = 6: 3250 against 2970 for the hybrid); b >= 7 the hybrid (b = 16:
 // 3960 against 3300 for avx512x16), the streams beyond its 10 lanes
-// waiting for the next round.
+// waiting for the next round. b = 7 is a tie on the rates (3218 for the
+// hybrid against 3250), which goes to the kernel that takes every ready
+// stream (engine.waitMargin).
 //
 // The hybrid kernel runs two SHA-NI streams and 8 AVX-512 lanes in one
 // instruction stream: the SHA unit and the vector pipes work side by side,

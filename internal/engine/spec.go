@@ -97,23 +97,47 @@ func (k *Kernels[S]) rate(ready int) float64 {
 	return r
 }
 
+// waitMargin is how much more a kernel that leaves ready streams waiting
+// must move than one that takes them all. The streams left out fall out of
+// step with the others, and every later round ends where the first of its
+// lanes runs out: at two Ps, SHA-1 with 15 of a combiner's 16 streams
+// ready ran on the 10-lane hybrid (6700 MB/s against 15/16 of 7100 for
+// the 16 lanes, a tie within the measurement) and moved 4.6% less than
+// with the 16 lanes (bench/results/2026-11-22/streams-procs-choice.txt).
+const waitMargin = 1.03
+
 // best is choose's pick for ready streams, with the rate it moves them at.
 func (k *Kernels[S]) best(ready int, hybrid bool) (int, int, float64) {
-	best, bestRate, lanes := -1, k.SingleRate, 1
+	best, bestRate, bestScore, lanes := -1, k.SingleRate, k.SingleRate, 1
 	for i := range k.Multi {
 		m := &k.Multi[i]
 		if m.Fast > 0 && !hybrid {
 			continue
 		}
 		used := min(ready, m.Lanes)
-		if r := m.Weight(used) * m.Rate; r > bestRate {
-			best, bestRate, lanes = i, r, used
+		r := m.Weight(used) * m.Rate
+		score := r
+		if used < ready {
+			score /= waitMargin
+		}
+		if score > bestScore {
+			best, bestRate, bestScore, lanes = i, r, score, used
 		}
 	}
 	if best < 0 {
 		return -1, ready, bestRate
 	}
 	return best, lanes, bestRate
+}
+
+// Choice is the kernel a round with ready streams runs, by name, and the
+// lanes it takes: the crossover tables next to the kernels' rates.
+func (k *Kernels[S]) Choice(ready int) (string, int) {
+	i, lanes := k.choose(ready, true)
+	if i < 0 {
+		return k.Single.Name, lanes
+	}
+	return k.Multi[i].Name, lanes
 }
 
 // batchFor returns the batch kernel for n messages: the narrowest that
