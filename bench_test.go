@@ -35,14 +35,18 @@ func benchImpls(a Algorithm) []benchImpl {
 }
 
 // reportLaneFill adds the share of the multi-lane kernels' time that went
-// to lanes in use, when s ran any: with a noisy machine's throughput
-// swinging between runs, it tells an engine change from the noise.
+// to lanes in use, and the multi-lane kernel calls per iteration, when s
+// ran any: with a noisy machine's throughput swinging between runs, they
+// tell an engine change from the noise. Calls count the rounds: a round
+// ends where its shortest lane runs out, so lanes out of step with one
+// another show as more calls for the same bytes.
 func reportLaneFill(b *testing.B, s *Server) {
 	if s == nil {
 		return
 	}
 	if st := s.Stats(); st.MultiCapacity > 0 {
 		b.ReportMetric(float64(st.MultiBlocks)/float64(st.MultiCapacity), "lanefill")
+		b.ReportMetric(float64(st.MultiCalls)/float64(b.N), "calls/op")
 	}
 }
 
