@@ -106,7 +106,9 @@ func (k *Kernels[S]) rate(ready int) float64 {
 // with the 16 lanes (bench/results/2026-11-22/streams-procs-choice.txt).
 const waitMargin = 1.03
 
-// best is choose's pick for ready streams, with the rate it moves them at.
+// best is choose's pick for ready streams, with the rate it moves them at:
+// the highest rate, a kernel that leaves some of them waiting counted at
+// its rate over waitMargin.
 func (k *Kernels[S]) best(ready int, hybrid bool) (int, int, float64) {
 	best, bestRate, bestScore, lanes := -1, k.SingleRate, k.SingleRate, 1
 	for i := range k.Multi {
