@@ -242,10 +242,13 @@ func wake[S any](r *request[S]) {
 // maxYields bounds how long a combiner waits for company before a round.
 const maxYields = 4
 
-// sharedRoundBytes bounds a lane's bytes per multi-lane round when
-// several Ps combine, so that a combiner holding more than its share of
-// the streams sees another P run dry soon and hands the excess over (see
-// shed): 16 KiB on 16 lanes is about 40 µs of SHA-1.
+// sharedRoundBytes bounds the bytes of a multi-lane round's busiest lane
+// when several Ps combine, so that a combiner holding more than its share
+// of the streams sees another P run dry soon and hands the excess over
+// (see shed): 16 KiB on 16 lanes is about 40 µs of SHA-1. A hybrid
+// kernel's fast lanes are its busiest, so its other lanes move 16 KiB
+// over FastBlocks; that sets them out of step with the lanes of alike
+// kernels (bench/results/2026-11-22/streams-procs-rounds-phase.txt).
 const sharedRoundBytes = 16 << 10
 
 // shedGain is how much more two cores must move with a combiner's streams
