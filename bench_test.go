@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"hash"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
@@ -54,7 +57,6 @@ func reportLaneFill(b *testing.B, s *Server) {
 // own message of SIZE bytes written in 32 KiB pieces through a fresh
 // hasher. Run with -cpu 1 (GOMAXPROCS=1) unless measuring scaling.
 func BenchmarkStreams(b *testing.B) {
-	const piece = 32 << 10
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
 		for _, impl := range benchImpls(a) {
@@ -76,23 +78,130 @@ func BenchmarkStreams(b *testing.B) {
 						}
 						b.SetBytes(int64(n * size))
 						b.ReportAllocs()
-						var wg sync.WaitGroup
 						for b.Loop() {
-							for _, m := range msgs {
-								wg.Go(func() {
-									h := newHash()
-									for p := m; len(p) > 0; p = p[min(piece, len(p)):] {
-										h.Write(p[:min(piece, len(p))])
-									}
-									h.Sum(nil)
-								})
-							}
-							wg.Wait()
+							hashStreams(newHash, msgs)
 						}
 						reportLaneFill(b, srv)
 					})
 				}
 			}
+		}
+	}
+}
+
+// hashStreams is one iteration of the stream workload: a goroutine for each
+// message, each hashing its message through a hasher of its own in 32 KiB
+// writes.
+func hashStreams(newHash func() hash.Hash, msgs [][]byte) {
+	const piece = 32 << 10
+	var wg sync.WaitGroup
+	for _, m := range msgs {
+		wg.Go(func() {
+			h := newHash()
+			for p := m; len(p) > 0; p = p[min(piece, len(p)):] {
+				h.Write(p[:min(piece, len(p))])
+			}
+			h.Sum(nil)
+		})
+	}
+	wg.Wait()
+}
+
+// benchPairs runs x and y alternately, b.N times each, the order swapped
+// every pair, and reports each one's MB/s over all its runs and the median
+// over the pairs of y's speed against x's. On a shared machine whose speed
+// drifts over seconds, the two runs of a pair, milliseconds apart, see the
+// same machine: a ratio of separate processes' medians moved ±5% where
+// nothing had changed, the median of pairs under 1%
+// (bench/results/2026-11-22/streams-procs-instep.txt). Each run hashes
+// bytes; ns/op is the time of a pair.
+func benchPairs(b *testing.B, bytes int, xName string, x func(), yName string, y func()) {
+	var ratios []float64
+	var xTime, yTime time.Duration
+	timed := func(f func()) time.Duration {
+		start := time.Now()
+		f()
+		return time.Since(start)
+	}
+	for b.Loop() {
+		var tx, ty time.Duration
+		if len(ratios)%2 == 0 {
+			tx = timed(x)
+			ty = timed(y)
+		} else {
+			ty = timed(y)
+			tx = timed(x)
+		}
+		xTime += tx
+		yTime += ty
+		ratios = append(ratios, float64(tx)/float64(ty))
+	}
+	slices.Sort(ratios)
+	median := ratios[len(ratios)/2]
+	if len(ratios)%2 == 0 {
+		median = (ratios[len(ratios)/2-1] + median) / 2
+	}
+	total := float64(bytes) * float64(b.N) / 1e6
+	b.ReportMetric(total/xTime.Seconds(), xName+"-MB/s")
+	b.ReportMetric(total/yTime.Seconds(), yName+"-MB/s")
+	b.ReportMetric(median, yName+"/"+xName)
+}
+
+// BenchmarkVersusStdlib is the stream workload of the issues' targets, N
+// streams of 1 MiB, through the standard library and through hashlanes
+// alternately, iteration by iteration (benchPairs): the ratio is
+// hashlanes' speed over the standard library's. Run with -cpu 1 for the
+// one-core targets.
+func BenchmarkVersusStdlib(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
+		for _, n := range []int{16, 32} {
+			b.Run(fmt.Sprintf("alg=%v/streams=%d/size=1MiB", a, n), func(b *testing.B) {
+				msgs := make([][]byte, n)
+				for i := range msgs {
+					msgs[i] = randomBytes(r, 1<<20)
+				}
+				s := NewServer(a)
+				b.ReportAllocs()
+				benchPairs(b, n<<20,
+					"stdlib", func() { hashStreams(stdlib[a], msgs) },
+					"hashlanes", func() { hashStreams(s.NewHash, msgs) })
+			})
+		}
+	}
+}
+
+// BenchmarkScaling is the stream workload of the two-core targets, 32
+// streams of 1 MiB through hashlanes, at GOMAXPROCS=1 and 2 alternately,
+// iteration by iteration (benchPairs): the ratio is the speed at two Ps
+// over the speed at one. It sets GOMAXPROCS itself, whatever -cpu says,
+// and so needs a machine of two CPUs or more; the standard library runs
+// too, as the yardstick of what two cores give.
+func BenchmarkScaling(b *testing.B) {
+	if runtime.NumCPU() < 2 {
+		b.Skip("one CPU")
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
+		msgs := make([][]byte, 32)
+		for i := range msgs {
+			msgs[i] = randomBytes(r, 1<<20)
+		}
+		for _, impl := range []string{"stdlib", "hashlanes"} {
+			b.Run(fmt.Sprintf("alg=%v/impl=%s/streams=32/size=1MiB", a, impl), func(b *testing.B) {
+				newHash := stdlib[a]
+				if impl == "hashlanes" {
+					newHash = NewServer(a).NewHash
+				}
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+				at := func(procs int) func() {
+					return func() {
+						runtime.GOMAXPROCS(procs)
+						hashStreams(newHash, msgs)
+					}
+				}
+				benchPairs(b, 32<<20, "1P", at(1), "2P", at(2))
+			})
 		}
 	}
 }
