@@ -147,6 +147,31 @@ func benchPairs(b *testing.B, bytes int, xName string, x func(), yName string, y
 	b.ReportMetric(median, yName+"/"+xName)
 }
 
+// TestBenchPairs checks what benchPairs reports on two sides of known
+// speeds: one sleeping 2 ms a run, the other 1 ms.
+func TestBenchPairs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a second of sleeping")
+	}
+	const bytes = 1 << 20
+	r := testing.Benchmark(func(b *testing.B) {
+		benchPairs(b, bytes, "slow", func() { time.Sleep(2 * time.Millisecond) }, "fast", func() { time.Sleep(time.Millisecond) })
+	})
+	if r.N < 2 {
+		t.Fatalf("%d pairs", r.N)
+	}
+	// Sleeps overrun by a scheduler tick at most, not by half.
+	if got := r.Extra["fast/slow"]; got < 1.5 || got > 2.5 {
+		t.Errorf("fast/slow = %.3f, want about 2", got)
+	}
+	if got := r.Extra["slow-MB/s"]; got < bytes/1e6/0.003 || got > bytes/1e6/0.002 {
+		t.Errorf("slow side %.1f MB/s, want about %.1f", got, bytes/1e6/0.002)
+	}
+	if got, want := r.Extra["fast-MB/s"], r.Extra["slow-MB/s"]; got < 1.5*want {
+		t.Errorf("fast side %.1f MB/s against the slow side's %.1f", got, want)
+	}
+}
+
 // BenchmarkVersusStdlib is the stream workload of the issues' targets, N
 // streams of 1 MiB, through the standard library and through hashlanes
 // alternately, iteration by iteration (benchPairs): the ratio is
