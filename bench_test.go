@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -79,7 +78,7 @@ func BenchmarkStreams(b *testing.B) {
 						b.SetBytes(int64(n * size))
 						b.ReportAllocs()
 						for b.Loop() {
-							hashStreams(newHash, msgs)
+							workload.Streams(msgs, newHash, nil)
 						}
 						reportLaneFill(b, srv)
 					})
@@ -87,24 +86,6 @@ func BenchmarkStreams(b *testing.B) {
 			}
 		}
 	}
-}
-
-// hashStreams is one iteration of the stream workload: a goroutine for each
-// message, each hashing its message through a hasher of its own in 32 KiB
-// writes.
-func hashStreams(newHash func() hash.Hash, msgs [][]byte) {
-	const piece = 32 << 10
-	var wg sync.WaitGroup
-	for _, m := range msgs {
-		wg.Go(func() {
-			h := newHash()
-			for p := m; len(p) > 0; p = p[min(piece, len(p)):] {
-				h.Write(p[:min(piece, len(p))])
-			}
-			h.Sum(nil)
-		})
-	}
-	wg.Wait()
 }
 
 // benchPairs runs x and y alternately, b.N times each, the order swapped
@@ -189,8 +170,8 @@ func BenchmarkVersusStdlib(b *testing.B) {
 				s := NewServer(a)
 				b.ReportAllocs()
 				benchPairs(b, n<<20,
-					"stdlib", func() { hashStreams(stdlib[a], msgs) },
-					"hashlanes", func() { hashStreams(s.NewHash, msgs) })
+					"stdlib", func() { workload.Streams(msgs, stdlib[a], nil) },
+					"hashlanes", func() { workload.Streams(msgs, s.NewHash, nil) })
 			})
 		}
 	}
@@ -222,7 +203,7 @@ func BenchmarkScaling(b *testing.B) {
 				at := func(procs int) func() {
 					return func() {
 						runtime.GOMAXPROCS(procs)
-						hashStreams(newHash, msgs)
+						workload.Streams(msgs, newHash, nil)
 					}
 				}
 				benchPairs(b, 32<<20, "1P", at(1), "2P", at(2))

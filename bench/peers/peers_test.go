@@ -9,15 +9,13 @@ import (
 	"fmt"
 	"hash"
 	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/internal/workload"
 	md5simd "github.com/minio/md5-simd"
 	sha256simd "github.com/minio/sha256-simd"
 )
-
-const piece = 32 << 10
 
 func randomBytes(r *rand.Rand, n int) []byte {
 	b := make([]byte, n)
@@ -25,24 +23,6 @@ func randomBytes(r *rand.Rand, n int) []byte {
 		b[i] = byte(r.Uint32())
 	}
 	return b
-}
-
-// streams hashes each message in its own goroutine, in 32 KiB writes,
-// through a fresh hasher from newHash; done releases it (md5-simd's hashers
-// must be closed).
-func streams(msgs [][]byte, newHash func() hash.Hash, done func(hash.Hash)) {
-	var wg sync.WaitGroup
-	for _, m := range msgs {
-		wg.Go(func() {
-			h := newHash()
-			for p := m; len(p) > 0; p = p[min(piece, len(p)):] {
-				h.Write(p[:min(piece, len(p))])
-			}
-			h.Sum(nil)
-			done(h)
-		})
-	}
-	wg.Wait()
 }
 
 // BenchmarkStreams: the workload of hashlanes' BenchmarkStreams, with
@@ -62,7 +42,7 @@ func BenchmarkStreams(b *testing.B) {
 				b.SetBytes(int64(n * size))
 				b.ReportAllocs()
 				for b.Loop() {
-					streams(msgs, newHash, done)
+					workload.Streams(msgs, newHash, done)
 				}
 			}
 			b.Run(name("stdlib"), func(b *testing.B) { run(b, md5.New, func(hash.Hash) {}) })
@@ -109,7 +89,7 @@ func BenchmarkStreamsSHA256(b *testing.B) {
 				b.SetBytes(int64(n << 20))
 				b.ReportAllocs()
 				for b.Loop() {
-					streams(msgs[n], newHash, func(hash.Hash) {})
+					workload.Streams(msgs[n], newHash, nil)
 				}
 			})
 		}

@@ -1,14 +1,40 @@
-// Package workload holds what the root package's benchmarks and
-// hashlanes bench both measure, so that their figures are of the same
-// thing: the URL-path corpus of the seeds and the names of sizes.
-// It imports nothing of hashlanes, so the root package's own tests can use
-// it.
+// Package workload holds what the root package's benchmarks, the peers'
+// benchmarks and hashlanes bench measure, so that their figures are of the
+// same thing: the URL-path corpus of the seeds, the stream workload and the
+// names of sizes. It imports nothing of hashlanes, so the root package's
+// own tests can use it.
 package workload
 
 import (
 	"fmt"
+	"hash"
 	"math/rand/v2"
+	"sync"
 )
+
+// WriteSize is the size of the stream workload's writes: io.Copy's.
+const WriteSize = 32 << 10
+
+// Streams is one iteration of the stream workload: a goroutine for each
+// message, each writing its message to a hasher of its own from newHash in
+// WriteSize pieces and summing it, then handing the hasher to done, if
+// any (md5-simd's hashers must be closed).
+func Streams(msgs [][]byte, newHash func() hash.Hash, done func(hash.Hash)) {
+	var wg sync.WaitGroup
+	for _, m := range msgs {
+		wg.Go(func() {
+			h := newHash()
+			for p := m; len(p) > 0; p = p[min(WriteSize, len(p)):] {
+				h.Write(p[:min(WriteSize, len(p))])
+			}
+			h.Sum(nil)
+			if done != nil {
+				done(h)
+			}
+		})
+	}
+	wg.Wait()
+}
 
 // URLPaths returns n deterministic URL-path-like messages of 40 to 75
 // bytes, as in the seeds' Python benchmark; a shorter corpus is a prefix
