@@ -248,7 +248,11 @@ const maxYields = 4
 // (see shed): 16 KiB on 16 lanes is about 40 µs of SHA-1. A hybrid
 // kernel's fast lanes are its busiest, so its other lanes move 16 KiB
 // over FastBlocks; that sets them out of step with the lanes of alike
-// kernels (bench/results/2026-11-22/streams-procs-rounds-phase.txt).
+// kernels, and SHA-1 at two Ps makes about 250 calls an iteration of 32
+// streams where 128 would do (streams-procs-rounds-phase.txt). Keeping
+// every round on one grid cut them to 148 and moved no throughput, 1.00x
+// at N=32 measured iteration by iteration, so the rounds stay as they are
+// (bench/results/2026-11-22/streams-procs-instep.txt).
 const sharedRoundBytes = 16 << 10
 
 // shedGain is how much more two cores must move with a combiner's streams
