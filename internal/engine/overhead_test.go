@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/hashlanes/hashlanes/internal/kernel"
+	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
+)
+
+// overheadWrite and overheadSize are the stream workload's: 32 KiB writes
+// of a 1 MiB message, so 32 rounds of whole writes per stream.
+const overheadWrite, overheadSize = 32 << 10, 1 << 20
+
+// BenchmarkRoundOverhead runs the stream workload (one goroutine per
+// stream, 1 MiB in 32 KiB writes) on a kernel that hashes nothing, so
+// what it times is the engine's own cost of a round: queuing, parking
+// and waking the writers, planning. Compare BenchmarkRoundFloor, the
+// bare Go scheduling that every round needs.
+func BenchmarkRoundOverhead(b *testing.B) {
+	for _, streams := range []int{16, 32} {
+		b.Run(fmt.Sprintf("streams=%d", streams), func(b *testing.B) {
+			null := kernel.Multi[sha256k.State]{Name: "null", Lanes: 16}
+			null.Fn = func(*[kernel.MaxLanes]*sha256k.State, *[kernel.MaxLanes]*byte, uint32, int) {}
+			s := NewServer(testSpec, Kernels[sha256k.State]{
+				Single:     kernel.Single[sha256k.State]{Name: "null", Fn: func(*sha256k.State, []byte) {}},
+				SingleRate: 1,
+				Multi:      []Rated[sha256k.State]{{Multi: null, Rate: 1000}},
+			})
+			msgs := make([][]byte, streams)
+			for i := range msgs {
+				msgs[i] = make([]byte, overheadSize)
+			}
+			for range b.N {
+				var wg sync.WaitGroup
+				for _, m := range msgs {
+					wg.Go(func() {
+						h := s.NewHash()
+						for p := m; len(p) > 0; p = p[overheadWrite:] {
+							h.Write(p[:overheadWrite])
+						}
+						h.Sum(nil)
+					})
+				}
+				wg.Wait()
+			}
+			st := s.Stats()
+			if st.MultiCalls == 0 || st.MultiBlocks != uint64(b.N*streams*overheadSize/sha256k.BlockSize) {
+				b.Fatalf("stats %+v: not every block went through the lanes", st)
+			}
+			b.ReportMetric(float64(st.MultiCalls)/float64(b.N), "rounds/op")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(st.MultiCalls), "ns/round")
+		})
+	}
+}
+
+// BenchmarkRoundFloor is the least any engine pays per round of 16
+// streams in 16 goroutines: each writer checks in under a mutex and parks
+// on its own channel; the last one in wakes a driver that wakes them all,
+// as a combiner wakes its lanes' writers.
+func BenchmarkRoundFloor(b *testing.B) {
+	const streams, rounds = 16, overheadSize / overheadWrite
+	for range b.N {
+		var (
+			wg      sync.WaitGroup
+			mu      sync.Mutex
+			arrived int
+			all     = make(chan struct{}, 1)
+			wake    = make([]chan struct{}, streams)
+		)
+		for i := range wake {
+			wake[i] = make(chan struct{}, 1)
+		}
+		for i := range streams {
+			wg.Go(func() {
+				for range rounds {
+					mu.Lock()
+					arrived++
+					last := arrived == streams
+					if last {
+						arrived = 0
+					}
+					mu.Unlock()
+					if last {
+						all <- struct{}{}
+					}
+					<-wake[i]
+				}
+			})
+		}
+		for range rounds {
+			<-all
+			for _, w := range wake {
+				w <- struct{}{}
+			}
+		}
+		wg.Wait()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rounds), "ns/round")
+}
