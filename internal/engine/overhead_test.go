@@ -38,6 +38,7 @@ func BenchmarkRoundOverhead(b *testing.B) {
 				for i := range msgs {
 					msgs[i] = make([]byte, overheadSize)
 				}
+				b.ResetTimer()
 				for range b.N {
 					var wg sync.WaitGroup
 					for _, m := range msgs {
