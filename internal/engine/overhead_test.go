@@ -2,16 +2,18 @@ package engine
 
 import (
 	"fmt"
+	"hash"
 	"sync"
 	"testing"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
 	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
+	"github.com/hashlanes/hashlanes/internal/workload"
 )
 
-// overheadWrite and overheadSize are the stream workload's: 32 KiB writes
-// of a 1 MiB message, so 32 rounds of whole writes per stream.
-const overheadWrite, overheadSize = 32 << 10, 1 << 20
+// overheadSize is the stream workload's message: 1 MiB, so 32 writes of
+// workload.WriteSize per stream.
+const overheadSize = 1 << 20
 
 // BenchmarkRoundOverhead runs the stream workload (one goroutine per
 // stream, 1 MiB in 32 KiB writes) on kernels that hash nothing, so what
@@ -39,25 +41,16 @@ func BenchmarkRoundOverhead(b *testing.B) {
 					msgs[i] = make([]byte, overheadSize)
 				}
 				b.ResetTimer()
+				newHash := func() hash.Hash { return s.NewHash() }
 				for range b.N {
-					var wg sync.WaitGroup
-					for _, m := range msgs {
-						wg.Go(func() {
-							h := s.NewHash()
-							for p := m; len(p) > 0; p = p[overheadWrite:] {
-								h.Write(p[:overheadWrite])
-							}
-							h.Sum(nil)
-						})
-					}
-					wg.Wait()
+					workload.Streams(msgs, newHash, nil)
 				}
 				st := s.Stats()
 				if st.MultiCalls == 0 || st.MultiBlocks+st.SingleBlocks != uint64(b.N*streams*overheadSize/sha256k.BlockSize) {
 					b.Fatalf("stats %+v: blocks lost", st)
 				}
 				b.ReportMetric(float64(st.MultiCalls)/float64(b.N), "rounds/op")
-				writes := b.N * streams * overheadSize / overheadWrite
+				writes := b.N * streams * overheadSize / workload.WriteSize
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(writes), "ns/write")
 			})
 		}
@@ -70,7 +63,7 @@ func BenchmarkRoundOverhead(b *testing.B) {
 // wakes a driver that wakes them all, as a combiner wakes its lanes'
 // writers.
 func BenchmarkRoundFloor(b *testing.B) {
-	const streams, rounds = 16, overheadSize / overheadWrite
+	const streams, rounds = 16, overheadSize / workload.WriteSize
 	for range b.N {
 		var (
 			wg      sync.WaitGroup
