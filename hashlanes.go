@@ -3,8 +3,11 @@
 // for many independent streams at once on one core: one stream per SIMD
 // lane (AVX-512 or AVX2), or several streams interleaved in the SHA
 // extensions, with a pure-Go fallback. Each round runs whichever kernel
-// moves the most bytes for the streams that are ready. SHA-384, SHA-512 and
-// SHA-512/224, /256 use the standard library for now.
+// moves the most bytes for the streams that are ready. SHA-384, SHA-512
+// and SHA-512/t have no instructions of their own on most x86 CPUs: a lone
+// stream runs the standard library's code, concurrent ones share 64-bit
+// lanes. SHA-3, BLAKE2 and BLAKE3 run their libraries' single-stream code,
+// so that one API covers them too.
 //
 // [New] returns a [hash.Hash] like crypto/md5.New does; hashers written
 // concurrently by different goroutines share lanes automatically, and a
