@@ -23,10 +23,18 @@ type benchImpl struct {
 	new   func() (func() hash.Hash, *Server)
 }
 
-// benchImpls are the standard library as the baseline, and the engine
-// capped at each tier.
+// benchImpls are the standard library as the baseline, the engine as
+// New gives it on this machine ("hashlanes": the highest tier the CPU
+// and HASHLANES_CPU allow, so that the scripts measure hashlanes whatever
+// the CPU), and the engine capped at each tier.
 func benchImpls(a Algorithm) []benchImpl {
-	impls := []benchImpl{{"stdlib", cpu.Generic, func() (func() hash.Hash, *Server) { return stdlib[a], nil }}}
+	impls := []benchImpl{
+		{"stdlib", cpu.Generic, func() (func() hash.Hash, *Server) { return stdlib[a], nil }},
+		{"hashlanes", cpu.Generic, func() (func() hash.Hash, *Server) {
+			s := NewServer(a)
+			return s.NewHash, s
+		}},
+	}
 	for _, c := range []CPU{CPUGeneric, CPUAVX2, CPUAVX512} {
 		impls = append(impls, benchImpl{c.String(), cpu.Level(c), func() (func() hash.Hash, *Server) {
 			s := NewServer(a, WithCPU(c))
