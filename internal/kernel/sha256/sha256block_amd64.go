@@ -26,6 +26,7 @@ func batches(init *State, size int) []kernel.Batch {
 var multis = []kernel.Multi[State]{
 	generic,
 	{Name: "shanix2", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 2, Fn: blocksSHANIx2},
+	{Name: "shanix4", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 4, Fn: blocksSHANIx4},
 	{Name: "avx2x8", Level: cpu.AVX2, Lanes: 8, Fn: blocksAVX2x8},
 	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512x16},
 	{Name: "shanix2+avx512x8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid},
@@ -62,6 +63,15 @@ func blocksSHANIx2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte
 	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 16), 8, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
 		blockSHANIx2(&rows, &p, nblocks)
 		kernel.FromRows32(unsafe.Slice(&rows[0][0], 16), 8, 2, states, mask)
+	}
+}
+
+func blocksSHANIx4(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	var rows [4][8]uint32
+	var p [4]*byte
+	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 32), 8, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
+		blockSHANIx4(&rows, &p, nblocks)
+		kernel.FromRows32(unsafe.Slice(&rows[0][0], 32), 8, 4, states, mask)
 	}
 }
 
