@@ -64,3 +64,15 @@ func TestEnvErrors(t *testing.T) {
 		t.Fatal("ParseCPU")
 	}
 }
+
+// TestTuning checks the name of the rates the engines choose kernels by.
+func TestTuning(t *testing.T) {
+	got := Tuning()
+	want := cpu.Tuning.String()
+	if !cpu.TuningExact {
+		want += " (nearest)"
+	}
+	if got != want || (!strings.HasPrefix(got, "zen3") && !strings.HasPrefix(got, "zen4")) {
+		t.Errorf("Tuning() = %q, want %q", got, want)
+	}
+}

@@ -22,21 +22,21 @@ import (
 func newServer(a Algorithm, l cpu.Level) *Server {
 	switch a {
 	case MD5:
-		return engineOrStdlib(a, l, md5Spec, md5Kernels(l))
+		return engineOrStdlib(a, l, md5Spec, md5Kernels(l, cpu.Tuning))
 	case SHA1:
-		return engineOrStdlib(a, l, sha1Spec, sha1Kernels(l))
+		return engineOrStdlib(a, l, sha1Spec, sha1Kernels(l, cpu.Tuning))
 	case SHA256:
-		return engineOrStdlib(a, l, sha256Spec256, sha256Kernels(sha256Spec256, l))
+		return engineOrStdlib(a, l, sha256Spec256, sha256Kernels(sha256Spec256, l, cpu.Tuning))
 	case SHA224:
-		return engineOrStdlib(a, l, sha256Spec224, sha256Kernels(sha256Spec224, l))
+		return engineOrStdlib(a, l, sha256Spec224, sha256Kernels(sha256Spec224, l, cpu.Tuning))
 	case SHA512:
-		return engineOrStdlib(a, l, sha512Spec512, sha512Kernels(sha512Spec512, l))
+		return engineOrStdlib(a, l, sha512Spec512, sha512Kernels(sha512Spec512, l, cpu.Tuning))
 	case SHA384:
-		return engineOrStdlib(a, l, sha512Spec384, sha512Kernels(sha512Spec384, l))
+		return engineOrStdlib(a, l, sha512Spec384, sha512Kernels(sha512Spec384, l, cpu.Tuning))
 	case SHA512_224:
-		return engineOrStdlib(a, l, sha512Spec512224, sha512Kernels(sha512Spec512224, l))
+		return engineOrStdlib(a, l, sha512Spec512224, sha512Kernels(sha512Spec512224, l, cpu.Tuning))
 	case SHA512_256:
-		return engineOrStdlib(a, l, sha512Spec512256, sha512Kernels(sha512Spec512256, l))
+		return engineOrStdlib(a, l, sha512Spec512256, sha512Kernels(sha512Spec512256, l, cpu.Tuning))
 	}
 	return stdlibServer(a) // not on the engine yet
 }

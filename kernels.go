@@ -12,14 +12,23 @@ import (
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
+// rateTable is the kernels' throughputs in MB/s, all lanes busy, on each
+// microarchitecture they were measured on.
+type rateTable map[cpu.Microarch]map[string]float64
+
 // kernelsFor picks, for level l, the best single-stream kernel and the best
-// multi-lane kernel of each width, with their measured rates.
-func kernelsFor[S any](singles []kernel.Single[S], multis []kernel.Multi[S], rates map[string]float64, l cpu.Level) engine.Kernels[S] {
+// multi-lane kernel of each width, with their rates measured on
+// microarchitecture m. A multi-lane kernel with no rate on m was not
+// measured there, and is left out: what ranks first on one design need not
+// on another (SHA-NI x4 is 1.5x x2 for SHA-1 on Zen 3, but on Zen 4 two
+// streams already fill the SHA unit).
+func kernelsFor[S any](singles []kernel.Single[S], multis []kernel.Multi[S], table rateTable, l cpu.Level, m cpu.Microarch) engine.Kernels[S] {
+	rates := table[m]
 	var k engine.Kernels[S]
 	k.Single, _ = kernel.Best(singles, l)
 	k.SingleRate = rates[k.Single.Name]
 	for _, m := range multis { // slowest first: a later kernel of the same width replaces an earlier one
-		if m.Reference || !m.Usable(l) {
+		if _, measured := rates[m.Name]; m.Reference || !m.Usable(l) || !measured {
 			continue
 		}
 		r := engine.Rated[S]{Multi: m, Rate: rates[m.Name]}

@@ -21,12 +21,14 @@ var md5Spec = &engine.Spec[md5.State]{
 	ReadState:   readWordsBE[uint32, md5.State],
 }
 
-// md5Rates are the kernels' throughputs in MB/s on AMD Zen 4 (3.7 GHz),
-// from BenchmarkKernel in internal/kernel/md5 (busy = all lanes, aligned
-// layout, medians of 5, the kernels alternating process by process; raw
-// output in bench/results/2026-11-22/kernel-stack-aligned.txt): the
-// engine runs, each round, the kernel that moves the most bytes for the
-// streams ready, a kernel with L lanes moving ready/L of its rate.
+// md5Rates are the kernels' throughputs in MB/s, from BenchmarkKernel in
+// internal/kernel/md5 (busy = all lanes, aligned layout, the kernels
+// alternating process by process): the engine runs, each round, the kernel
+// that moves the most bytes for the streams ready, a kernel with L lanes
+// moving ready/L of its rate.
+//
+// AMD Zen 4 (3.7 GHz), medians of 5 (raw output in
+// bench/results/2026-11-22/kernel-stack-aligned.txt):
 //
 //	kernel     lanes  MB/s   with b streams ready
 //	amd64        1     810   810 whatever b
@@ -40,9 +42,19 @@ var md5Spec = &engine.Spec[md5.State]{
 //
 // A masked lane costs as much as a busy one (the kernel's time does not
 // depend on the mask), which is why b/L is the right scale.
-var md5Rates = map[string]float64{"amd64": 810, "generic": 420, "avx2x16": 7300, "avx512x16": 9900, "avx512x32": 12700}
+//
+// AMD Zen 3 (3.2 GHz, AVX2 and SHA-NI), medians of 6 (raw output in
+// bench/results/2026-11-24/kernel-zen3-md5.txt):
+//
+//	kernel     lanes  MB/s   with b streams ready
+//	amd64        1     710   710 whatever b
+//	avx2x16     16    6300   b/16 x 6300: from b = 2 (measured 884 at 2)
+var md5Rates = rateTable{
+	cpu.Zen4: {"amd64": 810, "generic": 420, "avx2x16": 7300, "avx512x16": 9900, "avx512x32": 12700},
+	cpu.Zen3: {"amd64": 710, "generic": 275, "avx2x16": 6300},
+}
 
-// md5Kernels picks the kernels for level l.
-func md5Kernels(l cpu.Level) engine.Kernels[md5.State] {
-	return withBatches(kernelsFor(md5.Singles(), md5.Multis(), md5Rates, l), md5.Batches(), l)
+// md5Kernels picks the kernels for level l by their rates on m.
+func md5Kernels(l cpu.Level, m cpu.Microarch) engine.Kernels[md5.State] {
+	return withBatches(kernelsFor(md5.Singles(), md5.Multis(), md5Rates, l, m), md5.Batches(), l)
 }

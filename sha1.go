@@ -14,9 +14,9 @@ var sha1Spec = &engine.Spec[sha1.State]{
 	ReadState:    readWordsBE[uint32, sha1.State],
 }
 
-// sha1Rates are the kernels' throughputs in MB/s on AMD Zen 4, from
-// BenchmarkKernel in internal/kernel/sha1, every lane busy, kernels
-// alternating process by process (medians of 5 to 10; raw output in
+// sha1Rates are the kernels' throughputs in MB/s, from BenchmarkKernel in
+// internal/kernel/sha1, every lane busy, kernels alternating process by
+// process. AMD Zen 4 (medians of 5 to 10; raw output in
 // bench/results/2026-11-22/kernel-stack-aligned.txt):
 //
 //	kernel      lanes  MB/s   with b streams ready
@@ -50,9 +50,28 @@ var sha1Spec = &engine.Spec[sha1.State]{
 // rate. That matters at two cores, where each core's share of the streams
 // falls to 8 as the burst ends: 8 streams on avx2x8 ran at 0.52x of a
 // full 16-lane round, on the hybrid at 0.80x (5562 against 7013 MB/s
-// now, 0.79x).
-var sha1Rates = map[string]float64{"generic": 450, "shani": 1880, "shanix2": 3350, "avx2x8": 3800, "avx512x16": 7100, "shanix2+avx512x8": 6700}
+// now, 0.79x). Four SHA-NI streams (shanix4) were not measured on Zen 4,
+// so they are not run there.
+//
+// AMD Zen 3 (3.2 GHz, no AVX-512; medians of 6,
+// bench/results/2026-11-24/kernel-zen3-sha1.txt):
+//
+//	kernel   lanes  MB/s   with b streams ready
+//	shani      1    1700   1700 whatever b (crypto/sha1: 1640)
+//	shanix2    2    3010   from b = 2
+//	shanix4    4    4630   b/4 x 4630: above shanix2 from b = 3
+//	avx2x8     8    3430   b/8 x 3430: never above shanix4
+//
+// So a round runs: b = 1 shani, b = 2 shanix2, b >= 3 shanix4, the streams
+// beyond its 4 waiting. SHA1RNDS4 has 6 cycles of latency and issues every
+// 2 here, so four streams keep the SHA unit busy where two leave a third
+// of it idle; with them, SHA-NI moves more than the AVX2 lanes do with
+// twice as many streams.
+var sha1Rates = rateTable{
+	cpu.Zen4: {"generic": 450, "shani": 1880, "shanix2": 3350, "avx2x8": 3800, "avx512x16": 7100, "shanix2+avx512x8": 6700},
+	cpu.Zen3: {"generic": 293, "shani": 1700, "shanix2": 3010, "shanix4": 4630, "avx2x8": 3430},
+}
 
-func sha1Kernels(l cpu.Level) engine.Kernels[sha1.State] {
-	return withBatches(kernelsFor(sha1.Singles(), sha1.Multis(), sha1Rates, l), sha1.Batches(), l)
+func sha1Kernels(l cpu.Level, m cpu.Microarch) engine.Kernels[sha1.State] {
+	return withBatches(kernelsFor(sha1.Singles(), sha1.Multis(), sha1Rates, l, m), sha1.Batches(), l)
 }

@@ -21,8 +21,8 @@ var (
 	sha256Spec224 = sha256Spec("sha224", 28, sha256.Init224, "sha\x02")
 )
 
-// sha256Rates are the kernels' throughputs in MB/s on AMD Zen 4, from
-// BenchmarkKernel in internal/kernel/sha256 (medians of 6, raw output in
+// sha256Rates are the kernels' throughputs in MB/s, from BenchmarkKernel
+// in internal/kernel/sha256. AMD Zen 4 (medians of 6, raw output in
 // bench/results/2026-11-21/kernel-sha256-hybrid.txt):
 //
 //	kernel            lanes  MB/s   with b streams ready
@@ -49,12 +49,33 @@ var (
 // 3680 against 3350 and 3360). The lanes swing ±20% between runs (an
 // earlier run had avx512x16 at 2880, below shanix2); the choice between
 // shanix2 and the hybrid does not hang on them. Without SHA-NI the lanes
-// run alone (avx512x16 or avx2x8).
-var sha256Rates = map[string]float64{"generic": 260, "shani": 1780, "shanix2": 3250, "avx2x8": 1840, "avx512x16": 3300, "shanix2+avx512x8": 3960}
+// run alone (avx512x16 or avx2x8). Four SHA-NI streams (shanix4) were not
+// measured on Zen 4, whose SHA256RNDS2 issued no faster with four chains
+// than with two, so it is not run there.
+//
+// AMD Zen 3 (3.2 GHz, no AVX-512; medians of 6,
+// bench/results/2026-11-24/kernel-zen3-sha256.txt):
+//
+//	kernel   lanes  MB/s   with b streams ready
+//	shani      1    1590   1590 whatever b (crypto/sha256: 1540)
+//	shanix2    2    3170   from b = 2 (1585 with one busy: a tie at b = 1)
+//	shanix4    4    3340   b/4 x 3340: above shanix2 from b = 4
+//	avx2x8     8    1650   b/8 x 1650: never above the SHA-NI kernels
+//
+// So a round runs: b = 1 shani, b = 2 or 3 shanix2, b >= 4 shanix4, the
+// streams beyond its 4 waiting. Here SHA256RNDS2 issues once a cycle with
+// four chains in flight, but the message helpers share the SHA unit and
+// SHA256MSG2 takes it 2 cycles: a block of one stream needs the unit about
+// 63 cycles however many streams run, so four gain only 5% over two (the
+// counts are in internal/kernel/_asm/sha256).
+var sha256Rates = rateTable{
+	cpu.Zen4: {"generic": 260, "shani": 1780, "shanix2": 3250, "avx2x8": 1840, "avx512x16": 3300, "shanix2+avx512x8": 3960},
+	cpu.Zen3: {"generic": 204, "shani": 1590, "shanix2": 3170, "shanix4": 3340, "avx2x8": 1650},
+}
 
 // sha256Kernels are the family's kernels for level l, with the batch
 // kernels set up for spec's algorithm (its initial value and digest size).
-func sha256Kernels(spec *engine.Spec[sha256.State], l cpu.Level) engine.Kernels[sha256.State] {
-	k := kernelsFor(sha256.Singles(), sha256.Multis(), sha256Rates, l)
+func sha256Kernels(spec *engine.Spec[sha256.State], l cpu.Level, m cpu.Microarch) engine.Kernels[sha256.State] {
+	k := kernelsFor(sha256.Singles(), sha256.Multis(), sha256Rates, l, m)
 	return withBatches(k, sha256.Batches(&spec.Init, spec.Size), l)
 }

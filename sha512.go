@@ -23,10 +23,10 @@ var (
 	sha512Spec512256 = sha512Spec("sha512-256", 32, sha512.Init512_256, "sha\x06")
 )
 
-// sha512Rates are the kernels' throughputs in MB/s on AMD Zen 4, from
-// BenchmarkKernel in internal/kernel/sha512 (medians of 6, raw output in
-// bench/results/2026-11-21/kernel-sha512.txt; avx2x4 from the second
-// run appended there):
+// sha512Rates are the kernels' throughputs in MB/s, from BenchmarkKernel
+// in internal/kernel/sha512. AMD Zen 4 (medians of 6, raw output in
+// bench/results/2026-11-21/kernel-sha512.txt; avx2x4 from the second run
+// appended there):
 //
 //	kernel     lanes  MB/s   with b streams ready
 //	generic      1     347   the pure-Go reference
@@ -38,11 +38,21 @@ var (
 //
 // SHA-512 has no hash extension on this CPU, so lanes pay off from two or
 // three streams, where SHA-256's SHA-NI pair is hard to beat.
-var sha512Rates = map[string]float64{"generic": 347, "stdlib": 681, "avx2x4": 1350, "avx512x8": 2810}
+//
+// AMD Zen 3 (medians of 6, bench/results/2026-11-24/kernel-zen3-sha512.txt):
+//
+//	kernel     lanes  MB/s   with b streams ready
+//	stdlib       1     680   680 whatever b
+//	avx2x4       4    1310   b/4 x 1310: from b = 3 (measured 656 at 2, a
+//	                         tie with stdlib)
+var sha512Rates = rateTable{
+	cpu.Zen4: {"generic": 347, "stdlib": 681, "avx2x4": 1350, "avx512x8": 2810},
+	cpu.Zen3: {"generic": 322, "stdlib": 680, "avx2x4": 1310},
+}
 
 // sha512Kernels are the family's kernels for level l, with the batch
 // kernels set up for spec's algorithm (its initial value and digest size).
-func sha512Kernels(spec *engine.Spec[sha512.State], l cpu.Level) engine.Kernels[sha512.State] {
-	k := kernelsFor(sha512.Singles(), sha512.Multis(), sha512Rates, l)
+func sha512Kernels(spec *engine.Spec[sha512.State], l cpu.Level, m cpu.Microarch) engine.Kernels[sha512.State] {
+	k := kernelsFor(sha512.Singles(), sha512.Multis(), sha512Rates, l, m)
 	return withBatches(k, sha512.Batches(&spec.Init, spec.Size), l)
 }

@@ -221,7 +221,7 @@ func writeCharts(dir string, rows []bench.Row) error {
 // machine describes this machine for the report.
 func machine() bench.Machine {
 	m := bench.Machine{
-		CPU: runtime.GOARCH, Features: hashlanes.CPUFeatures(), Tier: hashlanes.ActiveCPU().String(),
+		CPU: runtime.GOARCH, Features: hashlanes.CPUFeatures(), Tier: hashlanes.ActiveCPU().String(), Tuning: hashlanes.Tuning(),
 		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Procs: runtime.GOMAXPROCS(0), Go: runtime.Version(),
 		Kernels: map[string]string{},
 	}

@@ -93,8 +93,8 @@ func buildVersion() string {
 
 func version(stdout, stderr io.Writer) {
 	fmt.Fprintf(stdout, "hashlanes %s %s %s/%s\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	fmt.Fprintf(stdout, "cpu: %s (detected %s); features: %s\n",
-		hashlanes.ActiveCPU(), hashlanes.DetectedCPU(), strings.Join(hashlanes.CPUFeatures(), " "))
+	fmt.Fprintf(stdout, "cpu: %s (detected %s); features: %s; kernel rates: %s\n",
+		hashlanes.ActiveCPU(), hashlanes.DetectedCPU(), strings.Join(hashlanes.CPUFeatures(), " "), hashlanes.Tuning())
 	if err := hashlanes.CPUEnvError(); err != nil {
 		fmt.Fprintln(stderr, err)
 	}

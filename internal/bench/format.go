@@ -26,6 +26,7 @@ type Machine struct {
 	CPU      string            `json:"cpu"`
 	Features []string          `json:"features"`
 	Tier     string            `json:"tier"`
+	Tuning   string            `json:"tuning,omitempty"` // whose measured kernel rates choose the kernels
 	GOOS     string            `json:"goos"`
 	GOARCH   string            `json:"goarch"`
 	Procs    int               `json:"gomaxprocs"`

@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // can be pinned without measuring anything.
 func sample() Report {
 	return Report{
-		Machine: Machine{CPU: "Test CPU", Features: []string{"AVX2", "SHA"}, Tier: "avx2", GOOS: "linux", GOARCH: "amd64", Procs: 2, Go: "go1.26",
+		Machine: Machine{CPU: "Test CPU", Features: []string{"AVX2", "SHA"}, Tier: "avx2", Tuning: "zen3", GOOS: "linux", GOARCH: "amd64", Procs: 2, Go: "go1.26",
 			Kernels: map[string]string{"md5": "avx2x16 (16 lanes) + amd64 (single stream)", "sha512": "stdlib"}},
 		Started: "2026-11-21T00:00:00Z",
 		Rows: []Row{
@@ -94,7 +94,7 @@ func TestHTMLReport(t *testing.T) {
 	}
 	page := b.String()
 	for _, want := range []string{`<section id="machine">`, `<section id="recommendations">`, `<section id="charts">`,
-		`<section id="calculator"`, `<section id="tables">`, "Test CPU", "AVX2, SHA", "avx2x16 (16 lanes)",
+		`<section id="calculator"`, `<section id="tables">`, "Test CPU", "AVX2, SHA", "avx2x16 (16 lanes)", "<td>zen3</td>",
 		"Throughput by message size", "Concurrent streams", "Lanes pay off for md5 from 16 concurrent streams",
 		"SumMany takes 40 ns per message, 2.8× faster", "<td>readall</td>"} {
 		if !strings.Contains(page, want) {

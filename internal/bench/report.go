@@ -185,7 +185,8 @@ th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
 <tr><th>CPU</th><td>{{.Machine.CPU}}</td></tr>
 <tr><th>Features</th><td>{{range $i, $f := .Machine.Features}}{{if $i}}, {{end}}{{$f}}{{end}}</td></tr>
 <tr><th>hashlanes tier</th><td>{{.Machine.Tier}}</td></tr>
-<tr><th>Go, GOOS/GOARCH, GOMAXPROCS</th><td>{{.Machine.Go}}, {{.Machine.GOOS}}/{{.Machine.GOARCH}}, {{.Machine.Procs}}</td></tr>
+{{if .Machine.Tuning}}<tr><th>kernel rates measured on</th><td>{{.Machine.Tuning}}</td></tr>
+{{end}}<tr><th>Go, GOOS/GOARCH, GOMAXPROCS</th><td>{{.Machine.Go}}, {{.Machine.GOOS}}/{{.Machine.GOARCH}}, {{.Machine.Procs}}</td></tr>
 <tr><th>Run</th><td>{{.Started}}{{if .Quick}} (--quick){{end}}</td></tr>
 </table>
 <table>

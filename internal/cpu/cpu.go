@@ -126,3 +126,43 @@ func Features() []string {
 	}
 	return f
 }
+
+// Microarch is a CPU design on which the kernels' rates were measured. The
+// engine runs, each round, the kernel that moves the most bytes by those
+// rates, and kernels do not rank alike everywhere: on Zen 4 two SHA-NI
+// streams fill the SHA unit, on Zen 3 four streams move 1.5x what two do.
+type Microarch int
+
+const (
+	Zen4 Microarch = iota // AMD family 19h, models 10h-1Fh, 60h-7Fh, A0h-AFh
+	Zen3                  // AMD family 19h, models 00h-0Fh, 20h-5Fh
+)
+
+var microarchNames = [...]string{Zen4: "zen4", Zen3: "zen3"}
+
+func (m Microarch) String() string {
+	if m >= 0 && int(m) < len(microarchNames) {
+		return microarchNames[m]
+	}
+	return fmt.Sprintf("Microarch(%d)", int(m))
+}
+
+// Tuning is the microarchitecture whose rates choose the kernels: this
+// CPU's own when it is one of them (TuningExact), otherwise the nearest by
+// instruction set, Zen 4 for a CPU with AVX-512 and Zen 3 for one without.
+var Tuning, TuningExact = tuning(amdFamilyModel())
+
+func tuning(family, model uint32, amd bool) (Microarch, bool) {
+	if amd && family == 0x19 {
+		switch {
+		case model <= 0x0f, model >= 0x20 && model <= 0x5f:
+			return Zen3, true
+		case model <= 0x1f, model >= 0x60 && model <= 0x7f, model >= 0xa0 && model <= 0xaf:
+			return Zen4, true
+		}
+	}
+	if Detected >= AVX512 {
+		return Zen4, false
+	}
+	return Zen3, false
+}
