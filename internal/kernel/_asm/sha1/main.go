@@ -4,6 +4,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/interleave"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/stack"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
@@ -207,44 +208,32 @@ func shaniX4() {
 	frame := stack.Aligned(area * streams)
 	at := func(l, off int) Mem { return frame.Offset(area*l + off) }
 	abcd := [streams]VecPhysical{X1, X2, X3, X4}
-	free := []VecPhysical{X0, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15}
-	take := func() VecPhysical {
-		x := free[len(free)-1]
-		free = free[:len(free)-1]
-		return x
-	}
+	pool := interleave.NewPool(X0, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15)
 	var e, newest [streams]VecPhysical
 
-	sp := Load(Param("s"), GP64())
-	pp := Load(Param("ptrs"), GP64())
-	n := Load(Param("nblocks"), GP64())
-	var ptr [streams]GPVirtual
-	for l := range ptr {
-		ptr[l] = GP64()
-		MOVQ(Mem{Base: pp, Disp: 8 * l}, ptr[l])
-	}
+	sp, n, ptr := interleave.Params(streams)
 	for l := range streams {
 		VMOVDQU(Mem{Base: sp, Disp: 32 * l}, abcd[l])
 		VPSHUFD(U8(0x1b), abcd[l], abcd[l]) // A in the top dword
-		t := take()
+		t := pool.Take()
 		VPXOR(t, t, t)
 		VPINSRD(U8(3), Mem{Base: sp, Disp: 32*l + 16}, t, t) // E in the top dword
 		VMOVDQU(t, at(l, savedE))
-		free = append(free, t)
+		pool.Put(t)
 	}
 
 	Label("shanix4_loop")
 	for l := range streams {
 		VMOVDQU(abcd[l], at(l, 0))
 		for i := range 4 { // the block's 16 words, byte-swapped, w0 in the top dword
-			x := take()
+			x := pool.Take()
 			VMOVDQU(Mem{Base: ptr[l], Disp: 16 * i}, x)
 			VPSHUFB(reverseMask(), x, x)
 			VMOVDQU(x, at(l, ring+16*i))
 			if i == 3 {
 				newest[l] = x
 			} else {
-				free = append(free, x)
+				pool.Put(x)
 			}
 		}
 	}
@@ -252,27 +241,27 @@ func shaniX4() {
 		for l := range streams {
 			slot := at(l, ring+16*(g%4))
 			if g == 0 {
-				e[l] = take()
+				e[l] = pool.Take()
 				VMOVDQU(at(l, savedE), e[l])
 				VPADDD(slot, e[l], e[l])
 			} else {
 				SHA1NEXTE(slot, e[l])
 			}
-			next := take() // the next group's E comes from this ABCD's A
+			next := pool.Take() // the next group's E comes from this ABCD's A
 			VMOVDQU(abcd[l], next)
 			SHA1RNDS4(U8(g/5), e[l], abcd[l])
-			free = append(free, e[l])
+			pool.Put(e[l])
 			e[l] = next
 			if g > 15 {
 				continue
 			}
-			w := take() // group g+4 into group g's slot
+			w := pool.Take() // group g+4 into group g's slot
 			VMOVDQU(slot, w)
 			SHA1MSG1(at(l, ring+16*((g+1)%4)), w)
 			VPXOR(at(l, ring+16*((g+2)%4)), w, w)
 			SHA1MSG2(newest[l], w)
 			VMOVDQU(w, slot)
-			free = append(free, newest[l])
+			pool.Put(newest[l])
 			newest[l] = w
 		}
 	}

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/interleave"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/stack"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
@@ -347,21 +348,9 @@ func shaniX4() {
 	abef := [streams]VecPhysical{X1, X2, X3, X4}
 	cdgh := [streams]VecPhysical{X5, X6, X7, X8}
 	newest := [streams]VecPhysical{X9, X10, X11, X12} // each stream's latest schedule group
-	free := []VecPhysical{X13, X14, X15}
-	take := func() VecPhysical {
-		x := free[len(free)-1]
-		free = free[:len(free)-1]
-		return x
-	}
+	pool := interleave.NewPool(X13, X14, X15)
 
-	sp := Load(Param("s"), GP64())
-	pp := Load(Param("ptrs"), GP64())
-	n := Load(Param("nblocks"), GP64())
-	var ptr [streams]GPVirtual
-	for l := range ptr {
-		ptr[l] = GP64()
-		MOVQ(Mem{Base: pp, Disp: 8 * l}, ptr[l])
-	}
+	sp, n, ptr := interleave.Params(streams)
 	kt := GP64()
 	LEAQ(constTable(), kt)
 	for l := range streams {
@@ -375,17 +364,17 @@ func shaniX4() {
 		for i := range 4 { // the block's 16 words, byte-swapped, and W+K
 			x := newest[l]
 			if i < 3 {
-				x = take()
+				x = pool.Take()
 			}
 			VMOVDQU(Mem{Base: ptr[l], Disp: 16 * i}, x)
 			VPSHUFB(byteSwapMask(), x, x)
 			VMOVDQU(x, at(l, ring+16*i))
-			t := take()
+			t := pool.Take()
 			VPADDD(Mem{Base: kt, Disp: 16 * i}, x, t)
 			VMOVDQU(t, at(l, wk+16*i))
-			free = append(free, t)
+			pool.Put(t)
 			if i < 3 {
-				free = append(free, x)
+				pool.Put(x)
 			}
 		}
 	}
@@ -401,7 +390,7 @@ func shaniX4() {
 			}
 			// Group g+4 into group g's slot: w[t-16] + sigma0(w[t-15]) +
 			// w[t-7] + sigma1(w[t-2]), with group g+3 in newest[l].
-			w, u := take(), take()
+			w, u := pool.Take(), pool.Take()
 			VMOVDQU(at(l, ring+slot), w)
 			SHA256MSG1(at(l, ring+16*((g+1)%4)), w)
 			VPALIGNR(U8(4), at(l, ring+16*((g+2)%4)), newest[l], u) // words 4g+9..4g+12
@@ -410,7 +399,7 @@ func shaniX4() {
 			VMOVDQU(w, at(l, ring+slot))
 			VPADDD(Mem{Base: kt, Disp: 16 * (g + 4)}, w, u)
 			VMOVDQU(u, at(l, wk+slot))
-			free = append(free, u, newest[l])
+			pool.Put(u, newest[l])
 			newest[l] = w
 		}
 	}

@@ -1,0 +1,47 @@
+// Package interleave holds what the SHA-NI kernels of several interleaved
+// streams share: their parameters, and the registers they hand out by
+// hand, since the SHA instructions' legacy encoding names X0-X15 only and
+// a kernel of four streams needs nearly all of them.
+package interleave
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Params loads the parameters of a kernel of n streams,
+// func(s *[n][8]uint32, ptrs *[n]*byte, nblocks int): the states' base,
+// the block count and each stream's pointer.
+func Params(n int) (states, nblocks Register, ptrs []GPVirtual) {
+	states = Load(Param("s"), GP64())
+	pp := Load(Param("ptrs"), GP64())
+	nblocks = Load(Param("nblocks"), GP64())
+	ptrs = make([]GPVirtual, n)
+	for l := range ptrs {
+		ptrs[l] = GP64()
+		MOVQ(Mem{Base: pp, Disp: 8 * l}, ptrs[l])
+	}
+	return states, nblocks, ptrs
+}
+
+// Pool is a set of free registers for values that move from register to
+// register as a kernel's groups go by (SHA-1's E, the newest group of a
+// message schedule).
+type Pool struct{ free []VecPhysical }
+
+// NewPool makes a pool of the registers given.
+func NewPool(regs ...VecPhysical) *Pool { return &Pool{free: regs} }
+
+// Take hands out a free register.
+func (p *Pool) Take() VecPhysical {
+	if len(p.free) == 0 {
+		panic("interleave: no register left in the pool")
+	}
+	x := p.free[len(p.free)-1]
+	p.free = p.free[:len(p.free)-1]
+	return x
+}
+
+// Put returns registers whose values are dead.
+func (p *Pool) Put(regs ...VecPhysical) { p.free = append(p.free, regs...) }
