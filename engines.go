@@ -61,7 +61,7 @@ func stdlibServer(a Algorithm) *Server {
 }
 
 func newServerOf(a Algorithm, newHash func() hash.Hash, close func() error, kernel string) *Server {
-	s := &Server{alg: a, newHash: newHash, close: close, kernel: kernel}
+	s := &Server{alg: a, newHash: newHash, close: close, kernel: kernel, manyMin: manyMinMsgs[cpu.Tuning][a]}
 	s.pool.New = func() any { return newHash() }
 	s.many = s.sumManyLoop
 	return s

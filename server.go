@@ -25,6 +25,7 @@ type Server struct {
 	pool    sync.Pool // hashers for Sum
 	stats   func() Stats
 	many    func(dst []byte, msgs [][]byte) []byte
+	manyMin int // fewer messages than this (and under manyMinBytes) go through the one-shot loop
 }
 
 // SumMany hashes each message independently and appends the digests to
@@ -33,7 +34,7 @@ type Server struct {
 // by one. It allocates nothing beyond growing dst, starts no goroutine, and
 // is safe to call from many goroutines at once.
 func (s *Server) SumMany(dst []byte, msgs [][]byte) []byte {
-	if len(msgs) < manyMinMsgs[s.alg] {
+	if len(msgs) < s.manyMin {
 		total := 0
 		for _, m := range msgs {
 			total += len(m)
@@ -63,10 +64,12 @@ func (s *Server) SumManyHex(dst []byte, msgs [][]byte) []byte {
 	return dst
 }
 
-// A lane kernel call costs 200-550 ns whatever it hashes, so tiny batches
-// go message by message through the standard library's one-shot function.
-// Measured with 1, 2, 3, 4, 6, 8 URL paths (40-75 bytes, ns per batch,
-// medians of 3, this machine's default tier):
+// A lane kernel call costs 100-550 ns whatever it hashes, so tiny batches
+// go message by message through the standard library's one-shot function:
+// below manyMinMsgs messages, on the microarchitecture whose rates choose
+// the kernels (cpu.Tuning). On Zen 4, measured with 1, 2, 3, 4, 6, 8 URL
+// paths (40-75 bytes, ns per batch, medians of 3, its default tier, whose
+// batch kernels take the messages):
 //
 //	MD5      one-shot loop 126, 236, 334, 441, 642, 897; lanes 289, 226, 221, 212, 218, 242
 //	SHA-1    one-shot loop  96, 189, 281, 364, 552, 725; lanes 355, 375, 375, 359, 343, 400
@@ -79,10 +82,23 @@ func (s *Server) SumManyHex(dst []byte, msgs [][]byte) []byte {
 //	SHA-384  one-shot loop 454, 680, 1116, 1242; lanes 526, 552, 527, 569
 //	SHA-512/224 and /256 as SHA-384, within 15%
 //
+// On Zen 3, with no batch kernels (AVX-512) the messages are staged
+// into the multi-lane kernels; BenchmarkSumManyFew, medians of 6
+// (bench/results/2026-11-24/summany-few-zen3.txt), 1, 2, 3, 4, 5, 6 paths:
+//
+//	MD5      one-shot loop 121, 242, 358, 472, 590, 707; lanes 174, 330, 366, 397, 431, 461
+//	SHA-1    one-shot loop 102, 202, 298, 395, 494, 592; lanes 119, 179, 298, 337, 429, 491
+//	SHA-224  one-shot loop 119, 234, 349, 459, 576, 694; lanes 131, 212, 302, 393, 477, 552
+//	SHA-256  one-shot loop 102, 203, 299, 397, 497, 602; lanes 126, 211, 300, 383, 472, 541
+//	SHA-384  one-shot loop 265, 525, 786, 1045, 1304, 1567; lanes 410, 736, 691, 735, 1109, 1441
+//	SHA-512 as SHA-384, within 1%
+//
+// A count where the two tie (MD5 and SHA-256 at 3) stays with the loop.
 // Larger messages pay for the call sooner (two streams of 1 KiB already
 // hash 1.5x faster in lanes), hence the byte bound.
-var manyMinMsgs = [maxAlgorithm]int{
-	MD5: 3, SHA1: 5, SHA224: 5, SHA256: 6, SHA384: 3, SHA512: 3, SHA512_224: 3, SHA512_256: 3,
+var manyMinMsgs = map[cpu.Microarch][maxAlgorithm]int{
+	cpu.Zen4: {MD5: 3, SHA1: 5, SHA224: 5, SHA256: 6, SHA384: 3, SHA512: 3, SHA512_224: 3, SHA512_256: 3},
+	cpu.Zen3: {MD5: 4, SHA1: 2, SHA224: 2, SHA256: 4, SHA384: 3, SHA512: 3, SHA512_224: 3, SHA512_256: 3},
 }
 
 const manyMinBytes = 1 << 10

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/workload"
 )
 
@@ -274,6 +275,33 @@ func BenchmarkSumMany(b *testing.B) {
 
 // stdLoop is the baseline of BenchmarkSumMany: a plain loop of the standard
 // library's one-shot function appending to dst.
+// BenchmarkSumManyFew is the measurement behind manyMinMsgs: a few URL
+// paths through the server's lanes (its SumMany path whatever the count,
+// where SumMany itself runs the one-shot loop below the cut-off) against
+// the one-shot loop, per message count.
+func BenchmarkSumManyFew(b *testing.B) {
+	paths := workload.URLPaths(16)
+	for _, a := range []Algorithm{MD5, SHA1, SHA224, SHA256, SHA384, SHA512} {
+		s := DefaultServer(a)
+		for _, n := range []int{1, 2, 3, 4, 5, 6, 8, 12, 16} {
+			msgs := paths[:n]
+			dst := make([]byte, 0, n*a.Size())
+			b.Run(fmt.Sprintf("alg=%v/n=%d/impl=loop", a, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					stdLoop(a, dst[:0], msgs)
+				}
+			})
+			b.Run(fmt.Sprintf("alg=%v/n=%d/impl=lanes", a, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					s.many(dst[:0], msgs)
+				}
+			})
+		}
+	}
+}
+
 func stdLoop(a Algorithm, d []byte, msgs [][]byte) []byte {
 	switch a {
 	case MD5:
@@ -302,4 +330,21 @@ func stdLoop(a Algorithm, d []byte, msgs [][]byte) []byte {
 		}
 	}
 	return d
+}
+
+// TestManyMinMsgs checks that each microarchitecture's cut-offs cover the
+// algorithms on the engine: a missing one would send a lone message
+// through the lanes, which measured slower than the one-shot function for
+// every algorithm everywhere.
+func TestManyMinMsgs(t *testing.T) {
+	for m, table := range manyMinMsgs {
+		for _, a := range []Algorithm{MD5, SHA1, SHA224, SHA256, SHA384, SHA512, SHA512_224, SHA512_256} {
+			if table[a] < 2 {
+				t.Errorf("%v: %v goes through the lanes from %d messages, want at least 2", m, a, table[a])
+			}
+		}
+	}
+	if got, want := DefaultServer(SHA1).manyMin, manyMinMsgs[cpu.Tuning][SHA1]; got != want {
+		t.Errorf("the default SHA-1 server's cut-off is %d, want %d for %v", got, want, cpu.Tuning)
+	}
 }
