@@ -14,7 +14,7 @@ func blockSHANI(s *[5]uint32, p []byte)
 //go:noescape
 func blockSHANIx2(s *[2][8]uint32, ptrs *[2]*byte, nblocks int)
 
-// blockSHANIx4 hashes nblocks blocks of four streams with SHA-NI.
+// blockSHANIx4 hashes nblocks blocks of 4 streams with SHA-NI.
 //
 //go:noescape
 func blockSHANIx4(s *[4][8]uint32, ptrs *[4]*byte, nblocks int)

@@ -5,10 +5,26 @@
 package interleave
 
 import (
+	"fmt"
+
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/stack"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
+
+// Kernel declares blockSHANIx<n>, the kernel of n interleaved streams
+// whose parameters Params loads, and lays out on its stack an area of
+// area bytes a stream, 64-byte aligned: at(l, off) is byte off of stream
+// l's area.
+func Kernel(n, area int) (at func(l, off int) Mem) {
+	name := fmt.Sprintf("blockSHANIx%d", n)
+	TEXT(name, 0, fmt.Sprintf("func(s *[%d][8]uint32, ptrs *[%d]*byte, nblocks int)", n, n))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s hashes nblocks blocks of %d streams with SHA-NI.", name, n))
+	frame := stack.Aligned(area * n)
+	return func(l, off int) Mem { return frame.Offset(area*l + off) }
+}
 
 // Params loads the parameters of a kernel of n streams,
 // func(s *[n][8]uint32, ptrs *[n]*byte, nblocks int): the states' base,

@@ -199,14 +199,10 @@ func group(s *stream, g int, mask Op) {
 // so that the loop's registers are the same on every pass.
 func shaniX4() {
 	const streams = 4
-	TEXT("blockSHANIx4", 0, "func(s *[4][8]uint32, ptrs *[4]*byte, nblocks int)")
-	Pragma("noescape")
-	Doc("blockSHANIx4 hashes nblocks blocks of four streams with SHA-NI.")
 	// A stream's area: ABCD and E at the block's start (32 bytes), its
 	// message ring (64).
 	const area, savedE, ring = 96, 16, 32
-	frame := stack.Aligned(area * streams)
-	at := func(l, off int) Mem { return frame.Offset(area*l + off) }
+	at := interleave.Kernel(streams, area)
 	abcd := [streams]VecPhysical{X1, X2, X3, X4}
 	pool := interleave.NewPool(X0, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15)
 	var e, newest [streams]VecPhysical

@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/interleave"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
-	"github.com/hashlanes/hashlanes/internal/kernel/_asm/stack"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha256/rounds"
 	. "github.com/mmcloughlin/avo/build"
@@ -337,14 +336,10 @@ func shaniX2() {
 // cycles a group with the PSHUFD).
 func shaniX4() {
 	const streams = 4
-	TEXT("blockSHANIx4", 0, "func(s *[4][8]uint32, ptrs *[4]*byte, nblocks int)")
-	Pragma("noescape")
-	Doc("blockSHANIx4 hashes nblocks blocks of four streams with SHA-NI.")
 	// A stream's area: the saved state (32 bytes), its message ring (64)
 	// and W+K of the same four groups (64).
 	const area, ring, wk = 160, 32, 96
-	frame := stack.Aligned(area * streams)
-	at := func(l, off int) Mem { return frame.Offset(area*l + off) }
+	at := interleave.Kernel(streams, area)
 	abef := [streams]VecPhysical{X1, X2, X3, X4}
 	cdgh := [streams]VecPhysical{X5, X6, X7, X8}
 	newest := [streams]VecPhysical{X9, X10, X11, X12} // each stream's latest schedule group
