@@ -83,7 +83,7 @@ func shani() {
 
 // avx2 hashes 8 lanes in one group of YMM registers, the AVX-512
 // kernel's rounds spelled in AVX2 (each rotation two shifts and an OR; Ch
-// and Maj in three and four instructions), for CPUs with AVX2 but neither
+// and Maj in three instructions each), for CPUs with AVX2 but neither
 // AVX-512 nor SHA-NI.
 func avx2() {
 	TEXT("blockAVX2x8", 0, "func(s *[8][8]uint32, ptrs *[8]*byte, nblocks int)")
@@ -324,7 +324,10 @@ func shaniX2() {
 // 16 instructions) made it slower whatever the share, from 3.84 to 4.71
 // cycles with one stream of four and 6.74 with all: that chain of 14
 // cycles a group holds up the rounds, and its shifts and shuffles crowd
-// the two pipes that take them.
+// the two pipes that take them. SHA256MSG1's sigma0 in vector
+// instructions (11 a group, off any chain) was slower as well, 4.34
+// cycles with a quarter of the groups and 5.98 with all: those pipes are
+// the SHA unit's, so what leaves it for them costs more than it saves.
 //
 // Four streams' states fill X1-X8 (the SHA instructions' legacy encoding
 // reaches X0-X15 only), so the schedule lives in a 16-word ring a stream
