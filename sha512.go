@@ -32,22 +32,26 @@ var (
 //	generic      1     347   the pure-Go reference
 //	stdlib       1     681   crypto/sha512's AVX2 code, whatever b
 //	avx2x4       4    1350   b/4 x 1350: above stdlib from b = 3, never
-//	                         above avx512x8
+//	                         above avx512x8 (measured before its VPSHUFB
+//	                         rotation and three-instruction Maj, which
+//	                         gained 4.5% on Zen 3)
 //	avx512x8     8    2810   b/8 x 2810: measured 687 at b = 2 (a tie with
 //	                         stdlib), 1390 at b = 4
 //
 // SHA-512 has no hash extension on this CPU, so lanes pay off from two or
 // three streams, where SHA-256's SHA-NI pair is hard to beat.
 //
-// AMD Zen 3 (medians of 6, bench/results/2026-11-24/kernel-zen3-sha512.txt):
+// AMD Zen 3 (medians of 6,
+// bench/results/2026-11-24/kernel-zen3-sha512-maj-shuffle.txt):
 //
 //	kernel     lanes  MB/s   with b streams ready
-//	stdlib       1     680   680 whatever b
-//	avx2x4       4    1310   b/4 x 1310: from b = 3 (measured 656 at 2, a
-//	                         tie with stdlib)
+//	stdlib       1     672   672 whatever b
+//	avx2x4       4    1360   b/4 x 1360: from b = 2 (measured 681 at 2,
+//	                         1% above stdlib; 1310 and a tie at 2 before
+//	                         the VPSHUFB rotation and three-instruction Maj)
 var sha512Rates = rateTable{
 	cpu.Zen4: {"generic": 347, "stdlib": 681, "avx2x4": 1350, "avx512x8": 2810},
-	cpu.Zen3: {"generic": 322, "stdlib": 680, "avx2x4": 1310},
+	cpu.Zen3: {"generic": 322, "stdlib": 672, "avx2x4": 1360},
 }
 
 // sha512Kernels are the family's kernels for level l, with the batch

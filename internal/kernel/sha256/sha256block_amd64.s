@@ -1627,925 +1627,910 @@ avx2_rounds:
 	VPOR         Y10, Y9, Y9
 	VPXOR        Y9, Y8, Y8
 	VPADDD       Y8, Y7, Y7
-	VPAND        Y0, Y1, Y8
-	VPOR         Y0, Y1, Y9
-	VPAND        Y2, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPXOR        Y1, Y2, Y8
+	VPXOR        Y0, Y1, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y1, Y8, Y8
 	VPADDD       Y8, Y7, Y7
 	VMOVDQU      64(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPSLLD       $0x19, Y8, Y11
+	VPSRLD       $0x07, Y8, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      480(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPSLLD       $0x0e, Y8, Y12
+	VPSRLD       $0x12, Y8, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       320(DI), Y10, Y10
-	VPADDD       32(DI), Y10, Y10
-	VMOVDQU      Y10, 544(DI)
+	VMOVDQU      480(DI), Y8
+	VPSLLD       $0x0f, Y8, Y12
+	VPSRLD       $0x11, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y8, Y13
+	VPSRLD       $0x13, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       320(DI), Y11, Y11
+	VPADDD       32(DI), Y11, Y11
+	VMOVDQU      Y11, 544(DI)
 	VPBROADCASTD 4(R8), Y8
 	VPADDD       Y8, Y6, Y6
 	VPADDD       32(DI), Y6, Y6
-	VPSLLD       $0x1a, Y3, Y9
+	VPSLLD       $0x1a, Y3, Y10
 	VPSRLD       $0x06, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y3, Y10
-	VPSRLD       $0x0b, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y3, Y10
-	VPSRLD       $0x19, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y3, Y11
+	VPSRLD       $0x0b, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y3, Y11
+	VPSRLD       $0x19, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y6, Y6
 	VPXOR        Y4, Y5, Y8
 	VPAND        Y3, Y8, Y8
 	VPXOR        Y5, Y8, Y8
 	VPADDD       Y8, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPSLLD       $0x1e, Y7, Y9
+	VPSLLD       $0x1e, Y7, Y10
 	VPSRLD       $0x02, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y7, Y10
-	VPSRLD       $0x0d, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y7, Y10
-	VPSRLD       $0x16, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPAND        Y7, Y0, Y8
-	VPOR         Y7, Y0, Y9
-	VPAND        Y1, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VMOVDQU      96(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y7, Y11
+	VPSRLD       $0x0d, Y7, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      512(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y7, Y11
+	VPSRLD       $0x16, Y7, Y10
 	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPXOR        Y10, Y8, Y8
+	VPADDD       Y8, Y6, Y6
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VMOVDQU      96(DI), Y9
+	VPSLLD       $0x19, Y9, Y11
+	VPSRLD       $0x07, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLD       $0x0e, Y9, Y12
+	VPSRLD       $0x12, Y9, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y9, Y9
 	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       352(DI), Y10, Y10
-	VPADDD       64(DI), Y10, Y10
-	VMOVDQU      Y10, 576(DI)
-	VPBROADCASTD 8(R8), Y8
-	VPADDD       Y8, Y5, Y5
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      512(DI), Y9
+	VPSLLD       $0x0f, Y9, Y12
+	VPSRLD       $0x11, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y9, Y13
+	VPSRLD       $0x13, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       352(DI), Y11, Y11
+	VPADDD       64(DI), Y11, Y11
+	VMOVDQU      Y11, 576(DI)
+	VPBROADCASTD 8(R8), Y9
+	VPADDD       Y9, Y5, Y5
 	VPADDD       64(DI), Y5, Y5
-	VPSLLD       $0x1a, Y2, Y9
-	VPSRLD       $0x06, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y2, Y10
-	VPSRLD       $0x0b, Y2, Y9
+	VPSLLD       $0x1a, Y2, Y10
+	VPSRLD       $0x06, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y2, Y10
-	VPSRLD       $0x19, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPXOR        Y3, Y4, Y8
-	VPAND        Y2, Y8, Y8
-	VPXOR        Y4, Y8, Y8
-	VPADDD       Y8, Y5, Y5
+	VPSLLD       $0x15, Y2, Y11
+	VPSRLD       $0x0b, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x07, Y2, Y11
+	VPSRLD       $0x19, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPXOR        Y3, Y4, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y5, Y5
 	VPADDD       Y5, Y1, Y1
-	VPSLLD       $0x1e, Y6, Y9
-	VPSRLD       $0x02, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y6, Y10
-	VPSRLD       $0x0d, Y6, Y9
+	VPSLLD       $0x1e, Y6, Y10
+	VPSRLD       $0x02, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y6, Y10
-	VPSRLD       $0x16, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPAND        Y6, Y7, Y8
-	VPOR         Y6, Y7, Y9
-	VPAND        Y0, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLD       $0x13, Y6, Y11
+	VPSRLD       $0x0d, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x0a, Y6, Y11
+	VPSRLD       $0x16, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPXOR        Y6, Y7, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y7, Y8, Y8
 	VPADDD       Y8, Y5, Y5
 	VMOVDQU      128(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPSLLD       $0x19, Y8, Y11
+	VPSRLD       $0x07, Y8, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      544(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPSLLD       $0x0e, Y8, Y12
+	VPSRLD       $0x12, Y8, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       384(DI), Y10, Y10
-	VPADDD       96(DI), Y10, Y10
-	VMOVDQU      Y10, 608(DI)
+	VMOVDQU      544(DI), Y8
+	VPSLLD       $0x0f, Y8, Y12
+	VPSRLD       $0x11, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y8, Y13
+	VPSRLD       $0x13, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       384(DI), Y11, Y11
+	VPADDD       96(DI), Y11, Y11
+	VMOVDQU      Y11, 608(DI)
 	VPBROADCASTD 12(R8), Y8
 	VPADDD       Y8, Y4, Y4
 	VPADDD       96(DI), Y4, Y4
-	VPSLLD       $0x1a, Y1, Y9
+	VPSLLD       $0x1a, Y1, Y10
 	VPSRLD       $0x06, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y1, Y10
-	VPSRLD       $0x0b, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y1, Y10
-	VPSRLD       $0x19, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y1, Y11
+	VPSRLD       $0x0b, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y1, Y11
+	VPSRLD       $0x19, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y4, Y4
 	VPXOR        Y2, Y3, Y8
 	VPAND        Y1, Y8, Y8
 	VPXOR        Y3, Y8, Y8
 	VPADDD       Y8, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPSLLD       $0x1e, Y5, Y9
+	VPSLLD       $0x1e, Y5, Y10
 	VPSRLD       $0x02, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y5, Y10
-	VPSRLD       $0x0d, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y5, Y10
-	VPSRLD       $0x16, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPAND        Y5, Y6, Y8
-	VPOR         Y5, Y6, Y9
-	VPAND        Y7, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VMOVDQU      160(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y5, Y11
+	VPSRLD       $0x0d, Y5, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      576(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y5, Y11
+	VPSRLD       $0x16, Y5, Y10
 	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPXOR        Y10, Y8, Y8
+	VPADDD       Y8, Y4, Y4
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VMOVDQU      160(DI), Y9
+	VPSLLD       $0x19, Y9, Y11
+	VPSRLD       $0x07, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLD       $0x0e, Y9, Y12
+	VPSRLD       $0x12, Y9, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y9, Y9
 	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       416(DI), Y10, Y10
-	VPADDD       128(DI), Y10, Y10
-	VMOVDQU      Y10, 640(DI)
-	VPBROADCASTD 16(R8), Y8
-	VPADDD       Y8, Y3, Y3
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      576(DI), Y9
+	VPSLLD       $0x0f, Y9, Y12
+	VPSRLD       $0x11, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y9, Y13
+	VPSRLD       $0x13, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       416(DI), Y11, Y11
+	VPADDD       128(DI), Y11, Y11
+	VMOVDQU      Y11, 640(DI)
+	VPBROADCASTD 16(R8), Y9
+	VPADDD       Y9, Y3, Y3
 	VPADDD       128(DI), Y3, Y3
-	VPSLLD       $0x1a, Y0, Y9
-	VPSRLD       $0x06, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y0, Y10
-	VPSRLD       $0x0b, Y0, Y9
+	VPSLLD       $0x1a, Y0, Y10
+	VPSRLD       $0x06, Y0, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y0, Y10
-	VPSRLD       $0x19, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPXOR        Y1, Y2, Y8
-	VPAND        Y0, Y8, Y8
-	VPXOR        Y2, Y8, Y8
-	VPADDD       Y8, Y3, Y3
+	VPSLLD       $0x15, Y0, Y11
+	VPSRLD       $0x0b, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x07, Y0, Y11
+	VPSRLD       $0x19, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPXOR        Y1, Y2, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y3, Y3
 	VPADDD       Y3, Y7, Y7
-	VPSLLD       $0x1e, Y4, Y9
-	VPSRLD       $0x02, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y4, Y10
-	VPSRLD       $0x0d, Y4, Y9
+	VPSLLD       $0x1e, Y4, Y10
+	VPSRLD       $0x02, Y4, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y4, Y10
-	VPSRLD       $0x16, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPAND        Y4, Y5, Y8
-	VPOR         Y4, Y5, Y9
-	VPAND        Y6, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLD       $0x13, Y4, Y11
+	VPSRLD       $0x0d, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x0a, Y4, Y11
+	VPSRLD       $0x16, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPXOR        Y4, Y5, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y5, Y8, Y8
 	VPADDD       Y8, Y3, Y3
 	VMOVDQU      192(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPSLLD       $0x19, Y8, Y11
+	VPSRLD       $0x07, Y8, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      608(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPSLLD       $0x0e, Y8, Y12
+	VPSRLD       $0x12, Y8, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       448(DI), Y10, Y10
-	VPADDD       160(DI), Y10, Y10
-	VMOVDQU      Y10, 672(DI)
+	VMOVDQU      608(DI), Y8
+	VPSLLD       $0x0f, Y8, Y12
+	VPSRLD       $0x11, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y8, Y13
+	VPSRLD       $0x13, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       448(DI), Y11, Y11
+	VPADDD       160(DI), Y11, Y11
+	VMOVDQU      Y11, 672(DI)
 	VPBROADCASTD 20(R8), Y8
 	VPADDD       Y8, Y2, Y2
 	VPADDD       160(DI), Y2, Y2
-	VPSLLD       $0x1a, Y7, Y9
+	VPSLLD       $0x1a, Y7, Y10
 	VPSRLD       $0x06, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y7, Y10
-	VPSRLD       $0x0b, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y7, Y10
-	VPSRLD       $0x19, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y7, Y11
+	VPSRLD       $0x0b, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y7, Y11
+	VPSRLD       $0x19, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y2, Y2
 	VPXOR        Y0, Y1, Y8
 	VPAND        Y7, Y8, Y8
 	VPXOR        Y1, Y8, Y8
 	VPADDD       Y8, Y2, Y2
 	VPADDD       Y2, Y6, Y6
-	VPSLLD       $0x1e, Y3, Y9
+	VPSLLD       $0x1e, Y3, Y10
 	VPSRLD       $0x02, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y3, Y10
-	VPSRLD       $0x0d, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y3, Y10
-	VPSRLD       $0x16, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPAND        Y3, Y4, Y8
-	VPOR         Y3, Y4, Y9
-	VPAND        Y5, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VMOVDQU      224(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y3, Y11
+	VPSRLD       $0x0d, Y3, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      640(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y3, Y11
+	VPSRLD       $0x16, Y3, Y10
 	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPXOR        Y10, Y8, Y8
+	VPADDD       Y8, Y2, Y2
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VMOVDQU      224(DI), Y9
+	VPSLLD       $0x19, Y9, Y11
+	VPSRLD       $0x07, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLD       $0x0e, Y9, Y12
+	VPSRLD       $0x12, Y9, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y9, Y9
 	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       480(DI), Y10, Y10
-	VPADDD       192(DI), Y10, Y10
-	VMOVDQU      Y10, 704(DI)
-	VPBROADCASTD 24(R8), Y8
-	VPADDD       Y8, Y1, Y1
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      640(DI), Y9
+	VPSLLD       $0x0f, Y9, Y12
+	VPSRLD       $0x11, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y9, Y13
+	VPSRLD       $0x13, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       480(DI), Y11, Y11
+	VPADDD       192(DI), Y11, Y11
+	VMOVDQU      Y11, 704(DI)
+	VPBROADCASTD 24(R8), Y9
+	VPADDD       Y9, Y1, Y1
 	VPADDD       192(DI), Y1, Y1
-	VPSLLD       $0x1a, Y6, Y9
-	VPSRLD       $0x06, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y6, Y10
-	VPSRLD       $0x0b, Y6, Y9
+	VPSLLD       $0x1a, Y6, Y10
+	VPSRLD       $0x06, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y6, Y10
-	VPSRLD       $0x19, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPXOR        Y7, Y0, Y8
-	VPAND        Y6, Y8, Y8
-	VPXOR        Y0, Y8, Y8
-	VPADDD       Y8, Y1, Y1
+	VPSLLD       $0x15, Y6, Y11
+	VPSRLD       $0x0b, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x07, Y6, Y11
+	VPSRLD       $0x19, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPXOR        Y7, Y0, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y1, Y1
 	VPADDD       Y1, Y5, Y5
-	VPSLLD       $0x1e, Y2, Y9
-	VPSRLD       $0x02, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y2, Y10
-	VPSRLD       $0x0d, Y2, Y9
+	VPSLLD       $0x1e, Y2, Y10
+	VPSRLD       $0x02, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y2, Y10
-	VPSRLD       $0x16, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPAND        Y2, Y3, Y8
-	VPOR         Y2, Y3, Y9
-	VPAND        Y4, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLD       $0x13, Y2, Y11
+	VPSRLD       $0x0d, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x0a, Y2, Y11
+	VPSRLD       $0x16, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPXOR        Y2, Y3, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
 	VPADDD       Y8, Y1, Y1
 	VMOVDQU      256(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPSLLD       $0x19, Y8, Y11
+	VPSRLD       $0x07, Y8, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      672(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPSLLD       $0x0e, Y8, Y12
+	VPSRLD       $0x12, Y8, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       512(DI), Y10, Y10
-	VPADDD       224(DI), Y10, Y10
-	VMOVDQU      Y10, 736(DI)
+	VMOVDQU      672(DI), Y8
+	VPSLLD       $0x0f, Y8, Y12
+	VPSRLD       $0x11, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y8, Y13
+	VPSRLD       $0x13, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       512(DI), Y11, Y11
+	VPADDD       224(DI), Y11, Y11
+	VMOVDQU      Y11, 736(DI)
 	VPBROADCASTD 28(R8), Y8
 	VPADDD       Y8, Y0, Y0
 	VPADDD       224(DI), Y0, Y0
-	VPSLLD       $0x1a, Y5, Y9
+	VPSLLD       $0x1a, Y5, Y10
 	VPSRLD       $0x06, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y5, Y10
-	VPSRLD       $0x0b, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y5, Y10
-	VPSRLD       $0x19, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y5, Y11
+	VPSRLD       $0x0b, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y5, Y11
+	VPSRLD       $0x19, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y0, Y0
 	VPXOR        Y6, Y7, Y8
 	VPAND        Y5, Y8, Y8
 	VPXOR        Y7, Y8, Y8
 	VPADDD       Y8, Y0, Y0
 	VPADDD       Y0, Y4, Y4
-	VPSLLD       $0x1e, Y1, Y9
+	VPSLLD       $0x1e, Y1, Y10
 	VPSRLD       $0x02, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y1, Y10
-	VPSRLD       $0x0d, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y1, Y10
-	VPSRLD       $0x16, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPAND        Y1, Y2, Y8
-	VPOR         Y1, Y2, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VMOVDQU      288(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y1, Y11
+	VPSRLD       $0x0d, Y1, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      704(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y1, Y11
+	VPSRLD       $0x16, Y1, Y10
 	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPXOR        Y10, Y8, Y8
+	VPADDD       Y8, Y0, Y0
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y0, Y0
+	VMOVDQU      288(DI), Y9
+	VPSLLD       $0x19, Y9, Y11
+	VPSRLD       $0x07, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLD       $0x0e, Y9, Y12
+	VPSRLD       $0x12, Y9, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y9, Y9
 	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       544(DI), Y10, Y10
-	VPADDD       256(DI), Y10, Y10
-	VMOVDQU      Y10, 768(DI)
-	VPBROADCASTD 32(R8), Y8
-	VPADDD       Y8, Y7, Y7
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      704(DI), Y9
+	VPSLLD       $0x0f, Y9, Y12
+	VPSRLD       $0x11, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y9, Y13
+	VPSRLD       $0x13, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       544(DI), Y11, Y11
+	VPADDD       256(DI), Y11, Y11
+	VMOVDQU      Y11, 768(DI)
+	VPBROADCASTD 32(R8), Y9
+	VPADDD       Y9, Y7, Y7
 	VPADDD       256(DI), Y7, Y7
-	VPSLLD       $0x1a, Y4, Y9
-	VPSRLD       $0x06, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y4, Y10
-	VPSRLD       $0x0b, Y4, Y9
+	VPSLLD       $0x1a, Y4, Y10
+	VPSRLD       $0x06, Y4, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y4, Y10
-	VPSRLD       $0x19, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPXOR        Y5, Y6, Y8
-	VPAND        Y4, Y8, Y8
-	VPXOR        Y6, Y8, Y8
-	VPADDD       Y8, Y7, Y7
+	VPSLLD       $0x15, Y4, Y11
+	VPSRLD       $0x0b, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x07, Y4, Y11
+	VPSRLD       $0x19, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPXOR        Y5, Y6, Y9
+	VPAND        Y4, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y7, Y7
 	VPADDD       Y7, Y3, Y3
-	VPSLLD       $0x1e, Y0, Y9
-	VPSRLD       $0x02, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y0, Y10
-	VPSRLD       $0x0d, Y0, Y9
+	VPSLLD       $0x1e, Y0, Y10
+	VPSRLD       $0x02, Y0, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y0, Y10
-	VPSRLD       $0x16, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPAND        Y0, Y1, Y8
-	VPOR         Y0, Y1, Y9
-	VPAND        Y2, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLD       $0x13, Y0, Y11
+	VPSRLD       $0x0d, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x0a, Y0, Y11
+	VPSRLD       $0x16, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPXOR        Y0, Y1, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y1, Y8, Y8
 	VPADDD       Y8, Y7, Y7
 	VMOVDQU      320(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPSLLD       $0x19, Y8, Y11
+	VPSRLD       $0x07, Y8, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      736(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPSLLD       $0x0e, Y8, Y12
+	VPSRLD       $0x12, Y8, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       576(DI), Y10, Y10
-	VPADDD       288(DI), Y10, Y10
-	VMOVDQU      Y10, 800(DI)
+	VMOVDQU      736(DI), Y8
+	VPSLLD       $0x0f, Y8, Y12
+	VPSRLD       $0x11, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y8, Y13
+	VPSRLD       $0x13, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       576(DI), Y11, Y11
+	VPADDD       288(DI), Y11, Y11
+	VMOVDQU      Y11, 800(DI)
 	VPBROADCASTD 36(R8), Y8
 	VPADDD       Y8, Y6, Y6
 	VPADDD       288(DI), Y6, Y6
-	VPSLLD       $0x1a, Y3, Y9
+	VPSLLD       $0x1a, Y3, Y10
 	VPSRLD       $0x06, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y3, Y10
-	VPSRLD       $0x0b, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y3, Y10
-	VPSRLD       $0x19, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y3, Y11
+	VPSRLD       $0x0b, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y3, Y11
+	VPSRLD       $0x19, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y6, Y6
 	VPXOR        Y4, Y5, Y8
 	VPAND        Y3, Y8, Y8
 	VPXOR        Y5, Y8, Y8
 	VPADDD       Y8, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPSLLD       $0x1e, Y7, Y9
+	VPSLLD       $0x1e, Y7, Y10
 	VPSRLD       $0x02, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y7, Y10
-	VPSRLD       $0x0d, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y7, Y10
-	VPSRLD       $0x16, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPAND        Y7, Y0, Y8
-	VPOR         Y7, Y0, Y9
-	VPAND        Y1, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VMOVDQU      352(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y7, Y11
+	VPSRLD       $0x0d, Y7, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      768(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y7, Y11
+	VPSRLD       $0x16, Y7, Y10
 	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPXOR        Y10, Y8, Y8
+	VPADDD       Y8, Y6, Y6
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VMOVDQU      352(DI), Y9
+	VPSLLD       $0x19, Y9, Y11
+	VPSRLD       $0x07, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLD       $0x0e, Y9, Y12
+	VPSRLD       $0x12, Y9, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y9, Y9
 	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       608(DI), Y10, Y10
-	VPADDD       320(DI), Y10, Y10
-	VMOVDQU      Y10, 832(DI)
-	VPBROADCASTD 40(R8), Y8
-	VPADDD       Y8, Y5, Y5
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      768(DI), Y9
+	VPSLLD       $0x0f, Y9, Y12
+	VPSRLD       $0x11, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y9, Y13
+	VPSRLD       $0x13, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       608(DI), Y11, Y11
+	VPADDD       320(DI), Y11, Y11
+	VMOVDQU      Y11, 832(DI)
+	VPBROADCASTD 40(R8), Y9
+	VPADDD       Y9, Y5, Y5
 	VPADDD       320(DI), Y5, Y5
-	VPSLLD       $0x1a, Y2, Y9
-	VPSRLD       $0x06, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y2, Y10
-	VPSRLD       $0x0b, Y2, Y9
+	VPSLLD       $0x1a, Y2, Y10
+	VPSRLD       $0x06, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y2, Y10
-	VPSRLD       $0x19, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPXOR        Y3, Y4, Y8
-	VPAND        Y2, Y8, Y8
-	VPXOR        Y4, Y8, Y8
-	VPADDD       Y8, Y5, Y5
+	VPSLLD       $0x15, Y2, Y11
+	VPSRLD       $0x0b, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x07, Y2, Y11
+	VPSRLD       $0x19, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPXOR        Y3, Y4, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y5, Y5
 	VPADDD       Y5, Y1, Y1
-	VPSLLD       $0x1e, Y6, Y9
-	VPSRLD       $0x02, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y6, Y10
-	VPSRLD       $0x0d, Y6, Y9
+	VPSLLD       $0x1e, Y6, Y10
+	VPSRLD       $0x02, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y6, Y10
-	VPSRLD       $0x16, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPAND        Y6, Y7, Y8
-	VPOR         Y6, Y7, Y9
-	VPAND        Y0, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLD       $0x13, Y6, Y11
+	VPSRLD       $0x0d, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x0a, Y6, Y11
+	VPSRLD       $0x16, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPXOR        Y6, Y7, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y7, Y8, Y8
 	VPADDD       Y8, Y5, Y5
 	VMOVDQU      384(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPSLLD       $0x19, Y8, Y11
+	VPSRLD       $0x07, Y8, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      800(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPSLLD       $0x0e, Y8, Y12
+	VPSRLD       $0x12, Y8, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       640(DI), Y10, Y10
-	VPADDD       352(DI), Y10, Y10
-	VMOVDQU      Y10, 864(DI)
+	VMOVDQU      800(DI), Y8
+	VPSLLD       $0x0f, Y8, Y12
+	VPSRLD       $0x11, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y8, Y13
+	VPSRLD       $0x13, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       640(DI), Y11, Y11
+	VPADDD       352(DI), Y11, Y11
+	VMOVDQU      Y11, 864(DI)
 	VPBROADCASTD 44(R8), Y8
 	VPADDD       Y8, Y4, Y4
 	VPADDD       352(DI), Y4, Y4
-	VPSLLD       $0x1a, Y1, Y9
+	VPSLLD       $0x1a, Y1, Y10
 	VPSRLD       $0x06, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y1, Y10
-	VPSRLD       $0x0b, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y1, Y10
-	VPSRLD       $0x19, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y1, Y11
+	VPSRLD       $0x0b, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y1, Y11
+	VPSRLD       $0x19, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y4, Y4
 	VPXOR        Y2, Y3, Y8
 	VPAND        Y1, Y8, Y8
 	VPXOR        Y3, Y8, Y8
 	VPADDD       Y8, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPSLLD       $0x1e, Y5, Y9
+	VPSLLD       $0x1e, Y5, Y10
 	VPSRLD       $0x02, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y5, Y10
-	VPSRLD       $0x0d, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y5, Y10
-	VPSRLD       $0x16, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPAND        Y5, Y6, Y8
-	VPOR         Y5, Y6, Y9
-	VPAND        Y7, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VMOVDQU      416(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y5, Y11
+	VPSRLD       $0x0d, Y5, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      832(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y5, Y11
+	VPSRLD       $0x16, Y5, Y10
 	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPXOR        Y10, Y8, Y8
+	VPADDD       Y8, Y4, Y4
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VMOVDQU      416(DI), Y9
+	VPSLLD       $0x19, Y9, Y11
+	VPSRLD       $0x07, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLD       $0x0e, Y9, Y12
+	VPSRLD       $0x12, Y9, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y9, Y9
 	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       672(DI), Y10, Y10
-	VPADDD       384(DI), Y10, Y10
-	VMOVDQU      Y10, 896(DI)
-	VPBROADCASTD 48(R8), Y8
-	VPADDD       Y8, Y3, Y3
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      832(DI), Y9
+	VPSLLD       $0x0f, Y9, Y12
+	VPSRLD       $0x11, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y9, Y13
+	VPSRLD       $0x13, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       672(DI), Y11, Y11
+	VPADDD       384(DI), Y11, Y11
+	VMOVDQU      Y11, 896(DI)
+	VPBROADCASTD 48(R8), Y9
+	VPADDD       Y9, Y3, Y3
 	VPADDD       384(DI), Y3, Y3
-	VPSLLD       $0x1a, Y0, Y9
-	VPSRLD       $0x06, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y0, Y10
-	VPSRLD       $0x0b, Y0, Y9
+	VPSLLD       $0x1a, Y0, Y10
+	VPSRLD       $0x06, Y0, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y0, Y10
-	VPSRLD       $0x19, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPXOR        Y1, Y2, Y8
-	VPAND        Y0, Y8, Y8
-	VPXOR        Y2, Y8, Y8
-	VPADDD       Y8, Y3, Y3
+	VPSLLD       $0x15, Y0, Y11
+	VPSRLD       $0x0b, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x07, Y0, Y11
+	VPSRLD       $0x19, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPXOR        Y1, Y2, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y3, Y3
 	VPADDD       Y3, Y7, Y7
-	VPSLLD       $0x1e, Y4, Y9
-	VPSRLD       $0x02, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y4, Y10
-	VPSRLD       $0x0d, Y4, Y9
+	VPSLLD       $0x1e, Y4, Y10
+	VPSRLD       $0x02, Y4, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y4, Y10
-	VPSRLD       $0x16, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPAND        Y4, Y5, Y8
-	VPOR         Y4, Y5, Y9
-	VPAND        Y6, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLD       $0x13, Y4, Y11
+	VPSRLD       $0x0d, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x0a, Y4, Y11
+	VPSRLD       $0x16, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPXOR        Y4, Y5, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y5, Y8, Y8
 	VPADDD       Y8, Y3, Y3
 	VMOVDQU      448(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPSLLD       $0x19, Y8, Y11
+	VPSRLD       $0x07, Y8, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      864(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPSLLD       $0x0e, Y8, Y12
+	VPSRLD       $0x12, Y8, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       704(DI), Y10, Y10
-	VPADDD       416(DI), Y10, Y10
-	VMOVDQU      Y10, 928(DI)
+	VMOVDQU      864(DI), Y8
+	VPSLLD       $0x0f, Y8, Y12
+	VPSRLD       $0x11, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y8, Y13
+	VPSRLD       $0x13, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       704(DI), Y11, Y11
+	VPADDD       416(DI), Y11, Y11
+	VMOVDQU      Y11, 928(DI)
 	VPBROADCASTD 52(R8), Y8
 	VPADDD       Y8, Y2, Y2
 	VPADDD       416(DI), Y2, Y2
-	VPSLLD       $0x1a, Y7, Y9
+	VPSLLD       $0x1a, Y7, Y10
 	VPSRLD       $0x06, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y7, Y10
-	VPSRLD       $0x0b, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y7, Y10
-	VPSRLD       $0x19, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y7, Y11
+	VPSRLD       $0x0b, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y7, Y11
+	VPSRLD       $0x19, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y2, Y2
 	VPXOR        Y0, Y1, Y8
 	VPAND        Y7, Y8, Y8
 	VPXOR        Y1, Y8, Y8
 	VPADDD       Y8, Y2, Y2
 	VPADDD       Y2, Y6, Y6
-	VPSLLD       $0x1e, Y3, Y9
+	VPSLLD       $0x1e, Y3, Y10
 	VPSRLD       $0x02, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y3, Y10
-	VPSRLD       $0x0d, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y3, Y10
-	VPSRLD       $0x16, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPAND        Y3, Y4, Y8
-	VPOR         Y3, Y4, Y9
-	VPAND        Y5, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VMOVDQU      480(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y3, Y11
+	VPSRLD       $0x0d, Y3, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      896(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y3, Y11
+	VPSRLD       $0x16, Y3, Y10
 	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPXOR        Y10, Y8, Y8
+	VPADDD       Y8, Y2, Y2
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VMOVDQU      480(DI), Y9
+	VPSLLD       $0x19, Y9, Y11
+	VPSRLD       $0x07, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLD       $0x0e, Y9, Y12
+	VPSRLD       $0x12, Y9, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y9, Y9
 	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       736(DI), Y10, Y10
-	VPADDD       448(DI), Y10, Y10
-	VMOVDQU      Y10, 960(DI)
-	VPBROADCASTD 56(R8), Y8
-	VPADDD       Y8, Y1, Y1
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      896(DI), Y9
+	VPSLLD       $0x0f, Y9, Y12
+	VPSRLD       $0x11, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y9, Y13
+	VPSRLD       $0x13, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       736(DI), Y11, Y11
+	VPADDD       448(DI), Y11, Y11
+	VMOVDQU      Y11, 960(DI)
+	VPBROADCASTD 56(R8), Y9
+	VPADDD       Y9, Y1, Y1
 	VPADDD       448(DI), Y1, Y1
-	VPSLLD       $0x1a, Y6, Y9
-	VPSRLD       $0x06, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y6, Y10
-	VPSRLD       $0x0b, Y6, Y9
+	VPSLLD       $0x1a, Y6, Y10
+	VPSRLD       $0x06, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y6, Y10
-	VPSRLD       $0x19, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPXOR        Y7, Y0, Y8
-	VPAND        Y6, Y8, Y8
-	VPXOR        Y0, Y8, Y8
-	VPADDD       Y8, Y1, Y1
+	VPSLLD       $0x15, Y6, Y11
+	VPSRLD       $0x0b, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x07, Y6, Y11
+	VPSRLD       $0x19, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPXOR        Y7, Y0, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y1, Y1
 	VPADDD       Y1, Y5, Y5
-	VPSLLD       $0x1e, Y2, Y9
-	VPSRLD       $0x02, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y2, Y10
-	VPSRLD       $0x0d, Y2, Y9
+	VPSLLD       $0x1e, Y2, Y10
+	VPSRLD       $0x02, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y2, Y10
-	VPSRLD       $0x16, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPAND        Y2, Y3, Y8
-	VPOR         Y2, Y3, Y9
-	VPAND        Y4, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLD       $0x13, Y2, Y11
+	VPSRLD       $0x0d, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x0a, Y2, Y11
+	VPSRLD       $0x16, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPXOR        Y2, Y3, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
 	VPADDD       Y8, Y1, Y1
 	VMOVDQU      512(DI), Y8
-	VPSLLD       $0x19, Y8, Y10
-	VPSRLD       $0x07, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLD       $0x0e, Y8, Y11
-	VPSRLD       $0x12, Y8, Y10
+	VPSLLD       $0x19, Y8, Y11
+	VPSRLD       $0x07, Y8, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLD       $0x03, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      928(DI), Y8
-	VPSLLD       $0x0f, Y8, Y11
-	VPSRLD       $0x11, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLD       $0x0d, Y8, Y12
-	VPSRLD       $0x13, Y8, Y11
+	VPSLLD       $0x0e, Y8, Y12
+	VPSRLD       $0x12, Y8, Y11
 	VPOR         Y12, Y11, Y11
-	VPSRLD       $0x0a, Y8, Y8
+	VPSRLD       $0x03, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDD       Y9, Y10, Y10
-	VPADDD       768(DI), Y10, Y10
-	VPADDD       480(DI), Y10, Y10
-	VMOVDQU      Y10, 992(DI)
+	VMOVDQU      928(DI), Y8
+	VPSLLD       $0x0f, Y8, Y12
+	VPSRLD       $0x11, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLD       $0x0d, Y8, Y13
+	VPSRLD       $0x13, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLD       $0x0a, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPADDD       768(DI), Y11, Y11
+	VPADDD       480(DI), Y11, Y11
+	VMOVDQU      Y11, 992(DI)
 	VPBROADCASTD 60(R8), Y8
 	VPADDD       Y8, Y0, Y0
 	VPADDD       480(DI), Y0, Y0
-	VPSLLD       $0x1a, Y5, Y9
+	VPSLLD       $0x1a, Y5, Y10
 	VPSRLD       $0x06, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y5, Y10
-	VPSRLD       $0x0b, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y5, Y10
-	VPSRLD       $0x19, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y5, Y11
+	VPSRLD       $0x0b, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y5, Y11
+	VPSRLD       $0x19, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y0, Y0
 	VPXOR        Y6, Y7, Y8
 	VPAND        Y5, Y8, Y8
 	VPXOR        Y7, Y8, Y8
 	VPADDD       Y8, Y0, Y0
 	VPADDD       Y0, Y4, Y4
-	VPSLLD       $0x1e, Y1, Y9
+	VPSLLD       $0x1e, Y1, Y10
 	VPSRLD       $0x02, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y1, Y10
-	VPSRLD       $0x0d, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y1, Y10
-	VPSRLD       $0x16, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y1, Y11
+	VPSRLD       $0x0d, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y1, Y11
+	VPSRLD       $0x16, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y0, Y0
-	VPAND        Y1, Y2, Y8
-	VPOR         Y1, Y2, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y8, Y9, Y8
+	VPXOR        Y2, Y8, Y8
 	VPADDD       Y8, Y0, Y0
 	ADDQ         $0x00000200, DI
 	ADDQ         $0x00000040, R8
@@ -2583,565 +2568,550 @@ avx2_rounds:
 	VPOR         Y10, Y9, Y9
 	VPXOR        Y9, Y8, Y8
 	VPADDD       Y8, Y7, Y7
-	VPAND        Y0, Y1, Y8
-	VPOR         Y0, Y1, Y9
-	VPAND        Y2, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPXOR        Y1, Y2, Y8
+	VPXOR        Y0, Y1, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y1, Y8, Y8
 	VPADDD       Y8, Y7, Y7
 	VPBROADCASTD 4(R8), Y8
 	VPADDD       Y8, Y6, Y6
 	VPADDD       32(DI), Y6, Y6
-	VPSLLD       $0x1a, Y3, Y9
+	VPSLLD       $0x1a, Y3, Y10
 	VPSRLD       $0x06, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y3, Y10
-	VPSRLD       $0x0b, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y3, Y10
-	VPSRLD       $0x19, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y3, Y11
+	VPSRLD       $0x0b, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y3, Y11
+	VPSRLD       $0x19, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y6, Y6
 	VPXOR        Y4, Y5, Y8
 	VPAND        Y3, Y8, Y8
 	VPXOR        Y5, Y8, Y8
 	VPADDD       Y8, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPSLLD       $0x1e, Y7, Y9
+	VPSLLD       $0x1e, Y7, Y10
 	VPSRLD       $0x02, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y7, Y10
-	VPSRLD       $0x0d, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y7, Y10
-	VPSRLD       $0x16, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y7, Y11
+	VPSRLD       $0x0d, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y7, Y11
+	VPSRLD       $0x16, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y6, Y6
-	VPAND        Y7, Y0, Y8
-	VPOR         Y7, Y0, Y9
-	VPAND        Y1, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPBROADCASTD 8(R8), Y8
-	VPADDD       Y8, Y5, Y5
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VPBROADCASTD 8(R8), Y9
+	VPADDD       Y9, Y5, Y5
 	VPADDD       64(DI), Y5, Y5
-	VPSLLD       $0x1a, Y2, Y9
-	VPSRLD       $0x06, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y2, Y10
-	VPSRLD       $0x0b, Y2, Y9
+	VPSLLD       $0x1a, Y2, Y10
+	VPSRLD       $0x06, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y2, Y10
-	VPSRLD       $0x19, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPXOR        Y3, Y4, Y8
-	VPAND        Y2, Y8, Y8
-	VPXOR        Y4, Y8, Y8
-	VPADDD       Y8, Y5, Y5
+	VPSLLD       $0x15, Y2, Y11
+	VPSRLD       $0x0b, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x07, Y2, Y11
+	VPSRLD       $0x19, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPXOR        Y3, Y4, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y5, Y5
 	VPADDD       Y5, Y1, Y1
-	VPSLLD       $0x1e, Y6, Y9
-	VPSRLD       $0x02, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y6, Y10
-	VPSRLD       $0x0d, Y6, Y9
+	VPSLLD       $0x1e, Y6, Y10
+	VPSRLD       $0x02, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y6, Y10
-	VPSRLD       $0x16, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPAND        Y6, Y7, Y8
-	VPOR         Y6, Y7, Y9
-	VPAND        Y0, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLD       $0x13, Y6, Y11
+	VPSRLD       $0x0d, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x0a, Y6, Y11
+	VPSRLD       $0x16, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPXOR        Y6, Y7, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y7, Y8, Y8
 	VPADDD       Y8, Y5, Y5
 	VPBROADCASTD 12(R8), Y8
 	VPADDD       Y8, Y4, Y4
 	VPADDD       96(DI), Y4, Y4
-	VPSLLD       $0x1a, Y1, Y9
+	VPSLLD       $0x1a, Y1, Y10
 	VPSRLD       $0x06, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y1, Y10
-	VPSRLD       $0x0b, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y1, Y10
-	VPSRLD       $0x19, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y1, Y11
+	VPSRLD       $0x0b, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y1, Y11
+	VPSRLD       $0x19, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y4, Y4
 	VPXOR        Y2, Y3, Y8
 	VPAND        Y1, Y8, Y8
 	VPXOR        Y3, Y8, Y8
 	VPADDD       Y8, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPSLLD       $0x1e, Y5, Y9
+	VPSLLD       $0x1e, Y5, Y10
 	VPSRLD       $0x02, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y5, Y10
-	VPSRLD       $0x0d, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y5, Y10
-	VPSRLD       $0x16, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y5, Y11
+	VPSRLD       $0x0d, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y5, Y11
+	VPSRLD       $0x16, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y4, Y4
-	VPAND        Y5, Y6, Y8
-	VPOR         Y5, Y6, Y9
-	VPAND        Y7, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPBROADCASTD 16(R8), Y8
-	VPADDD       Y8, Y3, Y3
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VPBROADCASTD 16(R8), Y9
+	VPADDD       Y9, Y3, Y3
 	VPADDD       128(DI), Y3, Y3
-	VPSLLD       $0x1a, Y0, Y9
-	VPSRLD       $0x06, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y0, Y10
-	VPSRLD       $0x0b, Y0, Y9
+	VPSLLD       $0x1a, Y0, Y10
+	VPSRLD       $0x06, Y0, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y0, Y10
-	VPSRLD       $0x19, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPXOR        Y1, Y2, Y8
-	VPAND        Y0, Y8, Y8
-	VPXOR        Y2, Y8, Y8
-	VPADDD       Y8, Y3, Y3
+	VPSLLD       $0x15, Y0, Y11
+	VPSRLD       $0x0b, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x07, Y0, Y11
+	VPSRLD       $0x19, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPXOR        Y1, Y2, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y3, Y3
 	VPADDD       Y3, Y7, Y7
-	VPSLLD       $0x1e, Y4, Y9
-	VPSRLD       $0x02, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y4, Y10
-	VPSRLD       $0x0d, Y4, Y9
+	VPSLLD       $0x1e, Y4, Y10
+	VPSRLD       $0x02, Y4, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y4, Y10
-	VPSRLD       $0x16, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPAND        Y4, Y5, Y8
-	VPOR         Y4, Y5, Y9
-	VPAND        Y6, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLD       $0x13, Y4, Y11
+	VPSRLD       $0x0d, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x0a, Y4, Y11
+	VPSRLD       $0x16, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPXOR        Y4, Y5, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y5, Y8, Y8
 	VPADDD       Y8, Y3, Y3
 	VPBROADCASTD 20(R8), Y8
 	VPADDD       Y8, Y2, Y2
 	VPADDD       160(DI), Y2, Y2
-	VPSLLD       $0x1a, Y7, Y9
+	VPSLLD       $0x1a, Y7, Y10
 	VPSRLD       $0x06, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y7, Y10
-	VPSRLD       $0x0b, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y7, Y10
-	VPSRLD       $0x19, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y7, Y11
+	VPSRLD       $0x0b, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y7, Y11
+	VPSRLD       $0x19, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y2, Y2
 	VPXOR        Y0, Y1, Y8
 	VPAND        Y7, Y8, Y8
 	VPXOR        Y1, Y8, Y8
 	VPADDD       Y8, Y2, Y2
 	VPADDD       Y2, Y6, Y6
-	VPSLLD       $0x1e, Y3, Y9
+	VPSLLD       $0x1e, Y3, Y10
 	VPSRLD       $0x02, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y3, Y10
-	VPSRLD       $0x0d, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y3, Y10
-	VPSRLD       $0x16, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y3, Y11
+	VPSRLD       $0x0d, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y3, Y11
+	VPSRLD       $0x16, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y2, Y2
-	VPAND        Y3, Y4, Y8
-	VPOR         Y3, Y4, Y9
-	VPAND        Y5, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPBROADCASTD 24(R8), Y8
-	VPADDD       Y8, Y1, Y1
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VPBROADCASTD 24(R8), Y9
+	VPADDD       Y9, Y1, Y1
 	VPADDD       192(DI), Y1, Y1
-	VPSLLD       $0x1a, Y6, Y9
-	VPSRLD       $0x06, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y6, Y10
-	VPSRLD       $0x0b, Y6, Y9
+	VPSLLD       $0x1a, Y6, Y10
+	VPSRLD       $0x06, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y6, Y10
-	VPSRLD       $0x19, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPXOR        Y7, Y0, Y8
-	VPAND        Y6, Y8, Y8
-	VPXOR        Y0, Y8, Y8
-	VPADDD       Y8, Y1, Y1
+	VPSLLD       $0x15, Y6, Y11
+	VPSRLD       $0x0b, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x07, Y6, Y11
+	VPSRLD       $0x19, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPXOR        Y7, Y0, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y1, Y1
 	VPADDD       Y1, Y5, Y5
-	VPSLLD       $0x1e, Y2, Y9
-	VPSRLD       $0x02, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y2, Y10
-	VPSRLD       $0x0d, Y2, Y9
+	VPSLLD       $0x1e, Y2, Y10
+	VPSRLD       $0x02, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y2, Y10
-	VPSRLD       $0x16, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPAND        Y2, Y3, Y8
-	VPOR         Y2, Y3, Y9
-	VPAND        Y4, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLD       $0x13, Y2, Y11
+	VPSRLD       $0x0d, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x0a, Y2, Y11
+	VPSRLD       $0x16, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPXOR        Y2, Y3, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
 	VPADDD       Y8, Y1, Y1
 	VPBROADCASTD 28(R8), Y8
 	VPADDD       Y8, Y0, Y0
 	VPADDD       224(DI), Y0, Y0
-	VPSLLD       $0x1a, Y5, Y9
+	VPSLLD       $0x1a, Y5, Y10
 	VPSRLD       $0x06, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y5, Y10
-	VPSRLD       $0x0b, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y5, Y10
-	VPSRLD       $0x19, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y5, Y11
+	VPSRLD       $0x0b, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y5, Y11
+	VPSRLD       $0x19, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y0, Y0
 	VPXOR        Y6, Y7, Y8
 	VPAND        Y5, Y8, Y8
 	VPXOR        Y7, Y8, Y8
 	VPADDD       Y8, Y0, Y0
 	VPADDD       Y0, Y4, Y4
-	VPSLLD       $0x1e, Y1, Y9
+	VPSLLD       $0x1e, Y1, Y10
 	VPSRLD       $0x02, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y1, Y10
-	VPSRLD       $0x0d, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y1, Y10
-	VPSRLD       $0x16, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y1, Y11
+	VPSRLD       $0x0d, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y1, Y11
+	VPSRLD       $0x16, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y0, Y0
-	VPAND        Y1, Y2, Y8
-	VPOR         Y1, Y2, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y0, Y0
-	VPBROADCASTD 32(R8), Y8
-	VPADDD       Y8, Y7, Y7
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y0, Y0
+	VPBROADCASTD 32(R8), Y9
+	VPADDD       Y9, Y7, Y7
 	VPADDD       256(DI), Y7, Y7
-	VPSLLD       $0x1a, Y4, Y9
-	VPSRLD       $0x06, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y4, Y10
-	VPSRLD       $0x0b, Y4, Y9
+	VPSLLD       $0x1a, Y4, Y10
+	VPSRLD       $0x06, Y4, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y4, Y10
-	VPSRLD       $0x19, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPXOR        Y5, Y6, Y8
-	VPAND        Y4, Y8, Y8
-	VPXOR        Y6, Y8, Y8
-	VPADDD       Y8, Y7, Y7
+	VPSLLD       $0x15, Y4, Y11
+	VPSRLD       $0x0b, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x07, Y4, Y11
+	VPSRLD       $0x19, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPXOR        Y5, Y6, Y9
+	VPAND        Y4, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y7, Y7
 	VPADDD       Y7, Y3, Y3
-	VPSLLD       $0x1e, Y0, Y9
-	VPSRLD       $0x02, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y0, Y10
-	VPSRLD       $0x0d, Y0, Y9
+	VPSLLD       $0x1e, Y0, Y10
+	VPSRLD       $0x02, Y0, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y0, Y10
-	VPSRLD       $0x16, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y7, Y7
-	VPAND        Y0, Y1, Y8
-	VPOR         Y0, Y1, Y9
-	VPAND        Y2, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLD       $0x13, Y0, Y11
+	VPSRLD       $0x0d, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x0a, Y0, Y11
+	VPSRLD       $0x16, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPXOR        Y0, Y1, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y1, Y8, Y8
 	VPADDD       Y8, Y7, Y7
 	VPBROADCASTD 36(R8), Y8
 	VPADDD       Y8, Y6, Y6
 	VPADDD       288(DI), Y6, Y6
-	VPSLLD       $0x1a, Y3, Y9
+	VPSLLD       $0x1a, Y3, Y10
 	VPSRLD       $0x06, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y3, Y10
-	VPSRLD       $0x0b, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y3, Y10
-	VPSRLD       $0x19, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y3, Y11
+	VPSRLD       $0x0b, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y3, Y11
+	VPSRLD       $0x19, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y6, Y6
 	VPXOR        Y4, Y5, Y8
 	VPAND        Y3, Y8, Y8
 	VPXOR        Y5, Y8, Y8
 	VPADDD       Y8, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPSLLD       $0x1e, Y7, Y9
+	VPSLLD       $0x1e, Y7, Y10
 	VPSRLD       $0x02, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y7, Y10
-	VPSRLD       $0x0d, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y7, Y10
-	VPSRLD       $0x16, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y7, Y11
+	VPSRLD       $0x0d, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y7, Y11
+	VPSRLD       $0x16, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y6, Y6
-	VPAND        Y7, Y0, Y8
-	VPOR         Y7, Y0, Y9
-	VPAND        Y1, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y6, Y6
-	VPBROADCASTD 40(R8), Y8
-	VPADDD       Y8, Y5, Y5
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VPBROADCASTD 40(R8), Y9
+	VPADDD       Y9, Y5, Y5
 	VPADDD       320(DI), Y5, Y5
-	VPSLLD       $0x1a, Y2, Y9
-	VPSRLD       $0x06, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y2, Y10
-	VPSRLD       $0x0b, Y2, Y9
+	VPSLLD       $0x1a, Y2, Y10
+	VPSRLD       $0x06, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y2, Y10
-	VPSRLD       $0x19, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPXOR        Y3, Y4, Y8
-	VPAND        Y2, Y8, Y8
-	VPXOR        Y4, Y8, Y8
-	VPADDD       Y8, Y5, Y5
+	VPSLLD       $0x15, Y2, Y11
+	VPSRLD       $0x0b, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x07, Y2, Y11
+	VPSRLD       $0x19, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPXOR        Y3, Y4, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y5, Y5
 	VPADDD       Y5, Y1, Y1
-	VPSLLD       $0x1e, Y6, Y9
-	VPSRLD       $0x02, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y6, Y10
-	VPSRLD       $0x0d, Y6, Y9
+	VPSLLD       $0x1e, Y6, Y10
+	VPSRLD       $0x02, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y6, Y10
-	VPSRLD       $0x16, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y5, Y5
-	VPAND        Y6, Y7, Y8
-	VPOR         Y6, Y7, Y9
-	VPAND        Y0, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLD       $0x13, Y6, Y11
+	VPSRLD       $0x0d, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x0a, Y6, Y11
+	VPSRLD       $0x16, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPXOR        Y6, Y7, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y7, Y8, Y8
 	VPADDD       Y8, Y5, Y5
 	VPBROADCASTD 44(R8), Y8
 	VPADDD       Y8, Y4, Y4
 	VPADDD       352(DI), Y4, Y4
-	VPSLLD       $0x1a, Y1, Y9
+	VPSLLD       $0x1a, Y1, Y10
 	VPSRLD       $0x06, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y1, Y10
-	VPSRLD       $0x0b, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y1, Y10
-	VPSRLD       $0x19, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y1, Y11
+	VPSRLD       $0x0b, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y1, Y11
+	VPSRLD       $0x19, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y4, Y4
 	VPXOR        Y2, Y3, Y8
 	VPAND        Y1, Y8, Y8
 	VPXOR        Y3, Y8, Y8
 	VPADDD       Y8, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPSLLD       $0x1e, Y5, Y9
+	VPSLLD       $0x1e, Y5, Y10
 	VPSRLD       $0x02, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y5, Y10
-	VPSRLD       $0x0d, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y5, Y10
-	VPSRLD       $0x16, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y5, Y11
+	VPSRLD       $0x0d, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y5, Y11
+	VPSRLD       $0x16, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y4, Y4
-	VPAND        Y5, Y6, Y8
-	VPOR         Y5, Y6, Y9
-	VPAND        Y7, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y4, Y4
-	VPBROADCASTD 48(R8), Y8
-	VPADDD       Y8, Y3, Y3
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VPBROADCASTD 48(R8), Y9
+	VPADDD       Y9, Y3, Y3
 	VPADDD       384(DI), Y3, Y3
-	VPSLLD       $0x1a, Y0, Y9
-	VPSRLD       $0x06, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y0, Y10
-	VPSRLD       $0x0b, Y0, Y9
+	VPSLLD       $0x1a, Y0, Y10
+	VPSRLD       $0x06, Y0, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y0, Y10
-	VPSRLD       $0x19, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPXOR        Y1, Y2, Y8
-	VPAND        Y0, Y8, Y8
-	VPXOR        Y2, Y8, Y8
-	VPADDD       Y8, Y3, Y3
+	VPSLLD       $0x15, Y0, Y11
+	VPSRLD       $0x0b, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x07, Y0, Y11
+	VPSRLD       $0x19, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPXOR        Y1, Y2, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y3, Y3
 	VPADDD       Y3, Y7, Y7
-	VPSLLD       $0x1e, Y4, Y9
-	VPSRLD       $0x02, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y4, Y10
-	VPSRLD       $0x0d, Y4, Y9
+	VPSLLD       $0x1e, Y4, Y10
+	VPSRLD       $0x02, Y4, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y4, Y10
-	VPSRLD       $0x16, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y3, Y3
-	VPAND        Y4, Y5, Y8
-	VPOR         Y4, Y5, Y9
-	VPAND        Y6, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLD       $0x13, Y4, Y11
+	VPSRLD       $0x0d, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x0a, Y4, Y11
+	VPSRLD       $0x16, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPXOR        Y4, Y5, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y5, Y8, Y8
 	VPADDD       Y8, Y3, Y3
 	VPBROADCASTD 52(R8), Y8
 	VPADDD       Y8, Y2, Y2
 	VPADDD       416(DI), Y2, Y2
-	VPSLLD       $0x1a, Y7, Y9
+	VPSLLD       $0x1a, Y7, Y10
 	VPSRLD       $0x06, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y7, Y10
-	VPSRLD       $0x0b, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y7, Y10
-	VPSRLD       $0x19, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y7, Y11
+	VPSRLD       $0x0b, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y7, Y11
+	VPSRLD       $0x19, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y2, Y2
 	VPXOR        Y0, Y1, Y8
 	VPAND        Y7, Y8, Y8
 	VPXOR        Y1, Y8, Y8
 	VPADDD       Y8, Y2, Y2
 	VPADDD       Y2, Y6, Y6
-	VPSLLD       $0x1e, Y3, Y9
+	VPSLLD       $0x1e, Y3, Y10
 	VPSRLD       $0x02, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y3, Y10
-	VPSRLD       $0x0d, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y3, Y10
-	VPSRLD       $0x16, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y3, Y11
+	VPSRLD       $0x0d, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y3, Y11
+	VPSRLD       $0x16, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y2, Y2
-	VPAND        Y3, Y4, Y8
-	VPOR         Y3, Y4, Y9
-	VPAND        Y5, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDD       Y8, Y2, Y2
-	VPBROADCASTD 56(R8), Y8
-	VPADDD       Y8, Y1, Y1
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VPBROADCASTD 56(R8), Y9
+	VPADDD       Y9, Y1, Y1
 	VPADDD       448(DI), Y1, Y1
-	VPSLLD       $0x1a, Y6, Y9
-	VPSRLD       $0x06, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y6, Y10
-	VPSRLD       $0x0b, Y6, Y9
+	VPSLLD       $0x1a, Y6, Y10
+	VPSRLD       $0x06, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y6, Y10
-	VPSRLD       $0x19, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPXOR        Y7, Y0, Y8
-	VPAND        Y6, Y8, Y8
-	VPXOR        Y0, Y8, Y8
-	VPADDD       Y8, Y1, Y1
+	VPSLLD       $0x15, Y6, Y11
+	VPSRLD       $0x0b, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x07, Y6, Y11
+	VPSRLD       $0x19, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPXOR        Y7, Y0, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y1, Y1
 	VPADDD       Y1, Y5, Y5
-	VPSLLD       $0x1e, Y2, Y9
-	VPSRLD       $0x02, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y2, Y10
-	VPSRLD       $0x0d, Y2, Y9
+	VPSLLD       $0x1e, Y2, Y10
+	VPSRLD       $0x02, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y2, Y10
-	VPSRLD       $0x16, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDD       Y8, Y1, Y1
-	VPAND        Y2, Y3, Y8
-	VPOR         Y2, Y3, Y9
-	VPAND        Y4, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLD       $0x13, Y2, Y11
+	VPSRLD       $0x0d, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLD       $0x0a, Y2, Y11
+	VPSRLD       $0x16, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPXOR        Y2, Y3, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
 	VPADDD       Y8, Y1, Y1
 	VPBROADCASTD 60(R8), Y8
 	VPADDD       Y8, Y0, Y0
 	VPADDD       480(DI), Y0, Y0
-	VPSLLD       $0x1a, Y5, Y9
+	VPSLLD       $0x1a, Y5, Y10
 	VPSRLD       $0x06, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x15, Y5, Y10
-	VPSRLD       $0x0b, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x07, Y5, Y10
-	VPSRLD       $0x19, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x15, Y5, Y11
+	VPSRLD       $0x0b, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x07, Y5, Y11
+	VPSRLD       $0x19, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y0, Y0
 	VPXOR        Y6, Y7, Y8
 	VPAND        Y5, Y8, Y8
 	VPXOR        Y7, Y8, Y8
 	VPADDD       Y8, Y0, Y0
 	VPADDD       Y0, Y4, Y4
-	VPSLLD       $0x1e, Y1, Y9
+	VPSLLD       $0x1e, Y1, Y10
 	VPSRLD       $0x02, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLD       $0x13, Y1, Y10
-	VPSRLD       $0x0d, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLD       $0x0a, Y1, Y10
-	VPSRLD       $0x16, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLD       $0x13, Y1, Y11
+	VPSRLD       $0x0d, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLD       $0x0a, Y1, Y11
+	VPSRLD       $0x16, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDD       Y8, Y0, Y0
-	VPAND        Y1, Y2, Y8
-	VPOR         Y1, Y2, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y8, Y9, Y8
+	VPXOR        Y2, Y8, Y8
 	VPADDD       Y8, Y0, Y0
 	VPADDD       2048(AX), Y0, Y0
 	VMOVDQU      Y0, 2048(AX)

@@ -162,9 +162,7 @@ avx2_rounds:
 	VPSLLQ       $0x3f, Y8, Y10
 	VPSRLQ       $0x01, Y8, Y9
 	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
-	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y10
 	VPSRLQ       $0x07, Y8, Y8
 	VPXOR        Y10, Y9, Y9
 	VPXOR        Y8, Y9, Y9
@@ -214,925 +212,880 @@ avx2_rounds:
 	VPOR         Y10, Y9, Y9
 	VPXOR        Y9, Y8, Y8
 	VPADDQ       Y8, Y7, Y7
-	VPAND        Y0, Y1, Y8
-	VPOR         Y0, Y1, Y9
-	VPAND        Y2, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPXOR        Y1, Y2, Y8
+	VPXOR        Y0, Y1, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y1, Y8, Y8
 	VPADDQ       Y8, Y7, Y7
 	VMOVDQU      64(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
 	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
 	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      480(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       320(DI), Y10, Y10
-	VPADDQ       32(DI), Y10, Y10
-	VMOVDQU      Y10, 544(DI)
+	VMOVDQU      480(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       320(DI), Y11, Y11
+	VPADDQ       32(DI), Y11, Y11
+	VMOVDQU      Y11, 544(DI)
 	VPBROADCASTQ 8(R8), Y8
 	VPADDQ       Y8, Y6, Y6
 	VPADDQ       32(DI), Y6, Y6
-	VPSLLQ       $0x32, Y3, Y9
+	VPSLLQ       $0x32, Y3, Y10
 	VPSRLQ       $0x0e, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y3, Y10
-	VPSRLQ       $0x12, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y3, Y10
-	VPSRLQ       $0x29, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y3, Y11
+	VPSRLQ       $0x12, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y3, Y11
+	VPSRLQ       $0x29, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y6, Y6
 	VPXOR        Y4, Y5, Y8
 	VPAND        Y3, Y8, Y8
 	VPXOR        Y5, Y8, Y8
 	VPADDQ       Y8, Y6, Y6
 	VPADDQ       Y6, Y2, Y2
-	VPSLLQ       $0x24, Y7, Y9
+	VPSLLQ       $0x24, Y7, Y10
 	VPSRLQ       $0x1c, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y7, Y10
-	VPSRLQ       $0x22, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y7, Y10
-	VPSRLQ       $0x27, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y6, Y6
-	VPAND        Y7, Y0, Y8
-	VPOR         Y7, Y0, Y9
-	VPAND        Y1, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDQ       Y8, Y6, Y6
-	VMOVDQU      96(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y7, Y11
+	VPSRLQ       $0x22, Y7, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      512(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y7, Y11
+	VPSRLQ       $0x27, Y7, Y10
 	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y6, Y6
+	VMOVDQU      96(DI), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
 	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       352(DI), Y10, Y10
-	VPADDQ       64(DI), Y10, Y10
-	VMOVDQU      Y10, 576(DI)
-	VPBROADCASTQ 16(R8), Y8
-	VPADDQ       Y8, Y5, Y5
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      512(DI), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       352(DI), Y11, Y11
+	VPADDQ       64(DI), Y11, Y11
+	VMOVDQU      Y11, 576(DI)
+	VPBROADCASTQ 16(R8), Y9
+	VPADDQ       Y9, Y5, Y5
 	VPADDQ       64(DI), Y5, Y5
-	VPSLLQ       $0x32, Y2, Y9
-	VPSRLQ       $0x0e, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y2, Y10
-	VPSRLQ       $0x12, Y2, Y9
+	VPSLLQ       $0x32, Y2, Y10
+	VPSRLQ       $0x0e, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y2, Y10
-	VPSRLQ       $0x29, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y5, Y5
-	VPXOR        Y3, Y4, Y8
-	VPAND        Y2, Y8, Y8
-	VPXOR        Y4, Y8, Y8
-	VPADDQ       Y8, Y5, Y5
+	VPSLLQ       $0x2e, Y2, Y11
+	VPSRLQ       $0x12, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y2, Y11
+	VPSRLQ       $0x29, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y3, Y4, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
 	VPADDQ       Y5, Y1, Y1
-	VPSLLQ       $0x24, Y6, Y9
-	VPSRLQ       $0x1c, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y6, Y10
-	VPSRLQ       $0x22, Y6, Y9
+	VPSLLQ       $0x24, Y6, Y10
+	VPSRLQ       $0x1c, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y6, Y10
-	VPSRLQ       $0x27, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y5, Y5
-	VPAND        Y6, Y7, Y8
-	VPOR         Y6, Y7, Y9
-	VPAND        Y0, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y6, Y11
+	VPSRLQ       $0x22, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y6, Y11
+	VPSRLQ       $0x27, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y6, Y7, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y7, Y8, Y8
 	VPADDQ       Y8, Y5, Y5
 	VMOVDQU      128(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
 	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
 	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      544(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       384(DI), Y10, Y10
-	VPADDQ       96(DI), Y10, Y10
-	VMOVDQU      Y10, 608(DI)
+	VMOVDQU      544(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       384(DI), Y11, Y11
+	VPADDQ       96(DI), Y11, Y11
+	VMOVDQU      Y11, 608(DI)
 	VPBROADCASTQ 24(R8), Y8
 	VPADDQ       Y8, Y4, Y4
 	VPADDQ       96(DI), Y4, Y4
-	VPSLLQ       $0x32, Y1, Y9
+	VPSLLQ       $0x32, Y1, Y10
 	VPSRLQ       $0x0e, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y1, Y10
-	VPSRLQ       $0x12, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y1, Y10
-	VPSRLQ       $0x29, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y1, Y11
+	VPSRLQ       $0x12, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y1, Y11
+	VPSRLQ       $0x29, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y4, Y4
 	VPXOR        Y2, Y3, Y8
 	VPAND        Y1, Y8, Y8
 	VPXOR        Y3, Y8, Y8
 	VPADDQ       Y8, Y4, Y4
 	VPADDQ       Y4, Y0, Y0
-	VPSLLQ       $0x24, Y5, Y9
+	VPSLLQ       $0x24, Y5, Y10
 	VPSRLQ       $0x1c, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y5, Y10
-	VPSRLQ       $0x22, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y5, Y10
-	VPSRLQ       $0x27, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y4, Y4
-	VPAND        Y5, Y6, Y8
-	VPOR         Y5, Y6, Y9
-	VPAND        Y7, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDQ       Y8, Y4, Y4
-	VMOVDQU      160(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y5, Y11
+	VPSRLQ       $0x22, Y5, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      576(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y5, Y11
+	VPSRLQ       $0x27, Y5, Y10
 	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDQ       Y9, Y4, Y4
+	VMOVDQU      160(DI), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
 	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       416(DI), Y10, Y10
-	VPADDQ       128(DI), Y10, Y10
-	VMOVDQU      Y10, 640(DI)
-	VPBROADCASTQ 32(R8), Y8
-	VPADDQ       Y8, Y3, Y3
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      576(DI), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       416(DI), Y11, Y11
+	VPADDQ       128(DI), Y11, Y11
+	VMOVDQU      Y11, 640(DI)
+	VPBROADCASTQ 32(R8), Y9
+	VPADDQ       Y9, Y3, Y3
 	VPADDQ       128(DI), Y3, Y3
-	VPSLLQ       $0x32, Y0, Y9
-	VPSRLQ       $0x0e, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y0, Y10
-	VPSRLQ       $0x12, Y0, Y9
+	VPSLLQ       $0x32, Y0, Y10
+	VPSRLQ       $0x0e, Y0, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y0, Y10
-	VPSRLQ       $0x29, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y3, Y3
-	VPXOR        Y1, Y2, Y8
-	VPAND        Y0, Y8, Y8
-	VPXOR        Y2, Y8, Y8
-	VPADDQ       Y8, Y3, Y3
+	VPSLLQ       $0x2e, Y0, Y11
+	VPSRLQ       $0x12, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y0, Y11
+	VPSRLQ       $0x29, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y1, Y2, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
 	VPADDQ       Y3, Y7, Y7
-	VPSLLQ       $0x24, Y4, Y9
-	VPSRLQ       $0x1c, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y4, Y10
-	VPSRLQ       $0x22, Y4, Y9
+	VPSLLQ       $0x24, Y4, Y10
+	VPSRLQ       $0x1c, Y4, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y4, Y10
-	VPSRLQ       $0x27, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y3, Y3
-	VPAND        Y4, Y5, Y8
-	VPOR         Y4, Y5, Y9
-	VPAND        Y6, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y4, Y11
+	VPSRLQ       $0x22, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y4, Y11
+	VPSRLQ       $0x27, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y4, Y5, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y5, Y8, Y8
 	VPADDQ       Y8, Y3, Y3
 	VMOVDQU      192(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
 	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
 	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      608(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       448(DI), Y10, Y10
-	VPADDQ       160(DI), Y10, Y10
-	VMOVDQU      Y10, 672(DI)
+	VMOVDQU      608(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       448(DI), Y11, Y11
+	VPADDQ       160(DI), Y11, Y11
+	VMOVDQU      Y11, 672(DI)
 	VPBROADCASTQ 40(R8), Y8
 	VPADDQ       Y8, Y2, Y2
 	VPADDQ       160(DI), Y2, Y2
-	VPSLLQ       $0x32, Y7, Y9
+	VPSLLQ       $0x32, Y7, Y10
 	VPSRLQ       $0x0e, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y7, Y10
-	VPSRLQ       $0x12, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y7, Y10
-	VPSRLQ       $0x29, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y7, Y11
+	VPSRLQ       $0x12, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y7, Y11
+	VPSRLQ       $0x29, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y2, Y2
 	VPXOR        Y0, Y1, Y8
 	VPAND        Y7, Y8, Y8
 	VPXOR        Y1, Y8, Y8
 	VPADDQ       Y8, Y2, Y2
 	VPADDQ       Y2, Y6, Y6
-	VPSLLQ       $0x24, Y3, Y9
+	VPSLLQ       $0x24, Y3, Y10
 	VPSRLQ       $0x1c, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y3, Y10
-	VPSRLQ       $0x22, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y3, Y10
-	VPSRLQ       $0x27, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y2, Y2
-	VPAND        Y3, Y4, Y8
-	VPOR         Y3, Y4, Y9
-	VPAND        Y5, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDQ       Y8, Y2, Y2
-	VMOVDQU      224(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y3, Y11
+	VPSRLQ       $0x22, Y3, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      640(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y3, Y11
+	VPSRLQ       $0x27, Y3, Y10
 	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	VMOVDQU      224(DI), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
 	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       480(DI), Y10, Y10
-	VPADDQ       192(DI), Y10, Y10
-	VMOVDQU      Y10, 704(DI)
-	VPBROADCASTQ 48(R8), Y8
-	VPADDQ       Y8, Y1, Y1
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      640(DI), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       480(DI), Y11, Y11
+	VPADDQ       192(DI), Y11, Y11
+	VMOVDQU      Y11, 704(DI)
+	VPBROADCASTQ 48(R8), Y9
+	VPADDQ       Y9, Y1, Y1
 	VPADDQ       192(DI), Y1, Y1
-	VPSLLQ       $0x32, Y6, Y9
-	VPSRLQ       $0x0e, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y6, Y10
-	VPSRLQ       $0x12, Y6, Y9
+	VPSLLQ       $0x32, Y6, Y10
+	VPSRLQ       $0x0e, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y6, Y10
-	VPSRLQ       $0x29, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y1, Y1
-	VPXOR        Y7, Y0, Y8
-	VPAND        Y6, Y8, Y8
-	VPXOR        Y0, Y8, Y8
-	VPADDQ       Y8, Y1, Y1
+	VPSLLQ       $0x2e, Y6, Y11
+	VPSRLQ       $0x12, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y6, Y11
+	VPSRLQ       $0x29, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y7, Y0, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
 	VPADDQ       Y1, Y5, Y5
-	VPSLLQ       $0x24, Y2, Y9
-	VPSRLQ       $0x1c, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y2, Y10
-	VPSRLQ       $0x22, Y2, Y9
+	VPSLLQ       $0x24, Y2, Y10
+	VPSRLQ       $0x1c, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y2, Y10
-	VPSRLQ       $0x27, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y1, Y1
-	VPAND        Y2, Y3, Y8
-	VPOR         Y2, Y3, Y9
-	VPAND        Y4, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y2, Y11
+	VPSRLQ       $0x22, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y2, Y11
+	VPSRLQ       $0x27, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y2, Y3, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
 	VPADDQ       Y8, Y1, Y1
 	VMOVDQU      256(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
 	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
 	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      672(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       512(DI), Y10, Y10
-	VPADDQ       224(DI), Y10, Y10
-	VMOVDQU      Y10, 736(DI)
+	VMOVDQU      672(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       512(DI), Y11, Y11
+	VPADDQ       224(DI), Y11, Y11
+	VMOVDQU      Y11, 736(DI)
 	VPBROADCASTQ 56(R8), Y8
 	VPADDQ       Y8, Y0, Y0
 	VPADDQ       224(DI), Y0, Y0
-	VPSLLQ       $0x32, Y5, Y9
+	VPSLLQ       $0x32, Y5, Y10
 	VPSRLQ       $0x0e, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y5, Y10
-	VPSRLQ       $0x12, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y5, Y10
-	VPSRLQ       $0x29, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y5, Y11
+	VPSRLQ       $0x12, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y5, Y11
+	VPSRLQ       $0x29, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y0, Y0
 	VPXOR        Y6, Y7, Y8
 	VPAND        Y5, Y8, Y8
 	VPXOR        Y7, Y8, Y8
 	VPADDQ       Y8, Y0, Y0
 	VPADDQ       Y0, Y4, Y4
-	VPSLLQ       $0x24, Y1, Y9
+	VPSLLQ       $0x24, Y1, Y10
 	VPSRLQ       $0x1c, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y1, Y10
-	VPSRLQ       $0x22, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y1, Y10
-	VPSRLQ       $0x27, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y0, Y0
-	VPAND        Y1, Y2, Y8
-	VPOR         Y1, Y2, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDQ       Y8, Y0, Y0
-	VMOVDQU      288(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y1, Y11
+	VPSRLQ       $0x22, Y1, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      704(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y1, Y11
+	VPSRLQ       $0x27, Y1, Y10
 	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDQ       Y9, Y0, Y0
+	VMOVDQU      288(DI), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
 	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       544(DI), Y10, Y10
-	VPADDQ       256(DI), Y10, Y10
-	VMOVDQU      Y10, 768(DI)
-	VPBROADCASTQ 64(R8), Y8
-	VPADDQ       Y8, Y7, Y7
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      704(DI), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       544(DI), Y11, Y11
+	VPADDQ       256(DI), Y11, Y11
+	VMOVDQU      Y11, 768(DI)
+	VPBROADCASTQ 64(R8), Y9
+	VPADDQ       Y9, Y7, Y7
 	VPADDQ       256(DI), Y7, Y7
-	VPSLLQ       $0x32, Y4, Y9
-	VPSRLQ       $0x0e, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y4, Y10
-	VPSRLQ       $0x12, Y4, Y9
+	VPSLLQ       $0x32, Y4, Y10
+	VPSRLQ       $0x0e, Y4, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y4, Y10
-	VPSRLQ       $0x29, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y7, Y7
-	VPXOR        Y5, Y6, Y8
-	VPAND        Y4, Y8, Y8
-	VPXOR        Y6, Y8, Y8
-	VPADDQ       Y8, Y7, Y7
+	VPSLLQ       $0x2e, Y4, Y11
+	VPSRLQ       $0x12, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y4, Y11
+	VPSRLQ       $0x29, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y7, Y7
+	VPXOR        Y5, Y6, Y9
+	VPAND        Y4, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDQ       Y9, Y7, Y7
 	VPADDQ       Y7, Y3, Y3
-	VPSLLQ       $0x24, Y0, Y9
-	VPSRLQ       $0x1c, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y0, Y10
-	VPSRLQ       $0x22, Y0, Y9
+	VPSLLQ       $0x24, Y0, Y10
+	VPSRLQ       $0x1c, Y0, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y0, Y10
-	VPSRLQ       $0x27, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y7, Y7
-	VPAND        Y0, Y1, Y8
-	VPOR         Y0, Y1, Y9
-	VPAND        Y2, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y0, Y11
+	VPSRLQ       $0x22, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y0, Y11
+	VPSRLQ       $0x27, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y7, Y7
+	VPXOR        Y0, Y1, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y1, Y8, Y8
 	VPADDQ       Y8, Y7, Y7
 	VMOVDQU      320(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
 	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
 	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      736(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       576(DI), Y10, Y10
-	VPADDQ       288(DI), Y10, Y10
-	VMOVDQU      Y10, 800(DI)
+	VMOVDQU      736(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       576(DI), Y11, Y11
+	VPADDQ       288(DI), Y11, Y11
+	VMOVDQU      Y11, 800(DI)
 	VPBROADCASTQ 72(R8), Y8
 	VPADDQ       Y8, Y6, Y6
 	VPADDQ       288(DI), Y6, Y6
-	VPSLLQ       $0x32, Y3, Y9
+	VPSLLQ       $0x32, Y3, Y10
 	VPSRLQ       $0x0e, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y3, Y10
-	VPSRLQ       $0x12, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y3, Y10
-	VPSRLQ       $0x29, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y3, Y11
+	VPSRLQ       $0x12, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y3, Y11
+	VPSRLQ       $0x29, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y6, Y6
 	VPXOR        Y4, Y5, Y8
 	VPAND        Y3, Y8, Y8
 	VPXOR        Y5, Y8, Y8
 	VPADDQ       Y8, Y6, Y6
 	VPADDQ       Y6, Y2, Y2
-	VPSLLQ       $0x24, Y7, Y9
+	VPSLLQ       $0x24, Y7, Y10
 	VPSRLQ       $0x1c, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y7, Y10
-	VPSRLQ       $0x22, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y7, Y10
-	VPSRLQ       $0x27, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y6, Y6
-	VPAND        Y7, Y0, Y8
-	VPOR         Y7, Y0, Y9
-	VPAND        Y1, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDQ       Y8, Y6, Y6
-	VMOVDQU      352(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y7, Y11
+	VPSRLQ       $0x22, Y7, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      768(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y7, Y11
+	VPSRLQ       $0x27, Y7, Y10
 	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y6, Y6
+	VMOVDQU      352(DI), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
 	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       608(DI), Y10, Y10
-	VPADDQ       320(DI), Y10, Y10
-	VMOVDQU      Y10, 832(DI)
-	VPBROADCASTQ 80(R8), Y8
-	VPADDQ       Y8, Y5, Y5
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      768(DI), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       608(DI), Y11, Y11
+	VPADDQ       320(DI), Y11, Y11
+	VMOVDQU      Y11, 832(DI)
+	VPBROADCASTQ 80(R8), Y9
+	VPADDQ       Y9, Y5, Y5
 	VPADDQ       320(DI), Y5, Y5
-	VPSLLQ       $0x32, Y2, Y9
-	VPSRLQ       $0x0e, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y2, Y10
-	VPSRLQ       $0x12, Y2, Y9
+	VPSLLQ       $0x32, Y2, Y10
+	VPSRLQ       $0x0e, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y2, Y10
-	VPSRLQ       $0x29, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y5, Y5
-	VPXOR        Y3, Y4, Y8
-	VPAND        Y2, Y8, Y8
-	VPXOR        Y4, Y8, Y8
-	VPADDQ       Y8, Y5, Y5
+	VPSLLQ       $0x2e, Y2, Y11
+	VPSRLQ       $0x12, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y2, Y11
+	VPSRLQ       $0x29, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y3, Y4, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
 	VPADDQ       Y5, Y1, Y1
-	VPSLLQ       $0x24, Y6, Y9
-	VPSRLQ       $0x1c, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y6, Y10
-	VPSRLQ       $0x22, Y6, Y9
+	VPSLLQ       $0x24, Y6, Y10
+	VPSRLQ       $0x1c, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y6, Y10
-	VPSRLQ       $0x27, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y5, Y5
-	VPAND        Y6, Y7, Y8
-	VPOR         Y6, Y7, Y9
-	VPAND        Y0, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y6, Y11
+	VPSRLQ       $0x22, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y6, Y11
+	VPSRLQ       $0x27, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y6, Y7, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y7, Y8, Y8
 	VPADDQ       Y8, Y5, Y5
 	VMOVDQU      384(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
 	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
 	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      800(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       640(DI), Y10, Y10
-	VPADDQ       352(DI), Y10, Y10
-	VMOVDQU      Y10, 864(DI)
+	VMOVDQU      800(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       640(DI), Y11, Y11
+	VPADDQ       352(DI), Y11, Y11
+	VMOVDQU      Y11, 864(DI)
 	VPBROADCASTQ 88(R8), Y8
 	VPADDQ       Y8, Y4, Y4
 	VPADDQ       352(DI), Y4, Y4
-	VPSLLQ       $0x32, Y1, Y9
+	VPSLLQ       $0x32, Y1, Y10
 	VPSRLQ       $0x0e, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y1, Y10
-	VPSRLQ       $0x12, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y1, Y10
-	VPSRLQ       $0x29, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y1, Y11
+	VPSRLQ       $0x12, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y1, Y11
+	VPSRLQ       $0x29, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y4, Y4
 	VPXOR        Y2, Y3, Y8
 	VPAND        Y1, Y8, Y8
 	VPXOR        Y3, Y8, Y8
 	VPADDQ       Y8, Y4, Y4
 	VPADDQ       Y4, Y0, Y0
-	VPSLLQ       $0x24, Y5, Y9
+	VPSLLQ       $0x24, Y5, Y10
 	VPSRLQ       $0x1c, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y5, Y10
-	VPSRLQ       $0x22, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y5, Y10
-	VPSRLQ       $0x27, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y4, Y4
-	VPAND        Y5, Y6, Y8
-	VPOR         Y5, Y6, Y9
-	VPAND        Y7, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDQ       Y8, Y4, Y4
-	VMOVDQU      416(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y5, Y11
+	VPSRLQ       $0x22, Y5, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      832(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y5, Y11
+	VPSRLQ       $0x27, Y5, Y10
 	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDQ       Y9, Y4, Y4
+	VMOVDQU      416(DI), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
 	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       672(DI), Y10, Y10
-	VPADDQ       384(DI), Y10, Y10
-	VMOVDQU      Y10, 896(DI)
-	VPBROADCASTQ 96(R8), Y8
-	VPADDQ       Y8, Y3, Y3
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      832(DI), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       672(DI), Y11, Y11
+	VPADDQ       384(DI), Y11, Y11
+	VMOVDQU      Y11, 896(DI)
+	VPBROADCASTQ 96(R8), Y9
+	VPADDQ       Y9, Y3, Y3
 	VPADDQ       384(DI), Y3, Y3
-	VPSLLQ       $0x32, Y0, Y9
-	VPSRLQ       $0x0e, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y0, Y10
-	VPSRLQ       $0x12, Y0, Y9
+	VPSLLQ       $0x32, Y0, Y10
+	VPSRLQ       $0x0e, Y0, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y0, Y10
-	VPSRLQ       $0x29, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y3, Y3
-	VPXOR        Y1, Y2, Y8
-	VPAND        Y0, Y8, Y8
-	VPXOR        Y2, Y8, Y8
-	VPADDQ       Y8, Y3, Y3
+	VPSLLQ       $0x2e, Y0, Y11
+	VPSRLQ       $0x12, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y0, Y11
+	VPSRLQ       $0x29, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y1, Y2, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
 	VPADDQ       Y3, Y7, Y7
-	VPSLLQ       $0x24, Y4, Y9
-	VPSRLQ       $0x1c, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y4, Y10
-	VPSRLQ       $0x22, Y4, Y9
+	VPSLLQ       $0x24, Y4, Y10
+	VPSRLQ       $0x1c, Y4, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y4, Y10
-	VPSRLQ       $0x27, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y3, Y3
-	VPAND        Y4, Y5, Y8
-	VPOR         Y4, Y5, Y9
-	VPAND        Y6, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y4, Y11
+	VPSRLQ       $0x22, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y4, Y11
+	VPSRLQ       $0x27, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y4, Y5, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y5, Y8, Y8
 	VPADDQ       Y8, Y3, Y3
 	VMOVDQU      448(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
 	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
 	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      864(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       704(DI), Y10, Y10
-	VPADDQ       416(DI), Y10, Y10
-	VMOVDQU      Y10, 928(DI)
+	VMOVDQU      864(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       704(DI), Y11, Y11
+	VPADDQ       416(DI), Y11, Y11
+	VMOVDQU      Y11, 928(DI)
 	VPBROADCASTQ 104(R8), Y8
 	VPADDQ       Y8, Y2, Y2
 	VPADDQ       416(DI), Y2, Y2
-	VPSLLQ       $0x32, Y7, Y9
+	VPSLLQ       $0x32, Y7, Y10
 	VPSRLQ       $0x0e, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y7, Y10
-	VPSRLQ       $0x12, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y7, Y10
-	VPSRLQ       $0x29, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y7, Y11
+	VPSRLQ       $0x12, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y7, Y11
+	VPSRLQ       $0x29, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y2, Y2
 	VPXOR        Y0, Y1, Y8
 	VPAND        Y7, Y8, Y8
 	VPXOR        Y1, Y8, Y8
 	VPADDQ       Y8, Y2, Y2
 	VPADDQ       Y2, Y6, Y6
-	VPSLLQ       $0x24, Y3, Y9
+	VPSLLQ       $0x24, Y3, Y10
 	VPSRLQ       $0x1c, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y3, Y10
-	VPSRLQ       $0x22, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y3, Y10
-	VPSRLQ       $0x27, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y2, Y2
-	VPAND        Y3, Y4, Y8
-	VPOR         Y3, Y4, Y9
-	VPAND        Y5, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDQ       Y8, Y2, Y2
-	VMOVDQU      480(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y3, Y11
+	VPSRLQ       $0x22, Y3, Y10
 	VPOR         Y11, Y10, Y10
-	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      896(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y3, Y11
+	VPSRLQ       $0x27, Y3, Y10
 	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	VMOVDQU      480(DI), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
 	VPXOR        Y11, Y10, Y10
-	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       736(DI), Y10, Y10
-	VPADDQ       448(DI), Y10, Y10
-	VMOVDQU      Y10, 960(DI)
-	VPBROADCASTQ 112(R8), Y8
-	VPADDQ       Y8, Y1, Y1
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      896(DI), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       736(DI), Y11, Y11
+	VPADDQ       448(DI), Y11, Y11
+	VMOVDQU      Y11, 960(DI)
+	VPBROADCASTQ 112(R8), Y9
+	VPADDQ       Y9, Y1, Y1
 	VPADDQ       448(DI), Y1, Y1
-	VPSLLQ       $0x32, Y6, Y9
-	VPSRLQ       $0x0e, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y6, Y10
-	VPSRLQ       $0x12, Y6, Y9
+	VPSLLQ       $0x32, Y6, Y10
+	VPSRLQ       $0x0e, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y6, Y10
-	VPSRLQ       $0x29, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y1, Y1
-	VPXOR        Y7, Y0, Y8
-	VPAND        Y6, Y8, Y8
-	VPXOR        Y0, Y8, Y8
-	VPADDQ       Y8, Y1, Y1
+	VPSLLQ       $0x2e, Y6, Y11
+	VPSRLQ       $0x12, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y6, Y11
+	VPSRLQ       $0x29, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y7, Y0, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
 	VPADDQ       Y1, Y5, Y5
-	VPSLLQ       $0x24, Y2, Y9
-	VPSRLQ       $0x1c, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y2, Y10
-	VPSRLQ       $0x22, Y2, Y9
+	VPSLLQ       $0x24, Y2, Y10
+	VPSRLQ       $0x1c, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y2, Y10
-	VPSRLQ       $0x27, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y1, Y1
-	VPAND        Y2, Y3, Y8
-	VPOR         Y2, Y3, Y9
-	VPAND        Y4, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y2, Y11
+	VPSRLQ       $0x22, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y2, Y11
+	VPSRLQ       $0x27, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y2, Y3, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
 	VPADDQ       Y8, Y1, Y1
 	VMOVDQU      512(DI), Y8
-	VPSLLQ       $0x3f, Y8, Y10
-	VPSRLQ       $0x01, Y8, Y9
-	VPOR         Y10, Y9, Y9
-	VPSLLQ       $0x38, Y8, Y11
-	VPSRLQ       $0x08, Y8, Y10
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
 	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
 	VPSRLQ       $0x07, Y8, Y8
-	VPXOR        Y10, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VMOVDQU      928(DI), Y8
-	VPSLLQ       $0x2d, Y8, Y11
-	VPSRLQ       $0x13, Y8, Y10
-	VPOR         Y11, Y10, Y10
-	VPSLLQ       $0x03, Y8, Y12
-	VPSRLQ       $0x3d, Y8, Y11
-	VPOR         Y12, Y11, Y11
-	VPSRLQ       $0x06, Y8, Y8
 	VPXOR        Y11, Y10, Y10
 	VPXOR        Y8, Y10, Y10
-	VPADDQ       Y9, Y10, Y10
-	VPADDQ       768(DI), Y10, Y10
-	VPADDQ       480(DI), Y10, Y10
-	VMOVDQU      Y10, 992(DI)
+	VMOVDQU      928(DI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       768(DI), Y11, Y11
+	VPADDQ       480(DI), Y11, Y11
+	VMOVDQU      Y11, 992(DI)
 	VPBROADCASTQ 120(R8), Y8
 	VPADDQ       Y8, Y0, Y0
 	VPADDQ       480(DI), Y0, Y0
-	VPSLLQ       $0x32, Y5, Y9
+	VPSLLQ       $0x32, Y5, Y10
 	VPSRLQ       $0x0e, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y5, Y10
-	VPSRLQ       $0x12, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y5, Y10
-	VPSRLQ       $0x29, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y5, Y11
+	VPSRLQ       $0x12, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y5, Y11
+	VPSRLQ       $0x29, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y0, Y0
 	VPXOR        Y6, Y7, Y8
 	VPAND        Y5, Y8, Y8
 	VPXOR        Y7, Y8, Y8
 	VPADDQ       Y8, Y0, Y0
 	VPADDQ       Y0, Y4, Y4
-	VPSLLQ       $0x24, Y1, Y9
+	VPSLLQ       $0x24, Y1, Y10
 	VPSRLQ       $0x1c, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y1, Y10
-	VPSRLQ       $0x22, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y1, Y10
-	VPSRLQ       $0x27, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y1, Y11
+	VPSRLQ       $0x22, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y1, Y11
+	VPSRLQ       $0x27, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y0, Y0
-	VPAND        Y1, Y2, Y8
-	VPOR         Y1, Y2, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y8, Y9, Y8
+	VPXOR        Y2, Y8, Y8
 	VPADDQ       Y8, Y0, Y0
 	ADDQ         $0x00000200, DI
 	ADDQ         $0x00000080, R8
@@ -1170,565 +1123,550 @@ avx2_rounds:
 	VPOR         Y10, Y9, Y9
 	VPXOR        Y9, Y8, Y8
 	VPADDQ       Y8, Y7, Y7
-	VPAND        Y0, Y1, Y8
-	VPOR         Y0, Y1, Y9
-	VPAND        Y2, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPXOR        Y1, Y2, Y8
+	VPXOR        Y0, Y1, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y1, Y8, Y8
 	VPADDQ       Y8, Y7, Y7
 	VPBROADCASTQ 8(R8), Y8
 	VPADDQ       Y8, Y6, Y6
 	VPADDQ       32(DI), Y6, Y6
-	VPSLLQ       $0x32, Y3, Y9
+	VPSLLQ       $0x32, Y3, Y10
 	VPSRLQ       $0x0e, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y3, Y10
-	VPSRLQ       $0x12, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y3, Y10
-	VPSRLQ       $0x29, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y3, Y11
+	VPSRLQ       $0x12, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y3, Y11
+	VPSRLQ       $0x29, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y6, Y6
 	VPXOR        Y4, Y5, Y8
 	VPAND        Y3, Y8, Y8
 	VPXOR        Y5, Y8, Y8
 	VPADDQ       Y8, Y6, Y6
 	VPADDQ       Y6, Y2, Y2
-	VPSLLQ       $0x24, Y7, Y9
+	VPSLLQ       $0x24, Y7, Y10
 	VPSRLQ       $0x1c, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y7, Y10
-	VPSRLQ       $0x22, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y7, Y10
-	VPSRLQ       $0x27, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y7, Y11
+	VPSRLQ       $0x22, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y7, Y11
+	VPSRLQ       $0x27, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y6, Y6
-	VPAND        Y7, Y0, Y8
-	VPOR         Y7, Y0, Y9
-	VPAND        Y1, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDQ       Y8, Y6, Y6
-	VPBROADCASTQ 16(R8), Y8
-	VPADDQ       Y8, Y5, Y5
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y6, Y6
+	VPBROADCASTQ 16(R8), Y9
+	VPADDQ       Y9, Y5, Y5
 	VPADDQ       64(DI), Y5, Y5
-	VPSLLQ       $0x32, Y2, Y9
-	VPSRLQ       $0x0e, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y2, Y10
-	VPSRLQ       $0x12, Y2, Y9
+	VPSLLQ       $0x32, Y2, Y10
+	VPSRLQ       $0x0e, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y2, Y10
-	VPSRLQ       $0x29, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y5, Y5
-	VPXOR        Y3, Y4, Y8
-	VPAND        Y2, Y8, Y8
-	VPXOR        Y4, Y8, Y8
-	VPADDQ       Y8, Y5, Y5
+	VPSLLQ       $0x2e, Y2, Y11
+	VPSRLQ       $0x12, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y2, Y11
+	VPSRLQ       $0x29, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y3, Y4, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
 	VPADDQ       Y5, Y1, Y1
-	VPSLLQ       $0x24, Y6, Y9
-	VPSRLQ       $0x1c, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y6, Y10
-	VPSRLQ       $0x22, Y6, Y9
+	VPSLLQ       $0x24, Y6, Y10
+	VPSRLQ       $0x1c, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y6, Y10
-	VPSRLQ       $0x27, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y5, Y5
-	VPAND        Y6, Y7, Y8
-	VPOR         Y6, Y7, Y9
-	VPAND        Y0, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y6, Y11
+	VPSRLQ       $0x22, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y6, Y11
+	VPSRLQ       $0x27, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y6, Y7, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y7, Y8, Y8
 	VPADDQ       Y8, Y5, Y5
 	VPBROADCASTQ 24(R8), Y8
 	VPADDQ       Y8, Y4, Y4
 	VPADDQ       96(DI), Y4, Y4
-	VPSLLQ       $0x32, Y1, Y9
+	VPSLLQ       $0x32, Y1, Y10
 	VPSRLQ       $0x0e, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y1, Y10
-	VPSRLQ       $0x12, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y1, Y10
-	VPSRLQ       $0x29, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y1, Y11
+	VPSRLQ       $0x12, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y1, Y11
+	VPSRLQ       $0x29, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y4, Y4
 	VPXOR        Y2, Y3, Y8
 	VPAND        Y1, Y8, Y8
 	VPXOR        Y3, Y8, Y8
 	VPADDQ       Y8, Y4, Y4
 	VPADDQ       Y4, Y0, Y0
-	VPSLLQ       $0x24, Y5, Y9
+	VPSLLQ       $0x24, Y5, Y10
 	VPSRLQ       $0x1c, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y5, Y10
-	VPSRLQ       $0x22, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y5, Y10
-	VPSRLQ       $0x27, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y5, Y11
+	VPSRLQ       $0x22, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y5, Y11
+	VPSRLQ       $0x27, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y4, Y4
-	VPAND        Y5, Y6, Y8
-	VPOR         Y5, Y6, Y9
-	VPAND        Y7, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDQ       Y8, Y4, Y4
-	VPBROADCASTQ 32(R8), Y8
-	VPADDQ       Y8, Y3, Y3
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDQ       Y9, Y4, Y4
+	VPBROADCASTQ 32(R8), Y9
+	VPADDQ       Y9, Y3, Y3
 	VPADDQ       128(DI), Y3, Y3
-	VPSLLQ       $0x32, Y0, Y9
-	VPSRLQ       $0x0e, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y0, Y10
-	VPSRLQ       $0x12, Y0, Y9
+	VPSLLQ       $0x32, Y0, Y10
+	VPSRLQ       $0x0e, Y0, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y0, Y10
-	VPSRLQ       $0x29, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y3, Y3
-	VPXOR        Y1, Y2, Y8
-	VPAND        Y0, Y8, Y8
-	VPXOR        Y2, Y8, Y8
-	VPADDQ       Y8, Y3, Y3
+	VPSLLQ       $0x2e, Y0, Y11
+	VPSRLQ       $0x12, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y0, Y11
+	VPSRLQ       $0x29, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y1, Y2, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
 	VPADDQ       Y3, Y7, Y7
-	VPSLLQ       $0x24, Y4, Y9
-	VPSRLQ       $0x1c, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y4, Y10
-	VPSRLQ       $0x22, Y4, Y9
+	VPSLLQ       $0x24, Y4, Y10
+	VPSRLQ       $0x1c, Y4, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y4, Y10
-	VPSRLQ       $0x27, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y3, Y3
-	VPAND        Y4, Y5, Y8
-	VPOR         Y4, Y5, Y9
-	VPAND        Y6, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y4, Y11
+	VPSRLQ       $0x22, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y4, Y11
+	VPSRLQ       $0x27, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y4, Y5, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y5, Y8, Y8
 	VPADDQ       Y8, Y3, Y3
 	VPBROADCASTQ 40(R8), Y8
 	VPADDQ       Y8, Y2, Y2
 	VPADDQ       160(DI), Y2, Y2
-	VPSLLQ       $0x32, Y7, Y9
+	VPSLLQ       $0x32, Y7, Y10
 	VPSRLQ       $0x0e, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y7, Y10
-	VPSRLQ       $0x12, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y7, Y10
-	VPSRLQ       $0x29, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y7, Y11
+	VPSRLQ       $0x12, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y7, Y11
+	VPSRLQ       $0x29, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y2, Y2
 	VPXOR        Y0, Y1, Y8
 	VPAND        Y7, Y8, Y8
 	VPXOR        Y1, Y8, Y8
 	VPADDQ       Y8, Y2, Y2
 	VPADDQ       Y2, Y6, Y6
-	VPSLLQ       $0x24, Y3, Y9
+	VPSLLQ       $0x24, Y3, Y10
 	VPSRLQ       $0x1c, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y3, Y10
-	VPSRLQ       $0x22, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y3, Y10
-	VPSRLQ       $0x27, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y3, Y11
+	VPSRLQ       $0x22, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y3, Y11
+	VPSRLQ       $0x27, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y2, Y2
-	VPAND        Y3, Y4, Y8
-	VPOR         Y3, Y4, Y9
-	VPAND        Y5, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDQ       Y8, Y2, Y2
-	VPBROADCASTQ 48(R8), Y8
-	VPADDQ       Y8, Y1, Y1
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	VPBROADCASTQ 48(R8), Y9
+	VPADDQ       Y9, Y1, Y1
 	VPADDQ       192(DI), Y1, Y1
-	VPSLLQ       $0x32, Y6, Y9
-	VPSRLQ       $0x0e, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y6, Y10
-	VPSRLQ       $0x12, Y6, Y9
+	VPSLLQ       $0x32, Y6, Y10
+	VPSRLQ       $0x0e, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y6, Y10
-	VPSRLQ       $0x29, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y1, Y1
-	VPXOR        Y7, Y0, Y8
-	VPAND        Y6, Y8, Y8
-	VPXOR        Y0, Y8, Y8
-	VPADDQ       Y8, Y1, Y1
+	VPSLLQ       $0x2e, Y6, Y11
+	VPSRLQ       $0x12, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y6, Y11
+	VPSRLQ       $0x29, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y7, Y0, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
 	VPADDQ       Y1, Y5, Y5
-	VPSLLQ       $0x24, Y2, Y9
-	VPSRLQ       $0x1c, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y2, Y10
-	VPSRLQ       $0x22, Y2, Y9
+	VPSLLQ       $0x24, Y2, Y10
+	VPSRLQ       $0x1c, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y2, Y10
-	VPSRLQ       $0x27, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y1, Y1
-	VPAND        Y2, Y3, Y8
-	VPOR         Y2, Y3, Y9
-	VPAND        Y4, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y2, Y11
+	VPSRLQ       $0x22, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y2, Y11
+	VPSRLQ       $0x27, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y2, Y3, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
 	VPADDQ       Y8, Y1, Y1
 	VPBROADCASTQ 56(R8), Y8
 	VPADDQ       Y8, Y0, Y0
 	VPADDQ       224(DI), Y0, Y0
-	VPSLLQ       $0x32, Y5, Y9
+	VPSLLQ       $0x32, Y5, Y10
 	VPSRLQ       $0x0e, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y5, Y10
-	VPSRLQ       $0x12, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y5, Y10
-	VPSRLQ       $0x29, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y5, Y11
+	VPSRLQ       $0x12, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y5, Y11
+	VPSRLQ       $0x29, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y0, Y0
 	VPXOR        Y6, Y7, Y8
 	VPAND        Y5, Y8, Y8
 	VPXOR        Y7, Y8, Y8
 	VPADDQ       Y8, Y0, Y0
 	VPADDQ       Y0, Y4, Y4
-	VPSLLQ       $0x24, Y1, Y9
+	VPSLLQ       $0x24, Y1, Y10
 	VPSRLQ       $0x1c, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y1, Y10
-	VPSRLQ       $0x22, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y1, Y10
-	VPSRLQ       $0x27, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y1, Y11
+	VPSRLQ       $0x22, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y1, Y11
+	VPSRLQ       $0x27, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y0, Y0
-	VPAND        Y1, Y2, Y8
-	VPOR         Y1, Y2, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDQ       Y8, Y0, Y0
-	VPBROADCASTQ 64(R8), Y8
-	VPADDQ       Y8, Y7, Y7
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDQ       Y9, Y0, Y0
+	VPBROADCASTQ 64(R8), Y9
+	VPADDQ       Y9, Y7, Y7
 	VPADDQ       256(DI), Y7, Y7
-	VPSLLQ       $0x32, Y4, Y9
-	VPSRLQ       $0x0e, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y4, Y10
-	VPSRLQ       $0x12, Y4, Y9
+	VPSLLQ       $0x32, Y4, Y10
+	VPSRLQ       $0x0e, Y4, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y4, Y10
-	VPSRLQ       $0x29, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y7, Y7
-	VPXOR        Y5, Y6, Y8
-	VPAND        Y4, Y8, Y8
-	VPXOR        Y6, Y8, Y8
-	VPADDQ       Y8, Y7, Y7
+	VPSLLQ       $0x2e, Y4, Y11
+	VPSRLQ       $0x12, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y4, Y11
+	VPSRLQ       $0x29, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y7, Y7
+	VPXOR        Y5, Y6, Y9
+	VPAND        Y4, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDQ       Y9, Y7, Y7
 	VPADDQ       Y7, Y3, Y3
-	VPSLLQ       $0x24, Y0, Y9
-	VPSRLQ       $0x1c, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y0, Y10
-	VPSRLQ       $0x22, Y0, Y9
+	VPSLLQ       $0x24, Y0, Y10
+	VPSRLQ       $0x1c, Y0, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y0, Y10
-	VPSRLQ       $0x27, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y7, Y7
-	VPAND        Y0, Y1, Y8
-	VPOR         Y0, Y1, Y9
-	VPAND        Y2, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y0, Y11
+	VPSRLQ       $0x22, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y0, Y11
+	VPSRLQ       $0x27, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y7, Y7
+	VPXOR        Y0, Y1, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y1, Y8, Y8
 	VPADDQ       Y8, Y7, Y7
 	VPBROADCASTQ 72(R8), Y8
 	VPADDQ       Y8, Y6, Y6
 	VPADDQ       288(DI), Y6, Y6
-	VPSLLQ       $0x32, Y3, Y9
+	VPSLLQ       $0x32, Y3, Y10
 	VPSRLQ       $0x0e, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y3, Y10
-	VPSRLQ       $0x12, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y3, Y10
-	VPSRLQ       $0x29, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y3, Y11
+	VPSRLQ       $0x12, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y3, Y11
+	VPSRLQ       $0x29, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y6, Y6
 	VPXOR        Y4, Y5, Y8
 	VPAND        Y3, Y8, Y8
 	VPXOR        Y5, Y8, Y8
 	VPADDQ       Y8, Y6, Y6
 	VPADDQ       Y6, Y2, Y2
-	VPSLLQ       $0x24, Y7, Y9
+	VPSLLQ       $0x24, Y7, Y10
 	VPSRLQ       $0x1c, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y7, Y10
-	VPSRLQ       $0x22, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y7, Y10
-	VPSRLQ       $0x27, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y7, Y11
+	VPSRLQ       $0x22, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y7, Y11
+	VPSRLQ       $0x27, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y6, Y6
-	VPAND        Y7, Y0, Y8
-	VPOR         Y7, Y0, Y9
-	VPAND        Y1, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDQ       Y8, Y6, Y6
-	VPBROADCASTQ 80(R8), Y8
-	VPADDQ       Y8, Y5, Y5
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y6, Y6
+	VPBROADCASTQ 80(R8), Y9
+	VPADDQ       Y9, Y5, Y5
 	VPADDQ       320(DI), Y5, Y5
-	VPSLLQ       $0x32, Y2, Y9
-	VPSRLQ       $0x0e, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y2, Y10
-	VPSRLQ       $0x12, Y2, Y9
+	VPSLLQ       $0x32, Y2, Y10
+	VPSRLQ       $0x0e, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y2, Y10
-	VPSRLQ       $0x29, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y5, Y5
-	VPXOR        Y3, Y4, Y8
-	VPAND        Y2, Y8, Y8
-	VPXOR        Y4, Y8, Y8
-	VPADDQ       Y8, Y5, Y5
+	VPSLLQ       $0x2e, Y2, Y11
+	VPSRLQ       $0x12, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y2, Y11
+	VPSRLQ       $0x29, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y3, Y4, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
 	VPADDQ       Y5, Y1, Y1
-	VPSLLQ       $0x24, Y6, Y9
-	VPSRLQ       $0x1c, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y6, Y10
-	VPSRLQ       $0x22, Y6, Y9
+	VPSLLQ       $0x24, Y6, Y10
+	VPSRLQ       $0x1c, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y6, Y10
-	VPSRLQ       $0x27, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y5, Y5
-	VPAND        Y6, Y7, Y8
-	VPOR         Y6, Y7, Y9
-	VPAND        Y0, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y6, Y11
+	VPSRLQ       $0x22, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y6, Y11
+	VPSRLQ       $0x27, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y6, Y7, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y7, Y8, Y8
 	VPADDQ       Y8, Y5, Y5
 	VPBROADCASTQ 88(R8), Y8
 	VPADDQ       Y8, Y4, Y4
 	VPADDQ       352(DI), Y4, Y4
-	VPSLLQ       $0x32, Y1, Y9
+	VPSLLQ       $0x32, Y1, Y10
 	VPSRLQ       $0x0e, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y1, Y10
-	VPSRLQ       $0x12, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y1, Y10
-	VPSRLQ       $0x29, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y1, Y11
+	VPSRLQ       $0x12, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y1, Y11
+	VPSRLQ       $0x29, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y4, Y4
 	VPXOR        Y2, Y3, Y8
 	VPAND        Y1, Y8, Y8
 	VPXOR        Y3, Y8, Y8
 	VPADDQ       Y8, Y4, Y4
 	VPADDQ       Y4, Y0, Y0
-	VPSLLQ       $0x24, Y5, Y9
+	VPSLLQ       $0x24, Y5, Y10
 	VPSRLQ       $0x1c, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y5, Y10
-	VPSRLQ       $0x22, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y5, Y10
-	VPSRLQ       $0x27, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y5, Y11
+	VPSRLQ       $0x22, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y5, Y11
+	VPSRLQ       $0x27, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y4, Y4
-	VPAND        Y5, Y6, Y8
-	VPOR         Y5, Y6, Y9
-	VPAND        Y7, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDQ       Y8, Y4, Y4
-	VPBROADCASTQ 96(R8), Y8
-	VPADDQ       Y8, Y3, Y3
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDQ       Y9, Y4, Y4
+	VPBROADCASTQ 96(R8), Y9
+	VPADDQ       Y9, Y3, Y3
 	VPADDQ       384(DI), Y3, Y3
-	VPSLLQ       $0x32, Y0, Y9
-	VPSRLQ       $0x0e, Y0, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y0, Y10
-	VPSRLQ       $0x12, Y0, Y9
+	VPSLLQ       $0x32, Y0, Y10
+	VPSRLQ       $0x0e, Y0, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y0, Y10
-	VPSRLQ       $0x29, Y0, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y3, Y3
-	VPXOR        Y1, Y2, Y8
-	VPAND        Y0, Y8, Y8
-	VPXOR        Y2, Y8, Y8
-	VPADDQ       Y8, Y3, Y3
+	VPSLLQ       $0x2e, Y0, Y11
+	VPSRLQ       $0x12, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y0, Y11
+	VPSRLQ       $0x29, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y1, Y2, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
 	VPADDQ       Y3, Y7, Y7
-	VPSLLQ       $0x24, Y4, Y9
-	VPSRLQ       $0x1c, Y4, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y4, Y10
-	VPSRLQ       $0x22, Y4, Y9
+	VPSLLQ       $0x24, Y4, Y10
+	VPSRLQ       $0x1c, Y4, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y4, Y10
-	VPSRLQ       $0x27, Y4, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y3, Y3
-	VPAND        Y4, Y5, Y8
-	VPOR         Y4, Y5, Y9
-	VPAND        Y6, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y4, Y11
+	VPSRLQ       $0x22, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y4, Y11
+	VPSRLQ       $0x27, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y4, Y5, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y5, Y8, Y8
 	VPADDQ       Y8, Y3, Y3
 	VPBROADCASTQ 104(R8), Y8
 	VPADDQ       Y8, Y2, Y2
 	VPADDQ       416(DI), Y2, Y2
-	VPSLLQ       $0x32, Y7, Y9
+	VPSLLQ       $0x32, Y7, Y10
 	VPSRLQ       $0x0e, Y7, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y7, Y10
-	VPSRLQ       $0x12, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y7, Y10
-	VPSRLQ       $0x29, Y7, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y7, Y11
+	VPSRLQ       $0x12, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y7, Y11
+	VPSRLQ       $0x29, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y2, Y2
 	VPXOR        Y0, Y1, Y8
 	VPAND        Y7, Y8, Y8
 	VPXOR        Y1, Y8, Y8
 	VPADDQ       Y8, Y2, Y2
 	VPADDQ       Y2, Y6, Y6
-	VPSLLQ       $0x24, Y3, Y9
+	VPSLLQ       $0x24, Y3, Y10
 	VPSRLQ       $0x1c, Y3, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y3, Y10
-	VPSRLQ       $0x22, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y3, Y10
-	VPSRLQ       $0x27, Y3, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y3, Y11
+	VPSRLQ       $0x22, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y3, Y11
+	VPSRLQ       $0x27, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y2, Y2
-	VPAND        Y3, Y4, Y8
-	VPOR         Y3, Y4, Y9
-	VPAND        Y5, Y9, Y9
-	VPOR         Y9, Y8, Y8
-	VPADDQ       Y8, Y2, Y2
-	VPBROADCASTQ 112(R8), Y8
-	VPADDQ       Y8, Y1, Y1
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	VPBROADCASTQ 112(R8), Y9
+	VPADDQ       Y9, Y1, Y1
 	VPADDQ       448(DI), Y1, Y1
-	VPSLLQ       $0x32, Y6, Y9
-	VPSRLQ       $0x0e, Y6, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y6, Y10
-	VPSRLQ       $0x12, Y6, Y9
+	VPSLLQ       $0x32, Y6, Y10
+	VPSRLQ       $0x0e, Y6, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y6, Y10
-	VPSRLQ       $0x29, Y6, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y1, Y1
-	VPXOR        Y7, Y0, Y8
-	VPAND        Y6, Y8, Y8
-	VPXOR        Y0, Y8, Y8
-	VPADDQ       Y8, Y1, Y1
+	VPSLLQ       $0x2e, Y6, Y11
+	VPSRLQ       $0x12, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y6, Y11
+	VPSRLQ       $0x29, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y7, Y0, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
 	VPADDQ       Y1, Y5, Y5
-	VPSLLQ       $0x24, Y2, Y9
-	VPSRLQ       $0x1c, Y2, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y2, Y10
-	VPSRLQ       $0x22, Y2, Y9
+	VPSLLQ       $0x24, Y2, Y10
+	VPSRLQ       $0x1c, Y2, Y9
 	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y2, Y10
-	VPSRLQ       $0x27, Y2, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPADDQ       Y8, Y1, Y1
-	VPAND        Y2, Y3, Y8
-	VPOR         Y2, Y3, Y9
-	VPAND        Y4, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y2, Y11
+	VPSRLQ       $0x22, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y2, Y11
+	VPSRLQ       $0x27, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y2, Y3, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
 	VPADDQ       Y8, Y1, Y1
 	VPBROADCASTQ 120(R8), Y8
 	VPADDQ       Y8, Y0, Y0
 	VPADDQ       480(DI), Y0, Y0
-	VPSLLQ       $0x32, Y5, Y9
+	VPSLLQ       $0x32, Y5, Y10
 	VPSRLQ       $0x0e, Y5, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x2e, Y5, Y10
-	VPSRLQ       $0x12, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x17, Y5, Y10
-	VPSRLQ       $0x29, Y5, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y5, Y11
+	VPSRLQ       $0x12, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y5, Y11
+	VPSRLQ       $0x29, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y0, Y0
 	VPXOR        Y6, Y7, Y8
 	VPAND        Y5, Y8, Y8
 	VPXOR        Y7, Y8, Y8
 	VPADDQ       Y8, Y0, Y0
 	VPADDQ       Y0, Y4, Y4
-	VPSLLQ       $0x24, Y1, Y9
+	VPSLLQ       $0x24, Y1, Y10
 	VPSRLQ       $0x1c, Y1, Y8
-	VPOR         Y9, Y8, Y8
-	VPSLLQ       $0x1e, Y1, Y10
-	VPSRLQ       $0x22, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
-	VPSLLQ       $0x19, Y1, Y10
-	VPSRLQ       $0x27, Y1, Y9
-	VPOR         Y10, Y9, Y9
-	VPXOR        Y9, Y8, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y1, Y11
+	VPSRLQ       $0x22, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y1, Y11
+	VPSRLQ       $0x27, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
 	VPADDQ       Y8, Y0, Y0
-	VPAND        Y1, Y2, Y8
-	VPOR         Y1, Y2, Y9
-	VPAND        Y3, Y9, Y9
-	VPOR         Y9, Y8, Y8
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y8, Y9, Y8
+	VPXOR        Y2, Y8, Y8
 	VPADDQ       Y8, Y0, Y0
 	VPADDQ       2560(AX), Y0, Y0
 	VMOVDQU      Y0, 2560(AX)
@@ -1883,6 +1821,40 @@ DATA sha512bswap<>+29(SB)/1, $0x0a
 DATA sha512bswap<>+30(SB)/1, $0x09
 DATA sha512bswap<>+31(SB)/1, $0x08
 GLOBL sha512bswap<>(SB), RODATA|NOPTR, $32
+
+DATA ror64by8<>+0(SB)/1, $0x01
+DATA ror64by8<>+1(SB)/1, $0x02
+DATA ror64by8<>+2(SB)/1, $0x03
+DATA ror64by8<>+3(SB)/1, $0x04
+DATA ror64by8<>+4(SB)/1, $0x05
+DATA ror64by8<>+5(SB)/1, $0x06
+DATA ror64by8<>+6(SB)/1, $0x07
+DATA ror64by8<>+7(SB)/1, $0x00
+DATA ror64by8<>+8(SB)/1, $0x09
+DATA ror64by8<>+9(SB)/1, $0x0a
+DATA ror64by8<>+10(SB)/1, $0x0b
+DATA ror64by8<>+11(SB)/1, $0x0c
+DATA ror64by8<>+12(SB)/1, $0x0d
+DATA ror64by8<>+13(SB)/1, $0x0e
+DATA ror64by8<>+14(SB)/1, $0x0f
+DATA ror64by8<>+15(SB)/1, $0x08
+DATA ror64by8<>+16(SB)/1, $0x01
+DATA ror64by8<>+17(SB)/1, $0x02
+DATA ror64by8<>+18(SB)/1, $0x03
+DATA ror64by8<>+19(SB)/1, $0x04
+DATA ror64by8<>+20(SB)/1, $0x05
+DATA ror64by8<>+21(SB)/1, $0x06
+DATA ror64by8<>+22(SB)/1, $0x07
+DATA ror64by8<>+23(SB)/1, $0x00
+DATA ror64by8<>+24(SB)/1, $0x09
+DATA ror64by8<>+25(SB)/1, $0x0a
+DATA ror64by8<>+26(SB)/1, $0x0b
+DATA ror64by8<>+27(SB)/1, $0x0c
+DATA ror64by8<>+28(SB)/1, $0x0d
+DATA ror64by8<>+29(SB)/1, $0x0e
+DATA ror64by8<>+30(SB)/1, $0x0f
+DATA ror64by8<>+31(SB)/1, $0x08
+GLOBL ror64by8<>(SB), RODATA|NOPTR, $32
 
 // func blockAVX512x8(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL

@@ -4,6 +4,7 @@
 package sha2
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/stack"
@@ -67,10 +68,15 @@ func (ws Words) avx2() Words {
 // vex reports AVX2 forms.
 func (ws Words) vex() bool { return ws.Tern == nil }
 
-// ror sets dst to x rotated right by k: two shifts and an OR in AVX2.
+// ror sets dst to x rotated right by k: two shifts and an OR in AVX2, or
+// one byte shuffle where k is whole bytes.
 func (ws Words) ror(k uint8, x, dst VecVirtual) {
 	if !ws.vex() {
 		ws.Ror(U8(k), x, dst)
+		return
+	}
+	if k%8 == 0 {
+		VPSHUFB(ws.rorBytesMask(int(k/8)), x, dst)
 		return
 	}
 	t := YMM()
@@ -103,19 +109,26 @@ func (ws Words) ch(e, f, g VecVirtual) VecVirtual {
 	return x
 }
 
-// maj returns the majority of a, b, c.
-func (ws Words) maj(a, b, c VecVirtual) VecVirtual {
+// maj returns the majority of a, b, c. In AVX2 it is b ^ ((a ^ b) &
+// (b ^ c)), and *ab carries a ^ b to the next round, whose b ^ c it is:
+// three instructions a round instead of four. *ab nil (a pass's first
+// round) computes b ^ c.
+func (ws Words) maj(a, b, c VecVirtual, ab *VecVirtual) VecVirtual {
 	x := YMM()
 	if !ws.vex() {
 		ws.Mov(a, x)
 		ws.Tern(U8(0xe8), c, b, x)
 		return x
 	}
-	y := YMM()
-	VPAND(a, b, x) // (a & b) | ((a | b) & c)
-	VPOR(a, b, y)
-	VPAND(c, y, y)
-	VPOR(y, x, x)
+	bc := *ab
+	if bc == nil {
+		bc = YMM()
+		VPXOR(b, c, bc)
+	}
+	*ab = YMM()
+	VPXOR(a, b, *ab)
+	VPAND(*ab, bc, x)
+	VPXOR(b, x, x)
 	return x
 }
 
@@ -159,7 +172,7 @@ func (ws Words) Schedule(w Mem, row, t, g int, recent map[int]VecVirtual) {
 // constants at kt and the message word at wt, and returns the roles for
 // the next round: h becomes T1, then T1+T2 (the new a), and d becomes d+T1
 // (the new e), so nothing moves between registers.
-func (ws Words) Round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int) [8]VecVirtual {
+func (ws Words) Round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int, ab *VecVirtual) [8]VecVirtual {
 	a, b, c, d, e, f, g, h := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
 	if ws.vex() {
 		k := YMM()
@@ -187,7 +200,7 @@ func (ws Words) Round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int) [8]VecVirtua
 	ws.Add(ws.ch(e, f, g), h, h) // T1
 	ws.Add(h, d, d)              // new e
 	ws.Add(big(a, ws.Sigma0), h, h)
-	ws.Add(ws.maj(a, b, c), h, h) // T1 + T2
+	ws.Add(ws.maj(a, b, c, ab), h, h) // T1 + T2
 	return [8]VecVirtual{h, a, b, c, d, e, f, g}
 }
 
@@ -320,6 +333,7 @@ func (ws Words) rounds(name string, rounds, row int, w Mem, consts Mem, st [][8]
 	MOVQ(U32(rounds/16-1), it)
 	body := func(schedule bool) {
 		cur := slices.Clone(st)
+		ab := make([]VecVirtual, len(st)) // each group's a ^ b, for Maj
 		keep := make([]map[int]VecVirtual, len(st))
 		for g := range keep {
 			if recent {
@@ -331,7 +345,7 @@ func (ws Words) rounds(name string, rounds, row int, w Mem, consts Mem, st [][8]
 				if schedule {
 					ws.Schedule(Mem{Base: wp}, row, t+16, g, keep[g])
 				}
-				cur[g] = ws.Round(cur[g], kp, Mem{Base: wp, Disp: row*t + 32*g}, t)
+				cur[g] = ws.Round(cur[g], kp, Mem{Base: wp, Disp: row*t + 32*g}, t, &ab[g])
 			}
 			if ride != nil {
 				ride(t)
@@ -393,6 +407,17 @@ func (ws Words) Consts(name string, k []uint64) Mem {
 			} else {
 				DATA(4*i, U32(uint32(v)))
 			}
+		}
+	})
+}
+
+// rorBytesMask is the VPSHUFB mask that rotates each word right by n
+// bytes.
+func (ws Words) rorBytesMask(n int) Mem {
+	return table(fmt.Sprintf("ror%dby%d", 8*ws.Bytes, 8*n), func() {
+		for i := range 32 {
+			word := i &^ (ws.Bytes - 1)
+			DATA(i, U8(uint8(word%16+(i+n)%ws.Bytes)))
 		}
 	})
 }
