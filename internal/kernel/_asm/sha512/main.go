@@ -23,14 +23,15 @@ func main() {
 
 // avx2 hashes 4 lanes in one group of YMM registers, the AVX-512
 // kernel's rounds spelled in AVX2 (see the SHA-256 generator), for CPUs
-// with AVX2 but not AVX-512. The kernel is bound by its count of
-// instructions (4447 a block of 4 lanes, 3.7 issued a cycle on Zen 3), so
-// σ0's rotation by 8 is one VPSHUFB rather than two shifts and an OR, and
-// Maj reuses the previous round's a ^ b: 4.5% faster on Zen 3 (1294 to
-// 1353 MB/s, medians of 20 alternating runs); SHA-256's avx2x8, which
-// gains only the Maj, 0.5%. Round constants added from a table repeated
-// across the lanes, instead of broadcast, gained nothing: the broadcast
-// is a load.
+// with AVX2 but not AVX-512. The kernel is bound by its count of vector
+// instructions (4,077 of its 4,447 a block of 4 lanes; 3.4 issued a
+// cycle on Zen 3, whose four vector pipes take at most 4), so σ0's
+// rotation by 8 is one VPSHUFB rather than two shifts and an OR, and Maj
+// reuses the previous round's a ^ b: 4.5% faster on Zen 3 (1294 to 1353
+// MB/s, medians of 20 alternating runs); SHA-256's avx2x8, which gains
+// only the Maj, 0.5%. Round constants added from a table repeated across
+// the lanes, instead of broadcast, gained nothing: the broadcast is a
+// load.
 func avx2() {
 	TEXT("blockAVX2x4", 0, "func(s *[8][4]uint64, ptrs *[4]*byte, nblocks int)")
 	Pragma("noescape")
