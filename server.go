@@ -93,6 +93,10 @@ func (s *Server) SumManyHex(dst []byte, msgs [][]byte) []byte {
 //	SHA-384  one-shot loop 265, 525, 786, 1045, 1304, 1567; lanes 410, 736, 691, 735, 1109, 1441
 //	SHA-512 as SHA-384, within 1%
 //
+// With the three-instruction Maj in the AVX2 kernel, SHA-384 lanes take
+// 641, 696, 748 ns at 2, 3, 4 paths against a loop of 543, 829, 1085
+// (summany-few-zen3-sha512-maj-shuffle.txt): the cut-off stays at 3.
+//
 // A count where the two tie (MD5 and SHA-256 at 3) stays with the loop.
 // Larger messages pay for the call sooner (two streams of 1 KiB already
 // hash 1.5x faster in lanes), hence the byte bound.
