@@ -184,7 +184,9 @@ func group(s *stream, g int, mask Op) {
 // 6 cycles of latency and issues every 2 (3.0 cycles each with two chains
 // in flight, 2.0 with four), so two streams leave the SHA unit a third
 // idle: they take 3.41 cycles a group of four rounds (3000 MB/s), four
-// streams 2.22 (4610 MB/s), close to SHA1RNDS4's bound of 2.
+// streams 2.22 (4610 MB/s), close to SHA1RNDS4's bound of 2. SHA1MSG1
+// spelled as a VPALIGNR and a VPXOR, to take it off the SHA unit, gained
+// nothing for any share of the groups (some shares ran 26% slower).
 //
 // Four streams' ABCD, E and newest schedule group fill 12 of the 16
 // registers the SHA instructions' legacy encoding reaches, so the rest of
