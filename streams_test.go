@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/iotest"
+	"unsafe"
 )
 
 // randomStreams makes count messages, mostly small, some past the
@@ -229,5 +230,59 @@ func BenchmarkSumStreams(b *testing.B) {
 					func(int, StreamSum) {}, WithJobs(jobs))
 			}
 		})
+	}
+}
+
+// BenchmarkSumStreamsLarge hashes 32 in-memory streams of 4 MiB, past
+// readAheadAfter, so that most of each is read ahead into pooled chunks
+// (the checksum command's path for large files, without the file system),
+// against one crypto/md5 loop over the same data.
+func BenchmarkSumStreamsLarge(b *testing.B) {
+	r := rand.New(rand.NewPCG(10, 10))
+	msgs := make([][]byte, 32)
+	total := 0
+	for i := range msgs {
+		msgs[i] = make([]byte, 4<<20)
+		for j := range msgs[i] {
+			msgs[i][j] = byte(r.Uint32())
+		}
+		total += len(msgs[i])
+	}
+	b.Run("impl=stdlib", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		for b.Loop() {
+			for _, m := range msgs {
+				h := stdlib[MD5]()
+				h.Write(m)
+				h.Sum(nil)
+			}
+		}
+	})
+	b.Run("impl=lanes", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		for b.Loop() {
+			SumStreams(context.Background(), []Algorithm{MD5}, len(msgs),
+				func(i int) (io.Reader, error) { return bytes.NewReader(msgs[i]), nil },
+				func(int, StreamSum) {})
+		}
+	})
+}
+
+// TestStaggeredBuffers checks what the read buffers' placement is for:
+// consecutive buffers start on different cache lines of a page, however
+// the allocator aligns them, and each is exactly as long as asked.
+func TestStaggeredBuffers(t *testing.T) {
+	for _, size := range []int{streamBuffer, aheadBuffer} {
+		lines := make(map[uintptr]bool)
+		for range pageLines {
+			b := staggeredBuffer(size)
+			if len(b) != size || cap(b) != size {
+				t.Fatalf("buffer of %d bytes: len %d, cap %d", size, len(b), cap(b))
+			}
+			lines[uintptr(unsafe.Pointer(&b[0]))%4096/lineBytes] = true
+		}
+		if len(lines) != pageLines {
+			t.Errorf("%d buffers of %d bytes start on %d different lines of a page, want %d", pageLines, size, len(lines), pageLines)
+		}
 	}
 }
