@@ -48,10 +48,17 @@ var md5Spec = &engine.Spec[md5.State]{
 //
 //	kernel     lanes  MB/s   with b streams ready
 //	amd64        1     710   710 whatever b
-//	avx2x16     16    6300   b/16 x 6300: from b = 2 (measured 884 at 2)
+//	amd64x2      2    1270   b = 2 and 3 (avx2x16 moves 880 at b = 2)
+//	avx2x16     16    6300   b/16 x 6300: from b = 4 (measured 1735 at 4)
+//
+// Two scalar streams interleaved (kernel-zen3-md5-x2.txt) took 2 streams
+// of 1 MiB from 816 to 1197 MiB/s, 1.79x crypto/md5 (zen3-streams-md5-x2-*,
+// processes alternating, medians of 6). At b = 3 the two kernels tie: 1189
+// MiB/s with one stream waiting against 1211 on 3 of the 16 AVX2 lanes
+// (p = 0.065), so the rates decide.
 var md5Rates = rateTable{
 	cpu.Zen4: {"amd64": 810, "generic": 420, "avx2x16": 7300, "avx512x16": 9900, "avx512x32": 12700},
-	cpu.Zen3: {"amd64": 710, "generic": 275, "avx2x16": 6300},
+	cpu.Zen3: {"amd64": 710, "generic": 275, "amd64x2": 1270, "avx2x16": 6300},
 }
 
 // md5Kernels picks the kernels for level l by their rates on m.

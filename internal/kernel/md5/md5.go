@@ -1,6 +1,7 @@
 // Package md5 holds the MD5 block functions: a pure-Go reference for one
-// stream and for lanes, and on amd64 a scalar kernel for a lone stream plus
-// AVX2 and AVX-512 kernels that hash 16 streams at once.
+// stream and for lanes, and on amd64 scalar kernels for one stream and for
+// two interleaved, plus AVX2 and AVX-512 kernels that hash 16 or 32 streams
+// at once.
 package md5
 
 import (

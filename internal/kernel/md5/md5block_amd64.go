@@ -19,6 +19,8 @@ var singles = []kernel.Single[State]{
 
 var multis = []kernel.Multi[State]{
 	generic,
+	// Base x86-64 only, like amd64: two streams a core without SIMD.
+	{Name: "amd64x2", Level: cpu.Generic, Lanes: 2, Fn: blocksAMD64x2},
 	{Name: "avx2x16", Level: cpu.AVX2, Lanes: 16, Fn: blocksAVX2},
 	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512x16},
 	{Name: "avx512x32", Level: cpu.AVX512, Lanes: 32, Fn: blocksAVX512x32},
@@ -33,6 +35,15 @@ var batches = []kernel.Batch{
 }
 
 func blockScalar(s *State, p []byte) { blockAMD64((*[4]uint32)(s), p) }
+
+func blocksAMD64x2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	var rows [2][4]uint32
+	var p [2]*byte
+	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 8), 4, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
+		blockAMD64x2(&rows, &p, nblocks)
+		kernel.FromRows32(unsafe.Slice(&rows[0][0], 8), 4, 2, states, mask)
+	}
+}
 
 func blocksAVX2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [4][16]uint32

@@ -9,6 +9,11 @@ package md5
 //go:noescape
 func blockAMD64(s *[4]uint32, p []byte)
 
+// blockAMD64x2 hashes nblocks blocks of two streams, base x86-64.
+//
+//go:noescape
+func blockAMD64x2(s *[2][4]uint32, ptrs *[2]*byte, nblocks int)
+
 // blockAVX2 hashes nblocks blocks of 16 lanes with AVX2.
 //
 //go:noescape

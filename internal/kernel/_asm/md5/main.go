@@ -31,6 +31,7 @@ var shifts = func() (s [4][4]uint64) {
 func main() {
 	ConstraintExpr("amd64,!purego")
 	scalar()
+	scalarX2()
 	avx2()
 	avx512(2)
 	avx512(4)
@@ -67,39 +68,7 @@ func scalar() {
 	}
 	a, b, c, d := v[0], v[1], v[2], v[3]
 	for i := range 64 {
-		t := GP32()
-		ADDL(Mem{Base: ptr, Disp: 4 * word(i)}, a)
-		ADDL(U32(consts[i]), a)
-		switch i / 16 {
-		case 0: // d ^ (b & (c ^ d))
-			MOVL(c, t)
-			XORL(d, t)
-			ANDL(b, t)
-			XORL(d, t)
-			ADDL(t, a)
-		case 1: // (c &^ d) + (b & d): disjoint bits, so OR is ADD
-			t2 := GP32()
-			MOVL(d, t)
-			NOTL(t)
-			ANDL(c, t)
-			ADDL(t, a)
-			MOVL(d, t2)
-			ANDL(b, t2)
-			ADDL(t2, a)
-		case 2:
-			MOVL(c, t)
-			XORL(d, t)
-			XORL(b, t)
-			ADDL(t, a)
-		case 3: // c ^ (b | ^d)
-			MOVL(d, t)
-			NOTL(t)
-			ORL(b, t)
-			XORL(c, t)
-			ADDL(t, a)
-		}
-		ROLL(U8(shifts[i/16][i%4]), a)
-		ADDL(b, a)
+		step(i, a, b, c, d, Mem{Base: ptr, Disp: 4 * word(i)})
 		a, b, c, d = d, a, b, c
 	}
 	for i := range v {
@@ -113,6 +82,97 @@ func scalar() {
 	}
 	Label("scalar_done")
 	RET()
+}
+
+// scalarX2 hashes two streams in the general-purpose registers, their
+// steps interleaved: a lone stream waits on its chain, four to six cycles
+// a step, with the integer ALUs mostly idle, so a second chain beside it
+// comes nearly free. The steps are scalar's.
+func scalarX2() {
+	TEXT("blockAMD64x2", NOSPLIT, "func(s *[2][4]uint32, ptrs *[2]*byte, nblocks int)")
+	Pragma("noescape")
+	Doc("blockAMD64x2 hashes nblocks blocks of two streams, base x86-64.")
+	saved := AllocLocal(32)
+	sp := Load(Param("s"), GP64())
+	pp := Load(Param("ptrs"), GP64())
+	var ptr [2]reg.GPVirtual
+	var v [2][4]reg.GPVirtual
+	for l := range 2 {
+		ptr[l] = GP64()
+		MOVQ(Mem{Base: pp, Disp: 8 * l}, ptr[l])
+		for i := range v[l] {
+			v[l][i] = GP32()
+			MOVL(Mem{Base: sp, Disp: 16*l + 4*i}, v[l][i])
+		}
+	}
+	n := Load(Param("nblocks"), GP64())
+	Label("scalarx2_loop")
+	for l := range 2 {
+		for i := range v[l] {
+			MOVL(v[l][i], saved.Offset(16*l+4*i))
+		}
+	}
+	st := v
+	for i := range 64 {
+		for l := range 2 {
+			a, b, c, d := st[l][0], st[l][1], st[l][2], st[l][3]
+			step(i, a, b, c, d, Mem{Base: ptr[l], Disp: 4 * word(i)})
+			st[l] = [4]reg.GPVirtual{d, a, b, c}
+		}
+	}
+	for l := range 2 {
+		for i := range v[l] {
+			ADDL(saved.Offset(16*l+4*i), v[l][i])
+		}
+		ADDQ(U8(64), ptr[l])
+	}
+	DECQ(n)
+	JNZ(LabelRef("scalarx2_loop"))
+	sp = Load(Param("s"), GP64())
+	for l := range 2 {
+		for i := range v[l] {
+			MOVL(v[l][i], Mem{Base: sp, Disp: 16*l + 4*i})
+		}
+	}
+	RET()
+}
+
+// step is MD5 step i in general-purpose registers: a = b + ((a + f(b, c,
+// d) + K[i] + m) <<< s), m the step's message word in memory.
+func step(i int, a, b, c, d reg.GPVirtual, m Mem) {
+	t := GP32()
+	ADDL(m, a)
+	ADDL(U32(consts[i]), a)
+	switch i / 16 {
+	case 0: // d ^ (b & (c ^ d))
+		MOVL(c, t)
+		XORL(d, t)
+		ANDL(b, t)
+		XORL(d, t)
+		ADDL(t, a)
+	case 1: // (c &^ d) + (b & d): disjoint bits, so OR is ADD
+		t2 := GP32()
+		MOVL(d, t)
+		NOTL(t)
+		ANDL(c, t)
+		ADDL(t, a)
+		MOVL(d, t2)
+		ANDL(b, t2)
+		ADDL(t2, a)
+	case 2:
+		MOVL(c, t)
+		XORL(d, t)
+		XORL(b, t)
+		ADDL(t, a)
+	case 3: // c ^ (b | ^d)
+		MOVL(d, t)
+		NOTL(t)
+		ORL(b, t)
+		XORL(c, t)
+		ADDL(t, a)
+	}
+	ROLL(U8(shifts[i/16][i%4]), a)
+	ADDL(b, a)
 }
 
 // avx2 hashes 16 lanes as two groups of 8 in YMM registers, interleaved step
