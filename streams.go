@@ -188,7 +188,8 @@ var (
 // 64, so 64 buffers in a row start on 64 different lines.
 const (
 	lineBytes    = 64
-	pageLines    = 4096 / lineBytes
+	pageBytes    = 4096 // the L1 set index's span: 64 sets of 64-byte lines
+	pageLines    = pageBytes / lineBytes
 	staggerLines = 5
 )
 

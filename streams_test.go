@@ -201,35 +201,56 @@ func FuzzSumStreams(f *testing.F) {
 // the measurement behind DefaultJobs.
 func BenchmarkSumStreams(b *testing.B) {
 	r := rand.New(rand.NewPCG(9, 9))
-	msgs := make([][]byte, 2000)
-	total := 0
-	for i := range msgs {
-		msgs[i] = make([]byte, 1024+r.IntN(63*1024+1))
-		for j := range msgs[i] {
-			msgs[i][j] = byte(r.Uint32())
-		}
-		total += len(msgs[i])
-	}
-	b.Run("impl=stdlib", func(b *testing.B) {
-		b.SetBytes(int64(total))
-		for b.Loop() {
-			for _, m := range msgs {
-				h := stdlib[MD5]()
-				h.Write(m)
-				h.Sum(nil)
-			}
-		}
-	})
+	msgs := benchStreams(r, 2000, func() int { return 1024 + r.IntN(63*1024+1) })
+	b.Run("impl=stdlib", func(b *testing.B) { benchStdlibMD5(b, msgs) })
 	for _, perP := range []int{4, 8, 16, 32, 64, 128} {
 		jobs := perP * runtime.GOMAXPROCS(0)
 		b.Run(fmt.Sprintf("impl=lanes/jobs-per-p=%d", perP), func(b *testing.B) {
-			b.SetBytes(int64(total))
-			for b.Loop() {
-				SumStreams(context.Background(), []Algorithm{MD5}, len(msgs),
-					func(i int) (io.Reader, error) { return bytes.NewReader(msgs[i]), nil },
-					func(int, StreamSum) {}, WithJobs(jobs))
-			}
+			benchSumStreamsMD5(b, msgs, WithJobs(jobs))
 		})
+	}
+}
+
+// benchStreams makes count messages of random bytes, each size() long.
+func benchStreams(r *rand.Rand, count int, size func() int) [][]byte {
+	msgs := make([][]byte, count)
+	for i := range msgs {
+		msgs[i] = make([]byte, size())
+		for j := range msgs[i] {
+			msgs[i][j] = byte(r.Uint32())
+		}
+	}
+	return msgs
+}
+
+func streamsBytes(msgs [][]byte) int64 {
+	total := 0
+	for _, m := range msgs {
+		total += len(m)
+	}
+	return int64(total)
+}
+
+// benchStdlibMD5 is the SumStreams benchmarks' yardstick: one crypto/md5
+// loop over the messages.
+func benchStdlibMD5(b *testing.B, msgs [][]byte) {
+	b.SetBytes(streamsBytes(msgs))
+	for b.Loop() {
+		for _, m := range msgs {
+			h := stdlib[MD5]()
+			h.Write(m)
+			h.Sum(nil)
+		}
+	}
+}
+
+// benchSumStreamsMD5 hashes the messages as in-memory streams.
+func benchSumStreamsMD5(b *testing.B, msgs [][]byte, opts ...StreamOption) {
+	b.SetBytes(streamsBytes(msgs))
+	for b.Loop() {
+		SumStreams(context.Background(), []Algorithm{MD5}, len(msgs),
+			func(i int) (io.Reader, error) { return bytes.NewReader(msgs[i]), nil },
+			func(int, StreamSum) {}, opts...)
 	}
 }
 
@@ -238,34 +259,9 @@ func BenchmarkSumStreams(b *testing.B) {
 // (the checksum command's path for large files, without the file system),
 // against one crypto/md5 loop over the same data.
 func BenchmarkSumStreamsLarge(b *testing.B) {
-	r := rand.New(rand.NewPCG(10, 10))
-	msgs := make([][]byte, 32)
-	total := 0
-	for i := range msgs {
-		msgs[i] = make([]byte, 4<<20)
-		for j := range msgs[i] {
-			msgs[i][j] = byte(r.Uint32())
-		}
-		total += len(msgs[i])
-	}
-	b.Run("impl=stdlib", func(b *testing.B) {
-		b.SetBytes(int64(total))
-		for b.Loop() {
-			for _, m := range msgs {
-				h := stdlib[MD5]()
-				h.Write(m)
-				h.Sum(nil)
-			}
-		}
-	})
-	b.Run("impl=lanes", func(b *testing.B) {
-		b.SetBytes(int64(total))
-		for b.Loop() {
-			SumStreams(context.Background(), []Algorithm{MD5}, len(msgs),
-				func(i int) (io.Reader, error) { return bytes.NewReader(msgs[i]), nil },
-				func(int, StreamSum) {})
-		}
-	})
+	msgs := benchStreams(rand.New(rand.NewPCG(10, 10)), 32, func() int { return 4 << 20 })
+	b.Run("impl=stdlib", func(b *testing.B) { benchStdlibMD5(b, msgs) })
+	b.Run("impl=lanes", func(b *testing.B) { benchSumStreamsMD5(b, msgs) })
 }
 
 // TestStaggeredBuffers checks what the read buffers' placement is for:
@@ -279,7 +275,7 @@ func TestStaggeredBuffers(t *testing.T) {
 			if len(b) != size || cap(b) != size {
 				t.Fatalf("buffer of %d bytes: len %d, cap %d", size, len(b), cap(b))
 			}
-			lines[uintptr(unsafe.Pointer(&b[0]))%4096/lineBytes] = true
+			lines[uintptr(unsafe.Pointer(&b[0]))%pageBytes/lineBytes] = true
 		}
 		if len(lines) != pageLines {
 			t.Errorf("%d buffers of %d bytes start on %d different lines of a page, want %d", pageLines, size, len(lines), pageLines)
