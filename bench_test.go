@@ -67,7 +67,7 @@ func BenchmarkStreams(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
 		for _, impl := range benchImpls(a) {
-			for _, n := range []int{1, 2, 4, 8, 16, 32, 64} {
+			for _, n := range []int{1, 2, 3, 4, 6, 8, 16, 32, 64} {
 				sizes := []int{32 << 10, 1 << 20}
 				if n == 32 {
 					// Longer streams, so that their common start and end weigh
@@ -202,11 +202,12 @@ func TestBenchPairs(t *testing.T) {
 // streams of 1 MiB, through the standard library and through hashlanes
 // alternately, iteration by iteration (benchPairs): the ratio is
 // hashlanes' speed over the standard library's. Run with -cpu 1 for the
-// one-core targets.
+// one-core targets. The counts below 16 are the engine's crossovers, where
+// each round's kernel is picked from the ready streams (scripts/crossover).
 func BenchmarkVersusStdlib(b *testing.B) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
-		for _, n := range []int{16, 32} {
+		for _, n := range []int{1, 2, 3, 4, 6, 8, 16, 32, 64} {
 			b.Run(fmt.Sprintf("alg=%v/streams=%d/size=1MiB", a, n), func(b *testing.B) {
 				msgs := make([][]byte, n)
 				for i := range msgs {

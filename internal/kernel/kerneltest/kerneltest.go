@@ -313,12 +313,13 @@ func NoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
 }
 
 // Benchmark measures the kernels alone in bytes hashed across the busy
-// lanes, 32 KiB per lane; the busy counts give the crossover between the
-// single-stream and multi-lane kernels. Lane placement: "aligned" lanes sit
-// at equal offsets modulo 4 KiB, as separately allocated large buffers do,
-// "line" puts lane i i cache lines further on, "staggered" 5i. Buffers are
-// written first: untouched pages alias one physical page, which measured
-// the L1, not the kernel. "memory" streams 1 MiB a lane (benchmarkMemory).
+// lanes, 32 KiB per lane; the busy counts (1, 2, 3, 4, 6, 8, 16, 32 ready
+// streams) give the crossover between the single-stream and multi-lane
+// kernels. Lane placement: "aligned" lanes sit at equal offsets modulo
+// 4 KiB, as separately allocated large buffers do, "line" puts lane i i
+// cache lines further on, "staggered" 5i. Buffers are written first:
+// untouched pages alias one physical page, which measured the L1, not the
+// kernel. "memory" streams 1 MiB a lane (benchmarkMemory).
 func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 	const laneBytes = 32 << 10
 	one := RandomBytes(rand.New(rand.NewPCG(1, 1)), laneBytes)
@@ -339,7 +340,7 @@ func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 	}{{"aligned", laneBytes}, {"line", laneBytes + 64}, {"staggered", laneBytes + 5*64}}
 	for _, impl := range a.Multis {
 		for _, lay := range layouts {
-			busies := []int{1, 2, 4, 8, 16, 32}
+			busies := []int{1, 2, 3, 4, 6, 8, 16, 32}
 			if !slices.Contains(busies, impl.Lanes) {
 				busies = append(busies, impl.Lanes)
 			}
