@@ -56,6 +56,19 @@ var md5Spec = &engine.Spec[md5.State]{
 // processes alternating, medians of 6). At b = 3 the two kernels tie: 1189
 // MiB/s with one stream waiting against 1211 on 3 of the 16 AVX2 lanes
 // (p = 0.065), so the rates decide.
+//
+// Every count measured (scripts/crossover, kernels alone, medians of 6,
+// bench/results/2026-11-24/crossover-table.md), MB/s with b ready:
+//
+//	b          1     2     3     4     6     8    16
+//	amd64     700   700   700   700   700   700   700
+//	amd64x2   623  1243  1243  1243  1243  1243  1243
+//	avx2x16     -   879  1279  1746  2495  3282  5960
+//
+// A partly filled avx2x16 moves 8-12% more than b/16 of its full rate,
+// which the loads of 16 aligned lanes from one 8-way L1 set hold down; so
+// alone at b = 3 it edges amd64x2 by 3%, inside waitMargin, and end to
+// end the two tie there (above).
 var md5Rates = rateTable{
 	cpu.Zen4: {"amd64": 810, "generic": 420, "avx2x16": 7300, "avx512x16": 9900, "avx512x32": 12700},
 	cpu.Zen3: {"amd64": 710, "generic": 275, "amd64x2": 1270, "avx2x16": 6300},

@@ -67,6 +67,15 @@ var sha1Spec = &engine.Spec[sha1.State]{
 // 2 here, so four streams keep the SHA unit busy where two leave a third
 // of it idle; with them, SHA-NI moves more than the AVX2 lanes do with
 // twice as many streams.
+//
+// Every count measured (scripts/crossover, kernels alone, medians of 6,
+// bench/results/2026-11-24/crossover-table.md), MB/s with b ready:
+//
+//	b          1     2     3     4     6     8    16
+//	shani    1675  1675  1675  1675  1675  1675  1675
+//	shanix2  1527  3005  3005  3005  3005  3005  3005
+//	shanix4     -  2251  3392  4526  4526  4526  4526
+//	avx2x8      -   851  1263  1684  2529  3365  3365
 var sha1Rates = rateTable{
 	cpu.Zen4: {"generic": 450, "shani": 1880, "shanix2": 3350, "avx2x8": 3800, "avx512x16": 7100, "shanix2+avx512x8": 6700},
 	cpu.Zen3: {"generic": 293, "shani": 1700, "shanix2": 3010, "shanix4": 4630, "avx2x8": 3430},

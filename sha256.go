@@ -68,6 +68,15 @@ var (
 // SHA256MSG2 takes it 2 cycles: a block of one stream needs the unit about
 // 63 cycles however many streams run, so four gain only 5% over two (the
 // counts are in internal/kernel/_asm/sha256).
+//
+// Every count measured (scripts/crossover, kernels alone, medians of 6,
+// bench/results/2026-11-24/crossover-table.md), MB/s with b ready:
+//
+//	b          1     2     3     4     6     8    16
+//	shani    1560  1560  1560  1560  1560  1560  1560
+//	shanix2  1562  3125  3125  3125  3125  3125  3125
+//	shanix4     -  1646  2471  3256  3256  3256  3256
+//	avx2x8      -   406   612   792  1192  1541  1541
 var sha256Rates = rateTable{
 	cpu.Zen4: {"generic": 260, "shani": 1780, "shanix2": 3250, "avx2x8": 1840, "avx512x16": 3300, "shanix2+avx512x8": 3960},
 	cpu.Zen3: {"generic": 204, "shani": 1590, "shanix2": 3170, "shanix4": 3340, "avx2x8": 1650},

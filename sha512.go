@@ -49,6 +49,13 @@ var (
 //	avx2x4       4    1360   b/4 x 1360: from b = 2 (measured 681 at 2,
 //	                         1% above stdlib; 1310 and a tie at 2 before
 //	                         the VPSHUFB rotation and three-instruction Maj)
+//
+// Every count measured (scripts/crossover, kernels alone, medians of 6,
+// bench/results/2026-11-24/crossover-table.md), MB/s with b ready:
+//
+//	b          1     2     3     4     6     8    16
+//	stdlib    648   648   648   648   648   648   648
+//	avx2x4      -   668   998  1261  1261  1261  1261
 var sha512Rates = rateTable{
 	cpu.Zen4: {"generic": 347, "stdlib": 681, "avx2x4": 1350, "avx512x8": 2810},
 	cpu.Zen3: {"generic": 322, "stdlib": 672, "avx2x4": 1360},
