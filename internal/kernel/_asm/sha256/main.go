@@ -328,6 +328,15 @@ func shaniX2() {
 // instructions (11 a group, off any chain) was slower as well, 4.34
 // cycles with a quarter of the groups and 5.98 with all: those pipes are
 // the SHA unit's, so what leaves it for them costs more than it saves.
+// Nor can a scalar stream ride along on the idle integer ALUs: scalar
+// instructions of little mutual dependency (three RORX, two XOR and an
+// ADD into one of two accumulators, a scalar round's mix) put after each
+// stream's SHA256RNDS2 pair took the kernel from 2876 MB/s to 1559, 957
+// and 784 with 12, 24 and 36 of them a step (medians of 5, a noisy hour;
+// bench/results/2026-11-24/kernel-zen3-sha256-scalar-ops.txt): the loop,
+// 742 instructions, already runs ~3 a cycle, and with them it ran 2.7-2.9
+// whatever the mix, so they cost their full count. A scalar block is
+// ~2,300 instructions.
 //
 // Four streams' states fill X1-X8 (the SHA instructions' legacy encoding
 // reaches X0-X15 only), so the schedule lives in a 16-word ring a stream
