@@ -1,10 +1,14 @@
 package engine
 
 import (
+	"hash"
+	"runtime"
 	"slices"
 	"testing"
 
+	"github.com/hashlanes/hashlanes/internal/kernel"
 	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
+	"github.com/hashlanes/hashlanes/internal/workload"
 )
 
 // TestShed checks that a combiner holding more than its share of the
@@ -89,5 +93,34 @@ func TestShed(t *testing.T) {
 				t.Errorf("the first shed request's writer was not woken")
 			}
 		})
+	}
+}
+
+// TestRoundsTakeEveryStream checks that a combiner gathers all of a few
+// streams before each round, however it decides that nobody else is
+// coming: 2 to 5 streams of 1 MiB in 32 KiB writes on one P, with a
+// 16-lane kernel, make one round per write of each stream, give or take
+// one where a yield found the scheduler serving its global queue first.
+func TestRoundsTakeEveryStream(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	nothing := func(*[kernel.MaxLanes]*sha256k.State, *[kernel.MaxLanes]*byte, uint32, int) {}
+	for _, streams := range []int{2, 3, 5} {
+		s := NewServer(testSpec, Kernels[sha256k.State]{
+			Single:     kernel.Single[sha256k.State]{Name: "null", Fn: func(*sha256k.State, []byte) {}},
+			SingleRate: 1,
+			Multi:      []Rated[sha256k.State]{{Multi: kernel.Multi[sha256k.State]{Name: "alike16", Lanes: 16, Fn: nothing}, Rate: 1000}},
+		})
+		msgs := make([][]byte, streams)
+		for i := range msgs {
+			msgs[i] = make([]byte, overheadSize)
+		}
+		const runs = 10
+		for range runs {
+			workload.Streams(msgs, func() hash.Hash { return s.NewHash() }, nil)
+		}
+		writes := uint64(runs * overheadSize / workload.WriteSize)
+		if st := s.Stats(); st.MultiCalls > writes+runs || st.SingleBlocks > 0 {
+			t.Errorf("%d streams: %d rounds (%d single-stream blocks) for %d writes of each stream", streams, st.MultiCalls, st.SingleBlocks, writes)
+		}
 	}
 }
