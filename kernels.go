@@ -16,14 +16,19 @@ import (
 // microarchitecture they were measured on.
 type rateTable map[cpu.Microarch]map[string]float64
 
+// fillTable is, on each microarchitecture measured, the share of a
+// multi-lane kernel's rate it moves with n of its lanes busy
+// (engine.Rated.Fill), as scripts/crossover prints it.
+type fillTable map[cpu.Microarch]map[string]map[int]float64
+
 // kernelsFor picks, for level l, the best single-stream kernel and the best
-// multi-lane kernel of each width, with their rates measured on
+// multi-lane kernel of each width, with their rates and fills measured on
 // microarchitecture m. A multi-lane kernel with no rate on m was not
 // measured there, and is left out: what ranks first on one design need not
 // on another (SHA-NI x4 is 1.5x x2 for SHA-1 on Zen 3, but on Zen 4 two
 // streams already fill the SHA unit).
-func kernelsFor[S any](singles []kernel.Single[S], multis []kernel.Multi[S], table rateTable, l cpu.Level, m cpu.Microarch) engine.Kernels[S] {
-	rates := table[m]
+func kernelsFor[S any](singles []kernel.Single[S], multis []kernel.Multi[S], table rateTable, fills fillTable, l cpu.Level, m cpu.Microarch) engine.Kernels[S] {
+	rates, fill := table[m], fills[m]
 	var k engine.Kernels[S]
 	k.Single, _ = kernel.Best(singles, l)
 	k.SingleRate = rates[k.Single.Name]
@@ -31,7 +36,7 @@ func kernelsFor[S any](singles []kernel.Single[S], multis []kernel.Multi[S], tab
 		if _, measured := rates[m.Name]; m.Reference || !m.Usable(l) || !measured {
 			continue
 		}
-		r := engine.Rated[S]{Multi: m, Rate: rates[m.Name]}
+		r := engine.Rated[S]{Multi: m, Rate: rates[m.Name], Fill: fill[m.Name]}
 		if n := len(k.Multi); n > 0 && k.Multi[n-1].Lanes == m.Lanes {
 			k.Multi[n-1] = r
 		} else {

@@ -41,21 +41,22 @@ var md5Spec = &engine.Spec[md5.State]{
 // crossover moved from b = 28.
 //
 // A masked lane costs as much as a busy one (the kernel's time does not
-// depend on the mask), which is why b/L is the right scale.
+// depend on the mask), which is why b/L is the right scale on Zen 4.
 //
 // AMD Zen 3 (3.2 GHz, AVX2 and SHA-NI), medians of 6 (raw output in
 // bench/results/2026-11-24/kernel-zen3-md5.txt):
 //
 //	kernel     lanes  MB/s   with b streams ready
 //	amd64        1     710   710 whatever b
-//	amd64x2      2    1270   b = 2 and 3 (avx2x16 moves 880 at b = 2)
-//	avx2x16     16    6300   b/16 x 6300: from b = 4 (measured 1735 at 4)
+//	amd64x2      2    1270   b = 2 (avx2x16 moves 880 at b = 2)
+//	avx2x16     16    6300   from b = 3 (measured 1735 at 4; below 16
+//	                         lanes, more than b/16 x 6300: md5Fills)
 //
 // Two scalar streams interleaved (kernel-zen3-md5-x2.txt) took 2 streams
 // of 1 MiB from 816 to 1197 MiB/s, 1.79x crypto/md5 (zen3-streams-md5-x2-*,
-// processes alternating, medians of 6). At b = 3 the two kernels tie: 1189
-// MiB/s with one stream waiting against 1211 on 3 of the 16 AVX2 lanes
-// (p = 0.065), so the rates decide.
+// processes alternating, medians of 6). At b = 3, measured that way, the
+// two kernels tied: 1189 MiB/s with one stream waiting against 1211 on 3
+// of the 16 AVX2 lanes (p = 0.065).
 //
 // Every count measured (scripts/crossover, kernels alone, medians of 6,
 // bench/results/2026-11-24/crossover-table.md), MB/s with b ready:
@@ -65,16 +66,25 @@ var md5Spec = &engine.Spec[md5.State]{
 //	amd64x2   623  1243  1243  1243  1243  1243  1243
 //	avx2x16     -   879  1279  1746  2495  3282  5960
 //
-// A partly filled avx2x16 moves 8-12% more than b/16 of its full rate,
-// which the loads of 16 aligned lanes from one 8-way L1 set hold down; so
-// alone at b = 3 it edges amd64x2 by 3%, inside waitMargin, and end to
-// end the two tie there (above).
+// A partly filled avx2x16 moves 10-18% more than b/16 of its full rate
+// (0.215 of it at b = 3, not 0.1875), which the loads of 16 aligned lanes
+// from one 8-way L1 set hold down. Counting those shares (md5Fills), the
+// engine runs the 16 lanes from b = 3, where alone they edge amd64x2 by
+// 3%, and on 3 streams of 1 MiB the two choices, alternating in one
+// process, moved 1.022x (10 processes of 30 pairs; 2 streams, the same
+// kernel either way, 0.997x; streams-md5-fill-choice-paired.txt).
 var md5Rates = rateTable{
 	cpu.Zen4: {"amd64": 810, "generic": 420, "avx2x16": 7300, "avx512x16": 9900, "avx512x32": 12700},
 	cpu.Zen3: {"amd64": 710, "generic": 275, "amd64x2": 1270, "avx2x16": 6300},
 }
 
+// md5Fills are the kernels' shares of their full rate with fewer lanes
+// busy, measured (crossover-table.md, above).
+var md5Fills = fillTable{
+	cpu.Zen3: {"amd64x2": {1: 0.501}, "avx2x16": {2: 0.147, 3: 0.215, 4: 0.293, 6: 0.419, 8: 0.551}},
+}
+
 // md5Kernels picks the kernels for level l by their rates on m.
 func md5Kernels(l cpu.Level, m cpu.Microarch) engine.Kernels[md5.State] {
-	return withBatches(kernelsFor(md5.Singles(), md5.Multis(), md5Rates, l, m), md5.Batches(), l)
+	return withBatches(kernelsFor(md5.Singles(), md5.Multis(), md5Rates, md5Fills, l, m), md5.Batches(), l)
 }

@@ -81,6 +81,16 @@ var sha1Rates = rateTable{
 	cpu.Zen3: {"generic": 293, "shani": 1700, "shanix2": 3010, "shanix4": 4630, "avx2x8": 3430},
 }
 
+// sha1Fills are the kernels' shares of their full rate with fewer lanes
+// busy, measured (crossover-table.md, above).
+var sha1Fills = fillTable{
+	cpu.Zen3: {
+		"shanix2": {1: 0.508},
+		"shanix4": {2: 0.497, 3: 0.750},
+		"avx2x8":  {2: 0.253, 3: 0.375, 4: 0.501, 6: 0.752},
+	},
+}
+
 func sha1Kernels(l cpu.Level, m cpu.Microarch) engine.Kernels[sha1.State] {
-	return withBatches(kernelsFor(sha1.Singles(), sha1.Multis(), sha1Rates, l, m), sha1.Batches(), l)
+	return withBatches(kernelsFor(sha1.Singles(), sha1.Multis(), sha1Rates, sha1Fills, l, m), sha1.Batches(), l)
 }

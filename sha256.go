@@ -82,9 +82,19 @@ var sha256Rates = rateTable{
 	cpu.Zen3: {"generic": 204, "shani": 1590, "shanix2": 3170, "shanix4": 3340, "avx2x8": 1650},
 }
 
+// sha256Fills are the kernels' shares of their full rate with fewer lanes
+// busy, measured (crossover-table.md, above).
+var sha256Fills = fillTable{
+	cpu.Zen3: {
+		"shanix2": {1: 0.500},
+		"shanix4": {2: 0.505, 3: 0.759},
+		"avx2x8":  {2: 0.264, 3: 0.397, 4: 0.514, 6: 0.774},
+	},
+}
+
 // sha256Kernels are the family's kernels for level l, with the batch
 // kernels set up for spec's algorithm (its initial value and digest size).
 func sha256Kernels(spec *engine.Spec[sha256.State], l cpu.Level, m cpu.Microarch) engine.Kernels[sha256.State] {
-	k := kernelsFor(sha256.Singles(), sha256.Multis(), sha256Rates, l, m)
+	k := kernelsFor(sha256.Singles(), sha256.Multis(), sha256Rates, sha256Fills, l, m)
 	return withBatches(k, sha256.Batches(&spec.Init, spec.Size), l)
 }

@@ -61,9 +61,15 @@ var sha512Rates = rateTable{
 	cpu.Zen3: {"generic": 322, "stdlib": 672, "avx2x4": 1360},
 }
 
+// sha512Fills are the kernels' shares of their full rate with fewer lanes
+// busy, measured (crossover-table.md, above).
+var sha512Fills = fillTable{
+	cpu.Zen3: {"avx2x4": {2: 0.529, 3: 0.791}},
+}
+
 // sha512Kernels are the family's kernels for level l, with the batch
 // kernels set up for spec's algorithm (its initial value and digest size).
 func sha512Kernels(spec *engine.Spec[sha512.State], l cpu.Level, m cpu.Microarch) engine.Kernels[sha512.State] {
-	k := kernelsFor(sha512.Singles(), sha512.Multis(), sha512Rates, l, m)
+	k := kernelsFor(sha512.Singles(), sha512.Multis(), sha512Rates, sha512Fills, l, m)
 	return withBatches(k, sha512.Batches(&spec.Init, spec.Size), l)
 }

@@ -162,6 +162,36 @@ func writeTable(w io.Writer, kernels map[kernelKey][]float64, ratios map[streams
 			}
 			fmt.Fprintf(w, "| %d | %s | %s |\n", b, strings.Join(cells, " | "), ratio)
 		}
+		writeFills(w, alg, kernels)
+	}
+}
+
+// writeFills prints, for each multi-lane kernel of alg measured with all
+// lanes busy, the share of that rate it moved with fewer busy: the
+// engine's Rated.Fill, as a Go map literal.
+func writeFills(w io.Writer, alg string, kernels map[kernelKey][]float64) {
+	type fill struct {
+		impl   string
+		lanes  int
+		shares []string
+	}
+	var fills []fill
+	for k, full := range kernels {
+		if k.alg != alg || k.lanes < 2 || k.busy != k.lanes {
+			continue
+		}
+		f := fill{impl: k.impl, lanes: k.lanes}
+		for busy := 1; busy < k.lanes; busy++ {
+			if s, ok := kernels[kernelKey{alg, k.impl, k.lanes, busy}]; ok {
+				f.shares = append(f.shares, fmt.Sprintf("%d: %.3f", busy, median(s)/median(full)))
+			}
+		}
+		fills = append(fills, f)
+	}
+	slices.SortFunc(fills, func(a, b fill) int { return cmp.Or(cmp.Compare(a.lanes, b.lanes), strings.Compare(a.impl, b.impl)) })
+	fmt.Fprintf(w, "\nShare of the full rate with n lanes busy (engine.Rated.Fill):\n\n")
+	for _, f := range fills {
+		fmt.Fprintf(w, "    %q: {%s},\n", f.impl, strings.Join(f.shares, ", "))
 	}
 }
 

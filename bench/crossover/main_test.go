@@ -42,6 +42,9 @@ func TestTable(t *testing.T) {
 		// A kernel narrower than the ready count runs full.
 		"| 8 | 1600 | 3000 | 3300 * |  |",
 		"| 64 |  |  |  | 1.950× (1) |",
+		// Shares of the full rate, 3000 and 3300 MB/s.
+		`    "shanix2": {1: 0.500},`,
+		`    "shanix4": {2: 0.500, 3: 0.752},`,
 	} {
 		if !strings.Contains(out.String(), row+"\n") {
 			t.Errorf("no row %q in\n%s", row, out.String())

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"hash"
+	"math"
 	"runtime"
 	"slices"
 	"testing"
@@ -121,6 +122,37 @@ func TestRoundsTakeEveryStream(t *testing.T) {
 		writes := uint64(runs * overheadSize / workload.WriteSize)
 		if st := s.Stats(); st.MultiCalls > writes+runs || st.SingleBlocks > 0 {
 			t.Errorf("%d streams: %d rounds (%d single-stream blocks) for %d writes of each stream", streams, st.MultiCalls, st.SingleBlocks, writes)
+		}
+	}
+}
+
+// TestShareFromFill checks the share of a kernel's rate its busy lanes are
+// worth: the measured fills where there are some, linear between them and
+// towards none and all lanes busy, and the lanes' share of the blocks
+// without any or for a hybrid kernel.
+func TestShareFromFill(t *testing.T) {
+	alike := Rated[sha256k.State]{Rate: 1000, Fill: map[int]float64{2: 0.15, 4: 0.3, 8: 0.55}}
+	alike.Lanes = 16
+	hybrid := alike
+	hybrid.Lanes, hybrid.Fast, hybrid.FastBlocks = 10, 2, 4
+	plain := alike
+	plain.Fill = nil
+	for _, tc := range []struct {
+		name string
+		r    Rated[sha256k.State]
+		used int
+		want float64
+	}{
+		{"measured", alike, 4, 0.3},
+		{"between two measured", alike, 3, 0.225},
+		{"below the least measured", alike, 1, 0.075},
+		{"above the most measured", alike, 12, 0.775},
+		{"all busy", alike, 16, 1},
+		{"no fill", plain, 4, 0.25},
+		{"hybrid", hybrid, 4, float64(2*4+2) / float64(2*4+8)},
+	} {
+		if got := tc.r.share(tc.used); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s: %d busy: share %v, want %v", tc.name, tc.used, got, tc.want)
 		}
 	}
 }
