@@ -97,9 +97,10 @@ func (s *Server) SumManyHex(dst []byte, msgs [][]byte) []byte {
 // 641, 696, 748 ns at 2, 3, 4 paths against a loop of 543, 829, 1085
 // (summany-few-zen3-sha512-maj-shuffle.txt): the cut-off stays at 3.
 //
-// With two scalar MD5 streams interleaved (amd64x2, for 2 and 3 ready
-// streams), MD5 lanes take 256 and 383 ns at 2 and 3 paths against a loop
-// of 242 and 358 (summany-few-zen3-md5-x2.txt): the cut-off stays at 4.
+// With two scalar MD5 streams interleaved (amd64x2, which then ran 2 and 3
+// ready streams, now 2), MD5 lanes take 256 and 383 ns at 2 and 3 paths
+// against a loop of 242 and 358 (summany-few-zen3-md5-x2.txt): the cut-off
+// stays at 4.
 //
 // A count where the two tie (MD5 and SHA-256 at 3) stays with the loop.
 // Larger messages pay for the call sooner (two streams of 1 KiB already
