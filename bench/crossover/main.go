@@ -22,6 +22,10 @@ import (
 // readyCounts are the stream counts the table has a row for.
 var readyCounts = []int{1, 2, 3, 4, 6, 8, 16}
 
+// widestCount is a further row of the engine's ratio alone, the widest
+// count of the floor the standard library is held to.
+const widestCount = 64
+
 // kernelKey is one kernel alone with some of its lanes busy.
 type kernelKey struct {
 	alg, impl   string
@@ -132,16 +136,19 @@ func writeTable(w io.Writer, kernels map[kernelKey][]float64, ratios map[streams
 			fmt.Fprint(w, "---|")
 		}
 		fmt.Fprint(w, "---|\n")
-		counts := append(slices.Clone(readyCounts), 64)
-		for _, b := range counts {
+		ratio := func(b int) string {
+			if s, ok := ratios[streamsKey{alg, b}]; ok {
+				return fmt.Sprintf("%.3f× (%d)", median(s), len(s))
+			}
+			return ""
+		}
+		for _, b := range readyCounts {
 			cells := make([]string, len(impls))
 			best, bestRate := -1, 0.0
 			for j, i := range impls {
 				// A kernel narrower than b runs full, the rest waiting.
-				busy := min(b, i.lanes)
-				s, ok := kernels[kernelKey{alg, i.name, i.lanes, busy}]
-				if !ok || b == 64 {
-					cells[j] = ""
+				s, ok := kernels[kernelKey{alg, i.name, i.lanes, min(b, i.lanes)}]
+				if !ok {
 					continue
 				}
 				r := median(s)
@@ -153,14 +160,10 @@ func writeTable(w io.Writer, kernels map[kernelKey][]float64, ratios map[streams
 			if best >= 0 {
 				cells[best] += " *"
 			}
-			ratio := ""
-			if s, ok := ratios[streamsKey{alg, b}]; ok {
-				ratio = fmt.Sprintf("%.3f× (%d)", median(s), len(s))
-			}
-			if b == 64 && ratio == "" {
-				continue
-			}
-			fmt.Fprintf(w, "| %d | %s | %s |\n", b, strings.Join(cells, " | "), ratio)
+			fmt.Fprintf(w, "| %d | %s | %s |\n", b, strings.Join(cells, " | "), ratio(b))
+		}
+		if r := ratio(widestCount); r != "" {
+			fmt.Fprintf(w, "| %d | %s | %s |\n", widestCount, strings.Join(make([]string, len(impls)), " | "), r)
 		}
 		writeFills(w, alg, kernels)
 	}
