@@ -114,6 +114,7 @@ func (c *combiner[S]) wakeAll() {
 // NewServer returns a Server for spec running the given kernels.
 func NewServer[S any](spec *Spec[S], k Kernels[S]) *Server[S] {
 	s := &Server[S]{spec: spec, kern: k, lanes: k.maxLanes()}
+	s.kern.tabulate()
 	s.scratch.New = func() any { return new(combiner[S]) }
 	s.batches.New = func() any { return new(batch[S]) }
 	return s

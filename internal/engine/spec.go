@@ -51,6 +51,31 @@ type Kernels[S any] struct {
 	SingleRate float64 // MB/s of the single-stream kernel
 	Multi      []Rated[S]
 	Batch      []kernel.Batch // batch kernels for short messages, narrowest first
+
+	picks [2][]pick // best's answers, without and with hybrids, by ready count (tabulate)
+}
+
+// pick is the kernel for a round: its index in Multi (-1 for the
+// single-stream kernel), the lanes it takes and the rate it moves.
+type pick struct {
+	k, lanes int
+	rate     float64
+}
+
+// tabulate computes best's answers for every count of ready streams a
+// combiner's lanes can hold, so that a round looks its kernel up. Weighed
+// afresh every round, with the measured shares read from maps, the kernels
+// cost a lone stream of 1 MiB 1.9% of its speed for MD5, 3.4% for SHA-1
+// and 4.2% for SHA-256, whose single-stream rounds of 16 KiB last ~10 µs
+// (bench/results/2026-11-24/streams-lone-tabulate.txt).
+func (k *Kernels[S]) tabulate() {
+	for h := range k.picks {
+		t := make([]pick, kernel.MaxLanes+1)
+		for ready := range t {
+			t[ready].k, t[ready].lanes, t[ready].rate = k.weigh(ready, h == 1)
+		}
+		k.picks[h] = t
+	}
 }
 
 // Rated is a multi-lane kernel with its throughput, all lanes busy, and
@@ -137,10 +162,23 @@ func (k *Kernels[S]) rate(ready int) float64 {
 // with the 16 lanes (bench/results/2026-11-22/streams-procs-choice.txt).
 const waitMargin = 1.03
 
-// best is choose's pick for ready streams, with the rate it moves them at:
-// the highest rate, a kernel that leaves some of them waiting counted at
-// its rate over waitMargin.
+// best is choose's pick for ready streams, with the rate it moves them at,
+// from the table if tabulate made one.
 func (k *Kernels[S]) best(ready int, hybrid bool) (int, int, float64) {
+	h := 0
+	if hybrid {
+		h = 1
+	}
+	if t := k.picks[h]; ready < len(t) {
+		p := t[ready]
+		return p.k, p.lanes, p.rate
+	}
+	return k.weigh(ready, hybrid)
+}
+
+// weigh finds best's pick: the highest rate, a kernel that leaves some of
+// the ready streams waiting counted at its rate over waitMargin.
+func (k *Kernels[S]) weigh(ready int, hybrid bool) (int, int, float64) {
 	best, bestRate, bestScore, lanes := -1, k.SingleRate, k.SingleRate, 1
 	for i := range k.Multi {
 		m := &k.Multi[i]
