@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/hashlanes/hashlanes/internal/bench"
 )
 
 // readyCounts are the stream counts the table has a row for.
@@ -138,7 +140,7 @@ func writeTable(w io.Writer, kernels map[kernelKey][]float64, ratios map[streams
 		fmt.Fprint(w, "---|\n")
 		ratio := func(b int) string {
 			if s, ok := ratios[streamsKey{alg, b}]; ok {
-				return fmt.Sprintf("%.3f× (%d)", median(s), len(s))
+				return fmt.Sprintf("%.3f× (%d)", bench.Median(s), len(s))
 			}
 			return ""
 		}
@@ -151,7 +153,7 @@ func writeTable(w io.Writer, kernels map[kernelKey][]float64, ratios map[streams
 				if !ok {
 					continue
 				}
-				r := median(s)
+				r := bench.Median(s)
 				cells[j] = fmt.Sprintf("%.0f", r)
 				if r > bestRate {
 					best, bestRate = j, r
@@ -186,7 +188,7 @@ func writeFills(w io.Writer, alg string, kernels map[kernelKey][]float64) {
 		f := fill{impl: k.impl, lanes: k.lanes}
 		for busy := 1; busy < k.lanes; busy++ {
 			if s, ok := kernels[kernelKey{alg, k.impl, k.lanes, busy}]; ok {
-				f.shares = append(f.shares, fmt.Sprintf("%d: %.3f", busy, median(s)/median(full)))
+				f.shares = append(f.shares, fmt.Sprintf("%d: %.3f", busy, bench.Median(s)/bench.Median(full)))
 			}
 		}
 		fills = append(fills, f)
@@ -228,12 +230,4 @@ func value(r *benchfmt.Result, unit string) (float64, bool) {
 		}
 	}
 	return 0, false
-}
-
-func median(s []float64) float64 {
-	s = slices.Sorted(slices.Values(s))
-	if n := len(s); n%2 == 0 {
-		return (s[n/2-1] + s[n/2]) / 2
-	}
-	return s[len(s)/2]
 }

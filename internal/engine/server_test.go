@@ -104,13 +104,8 @@ func TestShed(t *testing.T) {
 // one where a yield found the scheduler serving its global queue first.
 func TestRoundsTakeEveryStream(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	nothing := func(*[kernel.MaxLanes]*sha256k.State, *[kernel.MaxLanes]*byte, uint32, int) {}
 	for _, streams := range []int{2, 3, 5} {
-		s := NewServer(testSpec, Kernels[sha256k.State]{
-			Single:     kernel.Single[sha256k.State]{Name: "null", Fn: func(*sha256k.State, []byte) {}},
-			SingleRate: 1,
-			Multi:      []Rated[sha256k.State]{{Multi: kernel.Multi[sha256k.State]{Name: "alike16", Lanes: 16, Fn: nothing}, Rate: 1000}},
-		})
+		s := nullServer(kernel.Multi[sha256k.State]{Name: "alike16", Lanes: 16})
 		msgs := make([][]byte, streams)
 		for i := range msgs {
 			msgs[i] = make([]byte, overheadSize)

@@ -139,8 +139,9 @@ func (k *Kernels[S]) minLanes() int {
 // choose returns the kernel for a round with ready streams ready: the index
 // into Multi and how many lanes it takes, or -1 for the single-stream
 // kernel. A kernel moves the share of its rate that the lanes it takes are
-// worth (Rated.share); streams beyond its lanes wait for the next round. Hybrid kernels, whose lanes hash unequal block counts, are
-// considered only if hybrid is set.
+// worth (Rated.share); streams beyond its lanes wait for the next round.
+// Hybrid kernels, whose lanes hash unequal block counts, are considered
+// only if hybrid is set.
 func (k *Kernels[S]) choose(ready int, hybrid bool) (int, int) {
 	best, lanes, _ := k.best(ready, hybrid)
 	return best, lanes
