@@ -29,7 +29,7 @@ type benchImpl struct {
 // the CPU), and the engine capped at each tier.
 func benchImpls(a Algorithm) []benchImpl {
 	impls := []benchImpl{
-		{"stdlib", cpu.Generic, func() (func() hash.Hash, *Server) { return stdlib[a], nil }},
+		{"stdlib", cpu.Generic, func() (func() hash.Hash, *Server) { return references[a].new, nil }},
 		{"hashlanes", cpu.Generic, func() (func() hash.Hash, *Server) {
 			s := NewServer(a)
 			return s.NewHash, s
@@ -216,7 +216,7 @@ func BenchmarkVersusStdlib(b *testing.B) {
 				s := NewServer(a)
 				b.ReportAllocs()
 				benchPairs(b, n<<20,
-					pairSide{name: "stdlib", run: func() { workload.Streams(msgs, stdlib[a], nil) }},
+					pairSide{name: "stdlib", run: func() { workload.Streams(msgs, references[a].new, nil) }},
 					pairSide{name: "hashlanes", run: func() { workload.Streams(msgs, s.NewHash, nil) }})
 			})
 		}
@@ -241,7 +241,7 @@ func BenchmarkScaling(b *testing.B) {
 		}
 		for _, impl := range []string{"stdlib", "hashlanes"} {
 			b.Run(fmt.Sprintf("alg=%v/impl=%s/streams=32/size=1MiB", a, impl), func(b *testing.B) {
-				newHash := stdlib[a]
+				newHash := references[a].new
 				if impl == "hashlanes" {
 					newHash = NewServer(a).NewHash
 				}

@@ -22,42 +22,46 @@ import (
 func newServer(a Algorithm, l cpu.Level) *Server {
 	switch a {
 	case MD5:
-		return engineOrStdlib(a, l, md5Spec, md5Kernels(l, cpu.Tuning))
+		return engineOrReference(a, l, md5Spec, md5Kernels(l, cpu.Tuning))
 	case SHA1:
-		return engineOrStdlib(a, l, sha1Spec, sha1Kernels(l, cpu.Tuning))
+		return engineOrReference(a, l, sha1Spec, sha1Kernels(l, cpu.Tuning))
 	case SHA256:
-		return engineOrStdlib(a, l, sha256Spec256, sha256Kernels(sha256Spec256, l, cpu.Tuning))
+		return engineOrReference(a, l, sha256Spec256, sha256Kernels(sha256Spec256, l, cpu.Tuning))
 	case SHA224:
-		return engineOrStdlib(a, l, sha256Spec224, sha256Kernels(sha256Spec224, l, cpu.Tuning))
+		return engineOrReference(a, l, sha256Spec224, sha256Kernels(sha256Spec224, l, cpu.Tuning))
 	case SHA512:
-		return engineOrStdlib(a, l, sha512Spec512, sha512Kernels(sha512Spec512, l, cpu.Tuning))
+		return engineOrReference(a, l, sha512Spec512, sha512Kernels(sha512Spec512, l, cpu.Tuning))
 	case SHA384:
-		return engineOrStdlib(a, l, sha512Spec384, sha512Kernels(sha512Spec384, l, cpu.Tuning))
+		return engineOrReference(a, l, sha512Spec384, sha512Kernels(sha512Spec384, l, cpu.Tuning))
 	case SHA512_224:
-		return engineOrStdlib(a, l, sha512Spec512224, sha512Kernels(sha512Spec512224, l, cpu.Tuning))
+		return engineOrReference(a, l, sha512Spec512224, sha512Kernels(sha512Spec512224, l, cpu.Tuning))
 	case SHA512_256:
-		return engineOrStdlib(a, l, sha512Spec512256, sha512Kernels(sha512Spec512256, l, cpu.Tuning))
+		return engineOrReference(a, l, sha512Spec512256, sha512Kernels(sha512Spec512256, l, cpu.Tuning))
 	}
-	return stdlibServer(a) // not on the engine yet
+	return referenceServer(a) // not on the engine yet
 }
 
-// engineOrStdlib serves a on the engine, unless the only single-stream
+// engineOrReference serves a on the engine, unless the only single-stream
 // kernel there is the pure-Go reference while the tier was not forced down
 // to generic: on other GOARCHes, with -tags purego, or on a CPU without
 // SHA-NI, a lone stream would run slower than the standard library's own
 // assembly, and a lone stream must never be slower. A generic tier chosen
 // by HASHLANES_CPU or WithCPU still runs the engine's pure-Go path; that is
 // how it is tested.
-func engineOrStdlib[S any](a Algorithm, l cpu.Level, spec *engine.Spec[S], k engine.Kernels[S]) *Server {
+func engineOrReference[S any](a Algorithm, l cpu.Level, spec *engine.Spec[S], k engine.Kernels[S]) *Server {
 	forcedGeneric := l == cpu.Generic && cpu.Detected > cpu.Generic
 	if k.Single.Reference && !forcedGeneric {
-		return stdlibServer(a)
+		return referenceServer(a)
 	}
 	return fromEngine(a, engine.NewServer(spec, k))
 }
 
-func stdlibServer(a Algorithm) *Server {
-	return newServerOf(a, stdlib[a], func() error { return nil }, "stdlib")
+// referenceServer serves a through its reference implementation; its
+// Kernel is the package's import path.
+func referenceServer(a Algorithm) *Server {
+	s := newServerOf(a, references[a].new, func() error { return nil }, references[a].pkg)
+	s.reference = true
+	return s
 }
 
 func newServerOf(a Algorithm, newHash func() hash.Hash, close func() error, kernel string) *Server {
@@ -73,7 +77,7 @@ func newServerOf(a Algorithm, newHash func() hash.Hash, close func() error, kern
 // lukechampine.com/blake3. Benchmarks compare with it.
 func ReferenceHash(a Algorithm) hash.Hash {
 	a.mustInfo()
-	return stdlib[a]()
+	return references[a].new()
 }
 
 // ReferenceSum appends the reference implementation's digest of data to
@@ -113,7 +117,7 @@ func oneShot(a Algorithm, dst, m []byte) []byte {
 		s := sha512.Sum512_256(m)
 		return append(dst, s[:]...)
 	}
-	h := stdlib[a]()
+	h := references[a].new()
 	h.Write(m)
 	return h.Sum(dst)
 }
@@ -132,24 +136,28 @@ func (s *Server) sumManyLoop(dst []byte, msgs [][]byte) []byte {
 	return dst
 }
 
-// stdlib is the standard library's implementation of every algorithm: the
-// fallback for those not yet on the engine, and the baseline of the tests.
-var stdlib = [maxAlgorithm]func() hash.Hash{
-	MD5:        md5.New,
-	SHA1:       sha1.New,
-	SHA224:     sha256.New224,
-	SHA256:     sha256.New,
-	SHA384:     sha512.New384,
-	SHA512:     sha512.New,
-	SHA512_224: sha512.New512_224,
-	SHA512_256: sha512.New512_256,
-	SHA3_224:   func() hash.Hash { return sha3.New224() },
-	SHA3_256:   func() hash.Hash { return sha3.New256() },
-	SHA3_384:   func() hash.Hash { return sha3.New384() },
-	SHA3_512:   func() hash.Hash { return sha3.New512() },
-	BLAKE2b:    func() hash.Hash { return must(blake2b.New512(nil)) },
-	BLAKE2s:    func() hash.Hash { return must(blake2s.New256(nil)) },
-	BLAKE3:     func() hash.Hash { return blake3.New(32, nil) },
+// references are each algorithm's reference implementation, with the
+// import path of the package it comes from: the fallback for algorithms
+// not on the engine, and the baseline of the tests.
+var references = [maxAlgorithm]struct {
+	pkg string
+	new func() hash.Hash
+}{
+	MD5:        {"crypto/md5", md5.New},
+	SHA1:       {"crypto/sha1", sha1.New},
+	SHA224:     {"crypto/sha256", sha256.New224},
+	SHA256:     {"crypto/sha256", sha256.New},
+	SHA384:     {"crypto/sha512", sha512.New384},
+	SHA512:     {"crypto/sha512", sha512.New},
+	SHA512_224: {"crypto/sha512", sha512.New512_224},
+	SHA512_256: {"crypto/sha512", sha512.New512_256},
+	SHA3_224:   {"crypto/sha3", func() hash.Hash { return sha3.New224() }},
+	SHA3_256:   {"crypto/sha3", func() hash.Hash { return sha3.New256() }},
+	SHA3_384:   {"crypto/sha3", func() hash.Hash { return sha3.New384() }},
+	SHA3_512:   {"crypto/sha3", func() hash.Hash { return sha3.New512() }},
+	BLAKE2b:    {"golang.org/x/crypto/blake2b", func() hash.Hash { return must(blake2b.New512(nil)) }},
+	BLAKE2s:    {"golang.org/x/crypto/blake2s", func() hash.Hash { return must(blake2s.New256(nil)) }},
+	BLAKE3:     {"lukechampine.com/blake3", func() hash.Hash { return blake3.New(32, nil) }},
 }
 
 // must unwraps constructors that fail only for bad keys, and no key is

@@ -9,6 +9,7 @@ import (
 	"hash"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -37,7 +38,7 @@ func forEachCPU(t *testing.T, a Algorithm, f func(t *testing.T, s *Server)) {
 func laneAlgorithms() []Algorithm {
 	var as []Algorithm
 	for _, a := range Algorithms() {
-		if NewServer(a, WithCPU(CPUGeneric)).Kernel() != "stdlib" {
+		if !NewServer(a, WithCPU(CPUGeneric)).Reference() {
 			as = append(as, a)
 		}
 	}
@@ -56,7 +57,7 @@ func forEachLaneAlgorithm(t *testing.T, f func(t *testing.T, a Algorithm, s *Ser
 
 // refSum is the standard library's digest of msg.
 func refSum(a Algorithm, msg []byte) []byte {
-	h := stdlib[a]()
+	h := references[a].new()
 	h.Write(msg)
 	return h.Sum(nil)
 }
@@ -264,7 +265,7 @@ func TestMarshalInterop(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			std := stdlib[a]()
+			std := references[a].new()
 			if err := std.(encoding.BinaryUnmarshaler).UnmarshalBinary(state); err != nil {
 				t.Fatalf("the standard library rejects our state: %v", err)
 			}
@@ -274,7 +275,7 @@ func TestMarshalInterop(t *testing.T) {
 			}
 
 			// the standard library -> hashlanes, and AppendBinary agrees with MarshalBinary
-			std = stdlib[a]()
+			std = references[a].new()
 			std.Write(msg[:n])
 			stdState, _ := std.(encoding.BinaryMarshaler).MarshalBinary()
 			if !bytes.Equal(stdState, state) {
@@ -496,7 +497,7 @@ func TestParseAlgorithm(t *testing.T) {
 func TestSumEveryAlgorithm(t *testing.T) {
 	msg := []byte("The quick brown fox jumps over the lazy dog")
 	for _, a := range Algorithms() {
-		h := stdlib[a]()
+		h := references[a].new()
 		h.Write(msg)
 		if got, want := Sum(a, msg), h.Sum(nil); !bytes.Equal(got, want) {
 			t.Errorf("%v: %x, want %x", a, got, want)
@@ -515,6 +516,33 @@ func TestDefaultNeverPureGo(t *testing.T) {
 		if strings.Contains(k, "generic (single stream)") && !forced {
 			t.Errorf("%v: default server runs %q", a, k)
 		}
+	}
+}
+
+// TestReferenceServers: a server of an algorithm that is not on the
+// engine reports it (Reference) and names the package that hashes for it,
+// not "stdlib" for x/crypto's BLAKE2 or lukechampine.com/blake3; one on
+// the engine runs kernels of its own.
+func TestReferenceServers(t *testing.T) {
+	onEngine := laneAlgorithms()
+	for _, a := range Algorithms() {
+		s := NewServer(a, WithCPU(CPUGeneric))
+		if slices.Contains(onEngine, a) {
+			if s.Reference() || strings.Contains(s.Kernel(), "/") {
+				t.Errorf("%v: Reference() = %v, Kernel() = %q on the engine", a, s.Reference(), s.Kernel())
+			}
+			continue
+		}
+		want := map[Algorithm]string{
+			SHA3_224: "crypto/sha3", SHA3_256: "crypto/sha3", SHA3_384: "crypto/sha3", SHA3_512: "crypto/sha3",
+			BLAKE2b: "golang.org/x/crypto/blake2b", BLAKE2s: "golang.org/x/crypto/blake2s", BLAKE3: "lukechampine.com/blake3",
+		}[a]
+		if !s.Reference() || s.Kernel() != want {
+			t.Errorf("%v: Reference() = %v, Kernel() = %q, want true, %q", a, s.Reference(), s.Kernel(), want)
+		}
+	}
+	if len(onEngine) != 8 {
+		t.Errorf("%d algorithms on the engine, want MD5, SHA-1 and the six SHA-2", len(onEngine))
 	}
 }
 

@@ -22,10 +22,13 @@ type Server struct {
 	newHash func() hash.Hash
 	close   func() error
 	kernel  string
-	pool    sync.Pool // hashers for Sum
-	stats   func() Stats
-	many    func(dst []byte, msgs [][]byte) []byte
-	manyMin int // fewer messages than this (and under manyMinBytes) go through the one-shot loop
+	// reference: every stream goes to the algorithm's reference
+	// implementation (ReferenceHash), none to hashlanes' kernels.
+	reference bool
+	pool      sync.Pool // hashers for Sum
+	stats     func() Stats
+	many      func(dst []byte, msgs [][]byte) []byte
+	manyMin   int // fewer messages than this (and under manyMinBytes) go through the one-shot loop
 }
 
 // SumMany hashes each message independently and appends the digests to
@@ -166,5 +169,14 @@ func (s *Server) Close() error { return s.close() }
 func (s *Server) Algorithm() Algorithm { return s.alg }
 
 // Kernel describes the kernels the server runs, e.g.
-// "avx512x16 (16 lanes) + amd64 (single stream)".
+// "avx512x16 (16 lanes) + amd64 (single stream)", or, for a server that
+// hands every stream to the algorithm's reference implementation (see
+// Reference), that package's import path, e.g. "crypto/sha3".
 func (s *Server) Kernel() string { return s.kernel }
+
+// Reference reports whether the server hashes through the algorithm's
+// reference implementation (ReferenceHash) rather than hashlanes' own
+// kernels: always for algorithms not on the engine (SHA-3, BLAKE2,
+// BLAKE3), and for the others where hashlanes has nothing faster for a
+// lone stream than pure Go (another GOARCH, -tags purego).
+func (s *Server) Reference() bool { return s.reference }

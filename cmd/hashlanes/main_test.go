@@ -13,7 +13,7 @@ func TestVersion(t *testing.T) {
 	if code := run([]string{"hashlanes", "version"}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, want := range []string{"hashlanes ", "cpu: ", "md5:", "sha256:", "stdlib"} {
+	for _, want := range []string{"hashlanes ", "cpu: ", "md5:", "sha256:", "sha3-256:   crypto/sha3\n", "blake3:     lukechampine.com/blake3\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
