@@ -1856,6 +1856,1701 @@ DATA ror64by8<>+30(SB)/1, $0x0f
 DATA ror64by8<>+31(SB)/1, $0x08
 GLOBL ror64by8<>(SB), RODATA|NOPTR, $32
 
+// func blockAVX2x4Scalar(s *[8][4]uint64, ptrs *[5]*byte, x *[8]uint64, nblocks int)
+// Requires: AVX, AVX2, BMI2
+TEXT ·blockAVX2x4Scalar(SB), $5816-32
+	LEAQ    (SP), AX
+	ADDQ    $0x38, AX
+	ANDQ    $-64, AX
+	MOVQ    nblocks+24(FP), CX
+	XORQ    DX, DX
+	MOVQ    s+0(FP), BX
+	VMOVDQU (BX), Y0
+	VMOVDQU Y0, 5120(AX)
+	VMOVDQU 32(BX), Y0
+	VMOVDQU Y0, 5184(AX)
+	VMOVDQU 64(BX), Y0
+	VMOVDQU Y0, 5248(AX)
+	VMOVDQU 96(BX), Y0
+	VMOVDQU Y0, 5312(AX)
+	VMOVDQU 128(BX), Y0
+	VMOVDQU Y0, 5376(AX)
+	VMOVDQU 160(BX), Y0
+	VMOVDQU Y0, 5440(AX)
+	VMOVDQU 192(BX), Y0
+	VMOVDQU Y0, 5504(AX)
+	VMOVDQU 224(BX), Y0
+	VMOVDQU Y0, 5568(AX)
+	MOVQ    x+16(FP), BX
+	MOVQ    (BX), SI
+	MOVQ    SI, 5696(AX)
+	MOVQ    8(BX), SI
+	MOVQ    SI, 5704(AX)
+	MOVQ    16(BX), SI
+	MOVQ    SI, 5712(AX)
+	MOVQ    24(BX), SI
+	MOVQ    SI, 5720(AX)
+	MOVQ    32(BX), SI
+	MOVQ    SI, 5728(AX)
+	MOVQ    40(BX), SI
+	MOVQ    SI, 5736(AX)
+	MOVQ    48(BX), SI
+	MOVQ    SI, 5744(AX)
+	MOVQ    56(BX), SI
+	MOVQ    SI, 5752(AX)
+
+avx2s_loop:
+	// warm: the first 12288 bytes of blockAVX2x4Scalar, every 64 blocks
+	TESTQ $0x0000003f, CX
+	JNZ   blockAVX2x4Scalar_warm_skip
+	LEAQ  ·blockAVX2x4Scalar+0(SB), BX
+	MOVQ  $0x00000030, SI
+
+blockAVX2x4Scalar_warm:
+	MOVL (BX), DI
+	MOVL 64(BX), DI
+	MOVL 128(BX), DI
+	MOVL 192(BX), DI
+	ADDQ $0x00000100, BX
+	DECQ SI
+	JNZ  blockAVX2x4Scalar_warm
+
+blockAVX2x4Scalar_warm_skip:
+	MOVQ        ptrs+8(FP), BX
+	VMOVDQU     sha512bswap<>+0(SB), Y0
+	MOVQ        (BX), SI
+	VMOVDQU     (SI)(DX*1), Y1
+	MOVQ        8(BX), SI
+	VMOVDQU     (SI)(DX*1), Y2
+	MOVQ        16(BX), SI
+	VMOVDQU     (SI)(DX*1), Y3
+	MOVQ        24(BX), SI
+	VMOVDQU     (SI)(DX*1), Y4
+	VPUNPCKLQDQ Y2, Y1, Y5
+	VPUNPCKHQDQ Y2, Y1, Y1
+	VPUNPCKLQDQ Y4, Y3, Y2
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, (AX)
+	VPERM2I128  $0x20, Y3, Y1, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 64(AX)
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPSHUFB     Y0, Y2, Y2
+	VMOVDQU     Y2, 128(AX)
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPSHUFB     Y0, Y1, Y1
+	VMOVDQU     Y1, 192(AX)
+	MOVQ        (BX), SI
+	VMOVDQU     32(SI)(DX*1), Y1
+	MOVQ        8(BX), SI
+	VMOVDQU     32(SI)(DX*1), Y2
+	MOVQ        16(BX), SI
+	VMOVDQU     32(SI)(DX*1), Y3
+	MOVQ        24(BX), SI
+	VMOVDQU     32(SI)(DX*1), Y4
+	VPUNPCKLQDQ Y2, Y1, Y5
+	VPUNPCKHQDQ Y2, Y1, Y1
+	VPUNPCKLQDQ Y4, Y3, Y2
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 256(AX)
+	VPERM2I128  $0x20, Y3, Y1, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 320(AX)
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPSHUFB     Y0, Y2, Y2
+	VMOVDQU     Y2, 384(AX)
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPSHUFB     Y0, Y1, Y1
+	VMOVDQU     Y1, 448(AX)
+	MOVQ        (BX), SI
+	VMOVDQU     64(SI)(DX*1), Y1
+	MOVQ        8(BX), SI
+	VMOVDQU     64(SI)(DX*1), Y2
+	MOVQ        16(BX), SI
+	VMOVDQU     64(SI)(DX*1), Y3
+	MOVQ        24(BX), SI
+	VMOVDQU     64(SI)(DX*1), Y4
+	VPUNPCKLQDQ Y2, Y1, Y5
+	VPUNPCKHQDQ Y2, Y1, Y1
+	VPUNPCKLQDQ Y4, Y3, Y2
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 512(AX)
+	VPERM2I128  $0x20, Y3, Y1, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 576(AX)
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPSHUFB     Y0, Y2, Y2
+	VMOVDQU     Y2, 640(AX)
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPSHUFB     Y0, Y1, Y1
+	VMOVDQU     Y1, 704(AX)
+	MOVQ        (BX), SI
+	VMOVDQU     96(SI)(DX*1), Y1
+	MOVQ        8(BX), SI
+	VMOVDQU     96(SI)(DX*1), Y2
+	MOVQ        16(BX), SI
+	VMOVDQU     96(SI)(DX*1), Y3
+	MOVQ        24(BX), SI
+	VMOVDQU     96(SI)(DX*1), Y4
+	VPUNPCKLQDQ Y2, Y1, Y5
+	VPUNPCKHQDQ Y2, Y1, Y1
+	VPUNPCKLQDQ Y4, Y3, Y2
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 768(AX)
+	VPERM2I128  $0x20, Y3, Y1, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 832(AX)
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPSHUFB     Y0, Y2, Y2
+	VMOVDQU     Y2, 896(AX)
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPSHUFB     Y0, Y1, Y1
+	VMOVDQU     Y1, 960(AX)
+	MOVQ        32(BX), BX
+	MOVQ        (BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 32(AX)
+	MOVQ        8(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 96(AX)
+	MOVQ        16(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 160(AX)
+	MOVQ        24(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 224(AX)
+	MOVQ        32(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 288(AX)
+	MOVQ        40(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 352(AX)
+	MOVQ        48(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 416(AX)
+	MOVQ        56(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 480(AX)
+	MOVQ        64(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 544(AX)
+	MOVQ        72(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 608(AX)
+	MOVQ        80(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 672(AX)
+	MOVQ        88(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 736(AX)
+	MOVQ        96(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 800(AX)
+	MOVQ        104(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 864(AX)
+	MOVQ        112(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 928(AX)
+	MOVQ        120(BX)(DX*1), DI
+	BSWAPQ      DI
+	MOVQ        DI, 992(AX)
+	MOVQ        5696(AX), BX
+	MOVQ        5728(AX), SI
+	MOVQ        5704(AX), DI
+	MOVQ        DI, 5656(AX)
+	MOVQ        5736(AX), DI
+	MOVQ        DI, 5688(AX)
+	MOVQ        5712(AX), DI
+	MOVQ        DI, 5648(AX)
+	MOVQ        5744(AX), DI
+	MOVQ        DI, 5680(AX)
+	MOVQ        5720(AX), DI
+	MOVQ        DI, 5640(AX)
+	MOVQ        5752(AX), DI
+	MOVQ        DI, 5672(AX)
+	MOVQ        5704(AX), DI
+	XORQ        5712(AX), DI
+	VMOVDQU     5120(AX), Y0
+	VMOVDQU     5184(AX), Y1
+	VMOVDQU     5248(AX), Y2
+	VMOVDQU     5312(AX), Y3
+	VMOVDQU     5376(AX), Y4
+	VMOVDQU     5440(AX), Y5
+	VMOVDQU     5504(AX), Y6
+	VMOVDQU     5568(AX), Y7
+	LEAQ        (AX), R8
+	LEAQ        sha512consts<>+0(SB), R9
+	MOVQ        $0x00000008, R10
+
+avx2s_rounds:
+	VMOVDQU      64(R8), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      896(R8), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       576(R8), Y10, Y10
+	VPADDQ       (R8), Y10, Y10
+	VMOVDQU      Y10, 1024(R8)
+	VPBROADCASTQ (R9), Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       (R8), Y7, Y7
+	VPSLLQ       $0x32, Y4, Y9
+	VPSRLQ       $0x0e, Y4, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y4, Y10
+	VPSRLQ       $0x12, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y4, Y10
+	VPSRLQ       $0x29, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y4, Y8, Y8
+	VPXOR        Y6, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       Y7, Y3, Y3
+	VPSLLQ       $0x24, Y0, Y9
+	VPSRLQ       $0x1c, Y0, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y0, Y10
+	VPSRLQ       $0x22, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y0, Y10
+	VPSRLQ       $0x27, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPXOR        Y1, Y2, Y8
+	VPXOR        Y0, Y1, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	MOVQ         96(R8), R11
+	RORXQ        $0x07, R11, R12
+	XORQ         R11, R12
+	RORXQ        $0x01, R12, R12
+	SHRQ         $0x07, R11
+	XORQ         R11, R12
+	MOVQ         928(R8), R13
+	RORXQ        $0x2a, R13, R11
+	XORQ         R13, R11
+	RORXQ        $0x13, R11, R11
+	SHRQ         $0x06, R13
+	XORQ         R13, R11
+	ADDQ         R11, R12
+	ADDQ         608(R8), R12
+	ADDQ         32(R8), R12
+	MOVQ         R12, 1056(R8)
+	MOVQ         5672(AX), R11
+	ADDQ         (R9), R11
+	ADDQ         32(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5688(AX), R12
+	XORQ         5680(AX), R12
+	ANDQ         SI, R12
+	XORQ         5680(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5664(AX)
+	MOVQ         5640(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5656(AX), R12
+	ANDQ         R12, DI
+	XORQ         5656(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5632(AX)
+	MOVQ         R11, BX
+	VMOVDQU      128(R8), Y8
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VMOVDQU      960(R8), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       640(R8), Y11, Y11
+	VPADDQ       64(R8), Y11, Y11
+	VMOVDQU      Y11, 1088(R8)
+	VPBROADCASTQ 8(R9), Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       64(R8), Y6, Y6
+	VPSLLQ       $0x32, Y3, Y10
+	VPSRLQ       $0x0e, Y3, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y3, Y11
+	VPSRLQ       $0x12, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y3, Y11
+	VPSRLQ       $0x29, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y4, Y5, Y8
+	VPAND        Y3, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       Y6, Y2, Y2
+	VPSLLQ       $0x24, Y7, Y10
+	VPSRLQ       $0x1c, Y7, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y7, Y11
+	VPSRLQ       $0x22, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y7, Y11
+	VPSRLQ       $0x27, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y6, Y6
+	MOVQ         160(R8), R11
+	RORXQ        $0x07, R11, R12
+	XORQ         R11, R12
+	RORXQ        $0x01, R12, R12
+	SHRQ         $0x07, R11
+	XORQ         R11, R12
+	MOVQ         992(R8), R13
+	RORXQ        $0x2a, R13, R11
+	XORQ         R13, R11
+	RORXQ        $0x13, R11, R11
+	SHRQ         $0x06, R13
+	XORQ         R13, R11
+	ADDQ         R11, R12
+	ADDQ         672(R8), R12
+	ADDQ         96(R8), R12
+	MOVQ         R12, 1120(R8)
+	MOVQ         5680(AX), R11
+	ADDQ         8(R9), R11
+	ADDQ         96(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5664(AX), R12
+	XORQ         5688(AX), R12
+	ANDQ         SI, R12
+	XORQ         5688(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5672(AX)
+	MOVQ         5648(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5632(AX), R12
+	ANDQ         R12, DI
+	XORQ         5632(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5640(AX)
+	MOVQ         R11, BX
+	VMOVDQU      192(R8), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      1024(R8), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       704(R8), Y11, Y11
+	VPADDQ       128(R8), Y11, Y11
+	VMOVDQU      Y11, 1152(R8)
+	VPBROADCASTQ 16(R9), Y9
+	VPADDQ       Y9, Y5, Y5
+	VPADDQ       128(R8), Y5, Y5
+	VPSLLQ       $0x32, Y2, Y10
+	VPSRLQ       $0x0e, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y2, Y11
+	VPSRLQ       $0x12, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y2, Y11
+	VPSRLQ       $0x29, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y3, Y4, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPADDQ       Y5, Y1, Y1
+	VPSLLQ       $0x24, Y6, Y10
+	VPSRLQ       $0x1c, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y6, Y11
+	VPSRLQ       $0x22, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y6, Y11
+	VPSRLQ       $0x27, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y6, Y7, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	MOVQ         224(R8), R11
+	RORXQ        $0x07, R11, R12
+	XORQ         R11, R12
+	RORXQ        $0x01, R12, R12
+	SHRQ         $0x07, R11
+	XORQ         R11, R12
+	MOVQ         1056(R8), R13
+	RORXQ        $0x2a, R13, R11
+	XORQ         R13, R11
+	RORXQ        $0x13, R11, R11
+	SHRQ         $0x06, R13
+	XORQ         R13, R11
+	ADDQ         R11, R12
+	ADDQ         736(R8), R12
+	ADDQ         160(R8), R12
+	MOVQ         R12, 1184(R8)
+	MOVQ         5688(AX), R11
+	ADDQ         16(R9), R11
+	ADDQ         160(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5672(AX), R12
+	XORQ         5664(AX), R12
+	ANDQ         SI, R12
+	XORQ         5664(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5680(AX)
+	MOVQ         5656(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5640(AX), R12
+	ANDQ         R12, DI
+	XORQ         5640(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5648(AX)
+	MOVQ         R11, BX
+	VMOVDQU      256(R8), Y8
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VMOVDQU      1088(R8), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       768(R8), Y11, Y11
+	VPADDQ       192(R8), Y11, Y11
+	VMOVDQU      Y11, 1216(R8)
+	VPBROADCASTQ 24(R9), Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       192(R8), Y4, Y4
+	VPSLLQ       $0x32, Y1, Y10
+	VPSRLQ       $0x0e, Y1, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y1, Y11
+	VPSRLQ       $0x12, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y1, Y11
+	VPSRLQ       $0x29, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y2, Y3, Y8
+	VPAND        Y1, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       Y4, Y0, Y0
+	VPSLLQ       $0x24, Y5, Y10
+	VPSRLQ       $0x1c, Y5, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y5, Y11
+	VPSRLQ       $0x22, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y5, Y11
+	VPSRLQ       $0x27, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDQ       Y9, Y4, Y4
+	MOVQ         288(R8), R11
+	RORXQ        $0x07, R11, R12
+	XORQ         R11, R12
+	RORXQ        $0x01, R12, R12
+	SHRQ         $0x07, R11
+	XORQ         R11, R12
+	MOVQ         1120(R8), R13
+	RORXQ        $0x2a, R13, R11
+	XORQ         R13, R11
+	RORXQ        $0x13, R11, R11
+	SHRQ         $0x06, R13
+	XORQ         R13, R11
+	ADDQ         R11, R12
+	ADDQ         800(R8), R12
+	ADDQ         224(R8), R12
+	MOVQ         R12, 1248(R8)
+	MOVQ         5664(AX), R11
+	ADDQ         24(R9), R11
+	ADDQ         224(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5680(AX), R12
+	XORQ         5672(AX), R12
+	ANDQ         SI, R12
+	XORQ         5672(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5688(AX)
+	MOVQ         5632(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5648(AX), R12
+	ANDQ         R12, DI
+	XORQ         5648(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5656(AX)
+	MOVQ         R11, BX
+	VMOVDQU      320(R8), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      1152(R8), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       832(R8), Y11, Y11
+	VPADDQ       256(R8), Y11, Y11
+	VMOVDQU      Y11, 1280(R8)
+	VPBROADCASTQ 32(R9), Y9
+	VPADDQ       Y9, Y3, Y3
+	VPADDQ       256(R8), Y3, Y3
+	VPSLLQ       $0x32, Y0, Y10
+	VPSRLQ       $0x0e, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y0, Y11
+	VPSRLQ       $0x12, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y0, Y11
+	VPSRLQ       $0x29, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y1, Y2, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPADDQ       Y3, Y7, Y7
+	VPSLLQ       $0x24, Y4, Y10
+	VPSRLQ       $0x1c, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y4, Y11
+	VPSRLQ       $0x22, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y4, Y11
+	VPSRLQ       $0x27, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y4, Y5, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	MOVQ         352(R8), R11
+	RORXQ        $0x07, R11, R12
+	XORQ         R11, R12
+	RORXQ        $0x01, R12, R12
+	SHRQ         $0x07, R11
+	XORQ         R11, R12
+	MOVQ         1184(R8), R13
+	RORXQ        $0x2a, R13, R11
+	XORQ         R13, R11
+	RORXQ        $0x13, R11, R11
+	SHRQ         $0x06, R13
+	XORQ         R13, R11
+	ADDQ         R11, R12
+	ADDQ         864(R8), R12
+	ADDQ         288(R8), R12
+	MOVQ         R12, 1312(R8)
+	MOVQ         5672(AX), R11
+	ADDQ         32(R9), R11
+	ADDQ         288(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5688(AX), R12
+	XORQ         5680(AX), R12
+	ANDQ         SI, R12
+	XORQ         5680(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5664(AX)
+	MOVQ         5640(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5656(AX), R12
+	ANDQ         R12, DI
+	XORQ         5656(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5632(AX)
+	MOVQ         R11, BX
+	VMOVDQU      384(R8), Y8
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VMOVDQU      1216(R8), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       896(R8), Y11, Y11
+	VPADDQ       320(R8), Y11, Y11
+	VMOVDQU      Y11, 1344(R8)
+	VPBROADCASTQ 40(R9), Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       320(R8), Y2, Y2
+	VPSLLQ       $0x32, Y7, Y10
+	VPSRLQ       $0x0e, Y7, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y7, Y11
+	VPSRLQ       $0x12, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y7, Y11
+	VPSRLQ       $0x29, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y0, Y1, Y8
+	VPAND        Y7, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       Y2, Y6, Y6
+	VPSLLQ       $0x24, Y3, Y10
+	VPSRLQ       $0x1c, Y3, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y3, Y11
+	VPSRLQ       $0x22, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y3, Y11
+	VPSRLQ       $0x27, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	MOVQ         416(R8), R11
+	RORXQ        $0x07, R11, R12
+	XORQ         R11, R12
+	RORXQ        $0x01, R12, R12
+	SHRQ         $0x07, R11
+	XORQ         R11, R12
+	MOVQ         1248(R8), R13
+	RORXQ        $0x2a, R13, R11
+	XORQ         R13, R11
+	RORXQ        $0x13, R11, R11
+	SHRQ         $0x06, R13
+	XORQ         R13, R11
+	ADDQ         R11, R12
+	ADDQ         928(R8), R12
+	ADDQ         352(R8), R12
+	MOVQ         R12, 1376(R8)
+	MOVQ         5680(AX), R11
+	ADDQ         40(R9), R11
+	ADDQ         352(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5664(AX), R12
+	XORQ         5688(AX), R12
+	ANDQ         SI, R12
+	XORQ         5688(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5672(AX)
+	MOVQ         5648(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5632(AX), R12
+	ANDQ         R12, DI
+	XORQ         5632(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5640(AX)
+	MOVQ         R11, BX
+	VMOVDQU      448(R8), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      1280(R8), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       960(R8), Y11, Y11
+	VPADDQ       384(R8), Y11, Y11
+	VMOVDQU      Y11, 1408(R8)
+	VPBROADCASTQ 48(R9), Y9
+	VPADDQ       Y9, Y1, Y1
+	VPADDQ       384(R8), Y1, Y1
+	VPSLLQ       $0x32, Y6, Y10
+	VPSRLQ       $0x0e, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y6, Y11
+	VPSRLQ       $0x12, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y6, Y11
+	VPSRLQ       $0x29, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y7, Y0, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPADDQ       Y1, Y5, Y5
+	VPSLLQ       $0x24, Y2, Y10
+	VPSRLQ       $0x1c, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y2, Y11
+	VPSRLQ       $0x22, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y2, Y11
+	VPSRLQ       $0x27, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y2, Y3, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	MOVQ         480(R8), R11
+	RORXQ        $0x07, R11, R12
+	XORQ         R11, R12
+	RORXQ        $0x01, R12, R12
+	SHRQ         $0x07, R11
+	XORQ         R11, R12
+	MOVQ         1312(R8), R13
+	RORXQ        $0x2a, R13, R11
+	XORQ         R13, R11
+	RORXQ        $0x13, R11, R11
+	SHRQ         $0x06, R13
+	XORQ         R13, R11
+	ADDQ         R11, R12
+	ADDQ         992(R8), R12
+	ADDQ         416(R8), R12
+	MOVQ         R12, 1440(R8)
+	MOVQ         5688(AX), R11
+	ADDQ         48(R9), R11
+	ADDQ         416(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5672(AX), R12
+	XORQ         5664(AX), R12
+	ANDQ         SI, R12
+	XORQ         5664(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5680(AX)
+	MOVQ         5656(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5640(AX), R12
+	ANDQ         R12, DI
+	XORQ         5640(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5648(AX)
+	MOVQ         R11, BX
+	VMOVDQU      512(R8), Y8
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VMOVDQU      1344(R8), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       1024(R8), Y11, Y11
+	VPADDQ       448(R8), Y11, Y11
+	VMOVDQU      Y11, 1472(R8)
+	VPBROADCASTQ 56(R9), Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       448(R8), Y0, Y0
+	VPSLLQ       $0x32, Y5, Y10
+	VPSRLQ       $0x0e, Y5, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y5, Y11
+	VPSRLQ       $0x12, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y5, Y11
+	VPSRLQ       $0x29, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y6, Y7, Y8
+	VPAND        Y5, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       Y0, Y4, Y4
+	VPSLLQ       $0x24, Y1, Y10
+	VPSRLQ       $0x1c, Y1, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y1, Y11
+	VPSRLQ       $0x22, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y1, Y11
+	VPSRLQ       $0x27, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y8, Y9, Y8
+	VPXOR        Y2, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	MOVQ         544(R8), R11
+	RORXQ        $0x07, R11, R12
+	XORQ         R11, R12
+	RORXQ        $0x01, R12, R12
+	SHRQ         $0x07, R11
+	XORQ         R11, R12
+	MOVQ         1376(R8), R13
+	RORXQ        $0x2a, R13, R11
+	XORQ         R13, R11
+	RORXQ        $0x13, R11, R11
+	SHRQ         $0x06, R13
+	XORQ         R13, R11
+	ADDQ         R11, R12
+	ADDQ         1056(R8), R12
+	ADDQ         480(R8), R12
+	MOVQ         R12, 1504(R8)
+	MOVQ         5664(AX), R11
+	ADDQ         56(R9), R11
+	ADDQ         480(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5680(AX), R12
+	XORQ         5672(AX), R12
+	ANDQ         SI, R12
+	XORQ         5672(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5688(AX)
+	MOVQ         5632(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5648(AX), R12
+	ANDQ         R12, DI
+	XORQ         5648(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5656(AX)
+	MOVQ         R11, BX
+	ADDQ         $0x00000200, R8
+	ADDQ         $0x00000040, R9
+	DECQ         R10
+	JNZ          avx2s_rounds
+	MOVQ         $0x00000002, R10
+
+avx2s_last:
+	VPBROADCASTQ (R9), Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       (R8), Y7, Y7
+	VPSLLQ       $0x32, Y4, Y9
+	VPSRLQ       $0x0e, Y4, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y4, Y10
+	VPSRLQ       $0x12, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y4, Y10
+	VPSRLQ       $0x29, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y4, Y8, Y8
+	VPXOR        Y6, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       Y7, Y3, Y3
+	VPSLLQ       $0x24, Y0, Y9
+	VPSRLQ       $0x1c, Y0, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y0, Y10
+	VPSRLQ       $0x22, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y0, Y10
+	VPSRLQ       $0x27, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPXOR        Y1, Y2, Y8
+	VPXOR        Y0, Y1, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	MOVQ         5672(AX), R11
+	ADDQ         (R9), R11
+	ADDQ         32(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5688(AX), R12
+	XORQ         5680(AX), R12
+	ANDQ         SI, R12
+	XORQ         5680(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5664(AX)
+	MOVQ         5640(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5656(AX), R12
+	ANDQ         R12, DI
+	XORQ         5656(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5632(AX)
+	MOVQ         R11, BX
+	VPBROADCASTQ 8(R9), Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       64(R8), Y6, Y6
+	VPSLLQ       $0x32, Y3, Y10
+	VPSRLQ       $0x0e, Y3, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y3, Y11
+	VPSRLQ       $0x12, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y3, Y11
+	VPSRLQ       $0x29, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y4, Y5, Y8
+	VPAND        Y3, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       Y6, Y2, Y2
+	VPSLLQ       $0x24, Y7, Y10
+	VPSRLQ       $0x1c, Y7, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y7, Y11
+	VPSRLQ       $0x22, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y7, Y11
+	VPSRLQ       $0x27, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y6, Y6
+	MOVQ         5680(AX), R11
+	ADDQ         8(R9), R11
+	ADDQ         96(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5664(AX), R12
+	XORQ         5688(AX), R12
+	ANDQ         SI, R12
+	XORQ         5688(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5672(AX)
+	MOVQ         5648(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5632(AX), R12
+	ANDQ         R12, DI
+	XORQ         5632(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5640(AX)
+	MOVQ         R11, BX
+	VPBROADCASTQ 16(R9), Y9
+	VPADDQ       Y9, Y5, Y5
+	VPADDQ       128(R8), Y5, Y5
+	VPSLLQ       $0x32, Y2, Y10
+	VPSRLQ       $0x0e, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y2, Y11
+	VPSRLQ       $0x12, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y2, Y11
+	VPSRLQ       $0x29, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y3, Y4, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPADDQ       Y5, Y1, Y1
+	VPSLLQ       $0x24, Y6, Y10
+	VPSRLQ       $0x1c, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y6, Y11
+	VPSRLQ       $0x22, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y6, Y11
+	VPSRLQ       $0x27, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y6, Y7, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	MOVQ         5688(AX), R11
+	ADDQ         16(R9), R11
+	ADDQ         160(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5672(AX), R12
+	XORQ         5664(AX), R12
+	ANDQ         SI, R12
+	XORQ         5664(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5680(AX)
+	MOVQ         5656(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5640(AX), R12
+	ANDQ         R12, DI
+	XORQ         5640(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5648(AX)
+	MOVQ         R11, BX
+	VPBROADCASTQ 24(R9), Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       192(R8), Y4, Y4
+	VPSLLQ       $0x32, Y1, Y10
+	VPSRLQ       $0x0e, Y1, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y1, Y11
+	VPSRLQ       $0x12, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y1, Y11
+	VPSRLQ       $0x29, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y2, Y3, Y8
+	VPAND        Y1, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       Y4, Y0, Y0
+	VPSLLQ       $0x24, Y5, Y10
+	VPSRLQ       $0x1c, Y5, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y5, Y11
+	VPSRLQ       $0x22, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y5, Y11
+	VPSRLQ       $0x27, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDQ       Y9, Y4, Y4
+	MOVQ         5664(AX), R11
+	ADDQ         24(R9), R11
+	ADDQ         224(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5680(AX), R12
+	XORQ         5672(AX), R12
+	ANDQ         SI, R12
+	XORQ         5672(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5688(AX)
+	MOVQ         5632(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5648(AX), R12
+	ANDQ         R12, DI
+	XORQ         5648(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5656(AX)
+	MOVQ         R11, BX
+	VPBROADCASTQ 32(R9), Y9
+	VPADDQ       Y9, Y3, Y3
+	VPADDQ       256(R8), Y3, Y3
+	VPSLLQ       $0x32, Y0, Y10
+	VPSRLQ       $0x0e, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y0, Y11
+	VPSRLQ       $0x12, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y0, Y11
+	VPSRLQ       $0x29, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y1, Y2, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPADDQ       Y3, Y7, Y7
+	VPSLLQ       $0x24, Y4, Y10
+	VPSRLQ       $0x1c, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y4, Y11
+	VPSRLQ       $0x22, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y4, Y11
+	VPSRLQ       $0x27, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y4, Y5, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	MOVQ         5672(AX), R11
+	ADDQ         32(R9), R11
+	ADDQ         288(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5688(AX), R12
+	XORQ         5680(AX), R12
+	ANDQ         SI, R12
+	XORQ         5680(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5664(AX)
+	MOVQ         5640(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5656(AX), R12
+	ANDQ         R12, DI
+	XORQ         5656(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5632(AX)
+	MOVQ         R11, BX
+	VPBROADCASTQ 40(R9), Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       320(R8), Y2, Y2
+	VPSLLQ       $0x32, Y7, Y10
+	VPSRLQ       $0x0e, Y7, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y7, Y11
+	VPSRLQ       $0x12, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y7, Y11
+	VPSRLQ       $0x29, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y0, Y1, Y8
+	VPAND        Y7, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       Y2, Y6, Y6
+	VPSLLQ       $0x24, Y3, Y10
+	VPSRLQ       $0x1c, Y3, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y3, Y11
+	VPSRLQ       $0x22, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y3, Y11
+	VPSRLQ       $0x27, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	MOVQ         5680(AX), R11
+	ADDQ         40(R9), R11
+	ADDQ         352(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5664(AX), R12
+	XORQ         5688(AX), R12
+	ANDQ         SI, R12
+	XORQ         5688(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5672(AX)
+	MOVQ         5648(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5632(AX), R12
+	ANDQ         R12, DI
+	XORQ         5632(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5640(AX)
+	MOVQ         R11, BX
+	VPBROADCASTQ 48(R9), Y9
+	VPADDQ       Y9, Y1, Y1
+	VPADDQ       384(R8), Y1, Y1
+	VPSLLQ       $0x32, Y6, Y10
+	VPSRLQ       $0x0e, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y6, Y11
+	VPSRLQ       $0x12, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y6, Y11
+	VPSRLQ       $0x29, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y7, Y0, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPADDQ       Y1, Y5, Y5
+	VPSLLQ       $0x24, Y2, Y10
+	VPSRLQ       $0x1c, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y2, Y11
+	VPSRLQ       $0x22, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y2, Y11
+	VPSRLQ       $0x27, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y2, Y3, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	MOVQ         5688(AX), R11
+	ADDQ         48(R9), R11
+	ADDQ         416(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5672(AX), R12
+	XORQ         5664(AX), R12
+	ANDQ         SI, R12
+	XORQ         5664(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5680(AX)
+	MOVQ         5656(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5640(AX), R12
+	ANDQ         R12, DI
+	XORQ         5640(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5648(AX)
+	MOVQ         R11, BX
+	VPBROADCASTQ 56(R9), Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       448(R8), Y0, Y0
+	VPSLLQ       $0x32, Y5, Y10
+	VPSRLQ       $0x0e, Y5, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y5, Y11
+	VPSRLQ       $0x12, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y5, Y11
+	VPSRLQ       $0x29, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y6, Y7, Y8
+	VPAND        Y5, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       Y0, Y4, Y4
+	VPSLLQ       $0x24, Y1, Y10
+	VPSRLQ       $0x1c, Y1, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y1, Y11
+	VPSRLQ       $0x22, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y1, Y11
+	VPSRLQ       $0x27, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y8, Y9, Y8
+	VPXOR        Y2, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	MOVQ         5664(AX), R11
+	ADDQ         56(R9), R11
+	ADDQ         480(R8), R11
+	RORXQ        $0x0e, SI, R12
+	RORXQ        $0x12, SI, R13
+	XORQ         R13, R12
+	RORXQ        $0x29, SI, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         5680(AX), R12
+	XORQ         5672(AX), R12
+	ANDQ         SI, R12
+	XORQ         5672(AX), R12
+	ADDQ         R12, R11
+	MOVQ         SI, 5688(AX)
+	MOVQ         5632(AX), SI
+	ADDQ         R11, SI
+	RORXQ        $0x1c, BX, R12
+	RORXQ        $0x22, BX, R13
+	XORQ         R13, R12
+	RORXQ        $0x27, BX, R13
+	XORQ         R13, R12
+	ADDQ         R12, R11
+	MOVQ         BX, R12
+	XORQ         5648(AX), R12
+	ANDQ         R12, DI
+	XORQ         5648(AX), DI
+	ADDQ         DI, R11
+	MOVQ         R12, DI
+	MOVQ         BX, 5656(AX)
+	MOVQ         R11, BX
+	ADDQ         $0x00000200, R8
+	ADDQ         $0x00000040, R9
+	DECQ         R10
+	JNZ          avx2s_last
+	VPADDQ       5120(AX), Y0, Y0
+	VMOVDQU      Y0, 5120(AX)
+	VPADDQ       5184(AX), Y1, Y1
+	VMOVDQU      Y1, 5184(AX)
+	VPADDQ       5248(AX), Y2, Y2
+	VMOVDQU      Y2, 5248(AX)
+	VPADDQ       5312(AX), Y3, Y3
+	VMOVDQU      Y3, 5312(AX)
+	VPADDQ       5376(AX), Y4, Y4
+	VMOVDQU      Y4, 5376(AX)
+	VPADDQ       5440(AX), Y5, Y5
+	VMOVDQU      Y5, 5440(AX)
+	VPADDQ       5504(AX), Y6, Y6
+	VMOVDQU      Y6, 5504(AX)
+	VPADDQ       5568(AX), Y7, Y7
+	VMOVDQU      Y7, 5568(AX)
+	ADDQ         BX, 5696(AX)
+	ADDQ         SI, 5728(AX)
+	MOVQ         5656(AX), BX
+	ADDQ         BX, 5704(AX)
+	MOVQ         5688(AX), BX
+	ADDQ         BX, 5736(AX)
+	MOVQ         5648(AX), BX
+	ADDQ         BX, 5712(AX)
+	MOVQ         5680(AX), BX
+	ADDQ         BX, 5744(AX)
+	MOVQ         5640(AX), BX
+	ADDQ         BX, 5720(AX)
+	MOVQ         5672(AX), BX
+	ADDQ         BX, 5752(AX)
+	ADDQ         $0x00000080, DX
+	DECQ         CX
+	JNZ          avx2s_loop
+	MOVQ         s+0(FP), CX
+	VMOVDQU      5120(AX), Y0
+	VMOVDQU      Y0, (CX)
+	VMOVDQU      5184(AX), Y0
+	VMOVDQU      Y0, 32(CX)
+	VMOVDQU      5248(AX), Y0
+	VMOVDQU      Y0, 64(CX)
+	VMOVDQU      5312(AX), Y0
+	VMOVDQU      Y0, 96(CX)
+	VMOVDQU      5376(AX), Y0
+	VMOVDQU      Y0, 128(CX)
+	VMOVDQU      5440(AX), Y0
+	VMOVDQU      Y0, 160(CX)
+	VMOVDQU      5504(AX), Y0
+	VMOVDQU      Y0, 192(CX)
+	VMOVDQU      5568(AX), Y0
+	VMOVDQU      Y0, 224(CX)
+	MOVQ         x+16(FP), CX
+	MOVQ         5696(AX), DX
+	MOVQ         DX, (CX)
+	MOVQ         5704(AX), DX
+	MOVQ         DX, 8(CX)
+	MOVQ         5712(AX), DX
+	MOVQ         DX, 16(CX)
+	MOVQ         5720(AX), DX
+	MOVQ         DX, 24(CX)
+	MOVQ         5728(AX), DX
+	MOVQ         DX, 32(CX)
+	MOVQ         5736(AX), DX
+	MOVQ         DX, 40(CX)
+	MOVQ         5744(AX), DX
+	MOVQ         DX, 48(CX)
+	MOVQ         5752(AX), DX
+	MOVQ         DX, 56(CX)
+	VZEROUPPER
+	RET
+
 // func blockAVX512x8(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL
 TEXT ·blockAVX512x8(SB), $5688-24

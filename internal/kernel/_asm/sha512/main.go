@@ -16,6 +16,7 @@ import (
 func main() {
 	ConstraintExpr("amd64,!purego")
 	avx2()
+	avx2Scalar()
 	avx512()
 	batchAVX512()
 	Generate()
@@ -37,6 +38,22 @@ func avx2() {
 	Pragma("noescape")
 	Doc("blockAVX2x4 hashes nblocks blocks of 4 lanes with AVX2.")
 	sha2.SHA512AVX2.LanesAVX2("blockAVX2x4", 10<<10, 80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
+		for c := range 4 {
+			words4x4(false, laneLoads(false, pp, off, 0, 32*c), func(j int, r VecVirtual) {
+				VPSHUFB(bswap, r, r)
+				VMOVDQU(r, w.Offset(row*(4*c+j)))
+			})
+		}
+	})
+}
+
+// avx2Scalar is avx2 with a fifth stream hashed by scalar instructions
+// among the lanes' rounds (sha2.LanesAVX2Scalar).
+func avx2Scalar() {
+	TEXT("blockAVX2x4Scalar", 0, "func(s *[8][4]uint64, ptrs *[5]*byte, x *[8]uint64, nblocks int)")
+	Pragma("noescape")
+	Doc("blockAVX2x4Scalar hashes nblocks blocks of 4 lanes with AVX2 and of ptrs[4] into x with scalar instructions.")
+	sha2.SHA512AVX2.LanesAVX2Scalar("blockAVX2x4Scalar", 12<<10, 80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for c := range 4 {
 			words4x4(false, laneLoads(false, pp, off, 0, 32*c), func(j int, r VecVirtual) {
 				VPSHUFB(bswap, r, r)
