@@ -31,7 +31,6 @@ func batches(init *State, size int) []kernel.Batch {
 var multis = []kernel.Multi[State]{
 	generic,
 	{Name: "avx2x4", Level: cpu.AVX2, Lanes: 4, Fn: blocksAVX2x4},
-	{Name: "avx2x4+scalar", Level: cpu.AVX2, Lanes: 5, Fn: blocksAVX2x4Scalar},
 	{Name: "avx512x8", Level: cpu.AVX512, Lanes: 8, Fn: blocksAVX512x8},
 }
 
@@ -41,39 +40,6 @@ func blocksAVX2x4(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte,
 	if kernel.ToLanes64(unsafe.Slice(&ls[0][0], 8*4), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
 		blockAVX2x4(&ls, &p, nblocks)
 		kernel.FromLanes64(unsafe.Slice(&ls[0][0], 8*4), 4, states, mask)
-	}
-}
-
-// blocksAVX2x4Scalar runs blockAVX2x4Scalar: lanes 0-3 in AVX2, lane 4
-// with scalar instructions among their rounds. Idle lanes hash zeros into
-// scratch.
-func blocksAVX2x4Scalar(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	const scalar = 4
-	if nblocks <= 0 || mask&(1<<(scalar+1)-1) == 0 {
-		return
-	}
-	if nblocks > maxBlocks {
-		panic("sha512: too many blocks for one call")
-	}
-	var ls [8][4]uint64
-	var p [scalar + 1]*byte
-	vec := kernel.ToLanes64(unsafe.Slice(&ls[0][0], 8*4), p[:scalar], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0])
-	if !vec {
-		for i := range scalar {
-			p[i] = &zeroLanes[0]
-		}
-	}
-	var x State
-	p[scalar] = &zeroLanes[0]
-	if mask&(1<<scalar) != 0 {
-		x, p[scalar] = *states[scalar], ptrs[scalar]
-	}
-	blockAVX2x4Scalar(&ls, &p, (*[8]uint64)(&x), nblocks)
-	if vec {
-		kernel.FromLanes64(unsafe.Slice(&ls[0][0], 8*4), scalar, states, mask)
-	}
-	if mask&(1<<scalar) != 0 {
-		*states[scalar] = x
 	}
 }
 

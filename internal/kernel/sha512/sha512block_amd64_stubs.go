@@ -9,11 +9,6 @@ package sha512
 //go:noescape
 func blockAVX2x4(s *[8][4]uint64, ptrs *[4]*byte, nblocks int)
 
-// blockAVX2x4Scalar hashes nblocks blocks of 4 lanes with AVX2 and of ptrs[4] into x with scalar instructions.
-//
-//go:noescape
-func blockAVX2x4Scalar(s *[8][4]uint64, ptrs *[5]*byte, x *[8]uint64, nblocks int)
-
 // blockAVX512x8 hashes nblocks blocks of 8 lanes with 256-bit AVX-512 instructions.
 //
 //go:noescape

@@ -238,10 +238,10 @@ func (ws Words) LanesRiding(fn string, codeBytes, groups, rounds int, consts, bs
 			ws.Load(Mem{Base: sp, Disp: row*i + 32*g}, st[g][i])
 		}
 	}
-	ride := func(int, bool, Register, Register) {}
+	ride := func(int) {}
 	if rider != nil {
 		rider.Begin()
-		ride = func(t int, _ bool, _, _ Register) { rider.Round(t) }
+		ride = rider.Round
 	}
 	Label("avx512_loop")
 	warm.Code(fn, codeBytes, 16*ws.Bytes, n)
@@ -325,21 +325,12 @@ func (ws Words) LanesAVX2(fn string, codeBytes, rounds int, consts, bswapMask Me
 // As a loop, the kernel issues ~3.7 instructions a cycle, near the 4.0
 // of that synthetic loop: more speed needs fewer instructions. recent keeps the
 // schedule's latest words in registers (AVX-512 only: AVX2 lacks the
-// registers). ride, if not nil, is called after each round t of a pass,
-// with whether the pass extends the schedule, and the registers pointing
-// at the pass's first schedule row and round constant.
-func (ws Words) rounds(name string, rounds, row int, w Mem, consts Mem, st [][8]VecVirtual, recent bool, ride func(t int, schedule bool, wp, kp Register)) {
-	ws.roundsBy(name, 16, rounds, row, w, consts, st, recent, ride)
-}
-
-// roundsBy is rounds in passes of pass rounds (a divisor of 16): the
-// passes that extend the schedule as one loop, the last 16 rounds as
-// another, so that the code is two passes long whatever the block.
-func (ws Words) roundsBy(name string, pass, rounds, row int, w Mem, consts Mem, st [][8]VecVirtual, recent bool, ride func(t int, schedule bool, wp, kp Register)) {
+// registers). ride, if not nil, is called after each round t of a pass.
+func (ws Words) rounds(name string, rounds, row int, w Mem, consts Mem, st [][8]VecVirtual, recent bool, ride func(t int)) {
 	wp, kp, it := GP64(), GP64(), GP64()
 	LEAQ(w, wp)
 	LEAQ(consts, kp)
-	MOVQ(U32((rounds-16)/pass), it)
+	MOVQ(U32(rounds/16-1), it)
 	body := func(schedule bool) {
 		cur := slices.Clone(st)
 		ab := make([]VecVirtual, len(st)) // each group's a ^ b, for Maj
@@ -349,7 +340,7 @@ func (ws Words) roundsBy(name string, pass, rounds, row int, w Mem, consts Mem, 
 				keep[g] = map[int]VecVirtual{}
 			}
 		}
-		for t := range pass {
+		for t := range 16 {
 			for g := range st {
 				if schedule {
 					ws.Schedule(Mem{Base: wp}, row, t+16, g, keep[g])
@@ -357,29 +348,17 @@ func (ws Words) roundsBy(name string, pass, rounds, row int, w Mem, consts Mem, 
 				cur[g] = ws.Round(cur[g], kp, Mem{Base: wp, Disp: row*t + 32*g}, t, &ab[g])
 			}
 			if ride != nil {
-				ride(t, schedule, wp, kp)
+				ride(t)
 			}
 		}
 	}
-	next := func() {
-		ADDQ(U32(pass*row), wp)
-		ADDQ(U32(pass*ws.Bytes), kp)
-	}
 	Label(name + "_rounds")
 	body(true)
-	next()
+	ADDQ(U32(16*row), wp)
+	ADDQ(U32(16*ws.Bytes), kp)
 	DECQ(it)
 	JNZ(LabelRef(name + "_rounds"))
-	if pass == 16 {
-		body(false)
-		return
-	}
-	MOVQ(U32(16/pass), it)
-	Label(name + "_last")
 	body(false)
-	next()
-	DECQ(it)
-	JNZ(LabelRef(name + "_last"))
 }
 
 // nextBlock advances the block offset by one block of 16 words; 128 does

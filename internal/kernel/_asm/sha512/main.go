@@ -16,7 +16,6 @@ import (
 func main() {
 	ConstraintExpr("amd64,!purego")
 	avx2()
-	avx2Scalar()
 	avx512()
 	batchAVX512()
 	Generate()
@@ -33,27 +32,23 @@ func main() {
 // only the Maj, 0.5%. Round constants added from a table repeated across
 // the lanes, instead of broadcast, gained nothing: the broadcast is a
 // load.
+//
+// A fifth stream hashed by scalar instructions among the lanes' rounds
+// (avx2x4+scalar, in the history before its removal) lost: 5 lanes at
+// 1244 MB/s against 1325 for these 4 (0.94x), with its rounds in loops of
+// 8, and 634 MB/s in loops of 16, which outgrew the op cache. Its round
+// and message word cost about 43 instructions, and although scalar
+// instructions without chains or memory operands had ridden the lanes
+// for free in a quiet hour (16 a round), the real ones took 1.3x the
+// lanes' time for 1.25x their bytes: alone they run ~4 a cycle, so the
+// two streams contend for issue. Medians of 5,
+// bench/results/2026-11-24/kernel-zen3-sha512-scalar-lane.txt and
+// kernel-zen3-sha512-scalar-proxy.txt.
 func avx2() {
 	TEXT("blockAVX2x4", 0, "func(s *[8][4]uint64, ptrs *[4]*byte, nblocks int)")
 	Pragma("noescape")
 	Doc("blockAVX2x4 hashes nblocks blocks of 4 lanes with AVX2.")
 	sha2.SHA512AVX2.LanesAVX2("blockAVX2x4", 10<<10, 80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
-		for c := range 4 {
-			words4x4(false, laneLoads(false, pp, off, 0, 32*c), func(j int, r VecVirtual) {
-				VPSHUFB(bswap, r, r)
-				VMOVDQU(r, w.Offset(row*(4*c+j)))
-			})
-		}
-	})
-}
-
-// avx2Scalar is avx2 with a fifth stream hashed by scalar instructions
-// among the lanes' rounds (sha2.LanesAVX2Scalar).
-func avx2Scalar() {
-	TEXT("blockAVX2x4Scalar", 0, "func(s *[8][4]uint64, ptrs *[5]*byte, x *[8]uint64, nblocks int)")
-	Pragma("noescape")
-	Doc("blockAVX2x4Scalar hashes nblocks blocks of 4 lanes with AVX2 and of ptrs[4] into x with scalar instructions.")
-	sha2.SHA512AVX2.LanesAVX2Scalar("blockAVX2x4Scalar", 12<<10, 80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for c := range 4 {
 			words4x4(false, laneLoads(false, pp, off, 0, 32*c), func(j int, r VecVirtual) {
 				VPSHUFB(bswap, r, r)
