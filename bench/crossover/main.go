@@ -1,7 +1,9 @@
 // Command crossover turns scripts/crossover's raw benchmark output into
 // the crossover table: for each algorithm and each count of ready streams,
 // the median MB/s of every kernel alone (the fastest marked), and the
-// median ratio of the engine to the standard library on that many streams.
+// median ratio of the engine to the standard library on that many streams;
+// then, ready to paste for the CPU's microarchitecture, each kernel's rate
+// with every lane busy and the shares of it with fewer busy.
 //
 //	go run ./bench/crossover crossover-kernels.txt crossover-streams.txt
 package main
@@ -167,8 +169,38 @@ func writeTable(w io.Writer, kernels map[kernelKey][]float64, ratios map[streams
 		if r := ratio(widestCount); r != "" {
 			fmt.Fprintf(w, "| %d | %s | %s |\n", widestCount, strings.Join(make([]string, len(impls)), " | "), r)
 		}
+		writeRates(w, alg, kernels)
 		writeFills(w, alg, kernels)
 	}
+}
+
+// writeRates prints, for each kernel of alg measured with all its lanes
+// busy, that median MB/s: the rate tables' entries (md5Rates, ...) for
+// this microarchitecture, as a Go map literal.
+func writeRates(w io.Writer, alg string, kernels map[kernelKey][]float64) {
+	type rate struct {
+		impl  string
+		lanes int
+		mbs   float64
+	}
+	var rates []rate
+	for k, full := range kernels {
+		if k.alg == alg && k.busy == k.lanes {
+			rates = append(rates, rate{k.impl, k.lanes, bench.Median(full)})
+		}
+	}
+	slices.SortFunc(rates, func(a, b rate) int { return cmp.Or(cmp.Compare(a.lanes, b.lanes), strings.Compare(a.impl, b.impl)) })
+	var entries []string
+	seen := map[string]bool{}
+	for _, r := range rates {
+		// The pure-Go lanes share the name "generic" with the pure-Go
+		// single stream, whose rate the table holds; they never run.
+		if !seen[r.impl] {
+			seen[r.impl] = true
+			entries = append(entries, fmt.Sprintf("%q: %.0f", r.impl, r.mbs))
+		}
+	}
+	fmt.Fprintf(w, "\nRates with every lane busy, MB/s (the rate table):\n\n    {%s},\n", strings.Join(entries, ", "))
 }
 
 // writeFills prints, for each multi-lane kernel of alg measured with all

@@ -14,6 +14,8 @@ BenchmarkKernel/alg=sha256/impl=shanix2/lanes=2/busy=2/layout=aligned 	5766	2087
 BenchmarkKernel/alg=sha256/impl=shanix4/lanes=4/busy=2/layout=aligned 	2851	39618 ns/op	1650.00 MB/s
 BenchmarkKernel/alg=sha256/impl=shanix4/lanes=4/busy=3/layout=aligned 	3027	39583 ns/op	2480.00 MB/s
 BenchmarkKernel/alg=sha256/impl=shanix4/lanes=4/busy=4/layout=aligned 	3014	39558 ns/op	3300.00 MB/s
+BenchmarkKernel/alg=sha256/impl=generic/lanes=1/busy=1 	100	20662 ns/op	160.00 MB/s
+BenchmarkKernel/alg=sha256/impl=generic/lanes=32/busy=32/layout=aligned 	10	39558 ns/op	150.00 MB/s
 `
 
 const streamLines = `BenchmarkVersusStdlib/alg=sha256/streams=2/size=1MiB 	5	2078010 ns/op	2821 hashlanes-MB/s	1.80 hashlanes/stdlib	1572 stdlib-MB/s
@@ -33,15 +35,18 @@ func TestTable(t *testing.T) {
 	var out strings.Builder
 	writeTable(&out, kernels, ratios)
 	for _, row := range []string{
-		"| b | shani (1) | shanix2 (2) | shanix4 (4) | engine ÷ stdlib |",
+		"| b | generic (1) | shani (1) | shanix2 (2) | shanix4 (4) | generic (32) | engine ÷ stdlib |",
 		// One stream: the single-stream kernel, against one busy lane of two.
-		"| 1 | 1600 * | 1500 |  |  |",
+		"| 1 | 160 | 1600 * | 1500 |  |  |  |",
 		// Medians: 3000 of 2000, 3000, 3100; 1.85 of two pairs' ratios.
-		"| 2 | 1600 | 3000 * | 1650 | 1.850× (2) |",
-		"| 3 | 1600 | 3000 * | 2480 |  |",
+		"| 2 | 160 | 1600 | 3000 * | 1650 |  | 1.850× (2) |",
+		"| 3 | 160 | 1600 | 3000 * | 2480 |  |  |",
 		// A kernel narrower than the ready count runs full.
-		"| 8 | 1600 | 3000 | 3300 * |  |",
-		"| 64 |  |  |  | 1.950× (1) |",
+		"| 8 | 160 | 1600 | 3000 | 3300 * |  |  |",
+		"| 64 |  |  |  |  |  | 1.950× (1) |",
+		// Every lane busy: the rate table's entries.
+		// The pure-Go lanes, named as the pure-Go single stream, are left out.
+		`    {"generic": 160, "shani": 1600, "shanix2": 3000, "shanix4": 3300},`,
 		// Shares of the full rate, 3000 and 3300 MB/s.
 		`    "shanix2": {1: 0.500},`,
 		`    "shanix4": {2: 0.500, 3: 0.752},`,
