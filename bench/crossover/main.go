@@ -217,6 +217,9 @@ func writeFills(w io.Writer, alg string, kernels map[kernelKey][]float64) {
 		if k.alg != alg || k.lanes < 2 || k.busy != k.lanes {
 			continue
 		}
+		if _, single := kernels[kernelKey{alg, k.impl, 1, 1}]; single {
+			continue // the pure-Go lanes, named as the pure-Go single stream: never run
+		}
 		f := fill{impl: k.impl, lanes: k.lanes}
 		for busy := 1; busy < k.lanes; busy++ {
 			if s, ok := kernels[kernelKey{alg, k.impl, k.lanes, busy}]; ok {
