@@ -52,6 +52,31 @@ func BenchmarkRoundOverhead(b *testing.B) {
 	}
 }
 
+// BenchmarkLoneWrite is the engine's cost of a write of a stream alone:
+// one hasher writing 1 MiB in 32 KiB writes on kernels that hash nothing.
+// On Zen 3 it was 130-136 ns a write at -cpu 1 in a quiet minute and up
+// to 210 in noisy ones (0.7-1.1% of a SHA-1 write on SHA-NI, the fastest
+// single stream), and 250-395 ns at -cpu 2, where each stream's first
+// write looks for company and its yields wake the idle P. Run with
+// -cpu 1,2.
+func BenchmarkLoneWrite(b *testing.B) {
+	s := nullServer(kernel.Multi[sha256k.State]{Name: "alike16", Lanes: 16})
+	s.kern.SingleRate = 100 // a lone stream on the single-stream kernel, two or more in the lanes
+	s.kern.tabulate()
+	msg := make([]byte, overheadSize)
+	h := s.NewHash()
+	for range b.N {
+		h.Reset()
+		for p := msg; len(p) > 0; p = p[workload.WriteSize:] {
+			h.Write(p[:workload.WriteSize])
+		}
+	}
+	if st := s.Stats(); st.MultiCalls != 0 || st.SingleBlocks != uint64(b.N*overheadSize/sha256k.BlockSize) {
+		b.Fatalf("stats %+v: a lone stream went to the lanes or lost blocks", st)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*overheadSize/workload.WriteSize), "ns/write")
+}
+
 // nullServer is a Server whose kernels hash nothing: a single-stream one
 // and shape's multi-lane one (its Fn set here), rated so that any two
 // ready streams go to the lanes.
