@@ -418,8 +418,17 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		// on streams of 1 MiB, paired in one process, SHA-1 gained 1.4% at
 		// N=2 and 1.2% at 3, SHA-256 0.7-1.0% at 2 to 4, the rest within
 		// ±1% (bench/results/2026-11-24/streams-yields-enough-paired*.txt).
+		// That holds at one P only, where every writer queues behind the
+		// one combiner. At several, a writer can wait for a P while each P
+		// combines a stream of its own, and only a yield lets it in. Capped
+		// there too, 3 streams on 2 Ps ran as two lone streams and then the
+		// third, 0.97-0.99x the standard library; uncapped, they share lanes,
+		// 1.17-1.65x (+21% to +68%). Paired medians of 15 runs
+		// (streams-p2-enough-cap.txt): 4 streams +3% to +29%, 8 up to +7%,
+		// 32 within the noise, but 2 streams 1-3% lower (SHA-1 and SHA-256
+		// 0.94x): two lone combiners pay two empty yields a round.
 		enough := s.limit(procs)
-		if !probe {
+		if !probe && procs == 1 {
 			enough = min(enough, max(s.lastBusy, 1))
 		}
 		probe = false
