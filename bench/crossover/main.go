@@ -174,64 +174,53 @@ func writeTable(w io.Writer, kernels map[kernelKey][]float64, ratios map[streams
 	}
 }
 
-// writeRates prints, for each kernel of alg measured with all its lanes
-// busy, that median MB/s: the rate tables' entries (md5Rates, ...) for
-// this microarchitecture, as a Go map literal.
+// fullKernels lists alg's kernels measured with every lane busy, narrowest
+// first: the rate tables' entries. The pure-Go lanes, named as the pure-Go
+// single stream (whose rate the tables hold), never run and are left out.
+func fullKernels(alg string, kernels map[kernelKey][]float64) []kernelKey {
+	var full []kernelKey
+	for k := range kernels {
+		if k.alg != alg || k.busy != k.lanes {
+			continue
+		}
+		if _, single := kernels[kernelKey{alg, k.impl, 1, 1}]; single && k.lanes > 1 {
+			continue
+		}
+		full = append(full, k)
+	}
+	slices.SortFunc(full, func(a, b kernelKey) int {
+		return cmp.Or(cmp.Compare(a.lanes, b.lanes), strings.Compare(a.impl, b.impl))
+	})
+	return full
+}
+
+// writeRates prints each kernel's median MB/s with every lane busy, as
+// the Go map literal of the rate table (md5Rates, ...) for this
+// microarchitecture.
 func writeRates(w io.Writer, alg string, kernels map[kernelKey][]float64) {
-	type rate struct {
-		impl  string
-		lanes int
-		mbs   float64
-	}
-	var rates []rate
-	for k, full := range kernels {
-		if k.alg == alg && k.busy == k.lanes {
-			rates = append(rates, rate{k.impl, k.lanes, bench.Median(full)})
-		}
-	}
-	slices.SortFunc(rates, func(a, b rate) int { return cmp.Or(cmp.Compare(a.lanes, b.lanes), strings.Compare(a.impl, b.impl)) })
 	var entries []string
-	seen := map[string]bool{}
-	for _, r := range rates {
-		// The pure-Go lanes share the name "generic" with the pure-Go
-		// single stream, whose rate the table holds; they never run.
-		if !seen[r.impl] {
-			seen[r.impl] = true
-			entries = append(entries, fmt.Sprintf("%q: %.0f", r.impl, r.mbs))
-		}
+	for _, k := range fullKernels(alg, kernels) {
+		entries = append(entries, fmt.Sprintf("%q: %.0f", k.impl, bench.Median(kernels[k])))
 	}
 	fmt.Fprintf(w, "\nRates with every lane busy, MB/s (the rate table):\n\n    {%s},\n", strings.Join(entries, ", "))
 }
 
-// writeFills prints, for each multi-lane kernel of alg measured with all
-// lanes busy, the share of that rate it moved with fewer busy: the
-// engine's Rated.Fill, as a Go map literal.
+// writeFills prints, for each multi-lane kernel of alg, the share of its
+// full rate it moved with fewer lanes busy: the engine's Rated.Fill, as a
+// Go map literal.
 func writeFills(w io.Writer, alg string, kernels map[kernelKey][]float64) {
-	type fill struct {
-		impl   string
-		lanes  int
-		shares []string
-	}
-	var fills []fill
-	for k, full := range kernels {
-		if k.alg != alg || k.lanes < 2 || k.busy != k.lanes {
+	fmt.Fprintf(w, "\nShare of the full rate with n lanes busy (engine.Rated.Fill):\n\n")
+	for _, k := range fullKernels(alg, kernels) {
+		if k.lanes < 2 {
 			continue
 		}
-		if _, single := kernels[kernelKey{alg, k.impl, 1, 1}]; single {
-			continue // the pure-Go lanes, named as the pure-Go single stream: never run
-		}
-		f := fill{impl: k.impl, lanes: k.lanes}
+		var shares []string
 		for busy := 1; busy < k.lanes; busy++ {
 			if s, ok := kernels[kernelKey{alg, k.impl, k.lanes, busy}]; ok {
-				f.shares = append(f.shares, fmt.Sprintf("%d: %.3f", busy, bench.Median(s)/bench.Median(full)))
+				shares = append(shares, fmt.Sprintf("%d: %.3f", busy, bench.Median(s)/bench.Median(kernels[k])))
 			}
 		}
-		fills = append(fills, f)
-	}
-	slices.SortFunc(fills, func(a, b fill) int { return cmp.Or(cmp.Compare(a.lanes, b.lanes), strings.Compare(a.impl, b.impl)) })
-	fmt.Fprintf(w, "\nShare of the full rate with n lanes busy (engine.Rated.Fill):\n\n")
-	for _, f := range fills {
-		fmt.Fprintf(w, "    %q: {%s},\n", f.impl, strings.Join(f.shares, ", "))
+		fmt.Fprintf(w, "    %q: {%s},\n", k.impl, strings.Join(shares, ", "))
 	}
 }
 
