@@ -30,11 +30,8 @@ func BenchmarkRoundOverhead(b *testing.B) {
 	} {
 		for _, streams := range []int{16, 32} {
 			b.Run(fmt.Sprintf("kernel=%s/streams=%d", shape.Name, streams), func(b *testing.B) {
-				s := nullServer(shape)
-				msgs := make([][]byte, streams)
-				for i := range msgs {
-					msgs[i] = make([]byte, overheadSize)
-				}
+				s := nullServer(shape, lanesAlways)
+				msgs := nullMessages(streams)
 				b.ResetTimer()
 				newHash := func() hash.Hash { return s.NewHash() }
 				for range b.N {
@@ -60,9 +57,7 @@ func BenchmarkRoundOverhead(b *testing.B) {
 // write looks for company and its yields wake the idle P. Run with
 // -cpu 1,2.
 func BenchmarkLoneWrite(b *testing.B) {
-	s := nullServer(kernel.Multi[sha256k.State]{Name: "alike16", Lanes: 16})
-	s.kern.SingleRate = 100 // a lone stream on the single-stream kernel, two or more in the lanes
-	s.kern.tabulate()
+	s := nullServer(kernel.Multi[sha256k.State]{Name: "alike16", Lanes: 16}, lanesFrom2)
 	msg := make([]byte, overheadSize)
 	h := s.NewHash()
 	for range b.N {
@@ -77,16 +72,32 @@ func BenchmarkLoneWrite(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*overheadSize/workload.WriteSize), "ns/write")
 }
 
+// Rates of nullServer's single-stream kernel against its lanes' 1000.
+const (
+	lanesAlways = 1   // every round in the lanes, even of one stream
+	lanesFrom2  = 100 // a lone stream on the single-stream kernel, two or more in the lanes
+)
+
 // nullServer is a Server whose kernels hash nothing: a single-stream one
-// and shape's multi-lane one (its Fn set here), rated so that any two
-// ready streams go to the lanes.
-func nullServer(shape kernel.Multi[sha256k.State]) *Server[sha256k.State] {
+// rated singleRate, and shape's multi-lane one (its Fn set here) rated
+// 1000.
+func nullServer(shape kernel.Multi[sha256k.State], singleRate float64) *Server[sha256k.State] {
 	shape.Fn = func(*[kernel.MaxLanes]*sha256k.State, *[kernel.MaxLanes]*byte, uint32, int) {}
 	return NewServer(testSpec, Kernels[sha256k.State]{
 		Single:     kernel.Single[sha256k.State]{Name: "null", Fn: func(*sha256k.State, []byte) {}},
-		SingleRate: 1,
+		SingleRate: singleRate,
 		Multi:      []Rated[sha256k.State]{{Multi: shape, Rate: 1000}},
 	})
+}
+
+// nullMessages is n messages of overheadSize zero bytes, for the null
+// kernels.
+func nullMessages(n int) [][]byte {
+	msgs := make([][]byte, n)
+	for i := range msgs {
+		msgs[i] = make([]byte, overheadSize)
+	}
+	return msgs
 }
 
 // BenchmarkRoundFloor is the least any engine pays per write of 16
