@@ -9,7 +9,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 
@@ -323,6 +325,7 @@ func NoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
 func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 	const laneBytes = 32 << 10
 	one := RandomBytes(rand.New(rand.NewPCG(1, 1)), laneBytes)
+	pool := newMessagePool()
 	for _, impl := range a.Singles {
 		b.Run("impl="+impl.Name+"/lanes=1/busy=1", func(b *testing.B) {
 			cputest.Require(b, impl.Level)
@@ -369,7 +372,7 @@ func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 		}
 		if impl.Fast == 0 {
 			b.Run(fmt.Sprintf("impl=%s/lanes=%d/busy=%d/layout=memory", impl.Name, impl.Lanes, impl.Lanes), func(b *testing.B) {
-				benchmarkMemory(b, a, impl)
+				benchmarkMemory(b, a, impl, pool)
 			})
 		}
 	}
@@ -388,21 +391,48 @@ const (
 // than from the caches. Each goroutine of b.RunParallel has its own
 // messages: with -cpu 2 it measures two cores at once, the ceiling of
 // the engine's two-core rounds.
-func benchmarkMemory[S comparable](b *testing.B, a Algorithm[S], impl kernel.Multi[S]) {
+func benchmarkMemory[S comparable](b *testing.B, a Algorithm[S], impl kernel.Multi[S], pool *messagePool) {
 	cputest.Require(b, impl.Level)
 	cputest.RequireFeatures(b, impl.Needs)
 	b.SetBytes(int64(impl.Lanes * msgBytes))
+	messages := pool.take(b, impl.Lanes)
 	b.RunParallel(func(pb *testing.PB) {
-		r := rand.New(rand.NewPCG(1, 1))
-		msgs := make([][]byte, impl.Lanes)
-		for i := range msgs {
-			msgs[i] = RandomBytes(r, msgBytes)
-		}
-		pass := streamPass(a, impl, msgs, msgBytes)
+		pass := streamPass(a, impl, messages(), msgBytes)
 		for pb.Next() {
 			pass()
 		}
 	})
+}
+
+// messagePool gives each goroutine of b.RunParallel messages of its own,
+// msgBytes each, made once for all of a benchmark's rows and before the
+// timer starts. Made inside the timed function, as they once were, they
+// cost the rows their making: RandomBytes runs ~160 MB/s, so 4 lanes'
+// messages took 2.5% of a second's run and 32 lanes' a tenth.
+type messagePool struct {
+	sets [][][]byte // by goroutine
+	r    *rand.Rand
+}
+
+func newMessagePool() *messagePool {
+	return &messagePool{r: rand.New(rand.NewPCG(1, 1))}
+}
+
+// take makes sure each of GOMAXPROCS goroutines has n messages, resets
+// b's timer, and returns what each goroutine calls once for its own.
+func (p *messagePool) take(b *testing.B, n int) func() [][]byte {
+	procs := runtime.GOMAXPROCS(0)
+	for len(p.sets) < procs {
+		p.sets = append(p.sets, nil)
+	}
+	for g := range procs {
+		for len(p.sets[g]) < n {
+			p.sets[g] = append(p.sets[g], RandomBytes(p.r, msgBytes))
+		}
+	}
+	b.ResetTimer()
+	var next atomic.Int32
+	return func() [][]byte { return p.sets[next.Add(1)-1][:n] }
 }
 
 // streamPass returns one pass of a kernel over streams of size bytes as
@@ -485,5 +515,50 @@ func BenchmarkBatch[S comparable](b *testing.B, a Algorithm[S]) {
 				})
 			}
 		}
+	}
+}
+
+// BenchmarkFootprint measures the named kernel on streams of 1 MiB as the
+// engine runs N of them, N a multiple of its lanes: one call per 32 KiB of
+// each lane, the streams taken a kernel's lanes at a time, every stream a
+// separate allocation. The kernel's work per byte is the same in every row;
+// only the messages' footprint grows (streams MiB a goroutine). Each
+// goroutine of b.RunParallel has its own streams, so with -cpu 2 the two
+// cores' footprints add up: what the engine's N=32 rounds at two Ps meet
+// when the last-level cache, shared with the rest of the machine, no longer
+// holds the messages.
+func BenchmarkFootprint[S comparable](b *testing.B, a Algorithm[S], name string) {
+	k := slices.IndexFunc(a.Multis, func(m kernel.Multi[S]) bool { return m.Name == name })
+	if k < 0 {
+		b.Skipf("kernel %q not built for this GOARCH or tags", name)
+	}
+	impl := a.Multis[k]
+	pool := newMessagePool()
+	for _, streams := range []int{4, 8, 16, 32, 64} {
+		if streams%impl.Lanes != 0 {
+			continue
+		}
+		b.Run(fmt.Sprintf("impl=%s/lanes=%d/streams=%d", impl.Name, impl.Lanes, streams), func(b *testing.B) {
+			cputest.Require(b, impl.Level)
+			cputest.RequireFeatures(b, impl.Needs)
+			b.SetBytes(int64(streams * msgBytes))
+			messages := pool.take(b, streams)
+			b.RunParallel(func(pb *testing.PB) {
+				msgs := messages()
+				states := make([]S, streams)
+				var sp [kernel.MaxLanes]*S
+				var ptrs [kernel.MaxLanes]*byte
+				for pb.Next() {
+					for off := 0; off < msgBytes; off += callBytes {
+						for g := 0; g < streams; g += impl.Lanes {
+							for i := range impl.Lanes {
+								sp[i], ptrs[i] = &states[g+i], &msgs[g+i][off]
+							}
+							impl.Fn(&sp, &ptrs, 1<<impl.Lanes-1, callBytes/a.BlockSize)
+						}
+					}
+				}
+			})
+		})
 	}
 }
