@@ -72,6 +72,33 @@ func BenchmarkLoneWrite(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*overheadSize/workload.WriteSize), "ns/write")
 }
 
+// BenchmarkFewWrites is the engine's cost of a write of 2 and 3 streams
+// written at once, one goroutine each, on kernels that hash nothing (a
+// lone stream on the single-stream one). At one P they share lanes; at
+// two, two streams can each run on a core of their own, and what a write
+// costs there is how often a combiner looks for company that never comes.
+// Run with -cpu 1,2.
+func BenchmarkFewWrites(b *testing.B) {
+	for _, streams := range []int{2, 3} {
+		b.Run(fmt.Sprintf("streams=%d", streams), func(b *testing.B) {
+			s := nullServer(kernel.Multi[sha256k.State]{Name: "alike16", Lanes: 16}, lanesFrom2)
+			msgs := nullMessages(streams)
+			newHash := func() hash.Hash { return s.NewHash() }
+			b.ResetTimer()
+			for range b.N {
+				workload.Streams(msgs, newHash, nil)
+			}
+			st := s.Stats()
+			total := st.MultiBlocks + st.SingleBlocks
+			if total != uint64(b.N*streams*overheadSize/sha256k.BlockSize) {
+				b.Fatalf("stats %+v: blocks lost", st)
+			}
+			b.ReportMetric(float64(st.MultiBlocks)/float64(total), "in-lanes")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*streams*overheadSize/workload.WriteSize), "ns/write")
+		})
+	}
+}
+
 // Rates of nullServer's single-stream kernel against its lanes' 1000.
 const (
 	lanesAlways = 1   // every round in the lanes, even of one stream
