@@ -437,22 +437,33 @@ func (p *messagePool) take(b *testing.B, n int) func() [][]byte {
 
 // streamPass returns one pass of a kernel over streams of size bytes as
 // the engine runs them, every lane busy and one call per 32 KiB of each:
-// lane i reads msgs[i], from its start again where it is shorter.
+// the streams msgs, a multiple of the kernel's lanes, taken its lanes at a
+// time, each stream reading its message from the start again where it is
+// shorter.
 func streamPass[S comparable](a Algorithm[S], impl kernel.Multi[S], msgs [][]byte, size int) func() {
-	var states [kernel.MaxLanes]S
+	states := make([]S, len(msgs))
 	var sp [kernel.MaxLanes]*S
 	var ptrs [kernel.MaxLanes]*byte
-	for i := range impl.Lanes {
-		sp[i] = &states[i]
-	}
 	return func() {
 		for off := 0; off < size; off += callBytes {
-			for i, m := range msgs {
-				ptrs[i] = &m[off%len(m)]
+			for g := 0; g < len(msgs); g += impl.Lanes {
+				for i, m := range msgs[g : g+impl.Lanes] {
+					sp[i], ptrs[i] = &states[g+i], &m[off%len(m)]
+				}
+				impl.Fn(&sp, &ptrs, 1<<impl.Lanes-1, callBytes/a.BlockSize)
 			}
-			impl.Fn(&sp, &ptrs, 1<<impl.Lanes-1, callBytes/a.BlockSize)
 		}
 	}
+}
+
+// multiNamed is a's multi-lane kernel of that name; it skips b where this
+// build has none.
+func multiNamed[S comparable](b *testing.B, a Algorithm[S], name string) kernel.Multi[S] {
+	k := slices.IndexFunc(a.Multis, func(m kernel.Multi[S]) bool { return m.Name == name })
+	if k < 0 {
+		b.Skipf("kernel %q not built for this GOARCH or tags", name)
+	}
+	return a.Multis[k]
 }
 
 // BenchmarkMemoryLanes measures the named kernel as benchmarkMemory does,
@@ -463,11 +474,7 @@ func streamPass[S comparable](a Algorithm[S], impl kernel.Multi[S], msgs [][]byt
 // the lanes that leave the L2 cost, each (a steady fall) or past some
 // count of streams (a step, as a prefetcher tracking too few would give).
 func BenchmarkMemoryLanes[S comparable](b *testing.B, a Algorithm[S], name string) {
-	k := slices.IndexFunc(a.Multis, func(m kernel.Multi[S]) bool { return m.Name == name })
-	if k < 0 {
-		b.Skipf("kernel %q not built for this GOARCH or tags", name)
-	}
-	impl := a.Multis[k]
+	impl := multiNamed(b, a, name)
 	for streaming := 0; streaming <= impl.Lanes; streaming += impl.Lanes / 8 {
 		b.Run(fmt.Sprintf("impl=%s/lanes=%d/streaming=%d", impl.Name, impl.Lanes, streaming), func(b *testing.B) {
 			cputest.Require(b, impl.Level)
@@ -528,11 +535,7 @@ func BenchmarkBatch[S comparable](b *testing.B, a Algorithm[S]) {
 // when the last-level cache, shared with the rest of the machine, no longer
 // holds the messages.
 func BenchmarkFootprint[S comparable](b *testing.B, a Algorithm[S], name string) {
-	k := slices.IndexFunc(a.Multis, func(m kernel.Multi[S]) bool { return m.Name == name })
-	if k < 0 {
-		b.Skipf("kernel %q not built for this GOARCH or tags", name)
-	}
-	impl := a.Multis[k]
+	impl := multiNamed(b, a, name)
 	pool := newMessagePool()
 	for _, streams := range []int{4, 8, 16, 32, 64} {
 		if streams%impl.Lanes != 0 {
@@ -544,19 +547,9 @@ func BenchmarkFootprint[S comparable](b *testing.B, a Algorithm[S], name string)
 			b.SetBytes(int64(streams * msgBytes))
 			messages := pool.take(b, streams)
 			b.RunParallel(func(pb *testing.PB) {
-				msgs := messages()
-				states := make([]S, streams)
-				var sp [kernel.MaxLanes]*S
-				var ptrs [kernel.MaxLanes]*byte
+				pass := streamPass(a, impl, messages(), msgBytes)
 				for pb.Next() {
-					for off := 0; off < msgBytes; off += callBytes {
-						for g := 0; g < streams; g += impl.Lanes {
-							for i := range impl.Lanes {
-								sp[i], ptrs[i] = &states[g+i], &msgs[g+i][off]
-							}
-							impl.Fn(&sp, &ptrs, 1<<impl.Lanes-1, callBytes/a.BlockSize)
-						}
-					}
+					pass()
 				}
 			})
 		})
