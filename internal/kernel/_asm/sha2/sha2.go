@@ -227,15 +227,21 @@ type Rider interface {
 }
 
 // LanesRiding is Lanes with groups groups of lanes (1 or 2) and, if rider
-// is not nil, its work among the rounds.
+// is not nil, its work among the rounds. A kernel with a rider keeps its
+// lanes in registers 16-31 (highvec), half the file, so its chaining state
+// waits in memory while each block is transposed, as LanesAVX2's does.
 func (ws Words) LanesRiding(fn string, codeBytes, groups, rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int), rider Rider) {
 	row := 32 * groups // bytes of one word across the lanes of every group
 	w, saved, sp, pp, n, off := frame(rounds, row)
+	inMemory := rider != nil
 	st := make([][8]VecVirtual, groups)
 	for g := range st {
 		for i := range 8 {
 			st[g][i] = YMM()
 			ws.Load(Mem{Base: sp, Disp: row*i + 32*g}, st[g][i])
+			if inMemory {
+				ws.Load(st[g][i], saved.Offset(row*i+32*g))
+			}
 		}
 	}
 	ride := func(int) {}
@@ -250,13 +256,21 @@ func (ws Words) LanesRiding(fn string, codeBytes, groups, rounds int, consts, bs
 	load(pp, off, bswap, w, row)
 	for g := range st {
 		for i := range 8 {
-			ws.Load(st[g][i], saved.Offset(row*i+32*g))
+			if inMemory {
+				st[g][i] = YMM()
+				ws.Load(saved.Offset(row*i+32*g), st[g][i])
+			} else {
+				ws.Load(st[g][i], saved.Offset(row*i+32*g))
+			}
 		}
 	}
 	ws.rounds("avx512", rounds, row, w, consts, st, true, ride)
 	for g := range st {
 		for i := range 8 {
 			ws.Add(saved.Offset(row*i+32*g), st[g][i], st[g][i])
+			if inMemory {
+				ws.Load(st[g][i], saved.Offset(row*i+32*g))
+			}
 		}
 	}
 	ws.nextBlock(off)
@@ -264,6 +278,9 @@ func (ws Words) LanesRiding(fn string, codeBytes, groups, rounds int, consts, bs
 	JNZ(LabelRef("avx512_loop"))
 	for g := range st {
 		for i := range 8 {
+			if inMemory {
+				ws.Load(saved.Offset(row*i+32*g), st[g][i])
+			}
 			ws.Load(st[g][i], Mem{Base: sp, Disp: row*i + 32*g})
 		}
 	}

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/highvec"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/interleave"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
@@ -22,6 +23,7 @@ func main() {
 	avx2()
 	avx512()
 	hybrid()
+	highvec.For("blockSHANIx2AVX512x8")
 	batchAVX512()
 	Generate()
 }
