@@ -54,6 +54,14 @@ func TestKernelChoice(t *testing.T) {
 			[]span{{1, "shani", 0}, {3, "shanix2", 2}, {4, "shanix4", 0}, {32, "shanix4", 4}}},
 		{"sha512", cpu.Zen3, cpu.AVX2, sha512Choice,
 			[]span{{1, "stdlib", 0}, {4, "avx2x4", 0}, {32, "avx2x4", 4}}},
+		{"md5", cpu.GoldenCove, cpu.AVX512, md5Choice,
+			[]span{{1, "amd64", 0}, {2, "amd64x2", 0}, {16, "avx512x16", 0}, {29, "avx512x16", 16}, {32, "avx512x32", 0}}},
+		{"sha1", cpu.GoldenCove, cpu.AVX512, sha1Choice,
+			[]span{{1, "shani", 0}, {2, "shanix2", 0}, {3, "shanix2", 2}, {4, "shanix4", 0}, {10, "shanix2+avx512x8", 0}, {16, "avx512x16", 0}, {32, "avx512x16", 16}}},
+		{"sha256", cpu.GoldenCove, cpu.AVX512, sha256Choice,
+			[]span{{1, "shani", 0}, {2, "shanix2", 0}, {3, "shanix2", 2}, {4, "shanix4", 0}, {5, "shanix4", 4}, {10, "shanix2+avx512x8", 0}, {15, "shanix2+avx512x8", 10}, {16, "avx512x16", 0}, {32, "shanix2+avx512x8", 10}}},
+		{"sha512", cpu.GoldenCove, cpu.AVX512, sha512Choice,
+			[]span{{2, "stdlib", 0}, {4, "avx2x4", 0}, {8, "avx512x8", 0}, {32, "avx512x8", 8}}},
 	} {
 		b := 1
 		for _, s := range c.table {

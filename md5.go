@@ -73,9 +73,26 @@ var md5Spec = &engine.Spec[md5.State]{
 // 3%, and on 3 streams of 1 MiB the two choices, alternating in one
 // process, moved 1.022x (10 processes of 30 pairs; 2 streams, the same
 // kernel either way, 0.997x; streams-md5-fill-choice-paired.txt).
+//
+// Intel Xeon with AMX (Golden Cove class, 2.6 GHz; scripts/crossover,
+// kernels alone, medians of 6,
+// bench/results/2026-11-25/goldencove-crossover-table.md), MB/s with b
+// ready:
+//
+//	b            1     2     3     4     6     8    16
+//	amd64      896   896   896   896   896   896   896
+//	amd64x2    785  1568  1568  1568  1568  1568  1568
+//	avx2x16      -  1014  1521  2027  3042  4034  7945
+//	avx512x16    -  1565  2349  3122  4712  6264 12497
+//	avx512x32    -   879  1318  1763  2632  3520  6703   (13123 at 32)
+//
+// Partly filled lanes move b/L of the full rate here (no fills), so a
+// round runs amd64 for one stream, amd64x2 for two (a tie with 2 of the
+// 16 lanes), avx512x16 from 3 and avx512x32 from 30.
 var md5Rates = rateTable{
-	cpu.Zen4: {"amd64": 810, "generic": 420, "avx2x16": 7300, "avx512x16": 9900, "avx512x32": 12700},
-	cpu.Zen3: {"amd64": 710, "generic": 275, "amd64x2": 1270, "avx2x16": 6300},
+	cpu.Zen4:       {"amd64": 810, "generic": 420, "avx2x16": 7300, "avx512x16": 9900, "avx512x32": 12700},
+	cpu.Zen3:       {"amd64": 710, "generic": 275, "amd64x2": 1270, "avx2x16": 6300},
+	cpu.GoldenCove: {"amd64": 896, "generic": 336, "amd64x2": 1568, "avx2x16": 7945, "avx512x16": 12497, "avx512x32": 13123},
 }
 
 // md5Fills are the kernels' shares of their full rate with fewer lanes

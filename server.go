@@ -105,12 +105,26 @@ func (s *Server) SumManyHex(dst []byte, msgs [][]byte) []byte {
 // against a loop of 242 and 358 (summany-few-zen3-md5-x2.txt): the cut-off
 // stays at 4.
 //
-// A count where the two tie (MD5 and SHA-256 at 3) stays with the loop.
+// On an Intel Xeon with AMX (Golden Cove class), which has the batch
+// kernels, BenchmarkSumManyFew, medians of 6
+// (bench/results/2026-11-25/goldencove-summany-few.txt), 1, 2, 3, 4, 5, 6
+// paths:
+//
+//	MD5      one-shot loop  91, 182, 263, 344, 437, 523; lanes 167, 167, 169, 171, 174, 175
+//	SHA-1    one-shot loop  80, 159, 236, 315, 392, 466; lanes 245, 244, 245, 248, 249, 249
+//	SHA-224  one-shot loop  89, 178, 268, 355, 439, 526; lanes 350, 354, 357, 359, 357, 359
+//	SHA-256  one-shot loop  75, 148, 221, 295, 365, 436; lanes 350, 350, 354, 355, 355, 360
+//	SHA-384  one-shot loop 207, 413, 622, 824, 1036, 1246; lanes 410, 418, 416, 418, 424, 428
+//	SHA-512 as SHA-384, within 2%
+//
+// A count where the two tie (MD5 and SHA-256 at 3 on Zen 4; SHA-224 at 4
+// and SHA-384/512 at 2 here) stays with the loop.
 // Larger messages pay for the call sooner (two streams of 1 KiB already
 // hash 1.5x faster in lanes), hence the byte bound.
 var manyMinMsgs = map[cpu.Microarch][maxAlgorithm]int{
-	cpu.Zen4: {MD5: 3, SHA1: 5, SHA224: 5, SHA256: 6, SHA384: 3, SHA512: 3, SHA512_224: 3, SHA512_256: 3},
-	cpu.Zen3: {MD5: 4, SHA1: 2, SHA224: 2, SHA256: 4, SHA384: 3, SHA512: 3, SHA512_224: 3, SHA512_256: 3},
+	cpu.Zen4:       {MD5: 3, SHA1: 5, SHA224: 5, SHA256: 6, SHA384: 3, SHA512: 3, SHA512_224: 3, SHA512_256: 3},
+	cpu.Zen3:       {MD5: 4, SHA1: 2, SHA224: 2, SHA256: 4, SHA384: 3, SHA512: 3, SHA512_224: 3, SHA512_256: 3},
+	cpu.GoldenCove: {MD5: 2, SHA1: 4, SHA224: 5, SHA256: 5, SHA384: 3, SHA512: 3, SHA512_224: 3, SHA512_256: 3},
 }
 
 const manyMinBytes = 1 << 10

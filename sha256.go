@@ -77,9 +77,30 @@ var (
 //	shanix2  1562  3125  3125  3125  3125  3125  3125
 //	shanix4     -  1646  2471  3256  3256  3256  3256
 //	avx2x8      -   406   612   792  1192  1541  1541
+//
+// Intel Xeon with AMX (Golden Cove class, 2.6 GHz; scripts/crossover,
+// kernels alone, medians of 6,
+// bench/results/2026-11-25/goldencove-crossover-table.md), MB/s with b
+// ready:
+//
+//	b          1     2     3     4     6     8    16
+//	shani    1985  1985  1985  1985  1985  1985  1985
+//	shanix2  1339  2686  2686  2686  2686  2686  2686
+//	shanix4     -  1365  2034  2697  2697  2697  2697
+//	avx2x8      -   455   683   903  1357  1802  1802
+//	shanix2+    -  1810  2039  2264  2713  3161  3608 (10 lanes)
+//	avx512x8
+//	avx512x16   -   443   666   886  1333  1771  3520
+//
+// So a round runs shani for one stream, shanix2 for 2 or 3, shanix4 for 4
+// or 5 (at 4 a tie with shanix2), and the hybrid from 6, but for exactly
+// 16 ready, which avx512x16 takes all of (the hybrid would leave 6
+// waiting for 2.5% more, within waitMargin). Two SHA-NI streams move
+// 1.35x one, four no more than two.
 var sha256Rates = rateTable{
-	cpu.Zen4: {"generic": 260, "shani": 1780, "shanix2": 3250, "avx2x8": 1840, "avx512x16": 3300, "shanix2+avx512x8": 3960},
-	cpu.Zen3: {"generic": 204, "shani": 1590, "shanix2": 3170, "shanix4": 3340, "avx2x8": 1650},
+	cpu.Zen4:       {"generic": 260, "shani": 1780, "shanix2": 3250, "avx2x8": 1840, "avx512x16": 3300, "shanix2+avx512x8": 3960},
+	cpu.Zen3:       {"generic": 204, "shani": 1590, "shanix2": 3170, "shanix4": 3340, "avx2x8": 1650},
+	cpu.GoldenCove: {"generic": 273, "shani": 1985, "shanix2": 2686, "shanix4": 2697, "avx2x8": 1802, "shanix2+avx512x8": 3608, "avx512x16": 3520},
 }
 
 // sha256Fills are the kernels' shares of their full rate with fewer lanes

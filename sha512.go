@@ -56,9 +56,24 @@ var (
 //	b          1     2     3     4     6     8    16
 //	stdlib    648   648   648   648   648   648   648
 //	avx2x4      -   668   998  1261  1261  1261  1261
+//
+// Intel Xeon with AMX (Golden Cove class, 2.6 GHz; scripts/crossover,
+// kernels alone, medians of 6,
+// bench/results/2026-11-25/goldencove-crossover-table.md), MB/s with b
+// ready:
+//
+//	b          1     2     3     4     6     8    16
+//	stdlib    767   767   767   767   767   767   767
+//	avx2x4      -   742  1115  1490  1490  1490  1490
+//	avx512x8    -   710  1062  1416  2114  2829  2829
+//
+// So a round runs stdlib for 1 or 2 streams, avx2x4 for 3 or 4 and
+// avx512x8 from 5. Zen 4's rates, which this CPU took before it had its
+// own, ran avx512x8 on two streams: 0.91x crypto/sha512.
 var sha512Rates = rateTable{
-	cpu.Zen4: {"generic": 347, "stdlib": 681, "avx2x4": 1350, "avx512x8": 2810},
-	cpu.Zen3: {"generic": 322, "stdlib": 672, "avx2x4": 1360},
+	cpu.Zen4:       {"generic": 347, "stdlib": 681, "avx2x4": 1350, "avx512x8": 2810},
+	cpu.Zen3:       {"generic": 322, "stdlib": 672, "avx2x4": 1360},
+	cpu.GoldenCove: {"generic": 423, "stdlib": 767, "avx2x4": 1490, "avx512x8": 2829},
 }
 
 // sha512Fills are the kernels' shares of their full rate with fewer lanes

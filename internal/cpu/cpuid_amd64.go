@@ -16,17 +16,23 @@ func hasSHA() bool {
 	return b&(1<<29) != 0 && cpu.X86.HasSSSE3 && cpu.X86.HasSSE41
 }
 
-// amdFamilyModel returns the family and model CPUID leaf 1 reports
-// (extended fields folded in) and whether the vendor is AMD.
-func amdFamilyModel() (family, model uint32, amd bool) {
+// identify reads the vendor (leaf 0), family and model (leaf 1) and AMX
+// (leaf 7, EDX bit 24, which golang.org/x/sys/cpu reports).
+func identify() Identity {
 	_, b, c, d := cpuid(0, 0)
-	amd = b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163 // "AuthenticAMD"
-	a, _, _, _ := cpuid(1, 0)
-	family = a >> 8 & 0xf
-	model = a >> 4 & 0xf
-	if family == 0xf {
-		family += a >> 20 & 0xff
-		model |= a >> 16 & 0xf << 4
+	id := Identity{
+		AMD:   b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163, // "AuthenticAMD"
+		Intel: b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e, // "GenuineIntel"
+		AMX:   cpu.X86.HasAMXTile,
 	}
-	return family, model, amd
+	a, _, _, _ := cpuid(1, 0)
+	id.Family = a >> 8 & 0xf
+	id.Model = a >> 4 & 0xf
+	if id.Family == 0xf || id.Family == 6 {
+		id.Model |= a >> 16 & 0xf << 4
+	}
+	if id.Family == 0xf {
+		id.Family += a >> 20 & 0xff
+	}
+	return id
 }
