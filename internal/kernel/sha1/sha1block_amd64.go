@@ -26,6 +26,7 @@ var multis = []kernel.Multi[State]{
 	{Name: "shanix4", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 4, Fn: blocksSHANIx4},
 	{Name: "avx2x8", Level: cpu.AVX2, Lanes: 8, Fn: blocksAVX2x8},
 	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512x16},
+	{Name: "zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: blocksZMMx16},
 	{Name: "shanix2+avx512x8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid},
 }
 
@@ -67,6 +68,15 @@ func blocksAVX512x16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*by
 	var p [16]*byte
 	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 5*16), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
 		blockAVX512x16(&ls, &p, nblocks)
+		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 5*16), 16, states, mask)
+	}
+}
+
+func blocksZMMx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	var ls [5][16]uint32
+	var p [16]*byte
+	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 5*16), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
+		blockZMMx16(&ls, &p, nblocks)
 		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 5*16), 16, states, mask)
 	}
 }

@@ -29,6 +29,11 @@ func blockAVX2x8(s *[5][8]uint32, ptrs *[8]*byte, nblocks int)
 //go:noescape
 func blockAVX512x16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
 
+// blockZMMx16 hashes nblocks blocks of 16 lanes with 512-bit AVX-512 instructions.
+//
+//go:noescape
+func blockZMMx16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
+
 // blockSHANIx2AVX512x8 hashes nblocks blocks of 8 lanes with AVX-512 and, meanwhile, 2*nblocks blocks of two streams with SHA-NI.
 //
 //go:noescape

@@ -32,6 +32,7 @@ var multis = []kernel.Multi[State]{
 	generic,
 	{Name: "avx2x4", Level: cpu.AVX2, Lanes: 4, Fn: blocksAVX2x4},
 	{Name: "avx512x8", Level: cpu.AVX512, Lanes: 8, Fn: blocksAVX512x8},
+	{Name: "zmmx8", Level: cpu.AVX512, Lanes: 8, Fn: blocksZMMx8},
 }
 
 func blocksAVX2x4(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
@@ -40,6 +41,15 @@ func blocksAVX2x4(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte,
 	if kernel.ToLanes64(unsafe.Slice(&ls[0][0], 8*4), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
 		blockAVX2x4(&ls, &p, nblocks)
 		kernel.FromLanes64(unsafe.Slice(&ls[0][0], 8*4), 4, states, mask)
+	}
+}
+
+func blocksZMMx8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	var ls [8][8]uint64
+	var p [8]*byte
+	if kernel.ToLanes64(unsafe.Slice(&ls[0][0], 8*8), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
+		blockZMMx8(&ls, &p, nblocks)
+		kernel.FromLanes64(unsafe.Slice(&ls[0][0], 8*8), 8, states, mask)
 	}
 }
 

@@ -22,6 +22,7 @@ func main() {
 	shaniX4()
 	avx2()
 	avx512()
+	zmm()
 	hybrid()
 	highvec.For("blockSHANIx2AVX512x8")
 	batchAVX512()
@@ -379,10 +380,18 @@ func avx2() {
 //   - Computing F(b, c, d) in place in d, which dies in that round, saves
 //     the register copy of every round (13% of the instructions) but no
 //     measurable time: Zen 4 renames the copies away.
-func avx512() {
-	TEXT("blockAVX512x16", 0, "func(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)")
+func avx512() { lanes16("blockAVX512x16", "256-bit", false) }
+
+// zmm is avx512 with the 16 lanes in one group of ZMM registers: half the
+// instructions, for CPUs whose 512-bit operations issue nearly as often
+// as 256-bit ones (Intel's, on two ports; see sha2.Words.ZMM). The message
+// lands in the same rows, 64 bytes a word.
+func zmm() { lanes16("blockZMMx16", "512-bit", true) }
+
+func lanes16(name, forms string, wide bool) {
+	TEXT(name, 0, "func(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)")
 	Pragma("noescape")
-	Doc("blockAVX512x16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.")
+	Doc(fmt.Sprintf("%s hashes nblocks blocks of 16 lanes with %s AVX-512 instructions.", name, forms))
 	const row = 64                           // bytes of one word across the lanes of both groups
 	rings := stack.Aligned(2*16*row + 5*row) // this block's message ring and the next block's
 	saved := rings.Offset(2 * 16 * row)
@@ -390,12 +399,13 @@ func avx512() {
 	pp := Load(Param("ptrs"), GP64())
 	n := Load(Param("nblocks"), GP64())
 	pl := transpose.NewPipeline(rings, 16*row, 64, n)
-	k, bswap := roundConsts()
-	var st [2][5]VecVirtual
-	for g := range 2 {
+	k, bswap := roundConsts(wide)
+	g := newGroups(wide)
+	st := make([][5]VecVirtual, g.n)
+	for j := range st {
 		for i := range 5 {
-			st[g][i] = YMM()
-			VMOVDQU32(Mem{Base: sp, Disp: row*i + 32*g}, st[g][i])
+			st[j][i] = g.vec()
+			VMOVDQU32(Mem{Base: sp, Disp: row*i + g.bytes*j}, st[j][i])
 		}
 	}
 	var first transpose.Deferred
@@ -403,36 +413,58 @@ func avx512() {
 	first.Flush()
 
 	Label("avx512_loop")
-	warm.Code("blockAVX512x16", 15<<10, 64, n)
+	warm.Code(name, 15<<10, 64, n)
 	pl.Begin()
 	var pipe transpose.Deferred
 	deferMessage(&pipe, pp, pl.Next, pl.Nxt, bswap)
-	hashBlock(&st, saved, k, pl.Cur, &pipe)
+	hashBlock(st, g, saved, k, pl.Cur, &pipe)
 	pl.End()
 	DECQ(n)
 	JNZ(LabelRef("avx512_loop"))
-	for g := range 2 {
+	for j := range st {
 		for i := range 5 {
-			VMOVDQU32(st[g][i], Mem{Base: sp, Disp: row*i + 32*g})
+			VMOVDQU32(st[j][i], Mem{Base: sp, Disp: row*i + g.bytes*j})
 		}
 	}
 	VZEROUPPER()
 	RET()
 }
 
-// hashBlock emits one block's 80 rounds for both groups on the message
-// ring buf, with pipe (the next block's transpose) spread through them,
-// and adds the result into st.
-func hashBlock(st *[2][5]VecVirtual, saved Mem, k [4]VecVirtual, buf Register, pipe *transpose.Deferred) {
+// groups is how 16 lanes sit in registers: two groups of YMM registers
+// or one of ZMM registers.
+type groups struct {
+	n, bytes int // groups, and bytes of lanes in each
+	wide     bool
+}
+
+func newGroups(wide bool) groups {
+	if wide {
+		return groups{n: 1, bytes: 64, wide: true}
+	}
+	return groups{n: 2, bytes: 32}
+}
+
+// vec allocates a lane register.
+func (g groups) vec() VecVirtual {
+	if g.wide {
+		return ZMM()
+	}
+	return YMM()
+}
+
+// hashBlock emits one block's 80 rounds for the groups of lanes gr on the
+// message ring buf, with pipe (the next block's transpose) spread through
+// them, and adds the result into st.
+func hashBlock(st [][5]VecVirtual, gr groups, saved Mem, k [4]VecVirtual, buf Register, pipe *transpose.Deferred) {
 	const row = 64
-	for g := range 2 {
+	for g := range st {
 		for i := range 5 {
-			VMOVDQU32(st[g][i], saved.Offset(row*i+32*g))
+			VMOVDQU32(st[g][i], saved.Offset(row*i+gr.bytes*g))
 		}
 	}
-	var gs [2]*lanes
+	gs := make([]*lanes, len(st))
 	for g := range gs {
-		gs[g] = &lanes{evex: true, w: Mem{Base: buf, Disp: 32 * g}, row: row, x: map[int]VecVirtual{}}
+		gs[g] = &lanes{evex: true, wide: gr.wide, w: Mem{Base: buf, Disp: gr.bytes * g}, row: row, x: map[int]VecVirtual{}}
 		l := gs[g]
 		l.v = st[g]
 		l.start(k[0])
@@ -440,14 +472,14 @@ func hashBlock(st *[2][5]VecVirtual, saved Mem, k [4]VecVirtual, buf Register, p
 	perRound := (len(*pipe) + 79) / 80
 	for t := range 80 {
 		for g, l := range gs {
-			l.step(t, k[min(t+1, 79)/20], saved.Offset(row*4+32*g), st[g][4])
+			l.step(t, k[min(t+1, 79)/20], saved.Offset(row*4+gr.bytes*g), st[g][4])
 		}
 		pipe.Emit(perRound)
 	}
 	pipe.Flush()
 	for g, l := range gs {
 		for i := range 4 {
-			VPADDD(saved.Offset(row*i+32*g), l.v[i], st[g][i])
+			VPADDD(saved.Offset(row*i+gr.bytes*g), l.v[i], st[g][i])
 		}
 	}
 }
@@ -490,7 +522,7 @@ func hybrid() {
 			VMOVDQU32(x, ring.Offset(row*(8*h+j)))
 		})
 	}
-	k := broadcastConsts()
+	k := broadcastConsts(false)
 	l := &lanes{evex: true, w: ring, row: row, x: map[int]VecVirtual{}}
 	r.plan()
 	l.block(saved, func(t int) Op { return k[min(t, 79)/20] }, func(t int) { r.round(t, 80) })
@@ -612,7 +644,7 @@ func batchAVX512() {
 	saved := rings.Offset(2 * 16 * row)
 	lastE := saved.Offset(5 * row)
 	bs := transpose.NewBatchStream(name, lanes, 64)
-	k, bswap := roundConsts()
+	k, bswap := roundConsts(false)
 	iv := sha2.SHA256.Consts("sha1init", []uint64{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0})
 	var st [2][5]VecVirtual
 	for g := range 2 {
@@ -635,7 +667,7 @@ func batchAVX512() {
 	}
 	initState()
 	bs.Pipelined(rings, 16*row, message,
-		func(buf Register, pipe *transpose.Deferred) { hashBlock(&st, saved, k, buf, pipe) },
+		func(buf Register, pipe *transpose.Deferred) { hashBlock(st[:], newGroups(false), saved, k, buf, pipe) },
 		func() { // the lane-full's digests, and the next one's start
 			storeDigests(&st, bs, bswap, lastE)
 			initState()
@@ -692,6 +724,7 @@ func deferMessage(d *transpose.Deferred, ptrs, off, buf Register, bswap VecVirtu
 // selects the AVX-512 forms (VPROLD, VPTERNLOGD, 32 registers) over AVX2's.
 type lanes struct {
 	evex bool
+	wide bool // ZMM registers (AVX-512 only)
 	v    [5]VecVirtual
 	acc  VecVirtual
 	w    Mem
@@ -700,6 +733,9 @@ type lanes struct {
 }
 
 func (l *lanes) at(t int) Mem { return l.w.Offset(l.row * (t % 16)) }
+
+// vec allocates a lane register.
+func (l *lanes) vec() VecVirtual { return groups{wide: l.wide}.vec() }
 
 // rol sets dst to x rotated left by k; AVX2 has no rotation: two shifts
 // and an OR.
@@ -778,11 +814,11 @@ func (l *lanes) schedule(t int) Op {
 	}
 	wt, ok := l.x[t-3]
 	if !ok {
-		wt = YMM()
+		wt = l.vec()
 		VMOVDQU32(l.at(t-3), wt)
 	}
 	delete(l.x, t-3)
-	y := YMM()
+	y := l.vec()
 	VMOVDQU32(l.at(t-8), y)
 	VPTERNLOGD(U8(0x96), l.at(t-14), y, wt)
 	VPXORD(l.at(t-16), wt, wt)
@@ -794,7 +830,7 @@ func (l *lanes) schedule(t int) Op {
 
 // start begins a block: the first round's e + w[0] + k[0].
 func (l *lanes) start(k0 Op) {
-	l.acc = YMM()
+	l.acc = l.vec()
 	VPADDD(l.at(0), l.v[4], l.acc)
 	VPADDD(k0, l.acc, l.acc)
 }
@@ -805,7 +841,7 @@ func (l *lanes) start(k0 Op) {
 func (l *lanes) step(t int, kn Op, savedE Mem, final VecVirtual) {
 	next := final
 	if t < 79 {
-		next = YMM()
+		next = l.vec()
 		VPADDD(l.schedule(t+1), l.v[3], next)
 		VPADDD(kn, next, next)
 	} else {
@@ -822,7 +858,7 @@ func (l *lanes) round(t int, next VecVirtual) {
 	a, b, c, d := l.v[0], l.v[1], l.v[2], l.v[3]
 	l.f(t, b, c, d)
 	VPADDD(d, l.acc, l.acc)
-	r := YMM()
+	r := l.vec()
 	l.rol(5, a, r)
 	VPADDD(r, l.acc, l.acc)
 	l.rol(30, b, b)
@@ -858,19 +894,19 @@ func (l *lanes) f(t int, b, c, d VecVirtual) {
 
 // roundConsts broadcasts the four round constants into registers and
 // loads the byte-swap mask, for the AVX-512 kernels.
-func roundConsts() (k [4]VecVirtual, bswap VecVirtual) {
-	k = broadcastConsts()
+func roundConsts(wide bool) (k [4]VecVirtual, bswap VecVirtual) {
+	k = broadcastConsts(wide)
 	bswap = YMM()
 	VMOVDQU32(byteSwapMask(), bswap)
 	return k, bswap
 }
 
 // broadcastConsts broadcasts the four round constants into registers.
-func broadcastConsts() (k [4]VecVirtual) {
+func broadcastConsts(wide bool) (k [4]VecVirtual) {
 	kt := GP64()
 	LEAQ(constTable(), kt)
 	for p := range k {
-		k[p] = YMM()
+		k[p] = groups{wide: wide}.vec()
 		VPBROADCASTD(Mem{Base: kt, Disp: 4 * p}, k[p])
 	}
 	return k

@@ -17,6 +17,7 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	avx2()
 	avx512()
+	zmm()
 	batchAVX512()
 	Generate()
 }
@@ -66,11 +67,17 @@ func avx2() {
 // is about five instructions long and a group's round about twenty. Each
 // block's message is transposed and byte-swapped up front, and the
 // schedule is extended in a stack buffer two rounds ahead of its use.
-func avx512() {
-	TEXT("blockAVX512x8", 0, "func(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)")
+func avx512() { lanes512("blockAVX512x8", "256-bit", sha2.SHA512) }
+
+// zmm is avx512 with the 8 lanes in one group of ZMM registers (see the
+// SHA-256 generator's zmm).
+func zmm() { lanes512("blockZMMx8", "512-bit", sha2.SHA512.ZMM()) }
+
+func lanes512(name, forms string, words sha2.Words) {
+	TEXT(name, 0, "func(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)")
 	Pragma("noescape")
-	Doc("blockAVX512x8 hashes nblocks blocks of 8 lanes with 256-bit AVX-512 instructions.")
-	sha2.SHA512.Lanes("blockAVX512x8", 13<<10, 80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
+	Doc(fmt.Sprintf("%s hashes nblocks blocks of 8 lanes with %s AVX-512 instructions.", name, forms))
+	words.Lanes(name, 13<<10, 80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for g := range 2 {
 			for c := range 4 {
 				words4x4(true, laneLoads(true, pp, off, 4*g, 32*c), func(j int, r VecVirtual) {
