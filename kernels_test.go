@@ -57,11 +57,11 @@ func TestKernelChoice(t *testing.T) {
 		{"md5", cpu.GoldenCove, cpu.AVX512, md5Choice,
 			[]span{{1, "amd64", 0}, {2, "amd64x2", 0}, {16, "avx512x16", 0}, {29, "avx512x16", 16}, {32, "avx512x32", 0}}},
 		{"sha1", cpu.GoldenCove, cpu.AVX512, sha1Choice,
-			[]span{{1, "shani", 0}, {2, "shanix2", 0}, {3, "shanix2", 2}, {4, "shanix4", 0}, {10, "shanix2+avx512x8", 0}, {16, "avx512x16", 0}, {32, "avx512x16", 16}}},
+			[]span{{1, "shani", 0}, {2, "shanix2", 0}, {3, "shanix2", 2}, {9, "shanix2+avx512x8", 0}, {16, "zmmx16", 0}, {32, "zmmx16", 16}}},
 		{"sha256", cpu.GoldenCove, cpu.AVX512, sha256Choice,
-			[]span{{1, "shani", 0}, {2, "shanix2", 0}, {3, "shanix2", 2}, {4, "shanix4", 0}, {5, "shanix4", 4}, {10, "shanix2+avx512x8", 0}, {15, "shanix2+avx512x8", 10}, {16, "avx512x16", 0}, {32, "shanix2+avx512x8", 10}}},
+			[]span{{1, "shani", 0}, {2, "shanix2", 0}, {3, "shanix2", 2}, {4, "shanix4", 0}, {5, "shanix4", 4}, {10, "shanix2+avx512x8", 0}, {13, "shanix2+avx512x8", 10}, {16, "zmmx16", 0}, {32, "zmmx16", 16}}},
 		{"sha512", cpu.GoldenCove, cpu.AVX512, sha512Choice,
-			[]span{{2, "stdlib", 0}, {4, "avx2x4", 0}, {8, "avx512x8", 0}, {32, "avx512x8", 8}}},
+			[]span{{1, "stdlib", 0}, {8, "zmmx8", 0}, {32, "zmmx8", 8}}},
 	} {
 		b := 1
 		for _, s := range c.table {
@@ -80,13 +80,19 @@ func TestKernelChoice(t *testing.T) {
 
 // TestUnmeasuredKernelsLeftOut checks that a kernel without a rate on the
 // tuning microarchitecture is never run there: Zen 4's rates leave out the
-// four-stream SHA-NI kernels, which were not measured on it.
+// four-stream SHA-NI kernels and the ZMM lanes, which were not measured on
+// it.
 func TestUnmeasuredKernelsLeftOut(t *testing.T) {
 	cputest.RequireFeatures(t, cpu.SHA)
 	k := sha256Kernels(sha256Spec256, cpu.AVX2, cpu.Zen4)
 	for _, m := range k.Multi {
 		if m.Name == "shanix4" {
 			t.Errorf("shanix4 offered on Zen 4, where it has no measured rate")
+		}
+	}
+	for _, m := range sha512Kernels(sha512Spec512, cpu.AVX512, cpu.Zen4).Multi {
+		if m.Name == "zmmx8" {
+			t.Errorf("zmmx8 offered on Zen 4, where it has no measured rate")
 		}
 	}
 	if k := sha1Kernels(cpu.AVX2, cpu.Zen3); len(k.Multi) == 0 || k.Multi[0].Name != "shanix2" {

@@ -80,27 +80,30 @@ var (
 //
 // Intel Xeon with AMX (Golden Cove class, 2.6 GHz; scripts/crossover,
 // kernels alone, medians of 6,
-// bench/results/2026-11-25/goldencove-crossover-table.md), MB/s with b
-// ready:
+// bench/results/2026-11-25/goldencove-zmm-crossover-table.md; an earlier
+// run without the ZMM kernels, goldencove-crossover-table.md, was within
+// 6% but for SHA-1's shanix4, 2504), MB/s with b ready:
 //
 //	b          1     2     3     4     6     8    16
-//	shani    1985  1985  1985  1985  1985  1985  1985
-//	shanix2  1339  2686  2686  2686  2686  2686  2686
-//	shanix4     -  1365  2034  2697  2697  2697  2697
-//	avx2x8      -   455   683   903  1357  1802  1802
-//	shanix2+    -  1810  2039  2264  2713  3161  3608 (10 lanes)
+//	shani    1987  1987  1987  1987  1987  1987  1987
+//	shanix2  1351  2706  2706  2706  2706  2706  2706
+//	shanix4     -  1359  2057  2722  2722  2722  2722
+//	avx2x8      -   455   682   904  1357  1810  1810
+//	shanix2+    -  1838  2064  2290  2746  3202  3661 (10 lanes)
 //	avx512x8
-//	avx512x16   -   443   666   886  1333  1771  3520
+//	avx512x16   -   441   663   885  1338  1773  3523
+//	zmmx16      -   533   797  1067  1598  2116  4215
 //
 // So a round runs shani for one stream, shanix2 for 2 or 3, shanix4 for 4
-// or 5 (at 4 a tie with shanix2), and the hybrid from 6, but for exactly
-// 16 ready, which avx512x16 takes all of (the hybrid would leave 6
-// waiting for 2.5% more, within waitMargin). Two SHA-NI streams move
-// 1.35x one, four no more than two.
+// or 5 (at 4 a tie with shanix2), the hybrid from 6 to 13 (from 11 leaving
+// streams waiting) and zmmx16 from 14. Two SHA-NI streams move 1.36x one, four no more than two. The
+// hybrid ran at 1% of its rate (29 MB/s) until its lanes kept to
+// registers 16-31 (highvec); the engine, on Zen 4's rates, ran it from 8
+// streams, at 0.03x crypto/sha256 (goldencove-before-highvec-*).
 var sha256Rates = rateTable{
 	cpu.Zen4:       {"generic": 260, "shani": 1780, "shanix2": 3250, "avx2x8": 1840, "avx512x16": 3300, "shanix2+avx512x8": 3960},
 	cpu.Zen3:       {"generic": 204, "shani": 1590, "shanix2": 3170, "shanix4": 3340, "avx2x8": 1650},
-	cpu.GoldenCove: {"generic": 273, "shani": 1985, "shanix2": 2686, "shanix4": 2697, "avx2x8": 1802, "shanix2+avx512x8": 3608, "avx512x16": 3520},
+	cpu.GoldenCove: {"generic": 273, "shani": 1987, "shanix2": 2706, "shanix4": 2722, "avx2x8": 1810, "shanix2+avx512x8": 3661, "avx512x16": 3523, "zmmx16": 4215},
 }
 
 // sha256Fills are the kernels' shares of their full rate with fewer lanes

@@ -59,21 +59,23 @@ var (
 //
 // Intel Xeon with AMX (Golden Cove class, 2.6 GHz; scripts/crossover,
 // kernels alone, medians of 6,
-// bench/results/2026-11-25/goldencove-crossover-table.md), MB/s with b
-// ready:
+// bench/results/2026-11-25/goldencove-zmm-crossover-table.md; an earlier
+// run without the ZMM kernels, goldencove-crossover-table.md, was within
+// 6% but for SHA-1's shanix4, 2504), MB/s with b ready:
 //
 //	b          1     2     3     4     6     8    16
-//	stdlib    767   767   767   767   767   767   767
-//	avx2x4      -   742  1115  1490  1490  1490  1490
-//	avx512x8    -   710  1062  1416  2114  2829  2829
+//	stdlib    780   780   780   780   780   780   780
+//	avx2x4      -   744  1120  1495  1495  1495  1495
+//	avx512x8    -   708  1066  1420  2129  2846  2846
+//	zmmx8       -   844  1267  1682  2509  3345  3345
 //
-// So a round runs stdlib for 1 or 2 streams, avx2x4 for 3 or 4 and
-// avx512x8 from 5. Zen 4's rates, which this CPU took before it had its
-// own, ran avx512x8 on two streams: 0.91x crypto/sha512.
+// So a round runs stdlib for one stream and zmmx8 (512-bit forms, which
+// replace avx512x8 here) from 2. Zen 4's rates, which this CPU took before
+// it had its own, ran avx512x8 on two streams: 0.91x crypto/sha512.
 var sha512Rates = rateTable{
 	cpu.Zen4:       {"generic": 347, "stdlib": 681, "avx2x4": 1350, "avx512x8": 2810},
 	cpu.Zen3:       {"generic": 322, "stdlib": 672, "avx2x4": 1360},
-	cpu.GoldenCove: {"generic": 423, "stdlib": 767, "avx2x4": 1490, "avx512x8": 2829},
+	cpu.GoldenCove: {"generic": 430, "stdlib": 780, "avx2x4": 1495, "avx512x8": 2846, "zmmx8": 3345},
 }
 
 // sha512Fills are the kernels' shares of their full rate with fewer lanes
