@@ -46,12 +46,23 @@ func kernelsFor[S any](singles []kernel.Single[S], multis []kernel.Multi[S], tab
 	return k
 }
 
-// withBatches adds to k the batch kernels that run at level l.
-func withBatches[S any](k engine.Kernels[S], batches []kernel.Batch, l cpu.Level) engine.Kernels[S] {
+// withBatches adds to k the batch kernels that run at level l. Of two of
+// the same width, listed slowest first, the later replaces the earlier
+// only where the block kernel of its name has a rate on m: the batch
+// kernels run the block kernels' rounds (zmmx16's in 512-bit forms, run
+// only where those were measured faster).
+func withBatches[S any](k engine.Kernels[S], batches []kernel.Batch, l cpu.Level, rates rateTable, m cpu.Microarch) engine.Kernels[S] {
 	for _, b := range batches {
-		if b.Usable(l) {
-			k.Batch = append(k.Batch, b)
+		if !b.Usable(l) {
+			continue
 		}
+		if n := len(k.Batch); n > 0 && k.Batch[n-1].Lanes == b.Lanes {
+			if _, measured := rates[m][b.Name]; measured {
+				k.Batch[n-1] = b
+			}
+			continue
+		}
+		k.Batch = append(k.Batch, b)
 	}
 	return k
 }

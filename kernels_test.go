@@ -99,3 +99,21 @@ func TestUnmeasuredKernelsLeftOut(t *testing.T) {
 		t.Errorf("SHA-1 on Zen 3 offers %v, want shanix2 first", k.Multi)
 	}
 }
+
+// TestBatchChoice checks that a batch kernel in 512-bit forms runs only
+// where its block kernel was measured: Golden Cove, not Zen 4.
+func TestBatchChoice(t *testing.T) {
+	cputest.Require(t, cpu.AVX512)
+	for m, want := range map[cpu.Microarch]string{cpu.Zen4: "avx512x16", cpu.GoldenCove: "zmmx16"} {
+		k := sha256Kernels(sha256Spec256, cpu.AVX512, m)
+		if len(k.Batch) != 1 || k.Batch[0].Name != want {
+			t.Errorf("SHA-256 batch kernels on %v: %v, want only %s", m, k.Batch, want)
+		}
+	}
+	for m, want := range map[cpu.Microarch]string{cpu.Zen4: "avx512x8", cpu.GoldenCove: "zmmx8"} {
+		k := sha512Kernels(sha512Spec384, cpu.AVX512, m)
+		if len(k.Batch) != 1 || k.Batch[0].Name != want {
+			t.Errorf("SHA-384 batch kernels on %v: %v, want only %s", m, k.Batch, want)
+		}
+	}
+}

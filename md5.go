@@ -104,5 +104,5 @@ var md5Fills = fillTable{
 
 // md5Kernels picks the kernels for level l by their rates on m.
 func md5Kernels(l cpu.Level, m cpu.Microarch) engine.Kernels[md5.State] {
-	return withBatches(kernelsFor(md5.Singles(), md5.Multis(), md5Rates, md5Fills, l, m), md5.Batches(), l)
+	return withBatches(kernelsFor(md5.Singles(), md5.Multis(), md5Rates, md5Fills, l, m), md5.Batches(), l, md5Rates, m)
 }

@@ -117,5 +117,5 @@ var sha1Fills = fillTable{
 }
 
 func sha1Kernels(l cpu.Level, m cpu.Microarch) engine.Kernels[sha1.State] {
-	return withBatches(kernelsFor(sha1.Singles(), sha1.Multis(), sha1Rates, sha1Fills, l, m), sha1.Batches(), l)
+	return withBatches(kernelsFor(sha1.Singles(), sha1.Multis(), sha1Rates, sha1Fills, l, m), sha1.Batches(), l, sha1Rates, m)
 }

@@ -120,5 +120,5 @@ var sha256Fills = fillTable{
 // kernels set up for spec's algorithm (its initial value and digest size).
 func sha256Kernels(spec *engine.Spec[sha256.State], l cpu.Level, m cpu.Microarch) engine.Kernels[sha256.State] {
 	k := kernelsFor(sha256.Singles(), sha256.Multis(), sha256Rates, sha256Fills, l, m)
-	return withBatches(k, sha256.Batches(&spec.Init, spec.Size), l)
+	return withBatches(k, sha256.Batches(&spec.Init, spec.Size), l, sha256Rates, m)
 }

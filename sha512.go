@@ -88,5 +88,5 @@ var sha512Fills = fillTable{
 // kernels set up for spec's algorithm (its initial value and digest size).
 func sha512Kernels(spec *engine.Spec[sha512.State], l cpu.Level, m cpu.Microarch) engine.Kernels[sha512.State] {
 	k := kernelsFor(sha512.Singles(), sha512.Multis(), sha512Rates, sha512Fills, l, m)
-	return withBatches(k, sha512.Batches(&spec.Init, spec.Size), l)
+	return withBatches(k, sha512.Batches(&spec.Init, spec.Size), l, sha512Rates, m)
 }

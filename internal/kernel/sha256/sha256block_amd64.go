@@ -20,6 +20,8 @@ func batches(init *State, size int) []kernel.Batch {
 	iv := (*byte)(unsafe.Pointer(init))
 	return []kernel.Batch{{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
 		sumAVX512x16(msgs, idx, n, out, nblocks, iv, size)
+	}}, {Name: "zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
+		sumZMMx16(msgs, idx, n, out, nblocks, iv, size)
 	}}}
 }
 

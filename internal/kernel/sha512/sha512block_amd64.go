@@ -25,6 +25,8 @@ func batches(init *State, size int) []kernel.Batch {
 	iv := (*byte)(unsafe.Pointer(init))
 	return []kernel.Batch{{Name: "avx512x8", Level: cpu.AVX512, Lanes: 8, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
 		sumAVX512x8(msgs, idx, n, out, nblocks, iv, size)
+	}}, {Name: "zmmx8", Level: cpu.AVX512, Lanes: 8, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
+		sumZMMx8(msgs, idx, n, out, nblocks, iv, size)
 	}}}
 }
 

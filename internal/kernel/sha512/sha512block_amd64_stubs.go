@@ -23,3 +23,8 @@ func blockZMMx8(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)
 //
 //go:noescape
 func sumAVX512x8(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
+
+// sumZMMx8 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value at iv to the digest, 8 lanes a round, and writes the digests (the first size bytes of the final state) of the first n to out[size*idx[i]:]. len(idx) is a multiple of 8, at most 256.
+//
+//go:noescape
+func sumZMMx8(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)

@@ -25,15 +25,16 @@ func (ws Words) Batch(name string, lanes, rounds int, consts, bswapMask Mem,
 	w := stack.Aligned(rounds*row + 8*row)
 	saved := w.Offset(rounds * row)
 	bs := transpose.NewBatchStream(name, lanes, 16*ws.Bytes)
-	var st [2][8]VecVirtual
-	for g := range 2 {
+	vb := ws.vb()
+	st := make([][8]VecVirtual, row/vb) // two YMM groups or one ZMM one
+	for g := range st {
 		for i := range 8 {
-			st[g][i] = YMM()
+			st[g][i] = ws.vec()
 		}
 	}
 	initState := func() {
 		iv := Load(Param("iv"), GP64())
-		for g := range 2 {
+		for g := range st {
 			for i := range 8 {
 				ws.broadcast(Mem{Base: iv, Disp: ws.Bytes * i}, st[g][i])
 			}
@@ -45,19 +46,33 @@ func (ws Words) Batch(name string, lanes, rounds int, consts, bswapMask Mem,
 	bswap := YMM()
 	ws.Load(bswapMask, bswap)
 	load(bs.Ptrs, bs.Bits, bs.Off, bswap, w, row)
-	for g := range 2 {
+	for g := range st {
 		for i := range 8 {
-			ws.Load(st[g][i], saved.Offset(row*i+32*g))
+			ws.Load(st[g][i], saved.Offset(row*i+vb*g))
 		}
 	}
-	ws.rounds(name, rounds, row, w, consts, st[:], true, nil)
-	for g := range 2 {
+	ws.rounds(name, rounds, row, w, consts, st, true, nil)
+	for g := range st {
 		for i := range 8 {
-			ws.Add(saved.Offset(row*i+32*g), st[g][i], st[g][i])
+			ws.Add(saved.Offset(row*i+vb*g), st[g][i], st[g][i])
 		}
 	}
 	bs.IfLast(func() {
-		store(&st, bswap, bs)
+		var groups [2][8]VecVirtual // the final state as two YMM groups, as store takes it
+		for i := range 8 {
+			if vb == 64 { // through the saved rows, whose halves are the groups
+				ws.Load(st[0][i], saved.Offset(row*i))
+			}
+			for g := range 2 {
+				if vb == 64 {
+					groups[g][i] = YMM()
+					ws.Load(saved.Offset(row*i+32*g), groups[g][i])
+				} else {
+					groups[g][i] = st[g][i]
+				}
+			}
+		}
+		store(&groups, bswap, bs)
 		initState()
 	})
 	bs.Next()

@@ -26,6 +26,7 @@ func main() {
 	hybrid()
 	highvec.For("blockSHANIx2AVX512x8")
 	batchAVX512()
+	batchZMM()
 	Generate()
 }
 
@@ -143,12 +144,18 @@ func lanes512(name, forms string, words sha2.Words) {
 // given to digests stored in place (an 8x8 transpose of each group's state
 // back to lanes, byte-swapped: a 32-byte store a lane, or 16+8+4 bytes for
 // SHA-224).
-func batchAVX512() {
-	const name, lanes = "sumAVX512x16", 16
+func batchAVX512() { batch512("sumAVX512x16", sha2.SHA256) }
+
+// batchZMM is batchAVX512 on the rounds of zmm: the lanes in one group of
+// ZMM registers, handed to the digest stores as two YMM groups.
+func batchZMM() { batch512("sumZMMx16", sha2.SHA256.ZMM()) }
+
+func batch512(name string, words sha2.Words) {
+	const lanes = 16
 	TEXT(name, 0, transpose.BatchSignatureIV)
 	Pragma("noescape")
 	Doc(transpose.BatchDoc(name, lanes, 0))
-	sha2.SHA256.Batch(name, lanes, 64, constTable(), byteSwapMask(),
+	words.Batch(name, lanes, 64, constTable(), byteSwapMask(),
 		func(ptrs, bits, off Register, bswap VecVirtual, w Mem, row int) {
 			var d transpose.Deferred
 			padding.DeferLoads(&d, 2, ptrs, bits, off, func(g, h, j int, r VecVirtual) {

@@ -19,6 +19,7 @@ func main() {
 	avx512()
 	zmm()
 	batchAVX512()
+	batchZMM()
 	Generate()
 }
 
@@ -94,12 +95,18 @@ func lanes512(name, forms string, words sha2.Words) {
 // given to digests stored in place (two 4x4 transposes of each group's
 // state back to lanes, byte-swapped; the digest's bytes of them stored:
 // 64 for SHA-512, 48 for SHA-384, 32 and 28 for SHA-512/256 and /224).
-func batchAVX512() {
-	const name, lanes = "sumAVX512x8", 8
+func batchAVX512() { batch512("sumAVX512x8", sha2.SHA512) }
+
+// batchZMM is batchAVX512 on the rounds of zmm: the lanes in one group of
+// ZMM registers, handed to the digest stores as two YMM groups.
+func batchZMM() { batch512("sumZMMx8", sha2.SHA512.ZMM()) }
+
+func batch512(name string, words sha2.Words) {
+	const lanes = 8
 	TEXT(name, 0, transpose.BatchSignatureIV)
 	Pragma("noescape")
 	Doc(transpose.BatchDoc(name, lanes, 0))
-	sha2.SHA512.Batch(name, lanes, 80, constTable(), byteSwapMask(),
+	words.Batch(name, lanes, 80, constTable(), byteSwapMask(),
 		func(ptrs, bits, off Register, bswap VecVirtual, w Mem, row int) {
 			base := padding.Base(off)
 			for g := range 2 {
