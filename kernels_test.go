@@ -110,6 +110,12 @@ func TestBatchChoice(t *testing.T) {
 			t.Errorf("SHA-256 batch kernels on %v: %v, want only %s", m, k.Batch, want)
 		}
 	}
+	for m, want := range map[cpu.Microarch]string{cpu.Zen4: "avx512x16", cpu.GoldenCove: "zmmx16"} {
+		k := sha1Kernels(cpu.AVX512, m)
+		if len(k.Batch) != 1 || k.Batch[0].Name != want {
+			t.Errorf("SHA-1 batch kernels on %v: %v, want only %s", m, k.Batch, want)
+		}
+	}
 	for m, want := range map[cpu.Microarch]string{cpu.Zen4: "avx512x8", cpu.GoldenCove: "zmmx8"} {
 		k := sha512Kernels(sha512Spec384, cpu.AVX512, m)
 		if len(k.Batch) != 1 || k.Batch[0].Name != want {

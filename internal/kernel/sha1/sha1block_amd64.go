@@ -18,6 +18,7 @@ var singles = []kernel.Single[State]{
 
 var batches = []kernel.Batch{
 	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512x16},
+	{Name: "zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: sumZMMx16},
 }
 
 var multis = []kernel.Multi[State]{

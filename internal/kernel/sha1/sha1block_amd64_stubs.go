@@ -43,3 +43,8 @@ func blockSHANIx2AVX512x8(fs *[2][8]uint32, fp *[2]*byte, s *[5][8]uint32, ptrs 
 //
 //go:noescape
 func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+
+// sumZMMx16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 16 lanes a round, and writes the digests of the first n to out[20*idx[i]:]. len(idx) is a multiple of 16, at most 256.
+//
+//go:noescape
+func sumZMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)

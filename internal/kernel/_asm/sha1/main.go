@@ -26,6 +26,7 @@ func main() {
 	hybrid()
 	highvec.For("blockSHANIx2AVX512x8")
 	batchAVX512()
+	batchZMM()
 	Generate()
 }
 
@@ -634,9 +635,14 @@ func (r *shaniRider) round(t, rounds int) {
 // nblocks blocks, padded as they are loaded, from the initial value to
 // digests stored in place, the next block's padded transpose spread
 // through this block's rounds across lane-fulls (see the MD5 generator).
-func batchAVX512() {
+func batchAVX512() { batch16("sumAVX512x16", false) }
+
+// batchZMM is batchAVX512 on the rounds of zmm: the lanes in one group of
+// ZMM registers, handed to the digest stores as two YMM groups.
+func batchZMM() { batch16("sumZMMx16", true) }
+
+func batch16(name string, wide bool) {
 	const lanes, row = 16, 64
-	name := "sumAVX512x16"
 	TEXT(name, 0, transpose.BatchSignature)
 	Pragma("noescape")
 	Doc(transpose.BatchDoc(name, lanes, 20))
@@ -644,16 +650,17 @@ func batchAVX512() {
 	saved := rings.Offset(2 * 16 * row)
 	lastE := saved.Offset(5 * row)
 	bs := transpose.NewBatchStream(name, lanes, 64)
-	k, bswap := roundConsts(false)
+	k, bswap := roundConsts(wide)
 	iv := sha2.SHA256.Consts("sha1init", []uint64{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0})
-	var st [2][5]VecVirtual
-	for g := range 2 {
+	gr := newGroups(wide)
+	st := make([][5]VecVirtual, gr.n)
+	for g := range st {
 		for i := range 5 {
-			st[g][i] = YMM()
+			st[g][i] = gr.vec()
 		}
 	}
 	initState := func() {
-		for g := range 2 {
+		for g := range st {
 			for i := range 5 {
 				VPBROADCASTD(iv.Offset(4*i), st[g][i])
 			}
@@ -667,9 +674,23 @@ func batchAVX512() {
 	}
 	initState()
 	bs.Pipelined(rings, 16*row, message,
-		func(buf Register, pipe *transpose.Deferred) { hashBlock(st[:], newGroups(false), saved, k, buf, pipe) },
+		func(buf Register, pipe *transpose.Deferred) { hashBlock(st, gr, saved, k, buf, pipe) },
 		func() { // the lane-full's digests, and the next one's start
-			storeDigests(&st, bs, bswap, lastE)
+			var groups [2][5]VecVirtual // as two YMM groups, through the saved rows if in ZMM
+			for i := range 5 {
+				if wide {
+					VMOVDQU32(st[0][i], saved.Offset(row*i))
+				}
+				for g := range 2 {
+					if wide {
+						groups[g][i] = YMM()
+						VMOVDQU32(saved.Offset(row*i+32*g), groups[g][i])
+					} else {
+						groups[g][i] = st[g][i]
+					}
+				}
+			}
+			storeDigests(&groups, bs, bswap, lastE)
 			initState()
 		})
 	VZEROUPPER()
