@@ -37,8 +37,8 @@ func CPUFeatures() []string { return cpu.Features() }
 
 // Tuning names the microarchitecture whose measured kernel rates choose,
 // round by round, the kernels the engines run: this CPU's own ("zen3",
-// "zen4", "goldencove"), or, for a CPU whose rates were not measured, the nearest by
-// instruction set followed by " (nearest)".
+// "zen4", "goldencove"), or, for a CPU whose rates were not measured, the
+// nearest by instruction set followed by " (nearest)".
 func Tuning() string {
 	if cpu.TuningExact {
 		return cpu.Tuning.String()

@@ -446,8 +446,11 @@ func newGroups(wide bool) groups {
 }
 
 // vec allocates a lane register.
-func (g groups) vec() VecVirtual {
-	if g.wide {
+func (g groups) vec() VecVirtual { return laneReg(g.wide) }
+
+// laneReg allocates a register of lanes: ZMM if wide, else YMM.
+func laneReg(wide bool) VecVirtual {
+	if wide {
 		return ZMM()
 	}
 	return YMM()
@@ -676,19 +679,13 @@ func batch16(name string, wide bool) {
 	bs.Pipelined(rings, 16*row, message,
 		func(buf Register, pipe *transpose.Deferred) { hashBlock(st, gr, saved, k, buf, pipe) },
 		func() { // the lane-full's digests, and the next one's start
-			var groups [2][5]VecVirtual // as two YMM groups, through the saved rows if in ZMM
-			for i := range 5 {
-				if wide {
-					VMOVDQU32(st[0][i], saved.Offset(row*i))
-				}
-				for g := range 2 {
-					if wide {
-						groups[g][i] = YMM()
-						VMOVDQU32(saved.Offset(row*i+32*g), groups[g][i])
-					} else {
-						groups[g][i] = st[g][i]
-					}
-				}
+			var groups [2][5]VecVirtual // the final state as two YMM groups, as storeDigests takes it
+			if wide {
+				lo, hi := transpose.Halves(st[0][:])
+				copy(groups[0][:], lo)
+				copy(groups[1][:], hi)
+			} else {
+				groups = [2][5]VecVirtual(st)
 			}
 			storeDigests(&groups, bs, bswap, lastE)
 			initState()
@@ -756,7 +753,7 @@ type lanes struct {
 func (l *lanes) at(t int) Mem { return l.w.Offset(l.row * (t % 16)) }
 
 // vec allocates a lane register.
-func (l *lanes) vec() VecVirtual { return groups{wide: l.wide}.vec() }
+func (l *lanes) vec() VecVirtual { return laneReg(l.wide) }
 
 // rol sets dst to x rotated left by k; AVX2 has no rotation: two shifts
 // and an OR.
@@ -927,7 +924,7 @@ func broadcastConsts(wide bool) (k [4]VecVirtual) {
 	kt := GP64()
 	LEAQ(constTable(), kt)
 	for p := range k {
-		k[p] = groups{wide: wide}.vec()
+		k[p] = laneReg(wide)
 		VPBROADCASTD(Mem{Base: kt, Disp: 4 * p}, k[p])
 	}
 	return k

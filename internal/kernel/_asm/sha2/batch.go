@@ -59,18 +59,12 @@ func (ws Words) Batch(name string, lanes, rounds int, consts, bswapMask Mem,
 	}
 	bs.IfLast(func() {
 		var groups [2][8]VecVirtual // the final state as two YMM groups, as store takes it
-		for i := range 8 {
-			if vb == 64 { // through the saved rows, whose halves are the groups
-				ws.Load(st[0][i], saved.Offset(row*i))
-			}
-			for g := range 2 {
-				if vb == 64 {
-					groups[g][i] = YMM()
-					ws.Load(saved.Offset(row*i+32*g), groups[g][i])
-				} else {
-					groups[g][i] = st[g][i]
-				}
-			}
+		if vb == 64 {
+			lo, hi := transpose.Halves(st[0][:])
+			copy(groups[0][:], lo)
+			copy(groups[1][:], hi)
+		} else {
+			groups = [2][8]VecVirtual(st)
 		}
 		store(&groups, bswap, bs)
 		initState()

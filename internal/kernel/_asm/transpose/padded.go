@@ -314,6 +314,19 @@ func (s *BatchStream) StoreDigests(size, groupLanes int, prepare func(g int), st
 	Label(done)
 }
 
+// Halves returns ZMM words as the two groups of YMM words the digest
+// stores of kernels with two YMM groups take: the words' low halves (their
+// own YMM views) and their high halves, extracted.
+func Halves(words []reg.VecVirtual) (lo, hi []reg.VecVirtual) {
+	for _, w := range words {
+		h := YMM()
+		VEXTRACTI64X4(U8(1), w, h)
+		lo = append(lo, w.AsY().(reg.VecVirtual))
+		hi = append(hi, h)
+	}
+	return lo, hi
+}
+
 // Lanes4x8 turns four vectors of 8 lanes' 32-bit words a, b, c, d into
 // four vectors of whole lanes: vector k holds words a..d of lane k in its
 // low 128 bits and of lane 4+k in its high ones, the order of a digest's
