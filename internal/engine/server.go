@@ -318,6 +318,26 @@ func (s *Server[S]) limit(procs int) int {
 	return min(s.lanes, max(s.kern.minLanes(), share))
 }
 
+// enough is how many lanes a combiner yields for before a round: its
+// limit, and with capped no more than the latest round held. It is asked
+// again after every yield, because at several Ps the limit is a share of
+// the streams queued and in lanes, which grows as the writers the yield
+// let run queue again. Taken once before the yields, at two Ps it stopped
+// them at the share of that moment: with 32 streams, SHA-1 rounds ran 15
+// of 16 lanes after one yield, waiting for 9 to 13, while the writers of
+// the 16th were still on their way. Asked each time, BenchmarkScaling
+// (2 Ps over 1, 32 streams of 1 MiB, medians of 6 alternating processes)
+// went from 1.744x to 1.780x for SHA-1, 1.567x to 1.661x for MD5, 1.879x
+// to 1.912x for SHA-256 and 1.841x to 1.845x for SHA-512 on the Intel Xeon
+// (bench/results/2026-11-25/goldencove-p2-enough.txt).
+func (s *Server[S]) enough(procs int, capped bool) int {
+	l := s.limit(procs)
+	if capped {
+		l = min(l, max(s.lastBusy, 1))
+	}
+	return l
+}
+
 // shed hands the lanes beyond c's share back to the queue, in front, and
 // has the first of them woken to combine them on another P, when one is free
 // to (fewer combiners than Ps, nothing queued) and two cores would move
@@ -427,15 +447,12 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		// (streams-p2-enough-cap.txt): 4 streams +3% to +29%, 8 up to +7%,
 		// 32 within the noise, but 2 streams 1-3% lower (SHA-1 and SHA-256
 		// 0.94x): two lone combiners pay two empty yields a round.
-		enough := s.limit(procs)
-		if !probe && procs == 1 {
-			enough = min(enough, max(s.lastBusy, 1))
-		}
+		capped := !probe && procs == 1
 		probe = false
 		// Stop after two yields in a row bring nobody: once in 61 schedules
 		// the Go scheduler serves its global queue first, so a goroutine
 		// that yields can be picked again ahead of the writers it yielded to.
-		for y, idle := 0, 0; busy < enough && y < yields && idle < 2; y++ {
+		for y, idle := 0, 0; busy < s.enough(procs, capped) && y < yields && idle < 2; y++ {
 			before := busy
 			s.mu.Unlock()
 			c.wakeAll()
