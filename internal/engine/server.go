@@ -18,7 +18,8 @@ const minLaneBlocks = 16
 // by flat combining: a writer queues its blocks and, if fewer combiners are
 // running than there are Ps, becomes one itself. A combiner fills free lanes
 // from the queue, briefly yields when there is a sign of company so that
-// writers who are runnable can queue too, runs one kernel call (at most
+// writers who are runnable can queue too (at several Ps also once after
+// waking writers, before a full-length round), runs one kernel call (at most
 // kernel.MaxLaneBytes per lane) with the mutex released, retires the lanes
 // whose blocks are done, and repeats until its own blocks are done; with
 // several Ps it runs shorter rounds and hands back the streams beyond its
