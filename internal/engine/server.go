@@ -94,6 +94,13 @@ type combiner[S any] struct {
 	// it to do.
 	toWake  [kernel.MaxLanes + 1]*request[S]
 	nToWake int
+
+	// wokeAtExit: the combine that last used this scratch woke writers as
+	// it left, after a full-length round. The pool hands a scratch back
+	// to the same P as a rule, and the writers wait in that P's queue, so
+	// the next combine here yields for them before its own first
+	// full-length round, as for writers it woke itself (see combine).
+	wokeAtExit bool
 }
 
 // wakeLater has r's writer woken at the next wakeAll. Between two, at
@@ -416,6 +423,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 			s.inLanes++
 		}
 	}
+	long := false // the latest round was full-length
 	for !me.done {
 		s.shed(c, me, &busy, procs)
 		fill()
@@ -470,7 +478,8 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		// (below) must not end the sharing.
 		s.lastBusy = max(busy, s.lastBusy/2)
 		k, used, nb := s.plan(c, busy, procs > 1)
-		if procs > 1 && c.nToWake > 0 && k >= 0 && nb*bs >= sharedRoundBytes {
+		if procs > 1 && (c.nToWake > 0 || c.wokeAtExit) && k >= 0 && nb*bs >= sharedRoundBytes {
+			c.wokeAtExit = false
 			// A writer woken here waits on this P until the kernel call
 			// returns, while another P's combiner may be yielding for it:
 			// at two Ps, 32 SHA-1 streams, most rounds short of a lane had
@@ -482,6 +491,12 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 			// 0.89x and 0.81x when every round yielded. Paired medians at
 			// two Ps over one: SHA-512 1.843x -> 1.874x, the rest within
 			// ±1%; SumStreamsLarge 1.21x (goldencove-p2-yield-after-wake.txt).
+			// Writers woken as the previous combine on this P left wait the
+			// same way (a trace: a third of the missing writers left), and
+			// yielding for them too moved SHA-512 to 1.904x from 1.866x,
+			// the rest within ±2% (same file); yielding as it leaves
+			// instead cost MD5 7% and SHA-512 4%: the one leaving is a
+			// writer, and comes back late for its next write.
 			s.mu.Unlock()
 			c.wakeAll()
 			runtime.Gosched()
@@ -489,6 +504,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 			fill()
 			k, used, nb = s.plan(c, busy, procs > 1)
 		}
+		long = k >= 0 && nb*bs >= sharedRoundBytes
 		s.mu.Unlock()
 		c.wakeAll()
 		s.round(k, used, nb, &c.states, &c.ptrs)
@@ -516,6 +532,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		c.wakeLater(s.head) // its writer becomes the next combiner
 	}
 	s.mu.Unlock()
+	c.wokeAtExit = c.nToWake > 0 && long
 	c.wakeAll()
 	s.scratch.Put(c)
 }
