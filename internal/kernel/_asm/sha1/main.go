@@ -401,6 +401,12 @@ func lanes16(name, forms string, wide bool) {
 	n := Load(Param("nblocks"), GP64())
 	pl := transpose.NewPipeline(rings, 16*row, 64, n)
 	k, bswap := roundConsts(wide)
+	message := deferMessage
+	if wide {
+		message = deferMessageZMM
+		bswap = ZMM()
+		VBROADCASTI32X4(byteSwapMask(), bswap)
+	}
 	g := newGroups(wide)
 	st := make([][5]VecVirtual, g.n)
 	for j := range st {
@@ -410,14 +416,14 @@ func lanes16(name, forms string, wide bool) {
 		}
 	}
 	var first transpose.Deferred
-	deferMessage(&first, pp, pl.Off, pl.Cur, bswap)
+	message(&first, pp, pl.Off, pl.Cur, bswap)
 	first.Flush()
 
 	Label("avx512_loop")
 	warm.Code(name, 15<<10, 64, n)
 	pl.Begin()
 	var pipe transpose.Deferred
-	deferMessage(&pipe, pp, pl.Next, pl.Nxt, bswap)
+	message(&pipe, pp, pl.Next, pl.Nxt, bswap)
 	hashBlock(st, g, saved, k, pl.Cur, &pipe)
 	pl.End()
 	DECQ(n)
@@ -733,6 +739,19 @@ func deferMessage(d *transpose.Deferred, ptrs, off, buf Register, bswap VecVirtu
 			})
 		}
 	}
+}
+
+// deferMessageZMM is deferMessage for the 512-bit kernel: one 16x16
+// transpose whose chunks the loads place (transpose.DeferWords16), a
+// 512-bit byte swap and store a word. Four 8x8 transposes in 256-bit
+// registers, as deferMessage does, take 256 shuffles a block, all on the
+// one port that shuffles, against 48 here (and 48 inserts, on either
+// 512-bit port).
+func deferMessageZMM(d *transpose.Deferred, ptrs, off, buf Register, bswap VecVirtual) {
+	transpose.DeferWords16(d, ptrs, off, func(j int, r VecVirtual) {
+		VPSHUFB(bswap, r, r)
+		VMOVDQU32(r, Mem{Base: buf, Disp: 64 * j})
+	})
 }
 
 // lanes is one group of 8 lanes in a lane kernel: its state a..d (v[4] is

@@ -150,6 +150,56 @@ func DeferWords8x8(d *Deferred, ptrs, off reg.Register, first, disp int, done fu
 	words8x8(d, true, rowLoads(true, ptrs, off, first, disp), done)
 }
 
+// DeferWords16 queues the transpose of the 64-byte blocks at ptrs[i]+off,
+// lanes i = 0..15, into 16 ZMM registers, the j-th holding 32-bit word j of
+// every lane (lane i in element i), handing each to done as soon as it is
+// finished. The loads place the 128-bit chunks: register k of chunk c
+// holds words 4c..4c+3 of lanes k, 4+k, 8+k and 12+k, a broadcast load and
+// three inserts from memory (on the load ports and either 512-bit ALU port),
+// which leaves a transpose of 32-bit words within the chunks: 8 shuffles
+// a chunk, 32 in all, where Words16x16 and four DeferWords8x8 take 64 and
+// 96 (all on the one port that shuffles). At most five registers are
+// live at once.
+func DeferWords16(d *Deferred, ptrs, off reg.Register, done func(j int, r reg.VecVirtual)) {
+	chunk := func(lane, c int) Mem {
+		return Mem{Base: LanePtr(ptrs, lane), Index: off, Scale: 1, Disp: 16 * c}
+	}
+	for c := range 4 {
+		var r [4]reg.VecVirtual
+		var lo, hi [2]reg.VecVirtual // words (0, 1) and (2, 3) of lanes pair 01 and 23
+		for p := range 2 { // pair p: registers 2p, 2p+1, interleaved before the next pair loads
+			for k := 2 * p; k < 2*p+2; k++ {
+				*d = append(*d, func() {
+					r[k] = ZMM()
+					VBROADCASTI32X4(chunk(k, c), r[k]) // writes all of r[k]: a load alone
+				})
+				for q := 1; q < 4; q++ {
+					*d = append(*d, func() { VINSERTI32X4(U8(q), chunk(4*q+k, c), r[k], r[k]) })
+				}
+			}
+			*d = append(*d,
+				func() { lo[p] = ZMM(); VPUNPCKLDQ(r[2*p+1], r[2*p], lo[p]) },
+				func() { hi[p] = ZMM(); VPUNPCKHDQ(r[2*p+1], r[2*p], hi[p]) })
+		}
+		lo01, hi01, lo23, hi23 := &lo[0], &hi[0], &lo[1], &hi[1]
+		for m := range 4 {
+			*d = append(*d, func() {
+				x, y := *lo01, *lo23
+				if m >= 2 {
+					x, y = *hi01, *hi23
+				}
+				w := ZMM()
+				if m%2 == 0 {
+					VPUNPCKLQDQ(y, x, w)
+				} else {
+					VPUNPCKHQDQ(y, x, w)
+				}
+				done(4*c+m, w)
+			})
+		}
+	}
+}
+
 // DeferRows8x8 is DeferWords8x8 with the rows loaded by load, which fills
 // register r with the 32 bytes of lane i (0..7) that become its column:
 // for kernels that pad the messages themselves as they load them.
