@@ -111,7 +111,7 @@ func avx2() {
 // the rate on Zen 4, see the MD5 generator); each block's message is
 // transposed and byte-swapped up front, and the schedule is extended in a
 // stack buffer two rounds ahead of its first use.
-func avx512() { lanes512("blockAVX512x16", "256-bit", sha2.SHA256) }
+func avx512() { lanes512("blockAVX512x16", "256-bit", sha2.SHA256, false) }
 
 // zmm is avx512 with the 16 lanes in one group of ZMM registers: half the
 // instructions, for CPUs whose 512-bit operations issue nearly as often
@@ -121,13 +121,29 @@ func avx512() { lanes512("blockAVX512x16", "256-bit", sha2.SHA256) }
 // measured, not kept) moved 3,460 MB/s with all 18 busy against 4,190 for
 // the lanes alone: the 512-bit rounds leave no ports for the SHA unit's
 // work to fill.
-func zmm() { lanes512("blockZMMx16", "512-bit", sha2.SHA256.ZMM()) }
+func zmm() { lanes512("blockZMMx16", "512-bit", sha2.SHA256.ZMM(), true) }
 
-func lanes512(name, forms string, words sha2.Words) {
+// lanes512 emits a 16-lane kernel; wide ones transpose the message in
+// 512-bit registers (transpose.DeferWords16: 48 inserts from memory, 32
+// unpacks and 16 byte swaps a block, against 192 shuffles and 64 byte
+// swaps for four 256-bit 8x8 transposes, all on the one port that
+// shuffles).
+func lanes512(name, forms string, words sha2.Words, wide bool) {
 	TEXT(name, 0, "func(s *[8][16]uint32, ptrs *[16]*byte, nblocks int)")
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s hashes nblocks blocks of 16 lanes with %s AVX-512 instructions.", name, forms))
 	words.Lanes(name, 14<<10, 64, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
+		if wide {
+			bswap512 := ZMM()
+			VBROADCASTI32X4(byteSwapMask(), bswap512)
+			var d transpose.Deferred
+			transpose.DeferWords16(&d, pp, off, func(j int, r VecVirtual) {
+				VPSHUFB(bswap512, r, r)
+				VMOVDQU32(r, w.Offset(row*j))
+			})
+			d.Flush()
+			return
+		}
 		for g := range 2 {
 			for h := range 2 {
 				transpose.Words8x8EVEX(pp, off, 8*g, 32*h, func(j int, r VecVirtual) {
