@@ -92,10 +92,15 @@ var sha1Spec = &engine.Spec[sha1.State]{
 //	avx512x8
 //	avx512x16   -   871  1302  1741  2601  3473  6948
 //	zmmx16      -  1009  1524  2042  3047  4040  8053
+//	  since     -  1079  1618  2153  3238  4281  8430 (512-bit transpose)
 //
 // One SHA-NI stream nearly fills the SHA unit here (two move 1.10x one,
 // four no more), so the lanes carry SHA-1: a round runs shani for one
-// stream, shanix2 for 2 or 3, the hybrid from 4 to 9 and zmmx16 from 10.
+// stream, shanix2 for 2 or 3, the hybrid from 4 to 7 and zmmx16 from 8
+// (from 10 until zmmx16 transposed its message in 512-bit registers and
+// moved 8430 MB/s against 8053: at 8 streams 4281 against the hybrid's
+// 4132, scripts/crossover at 4 rounds,
+// goldencove-zmm-transpose-crossover-table.md).
 // zmmx16 (512-bit forms) replaces avx512x16
 // here; Zen 4, where it was not measured, keeps the 256-bit one. The
 // hybrid ran at 1% of its rate (50 MB/s) until its lanes kept to
@@ -103,7 +108,7 @@ var sha1Spec = &engine.Spec[sha1.State]{
 var sha1Rates = rateTable{
 	cpu.Zen4:       {"generic": 450, "shani": 1880, "shanix2": 3350, "avx2x8": 3800, "avx512x16": 7100, "shanix2+avx512x8": 6700},
 	cpu.Zen3:       {"generic": 293, "shani": 1700, "shanix2": 3010, "shanix4": 4630, "avx2x8": 3430},
-	cpu.GoldenCove: {"generic": 346, "shani": 2180, "shanix2": 2397, "shanix4": 2238, "avx2x8": 3804, "shanix2+avx512x8": 4971, "avx512x16": 6948, "zmmx16": 8053},
+	cpu.GoldenCove: {"generic": 346, "shani": 2180, "shanix2": 2397, "shanix4": 2238, "avx2x8": 3804, "shanix2+avx512x8": 4971, "avx512x16": 6948, "zmmx16": 8430},
 }
 
 // sha1Fills are the kernels' shares of their full rate with fewer lanes

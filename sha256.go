@@ -93,6 +93,8 @@ var (
 //	avx512x8
 //	avx512x16   -   441   663   885  1338  1773  3523
 //	zmmx16      -   533   797  1067  1598  2116  4215
+//	  since     -   543   817  1087  1640  2169  4284 (512-bit transpose,
+//	                                              goldencove-zmm-transpose-crossover-table.md)
 //
 // So a round runs shani for one stream, shanix2 for 2 or 3, shanix4 for 4
 // or 5 (at 4 a tie with shanix2), the hybrid from 6 to 13 (from 11 leaving
@@ -103,7 +105,7 @@ var (
 var sha256Rates = rateTable{
 	cpu.Zen4:       {"generic": 260, "shani": 1780, "shanix2": 3250, "avx2x8": 1840, "avx512x16": 3300, "shanix2+avx512x8": 3960},
 	cpu.Zen3:       {"generic": 204, "shani": 1590, "shanix2": 3170, "shanix4": 3340, "avx2x8": 1650},
-	cpu.GoldenCove: {"generic": 273, "shani": 1987, "shanix2": 2706, "shanix4": 2722, "avx2x8": 1810, "shanix2+avx512x8": 3661, "avx512x16": 3523, "zmmx16": 4215},
+	cpu.GoldenCove: {"generic": 273, "shani": 1987, "shanix2": 2706, "shanix4": 2722, "avx2x8": 1810, "shanix2+avx512x8": 3661, "avx512x16": 3523, "zmmx16": 4284},
 }
 
 // sha256Fills are the kernels' shares of their full rate with fewer lanes

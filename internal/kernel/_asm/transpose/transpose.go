@@ -167,7 +167,9 @@ func DeferWords16(d *Deferred, ptrs, off reg.Register, done func(j int, r reg.Ve
 	for c := range 4 {
 		var r [4]reg.VecVirtual
 		var lo, hi [2]reg.VecVirtual // words (0, 1) and (2, 3) of lanes pair 01 and 23
-		for p := range 2 { // pair p: registers 2p, 2p+1, interleaved before the next pair loads
+		// Pair p is registers 2p and 2p+1, unpacked before the next pair
+		// loads, so that fewer are live at once.
+		for p := range 2 {
 			for k := 2 * p; k < 2*p+2; k++ {
 				*d = append(*d, func() {
 					r[k] = ZMM()
