@@ -96,11 +96,18 @@ var sha1Spec = &engine.Spec[sha1.State]{
 //
 // One SHA-NI stream nearly fills the SHA unit here (two move 1.10x one,
 // four no more), so the lanes carry SHA-1: a round runs shani for one
-// stream, shanix2 for 2 or 3, the hybrid from 4 to 7 and zmmx16 from 8
-// (from 10 until zmmx16 transposed its message in 512-bit registers and
-// moved 8430 MB/s against 8053: at 8 streams 4281 against the hybrid's
-// 4132, scripts/crossover at 4 rounds,
-// goldencove-zmm-transpose-crossover-table.md).
+// stream, shanix2 for 2 to 4 and zmmx16 from 5. The hybrid is left out
+// of these rates: alone it moves more than zmmx16 from 4 to 7 streams
+// (2487 against 2153 at 4, 3299 against 3238 at 6), but in the engine,
+// where its fast lanes pull ahead of the others and the rounds run short,
+// it lost at every count it took. Paired against crypto/sha1, one P, 1 MiB
+// streams, medians of 5 alternating processes, with it and without:
+// 4 streams 1.055x and 1.062x, 6 streams 1.245x and 1.397x, 8 (zmmx16
+// either way from here) 1.783x and 1.836x; at two Ps, 16 streams
+// 1.05x as fast and 32 scaled 1.841x against 1.820x
+// (goldencove-sha1-without-hybrid.txt). zmmx16 moved 8430 MB/s, 8053
+// before it transposed its message in 512-bit registers (scripts/crossover
+// at 4 rounds, goldencove-zmm-transpose-crossover-table.md).
 // zmmx16 (512-bit forms) replaces avx512x16
 // here; Zen 4, where it was not measured, keeps the 256-bit one. The
 // hybrid ran at 1% of its rate (50 MB/s) until its lanes kept to
@@ -108,7 +115,7 @@ var sha1Spec = &engine.Spec[sha1.State]{
 var sha1Rates = rateTable{
 	cpu.Zen4:       {"generic": 450, "shani": 1880, "shanix2": 3350, "avx2x8": 3800, "avx512x16": 7100, "shanix2+avx512x8": 6700},
 	cpu.Zen3:       {"generic": 293, "shani": 1700, "shanix2": 3010, "shanix4": 4630, "avx2x8": 3430},
-	cpu.GoldenCove: {"generic": 346, "shani": 2180, "shanix2": 2397, "shanix4": 2238, "avx2x8": 3804, "shanix2+avx512x8": 4971, "avx512x16": 6948, "zmmx16": 8430},
+	cpu.GoldenCove: {"generic": 346, "shani": 2180, "shanix2": 2397, "shanix4": 2238, "avx2x8": 3804, "avx512x16": 6948, "zmmx16": 8430},
 }
 
 // sha1Fills are the kernels' shares of their full rate with fewer lanes
