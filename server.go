@@ -129,8 +129,10 @@ func (s *Server) SumManyHex(dst []byte, msgs [][]byte) []byte {
 //
 // MD5 at 2 tied in this run (p = 0.056) and was 8% faster in lanes in the
 // first; it stays at 2. SHA-512/224 and /256, not measured here, take
-// SHA-384's cut-off: the same batch kernel and rounds. A count where the two tie (MD5 and SHA-256 at 3 on Zen 4; SHA-224 at 4
-// and SHA-384/512 at 2 here) stays with the loop.
+// SHA-384's cut-off: the same batch kernel and rounds. A count where the
+// two tie (MD5 and SHA-256 at 3 on Zen 4; SHA-224 at 4 and SHA-384/512 at
+// 2 in the first run here, before the ZMM batch kernels) stays with the
+// loop.
 // Larger messages pay for the call sooner (two streams of 1 KiB already
 // hash 1.5x faster in lanes), hence the byte bound.
 var manyMinMsgs = map[cpu.Microarch][maxAlgorithm]int{

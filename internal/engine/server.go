@@ -326,6 +326,14 @@ func (s *Server[S]) limit(procs int) int {
 	return min(s.lanes, max(s.kern.minLanes(), share))
 }
 
+// fullLength reports whether a round of nb blocks on kernel k is a
+// multi-lane round of sharedRoundBytes a lane, the longest several Ps
+// run: long enough that writers left waiting through it are worth a
+// yield before it.
+func (s *Server[S]) fullLength(k, nb int) bool {
+	return k >= 0 && nb*s.spec.BlockSize >= sharedRoundBytes
+}
+
 // enough is how many lanes a combiner yields for before a round: its
 // limit, and with capped no more than the latest round held. It is asked
 // again after every yield, because at several Ps the limit is a share of
@@ -478,7 +486,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		// (below) must not end the sharing.
 		s.lastBusy = max(busy, s.lastBusy/2)
 		k, used, nb := s.plan(c, busy, procs > 1)
-		if procs > 1 && (c.nToWake > 0 || c.wokeAtExit) && k >= 0 && nb*bs >= sharedRoundBytes {
+		if procs > 1 && (c.nToWake > 0 || c.wokeAtExit) && s.fullLength(k, nb) {
 			c.wokeAtExit = false
 			// A writer woken here waits on this P until the kernel call
 			// returns, while another P's combiner may be yielding for it:
@@ -504,7 +512,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 			fill()
 			k, used, nb = s.plan(c, busy, procs > 1)
 		}
-		long = k >= 0 && nb*bs >= sharedRoundBytes
+		long = s.fullLength(k, nb)
 		s.mu.Unlock()
 		c.wakeAll()
 		s.round(k, used, nb, &c.states, &c.ptrs)

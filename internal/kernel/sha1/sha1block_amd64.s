@@ -5230,7 +5230,7 @@ DATA sha1consts<>+12(SB)/4, $0xca62c1d6
 GLOBL sha1consts<>(SB), RODATA|NOPTR, $16
 
 // func blockZMMx16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
+// Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·blockZMMx16(SB), $2424-24
 	LEAQ            (SP), AX
 	ADDQ            $0x38, AX
@@ -5249,7 +5249,6 @@ TEXT ·blockZMMx16(SB), $2424-24
 	VPBROADCASTD    4(R10), Z1
 	VPBROADCASTD    8(R10), Z2
 	VPBROADCASTD    12(R10), Z3
-	VMOVDQU32       sha1bswap<>+0(SB), Y4
 	VBROADCASTI32X4 sha1bswap<>+0(SB), Z4
 	VMOVDQU32       (CX), Z5
 	VMOVDQU32       64(CX), Z6

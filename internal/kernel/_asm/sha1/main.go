@@ -400,12 +400,14 @@ func lanes16(name, forms string, wide bool) {
 	pp := Load(Param("ptrs"), GP64())
 	n := Load(Param("nblocks"), GP64())
 	pl := transpose.NewPipeline(rings, 16*row, 64, n)
-	k, bswap := roundConsts(wide)
-	message := deferMessage
+	k := broadcastConsts(wide)
+	message, bswap := deferMessage, VecVirtual(nil)
 	if wide {
-		message = deferMessageZMM
-		bswap = ZMM()
-		VBROADCASTI32X4(byteSwapMask(), bswap)
+		message, bswap = deferMessageZMM, ZMM()
+		VBROADCASTI32X4(byteSwapMask(), bswap) // the 16-byte mask in every chunk
+	} else {
+		bswap = YMM()
+		VMOVDQU32(byteSwapMask(), bswap)
 	}
 	g := newGroups(wide)
 	st := make([][5]VecVirtual, g.n)

@@ -19,52 +19,6 @@ func LanePtr(ptrs reg.Register, i int) reg.GPVirtual {
 	return p
 }
 
-// Words16x16 loads the 64-byte block at ptrs[i]+off for lanes i = 0..15 and
-// returns 16 ZMM registers, the j-th holding 32-bit word j of all 16 lanes.
-// 16 loads and 64 shuffles (four stages of 16).
-func Words16x16(ptrs, off reg.Register) [16]reg.VecVirtual {
-	// Stages 1-2 per group of four lanes: u[g][m] holds, in 128-bit chunk c,
-	// word 4c+m of lanes 4g..4g+3.
-	var u [4][4]reg.VecVirtual
-	for g := range 4 {
-		var r [4]reg.VecVirtual
-		for k := range 4 {
-			r[k] = ZMM()
-			VMOVDQU32(Mem{Base: LanePtr(ptrs, 4*g+k), Index: off, Scale: 1}, r[k])
-		}
-		lo01, hi01, lo23, hi23 := ZMM(), ZMM(), ZMM(), ZMM()
-		VPUNPCKLDQ(r[1], r[0], lo01)
-		VPUNPCKHDQ(r[1], r[0], hi01)
-		VPUNPCKLDQ(r[3], r[2], lo23)
-		VPUNPCKHDQ(r[3], r[2], hi23)
-		for m, pair := range [4][2]reg.VecVirtual{{lo01, lo23}, {lo01, lo23}, {hi01, hi23}, {hi01, hi23}} {
-			u[g][m] = ZMM()
-			if m%2 == 0 {
-				VPUNPCKLQDQ(pair[1], pair[0], u[g][m])
-			} else {
-				VPUNPCKHQDQ(pair[1], pair[0], u[g][m])
-			}
-		}
-	}
-	// Stages 3-4: a 4x4 transpose of 128-bit chunks across the groups.
-	var w [16]reg.VecVirtual
-	for m := range 4 {
-		x0, x1, y0, y1 := ZMM(), ZMM(), ZMM(), ZMM()
-		VSHUFI32X4(U8(0x44), u[1][m], u[0][m], x0) // g0.c0 g0.c1 g1.c0 g1.c1
-		VSHUFI32X4(U8(0xee), u[1][m], u[0][m], x1) // g0.c2 g0.c3 g1.c2 g1.c3
-		VSHUFI32X4(U8(0x44), u[3][m], u[2][m], y0)
-		VSHUFI32X4(U8(0xee), u[3][m], u[2][m], y1)
-		for c, sel := range [4]struct {
-			imm  uint8
-			x, y reg.VecVirtual
-		}{{0x88, x0, y0}, {0xdd, x0, y0}, {0x88, x1, y1}, {0xdd, x1, y1}} {
-			w[4*c+m] = ZMM()
-			VSHUFI32X4(U8(sel.imm), sel.y, sel.x, w[4*c+m])
-		}
-	}
-	return w
-}
-
 // Words8x8 loads 32 bytes at ptrs[first+i]+off+disp for lanes i = 0..7 and
 // returns 8 YMM registers, the j-th holding 32-bit word j (of those 32 bytes)
 // of the 8 lanes: 8 loads and 24 shuffles, VEX forms only (AVX2).
@@ -157,9 +111,9 @@ func DeferWords8x8(d *Deferred, ptrs, off reg.Register, first, disp int, done fu
 // holds words 4c..4c+3 of lanes k, 4+k, 8+k and 12+k, a broadcast load and
 // three inserts from memory (on the load ports and either 512-bit ALU port),
 // which leaves a transpose of 32-bit words within the chunks: 8 shuffles
-// a chunk, 32 in all, where Words16x16 and four DeferWords8x8 take 64 and
-// 96 (all on the one port that shuffles). At most five registers are
-// live at once.
+// a chunk, 32 in all, where a transpose of whole rows takes 64 and four
+// DeferWords8x8 take 96 (all on the one port that shuffles). At most five
+// registers are live at once.
 func DeferWords16(d *Deferred, ptrs, off reg.Register, done func(j int, r reg.VecVirtual)) {
 	chunk := func(lane, c int) Mem {
 		return Mem{Base: LanePtr(ptrs, lane), Index: off, Scale: 1, Disp: 16 * c}
@@ -183,12 +137,11 @@ func DeferWords16(d *Deferred, ptrs, off reg.Register, done func(j int, r reg.Ve
 				func() { lo[p] = ZMM(); VPUNPCKLDQ(r[2*p+1], r[2*p], lo[p]) },
 				func() { hi[p] = ZMM(); VPUNPCKHDQ(r[2*p+1], r[2*p], hi[p]) })
 		}
-		lo01, hi01, lo23, hi23 := &lo[0], &hi[0], &lo[1], &hi[1]
 		for m := range 4 {
 			*d = append(*d, func() {
-				x, y := *lo01, *lo23
+				x, y := lo[0], lo[1]
 				if m >= 2 {
-					x, y = *hi01, *hi23
+					x, y = hi[0], hi[1]
 				}
 				w := ZMM()
 				if m%2 == 0 {
