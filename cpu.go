@@ -34,14 +34,3 @@ func CPUEnvError() error { return cpu.OverrideErr }
 // CPUFeatures lists the instruction-set extensions found on this machine
 // that the kernels can use.
 func CPUFeatures() []string { return cpu.Features() }
-
-// Tuning names the microarchitecture whose measured kernel rates choose,
-// round by round, the kernels the engines run: this CPU's own ("zen3",
-// "zen4", "goldencove"), or, for a CPU whose rates were not measured, the
-// nearest by instruction set followed by " (nearest)".
-func Tuning() string {
-	if cpu.TuningExact {
-		return cpu.Tuning.String()
-	}
-	return cpu.Tuning.String() + " (nearest)"
-}

@@ -16,27 +16,29 @@ import (
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/engine"
+	"github.com/hashlanes/hashlanes/internal/tuning"
 )
 
-// newServer wires algorithm a to its engine at CPU level l.
-func newServer(a Algorithm, l cpu.Level) *Server {
+// newServer wires algorithm a to its engine at CPU level l, its kernels
+// chosen by rates from tuning mode m.
+func newServer(a Algorithm, l cpu.Level, m tuning.Mode) *Server {
 	switch a {
 	case MD5:
-		return engineOrReference(a, l, md5Spec, md5Kernels(l, cpu.Tuning))
+		return engineOrReference(a, l, md5Spec, md5Kernels(l), familyOf(md5Family, m))
 	case SHA1:
-		return engineOrReference(a, l, sha1Spec, sha1Kernels(l, cpu.Tuning))
+		return engineOrReference(a, l, sha1Spec, sha1Kernels(l), familyOf(sha1Family, m))
 	case SHA256:
-		return engineOrReference(a, l, sha256Spec256, sha256Kernels(sha256Spec256, l, cpu.Tuning))
+		return engineOrReference(a, l, sha256Spec256, sha256Kernels(sha256Spec256, l), familyOf(sha256Family, m))
 	case SHA224:
-		return engineOrReference(a, l, sha256Spec224, sha256Kernels(sha256Spec224, l, cpu.Tuning))
+		return engineOrReference(a, l, sha256Spec224, sha256Kernels(sha256Spec224, l), familyOf(sha256Family, m))
 	case SHA512:
-		return engineOrReference(a, l, sha512Spec512, sha512Kernels(sha512Spec512, l, cpu.Tuning))
+		return engineOrReference(a, l, sha512Spec512, sha512Kernels(sha512Spec512, l), familyOf(sha512Family, m))
 	case SHA384:
-		return engineOrReference(a, l, sha512Spec384, sha512Kernels(sha512Spec384, l, cpu.Tuning))
+		return engineOrReference(a, l, sha512Spec384, sha512Kernels(sha512Spec384, l), familyOf(sha512Family, m))
 	case SHA512_224:
-		return engineOrReference(a, l, sha512Spec512224, sha512Kernels(sha512Spec512224, l, cpu.Tuning))
+		return engineOrReference(a, l, sha512Spec512224, sha512Kernels(sha512Spec512224, l), familyOf(sha512Family, m))
 	case SHA512_256:
-		return engineOrReference(a, l, sha512Spec512256, sha512Kernels(sha512Spec512256, l, cpu.Tuning))
+		return engineOrReference(a, l, sha512Spec512256, sha512Kernels(sha512Spec512256, l), familyOf(sha512Family, m))
 	}
 	return referenceServer(a) // not on the engine yet
 }
@@ -48,12 +50,12 @@ func newServer(a Algorithm, l cpu.Level) *Server {
 // assembly, and a lone stream must never be slower. A generic tier chosen
 // by HASHLANES_CPU or WithCPU still runs the engine's pure-Go path; that is
 // how it is tested.
-func engineOrReference[S any](a Algorithm, l cpu.Level, spec *engine.Spec[S], k engine.Kernels[S]) *Server {
+func engineOrReference[S any](a Algorithm, l cpu.Level, spec *engine.Spec[S], k engine.Kernels[S], src tuning.Source) *Server {
 	forcedGeneric := l == cpu.Generic && cpu.Detected > cpu.Generic
 	if k.Single.Reference && !forcedGeneric {
 		return referenceServer(a)
 	}
-	return fromEngine(a, engine.NewServer(spec, k))
+	return fromEngine(a, engine.NewServer(spec, k, src), src)
 }
 
 // referenceServer serves a through its reference implementation; its
@@ -65,7 +67,7 @@ func referenceServer(a Algorithm) *Server {
 }
 
 func newServerOf(a Algorithm, newHash func() hash.Hash, close func() error, kernel string) *Server {
-	s := &Server{alg: a, newHash: newHash, close: close, kernel: kernel, manyMin: manyMinMsgs[cpu.Tuning][a]}
+	s := &Server{alg: a, newHash: newHash, close: close, kernel: kernel}
 	s.pool.New = func() any { return newHash() }
 	s.many = s.sumManyLoop
 	return s
@@ -169,7 +171,7 @@ func must(h hash.Hash, err error) hash.Hash {
 	return h
 }
 
-func fromEngine[S any](a Algorithm, e *engine.Server[S]) *Server {
+func fromEngine[S any](a Algorithm, e *engine.Server[S], src tuning.Source) *Server {
 	k := e.Kernels()
 	desc := k.Single.Name + " (single stream)"
 	for i := len(k.Multi) - 1; i >= 0; i-- {
@@ -183,6 +185,7 @@ func fromEngine[S any](a Algorithm, e *engine.Server[S]) *Server {
 	s := newServerOf(a, func() hash.Hash { return e.NewHash() }, e.Close, desc)
 	s.stats = func() Stats { return Stats(e.Stats()) }
 	s.many = e.SumMany
+	s.choice, s.src = e.Choice(), src
 	return s
 }
 

@@ -31,8 +31,10 @@ Commands:
                                 ways of hashing files on this machine
   install-links DIR             create md5sum, sha1sum, ..., sha512sum in DIR,
                                 links to this program that behave as GNU's
-  version                       the build, this CPU's features and the kernel
-                                each algorithm runs
+  tune [OPTION]...              measure the kernels on this machine with care,
+                                print the crossover tables, save the rates
+  version                       the build, this CPU's features, the kernels
+                                each algorithm runs and which it picks
 
 'hashlanes sum --help' lists the options.
 `
@@ -61,6 +63,8 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runBench(prog, args[1:], stdout, stderr)
 	case "install-links":
 		return installLinks(prog, args[1:], stdout, stderr)
+	case "tune":
+		return runTune(prog, args[1:], stdout, stderr)
 	case "version":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "hashlanes version: unexpected argument %q\n", args[1])
@@ -93,13 +97,24 @@ func buildVersion() string {
 
 func version(stdout, stderr io.Writer) {
 	fmt.Fprintf(stdout, "hashlanes %s %s %s/%s\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	fmt.Fprintf(stdout, "cpu: %s (detected %s); features: %s; kernel rates: %s\n",
-		hashlanes.ActiveCPU(), hashlanes.DetectedCPU(), strings.Join(hashlanes.CPUFeatures(), " "), hashlanes.Tuning())
-	if err := hashlanes.CPUEnvError(); err != nil {
-		fmt.Fprintln(stderr, err)
+	fmt.Fprintf(stdout, "cpu: %s (detected %s); features: %s\n",
+		hashlanes.ActiveCPU(), hashlanes.DetectedCPU(), strings.Join(hashlanes.CPUFeatures(), " "))
+	fmt.Fprintf(stdout, "tuning: %s\n", hashlanes.Tuning())
+	for _, err := range []error{hashlanes.CPUEnvError(), hashlanes.TuningEnvError()} {
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+		}
 	}
 	for _, a := range hashlanes.Algorithms() {
-		fmt.Fprintf(stdout, "%-11s %s\n", a.String()+":", hashlanes.DefaultServer(a).Kernel())
+		srv := hashlanes.DefaultServer(a)
+		fmt.Fprintf(stdout, "%-11s %s\n", a.String()+":", srv.Kernel())
+		if srv.Reference() {
+			continue
+		}
+		// What the engine would measure on its first choice, measured now.
+		srv.Calibrate()
+		t := srv.Tuning()
+		fmt.Fprintf(stdout, "%-11s rates %s; by streams ready: %s\n", "", t.Origin, t)
 	}
 }
 

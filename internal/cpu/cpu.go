@@ -127,60 +127,15 @@ func Features() []string {
 	return f
 }
 
-// Microarch is a CPU design on which the kernels' rates were measured. The
-// engine runs, each round, the kernel that moves the most bytes by those
-// rates, and kernels do not rank alike everywhere: on Zen 4 two SHA-NI
-// streams fill the SHA unit, on Zen 3 four streams move 1.5x what two do,
-// on Golden Cove one SHA-1 stream nearly fills it.
-type Microarch int
-
-const (
-	Zen4       Microarch = iota // AMD family 19h, models 10h-1Fh, 60h-7Fh, A0h-AFh
-	Zen3                        // AMD family 19h, models 00h-0Fh, 20h-5Fh
-	GoldenCove                  // Intel Xeon with AMX: Sapphire, Emerald and Granite Rapids
-)
-
-var microarchNames = [...]string{Zen4: "zen4", Zen3: "zen3", GoldenCove: "goldencove"}
-
-func (m Microarch) String() string {
-	if m >= 0 && int(m) < len(microarchNames) {
-		return microarchNames[m]
-	}
-	return fmt.Sprintf("Microarch(%d)", int(m))
-}
-
-// Identity is what CPUID says of the design: vendor, family and model
-// (extended fields folded in), and whether it has AMX tiles.
+// Identity is what CPUID says of the design: vendor, family, model and
+// stepping (extended fields folded in), the brand string, and whether it has
+// AMX tiles. The tuning package keys measured kernel rates by it.
 type Identity struct {
-	AMD, Intel    bool
-	Family, Model uint32
-	AMX           bool
+	Vendor                  string // "GenuineIntel", "AuthenticAMD"; empty off x86
+	Family, Model, Stepping uint32
+	Brand                   string // "AMD EPYC 9R14 96-Core Processor"; what a hypervisor passes through
+	AMX                     bool
 }
 
-// Tuning is the microarchitecture whose rates choose the kernels: this
-// CPU's own when it is one of them (TuningExact), otherwise the nearest by
-// instruction set, Zen 4 for a CPU with AVX-512 and Zen 3 for one without.
-var Tuning, TuningExact = tuning(identify(), Detected)
-
-// tuning maps an identity to the rates measured on its design. Intel's
-// server cores since Sapphire Rapids (Golden Cove and its refinements,
-// Raptor Cove and Redwood Cove) are known by AMX rather than by model:
-// the one measured, in a virtual machine, reports model A7h, which is no
-// Xeon's.
-func tuning(id Identity, detected Level) (Microarch, bool) {
-	if id.AMD && id.Family == 0x19 {
-		switch m := id.Model; {
-		case m <= 0x0f, m >= 0x20 && m <= 0x5f:
-			return Zen3, true
-		case m <= 0x1f, m >= 0x60 && m <= 0x7f, m >= 0xa0 && m <= 0xaf:
-			return Zen4, true
-		}
-	}
-	if id.Intel && id.Family == 6 && id.AMX && detected >= AVX512 {
-		return GoldenCove, true
-	}
-	if detected >= AVX512 {
-		return Zen4, false
-	}
-	return Zen3, false
-}
+// ID is this CPU's identity.
+var ID = identify()

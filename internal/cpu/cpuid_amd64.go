@@ -2,7 +2,11 @@
 
 package cpu
 
-import "golang.org/x/sys/cpu"
+import (
+	"strings"
+
+	"golang.org/x/sys/cpu"
+)
 
 //go:generate go run -C ../kernel/_asm ./cpuid -out ../../cpu/cpuid_amd64.s -stubs ../../cpu/cpuid_amd64_stubs.go -pkg cpu
 
@@ -16,16 +20,14 @@ func hasSHA() bool {
 	return b&(1<<29) != 0 && cpu.X86.HasSSSE3 && cpu.X86.HasSSE41
 }
 
-// identify reads the vendor (leaf 0), family and model (leaf 1) and AMX
-// (leaf 7, EDX bit 24, which golang.org/x/sys/cpu reports).
+// identify reads the vendor (leaf 0), family, model and stepping (leaf 1),
+// the brand string (leaves 80000002h-80000004h) and AMX (leaf 7, EDX bit
+// 24, which golang.org/x/sys/cpu reports).
 func identify() Identity {
 	_, b, c, d := cpuid(0, 0)
-	id := Identity{
-		AMD:   b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163, // "AuthenticAMD"
-		Intel: b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e, // "GenuineIntel"
-		AMX:   cpu.X86.HasAMXTile,
-	}
+	id := Identity{Vendor: string(appendWords(nil, b, d, c)), AMX: cpu.X86.HasAMXTile}
 	a, _, _, _ := cpuid(1, 0)
+	id.Stepping = a & 0xf
 	id.Family = a >> 8 & 0xf
 	id.Model = a >> 4 & 0xf
 	if id.Family == 0xf || id.Family == 6 {
@@ -34,5 +36,21 @@ func identify() Identity {
 	if id.Family == 0xf {
 		id.Family += a >> 20 & 0xff
 	}
+	if max, _, _, _ := cpuid(0x80000000, 0); max >= 0x80000004 {
+		var brand []byte
+		for leaf := uint32(0x80000002); leaf <= 0x80000004; leaf++ {
+			a, b, c, d := cpuid(leaf, 0)
+			brand = appendWords(brand, a, b, c, d)
+		}
+		id.Brand = strings.TrimSpace(strings.TrimRight(string(brand), "\x00"))
+	}
 	return id
+}
+
+// appendWords appends the words' bytes, little-endian: CPUID's strings.
+func appendWords(b []byte, words ...uint32) []byte {
+	for _, w := range words {
+		b = append(b, byte(w), byte(w>>8), byte(w>>16), byte(w>>24))
+	}
+	return b
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
 	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
+	"github.com/hashlanes/hashlanes/internal/tuning"
 )
 
 // appendWords appends a SHA-256 state's words big-endian: its digest and
@@ -81,10 +82,18 @@ func (r *refKernels) kernels() Kernels[sha256k.State] {
 		fn(states, ptrs, mask, nblocks)
 	}
 	return Kernels[sha256k.State]{
-		Single:     kernel.Single[sha256k.State]{Name: "generic", Fn: block},
-		SingleRate: 100,
-		Multi:      []Rated[sha256k.State]{{Multi: alike, Rate: 300}, {Multi: hybrid, Rate: 1000}},
+		Single: kernel.Single[sha256k.State]{Name: "generic", Fn: block},
+		Multi:  []kernel.Multi[sha256k.State]{alike, hybrid},
 	}
+}
+
+// refRates rates refKernels' kernels: the hybrid above the alike lanes
+// above the single-stream kernel.
+var refRates = &tuning.Rates{Kernels: map[string]float64{"generic": 100, "alike": 300, "hybrid": 1000}}
+
+// server returns a Server of refKernels at refRates.
+func (r *refKernels) server() *Server[sha256k.State] {
+	return NewServer(testSpec, r.kernels(), tuning.Fixed(refRates, "test"))
 }
 
 // TestPlanHybrid checks the rounds planned on a hybrid kernel: the
@@ -94,7 +103,7 @@ func (r *refKernels) kernels() Kernels[sha256k.State] {
 // alike lanes when the fast lanes would get no block.
 func TestPlanHybrid(t *testing.T) {
 	var r refKernels
-	s := NewServer(testSpec, r.kernels())
+	s := r.server()
 	for _, tc := range []struct {
 		blocks       []int // left in each busy request
 		shared       bool
@@ -140,7 +149,7 @@ func TestPlanHybrid(t *testing.T) {
 // checks every digest against crypto/sha256.
 func TestHybridStreams(t *testing.T) {
 	var r refKernels
-	s := NewServer(testSpec, r.kernels())
+	s := r.server()
 	const streams = 24
 	rng := rand.New(rand.NewPCG(11, 12))
 	msgs := make([][]byte, streams)
@@ -181,7 +190,7 @@ func TestHybridStreams(t *testing.T) {
 // use or not.
 func TestStatsCapacity(t *testing.T) {
 	var r refKernels
-	s := NewServer(testSpec, r.kernels())
+	s := r.server()
 	var states [kernel.MaxLanes]*sha256k.State
 	var ptrs [kernel.MaxLanes]*byte
 	buf := make([]byte, 4*3*sha256k.BlockSize)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
 	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
+	"github.com/hashlanes/hashlanes/internal/tuning"
 	"github.com/hashlanes/hashlanes/internal/workload"
 )
 
@@ -111,10 +112,9 @@ const (
 func nullServer(shape kernel.Multi[sha256k.State], singleRate float64) *Server[sha256k.State] {
 	shape.Fn = func(*[kernel.MaxLanes]*sha256k.State, *[kernel.MaxLanes]*byte, uint32, int) {}
 	return NewServer(testSpec, Kernels[sha256k.State]{
-		Single:     kernel.Single[sha256k.State]{Name: "null", Fn: func(*sha256k.State, []byte) {}},
-		SingleRate: singleRate,
-		Multi:      []Rated[sha256k.State]{{Multi: shape, Rate: 1000}},
-	})
+		Single: kernel.Single[sha256k.State]{Name: "null", Fn: func(*sha256k.State, []byte) {}},
+		Multi:  []kernel.Multi[sha256k.State]{shape},
+	}, tuning.Fixed(&tuning.Rates{Kernels: map[string]float64{"null": singleRate, shape.Name: 1000}}, "test"))
 }
 
 // nullMessages is n messages of overheadSize zero bytes, for the null

@@ -4,9 +4,11 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
+	"github.com/hashlanes/hashlanes/internal/tuning"
 )
 
 // minLaneBlocks is the smallest request worth a place in the lanes: below
@@ -27,9 +29,10 @@ const minLaneBlocks = 16
 // writes: no goroutine, no timer, no registry of hashers, so a dropped
 // hasher is simply garbage.
 type Server[S any] struct {
-	spec  *Spec[S]
-	kern  Kernels[S]
-	lanes int // 0 when there is no multi-lane kernel
+	spec   *Spec[S]
+	kern   Kernels[S]
+	choice *tuning.Chooser
+	lanes  int // 0 when there is no multi-lane kernel
 
 	mu        sync.Mutex
 	head      *request[S] // queue of requests waiting for a lane
@@ -43,6 +46,15 @@ type Server[S any] struct {
 	scratch sync.Pool // *combiner[S]
 	batches sync.Pool // *batch[S]
 	stats   struct{ multiCalls, multiBlocks, multiCapacity, singleBlocks atomic.Uint64 }
+
+	batchCache atomic.Pointer[batchCached]
+}
+
+// batchCached is the batch kernels SumMany runs with the rates they were
+// chosen by.
+type batchCached struct {
+	rates *tuning.Rates
+	set   []kernel.Batch
 }
 
 // Stats counts the work a Server did, to see how full its lanes run:
@@ -53,6 +65,7 @@ type Stats struct {
 	MultiBlocks   uint64 // blocks hashed by them, summed over lanes
 	MultiCapacity uint64 // blocks they would have hashed with every lane in use
 	SingleBlocks  uint64 // blocks hashed by the single-stream kernel
+	Tries         uint64 // rounds that ran a close runner-up to check its rate
 }
 
 // Stats returns the counters so far.
@@ -62,7 +75,14 @@ func (s *Server[S]) Stats() Stats {
 		MultiBlocks:   s.stats.multiBlocks.Load(),
 		MultiCapacity: s.stats.multiCapacity.Load(),
 		SingleBlocks:  s.stats.singleBlocks.Load(),
+		Tries:         s.tries(),
 	}
+}
+
+func (s *Server[S]) tries() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.choice.Tries()
 }
 
 // request is one Write's whole blocks while they wait for, or sit in, a
@@ -119,20 +139,36 @@ func (c *combiner[S]) wakeAll() {
 	c.nToWake = 0
 }
 
-// NewServer returns a Server for spec running the given kernels.
-func NewServer[S any](spec *Spec[S], k Kernels[S]) *Server[S] {
+// NewServer returns a Server for spec running the given kernels, chosen
+// round by round by the rates of src.
+func NewServer[S any](spec *Spec[S], k Kernels[S], src tuning.Source) *Server[S] {
 	s := &Server[S]{spec: spec, kern: k, lanes: k.maxLanes()}
-	s.kern.tabulate()
+	single, multi := k.describe()
+	s.choice = tuning.NewChooser(src, single, multi)
 	s.scratch.New = func() any { return new(combiner[S]) }
 	s.batches.New = func() any { return new(batch[S]) }
 	return s
 }
 
-// Spec returns the algorithm the server hashes.
-func (s *Server[S]) Spec() *Spec[S] { return s.spec }
-
 // Kernels returns the kernels the server runs.
 func (s *Server[S]) Kernels() Kernels[S] { return s.kern }
+
+// Choice returns the tuning that chooses the server's kernels.
+func (s *Server[S]) Choice() *tuning.Chooser { return s.choice }
+
+// Batches returns the batch kernels SumMany runs by the current rates.
+func (s *Server[S]) Batches() []kernel.Batch { return s.batchSet() }
+
+// batchSet is the batch kernels SumMany runs by the current rates.
+func (s *Server[S]) batchSet() []kernel.Batch {
+	r := s.choice.Rates()
+	if c := s.batchCache.Load(); c != nil && c.rates == r {
+		return c.set
+	}
+	c := &batchCached{rates: r, set: batchSet(s.kern.Batch, r)}
+	s.batchCache.Store(c)
+	return c.set
+}
 
 // Close stops packing streams into lanes: hashers keep working, each on the
 // single-stream kernel. Closing twice is harmless.
@@ -186,6 +222,15 @@ func (s *Server[S]) round(k, used, nb int, states *[kernel.MaxLanes]*S, ptrs *[k
 	for i := range used {
 		s.single(states[i], unsafe.Slice(ptrs[i], nb*s.spec.BlockSize))
 	}
+}
+
+// roundBytes is what a round of nb blocks on kernel k over lanes
+// 0..used-1 hashes.
+func (s *Server[S]) roundBytes(k, used, nb int) int {
+	if k < 0 {
+		return used * nb * s.spec.BlockSize
+	}
+	return s.kern.Multi[k].Blocks(used, nb) * s.spec.BlockSize
 }
 
 // laneBlocks is the blocks lane i hashes in a round of nb blocks on kernel
@@ -281,13 +326,13 @@ const maxSingleRound = 16 << 10
 // which hash FastBlocks times as many; when even those are too short for
 // one block of the others, a kernel of alike lanes runs the round.
 func (s *Server[S]) plan(c *combiner[S], busy int, shared bool) (k, used, nb int) {
-	k, used = s.kern.choose(busy, true)
+	k, used = s.choice.Explore(busy)
 	if k >= 0 && s.kern.Multi[k].Fast > 0 {
 		c.longestFirst(min(s.kern.Multi[k].Fast, used), busy)
 		if nb = s.roundBlocks(c, k, used, shared); nb > 0 {
 			return k, used, nb
 		}
-		k, used = s.kern.choose(busy, false)
+		k, used = s.choice.Pick(busy, false)
 	}
 	return k, used, s.roundBlocks(c, k, used, shared)
 }
@@ -367,7 +412,7 @@ func (s *Server[S]) shed(c *combiner[S], me *request[S], busy *int, procs int) {
 	}
 	keep := s.limit(procs)
 	n := *busy
-	if n <= keep || s.kern.rate(keep)+s.kern.rate(n-keep) < shedGain*s.kern.rate(n) {
+	if n <= keep || s.choice.Rate(keep)+s.choice.Rate(n-keep) < shedGain*s.choice.Rate(n) {
 		return
 	}
 	for i, r := range c.reqs[keep:n] {
@@ -485,6 +530,15 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		// Company fades by halves, not at once: an unlucky round alone
 		// (below) must not end the sharing.
 		s.lastBusy = max(busy, s.lastBusy/2)
+		if busy >= 2 && s.choice.Pending() {
+			// The first choice to make: the tuning measures the kernels,
+			// once, the lock released, the writers that were woken let go.
+			s.mu.Unlock()
+			c.wakeAll()
+			s.choice.Prepare(busy)
+			s.mu.Lock()
+			fill()
+		}
 		k, used, nb := s.plan(c, busy, procs > 1)
 		if procs > 1 && (c.nToWake > 0 || c.wokeAtExit) && s.fullLength(k, nb) {
 			c.wokeAtExit = false
@@ -515,8 +569,21 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		long = s.fullLength(k, nb)
 		s.mu.Unlock()
 		c.wakeAll()
+		// Rounds with a choice are timed, to keep the rates the choice
+		// is made by current; a lone stream's are not.
+		var start time.Time
+		if busy >= 2 {
+			start = time.Now()
+		}
 		s.round(k, used, nb, &c.states, &c.ptrs)
+		var took time.Duration
+		if busy >= 2 {
+			took = time.Since(start)
+		}
 		s.mu.Lock()
+		if busy >= 2 {
+			s.choice.Observe(k, used, s.roundBytes(k, used, nb), took.Nanoseconds())
+		}
 		for i := used - 1; i >= 0; i-- { // backwards, so a moved lane is one already advanced
 			r := c.reqs[i]
 			r.p = r.p[s.laneBlocks(k, i, nb)*bs:]

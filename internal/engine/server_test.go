@@ -2,13 +2,13 @@ package engine
 
 import (
 	"hash"
-	"math"
 	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
 	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
+	"github.com/hashlanes/hashlanes/internal/tuning"
 	"github.com/hashlanes/hashlanes/internal/workload"
 )
 
@@ -19,17 +19,18 @@ import (
 // already combines, or when two cores would not move enough more.
 func TestShed(t *testing.T) {
 	var r refKernels
-	hybrid := r.kernels()
+	hybrid := r.server()
 	// Alike lanes only, the wider kernel rated in proportion to its lanes:
 	// 8 streams split 4 and 4 move no more than 8 together.
-	alike := r.kernels()
-	wide := alike.Multi[0]
-	wide.Lanes, wide.Rate = 8, 2*alike.Multi[0].Rate
-	alike.Multi = []Rated[sha256k.State]{alike.Multi[0], wide}
+	k := r.kernels()
+	wide := k.Multi[0]
+	wide.Name, wide.Lanes = "wide", 8
+	k.Multi = []kernel.Multi[sha256k.State]{k.Multi[0], wide}
+	alike := NewServer(testSpec, k, tuning.Fixed(&tuning.Rates{Kernels: map[string]float64{"generic": 100, "alike": 300, "wide": 600}}, "test"))
 	const procs = 2
 	for _, tc := range []struct {
 		name              string
-		kern              Kernels[sha256k.State]
+		srv               *Server[sha256k.State]
 		busy, queued      int
 		combiners         int
 		wantBusy, wantOut int
@@ -41,7 +42,7 @@ func TestShed(t *testing.T) {
 		{"no gain", alike, 8, 0, 1, 8, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := NewServer(testSpec, tc.kern)
+			s := NewServer(testSpec, tc.srv.kern, tc.srv.choice.Source())
 			c := new(combiner[sha256k.State])
 			reqs := make([]*request[sha256k.State], tc.busy+tc.queued)
 			for i := range reqs {
@@ -114,37 +115,6 @@ func TestRoundsTakeEveryStream(t *testing.T) {
 		writes := uint64(runs * overheadSize / workload.WriteSize)
 		if st := s.Stats(); st.MultiCalls > writes+runs || st.SingleBlocks > 0 {
 			t.Errorf("%d streams: %d rounds (%d single-stream blocks) for %d writes of each stream", streams, st.MultiCalls, st.SingleBlocks, writes)
-		}
-	}
-}
-
-// TestShareFromFill checks the share of a kernel's rate its busy lanes are
-// worth: the measured fills where there are some, linear between them and
-// towards none and all lanes busy, and the lanes' share of the blocks
-// without any or for a hybrid kernel.
-func TestShareFromFill(t *testing.T) {
-	alike := Rated[sha256k.State]{Rate: 1000, Fill: map[int]float64{2: 0.15, 4: 0.3, 8: 0.55}}
-	alike.Lanes = 16
-	hybrid := alike
-	hybrid.Lanes, hybrid.Fast, hybrid.FastBlocks = 10, 2, 4
-	plain := alike
-	plain.Fill = nil
-	for _, tc := range []struct {
-		name string
-		r    Rated[sha256k.State]
-		used int
-		want float64
-	}{
-		{"measured", alike, 4, 0.3},
-		{"between two measured", alike, 3, 0.225},
-		{"below the least measured", alike, 1, 0.075},
-		{"above the most measured", alike, 12, 0.775},
-		{"all busy", alike, 16, 1},
-		{"no fill", plain, 4, 0.25},
-		{"hybrid", hybrid, 4, float64(2*4+2) / float64(2*4+8)},
-	} {
-		if got := tc.r.share(tc.used); math.Abs(got-tc.want) > 1e-9 {
-			t.Errorf("%s: %d busy: share %v, want %v", tc.name, tc.used, got, tc.want)
 		}
 	}
 }

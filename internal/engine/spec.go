@@ -10,6 +10,7 @@ import (
 	"math/bits"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
+	"github.com/hashlanes/hashlanes/internal/tuning"
 )
 
 // maxBlockSize is the largest block of the algorithms the engine serves
@@ -43,77 +44,15 @@ func (sp *Spec[S]) marshaledSize() int {
 	return len(sp.Magic) + len(sp.AppendState(nil, &s)) + sp.BlockSize + 8
 }
 
-// Kernels is what a Server runs: one single-stream kernel and any number of
-// multi-lane ones, each with its measured throughput, so that every round
-// runs whichever moves the most bytes for the streams that are ready.
+// Kernels is what a Server runs: one single-stream kernel, any number of
+// multi-lane ones, and batch kernels for short messages. Which one a round
+// runs is the tuning's choice, by what each moves on this machine.
 type Kernels[S any] struct {
-	Single     kernel.Single[S]
-	SingleRate float64 // MB/s of the single-stream kernel
-	Multi      []Rated[S]
-	Batch      []kernel.Batch // batch kernels for short messages, narrowest first
-
-	picks [2][]pick // best's answers, without and with hybrids, by ready count (tabulate)
-}
-
-// pick is the kernel for a round: its index in Multi (-1 for the
-// single-stream kernel), the lanes it takes and the rate it moves.
-type pick struct {
-	k, lanes int
-	rate     float64
-}
-
-// tabulate computes best's answers for every count of ready streams a
-// combiner's lanes can hold, so that a round looks its kernel up. Weighed
-// afresh every round, with the measured shares read from maps, the kernels
-// cost a lone stream of 1 MiB 1.9% of its speed for MD5, 3.4% for SHA-1
-// and 4.2% for SHA-256, whose single-stream rounds of 16 KiB last ~10 µs
-// (bench/results/2026-11-24/streams-lone-tabulate.txt).
-func (k *Kernels[S]) tabulate() {
-	for h := range k.picks {
-		t := make([]pick, kernel.MaxLanes+1)
-		for ready := range t {
-			t[ready].k, t[ready].lanes, t[ready].rate = k.weigh(ready, h == 1)
-		}
-		k.picks[h] = t
-	}
-}
-
-// Rated is a multi-lane kernel with its throughput, all lanes busy, and
-// what it moves with fewer busy.
-type Rated[S any] struct {
-	kernel.Multi[S]
-	Rate float64 // MB/s summed over all lanes
-
-	// Fill is the share of Rate moved with n lanes busy, measured, for
-	// some n below Lanes; between them, and below the least, it is taken
-	// as linear (0 with none busy). Without one, the share is the lanes'
-	// share of the blocks (kernel.Multi.Weight): an idle lane costs as
-	// much as a busy one. That undervalues lanes whose full rate is held
-	// down by the memory all of them read: AVX2 MD5 with 3 of 16 lanes
-	// busy moves 0.21 of its full rate, not 0.19. Hybrid kernels, whose
-	// lanes are unlike, keep Weight.
-	Fill map[int]float64
-}
-
-// share is what lanes 0..used-1 of r move against all of them busy.
-func (r *Rated[S]) share(used int) float64 {
-	if r.Fast > 0 || len(r.Fill) == 0 || used >= r.Lanes {
-		return r.Weight(used)
-	}
-	lo, loShare := 0, 0.0 // the nearest measured counts around used
-	hi, hiShare := r.Lanes, 1.0
-	for n, f := range r.Fill {
-		if n <= used && n > lo {
-			lo, loShare = n, f
-		}
-		if n >= used && n < hi {
-			hi, hiShare = n, f
-		}
-	}
-	if hi == lo {
-		return loShare
-	}
-	return loShare + (hiShare-loShare)*float64(used-lo)/float64(hi-lo)
+	Single kernel.Single[S]
+	Multi  []kernel.Multi[S]
+	// Batch kernels, narrowest first; of two of one width, SumMany runs
+	// the one whose block kernel of the same name moves more.
+	Batch []kernel.Batch
 }
 
 // maxLanes is the widest multi-lane kernel's lane count, 0 if none.
@@ -136,91 +75,40 @@ func (k *Kernels[S]) minLanes() int {
 	return n
 }
 
-// choose returns the kernel for a round with ready streams ready: the index
-// into Multi and how many lanes it takes, or -1 for the single-stream
-// kernel. A kernel moves the share of its rate that the lanes it takes are
-// worth (Rated.share); streams beyond its lanes wait for the next round.
-// Hybrid kernels, whose lanes hash unequal block counts, are considered
-// only if hybrid is set.
-func (k *Kernels[S]) choose(ready int, hybrid bool) (int, int) {
-	best, lanes, _ := k.best(ready, hybrid)
-	return best, lanes
-}
-
-// rate is what one core moves with ready streams on the kernel choose
-// picks for them, in the unit of the kernels' rates.
-func (k *Kernels[S]) rate(ready int) float64 {
-	_, _, r := k.best(ready, true)
-	return r
-}
-
-// waitMargin is how much more a kernel that leaves ready streams waiting
-// must move than one that takes them all. The streams left out fall out of
-// step with the others, and every later round ends where the first of its
-// lanes runs out: at two Ps, SHA-1 with 15 of a combiner's 16 streams
-// ready ran on the 10-lane hybrid (6700 MB/s against 15/16 of 7100 for
-// the 16 lanes, a tie within the measurement) and moved 4.6% less than
-// with the 16 lanes (bench/results/2026-11-22/streams-procs-choice.txt).
-const waitMargin = 1.03
-
-// best is choose's pick for ready streams, with the rate it moves them at,
-// from the table if tabulate made one.
-func (k *Kernels[S]) best(ready int, hybrid bool) (int, int, float64) {
-	h := 0
-	if hybrid {
-		h = 1
+// describe lists the kernels as the tuning knows them.
+func (k *Kernels[S]) describe() (tuning.Kernel, []tuning.Kernel) {
+	multi := make([]tuning.Kernel, len(k.Multi))
+	for i, m := range k.Multi {
+		multi[i] = tuning.Kernel{Name: m.Name, Lanes: m.Lanes, Fast: m.Fast, FastBlocks: m.FastBlocks}
 	}
-	if t := k.picks[h]; ready < len(t) {
-		p := t[ready]
-		return p.k, p.lanes, p.rate
-	}
-	return k.weigh(ready, hybrid)
+	return tuning.Kernel{Name: k.Single.Name, Lanes: 1}, multi
 }
 
-// weigh finds best's pick: the highest rate, a kernel that leaves some of
-// the ready streams waiting counted at its rate over waitMargin.
-func (k *Kernels[S]) weigh(ready int, hybrid bool) (int, int, float64) {
-	best, bestRate, bestScore, lanes := -1, k.SingleRate, k.SingleRate, 1
-	for i := range k.Multi {
-		m := &k.Multi[i]
-		if m.Fast > 0 && !hybrid {
+// batchSet is the batch kernels SumMany runs with rates r: one of each
+// width, the one whose block kernel moves more (the earlier on a tie).
+func batchSet(all []kernel.Batch, r *tuning.Rates) []kernel.Batch {
+	var set []kernel.Batch
+	for _, b := range all {
+		if n := len(set); n > 0 && set[n-1].Lanes == b.Lanes {
+			if r.Kernels[b.Name] > r.Kernels[set[n-1].Name] {
+				set[n-1] = b
+			}
 			continue
 		}
-		used := min(ready, m.Lanes)
-		r := m.share(used) * m.Rate
-		score := r
-		if used < ready {
-			score /= waitMargin
-		}
-		if score > bestScore {
-			best, bestRate, bestScore, lanes = i, r, score, used
-		}
+		set = append(set, b)
 	}
-	if best < 0 {
-		return -1, ready, bestRate
-	}
-	return best, lanes, bestRate
+	return set
 }
 
-// Choice is the kernel a round with ready streams runs, by name, and the
-// lanes it takes: the crossover tables next to the kernels' rates.
-func (k *Kernels[S]) Choice(ready int) (string, int) {
-	i, lanes := k.choose(ready, true)
-	if i < 0 {
-		return k.Single.Name, lanes
-	}
-	return k.Multi[i].Name, lanes
-}
-
-// batchFor returns the batch kernel for n messages: the narrowest that
-// takes them all, else the widest.
-func (k *Kernels[S]) batchFor(n int) kernel.Batch {
-	for _, b := range k.Batch {
+// batchFor returns the batch kernel of set for n messages: the narrowest
+// that takes them all, else the widest.
+func batchFor(set []kernel.Batch, n int) kernel.Batch {
+	for _, b := range set {
 		if b.Lanes >= n {
 			return b
 		}
 	}
-	return k.Batch[len(k.Batch)-1]
+	return set[len(set)-1]
 }
 
 // pad writes the final block(s) of a message of total length n whose last

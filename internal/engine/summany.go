@@ -57,6 +57,7 @@ func (s *Server[S]) SumMany(dst []byte, msgs [][]byte) []byte {
 	if len(msgs) == 0 {
 		return dst
 	}
+	s.choice.Prepare(len(msgs)) // several messages: a choice to make
 	b := s.batches.Get().(*batch[S])
 	defer s.batches.Put(b)
 	out := dst[base:]
@@ -107,7 +108,7 @@ func (b *batch[S]) gather(msgs [][]byte, i, lenBytes, blockSize int) (int, int) 
 // sumShort hashes messages of exactly c padded blocks.
 func (s *Server[S]) sumShort(b *batch[S], out []byte, msgs [][]byte, idx []int32, c int) {
 	if len(s.kern.Batch) > 0 && c <= kernel.MaxBatchBlocks {
-		s.sumBatch(out, msgs, idx, c)
+		s.sumBatch(s.batchSet(), out, msgs, idx, c)
 		return
 	}
 	s.sumStaged(b, out, msgs, idx, c)
@@ -118,10 +119,10 @@ func (s *Server[S]) sumShort(b *batch[S], out []byte, msgs [][]byte, idx []int32
 // lane-fulls on the widest, a last partial one on the narrowest that takes
 // it. idx's array has room up to kernel.MaxBatchMsgs for the lanes past
 // the messages, which hash a copy of the first.
-func (s *Server[S]) sumBatch(out []byte, msgs [][]byte, idx []int32, c int) {
+func (s *Server[S]) sumBatch(set []kernel.Batch, out []byte, msgs [][]byte, idx []int32, c int) {
 	n := len(idx)
-	wide := s.kern.Batch[len(s.kern.Batch)-1]
-	rest := s.kern.batchFor(n % wide.Lanes)
+	wide := set[len(set)-1]
+	rest := batchFor(set, n%wide.Lanes)
 	if rest.Lanes == wide.Lanes || n < wide.Lanes {
 		whole := (n + rest.Lanes - 1) / rest.Lanes * rest.Lanes
 		pad(idx[:whole], n)
@@ -151,7 +152,7 @@ func (s *Server[S]) sumStaged(b *batch[S], out []byte, msgs [][]byte, idx []int3
 	width := max(1, s.lanes)
 	for len(idx) > 0 {
 		n := min(len(idx), width)
-		k, used := s.kern.choose(n, false)
+		k, used := s.choice.Pick(n, false)
 		for j, i := range idx[:used] {
 			m := msgs[i]
 			buf := b.stage[j][:]
@@ -194,7 +195,7 @@ func (s *Server[S]) sumLong(b *batch[S], out []byte, msgs [][]byte, idx []int32)
 		busy++
 	}
 	for busy > 0 {
-		k, used := s.kern.choose(busy, false)
+		k, used := s.choice.Pick(busy, false)
 		nb := kernel.MaxLaneBytes / bs
 		for i := range used {
 			l := &b.lanes[i]

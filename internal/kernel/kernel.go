@@ -131,6 +131,9 @@ func Best[K interface{ level() cpu.Level }](impls []K, l cpu.Level) (K, bool) {
 
 func (s Single[S]) level() cpu.Level { return effectiveLevel(s.Level, s.Needs) }
 
+// Usable reports whether the kernel can run at level l on this CPU.
+func (s Single[S]) Usable(l cpu.Level) bool { return s.level() <= l }
+
 // effectiveLevel is the tier a kernel needs: its level, or, if it needs an
 // extension (SHA-NI), at least the AVX2 tier, so that the generic tier means
 // no SIMD and no hash extensions whether it is chosen by HASHLANES_CPU or by

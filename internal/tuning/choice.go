@@ -1,0 +1,353 @@
+package tuning
+
+import (
+	"math"
+	"slices"
+	"sync/atomic"
+)
+
+// MaxReady is the most ready streams a choice distinguishes: the widest
+// kernel's lanes. More ready streams choose as this many do.
+const MaxReady = 32
+
+// waitMargin is how much more a kernel that leaves ready streams waiting
+// must move than one that takes them all: the streams left out fall out
+// of step with the others, and every later round ends where the first of
+// its lanes runs out.
+const waitMargin = 1.03
+
+// keepMargin is how much more a kernel must move than the one a ready
+// count already runs to take its place: rates within it are a tie, and a
+// tie keeps the choice it has, so that noise in a measurement does not
+// flip it from one process to the next.
+const keepMargin = 1.03
+
+// exploreEvery is how often, in rounds of one ready count, a round tries
+// the runner-up instead, so that an estimate that is wrong corrects
+// itself; exploreRange is how far behind the leader a runner-up may be
+// to be tried.
+const (
+	exploreEvery = 32
+	exploreRange = 1.3
+)
+
+// A Choice is the kernel a round with Ready streams runs: Kernel -1 for
+// the single-stream kernel (the streams one after another), else the index
+// of a multi-lane kernel; Lanes is how many of the ready streams it takes;
+// Rate the MB/s it is expected to move.
+type Choice struct {
+	Ready  int
+	Kernel int
+	Name   string
+	Lanes  int
+	Rate   float64
+}
+
+// Chooser picks the kernel of each round for one engine: a single-stream
+// kernel and the multi-lane ones, by the rates of its source, refined by
+// the rounds it is told of. Pick is safe from any goroutine; Explore,
+// Observe and Prepare are for a caller that holds the engine's lock.
+type Chooser struct {
+	src   Source
+	kerns []Kernel // [0] the single-stream kernel, then the multi-lane ones
+	table atomic.Pointer[table]
+	prior *table // the choice by the source's prior, which ties keep
+
+	// Guarded by the caller's lock.
+	scales   []scale // by kernel: observed against estimated rate
+	gen      uint64  // the source generation the scales were observed on
+	observed int     // observations since the last rebuild
+	explore  [MaxReady + 1]uint8
+	tries    uint64
+}
+
+// table is the choice for every ready count, rebuilt when rates change.
+type table struct {
+	gen    uint64
+	rates  *Rates
+	origin string
+	best   [2][MaxReady + 1]pick // [hybrids allowed][ready]
+	second [MaxReady + 1]pick    // a runner-up worth a try, hybrids allowed; k == none if none
+}
+
+// pick is one entry of a table: kernel index into Chooser.kerns (0 the
+// single-stream kernel), lanes taken, the rate expected.
+type pick struct {
+	k     int
+	lanes int
+	rate  float64
+}
+
+const none = -1
+
+// NewChooser returns a Chooser over single and multi, in the order the
+// engine indexes its multi-lane kernels.
+func NewChooser(src Source, single Kernel, multi []Kernel) *Chooser {
+	c := &Chooser{src: src, kerns: append([]Kernel{single}, multi...)}
+	c.kerns[0].Lanes = 1
+	c.scales = make([]scale, len(c.kerns))
+	if p := src.prior(); p != nil {
+		c.prior = c.build(p, nil, nil)
+	}
+	c.current()
+	return c
+}
+
+// current returns the table for the source's rates of now, rebuilding it
+// (without the observations, which belong to the rates they were made
+// against) when the source has moved on.
+func (c *Chooser) current() *table {
+	t := c.table.Load()
+	snap := c.src.current()
+	if t != nil && t.gen == snap.gen {
+		return t
+	}
+	nt := c.build(snap, c.prior, nil)
+	if c.table.CompareAndSwap(t, nt) {
+		return nt
+	}
+	return c.table.Load()
+}
+
+// Pick returns the kernel for a round with ready streams: -1 for the
+// single-stream kernel, else the multi-lane kernel's index, and the lanes
+// it takes. Hybrid kernels (whose fast lanes hash more blocks than the
+// others) are considered only if hybrid is set.
+func (c *Chooser) Pick(ready int, hybrid bool) (k, lanes int) {
+	p := c.current().best[b2i(hybrid)][min(ready, MaxReady)]
+	return p.k - 1, c.lanesFor(p, ready)
+}
+
+// Rate is what one core moves with ready streams on the kernel Pick
+// returns, in MB/s.
+func (c *Chooser) Rate(ready int) float64 {
+	return c.current().best[1][min(ready, MaxReady)].rate
+}
+
+// Explore is Pick for a round the caller will time and report with
+// Observe: every exploreEvery rounds of a ready count it returns a close
+// runner-up instead, never one expected to move less than the
+// single-stream kernel.
+func (c *Chooser) Explore(ready int) (k, lanes int) {
+	t := c.current()
+	r := min(ready, MaxReady)
+	p := t.best[1][r]
+	if c.src.online() {
+		if c.explore[r]++; c.explore[r] >= exploreEvery {
+			c.explore[r] = 0
+			if s := t.second[r]; s.k != none {
+				c.tries++
+				p = s
+			}
+		}
+	}
+	return p.k - 1, c.lanesFor(p, ready)
+}
+
+func (c *Chooser) lanesFor(p pick, ready int) int {
+	if p.k == 0 {
+		return ready // the single-stream kernel takes them one after another
+	}
+	return min(ready, c.kerns[p.k].Lanes)
+}
+
+// Observe refines the estimates with a round that ran kernel k (-1 the
+// single-stream kernel) on used lanes and hashed bytes in ns nanoseconds.
+func (c *Chooser) Observe(k, used, bytes int, ns int64) {
+	if !c.src.online() || ns <= 0 || bytes <= 0 {
+		return
+	}
+	t := c.current()
+	if c.gen != t.gen {
+		for i := range c.scales {
+			c.scales[i] = scale{}
+		}
+		c.gen = t.gen
+	}
+	i := k + 1
+	kern := &c.kerns[i]
+	if i == 0 {
+		used = 1
+	}
+	model := t.rates.Kernels[kern.Name] * t.rates.share(kern, used)
+	rate := float64(bytes) / float64(ns) * 1e3
+	if !(model > 0) || !(rate < maxRate) {
+		return
+	}
+	before := c.scales[i].value()
+	c.scales[i].add(rate / model)
+	c.observed++
+	if after := c.scales[i].value(); c.observed >= rebuildEvery || math.Abs(after/before-1) > 0.05 {
+		c.observed = 0
+		c.table.Store(c.build(c.src.current(), t, c.scales))
+	}
+}
+
+// rebuildEvery bounds the observations between two rebuilds of the
+// table: a rebuild weighs every kernel for every ready count (about a
+// microsecond), a round lasts tens.
+const rebuildEvery = 16
+
+// Prepare runs the source's first measurement if it is pending, once, for
+// a round with ready streams: with two or more there is a choice to make.
+// A lone stream never waits for it.
+func (c *Chooser) Prepare(ready int) {
+	if ready >= 2 {
+		c.src.prepare()
+	}
+}
+
+// Pending reports whether Prepare would measure.
+func (c *Chooser) Pending() bool { return c.src.pending() }
+
+// Tries is how many rounds ran a runner-up to check its estimate.
+func (c *Chooser) Tries() uint64 { return c.tries }
+
+// Choices returns the choice for 1 to MaxReady ready streams.
+func (c *Chooser) Choices() []Choice {
+	t := c.current()
+	var out []Choice
+	for r := 1; r <= MaxReady; r++ {
+		p := t.best[1][r]
+		out = append(out, Choice{Ready: r, Kernel: p.k - 1, Name: c.kerns[p.k].Name, Lanes: c.lanesFor(p, r), Rate: p.rate})
+	}
+	return out
+}
+
+// Origin says where the rates of the current choice come from: "measured
+// in 1.2 ms", "file /home/u/.cache/hashlanes/…", "prior zen4 (nearest)".
+func (c *Chooser) Origin() string { return c.current().origin }
+
+// Rates returns the rates the current choice is made from (a new pointer
+// whenever they change).
+func (c *Chooser) Rates() *Rates { return c.current().rates }
+
+// Source returns the chooser's source.
+func (c *Chooser) Source() Source { return c.src }
+
+// build weighs every kernel for every ready count by snap's rates scaled
+// by the observations (if any). Where prev (if any: the table these rates
+// refine, else the prior's) chose a kernel that is still within
+// keepMargin of the best, it keeps it, so that the choice a measurement
+// makes does not hang on its noise.
+func (c *Chooser) build(snap *snapshot, prev *table, scales []scale) *table {
+	t := &table{gen: snap.gen, rates: snap.rates, origin: snap.origin}
+	est := func(i, used int) float64 {
+		k := &c.kerns[i]
+		if i == 0 {
+			used = 1
+		}
+		r := snap.rates.Kernels[k.Name] * snap.rates.share(k, used)
+		if scales != nil {
+			r *= scales[i].value()
+		}
+		return r
+	}
+	for h := range 2 {
+		for ready := 1; ready <= MaxReady; ready++ {
+			cands := c.candidates(ready, h == 1, est)
+			best := cands[0]
+			if prev != nil {
+				if old := prev.best[h][ready]; old.k != best.k {
+					if j := slices.IndexFunc(cands, func(p scored) bool { return p.k == old.k }); j >= 0 && cands[j].score*keepMargin >= best.score {
+						best = cands[j]
+					}
+				}
+			}
+			t.best[h][ready] = best.pick
+			if h == 1 {
+				t.second[ready] = pick{k: none}
+				single := est(0, 1)
+				for _, p := range cands {
+					if p.k != best.k && p.score*exploreRange >= best.score && (p.k == 0 || p.rate >= single) {
+						t.second[ready] = p.pick
+						break
+					}
+				}
+			}
+		}
+	}
+	return t
+}
+
+// scored is a candidate pick with its score: its rate, less if it leaves
+// ready streams waiting.
+type scored struct {
+	pick
+	score float64
+}
+
+// candidates lists the picks for ready streams, best first; the
+// single-stream kernel is always among them.
+func (c *Chooser) candidates(ready int, hybrid bool, est func(i, used int) float64) []scored {
+	var buf [16]scored
+	cands := buf[:0]
+	single := est(0, 1)
+	cands = append(cands, scored{pick{k: 0, lanes: ready, rate: single}, single})
+	for i := 1; i < len(c.kerns); i++ {
+		k := &c.kerns[i]
+		if k.Fast > 0 && !hybrid {
+			continue
+		}
+		used := min(ready, k.Lanes)
+		r := est(i, used)
+		if !(r > 0) {
+			continue // no rate: not measured here, never run
+		}
+		score := r
+		if used < ready {
+			score /= waitMargin
+		}
+		cands = append(cands, scored{pick{k: i, lanes: used, rate: r}, score})
+	}
+	// Stable: of equal scores the earlier kernel (the narrower, by the
+	// engine's order) leads.
+	slices.SortStableFunc(cands, func(a, b scored) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	return cands
+}
+
+// scale is a kernel's recent observed rates against its estimates: the
+// median of the last few ratios, with 1 (the estimate itself) counted
+// while there are fewer than three, so that one round disturbed by the
+// machine moves nothing on its own and a wrong estimate is corrected
+// within a few.
+type scale struct {
+	ratios [5]float64
+	n      int
+}
+
+func (s *scale) add(r float64) {
+	s.ratios[s.n%len(s.ratios)] = r
+	s.n++
+}
+
+func (s *scale) value() float64 {
+	if s.n == 0 {
+		return 1
+	}
+	var buf [len(s.ratios) + 1]float64
+	v := append(buf[:0], s.ratios[:min(s.n, len(s.ratios))]...)
+	if s.n < 3 {
+		v = append(v, 1)
+	}
+	slices.Sort(v)
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,298 @@
+package tuning
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Mode is where rates come from (HASHLANES_TUNING).
+type Mode struct {
+	Kind  ModeKind
+	Prior string // for Table: the prior to use; empty for this CPU's
+}
+
+// ModeKind is a kind of Mode.
+type ModeKind int
+
+const (
+	ModeAuto    ModeKind = iota // the wisdom file if valid, else measure; priors until then
+	ModeMeasure                 // measure, whatever the wisdom file says
+	ModeFile                    // the wisdom file, else priors
+	ModeTable                   // priors only: no measurement, no refinement
+)
+
+var modeNames = [...]string{ModeAuto: "auto", ModeMeasure: "measure", ModeFile: "file", ModeTable: "table"}
+
+func (m Mode) String() string {
+	s := modeNames[m.Kind]
+	if m.Prior != "" {
+		s += ":" + m.Prior
+	}
+	return s
+}
+
+// ParseMode parses HASHLANES_TUNING's values: auto, measure, file, table
+// and table:NAME.
+func ParseMode(s string) (Mode, error) {
+	name, prior, hasPrior := strings.Cut(s, ":")
+	for k, n := range modeNames {
+		if strings.EqualFold(name, n) && (!hasPrior || ModeKind(k) == ModeTable) {
+			m := Mode{Kind: ModeKind(k), Prior: prior}
+			if hasPrior {
+				if _, ok := priorNamed(prior); !ok {
+					return Mode{}, fmt.Errorf("hashlanes: HASHLANES_TUNING=%s: no prior named %q (have %s)", s, prior, strings.Join(PriorNames(), ", "))
+				}
+			}
+			return m, nil
+		}
+	}
+	return Mode{}, fmt.Errorf("hashlanes: unknown HASHLANES_TUNING %q (want auto, measure, file, table or table:NAME)", s)
+}
+
+// EnvMode is the mode HASHLANES_TUNING sets for the process; EnvErr is
+// non-nil when it held something unusable, and auto applies.
+var EnvMode, EnvErr = func() (Mode, error) {
+	v := os.Getenv("HASHLANES_TUNING")
+	if v == "" {
+		return Mode{}, nil
+	}
+	m, err := ParseMode(v)
+	if err != nil {
+		return Mode{}, err
+	}
+	return m, nil
+}()
+
+// snapshot is one state of a source's rates. gen changes whenever the
+// rates do.
+type snapshot struct {
+	gen    uint64
+	kind   int // kindPrior, kindFile, kindMeasured
+	rates  *Rates
+	origin string
+}
+
+const (
+	kindPrior = iota
+	kindFile
+	kindMeasured
+)
+
+var generations atomic.Uint64
+
+func newSnapshot(kind int, r *Rates, origin string) *snapshot {
+	return &snapshot{gen: generations.Add(1), kind: kind, rates: r, origin: origin}
+}
+
+// Source is where a Chooser's rates come from: a kernel family, whose
+// rates move from its prior to the wisdom file's or a measurement's on
+// first use, or a fixed set of rates.
+type Source struct {
+	fam   *Family
+	fixed *snapshot
+}
+
+// Fixed is a source of rates that never change and are never refined.
+func Fixed(r *Rates, origin string) Source {
+	return Source{fixed: newSnapshot(kindPrior, r, origin)}
+}
+
+// Source returns the family's rates in mode m: the family's own for the
+// process's mode, a fixed prior for table modes.
+func (f *Family) Source(m Mode) Source {
+	if m.Kind == ModeTable {
+		p, exact := f.priorFor(m.Prior)
+		return Source{fixed: newSnapshot(kindPrior, p.rates(f.name), priorOrigin(p, exact))}
+	}
+	return Source{fam: f}
+}
+
+func (s Source) current() *snapshot {
+	if s.fixed != nil {
+		return s.fixed
+	}
+	return s.fam.snap.Load()
+}
+
+func (s Source) online() bool { return s.fixed == nil && s.fam.mode.Kind != ModeTable }
+
+func (s Source) pending() bool { return s.fixed == nil && s.fam.state.Load() == statePending }
+
+func (s Source) prepare() {
+	if s.fixed == nil {
+		s.fam.prepare()
+	}
+}
+
+// prior is the snapshot of the family's prior, nil for fixed rates.
+func (s Source) prior() *snapshot {
+	if s.fixed != nil {
+		return nil
+	}
+	return s.fam.priorSnap
+}
+
+// Rates returns the rates the source gives now.
+func (s Source) Rates() *Rates { return s.current().rates }
+
+// Family is the kernels of one family (md5, sha1, sha256, sha512), as the
+// process's engines share them: their rates on this machine, measured at
+// most once per process.
+type Family struct {
+	name      string
+	probes    []Probe
+	mode      Mode
+	prior     *Wisdom
+	exact     bool // the prior is this CPU's own, not the nearest
+	priorSnap *snapshot
+
+	state atomic.Int32
+	snap  atomic.Pointer[snapshot]
+
+	mu       sync.Mutex
+	cost     time.Duration // of the measurement
+	manyMins map[string]*cutoff
+	// measureManyMin measures each algorithm's SumMany cut-off, for Tune.
+	measureManyMin map[string]func(Options) (int, error)
+}
+
+// AddCutoff gives Tune the measurement of algorithm alg's SumMany cut-off.
+func (f *Family) AddCutoff(alg string, measure func(Options) (int, error)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.measureManyMin == nil {
+		f.measureManyMin = map[string]func(Options) (int, error){}
+	}
+	f.measureManyMin[alg] = measure
+}
+
+const (
+	statePending = iota
+	stateRunning
+	stateDone
+)
+
+// NewFamily returns the family name of the given kernels (Probes), in mode
+// m, starting from this CPU's prior.
+func NewFamily(name string, probes []Probe, m Mode) *Family {
+	f := &Family{name: name, probes: probes, mode: m, manyMins: map[string]*cutoff{}}
+	f.prior, f.exact = f.priorFor(m.Prior)
+	f.priorSnap = newSnapshot(kindPrior, f.prior.rates(name), priorOrigin(f.prior, f.exact))
+	f.snap.Store(f.priorSnap)
+	if m.Kind == ModeTable {
+		f.state.Store(stateDone)
+	}
+	return f
+}
+
+// Name is the family's name.
+func (f *Family) Name() string { return f.name }
+
+// Mode is the mode the family was made in.
+func (f *Family) Mode() Mode { return f.mode }
+
+// Probes returns the kernels the family measures.
+func (f *Family) Probes() []Probe { return f.probes }
+
+func (f *Family) priorFor(name string) (*Wisdom, bool) {
+	if name != "" {
+		p, _ := priorNamed(name)
+		return p, true
+	}
+	return priorForCPU()
+}
+
+func priorOrigin(p *Wisdom, exact bool) string {
+	if exact {
+		return "prior " + p.Name
+	}
+	return "prior " + p.Name + " (nearest)"
+}
+
+// prepare moves the family from its prior to the wisdom file's rates or
+// to a measurement, once; a caller that finds it under way goes on with
+// the prior.
+func (f *Family) prepare() {
+	if !f.state.CompareAndSwap(statePending, stateRunning) {
+		return
+	}
+	defer f.state.Store(stateDone)
+	if f.mode.Kind == ModeAuto || f.mode.Kind == ModeFile {
+		if w, path, _ := LoadWisdom(); w != nil {
+			if r, ok := w.Families[f.name]; ok {
+				f.snap.Store(newSnapshot(kindFile, f.prior.rates(f.name).merged(r), "file "+path))
+				return
+			}
+		}
+		if f.mode.Kind == ModeFile {
+			return
+		}
+	}
+	start := time.Now()
+	r, err := Measure(f.probes, QuickMeasure)
+	cost := time.Since(start)
+	f.mu.Lock()
+	f.cost = cost
+	f.mu.Unlock()
+	if err != nil {
+		return // the prior stays
+	}
+	f.snap.Store(newSnapshot(kindMeasured, f.prior.rates(f.name).merged(r), fmt.Sprintf("measured in %.1f ms", float64(cost.Microseconds())/1e3)))
+}
+
+// Cost is how long the family's measurement took, 0 if it made none.
+func (f *Family) Cost() time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.cost
+}
+
+// cutoff is one algorithm's SumMany cut-off, measured at most once.
+type cutoff struct {
+	once sync.Once
+	n    int
+}
+
+// ManyMin is algorithm alg's SumMany cut-off: the fewest messages worth
+// the lanes. A source that measures prepares its family first (a wisdom
+// file may have the cut-off); without one there, it measures it once
+// with measure (if not nil).
+func (s Source) ManyMin(alg string, measure func() (int, error)) int {
+	if !s.online() || s.fam.mode.Kind == ModeFile {
+		return manyMinOf(s.current().rates, alg)
+	}
+	f := s.fam
+	f.prepare()
+	snap := s.current()
+	if _, ok := snap.rates.ManyMin[alg]; ok && snap.kind == kindFile || measure == nil {
+		return manyMinOf(snap.rates, alg)
+	}
+	f.mu.Lock()
+	c := f.manyMins[alg]
+	if c == nil {
+		c = &cutoff{}
+		f.manyMins[alg] = c
+	}
+	f.mu.Unlock()
+	c.once.Do(func() {
+		c.n = manyMinOf(snap.rates, alg)
+		if n, err := measure(); err == nil {
+			c.n = n
+		}
+	})
+	return c.n
+}
+
+// defaultManyMin is the cut-off of an algorithm no source knows.
+const defaultManyMin = 4
+
+func manyMinOf(r *Rates, alg string) int {
+	if n, ok := r.ManyMin[alg]; ok {
+		return n
+	}
+	return defaultManyMin
+}

@@ -1,0 +1,364 @@
+package tuning
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashlanes/hashlanes/internal/cpu"
+)
+
+// Format names the wisdom file's format; a file of another is stale.
+const Format = "hashlanes-tuning/1"
+
+// Wisdom is what a measurement of this machine found, as hashlanes tune
+// writes it to the user's cache directory and as the priors hold it.
+type Wisdom struct {
+	Format string `json:"format"`
+	// A prior's name ("zen4"), what it matches, and where its figures come
+	// from.
+	Name       string   `json:"name,omitempty"`
+	Match      *Match   `json:"match,omitempty"`
+	Provenance []string `json:"provenance,omitempty"`
+
+	CPU      CPU               `json:"cpu"`
+	Build    string            `json:"build,omitempty"` // see BuildID
+	Measured time.Time         `json:"measured"`
+	Method   string            `json:"method"`
+	Families map[string]*Rates `json:"families"`
+}
+
+// CPU identifies a processor as the wisdom file is keyed: a file from
+// another processor is not used.
+type CPU struct {
+	Vendor   string   `json:"vendor"`
+	Family   uint32   `json:"family"`
+	Model    uint32   `json:"model"`
+	Stepping uint32   `json:"stepping"`
+	Brand    string   `json:"brand,omitempty"`
+	Features []string `json:"features"` // as cpu.Features, and amx
+}
+
+// ThisCPU is this processor's identity.
+func ThisCPU() CPU {
+	id := cpu.ID
+	f := slices.Clone(cpu.Features())
+	if id.AMX {
+		f = append(f, "amx")
+	}
+	return CPU{Vendor: id.Vendor, Family: id.Family, Model: id.Model, Stepping: id.Stepping, Brand: id.Brand, Features: f}
+}
+
+func (c CPU) String() string {
+	s := fmt.Sprintf("%s family %#x model %#x stepping %d", cmp.Or(c.Vendor, "unknown vendor"), c.Family, c.Model, c.Stepping)
+	if c.Brand != "" {
+		s = c.Brand + " (" + s + ")"
+	}
+	return s
+}
+
+func (c CPU) same(o CPU) bool {
+	return c.Vendor == o.Vendor && c.Family == o.Family && c.Model == o.Model && c.Stepping == o.Stepping &&
+		c.Brand == o.Brand && slices.Equal(c.Features, o.Features)
+}
+
+// Match says which CPUs a prior is for: all of its fields that are set
+// must hold. NearestFor makes it the prior of CPUs that match none, at
+// that instruction-set level.
+type Match struct {
+	Vendor     string      `json:"vendor,omitempty"`
+	Family     uint32      `json:"family,omitempty"`
+	Models     [][2]uint32 `json:"models,omitempty"` // inclusive ranges
+	Features   []string    `json:"features,omitempty"`
+	Level      string      `json:"level,omitempty"` // the least level detected
+	NearestFor string      `json:"nearest_for,omitempty"`
+}
+
+func (m *Match) matches(c CPU, detected cpu.Level) bool {
+	if m == nil || m.Vendor == "" && m.Family == 0 && len(m.Models) == 0 && len(m.Features) == 0 {
+		return false
+	}
+	if m.Vendor != "" && m.Vendor != c.Vendor || m.Family != 0 && m.Family != c.Family {
+		return false
+	}
+	if len(m.Models) > 0 && !slices.ContainsFunc(m.Models, func(r [2]uint32) bool { return c.Model >= r[0] && c.Model <= r[1] }) {
+		return false
+	}
+	for _, f := range m.Features {
+		if !slices.Contains(c.Features, f) {
+			return false
+		}
+	}
+	if m.Level != "" {
+		if l, err := cpu.ParseLevel(m.Level); err != nil || detected < l {
+			return false
+		}
+	}
+	return true
+}
+
+// rates returns the prior's rates of a family; none if it has none.
+func (w *Wisdom) rates(family string) *Rates {
+	if r := w.Families[family]; r != nil {
+		return r
+	}
+	return &Rates{}
+}
+
+//go:embed priors/*.json
+var priorFiles embed.FS
+
+var priors = sync.OnceValue(func() []*Wisdom {
+	var ps []*Wisdom
+	names, _ := fs.Glob(priorFiles, "priors/*.json")
+	for _, name := range names {
+		b, _ := priorFiles.ReadFile(name)
+		w, err := parseWisdom(b)
+		if err != nil {
+			panic(fmt.Sprintf("tuning: %s: %v", name, err)) // caught by the tests
+		}
+		ps = append(ps, w)
+	}
+	return ps
+})
+
+// PriorNames lists the priors' names.
+func PriorNames() []string {
+	var names []string
+	for _, p := range priors() {
+		names = append(names, p.Name)
+	}
+	return names
+}
+
+func priorNamed(name string) (*Wisdom, bool) {
+	for _, p := range priors() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return nil, false
+}
+
+// priorForCPU returns this CPU's prior and true, or the nearest by
+// instruction set and false.
+func priorForCPU() (*Wisdom, bool) { return priorFor(ThisCPU(), cpu.Detected) }
+
+func priorFor(c CPU, detected cpu.Level) (*Wisdom, bool) {
+	ps := priors()
+	for _, p := range ps {
+		if p.Match.matches(c, detected) {
+			return p, true
+		}
+	}
+	// The nearest: the prior for the highest level at or below this CPU's,
+	// else for the lowest above it.
+	var best *Wisdom
+	bestScore := 0
+	for _, p := range ps {
+		if p.Match == nil || p.Match.NearestFor == "" {
+			continue
+		}
+		l, err := cpu.ParseLevel(p.Match.NearestFor)
+		if err != nil {
+			continue
+		}
+		score := 100 + int(l)
+		if l > detected {
+			score = -int(l)
+		}
+		if best == nil || score > bestScore {
+			best, bestScore = p, score
+		}
+	}
+	return best, false
+}
+
+// parseWisdom decodes and checks a wisdom file or a prior.
+func parseWisdom(b []byte) (*Wisdom, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	w := new(Wisdom)
+	if err := d.Decode(w); err != nil {
+		return nil, fmt.Errorf("not a wisdom file: %v", err)
+	}
+	if w.Format != Format {
+		return nil, fmt.Errorf("format %q, want %q", w.Format, Format)
+	}
+	if len(w.Families) == 0 {
+		return nil, errors.New("no rates")
+	}
+	for name, r := range w.Families {
+		if r == nil || len(r.Kernels) == 0 {
+			return nil, fmt.Errorf("%s: no rates", name)
+		}
+		if err := r.check(); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+	}
+	return w, nil
+}
+
+// BuildID names this build's kernels: the Go release, hashlanes' version
+// (its module version, or the revision it was built from) and the
+// families' kernels. Rates measured by another build may not hold.
+func BuildID() string {
+	version := "devel"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		const path = "github.com/hashlanes/hashlanes"
+		mod := &bi.Main
+		for _, d := range bi.Deps {
+			if d.Path == path {
+				mod = d
+			}
+		}
+		if mod.Path == path && mod.Version != "" && mod.Version != "(devel)" {
+			version = mod.Version
+		} else {
+			for _, s := range bi.Settings {
+				if s.Key == "vcs.revision" {
+					version = s.Value
+				}
+			}
+		}
+	}
+	h := sha256.New()
+	for _, f := range Families() {
+		fmt.Fprintf(h, "%s:", f.name)
+		for _, p := range f.probes {
+			fmt.Fprintf(h, "%s/%d/%d/%d,", p.Name, p.Lanes, p.Fast, p.FastBlocks)
+		}
+	}
+	return fmt.Sprintf("%s %s kernels=%s", runtime.Version(), version, hex.EncodeToString(h.Sum(nil))[:12])
+}
+
+// WisdomPath is where the wisdom file for this CPU is read and written:
+// HASHLANES_TUNING_FILE, else tuning-VENDOR-FAMILY-MODEL-STEPPING.json in
+// hashlanes' folder of the user's cache directory.
+func WisdomPath() (string, error) {
+	if p := os.Getenv("HASHLANES_TUNING_FILE"); p != "" {
+		return p, nil
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	c := ThisCPU()
+	vendor := strings.ToLower(strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, cmp.Or(c.Vendor, "unknown")))
+	return filepath.Join(dir, "hashlanes", fmt.Sprintf("tuning-%s-%d-%d-%d.json", vendor, c.Family, c.Model, c.Stepping)), nil
+}
+
+// ErrNoWisdom is LoadWisdom's reason when there is no file.
+var ErrNoWisdom = errors.New("no wisdom file")
+
+var loaded struct {
+	once sync.Once
+	w    *Wisdom
+	path string
+	err  error
+}
+
+// LoadWisdom returns this process's wisdom file, read once: the wisdom,
+// its path, and nil; or nil, the path and why it is not used.
+func LoadWisdom() (*Wisdom, string, error) {
+	loaded.once.Do(func() {
+		loaded.path, loaded.err = WisdomPath()
+		if loaded.err == nil {
+			loaded.w, loaded.err = ReadWisdom(loaded.path)
+		}
+	})
+	return loaded.w, loaded.path, loaded.err
+}
+
+// ReadWisdom reads the wisdom file at path and checks that it was written
+// for this CPU and this build.
+func ReadWisdom(path string) (*Wisdom, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrNoWisdom
+	}
+	if err != nil {
+		return nil, err
+	}
+	w, err := parseWisdom(b)
+	if err != nil {
+		return nil, err
+	}
+	if this := ThisCPU(); !w.CPU.same(this) {
+		return nil, fmt.Errorf("measured on another CPU (%s; this is %s)", w.CPU, this)
+	}
+	if b := BuildID(); w.Build != b {
+		return nil, fmt.Errorf("written by another build (%s; this is %s)", w.Build, b)
+	}
+	return w, nil
+}
+
+// Save writes w to path, whole or not at all.
+func (w *Wisdom) Save(path string) error {
+	b, err := json.MarshalIndent(w, "", "\t")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tuning-*.json")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(append(b, '\n'))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+var registry struct {
+	sync.Mutex
+	families []*Family
+}
+
+// Register adds f to the families hashlanes tune measures and BuildID
+// names.
+func Register(f *Family) *Family {
+	registry.Lock()
+	defer registry.Unlock()
+	registry.families = append(registry.families, f)
+	return f
+}
+
+// Families lists the registered families.
+func Families() []*Family {
+	registry.Lock()
+	defer registry.Unlock()
+	return slices.Clone(registry.families)
+}
+
+// Prior is the prior the family started from, and whether it is this
+// CPU's own.
+func (f *Family) Prior() (*Wisdom, bool) { return f.prior, f.exact }
