@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
+	"github.com/hashlanes/hashlanes/internal/tuning"
 	"github.com/hashlanes/hashlanes/internal/workload"
 )
 
@@ -204,22 +205,130 @@ func TestBenchPairs(t *testing.T) {
 // hashlanes' speed over the standard library's. Run with -cpu 1 for the
 // one-core targets. The counts below 16 are the engine's crossovers, where
 // each round's kernel is picked from the ready streams (scripts/crossover).
+// The key tuning= is where the engine's rates come from: measured on this
+// machine (the default without a wisdom file), or the prior alone
+// (HASHLANES_TUNING=table: this CPU's, or the nearest one's).
 func BenchmarkVersusStdlib(b *testing.B) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
 		for _, n := range []int{1, 2, 3, 4, 6, 8, 16, 32, 64} {
-			b.Run(fmt.Sprintf("alg=%v/streams=%d/size=1MiB", a, n), func(b *testing.B) {
-				msgs := make([][]byte, n)
-				for i := range msgs {
-					msgs[i] = randomBytes(r, 1<<20)
-				}
-				s := NewServer(a)
-				b.ReportAllocs()
-				benchPairs(b, n<<20,
-					pairSide{name: "stdlib", run: func() { workload.Streams(msgs, references[a].new, nil) }},
-					pairSide{name: "hashlanes", run: func() { workload.Streams(msgs, s.NewHash, nil) }})
-			})
+			for _, mode := range []string{"measure", "table"} {
+				b.Run(fmt.Sprintf("alg=%v/streams=%d/size=1MiB/tuning=%s", a, n, mode), func(b *testing.B) {
+					msgs := make([][]byte, n)
+					for i := range msgs {
+						msgs[i] = randomBytes(r, 1<<20)
+					}
+					s := NewServer(a, WithTuning(mode))
+					s.Calibrate() // its cost is BenchmarkCalibrate's
+					b.ReportAllocs()
+					benchPairs(b, n<<20,
+						pairSide{name: "stdlib", run: func() { workload.Streams(msgs, references[a].new, nil) }},
+						pairSide{name: "hashlanes", run: func() { workload.Streams(msgs, s.NewHash, nil) }})
+				})
+			}
 		}
+	}
+}
+
+// BenchmarkVersusTable is the stream workload through the engine with its
+// rates measured on this machine against the same engine on a prior's
+// rates alone, alternately (benchPairs): the ratio is the self-tuned
+// engine's speed over the table's. table=prior is the prior this CPU
+// takes (its own, or the nearest); table=NAME a named one.
+func BenchmarkVersusTable(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	tables := []string{"prior"}
+	tables = append(tables, tuning.PriorNames()...)
+	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
+		for _, n := range []int{1, 2, 3, 4, 6, 8, 16, 32, 64} {
+			for _, table := range tables {
+				b.Run(fmt.Sprintf("alg=%v/streams=%d/size=1MiB/table=%s", a, n, table), func(b *testing.B) {
+					msgs := make([][]byte, n)
+					for i := range msgs {
+						msgs[i] = randomBytes(r, 1<<20)
+					}
+					mode := "table"
+					if table != "prior" {
+						mode += ":" + table
+					}
+					tabled, tuned := NewServer(a, WithTuning(mode)), NewServer(a, WithTuning("measure"))
+					tuned.Calibrate()
+					b.ReportAllocs()
+					benchPairs(b, n<<20,
+						pairSide{name: "table", run: func() { workload.Streams(msgs, tabled.NewHash, nil) }},
+						pairSide{name: "tuned", run: func() { workload.Streams(msgs, tuned.NewHash, nil) }})
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkCalibrate is what the engine's measurement on first use costs:
+// each kernel family's kernels (what the first round with two streams
+// ready pays) and each algorithm's SumMany cut-off (the first batch that
+// could go either way), in wall time and in this process's CPU time.
+func BenchmarkCalibrate(b *testing.B) {
+	for _, f := range []*tuning.Family{md5Family, sha1Family, sha256Family, sha512Family} {
+		b.Run("family="+f.Name(), func(b *testing.B) {
+			cpu0 := processCPU()
+			for b.Loop() {
+				if _, err := tuning.Measure(f.Probes(), tuning.QuickMeasure); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+		})
+	}
+	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
+		b.Run("summany="+a.String(), func(b *testing.B) {
+			s := DefaultServer(a)
+			if s.choice == nil {
+				b.Skip("not on the engine in this build")
+			}
+			cpu0 := processCPU()
+			for b.Loop() {
+				if _, err := s.measureManyMin(tuning.QuickMeasure); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// BenchmarkLoneFirst is a lone stream's first 1 MiB, in 32 KiB writes, on
+// a server whose measurement is still pending (a fresh kernel family, so
+// that nothing has measured it) against one whose measurement is done,
+// alternately: a lone stream has no choice to make and must not pay for
+// the measurement, or wait for it.
+func BenchmarkLoneFirst(b *testing.B) {
+	msg := randomBytes(rand.New(rand.NewPCG(7, 8)), 1<<20)
+	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
+		b.Run("alg="+a.String(), func(b *testing.B) {
+			done := NewServer(a, WithTuning("measure"))
+			if done.choice == nil {
+				b.Skip("not on the engine in this build")
+			}
+			done.Calibrate()
+			var pending *Server
+			lone := func(s **Server) func() {
+				return func() { workload.Streams([][]byte{msg}, (*s).NewHash, nil) }
+			}
+			benchPairs(b, 1<<20,
+				pairSide{name: "pending", setup: func() {
+					measure := tuning.Mode{Kind: tuning.ModeMeasure}
+					f := familyFor(a)
+					fresh := tuning.NewFamily(f.Name(), f.Probes(), measure)
+					pending = newServer(a, cpu.Active, func(*tuning.Family) tuning.Source { return fresh.Source(measure) })
+					if !pending.choice.Pending() {
+						b.Fatal("a fresh family has measured")
+					}
+				}, run: lone(&pending)},
+				pairSide{name: "done", run: lone(&done)})
+			if !pending.choice.Pending() {
+				b.Fatal("a lone stream measured the kernels")
+			}
+		})
 	}
 }
 

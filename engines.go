@@ -20,25 +20,25 @@ import (
 )
 
 // newServer wires algorithm a to its engine at CPU level l, its kernels
-// chosen by rates from tuning mode m.
-func newServer(a Algorithm, l cpu.Level, m tuning.Mode) *Server {
+// chosen by the rates src gives for its kernel family.
+func newServer(a Algorithm, l cpu.Level, src func(*tuning.Family) tuning.Source) *Server {
 	switch a {
 	case MD5:
-		return engineOrReference(a, l, md5Spec, md5Kernels(l), familyOf(md5Family, m))
+		return engineOrReference(a, l, md5Spec, md5Kernels(l), src(md5Family))
 	case SHA1:
-		return engineOrReference(a, l, sha1Spec, sha1Kernels(l), familyOf(sha1Family, m))
+		return engineOrReference(a, l, sha1Spec, sha1Kernels(l), src(sha1Family))
 	case SHA256:
-		return engineOrReference(a, l, sha256Spec256, sha256Kernels(sha256Spec256, l), familyOf(sha256Family, m))
+		return engineOrReference(a, l, sha256Spec256, sha256Kernels(sha256Spec256, l), src(sha256Family))
 	case SHA224:
-		return engineOrReference(a, l, sha256Spec224, sha256Kernels(sha256Spec224, l), familyOf(sha256Family, m))
+		return engineOrReference(a, l, sha256Spec224, sha256Kernels(sha256Spec224, l), src(sha256Family))
 	case SHA512:
-		return engineOrReference(a, l, sha512Spec512, sha512Kernels(sha512Spec512, l), familyOf(sha512Family, m))
+		return engineOrReference(a, l, sha512Spec512, sha512Kernels(sha512Spec512, l), src(sha512Family))
 	case SHA384:
-		return engineOrReference(a, l, sha512Spec384, sha512Kernels(sha512Spec384, l), familyOf(sha512Family, m))
+		return engineOrReference(a, l, sha512Spec384, sha512Kernels(sha512Spec384, l), src(sha512Family))
 	case SHA512_224:
-		return engineOrReference(a, l, sha512Spec512224, sha512Kernels(sha512Spec512224, l), familyOf(sha512Family, m))
+		return engineOrReference(a, l, sha512Spec512224, sha512Kernels(sha512Spec512224, l), src(sha512Family))
 	case SHA512_256:
-		return engineOrReference(a, l, sha512Spec512256, sha512Kernels(sha512Spec512256, l), familyOf(sha512Family, m))
+		return engineOrReference(a, l, sha512Spec512256, sha512Kernels(sha512Spec512256, l), src(sha512Family))
 	}
 	return referenceServer(a) // not on the engine yet
 }

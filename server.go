@@ -157,7 +157,7 @@ func NewServer(a Algorithm, opts ...Option) *Server {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	return newServer(a, cpu.Level(o.cpu), o.tuning)
+	return newServer(a, cpu.Level(o.cpu), func(f *tuning.Family) tuning.Source { return familyOf(f, o.tuning) })
 }
 
 // NewHash returns a new stream. Besides [hash.Hash] it implements

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 )
 
+
 // MaxReady is the most ready streams a choice distinguishes: the widest
 // kernel's lanes. More ready streams choose as this many do.
 const MaxReady = 32
@@ -59,6 +60,7 @@ type Chooser struct {
 	observed int     // observations since the last rebuild
 	explore  [MaxReady + 1]uint8
 	tries    uint64
+	scratch  table // a rebuild, published only if its choices differ
 }
 
 // table is the choice for every ready count, rebuilt when rates change.
@@ -179,8 +181,27 @@ func (c *Chooser) Observe(k, used, bytes int, ns int64) {
 	c.observed++
 	if after := c.scales[i].value(); c.observed >= rebuildEvery || math.Abs(after/before-1) > 0.05 {
 		c.observed = 0
-		c.table.Store(c.build(c.src.current(), t, c.scales))
+		c.fill(&c.scratch, c.src.current(), t, c.scales)
+		if !c.scratch.sameChoices(t) {
+			nt := new(table)
+			*nt = c.scratch
+			c.table.Store(nt)
+		}
 	}
+}
+
+// sameChoices reports whether t and o run the same kernels on the same
+// lanes for every ready count (their expected rates may differ).
+func (t *table) sameChoices(o *table) bool {
+	if t.gen != o.gen {
+		return false
+	}
+	for r := range t.second {
+		if t.best[0][r].k != o.best[0][r].k || t.best[1][r].k != o.best[1][r].k || t.second[r].k != o.second[r].k {
+			return false
+		}
+	}
+	return true
 }
 
 // rebuildEvery bounds the observations between two rebuilds of the
@@ -231,33 +252,32 @@ func (c *Chooser) Source() Source { return c.src }
 // keepMargin of the best, it keeps it, so that the choice a measurement
 // makes does not hang on its noise.
 func (c *Chooser) build(snap *snapshot, prev *table, scales []scale) *table {
-	t := &table{gen: snap.gen, rates: snap.rates, origin: snap.origin}
-	est := func(i, used int) float64 {
-		k := &c.kerns[i]
-		if i == 0 {
-			used = 1
-		}
-		r := snap.rates.Kernels[k.Name] * snap.rates.share(k, used)
-		if scales != nil {
-			r *= scales[i].value()
-		}
-		return r
-	}
+	t := new(table)
+	c.fill(t, snap, prev, scales)
+	return t
+}
+
+// fill is build into t.
+func (c *Chooser) fill(t *table, snap *snapshot, prev *table, scales []scale) {
+	t.gen, t.rates, t.origin = snap.gen, snap.rates, snap.origin
 	for h := range 2 {
 		for ready := 1; ready <= MaxReady; ready++ {
-			cands := c.candidates(ready, h == 1, est)
+			var buf [16]scored
+			cands := c.candidates(buf[:0], ready, h == 1, snap.rates, scales)
 			best := cands[0]
 			if prev != nil {
 				if old := prev.best[h][ready]; old.k != best.k {
-					if j := slices.IndexFunc(cands, func(p scored) bool { return p.k == old.k }); j >= 0 && cands[j].score*keepMargin >= best.score {
-						best = cands[j]
+					for _, p := range cands {
+						if p.k == old.k && p.score*keepMargin >= best.score {
+							best = p
+						}
 					}
 				}
 			}
 			t.best[h][ready] = best.pick
 			if h == 1 {
 				t.second[ready] = pick{k: none}
-				single := est(0, 1)
+				single := c.estimate(0, 1, snap.rates, scales)
 				for _, p := range cands {
 					if p.k != best.k && p.score*exploreRange >= best.score && (p.k == 0 || p.rate >= single) {
 						t.second[ready] = p.pick
@@ -267,7 +287,20 @@ func (c *Chooser) build(snap *snapshot, prev *table, scales []scale) *table {
 			}
 		}
 	}
-	return t
+}
+
+// estimate is what kernel i moves on used lanes by rates r, scaled by the
+// observations (if any).
+func (c *Chooser) estimate(i, used int, r *Rates, scales []scale) float64 {
+	k := &c.kerns[i]
+	if i == 0 {
+		used = 1
+	}
+	v := r.Kernels[k.Name] * r.share(k, used)
+	if scales != nil {
+		v *= scales[i].value()
+	}
+	return v
 }
 
 // scored is a candidate pick with its score: its rate, less if it leaves
@@ -277,12 +310,11 @@ type scored struct {
 	score float64
 }
 
-// candidates lists the picks for ready streams, best first; the
-// single-stream kernel is always among them.
-func (c *Chooser) candidates(ready int, hybrid bool, est func(i, used int) float64) []scored {
-	var buf [16]scored
-	cands := buf[:0]
-	single := est(0, 1)
+// candidates appends to cands the picks for ready streams, best first (of
+// equal scores the earlier kernel: the engine lists them narrowest first);
+// the single-stream kernel is always among them.
+func (c *Chooser) candidates(cands []scored, ready int, hybrid bool, r *Rates, scales []scale) []scored {
+	single := c.estimate(0, 1, r, scales)
 	cands = append(cands, scored{pick{k: 0, lanes: ready, rate: single}, single})
 	for i := 1; i < len(c.kerns); i++ {
 		k := &c.kerns[i]
@@ -290,27 +322,22 @@ func (c *Chooser) candidates(ready int, hybrid bool, est func(i, used int) float
 			continue
 		}
 		used := min(ready, k.Lanes)
-		r := est(i, used)
-		if !(r > 0) {
+		rate := c.estimate(i, used, r, scales)
+		if !(rate > 0) {
 			continue // no rate: not measured here, never run
 		}
-		score := r
+		score := rate
 		if used < ready {
 			score /= waitMargin
 		}
-		cands = append(cands, scored{pick{k: i, lanes: used, rate: r}, score})
-	}
-	// Stable: of equal scores the earlier kernel (the narrower, by the
-	// engine's order) leads.
-	slices.SortStableFunc(cands, func(a, b scored) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
+		p := scored{pick{k: i, lanes: used, rate: rate}, score}
+		j := len(cands)
+		cands = append(cands, p)
+		for ; j > 0 && cands[j-1].score < score; j-- { // insertion: stable
+			cands[j] = cands[j-1]
 		}
-		return 0
-	})
+		cands[j] = p
+	}
 	return cands
 }
 
