@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 )
 
-
 // MaxReady is the most ready streams a choice distinguishes: the widest
 // kernel's lanes. More ready streams choose as this many do.
 const MaxReady = 32
