@@ -153,6 +153,11 @@ type Family struct {
 	state atomic.Int32
 	snap  atomic.Pointer[snapshot]
 
+	// Where prepare reads the wisdom file and how its measurement
+	// reads the time: LoadWisdom and the monotonic clock, but in tests.
+	load  func() (*Wisdom, string, error)
+	clock func() time.Duration
+
 	mu       sync.Mutex
 	cost     time.Duration // of the measurement
 	manyMins map[string]*cutoff
@@ -179,7 +184,7 @@ const (
 // NewFamily returns the family name of the given kernels (Probes), in mode
 // m, starting from this CPU's prior.
 func NewFamily(name string, probes []Probe, m Mode) *Family {
-	f := &Family{name: name, probes: probes, mode: m, manyMins: map[string]*cutoff{}}
+	f := &Family{name: name, probes: probes, mode: m, manyMins: map[string]*cutoff{}, load: LoadWisdom, clock: monotonic}
 	f.prior, f.exact = f.priorFor(m.Prior)
 	f.priorSnap = newSnapshot(kindPrior, f.prior.rates(name), priorOrigin(f.prior, f.exact))
 	f.snap.Store(f.priorSnap)
@@ -222,7 +227,7 @@ func (f *Family) prepare() {
 	}
 	defer f.state.Store(stateDone)
 	if f.mode.Kind == ModeAuto || f.mode.Kind == ModeFile {
-		if w, path, _ := LoadWisdom(); w != nil {
+		if w, path, _ := f.load(); w != nil {
 			if r, ok := w.Families[f.name]; ok {
 				f.snap.Store(newSnapshot(kindFile, f.prior.rates(f.name).merged(r), "file "+path))
 				return
@@ -232,9 +237,11 @@ func (f *Family) prepare() {
 			return
 		}
 	}
-	start := time.Now()
-	r, err := Measure(f.probes, QuickMeasure)
-	cost := time.Since(start)
+	o := QuickMeasure
+	o.Clock = f.clock
+	start := f.clock()
+	r, err := Measure(f.probes, o)
+	cost := f.clock() - start
 	f.mu.Lock()
 	f.cost = cost
 	f.mu.Unlock()

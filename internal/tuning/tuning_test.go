@@ -1,0 +1,533 @@
+package tuning
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashlanes/hashlanes/internal/cpu"
+)
+
+// Kernels of a family in the engine's roles, for the choice alone: a
+// single-stream kernel, two SHA-NI-like interleaved ones, lanes of 8 and
+// 16, and a hybrid.
+var (
+	single = Kernel{Name: "single", Lanes: 1}
+	multis = []Kernel{
+		{Name: "x2", Lanes: 2},
+		{Name: "x4", Lanes: 4},
+		{Name: "x8", Lanes: 8},
+		{Name: "x16", Lanes: 16},
+		{Name: "hybrid", Lanes: 10, Fast: 2, FastBlocks: 4},
+	}
+)
+
+func rates(kv ...any) *Rates {
+	r := &Rates{Kernels: map[string]float64{}}
+	for i := 0; i < len(kv); i += 2 {
+		r.Kernels[kv[i].(string)] = float64(kv[i+1].(int))
+	}
+	return r
+}
+
+func name(c *Chooser, k int) string {
+	if k < 0 {
+		return c.kerns[0].Name
+	}
+	return c.kerns[k+1].Name
+}
+
+// TestChoice checks the choice by rates alone: the kernel that moves the
+// most for the streams ready, a kernel leaving some waiting counted 3%
+// lower, a kernel without a rate never, hybrids only when allowed.
+func TestChoice(t *testing.T) {
+	c := NewChooser(Fixed(rates("single", 1000, "x2", 1800, "x8", 3000, "x16", 8000, "hybrid", 4000), "test"), single, multis)
+	for _, tc := range []struct {
+		ready  int
+		hybrid bool
+		want   string
+		lanes  int
+	}{
+		{1, true, "single", 1},
+		{2, true, "hybrid", 2},              // 2000 (its fast lanes: 8 of 16 blocks) against 1800, 750 (x8), 1000 (x16)
+		{3, true, "hybrid", 3},              // 2250 against 1800/1.03, 1125, 1500
+		{5, true, "hybrid", 5},              // 2800/2.? hybrid (8+3)/16*4000 = 2750 against 1800/1.03 = 1748, x16 2500
+		{7, true, "x16", 7},                 // 3500 against hybrid 3250
+		{16, true, "x16", 16},               // all 16
+		{32, true, "x16", 16},               // the rest wait
+		{5, false, "x16", 5},                // without the hybrid
+		{1000, false, "x16", 16},            // beyond MaxReady as MaxReady
+		{4, true, "hybrid", 4},              // hybrid 10/16*4000 = 2500, x16 2000, x2 1748
+		{MaxReady + 5, true, "x16", 16},     // clamps
+		{2, false, "x2", 2},                 // x4 has no rate: never
+		{MaxReady, true, "x16", 16},         //
+		{9, true, "x16", 9},                 // 4500 against hybrid (8+7)/16*4000 = 3750
+		{6, true, "x16", 6},                 // 3000 against hybrid 3000: the earlier kernel on a tie
+		{1, false, "single", 1},             //
+		{MaxReady - 1, false, "x16", 16},    //
+		{MaxReady - 16, false, "x16", 16},   //
+		{MaxReady - 17, false, "x16", 15},   //
+		{MaxReady - 31, false, "single", 1}, //
+	} {
+		k, lanes := c.Pick(tc.ready, tc.hybrid)
+		if got := name(c, k); got != tc.want || lanes != min(tc.lanes, tc.ready) && got != "single" {
+			t.Errorf("%d ready (hybrid %v): %s on %d lanes, want %s on %d", tc.ready, tc.hybrid, got, lanes, tc.want, tc.lanes)
+		}
+	}
+	// The single-stream kernel takes the ready streams one after another.
+	if k, lanes := NewChooser(Fixed(rates("single", 1000), "test"), single, multis).Pick(5, true); k != -1 || lanes != 5 {
+		t.Errorf("single-stream choice for 5 ready: kernel %d on %d lanes", k, lanes)
+	}
+}
+
+// TestShare checks the share of a kernel's rate its busy lanes are worth:
+// the measured fills where there are some, linear between them and
+// towards none and all lanes busy, and the lanes' share of the blocks
+// without any or for a hybrid kernel.
+func TestShare(t *testing.T) {
+	r := &Rates{Fills: map[string]map[int]float64{"x16": {2: 0.15, 4: 0.3, 8: 0.55}, "hybrid": {4: 0.9}}}
+	x16, plain, hybrid := &Kernel{Name: "x16", Lanes: 16}, &Kernel{Name: "x8", Lanes: 8}, &multis[4]
+	for _, tc := range []struct {
+		name string
+		k    *Kernel
+		used int
+		want float64
+	}{
+		{"measured", x16, 4, 0.3},
+		{"between two measured", x16, 3, 0.225},
+		{"below the least measured", x16, 1, 0.075},
+		{"above the most measured", x16, 12, 0.775},
+		{"all busy", x16, 16, 1},
+		{"no fill", plain, 2, 0.25},
+		{"hybrid", hybrid, 4, float64(2*4+2) / float64(2*4+8)},
+	} {
+		if got := r.share(tc.k, tc.used); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s: %d busy: share %v, want %v", tc.name, tc.used, got, tc.want)
+		}
+	}
+}
+
+// fakeFamily is a family of fake kernels measured on a fake clock: each
+// call of kernel i advances the clock by cost(i, call), the call's
+// number counted from the first.
+func fakeFamily(t *testing.T, m Mode, kerns []Kernel, cost func(name string, call int) time.Duration) *Family {
+	t.Helper()
+	var now time.Duration
+	calls := map[string]int{}
+	var probes []Probe
+	for _, k := range kerns {
+		probes = append(probes, Probe{Kernel: k, BlockSize: 64, prepare: func(_ []byte, _, busy, nblocks int) (func(), int) {
+			return func() {
+				now += cost(k.Name, calls[k.Name])
+				calls[k.Name]++
+			}, (&k).blocks(busy) * nblocks * 64
+		}})
+	}
+	f := NewFamily("fake", probes, m)
+	f.clock = func() time.Duration { return now }
+	f.load = func() (*Wisdom, string, error) { return nil, "", ErrNoWisdom }
+	return f
+}
+
+// perMB is the time a kernel of rate MB/s takes over the bytes of one
+// call of QuickMeasure: every lane busy.
+func perMB(k Kernel, rate float64) time.Duration {
+	bytes := float64(k.blocks(k.Lanes) * (QuickMeasure.LaneBytes / 64) * 64)
+	return time.Duration(bytes / rate * 1e3)
+}
+
+// TestMeasureKeepsTheFastest checks that a burst of load during the
+// measurement, slowing some calls tenfold, does not move a rate: the
+// fastest call of each kernel counts; and that a kernel timed at no time
+// at all is left out, not believed.
+func TestMeasureKeepsTheFastest(t *testing.T) {
+	kerns := []Kernel{single, multis[0], multis[3]}
+	true_ := map[string]float64{"single": 1000, "x2": 1800, "x16": 8000}
+	f := fakeFamily(t, Mode{Kind: ModeMeasure}, kerns, func(name string, call int) time.Duration {
+		k := kerns[map[string]int{"single": 0, "x2": 1, "x16": 2}[name]]
+		d := perMB(k, true_[name])
+		if call%3 != 2 { // two calls in three disturbed
+			d *= 10
+		}
+		return d
+	})
+	r, err := Measure(f.probes, Options{LaneBytes: QuickMeasure.LaneBytes, Rounds: 4, Calls: 2, Budget: time.Hour, Clock: f.clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range true_ {
+		if got := r.Kernels[name]; math.Abs(got/want-1) > 0.01 {
+			t.Errorf("%s measured %.0f MB/s, want %.0f", name, got, want)
+		}
+	}
+
+	still := fakeFamily(t, Mode{Kind: ModeMeasure}, kerns, func(name string, _ int) time.Duration {
+		if name == "x16" {
+			return 0 // a clock that stood still
+		}
+		return time.Microsecond
+	})
+	r, err = Measure(still.probes, Options{LaneBytes: QuickMeasure.LaneBytes, Rounds: 3, Calls: 1, Clock: still.clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Kernels["x16"]; ok || len(r.Kernels) != 2 {
+		t.Errorf("rates %v: want x16 left out, the others in", r.Kernels)
+	}
+	none := fakeFamily(t, Mode{Kind: ModeMeasure}, kerns, func(string, int) time.Duration { return 0 })
+	if _, err := Measure(none.probes, Options{LaneBytes: 2048, Rounds: 3, Calls: 1, Clock: none.clock}); err == nil {
+		t.Error("a measurement that timed nothing succeeded")
+	}
+}
+
+// TestMeasureBudget checks that the measurement stops once over its
+// budget, after two rounds, however many it was asked for.
+func TestMeasureBudget(t *testing.T) {
+	calls := 0
+	f := fakeFamily(t, Mode{Kind: ModeMeasure}, []Kernel{single}, func(string, int) time.Duration {
+		calls++
+		return time.Millisecond
+	})
+	if _, err := Measure(f.probes, Options{LaneBytes: 2048, Rounds: 1000, Calls: 1, Budget: 5 * time.Millisecond, Clock: f.clock}); err != nil {
+		t.Fatal(err)
+	}
+	if calls > 10 {
+		t.Errorf("%d calls within a budget of 5 calls' time", calls)
+	}
+}
+
+// TestRecovers checks that a measurement disturbed by a burst of load
+// does not lock in a kernel slower than the single-stream one: the
+// rounds the engine times correct the estimates within a bounded number
+// of rounds. A kernel measured faster than it is gets chosen, and its
+// rounds show it; one measured slower than it is is shown by a try of
+// the runner-up, if it is close enough to be tried.
+func TestRecovers(t *testing.T) {
+	kerns := append([]Kernel{single}, multis[0], multis[3])
+	true_ := map[string]float64{"single": 1000, "x2": 1500, "x16": 9600}
+	for _, tc := range []struct {
+		name     string
+		wrong    string  // the kernel the measurement got wrong
+		factor   float64 // measured rate over true rate
+		ready    int
+		want     string // the right choice
+		inRounds int    // at most this many rounds to find it
+	}{
+		{"lanes measured too fast", "x16", 10, 2, "x2", 4},
+		{"lanes measured too fast, all of them", "x16", 10, 16, "x16", 1},
+		{"single-stream kernel measured too slow", "single", 0.1, 2, "x2", 1},
+		// x16 on 3 lanes moves 1800 against x2's 1456 (two lanes, one
+		// stream waiting), but measured at 0.7 of its rate, 1260: only a
+		// try shows it.
+		{"lanes measured too slow", "x16", 0.7, 3, "x16", 3 * exploreEvery},
+		{"single-stream kernel measured too fast", "single", 12, 16, "x16", 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := fakeFamily(t, Mode{Kind: ModeMeasure}, kerns, func(name string, _ int) time.Duration {
+				k := kerns[map[string]int{"single": 0, "x2": 1, "x16": 2}[name]]
+				r := true_[name]
+				if name == tc.wrong {
+					r *= tc.factor
+				}
+				return perMB(k, r)
+			})
+			c := NewChooser(f.Source(f.mode), single, kerns[1:])
+			c.Prepare(2)
+			if c.Pending() {
+				t.Fatal("still pending after Prepare")
+			}
+			var rounds int
+			for rounds = 1; rounds <= 10*exploreEvery; rounds++ {
+				k, used := c.Explore(tc.ready)
+				kern := kerns[k+1]
+				// The round as the engine times it: the kernel's true rate
+				// on the lanes it took.
+				bytes := used * 64 * 16
+				rate := true_[kern.Name]
+				if k >= 0 {
+					rate *= kern.weight(used)
+				}
+				c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
+				if got, _ := c.Pick(tc.ready, true); name(c, got) == tc.want {
+					break
+				}
+			}
+			if rounds > tc.inRounds {
+				t.Errorf("%d rounds to choose %s for %d ready, want at most %d", rounds, tc.want, tc.ready, tc.inRounds)
+			}
+			// And it stays with the right kernel but for a try now and then.
+			wrong := 0
+			for range 4 * exploreEvery {
+				k, used := c.Explore(tc.ready)
+				kern := kerns[k+1]
+				bytes := used * 64 * 16
+				rate := true_[kern.Name]
+				if k >= 0 {
+					rate *= kern.weight(used)
+				}
+				c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
+				if name(c, k) != tc.want {
+					wrong++
+				}
+			}
+			if wrong > 4+1 {
+				t.Errorf("%d of %d rounds ran another kernel than %s", wrong, 4*exploreEvery, tc.want)
+			}
+		})
+	}
+}
+
+// TestTiesKeepThePrior checks that a measured rate within 3% of the
+// prior's choice leaves the choice where the prior put it, and that one
+// further ahead takes it.
+func TestTiesKeepThePrior(t *testing.T) {
+	prior := &snapshot{rates: rates("single", 1000, "x2", 2000, "x16", 8000)}
+	for _, tc := range []struct {
+		x2   int
+		want string
+	}{{1990, "x2"}, {1960, "x2"}, {1900, "x16"}} {
+		c := &Chooser{kerns: append([]Kernel{single}, multis[0], multis[3])}
+		c.prior = c.build(prior, nil, nil)
+		measured := &snapshot{rates: rates("single", 1000, "x2", tc.x2, "x16", 16000)}
+		// x16 at 2 of 16 lanes moves 2000: a tie with x2 at 1990 or 1960.
+		tbl := c.build(measured, c.prior, nil)
+		if got := c.kerns[tbl.best[1][2].k].Name; got != tc.want {
+			t.Errorf("x2 measured at %d against x16's 2000 on two lanes: %s chosen, want %s", tc.x2, got, tc.want)
+		}
+	}
+}
+
+// TestCutoff checks the SumMany cut-off found from timings: the fewest
+// messages from which the lanes beat the loop at every count up to the
+// most tried, never fewer than 2, one past the most if they never do.
+func TestCutoff(t *testing.T) {
+	var now time.Duration
+	clock := func() time.Duration { return now }
+	for _, tc := range []struct {
+		loopPer, lanes time.Duration // the loop's time a message, the lanes' a call
+		want           int
+	}{
+		{100, 300, 4},  // 300 = 3x100 is no win; 4 is
+		{100, 50, 2},   // even one message is faster in lanes: 2 still
+		{100, 2000, 9}, // never within 8
+	} {
+		p := CutoffProbe{
+			Loop:  func(n int) { now += time.Duration(n) * tc.loopPer },
+			Lanes: func(int) { now += tc.lanes },
+			Max:   8,
+		}
+		got, err := MeasureCutoff(p, Options{Rounds: 2, Calls: 1, Budget: time.Hour, Clock: clock})
+		if err != nil || got != tc.want {
+			t.Errorf("loop %v a message, lanes %v: cut-off %d (%v), want %d", tc.loopPer, tc.lanes, got, err, tc.want)
+		}
+	}
+}
+
+// TestPriors checks that every prior parses and holds rates for the four
+// families, and which prior a CPU takes: AMD's family 19h models by their
+// published ranges, Intel's Xeons with AMX by that feature, any other CPU
+// the nearest by instruction set.
+func TestPriors(t *testing.T) {
+	if len(priors()) < 3 {
+		t.Fatalf("priors: %v", PriorNames())
+	}
+	for _, p := range priors() {
+		for _, fam := range []string{"md5", "sha1", "sha256", "sha512"} {
+			if r := p.Families[fam]; r == nil || len(r.Kernels) == 0 || len(r.ManyMin) == 0 {
+				t.Errorf("prior %s has no rates or cut-offs for %s", p.Name, fam)
+			}
+		}
+		if len(p.Provenance) == 0 {
+			t.Errorf("prior %s says nothing of where it comes from", p.Name)
+		}
+	}
+	amd := func(family, model uint32) CPU { return CPU{Vendor: "AuthenticAMD", Family: family, Model: model} }
+	intel := func(model uint32, amx bool) CPU {
+		c := CPU{Vendor: "GenuineIntel", Family: 6, Model: model}
+		if amx {
+			c.Features = []string{"amx"}
+		}
+		return c
+	}
+	for _, c := range []struct {
+		cpu      CPU
+		detected cpu.Level
+		want     string
+		exact    bool
+	}{
+		{amd(0x19, 0x01), cpu.AVX2, "zen3", true},   // EPYC 7003 (Milan)
+		{amd(0x19, 0x21), cpu.AVX2, "zen3", true},   // Ryzen 5000 (Vermeer)
+		{amd(0x19, 0x50), cpu.AVX2, "zen3", true},   // Ryzen 5000 APU (Cezanne)
+		{amd(0x19, 0x11), cpu.AVX512, "zen4", true}, // EPYC 9004 (Genoa)
+		{amd(0x19, 0x61), cpu.AVX512, "zen4", true}, // Ryzen 7000 (Raphael)
+		{amd(0x19, 0xa0), cpu.AVX512, "zen4", true}, // EPYC 97x4 (Bergamo)
+		{amd(0x19, 0x90), cpu.AVX512, "zen4", false},
+		{amd(0x1a, 0x02), cpu.AVX512, "zen4", false},                                                   // Zen 5
+		{amd(0x17, 0x31), cpu.AVX2, "zen3", false},                                                     // Zen 2
+		{CPU{Family: 0x19, Model: 0x01}, cpu.AVX2, "zen3", false},                                      // not AMD
+		{intel(0x8f, true), cpu.AVX512, "goldencove", true},                                            // Sapphire Rapids
+		{intel(0xcf, true), cpu.AVX512, "goldencove", true},                                            // Emerald Rapids
+		{intel(0xad, true), cpu.AVX512, "goldencove", true},                                            // Granite Rapids
+		{intel(0xa7, true), cpu.AVX512, "goldencove", true},                                            // as a hypervisor reports one
+		{intel(0xcf, false), cpu.AVX512, "zen4", false},                                                // AMX hidden by the hypervisor
+		{intel(0x8f, true), cpu.AVX2, "zen3", false},                                                   // AVX-512 off
+		{intel(0x6a, false), cpu.AVX512, "zen4", false},                                                // Ice Lake server
+		{intel(0x97, false), cpu.AVX2, "zen3", false},                                                  // Alder Lake
+		{intel(0x97, false), cpu.Generic, "zen3", false},                                               // no AVX2
+		{CPU{Vendor: "AuthenticAMD", Family: 6, Features: []string{"amx"}}, cpu.AVX512, "zen4", false}, // AMX, not Intel
+	} {
+		p, exact := priorFor(c.cpu, c.detected)
+		if p == nil || p.Name != c.want || exact != c.exact {
+			t.Errorf("%+v at %v: %v (exact %v), want %s (exact %v)", c.cpu, c.detected, p, exact, c.want, c.exact)
+		}
+	}
+}
+
+// TestParseMode checks HASHLANES_TUNING's values.
+func TestParseMode(t *testing.T) {
+	for in, want := range map[string]Mode{
+		"auto": {Kind: ModeAuto}, "MEASURE": {Kind: ModeMeasure}, "file": {Kind: ModeFile},
+		"table": {Kind: ModeTable}, "table:zen3": {Kind: ModeTable, Prior: "zen3"},
+	} {
+		if got, err := ParseMode(in); err != nil || got != want {
+			t.Errorf("ParseMode(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "fast", "table:zen9", "measure:zen3", "table:"} {
+		if _, err := ParseMode(in); err == nil {
+			t.Errorf("ParseMode(%q) accepted", in)
+		}
+	}
+}
+
+// validWisdom is a wisdom file for this CPU and build.
+func validWisdom() *Wisdom {
+	return &Wisdom{Format: Format, CPU: ThisCPU(), Build: BuildID(), Measured: time.Unix(0, 0).UTC(), Method: "test",
+		Families: map[string]*Rates{"fake": rates("single", 1000, "x2", 1900, "x16", 9000)}}
+}
+
+// TestWisdomFile checks that the wisdom file round-trips, and that a file
+// truncated, corrupt, of another format, CPU or build, with impossible
+// rates, unreadable, or a directory is refused with a reason, and a
+// family in auto mode then measures instead.
+func TestWisdomFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	if err := validWisdom().Save(good); err != nil {
+		t.Fatal(err)
+	}
+	w, err := ReadWisdom(good)
+	if err != nil || w.Families["fake"].Kernels["x16"] != 9000 {
+		t.Fatalf("round trip: %v, %v", w, err)
+	}
+	whole, _ := os.ReadFile(good)
+	edit := func(f func(*Wisdom)) []byte {
+		w := validWisdom()
+		f(w)
+		b, _ := json.Marshal(w)
+		return b
+	}
+	for _, tc := range []struct {
+		name   string
+		data   []byte
+		reason string
+	}{
+		{"truncated", whole[:len(whole)/2], "not a wisdom file"},
+		{"empty", nil, "not a wisdom file"},
+		{"not JSON", []byte("kernels: fast\n"), "not a wisdom file"},
+		{"unknown field", []byte(`{"format":"hashlanes-tuning/1","speed":1}`), "not a wisdom file"},
+		{"other format", edit(func(w *Wisdom) { w.Format = "hashlanes-tuning/0" }), "format"},
+		{"other CPU", edit(func(w *Wisdom) { w.CPU.Model++ }), "another CPU"},
+		{"other features", edit(func(w *Wisdom) { w.CPU.Features = append(w.CPU.Features, "avx10") }), "another CPU"},
+		{"other build", edit(func(w *Wisdom) { w.Build = "go1.0 v0.0.1" }), "another build"},
+		{"impossible rate", edit(func(w *Wisdom) { w.Families["fake"].Kernels["x16"] = 9e9 }), "implausible rate"},
+		{"negative rate", edit(func(w *Wisdom) { w.Families["fake"].Kernels["x2"] = -1 }), "implausible rate"},
+		{"no rates", edit(func(w *Wisdom) { w.Families = nil }), "no rates"},
+		{"bad cut-off", edit(func(w *Wisdom) { w.Families["fake"].ManyMin = map[string]int{"fake": 0} }), "cut-off"},
+	} {
+		path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".json")
+		if err := os.WriteFile(path, tc.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadWisdom(path); err == nil || !strings.Contains(err.Error(), tc.reason) {
+			t.Errorf("%s: %v, want a reason with %q", tc.name, err, tc.reason)
+		}
+	}
+	if _, err := ReadWisdom(dir); err == nil || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("a directory: %v", err)
+	}
+	if _, err := ReadWisdom(filepath.Join(dir, "absent.json")); !errors.Is(err, ErrNoWisdom) {
+		t.Errorf("an absent file: %v, want ErrNoWisdom", err)
+	}
+	if os.Geteuid() != 0 { // root reads it anyway
+		unreadable := filepath.Join(dir, "unreadable.json")
+		os.WriteFile(unreadable, whole, 0o000)
+		if _, err := ReadWisdom(unreadable); err == nil || !strings.Contains(err.Error(), "permission") {
+			t.Errorf("an unreadable file: %v", err)
+		}
+	}
+
+	// A family in auto mode takes a good file's rates, and measures when
+	// the file is refused.
+	kerns := []Kernel{single, multis[0], multis[3]}
+	slow := func(string, int) time.Duration { return time.Millisecond }
+	f := fakeFamily(t, Mode{Kind: ModeAuto}, kerns, slow)
+	f.load = func() (*Wisdom, string, error) { w, err := ReadWisdom(good); return w, good, err }
+	src := f.Source(f.mode)
+	src.prepare()
+	if got := src.current(); got.kind != kindFile || got.rates.Kernels["x16"] != 9000 {
+		t.Errorf("auto with a good file: %s %v", got.origin, got.rates.Kernels)
+	}
+	bad := fakeFamily(t, Mode{Kind: ModeAuto}, kerns, slow)
+	bad.load = func() (*Wisdom, string, error) { w, err := ReadWisdom(dir); return w, dir, err }
+	src = bad.Source(bad.mode)
+	src.prepare()
+	if got := src.current(); got.kind != kindMeasured {
+		t.Errorf("auto with a refused file: %s, want a measurement", got.origin)
+	}
+	// In file mode, a refused file leaves the prior.
+	fileOnly := fakeFamily(t, Mode{Kind: ModeFile}, kerns, slow)
+	fileOnly.load = bad.load
+	src = fileOnly.Source(fileOnly.mode)
+	src.prepare()
+	if got := src.current(); got.kind != kindPrior {
+		t.Errorf("file mode with a refused file: %s, want the prior", got.origin)
+	}
+}
+
+// FuzzWisdom feeds the wisdom file's parser arbitrary bytes: it refuses
+// or accepts without panicking, and what it accepts has rates a choice
+// can be made by.
+func FuzzWisdom(f *testing.F) {
+	b, _ := json.Marshal(validWisdom())
+	f.Add(b)
+	for _, name := range []string{"zen3", "zen4", "goldencove"} {
+		data, err := priorFiles.ReadFile("priors/" + name + ".json")
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		w, err := parseWisdom(data)
+		if err != nil {
+			return
+		}
+		for _, r := range w.Families {
+			if err := r.check(); err != nil {
+				t.Fatalf("accepted rates that fail their check: %v", err)
+			}
+			c := NewChooser(Fixed(r, "fuzz"), single, multis)
+			for ready := 1; ready <= MaxReady; ready++ {
+				if k, lanes := c.Pick(ready, true); k < -1 || k >= len(multis) || lanes < 1 || lanes > ready {
+					t.Fatalf("%d ready: kernel %d on %d lanes", ready, k, lanes)
+				}
+			}
+		}
+	})
+}
