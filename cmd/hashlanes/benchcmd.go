@@ -234,7 +234,16 @@ func machine() bench.Machine {
 		}
 	}
 	for _, a := range hashlanes.Algorithms() {
-		m.Kernels[a.String()] = hashlanes.DefaultServer(a).Kernel()
+		srv := hashlanes.DefaultServer(a)
+		m.Kernels[a.String()] = srv.Kernel()
+		if !srv.Reference() {
+			if m.Crossover == nil {
+				m.Crossover = map[string]string{}
+			}
+			srv.Calibrate()
+			t := srv.Tuning()
+			m.Crossover[a.String()] = fmt.Sprintf("%s (rates %s)", t, t.Origin)
+		}
 	}
 	return m
 }

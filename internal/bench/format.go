@@ -1,10 +1,12 @@
 package bench
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -26,12 +28,16 @@ type Machine struct {
 	CPU      string            `json:"cpu"`
 	Features []string          `json:"features"`
 	Tier     string            `json:"tier"`
-	Tuning   string            `json:"tuning,omitempty"` // whose measured kernel rates choose the kernels
+	Tuning   string            `json:"tuning,omitempty"` // where the rates that choose the kernels come from
 	GOOS     string            `json:"goos"`
 	GOARCH   string            `json:"goarch"`
 	Procs    int               `json:"gomaxprocs"`
 	Go       string            `json:"go"`
 	Kernels  map[string]string `json:"kernels"` // algorithm -> what hashlanes runs
+	// Crossover is, by algorithm, the kernel a round runs for each count
+	// of ready streams ("1 shani; 2-4 shanix2; 5-32 zmmx16") and where
+	// the rates behind it come from.
+	Crossover map[string]string `json:"crossover,omitempty"`
 }
 
 // WriteJSON writes the report as indented JSON.
@@ -182,6 +188,7 @@ func WriteTable(w io.Writer, r Report) error {
 			return err
 		}
 	}
+	writeCrossover(w, r.Machine, "\nKernel a round runs, by streams ready (measured here)\n\n", "  %-11s %s\n")
 	_, err := fmt.Fprintln(w, "\n"+noiseLine(r))
 	return err
 }
@@ -210,8 +217,32 @@ func WriteMarkdown(w io.Writer, r Report) error {
 			fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 		}
 	}
+	writeCrossover(w, r.Machine, "\n### Kernel a round runs, by streams ready (measured here)\n\n| algorithm | kernels |\n|---|---|\n", "| %s | %s |\n")
 	_, err := fmt.Fprintln(w, "\n"+noiseLine(r))
 	return err
+}
+
+// writeCrossover writes the machine's crossover table, if it has one:
+// the header, then a line per algorithm in the order of the constants.
+func writeCrossover(w io.Writer, m Machine, header, line string) {
+	if len(m.Crossover) == 0 {
+		return
+	}
+	fmt.Fprint(w, header)
+	for _, a := range hashlanesOrder(m.Crossover) {
+		fmt.Fprintf(w, line, a, m.Crossover[a])
+	}
+}
+
+// hashlanesOrder lists the keys of m by algorithm name, shortest first:
+// md5, sha1, sha224, sha256, sha384, sha512, sha512-224, sha512-256.
+func hashlanesOrder(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), cmp.Compare(a, b)) })
+	return keys
 }
 
 // WriteCompare prints, for each row in both reports, old and new medians

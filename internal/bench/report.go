@@ -185,7 +185,7 @@ th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
 <tr><th>CPU</th><td>{{.Machine.CPU}}</td></tr>
 <tr><th>Features</th><td>{{range $i, $f := .Machine.Features}}{{if $i}}, {{end}}{{$f}}{{end}}</td></tr>
 <tr><th>hashlanes tier</th><td>{{.Machine.Tier}}</td></tr>
-{{if .Machine.Tuning}}<tr><th>kernel rates measured on</th><td>{{.Machine.Tuning}}</td></tr>
+{{if .Machine.Tuning}}<tr><th>kernel rates</th><td>{{.Machine.Tuning}}</td></tr>
 {{end}}<tr><th>Go, GOOS/GOARCH, GOMAXPROCS</th><td>{{.Machine.Go}}, {{.Machine.GOOS}}/{{.Machine.GOARCH}}, {{.Machine.Procs}}</td></tr>
 <tr><th>Run</th><td>{{.Started}}{{if .Quick}} (--quick){{end}}</td></tr>
 </table>
@@ -193,7 +193,11 @@ th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
 <tr><th>algorithm</th><th>kernel hashlanes runs</th></tr>
 {{range $a, $k := .Machine.Kernels}}<tr><td>{{$a}}</td><td>{{$k}}</td></tr>
 {{end}}</table>
-</section>
+{{if .Machine.Crossover}}<table id="crossover">
+<tr><th>algorithm</th><th>kernel a round runs, by streams ready (the crossover table, measured here)</th></tr>
+{{range $a, $c := .Machine.Crossover}}<tr><td>{{$a}}</td><td>{{$c}}</td></tr>
+{{end}}</table>
+{{end}}</section>
 <section id="recommendations">
 <h2>Recommendations</h2>
 <ul>{{range .Recommendations}}<li>{{.}}</li>{{end}}</ul>

@@ -19,8 +19,10 @@ const waitMargin = 1.03
 // keepMargin is how much more a kernel must move than the one a ready
 // count already runs to take its place: rates within it are a tie, and a
 // tie keeps the choice it has, so that noise in a measurement does not
-// flip it from one process to the next.
-const keepMargin = 1.03
+// flip it from one process to the next. Measured in fresh processes, a
+// kernel's rate moved up to 10% from one to the next (SHA-1's four
+// SHA-NI streams on the Emerald Rapids Xeon), most within 5%.
+const keepMargin = 1.05
 
 // exploreEvery is how often, in rounds of one ready count, a round tries
 // the runner-up instead, so that an estimate that is wrong corrects
@@ -59,12 +61,15 @@ type Chooser struct {
 	observed int     // observations since the last rebuild
 	explore  [MaxReady + 1]uint8
 	tries    uint64
-	scratch  table // a rebuild, published only if its choices differ
+	scratch  table       // a rebuild, published only if its choices differ
+	model    [][]float64 // by kernel and lanes used: the rates' estimate, unscaled
+	built    []float64   // the scales the table was built with
 }
 
 // table is the choice for every ready count, rebuilt when rates change.
 type table struct {
 	gen    uint64
+	kind   int
 	rates  *Rates
 	origin string
 	best   [2][MaxReady + 1]pick // [hybrids allowed][ready]
@@ -87,8 +92,9 @@ func NewChooser(src Source, single Kernel, multi []Kernel) *Chooser {
 	c := &Chooser{src: src, kerns: append([]Kernel{single}, multi...)}
 	c.kerns[0].Lanes = 1
 	c.scales = make([]scale, len(c.kerns))
+	c.built = make([]float64, len(c.kerns))
 	if p := src.prior(); p != nil {
-		c.prior = c.build(p, nil, nil)
+		c.prior = c.build(p, nil)
 	}
 	c.current()
 	return c
@@ -103,7 +109,7 @@ func (c *Chooser) current() *table {
 	if t != nil && t.gen == snap.gen {
 		return t
 	}
-	nt := c.build(snap, c.prior, nil)
+	nt := c.build(snap, c.prior)
 	if c.table.CompareAndSwap(t, nt) {
 		return nt
 	}
@@ -160,33 +166,50 @@ func (c *Chooser) Observe(k, used, bytes int, ns int64) {
 	}
 	t := c.current()
 	if c.gen != t.gen {
-		for i := range c.scales {
-			c.scales[i] = scale{}
-		}
 		c.gen = t.gen
+		c.model = c.models(t.rates)
+		for i := range c.scales {
+			c.scales[i], c.built[i] = scale{}, 1
+		}
 	}
 	i := k + 1
-	kern := &c.kerns[i]
 	if i == 0 {
 		used = 1
 	}
-	model := t.rates.Kernels[kern.Name] * t.rates.share(kern, used)
+	model := c.model[i][used]
 	rate := float64(bytes) / float64(ns) * 1e3
 	if !(model > 0) || !(rate < maxRate) {
 		return
 	}
-	before := c.scales[i].value()
 	c.scales[i].add(rate / model)
 	c.observed++
-	if after := c.scales[i].value(); c.observed >= rebuildEvery || math.Abs(after/before-1) > 0.05 {
+	// Rebuild when a kernel's scale has moved since the table was built:
+	// at once if by a fifth (a wrong estimate), else every rebuildEvery
+	// rounds.
+	moved := math.Abs(c.scales[i].value()/c.built[i] - 1)
+	if moved > 0.2 || c.observed >= rebuildEvery && c.drifted() {
 		c.observed = 0
-		c.fill(&c.scratch, c.src.current(), t, c.scales)
+		for j := range c.scales {
+			c.built[j] = c.scales[j].value()
+		}
+		c.fill(&c.scratch, t.snapshot(), c.model, c.built, t)
 		if !c.scratch.sameChoices(t) {
 			nt := new(table)
 			*nt = c.scratch
 			c.table.Store(nt)
 		}
 	}
+}
+
+// drifted reports whether any kernel's scale has moved by more than 2%
+// since the table was built.
+func (c *Chooser) drifted() bool {
+	for j := range c.scales {
+		if math.Abs(c.scales[j].value()/c.built[j]-1) > 0.02 {
+			return true
+		}
+	}
+	return false
 }
 
 // sameChoices reports whether t and o run the same kernels on the same
@@ -203,10 +226,11 @@ func (t *table) sameChoices(o *table) bool {
 	return true
 }
 
-// rebuildEvery bounds the observations between two rebuilds of the
-// table: a rebuild weighs every kernel for every ready count (about a
-// microsecond), a round lasts tens.
-const rebuildEvery = 16
+// rebuildEvery bounds the observations between two rebuilds of the table
+// for a drift of the estimates: a rebuild weighs every kernel for every
+// ready count (about 4 us), a round lasts tens. A scale moved by a fifth
+// rebuilds at once.
+const rebuildEvery = 64
 
 // Prepare runs the source's first measurement if it is pending, once, for
 // a round with ready streams: with two or more there is a choice to make.
@@ -245,24 +269,50 @@ func (c *Chooser) Rates() *Rates { return c.current().rates }
 // Source returns the chooser's source.
 func (c *Chooser) Source() Source { return c.src }
 
-// build weighs every kernel for every ready count by snap's rates scaled
-// by the observations (if any). Where prev (if any: the table these rates
-// refine, else the prior's) chose a kernel that is still within
+// build weighs every kernel for every ready count by snap's rates. Where
+// prev (if any: the prior's table) chose a kernel that is still within
 // keepMargin of the best, it keeps it, so that the choice a measurement
 // makes does not hang on its noise.
-func (c *Chooser) build(snap *snapshot, prev *table, scales []scale) *table {
+func (c *Chooser) build(snap *snapshot, prev *table) *table {
 	t := new(table)
-	c.fill(t, snap, prev, scales)
+	c.fill(t, *snap, c.models(snap.rates), nil, prev)
 	return t
 }
 
-// fill is build into t.
-func (c *Chooser) fill(t *table, snap *snapshot, prev *table, scales []scale) {
-	t.gen, t.rates, t.origin = snap.gen, snap.rates, snap.origin
+// snapshot is the source state t was built from.
+func (t *table) snapshot() snapshot {
+	return snapshot{gen: t.gen, kind: t.kind, rates: t.rates, origin: t.origin}
+}
+
+// models is every kernel's estimate by rates r, by lanes used (1 to its
+// lanes; the single-stream kernel's at 1).
+func (c *Chooser) models(r *Rates) [][]float64 {
+	m := make([][]float64, len(c.kerns))
+	for i := range c.kerns {
+		k := &c.kerns[i]
+		m[i] = make([]float64, k.Lanes+1)
+		for used := 1; used <= k.Lanes; used++ {
+			m[i][used] = r.Kernels[k.Name] * r.share(k, used)
+		}
+	}
+	return m
+}
+
+// fill builds into t the table of snap's rates, their estimates model
+// scaled by scale (nil: unscaled), ties kept with prev (if any).
+func (c *Chooser) fill(t *table, snap snapshot, model [][]float64, scale []float64, prev *table) {
+	t.gen, t.kind, t.rates, t.origin = snap.gen, snap.kind, snap.rates, snap.origin
+	est := func(i, used int) float64 {
+		v := model[i][min(used, len(model[i])-1)]
+		if scale != nil {
+			v *= scale[i]
+		}
+		return v
+	}
 	for h := range 2 {
 		for ready := 1; ready <= MaxReady; ready++ {
 			var buf [16]scored
-			cands := c.candidates(buf[:0], ready, h == 1, snap.rates, scales)
+			cands := c.candidates(buf[:0], ready, h == 1, est)
 			best := cands[0]
 			if prev != nil {
 				if old := prev.best[h][ready]; old.k != best.k {
@@ -276,7 +326,7 @@ func (c *Chooser) fill(t *table, snap *snapshot, prev *table, scales []scale) {
 			t.best[h][ready] = best.pick
 			if h == 1 {
 				t.second[ready] = pick{k: none}
-				single := c.estimate(0, 1, snap.rates, scales)
+				single := est(0, 1)
 				for _, p := range cands {
 					if p.k != best.k && p.score*exploreRange >= best.score && (p.k == 0 || p.rate >= single) {
 						t.second[ready] = p.pick
@@ -286,20 +336,6 @@ func (c *Chooser) fill(t *table, snap *snapshot, prev *table, scales []scale) {
 			}
 		}
 	}
-}
-
-// estimate is what kernel i moves on used lanes by rates r, scaled by the
-// observations (if any).
-func (c *Chooser) estimate(i, used int, r *Rates, scales []scale) float64 {
-	k := &c.kerns[i]
-	if i == 0 {
-		used = 1
-	}
-	v := r.Kernels[k.Name] * r.share(k, used)
-	if scales != nil {
-		v *= scales[i].value()
-	}
-	return v
 }
 
 // scored is a candidate pick with its score: its rate, less if it leaves
@@ -312,8 +348,8 @@ type scored struct {
 // candidates appends to cands the picks for ready streams, best first (of
 // equal scores the earlier kernel: the engine lists them narrowest first);
 // the single-stream kernel is always among them.
-func (c *Chooser) candidates(cands []scored, ready int, hybrid bool, r *Rates, scales []scale) []scored {
-	single := c.estimate(0, 1, r, scales)
+func (c *Chooser) candidates(cands []scored, ready int, hybrid bool, est func(i, used int) float64) []scored {
+	single := est(0, 1)
 	cands = append(cands, scored{pick{k: 0, lanes: ready, rate: single}, single})
 	for i := 1; i < len(c.kerns); i++ {
 		k := &c.kerns[i]
@@ -321,7 +357,7 @@ func (c *Chooser) candidates(cands []scored, ready int, hybrid bool, r *Rates, s
 			continue
 		}
 		used := min(ready, k.Lanes)
-		rate := c.estimate(i, used, r, scales)
+		rate := est(i, used)
 		if !(rate > 0) {
 			continue // no rate: not measured here, never run
 		}

@@ -282,7 +282,7 @@ func TestRecovers(t *testing.T) {
 	}
 }
 
-// TestTiesKeepThePrior checks that a measured rate within 3% of the
+// TestTiesKeepThePrior checks that a measured rate within 5% of the
 // prior's choice leaves the choice where the prior put it, and that one
 // further ahead takes it.
 func TestTiesKeepThePrior(t *testing.T) {
@@ -290,12 +290,12 @@ func TestTiesKeepThePrior(t *testing.T) {
 	for _, tc := range []struct {
 		x2   int
 		want string
-	}{{1990, "x2"}, {1960, "x2"}, {1900, "x16"}} {
+	}{{1990, "x2"}, {1920, "x2"}, {1880, "x16"}} {
 		c := &Chooser{kerns: append([]Kernel{single}, multis[0], multis[3])}
-		c.prior = c.build(prior, nil, nil)
+		c.prior = c.build(prior, nil)
 		measured := &snapshot{rates: rates("single", 1000, "x2", tc.x2, "x16", 16000)}
 		// x16 at 2 of 16 lanes moves 2000: a tie with x2 at 1990 or 1960.
-		tbl := c.build(measured, c.prior, nil)
+		tbl := c.build(measured, c.prior)
 		if got := c.kerns[tbl.best[1][2].k].Name; got != tc.want {
 			t.Errorf("x2 measured at %d against x16's 2000 on two lanes: %s chosen, want %s", tc.x2, got, tc.want)
 		}
@@ -530,4 +530,34 @@ func FuzzWisdom(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkRound is what the choice adds to a round of the engine: the
+// pick (with a try of the runner-up every exploreEvery rounds) and the
+// timed round's report, rounds of 16 KiB a lane moving what their kernel
+// is rated at, with 5% of noise.
+func BenchmarkRound(b *testing.B) {
+	kerns := append([]Kernel{single}, multis...)
+	var now time.Duration
+	var probes []Probe
+	for _, k := range kerns {
+		probes = append(probes, Probe{Kernel: k, BlockSize: 64, prepare: func(_ []byte, _, busy, nblocks int) (func(), int) {
+			return func() { now += time.Microsecond }, (&k).blocks(busy) * nblocks * 64
+		}})
+	}
+	f := NewFamily("bench", probes, Mode{Kind: ModeMeasure})
+	f.clock = func() time.Duration { return now }
+	c := NewChooser(f.Source(f.mode), single, multis)
+	c.Prepare(2)
+	rates := c.Rates()
+	i := 0
+	for b.Loop() {
+		ready := 2 + i%15
+		k, used := c.Explore(ready)
+		kern := &c.kerns[k+1]
+		bytes := kern.blocks(used) * 256 * 64
+		rate := rates.Kernels[kern.Name] * kern.weight(used) * (1 + 0.05*float64(i%7-3)/3)
+		c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
+		i++
+	}
 }
