@@ -4,8 +4,8 @@
 // lane (AVX-512 or AVX2), or several streams interleaved in the SHA
 // extensions, with a pure-Go fallback. Each round runs whichever kernel
 // moves the most bytes for the streams that are ready, by the kernels'
-// rates measured on this CPU's microarchitecture, or on the nearest one
-// measured ([Tuning]). SHA-384, SHA-512
+// rates measured on this machine the first time there is a choice to
+// make, or saved by `hashlanes tune` ([WithTuning], [Tuning]). SHA-384, SHA-512
 // and SHA-512/t have no instructions of their own on most x86 CPUs: a lone
 // stream runs the standard library's code, concurrent ones share 64-bit
 // lanes. SHA-3, BLAKE2 and BLAKE3 run their libraries' single-stream code,
