@@ -16,13 +16,22 @@ const MaxReady = 32
 // its lanes runs out.
 const waitMargin = 1.03
 
-// keepMargin is how much more a kernel must move than the one a ready
-// count already runs to take its place: rates within it are a tie, and a
-// tie keeps the choice it has, so that noise in a measurement does not
-// flip it from one process to the next. Measured in fresh processes, a
-// kernel's rate moved up to 10% from one to the next (SHA-1's four
-// SHA-NI streams on the Emerald Rapids Xeon), most within 5%.
-const keepMargin = 1.05
+// priorMargin is how much more a kernel must move, by a measurement or a
+// wisdom file, than the one the prior chose for a ready count to take its
+// place: rates within it are a tie, and a tie keeps the prior's choice,
+// so that the choice does not flip with the noise of a measurement from
+// one process to the next. Measured in fresh processes on the Emerald
+// Rapids Xeon, a kernel's rate moved up to 10% from one to the next
+// (SHA-1's four SHA-NI streams), most within 5%; with a margin of 5%, 2
+// to 4 processes in 20 chose otherwise at 2 or 4 streams, each time
+// between kernels whose rounds in the engine moved within 4% of each
+// other.
+const priorMargin = 1.08
+
+// keepMargin is the same for the rounds' refinement: how much more a
+// kernel must move, by the estimates the timed rounds keep, than the one
+// a ready count runs, to take its place.
+const keepMargin = 1.03
 
 // exploreEvery is how often, in rounds of one ready count, a round tries
 // the runner-up instead, so that an estimate that is wrong corrects
@@ -192,7 +201,7 @@ func (c *Chooser) Observe(k, used, bytes int, ns int64) {
 		for j := range c.scales {
 			c.built[j] = c.scales[j].value()
 		}
-		c.fill(&c.scratch, t.snapshot(), c.model, c.built, t)
+		c.fill(&c.scratch, t.snapshot(), c.model, c.built, t, keepMargin)
 		if !c.scratch.sameChoices(t) {
 			nt := new(table)
 			*nt = c.scratch
@@ -271,11 +280,11 @@ func (c *Chooser) Source() Source { return c.src }
 
 // build weighs every kernel for every ready count by snap's rates. Where
 // prev (if any: the prior's table) chose a kernel that is still within
-// keepMargin of the best, it keeps it, so that the choice a measurement
+// priorMargin of the best, it keeps it, so that the choice a measurement
 // makes does not hang on its noise.
 func (c *Chooser) build(snap *snapshot, prev *table) *table {
 	t := new(table)
-	c.fill(t, *snap, c.models(snap.rates), nil, prev)
+	c.fill(t, *snap, c.models(snap.rates), nil, prev, priorMargin)
 	return t
 }
 
@@ -299,8 +308,9 @@ func (c *Chooser) models(r *Rates) [][]float64 {
 }
 
 // fill builds into t the table of snap's rates, their estimates model
-// scaled by scale (nil: unscaled), ties kept with prev (if any).
-func (c *Chooser) fill(t *table, snap snapshot, model [][]float64, scale []float64, prev *table) {
+// scaled by scale (nil: unscaled), a choice of prev (if any) kept against
+// a kernel that does not move margin times as much.
+func (c *Chooser) fill(t *table, snap snapshot, model [][]float64, scale []float64, prev *table, margin float64) {
 	t.gen, t.kind, t.rates, t.origin = snap.gen, snap.kind, snap.rates, snap.origin
 	est := func(i, used int) float64 {
 		v := model[i][min(used, len(model[i])-1)]
@@ -317,7 +327,7 @@ func (c *Chooser) fill(t *table, snap snapshot, model [][]float64, scale []float
 			if prev != nil {
 				if old := prev.best[h][ready]; old.k != best.k {
 					for _, p := range cands {
-						if p.k == old.k && p.score*keepMargin >= best.score {
+						if p.k == old.k && p.score*margin >= best.score {
 							best = p
 						}
 					}
