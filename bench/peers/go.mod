@@ -15,4 +15,3 @@ require (
 	lukechampine.com/blake3 v1.4.1 // indirect
 )
 
-replace github.com/hashlanes/hashlanes => ../..

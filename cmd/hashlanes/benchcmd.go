@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/hashlanes/hashlanes"
-	"github.com/hashlanes/hashlanes/internal/bench"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/bench"
 	"golang.org/x/term"
 	"gonum.org/v1/plot"
 )

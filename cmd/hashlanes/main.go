@@ -72,6 +72,9 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		version(stdout, stderr)
 		return 0
+	case "--version", "-version":
+		fmt.Fprintf(stdout, "hashlanes %s %s %s/%s\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		return 0
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -88,11 +91,30 @@ func newCommand(prog, name string, stdin io.Reader, stdout, stderr io.Writer) *c
 	return &command{prog: prog, name: name, stdin: stdin, out: out, stderr: stderr}
 }
 
+// buildVersion is the module version the binary was built from (go
+// install ...@v0.1.0), or for a build of a working tree "(devel)" and the
+// revision, when the build recorded it.
 func buildVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
 	}
-	return "(devel)"
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	rev, dirty := "", ""
+	for _, s := range bi.Settings {
+		switch {
+		case s.Key == "vcs.revision" && len(s.Value) >= 12:
+			rev = s.Value[:12]
+		case s.Key == "vcs.modified" && s.Value == "true":
+			dirty = "+dirty"
+		}
+	}
+	if rev == "" {
+		return "(devel)"
+	}
+	return "(devel) " + rev + dirty
 }
 
 func version(stdout, stderr io.Writer) {

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -102,7 +103,6 @@ func printCrossover(w io.Writer, f *tuning.Family, r *tuning.Rates) {
 	if r == nil {
 		return
 	}
-	c := tuning.NewChooser(tuning.Fixed(r, "measured"), tuning.Kernel{Name: "-"}, nil)
 	var kerns []tuning.Kernel
 	for _, p := range f.Probes() {
 		kerns = append(kerns, p.Kernel)
@@ -117,7 +117,7 @@ func printCrossover(w io.Writer, f *tuning.Family, r *tuning.Rates) {
 			multi = append(multi, k)
 		}
 	}
-	c = tuning.NewChooser(tuning.Fixed(r, "measured"), single, multi)
+	c := tuning.NewChooser(tuning.Fixed(r, "measured"), single, multi)
 	names, rows, picks := tuning.Crossover(c, tuning.MaxReady)
 	fmt.Fprintf(w, "\n%s (MB/s with b streams ready; the choice last)\n", f.Name())
 	head := []string{"b"}
@@ -140,13 +140,12 @@ func printCrossover(w io.Writer, f *tuning.Family, r *tuning.Rates) {
 		cells = append(cells, picks[b-1])
 		fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
 	}
-	others := slices.Sorted(func(yield func(string) bool) {
-		for name := range r.Kernels {
-			if name != single.Name && !slices.ContainsFunc(multi, func(k tuning.Kernel) bool { return k.Name == name }) && !yield(name) {
-				return
-			}
+	var others []string
+	for _, name := range slices.Sorted(maps.Keys(r.Kernels)) {
+		if name != single.Name && !slices.ContainsFunc(multi, func(k tuning.Kernel) bool { return k.Name == name }) {
+			others = append(others, name)
 		}
-	})
+	}
 	if len(others) > 0 {
 		fmt.Fprintf(w, "also measured: ")
 		for i, name := range others {
@@ -158,16 +157,10 @@ func printCrossover(w io.Writer, f *tuning.Family, r *tuning.Rates) {
 		fmt.Fprintln(w)
 	}
 	if len(r.ManyMin) > 0 {
-		fmt.Fprint(w, "SumMany in lanes from:")
-		for _, alg := range slices.Sorted(func(yield func(string) bool) {
-			for a := range r.ManyMin {
-				if !yield(a) {
-					return
-				}
-			}
-		}) {
-			fmt.Fprintf(w, " %s %d,", alg, r.ManyMin[alg])
+		var cuts []string
+		for _, alg := range slices.Sorted(maps.Keys(r.ManyMin)) {
+			cuts = append(cuts, fmt.Sprintf("%s from %d messages", alg, r.ManyMin[alg]))
 		}
-		fmt.Fprintln(w, " messages")
+		fmt.Fprintf(w, "SumMany in lanes: %s\n", strings.Join(cuts, ", "))
 	}
 }

@@ -7,9 +7,8 @@ require github.com/mmcloughlin/avo v0.5.0
 require golang.org/x/sync v0.23.0 // indirect
 
 require (
-	github.com/hashlanes/hashlanes v0.0.0-00010101000000-000000000000
+	github.com/hashlanes/hashlanes v0.0.0
 	golang.org/x/mod v0.41.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
 )
 
-replace github.com/hashlanes/hashlanes => ../../..
