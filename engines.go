@@ -118,7 +118,29 @@ func oneShot(a Algorithm, dst, m []byte) []byte {
 	case SHA512_256:
 		s := sha512.Sum512_256(m)
 		return append(dst, s[:]...)
+	case SHA3_224:
+		s := sha3.Sum224(m)
+		return append(dst, s[:]...)
+	case SHA3_256:
+		s := sha3.Sum256(m)
+		return append(dst, s[:]...)
+	case SHA3_384:
+		s := sha3.Sum384(m)
+		return append(dst, s[:]...)
+	case SHA3_512:
+		s := sha3.Sum512(m)
+		return append(dst, s[:]...)
+	case BLAKE2b:
+		s := blake2b.Sum512(m)
+		return append(dst, s[:]...)
+	case BLAKE2s:
+		s := blake2s.Sum256(m)
+		return append(dst, s[:]...)
+	case BLAKE3:
+		s := blake3.Sum256(m)
+		return append(dst, s[:]...)
 	}
+	a.mustInfo()
 	h := references[a].new()
 	h.Write(m)
 	return h.Sum(dst)
@@ -189,12 +211,13 @@ func fromEngine[S any](a Algorithm, e *engine.Server[S], src tuning.Source) *Ser
 	return s
 }
 
-// sum hashes one message on a pooled hasher of the server.
-func (s *Server) sum(data []byte) []byte {
+// appendSum appends the digest of one message, hashed on a pooled hasher
+// of the server, to dst.
+func (s *Server) appendSum(dst, data []byte) []byte {
 	h := s.pool.Get().(hash.Hash)
 	h.Reset()
 	h.Write(data)
-	out := h.Sum(make([]byte, 0, s.alg.Size()))
+	dst = h.Sum(dst)
 	s.pool.Put(h)
-	return out
+	return dst
 }

@@ -18,6 +18,10 @@
 package hashlanes
 
 import (
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
 	"hash"
 	"sync"
 )
@@ -39,10 +43,65 @@ func DefaultServer(a Algorithm) *Server {
 // engine's lanes. No Close is needed. It panics if a is not an Algorithm.
 func New(a Algorithm) hash.Hash { return DefaultServer(a).NewHash() }
 
-// Sum returns the digest of data.
+// Sum returns the digest of data, as the standard library's one-shot
+// function (md5.Sum, sha256.Sum256, ...) computes it.
 func Sum(a Algorithm, data []byte) []byte {
-	return DefaultServer(a).sum(data)
+	if len(data) < sumLanesMin {
+		// The standard library's digest itself, moved to the heap: one
+		// allocation of its size, no copy into another.
+		switch a {
+		case MD5:
+			s := md5.Sum(data)
+			return s[:]
+		case SHA1:
+			s := sha1.Sum(data)
+			return s[:]
+		case SHA224:
+			s := sha256.Sum224(data)
+			return s[:]
+		case SHA256:
+			s := sha256.Sum256(data)
+			return s[:]
+		case SHA384:
+			s := sha512.Sum384(data)
+			return s[:]
+		case SHA512:
+			s := sha512.Sum512(data)
+			return s[:]
+		case SHA512_224:
+			s := sha512.Sum512_224(data)
+			return s[:]
+		case SHA512_256:
+			s := sha512.Sum512_256(data)
+			return s[:]
+		}
+	}
+	return AppendSum(a, make([]byte, 0, a.Size()), data)
 }
+
+// AppendSum appends the digest of data to dst and returns the extended
+// slice; with room in dst it allocates nothing (but for BLAKE3, whose
+// library allocates for long messages). A message shorter than
+// 16 KiB goes straight to the standard library's one-shot function (or
+// its library's, for SHA-3, BLAKE2 and BLAKE3): a lone message has no
+// lanes to share, and the call costs what that function costs. Longer
+// ones go through the default engine, whose lone streams run at
+// single-stream speed and whose concurrent ones share lanes.
+func AppendSum(a Algorithm, dst, data []byte) []byte {
+	if len(data) < sumLanesMin {
+		return oneShot(a, dst, data) // which panics on a bad Algorithm
+	}
+	srv := DefaultServer(a)
+	if srv.reference {
+		return oneShot(a, dst, data)
+	}
+	return srv.appendSum(dst, data)
+}
+
+// sumLanesMin is the shortest message Sum hands to the engine: at 16 KiB
+// a call's own cost (a pooled hasher, its reset and sum) is under 1% of
+// hashing it.
+const sumLanesMin = 16 << 10
 
 // SumMany hashes each message independently and appends the digests to
 // dst in order, each a.Size() bytes long; see [Server.SumMany].
