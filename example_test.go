@@ -45,6 +45,19 @@ func ExampleSum() {
 	// a948904f2f0f479b8f8197694b30184b0d2ed1c1cd2a1ec0fb85d299a192a447
 }
 
+// Digests appended to a buffer that is reused, allocating nothing: as a
+// loop over records would compute them.
+func ExampleAppendSum() {
+	buf := make([]byte, 0, hashlanes.SHA256.Size())
+	for _, record := range []string{"record one", "record two"} {
+		buf = hashlanes.AppendSum(hashlanes.SHA256, buf[:0], []byte(record))
+		fmt.Printf("%x\n", buf[:8])
+	}
+	// Output:
+	// 49391b2fdd8dcb07
+	// 075d5a6704516644
+}
+
 // Many small messages, one digest after another in the order given:
 // a batch costs a fraction of hashing them one by one.
 func ExampleSumMany() {

@@ -282,7 +282,7 @@ func TestRecovers(t *testing.T) {
 	}
 }
 
-// TestTiesKeepThePrior checks that a measured rate within 8% of the
+// TestTiesKeepThePrior checks that a measured rate within 10% of the
 // prior's choice leaves the choice where the prior put it, and that one
 // further ahead takes it.
 func TestTiesKeepThePrior(t *testing.T) {
@@ -290,11 +290,11 @@ func TestTiesKeepThePrior(t *testing.T) {
 	for _, tc := range []struct {
 		x2   int
 		want string
-	}{{1990, "x2"}, {1860, "x2"}, {1840, "x16"}} {
+	}{{1990, "x2"}, {1820, "x2"}, {1800, "x16"}} {
 		c := &Chooser{kerns: append([]Kernel{single}, multis[0], multis[3])}
 		c.prior = c.build(prior, nil)
 		measured := &snapshot{rates: rates("single", 1000, "x2", tc.x2, "x16", 16000)}
-		// x16 at 2 of 16 lanes moves 2000: a tie with x2 at 1990 or 1860.
+		// x16 at 2 of 16 lanes moves 2000: a tie with x2 at 1990 or 1820.
 		tbl := c.build(measured, c.prior)
 		if got := c.kerns[tbl.best[1][2].k].Name; got != tc.want {
 			t.Errorf("x2 measured at %d against x16's 2000 on two lanes: %s chosen, want %s", tc.x2, got, tc.want)
