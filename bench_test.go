@@ -1,10 +1,6 @@
 package hashlanes
 
 import (
-	"crypto/md5"
-	"crypto/sha1"
-	"crypto/sha256"
-	"crypto/sha512"
 	"fmt"
 	"hash"
 	"math/rand/v2"
@@ -366,106 +362,25 @@ func BenchmarkScaling(b *testing.B) {
 	}
 }
 
-// stdSums calls the standard library's one-shot function for a on msg,
-// calls times, directly: the digest alone (plain), copied to a new slice
-// (alloc: what a function returning one, as Sum, must do), or appended to
-// dst (what AppendSum does).
-func stdSums(a Algorithm, msg []byte, calls int, how string, dst []byte) {
+// stdSums hashes msg calls times with the standard library's one-shot
+// function (oneShot: a switch of direct calls to md5.Sum, sha256.Sum256,
+// ...), each digest appended to dst[:0], or with dst nil to a new slice,
+// as a function returning one must.
+func stdSums(a Algorithm, msg []byte, calls int, dst []byte) {
 	var b byte
-	switch how {
-	case "alloc":
-		for range calls {
-			out := stdSlice(a, msg, nil)
-			b += out[0]
+	for range calls {
+		var out []byte
+		if dst == nil {
+			out = oneShot(a, nil, msg)
+		} else {
+			out = oneShot(a, dst[:0], msg)
 		}
-		sink += b
-		return
-	case "append":
-		for range calls {
-			out := stdSlice(a, msg, dst[:0])
-			b += out[0]
-		}
-		sink += b
-		return
-	}
-	switch a {
-	case MD5:
-		for range calls {
-			s := md5.Sum(msg)
-			b += s[0]
-		}
-	case SHA1:
-		for range calls {
-			s := sha1.Sum(msg)
-			b += s[0]
-		}
-	case SHA224:
-		for range calls {
-			s := sha256.Sum224(msg)
-			b += s[0]
-		}
-	case SHA256:
-		for range calls {
-			s := sha256.Sum256(msg)
-			b += s[0]
-		}
-	case SHA384:
-		for range calls {
-			s := sha512.Sum384(msg)
-			b += s[0]
-		}
-	case SHA512:
-		for range calls {
-			s := sha512.Sum512(msg)
-			b += s[0]
-		}
-	case SHA512_224:
-		for range calls {
-			s := sha512.Sum512_224(msg)
-			b += s[0]
-		}
-	case SHA512_256:
-		for range calls {
-			s := sha512.Sum512_256(msg)
-			b += s[0]
-		}
+		b += out[0]
 	}
 	sink += b
 }
 
 var sink byte
-
-// stdSlice appends the standard library's one-shot digest of msg to dst,
-// a new slice if nil.
-//
-//go:noinline
-func stdSlice(a Algorithm, msg, dst []byte) []byte {
-	switch a {
-	case MD5:
-		s := md5.Sum(msg)
-		return append(dst, s[:]...)
-	case SHA1:
-		s := sha1.Sum(msg)
-		return append(dst, s[:]...)
-	case SHA224:
-		s := sha256.Sum224(msg)
-		return append(dst, s[:]...)
-	case SHA256:
-		s := sha256.Sum256(msg)
-		return append(dst, s[:]...)
-	case SHA384:
-		s := sha512.Sum384(msg)
-		return append(dst, s[:]...)
-	case SHA512:
-		s := sha512.Sum512(msg)
-		return append(dst, s[:]...)
-	case SHA512_224:
-		s := sha512.Sum512_224(msg)
-		return append(dst, s[:]...)
-	}
-	s := sha512.Sum512_256(msg)
-	return append(dst, s[:]...)
-}
 
 // BenchmarkSum measures one-shot Sum and AppendSum against the standard
 // library's one-shot function (md5.Sum, sha256.Sum256, ...), alternately
@@ -481,7 +396,7 @@ func BenchmarkSum(b *testing.B) {
 			dst := make([]byte, 0, a.Size())
 			b.Run(fmt.Sprintf("alg=%v/size=%s/impl=sum", a, workload.SizeName(int64(size))), func(b *testing.B) {
 				b.ReportAllocs()
-				stdlib := pairSide{name: "stdlib", run: func() { stdSums(a, msg, calls, "alloc", nil) }}
+				stdlib := pairSide{name: "stdlib", run: func() { stdSums(a, msg, calls, nil) }}
 				benchPairs(b, calls*size, stdlib, pairSide{name: "hashlanes", run: func() {
 					for range calls {
 						Sum(a, msg)
@@ -490,7 +405,7 @@ func BenchmarkSum(b *testing.B) {
 			})
 			b.Run(fmt.Sprintf("alg=%v/size=%s/impl=append", a, workload.SizeName(int64(size))), func(b *testing.B) {
 				b.ReportAllocs()
-				stdlib := pairSide{name: "stdlib", run: func() { stdSums(a, msg, calls, "append", dst) }}
+				stdlib := pairSide{name: "stdlib", run: func() { stdSums(a, msg, calls, dst) }}
 				benchPairs(b, calls*size, stdlib, pairSide{name: "hashlanes", run: func() {
 					for range calls {
 						AppendSum(a, dst[:0], msg)

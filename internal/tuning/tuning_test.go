@@ -241,18 +241,22 @@ func TestRecovers(t *testing.T) {
 			if c.Pending() {
 				t.Fatal("still pending after Prepare")
 			}
-			var rounds int
-			for rounds = 1; rounds <= 10*exploreEvery; rounds++ {
+			// round runs a round as the engine times it: the kernel's true
+			// rate on the lanes it took. It returns the kernel.
+			round := func() string {
 				k, used := c.Explore(tc.ready)
 				kern := kerns[k+1]
-				// The round as the engine times it: the kernel's true rate
-				// on the lanes it took.
 				bytes := used * 64 * 16
 				rate := true_[kern.Name]
 				if k >= 0 {
 					rate *= kern.weight(used)
 				}
 				c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
+				return kern.Name
+			}
+			var rounds int
+			for rounds = 1; rounds <= 10*exploreEvery; rounds++ {
+				round()
 				if got, _ := c.Pick(tc.ready, true); name(c, got) == tc.want {
 					break
 				}
@@ -263,15 +267,7 @@ func TestRecovers(t *testing.T) {
 			// And it stays with the right kernel but for a try now and then.
 			wrong := 0
 			for range 4 * exploreEvery {
-				k, used := c.Explore(tc.ready)
-				kern := kerns[k+1]
-				bytes := used * 64 * 16
-				rate := true_[kern.Name]
-				if k >= 0 {
-					rate *= kern.weight(used)
-				}
-				c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
-				if name(c, k) != tc.want {
+				if round() != tc.want {
 					wrong++
 				}
 			}
