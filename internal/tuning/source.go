@@ -159,7 +159,6 @@ type Family struct {
 	clock func() time.Duration
 
 	mu       sync.Mutex
-	cost     time.Duration // of the measurement
 	manyMins map[string]*cutoff
 	// measureManyMin measures each algorithm's SumMany cut-off, for Tune.
 	measureManyMin map[string]func(Options) (int, error)
@@ -242,20 +241,10 @@ func (f *Family) prepare() {
 	start := f.clock()
 	r, err := Measure(f.probes, o)
 	cost := f.clock() - start
-	f.mu.Lock()
-	f.cost = cost
-	f.mu.Unlock()
 	if err != nil {
 		return // the prior stays
 	}
 	f.snap.Store(newSnapshot(kindMeasured, f.prior.rates(f.name).merged(r), fmt.Sprintf("measured in %.1f ms", float64(cost.Microseconds())/1e3)))
-}
-
-// Cost is how long the family's measurement took, 0 if it made none.
-func (f *Family) Cost() time.Duration {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.cost
 }
 
 // cutoff is one algorithm's SumMany cut-off, measured at most once.
@@ -269,6 +258,9 @@ type cutoff struct {
 // file may have the cut-off); without one there, it measures it once
 // with measure (if not nil).
 func (s Source) ManyMin(alg string, measure func() (int, error)) int {
+	if s.fixed == nil && s.fam.mode.Kind == ModeFile {
+		s.fam.prepare() // reads the file
+	}
 	if !s.online() || s.fam.mode.Kind == ModeFile {
 		return manyMinOf(s.current().rates, alg)
 	}
