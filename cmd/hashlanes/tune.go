@@ -103,14 +103,12 @@ func printCrossover(w io.Writer, f *tuning.Family, r *tuning.Rates) {
 	if r == nil {
 		return
 	}
-	var kerns []tuning.Kernel
-	for _, p := range f.Probes() {
-		kerns = append(kerns, p.Kernel)
-	}
-	// Every kernel as a candidate: the widest single-stream one first.
+	// Every kernel as a candidate, the fastest single-stream one as the
+	// single-stream kernel.
 	var single tuning.Kernel
 	var multi []tuning.Kernel
-	for _, k := range kerns {
+	for _, p := range f.Probes() {
+		k := p.Kernel
 		if k.Lanes == 1 && (single.Name == "" || r.Kernels[k.Name] > r.Kernels[single.Name]) {
 			single = k
 		} else if k.Lanes > 1 {

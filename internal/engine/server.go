@@ -571,17 +571,18 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		c.wakeAll()
 		// Rounds with a choice are timed, to keep the rates the choice
 		// is made by current; a lone stream's are not.
+		timed := busy >= 2
 		var start time.Time
-		if busy >= 2 {
+		if timed {
 			start = time.Now()
 		}
 		s.round(k, used, nb, &c.states, &c.ptrs)
 		var took time.Duration
-		if busy >= 2 {
+		if timed {
 			took = time.Since(start)
 		}
 		s.mu.Lock()
-		if busy >= 2 {
+		if timed {
 			s.choice.Observe(k, used, s.roundBytes(k, used, nb), took.Nanoseconds())
 		}
 		for i := used - 1; i >= 0; i-- { // backwards, so a moved lane is one already advanced

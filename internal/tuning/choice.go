@@ -1,6 +1,7 @@
 package tuning
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sync/atomic"
@@ -424,4 +425,24 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// Crossover lists, for each ready count from 1 to maxReady, every
+// kernel's expected MB/s and the choice: what hashlanes tune prints.
+func Crossover(c *Chooser, maxReady int) (names []string, rows [][]float64, picks []string) {
+	t := c.current()
+	model := c.models(t.rates)
+	for i := range c.kerns {
+		names = append(names, c.kerns[i].Name)
+	}
+	for ready := 1; ready <= maxReady; ready++ {
+		row := make([]float64, len(c.kerns))
+		for i := range c.kerns {
+			row[i] = model[i][min(ready, len(model[i])-1)]
+		}
+		rows = append(rows, row)
+		p := t.best[1][min(ready, MaxReady)]
+		picks = append(picks, fmt.Sprintf("%s (%d)", c.kerns[p.k].Name, c.lanesFor(p, ready)))
+	}
+	return names, rows, picks
 }

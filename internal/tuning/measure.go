@@ -265,30 +265,6 @@ func MeasureCutoff(p CutoffProbe, o Options) (int, error) {
 	return n, nil
 }
 
-// Crossover lists, for each ready count from 1 to maxReady, every
-// kernel's expected MB/s and the choice: what hashlanes tune prints.
-func Crossover(c *Chooser, maxReady int) (names []string, rows [][]float64, picks []string) {
-	t := c.current()
-	for i := range c.kerns {
-		names = append(names, c.kerns[i].Name)
-	}
-	for ready := 1; ready <= maxReady; ready++ {
-		row := make([]float64, len(c.kerns))
-		for i := range c.kerns {
-			k := &c.kerns[i]
-			used := min(ready, k.Lanes)
-			if i == 0 {
-				used = 1
-			}
-			row[i] = t.rates.Kernels[k.Name] * t.rates.share(k, used)
-		}
-		rows = append(rows, row)
-		p := t.best[1][min(ready, MaxReady)]
-		picks = append(picks, fmt.Sprintf("%s (%d)", c.kerns[p.k].Name, c.lanesFor(p, ready)))
-	}
-	return names, rows, picks
-}
-
 // Tune measures every registered family with o, each kernel and each
 // algorithm's SumMany cut-off, and returns the wisdom for this CPU and
 // build. progress, if not nil, is told of each family as it starts.
