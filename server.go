@@ -125,6 +125,8 @@ type Stats struct {
 	MultiCapacity uint64 // blocks they would have hashed with every lane in use
 	SingleBlocks  uint64 // blocks hashed on the single-stream kernel
 	Tries         uint64 // rounds that ran a close runner-up to check its rate
+	Awaits        uint64 // times a lone stream, at GOMAXPROCS=1, waited for others whose writers were not runnable
+	AwaitsJoined  uint64 // those after which another stream had joined
 }
 
 // Stats returns the server's counters so far (all zero for algorithms not

@@ -43,9 +43,20 @@ type Server[S any] struct {
 	lastBusy  int // company seen lately: streams in the latest round, fading by halves
 	closed    atomic.Bool
 
+	// Waiting for writers the scheduler has not seen yet (see awaitCompany).
+	epoch        time.Time     // the times below are since it
+	lastWriter   uintptr       // the request that queued last, as a number: no reference
+	lastSwitch   time.Duration // when a request queued after another one's
+	awaiting     *request[S]   // a combiner waiting for a writer to queue
+	awaitAfter   time.Duration // no wait before this, after one that brought nobody
+	awaitBackoff time.Duration // the pause after the latest wait that brought nobody
+
 	scratch sync.Pool // *combiner[S]
 	batches sync.Pool // *batch[S]
-	stats   struct{ multiCalls, multiBlocks, multiCapacity, singleBlocks atomic.Uint64 }
+	stats   struct {
+		multiCalls, multiBlocks, multiCapacity, singleBlocks atomic.Uint64
+		awaits, awaitsJoined                                 atomic.Uint64
+	}
 
 	batchCache atomic.Pointer[batchCached]
 }
@@ -66,6 +77,8 @@ type Stats struct {
 	MultiCapacity uint64 // blocks they would have hashed with every lane in use
 	SingleBlocks  uint64 // blocks hashed by the single-stream kernel
 	Tries         uint64 // rounds that ran a close runner-up to check its rate
+	Awaits        uint64 // times a lone combiner waited for writers not yet runnable
+	AwaitsJoined  uint64 // those after which a writer had queued
 }
 
 // Stats returns the counters so far.
@@ -76,6 +89,8 @@ func (s *Server[S]) Stats() Stats {
 		MultiCapacity: s.stats.multiCapacity.Load(),
 		SingleBlocks:  s.stats.singleBlocks.Load(),
 		Tries:         s.tries(),
+		Awaits:        s.stats.awaits.Load(),
+		AwaitsJoined:  s.stats.awaitsJoined.Load(),
 	}
 }
 
@@ -115,6 +130,8 @@ type combiner[S any] struct {
 	toWake  [kernel.MaxLanes + 1]*request[S]
 	nToWake int
 
+	await *time.Timer // bounds awaitCompany
+
 	// wokeAtExit: the combine that last used this scratch woke writers as
 	// it left, after a full-length round. The pool hands a scratch back
 	// to the same P as a rule, and the writers wait in that P's queue, so
@@ -142,7 +159,7 @@ func (c *combiner[S]) wakeAll() {
 // NewServer returns a Server for spec running the given kernels, chosen
 // round by round by the rates of src.
 func NewServer[S any](spec *Spec[S], k Kernels[S], src tuning.Source) *Server[S] {
-	s := &Server[S]{spec: spec, kern: k, lanes: k.maxLanes()}
+	s := &Server[S]{spec: spec, kern: k, lanes: k.maxLanes(), epoch: time.Now()}
 	single, multi := k.describe()
 	s.choice = tuning.NewChooser(src, single, multi)
 	s.scratch.New = func() any { return new(combiner[S]) }
@@ -177,8 +194,9 @@ func (s *Server[S]) Close() error {
 	return nil
 }
 
-// blocks hashes p, a whole number of blocks, into r.state.
-func (s *Server[S]) blocks(r *request[S], p []byte) {
+// blocks hashes p, a whole number of blocks, into h's state.
+func (s *Server[S]) blocks(h *Hasher[S], p []byte) {
+	r := &h.req
 	if s.lanes == 0 || len(p) < minLaneBlocks*s.spec.BlockSize || s.closed.Load() {
 		s.single(r.state, p)
 		return
@@ -192,6 +210,13 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 	procs := runtime.GOMAXPROCS(0)
 	s.mu.Lock()
 	s.push(r)
+	if id := uintptr(unsafe.Pointer(r)); id != s.lastWriter {
+		s.lastWriter, s.lastSwitch = id, time.Since(s.epoch)
+	}
+	if a := s.awaiting; a != nil {
+		s.awaiting = nil
+		wake(a)
+	}
 	for !r.done {
 		if r.queued && s.combiners < procs {
 			s.combine(r, procs, probe) // releases s.mu
@@ -292,6 +317,84 @@ func wake[S any](r *request[S]) {
 	default: // a token is already waiting
 	}
 }
+
+// awaitTimeout bounds a lone combiner's wait for writers the scheduler has
+// not seen yet. When nothing at all is runnable the runtime sleeps in
+// whole milliseconds, so a wait that brings nobody can last up to 1 ms, of
+// idle time; after one, awaitCompany pauses, longer after each (from
+// minAwaitPause to maxAwaitPause), so that a stream that is truly alone
+// loses at most 1 ms in maxAwaitPause.
+const (
+	awaitTimeout  = 50 * time.Microsecond
+	minAwaitPause = time.Millisecond
+	maxAwaitPause = 256 * time.Millisecond
+	// awaitRecent is how recently another stream must have queued for
+	// a wait to be worth trying: a stream that has always been alone
+	// never waits.
+	awaitRecent = time.Second
+)
+
+// awaitCompany waits, with s.mu held and released meanwhile, until a writer
+// queues or awaitTimeout passes, and reports whether one queued. It is for
+// a combiner at one P that found itself alone although other streams queued
+// lately. Their writers may not be runnable: a goroutine blocked on a
+// socket becomes runnable when the scheduler polls the network, which it
+// does when its P has nothing else to run, never on a Gosched (that runs
+// the goroutines already queued, then the one that yielded). An upload
+// server's handler whose socket always has data never blocks, so it
+// hashed its whole body alone while the next upload's data waited: two
+// concurrent 4 MiB uploads ran 98% on the single-stream kernel
+// (bench/upload). Parking lets the scheduler poll; the first writer to queue
+// wakes the combiner (see blocks), and the others the poll made runnable
+// join in the yields that follow.
+func (s *Server[S]) awaitCompany(c *combiner[S], me *request[S]) bool {
+	now := time.Since(s.epoch)
+	if now < s.awaitAfter || now-s.lastSwitch > awaitRecent {
+		return false
+	}
+	// One waiting combiner in the process at a time: a writer that hashes
+	// its data with two algorithms (an ETag and a payload hash) waits in
+	// one Server for the writer combining alone in the other, who would
+	// otherwise wait for it in turn until both timed out, idle.
+	if !awaitingAnywhere.CompareAndSwap(false, true) {
+		return false
+	}
+	defer awaitingAnywhere.Store(false)
+	select {
+	case <-me.wake: // a stale token would end the wait at once
+	default:
+	}
+	s.awaiting = me
+	s.stats.awaits.Add(1)
+	s.mu.Unlock()
+	c.wakeAll()
+	if c.await == nil {
+		c.await = time.NewTimer(awaitTimeout)
+	} else {
+		c.await.Reset(awaitTimeout)
+	}
+	select {
+	case <-me.wake:
+	case <-c.await.C:
+	}
+	c.await.Stop()
+	s.mu.Lock()
+	if s.awaiting == me {
+		s.awaiting = nil
+	}
+	if s.head == nil {
+		s.awaitBackoff = min(max(2*s.awaitBackoff, minAwaitPause), maxAwaitPause)
+		s.awaitAfter = time.Since(s.epoch) + s.awaitBackoff
+		return false
+	}
+	s.awaitBackoff = 0
+	s.stats.awaitsJoined.Add(1)
+	return true
+}
+
+// awaitingAnywhere is set while a combiner of any Server waits in
+// awaitCompany.
+var awaitingAnywhere atomic.Bool
 
 // maxYields bounds how long a combiner waits for company before a round.
 const maxYields = 4
@@ -476,6 +579,26 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 			s.inLanes++
 		}
 	}
+	// gather yields up to n times while the lanes hold fewer than want()
+	// streams, filling them from the queue after each.
+	// It stops after two yields in a row bring nobody: once in 61 schedules
+	// the Go scheduler serves its global queue first, so a goroutine that
+	// yields can be picked again ahead of the writers it yielded to.
+	gather := func(n int, want func() int) {
+		for y, idle := 0, 0; busy < want() && y < n && idle < 2; y++ {
+			before := busy
+			s.mu.Unlock()
+			c.wakeAll()
+			runtime.Gosched()
+			s.mu.Lock()
+			fill()
+			if busy == before {
+				idle++
+			} else {
+				idle = 0
+			}
+		}
+	}
 	long := false // the latest round was full-length
 	for !me.done {
 		s.shed(c, me, &busy, procs)
@@ -511,21 +634,13 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		// 0.94x): two lone combiners pay two empty yields a round.
 		capped := !probe && procs == 1
 		probe = false
-		// Stop after two yields in a row bring nobody: once in 61 schedules
-		// the Go scheduler serves its global queue first, so a goroutine
-		// that yields can be picked again ahead of the writers it yielded to.
-		for y, idle := 0, 0; busy < s.enough(procs, capped) && y < yields && idle < 2; y++ {
-			before := busy
-			s.mu.Unlock()
-			c.wakeAll()
-			runtime.Gosched()
-			s.mu.Lock()
+		gather(yields, func() int { return s.enough(procs, capped) })
+		// Alone at one P, after others queued lately: their writers may be
+		// waiting for the scheduler to poll the network.
+		if procs == 1 && busy == 1 && s.awaitCompany(c, me) {
 			fill()
-			if busy == before {
-				idle++
-			} else {
-				idle = 0
-			}
+			// The others the poll made runnable queue as they run.
+			gather(maxYields, func() int { return s.lanes })
 		}
 		// Company fades by halves, not at once: an unlucky round alone
 		// (below) must not end the sharing.
@@ -570,8 +685,14 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		s.mu.Unlock()
 		c.wakeAll()
 		// Rounds with a choice are timed, to keep the rates the choice
-		// is made by current; a lone stream's are not.
-		timed := busy >= 2
+		// is made by current; a lone stream's are not, nor rounds shorter
+		// than the measurement's calls: those are mostly the call's own
+		// cost. In an upload server, writers join at different times and
+		// a round ends when its first lane runs out, so rounds of 16
+		// blocks were common; timing them, the table was rebuilt so often
+		// that the tuning took 8% of the server's CPU (bench/upload, 64
+		// uploads of 4 MiB).
+		timed := busy >= 2 && nb*bs >= tuning.QuickMeasure.LaneBytes
 		var start time.Time
 		if timed {
 			start = time.Now()
