@@ -61,9 +61,22 @@ func engineOrReference[S any](a Algorithm, l cpu.Level, spec *engine.Spec[S], k 
 // referenceServer serves a through its reference implementation; its
 // Kernel is the package's import path.
 func referenceServer(a Algorithm) *Server {
-	s := newServerOf(a, references[a].new, func() error { return nil }, references[a].pkg)
+	s := newServerOf(a, servedNew(a), func() error { return nil }, references[a].pkg)
 	s.reference = true
 	return s
+}
+
+// servedNew makes a reference server's hashers: the reference
+// implementation's, wrapped where its library lacks part of the contract
+// every hasher keeps (libhashers.go).
+func servedNew(a Algorithm) func() hash.Hash {
+	switch a {
+	case BLAKE2b, BLAKE2s:
+		return func() hash.Hash { return newBLAKE2(a) }
+	case BLAKE3:
+		return newBLAKE3
+	}
+	return references[a].new
 }
 
 func newServerOf(a Algorithm, newHash func() hash.Hash, close func() error, kernel string) *Server {

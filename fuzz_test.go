@@ -136,3 +136,37 @@ func FuzzUnmarshal(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLibraryState feeds arbitrary states to the BLAKE2b, BLAKE2s and
+// BLAKE3 hashers, whose state encoding hashlanes adds to their libraries':
+// a refused state leaves the hasher as it was, an accepted one hashes on
+// without panicking and saves back to the same bytes.
+func FuzzLibraryState(f *testing.F) {
+	algs := []Algorithm{BLAKE2b, BLAKE2s, BLAKE3}
+	for i, a := range algs {
+		for _, n := range []int{0, 5, 64, 1500, 5000} {
+			h := New(a)
+			h.Write(make([]byte, n))
+			st, _ := h.(encoding.BinaryMarshaler).MarshalBinary()
+			f.Add(uint8(i), st)
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint8, b []byte) {
+		a := algs[int(which)%len(algs)]
+		h := New(a)
+		h.Write([]byte("before"))
+		before := h.Sum(nil)
+		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(b); err != nil {
+			if !bytes.Equal(h.Sum(nil), before) {
+				t.Fatalf("%v: refused state changed the hasher", a)
+			}
+			return
+		}
+		again, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+		if err != nil || !bytes.Equal(again, b) {
+			t.Fatalf("%v: accepted state saves back as %x, %v; was %x", a, again, err, b)
+		}
+		h.Write(make([]byte, 3000))
+		h.Sum(nil)
+	})
+}

@@ -1,0 +1,186 @@
+package hashlanes
+
+import (
+	"encoding"
+	"encoding/binary"
+	"errors"
+	"hash"
+	"math/bits"
+	"unsafe"
+
+	"lukechampine.com/blake3"
+)
+
+// The hashers New and Server.NewHash return for BLAKE2b, BLAKE2s and
+// BLAKE3 keep the contract of every other algorithm's: hash.Cloner, and a
+// state that MarshalBinary/AppendBinary save and UnmarshalBinary restores,
+// rejecting a truncated or foreign state with an error and leaving the
+// hasher as it was. golang.org/x/crypto's BLAKE2 hashers save their state
+// but have no Clone; lukechampine.com/blake3's has neither.
+
+// blake2Hasher is golang.org/x/crypto's BLAKE2b-512 or BLAKE2s-256 hasher,
+// whose state format it keeps (the library's own, "b2b" or "b2s").
+type blake2Hasher struct {
+	hash.Hash
+	alg Algorithm
+}
+
+func newBLAKE2(a Algorithm) hash.Hash { return &blake2Hasher{references[a].new(), a} }
+
+func (h *blake2Hasher) MarshalBinary() ([]byte, error) {
+	return h.Hash.(encoding.BinaryMarshaler).MarshalBinary()
+}
+
+func (h *blake2Hasher) AppendBinary(b []byte) ([]byte, error) {
+	s, err := h.MarshalBinary()
+	return append(b, s...), err
+}
+
+// UnmarshalBinary restores a state saved by MarshalBinary or by the
+// library's hasher of the same algorithm and digest size.
+func (h *blake2Hasher) UnmarshalBinary(b []byte) error {
+	// The library checks the identifier and the length, but takes the
+	// digest size and the block offset as they come: a BLAKE2b-256 state
+	// would make this a 32-byte hash, and an offset past the block would
+	// make the next Write panic.
+	next := references[h.alg].new()
+	if err := next.(encoding.BinaryUnmarshaler).UnmarshalBinary(b); err != nil {
+		return stateError(h.alg, err)
+	}
+	if next.Size() != h.alg.Size() || int(b[len(b)-1]) > h.alg.BlockSize() {
+		return stateError(h.alg, errStateFields)
+	}
+	h.Hash = next
+	return nil
+}
+
+func (h *blake2Hasher) Clone() (hash.Cloner, error) {
+	s, err := h.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	c := newBLAKE2(h.alg).(*blake2Hasher)
+	if err := c.UnmarshalBinary(s); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// blake3Hasher is lukechampine.com/blake3's hasher of 256-bit digests. Its
+// state is plain data (arrays and counters), so a copy is a clone, and its
+// fields are read through blake3Fields to save and restore it.
+type blake3Hasher struct{ blake3.Hasher }
+
+func newBLAKE3() hash.Hash { return &blake3Hasher{*blake3.New(32, nil)} }
+
+// blake3Fields mirrors the fields of lukechampine.com/blake3's Hasher
+// (v1.4.1). blake3Layout checks the sizes agree; the state tests at every
+// length class catch any other difference.
+type blake3Fields struct {
+	key     [8]uint32
+	flags   uint32
+	size    int
+	stack   [64][8]uint32 // chaining values of complete subtrees, one per set bit of counter
+	counter uint64        // chunks hashed
+	buf     [1024]byte    // the chunk being filled
+	buflen  int
+}
+
+var blake3Layout = unsafe.Sizeof(blake3Fields{}) == unsafe.Sizeof(blake3.Hasher{})
+
+// blake3Magic starts a saved BLAKE3 state: the format's name and version.
+const blake3Magic = "hashlanes-b3\x01"
+
+func (h *blake3Hasher) fields() *blake3Fields {
+	return (*blake3Fields)(unsafe.Pointer(&h.Hasher))
+}
+
+func (h *blake3Hasher) Clone() (hash.Cloner, error) {
+	c := *h
+	return &c, nil
+}
+
+// AppendBinary appends the state: the magic, the chunk count, the
+// chaining values of the complete subtrees it implies, and the chunk being
+// filled, all little-endian.
+func (h *blake3Hasher) AppendBinary(b []byte) ([]byte, error) {
+	if !blake3Layout {
+		return nil, errors.New("hashlanes: blake3: this build cannot save the library's state")
+	}
+	f := h.fields()
+	b = append(b, blake3Magic...)
+	b = binary.LittleEndian.AppendUint64(b, f.counter)
+	for i := range f.stack {
+		if f.counter&(1<<i) != 0 {
+			for _, w := range f.stack[i] {
+				b = binary.LittleEndian.AppendUint32(b, w)
+			}
+		}
+	}
+	b = binary.LittleEndian.AppendUint16(b, uint16(f.buflen))
+	return append(b, f.buf[:f.buflen]...), nil
+}
+
+func (h *blake3Hasher) MarshalBinary() ([]byte, error) {
+	return h.AppendBinary(make([]byte, 0, len(blake3Magic)+8+64*32+2+1024))
+}
+
+// UnmarshalBinary restores a state saved by MarshalBinary.
+func (h *blake3Hasher) UnmarshalBinary(b []byte) error {
+	if !blake3Layout {
+		return errors.New("hashlanes: blake3: this build cannot restore the library's state")
+	}
+	if len(b) < len(blake3Magic) || string(b[:len(blake3Magic)]) != blake3Magic {
+		return stateError(BLAKE3, errStateID)
+	}
+	b = b[len(blake3Magic):]
+	if len(b) < 8 {
+		return stateError(BLAKE3, errStateSize)
+	}
+	counter := binary.LittleEndian.Uint64(b)
+	b = b[8:]
+	subtrees := bits.OnesCount64(counter)
+	if len(b) < subtrees*32+2 {
+		return stateError(BLAKE3, errStateSize)
+	}
+	n := newBLAKE3().(*blake3Hasher)
+	f := n.fields()
+	f.counter = counter
+	for i := range f.stack {
+		if counter&(1<<i) != 0 {
+			for j := range f.stack[i] {
+				f.stack[i][j] = binary.LittleEndian.Uint32(b)
+				b = b[4:]
+			}
+		}
+	}
+	buflen := int(binary.LittleEndian.Uint16(b))
+	b = b[2:]
+	if buflen > len(f.buf) {
+		return stateError(BLAKE3, errStateFields)
+	}
+	if len(b) != buflen {
+		return stateError(BLAKE3, errStateSize)
+	}
+	f.buflen = copy(f.buf[:], b)
+	*h = *n
+	return nil
+}
+
+var (
+	errStateID     = errors.New("invalid hash state identifier")
+	errStateSize   = errors.New("invalid hash state size")
+	errStateFields = errors.New("invalid hash state: not one this algorithm's hasher can be in")
+)
+
+// stateError is err as the other algorithms' hashers word it: prefixed with
+// the module and the algorithm, not the library's package.
+func stateError(a Algorithm, err error) error {
+	msg := err.Error()
+	for _, s := range []error{errStateID, errStateSize} {
+		if len(msg) >= len(s.Error()) && msg[len(msg)-len(s.Error()):] == s.Error() {
+			msg = s.Error()
+		}
+	}
+	return errors.New("hashlanes: " + a.String() + ": " + msg)
+}
