@@ -93,7 +93,7 @@ func (c *command) walk(items []item, root string) []item {
 	visited := map[fileID]bool{}
 	var walkDir func(dir string)
 	walkDir = func(dir string) {
-		entries, err := os.ReadDir(dir)
+		entries, err := readDirLong(dir)
 		if err != nil {
 			items = append(items, item{name: dir, err: err})
 		}
@@ -107,7 +107,7 @@ func (c *command) walk(items []item, root string) []item {
 				if !c.follow {
 					continue
 				}
-				fi, err := os.Stat(path)
+				fi, err := statLong(path)
 				if err != nil {
 					items = append(items, item{name: path, err: err})
 					continue
@@ -126,7 +126,7 @@ func (c *command) walk(items []item, root string) []item {
 			case typ.IsRegular():
 				size := int64(-1)
 				if c.wantSizes {
-					if fi, err := os.Stat(path); err == nil {
+					if fi, err := statLong(path); err == nil {
 						size = fi.Size()
 					}
 				}
@@ -134,7 +134,7 @@ func (c *command) walk(items []item, root string) []item {
 			}
 		}
 	}
-	fi, err := os.Stat(root)
+	fi, err := statLong(root)
 	if err != nil || !fi.IsDir() {
 		return append(items, item{name: root, size: -1})
 	}

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 )
@@ -20,3 +21,7 @@ func interruptible() (context.Context, func()) {
 func dieBySignal() int { return 130 }
 
 func openRaw(name string) (io.Reader, error) { return os.Open(name) }
+
+func readDirLong(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
+
+func statLong(name string) (fs.FileInfo, error) { return os.Stat(name) }

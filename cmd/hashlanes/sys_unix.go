@@ -9,14 +9,16 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // fileID identifies a directory, to stop at links back up a tree.
 type fileID struct{ dev, ino uint64 }
 
 func idOf(path string) (fileID, bool) {
-	var st syscall.Stat_t
-	if err := syscall.Stat(path, &st); err != nil {
+	var st unix.Stat_t
+	if err := fstatatLong(path, &st); err != nil {
 		return fileID{}, false
 	}
 	return fileID{uint64(st.Dev), uint64(st.Ino)}, true
@@ -59,16 +61,11 @@ type rawFile struct {
 }
 
 func openRaw(name string) (io.Reader, error) {
-	for {
-		fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-		}
-		return &rawFile{fd, name}, nil
+	fd, err := openLong(name, unix.O_RDONLY|unix.O_CLOEXEC)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
+	return &rawFile{fd, name}, nil
 }
 
 func (f *rawFile) Read(p []byte) (int, error) {
