@@ -30,6 +30,10 @@ func (c *command) help() {
 		w("Print or check checksums, many files at once in SIMD lanes.\n\n")
 	}
 	w("With no FILE, or when FILE is -, read standard input.\n")
+	if c.check && !c.dropIn {
+		c.checkHelp(&b)
+		return
+	}
 	if !c.dropIn {
 		w("  -a, --algorithm=LIST  one or more of: %s\n", knownAlgorithms())
 		w("                          (comma-separated; several print tagged lines)\n")
@@ -81,4 +85,25 @@ func (c *command) gnuName() string {
 		return c.name
 	}
 	return "md5sum and sha*sum"
+}
+
+// checkHelp finishes hashlanes check's usage: only the options it takes.
+func (c *command) checkHelp(b *strings.Builder) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	w("  -a, --algorithm=NAME  read every line as NAME, one of: %s\n", knownAlgorithms())
+	w("  -j, --jobs=N          check N files at once (default: 32 per CPU)\n")
+	w("      --ignore-missing  don't fail or report status for missing files\n")
+	w("      --quiet           don't print OK for each successfully verified file\n")
+	w("      --status          don't output anything, status code shows success\n")
+	w("      --strict          exit non-zero for improperly formatted checksum lines\n")
+	w("  -w, --warn            warn about improperly formatted checksum lines\n")
+	w("      --progress        show progress on stderr even when it is not a terminal\n")
+	w("      --no-progress     never show progress\n")
+	w("      --help            display this help and exit\n")
+	w("      --version         output version information and exit\n\n")
+	w("Lines may be GNU's untagged (\"DIGEST  NAME\") or tagged (\"SHA256 (NAME) = DIGEST\")\n")
+	w("form, or OpenSSL 1.x dgst's (\"SHA256(NAME)= DIGEST\"). The exit status is 1 if a file\n")
+	w("failed or could not be read, as with md5sum -c and sha*sum -c.\n")
+	c.out.Write([]byte(b.String()))
+	c.finish()
 }

@@ -29,14 +29,14 @@ Commands:
                                 is detected from its tag or digest length
   bench [OPTION]... [SUITE]...  measure algorithms, lanes, small messages and
                                 ways of hashing files on this machine
-  install-links DIR             create md5sum, sha1sum, ..., sha512sum in DIR,
+  install-links [--force] DIR   create md5sum, sha1sum, ..., sha512sum in DIR,
                                 links to this program that behave as GNU's
   tune [OPTION]...              measure the kernels on this machine with care,
                                 print the crossover tables, save the rates
   version                       the build, this CPU's features, the kernels
                                 each algorithm runs and which it picks
 
-'hashlanes sum --help' lists the options.
+'hashlanes COMMAND --help' lists a command's options.
 `
 
 // run is main with its environment passed in; argv[0] decides between
@@ -140,11 +140,42 @@ func version(stdout, stderr io.Writer) {
 	}
 }
 
+const installLinksUsage = `Usage: hashlanes install-links [--force] DIR
+
+Create md5sum, sha1sum, sha224sum, sha256sum, sha384sum and sha512sum in DIR:
+symbolic links to this program, which behaves as GNU's tool of each name.
+A name already linked to this program is left as it is, so running it again
+changes nothing.
+
+  -f, --force   replace files or links of those names that are something else
+  -h, --help    display this help and exit
+`
+
 // installLinks creates the drop-in names in dir as symbolic links to this
 // executable.
 func installLinks(prog string, args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: hashlanes install-links DIR")
+	force := false
+	var dirs []string
+options:
+	for i, a := range args {
+		switch {
+		case a == "--":
+			dirs = append(dirs, args[i+1:]...)
+			break options
+		case a == "-h" || a == "--help":
+			fmt.Fprint(stdout, installLinksUsage)
+			return 0
+		case a == "-f" || a == "--force":
+			force = true
+		case strings.HasPrefix(a, "-") && a != "-":
+			fmt.Fprintf(stderr, "%s install-links: unknown option %q\n%s", prog, a, installLinksUsage)
+			return 2
+		default:
+			dirs = append(dirs, a)
+		}
+	}
+	if len(dirs) != 1 {
+		fmt.Fprint(stderr, installLinksUsage)
 		return 2
 	}
 	exe, err := os.Executable()
@@ -158,13 +189,40 @@ func installLinks(prog string, args []string, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	for _, name := range slices.Sorted(maps.Keys(dropIns)) {
-		link := filepath.Join(args[0], name)
-		if err := os.Symlink(exe, link); err != nil {
+		link := filepath.Join(dirs[0], name)
+		if err := linkTo(exe, link, force); err != nil {
 			fmt.Fprintf(stderr, "%s: %s: %s\n", prog, quoteName(link), strerror(err))
 			status = 1
 			continue
 		}
 		fmt.Fprintf(stdout, "%s -> %s\n", link, exe)
 	}
+	if status != 0 && !force {
+		fmt.Fprintf(stderr, "%s: names that exist were left alone; --force replaces them\n", prog)
+	}
 	return status
+}
+
+// linkTo makes link a symbolic link to exe: nothing to do when it is one
+// already; what else is there stays unless force.
+func linkTo(exe, link string, force bool) error {
+	if cur, err := os.Readlink(link); err == nil && cur == exe {
+		return nil
+	}
+	err := os.Symlink(exe, link)
+	if err == nil || !force || !os.IsExist(err) {
+		return err
+	}
+	// Replace in one step: a link made beside it renamed over it, so the
+	// name never goes missing.
+	tmp := link + ".hashlanes-new"
+	os.Remove(tmp)
+	if err := os.Symlink(exe, tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, link); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }
