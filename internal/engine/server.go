@@ -337,14 +337,13 @@ const (
 	// always been alone never waits.
 	awaitRecentRounds = 4096
 	// awaitSkips is how many chances a combiner lets go, while a pause
-	// lasts, before it reads the clock again (50-60 ns here, 1% of a
-	// lone 16 KiB message when read every round).
+	// lasts, before it reads the clock again: a clock read every round
+	// was a measurable share of a lone small message.
 	awaitSkips = 16
 	// awaitMinBytes is the least a lone combiner must have left to hash
-	// for a wait to be worth it: the wait is idle time the request's
-	// answer waits through. Uploads of 16 KiB arrive in writes of 8 KiB;
-	// waiting for the next one, two at a time moved a third fewer bytes
-	// a second for no CPU saved (bench/upload).
+	// for a wait to be worth it: the wait is idle time that the writer's
+	// caller (a request, say) waits through, and a short write gains
+	// little from company.
 	awaitMinBytes = 16 << 10
 )
 
@@ -355,12 +354,11 @@ const (
 // socket becomes runnable when the scheduler polls the network, which it
 // does when its P has nothing else to run, never on a Gosched (that runs
 // the goroutines already queued, then the one that yielded). An upload
-// server's handler whose socket always has data never blocks, so it
-// hashed its whole body alone while the next upload's data waited: two
-// concurrent 4 MiB uploads ran 98% on the single-stream kernel
-// (bench/upload). Parking lets the scheduler poll; the first writer to queue
-// wakes the combiner (see blocks), and the others the poll made runnable
-// join in the yields that follow.
+// handler whose socket always has data never blocks, so without the wait
+// it hashes its whole body alone while the next upload's data waits
+// (docs/figures.md, "An upload server"). Parking lets the scheduler poll;
+// the first writer to queue wakes the combiner (see blocks), and the others
+// the poll made runnable join in the yields that follow.
 func (s *Server[S]) awaitCompany(c *combiner[S], me *request[S]) bool {
 	if s.rounds-s.lastSwitch > awaitRecentRounds {
 		return false
@@ -374,9 +372,9 @@ func (s *Server[S]) awaitCompany(c *combiner[S], me *request[S]) bool {
 		return false
 	}
 	// One waiting combiner in the process at a time: a writer that hashes
-	// its data with two algorithms (an ETag and a payload hash) waits in
-	// one Server for the writer combining alone in the other, who would
-	// otherwise wait for it in turn until both timed out, idle.
+	// its data with two algorithms (an ETag and a payload hash) would
+	// wait in one Server for the writer combining alone in the other, who
+	// would wait for it in turn until both timed out, idle.
 	if !awaitingAnywhere.CompareAndSwap(false, true) {
 		return false
 	}
@@ -668,10 +666,10 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		// 0.94x): two lone combiners pay two empty yields a round.
 		capped := !probe && procs == 1
 		// At one P, a probe that is the only sign of company backs off
-		// when probes lately found nobody: a server whose uploads come one
-		// at a time paid two empty yields on every new hasher. (At several
-		// Ps the writers a probe misses are often combining on another P,
-		// and the yield is what lets a third one in.)
+		// when probes lately found nobody, as a server's uploads that come
+		// one at a time would pay two empty yields on every new hasher.
+		// (At several Ps the writers a probe misses are often combining on
+		// another P, and the yield is what lets a third one in.)
 		probed := probe && procs == 1 && s.lastBusy <= 1 && s.queued == 0 && s.combiners == 1
 		if probed && s.probeBackoff > 0 && time.Since(s.epoch) < s.probeAfter {
 			yields, probed, capped = 0, false, true
@@ -733,12 +731,10 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		c.wakeAll()
 		// Rounds with a choice are timed, to keep the rates the choice
 		// is made by current; a lone stream's are not, nor rounds shorter
-		// than the measurement's calls: those are mostly the call's own
-		// cost. In an upload server, writers join at different times and
-		// a round ends when its first lane runs out, so rounds of 16
-		// blocks were common; timing them, the table was rebuilt so often
-		// that the tuning took 8% of the server's CPU (bench/upload, 64
-		// uploads of 4 MiB).
+		// than the measurement's calls: their rates are mostly the call's
+		// own cost, and streams that joined at different times make many
+		// of them (a round ends when its first lane runs out), each of
+		// which would move the estimates and rebuild the table.
 		timed := busy >= 2 && nb*bs >= tuning.QuickMeasure.LaneBytes
 		var start time.Time
 		if timed {
