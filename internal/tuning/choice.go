@@ -146,7 +146,7 @@ func (c *Chooser) Rate(ready int) float64 {
 // Explore is Pick for a round the caller will time and report with
 // Observe: every exploreEvery rounds of a ready count it returns a close
 // runner-up instead, never one expected to move less than the
-// single-stream kernel.
+// single-stream kernel unless that kernel is the choice.
 func (c *Chooser) Explore(ready int) (k, lanes int) {
 	t := c.current()
 	r := min(ready, MaxReady)
@@ -341,7 +341,13 @@ func (c *Chooser) fill(t *table, snap snapshot, model [][]float64, scale []float
 				t.second[ready] = pick{k: none}
 				single := est(0, 1)
 				for _, p := range cands {
-					if p.k != best.k && p.score*exploreRange >= best.score && (p.k == 0 || p.rate >= single) {
+					// A runner-up expected to move less than the single-stream
+					// kernel is not worth a try, unless the single-stream
+					// kernel is the choice: then an underestimated multi-lane
+					// kernel would never run again to be corrected (a server
+					// measured while its network interrupts shared the core
+					// ran two streams one after the other until it ended).
+					if p.k != best.k && p.score*exploreRange >= best.score && (p.k == 0 || p.rate >= single || best.k == 0 && ready >= 2) {
 						t.second[ready] = p.pick
 						break
 					}

@@ -226,8 +226,16 @@ func TestRecovers(t *testing.T) {
 		// try shows it.
 		{"lanes measured too slow", "x16", 0.7, 3, "x16", 3 * exploreEvery},
 		{"single-stream kernel measured too fast", "single", 12, 16, "x16", 4},
+		// Measured below the single-stream kernel, which is then the
+		// choice (x16 is left out for this case): only a try shows the
+		// two-lane kernel's true rate.
+		{"lanes measured below the single-stream kernel", "x2", 0.6, 2, "x2", 3 * exploreEvery},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			kerns := kerns
+			if tc.wrong == "x2" {
+				kerns = kerns[:2]
+			}
 			f := fakeFamily(t, Mode{Kind: ModeMeasure}, kerns, func(name string, _ int) time.Duration {
 				k := kerns[map[string]int{"single": 0, "x2": 1, "x16": 2}[name]]
 				r := true_[name]
