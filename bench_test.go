@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -411,6 +412,54 @@ func BenchmarkSum(b *testing.B) {
 						AppendSum(a, dst[:0], msg)
 					}
 				}})
+			})
+		}
+	}
+}
+
+// BenchmarkStaggered is the stream workload as an upload server's writers
+// present it, without the network: 64 streams of 4 MiB in 32 KiB writes,
+// their first write of a random whole number of blocks, so that they
+// reach the lanes out of step, as uploads that started at different
+// times do (start=staggered), against the same streams in step
+// (start=aligned); each alternately through the standard library and
+// hashlanes (benchPairs). A round ends when its first lane runs out, so
+// streams out of step make shorter rounds.
+func BenchmarkStaggered(b *testing.B) {
+	const streams, size = 64, 4 << 20
+	r := rand.New(rand.NewPCG(5, 6))
+	msgs := make([][]byte, streams)
+	for i := range msgs {
+		msgs[i] = randomBytes(r, size)
+	}
+	for _, a := range []Algorithm{MD5, SHA256} {
+		for _, start := range []string{"aligned", "staggered"} {
+			b.Run(fmt.Sprintf("alg=%v/streams=%d/size=4MiB/start=%s", a, streams, start), func(b *testing.B) {
+				firsts := make([]int, streams)
+				if start == "staggered" {
+					for i := range firsts {
+						firsts[i] = a.BlockSize() * (1 + r.IntN(workload.WriteSize/a.BlockSize()))
+					}
+				}
+				run := func(newHash func() hash.Hash) {
+					var wg sync.WaitGroup
+					for i, m := range msgs {
+						wg.Go(func() {
+							h := newHash()
+							h.Write(m[:firsts[i]])
+							for p := m[firsts[i]:]; len(p) > 0; p = p[min(workload.WriteSize, len(p)):] {
+								h.Write(p[:min(workload.WriteSize, len(p))])
+							}
+							h.Sum(nil)
+						})
+					}
+					wg.Wait()
+				}
+				s := DefaultServer(a)
+				s.Calibrate()
+				benchPairs(b, streams*size,
+					pairSide{name: "stdlib", run: func() { run(references[a].new) }},
+					pairSide{name: "hashlanes", run: func() { run(s.NewHash) }})
 			})
 		}
 	}
