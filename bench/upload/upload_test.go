@@ -57,10 +57,32 @@ func TestRun(t *testing.T) {
 		if r.cpuPerGB <= 0 || r.mbps <= 0 {
 			t.Errorf("%s: %.3f s/GB at %.0f MB/s", r.name(), r.cpuPerGB, r.mbps)
 		}
-		if r.impl == "hashlanes" && r.digest == "md5" && r.size.name == "4MiB" && r.conc == 2 && r.singleFrac > 0.5 {
-			t.Errorf("%s: %.0f%% of the blocks on the single-stream kernel: the two uploads took turns", r.name(), 100*r.singleFrac)
+	}
+}
+
+// TestTwoUploadsShareLanes: two concurrent 4 MiB uploads to a server at
+// GOMAXPROCS=1 must share lanes rather than take turns on the
+// single-stream kernel, each handler hashing its whole body alone while
+// the other's data waits in its socket. On a loaded machine one run may
+// be unlucky; three in a row are not.
+func TestTwoUploadsShareLanes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	var single []float64
+	for range 3 {
+		var out strings.Builder
+		rs, err := runAll([]string{"-sizes", "4MiB", "-conc", "2", "-digests", "md5", "-impls", "hashlanes", "-count", "1", "-warm", "300ms", "-window", "700ms"}, &out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := rs[0]; r.singleFrac <= 0.5 {
+			return
+		} else {
+			single = append(single, r.singleFrac)
 		}
 	}
+	t.Errorf("in each of 3 runs most blocks went through the single-stream kernel (shares %.2f): the two uploads took turns", single)
 }
 
 // pipeListener is a listener of in-memory connections: as many as a test
