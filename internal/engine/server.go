@@ -123,15 +123,16 @@ type combiner[S any] struct {
 	states [kernel.MaxLanes]*S
 	ptrs   [kernel.MaxLanes]*byte
 
-	// Requests whose writers are to be woken: those done, and a queued one
-	// whose writer is to combine. Waking one can cost a futex call (the
-	// runtime wakes an idle P to run it), so it waits until s.mu is
-	// released: with the wakes under the lock, the other P's combiner
-	// parked on s.mu 28-54 times an iteration of 32 SHA-1 and SHA-512
-	// streams at two Ps, 5-7 times without. A late token is safe: a writer
-	// checks its request under s.mu and waits again if there is nothing for
-	// it to do.
-	toWake  [kernel.MaxLanes + 1]*request[S]
+	// The channels of writers to be woken: those whose requests are done,
+	// and a queued one's whose writer is to combine. Waking one can cost
+	// a futex call (the runtime wakes an idle P to run it), so it waits
+	// until s.mu is released: with the wakes under the lock, the other P's
+	// combiner parked on s.mu 28-54 times an iteration of 32 SHA-1 and
+	// SHA-512 streams at two Ps, 5-7 times without. The channel is read
+	// under s.mu, where its writer makes it. A late token is safe: a
+	// writer checks its request under s.mu and waits again if there is
+	// nothing for it to do.
+	toWake  [kernel.MaxLanes + 1]chan struct{}
 	nToWake int
 
 	await *time.Timer // bounds awaitCompany
@@ -144,17 +145,25 @@ type combiner[S any] struct {
 	wokeAtExit bool
 }
 
-// wakeLater has r's writer woken at the next wakeAll. Between two, at
-// most MaxLanes+1 wait: one round's lanes and the queue's head.
+// wakeLater has r's writer woken at the next wakeAll; s.mu is held.
+// Between two, at most MaxLanes+1 wait: one round's lanes and the
+// queue's head. A writer without a channel has never waited, and is not
+// waiting: it makes one, under s.mu, before it first does.
 func (c *combiner[S]) wakeLater(r *request[S]) {
-	c.toWake[c.nToWake] = r
+	if r.wake == nil {
+		return
+	}
+	c.toWake[c.nToWake] = r.wake
 	c.nToWake++
 }
 
 // wakeAll wakes the writers wakeLater named. s.mu is not held.
 func (c *combiner[S]) wakeAll() {
 	for i := range c.nToWake {
-		wake(c.toWake[i])
+		select {
+		case c.toWake[i] <- struct{}{}:
+		default: // a token is already waiting
+		}
 		c.toWake[i] = nil
 	}
 	c.nToWake = 0
