@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash"
 	"math/bits"
+	"strings"
 	"unsafe"
 
 	"lukechampine.com/blake3"
@@ -178,7 +179,7 @@ var (
 func stateError(a Algorithm, err error) error {
 	msg := err.Error()
 	for _, s := range []error{errStateID, errStateSize} {
-		if len(msg) >= len(s.Error()) && msg[len(msg)-len(s.Error()):] == s.Error() {
+		if strings.HasSuffix(msg, s.Error()) {
 			msg = s.Error()
 		}
 	}

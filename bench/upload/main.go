@@ -27,6 +27,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -142,13 +143,13 @@ func parseOptions(args []string) (*options, error) {
 	}
 	o.digests = strings.Split(*dgs, ",")
 	for _, d := range o.digests {
-		if !contains(digests, d) {
+		if !slices.Contains(digests, d) {
 			return nil, fmt.Errorf("unknown digest %q (want one of %v)", d, digests)
 		}
 	}
 	o.impls = strings.Split(*ims, ",")
 	for _, im := range o.impls {
-		if !contains(impls, im) {
+		if !slices.Contains(impls, im) {
 			return nil, fmt.Errorf("unknown implementation %q (want one of %v)", im, impls)
 		}
 	}

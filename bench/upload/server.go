@@ -14,6 +14,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -49,24 +50,15 @@ type uploadServer struct {
 }
 
 func newUploadServer(impl, digest string) (*uploadServer, error) {
-	if !contains(impls, impl) {
+	if !slices.Contains(impls, impl) {
 		return nil, fmt.Errorf("unknown implementation %q (want one of %v)", impl, impls)
 	}
-	if !contains(digests, digest) {
+	if !slices.Contains(digests, digest) {
 		return nil, fmt.Errorf("unknown digest %q (want one of %v)", digest, digests)
 	}
 	s := &uploadServer{impl: impl, sha256: digest == "md5+sha256"}
 	s.bufs.New = func() any { b := make([]byte, 32<<10); return &b }
 	return s, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // ServeHTTP answers PUT /… with the body's digests and GET /stats with the

@@ -26,7 +26,7 @@ type faultReader struct {
 var errClientGone = errors.New("client went away")
 
 func (f *faultReader) Read(p []byte) (int, error) {
-	if f.fail >= 0 && f.fail <= 0 {
+	if f.fail == 0 {
 		return 0, errClientGone
 	}
 	if len(f.msg) == 0 {

@@ -76,7 +76,7 @@ func (h *Hasher[S]) Write(p []byte) (int, error) {
 		h.nbuf = 0
 	}
 	if whole := len(p) / bs * bs; whole > 0 {
-		h.srv.blocks(h, p[:whole])
+		h.srv.blocks(&h.req, p[:whole])
 		p = p[whole:]
 	}
 	h.nbuf = copy(h.buf[:], p)

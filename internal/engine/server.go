@@ -160,10 +160,7 @@ func (c *combiner[S]) wakeLater(r *request[S]) {
 // wakeAll wakes the writers wakeLater named. s.mu is not held.
 func (c *combiner[S]) wakeAll() {
 	for i := range c.nToWake {
-		select {
-		case c.toWake[i] <- struct{}{}:
-		default: // a token is already waiting
-		}
+		signal(c.toWake[i])
 		c.toWake[i] = nil
 	}
 	c.nToWake = 0
@@ -207,9 +204,8 @@ func (s *Server[S]) Close() error {
 	return nil
 }
 
-// blocks hashes p, a whole number of blocks, into h's state.
-func (s *Server[S]) blocks(h *Hasher[S], p []byte) {
-	r := &h.req
+// blocks hashes p, a whole number of blocks, into r.state.
+func (s *Server[S]) blocks(r *request[S], p []byte) {
 	if s.lanes == 0 || len(p) < minLaneBlocks*s.spec.BlockSize || s.closed.Load() {
 		s.single(r.state, p)
 		return
@@ -225,7 +221,7 @@ func (s *Server[S]) blocks(h *Hasher[S], p []byte) {
 	}
 	if a := s.awaiting; a != nil {
 		s.awaiting = nil
-		wake(a)
+		signal(a.wake) // made before it waited
 	}
 	for !r.done {
 		if r.queued && s.combiners < procs {
@@ -324,9 +320,10 @@ func (s *Server[S]) pop() *request[S] {
 	return r
 }
 
-func wake[S any](r *request[S]) {
+// signal leaves a wake-up token in a writer's channel.
+func signal(ch chan struct{}) {
 	select {
-	case r.wake <- struct{}{}:
+	case ch <- struct{}{}:
 	default: // a token is already waiting
 	}
 }
