@@ -7744,6 +7744,2540 @@ blockAVX512x32_warm_skip:
 	VZEROUPPER
 	RET
 
+// func blockZMMx16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
+// Requires: AVX, AVX512F, CMOV
+TEXT ·blockZMMx16(SB), $2360-24
+	LEAQ            (SP), AX
+	ADDQ            $0x38, AX
+	ANDQ            $-64, AX
+	MOVQ            s+0(FP), CX
+	MOVQ            ptrs+8(FP), DX
+	MOVQ            nblocks+16(FP), BX
+	LEAQ            md5consts<>+0(SB), SI
+	LEAQ            (AX), DI
+	LEAQ            1024(AX), R8
+	MOVQ            BX, R9
+	DECQ            R9
+	SHLQ            $0x06, R9
+	XORQ            R10, R10
+	VMOVDQU32       (CX), Z0
+	VMOVDQU32       64(CX), Z1
+	VMOVDQU32       128(CX), Z2
+	VMOVDQU32       192(CX), Z3
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z4
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z4, Z4
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z4, Z4
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z4, Z4
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z5
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z5, Z5
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z5, Z5
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z5, Z5
+	VPUNPCKLDQ      Z5, Z4, Z6
+	VPUNPCKHDQ      Z5, Z4, Z4
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z5
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z5, Z5
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z5, Z5
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z5, Z5
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z7
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z7, Z7
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z7, Z7
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z7, Z7
+	VPUNPCKLDQ      Z7, Z5, Z8
+	VPUNPCKHDQ      Z7, Z5, Z5
+	VPUNPCKLQDQ     Z8, Z6, Z7
+	VMOVDQU32       Z7, (DI)
+	VPUNPCKHQDQ     Z8, Z6, Z6
+	VMOVDQU32       Z6, 64(DI)
+	VPUNPCKLQDQ     Z5, Z4, Z6
+	VMOVDQU32       Z6, 128(DI)
+	VPUNPCKHQDQ     Z5, Z4, Z4
+	VMOVDQU32       Z4, 192(DI)
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z4
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z4, Z4
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z4, Z4
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z4, Z4
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z5
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z5, Z5
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z5, Z5
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z5, Z5
+	VPUNPCKLDQ      Z5, Z4, Z6
+	VPUNPCKHDQ      Z5, Z4, Z4
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z5
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z5, Z5
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z5, Z5
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z5, Z5
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z7
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z7, Z7
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z7, Z7
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z7, Z7
+	VPUNPCKLDQ      Z7, Z5, Z8
+	VPUNPCKHDQ      Z7, Z5, Z5
+	VPUNPCKLQDQ     Z8, Z6, Z7
+	VMOVDQU32       Z7, 256(DI)
+	VPUNPCKHQDQ     Z8, Z6, Z6
+	VMOVDQU32       Z6, 320(DI)
+	VPUNPCKLQDQ     Z5, Z4, Z6
+	VMOVDQU32       Z6, 384(DI)
+	VPUNPCKHQDQ     Z5, Z4, Z4
+	VMOVDQU32       Z4, 448(DI)
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z4
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z4, Z4
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z4, Z4
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z4, Z4
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z5
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z5, Z5
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z5, Z5
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z5, Z5
+	VPUNPCKLDQ      Z5, Z4, Z6
+	VPUNPCKHDQ      Z5, Z4, Z4
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z5
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z5, Z5
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z5, Z5
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z5, Z5
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z7
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z7, Z7
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z7, Z7
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z7, Z7
+	VPUNPCKLDQ      Z7, Z5, Z8
+	VPUNPCKHDQ      Z7, Z5, Z5
+	VPUNPCKLQDQ     Z8, Z6, Z7
+	VMOVDQU32       Z7, 512(DI)
+	VPUNPCKHQDQ     Z8, Z6, Z6
+	VMOVDQU32       Z6, 576(DI)
+	VPUNPCKLQDQ     Z5, Z4, Z6
+	VMOVDQU32       Z6, 640(DI)
+	VPUNPCKHQDQ     Z5, Z4, Z4
+	VMOVDQU32       Z4, 704(DI)
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z4
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z4, Z4
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z4, Z4
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z4, Z4
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z5
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z5, Z5
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z5, Z5
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z5, Z5
+	VPUNPCKLDQ      Z5, Z4, Z6
+	VPUNPCKHDQ      Z5, Z4, Z4
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z5
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z5, Z5
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z5, Z5
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z5, Z5
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z7
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z7, Z7
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z7, Z7
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z7, Z7
+	VPUNPCKLDQ      Z7, Z5, Z8
+	VPUNPCKHDQ      Z7, Z5, Z5
+	VPUNPCKLQDQ     Z8, Z6, Z7
+	VMOVDQU32       Z7, 768(DI)
+	VPUNPCKHQDQ     Z8, Z6, Z6
+	VMOVDQU32       Z6, 832(DI)
+	VPUNPCKLQDQ     Z5, Z4, Z6
+	VMOVDQU32       Z6, 896(DI)
+	VPUNPCKHQDQ     Z5, Z4, Z4
+	VMOVDQU32       Z4, 960(DI)
+
+blockZMMx16_loop:
+	// warm: the first 6144 bytes of blockZMMx16, every 128 blocks
+	TESTQ $0x0000007f, BX
+	JNZ   blockZMMx16_warm_skip
+	LEAQ  ·blockZMMx16+0(SB), R11
+	MOVQ  $0x00000018, R12
+
+blockZMMx16_warm:
+	MOVL (R11), R13
+	MOVL 64(R11), R13
+	MOVL 128(R11), R13
+	MOVL 192(R11), R13
+	ADDQ $0x00000100, R11
+	DECQ R12
+	JNZ  blockZMMx16_warm
+
+blockZMMx16_warm_skip:
+	LEAQ            64(R10), R10
+	CMPQ            R10, R9
+	CMOVQGT         R9, R10
+	VMOVDQU32       Z0, 2048(AX)
+	VMOVDQU32       Z1, 2112(AX)
+	VMOVDQU32       Z2, 2176(AX)
+	VMOVDQU32       Z3, 2240(AX)
+	VPADDD.BCST     (SI), Z0, Z0
+	VPADDD          (DI), Z0, Z0
+	VMOVDQA32       Z1, Z4
+	VPTERNLOGD      $0xca, Z3, Z2, Z4
+	VPADDD          Z4, Z0, Z0
+	VPROLD          $0x07, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z4
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z4, Z4
+	VPADDD.BCST     4(SI), Z3, Z3
+	VPADDD          64(DI), Z3, Z3
+	VMOVDQA32       Z0, Z5
+	VPTERNLOGD      $0xca, Z2, Z1, Z5
+	VPADDD          Z5, Z3, Z3
+	VPROLD          $0x0c, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z4, Z4
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z4, Z4
+	VPADDD.BCST     8(SI), Z2, Z2
+	VPADDD          128(DI), Z2, Z2
+	VMOVDQA32       Z3, Z5
+	VPTERNLOGD      $0xca, Z1, Z0, Z5
+	VPADDD          Z5, Z2, Z2
+	VPROLD          $0x11, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z5
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z5, Z5
+	VPADDD.BCST     12(SI), Z1, Z1
+	VPADDD          192(DI), Z1, Z1
+	VMOVDQA32       Z2, Z6
+	VPTERNLOGD      $0xca, Z0, Z3, Z6
+	VPADDD          Z6, Z1, Z1
+	VPROLD          $0x16, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z5, Z5
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z5, Z5
+	VPADDD.BCST     16(SI), Z0, Z0
+	VPADDD          256(DI), Z0, Z0
+	VMOVDQA32       Z1, Z6
+	VPTERNLOGD      $0xca, Z3, Z2, Z6
+	VPADDD          Z6, Z0, Z0
+	VPROLD          $0x07, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPUNPCKLDQ      Z5, Z4, Z6
+	VPUNPCKHDQ      Z5, Z4, Z4
+	VPADDD.BCST     20(SI), Z3, Z3
+	VPADDD          320(DI), Z3, Z3
+	VMOVDQA32       Z0, Z5
+	VPTERNLOGD      $0xca, Z2, Z1, Z5
+	VPADDD          Z5, Z3, Z3
+	VPROLD          $0x0c, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z5
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z5, Z5
+	VPADDD.BCST     24(SI), Z2, Z2
+	VPADDD          384(DI), Z2, Z2
+	VMOVDQA32       Z3, Z7
+	VPTERNLOGD      $0xca, Z1, Z0, Z7
+	VPADDD          Z7, Z2, Z2
+	VPROLD          $0x11, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z5, Z5
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z5, Z5
+	VPADDD.BCST     28(SI), Z1, Z1
+	VPADDD          448(DI), Z1, Z1
+	VMOVDQA32       Z2, Z7
+	VPTERNLOGD      $0xca, Z0, Z3, Z7
+	VPADDD          Z7, Z1, Z1
+	VPROLD          $0x16, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z7
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z7, Z7
+	VPADDD.BCST     32(SI), Z0, Z0
+	VPADDD          512(DI), Z0, Z0
+	VMOVDQA32       Z1, Z8
+	VPTERNLOGD      $0xca, Z3, Z2, Z8
+	VPADDD          Z8, Z0, Z0
+	VPROLD          $0x07, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z7, Z7
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z7, Z7
+	VPADDD.BCST     36(SI), Z3, Z3
+	VPADDD          576(DI), Z3, Z3
+	VMOVDQA32       Z0, Z8
+	VPTERNLOGD      $0xca, Z2, Z1, Z8
+	VPADDD          Z8, Z3, Z3
+	VPROLD          $0x0c, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPUNPCKLDQ      Z7, Z5, Z8
+	VPUNPCKHDQ      Z7, Z5, Z5
+	VPADDD.BCST     40(SI), Z2, Z2
+	VPADDD          640(DI), Z2, Z2
+	VMOVDQA32       Z3, Z7
+	VPTERNLOGD      $0xca, Z1, Z0, Z7
+	VPADDD          Z7, Z2, Z2
+	VPROLD          $0x11, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPUNPCKLQDQ     Z8, Z6, Z7
+	VMOVDQU32       Z7, (R8)
+	VPUNPCKHQDQ     Z8, Z6, Z6
+	VMOVDQU32       Z6, 64(R8)
+	VPADDD.BCST     44(SI), Z1, Z1
+	VPADDD          704(DI), Z1, Z1
+	VMOVDQA32       Z2, Z6
+	VPTERNLOGD      $0xca, Z0, Z3, Z6
+	VPADDD          Z6, Z1, Z1
+	VPROLD          $0x16, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPUNPCKLQDQ     Z5, Z4, Z6
+	VMOVDQU32       Z6, 128(R8)
+	VPUNPCKHQDQ     Z5, Z4, Z4
+	VMOVDQU32       Z4, 192(R8)
+	VPADDD.BCST     48(SI), Z0, Z0
+	VPADDD          768(DI), Z0, Z0
+	VMOVDQA32       Z1, Z4
+	VPTERNLOGD      $0xca, Z3, Z2, Z4
+	VPADDD          Z4, Z0, Z0
+	VPROLD          $0x07, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z4
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z4, Z4
+	VPADDD.BCST     52(SI), Z3, Z3
+	VPADDD          832(DI), Z3, Z3
+	VMOVDQA32       Z0, Z5
+	VPTERNLOGD      $0xca, Z2, Z1, Z5
+	VPADDD          Z5, Z3, Z3
+	VPROLD          $0x0c, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z4, Z4
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z4, Z4
+	VPADDD.BCST     56(SI), Z2, Z2
+	VPADDD          896(DI), Z2, Z2
+	VMOVDQA32       Z3, Z5
+	VPTERNLOGD      $0xca, Z1, Z0, Z5
+	VPADDD          Z5, Z2, Z2
+	VPROLD          $0x11, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z5
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z5, Z5
+	VPADDD.BCST     60(SI), Z1, Z1
+	VPADDD          960(DI), Z1, Z1
+	VMOVDQA32       Z2, Z6
+	VPTERNLOGD      $0xca, Z0, Z3, Z6
+	VPADDD          Z6, Z1, Z1
+	VPROLD          $0x16, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z5, Z5
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z5, Z5
+	VPADDD.BCST     64(SI), Z0, Z0
+	VPADDD          64(DI), Z0, Z0
+	VMOVDQA32       Z1, Z6
+	VPTERNLOGD      $0xe4, Z3, Z2, Z6
+	VPADDD          Z6, Z0, Z0
+	VPROLD          $0x05, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPUNPCKLDQ      Z5, Z4, Z6
+	VPUNPCKHDQ      Z5, Z4, Z4
+	VPADDD.BCST     68(SI), Z3, Z3
+	VPADDD          384(DI), Z3, Z3
+	VMOVDQA32       Z0, Z5
+	VPTERNLOGD      $0xe4, Z2, Z1, Z5
+	VPADDD          Z5, Z3, Z3
+	VPROLD          $0x09, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z5
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z5, Z5
+	VPADDD.BCST     72(SI), Z2, Z2
+	VPADDD          704(DI), Z2, Z2
+	VMOVDQA32       Z3, Z7
+	VPTERNLOGD      $0xe4, Z1, Z0, Z7
+	VPADDD          Z7, Z2, Z2
+	VPROLD          $0x0e, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z5, Z5
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z5, Z5
+	VPADDD.BCST     76(SI), Z1, Z1
+	VPADDD          (DI), Z1, Z1
+	VMOVDQA32       Z2, Z7
+	VPTERNLOGD      $0xe4, Z0, Z3, Z7
+	VPADDD          Z7, Z1, Z1
+	VPROLD          $0x14, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z7
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z7, Z7
+	VPADDD.BCST     80(SI), Z0, Z0
+	VPADDD          320(DI), Z0, Z0
+	VMOVDQA32       Z1, Z8
+	VPTERNLOGD      $0xe4, Z3, Z2, Z8
+	VPADDD          Z8, Z0, Z0
+	VPROLD          $0x05, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z7, Z7
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z7, Z7
+	VPADDD.BCST     84(SI), Z3, Z3
+	VPADDD          640(DI), Z3, Z3
+	VMOVDQA32       Z0, Z8
+	VPTERNLOGD      $0xe4, Z2, Z1, Z8
+	VPADDD          Z8, Z3, Z3
+	VPROLD          $0x09, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPUNPCKLDQ      Z7, Z5, Z8
+	VPUNPCKHDQ      Z7, Z5, Z5
+	VPADDD.BCST     88(SI), Z2, Z2
+	VPADDD          960(DI), Z2, Z2
+	VMOVDQA32       Z3, Z7
+	VPTERNLOGD      $0xe4, Z1, Z0, Z7
+	VPADDD          Z7, Z2, Z2
+	VPROLD          $0x0e, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPUNPCKLQDQ     Z8, Z6, Z7
+	VMOVDQU32       Z7, 256(R8)
+	VPUNPCKHQDQ     Z8, Z6, Z6
+	VMOVDQU32       Z6, 320(R8)
+	VPADDD.BCST     92(SI), Z1, Z1
+	VPADDD          256(DI), Z1, Z1
+	VMOVDQA32       Z2, Z6
+	VPTERNLOGD      $0xe4, Z0, Z3, Z6
+	VPADDD          Z6, Z1, Z1
+	VPROLD          $0x14, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPUNPCKLQDQ     Z5, Z4, Z6
+	VMOVDQU32       Z6, 384(R8)
+	VPUNPCKHQDQ     Z5, Z4, Z4
+	VMOVDQU32       Z4, 448(R8)
+	VPADDD.BCST     96(SI), Z0, Z0
+	VPADDD          576(DI), Z0, Z0
+	VMOVDQA32       Z1, Z4
+	VPTERNLOGD      $0xe4, Z3, Z2, Z4
+	VPADDD          Z4, Z0, Z0
+	VPROLD          $0x05, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z4
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z4, Z4
+	VPADDD.BCST     100(SI), Z3, Z3
+	VPADDD          896(DI), Z3, Z3
+	VMOVDQA32       Z0, Z5
+	VPTERNLOGD      $0xe4, Z2, Z1, Z5
+	VPADDD          Z5, Z3, Z3
+	VPROLD          $0x09, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z4, Z4
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z4, Z4
+	VPADDD.BCST     104(SI), Z2, Z2
+	VPADDD          192(DI), Z2, Z2
+	VMOVDQA32       Z3, Z5
+	VPTERNLOGD      $0xe4, Z1, Z0, Z5
+	VPADDD          Z5, Z2, Z2
+	VPROLD          $0x0e, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z5
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z5, Z5
+	VPADDD.BCST     108(SI), Z1, Z1
+	VPADDD          512(DI), Z1, Z1
+	VMOVDQA32       Z2, Z6
+	VPTERNLOGD      $0xe4, Z0, Z3, Z6
+	VPADDD          Z6, Z1, Z1
+	VPROLD          $0x14, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z5, Z5
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z5, Z5
+	VPADDD.BCST     112(SI), Z0, Z0
+	VPADDD          832(DI), Z0, Z0
+	VMOVDQA32       Z1, Z6
+	VPTERNLOGD      $0xe4, Z3, Z2, Z6
+	VPADDD          Z6, Z0, Z0
+	VPROLD          $0x05, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPUNPCKLDQ      Z5, Z4, Z6
+	VPUNPCKHDQ      Z5, Z4, Z4
+	VPADDD.BCST     116(SI), Z3, Z3
+	VPADDD          128(DI), Z3, Z3
+	VMOVDQA32       Z0, Z5
+	VPTERNLOGD      $0xe4, Z2, Z1, Z5
+	VPADDD          Z5, Z3, Z3
+	VPROLD          $0x09, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z5
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z5, Z5
+	VPADDD.BCST     120(SI), Z2, Z2
+	VPADDD          448(DI), Z2, Z2
+	VMOVDQA32       Z3, Z7
+	VPTERNLOGD      $0xe4, Z1, Z0, Z7
+	VPADDD          Z7, Z2, Z2
+	VPROLD          $0x0e, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z5, Z5
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z5, Z5
+	VPADDD.BCST     124(SI), Z1, Z1
+	VPADDD          768(DI), Z1, Z1
+	VMOVDQA32       Z2, Z7
+	VPTERNLOGD      $0xe4, Z0, Z3, Z7
+	VPADDD          Z7, Z1, Z1
+	VPROLD          $0x14, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z7
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z7, Z7
+	VPADDD.BCST     128(SI), Z0, Z0
+	VPADDD          320(DI), Z0, Z0
+	VMOVDQA32       Z1, Z8
+	VPTERNLOGD      $0x96, Z3, Z2, Z8
+	VPADDD          Z8, Z0, Z0
+	VPROLD          $0x04, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z7, Z7
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z7, Z7
+	VPADDD.BCST     132(SI), Z3, Z3
+	VPADDD          512(DI), Z3, Z3
+	VMOVDQA32       Z0, Z8
+	VPTERNLOGD      $0x96, Z2, Z1, Z8
+	VPADDD          Z8, Z3, Z3
+	VPROLD          $0x0b, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPUNPCKLDQ      Z7, Z5, Z8
+	VPUNPCKHDQ      Z7, Z5, Z5
+	VPADDD.BCST     136(SI), Z2, Z2
+	VPADDD          704(DI), Z2, Z2
+	VMOVDQA32       Z3, Z7
+	VPTERNLOGD      $0x96, Z1, Z0, Z7
+	VPADDD          Z7, Z2, Z2
+	VPROLD          $0x10, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPUNPCKLQDQ     Z8, Z6, Z7
+	VMOVDQU32       Z7, 512(R8)
+	VPUNPCKHQDQ     Z8, Z6, Z6
+	VMOVDQU32       Z6, 576(R8)
+	VPADDD.BCST     140(SI), Z1, Z1
+	VPADDD          896(DI), Z1, Z1
+	VMOVDQA32       Z2, Z6
+	VPTERNLOGD      $0x96, Z0, Z3, Z6
+	VPADDD          Z6, Z1, Z1
+	VPROLD          $0x17, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPUNPCKLQDQ     Z5, Z4, Z6
+	VMOVDQU32       Z6, 640(R8)
+	VPUNPCKHQDQ     Z5, Z4, Z4
+	VMOVDQU32       Z4, 704(R8)
+	VPADDD.BCST     144(SI), Z0, Z0
+	VPADDD          64(DI), Z0, Z0
+	VMOVDQA32       Z1, Z4
+	VPTERNLOGD      $0x96, Z3, Z2, Z4
+	VPADDD          Z4, Z0, Z0
+	VPROLD          $0x04, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z4
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z4, Z4
+	VPADDD.BCST     148(SI), Z3, Z3
+	VPADDD          256(DI), Z3, Z3
+	VMOVDQA32       Z0, Z5
+	VPTERNLOGD      $0x96, Z2, Z1, Z5
+	VPADDD          Z5, Z3, Z3
+	VPROLD          $0x0b, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z4, Z4
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z4, Z4
+	VPADDD.BCST     152(SI), Z2, Z2
+	VPADDD          448(DI), Z2, Z2
+	VMOVDQA32       Z3, Z5
+	VPTERNLOGD      $0x96, Z1, Z0, Z5
+	VPADDD          Z5, Z2, Z2
+	VPROLD          $0x10, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z5
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z5, Z5
+	VPADDD.BCST     156(SI), Z1, Z1
+	VPADDD          640(DI), Z1, Z1
+	VMOVDQA32       Z2, Z6
+	VPTERNLOGD      $0x96, Z0, Z3, Z6
+	VPADDD          Z6, Z1, Z1
+	VPROLD          $0x17, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z5, Z5
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z5, Z5
+	VPADDD.BCST     160(SI), Z0, Z0
+	VPADDD          832(DI), Z0, Z0
+	VMOVDQA32       Z1, Z6
+	VPTERNLOGD      $0x96, Z3, Z2, Z6
+	VPADDD          Z6, Z0, Z0
+	VPROLD          $0x04, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPUNPCKLDQ      Z5, Z4, Z6
+	VPUNPCKHDQ      Z5, Z4, Z4
+	VPADDD.BCST     164(SI), Z3, Z3
+	VPADDD          (DI), Z3, Z3
+	VMOVDQA32       Z0, Z5
+	VPTERNLOGD      $0x96, Z2, Z1, Z5
+	VPADDD          Z5, Z3, Z3
+	VPROLD          $0x0b, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z5
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z5, Z5
+	VPADDD.BCST     168(SI), Z2, Z2
+	VPADDD          192(DI), Z2, Z2
+	VMOVDQA32       Z3, Z7
+	VPTERNLOGD      $0x96, Z1, Z0, Z7
+	VPADDD          Z7, Z2, Z2
+	VPROLD          $0x10, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z5, Z5
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z5, Z5
+	VPADDD.BCST     172(SI), Z1, Z1
+	VPADDD          384(DI), Z1, Z1
+	VMOVDQA32       Z2, Z7
+	VPTERNLOGD      $0x96, Z0, Z3, Z7
+	VPADDD          Z7, Z1, Z1
+	VPROLD          $0x17, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z7
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z7, Z7
+	VPADDD.BCST     176(SI), Z0, Z0
+	VPADDD          576(DI), Z0, Z0
+	VMOVDQA32       Z1, Z8
+	VPTERNLOGD      $0x96, Z3, Z2, Z8
+	VPADDD          Z8, Z0, Z0
+	VPROLD          $0x04, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z7, Z7
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z7, Z7
+	VPADDD.BCST     180(SI), Z3, Z3
+	VPADDD          768(DI), Z3, Z3
+	VMOVDQA32       Z0, Z8
+	VPTERNLOGD      $0x96, Z2, Z1, Z8
+	VPADDD          Z8, Z3, Z3
+	VPROLD          $0x0b, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPUNPCKLDQ      Z7, Z5, Z8
+	VPUNPCKHDQ      Z7, Z5, Z5
+	VPADDD.BCST     184(SI), Z2, Z2
+	VPADDD          960(DI), Z2, Z2
+	VMOVDQA32       Z3, Z7
+	VPTERNLOGD      $0x96, Z1, Z0, Z7
+	VPADDD          Z7, Z2, Z2
+	VPROLD          $0x10, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPUNPCKLQDQ     Z8, Z6, Z7
+	VMOVDQU32       Z7, 768(R8)
+	VPUNPCKHQDQ     Z8, Z6, Z6
+	VMOVDQU32       Z6, 832(R8)
+	VPADDD.BCST     188(SI), Z1, Z1
+	VPADDD          128(DI), Z1, Z1
+	VMOVDQA32       Z2, Z6
+	VPTERNLOGD      $0x96, Z0, Z3, Z6
+	VPADDD          Z6, Z1, Z1
+	VPROLD          $0x17, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPUNPCKLQDQ     Z5, Z4, Z6
+	VMOVDQU32       Z6, 896(R8)
+	VPUNPCKHQDQ     Z5, Z4, Z4
+	VMOVDQU32       Z4, 960(R8)
+	VPADDD.BCST     192(SI), Z0, Z0
+	VPADDD          (DI), Z0, Z0
+	VMOVDQA32       Z1, Z4
+	VPTERNLOGD      $0x39, Z3, Z2, Z4
+	VPADDD          Z4, Z0, Z0
+	VPROLD          $0x06, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     196(SI), Z3, Z3
+	VPADDD          448(DI), Z3, Z3
+	VMOVDQA32       Z0, Z4
+	VPTERNLOGD      $0x39, Z2, Z1, Z4
+	VPADDD          Z4, Z3, Z3
+	VPROLD          $0x0a, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     200(SI), Z2, Z2
+	VPADDD          896(DI), Z2, Z2
+	VMOVDQA32       Z3, Z4
+	VPTERNLOGD      $0x39, Z1, Z0, Z4
+	VPADDD          Z4, Z2, Z2
+	VPROLD          $0x0f, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     204(SI), Z1, Z1
+	VPADDD          320(DI), Z1, Z1
+	VMOVDQA32       Z2, Z4
+	VPTERNLOGD      $0x39, Z0, Z3, Z4
+	VPADDD          Z4, Z1, Z1
+	VPROLD          $0x15, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     208(SI), Z0, Z0
+	VPADDD          768(DI), Z0, Z0
+	VMOVDQA32       Z1, Z4
+	VPTERNLOGD      $0x39, Z3, Z2, Z4
+	VPADDD          Z4, Z0, Z0
+	VPROLD          $0x06, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     212(SI), Z3, Z3
+	VPADDD          192(DI), Z3, Z3
+	VMOVDQA32       Z0, Z4
+	VPTERNLOGD      $0x39, Z2, Z1, Z4
+	VPADDD          Z4, Z3, Z3
+	VPROLD          $0x0a, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     216(SI), Z2, Z2
+	VPADDD          640(DI), Z2, Z2
+	VMOVDQA32       Z3, Z4
+	VPTERNLOGD      $0x39, Z1, Z0, Z4
+	VPADDD          Z4, Z2, Z2
+	VPROLD          $0x0f, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     220(SI), Z1, Z1
+	VPADDD          64(DI), Z1, Z1
+	VMOVDQA32       Z2, Z4
+	VPTERNLOGD      $0x39, Z0, Z3, Z4
+	VPADDD          Z4, Z1, Z1
+	VPROLD          $0x15, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     224(SI), Z0, Z0
+	VPADDD          512(DI), Z0, Z0
+	VMOVDQA32       Z1, Z4
+	VPTERNLOGD      $0x39, Z3, Z2, Z4
+	VPADDD          Z4, Z0, Z0
+	VPROLD          $0x06, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     228(SI), Z3, Z3
+	VPADDD          960(DI), Z3, Z3
+	VMOVDQA32       Z0, Z4
+	VPTERNLOGD      $0x39, Z2, Z1, Z4
+	VPADDD          Z4, Z3, Z3
+	VPROLD          $0x0a, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     232(SI), Z2, Z2
+	VPADDD          384(DI), Z2, Z2
+	VMOVDQA32       Z3, Z4
+	VPTERNLOGD      $0x39, Z1, Z0, Z4
+	VPADDD          Z4, Z2, Z2
+	VPROLD          $0x0f, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     236(SI), Z1, Z1
+	VPADDD          832(DI), Z1, Z1
+	VMOVDQA32       Z2, Z4
+	VPTERNLOGD      $0x39, Z0, Z3, Z4
+	VPADDD          Z4, Z1, Z1
+	VPROLD          $0x15, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     240(SI), Z0, Z0
+	VPADDD          256(DI), Z0, Z0
+	VMOVDQA32       Z1, Z4
+	VPTERNLOGD      $0x39, Z3, Z2, Z4
+	VPADDD          Z4, Z0, Z0
+	VPROLD          $0x06, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     244(SI), Z3, Z3
+	VPADDD          704(DI), Z3, Z3
+	VMOVDQA32       Z0, Z4
+	VPTERNLOGD      $0x39, Z2, Z1, Z4
+	VPADDD          Z4, Z3, Z3
+	VPROLD          $0x0a, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     248(SI), Z2, Z2
+	VPADDD          128(DI), Z2, Z2
+	VMOVDQA32       Z3, Z4
+	VPTERNLOGD      $0x39, Z1, Z0, Z4
+	VPADDD          Z4, Z2, Z2
+	VPROLD          $0x0f, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     252(SI), Z1, Z1
+	VPADDD          576(DI), Z1, Z1
+	VMOVDQA32       Z2, Z4
+	VPTERNLOGD      $0x39, Z0, Z3, Z4
+	VPADDD          Z4, Z1, Z1
+	VPROLD          $0x15, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD          2048(AX), Z0, Z0
+	VPADDD          2112(AX), Z1, Z1
+	VPADDD          2176(AX), Z2, Z2
+	VPADDD          2240(AX), Z3, Z3
+	XCHGQ           DI, R8
+	DECQ            BX
+	JNZ             blockZMMx16_loop
+	VMOVDQU32       Z0, (CX)
+	VMOVDQU32       Z1, 64(CX)
+	VMOVDQU32       Z2, 128(CX)
+	VMOVDQU32       Z3, 192(CX)
+	VZEROUPPER
+	RET
+
+// func blockZMMx32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)
+// Requires: AVX, AVX512F, CMOV
+TEXT ·blockZMMx32(SB), $4664-24
+	LEAQ            (SP), AX
+	ADDQ            $0x38, AX
+	ANDQ            $-64, AX
+	MOVQ            s+0(FP), CX
+	MOVQ            ptrs+8(FP), DX
+	MOVQ            nblocks+16(FP), BX
+	LEAQ            md5consts<>+0(SB), SI
+	LEAQ            (AX), DI
+	LEAQ            2048(AX), R8
+	MOVQ            BX, R9
+	DECQ            R9
+	SHLQ            $0x06, R9
+	XORQ            R10, R10
+	VMOVDQU32       (CX), Z0
+	VMOVDQU32       128(CX), Z1
+	VMOVDQU32       256(CX), Z2
+	VMOVDQU32       384(CX), Z3
+	VMOVDQU32       64(CX), Z4
+	VMOVDQU32       192(CX), Z5
+	VMOVDQU32       320(CX), Z6
+	VMOVDQU32       448(CX), Z7
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z8
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z8, Z8
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z8, Z8
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z8, Z8
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z9
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z9
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z11
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z11, Z11
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z11, Z11
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z11, Z11
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, (DI)
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 128(DI)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 256(DI)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 384(DI)
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z8
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z8, Z8
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z8, Z8
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z8, Z8
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z9
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z9
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z11
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z11, Z11
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z11, Z11
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z11, Z11
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, 512(DI)
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 640(DI)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 768(DI)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 896(DI)
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z8
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z8, Z8
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z8, Z8
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z8, Z8
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z9
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z9
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z11
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z11, Z11
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z11, Z11
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z11, Z11
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, 1024(DI)
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 1152(DI)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 1280(DI)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 1408(DI)
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z8
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z8, Z8
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z8, Z8
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z8, Z8
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z9
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z9
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z11
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z11, Z11
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z11, Z11
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z11, Z11
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, 1536(DI)
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 1664(DI)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 1792(DI)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 1920(DI)
+	MOVQ            128(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z8
+	MOVQ            160(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z8, Z8
+	MOVQ            192(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z8, Z8
+	MOVQ            224(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z8, Z8
+	MOVQ            136(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z9
+	MOVQ            168(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
+	MOVQ            200(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
+	MOVQ            232(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            144(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z9
+	MOVQ            176(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
+	MOVQ            208(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
+	MOVQ            240(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
+	MOVQ            152(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z11
+	MOVQ            184(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z11, Z11
+	MOVQ            216(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z11, Z11
+	MOVQ            248(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z11, Z11
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, 64(DI)
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 192(DI)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 320(DI)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 448(DI)
+	MOVQ            128(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z8
+	MOVQ            160(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z8, Z8
+	MOVQ            192(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z8, Z8
+	MOVQ            224(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z8, Z8
+	MOVQ            136(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z9
+	MOVQ            168(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
+	MOVQ            200(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
+	MOVQ            232(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            144(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z9
+	MOVQ            176(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
+	MOVQ            208(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
+	MOVQ            240(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
+	MOVQ            152(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z11
+	MOVQ            184(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z11, Z11
+	MOVQ            216(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z11, Z11
+	MOVQ            248(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z11, Z11
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, 576(DI)
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 704(DI)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 832(DI)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 960(DI)
+	MOVQ            128(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z8
+	MOVQ            160(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z8, Z8
+	MOVQ            192(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z8, Z8
+	MOVQ            224(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z8, Z8
+	MOVQ            136(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z9
+	MOVQ            168(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
+	MOVQ            200(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
+	MOVQ            232(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            144(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z9
+	MOVQ            176(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
+	MOVQ            208(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
+	MOVQ            240(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
+	MOVQ            152(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z11
+	MOVQ            184(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z11, Z11
+	MOVQ            216(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z11, Z11
+	MOVQ            248(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z11, Z11
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, 1088(DI)
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 1216(DI)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 1344(DI)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 1472(DI)
+	MOVQ            128(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z8
+	MOVQ            160(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z8, Z8
+	MOVQ            192(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z8, Z8
+	MOVQ            224(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z8, Z8
+	MOVQ            136(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z9
+	MOVQ            168(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
+	MOVQ            200(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
+	MOVQ            232(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            144(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z9
+	MOVQ            176(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
+	MOVQ            208(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
+	MOVQ            240(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
+	MOVQ            152(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z11
+	MOVQ            184(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z11, Z11
+	MOVQ            216(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z11, Z11
+	MOVQ            248(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z11, Z11
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, 1600(DI)
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 1728(DI)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 1856(DI)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 1984(DI)
+
+blockZMMx32_loop:
+	// warm: the first 12288 bytes of blockZMMx32, every 128 blocks
+	TESTQ $0x0000007f, BX
+	JNZ   blockZMMx32_warm_skip
+	LEAQ  ·blockZMMx32+0(SB), R11
+	MOVQ  $0x00000030, R12
+
+blockZMMx32_warm:
+	MOVL (R11), R13
+	MOVL 64(R11), R13
+	MOVL 128(R11), R13
+	MOVL 192(R11), R13
+	ADDQ $0x00000100, R11
+	DECQ R12
+	JNZ  blockZMMx32_warm
+
+blockZMMx32_warm_skip:
+	LEAQ            64(R10), R10
+	CMPQ            R10, R9
+	CMOVQGT         R9, R10
+	VMOVDQU32       Z0, 4096(AX)
+	VMOVDQU32       Z1, 4224(AX)
+	VMOVDQU32       Z2, 4352(AX)
+	VMOVDQU32       Z3, 4480(AX)
+	VMOVDQU32       Z4, 4160(AX)
+	VMOVDQU32       Z5, 4288(AX)
+	VMOVDQU32       Z6, 4416(AX)
+	VMOVDQU32       Z7, 4544(AX)
+	VPADDD.BCST     (SI), Z0, Z0
+	VPADDD          (DI), Z0, Z0
+	VMOVDQA32       Z1, Z8
+	VPTERNLOGD      $0xca, Z3, Z2, Z8
+	VPADDD          Z8, Z0, Z0
+	VPROLD          $0x07, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     (SI), Z4, Z4
+	VPADDD          64(DI), Z4, Z4
+	VMOVDQA32       Z5, Z8
+	VPTERNLOGD      $0xca, Z7, Z6, Z8
+	VPADDD          Z8, Z4, Z4
+	VPROLD          $0x07, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z8
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z8, Z8
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z8, Z8
+	VPADDD.BCST     4(SI), Z3, Z3
+	VPADDD          128(DI), Z3, Z3
+	VMOVDQA32       Z0, Z9
+	VPTERNLOGD      $0xca, Z2, Z1, Z9
+	VPADDD          Z9, Z3, Z3
+	VPROLD          $0x0c, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     4(SI), Z7, Z7
+	VPADDD          192(DI), Z7, Z7
+	VMOVDQA32       Z4, Z9
+	VPTERNLOGD      $0xca, Z6, Z5, Z9
+	VPADDD          Z9, Z7, Z7
+	VPROLD          $0x0c, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z8, Z8
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z9
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
+	VPADDD.BCST     8(SI), Z2, Z2
+	VPADDD          256(DI), Z2, Z2
+	VMOVDQA32       Z3, Z10
+	VPTERNLOGD      $0xca, Z1, Z0, Z10
+	VPADDD          Z10, Z2, Z2
+	VPROLD          $0x11, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     8(SI), Z6, Z6
+	VPADDD          320(DI), Z6, Z6
+	VMOVDQA32       Z7, Z10
+	VPTERNLOGD      $0xca, Z5, Z4, Z10
+	VPADDD          Z10, Z6, Z6
+	VPROLD          $0x11, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPADDD.BCST     12(SI), Z1, Z1
+	VPADDD          384(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0xca, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x16, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     12(SI), Z5, Z5
+	VPADDD          448(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0xca, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x16, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z9
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
+	VPADDD.BCST     16(SI), Z0, Z0
+	VPADDD          512(DI), Z0, Z0
+	VMOVDQA32       Z1, Z11
+	VPTERNLOGD      $0xca, Z3, Z2, Z11
+	VPADDD          Z11, Z0, Z0
+	VPROLD          $0x07, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     16(SI), Z4, Z4
+	VPADDD          576(DI), Z4, Z4
+	VMOVDQA32       Z5, Z11
+	VPTERNLOGD      $0xca, Z7, Z6, Z11
+	VPADDD          Z11, Z4, Z4
+	VPROLD          $0x07, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z11
+	VPADDD.BCST     20(SI), Z3, Z3
+	VPADDD          640(DI), Z3, Z3
+	VMOVDQA32       Z0, Z12
+	VPTERNLOGD      $0xca, Z2, Z1, Z12
+	VPADDD          Z12, Z3, Z3
+	VPROLD          $0x0c, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     20(SI), Z7, Z7
+	VPADDD          704(DI), Z7, Z7
+	VMOVDQA32       Z4, Z12
+	VPTERNLOGD      $0xca, Z6, Z5, Z12
+	VPADDD          Z12, Z7, Z7
+	VPROLD          $0x0c, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z11, Z11
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z11, Z11
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z11, Z11
+	VPADDD.BCST     24(SI), Z2, Z2
+	VPADDD          768(DI), Z2, Z2
+	VMOVDQA32       Z3, Z12
+	VPTERNLOGD      $0xca, Z1, Z0, Z12
+	VPADDD          Z12, Z2, Z2
+	VPROLD          $0x11, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     24(SI), Z6, Z6
+	VPADDD          832(DI), Z6, Z6
+	VMOVDQA32       Z7, Z12
+	VPTERNLOGD      $0xca, Z5, Z4, Z12
+	VPADDD          Z12, Z6, Z6
+	VPROLD          $0x11, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, (R8)
+	VPADDD.BCST     28(SI), Z1, Z1
+	VPADDD          896(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0xca, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x16, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     28(SI), Z5, Z5
+	VPADDD          960(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0xca, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x16, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 128(R8)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 256(R8)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 384(R8)
+	VPADDD.BCST     32(SI), Z0, Z0
+	VPADDD          1024(DI), Z0, Z0
+	VMOVDQA32       Z1, Z8
+	VPTERNLOGD      $0xca, Z3, Z2, Z8
+	VPADDD          Z8, Z0, Z0
+	VPROLD          $0x07, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     32(SI), Z4, Z4
+	VPADDD          1088(DI), Z4, Z4
+	VMOVDQA32       Z5, Z8
+	VPTERNLOGD      $0xca, Z7, Z6, Z8
+	VPADDD          Z8, Z4, Z4
+	VPROLD          $0x07, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z8
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z8, Z8
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z8, Z8
+	VPADDD.BCST     36(SI), Z3, Z3
+	VPADDD          1152(DI), Z3, Z3
+	VMOVDQA32       Z0, Z9
+	VPTERNLOGD      $0xca, Z2, Z1, Z9
+	VPADDD          Z9, Z3, Z3
+	VPROLD          $0x0c, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     36(SI), Z7, Z7
+	VPADDD          1216(DI), Z7, Z7
+	VMOVDQA32       Z4, Z9
+	VPTERNLOGD      $0xca, Z6, Z5, Z9
+	VPADDD          Z9, Z7, Z7
+	VPROLD          $0x0c, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z8, Z8
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z9
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
+	VPADDD.BCST     40(SI), Z2, Z2
+	VPADDD          1280(DI), Z2, Z2
+	VMOVDQA32       Z3, Z10
+	VPTERNLOGD      $0xca, Z1, Z0, Z10
+	VPADDD          Z10, Z2, Z2
+	VPROLD          $0x11, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     40(SI), Z6, Z6
+	VPADDD          1344(DI), Z6, Z6
+	VMOVDQA32       Z7, Z10
+	VPTERNLOGD      $0xca, Z5, Z4, Z10
+	VPADDD          Z10, Z6, Z6
+	VPROLD          $0x11, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPADDD.BCST     44(SI), Z1, Z1
+	VPADDD          1408(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0xca, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x16, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     44(SI), Z5, Z5
+	VPADDD          1472(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0xca, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x16, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z9
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
+	VPADDD.BCST     48(SI), Z0, Z0
+	VPADDD          1536(DI), Z0, Z0
+	VMOVDQA32       Z1, Z11
+	VPTERNLOGD      $0xca, Z3, Z2, Z11
+	VPADDD          Z11, Z0, Z0
+	VPROLD          $0x07, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     48(SI), Z4, Z4
+	VPADDD          1600(DI), Z4, Z4
+	VMOVDQA32       Z5, Z11
+	VPTERNLOGD      $0xca, Z7, Z6, Z11
+	VPADDD          Z11, Z4, Z4
+	VPROLD          $0x07, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z11
+	VPADDD.BCST     52(SI), Z3, Z3
+	VPADDD          1664(DI), Z3, Z3
+	VMOVDQA32       Z0, Z12
+	VPTERNLOGD      $0xca, Z2, Z1, Z12
+	VPADDD          Z12, Z3, Z3
+	VPROLD          $0x0c, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     52(SI), Z7, Z7
+	VPADDD          1728(DI), Z7, Z7
+	VMOVDQA32       Z4, Z12
+	VPTERNLOGD      $0xca, Z6, Z5, Z12
+	VPADDD          Z12, Z7, Z7
+	VPROLD          $0x0c, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z11, Z11
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z11, Z11
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z11, Z11
+	VPADDD.BCST     56(SI), Z2, Z2
+	VPADDD          1792(DI), Z2, Z2
+	VMOVDQA32       Z3, Z12
+	VPTERNLOGD      $0xca, Z1, Z0, Z12
+	VPADDD          Z12, Z2, Z2
+	VPROLD          $0x11, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     56(SI), Z6, Z6
+	VPADDD          1856(DI), Z6, Z6
+	VMOVDQA32       Z7, Z12
+	VPTERNLOGD      $0xca, Z5, Z4, Z12
+	VPADDD          Z12, Z6, Z6
+	VPROLD          $0x11, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, 512(R8)
+	VPADDD.BCST     60(SI), Z1, Z1
+	VPADDD          1920(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0xca, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x16, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     60(SI), Z5, Z5
+	VPADDD          1984(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0xca, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x16, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 640(R8)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 768(R8)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 896(R8)
+	VPADDD.BCST     64(SI), Z0, Z0
+	VPADDD          128(DI), Z0, Z0
+	VMOVDQA32       Z1, Z8
+	VPTERNLOGD      $0xe4, Z3, Z2, Z8
+	VPADDD          Z8, Z0, Z0
+	VPROLD          $0x05, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     64(SI), Z4, Z4
+	VPADDD          192(DI), Z4, Z4
+	VMOVDQA32       Z5, Z8
+	VPTERNLOGD      $0xe4, Z7, Z6, Z8
+	VPADDD          Z8, Z4, Z4
+	VPROLD          $0x05, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z8
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z8, Z8
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z8, Z8
+	VPADDD.BCST     68(SI), Z3, Z3
+	VPADDD          768(DI), Z3, Z3
+	VMOVDQA32       Z0, Z9
+	VPTERNLOGD      $0xe4, Z2, Z1, Z9
+	VPADDD          Z9, Z3, Z3
+	VPROLD          $0x09, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     68(SI), Z7, Z7
+	VPADDD          832(DI), Z7, Z7
+	VMOVDQA32       Z4, Z9
+	VPTERNLOGD      $0xe4, Z6, Z5, Z9
+	VPADDD          Z9, Z7, Z7
+	VPROLD          $0x09, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z8, Z8
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z9
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
+	VPADDD.BCST     72(SI), Z2, Z2
+	VPADDD          1408(DI), Z2, Z2
+	VMOVDQA32       Z3, Z10
+	VPTERNLOGD      $0xe4, Z1, Z0, Z10
+	VPADDD          Z10, Z2, Z2
+	VPROLD          $0x0e, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     72(SI), Z6, Z6
+	VPADDD          1472(DI), Z6, Z6
+	VMOVDQA32       Z7, Z10
+	VPTERNLOGD      $0xe4, Z5, Z4, Z10
+	VPADDD          Z10, Z6, Z6
+	VPROLD          $0x0e, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPADDD.BCST     76(SI), Z1, Z1
+	VPADDD          (DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0xe4, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x14, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     76(SI), Z5, Z5
+	VPADDD          64(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0xe4, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x14, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z9
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
+	VPADDD.BCST     80(SI), Z0, Z0
+	VPADDD          640(DI), Z0, Z0
+	VMOVDQA32       Z1, Z11
+	VPTERNLOGD      $0xe4, Z3, Z2, Z11
+	VPADDD          Z11, Z0, Z0
+	VPROLD          $0x05, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     80(SI), Z4, Z4
+	VPADDD          704(DI), Z4, Z4
+	VMOVDQA32       Z5, Z11
+	VPTERNLOGD      $0xe4, Z7, Z6, Z11
+	VPADDD          Z11, Z4, Z4
+	VPROLD          $0x05, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z11
+	VPADDD.BCST     84(SI), Z3, Z3
+	VPADDD          1280(DI), Z3, Z3
+	VMOVDQA32       Z0, Z12
+	VPTERNLOGD      $0xe4, Z2, Z1, Z12
+	VPADDD          Z12, Z3, Z3
+	VPROLD          $0x09, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     84(SI), Z7, Z7
+	VPADDD          1344(DI), Z7, Z7
+	VMOVDQA32       Z4, Z12
+	VPTERNLOGD      $0xe4, Z6, Z5, Z12
+	VPADDD          Z12, Z7, Z7
+	VPROLD          $0x09, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z11, Z11
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z11, Z11
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z11, Z11
+	VPADDD.BCST     88(SI), Z2, Z2
+	VPADDD          1920(DI), Z2, Z2
+	VMOVDQA32       Z3, Z12
+	VPTERNLOGD      $0xe4, Z1, Z0, Z12
+	VPADDD          Z12, Z2, Z2
+	VPROLD          $0x0e, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     88(SI), Z6, Z6
+	VPADDD          1984(DI), Z6, Z6
+	VMOVDQA32       Z7, Z12
+	VPTERNLOGD      $0xe4, Z5, Z4, Z12
+	VPADDD          Z12, Z6, Z6
+	VPROLD          $0x0e, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, 1024(R8)
+	VPADDD.BCST     92(SI), Z1, Z1
+	VPADDD          512(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0xe4, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x14, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     92(SI), Z5, Z5
+	VPADDD          576(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0xe4, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x14, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 1152(R8)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 1280(R8)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 1408(R8)
+	VPADDD.BCST     96(SI), Z0, Z0
+	VPADDD          1152(DI), Z0, Z0
+	VMOVDQA32       Z1, Z8
+	VPTERNLOGD      $0xe4, Z3, Z2, Z8
+	VPADDD          Z8, Z0, Z0
+	VPROLD          $0x05, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     96(SI), Z4, Z4
+	VPADDD          1216(DI), Z4, Z4
+	VMOVDQA32       Z5, Z8
+	VPTERNLOGD      $0xe4, Z7, Z6, Z8
+	VPADDD          Z8, Z4, Z4
+	VPROLD          $0x05, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            (DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z8
+	MOVQ            32(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z8, Z8
+	MOVQ            64(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z8, Z8
+	VPADDD.BCST     100(SI), Z3, Z3
+	VPADDD          1792(DI), Z3, Z3
+	VMOVDQA32       Z0, Z9
+	VPTERNLOGD      $0xe4, Z2, Z1, Z9
+	VPADDD          Z9, Z3, Z3
+	VPROLD          $0x09, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     100(SI), Z7, Z7
+	VPADDD          1856(DI), Z7, Z7
+	VMOVDQA32       Z4, Z9
+	VPTERNLOGD      $0xe4, Z6, Z5, Z9
+	VPADDD          Z9, Z7, Z7
+	VPROLD          $0x09, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            96(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z8, Z8
+	MOVQ            8(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z9
+	MOVQ            40(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
+	VPADDD.BCST     104(SI), Z2, Z2
+	VPADDD          384(DI), Z2, Z2
+	VMOVDQA32       Z3, Z10
+	VPTERNLOGD      $0xe4, Z1, Z0, Z10
+	VPADDD          Z10, Z2, Z2
+	VPROLD          $0x0e, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     104(SI), Z6, Z6
+	VPADDD          448(DI), Z6, Z6
+	VMOVDQA32       Z7, Z10
+	VPTERNLOGD      $0xe4, Z5, Z4, Z10
+	VPADDD          Z10, Z6, Z6
+	VPROLD          $0x0e, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	MOVQ            72(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
+	MOVQ            104(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPADDD.BCST     108(SI), Z1, Z1
+	VPADDD          1024(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0xe4, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x14, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     108(SI), Z5, Z5
+	VPADDD          1088(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0xe4, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x14, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            16(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z9
+	MOVQ            48(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
+	VPADDD.BCST     112(SI), Z0, Z0
+	VPADDD          1664(DI), Z0, Z0
+	VMOVDQA32       Z1, Z11
+	VPTERNLOGD      $0xe4, Z3, Z2, Z11
+	VPADDD          Z11, Z0, Z0
+	VPROLD          $0x05, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     112(SI), Z4, Z4
+	VPADDD          1728(DI), Z4, Z4
+	VMOVDQA32       Z5, Z11
+	VPTERNLOGD      $0xe4, Z7, Z6, Z11
+	VPADDD          Z11, Z4, Z4
+	VPROLD          $0x05, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            80(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
+	MOVQ            112(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
+	MOVQ            24(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z11
+	VPADDD.BCST     116(SI), Z3, Z3
+	VPADDD          256(DI), Z3, Z3
+	VMOVDQA32       Z0, Z12
+	VPTERNLOGD      $0xe4, Z2, Z1, Z12
+	VPADDD          Z12, Z3, Z3
+	VPROLD          $0x09, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     116(SI), Z7, Z7
+	VPADDD          320(DI), Z7, Z7
+	VMOVDQA32       Z4, Z12
+	VPTERNLOGD      $0xe4, Z6, Z5, Z12
+	VPADDD          Z12, Z7, Z7
+	VPROLD          $0x09, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            56(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z11, Z11
+	MOVQ            88(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z11, Z11
+	MOVQ            120(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z11, Z11
+	VPADDD.BCST     120(SI), Z2, Z2
+	VPADDD          896(DI), Z2, Z2
+	VMOVDQA32       Z3, Z12
+	VPTERNLOGD      $0xe4, Z1, Z0, Z12
+	VPADDD          Z12, Z2, Z2
+	VPROLD          $0x0e, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     120(SI), Z6, Z6
+	VPADDD          960(DI), Z6, Z6
+	VMOVDQA32       Z7, Z12
+	VPTERNLOGD      $0xe4, Z5, Z4, Z12
+	VPADDD          Z12, Z6, Z6
+	VPROLD          $0x0e, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, 1536(R8)
+	VPADDD.BCST     124(SI), Z1, Z1
+	VPADDD          1536(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0xe4, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x14, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     124(SI), Z5, Z5
+	VPADDD          1600(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0xe4, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x14, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 1664(R8)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 1792(R8)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 1920(R8)
+	VPADDD.BCST     128(SI), Z0, Z0
+	VPADDD          640(DI), Z0, Z0
+	VMOVDQA32       Z1, Z8
+	VPTERNLOGD      $0x96, Z3, Z2, Z8
+	VPADDD          Z8, Z0, Z0
+	VPROLD          $0x04, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     128(SI), Z4, Z4
+	VPADDD          704(DI), Z4, Z4
+	VMOVDQA32       Z5, Z8
+	VPTERNLOGD      $0x96, Z7, Z6, Z8
+	VPADDD          Z8, Z4, Z4
+	VPROLD          $0x04, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            128(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z8
+	MOVQ            160(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z8, Z8
+	MOVQ            192(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z8, Z8
+	VPADDD.BCST     132(SI), Z3, Z3
+	VPADDD          1024(DI), Z3, Z3
+	VMOVDQA32       Z0, Z9
+	VPTERNLOGD      $0x96, Z2, Z1, Z9
+	VPADDD          Z9, Z3, Z3
+	VPROLD          $0x0b, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     132(SI), Z7, Z7
+	VPADDD          1088(DI), Z7, Z7
+	VMOVDQA32       Z4, Z9
+	VPTERNLOGD      $0x96, Z6, Z5, Z9
+	VPADDD          Z9, Z7, Z7
+	VPROLD          $0x0b, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            224(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z8, Z8
+	MOVQ            136(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z9
+	MOVQ            168(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
+	VPADDD.BCST     136(SI), Z2, Z2
+	VPADDD          1408(DI), Z2, Z2
+	VMOVDQA32       Z3, Z10
+	VPTERNLOGD      $0x96, Z1, Z0, Z10
+	VPADDD          Z10, Z2, Z2
+	VPROLD          $0x10, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     136(SI), Z6, Z6
+	VPADDD          1472(DI), Z6, Z6
+	VMOVDQA32       Z7, Z10
+	VPTERNLOGD      $0x96, Z5, Z4, Z10
+	VPADDD          Z10, Z6, Z6
+	VPROLD          $0x10, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	MOVQ            200(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
+	MOVQ            232(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPADDD.BCST     140(SI), Z1, Z1
+	VPADDD          1792(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0x96, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x17, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     140(SI), Z5, Z5
+	VPADDD          1856(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0x96, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x17, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            144(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z9
+	MOVQ            176(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
+	VPADDD.BCST     144(SI), Z0, Z0
+	VPADDD          128(DI), Z0, Z0
+	VMOVDQA32       Z1, Z11
+	VPTERNLOGD      $0x96, Z3, Z2, Z11
+	VPADDD          Z11, Z0, Z0
+	VPROLD          $0x04, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     144(SI), Z4, Z4
+	VPADDD          192(DI), Z4, Z4
+	VMOVDQA32       Z5, Z11
+	VPTERNLOGD      $0x96, Z7, Z6, Z11
+	VPADDD          Z11, Z4, Z4
+	VPROLD          $0x04, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            208(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
+	MOVQ            240(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
+	MOVQ            152(DX), R11
+	VBROADCASTI32X4 (R11)(R10*1), Z11
+	VPADDD.BCST     148(SI), Z3, Z3
+	VPADDD          512(DI), Z3, Z3
+	VMOVDQA32       Z0, Z12
+	VPTERNLOGD      $0x96, Z2, Z1, Z12
+	VPADDD          Z12, Z3, Z3
+	VPROLD          $0x0b, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     148(SI), Z7, Z7
+	VPADDD          576(DI), Z7, Z7
+	VMOVDQA32       Z4, Z12
+	VPTERNLOGD      $0x96, Z6, Z5, Z12
+	VPADDD          Z12, Z7, Z7
+	VPROLD          $0x0b, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            184(DX), R11
+	VINSERTI32X4    $0x01, (R11)(R10*1), Z11, Z11
+	MOVQ            216(DX), R11
+	VINSERTI32X4    $0x02, (R11)(R10*1), Z11, Z11
+	MOVQ            248(DX), R11
+	VINSERTI32X4    $0x03, (R11)(R10*1), Z11, Z11
+	VPADDD.BCST     152(SI), Z2, Z2
+	VPADDD          896(DI), Z2, Z2
+	VMOVDQA32       Z3, Z12
+	VPTERNLOGD      $0x96, Z1, Z0, Z12
+	VPADDD          Z12, Z2, Z2
+	VPROLD          $0x10, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     152(SI), Z6, Z6
+	VPADDD          960(DI), Z6, Z6
+	VMOVDQA32       Z7, Z12
+	VPTERNLOGD      $0x96, Z5, Z4, Z12
+	VPADDD          Z12, Z6, Z6
+	VPROLD          $0x10, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, 64(R8)
+	VPADDD.BCST     156(SI), Z1, Z1
+	VPADDD          1280(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0x96, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x17, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     156(SI), Z5, Z5
+	VPADDD          1344(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0x96, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x17, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 192(R8)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 320(R8)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 448(R8)
+	VPADDD.BCST     160(SI), Z0, Z0
+	VPADDD          1664(DI), Z0, Z0
+	VMOVDQA32       Z1, Z8
+	VPTERNLOGD      $0x96, Z3, Z2, Z8
+	VPADDD          Z8, Z0, Z0
+	VPROLD          $0x04, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     160(SI), Z4, Z4
+	VPADDD          1728(DI), Z4, Z4
+	VMOVDQA32       Z5, Z8
+	VPTERNLOGD      $0x96, Z7, Z6, Z8
+	VPADDD          Z8, Z4, Z4
+	VPROLD          $0x04, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            128(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z8
+	MOVQ            160(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z8, Z8
+	MOVQ            192(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z8, Z8
+	VPADDD.BCST     164(SI), Z3, Z3
+	VPADDD          (DI), Z3, Z3
+	VMOVDQA32       Z0, Z9
+	VPTERNLOGD      $0x96, Z2, Z1, Z9
+	VPADDD          Z9, Z3, Z3
+	VPROLD          $0x0b, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     164(SI), Z7, Z7
+	VPADDD          64(DI), Z7, Z7
+	VMOVDQA32       Z4, Z9
+	VPTERNLOGD      $0x96, Z6, Z5, Z9
+	VPADDD          Z9, Z7, Z7
+	VPROLD          $0x0b, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            224(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z8, Z8
+	MOVQ            136(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z9
+	MOVQ            168(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
+	VPADDD.BCST     168(SI), Z2, Z2
+	VPADDD          384(DI), Z2, Z2
+	VMOVDQA32       Z3, Z10
+	VPTERNLOGD      $0x96, Z1, Z0, Z10
+	VPADDD          Z10, Z2, Z2
+	VPROLD          $0x10, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     168(SI), Z6, Z6
+	VPADDD          448(DI), Z6, Z6
+	VMOVDQA32       Z7, Z10
+	VPTERNLOGD      $0x96, Z5, Z4, Z10
+	VPADDD          Z10, Z6, Z6
+	VPROLD          $0x10, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	MOVQ            200(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
+	MOVQ            232(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPADDD.BCST     172(SI), Z1, Z1
+	VPADDD          768(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0x96, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x17, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     172(SI), Z5, Z5
+	VPADDD          832(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0x96, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x17, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            144(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z9
+	MOVQ            176(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
+	VPADDD.BCST     176(SI), Z0, Z0
+	VPADDD          1152(DI), Z0, Z0
+	VMOVDQA32       Z1, Z11
+	VPTERNLOGD      $0x96, Z3, Z2, Z11
+	VPADDD          Z11, Z0, Z0
+	VPROLD          $0x04, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     176(SI), Z4, Z4
+	VPADDD          1216(DI), Z4, Z4
+	VMOVDQA32       Z5, Z11
+	VPTERNLOGD      $0x96, Z7, Z6, Z11
+	VPADDD          Z11, Z4, Z4
+	VPROLD          $0x04, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            208(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
+	MOVQ            240(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
+	MOVQ            152(DX), R11
+	VBROADCASTI32X4 16(R11)(R10*1), Z11
+	VPADDD.BCST     180(SI), Z3, Z3
+	VPADDD          1536(DI), Z3, Z3
+	VMOVDQA32       Z0, Z12
+	VPTERNLOGD      $0x96, Z2, Z1, Z12
+	VPADDD          Z12, Z3, Z3
+	VPROLD          $0x0b, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     180(SI), Z7, Z7
+	VPADDD          1600(DI), Z7, Z7
+	VMOVDQA32       Z4, Z12
+	VPTERNLOGD      $0x96, Z6, Z5, Z12
+	VPADDD          Z12, Z7, Z7
+	VPROLD          $0x0b, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            184(DX), R11
+	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z11, Z11
+	MOVQ            216(DX), R11
+	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z11, Z11
+	MOVQ            248(DX), R11
+	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z11, Z11
+	VPADDD.BCST     184(SI), Z2, Z2
+	VPADDD          1920(DI), Z2, Z2
+	VMOVDQA32       Z3, Z12
+	VPTERNLOGD      $0x96, Z1, Z0, Z12
+	VPADDD          Z12, Z2, Z2
+	VPROLD          $0x10, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     184(SI), Z6, Z6
+	VPADDD          1984(DI), Z6, Z6
+	VMOVDQA32       Z7, Z12
+	VPTERNLOGD      $0x96, Z5, Z4, Z12
+	VPADDD          Z12, Z6, Z6
+	VPROLD          $0x10, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, 576(R8)
+	VPADDD.BCST     188(SI), Z1, Z1
+	VPADDD          256(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0x96, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x17, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     188(SI), Z5, Z5
+	VPADDD          320(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0x96, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x17, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 704(R8)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 832(R8)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 960(R8)
+	VPADDD.BCST     192(SI), Z0, Z0
+	VPADDD          (DI), Z0, Z0
+	VMOVDQA32       Z1, Z8
+	VPTERNLOGD      $0x39, Z3, Z2, Z8
+	VPADDD          Z8, Z0, Z0
+	VPROLD          $0x06, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     192(SI), Z4, Z4
+	VPADDD          64(DI), Z4, Z4
+	VMOVDQA32       Z5, Z8
+	VPTERNLOGD      $0x39, Z7, Z6, Z8
+	VPADDD          Z8, Z4, Z4
+	VPROLD          $0x06, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            128(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z8
+	MOVQ            160(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z8, Z8
+	MOVQ            192(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z8, Z8
+	VPADDD.BCST     196(SI), Z3, Z3
+	VPADDD          896(DI), Z3, Z3
+	VMOVDQA32       Z0, Z9
+	VPTERNLOGD      $0x39, Z2, Z1, Z9
+	VPADDD          Z9, Z3, Z3
+	VPROLD          $0x0a, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     196(SI), Z7, Z7
+	VPADDD          960(DI), Z7, Z7
+	VMOVDQA32       Z4, Z9
+	VPTERNLOGD      $0x39, Z6, Z5, Z9
+	VPADDD          Z9, Z7, Z7
+	VPROLD          $0x0a, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            224(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z8, Z8
+	MOVQ            136(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z9
+	MOVQ            168(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
+	VPADDD.BCST     200(SI), Z2, Z2
+	VPADDD          1792(DI), Z2, Z2
+	VMOVDQA32       Z3, Z10
+	VPTERNLOGD      $0x39, Z1, Z0, Z10
+	VPADDD          Z10, Z2, Z2
+	VPROLD          $0x0f, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     200(SI), Z6, Z6
+	VPADDD          1856(DI), Z6, Z6
+	VMOVDQA32       Z7, Z10
+	VPTERNLOGD      $0x39, Z5, Z4, Z10
+	VPADDD          Z10, Z6, Z6
+	VPROLD          $0x0f, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	MOVQ            200(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
+	MOVQ            232(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPADDD.BCST     204(SI), Z1, Z1
+	VPADDD          640(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0x39, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x15, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     204(SI), Z5, Z5
+	VPADDD          704(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0x39, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x15, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            144(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z9
+	MOVQ            176(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
+	VPADDD.BCST     208(SI), Z0, Z0
+	VPADDD          1536(DI), Z0, Z0
+	VMOVDQA32       Z1, Z11
+	VPTERNLOGD      $0x39, Z3, Z2, Z11
+	VPADDD          Z11, Z0, Z0
+	VPROLD          $0x06, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     208(SI), Z4, Z4
+	VPADDD          1600(DI), Z4, Z4
+	VMOVDQA32       Z5, Z11
+	VPTERNLOGD      $0x39, Z7, Z6, Z11
+	VPADDD          Z11, Z4, Z4
+	VPROLD          $0x06, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            208(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
+	MOVQ            240(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
+	MOVQ            152(DX), R11
+	VBROADCASTI32X4 32(R11)(R10*1), Z11
+	VPADDD.BCST     212(SI), Z3, Z3
+	VPADDD          384(DI), Z3, Z3
+	VMOVDQA32       Z0, Z12
+	VPTERNLOGD      $0x39, Z2, Z1, Z12
+	VPADDD          Z12, Z3, Z3
+	VPROLD          $0x0a, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     212(SI), Z7, Z7
+	VPADDD          448(DI), Z7, Z7
+	VMOVDQA32       Z4, Z12
+	VPTERNLOGD      $0x39, Z6, Z5, Z12
+	VPADDD          Z12, Z7, Z7
+	VPROLD          $0x0a, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            184(DX), R11
+	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z11, Z11
+	MOVQ            216(DX), R11
+	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z11, Z11
+	MOVQ            248(DX), R11
+	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z11, Z11
+	VPADDD.BCST     216(SI), Z2, Z2
+	VPADDD          1280(DI), Z2, Z2
+	VMOVDQA32       Z3, Z12
+	VPTERNLOGD      $0x39, Z1, Z0, Z12
+	VPADDD          Z12, Z2, Z2
+	VPROLD          $0x0f, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     216(SI), Z6, Z6
+	VPADDD          1344(DI), Z6, Z6
+	VMOVDQA32       Z7, Z12
+	VPTERNLOGD      $0x39, Z5, Z4, Z12
+	VPADDD          Z12, Z6, Z6
+	VPROLD          $0x0f, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, 1088(R8)
+	VPADDD.BCST     220(SI), Z1, Z1
+	VPADDD          128(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0x39, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x15, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     220(SI), Z5, Z5
+	VPADDD          192(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0x39, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x15, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 1216(R8)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 1344(R8)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 1472(R8)
+	VPADDD.BCST     224(SI), Z0, Z0
+	VPADDD          1024(DI), Z0, Z0
+	VMOVDQA32       Z1, Z8
+	VPTERNLOGD      $0x39, Z3, Z2, Z8
+	VPADDD          Z8, Z0, Z0
+	VPROLD          $0x06, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     224(SI), Z4, Z4
+	VPADDD          1088(DI), Z4, Z4
+	VMOVDQA32       Z5, Z8
+	VPTERNLOGD      $0x39, Z7, Z6, Z8
+	VPADDD          Z8, Z4, Z4
+	VPROLD          $0x06, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            128(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z8
+	MOVQ            160(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z8, Z8
+	MOVQ            192(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z8, Z8
+	VPADDD.BCST     228(SI), Z3, Z3
+	VPADDD          1920(DI), Z3, Z3
+	VMOVDQA32       Z0, Z9
+	VPTERNLOGD      $0x39, Z2, Z1, Z9
+	VPADDD          Z9, Z3, Z3
+	VPROLD          $0x0a, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     228(SI), Z7, Z7
+	VPADDD          1984(DI), Z7, Z7
+	VMOVDQA32       Z4, Z9
+	VPTERNLOGD      $0x39, Z6, Z5, Z9
+	VPADDD          Z9, Z7, Z7
+	VPROLD          $0x0a, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            224(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z8, Z8
+	MOVQ            136(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z9
+	MOVQ            168(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
+	VPADDD.BCST     232(SI), Z2, Z2
+	VPADDD          768(DI), Z2, Z2
+	VMOVDQA32       Z3, Z10
+	VPTERNLOGD      $0x39, Z1, Z0, Z10
+	VPADDD          Z10, Z2, Z2
+	VPROLD          $0x0f, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     232(SI), Z6, Z6
+	VPADDD          832(DI), Z6, Z6
+	VMOVDQA32       Z7, Z10
+	VPTERNLOGD      $0x39, Z5, Z4, Z10
+	VPADDD          Z10, Z6, Z6
+	VPROLD          $0x0f, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	MOVQ            200(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
+	MOVQ            232(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
+	VPUNPCKLDQ      Z9, Z8, Z10
+	VPADDD.BCST     236(SI), Z1, Z1
+	VPADDD          1664(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0x39, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x15, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     236(SI), Z5, Z5
+	VPADDD          1728(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0x39, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x15, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHDQ      Z9, Z8, Z8
+	MOVQ            144(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z9
+	MOVQ            176(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
+	VPADDD.BCST     240(SI), Z0, Z0
+	VPADDD          512(DI), Z0, Z0
+	VMOVDQA32       Z1, Z11
+	VPTERNLOGD      $0x39, Z3, Z2, Z11
+	VPADDD          Z11, Z0, Z0
+	VPROLD          $0x06, Z0, Z0
+	VPADDD          Z1, Z0, Z0
+	VPADDD.BCST     240(SI), Z4, Z4
+	VPADDD          576(DI), Z4, Z4
+	VMOVDQA32       Z5, Z11
+	VPTERNLOGD      $0x39, Z7, Z6, Z11
+	VPADDD          Z11, Z4, Z4
+	VPROLD          $0x06, Z4, Z4
+	VPADDD          Z5, Z4, Z4
+	MOVQ            208(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
+	MOVQ            240(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
+	MOVQ            152(DX), R11
+	VBROADCASTI32X4 48(R11)(R10*1), Z11
+	VPADDD.BCST     244(SI), Z3, Z3
+	VPADDD          1408(DI), Z3, Z3
+	VMOVDQA32       Z0, Z12
+	VPTERNLOGD      $0x39, Z2, Z1, Z12
+	VPADDD          Z12, Z3, Z3
+	VPROLD          $0x0a, Z3, Z3
+	VPADDD          Z0, Z3, Z3
+	VPADDD.BCST     244(SI), Z7, Z7
+	VPADDD          1472(DI), Z7, Z7
+	VMOVDQA32       Z4, Z12
+	VPTERNLOGD      $0x39, Z6, Z5, Z12
+	VPADDD          Z12, Z7, Z7
+	VPROLD          $0x0a, Z7, Z7
+	VPADDD          Z4, Z7, Z7
+	MOVQ            184(DX), R11
+	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z11, Z11
+	MOVQ            216(DX), R11
+	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z11, Z11
+	MOVQ            248(DX), R11
+	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z11, Z11
+	VPADDD.BCST     248(SI), Z2, Z2
+	VPADDD          256(DI), Z2, Z2
+	VMOVDQA32       Z3, Z12
+	VPTERNLOGD      $0x39, Z1, Z0, Z12
+	VPADDD          Z12, Z2, Z2
+	VPROLD          $0x0f, Z2, Z2
+	VPADDD          Z3, Z2, Z2
+	VPADDD.BCST     248(SI), Z6, Z6
+	VPADDD          320(DI), Z6, Z6
+	VMOVDQA32       Z7, Z12
+	VPTERNLOGD      $0x39, Z5, Z4, Z12
+	VPADDD          Z12, Z6, Z6
+	VPROLD          $0x0f, Z6, Z6
+	VPADDD          Z7, Z6, Z6
+	VPUNPCKLDQ      Z11, Z9, Z12
+	VPUNPCKHDQ      Z11, Z9, Z9
+	VPUNPCKLQDQ     Z12, Z10, Z11
+	VMOVDQU32       Z11, 1600(R8)
+	VPADDD.BCST     252(SI), Z1, Z1
+	VPADDD          1152(DI), Z1, Z1
+	VMOVDQA32       Z2, Z11
+	VPTERNLOGD      $0x39, Z0, Z3, Z11
+	VPADDD          Z11, Z1, Z1
+	VPROLD          $0x15, Z1, Z1
+	VPADDD          Z2, Z1, Z1
+	VPADDD.BCST     252(SI), Z5, Z5
+	VPADDD          1216(DI), Z5, Z5
+	VMOVDQA32       Z6, Z11
+	VPTERNLOGD      $0x39, Z4, Z7, Z11
+	VPADDD          Z11, Z5, Z5
+	VPROLD          $0x15, Z5, Z5
+	VPADDD          Z6, Z5, Z5
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	VMOVDQU32       Z10, 1728(R8)
+	VPUNPCKLQDQ     Z9, Z8, Z10
+	VMOVDQU32       Z10, 1856(R8)
+	VPUNPCKHQDQ     Z9, Z8, Z8
+	VMOVDQU32       Z8, 1984(R8)
+	VPADDD          4096(AX), Z0, Z0
+	VPADDD          4224(AX), Z1, Z1
+	VPADDD          4352(AX), Z2, Z2
+	VPADDD          4480(AX), Z3, Z3
+	VPADDD          4160(AX), Z4, Z4
+	VPADDD          4288(AX), Z5, Z5
+	VPADDD          4416(AX), Z6, Z6
+	VPADDD          4544(AX), Z7, Z7
+	XCHGQ           DI, R8
+	DECQ            BX
+	JNZ             blockZMMx32_loop
+	VMOVDQU32       Z0, (CX)
+	VMOVDQU32       Z1, 128(CX)
+	VMOVDQU32       Z2, 256(CX)
+	VMOVDQU32       Z3, 384(CX)
+	VMOVDQU32       Z4, 64(CX)
+	VMOVDQU32       Z5, 192(CX)
+	VMOVDQU32       Z6, 320(CX)
+	VMOVDQU32       Z7, 448(CX)
+	VZEROUPPER
+	RET
+
 // func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
 TEXT ·sumAVX512x16(SB), $6456-72
@@ -13729,5 +16263,3987 @@ sumAVX512x32_next:
 	MOVQ  R13, BX
 	DECQ  R8
 	JNZ   sumAVX512x32_loop
+	VZEROUPPER
+	RET
+
+// func sumZMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
+TEXT ·sumZMMx16(SB), $6456-72
+	LEAQ (SP), AX
+	ADDQ $0x38, AX
+	ANDQ $-64, AX
+	MOVQ msgs_base+0(FP), CX
+	MOVQ idx_base+24(FP), DX
+	MOVQ idx_len+32(FP), BX
+	XORQ SI, SI
+
+sumZMMx16_gather:
+	MOVLQSX      (DX)(SI*4), DI
+	LEAQ         (DI)(DI*2), DI
+	MOVQ         (CX)(DI*8), R8
+	TESTQ        R8, R8
+	CMOVQEQ      CX, R8
+	MOVQ         R8, 2360(SP)(SI*8)
+	MOVQ         8(CX)(DI*8), DI
+	SHLQ         $0x03, DI
+	MOVQ         DI, 4408(SP)(SI*8)
+	INCQ         SI
+	CMPQ         SI, BX
+	JB           sumZMMx16_gather
+	LEAQ         2360(SP), CX
+	LEAQ         4408(SP), DX
+	XORQ         BX, BX
+	MOVQ         nblocks+64(FP), SI
+	LEAQ         -1(SI), DI
+	SHLQ         $0x06, DI
+	MOVQ         idx_len+32(FP), R8
+	SHRQ         $0x04, R8
+	IMULQ        SI, R8
+	LEAQ         md5consts<>+0(SB), SI
+	VPBROADCASTD md5init<>+0(SB), Z0
+	VPBROADCASTD md5init<>+4(SB), Z1
+	VPBROADCASTD md5init<>+8(SB), Z2
+	VPBROADCASTD md5init<>+12(SB), Z3
+	LEAQ         (AX), R9
+	LEAQ         1024(AX), R10
+	MOVQ         BX, R11
+	SHLQ         $0x04, R11
+	NEGQ         R11
+	LEAQ         md5padmasks<>+0(SB), R12
+	LEAQ         640(R12)(R11*1), R11
+	MOVQ         (DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         (CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y4
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y4
+	MOVQ         8(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         8(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y5
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y5
+	MOVQ         16(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         16(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y6
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y6
+	MOVQ         24(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         24(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y7
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y7
+	MOVQ         32(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         32(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y8
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
+	MOVQ         40(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         40(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y9
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
+	MOVQ         48(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         48(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y10
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
+	MOVQ         56(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         56(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y11
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
+	VPUNPCKLDQ   Y5, Y4, Y12
+	VPUNPCKHDQ   Y5, Y4, Y4
+	VPUNPCKLDQ   Y7, Y6, Y5
+	VPUNPCKHDQ   Y7, Y6, Y6
+	VPUNPCKLQDQ  Y5, Y12, Y7
+	VPUNPCKHQDQ  Y5, Y12, Y5
+	VPUNPCKLQDQ  Y6, Y4, Y12
+	VPUNPCKHQDQ  Y6, Y4, Y4
+	VPUNPCKLDQ   Y9, Y8, Y6
+	VPUNPCKHDQ   Y9, Y8, Y8
+	VPUNPCKLDQ   Y11, Y10, Y9
+	VPUNPCKHDQ   Y11, Y10, Y10
+	VPUNPCKLQDQ  Y9, Y6, Y11
+	VPUNPCKHQDQ  Y9, Y6, Y6
+	VPUNPCKLQDQ  Y10, Y8, Y9
+	VPUNPCKHQDQ  Y10, Y8, Y8
+	VSHUFI64X2   $0x00, Y11, Y7, Y10
+	VMOVDQU32    Y10, (R9)
+	VSHUFI64X2   $0x03, Y11, Y7, Y7
+	VMOVDQU32    Y7, 256(R9)
+	VSHUFI64X2   $0x00, Y6, Y5, Y7
+	VMOVDQU32    Y7, 64(R9)
+	VSHUFI64X2   $0x03, Y6, Y5, Y5
+	VMOVDQU32    Y5, 320(R9)
+	VSHUFI64X2   $0x00, Y9, Y12, Y5
+	VMOVDQU32    Y5, 128(R9)
+	VSHUFI64X2   $0x03, Y9, Y12, Y5
+	VMOVDQU32    Y5, 384(R9)
+	VSHUFI64X2   $0x00, Y8, Y4, Y5
+	VMOVDQU32    Y5, 192(R9)
+	VSHUFI64X2   $0x03, Y8, Y4, Y4
+	VMOVDQU32    Y4, 448(R9)
+	MOVQ         (DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         (CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y4
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y4
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y4
+	MOVQ         8(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         8(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y5
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y5
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y5
+	MOVQ         16(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         16(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y6
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y6
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y6
+	MOVQ         24(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         24(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y7
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y7
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y7
+	MOVQ         32(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         32(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y8
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y8
+	MOVQ         40(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         40(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y9
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y9
+	MOVQ         48(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         48(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y10
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y10
+	MOVQ         56(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         56(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y11
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y11
+	VPUNPCKLDQ   Y5, Y4, Y12
+	VPUNPCKHDQ   Y5, Y4, Y4
+	VPUNPCKLDQ   Y7, Y6, Y5
+	VPUNPCKHDQ   Y7, Y6, Y6
+	VPUNPCKLQDQ  Y5, Y12, Y7
+	VPUNPCKHQDQ  Y5, Y12, Y5
+	VPUNPCKLQDQ  Y6, Y4, Y12
+	VPUNPCKHQDQ  Y6, Y4, Y4
+	VPUNPCKLDQ   Y9, Y8, Y6
+	VPUNPCKHDQ   Y9, Y8, Y8
+	VPUNPCKLDQ   Y11, Y10, Y9
+	VPUNPCKHDQ   Y11, Y10, Y10
+	VPUNPCKLQDQ  Y9, Y6, Y11
+	VPUNPCKHQDQ  Y9, Y6, Y6
+	VPUNPCKLQDQ  Y10, Y8, Y9
+	VPUNPCKHQDQ  Y10, Y8, Y8
+	VSHUFI64X2   $0x00, Y11, Y7, Y10
+	VMOVDQU32    Y10, 512(R9)
+	VSHUFI64X2   $0x03, Y11, Y7, Y7
+	VMOVDQU32    Y7, 768(R9)
+	VSHUFI64X2   $0x00, Y6, Y5, Y7
+	VMOVDQU32    Y7, 576(R9)
+	VSHUFI64X2   $0x03, Y6, Y5, Y5
+	VMOVDQU32    Y5, 832(R9)
+	VSHUFI64X2   $0x00, Y9, Y12, Y5
+	VMOVDQU32    Y5, 640(R9)
+	VSHUFI64X2   $0x03, Y9, Y12, Y5
+	VMOVDQU32    Y5, 896(R9)
+	VSHUFI64X2   $0x00, Y8, Y4, Y5
+	VMOVDQU32    Y5, 704(R9)
+	VSHUFI64X2   $0x03, Y8, Y4, Y4
+	VMOVDQU32    Y4, 960(R9)
+	MOVQ         64(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         64(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y4
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y4
+	MOVQ         72(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         72(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y5
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y5
+	MOVQ         80(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         80(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y6
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y6
+	MOVQ         88(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         88(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y7
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y7
+	MOVQ         96(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         96(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y8
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
+	MOVQ         104(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         104(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y9
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
+	MOVQ         112(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         112(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y10
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
+	MOVQ         120(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         120(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y11
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
+	VPUNPCKLDQ   Y5, Y4, Y12
+	VPUNPCKHDQ   Y5, Y4, Y4
+	VPUNPCKLDQ   Y7, Y6, Y5
+	VPUNPCKHDQ   Y7, Y6, Y6
+	VPUNPCKLQDQ  Y5, Y12, Y7
+	VPUNPCKHQDQ  Y5, Y12, Y5
+	VPUNPCKLQDQ  Y6, Y4, Y12
+	VPUNPCKHQDQ  Y6, Y4, Y4
+	VPUNPCKLDQ   Y9, Y8, Y6
+	VPUNPCKHDQ   Y9, Y8, Y8
+	VPUNPCKLDQ   Y11, Y10, Y9
+	VPUNPCKHDQ   Y11, Y10, Y10
+	VPUNPCKLQDQ  Y9, Y6, Y11
+	VPUNPCKHQDQ  Y9, Y6, Y6
+	VPUNPCKLQDQ  Y10, Y8, Y9
+	VPUNPCKHQDQ  Y10, Y8, Y8
+	VSHUFI64X2   $0x00, Y11, Y7, Y10
+	VMOVDQU32    Y10, 32(R9)
+	VSHUFI64X2   $0x03, Y11, Y7, Y7
+	VMOVDQU32    Y7, 288(R9)
+	VSHUFI64X2   $0x00, Y6, Y5, Y7
+	VMOVDQU32    Y7, 96(R9)
+	VSHUFI64X2   $0x03, Y6, Y5, Y5
+	VMOVDQU32    Y5, 352(R9)
+	VSHUFI64X2   $0x00, Y9, Y12, Y5
+	VMOVDQU32    Y5, 160(R9)
+	VSHUFI64X2   $0x03, Y9, Y12, Y5
+	VMOVDQU32    Y5, 416(R9)
+	VSHUFI64X2   $0x00, Y8, Y4, Y5
+	VMOVDQU32    Y5, 224(R9)
+	VSHUFI64X2   $0x03, Y8, Y4, Y4
+	VMOVDQU32    Y4, 480(R9)
+	MOVQ         64(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         64(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y4
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y4
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y4
+	MOVQ         72(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         72(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y5
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y5
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y5
+	MOVQ         80(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         80(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y6
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y6
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y6
+	MOVQ         88(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         88(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y7
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y7
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y7
+	MOVQ         96(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         96(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y8
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y8
+	MOVQ         104(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         104(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y9
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y9
+	MOVQ         112(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         112(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y10
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y10
+	MOVQ         120(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         120(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y11
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y11
+	VPUNPCKLDQ   Y5, Y4, Y12
+	VPUNPCKHDQ   Y5, Y4, Y4
+	VPUNPCKLDQ   Y7, Y6, Y5
+	VPUNPCKHDQ   Y7, Y6, Y6
+	VPUNPCKLQDQ  Y5, Y12, Y7
+	VPUNPCKHQDQ  Y5, Y12, Y5
+	VPUNPCKLQDQ  Y6, Y4, Y12
+	VPUNPCKHQDQ  Y6, Y4, Y4
+	VPUNPCKLDQ   Y9, Y8, Y6
+	VPUNPCKHDQ   Y9, Y8, Y8
+	VPUNPCKLDQ   Y11, Y10, Y9
+	VPUNPCKHDQ   Y11, Y10, Y10
+	VPUNPCKLQDQ  Y9, Y6, Y11
+	VPUNPCKHQDQ  Y9, Y6, Y6
+	VPUNPCKLQDQ  Y10, Y8, Y9
+	VPUNPCKHQDQ  Y10, Y8, Y8
+	VSHUFI64X2   $0x00, Y11, Y7, Y10
+	VMOVDQU32    Y10, 544(R9)
+	VSHUFI64X2   $0x03, Y11, Y7, Y7
+	VMOVDQU32    Y7, 800(R9)
+	VSHUFI64X2   $0x00, Y6, Y5, Y7
+	VMOVDQU32    Y7, 608(R9)
+	VSHUFI64X2   $0x03, Y6, Y5, Y5
+	VMOVDQU32    Y5, 864(R9)
+	VSHUFI64X2   $0x00, Y9, Y12, Y5
+	VMOVDQU32    Y5, 672(R9)
+	VSHUFI64X2   $0x03, Y9, Y12, Y5
+	VMOVDQU32    Y5, 928(R9)
+	VSHUFI64X2   $0x00, Y8, Y4, Y5
+	VMOVDQU32    Y5, 736(R9)
+	VSHUFI64X2   $0x03, Y8, Y4, Y4
+	VMOVDQU32    Y4, 992(R9)
+
+sumZMMx16_loop:
+	MOVQ CX, R11
+	MOVQ DX, R12
+	LEAQ 64(BX), R13
+	CMPQ R13, DI
+	JLE  sumZMMx16_same
+	XORQ R13, R13
+	ADDQ $0x00000080, R11
+	ADDQ $0x00000080, R12
+
+sumZMMx16_same:
+	CMPQ R8, $0x01
+	JNE  sumZMMx16_more
+	MOVQ CX, R11
+	MOVQ DX, R12
+	MOVQ BX, R13
+
+sumZMMx16_more:
+	VMOVDQU32     Z0, 2048(AX)
+	VMOVDQU32     Z1, 2112(AX)
+	VMOVDQU32     Z2, 2176(AX)
+	VMOVDQU32     Z3, 2240(AX)
+	VPADDD.BCST   (SI), Z0, Z0
+	VPADDD        (R9), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0xca, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	MOVQ          R13, DX
+	SHLQ          $0x04, DX
+	NEGQ          DX
+	LEAQ          md5padmasks<>+0(SB), R14
+	LEAQ          640(R14)(DX*1), DX
+	MOVQ          (R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          (R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y4
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y4
+	MOVQ          8(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          8(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y5
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y5
+	VPADDD.BCST   4(SI), Z3, Z3
+	VPADDD        64(R9), Z3, Z3
+	VMOVDQA32     Z0, Z6
+	VPTERNLOGD    $0xca, Z2, Z1, Z6
+	VPADDD        Z6, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	MOVQ          16(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          16(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y6
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y6
+	MOVQ          24(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          24(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y7
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y7
+	MOVQ          32(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          32(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y8
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
+	VPADDD.BCST   8(SI), Z2, Z2
+	VPADDD        128(R9), Z2, Z2
+	VMOVDQA32     Z3, Z9
+	VPTERNLOGD    $0xca, Z1, Z0, Z9
+	VPADDD        Z9, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	MOVQ          40(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          40(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y9
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
+	MOVQ          48(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          48(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y10
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
+	MOVQ          56(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          56(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y11
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
+	VPADDD.BCST   12(SI), Z1, Z1
+	VPADDD        192(R9), Z1, Z1
+	VMOVDQA32     Z2, Z12
+	VPTERNLOGD    $0xca, Z0, Z3, Z12
+	VPADDD        Z12, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPUNPCKLDQ    Y5, Y4, Y12
+	VPUNPCKHDQ    Y5, Y4, Y4
+	VPUNPCKLDQ    Y7, Y6, Y5
+	VPADDD.BCST   16(SI), Z0, Z0
+	VPADDD        256(R9), Z0, Z0
+	VMOVDQA32     Z1, Z13
+	VPTERNLOGD    $0xca, Z3, Z2, Z13
+	VPADDD        Z13, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPUNPCKHDQ    Y7, Y6, Y6
+	VPUNPCKLQDQ   Y5, Y12, Y7
+	VPUNPCKHQDQ   Y5, Y12, Y5
+	VPADDD.BCST   20(SI), Z3, Z3
+	VPADDD        320(R9), Z3, Z3
+	VMOVDQA32     Z0, Z12
+	VPTERNLOGD    $0xca, Z2, Z1, Z12
+	VPADDD        Z12, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPUNPCKLQDQ   Y6, Y4, Y12
+	VPUNPCKHQDQ   Y6, Y4, Y4
+	VPUNPCKLDQ    Y9, Y8, Y6
+	VPADDD.BCST   24(SI), Z2, Z2
+	VPADDD        384(R9), Z2, Z2
+	VMOVDQA32     Z3, Z13
+	VPTERNLOGD    $0xca, Z1, Z0, Z13
+	VPADDD        Z13, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPUNPCKHDQ    Y9, Y8, Y8
+	VPUNPCKLDQ    Y11, Y10, Y9
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPADDD.BCST   28(SI), Z1, Z1
+	VPADDD        448(R9), Z1, Z1
+	VMOVDQA32     Z2, Z11
+	VPTERNLOGD    $0xca, Z0, Z3, Z11
+	VPADDD        Z11, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPUNPCKLQDQ   Y9, Y6, Y11
+	VPUNPCKHQDQ   Y9, Y6, Y6
+	VPUNPCKLQDQ   Y10, Y8, Y9
+	VPADDD.BCST   32(SI), Z0, Z0
+	VPADDD        512(R9), Z0, Z0
+	VMOVDQA32     Z1, Z13
+	VPTERNLOGD    $0xca, Z3, Z2, Z13
+	VPADDD        Z13, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPUNPCKHQDQ   Y10, Y8, Y8
+	VSHUFI64X2    $0x00, Y11, Y7, Y10
+	VMOVDQU32     Y10, (R10)
+	VSHUFI64X2    $0x03, Y11, Y7, Y7
+	VMOVDQU32     Y7, 256(R10)
+	VPADDD.BCST   36(SI), Z3, Z3
+	VPADDD        576(R9), Z3, Z3
+	VMOVDQA32     Z0, Z7
+	VPTERNLOGD    $0xca, Z2, Z1, Z7
+	VPADDD        Z7, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VSHUFI64X2    $0x00, Y6, Y5, Y7
+	VMOVDQU32     Y7, 64(R10)
+	VSHUFI64X2    $0x03, Y6, Y5, Y5
+	VMOVDQU32     Y5, 320(R10)
+	VSHUFI64X2    $0x00, Y9, Y12, Y5
+	VMOVDQU32     Y5, 128(R10)
+	VPADDD.BCST   40(SI), Z2, Z2
+	VPADDD        640(R9), Z2, Z2
+	VMOVDQA32     Z3, Z5
+	VPTERNLOGD    $0xca, Z1, Z0, Z5
+	VPADDD        Z5, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VSHUFI64X2    $0x03, Y9, Y12, Y5
+	VMOVDQU32     Y5, 384(R10)
+	VSHUFI64X2    $0x00, Y8, Y4, Y5
+	VMOVDQU32     Y5, 192(R10)
+	VSHUFI64X2    $0x03, Y8, Y4, Y4
+	VMOVDQU32     Y4, 448(R10)
+	VPADDD.BCST   44(SI), Z1, Z1
+	VPADDD        704(R9), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0xca, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	MOVQ          (R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          (R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y4
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y4
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y4
+	MOVQ          8(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          8(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y5
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y5
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y5
+	MOVQ          16(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          16(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y6
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y6
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y6
+	VPADDD.BCST   48(SI), Z0, Z0
+	VPADDD        768(R9), Z0, Z0
+	VMOVDQA32     Z1, Z7
+	VPTERNLOGD    $0xca, Z3, Z2, Z7
+	VPADDD        Z7, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	MOVQ          24(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          24(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y7
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y7
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y7
+	MOVQ          32(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          32(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y8
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y8
+	MOVQ          40(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          40(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y9
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y9
+	VPADDD.BCST   52(SI), Z3, Z3
+	VPADDD        832(R9), Z3, Z3
+	VMOVDQA32     Z0, Z10
+	VPTERNLOGD    $0xca, Z2, Z1, Z10
+	VPADDD        Z10, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	MOVQ          48(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          48(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y10
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y10
+	MOVQ          56(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          56(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y11
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y11
+	VPUNPCKLDQ    Y5, Y4, Y12
+	VPADDD.BCST   56(SI), Z2, Z2
+	VPADDD        896(R9), Z2, Z2
+	VMOVDQA32     Z3, Z13
+	VPTERNLOGD    $0xca, Z1, Z0, Z13
+	VPADDD        Z13, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPUNPCKHDQ    Y5, Y4, Y4
+	VPUNPCKLDQ    Y7, Y6, Y5
+	VPUNPCKHDQ    Y7, Y6, Y6
+	VPADDD.BCST   60(SI), Z1, Z1
+	VPADDD        960(R9), Z1, Z1
+	VMOVDQA32     Z2, Z7
+	VPTERNLOGD    $0xca, Z0, Z3, Z7
+	VPADDD        Z7, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPUNPCKLQDQ   Y5, Y12, Y7
+	VPUNPCKHQDQ   Y5, Y12, Y5
+	VPUNPCKLQDQ   Y6, Y4, Y12
+	VPADDD.BCST   64(SI), Z0, Z0
+	VPADDD        64(R9), Z0, Z0
+	VMOVDQA32     Z1, Z13
+	VPTERNLOGD    $0xe4, Z3, Z2, Z13
+	VPADDD        Z13, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPUNPCKHQDQ   Y6, Y4, Y4
+	VPUNPCKLDQ    Y9, Y8, Y6
+	VPUNPCKHDQ    Y9, Y8, Y8
+	VPADDD.BCST   68(SI), Z3, Z3
+	VPADDD        384(R9), Z3, Z3
+	VMOVDQA32     Z0, Z9
+	VPTERNLOGD    $0xe4, Z2, Z1, Z9
+	VPADDD        Z9, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPUNPCKLDQ    Y11, Y10, Y9
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPUNPCKLQDQ   Y9, Y6, Y11
+	VPADDD.BCST   72(SI), Z2, Z2
+	VPADDD        704(R9), Z2, Z2
+	VMOVDQA32     Z3, Z13
+	VPTERNLOGD    $0xe4, Z1, Z0, Z13
+	VPADDD        Z13, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPUNPCKHQDQ   Y9, Y6, Y6
+	VPUNPCKLQDQ   Y10, Y8, Y9
+	VPUNPCKHQDQ   Y10, Y8, Y8
+	VPADDD.BCST   76(SI), Z1, Z1
+	VPADDD        (R9), Z1, Z1
+	VMOVDQA32     Z2, Z10
+	VPTERNLOGD    $0xe4, Z0, Z3, Z10
+	VPADDD        Z10, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VSHUFI64X2    $0x00, Y11, Y7, Y10
+	VMOVDQU32     Y10, 512(R10)
+	VSHUFI64X2    $0x03, Y11, Y7, Y7
+	VMOVDQU32     Y7, 768(R10)
+	VSHUFI64X2    $0x00, Y6, Y5, Y7
+	VMOVDQU32     Y7, 576(R10)
+	VPADDD.BCST   80(SI), Z0, Z0
+	VPADDD        320(R9), Z0, Z0
+	VMOVDQA32     Z1, Z7
+	VPTERNLOGD    $0xe4, Z3, Z2, Z7
+	VPADDD        Z7, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VSHUFI64X2    $0x03, Y6, Y5, Y5
+	VMOVDQU32     Y5, 832(R10)
+	VSHUFI64X2    $0x00, Y9, Y12, Y5
+	VMOVDQU32     Y5, 640(R10)
+	VSHUFI64X2    $0x03, Y9, Y12, Y5
+	VMOVDQU32     Y5, 896(R10)
+	VPADDD.BCST   84(SI), Z3, Z3
+	VPADDD        640(R9), Z3, Z3
+	VMOVDQA32     Z0, Z5
+	VPTERNLOGD    $0xe4, Z2, Z1, Z5
+	VPADDD        Z5, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VSHUFI64X2    $0x00, Y8, Y4, Y5
+	VMOVDQU32     Y5, 704(R10)
+	VSHUFI64X2    $0x03, Y8, Y4, Y4
+	VMOVDQU32     Y4, 960(R10)
+	MOVQ          64(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          64(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y4
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y4
+	VPADDD.BCST   88(SI), Z2, Z2
+	VPADDD        960(R9), Z2, Z2
+	VMOVDQA32     Z3, Z5
+	VPTERNLOGD    $0xe4, Z1, Z0, Z5
+	VPADDD        Z5, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	MOVQ          72(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          72(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y5
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y5
+	MOVQ          80(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          80(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y6
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y6
+	MOVQ          88(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          88(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y7
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y7
+	VPADDD.BCST   92(SI), Z1, Z1
+	VPADDD        256(R9), Z1, Z1
+	VMOVDQA32     Z2, Z8
+	VPTERNLOGD    $0xe4, Z0, Z3, Z8
+	VPADDD        Z8, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	MOVQ          96(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          96(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y8
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
+	MOVQ          104(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          104(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y9
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
+	MOVQ          112(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          112(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y10
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
+	VPADDD.BCST   96(SI), Z0, Z0
+	VPADDD        576(R9), Z0, Z0
+	VMOVDQA32     Z1, Z11
+	VPTERNLOGD    $0xe4, Z3, Z2, Z11
+	VPADDD        Z11, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	MOVQ          120(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          120(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y11
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
+	VPUNPCKLDQ    Y5, Y4, Y12
+	VPUNPCKHDQ    Y5, Y4, Y4
+	VPADDD.BCST   100(SI), Z3, Z3
+	VPADDD        896(R9), Z3, Z3
+	VMOVDQA32     Z0, Z5
+	VPTERNLOGD    $0xe4, Z2, Z1, Z5
+	VPADDD        Z5, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPUNPCKLDQ    Y7, Y6, Y5
+	VPUNPCKHDQ    Y7, Y6, Y6
+	VPUNPCKLQDQ   Y5, Y12, Y7
+	VPADDD.BCST   104(SI), Z2, Z2
+	VPADDD        192(R9), Z2, Z2
+	VMOVDQA32     Z3, Z13
+	VPTERNLOGD    $0xe4, Z1, Z0, Z13
+	VPADDD        Z13, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPUNPCKHQDQ   Y5, Y12, Y5
+	VPUNPCKLQDQ   Y6, Y4, Y12
+	VPUNPCKHQDQ   Y6, Y4, Y4
+	VPADDD.BCST   108(SI), Z1, Z1
+	VPADDD        512(R9), Z1, Z1
+	VMOVDQA32     Z2, Z6
+	VPTERNLOGD    $0xe4, Z0, Z3, Z6
+	VPADDD        Z6, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPUNPCKLDQ    Y9, Y8, Y6
+	VPUNPCKHDQ    Y9, Y8, Y8
+	VPUNPCKLDQ    Y11, Y10, Y9
+	VPADDD.BCST   112(SI), Z0, Z0
+	VPADDD        832(R9), Z0, Z0
+	VMOVDQA32     Z1, Z13
+	VPTERNLOGD    $0xe4, Z3, Z2, Z13
+	VPADDD        Z13, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPUNPCKLQDQ   Y9, Y6, Y11
+	VPUNPCKHQDQ   Y9, Y6, Y6
+	VPADDD.BCST   116(SI), Z3, Z3
+	VPADDD        128(R9), Z3, Z3
+	VMOVDQA32     Z0, Z9
+	VPTERNLOGD    $0xe4, Z2, Z1, Z9
+	VPADDD        Z9, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPUNPCKLQDQ   Y10, Y8, Y9
+	VPUNPCKHQDQ   Y10, Y8, Y8
+	VSHUFI64X2    $0x00, Y11, Y7, Y10
+	VMOVDQU32     Y10, 32(R10)
+	VPADDD.BCST   120(SI), Z2, Z2
+	VPADDD        448(R9), Z2, Z2
+	VMOVDQA32     Z3, Z10
+	VPTERNLOGD    $0xe4, Z1, Z0, Z10
+	VPADDD        Z10, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VSHUFI64X2    $0x03, Y11, Y7, Y7
+	VMOVDQU32     Y7, 288(R10)
+	VSHUFI64X2    $0x00, Y6, Y5, Y7
+	VMOVDQU32     Y7, 96(R10)
+	VSHUFI64X2    $0x03, Y6, Y5, Y5
+	VMOVDQU32     Y5, 352(R10)
+	VPADDD.BCST   124(SI), Z1, Z1
+	VPADDD        768(R9), Z1, Z1
+	VMOVDQA32     Z2, Z5
+	VPTERNLOGD    $0xe4, Z0, Z3, Z5
+	VPADDD        Z5, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VSHUFI64X2    $0x00, Y9, Y12, Y5
+	VMOVDQU32     Y5, 160(R10)
+	VSHUFI64X2    $0x03, Y9, Y12, Y5
+	VMOVDQU32     Y5, 416(R10)
+	VSHUFI64X2    $0x00, Y8, Y4, Y5
+	VMOVDQU32     Y5, 224(R10)
+	VPADDD.BCST   128(SI), Z0, Z0
+	VPADDD        320(R9), Z0, Z0
+	VMOVDQA32     Z1, Z5
+	VPTERNLOGD    $0x96, Z3, Z2, Z5
+	VPADDD        Z5, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VSHUFI64X2    $0x03, Y8, Y4, Y4
+	VMOVDQU32     Y4, 480(R10)
+	MOVQ          64(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          64(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y4
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y4
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y4
+	MOVQ          72(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          72(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y5
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y5
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y5
+	VPADDD.BCST   132(SI), Z3, Z3
+	VPADDD        512(R9), Z3, Z3
+	VMOVDQA32     Z0, Z6
+	VPTERNLOGD    $0x96, Z2, Z1, Z6
+	VPADDD        Z6, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	MOVQ          80(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          80(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y6
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y6
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y6
+	MOVQ          88(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          88(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y7
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y7
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y7
+	MOVQ          96(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          96(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y8
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y8
+	VPADDD.BCST   136(SI), Z2, Z2
+	VPADDD        704(R9), Z2, Z2
+	VMOVDQA32     Z3, Z9
+	VPTERNLOGD    $0x96, Z1, Z0, Z9
+	VPADDD        Z9, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	MOVQ          104(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          104(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y9
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y9
+	MOVQ          112(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          112(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y10
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y10
+	MOVQ          120(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          120(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y11
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y11
+	VPADDD.BCST   140(SI), Z1, Z1
+	VPADDD        896(R9), Z1, Z1
+	VMOVDQA32     Z2, Z12
+	VPTERNLOGD    $0x96, Z0, Z3, Z12
+	VPADDD        Z12, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPUNPCKLDQ    Y5, Y4, Y12
+	VPUNPCKHDQ    Y5, Y4, Y4
+	VPUNPCKLDQ    Y7, Y6, Y5
+	VPADDD.BCST   144(SI), Z0, Z0
+	VPADDD        64(R9), Z0, Z0
+	VMOVDQA32     Z1, Z13
+	VPTERNLOGD    $0x96, Z3, Z2, Z13
+	VPADDD        Z13, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPUNPCKHDQ    Y7, Y6, Y6
+	VPUNPCKLQDQ   Y5, Y12, Y7
+	VPUNPCKHQDQ   Y5, Y12, Y5
+	VPADDD.BCST   148(SI), Z3, Z3
+	VPADDD        256(R9), Z3, Z3
+	VMOVDQA32     Z0, Z12
+	VPTERNLOGD    $0x96, Z2, Z1, Z12
+	VPADDD        Z12, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPUNPCKLQDQ   Y6, Y4, Y12
+	VPUNPCKHQDQ   Y6, Y4, Y4
+	VPUNPCKLDQ    Y9, Y8, Y6
+	VPADDD.BCST   152(SI), Z2, Z2
+	VPADDD        448(R9), Z2, Z2
+	VMOVDQA32     Z3, Z13
+	VPTERNLOGD    $0x96, Z1, Z0, Z13
+	VPADDD        Z13, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPUNPCKHDQ    Y9, Y8, Y8
+	VPUNPCKLDQ    Y11, Y10, Y9
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPADDD.BCST   156(SI), Z1, Z1
+	VPADDD        640(R9), Z1, Z1
+	VMOVDQA32     Z2, Z11
+	VPTERNLOGD    $0x96, Z0, Z3, Z11
+	VPADDD        Z11, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPUNPCKLQDQ   Y9, Y6, Y11
+	VPUNPCKHQDQ   Y9, Y6, Y6
+	VPUNPCKLQDQ   Y10, Y8, Y9
+	VPADDD.BCST   160(SI), Z0, Z0
+	VPADDD        832(R9), Z0, Z0
+	VMOVDQA32     Z1, Z13
+	VPTERNLOGD    $0x96, Z3, Z2, Z13
+	VPADDD        Z13, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPUNPCKHQDQ   Y10, Y8, Y8
+	VSHUFI64X2    $0x00, Y11, Y7, Y10
+	VMOVDQU32     Y10, 544(R10)
+	VSHUFI64X2    $0x03, Y11, Y7, Y7
+	VMOVDQU32     Y7, 800(R10)
+	VPADDD.BCST   164(SI), Z3, Z3
+	VPADDD        (R9), Z3, Z3
+	VMOVDQA32     Z0, Z7
+	VPTERNLOGD    $0x96, Z2, Z1, Z7
+	VPADDD        Z7, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VSHUFI64X2    $0x00, Y6, Y5, Y7
+	VMOVDQU32     Y7, 608(R10)
+	VSHUFI64X2    $0x03, Y6, Y5, Y5
+	VMOVDQU32     Y5, 864(R10)
+	VSHUFI64X2    $0x00, Y9, Y12, Y5
+	VMOVDQU32     Y5, 672(R10)
+	VPADDD.BCST   168(SI), Z2, Z2
+	VPADDD        192(R9), Z2, Z2
+	VMOVDQA32     Z3, Z5
+	VPTERNLOGD    $0x96, Z1, Z0, Z5
+	VPADDD        Z5, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VSHUFI64X2    $0x03, Y9, Y12, Y5
+	VMOVDQU32     Y5, 928(R10)
+	VSHUFI64X2    $0x00, Y8, Y4, Y5
+	VMOVDQU32     Y5, 736(R10)
+	VSHUFI64X2    $0x03, Y8, Y4, Y4
+	VMOVDQU32     Y4, 992(R10)
+	VPADDD.BCST   172(SI), Z1, Z1
+	VPADDD        384(R9), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0x96, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   176(SI), Z0, Z0
+	VPADDD        576(R9), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0x96, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   180(SI), Z3, Z3
+	VPADDD        768(R9), Z3, Z3
+	VMOVDQA32     Z0, Z4
+	VPTERNLOGD    $0x96, Z2, Z1, Z4
+	VPADDD        Z4, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   184(SI), Z2, Z2
+	VPADDD        960(R9), Z2, Z2
+	VMOVDQA32     Z3, Z4
+	VPTERNLOGD    $0x96, Z1, Z0, Z4
+	VPADDD        Z4, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   188(SI), Z1, Z1
+	VPADDD        128(R9), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0x96, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   192(SI), Z0, Z0
+	VPADDD        (R9), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0x39, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   196(SI), Z3, Z3
+	VPADDD        448(R9), Z3, Z3
+	VMOVDQA32     Z0, Z4
+	VPTERNLOGD    $0x39, Z2, Z1, Z4
+	VPADDD        Z4, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   200(SI), Z2, Z2
+	VPADDD        896(R9), Z2, Z2
+	VMOVDQA32     Z3, Z4
+	VPTERNLOGD    $0x39, Z1, Z0, Z4
+	VPADDD        Z4, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   204(SI), Z1, Z1
+	VPADDD        320(R9), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0x39, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   208(SI), Z0, Z0
+	VPADDD        768(R9), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0x39, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   212(SI), Z3, Z3
+	VPADDD        192(R9), Z3, Z3
+	VMOVDQA32     Z0, Z4
+	VPTERNLOGD    $0x39, Z2, Z1, Z4
+	VPADDD        Z4, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   216(SI), Z2, Z2
+	VPADDD        640(R9), Z2, Z2
+	VMOVDQA32     Z3, Z4
+	VPTERNLOGD    $0x39, Z1, Z0, Z4
+	VPADDD        Z4, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   220(SI), Z1, Z1
+	VPADDD        64(R9), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0x39, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   224(SI), Z0, Z0
+	VPADDD        512(R9), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0x39, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   228(SI), Z3, Z3
+	VPADDD        960(R9), Z3, Z3
+	VMOVDQA32     Z0, Z4
+	VPTERNLOGD    $0x39, Z2, Z1, Z4
+	VPADDD        Z4, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   232(SI), Z2, Z2
+	VPADDD        384(R9), Z2, Z2
+	VMOVDQA32     Z3, Z4
+	VPTERNLOGD    $0x39, Z1, Z0, Z4
+	VPADDD        Z4, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   236(SI), Z1, Z1
+	VPADDD        832(R9), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0x39, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   240(SI), Z0, Z0
+	VPADDD        256(R9), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0x39, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   244(SI), Z3, Z3
+	VPADDD        704(R9), Z3, Z3
+	VMOVDQA32     Z0, Z4
+	VPTERNLOGD    $0x39, Z2, Z1, Z4
+	VPADDD        Z4, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   248(SI), Z2, Z2
+	VPADDD        128(R9), Z2, Z2
+	VMOVDQA32     Z3, Z4
+	VPTERNLOGD    $0x39, Z1, Z0, Z4
+	VPADDD        Z4, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   252(SI), Z1, Z1
+	VPADDD        576(R9), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0x39, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD        2048(AX), Z0, Z0
+	VPADDD        2112(AX), Z1, Z1
+	VPADDD        2176(AX), Z2, Z2
+	VPADDD        2240(AX), Z3, Z3
+	CMPQ          BX, DI
+	JNE           sumZMMx16_next
+	LEAQ          2360(SP), DX
+	NEGQ          DX
+	ADDQ          CX, DX
+	SHRQ          $0x03, DX
+	MOVQ          n+48(FP), CX
+	SUBQ          DX, CX
+	MOVQ          idx_base+24(FP), BX
+	LEAQ          (BX)(DX*4), BX
+	MOVQ          out+56(FP), DX
+	VEXTRACTI64X4 $0x01, Z0, Y4
+	VEXTRACTI64X4 $0x01, Z1, Y5
+	VEXTRACTI64X4 $0x01, Z2, Y6
+	VEXTRACTI64X4 $0x01, Z3, Y7
+	VPUNPCKLDQ    Y1, Y0, Y8
+	VPUNPCKHDQ    Y1, Y0, Y0
+	VPUNPCKLDQ    Y3, Y2, Y1
+	VPUNPCKHDQ    Y3, Y2, Y2
+	VPUNPCKLQDQ   Y1, Y8, Y3
+	VPUNPCKHQDQ   Y1, Y8, Y1
+	VPUNPCKLQDQ   Y2, Y0, Y8
+	VPUNPCKHQDQ   Y2, Y0, Y0
+	CMPQ          CX, $0x00000000
+	JLE           sumZMMx16_stored
+	MOVLQSX       (BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X3, (DX)(R14*1)
+	CMPQ          CX, $0x00000001
+	JLE           sumZMMx16_stored
+	MOVLQSX       4(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X1, (DX)(R14*1)
+	CMPQ          CX, $0x00000002
+	JLE           sumZMMx16_stored
+	MOVLQSX       8(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X8, (DX)(R14*1)
+	CMPQ          CX, $0x00000003
+	JLE           sumZMMx16_stored
+	MOVLQSX       12(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X0, (DX)(R14*1)
+	CMPQ          CX, $0x00000004
+	JLE           sumZMMx16_stored
+	MOVLQSX       16(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y3, (DX)(R14*1)
+	CMPQ          CX, $0x00000005
+	JLE           sumZMMx16_stored
+	MOVLQSX       20(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
+	CMPQ          CX, $0x00000006
+	JLE           sumZMMx16_stored
+	MOVLQSX       24(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y8, (DX)(R14*1)
+	CMPQ          CX, $0x00000007
+	JLE           sumZMMx16_stored
+	MOVLQSX       28(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
+	VPUNPCKLDQ    Y5, Y4, Y0
+	VPUNPCKHDQ    Y5, Y4, Y1
+	VPUNPCKLDQ    Y7, Y6, Y2
+	VPUNPCKHDQ    Y7, Y6, Y3
+	VPUNPCKLQDQ   Y2, Y0, Y4
+	VPUNPCKHQDQ   Y2, Y0, Y0
+	VPUNPCKLQDQ   Y3, Y1, Y2
+	VPUNPCKHQDQ   Y3, Y1, Y1
+	CMPQ          CX, $0x00000008
+	JLE           sumZMMx16_stored
+	MOVLQSX       32(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X4, (DX)(R14*1)
+	CMPQ          CX, $0x00000009
+	JLE           sumZMMx16_stored
+	MOVLQSX       36(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X0, (DX)(R14*1)
+	CMPQ          CX, $0x0000000a
+	JLE           sumZMMx16_stored
+	MOVLQSX       40(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X2, (DX)(R14*1)
+	CMPQ          CX, $0x0000000b
+	JLE           sumZMMx16_stored
+	MOVLQSX       44(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X1, (DX)(R14*1)
+	CMPQ          CX, $0x0000000c
+	JLE           sumZMMx16_stored
+	MOVLQSX       48(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y4, (DX)(R14*1)
+	CMPQ          CX, $0x0000000d
+	JLE           sumZMMx16_stored
+	MOVLQSX       52(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
+	CMPQ          CX, $0x0000000e
+	JLE           sumZMMx16_stored
+	MOVLQSX       56(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y2, (DX)(R14*1)
+	CMPQ          CX, $0x0000000f
+	JLE           sumZMMx16_stored
+	MOVLQSX       60(BX), CX
+	SHLQ          $0x04, CX
+	VEXTRACTI32X4 $0x01, Y1, (DX)(CX*1)
+
+sumZMMx16_stored:
+	VPBROADCASTD md5init<>+0(SB), Z0
+	VPBROADCASTD md5init<>+4(SB), Z1
+	VPBROADCASTD md5init<>+8(SB), Z2
+	VPBROADCASTD md5init<>+12(SB), Z3
+
+sumZMMx16_next:
+	XCHGQ R9, R10
+	MOVQ  R11, CX
+	MOVQ  R12, DX
+	MOVQ  R13, BX
+	DECQ  R8
+	JNZ   sumZMMx16_loop
+	VZEROUPPER
+	RET
+
+// func sumZMMx32(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
+TEXT ·sumZMMx32(SB), $8760-72
+	LEAQ (SP), AX
+	ADDQ $0x38, AX
+	ANDQ $-64, AX
+	MOVQ msgs_base+0(FP), CX
+	MOVQ idx_base+24(FP), DX
+	MOVQ idx_len+32(FP), BX
+	XORQ SI, SI
+
+sumZMMx32_gather:
+	MOVLQSX      (DX)(SI*4), DI
+	LEAQ         (DI)(DI*2), DI
+	MOVQ         (CX)(DI*8), R8
+	TESTQ        R8, R8
+	CMOVQEQ      CX, R8
+	MOVQ         R8, 4664(SP)(SI*8)
+	MOVQ         8(CX)(DI*8), DI
+	SHLQ         $0x03, DI
+	MOVQ         DI, 6712(SP)(SI*8)
+	INCQ         SI
+	CMPQ         SI, BX
+	JB           sumZMMx32_gather
+	LEAQ         4664(SP), CX
+	LEAQ         6712(SP), DX
+	XORQ         BX, BX
+	MOVQ         nblocks+64(FP), SI
+	LEAQ         -1(SI), DI
+	SHLQ         $0x06, DI
+	MOVQ         idx_len+32(FP), R8
+	SHRQ         $0x05, R8
+	IMULQ        SI, R8
+	LEAQ         md5consts<>+0(SB), SI
+	VPBROADCASTD md5init<>+0(SB), Z0
+	VPBROADCASTD md5init<>+4(SB), Z1
+	VPBROADCASTD md5init<>+8(SB), Z2
+	VPBROADCASTD md5init<>+12(SB), Z3
+	VPBROADCASTD md5init<>+0(SB), Z4
+	VPBROADCASTD md5init<>+4(SB), Z5
+	VPBROADCASTD md5init<>+8(SB), Z6
+	VPBROADCASTD md5init<>+12(SB), Z7
+	LEAQ         (AX), R9
+	LEAQ         2048(AX), R10
+	MOVQ         BX, R11
+	SHLQ         $0x04, R11
+	NEGQ         R11
+	LEAQ         md5padmasks<>+0(SB), R12
+	LEAQ         640(R12)(R11*1), R11
+	MOVQ         (DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         (CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y8
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
+	MOVQ         8(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         8(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y9
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
+	MOVQ         16(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         16(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y10
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
+	MOVQ         24(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         24(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y11
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
+	MOVQ         32(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         32(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y12
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
+	MOVQ         40(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         40(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y13
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
+	MOVQ         48(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         48(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y14
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
+	MOVQ         56(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         56(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y15
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
+	VPUNPCKLDQ   Y9, Y8, Y16
+	VPUNPCKHDQ   Y9, Y8, Y8
+	VPUNPCKLDQ   Y11, Y10, Y9
+	VPUNPCKHDQ   Y11, Y10, Y10
+	VPUNPCKLQDQ  Y9, Y16, Y11
+	VPUNPCKHQDQ  Y9, Y16, Y9
+	VPUNPCKLQDQ  Y10, Y8, Y16
+	VPUNPCKHQDQ  Y10, Y8, Y8
+	VPUNPCKLDQ   Y13, Y12, Y10
+	VPUNPCKHDQ   Y13, Y12, Y12
+	VPUNPCKLDQ   Y15, Y14, Y13
+	VPUNPCKHDQ   Y15, Y14, Y14
+	VPUNPCKLQDQ  Y13, Y10, Y15
+	VPUNPCKHQDQ  Y13, Y10, Y10
+	VPUNPCKLQDQ  Y14, Y12, Y13
+	VPUNPCKHQDQ  Y14, Y12, Y12
+	VSHUFI64X2   $0x00, Y15, Y11, Y14
+	VMOVDQU32    Y14, (R9)
+	VSHUFI64X2   $0x03, Y15, Y11, Y11
+	VMOVDQU32    Y11, 512(R9)
+	VSHUFI64X2   $0x00, Y10, Y9, Y11
+	VMOVDQU32    Y11, 128(R9)
+	VSHUFI64X2   $0x03, Y10, Y9, Y9
+	VMOVDQU32    Y9, 640(R9)
+	VSHUFI64X2   $0x00, Y13, Y16, Y9
+	VMOVDQU32    Y9, 256(R9)
+	VSHUFI64X2   $0x03, Y13, Y16, Y9
+	VMOVDQU32    Y9, 768(R9)
+	VSHUFI64X2   $0x00, Y12, Y8, Y9
+	VMOVDQU32    Y9, 384(R9)
+	VSHUFI64X2   $0x03, Y12, Y8, Y8
+	VMOVDQU32    Y8, 896(R9)
+	MOVQ         (DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         (CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y8
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y8
+	MOVQ         8(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         8(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y9
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y9
+	MOVQ         16(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         16(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y10
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y10
+	MOVQ         24(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         24(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y11
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y11
+	MOVQ         32(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         32(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y12
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y12
+	MOVQ         40(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         40(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y13
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y13
+	MOVQ         48(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         48(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y14
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y14
+	MOVQ         56(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         56(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y15
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y15
+	VPUNPCKLDQ   Y9, Y8, Y16
+	VPUNPCKHDQ   Y9, Y8, Y8
+	VPUNPCKLDQ   Y11, Y10, Y9
+	VPUNPCKHDQ   Y11, Y10, Y10
+	VPUNPCKLQDQ  Y9, Y16, Y11
+	VPUNPCKHQDQ  Y9, Y16, Y9
+	VPUNPCKLQDQ  Y10, Y8, Y16
+	VPUNPCKHQDQ  Y10, Y8, Y8
+	VPUNPCKLDQ   Y13, Y12, Y10
+	VPUNPCKHDQ   Y13, Y12, Y12
+	VPUNPCKLDQ   Y15, Y14, Y13
+	VPUNPCKHDQ   Y15, Y14, Y14
+	VPUNPCKLQDQ  Y13, Y10, Y15
+	VPUNPCKHQDQ  Y13, Y10, Y10
+	VPUNPCKLQDQ  Y14, Y12, Y13
+	VPUNPCKHQDQ  Y14, Y12, Y12
+	VSHUFI64X2   $0x00, Y15, Y11, Y14
+	VMOVDQU32    Y14, 1024(R9)
+	VSHUFI64X2   $0x03, Y15, Y11, Y11
+	VMOVDQU32    Y11, 1536(R9)
+	VSHUFI64X2   $0x00, Y10, Y9, Y11
+	VMOVDQU32    Y11, 1152(R9)
+	VSHUFI64X2   $0x03, Y10, Y9, Y9
+	VMOVDQU32    Y9, 1664(R9)
+	VSHUFI64X2   $0x00, Y13, Y16, Y9
+	VMOVDQU32    Y9, 1280(R9)
+	VSHUFI64X2   $0x03, Y13, Y16, Y9
+	VMOVDQU32    Y9, 1792(R9)
+	VSHUFI64X2   $0x00, Y12, Y8, Y9
+	VMOVDQU32    Y9, 1408(R9)
+	VSHUFI64X2   $0x03, Y12, Y8, Y8
+	VMOVDQU32    Y8, 1920(R9)
+	MOVQ         64(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         64(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y8
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
+	MOVQ         72(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         72(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y9
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
+	MOVQ         80(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         80(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y10
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
+	MOVQ         88(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         88(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y11
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
+	MOVQ         96(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         96(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y12
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
+	MOVQ         104(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         104(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y13
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
+	MOVQ         112(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         112(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y14
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
+	MOVQ         120(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         120(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y15
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
+	VPUNPCKLDQ   Y9, Y8, Y16
+	VPUNPCKHDQ   Y9, Y8, Y8
+	VPUNPCKLDQ   Y11, Y10, Y9
+	VPUNPCKHDQ   Y11, Y10, Y10
+	VPUNPCKLQDQ  Y9, Y16, Y11
+	VPUNPCKHQDQ  Y9, Y16, Y9
+	VPUNPCKLQDQ  Y10, Y8, Y16
+	VPUNPCKHQDQ  Y10, Y8, Y8
+	VPUNPCKLDQ   Y13, Y12, Y10
+	VPUNPCKHDQ   Y13, Y12, Y12
+	VPUNPCKLDQ   Y15, Y14, Y13
+	VPUNPCKHDQ   Y15, Y14, Y14
+	VPUNPCKLQDQ  Y13, Y10, Y15
+	VPUNPCKHQDQ  Y13, Y10, Y10
+	VPUNPCKLQDQ  Y14, Y12, Y13
+	VPUNPCKHQDQ  Y14, Y12, Y12
+	VSHUFI64X2   $0x00, Y15, Y11, Y14
+	VMOVDQU32    Y14, 32(R9)
+	VSHUFI64X2   $0x03, Y15, Y11, Y11
+	VMOVDQU32    Y11, 544(R9)
+	VSHUFI64X2   $0x00, Y10, Y9, Y11
+	VMOVDQU32    Y11, 160(R9)
+	VSHUFI64X2   $0x03, Y10, Y9, Y9
+	VMOVDQU32    Y9, 672(R9)
+	VSHUFI64X2   $0x00, Y13, Y16, Y9
+	VMOVDQU32    Y9, 288(R9)
+	VSHUFI64X2   $0x03, Y13, Y16, Y9
+	VMOVDQU32    Y9, 800(R9)
+	VSHUFI64X2   $0x00, Y12, Y8, Y9
+	VMOVDQU32    Y9, 416(R9)
+	VSHUFI64X2   $0x03, Y12, Y8, Y8
+	VMOVDQU32    Y8, 928(R9)
+	MOVQ         64(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         64(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y8
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y8
+	MOVQ         72(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         72(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y9
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y9
+	MOVQ         80(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         80(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y10
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y10
+	MOVQ         88(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         88(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y11
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y11
+	MOVQ         96(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         96(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y12
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y12
+	MOVQ         104(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         104(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y13
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y13
+	MOVQ         112(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         112(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y14
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y14
+	MOVQ         120(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         120(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y15
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y15
+	VPUNPCKLDQ   Y9, Y8, Y16
+	VPUNPCKHDQ   Y9, Y8, Y8
+	VPUNPCKLDQ   Y11, Y10, Y9
+	VPUNPCKHDQ   Y11, Y10, Y10
+	VPUNPCKLQDQ  Y9, Y16, Y11
+	VPUNPCKHQDQ  Y9, Y16, Y9
+	VPUNPCKLQDQ  Y10, Y8, Y16
+	VPUNPCKHQDQ  Y10, Y8, Y8
+	VPUNPCKLDQ   Y13, Y12, Y10
+	VPUNPCKHDQ   Y13, Y12, Y12
+	VPUNPCKLDQ   Y15, Y14, Y13
+	VPUNPCKHDQ   Y15, Y14, Y14
+	VPUNPCKLQDQ  Y13, Y10, Y15
+	VPUNPCKHQDQ  Y13, Y10, Y10
+	VPUNPCKLQDQ  Y14, Y12, Y13
+	VPUNPCKHQDQ  Y14, Y12, Y12
+	VSHUFI64X2   $0x00, Y15, Y11, Y14
+	VMOVDQU32    Y14, 1056(R9)
+	VSHUFI64X2   $0x03, Y15, Y11, Y11
+	VMOVDQU32    Y11, 1568(R9)
+	VSHUFI64X2   $0x00, Y10, Y9, Y11
+	VMOVDQU32    Y11, 1184(R9)
+	VSHUFI64X2   $0x03, Y10, Y9, Y9
+	VMOVDQU32    Y9, 1696(R9)
+	VSHUFI64X2   $0x00, Y13, Y16, Y9
+	VMOVDQU32    Y9, 1312(R9)
+	VSHUFI64X2   $0x03, Y13, Y16, Y9
+	VMOVDQU32    Y9, 1824(R9)
+	VSHUFI64X2   $0x00, Y12, Y8, Y9
+	VMOVDQU32    Y9, 1440(R9)
+	VSHUFI64X2   $0x03, Y12, Y8, Y8
+	VMOVDQU32    Y8, 1952(R9)
+	MOVQ         128(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         128(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y8
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
+	MOVQ         136(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         136(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y9
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
+	MOVQ         144(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         144(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y10
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
+	MOVQ         152(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         152(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y11
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
+	MOVQ         160(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         160(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y12
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
+	MOVQ         168(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         168(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y13
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
+	MOVQ         176(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         176(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y14
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
+	MOVQ         184(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         184(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y15
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
+	VPUNPCKLDQ   Y9, Y8, Y16
+	VPUNPCKHDQ   Y9, Y8, Y8
+	VPUNPCKLDQ   Y11, Y10, Y9
+	VPUNPCKHDQ   Y11, Y10, Y10
+	VPUNPCKLQDQ  Y9, Y16, Y11
+	VPUNPCKHQDQ  Y9, Y16, Y9
+	VPUNPCKLQDQ  Y10, Y8, Y16
+	VPUNPCKHQDQ  Y10, Y8, Y8
+	VPUNPCKLDQ   Y13, Y12, Y10
+	VPUNPCKHDQ   Y13, Y12, Y12
+	VPUNPCKLDQ   Y15, Y14, Y13
+	VPUNPCKHDQ   Y15, Y14, Y14
+	VPUNPCKLQDQ  Y13, Y10, Y15
+	VPUNPCKHQDQ  Y13, Y10, Y10
+	VPUNPCKLQDQ  Y14, Y12, Y13
+	VPUNPCKHQDQ  Y14, Y12, Y12
+	VSHUFI64X2   $0x00, Y15, Y11, Y14
+	VMOVDQU32    Y14, 64(R9)
+	VSHUFI64X2   $0x03, Y15, Y11, Y11
+	VMOVDQU32    Y11, 576(R9)
+	VSHUFI64X2   $0x00, Y10, Y9, Y11
+	VMOVDQU32    Y11, 192(R9)
+	VSHUFI64X2   $0x03, Y10, Y9, Y9
+	VMOVDQU32    Y9, 704(R9)
+	VSHUFI64X2   $0x00, Y13, Y16, Y9
+	VMOVDQU32    Y9, 320(R9)
+	VSHUFI64X2   $0x03, Y13, Y16, Y9
+	VMOVDQU32    Y9, 832(R9)
+	VSHUFI64X2   $0x00, Y12, Y8, Y9
+	VMOVDQU32    Y9, 448(R9)
+	VSHUFI64X2   $0x03, Y12, Y8, Y8
+	VMOVDQU32    Y8, 960(R9)
+	MOVQ         128(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         128(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y8
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y8
+	MOVQ         136(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         136(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y9
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y9
+	MOVQ         144(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         144(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y10
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y10
+	MOVQ         152(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         152(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y11
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y11
+	MOVQ         160(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         160(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y12
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y12
+	MOVQ         168(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         168(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y13
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y13
+	MOVQ         176(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         176(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y14
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y14
+	MOVQ         184(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         184(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y15
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y15
+	VPUNPCKLDQ   Y9, Y8, Y16
+	VPUNPCKHDQ   Y9, Y8, Y8
+	VPUNPCKLDQ   Y11, Y10, Y9
+	VPUNPCKHDQ   Y11, Y10, Y10
+	VPUNPCKLQDQ  Y9, Y16, Y11
+	VPUNPCKHQDQ  Y9, Y16, Y9
+	VPUNPCKLQDQ  Y10, Y8, Y16
+	VPUNPCKHQDQ  Y10, Y8, Y8
+	VPUNPCKLDQ   Y13, Y12, Y10
+	VPUNPCKHDQ   Y13, Y12, Y12
+	VPUNPCKLDQ   Y15, Y14, Y13
+	VPUNPCKHDQ   Y15, Y14, Y14
+	VPUNPCKLQDQ  Y13, Y10, Y15
+	VPUNPCKHQDQ  Y13, Y10, Y10
+	VPUNPCKLQDQ  Y14, Y12, Y13
+	VPUNPCKHQDQ  Y14, Y12, Y12
+	VSHUFI64X2   $0x00, Y15, Y11, Y14
+	VMOVDQU32    Y14, 1088(R9)
+	VSHUFI64X2   $0x03, Y15, Y11, Y11
+	VMOVDQU32    Y11, 1600(R9)
+	VSHUFI64X2   $0x00, Y10, Y9, Y11
+	VMOVDQU32    Y11, 1216(R9)
+	VSHUFI64X2   $0x03, Y10, Y9, Y9
+	VMOVDQU32    Y9, 1728(R9)
+	VSHUFI64X2   $0x00, Y13, Y16, Y9
+	VMOVDQU32    Y9, 1344(R9)
+	VSHUFI64X2   $0x03, Y13, Y16, Y9
+	VMOVDQU32    Y9, 1856(R9)
+	VSHUFI64X2   $0x00, Y12, Y8, Y9
+	VMOVDQU32    Y9, 1472(R9)
+	VSHUFI64X2   $0x03, Y12, Y8, Y8
+	VMOVDQU32    Y8, 1984(R9)
+	MOVQ         192(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         192(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y8
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
+	MOVQ         200(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         200(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y9
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
+	MOVQ         208(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         208(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y10
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
+	MOVQ         216(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         216(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y11
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
+	MOVQ         224(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         224(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y12
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
+	MOVQ         232(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         232(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y13
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
+	MOVQ         240(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         240(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y14
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
+	MOVQ         248(DX), R12
+	KMOVD        (R11)(R12*2), K1
+	KMOVD        4(R11)(R12*2), K2
+	MOVQ         248(CX), R12
+	VMOVDQU8.Z   (R12)(BX*1), K1, Y15
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
+	VPUNPCKLDQ   Y9, Y8, Y16
+	VPUNPCKHDQ   Y9, Y8, Y8
+	VPUNPCKLDQ   Y11, Y10, Y9
+	VPUNPCKHDQ   Y11, Y10, Y10
+	VPUNPCKLQDQ  Y9, Y16, Y11
+	VPUNPCKHQDQ  Y9, Y16, Y9
+	VPUNPCKLQDQ  Y10, Y8, Y16
+	VPUNPCKHQDQ  Y10, Y8, Y8
+	VPUNPCKLDQ   Y13, Y12, Y10
+	VPUNPCKHDQ   Y13, Y12, Y12
+	VPUNPCKLDQ   Y15, Y14, Y13
+	VPUNPCKHDQ   Y15, Y14, Y14
+	VPUNPCKLQDQ  Y13, Y10, Y15
+	VPUNPCKHQDQ  Y13, Y10, Y10
+	VPUNPCKLQDQ  Y14, Y12, Y13
+	VPUNPCKHQDQ  Y14, Y12, Y12
+	VSHUFI64X2   $0x00, Y15, Y11, Y14
+	VMOVDQU32    Y14, 96(R9)
+	VSHUFI64X2   $0x03, Y15, Y11, Y11
+	VMOVDQU32    Y11, 608(R9)
+	VSHUFI64X2   $0x00, Y10, Y9, Y11
+	VMOVDQU32    Y11, 224(R9)
+	VSHUFI64X2   $0x03, Y10, Y9, Y9
+	VMOVDQU32    Y9, 736(R9)
+	VSHUFI64X2   $0x00, Y13, Y16, Y9
+	VMOVDQU32    Y9, 352(R9)
+	VSHUFI64X2   $0x03, Y13, Y16, Y9
+	VMOVDQU32    Y9, 864(R9)
+	VSHUFI64X2   $0x00, Y12, Y8, Y9
+	VMOVDQU32    Y9, 480(R9)
+	VSHUFI64X2   $0x03, Y12, Y8, Y8
+	VMOVDQU32    Y8, 992(R9)
+	MOVQ         192(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         192(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y8
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y8
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y8
+	MOVQ         200(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         200(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y9
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y9
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y9
+	MOVQ         208(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         208(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y10
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y10
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y10
+	MOVQ         216(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         216(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y11
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y11
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y11
+	MOVQ         224(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         224(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y12
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y12
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y12
+	MOVQ         232(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         232(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y13
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y13
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y13
+	MOVQ         240(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         240(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y14
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y14
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y14
+	MOVQ         248(DX), R12
+	KMOVD        -512(R11)(R12*2), K1
+	KMOVD        -508(R11)(R12*2), K2
+	MOVQ         248(CX), R13
+	VMOVDQU8.Z   32(R13)(BX*1), K1, Y15
+	VMOVDQU8     md5padbytes<>+0(SB), K2, Y15
+	KMOVB        -504(R11)(R12*2), K1
+	VPBROADCASTQ R12, K1, Y15
+	VPUNPCKLDQ   Y9, Y8, Y16
+	VPUNPCKHDQ   Y9, Y8, Y8
+	VPUNPCKLDQ   Y11, Y10, Y9
+	VPUNPCKHDQ   Y11, Y10, Y10
+	VPUNPCKLQDQ  Y9, Y16, Y11
+	VPUNPCKHQDQ  Y9, Y16, Y9
+	VPUNPCKLQDQ  Y10, Y8, Y16
+	VPUNPCKHQDQ  Y10, Y8, Y8
+	VPUNPCKLDQ   Y13, Y12, Y10
+	VPUNPCKHDQ   Y13, Y12, Y12
+	VPUNPCKLDQ   Y15, Y14, Y13
+	VPUNPCKHDQ   Y15, Y14, Y14
+	VPUNPCKLQDQ  Y13, Y10, Y15
+	VPUNPCKHQDQ  Y13, Y10, Y10
+	VPUNPCKLQDQ  Y14, Y12, Y13
+	VPUNPCKHQDQ  Y14, Y12, Y12
+	VSHUFI64X2   $0x00, Y15, Y11, Y14
+	VMOVDQU32    Y14, 1120(R9)
+	VSHUFI64X2   $0x03, Y15, Y11, Y11
+	VMOVDQU32    Y11, 1632(R9)
+	VSHUFI64X2   $0x00, Y10, Y9, Y11
+	VMOVDQU32    Y11, 1248(R9)
+	VSHUFI64X2   $0x03, Y10, Y9, Y9
+	VMOVDQU32    Y9, 1760(R9)
+	VSHUFI64X2   $0x00, Y13, Y16, Y9
+	VMOVDQU32    Y9, 1376(R9)
+	VSHUFI64X2   $0x03, Y13, Y16, Y9
+	VMOVDQU32    Y9, 1888(R9)
+	VSHUFI64X2   $0x00, Y12, Y8, Y9
+	VMOVDQU32    Y9, 1504(R9)
+	VSHUFI64X2   $0x03, Y12, Y8, Y8
+	VMOVDQU32    Y8, 2016(R9)
+
+sumZMMx32_loop:
+	MOVQ CX, R11
+	MOVQ DX, R12
+	LEAQ 64(BX), R13
+	CMPQ R13, DI
+	JLE  sumZMMx32_same
+	XORQ R13, R13
+	ADDQ $0x00000100, R11
+	ADDQ $0x00000100, R12
+
+sumZMMx32_same:
+	CMPQ R8, $0x01
+	JNE  sumZMMx32_more
+	MOVQ CX, R11
+	MOVQ DX, R12
+	MOVQ BX, R13
+
+sumZMMx32_more:
+	VMOVDQU32     Z0, 4096(AX)
+	VMOVDQU32     Z1, 4224(AX)
+	VMOVDQU32     Z2, 4352(AX)
+	VMOVDQU32     Z3, 4480(AX)
+	VMOVDQU32     Z4, 4160(AX)
+	VMOVDQU32     Z5, 4288(AX)
+	VMOVDQU32     Z6, 4416(AX)
+	VMOVDQU32     Z7, 4544(AX)
+	VPADDD.BCST   (SI), Z0, Z0
+	VPADDD        (R9), Z0, Z0
+	VMOVDQA32     Z1, Z8
+	VPTERNLOGD    $0xca, Z3, Z2, Z8
+	VPADDD        Z8, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   (SI), Z4, Z4
+	VPADDD        64(R9), Z4, Z4
+	VMOVDQA32     Z5, Z8
+	VPTERNLOGD    $0xca, Z7, Z6, Z8
+	VPADDD        Z8, Z4, Z4
+	VPROLD        $0x07, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	MOVQ          R13, DX
+	SHLQ          $0x04, DX
+	NEGQ          DX
+	LEAQ          md5padmasks<>+0(SB), R14
+	LEAQ          640(R14)(DX*1), DX
+	MOVQ          (R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          (R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y8
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
+	MOVQ          8(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          8(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y9
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
+	MOVQ          16(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          16(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y10
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
+	MOVQ          24(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          24(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y11
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
+	VPADDD.BCST   4(SI), Z3, Z3
+	VPADDD        128(R9), Z3, Z3
+	VMOVDQA32     Z0, Z12
+	VPTERNLOGD    $0xca, Z2, Z1, Z12
+	VPADDD        Z12, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   4(SI), Z7, Z7
+	VPADDD        192(R9), Z7, Z7
+	VMOVDQA32     Z4, Z12
+	VPTERNLOGD    $0xca, Z6, Z5, Z12
+	VPADDD        Z12, Z7, Z7
+	VPROLD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	MOVQ          32(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          32(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y12
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
+	MOVQ          40(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          40(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y13
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
+	MOVQ          48(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          48(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y14
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
+	MOVQ          56(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          56(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y15
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
+	VPUNPCKLDQ    Y9, Y8, Y16
+	VPADDD.BCST   8(SI), Z2, Z2
+	VPADDD        256(R9), Z2, Z2
+	VMOVDQA32     Z3, Z17
+	VPTERNLOGD    $0xca, Z1, Z0, Z17
+	VPADDD        Z17, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   8(SI), Z6, Z6
+	VPADDD        320(R9), Z6, Z6
+	VMOVDQA32     Z7, Z17
+	VPTERNLOGD    $0xca, Z5, Z4, Z17
+	VPADDD        Z17, Z6, Z6
+	VPROLD        $0x11, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPUNPCKHDQ    Y9, Y8, Y8
+	VPUNPCKLDQ    Y11, Y10, Y9
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPUNPCKLQDQ   Y9, Y16, Y11
+	VPUNPCKHQDQ   Y9, Y16, Y9
+	VPADDD.BCST   12(SI), Z1, Z1
+	VPADDD        384(R9), Z1, Z1
+	VMOVDQA32     Z2, Z16
+	VPTERNLOGD    $0xca, Z0, Z3, Z16
+	VPADDD        Z16, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   12(SI), Z5, Z5
+	VPADDD        448(R9), Z5, Z5
+	VMOVDQA32     Z6, Z16
+	VPTERNLOGD    $0xca, Z4, Z7, Z16
+	VPADDD        Z16, Z5, Z5
+	VPROLD        $0x16, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPUNPCKLQDQ   Y10, Y8, Y16
+	VPUNPCKHQDQ   Y10, Y8, Y8
+	VPUNPCKLDQ    Y13, Y12, Y10
+	VPUNPCKHDQ    Y13, Y12, Y12
+	VPUNPCKLDQ    Y15, Y14, Y13
+	VPADDD.BCST   16(SI), Z0, Z0
+	VPADDD        512(R9), Z0, Z0
+	VMOVDQA32     Z1, Z17
+	VPTERNLOGD    $0xca, Z3, Z2, Z17
+	VPADDD        Z17, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   16(SI), Z4, Z4
+	VPADDD        576(R9), Z4, Z4
+	VMOVDQA32     Z5, Z17
+	VPTERNLOGD    $0xca, Z7, Z6, Z17
+	VPADDD        Z17, Z4, Z4
+	VPROLD        $0x07, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPUNPCKHDQ    Y15, Y14, Y14
+	VPUNPCKLQDQ   Y13, Y10, Y15
+	VPUNPCKHQDQ   Y13, Y10, Y10
+	VPUNPCKLQDQ   Y14, Y12, Y13
+	VPUNPCKHQDQ   Y14, Y12, Y12
+	VPADDD.BCST   20(SI), Z3, Z3
+	VPADDD        640(R9), Z3, Z3
+	VMOVDQA32     Z0, Z14
+	VPTERNLOGD    $0xca, Z2, Z1, Z14
+	VPADDD        Z14, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   20(SI), Z7, Z7
+	VPADDD        704(R9), Z7, Z7
+	VMOVDQA32     Z4, Z14
+	VPTERNLOGD    $0xca, Z6, Z5, Z14
+	VPADDD        Z14, Z7, Z7
+	VPROLD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VSHUFI64X2    $0x00, Y15, Y11, Y14
+	VMOVDQU32     Y14, (R10)
+	VSHUFI64X2    $0x03, Y15, Y11, Y11
+	VMOVDQU32     Y11, 512(R10)
+	VSHUFI64X2    $0x00, Y10, Y9, Y11
+	VMOVDQU32     Y11, 128(R10)
+	VSHUFI64X2    $0x03, Y10, Y9, Y9
+	VMOVDQU32     Y9, 640(R10)
+	VSHUFI64X2    $0x00, Y13, Y16, Y9
+	VMOVDQU32     Y9, 256(R10)
+	VPADDD.BCST   24(SI), Z2, Z2
+	VPADDD        768(R9), Z2, Z2
+	VMOVDQA32     Z3, Z9
+	VPTERNLOGD    $0xca, Z1, Z0, Z9
+	VPADDD        Z9, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   24(SI), Z6, Z6
+	VPADDD        832(R9), Z6, Z6
+	VMOVDQA32     Z7, Z9
+	VPTERNLOGD    $0xca, Z5, Z4, Z9
+	VPADDD        Z9, Z6, Z6
+	VPROLD        $0x11, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VSHUFI64X2    $0x03, Y13, Y16, Y9
+	VMOVDQU32     Y9, 768(R10)
+	VSHUFI64X2    $0x00, Y12, Y8, Y9
+	VMOVDQU32     Y9, 384(R10)
+	VSHUFI64X2    $0x03, Y12, Y8, Y8
+	VMOVDQU32     Y8, 896(R10)
+	MOVQ          (R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          (R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y8
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y8
+	MOVQ          8(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          8(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y9
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y9
+	VPADDD.BCST   28(SI), Z1, Z1
+	VPADDD        896(R9), Z1, Z1
+	VMOVDQA32     Z2, Z10
+	VPTERNLOGD    $0xca, Z0, Z3, Z10
+	VPADDD        Z10, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   28(SI), Z5, Z5
+	VPADDD        960(R9), Z5, Z5
+	VMOVDQA32     Z6, Z10
+	VPTERNLOGD    $0xca, Z4, Z7, Z10
+	VPADDD        Z10, Z5, Z5
+	VPROLD        $0x16, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	MOVQ          16(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          16(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y10
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y10
+	MOVQ          24(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          24(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y11
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y11
+	MOVQ          32(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          32(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y12
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y12
+	MOVQ          40(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          40(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y13
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y13
+	MOVQ          48(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          48(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y14
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y14
+	VPADDD.BCST   32(SI), Z0, Z0
+	VPADDD        1024(R9), Z0, Z0
+	VMOVDQA32     Z1, Z15
+	VPTERNLOGD    $0xca, Z3, Z2, Z15
+	VPADDD        Z15, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   32(SI), Z4, Z4
+	VPADDD        1088(R9), Z4, Z4
+	VMOVDQA32     Z5, Z15
+	VPTERNLOGD    $0xca, Z7, Z6, Z15
+	VPADDD        Z15, Z4, Z4
+	VPROLD        $0x07, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	MOVQ          56(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          56(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y15
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y15
+	VPUNPCKLDQ    Y9, Y8, Y16
+	VPUNPCKHDQ    Y9, Y8, Y8
+	VPUNPCKLDQ    Y11, Y10, Y9
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPADDD.BCST   36(SI), Z3, Z3
+	VPADDD        1152(R9), Z3, Z3
+	VMOVDQA32     Z0, Z11
+	VPTERNLOGD    $0xca, Z2, Z1, Z11
+	VPADDD        Z11, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   36(SI), Z7, Z7
+	VPADDD        1216(R9), Z7, Z7
+	VMOVDQA32     Z4, Z11
+	VPTERNLOGD    $0xca, Z6, Z5, Z11
+	VPADDD        Z11, Z7, Z7
+	VPROLD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPUNPCKLQDQ   Y9, Y16, Y11
+	VPUNPCKHQDQ   Y9, Y16, Y9
+	VPUNPCKLQDQ   Y10, Y8, Y16
+	VPUNPCKHQDQ   Y10, Y8, Y8
+	VPUNPCKLDQ    Y13, Y12, Y10
+	VPADDD.BCST   40(SI), Z2, Z2
+	VPADDD        1280(R9), Z2, Z2
+	VMOVDQA32     Z3, Z17
+	VPTERNLOGD    $0xca, Z1, Z0, Z17
+	VPADDD        Z17, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   40(SI), Z6, Z6
+	VPADDD        1344(R9), Z6, Z6
+	VMOVDQA32     Z7, Z17
+	VPTERNLOGD    $0xca, Z5, Z4, Z17
+	VPADDD        Z17, Z6, Z6
+	VPROLD        $0x11, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPUNPCKHDQ    Y13, Y12, Y12
+	VPUNPCKLDQ    Y15, Y14, Y13
+	VPUNPCKHDQ    Y15, Y14, Y14
+	VPUNPCKLQDQ   Y13, Y10, Y15
+	VPUNPCKHQDQ   Y13, Y10, Y10
+	VPADDD.BCST   44(SI), Z1, Z1
+	VPADDD        1408(R9), Z1, Z1
+	VMOVDQA32     Z2, Z13
+	VPTERNLOGD    $0xca, Z0, Z3, Z13
+	VPADDD        Z13, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   44(SI), Z5, Z5
+	VPADDD        1472(R9), Z5, Z5
+	VMOVDQA32     Z6, Z13
+	VPTERNLOGD    $0xca, Z4, Z7, Z13
+	VPADDD        Z13, Z5, Z5
+	VPROLD        $0x16, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPUNPCKLQDQ   Y14, Y12, Y13
+	VPUNPCKHQDQ   Y14, Y12, Y12
+	VSHUFI64X2    $0x00, Y15, Y11, Y14
+	VMOVDQU32     Y14, 1024(R10)
+	VSHUFI64X2    $0x03, Y15, Y11, Y11
+	VMOVDQU32     Y11, 1536(R10)
+	VSHUFI64X2    $0x00, Y10, Y9, Y11
+	VMOVDQU32     Y11, 1152(R10)
+	VPADDD.BCST   48(SI), Z0, Z0
+	VPADDD        1536(R9), Z0, Z0
+	VMOVDQA32     Z1, Z11
+	VPTERNLOGD    $0xca, Z3, Z2, Z11
+	VPADDD        Z11, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   48(SI), Z4, Z4
+	VPADDD        1600(R9), Z4, Z4
+	VMOVDQA32     Z5, Z11
+	VPTERNLOGD    $0xca, Z7, Z6, Z11
+	VPADDD        Z11, Z4, Z4
+	VPROLD        $0x07, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VSHUFI64X2    $0x03, Y10, Y9, Y9
+	VMOVDQU32     Y9, 1664(R10)
+	VSHUFI64X2    $0x00, Y13, Y16, Y9
+	VMOVDQU32     Y9, 1280(R10)
+	VSHUFI64X2    $0x03, Y13, Y16, Y9
+	VMOVDQU32     Y9, 1792(R10)
+	VSHUFI64X2    $0x00, Y12, Y8, Y9
+	VMOVDQU32     Y9, 1408(R10)
+	VSHUFI64X2    $0x03, Y12, Y8, Y8
+	VMOVDQU32     Y8, 1920(R10)
+	VPADDD.BCST   52(SI), Z3, Z3
+	VPADDD        1664(R9), Z3, Z3
+	VMOVDQA32     Z0, Z8
+	VPTERNLOGD    $0xca, Z2, Z1, Z8
+	VPADDD        Z8, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   52(SI), Z7, Z7
+	VPADDD        1728(R9), Z7, Z7
+	VMOVDQA32     Z4, Z8
+	VPTERNLOGD    $0xca, Z6, Z5, Z8
+	VPADDD        Z8, Z7, Z7
+	VPROLD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	MOVQ          64(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          64(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y8
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
+	MOVQ          72(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          72(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y9
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
+	MOVQ          80(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          80(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y10
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
+	MOVQ          88(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          88(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y11
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
+	MOVQ          96(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          96(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y12
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
+	VPADDD.BCST   56(SI), Z2, Z2
+	VPADDD        1792(R9), Z2, Z2
+	VMOVDQA32     Z3, Z13
+	VPTERNLOGD    $0xca, Z1, Z0, Z13
+	VPADDD        Z13, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   56(SI), Z6, Z6
+	VPADDD        1856(R9), Z6, Z6
+	VMOVDQA32     Z7, Z13
+	VPTERNLOGD    $0xca, Z5, Z4, Z13
+	VPADDD        Z13, Z6, Z6
+	VPROLD        $0x11, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	MOVQ          104(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          104(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y13
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
+	MOVQ          112(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          112(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y14
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
+	MOVQ          120(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          120(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y15
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
+	VPUNPCKLDQ    Y9, Y8, Y16
+	VPUNPCKHDQ    Y9, Y8, Y8
+	VPADDD.BCST   60(SI), Z1, Z1
+	VPADDD        1920(R9), Z1, Z1
+	VMOVDQA32     Z2, Z9
+	VPTERNLOGD    $0xca, Z0, Z3, Z9
+	VPADDD        Z9, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   60(SI), Z5, Z5
+	VPADDD        1984(R9), Z5, Z5
+	VMOVDQA32     Z6, Z9
+	VPTERNLOGD    $0xca, Z4, Z7, Z9
+	VPADDD        Z9, Z5, Z5
+	VPROLD        $0x16, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPUNPCKLDQ    Y11, Y10, Y9
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPUNPCKLQDQ   Y9, Y16, Y11
+	VPUNPCKHQDQ   Y9, Y16, Y9
+	VPUNPCKLQDQ   Y10, Y8, Y16
+	VPADDD.BCST   64(SI), Z0, Z0
+	VPADDD        128(R9), Z0, Z0
+	VMOVDQA32     Z1, Z17
+	VPTERNLOGD    $0xe4, Z3, Z2, Z17
+	VPADDD        Z17, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   64(SI), Z4, Z4
+	VPADDD        192(R9), Z4, Z4
+	VMOVDQA32     Z5, Z17
+	VPTERNLOGD    $0xe4, Z7, Z6, Z17
+	VPADDD        Z17, Z4, Z4
+	VPROLD        $0x05, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPUNPCKHQDQ   Y10, Y8, Y8
+	VPUNPCKLDQ    Y13, Y12, Y10
+	VPUNPCKHDQ    Y13, Y12, Y12
+	VPUNPCKLDQ    Y15, Y14, Y13
+	VPUNPCKHDQ    Y15, Y14, Y14
+	VPADDD.BCST   68(SI), Z3, Z3
+	VPADDD        768(R9), Z3, Z3
+	VMOVDQA32     Z0, Z15
+	VPTERNLOGD    $0xe4, Z2, Z1, Z15
+	VPADDD        Z15, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   68(SI), Z7, Z7
+	VPADDD        832(R9), Z7, Z7
+	VMOVDQA32     Z4, Z15
+	VPTERNLOGD    $0xe4, Z6, Z5, Z15
+	VPADDD        Z15, Z7, Z7
+	VPROLD        $0x09, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPUNPCKLQDQ   Y13, Y10, Y15
+	VPUNPCKHQDQ   Y13, Y10, Y10
+	VPUNPCKLQDQ   Y14, Y12, Y13
+	VPUNPCKHQDQ   Y14, Y12, Y12
+	VSHUFI64X2    $0x00, Y15, Y11, Y14
+	VMOVDQU32     Y14, 32(R10)
+	VPADDD.BCST   72(SI), Z2, Z2
+	VPADDD        1408(R9), Z2, Z2
+	VMOVDQA32     Z3, Z14
+	VPTERNLOGD    $0xe4, Z1, Z0, Z14
+	VPADDD        Z14, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   72(SI), Z6, Z6
+	VPADDD        1472(R9), Z6, Z6
+	VMOVDQA32     Z7, Z14
+	VPTERNLOGD    $0xe4, Z5, Z4, Z14
+	VPADDD        Z14, Z6, Z6
+	VPROLD        $0x0e, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VSHUFI64X2    $0x03, Y15, Y11, Y11
+	VMOVDQU32     Y11, 544(R10)
+	VSHUFI64X2    $0x00, Y10, Y9, Y11
+	VMOVDQU32     Y11, 160(R10)
+	VSHUFI64X2    $0x03, Y10, Y9, Y9
+	VMOVDQU32     Y9, 672(R10)
+	VSHUFI64X2    $0x00, Y13, Y16, Y9
+	VMOVDQU32     Y9, 288(R10)
+	VSHUFI64X2    $0x03, Y13, Y16, Y9
+	VMOVDQU32     Y9, 800(R10)
+	VPADDD.BCST   76(SI), Z1, Z1
+	VPADDD        (R9), Z1, Z1
+	VMOVDQA32     Z2, Z9
+	VPTERNLOGD    $0xe4, Z0, Z3, Z9
+	VPADDD        Z9, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   76(SI), Z5, Z5
+	VPADDD        64(R9), Z5, Z5
+	VMOVDQA32     Z6, Z9
+	VPTERNLOGD    $0xe4, Z4, Z7, Z9
+	VPADDD        Z9, Z5, Z5
+	VPROLD        $0x14, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VSHUFI64X2    $0x00, Y12, Y8, Y9
+	VMOVDQU32     Y9, 416(R10)
+	VSHUFI64X2    $0x03, Y12, Y8, Y8
+	VMOVDQU32     Y8, 928(R10)
+	MOVQ          64(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          64(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y8
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y8
+	MOVQ          72(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          72(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y9
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y9
+	MOVQ          80(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          80(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y10
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y10
+	VPADDD.BCST   80(SI), Z0, Z0
+	VPADDD        640(R9), Z0, Z0
+	VMOVDQA32     Z1, Z11
+	VPTERNLOGD    $0xe4, Z3, Z2, Z11
+	VPADDD        Z11, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   80(SI), Z4, Z4
+	VPADDD        704(R9), Z4, Z4
+	VMOVDQA32     Z5, Z11
+	VPTERNLOGD    $0xe4, Z7, Z6, Z11
+	VPADDD        Z11, Z4, Z4
+	VPROLD        $0x05, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	MOVQ          88(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          88(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y11
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y11
+	MOVQ          96(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          96(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y12
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y12
+	MOVQ          104(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          104(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y13
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y13
+	MOVQ          112(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          112(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y14
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y14
+	MOVQ          120(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          120(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y15
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y15
+	VPADDD.BCST   84(SI), Z3, Z3
+	VPADDD        1280(R9), Z3, Z3
+	VMOVDQA32     Z0, Z16
+	VPTERNLOGD    $0xe4, Z2, Z1, Z16
+	VPADDD        Z16, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   84(SI), Z7, Z7
+	VPADDD        1344(R9), Z7, Z7
+	VMOVDQA32     Z4, Z16
+	VPTERNLOGD    $0xe4, Z6, Z5, Z16
+	VPADDD        Z16, Z7, Z7
+	VPROLD        $0x09, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPUNPCKLDQ    Y9, Y8, Y16
+	VPUNPCKHDQ    Y9, Y8, Y8
+	VPUNPCKLDQ    Y11, Y10, Y9
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPUNPCKLQDQ   Y9, Y16, Y11
+	VPADDD.BCST   88(SI), Z2, Z2
+	VPADDD        1920(R9), Z2, Z2
+	VMOVDQA32     Z3, Z17
+	VPTERNLOGD    $0xe4, Z1, Z0, Z17
+	VPADDD        Z17, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   88(SI), Z6, Z6
+	VPADDD        1984(R9), Z6, Z6
+	VMOVDQA32     Z7, Z17
+	VPTERNLOGD    $0xe4, Z5, Z4, Z17
+	VPADDD        Z17, Z6, Z6
+	VPROLD        $0x0e, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPUNPCKHQDQ   Y9, Y16, Y9
+	VPUNPCKLQDQ   Y10, Y8, Y16
+	VPUNPCKHQDQ   Y10, Y8, Y8
+	VPUNPCKLDQ    Y13, Y12, Y10
+	VPUNPCKHDQ    Y13, Y12, Y12
+	VPADDD.BCST   92(SI), Z1, Z1
+	VPADDD        512(R9), Z1, Z1
+	VMOVDQA32     Z2, Z13
+	VPTERNLOGD    $0xe4, Z0, Z3, Z13
+	VPADDD        Z13, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   92(SI), Z5, Z5
+	VPADDD        576(R9), Z5, Z5
+	VMOVDQA32     Z6, Z13
+	VPTERNLOGD    $0xe4, Z4, Z7, Z13
+	VPADDD        Z13, Z5, Z5
+	VPROLD        $0x14, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPUNPCKLDQ    Y15, Y14, Y13
+	VPUNPCKHDQ    Y15, Y14, Y14
+	VPUNPCKLQDQ   Y13, Y10, Y15
+	VPUNPCKHQDQ   Y13, Y10, Y10
+	VPUNPCKLQDQ   Y14, Y12, Y13
+	VPADDD.BCST   96(SI), Z0, Z0
+	VPADDD        1152(R9), Z0, Z0
+	VMOVDQA32     Z1, Z17
+	VPTERNLOGD    $0xe4, Z3, Z2, Z17
+	VPADDD        Z17, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   96(SI), Z4, Z4
+	VPADDD        1216(R9), Z4, Z4
+	VMOVDQA32     Z5, Z17
+	VPTERNLOGD    $0xe4, Z7, Z6, Z17
+	VPADDD        Z17, Z4, Z4
+	VPROLD        $0x05, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPUNPCKHQDQ   Y14, Y12, Y12
+	VSHUFI64X2    $0x00, Y15, Y11, Y14
+	VMOVDQU32     Y14, 1056(R10)
+	VSHUFI64X2    $0x03, Y15, Y11, Y11
+	VMOVDQU32     Y11, 1568(R10)
+	VSHUFI64X2    $0x00, Y10, Y9, Y11
+	VMOVDQU32     Y11, 1184(R10)
+	VSHUFI64X2    $0x03, Y10, Y9, Y9
+	VMOVDQU32     Y9, 1696(R10)
+	VPADDD.BCST   100(SI), Z3, Z3
+	VPADDD        1792(R9), Z3, Z3
+	VMOVDQA32     Z0, Z9
+	VPTERNLOGD    $0xe4, Z2, Z1, Z9
+	VPADDD        Z9, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   100(SI), Z7, Z7
+	VPADDD        1856(R9), Z7, Z7
+	VMOVDQA32     Z4, Z9
+	VPTERNLOGD    $0xe4, Z6, Z5, Z9
+	VPADDD        Z9, Z7, Z7
+	VPROLD        $0x09, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VSHUFI64X2    $0x00, Y13, Y16, Y9
+	VMOVDQU32     Y9, 1312(R10)
+	VSHUFI64X2    $0x03, Y13, Y16, Y9
+	VMOVDQU32     Y9, 1824(R10)
+	VSHUFI64X2    $0x00, Y12, Y8, Y9
+	VMOVDQU32     Y9, 1440(R10)
+	VSHUFI64X2    $0x03, Y12, Y8, Y8
+	VMOVDQU32     Y8, 1952(R10)
+	MOVQ          128(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          128(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y8
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
+	VPADDD.BCST   104(SI), Z2, Z2
+	VPADDD        384(R9), Z2, Z2
+	VMOVDQA32     Z3, Z9
+	VPTERNLOGD    $0xe4, Z1, Z0, Z9
+	VPADDD        Z9, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   104(SI), Z6, Z6
+	VPADDD        448(R9), Z6, Z6
+	VMOVDQA32     Z7, Z9
+	VPTERNLOGD    $0xe4, Z5, Z4, Z9
+	VPADDD        Z9, Z6, Z6
+	VPROLD        $0x0e, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	MOVQ          136(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          136(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y9
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
+	MOVQ          144(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          144(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y10
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
+	MOVQ          152(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          152(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y11
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
+	MOVQ          160(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          160(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y12
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
+	MOVQ          168(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          168(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y13
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
+	VPADDD.BCST   108(SI), Z1, Z1
+	VPADDD        1024(R9), Z1, Z1
+	VMOVDQA32     Z2, Z14
+	VPTERNLOGD    $0xe4, Z0, Z3, Z14
+	VPADDD        Z14, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   108(SI), Z5, Z5
+	VPADDD        1088(R9), Z5, Z5
+	VMOVDQA32     Z6, Z14
+	VPTERNLOGD    $0xe4, Z4, Z7, Z14
+	VPADDD        Z14, Z5, Z5
+	VPROLD        $0x14, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	MOVQ          176(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          176(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y14
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
+	MOVQ          184(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          184(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y15
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
+	VPUNPCKLDQ    Y9, Y8, Y16
+	VPUNPCKHDQ    Y9, Y8, Y8
+	VPUNPCKLDQ    Y11, Y10, Y9
+	VPADDD.BCST   112(SI), Z0, Z0
+	VPADDD        1664(R9), Z0, Z0
+	VMOVDQA32     Z1, Z17
+	VPTERNLOGD    $0xe4, Z3, Z2, Z17
+	VPADDD        Z17, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   112(SI), Z4, Z4
+	VPADDD        1728(R9), Z4, Z4
+	VMOVDQA32     Z5, Z17
+	VPTERNLOGD    $0xe4, Z7, Z6, Z17
+	VPADDD        Z17, Z4, Z4
+	VPROLD        $0x05, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPUNPCKLQDQ   Y9, Y16, Y11
+	VPUNPCKHQDQ   Y9, Y16, Y9
+	VPUNPCKLQDQ   Y10, Y8, Y16
+	VPUNPCKHQDQ   Y10, Y8, Y8
+	VPADDD.BCST   116(SI), Z3, Z3
+	VPADDD        256(R9), Z3, Z3
+	VMOVDQA32     Z0, Z10
+	VPTERNLOGD    $0xe4, Z2, Z1, Z10
+	VPADDD        Z10, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   116(SI), Z7, Z7
+	VPADDD        320(R9), Z7, Z7
+	VMOVDQA32     Z4, Z10
+	VPTERNLOGD    $0xe4, Z6, Z5, Z10
+	VPADDD        Z10, Z7, Z7
+	VPROLD        $0x09, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPUNPCKLDQ    Y13, Y12, Y10
+	VPUNPCKHDQ    Y13, Y12, Y12
+	VPUNPCKLDQ    Y15, Y14, Y13
+	VPUNPCKHDQ    Y15, Y14, Y14
+	VPUNPCKLQDQ   Y13, Y10, Y15
+	VPADDD.BCST   120(SI), Z2, Z2
+	VPADDD        896(R9), Z2, Z2
+	VMOVDQA32     Z3, Z17
+	VPTERNLOGD    $0xe4, Z1, Z0, Z17
+	VPADDD        Z17, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   120(SI), Z6, Z6
+	VPADDD        960(R9), Z6, Z6
+	VMOVDQA32     Z7, Z17
+	VPTERNLOGD    $0xe4, Z5, Z4, Z17
+	VPADDD        Z17, Z6, Z6
+	VPROLD        $0x0e, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPUNPCKHQDQ   Y13, Y10, Y10
+	VPUNPCKLQDQ   Y14, Y12, Y13
+	VPUNPCKHQDQ   Y14, Y12, Y12
+	VSHUFI64X2    $0x00, Y15, Y11, Y14
+	VMOVDQU32     Y14, 64(R10)
+	VSHUFI64X2    $0x03, Y15, Y11, Y11
+	VMOVDQU32     Y11, 576(R10)
+	VPADDD.BCST   124(SI), Z1, Z1
+	VPADDD        1536(R9), Z1, Z1
+	VMOVDQA32     Z2, Z11
+	VPTERNLOGD    $0xe4, Z0, Z3, Z11
+	VPADDD        Z11, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   124(SI), Z5, Z5
+	VPADDD        1600(R9), Z5, Z5
+	VMOVDQA32     Z6, Z11
+	VPTERNLOGD    $0xe4, Z4, Z7, Z11
+	VPADDD        Z11, Z5, Z5
+	VPROLD        $0x14, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VSHUFI64X2    $0x00, Y10, Y9, Y11
+	VMOVDQU32     Y11, 192(R10)
+	VSHUFI64X2    $0x03, Y10, Y9, Y9
+	VMOVDQU32     Y9, 704(R10)
+	VSHUFI64X2    $0x00, Y13, Y16, Y9
+	VMOVDQU32     Y9, 320(R10)
+	VSHUFI64X2    $0x03, Y13, Y16, Y9
+	VMOVDQU32     Y9, 832(R10)
+	VSHUFI64X2    $0x00, Y12, Y8, Y9
+	VMOVDQU32     Y9, 448(R10)
+	VPADDD.BCST   128(SI), Z0, Z0
+	VPADDD        640(R9), Z0, Z0
+	VMOVDQA32     Z1, Z9
+	VPTERNLOGD    $0x96, Z3, Z2, Z9
+	VPADDD        Z9, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   128(SI), Z4, Z4
+	VPADDD        704(R9), Z4, Z4
+	VMOVDQA32     Z5, Z9
+	VPTERNLOGD    $0x96, Z7, Z6, Z9
+	VPADDD        Z9, Z4, Z4
+	VPROLD        $0x04, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VSHUFI64X2    $0x03, Y12, Y8, Y8
+	VMOVDQU32     Y8, 960(R10)
+	MOVQ          128(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          128(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y8
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y8
+	MOVQ          136(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          136(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y9
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y9
+	MOVQ          144(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          144(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y10
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y10
+	MOVQ          152(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          152(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y11
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y11
+	VPADDD.BCST   132(SI), Z3, Z3
+	VPADDD        1024(R9), Z3, Z3
+	VMOVDQA32     Z0, Z12
+	VPTERNLOGD    $0x96, Z2, Z1, Z12
+	VPADDD        Z12, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   132(SI), Z7, Z7
+	VPADDD        1088(R9), Z7, Z7
+	VMOVDQA32     Z4, Z12
+	VPTERNLOGD    $0x96, Z6, Z5, Z12
+	VPADDD        Z12, Z7, Z7
+	VPROLD        $0x0b, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	MOVQ          160(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          160(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y12
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y12
+	MOVQ          168(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          168(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y13
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y13
+	MOVQ          176(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          176(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y14
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y14
+	MOVQ          184(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          184(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y15
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y15
+	VPUNPCKLDQ    Y9, Y8, Y16
+	VPADDD.BCST   136(SI), Z2, Z2
+	VPADDD        1408(R9), Z2, Z2
+	VMOVDQA32     Z3, Z17
+	VPTERNLOGD    $0x96, Z1, Z0, Z17
+	VPADDD        Z17, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   136(SI), Z6, Z6
+	VPADDD        1472(R9), Z6, Z6
+	VMOVDQA32     Z7, Z17
+	VPTERNLOGD    $0x96, Z5, Z4, Z17
+	VPADDD        Z17, Z6, Z6
+	VPROLD        $0x10, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPUNPCKHDQ    Y9, Y8, Y8
+	VPUNPCKLDQ    Y11, Y10, Y9
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPUNPCKLQDQ   Y9, Y16, Y11
+	VPUNPCKHQDQ   Y9, Y16, Y9
+	VPADDD.BCST   140(SI), Z1, Z1
+	VPADDD        1792(R9), Z1, Z1
+	VMOVDQA32     Z2, Z16
+	VPTERNLOGD    $0x96, Z0, Z3, Z16
+	VPADDD        Z16, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   140(SI), Z5, Z5
+	VPADDD        1856(R9), Z5, Z5
+	VMOVDQA32     Z6, Z16
+	VPTERNLOGD    $0x96, Z4, Z7, Z16
+	VPADDD        Z16, Z5, Z5
+	VPROLD        $0x17, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPUNPCKLQDQ   Y10, Y8, Y16
+	VPUNPCKHQDQ   Y10, Y8, Y8
+	VPUNPCKLDQ    Y13, Y12, Y10
+	VPUNPCKHDQ    Y13, Y12, Y12
+	VPUNPCKLDQ    Y15, Y14, Y13
+	VPADDD.BCST   144(SI), Z0, Z0
+	VPADDD        128(R9), Z0, Z0
+	VMOVDQA32     Z1, Z17
+	VPTERNLOGD    $0x96, Z3, Z2, Z17
+	VPADDD        Z17, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   144(SI), Z4, Z4
+	VPADDD        192(R9), Z4, Z4
+	VMOVDQA32     Z5, Z17
+	VPTERNLOGD    $0x96, Z7, Z6, Z17
+	VPADDD        Z17, Z4, Z4
+	VPROLD        $0x04, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPUNPCKHDQ    Y15, Y14, Y14
+	VPUNPCKLQDQ   Y13, Y10, Y15
+	VPUNPCKHQDQ   Y13, Y10, Y10
+	VPUNPCKLQDQ   Y14, Y12, Y13
+	VPUNPCKHQDQ   Y14, Y12, Y12
+	VPADDD.BCST   148(SI), Z3, Z3
+	VPADDD        512(R9), Z3, Z3
+	VMOVDQA32     Z0, Z14
+	VPTERNLOGD    $0x96, Z2, Z1, Z14
+	VPADDD        Z14, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   148(SI), Z7, Z7
+	VPADDD        576(R9), Z7, Z7
+	VMOVDQA32     Z4, Z14
+	VPTERNLOGD    $0x96, Z6, Z5, Z14
+	VPADDD        Z14, Z7, Z7
+	VPROLD        $0x0b, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VSHUFI64X2    $0x00, Y15, Y11, Y14
+	VMOVDQU32     Y14, 1088(R10)
+	VSHUFI64X2    $0x03, Y15, Y11, Y11
+	VMOVDQU32     Y11, 1600(R10)
+	VSHUFI64X2    $0x00, Y10, Y9, Y11
+	VMOVDQU32     Y11, 1216(R10)
+	VSHUFI64X2    $0x03, Y10, Y9, Y9
+	VMOVDQU32     Y9, 1728(R10)
+	VSHUFI64X2    $0x00, Y13, Y16, Y9
+	VMOVDQU32     Y9, 1344(R10)
+	VPADDD.BCST   152(SI), Z2, Z2
+	VPADDD        896(R9), Z2, Z2
+	VMOVDQA32     Z3, Z9
+	VPTERNLOGD    $0x96, Z1, Z0, Z9
+	VPADDD        Z9, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   152(SI), Z6, Z6
+	VPADDD        960(R9), Z6, Z6
+	VMOVDQA32     Z7, Z9
+	VPTERNLOGD    $0x96, Z5, Z4, Z9
+	VPADDD        Z9, Z6, Z6
+	VPROLD        $0x10, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VSHUFI64X2    $0x03, Y13, Y16, Y9
+	VMOVDQU32     Y9, 1856(R10)
+	VSHUFI64X2    $0x00, Y12, Y8, Y9
+	VMOVDQU32     Y9, 1472(R10)
+	VSHUFI64X2    $0x03, Y12, Y8, Y8
+	VMOVDQU32     Y8, 1984(R10)
+	MOVQ          192(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          192(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y8
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
+	MOVQ          200(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          200(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y9
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
+	VPADDD.BCST   156(SI), Z1, Z1
+	VPADDD        1280(R9), Z1, Z1
+	VMOVDQA32     Z2, Z10
+	VPTERNLOGD    $0x96, Z0, Z3, Z10
+	VPADDD        Z10, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   156(SI), Z5, Z5
+	VPADDD        1344(R9), Z5, Z5
+	VMOVDQA32     Z6, Z10
+	VPTERNLOGD    $0x96, Z4, Z7, Z10
+	VPADDD        Z10, Z5, Z5
+	VPROLD        $0x17, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	MOVQ          208(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          208(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y10
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
+	MOVQ          216(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          216(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y11
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
+	MOVQ          224(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          224(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y12
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
+	MOVQ          232(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          232(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y13
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
+	MOVQ          240(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          240(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y14
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
+	VPADDD.BCST   160(SI), Z0, Z0
+	VPADDD        1664(R9), Z0, Z0
+	VMOVDQA32     Z1, Z15
+	VPTERNLOGD    $0x96, Z3, Z2, Z15
+	VPADDD        Z15, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   160(SI), Z4, Z4
+	VPADDD        1728(R9), Z4, Z4
+	VMOVDQA32     Z5, Z15
+	VPTERNLOGD    $0x96, Z7, Z6, Z15
+	VPADDD        Z15, Z4, Z4
+	VPROLD        $0x04, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	MOVQ          248(R12), R14
+	KMOVD         (DX)(R14*2), K1
+	KMOVD         4(DX)(R14*2), K2
+	MOVQ          248(R11), R14
+	VMOVDQU8.Z    (R14)(R13*1), K1, Y15
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
+	VPUNPCKLDQ    Y9, Y8, Y16
+	VPUNPCKHDQ    Y9, Y8, Y8
+	VPUNPCKLDQ    Y11, Y10, Y9
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPADDD.BCST   164(SI), Z3, Z3
+	VPADDD        (R9), Z3, Z3
+	VMOVDQA32     Z0, Z11
+	VPTERNLOGD    $0x96, Z2, Z1, Z11
+	VPADDD        Z11, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   164(SI), Z7, Z7
+	VPADDD        64(R9), Z7, Z7
+	VMOVDQA32     Z4, Z11
+	VPTERNLOGD    $0x96, Z6, Z5, Z11
+	VPADDD        Z11, Z7, Z7
+	VPROLD        $0x0b, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPUNPCKLQDQ   Y9, Y16, Y11
+	VPUNPCKHQDQ   Y9, Y16, Y9
+	VPUNPCKLQDQ   Y10, Y8, Y16
+	VPUNPCKHQDQ   Y10, Y8, Y8
+	VPUNPCKLDQ    Y13, Y12, Y10
+	VPADDD.BCST   168(SI), Z2, Z2
+	VPADDD        384(R9), Z2, Z2
+	VMOVDQA32     Z3, Z17
+	VPTERNLOGD    $0x96, Z1, Z0, Z17
+	VPADDD        Z17, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   168(SI), Z6, Z6
+	VPADDD        448(R9), Z6, Z6
+	VMOVDQA32     Z7, Z17
+	VPTERNLOGD    $0x96, Z5, Z4, Z17
+	VPADDD        Z17, Z6, Z6
+	VPROLD        $0x10, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPUNPCKHDQ    Y13, Y12, Y12
+	VPUNPCKLDQ    Y15, Y14, Y13
+	VPUNPCKHDQ    Y15, Y14, Y14
+	VPUNPCKLQDQ   Y13, Y10, Y15
+	VPUNPCKHQDQ   Y13, Y10, Y10
+	VPADDD.BCST   172(SI), Z1, Z1
+	VPADDD        768(R9), Z1, Z1
+	VMOVDQA32     Z2, Z13
+	VPTERNLOGD    $0x96, Z0, Z3, Z13
+	VPADDD        Z13, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   172(SI), Z5, Z5
+	VPADDD        832(R9), Z5, Z5
+	VMOVDQA32     Z6, Z13
+	VPTERNLOGD    $0x96, Z4, Z7, Z13
+	VPADDD        Z13, Z5, Z5
+	VPROLD        $0x17, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPUNPCKLQDQ   Y14, Y12, Y13
+	VPUNPCKHQDQ   Y14, Y12, Y12
+	VSHUFI64X2    $0x00, Y15, Y11, Y14
+	VMOVDQU32     Y14, 96(R10)
+	VSHUFI64X2    $0x03, Y15, Y11, Y11
+	VMOVDQU32     Y11, 608(R10)
+	VSHUFI64X2    $0x00, Y10, Y9, Y11
+	VMOVDQU32     Y11, 224(R10)
+	VPADDD.BCST   176(SI), Z0, Z0
+	VPADDD        1152(R9), Z0, Z0
+	VMOVDQA32     Z1, Z11
+	VPTERNLOGD    $0x96, Z3, Z2, Z11
+	VPADDD        Z11, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   176(SI), Z4, Z4
+	VPADDD        1216(R9), Z4, Z4
+	VMOVDQA32     Z5, Z11
+	VPTERNLOGD    $0x96, Z7, Z6, Z11
+	VPADDD        Z11, Z4, Z4
+	VPROLD        $0x04, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VSHUFI64X2    $0x03, Y10, Y9, Y9
+	VMOVDQU32     Y9, 736(R10)
+	VSHUFI64X2    $0x00, Y13, Y16, Y9
+	VMOVDQU32     Y9, 352(R10)
+	VSHUFI64X2    $0x03, Y13, Y16, Y9
+	VMOVDQU32     Y9, 864(R10)
+	VSHUFI64X2    $0x00, Y12, Y8, Y9
+	VMOVDQU32     Y9, 480(R10)
+	VSHUFI64X2    $0x03, Y12, Y8, Y8
+	VMOVDQU32     Y8, 992(R10)
+	VPADDD.BCST   180(SI), Z3, Z3
+	VPADDD        1536(R9), Z3, Z3
+	VMOVDQA32     Z0, Z8
+	VPTERNLOGD    $0x96, Z2, Z1, Z8
+	VPADDD        Z8, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   180(SI), Z7, Z7
+	VPADDD        1600(R9), Z7, Z7
+	VMOVDQA32     Z4, Z8
+	VPTERNLOGD    $0x96, Z6, Z5, Z8
+	VPADDD        Z8, Z7, Z7
+	VPROLD        $0x0b, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	MOVQ          192(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          192(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y8
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y8
+	MOVQ          200(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          200(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y9
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y9
+	MOVQ          208(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          208(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y10
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y10
+	MOVQ          216(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          216(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y11
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y11
+	MOVQ          224(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          224(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y12
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y12
+	VPADDD.BCST   184(SI), Z2, Z2
+	VPADDD        1920(R9), Z2, Z2
+	VMOVDQA32     Z3, Z13
+	VPTERNLOGD    $0x96, Z1, Z0, Z13
+	VPADDD        Z13, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   184(SI), Z6, Z6
+	VPADDD        1984(R9), Z6, Z6
+	VMOVDQA32     Z7, Z13
+	VPTERNLOGD    $0x96, Z5, Z4, Z13
+	VPADDD        Z13, Z6, Z6
+	VPROLD        $0x10, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	MOVQ          232(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          232(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y13
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y13
+	MOVQ          240(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          240(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y14
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y14
+	MOVQ          248(R12), R14
+	KMOVD         -512(DX)(R14*2), K1
+	KMOVD         -508(DX)(R14*2), K2
+	MOVQ          248(R11), R15
+	VMOVDQU8.Z    32(R15)(R13*1), K1, Y15
+	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
+	KMOVB         -504(DX)(R14*2), K1
+	VPBROADCASTQ  R14, K1, Y15
+	VPUNPCKLDQ    Y9, Y8, Y16
+	VPUNPCKHDQ    Y9, Y8, Y8
+	VPADDD.BCST   188(SI), Z1, Z1
+	VPADDD        256(R9), Z1, Z1
+	VMOVDQA32     Z2, Z9
+	VPTERNLOGD    $0x96, Z0, Z3, Z9
+	VPADDD        Z9, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   188(SI), Z5, Z5
+	VPADDD        320(R9), Z5, Z5
+	VMOVDQA32     Z6, Z9
+	VPTERNLOGD    $0x96, Z4, Z7, Z9
+	VPADDD        Z9, Z5, Z5
+	VPROLD        $0x17, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPUNPCKLDQ    Y11, Y10, Y9
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPUNPCKLQDQ   Y9, Y16, Y11
+	VPUNPCKHQDQ   Y9, Y16, Y9
+	VPUNPCKLQDQ   Y10, Y8, Y16
+	VPADDD.BCST   192(SI), Z0, Z0
+	VPADDD        (R9), Z0, Z0
+	VMOVDQA32     Z1, Z17
+	VPTERNLOGD    $0x39, Z3, Z2, Z17
+	VPADDD        Z17, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   192(SI), Z4, Z4
+	VPADDD        64(R9), Z4, Z4
+	VMOVDQA32     Z5, Z17
+	VPTERNLOGD    $0x39, Z7, Z6, Z17
+	VPADDD        Z17, Z4, Z4
+	VPROLD        $0x06, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPUNPCKHQDQ   Y10, Y8, Y8
+	VPUNPCKLDQ    Y13, Y12, Y10
+	VPUNPCKHDQ    Y13, Y12, Y12
+	VPUNPCKLDQ    Y15, Y14, Y13
+	VPUNPCKHDQ    Y15, Y14, Y14
+	VPADDD.BCST   196(SI), Z3, Z3
+	VPADDD        896(R9), Z3, Z3
+	VMOVDQA32     Z0, Z15
+	VPTERNLOGD    $0x39, Z2, Z1, Z15
+	VPADDD        Z15, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   196(SI), Z7, Z7
+	VPADDD        960(R9), Z7, Z7
+	VMOVDQA32     Z4, Z15
+	VPTERNLOGD    $0x39, Z6, Z5, Z15
+	VPADDD        Z15, Z7, Z7
+	VPROLD        $0x0a, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPUNPCKLQDQ   Y13, Y10, Y15
+	VPUNPCKHQDQ   Y13, Y10, Y10
+	VPUNPCKLQDQ   Y14, Y12, Y13
+	VPUNPCKHQDQ   Y14, Y12, Y12
+	VSHUFI64X2    $0x00, Y15, Y11, Y14
+	VMOVDQU32     Y14, 1120(R10)
+	VPADDD.BCST   200(SI), Z2, Z2
+	VPADDD        1792(R9), Z2, Z2
+	VMOVDQA32     Z3, Z14
+	VPTERNLOGD    $0x39, Z1, Z0, Z14
+	VPADDD        Z14, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   200(SI), Z6, Z6
+	VPADDD        1856(R9), Z6, Z6
+	VMOVDQA32     Z7, Z14
+	VPTERNLOGD    $0x39, Z5, Z4, Z14
+	VPADDD        Z14, Z6, Z6
+	VPROLD        $0x0f, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VSHUFI64X2    $0x03, Y15, Y11, Y11
+	VMOVDQU32     Y11, 1632(R10)
+	VSHUFI64X2    $0x00, Y10, Y9, Y11
+	VMOVDQU32     Y11, 1248(R10)
+	VSHUFI64X2    $0x03, Y10, Y9, Y9
+	VMOVDQU32     Y9, 1760(R10)
+	VSHUFI64X2    $0x00, Y13, Y16, Y9
+	VMOVDQU32     Y9, 1376(R10)
+	VSHUFI64X2    $0x03, Y13, Y16, Y9
+	VMOVDQU32     Y9, 1888(R10)
+	VPADDD.BCST   204(SI), Z1, Z1
+	VPADDD        640(R9), Z1, Z1
+	VMOVDQA32     Z2, Z9
+	VPTERNLOGD    $0x39, Z0, Z3, Z9
+	VPADDD        Z9, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   204(SI), Z5, Z5
+	VPADDD        704(R9), Z5, Z5
+	VMOVDQA32     Z6, Z9
+	VPTERNLOGD    $0x39, Z4, Z7, Z9
+	VPADDD        Z9, Z5, Z5
+	VPROLD        $0x15, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VSHUFI64X2    $0x00, Y12, Y8, Y9
+	VMOVDQU32     Y9, 1504(R10)
+	VSHUFI64X2    $0x03, Y12, Y8, Y8
+	VMOVDQU32     Y8, 2016(R10)
+	VPADDD.BCST   208(SI), Z0, Z0
+	VPADDD        1536(R9), Z0, Z0
+	VMOVDQA32     Z1, Z8
+	VPTERNLOGD    $0x39, Z3, Z2, Z8
+	VPADDD        Z8, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   208(SI), Z4, Z4
+	VPADDD        1600(R9), Z4, Z4
+	VMOVDQA32     Z5, Z8
+	VPTERNLOGD    $0x39, Z7, Z6, Z8
+	VPADDD        Z8, Z4, Z4
+	VPROLD        $0x06, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPADDD.BCST   212(SI), Z3, Z3
+	VPADDD        384(R9), Z3, Z3
+	VMOVDQA32     Z0, Z8
+	VPTERNLOGD    $0x39, Z2, Z1, Z8
+	VPADDD        Z8, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   212(SI), Z7, Z7
+	VPADDD        448(R9), Z7, Z7
+	VMOVDQA32     Z4, Z8
+	VPTERNLOGD    $0x39, Z6, Z5, Z8
+	VPADDD        Z8, Z7, Z7
+	VPROLD        $0x0a, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPADDD.BCST   216(SI), Z2, Z2
+	VPADDD        1280(R9), Z2, Z2
+	VMOVDQA32     Z3, Z8
+	VPTERNLOGD    $0x39, Z1, Z0, Z8
+	VPADDD        Z8, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   216(SI), Z6, Z6
+	VPADDD        1344(R9), Z6, Z6
+	VMOVDQA32     Z7, Z8
+	VPTERNLOGD    $0x39, Z5, Z4, Z8
+	VPADDD        Z8, Z6, Z6
+	VPROLD        $0x0f, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPADDD.BCST   220(SI), Z1, Z1
+	VPADDD        128(R9), Z1, Z1
+	VMOVDQA32     Z2, Z8
+	VPTERNLOGD    $0x39, Z0, Z3, Z8
+	VPADDD        Z8, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   220(SI), Z5, Z5
+	VPADDD        192(R9), Z5, Z5
+	VMOVDQA32     Z6, Z8
+	VPTERNLOGD    $0x39, Z4, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x15, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPADDD.BCST   224(SI), Z0, Z0
+	VPADDD        1024(R9), Z0, Z0
+	VMOVDQA32     Z1, Z8
+	VPTERNLOGD    $0x39, Z3, Z2, Z8
+	VPADDD        Z8, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   224(SI), Z4, Z4
+	VPADDD        1088(R9), Z4, Z4
+	VMOVDQA32     Z5, Z8
+	VPTERNLOGD    $0x39, Z7, Z6, Z8
+	VPADDD        Z8, Z4, Z4
+	VPROLD        $0x06, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPADDD.BCST   228(SI), Z3, Z3
+	VPADDD        1920(R9), Z3, Z3
+	VMOVDQA32     Z0, Z8
+	VPTERNLOGD    $0x39, Z2, Z1, Z8
+	VPADDD        Z8, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   228(SI), Z7, Z7
+	VPADDD        1984(R9), Z7, Z7
+	VMOVDQA32     Z4, Z8
+	VPTERNLOGD    $0x39, Z6, Z5, Z8
+	VPADDD        Z8, Z7, Z7
+	VPROLD        $0x0a, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPADDD.BCST   232(SI), Z2, Z2
+	VPADDD        768(R9), Z2, Z2
+	VMOVDQA32     Z3, Z8
+	VPTERNLOGD    $0x39, Z1, Z0, Z8
+	VPADDD        Z8, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   232(SI), Z6, Z6
+	VPADDD        832(R9), Z6, Z6
+	VMOVDQA32     Z7, Z8
+	VPTERNLOGD    $0x39, Z5, Z4, Z8
+	VPADDD        Z8, Z6, Z6
+	VPROLD        $0x0f, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPADDD.BCST   236(SI), Z1, Z1
+	VPADDD        1664(R9), Z1, Z1
+	VMOVDQA32     Z2, Z8
+	VPTERNLOGD    $0x39, Z0, Z3, Z8
+	VPADDD        Z8, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   236(SI), Z5, Z5
+	VPADDD        1728(R9), Z5, Z5
+	VMOVDQA32     Z6, Z8
+	VPTERNLOGD    $0x39, Z4, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x15, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPADDD.BCST   240(SI), Z0, Z0
+	VPADDD        512(R9), Z0, Z0
+	VMOVDQA32     Z1, Z8
+	VPTERNLOGD    $0x39, Z3, Z2, Z8
+	VPADDD        Z8, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   240(SI), Z4, Z4
+	VPADDD        576(R9), Z4, Z4
+	VMOVDQA32     Z5, Z8
+	VPTERNLOGD    $0x39, Z7, Z6, Z8
+	VPADDD        Z8, Z4, Z4
+	VPROLD        $0x06, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPADDD.BCST   244(SI), Z3, Z3
+	VPADDD        1408(R9), Z3, Z3
+	VMOVDQA32     Z0, Z8
+	VPTERNLOGD    $0x39, Z2, Z1, Z8
+	VPADDD        Z8, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   244(SI), Z7, Z7
+	VPADDD        1472(R9), Z7, Z7
+	VMOVDQA32     Z4, Z8
+	VPTERNLOGD    $0x39, Z6, Z5, Z8
+	VPADDD        Z8, Z7, Z7
+	VPROLD        $0x0a, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPADDD.BCST   248(SI), Z2, Z2
+	VPADDD        256(R9), Z2, Z2
+	VMOVDQA32     Z3, Z8
+	VPTERNLOGD    $0x39, Z1, Z0, Z8
+	VPADDD        Z8, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   248(SI), Z6, Z6
+	VPADDD        320(R9), Z6, Z6
+	VMOVDQA32     Z7, Z8
+	VPTERNLOGD    $0x39, Z5, Z4, Z8
+	VPADDD        Z8, Z6, Z6
+	VPROLD        $0x0f, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPADDD.BCST   252(SI), Z1, Z1
+	VPADDD        1152(R9), Z1, Z1
+	VMOVDQA32     Z2, Z8
+	VPTERNLOGD    $0x39, Z0, Z3, Z8
+	VPADDD        Z8, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   252(SI), Z5, Z5
+	VPADDD        1216(R9), Z5, Z5
+	VMOVDQA32     Z6, Z8
+	VPTERNLOGD    $0x39, Z4, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x15, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPADDD        4096(AX), Z0, Z0
+	VPADDD        4224(AX), Z1, Z1
+	VPADDD        4352(AX), Z2, Z2
+	VPADDD        4480(AX), Z3, Z3
+	VPADDD        4160(AX), Z4, Z4
+	VPADDD        4288(AX), Z5, Z5
+	VPADDD        4416(AX), Z6, Z6
+	VPADDD        4544(AX), Z7, Z7
+	CMPQ          BX, DI
+	JNE           sumZMMx32_next
+	LEAQ          4664(SP), DX
+	NEGQ          DX
+	ADDQ          CX, DX
+	SHRQ          $0x03, DX
+	MOVQ          n+48(FP), CX
+	SUBQ          DX, CX
+	MOVQ          idx_base+24(FP), BX
+	LEAQ          (BX)(DX*4), BX
+	MOVQ          out+56(FP), DX
+	VEXTRACTI64X4 $0x01, Z0, Y8
+	VEXTRACTI64X4 $0x01, Z1, Y9
+	VEXTRACTI64X4 $0x01, Z2, Y10
+	VEXTRACTI64X4 $0x01, Z3, Y11
+	VPUNPCKLDQ    Y1, Y0, Y12
+	VPUNPCKHDQ    Y1, Y0, Y0
+	VPUNPCKLDQ    Y3, Y2, Y1
+	VPUNPCKHDQ    Y3, Y2, Y2
+	VPUNPCKLQDQ   Y1, Y12, Y3
+	VPUNPCKHQDQ   Y1, Y12, Y1
+	VPUNPCKLQDQ   Y2, Y0, Y12
+	VPUNPCKHQDQ   Y2, Y0, Y0
+	CMPQ          CX, $0x00000000
+	JLE           sumZMMx32_stored
+	MOVLQSX       (BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X3, (DX)(R14*1)
+	CMPQ          CX, $0x00000001
+	JLE           sumZMMx32_stored
+	MOVLQSX       4(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X1, (DX)(R14*1)
+	CMPQ          CX, $0x00000002
+	JLE           sumZMMx32_stored
+	MOVLQSX       8(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X12, (DX)(R14*1)
+	CMPQ          CX, $0x00000003
+	JLE           sumZMMx32_stored
+	MOVLQSX       12(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X0, (DX)(R14*1)
+	CMPQ          CX, $0x00000004
+	JLE           sumZMMx32_stored
+	MOVLQSX       16(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y3, (DX)(R14*1)
+	CMPQ          CX, $0x00000005
+	JLE           sumZMMx32_stored
+	MOVLQSX       20(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
+	CMPQ          CX, $0x00000006
+	JLE           sumZMMx32_stored
+	MOVLQSX       24(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y12, (DX)(R14*1)
+	CMPQ          CX, $0x00000007
+	JLE           sumZMMx32_stored
+	MOVLQSX       28(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
+	VPUNPCKLDQ    Y9, Y8, Y0
+	VPUNPCKHDQ    Y9, Y8, Y1
+	VPUNPCKLDQ    Y11, Y10, Y2
+	VPUNPCKHDQ    Y11, Y10, Y3
+	VPUNPCKLQDQ   Y2, Y0, Y8
+	VPUNPCKHQDQ   Y2, Y0, Y0
+	VPUNPCKLQDQ   Y3, Y1, Y2
+	VPUNPCKHQDQ   Y3, Y1, Y1
+	CMPQ          CX, $0x00000008
+	JLE           sumZMMx32_stored
+	MOVLQSX       32(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X8, (DX)(R14*1)
+	CMPQ          CX, $0x00000009
+	JLE           sumZMMx32_stored
+	MOVLQSX       36(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X0, (DX)(R14*1)
+	CMPQ          CX, $0x0000000a
+	JLE           sumZMMx32_stored
+	MOVLQSX       40(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X2, (DX)(R14*1)
+	CMPQ          CX, $0x0000000b
+	JLE           sumZMMx32_stored
+	MOVLQSX       44(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X1, (DX)(R14*1)
+	CMPQ          CX, $0x0000000c
+	JLE           sumZMMx32_stored
+	MOVLQSX       48(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y8, (DX)(R14*1)
+	CMPQ          CX, $0x0000000d
+	JLE           sumZMMx32_stored
+	MOVLQSX       52(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
+	CMPQ          CX, $0x0000000e
+	JLE           sumZMMx32_stored
+	MOVLQSX       56(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y2, (DX)(R14*1)
+	CMPQ          CX, $0x0000000f
+	JLE           sumZMMx32_stored
+	MOVLQSX       60(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
+	VEXTRACTI64X4 $0x01, Z4, Y0
+	VEXTRACTI64X4 $0x01, Z5, Y1
+	VEXTRACTI64X4 $0x01, Z6, Y2
+	VEXTRACTI64X4 $0x01, Z7, Y3
+	VPUNPCKLDQ    Y5, Y4, Y8
+	VPUNPCKHDQ    Y5, Y4, Y4
+	VPUNPCKLDQ    Y7, Y6, Y5
+	VPUNPCKHDQ    Y7, Y6, Y6
+	VPUNPCKLQDQ   Y5, Y8, Y7
+	VPUNPCKHQDQ   Y5, Y8, Y5
+	VPUNPCKLQDQ   Y6, Y4, Y8
+	VPUNPCKHQDQ   Y6, Y4, Y4
+	CMPQ          CX, $0x00000010
+	JLE           sumZMMx32_stored
+	MOVLQSX       64(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X7, (DX)(R14*1)
+	CMPQ          CX, $0x00000011
+	JLE           sumZMMx32_stored
+	MOVLQSX       68(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X5, (DX)(R14*1)
+	CMPQ          CX, $0x00000012
+	JLE           sumZMMx32_stored
+	MOVLQSX       72(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X8, (DX)(R14*1)
+	CMPQ          CX, $0x00000013
+	JLE           sumZMMx32_stored
+	MOVLQSX       76(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X4, (DX)(R14*1)
+	CMPQ          CX, $0x00000014
+	JLE           sumZMMx32_stored
+	MOVLQSX       80(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y7, (DX)(R14*1)
+	CMPQ          CX, $0x00000015
+	JLE           sumZMMx32_stored
+	MOVLQSX       84(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y5, (DX)(R14*1)
+	CMPQ          CX, $0x00000016
+	JLE           sumZMMx32_stored
+	MOVLQSX       88(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y8, (DX)(R14*1)
+	CMPQ          CX, $0x00000017
+	JLE           sumZMMx32_stored
+	MOVLQSX       92(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y4, (DX)(R14*1)
+	VPUNPCKLDQ    Y1, Y0, Y4
+	VPUNPCKHDQ    Y1, Y0, Y0
+	VPUNPCKLDQ    Y3, Y2, Y1
+	VPUNPCKHDQ    Y3, Y2, Y2
+	VPUNPCKLQDQ   Y1, Y4, Y3
+	VPUNPCKHQDQ   Y1, Y4, Y1
+	VPUNPCKLQDQ   Y2, Y0, Y4
+	VPUNPCKHQDQ   Y2, Y0, Y0
+	CMPQ          CX, $0x00000018
+	JLE           sumZMMx32_stored
+	MOVLQSX       96(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X3, (DX)(R14*1)
+	CMPQ          CX, $0x00000019
+	JLE           sumZMMx32_stored
+	MOVLQSX       100(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X1, (DX)(R14*1)
+	CMPQ          CX, $0x0000001a
+	JLE           sumZMMx32_stored
+	MOVLQSX       104(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X4, (DX)(R14*1)
+	CMPQ          CX, $0x0000001b
+	JLE           sumZMMx32_stored
+	MOVLQSX       108(BX), R14
+	SHLQ          $0x04, R14
+	VMOVDQU32     X0, (DX)(R14*1)
+	CMPQ          CX, $0x0000001c
+	JLE           sumZMMx32_stored
+	MOVLQSX       112(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y3, (DX)(R14*1)
+	CMPQ          CX, $0x0000001d
+	JLE           sumZMMx32_stored
+	MOVLQSX       116(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
+	CMPQ          CX, $0x0000001e
+	JLE           sumZMMx32_stored
+	MOVLQSX       120(BX), R14
+	SHLQ          $0x04, R14
+	VEXTRACTI32X4 $0x01, Y4, (DX)(R14*1)
+	CMPQ          CX, $0x0000001f
+	JLE           sumZMMx32_stored
+	MOVLQSX       124(BX), CX
+	SHLQ          $0x04, CX
+	VEXTRACTI32X4 $0x01, Y0, (DX)(CX*1)
+
+sumZMMx32_stored:
+	VPBROADCASTD md5init<>+0(SB), Z0
+	VPBROADCASTD md5init<>+4(SB), Z1
+	VPBROADCASTD md5init<>+8(SB), Z2
+	VPBROADCASTD md5init<>+12(SB), Z3
+	VPBROADCASTD md5init<>+0(SB), Z4
+	VPBROADCASTD md5init<>+4(SB), Z5
+	VPBROADCASTD md5init<>+8(SB), Z6
+	VPBROADCASTD md5init<>+12(SB), Z7
+
+sumZMMx32_next:
+	XCHGQ R9, R10
+	MOVQ  R11, CX
+	MOVQ  R12, DX
+	MOVQ  R13, BX
+	DECQ  R8
+	JNZ   sumZMMx32_loop
 	VZEROUPPER
 	RET

@@ -33,10 +33,14 @@ func main() {
 	scalar()
 	scalarX2()
 	avx2()
-	avx512(2)
-	avx512(4)
-	batchAVX512(2)
-	batchAVX512(4)
+	avx512(ymmGroups(2))
+	avx512(ymmGroups(4))
+	avx512(zmmGroups(1))
+	avx512(zmmGroups(2))
+	batchAVX512(ymmGroups(2))
+	batchAVX512(ymmGroups(4))
+	batchAVX512(zmmGroups(1))
+	batchAVX512(zmmGroups(2))
 	Generate()
 }
 
@@ -312,14 +316,14 @@ func avx2() {
 //     lane) measured no gain with 16 or 32 streams of 1 MiB each.
 //   - VPGATHERDD is slower still on Zen 4 and needs all lanes in one 4 GiB
 //     window; contiguous loads plus shuffles read each lane where it is.
-func avx512(groups int) {
-	lanes := 8 * groups
-	name := fmt.Sprintf("blockAVX512x%d", lanes)
+func avx512(sh shape) {
+	groups, lanes := sh.groups, sh.lanes()
+	name := sh.name("block")
 	TEXT(name, 0, fmt.Sprintf("func(s *[4][%d]uint32, ptrs *[%d]*byte, nblocks int)", lanes, lanes))
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s hashes nblocks blocks of %d lanes with 256-bit AVX-512 instructions.", name, lanes))
+	Doc(fmt.Sprintf("%s hashes nblocks blocks of %d lanes with %d-bit AVX-512 instructions.", name, lanes, 8*sh.bytes))
 	row := 4 * lanes                        // bytes of one state word across the lanes, and of one message word
-	bufs := stack.Aligned(2*16*row + 4*row) // two message buffers; word j of group g at row*j+32g
+	bufs := stack.Aligned(2*16*row + 4*row) // two message buffers; word j of group g at row*j+g*sh.bytes
 	saved := bufs.Offset(2 * 16 * row)
 	sp := Load(Param("s"), GP64())
 	pp := Load(Param("ptrs"), GP64())
@@ -331,28 +335,28 @@ func avx512(groups int) {
 	st := make([][4]reg.VecVirtual, groups)
 	for g := range groups {
 		for w := range 4 {
-			st[g][w] = YMM()
-			VMOVDQU32(Mem{Base: sp, Disp: row*w + 32*g}, st[g][w])
+			st[g][w] = sh.vec()
+			VMOVDQU32(Mem{Base: sp, Disp: row*w + sh.bytes*g}, st[g][w])
 		}
 	}
 	// Block 0's message, transposed up front.
 	var first transpose.Deferred
-	deferMessage(&first, groups, pp, pl.Off, pl.Cur)
+	deferMessage(&first, sh, pp, pl.Off, pl.Cur)
 	first.Flush()
 
 	loop := name + "_loop"
 	Label(loop)
-	warm.Code(name, map[int]int{2: 9 << 10, 4: 16 << 10}[groups], 64, n)
+	warm.Code(name, sh.codeBytes(), 64, n)
 	pl.Begin()
 	var pipe transpose.Deferred
-	deferMessage(&pipe, groups, pp, pl.Next, pl.Nxt)
-	hashBlock(groups, st, saved, kt, pl.Cur, row, &pipe)
+	deferMessage(&pipe, sh, pp, pl.Next, pl.Nxt)
+	hashBlock(sh, st, saved, kt, pl.Cur, row, &pipe)
 	pl.End()
 	DECQ(n)
 	JNZ(LabelRef(loop))
 	for g := range groups {
 		for w := range 4 {
-			VMOVDQU32(st[g][w], Mem{Base: sp, Disp: row*w + 32*g})
+			VMOVDQU32(st[g][w], Mem{Base: sp, Disp: row*w + sh.bytes*g})
 		}
 	}
 	VZEROUPPER()
@@ -362,22 +366,22 @@ func avx512(groups int) {
 // hashBlock emits one block's rounds on the message words in buf, with
 // the instructions of pipe (the next block's transpose) spread through
 // them, and adds the result into st.
-func hashBlock(groups int, st [][4]reg.VecVirtual, saved Mem, kt, buf reg.Register, row int, pipe *transpose.Deferred) {
-	for g := range groups {
+func hashBlock(sh shape, st [][4]reg.VecVirtual, saved Mem, kt, buf reg.Register, row int, pipe *transpose.Deferred) {
+	for g := range sh.groups {
 		for w := range 4 {
-			VMOVDQU32(st[g][w], saved.Offset(row*w+32*g))
+			VMOVDQU32(st[g][w], saved.Offset(row*w+sh.bytes*g))
 		}
 	}
 	perStep := (len(*pipe) + 63) / 64
-	final := newRoundState(groups, st, kt, buf, row)
+	final := newRoundState(sh, st, kt, buf, row)
 	for i := range 64 {
 		final.step(i)
 		pipe.Emit(perStep)
 	}
 	pipe.Flush()
-	for g := range groups {
+	for g := range sh.groups {
 		for w := range 4 {
-			VPADDD(saved.Offset(row*w+32*g), final.x[g][w], st[g][w]) // back into the loop's registers
+			VPADDD(saved.Offset(row*w+sh.bytes*g), final.x[g][w], st[g][w]) // back into the loop's registers
 		}
 	}
 }
@@ -389,9 +393,9 @@ func hashBlock(groups int, st [][4]reg.VecVirtual, saved Mem, kt, buf reg.Regist
 // spread through this one's steps across round boundaries too: a round of
 // one-block messages costs its steps, not its steps plus an exposed
 // transpose.
-func batchAVX512(groups int) {
-	lanes := 8 * groups
-	name := fmt.Sprintf("sumAVX512x%d", lanes)
+func batchAVX512(sh shape) {
+	groups, lanes := sh.groups, sh.lanes()
+	name := sh.name("sum")
 	TEXT(name, 0, transpose.BatchSignature)
 	Pragma("noescape")
 	Doc(transpose.BatchDoc(name, lanes, 16))
@@ -405,7 +409,7 @@ func batchAVX512(groups int) {
 	st := make([][4]reg.VecVirtual, groups)
 	for g := range groups {
 		for w := range 4 {
-			st[g][w] = YMM()
+			st[g][w] = sh.vec()
 		}
 	}
 	initState := func() {
@@ -415,17 +419,19 @@ func batchAVX512(groups int) {
 			}
 		}
 	}
-	// message queues the padded block into buf.
+	// message queues the padded block into buf, in groups of 8 lanes
+	// whatever the rounds' width: a ZMM group's word is two of them side
+	// by side.
 	message := func(d *transpose.Deferred, ptrs, bits, off, buf reg.Register) {
-		padding.DeferLoads(d, groups, ptrs, bits, off, func(g, h, j int, r reg.VecVirtual) {
+		padding.DeferLoads(d, lanes/8, ptrs, bits, off, func(g, h, j int, r reg.VecVirtual) {
 			VMOVDQU32(r, Mem{Base: buf, Disp: row*(8*h+j) + 32*g})
 		})
 	}
 	initState()
 	bs.Pipelined(bufs, 16*row, message,
-		func(buf reg.Register, pipe *transpose.Deferred) { hashBlock(groups, st, saved, kt, buf, row, pipe) },
+		func(buf reg.Register, pipe *transpose.Deferred) { hashBlock(sh, st, saved, kt, buf, row, pipe) },
 		func() { // the lane-full's digests, and the next one's start
-			storeDigests(groups, st, bs)
+			storeDigests(sh, st, bs)
 			initState()
 		})
 	VZEROUPPER()
@@ -436,10 +442,20 @@ var padding = transpose.NewPadding("md5", 64, 8, false)
 
 // storeDigests writes a lane-full's digests: a 4x8 transpose of each
 // group's state words, then one 16-byte store a lane.
-func storeDigests(groups int, st [][4]reg.VecVirtual, bs *transpose.BatchStream) {
+func storeDigests(sh shape, st [][4]reg.VecVirtual, bs *transpose.BatchStream) {
 	var u [4]reg.VecVirtual // u[k]: lane k, then lane 4+k of the group
+	var hi []reg.VecVirtual // a ZMM group's upper 8 lanes
 	bs.StoreDigests(16, 8, func(g int) {
-		u = transpose.Lanes4x8(st[g][0], st[g][1], st[g][2], st[g][3])
+		var words []reg.VecVirtual
+		switch {
+		case !sh.wide:
+			words = st[g][:]
+		case g%2 == 0:
+			words, hi = transpose.Halves(st[g/2][:])
+		default:
+			words = hi
+		}
+		u = transpose.Lanes4x8(words[0], words[1], words[2], words[3])
 	}, func(lane int, dst Mem) {
 		if j := lane % 8; j < 4 {
 			VMOVDQU32(u[j].AsX(), dst)
@@ -466,7 +482,7 @@ func storeDigests(groups int, st [][4]reg.VecVirtual, bs *transpose.BatchStream)
 // the accumulator of the next step is then started from d (d + K, three
 // operands) before the ternlog overwrites d.
 type roundState struct {
-	groups    int
+	sh        shape
 	noCopy    bool
 	kt, buf   reg.Register
 	row       int
@@ -474,24 +490,24 @@ type roundState struct {
 	accumPrep bool                // x[g][0] already holds a + K[i] (no-copy form)
 }
 
-func newRoundState(groups int, st [][4]reg.VecVirtual, kt, buf reg.Register, row int) *roundState {
-	return &roundState{groups: groups, noCopy: groups >= 4, kt: kt, buf: buf, row: row,
+func newRoundState(sh shape, st [][4]reg.VecVirtual, kt, buf reg.Register, row int) *roundState {
+	return &roundState{sh: sh, noCopy: sh.noCopy(), kt: kt, buf: buf, row: row,
 		x: append([][4]reg.VecVirtual(nil), st...)}
 }
 
 func (r *roundState) step(i int) {
 	k := Mem{Base: r.kt, Disp: 4 * i}
-	m := func(g int) Mem { return Mem{Base: r.buf, Disp: r.row*word(i) + 32*g} }
-	for g := range r.groups {
+	m := func(g int) Mem { return Mem{Base: r.buf, Disp: r.row*word(i) + r.sh.bytes*g} }
+	for g := range r.sh.groups {
 		a, b, c, d := r.x[g][0], r.x[g][1], r.x[g][2], r.x[g][3]
 		if !r.noCopy || i == 63 { // the last step's d is final state: keep it
 			if !(r.noCopy && i > 0) {
-				acc := YMM()
+				acc := r.sh.vec()
 				VPADDD_BCST(k, a, acc)
 				a = acc
 			}
 			VPADDD(m(g), a, a)
-			f := YMM()
+			f := r.sh.vec()
 			VMOVDQA32(b, f)
 			VPTERNLOGD(U8(ternFuncs[i/16]), d, c, f)
 			VPADDD(f, a, a)
@@ -501,12 +517,12 @@ func (r *roundState) step(i int) {
 			continue
 		}
 		if i == 0 {
-			acc := YMM()
+			acc := r.sh.vec()
 			VPADDD_BCST(k, a, acc)
 			a = acc
 		}
 		VPADDD(m(g), a, a)
-		next := YMM()
+		next := r.sh.vec()
 		VPADDD_BCST(Mem{Base: r.kt, Disp: 4 * (i + 1)}, d, next) // next step's a + K
 		VPTERNLOGD(U8(ternFuncsDst[i/16]), b, c, d)              // d = F(b, c, d)
 		VPADDD(d, a, a)
@@ -521,10 +537,18 @@ func (r *roundState) step(i int) {
 var ternFuncsDst = [4]uint8{0xd8, 0xac, 0x96, 0x63}
 
 // deferMessage queues the transpose of the block at off in every lane into
-// buf: two 8x8 transposes (the halves of the block) per group of 8 lanes.
-func deferMessage(d *transpose.Deferred, groups int, ptrs, off, buf reg.Register) {
-	row := 32 * groups
-	for g := range groups {
+// buf: two 8x8 transposes (the halves of the block) per group of 8 lanes,
+// or one 16x16 transpose per group of 16 (a third of the shuffles, see
+// transpose.DeferWords16).
+func deferMessage(d *transpose.Deferred, sh shape, ptrs, off, buf reg.Register) {
+	row := sh.bytes * sh.groups
+	for g := range sh.groups {
+		if sh.wide {
+			transpose.DeferWords16(d, ptrs, off, 16*g, func(j int, r reg.VecVirtual) {
+				VMOVDQU32(r, Mem{Base: buf, Disp: row*j + 64*g})
+			})
+			continue
+		}
 		for h := range 2 {
 			transpose.DeferWords8x8(d, ptrs, off, 8*g, 32*h, func(j int, r reg.VecVirtual) {
 				VMOVDQU32(r, Mem{Base: buf, Disp: row*(8*h+j) + 32*g})
@@ -583,4 +607,51 @@ func broadcastConsts() Mem {
 		haveBroadcast = true
 	}
 	return broadcastTable
+}
+
+// shape is how an AVX-512 kernel holds its lanes: groups of 8 in YMM
+// registers, or of 16 in ZMM registers. The buffers are laid out alike
+// either way (word j of lane i at row*j + 4*i), so a ZMM group's word is
+// two YMM groups' words side by side.
+type shape struct {
+	groups int
+	wide   bool // ZMM registers
+	bytes  int  // of a group's lanes in one register
+}
+
+func ymmGroups(n int) shape { return shape{groups: n, bytes: 32} }
+func zmmGroups(n int) shape { return shape{groups: n, wide: true, bytes: 64} }
+
+func (sh shape) lanes() int { return sh.groups * sh.bytes / 4 }
+
+// name is the kernel's function name: blockAVX512x32, sumZMMx16, ...
+func (sh shape) name(prefix string) string {
+	if sh.wide {
+		return fmt.Sprintf("%sZMMx%d", prefix, sh.lanes())
+	}
+	return fmt.Sprintf("%sAVX512x%d", prefix, sh.lanes())
+}
+
+// vec allocates a register of one group's lanes.
+func (sh shape) vec() reg.VecVirtual {
+	if sh.wide {
+		return ZMM()
+	}
+	return YMM()
+}
+
+// noCopy chooses roundState's form that starts the next step's sum from
+// d instead of copying b: the one for pipes that are full.
+func (sh shape) noCopy() bool { return sh.groups >= 4 }
+
+// codeBytes bounds the block kernel's code, for warm.Code (TestCodeWarmed
+// checks it).
+func (sh shape) codeBytes() int {
+	switch {
+	case sh.wide:
+		return sh.groups * 6 << 10
+	case sh.groups >= 4:
+		return 16 << 10
+	}
+	return 9 << 10
 }

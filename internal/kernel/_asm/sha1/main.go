@@ -750,7 +750,7 @@ func deferMessage(d *transpose.Deferred, ptrs, off, buf Register, bswap VecVirtu
 // one port that shuffles, against 48 here (and 48 inserts, on either
 // 512-bit port).
 func deferMessageZMM(d *transpose.Deferred, ptrs, off, buf Register, bswap VecVirtual) {
-	transpose.DeferWords16(d, ptrs, off, func(j int, r VecVirtual) {
+	transpose.DeferWords16(d, ptrs, off, 0, func(j int, r VecVirtual) {
 		VPSHUFB(bswap, r, r)
 		VMOVDQU32(r, Mem{Base: buf, Disp: 64 * j})
 	})

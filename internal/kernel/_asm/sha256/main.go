@@ -137,7 +137,7 @@ func lanes512(name, forms string, words sha2.Words, wide bool) {
 			bswap512 := ZMM()
 			VBROADCASTI32X4(byteSwapMask(), bswap512)
 			var d transpose.Deferred
-			transpose.DeferWords16(&d, pp, off, func(j int, r VecVirtual) {
+			transpose.DeferWords16(&d, pp, off, 0, func(j int, r VecVirtual) {
 				VPSHUFB(bswap512, r, r)
 				VMOVDQU32(r, w.Offset(row*j))
 			})

@@ -105,18 +105,18 @@ func DeferWords8x8(d *Deferred, ptrs, off reg.Register, first, disp int, done fu
 }
 
 // DeferWords16 queues the transpose of the 64-byte blocks at ptrs[i]+off,
-// lanes i = 0..15, into 16 ZMM registers, the j-th holding 32-bit word j of
-// every lane (lane i in element i), handing each to done as soon as it is
-// finished. The loads place the 128-bit chunks: register k of chunk c
-// holds words 4c..4c+3 of lanes k, 4+k, 8+k and 12+k, a broadcast load and
-// three inserts from memory (on the load ports and either 512-bit ALU port),
-// which leaves a transpose of 32-bit words within the chunks: 8 shuffles
-// a chunk, 32 in all, where a transpose of whole rows takes 64 and four
-// DeferWords8x8 take 96 (all on the one port that shuffles). At most five
-// registers are live at once.
-func DeferWords16(d *Deferred, ptrs, off reg.Register, done func(j int, r reg.VecVirtual)) {
+// lanes i = first..first+15, into 16 ZMM registers, the j-th holding
+// 32-bit word j of every lane (lane i in element i-first), handing each to
+// done as soon as it is finished. The loads place the 128-bit chunks:
+// register k of chunk c holds words 4c..4c+3 of lanes k, 4+k, 8+k and
+// 12+k, a broadcast load and three inserts from memory (on the load ports
+// and either 512-bit ALU port), which leaves a transpose of 32-bit words
+// within the chunks: 8 shuffles a chunk, 32 in all, where a transpose of
+// whole rows takes 64 and four DeferWords8x8 take 96 (all on the one port
+// that shuffles). At most five registers are live at once.
+func DeferWords16(d *Deferred, ptrs, off reg.Register, first int, done func(j int, r reg.VecVirtual)) {
 	chunk := func(lane, c int) Mem {
-		return Mem{Base: LanePtr(ptrs, lane), Index: off, Scale: 1, Disp: 16 * c}
+		return Mem{Base: LanePtr(ptrs, first+lane), Index: off, Scale: 1, Disp: 16 * c}
 	}
 	for c := range 4 {
 		var r [4]reg.VecVirtual
