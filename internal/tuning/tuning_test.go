@@ -85,6 +85,28 @@ func TestChoice(t *testing.T) {
 	}
 }
 
+// TestLoneStream checks that a lone stream stays on the single-stream
+// kernel unless a multi-lane kernel moves loneMargin more with one lane.
+func TestLoneStream(t *testing.T) {
+	for _, tc := range []struct {
+		x16  int // with 16 lanes busy; one lane moves a 16th
+		want string
+	}{
+		{16 * 1050, "single"}, // 5% more: within the margin
+		{16 * 1090, "single"},
+		{16 * 1110, "x16"}, // beyond it
+		{16 * 1500, "x16"},
+	} {
+		c := NewChooser(Fixed(rates("single", 1000, "x16", tc.x16), "test"), single, multis)
+		if k, _ := c.Pick(1, true); name(c, k) != tc.want {
+			t.Errorf("x16 at %d MB/s, 1 ready: %s, want %s", tc.x16, name(c, k), tc.want)
+		}
+		if k, _ := c.Pick(2, true); name(c, k) != "x16" {
+			t.Errorf("x16 at %d MB/s, 2 ready: %s, want x16", tc.x16, name(c, k))
+		}
+	}
+}
+
 // TestShare checks the share of a kernel's rate its busy lanes are worth:
 // the measured fills where there are some, linear between them and
 // towards none and all lanes busy, and the lanes' share of the blocks
