@@ -144,8 +144,11 @@ func (sp *Spec[S]) paddedBlocks(n int) int { return paddedBlocks(n, sp.LenBytes,
 // power of two, and a plain function so that SumMany's gathering loop
 // inlines it with its operands in registers.
 func paddedBlocks(n, lenBytes, blockSize int) int {
-	return (n + lenBytes + blockSize) >> bits.TrailingZeros(uint(blockSize))
+	return (n + lenBytes + blockSize) >> paddedShift(blockSize)
 }
+
+// paddedShift is log2 of blockSize, a power of two.
+func paddedShift(blockSize int) uint { return uint(bits.TrailingZeros(uint(blockSize))) }
 
 var (
 	errStateID   = errors.New("invalid hash state identifier")
