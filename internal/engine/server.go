@@ -40,8 +40,9 @@ type Server[S any] struct {
 	combiners int
 	queued    int // requests in the queue
 	inLanes   int // requests in some combiner's lanes
-	lastBusy  int // company seen lately: streams in the latest two rounds, fading by halves
+	lastBusy  int // company seen lately: streams in the latest round, fading by halves
 	prevBusy  int // streams in the latest round
+	pairBusy  int // streams in the latest two rounds, each once (see company)
 	closed    atomic.Bool
 
 	// Waiting for writers the scheduler has not seen yet (see awaitCompany).
@@ -433,13 +434,16 @@ func backoff(after *time.Duration, pause time.Duration, missed bool, epoch time.
 }
 
 // company counts the streams of the latest two rounds, c's busy lanes
-// being the next one's, each stream once, and stamps c's. Streams that
-// alternate round by round are company too: at one P, a round that starts
-// with the first half of the streams that are back (the others' writers
-// not yet run) leaves the two halves out of step, and each half then
-// gathers only as many as came with it the round before, so the split
-// lasts. 32 MD5 streams ran as two groups of 16 lanes, 64 calls an
-// iteration where 32 do, on a kernel of 32 lanes that moves 17% more.
+// being the next one's, each stream once, and stamps c's. A combiner that
+// yields for company (see enough) yields for these: at one P, a round
+// that starts with the first half of the streams that are back (the
+// others' writers not yet run) leaves the two halves out of step, and
+// capped at the latest round's streams, each half would gather only as
+// many as came with it, so the split lasted. 32 MD5 streams ran as two
+// groups of 16 lanes, 64 calls an iteration where 32 do, on a kernel of
+// 32 lanes that moves 17% more. It is not a sign of company by itself
+// (lastBusy is): uploads that come one after another are two streams in
+// two rounds, and must not yield for each other.
 func (s *Server[S]) company(c *combiner[S], busy int) int {
 	again := 0 // streams of this round that were in the latest one
 	for _, r := range c.reqs[:busy] {
@@ -558,7 +562,7 @@ func (s *Server[S]) fullLength(k, nb int) bool {
 func (s *Server[S]) enough(procs int, capped bool) int {
 	l := s.limit(procs)
 	if capped {
-		l = min(l, max(s.lastBusy, 1))
+		l = min(l, max(s.lastBusy, s.pairBusy, 1))
 	}
 	return l
 }
@@ -717,7 +721,8 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		}
 		// Company fades by halves, not at once: an unlucky round alone
 		// (below) must not end the sharing.
-		s.lastBusy = max(s.company(c, busy), s.lastBusy/2)
+		s.lastBusy = max(busy, s.lastBusy/2)
+		s.pairBusy = s.company(c, busy)
 		if busy >= 2 && s.choice.Pending() {
 			// The first choice to make: the tuning measures the kernels,
 			// once, the lock released, the writers that were woken let go.
