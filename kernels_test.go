@@ -104,8 +104,8 @@ func TestUnmeasuredKernelsLeftOut(t *testing.T) {
 		for _, c := range []struct {
 			choice priorChoice
 			l      cpu.Level
-		}{{sha256Choice, cpu.AVX2}, {sha256Choice, cpu.AVX512}, {sha1Choice, cpu.AVX512}, {sha512Choice, cpu.AVX512}} {
-			if name, _ := c.choice(c.l, "zen4", b); name == "shanix4" || name == "zmmx16" || name == "zmmx8" {
+		}{{sha256Choice, cpu.AVX2}, {sha256Choice, cpu.AVX512}, {sha1Choice, cpu.AVX512}, {sha512Choice, cpu.AVX512}, {md5Choice, cpu.AVX512}} {
+			if name, _ := c.choice(c.l, "zen4", b); name == "shanix4" || name == "zmmx16" || name == "zmmx32" || name == "zmmx8" {
 				t.Errorf("%s chosen for %d streams at %v on Zen 4, where it has no measured rate", name, b, c.l)
 			}
 		}
@@ -132,6 +132,12 @@ func TestBatchChoice(t *testing.T) {
 		s1 := engine.NewServer(sha1Spec, sha1Kernels(cpu.AVX512), sha1Family.Source(table(prior)))
 		if b := s1.Batches(); len(b) != 1 || b[0].Name != want {
 			t.Errorf("SHA-1 batch kernels on %v: %v, want only %s", prior, b, want)
+		}
+	}
+	for prior, want := range map[string][]string{"zen4": {"avx512x16", "avx512x32"}, "goldencove": {"zmmx16", "zmmx32"}} {
+		s := engine.NewServer(md5Spec, md5Kernels(cpu.AVX512), md5Family.Source(table(prior)))
+		if b := s.Batches(); len(b) != 2 || b[0].Name != want[0] || b[1].Name != want[1] {
+			t.Errorf("MD5 batch kernels on %v: %v, want %v", prior, b, want)
 		}
 	}
 	for prior, want := range map[string]string{"zen4": "avx512x8", "goldencove": "zmmx8"} {

@@ -316,6 +316,26 @@ func avx2() {
 //     lane) measured no gain with 16 or 32 streams of 1 MiB each.
 //   - VPGATHERDD is slower still on Zen 4 and needs all lanes in one 4 GiB
 //     window; contiguous loads plus shuffles read each lane where it is.
+//
+// The ZMM shapes are for cores that issue 512-bit operations nearly as
+// often as 256-bit ones. What bounds them on an Emerald Rapids Xeon
+// (2.95 GHz by a chain of dependent adds; 8 KiB a lane in the L2;
+// docs/figures.md, "MD5 in ZMM registers"):
+//   - A step is six vector operations a group (two adds from memory, the
+//     ternlog, an add, the rotate, an add; the copy of b is renamed away)
+//     and its chain four cycles deep (ternlog, add, rotate, add).
+//   - One ZMM group is bound by the chain: 64 x 4 = 256 cycles a block,
+//     270 measured without the message (the message operand a register).
+//   - Two are bound by the two ports that run 512-bit operations: 2 x 64 x
+//     6 / 2 = 384 cycles for 32 lanes, 392 measured without the message.
+//     Three and four groups measured within 1% of two, so wider kernels
+//     cannot pay on such a core. Four YMM groups on the three 256-bit
+//     ports: 512 cycles (519 measured), so ZMM moves 1.32x as much.
+//   - The message (DeferWords16: 48 inserts and 32 shuffles a group, on
+//     the same two ports) brings two groups to 513 cycles a block, 0.25
+//     cycles a byte. Streaming 1 MiB a lane from memory costs 5% more;
+//     PREFETCHT0 of every lane 256 to 2048 bytes ahead cost 6% more
+//     again, as on Zen 4 it gained nothing.
 func avx512(sh shape) {
 	groups, lanes := sh.groups, sh.lanes()
 	name := sh.name("block")
