@@ -14,7 +14,6 @@ import (
 	"github.com/hashlanes/hashlanes"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/bench"
 	"golang.org/x/term"
-	"gonum.org/v1/plot"
 )
 
 const benchUsage = `Usage: hashlanes bench [OPTION]... [SUITE]...
@@ -197,7 +196,7 @@ func writeCharts(dir string, rows []bench.Row) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for name, draw := range map[string]func([]bench.Row) (*plot.Plot, error){"throughput": bench.ThroughputChart, "lanes": bench.LanesChart} {
+	for name, draw := range map[string]func([]bench.Row) (*bench.Chart, error){"throughput": bench.ThroughputChart, "lanes": bench.LanesChart} {
 		p, err := draw(rows)
 		if err != nil {
 			return err

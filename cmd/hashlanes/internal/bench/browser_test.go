@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -32,11 +33,17 @@ func TestReportInChromium(t *testing.T) {
 	}
 	f.Close()
 	args := append(chromiumFlags, "--user-data-dir="+filepath.Join(dir, "profile"))
-	dom, err := exec.Command(chromium, append(args, "--dump-dom", "file://"+page)...).Output()
+	cmd := exec.Command(chromium, append(args, "--enable-logging=stderr", "--dump-dom", "file://"+page)...)
+	var log strings.Builder
+	cmd.Stderr = &log
+	dom, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("chromium --dump-dom: %v", err)
 	}
-	for _, id := range []string{"t-bytes", "t-rate", "t-payload"} {
+	if m := regexp.MustCompile(`(?m)^.*(Uncaught|CONSOLE\(\d+\)\] "(Error|TypeError|ReferenceError)).*$`).FindString(log.String()); m != "" {
+		t.Errorf("the page's script failed: %s", m)
+	}
+	for _, id := range []string{"t-bytes", "t-rate", "t-payload", "t-streams"} {
 		if !regexp.MustCompile(`<output id="` + id + `">[^<]+</output>`).Match(dom) {
 			t.Errorf("calculator output %s is empty: the page's script did not run", id)
 		}

@@ -4,164 +4,344 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
-	"sort"
+	"slices"
 
 	"github.com/hashlanes/hashlanes/internal/workload"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// Chart sizes, in the units gonum/plot draws with.
-const (
-	chartWidth  = 9 * vg.Inch
-	chartHeight = 5.5 * vg.Inch
-)
+// A Chart is small multiples: one panel per family of algorithms, each
+// with few enough series that every one has a colour and a marker of
+// its own, on axes shared across the panels.
+type Chart struct {
+	Panels []*plot.Plot
+	Cols   int
+	// Series names each panel's series in legend order; a series has
+	// the colour and marker of its place (plotutil.Color, Shape).
+	Series [][]string
+}
 
-// ThroughputChart draws MB/s against message size (log scale) for every
-// algorithm and implementation of the algos suite, or nil if the suite
-// did not run.
-func ThroughputChart(rows []Row) (*plot.Plot, error) {
-	series := map[string]plotter.XYs{}
+// add appends a panel and its series' names; a nil panel (a family
+// without data) is left out.
+func (c *Chart) add(p *plot.Plot, names []string) {
+	if p != nil {
+		c.Panels = append(c.Panels, p)
+		c.Series = append(c.Series, names)
+	}
+}
+
+// family is a panel: its title and its algorithms, in legend order.
+type family struct {
+	title string
+	algs  []string
+}
+
+// throughputFamilies are the throughput chart's panels.
+var throughputFamilies = []family{
+	{"MD5, SHA-1 (collisions broken)", []string{"md5", "sha1"}},
+	{"SHA-224, SHA-256", []string{"sha224", "sha256"}},
+	{"SHA-384, SHA-512, SHA-512/t", []string{"sha384", "sha512", "sha512-224", "sha512-256"}},
+	{"SHA-3", []string{"sha3-224", "sha3-256", "sha3-384", "sha3-512"}},
+	{"BLAKE2, BLAKE3", []string{"blake2b", "blake2s", "blake3"}},
+	{"Not cryptographic", []string{"xxh3", "crc32c"}},
+}
+
+// lanesFamilies are the lanes chart's panels: the algorithms that share
+// kernels side by side.
+var lanesFamilies = []family{
+	{"MD5, SHA-1 (collisions broken)", []string{"md5", "sha1"}},
+	{"SHA-224, SHA-256", []string{"sha224", "sha256"}},
+	{"SHA-384, SHA-512, SHA-512/t", []string{"sha384", "sha512", "sha512-224", "sha512-256"}},
+}
+
+// point is one value of a series with the range its samples span.
+type point struct {
+	x, y, lo, hi float64
+	uncertain    bool
+}
+
+// ThroughputChart draws MB/s against message size, both on log scales,
+// for every algorithm of the algos suite (its faster implementation at
+// each size, as the advice picks), a panel per family; nil if the suite
+// did not run. Error bars span the samples; an uncertain row is a grey
+// ring apart from its line.
+func ThroughputChart(rows []Row) (*Chart, error) {
+	series := map[string][]point{}
 	for _, r := range rows {
 		if r.Suite != "algos" {
 			continue
 		}
-		name := r.Alg
-		if r.Impl == "hashlanes" {
-			name += " (hashlanes)"
+		p := point{x: float64(r.Size), y: r.MBps(), uncertain: r.Uncertain != ""}
+		p.lo, p.hi = rateRange(r)
+		pts := series[r.Alg]
+		k := slices.IndexFunc(pts, func(q point) bool { return q.x == p.x })
+		switch {
+		case k < 0:
+			series[r.Alg] = append(pts, p)
+		case pts[k].uncertain && !p.uncertain || p.uncertain == pts[k].uncertain && p.y > pts[k].y:
+			pts[k] = p
 		}
-		series[name] = append(series[name], plotter.XY{X: float64(r.Size), Y: r.MBps()})
 	}
 	if len(series) == 0 {
 		return nil, nil
 	}
-	p := plot.New()
-	p.Title.Text = "Throughput by message size (one core)"
-	p.X.Label.Text = "message size (bytes)"
-	p.Y.Label.Text = "MB/s (log scale)"
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = sizeTicks{}
-	p.Add(plotter.NewGrid())
-	names := make([]string, 0, len(series))
-	for n := range series {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for i, n := range names {
-		pts := series[n]
-		sort.Slice(pts, func(a, b int) bool { return pts[a].X < pts[b].X })
-		l, s, err := plotter.NewLinePoints(pts)
+	lo, hi := extent(series)
+	c := &Chart{Cols: 3}
+	for _, f := range throughputFamilies {
+		p, names, err := panel(f, series, func(p *plot.Plot) {
+			p.X.Label.Text = "message size"
+			p.Y.Label.Text = "MB/s, one core"
+			p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+			p.X.Tick.Marker = sizeTicks{}
+			p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+			p.Y.Min, p.Y.Max = lo/1.5, hi*3
+			p.Legend.Left, p.Legend.Top = true, true // small and fast: empty, as small messages are the slowest
+		})
 		if err != nil {
 			return nil, err
 		}
-		l.Color, s.Color = plotutil.Color(i), plotutil.Color(i)
-		l.Dashes = plotutil.Dashes(i / 7)
-		s.Shape = plotutil.Shape(i % 7)
-		p.Add(l, s)
-		p.Legend.Add(n, l, s)
+		c.add(p, names)
 	}
-	p.Legend.Top = true
-	p.Legend.Left = true
-	p.Legend.TextStyle.Font.Size = vg.Points(8)
-	return p, nil
+	return c, nil
 }
 
-// sizeTicks marks powers of two in KiB/MiB.
+// rateRange is the MB/s of a row's slowest and fastest samples.
+func rateRange(r Row) (lo, hi float64) {
+	lo, hi = r.MBps(), r.MBps()
+	for _, s := range r.Samples {
+		if s > 0 {
+			v := float64(r.Bytes) / s * 1e3
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	return lo, hi
+}
+
+// extent is the lowest and highest value any series' range reaches.
+func extent(series map[string][]point) (lo, hi float64) {
+	first := true
+	for _, pts := range series {
+		for _, p := range pts {
+			if first {
+				lo, hi, first = p.lo, p.hi, false
+			}
+			lo, hi = min(lo, p.lo), max(hi, p.hi)
+		}
+	}
+	return lo, hi
+}
+
+// panel draws family f's series on a plot that setup has given its
+// axes: a line with markers and error bars per algorithm, in the
+// family's order, and its uncertain points apart, and returns it with
+// the series' names; nil if none of the family's algorithms has a
+// series.
+func panel(f family, series map[string][]point, setup func(*plot.Plot)) (*plot.Plot, []string, error) {
+	p := plot.New()
+	p.Title.Text = f.title
+	p.Add(plotter.NewGrid())
+	setup(p)
+	var odd plotter.XYs // uncertain points of every series
+	var names []string
+	for i, alg := range f.algs {
+		pts := series[alg]
+		if len(pts) == 0 {
+			continue
+		}
+		slices.SortFunc(pts, func(a, b point) int {
+			switch {
+			case a.x < b.x:
+				return -1
+			case a.x > b.x:
+				return 1
+			}
+			return 0
+		})
+		var xy plotter.XYs
+		var errs plotter.YErrors
+		for _, q := range pts {
+			if q.uncertain {
+				odd = append(odd, plotter.XY{X: q.x, Y: q.y})
+				continue
+			}
+			xy = append(xy, plotter.XY{X: q.x, Y: q.y})
+			errs = append(errs, struct{ Low, High float64 }{q.y - q.lo, q.hi - q.y})
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		l, s, err := plotter.NewLinePoints(xy)
+		if err != nil {
+			return nil, nil, err
+		}
+		l.Color, s.Color = plotutil.Color(i), plotutil.Color(i)
+		s.Shape = plotutil.Shape(i)
+		s.Radius = vg.Points(3)
+		bars, err := plotter.NewYErrorBars(struct {
+			plotter.XYer
+			plotter.YErrorer
+		}{xy, errs})
+		if err != nil {
+			return nil, nil, err
+		}
+		bars.Color = plotutil.Color(i)
+		p.Add(l, s, bars)
+		p.Legend.Add(alg, l, s)
+		names = append(names, alg)
+	}
+	if len(names) == 0 && len(odd) == 0 {
+		return nil, nil, nil
+	}
+	if len(odd) > 0 {
+		s, err := plotter.NewScatter(odd)
+		if err != nil {
+			return nil, nil, err
+		}
+		s.Color = color.Gray{Y: 120}
+		s.Shape = draw.RingGlyph{}
+		s.Radius = vg.Points(4)
+		p.Add(s)
+		p.Legend.Add("uncertain (left out)", s)
+		names = append(names, "uncertain")
+	}
+	p.Legend.TextStyle.Font.Size = vg.Points(8)
+	return p, names, nil
+}
+
+// sizeTicks marks every fourth power of two, labelled every sixteenth
+// (64B, 1KiB, 16KiB, 256KiB, 4MiB, 64MiB), so that the labels of a panel
+// do not run together.
 type sizeTicks struct{}
 
 func (sizeTicks) Ticks(min, max float64) []plot.Tick {
 	var ts []plot.Tick
-	for v := 64.0; v <= max*1.01; v *= 4 {
+	for v, i := 64.0, 0; v <= max*1.01; v, i = v*4, i+1 {
 		if v >= min/1.01 {
-			ts = append(ts, plot.Tick{Value: v, Label: workload.SizeName(int64(v))})
+			t := plot.Tick{Value: v}
+			if i%2 == 0 {
+				t.Label = workload.SizeName(int64(v))
+			}
+			ts = append(ts, t)
 		}
 	}
 	return ts
 }
 
-// LanesChart draws, for each stream count, hashlanes' speed-up over the
-// reference implementation, one bar per algorithm; nil if the lanes suite
-// did not run.
-func LanesChart(rows []Row) (*plot.Plot, error) {
-	ref := map[string]float64{}
+// streamTicks marks the lanes suite's stream counts.
+type streamTicks struct{}
+
+func (streamTicks) Ticks(min, max float64) []plot.Tick {
+	var ts []plot.Tick
+	for _, n := range LaneCounts {
+		if v := float64(n); v >= min/1.01 && v <= max*1.01 {
+			ts = append(ts, plot.Tick{Value: v, Label: fmt.Sprint(n)})
+		}
+	}
+	return ts
+}
+
+// LanesChart draws hashlanes' speed-up over the reference implementation
+// against the number of concurrent streams, a line per algorithm and a
+// panel per family of kernels; nil if the lanes suite did not run. Error
+// bars span the ratios of the two rows' slowest and fastest samples.
+func LanesChart(rows []Row) (*Chart, error) {
+	ref := map[string]Row{}
 	for _, r := range rows {
 		if r.Suite == "lanes" && r.Impl != "hashlanes" {
-			ref[fmt.Sprint(r.Alg, "/", r.Streams)] = r.MBps()
+			ref[fmt.Sprint(r.Alg, "/", r.Streams)] = r
 		}
 	}
-	speedups := map[string]map[int]float64{}
-	var algs []string
+	series := map[string][]point{}
 	for _, r := range rows {
-		if r.Suite != "lanes" || r.Impl != "hashlanes" {
+		b, ok := ref[fmt.Sprint(r.Alg, "/", r.Streams)]
+		if r.Suite != "lanes" || r.Impl != "hashlanes" || !ok || b.MBps() == 0 {
 			continue
 		}
-		b := ref[fmt.Sprint(r.Alg, "/", r.Streams)]
-		if b == 0 {
-			continue
-		}
-		if speedups[r.Alg] == nil {
-			speedups[r.Alg] = map[int]float64{}
-			algs = append(algs, r.Alg)
-		}
-		speedups[r.Alg][r.Streams] = r.MBps() / b
+		lo, hi := rateRange(r)
+		blo, bhi := rateRange(b)
+		series[r.Alg] = append(series[r.Alg], point{x: float64(r.Streams), y: r.MBps() / b.MBps(), lo: lo / bhi, hi: hi / blo,
+			uncertain: r.Uncertain != "" || b.Uncertain != ""})
 	}
-	if len(algs) == 0 {
+	if len(series) == 0 {
 		return nil, nil
 	}
-	p := plot.New()
-	p.Title.Text = "Concurrent streams: hashlanes ÷ reference implementation"
-	p.Y.Label.Text = "speed-up (×)"
-	p.X.Label.Text = "concurrent streams"
-	p.Add(plotter.NewGrid())
-	w := vg.Points(14)
-	for i, a := range algs {
-		vals := make(plotter.Values, len(LaneCounts))
-		for k, n := range LaneCounts {
-			vals[k] = speedups[a][n]
-		}
-		bars, err := plotter.NewBarChart(vals, w)
+	_, top := extent(series)
+	c := &Chart{Cols: 3}
+	for _, f := range lanesFamilies {
+		p, names, err := panel(f, series, func(p *plot.Plot) {
+			p.X.Label.Text = "concurrent streams"
+			p.Y.Label.Text = "hashlanes ÷ reference"
+			p.X.Scale = plot.LogScale{}
+			p.X.Tick.Marker = streamTicks{}
+			p.Y.Min, p.Y.Max = 0, top*1.1
+			one := plotter.NewFunction(func(float64) float64 { return 1 })
+			one.Color = color.Gray{Y: 90}
+			one.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			p.Add(one)
+			p.Legend.Left, p.Legend.Top = true, true // small counts: low ratios
+		})
 		if err != nil {
 			return nil, err
 		}
-		bars.Color = plotutil.Color(i)
-		bars.LineStyle.Width = 0
-		bars.Offset = w * vg.Length(float64(i)-float64(len(algs)-1)/2)
-		p.Add(bars)
-		p.Legend.Add(a, bars)
+		c.add(p, names)
 	}
-	top := 1.0
-	for _, m := range speedups {
-		for _, v := range m {
-			top = max(top, v)
-		}
-	}
-	p.Y.Min, p.Y.Max = 0, top*1.1
-	one := plotter.NewFunction(func(float64) float64 { return 1 })
-	one.Color = color.Gray{Y: 90}
-	one.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-	p.Add(one)
-	labels := make([]string, len(LaneCounts))
-	for k, n := range LaneCounts {
-		labels[k] = fmt.Sprint(n)
-	}
-	p.NominalX(labels...)
-	p.Legend.Top = true
-	p.Legend.Left = true
-	return p, nil
+	return c, nil
 }
 
-// Render draws a chart as "svg" or "png".
-func Render(p *plot.Plot, format string) ([]byte, error) {
-	wt, err := p.WriterTo(chartWidth, chartHeight, format)
-	if err != nil {
-		return nil, err
+// panelWidth and panelHeight are a panel's size, in the units gonum/plot
+// draws with.
+const (
+	panelWidth  = 4 * vg.Inch
+	panelHeight = 3 * vg.Inch
+)
+
+// Render draws a chart as "svg" or "png": its panels in rows of c.Cols,
+// aligned so that their axes line up.
+func Render(c *Chart, format string) ([]byte, error) {
+	var panels []*plot.Plot
+	for _, p := range c.Panels {
+		if p != nil {
+			panels = append(panels, p)
+		}
+	}
+	cols := min(c.Cols, len(panels))
+	rows := (len(panels) + cols - 1) / cols
+	grid := make([][]*plot.Plot, rows)
+	for i := range grid {
+		grid[i] = make([]*plot.Plot, cols)
+	}
+	for i, p := range panels {
+		grid[i/cols][i%cols] = p
+	}
+	w, h := panelWidth*vg.Length(cols), panelHeight*vg.Length(rows)
+	var canvas vg.CanvasWriterTo
+	switch format {
+	case "svg":
+		canvas = vgsvg.New(w, h)
+	case "png":
+		canvas = vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
+	default:
+		return nil, fmt.Errorf("unknown chart format %q", format)
+	}
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 6, PadY: vg.Millimeter * 6,
+		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	dc := draw.New(canvas)
+	cs := plot.Align(grid, tiles, dc)
+	for j := range grid {
+		for i, p := range grid[j] {
+			if p != nil {
+				p.Draw(cs[j][i])
+			}
+		}
 	}
 	var b bytes.Buffer
-	if _, err := wt.WriteTo(&b); err != nil {
+	if _, err := canvas.WriteTo(&b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

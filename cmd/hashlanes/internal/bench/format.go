@@ -102,7 +102,7 @@ func (r Report) tables() []table {
 		case "algos":
 			t.Header = []string{"algorithm", "implementation", "size", "ns/op", "MB/s", "±", "B/op", "allocs/op"}
 			for _, row := range rows {
-				t.Rows = append(t.Rows, []string{row.Alg, row.Impl, workload.SizeName(row.Size), ns(row.NsPerOp()), mbps(row.MBps()), spread(row), num(row.AllocBytes), num(row.Allocs)})
+				t.Rows = append(t.Rows, []string{algName(row.Alg), row.Impl, workload.SizeName(row.Size), ns(row.NsPerOp()), mbps(row.MBps()), spread(row), num(row.AllocBytes), num(row.Allocs)})
 			}
 		case "lanes":
 			t.Header = []string{"algorithm", "streams", "size", "implementation", "MB/s", "±", "vs reference"}
@@ -117,7 +117,7 @@ func (r Report) tables() []table {
 				if b := base[fmt.Sprint(row.Alg, row.Streams)]; row.Impl == "hashlanes" && b > 0 {
 					ratio = fmt.Sprintf("%.2fx", row.MBps()/b)
 				}
-				t.Rows = append(t.Rows, []string{row.Alg, fmt.Sprint(row.Streams), workload.SizeName(row.Size), row.Impl, mbps(row.MBps()), spread(row), ratio})
+				t.Rows = append(t.Rows, []string{algName(row.Alg), fmt.Sprint(row.Streams), workload.SizeName(row.Size), row.Impl, mbps(row.MBps()), spread(row), ratio})
 			}
 		case "small":
 			t.Header = []string{"algorithm", "implementation", "messages", "ns/message", "±", "vs loop"}
@@ -132,12 +132,12 @@ func (r Report) tables() []table {
 				if l := loop[row.Alg]; l > 0 {
 					ratio = fmt.Sprintf("%.2fx", l/row.NsPerMsg())
 				}
-				t.Rows = append(t.Rows, []string{row.Alg, row.Impl, fmt.Sprint(row.Msgs), fmt.Sprintf("%.1f", row.NsPerMsg()), spread(row), ratio})
+				t.Rows = append(t.Rows, []string{algName(row.Alg), row.Impl, fmt.Sprint(row.Msgs), fmt.Sprintf("%.1f", row.NsPerMsg()), spread(row), ratio})
 			}
 		case "files":
 			t.Header = []string{"algorithm", "method", "file", "time", "MB/s", "±", "B/op", "allocs/op"}
 			for _, row := range rows {
-				t.Rows = append(t.Rows, []string{row.Alg, row.Impl, workload.SizeName(row.Size), time.Duration(row.NsPerOp()).Round(10 * time.Microsecond).String(), mbps(row.MBps()), spread(row), num(row.AllocBytes), num(row.Allocs)})
+				t.Rows = append(t.Rows, []string{algName(row.Alg), row.Impl, workload.SizeName(row.Size), time.Duration(row.NsPerOp()).Round(10 * time.Microsecond).String(), mbps(row.MBps()), spread(row), num(row.AllocBytes), num(row.Allocs)})
 			}
 		}
 		ts = append(ts, t)
@@ -147,7 +147,7 @@ func (r Report) tables() []table {
 
 var suiteTitle = map[string]string{
 	"algos": "Algorithms: one message of each size, one core",
-	"lanes": "Lanes: N concurrent streams, 32 KiB writes",
+	"lanes": "Lanes: N concurrent streams, 32 KiB writes, one core",
 	"small": "Small messages: 10,000 URL paths, one-shot loop vs SumMany",
 	"files": "Files: ways of hashing one file",
 }
@@ -169,10 +169,37 @@ func spread(r Row) string {
 		return ""
 	}
 	out := fmt.Sprintf("%.0f%%", 100*s)
-	if r.Noisy() {
+	switch {
+	case r.Uncertain != "":
+		out += " uncertain"
+	case r.Noisy():
 		out += " noisy"
 	}
 	return out
+}
+
+// algName is an algorithm's name in a table, marked if its collision
+// resistance is broken (see brokenNote).
+func algName(alg string) string {
+	if Broken(alg) {
+		return alg + brokenMark
+	}
+	return alg
+}
+
+// notes are the lines under the tables: the broken algorithms' footnote
+// if any appear, each uncertain row with its reason, and the noise.
+func notes(r Report) []string {
+	var out []string
+	if slices.ContainsFunc(r.Rows, func(row Row) bool { return Broken(row.Alg) }) {
+		out = append(out, brokenNote)
+	}
+	for _, row := range r.Rows {
+		if row.Uncertain != "" {
+			out = append(out, fmt.Sprintf("Uncertain: %s: %s; left out of the charts, the calculator and the advice.", row.Name(), row.Uncertain))
+		}
+	}
+	return append(out, noiseLine(r))
 }
 
 // WriteTable writes the terminal tables, then a line on noise.
@@ -189,7 +216,7 @@ func WriteTable(w io.Writer, r Report) error {
 		}
 	}
 	writeCrossover(w, r.Machine, "\nKernel a round runs, by streams ready (measured here)\n\n", "  %-11s %s\n")
-	_, err := fmt.Fprintln(w, "\n"+noiseLine(r))
+	_, err := fmt.Fprintln(w, "\n"+strings.Join(notes(r), "\n"))
 	return err
 }
 
@@ -204,7 +231,7 @@ func noiseLine(r Report) string {
 	if noisy == 0 {
 		return fmt.Sprintf("All %d rows within ±%.0f%% of their medians.", len(r.Rows), 100*NoisyAbove)
 	}
-	return fmt.Sprintf("Noisy machine: %d of %d rows strayed more than ±%.0f%% from their medians (marked noisy); rerun on a quieter machine or with --full.",
+	return fmt.Sprintf("Noisy machine: %d of %d rows strayed more than ±%.0f%% from their medians even when measured again (marked noisy or uncertain); rerun on a quieter machine or with --full.",
 		noisy, len(r.Rows), 100*NoisyAbove)
 }
 
@@ -218,7 +245,7 @@ func WriteMarkdown(w io.Writer, r Report) error {
 		}
 	}
 	writeCrossover(w, r.Machine, "\n### Kernel a round runs, by streams ready (measured here)\n\n| algorithm | kernels |\n|---|---|\n", "| %s | %s |\n")
-	_, err := fmt.Fprintln(w, "\n"+noiseLine(r))
+	_, err := fmt.Fprintln(w, "\n"+strings.Join(notes(r), "\n\n"))
 	return err
 }
 

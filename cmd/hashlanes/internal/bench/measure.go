@@ -25,6 +25,12 @@ type Row struct {
 	Iterations int       `json:"iterations"`         // operations per repetition
 	AllocBytes float64   `json:"alloc_bytes_per_op"` // heap bytes allocated per operation
 	Allocs     float64   `json:"allocs_per_op"`
+
+	// Remeasured counts the times the row was measured again (see
+	// settle); Uncertain, if set, says why its figures are not to be
+	// trusted even so.
+	Remeasured int    `json:"remeasured,omitempty"`
+	Uncertain  string `json:"uncertain,omitempty"`
 }
 
 // NsPerOp is the median time of one operation.

@@ -5,100 +5,51 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"math"
 	"sort"
 	"strings"
-
-	"github.com/hashlanes/hashlanes/internal/workload"
-	"gonum.org/v1/plot"
 )
 
-// Recommendations derives advice from a run's rows: the fastest
-// cryptographic hash for small and for large inputs, when lanes pay off,
-// and what SumMany buys.
-func Recommendations(rows []Row) []string {
-	var out []string
-	best := func(pick func(Row) bool) (Row, bool) {
-		var b Row
-		found := false
-		for _, r := range rows {
-			if r.Suite == "algos" && !isNonCrypto(r.Alg) && pick(r) && (!found || r.MBps() > b.MBps()) {
-				b, found = r, true
-			}
-		}
-		return b, found
-	}
-	if b, ok := best(func(r Row) bool { return r.Size <= 1<<10 }); ok {
-		out = append(out, fmt.Sprintf("Small inputs (%s): the fastest cryptographic hash here is %s (%s), %.0f MB/s, %.0f ns per message.",
-			workload.SizeName(b.Size), b.Alg, b.Impl, b.MBps(), b.NsPerOp()))
-	}
-	if b, ok := best(func(r Row) bool { return r.Size >= 1<<20 }); ok {
-		out = append(out, fmt.Sprintf("Large inputs (%s): the fastest cryptographic hash here is %s (%s), %.0f MB/s on one core.",
-			workload.SizeName(b.Size), b.Alg, b.Impl, b.MBps()))
-	}
-	ref := map[string]float64{}
-	for _, r := range rows {
-		if r.Suite == "lanes" && r.Impl != "hashlanes" {
-			ref[fmt.Sprint(r.Alg, "/", r.Streams)] = r.MBps()
-		}
-	}
-	payoff := map[string]int{}
-	bestUp := map[string]float64{}
-	var algs []string
-	for _, r := range rows {
-		if r.Suite != "lanes" || r.Impl != "hashlanes" {
-			continue
-		}
-		if _, seen := bestUp[r.Alg]; !seen {
-			algs = append(algs, r.Alg)
-		}
-		up := r.MBps() / ref[fmt.Sprint(r.Alg, "/", r.Streams)]
-		bestUp[r.Alg] = math.Max(bestUp[r.Alg], up)
-		if up >= 1.5 && (payoff[r.Alg] == 0 || r.Streams < payoff[r.Alg]) {
-			payoff[r.Alg] = r.Streams
-		}
-	}
-	for _, a := range algs {
-		if n := payoff[a]; n > 0 {
-			out = append(out, fmt.Sprintf("Lanes pay off for %s from %d concurrent streams (≥ 1.5× the reference), up to %.1f×.", a, n, bestUp[a]))
-		} else {
-			out = append(out, fmt.Sprintf("Lanes do not reach 1.5× for %s on this machine (best %.2f×): hash its streams one by one.", a, bestUp[a]))
-		}
-	}
-	loop := map[string]float64{}
-	for _, r := range rows {
-		if r.Suite == "small" && r.Impl == "loop" {
-			loop[r.Alg] = r.NsPerMsg()
-		}
-	}
-	for _, r := range rows {
-		if r.Suite == "small" && r.Impl == "summany" && loop[r.Alg] > 0 {
-			out = append(out, fmt.Sprintf("Many small messages with %s: SumMany takes %.0f ns per message, %.1f× faster than a loop of one-shot calls.",
-				r.Alg, r.NsPerMsg(), loop[r.Alg]/r.NsPerMsg()))
-		}
-	}
-	return out
-}
-
-// scenarioAlg is what the page's calculator knows of an algorithm: its
-// time per message at each measured size.
+// scenarioAlg is what the page's calculator knows of an algorithm and
+// implementation: its time per message at each measured size.
 type scenarioAlg struct {
-	Name  string    `json:"name"`
-	Sizes []float64 `json:"sizes"`
-	Ns    []float64 `json:"ns"`
+	Name   string    `json:"name"`
+	Alg    string    `json:"alg"`
+	Impl   string    `json:"impl"`
+	Broken bool      `json:"broken"`
+	Sizes  []float64 `json:"sizes"`
+	Ns     []float64 `json:"ns"`
 }
 
-func scenarioData(rows []Row) []scenarioAlg {
+// scenarioLanes is hashlanes' speed-up over the reference implementation
+// of one algorithm by concurrent streams, for the calculator's
+// many-streams case.
+type scenarioLanes struct {
+	Alg     string    `json:"alg"`
+	Streams []float64 `json:"streams"`
+	Speedup []float64 `json:"speedup"`
+}
+
+// scenario is the calculator's data; Default is the algorithm it starts
+// with: SHA-256, the usual choice, on hashlanes where it runs.
+type scenario struct {
+	Algs    []scenarioAlg   `json:"algs"`
+	Lanes   []scenarioLanes `json:"lanes"`
+	Default int             `json:"default"`
+}
+
+// scenarioData is the calculator's data from the certain rows: an
+// uncertain one would be interpolated as if it were a clean point.
+func scenarioData(rows []Row) scenario {
 	by := map[string]*scenarioAlg{}
 	var names []string
 	for _, r := range rows {
-		if r.Suite != "algos" {
+		if r.Suite != "algos" || r.Uncertain != "" {
 			continue
 		}
-		name := r.Alg + " (" + r.Impl + ")"
+		name := named(r)
 		s := by[name]
 		if s == nil {
-			s = &scenarioAlg{Name: name}
+			s = &scenarioAlg{Name: name, Alg: r.Alg, Impl: r.Impl, Broken: Broken(r.Alg)}
 			by[name] = s
 			names = append(names, name)
 		}
@@ -106,25 +57,75 @@ func scenarioData(rows []Row) []scenarioAlg {
 		s.Ns = append(s.Ns, r.NsPerOp())
 	}
 	sort.Strings(names)
-	out := make([]scenarioAlg, 0, len(names))
+	var sc scenario
 	for _, n := range names {
-		out = append(out, *by[n])
+		a := *by[n]
+		sort.Sort(bySize(a))
+		if a.Alg == "sha256" && (a.Impl == "hashlanes" || sc.Algs == nil || sc.Algs[sc.Default].Alg != "sha256") {
+			sc.Default = len(sc.Algs)
+		}
+		sc.Algs = append(sc.Algs, a)
 	}
-	return out
+	ref := map[string]Row{}
+	for _, r := range rows {
+		if r.Suite == "lanes" && r.Impl != "hashlanes" && r.Uncertain == "" {
+			ref[fmt.Sprint(r.Alg, "/", r.Streams)] = r
+		}
+	}
+	lanes := map[string]*scenarioLanes{}
+	var algs []string
+	for _, r := range rows {
+		b, ok := ref[fmt.Sprint(r.Alg, "/", r.Streams)]
+		if r.Suite != "lanes" || r.Impl != "hashlanes" || r.Uncertain != "" || !ok {
+			continue
+		}
+		l := lanes[r.Alg]
+		if l == nil {
+			l = &scenarioLanes{Alg: r.Alg}
+			lanes[r.Alg] = l
+			algs = append(algs, r.Alg)
+		}
+		l.Streams = append(l.Streams, float64(r.Streams))
+		l.Speedup = append(l.Speedup, r.MBps()/b.MBps())
+	}
+	for _, a := range algs {
+		sc.Lanes = append(sc.Lanes, *lanes[a])
+	}
+	return sc
+}
+
+// bySize sorts a scenarioAlg's points by size.
+type bySize scenarioAlg
+
+func (a bySize) Len() int           { return len(a.Sizes) }
+func (a bySize) Less(i, j int) bool { return a.Sizes[i] < a.Sizes[j] }
+func (a bySize) Swap(i, j int) {
+	a.Sizes[i], a.Sizes[j] = a.Sizes[j], a.Sizes[i]
+	a.Ns[i], a.Ns[j] = a.Ns[j], a.Ns[i]
 }
 
 // WriteHTML writes one self-contained page: charts (inline SVG), tables,
 // the machine, a scenario calculator and the recommendations. It makes no
 // request of its own.
 func WriteHTML(w io.Writer, r Report) error {
-	var charts []template.HTML
-	for _, draw := range []func([]Row) ([]byte, error){svgOf(ThroughputChart), svgOf(LanesChart)} {
-		svg, err := draw(r.Rows)
+	type figure struct {
+		Caption string
+		SVG     template.HTML
+	}
+	var charts []figure
+	for _, c := range []struct {
+		caption string
+		draw    func([]Row) ([]byte, error)
+	}{
+		{"Throughput by message size, one core: each algorithm's faster implementation, bars spanning the samples.", svgOf(ThroughputChart)},
+		{"Concurrent streams: hashlanes ÷ the reference implementation, by number of streams, bars spanning the samples' ratios.", svgOf(LanesChart)},
+	} {
+		svg, err := c.draw(r.Rows)
 		if err != nil {
 			return err
 		}
 		if svg != nil {
-			charts = append(charts, template.HTML(stripXMLHeader(svg)))
+			charts = append(charts, figure{c.caption, template.HTML(stripXMLHeader(svg))})
 		}
 	}
 	data, err := json.Marshal(scenarioData(r.Rows))
@@ -133,22 +134,22 @@ func WriteHTML(w io.Writer, r Report) error {
 	}
 	page := struct {
 		Report
-		Charts          []template.HTML
-		Tables          []table
-		Recommendations []string
-		Noise           string
-		Scenario        template.JS
-	}{r, charts, r.tables(), Recommendations(r.Rows), noiseLine(r), template.JS(data)}
+		Charts   []figure
+		Tables   []table
+		Advice   []Advice
+		Notes    []string
+		Scenario template.JS
+	}{r, charts, r.tables(), Advise(r.Rows), notes(r), template.JS(data)}
 	return reportTemplate.Execute(w, page)
 }
 
-func svgOf(chart func([]Row) (*plot.Plot, error)) func([]Row) ([]byte, error) {
+func svgOf(chart func([]Row) (*Chart, error)) func([]Row) ([]byte, error) {
 	return func(rows []Row) ([]byte, error) {
-		p, err := chart(rows)
-		if err != nil || p == nil {
+		c, err := chart(rows)
+		if err != nil || c == nil {
 			return nil, err
 		}
-		return Render(p, "svg")
+		return Render(c, "svg")
 	}
 }
 
@@ -199,21 +200,29 @@ th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
 {{end}}</table>
 {{end}}</section>
 <section id="recommendations">
-<h2>Recommendations</h2>
-<ul>{{range .Recommendations}}<li>{{.}}</li>{{end}}</ul>
-<p class="note">{{.Noise}}</p>
-</section>
+<h2>Recommendations, by what the hash is for</h2>
+{{range .Advice}}<h3>{{.Purpose}}</h3>
+<p class="note">{{.Why}}</p>
+<ul>{{range .Lines}}<li>{{.}}</li>{{end}}</ul>
+{{end}}{{range .Notes}}<p class="note">{{.}}</p>
+{{end}}</section>
 <section id="charts">
 <h2>Charts</h2>
-{{range .Charts}}<div class="chart">{{.}}</div>
+{{range .Charts}}<figure class="chart">{{.SVG}}<figcaption class="note">{{.Caption}}</figcaption></figure>
 {{end}}</section>
 <section id="calculator" class="calc">
 <h2>Scenarios</h2>
-<p class="note">Computed from this run's figures (time per message, interpolated between measured sizes; one core).</p>
+<p class="note">Computed from this run's figures (time per message, interpolated between measured sizes; one core), uncertain rows left out. † marks a hash whose collision resistance is broken.</p>
 <div><label>Algorithm</label><select id="alg"></select></div>
 <div><label>Time to hash <input id="bytes" type="number" value="10" min="0" step="any"> GiB</label> <output id="t-bytes"></output></div>
 <div><label>Cores needed for <input id="rate" type="number" value="10" min="0" step="any"> GB/s</label> <output id="t-rate"></output></div>
 <div><label>Cost per request of <input id="payload" type="number" value="4096" min="1"> bytes</label> <output id="t-payload"></output></div>
+<h3>Many streams at once</h3>
+<p class="note">N uploads at a time, each of S bytes, R GB/s in all: cores the reference implementation needs, and hashlanes with its lanes (its speed-up at N streams, interpolated between the stream counts measured).</p>
+<div><label>Algorithm</label><select id="lalg"></select></div>
+<div><label>Uploads at a time <input id="streams" type="number" value="64" min="1"></label></div>
+<div><label>Size of each <input id="ssize" type="number" value="4" min="0" step="any"> MiB</label></div>
+<div><label>In all <input id="srate" type="number" value="10" min="0" step="any"> GB/s</label> <output id="t-streams"></output></div>
 </section>
 <section id="tables">
 <h2>Tables</h2>
@@ -223,9 +232,24 @@ th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
 {{end}}</table>
 {{end}}</section>
 <script>
-const algs = {{.Scenario}};
-const sel = document.getElementById("alg");
+const scenario = {{.Scenario}};
+const algs = scenario.algs || [], lanes = scenario.lanes || [];
+const sel = document.getElementById("alg"), lsel = document.getElementById("lalg");
 algs.forEach((a, i) => { const o = document.createElement("option"); o.value = i; o.textContent = a.name; sel.appendChild(o); });
+sel.value = scenario.default;
+lanes.forEach((l, i) => { const o = document.createElement("option"); o.value = i; o.textContent = l.alg + (algs.some(a => a.alg == l.alg && a.broken) ? "†" : ""); lsel.appendChild(o); });
+const l256 = lanes.findIndex(l => l.alg == "sha256"); if (l256 >= 0) lsel.value = l256;
+// speedupAt interpolates a speed-up at n streams (log-linear between the
+// counts measured; the nearest beyond them).
+function speedupAt(l, n) {
+  const k = l.streams.length;
+  if (n <= l.streams[0]) return l.speedup[0];
+  if (n >= l.streams[k-1]) return l.speedup[k-1];
+  for (let i = 1; i < k; i++) if (n <= l.streams[i]) {
+    const f = Math.log(n / l.streams[i-1]) / Math.log(l.streams[i] / l.streams[i-1]);
+    return l.speedup[i-1] + f * (l.speedup[i] - l.speedup[i-1]);
+  }
+}
 // nsFor interpolates time per message at size s (log-log between measured
 // sizes; proportional to size beyond the ends).
 function nsFor(a, s) {
@@ -244,14 +268,23 @@ function fmtTime(ns) {
   return (ns / 1e9).toFixed(2) + " s";
 }
 function update() {
-  const a = algs[sel.value]; if (!a) return;
-  const big = a.sizes[a.sizes.length-1], rate = big / nsFor(a, big); // bytes per ns
-  const bytes = parseFloat(document.getElementById("bytes").value) * 2**30;
-  document.getElementById("t-bytes").textContent = fmtTime(bytes / rate);
-  const want = parseFloat(document.getElementById("rate").value);
-  document.getElementById("t-rate").textContent = (want / rate).toFixed(2) + " cores (" + (rate * 1e3).toFixed(0) + " MB/s per core)";
-  const p = parseFloat(document.getElementById("payload").value);
-  document.getElementById("t-payload").textContent = fmtTime(nsFor(a, p)) + " per request";
+  const a = algs[sel.value];
+  if (a) {
+    const big = a.sizes[a.sizes.length-1], rate = big / nsFor(a, big); // bytes per ns
+    const bytes = parseFloat(document.getElementById("bytes").value) * 2**30;
+    document.getElementById("t-bytes").textContent = fmtTime(bytes / rate);
+    const want = parseFloat(document.getElementById("rate").value);
+    document.getElementById("t-rate").textContent = (want / rate).toFixed(2) + " cores (" + (rate * 1e3).toFixed(0) + " MB/s per core)";
+    const p = parseFloat(document.getElementById("payload").value);
+    document.getElementById("t-payload").textContent = fmtTime(nsFor(a, p)) + " per request";
+  }
+  const l = lanes[lsel.value], out = document.getElementById("t-streams");
+  const r = l && algs.find(x => x.alg == l.alg && x.impl != "hashlanes");
+  if (!r) { out.textContent = "not measured in this run"; return; }
+  const n = parseFloat(document.getElementById("streams").value), s = parseFloat(document.getElementById("ssize").value) * 2**20;
+  const refRate = s / nsFor(r, s), up = speedupAt(l, n); // bytes per ns, one core
+  const total = parseFloat(document.getElementById("srate").value);
+  out.textContent = (total / refRate).toFixed(2) + " cores with " + r.name + ", " + (total / (refRate * up)).toFixed(2) + " with hashlanes (" + up.toFixed(2) + "× at " + n + " streams)";
 }
 document.querySelectorAll(".calc input, .calc select").forEach(e => e.addEventListener("input", update));
 update();

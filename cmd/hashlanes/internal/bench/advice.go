@@ -1,0 +1,331 @@
+package bench
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/hashlanes/hashlanes/internal/workload"
+)
+
+// Advice is the recommendations for one purpose a hash serves, each line
+// with the figures it rests on.
+type Advice struct {
+	Purpose string
+	Why     string // what the purpose needs of a hash
+	Lines   []string
+}
+
+// collisionBroken are the algorithms whose collision resistance is
+// broken, with what broke it: never advised against an adversary, and
+// marked wherever they appear.
+var collisionBroken = map[string]string{
+	"md5":  "MD5 collisions take seconds on a laptop (Wang and Yu, 2005; chosen-prefix since 2007)",
+	"sha1": "SHA-1 collisions have been made since 2017 (SHAttered; chosen-prefix since 2020)",
+}
+
+// Broken tells whether alg's collision resistance is broken.
+func Broken(alg string) bool { _, ok := collisionBroken[alg]; return ok }
+
+// brokenMark follows a broken algorithm's name in tables; its footnote
+// says why.
+const brokenMark = "†"
+
+const brokenNote = "† collision resistance broken (MD5, SHA-1): never for integrity against an adversary."
+
+// minNoise is a row's least uncertainty, whatever its spread: the same
+// code measured in two processes one after another moves by more than
+// its samples spread within one (up to 10% on the shared machines
+// measured, mostly within 5%), and advice that follows those moves flips
+// from one run to the next.
+const minNoise = 0.05
+
+// noise is a row's relative uncertainty: its samples' spread, at least
+// minNoise.
+func noise(r Row) float64 {
+	s := Spread(r.Samples)
+	if math.IsNaN(s) {
+		s = 0
+	}
+	return max(s, minNoise)
+}
+
+// apart reports whether a moves more than b beyond their noise: a's
+// median, less its noise, above b's, plus its own.
+func apart(a, b Row) bool {
+	return a.MBps()*(1-noise(a)) > b.MBps()*(1+noise(b))
+}
+
+// figure is a row's rate as advice quotes it: "412 MB/s ±3%".
+func figure(r Row) string {
+	return fmt.Sprintf("%.0f MB/s ±%.0f%%", r.MBps(), 100*Spread(r.Samples))
+}
+
+// named is "sha256 (hashlanes)", with the broken mark where it applies.
+func named(r Row) string {
+	n := r.Alg
+	if Broken(n) {
+		n += brokenMark
+	}
+	return n + " (" + r.Impl + ")"
+}
+
+// Advise groups the run's recommendations by purpose: integrity against
+// an adversary, checksums and deduplication without one, cache keys of
+// many small messages, and many concurrent streams. A recommendation is
+// decided on medians and their spreads: rows whose difference is within
+// their noise are named together as a tie, in alphabetical order, so
+// that a rerun on the same machine gives the same advice; uncertain rows
+// (see Row.Uncertain) are left out.
+func Advise(rows []Row) []Advice {
+	var out []Advice
+	if a := adviseIntegrity(rows); len(a.Lines) > 0 {
+		out = append(out, a)
+	}
+	if a := adviseChecksums(rows); len(a.Lines) > 0 {
+		out = append(out, a)
+	}
+	if a := adviseKeys(rows); len(a.Lines) > 0 {
+		out = append(out, a)
+	}
+	if a := adviseStreams(rows); len(a.Lines) > 0 {
+		out = append(out, a)
+	}
+	return out
+}
+
+// bestByAlg is, for each algorithm that fit accepts, its fastest certain
+// row of the algos suite at size: the implementation a user would pick,
+// hashlanes' unless another is faster beyond the noise (one stream runs
+// the same code either way, and the pick must not flip with the noise).
+func bestByAlg(rows []Row, size int64, fit func(alg string) bool) []Row {
+	best := map[string]Row{}
+	for _, r := range rows {
+		if r.Suite != "algos" || r.Size != size || r.Uncertain != "" || !fit(r.Alg) {
+			continue
+		}
+		b, ok := best[r.Alg]
+		switch {
+		case !ok, r.Impl == "hashlanes" && !apart(b, r), b.Impl != "hashlanes" && r.MBps() > b.MBps(), apart(r, b):
+			best[r.Alg] = r
+		}
+	}
+	out := make([]Row, 0, len(best))
+	for _, r := range best {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b Row) int { return cmp.Compare(b.MBps(), a.MBps()) })
+	return out
+}
+
+// leaders is the fastest of ranked (fastest first) and every row within
+// noise of it, in alphabetical order.
+func leaders(ranked []Row) []Row {
+	var tied []Row
+	for _, r := range ranked {
+		if !apart(ranked[0], r) {
+			tied = append(tied, r)
+		}
+	}
+	slices.SortFunc(tied, func(a, b Row) int { return strings.Compare(a.Alg, b.Alg) })
+	return tied
+}
+
+// fastest says which of ranked lead at a size, with their figures.
+func fastest(what string, size int64, ranked []Row) string {
+	lead := leaders(ranked)
+	var parts []string
+	for _, r := range lead {
+		parts = append(parts, named(r)+" "+figure(r))
+	}
+	line := fmt.Sprintf("%s (%s): ", what, workload.SizeName(size))
+	if len(lead) == 1 {
+		line += parts[0]
+		if len(ranked) > 1 {
+			var next []string // the runners-up, tied among themselves
+			for _, r := range leaders(ranked[1:]) {
+				next = append(next, named(r)+" "+figure(r))
+			}
+			line += ", ahead of " + strings.Join(next, ", ") + " beyond the noise"
+		}
+		return line + "."
+	}
+	return line + strings.Join(parts, ", ") + ": within noise of each other."
+}
+
+// sizesOf is the algos suite's sizes: the largest up to 1 KiB (small
+// messages) and the largest of 1 MiB or more (large ones), 0 where none.
+func sizesOf(rows []Row) (small, large int64) {
+	for _, r := range rows {
+		if r.Suite != "algos" {
+			continue
+		}
+		if r.Size <= 1<<10 {
+			small = max(small, r.Size)
+		}
+		if r.Size >= 1<<20 {
+			large = max(large, r.Size)
+		}
+	}
+	return small, large
+}
+
+func adviseIntegrity(rows []Row) Advice {
+	a := Advice{Purpose: "Integrity against an adversary",
+		Why: "Signatures, downloads, content addresses, anything an attacker may have chosen: a hash whose collisions nobody can make (SHA-2, SHA-3, BLAKE2, BLAKE3)."}
+	fit := func(alg string) bool { return !Broken(alg) && !isNonCrypto(alg) }
+	small, large := sizesOf(rows)
+	for _, s := range []struct {
+		what string
+		size int64
+	}{{"Small messages", small}, {"Large messages", large}} {
+		if s.size == 0 {
+			continue
+		}
+		if ranked := bestByAlg(rows, s.size, fit); len(ranked) > 0 {
+			a.Lines = append(a.Lines, fastest(s.what, s.size, ranked))
+		}
+	}
+	if len(a.Lines) > 0 {
+		a.Lines = append(a.Lines, "Not MD5 or SHA-1, however fast: "+collisionBroken["md5"]+", "+collisionBroken["sha1"]+".")
+	}
+	return a
+}
+
+func adviseChecksums(rows []Row) Advice {
+	a := Advice{Purpose: "Checksums and deduplication, no adversary",
+		Why: "Detecting accidental corruption, or deduplicating data only you write: any hash that spreads its input well, cryptographic or not."}
+	_, large := sizesOf(rows)
+	if large == 0 {
+		return a
+	}
+	ranked := bestByAlg(rows, large, func(string) bool { return true })
+	if len(ranked) == 0 {
+		return a
+	}
+	a.Lines = append(a.Lines, fastest("Fastest here", large, ranked))
+	var caveats []string
+	for _, r := range leaders(ranked) {
+		switch {
+		case isNonCrypto(r.Alg):
+			caveats = append(caveats, r.Alg+" is not cryptographic: anyone can make its collisions")
+		case Broken(r.Alg):
+			caveats = append(caveats, collisionBroken[r.Alg])
+		}
+	}
+	if len(caveats) > 0 {
+		a.Lines = append(a.Lines, "Only where nobody else chooses the data: "+strings.Join(caveats, "; ")+". Deduplicating data others upload needs the integrity choice above.")
+	}
+	return a
+}
+
+func adviseKeys(rows []Row) Advice {
+	a := Advice{Purpose: "Cache keys of many small messages",
+		Why: "Keys derived from many short strings at once (URL paths here): SumMany hashes them in lanes."}
+	loop := map[string]Row{}
+	for _, r := range rows {
+		if r.Suite == "small" && r.Impl == "loop" && r.Uncertain == "" {
+			loop[r.Alg] = r
+		}
+	}
+	var many []Row
+	for _, r := range rows {
+		if r.Suite == "small" && r.Impl == "summany" && r.Uncertain == "" {
+			if _, ok := loop[r.Alg]; ok {
+				many = append(many, r)
+			}
+		}
+	}
+	slices.SortFunc(many, func(x, y Row) int { return cmp.Compare(x.NsPerMsg(), y.NsPerMsg()) })
+	for _, r := range many {
+		l := loop[r.Alg]
+		line := fmt.Sprintf("%s: SumMany %.1f ns a message ±%.0f%%, %.1f× a loop of one-shot sums (%.1f ns)",
+			algName(r.Alg), r.NsPerMsg(), 100*Spread(r.Samples), l.NsPerMsg()/r.NsPerMsg(), l.NsPerMsg())
+		if Broken(r.Alg) {
+			line += "; keys of your own data only"
+		}
+		a.Lines = append(a.Lines, line+".")
+	}
+	if len(many) > 0 {
+		a.Lines = append(a.Lines, "Keys of input that others choose (request paths, user names) need a hash without known collisions: SHA-256 or SHA-512 above.")
+	}
+	return a
+}
+
+// payoff is the speed-up the lanes must bring for the advice to call
+// them worth it.
+const payoff = 1.5
+
+func adviseStreams(rows []Row) Advice {
+	a := Advice{Purpose: "Many concurrent streams",
+		Why: fmt.Sprintf("Uploads, files or connections hashed at the same time on one core: hashlanes runs them in lanes. Worth it from the stream count whose speed-up over the reference implementation is %.1f× or more beyond the noise.", payoff)}
+	ref := map[string]Row{}
+	for _, r := range rows {
+		if r.Suite == "lanes" && r.Impl != "hashlanes" {
+			ref[fmt.Sprint(r.Alg, "/", r.Streams)] = r
+		}
+	}
+	by := map[string][]Row{}
+	var algs []string
+	for _, r := range rows {
+		if r.Suite != "lanes" || r.Impl != "hashlanes" {
+			continue
+		}
+		if _, ok := ref[fmt.Sprint(r.Alg, "/", r.Streams)]; !ok {
+			continue
+		}
+		if by[r.Alg] == nil {
+			algs = append(algs, r.Alg)
+		}
+		by[r.Alg] = append(by[r.Alg], r)
+	}
+	for _, alg := range algs {
+		hl := by[alg]
+		slices.SortFunc(hl, func(x, y Row) int { return cmp.Compare(x.Streams, y.Streams) })
+		var figs []string
+		from, unsure, odd, best := 0, 0, 0, 0.0
+		for _, r := range hl {
+			b := ref[fmt.Sprint(r.Alg, "/", r.Streams)]
+			if r.Uncertain != "" || b.Uncertain != "" {
+				figs = append(figs, fmt.Sprintf("uncertain at %d", r.Streams))
+				if from == 0 && odd == 0 {
+					odd = r.Streams
+				}
+				continue
+			}
+			up := r.MBps() / b.MBps()
+			best = max(best, up)
+			figs = append(figs, fmt.Sprintf("%.2f× at %d", up, r.Streams))
+			low := r.MBps() * (1 - noise(r)) / (b.MBps() * (1 + noise(b)))
+			high := r.MBps() * (1 + noise(r)) / (b.MBps() * (1 - noise(b)))
+			switch {
+			case low >= payoff && from == 0:
+				from = r.Streams
+			case high >= payoff && low < payoff && from == 0 && unsure == 0:
+				unsure = r.Streams
+			}
+		}
+		line := fmt.Sprintf("%s: %s streams", algName(alg), strings.Join(figs, ", "))
+		var also []string // what may move the count on a quieter run
+		if unsure > 0 {
+			also = append(also, fmt.Sprintf("at %d within noise of %.1f×", unsure, payoff))
+		}
+		if odd > 0 {
+			also = append(also, fmt.Sprintf("%d uncertain", odd))
+		}
+		switch {
+		case from > 0 && len(also) > 0:
+			line += fmt.Sprintf("; worth it from %d streams (%s)", from, strings.Join(also, ", "))
+		case from > 0:
+			line += fmt.Sprintf("; worth it from %d streams", from)
+		case unsure > 0:
+			line += fmt.Sprintf("; within noise of %.1f× from %d streams, best %.2f×", payoff, unsure, best)
+		default:
+			line += fmt.Sprintf("; below %.1f× here (best %.2f×): hash its streams one by one", payoff, best)
+		}
+		a.Lines = append(a.Lines, line+".")
+	}
+	return a
+}

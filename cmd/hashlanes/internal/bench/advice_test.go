@@ -1,0 +1,242 @@
+package bench
+
+import (
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// algo is an algos-suite row of MB/s rates, one sample each.
+func algo(alg, impl string, size int64, mbps ...float64) Row {
+	r := Row{Suite: "algos", Alg: alg, Impl: impl, Size: size, Bytes: size}
+	for _, v := range mbps {
+		r.Samples = append(r.Samples, float64(size)/v*1e3)
+	}
+	return r
+}
+
+// lane is a lanes-suite row of MB/s rates.
+func lane(alg, impl string, streams int, mbps ...float64) Row {
+	r := algo(alg, impl, 1<<20, mbps...)
+	r.Suite, r.Streams, r.Bytes = "lanes", streams, int64(streams)<<20
+	for i := range r.Samples {
+		r.Samples[i] *= float64(streams)
+	}
+	return r
+}
+
+func lines(as []Advice, purpose string) []string {
+	for _, a := range as {
+		if a.Purpose == purpose {
+			return a.Lines
+		}
+	}
+	return nil
+}
+
+// TestAdviceIntegrity: MD5 and SHA-1, however fast, are never advised
+// against an adversary, and said why; non-cryptographic hashes neither.
+func TestAdviceIntegrity(t *testing.T) {
+	rows := []Row{
+		algo("md5", "stdlib", 128, 900, 905, 910), algo("sha1", "stdlib", 128, 1500, 1490, 1510),
+		algo("sha256", "stdlib", 128, 400, 402, 398), algo("xxh3", "zeebo/xxh3", 128, 9000, 9000, 9000),
+		algo("md5", "stdlib", 1<<20, 700, 700, 700), algo("sha1", "hashlanes", 1<<20, 2000, 2000, 2000),
+		algo("sha256", "stdlib", 1<<20, 1700, 1700, 1700), algo("blake3", "blake3", 1<<20, 1000, 1000, 1000),
+	}
+	got := lines(Advise(rows), "Integrity against an adversary")
+	if len(got) != 3 {
+		t.Fatalf("%d lines: %q", len(got), got)
+	}
+	for _, l := range got[:2] {
+		if strings.Contains(l, "md5") || strings.Contains(l, "sha1") || strings.Contains(l, "xxh3") {
+			t.Errorf("advised against an adversary: %q", l)
+		}
+		if !strings.Contains(l, "MB/s ±") {
+			t.Errorf("no figures: %q", l)
+		}
+	}
+	if !strings.HasPrefix(got[0], "Small messages (128B): sha256 (stdlib) 400 MB/s") || !strings.Contains(got[1], "sha256 (stdlib) 1700 MB/s ±0%, ahead of blake3") {
+		t.Errorf("%q", got)
+	}
+	if !strings.Contains(got[2], "Not MD5 or SHA-1") {
+		t.Errorf("%q", got[2])
+	}
+	check := lines(Advise(rows), "Checksums and deduplication, no adversary")
+	if len(check) != 2 || !strings.Contains(check[0], "xxh3") && !strings.Contains(check[0], "sha1†") || !strings.Contains(check[1], "Only where nobody else chooses the data") {
+		t.Errorf("checksums: %q", check)
+	}
+}
+
+// TestAdviceStable: two runs whose leaders trade places within their
+// noise give the same advice, naming both.
+func TestAdviceStable(t *testing.T) {
+	run := func(sha, blake float64) []Advice {
+		return Advise([]Row{
+			algo("sha256", "hashlanes", 1<<20, sha, sha*1.04, sha*0.97),
+			algo("blake3", "blake3", 1<<20, blake, blake*1.02, blake*0.98),
+			algo("sha512", "stdlib", 1<<20, 800, 800, 800),
+		})
+	}
+	// The figures differ from run to run; what is advised must not.
+	figures := regexp.MustCompile(`\d+ MB/s ±\d+%`)
+	strip := func(as []Advice) (out []string) {
+		for _, a := range as {
+			for _, l := range a.Lines {
+				out = append(out, figures.ReplaceAllString(l, "N MB/s"))
+			}
+		}
+		return out
+	}
+	a, b := run(1000, 980), run(975, 1010)
+	if !slices.Equal(strip(a), strip(b)) {
+		t.Fatalf("advice flipped on noise:\n%q\n%q", strip(a), strip(b))
+	}
+	got := lines(a, "Integrity against an adversary")[0]
+	if !strings.Contains(got, "blake3 (blake3)") || !strings.Contains(got, "sha256 (hashlanes)") || !strings.Contains(got, "within noise of each other") {
+		t.Errorf("%q", got)
+	}
+	if strings.Index(got, "blake3") > strings.Index(got, "sha256") {
+		t.Errorf("ties not in alphabetical order: %q", got)
+	}
+}
+
+// TestAdviceStreams: the stream count from which lanes are worth it is
+// the first beyond the noise; one within the noise of the threshold is
+// named as such; MD5 is marked broken.
+func TestAdviceStreams(t *testing.T) {
+	rows := []Row{
+		lane("sha256", "stdlib", 2, 1000, 1000, 1000), lane("sha256", "hashlanes", 2, 1200, 1200, 1200),
+		lane("sha256", "stdlib", 4, 1000, 1000, 1000), lane("sha256", "hashlanes", 4, 1520, 1600, 1450),
+		lane("sha256", "stdlib", 16, 1000, 1000, 1000), lane("sha256", "hashlanes", 16, 2000, 2000, 2000),
+		lane("md5", "stdlib", 16, 600, 600, 600), lane("md5", "hashlanes", 16, 7000, 7000, 7000),
+		lane("sha512", "stdlib", 16, 600, 600, 600), lane("sha512", "hashlanes", 16, 700, 700, 700),
+	}
+	got := lines(Advise(rows), "Many concurrent streams")
+	want := []string{
+		"sha256: 1.20× at 2, 1.52× at 4, 2.00× at 16 streams; worth it from 16 streams (at 4 within noise of 1.5×).",
+		"md5†: 11.67× at 16 streams; worth it from 16 streams.",
+		"sha512: 1.17× at 16 streams; below 1.5× here (best 1.17×): hash its streams one by one.",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestAdviceLeavesUncertainOut: an uncertain row is not advised, nor fed
+// to the calculator.
+func TestAdviceLeavesUncertainOut(t *testing.T) {
+	odd := algo("blake3", "blake3", 1<<20, 9000, 9000, 9000)
+	odd.Uncertain = "a dip"
+	rows := []Row{odd, algo("sha256", "stdlib", 1<<20, 1700, 1700, 1700)}
+	if got := lines(Advise(rows), "Integrity against an adversary")[0]; strings.Contains(got, "blake3") {
+		t.Errorf("%q", got)
+	}
+	for _, a := range scenarioData(rows).Algs {
+		if a.Alg == "blake3" {
+			t.Error("the calculator takes the uncertain row")
+		}
+	}
+}
+
+// TestScenarioDefault: the calculator starts on SHA-256, hashlanes' where
+// it runs, and knows each lane algorithm's speed-ups.
+func TestScenarioDefault(t *testing.T) {
+	sc := scenarioData(append(sample().Rows, algo("sha256", "hashlanes", 1<<20, 1800, 1800, 1800), algo("blake2b", "x/crypto", 1<<20, 900)))
+	if a := sc.Algs[sc.Default]; a.Name != "sha256 (hashlanes)" {
+		t.Errorf("default %q", a.Name)
+	}
+	if len(sc.Lanes) != 1 || sc.Lanes[0].Alg != "md5" || sc.Lanes[0].Streams[0] != 16 || sc.Lanes[0].Speedup[0] < 10 {
+		t.Errorf("lanes %+v", sc.Lanes)
+	}
+	for _, a := range sc.Algs {
+		if a.Broken != (a.Alg == "md5") {
+			t.Errorf("%s broken %v", a.Name, a.Broken)
+		}
+	}
+}
+
+// TestDips: a row under half of both neighbours is a dip; the ends, a
+// gentle slope and another implementation's rows are not.
+func TestDips(t *testing.T) {
+	rows := []Row{
+		algo("blake3", "blake3", 128, 300), algo("blake3", "blake3", 8<<10, 70.6, 70.5, 70.7), algo("blake3", "blake3", 1<<20, 660),
+		algo("md5", "stdlib", 128, 100), algo("md5", "stdlib", 8<<10, 600), algo("md5", "stdlib", 1<<20, 610),
+		algo("sha1", "stdlib", 128, 1000), algo("sha1", "stdlib", 8<<10, 600), algo("sha1", "stdlib", 1<<20, 1100), // 0.6: no dip
+		algo("sha1", "hashlanes", 8<<10, 10),
+	}
+	if got := Dips(rows); !slices.Equal(got, []int{1}) {
+		t.Errorf("dips %v, want [1]", got)
+	}
+}
+
+// TestSettle: the outlier rule on scripted measurements. A noisy row is
+// measured again up to twice, keeping the attempt that agrees best, and
+// stays uncertain if none agree; a dip is measured again once and is
+// certain if it recovers, uncertain if not.
+func TestSettle(t *testing.T) {
+	noisy := algo("sha256", "stdlib", 1<<20, 1000, 1500, 1010)
+	calm := algo("sha256", "stdlib", 1<<20, 1000, 1010, 990)
+	rows := []Row{
+		noisy,                                                                                                         // 0: calm on its second try
+		algo("md5", "stdlib", 1<<20, 100, 300),                                                                        // 1: never calm
+		algo("blake3", "blake3", 128, 300), algo("blake3", "blake3", 8<<10, 70), algo("blake3", "blake3", 1<<20, 660), // 3: recovers
+		algo("sha512", "stdlib", 128, 300), algo("sha512", "stdlib", 8<<10, 70), algo("sha512", "stdlib", 1<<20, 660), // 6: stays
+	}
+	tries := map[int]int{}
+	settle(rows, func(i int) (Row, bool) {
+		tries[i]++
+		switch {
+		case i == 0 && tries[i] == 1:
+			return algo("sha256", "stdlib", 1<<20, 1000, 1300, 1000), true // better, still noisy
+		case i == 0:
+			return calm, true
+		case i == 1:
+			return algo("md5", "stdlib", 1<<20, 100, 400), true // worse: the first stays
+		case i == 3:
+			return algo("blake3", "blake3", 8<<10, 640, 650, 645), true
+		case i == 6:
+			return algo("sha512", "stdlib", 8<<10, 71, 70, 70), true
+		}
+		t.Fatalf("row %d measured again", i)
+		return Row{}, false
+	})
+	if !reflect.DeepEqual(tries, map[int]int{0: 2, 1: 2, 3: 1, 6: 1}) {
+		t.Errorf("measured again: %v", tries)
+	}
+	if rows[0].Uncertain != "" || rows[0].Remeasured != 2 || Spread(rows[0].Samples) > NoisyAbove {
+		t.Errorf("row 0: %+v", rows[0])
+	}
+	if rows[1].Uncertain == "" || rows[1].Remeasured != 2 || rows[1].Samples[1] != algo("md5", "stdlib", 1<<20, 100, 300).Samples[1] {
+		t.Errorf("row 1: %+v", rows[1])
+	}
+	if rows[3].Uncertain != "" || rows[3].Remeasured != 1 {
+		t.Errorf("row 3: %+v", rows[3])
+	}
+	if !strings.Contains(rows[6].Uncertain, "under half") {
+		t.Errorf("row 6: %+v", rows[6])
+	}
+	for _, i := range []int{2, 4, 5, 7} {
+		if rows[i].Uncertain != "" || rows[i].Remeasured != 0 {
+			t.Errorf("row %d: %+v", i, rows[i])
+		}
+	}
+}
+
+// TestAdviceImplementation: of an algorithm's implementations, hashlanes'
+// is named unless another is faster beyond the noise.
+func TestAdviceImplementation(t *testing.T) {
+	for _, tc := range []struct {
+		stdlib, hashlanes float64
+		want              string
+	}{{1000, 990, "sha256 (hashlanes)"}, {990, 1000, "sha256 (hashlanes)"}, {1300, 1000, "sha256 (stdlib)"}, {1000, 1300, "sha256 (hashlanes)"}} {
+		for _, order := range [][2]string{{"stdlib", "hashlanes"}, {"hashlanes", "stdlib"}} {
+			rate := map[string]float64{"stdlib": tc.stdlib, "hashlanes": tc.hashlanes}
+			rows := []Row{algo("sha256", order[0], 1<<20, rate[order[0]]), algo("sha256", order[1], 1<<20, rate[order[1]])}
+			if got := lines(Advise(rows), "Integrity against an adversary")[0]; !strings.Contains(got, tc.want) {
+				t.Errorf("%v, %v first: %q, want %s", tc, order[0], got, tc.want)
+			}
+		}
+	}
+}
