@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/hashlanes/hashlanes"
@@ -13,9 +15,10 @@ import (
 
 // checkLine is a parsed line of a checksum list.
 type checkLine struct {
-	alg  hashlanes.Algorithm
-	hex  string // lower case
-	name string
+	alg     hashlanes.Algorithm
+	hex     string // lower case
+	name    string
+	guessed bool // untagged, its algorithm taken from the digest's length
 }
 
 // lineParser parses checksum lines the way GNU's --check does. It carries
@@ -26,14 +29,34 @@ type checkLine struct {
 type lineParser struct {
 	algs     []hashlanes.Algorithm // those the line may be in: one, or all (detection)
 	reversed int                   // -1 not yet known, 0 two-space form seen, 1 one-space form seen
+	aliases  bool                  // other tools' tags too (tagAliases)
 }
 
-func newLineParser(fixed []hashlanes.Algorithm) *lineParser {
+// newLineParser parses lines of the fixed algorithms (all, if none);
+// with aliases, it also reads the tags other tools write for them.
+func newLineParser(fixed []hashlanes.Algorithm, aliases bool) *lineParser {
 	algs := fixed
 	if len(algs) == 0 {
 		algs = hashlanes.Algorithms()
 	}
-	return &lineParser{algs: algs, reversed: -1}
+	return &lineParser{algs: algs, reversed: -1, aliases: aliases}
+}
+
+// tagAliases are the tags other tools write for the algorithms, beside
+// tags': OpenSSL 3's dgst ("SHA2-256(f)= ..."), and GNU's b2sum and cksum
+// when they name the length ("BLAKE2b-512 (f) = ..."). The GNU drop-ins
+// read only their own tag, as GNU's do.
+var tagAliases = map[string]hashlanes.Algorithm{
+	"SHA2-224":     hashlanes.SHA224,
+	"SHA2-256":     hashlanes.SHA256,
+	"SHA2-384":     hashlanes.SHA384,
+	"SHA2-512":     hashlanes.SHA512,
+	"SHA2-512/224": hashlanes.SHA512_224,
+	"SHA2-512/256": hashlanes.SHA512_256,
+	"BLAKE2B-512":  hashlanes.BLAKE2b,
+	"BLAKE2S-256":  hashlanes.BLAKE2s,
+	"BLAKE2b-512":  hashlanes.BLAKE2b,
+	"BLAKE2s-256":  hashlanes.BLAKE2s,
 }
 
 func isWhite(c byte) bool { return c == ' ' || c == '\t' }
@@ -109,7 +132,7 @@ func (p *lineParser) parse(line string) (checkLine, bool) {
 			return checkLine{}, false
 		}
 	}
-	return checkLine{a, digest, cString(name)}, true
+	return checkLine{a, digest, cString(name), len(p.algs) > 1}, true
 }
 
 func boolInt(b bool) int {
@@ -127,6 +150,13 @@ func (p *lineParser) tagAt(s string) (hashlanes.Algorithm, int) {
 	for _, a := range p.algs {
 		if t := tags[a]; len(t) > n && strings.HasPrefix(s, t) {
 			best, n = a, len(t)
+		}
+	}
+	if p.aliases {
+		for t, a := range tagAliases {
+			if len(t) > n && strings.HasPrefix(s, t) && slices.Contains(p.algs, a) {
+				best, n = a, len(t)
+			}
 		}
 	}
 	return best, n
@@ -179,7 +209,7 @@ func (p *lineParser) parseTagged(a hashlanes.Algorithm, s string, escaped bool) 
 	if !ok {
 		return checkLine{}, false
 	}
-	return checkLine{a, digest, cString(name)}, true
+	return checkLine{a, digest, cString(name), false}, true
 }
 
 // hexDigits accepts exactly n hex digits of either case.
@@ -238,7 +268,7 @@ var errMalformed = errors.New("improperly formatted line")
 
 // runCheck verifies every checksum list named (standard input for "-").
 func (c *command) runCheck(lists []string) {
-	parser := newLineParser(fixedAlgs(c))
+	parser := newLineParser(fixedAlgs(c), !c.dropIn)
 	turns := 0
 	for _, list := range lists {
 		if c.ctx.Err() != nil {
@@ -307,6 +337,7 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 
 	turns := newStdinTurns()
 	var malformed, unreadable, mismatched, matched int
+	guessedWrong := map[hashlanes.Algorithm]int{} // mismatches of lines whose algorithm was guessed
 	properlyFormatted := false
 	algsOf := func(i int) []hashlanes.Algorithm { return []hashlanes.Algorithm{entries[i].alg} }
 	hashlanes.SumStreams(c.ctx, nil, len(entries),
@@ -343,6 +374,9 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 				matched++
 			} else {
 				mismatched++
+				if e.guessed {
+					guessedWrong[e.alg]++
+				}
 			}
 			switch {
 			case c.status:
@@ -370,6 +404,9 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 		if mismatched > 0 {
 			c.errorf("WARNING: %d computed %s did NOT match", mismatched, plural(mismatched, "checksum", "checksums"))
 		}
+		for _, a := range slices.Sorted(maps.Keys(guessedWrong)) {
+			c.guessNote(a, guessedWrong[a])
+		}
 		if c.ignoreMissing && matched+mismatched == 0 {
 			c.errorf("%s: no file was verified", quoteName(displayName))
 		}
@@ -377,6 +414,33 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 	return mismatched == 0 && unreadable == 0 &&
 		(!c.strict || malformed == 0) &&
 		(!c.ignoreMissing || matched+mismatched > 0)
+}
+
+// sameLength are, for each algorithm that detection guesses from a
+// digest's length, the others hashlanes has whose digests have that
+// length too: an untagged list of theirs reads as the guess.
+var sameLength = map[hashlanes.Algorithm][]hashlanes.Algorithm{
+	hashlanes.SHA224: {hashlanes.SHA3_224, hashlanes.SHA512_224},
+	hashlanes.SHA256: {hashlanes.BLAKE3, hashlanes.SHA3_256, hashlanes.SHA512_256, hashlanes.BLAKE2s},
+	hashlanes.SHA384: {hashlanes.SHA3_384},
+	hashlanes.SHA512: {hashlanes.SHA3_512, hashlanes.BLAKE2b},
+}
+
+// guessNote explains mismatches of untagged lines whose algorithm was
+// guessed from the digest's length: a list that b3sum or another tool
+// made with digests of that length reads as the guess and fails, every
+// file intact.
+func (c *command) guessNote(a hashlanes.Algorithm, n int) {
+	others := sameLength[a]
+	if len(others) == 0 {
+		return
+	}
+	var opts []string
+	for _, o := range others {
+		opts = append(opts, "-a "+o.String())
+	}
+	c.errorf("note: %d untagged %s of %d hex digits did not match as %s, the usual algorithm of that length; if the list was made with another, name it: %s",
+		n, plural(n, "line", "lines"), 2*a.Size(), tags[a], strings.Join(opts, ", "))
 }
 
 // listTag names the algorithm in "improperly formatted MD5 checksum line"

@@ -22,9 +22,11 @@ func (c *command) help() {
 		w("Print or check %s (%d-bit) checksums.\n\n", tags[a], 8*a.Size())
 	} else if c.check {
 		w("Usage: %s [OPTION]... [FILE]...\n", c.name)
-		w("Verify checksum lists made by md5sum, sha*sum, hashlanes sum or openssl dgst.\n")
-		w("Each line's algorithm is taken from its tag, or guessed from its digest length\n")
-		w("(32 md5, 40 sha1, 56 sha224, 64 sha256, 96 sha384, 128 sha512) unless -a is given.\n\n")
+		w("Verify checksum lists made by md5sum, sha*sum, b2sum, cksum, hashlanes sum\n")
+		w("or openssl dgst. Each line's algorithm is taken from its tag, or\n")
+		w("guessed from its digest length (32 md5, 40 sha1, 56 sha224, 64 sha256, 96 sha384,\n")
+		w("128 sha512) unless -a is given; a list of another algorithm of that length\n")
+		w("(b3sum's, say) fails as the guess, and a note says which -a to try.\n\n")
 	} else {
 		w("Usage: %s [OPTION]... [FILE]...\n", c.name)
 		w("Print or check checksums, many files at once in SIMD lanes.\n\n")
@@ -102,8 +104,9 @@ func (c *command) checkHelp(b *strings.Builder) {
 	w("      --help            display this help and exit\n")
 	w("      --version         output version information and exit\n\n")
 	w("Lines may be GNU's untagged (\"DIGEST  NAME\") or tagged (\"SHA256 (NAME) = DIGEST\")\n")
-	w("form, or OpenSSL 1.x dgst's (\"SHA256(NAME)= DIGEST\"). The exit status is 1 if a file\n")
-	w("failed or could not be read, as with md5sum -c and sha*sum -c.\n")
+	w("form, or OpenSSL dgst's (\"SHA256(NAME)= DIGEST\", and OpenSSL 3's \"SHA2-256(NAME)= DIGEST\").\n")
+	w("The exit status is 1 if a file failed or could not be read, as with md5sum -c and\n")
+	w("sha*sum -c.\n")
 	c.out.Write([]byte(b.String()))
 	c.finish()
 }

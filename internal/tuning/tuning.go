@@ -90,7 +90,7 @@ func (r *Rates) check() error {
 	}
 	for name, fill := range r.Fills {
 		for n, f := range fill {
-			if n < 1 || !(f > 0 && f <= 1.5) {
+			if n < 1 || !(f > 0 && f <= maxFill) {
 				return fmt.Errorf("implausible fill %g at %d lanes for %s", f, n, name)
 			}
 		}
@@ -102,6 +102,10 @@ func (r *Rates) check() error {
 	}
 	return nil
 }
+
+// maxFill bounds a believable fill: a kernel moves about as much with
+// some lanes busy as with all, at most, whatever it does with idle lanes.
+const maxFill = 1.5
 
 // maxRate bounds a believable rate, in MB/s: a kernel timed faster than
 // this was mismeasured (a clock that stood still).

@@ -207,6 +207,32 @@ func TestMeasureKeepsTheFastest(t *testing.T) {
 	}
 }
 
+// TestMeasureDisturbedKernel checks that a kernel whose calls with every
+// lane busy were all slowed, so that it seems to move more with lanes
+// idle, is left out of the measurement rather than failing it.
+func TestMeasureDisturbedKernel(t *testing.T) {
+	kerns := []Kernel{single, multis[0], multis[3]}
+	rate := map[string]float64{"single": 1000, "x2": 1800, "x16": 8000}
+	f := fakeFamily(t, Mode{Kind: ModeMeasure}, kerns, func(name string, call int) time.Duration {
+		k := kerns[map[string]int{"single": 0, "x2": 1, "x16": 2}[name]]
+		d := perMB(k, rate[name]) // a call costs the same whatever lanes are busy
+		if name == "x16" && call%2 == 0 {
+			d *= 4 // its full calls, first in each round, always slowed
+		}
+		return d
+	})
+	r, err := Measure(f.probes, Options{LaneBytes: QuickMeasure.LaneBytes, Rounds: 3, Calls: 1, Budget: time.Hour, Busy: []int{8}, Clock: f.clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Kernels["x16"]; ok || r.Fills["x16"] != nil {
+		t.Errorf("x16 kept: rate %v, fills %v", r.Kernels["x16"], r.Fills["x16"])
+	}
+	if math.Abs(r.Kernels["x2"]/1800-1) > 0.01 || math.Abs(r.Kernels["single"]/1000-1) > 0.01 {
+		t.Errorf("the others: %v", r.Kernels)
+	}
+}
+
 // TestMeasureBudget checks that the measurement stops once over its
 // budget, after two rounds, however many it was asked for.
 func TestMeasureBudget(t *testing.T) {
