@@ -92,17 +92,23 @@ func ThroughputChart(rows []Row) (*Chart, error) {
 		return nil, nil
 	}
 	lo, hi := extent(series)
+	return panels(throughputFamilies, series, func(p *plot.Plot) {
+		p.X.Label.Text = "message size"
+		p.Y.Label.Text = "MB/s, one core"
+		p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+		p.X.Tick.Marker = sizeTicks{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Min, p.Y.Max = lo/1.5, hi*3
+		p.Legend.Left, p.Legend.Top = true, true // small and fast: empty, as small messages are the slowest
+	})
+}
+
+// panels draws a chart of a panel per family, three to a row, each set up
+// by setup (see panel).
+func panels(fams []family, series map[string][]point, setup func(*plot.Plot)) (*Chart, error) {
 	c := &Chart{Cols: 3}
-	for _, f := range throughputFamilies {
-		p, names, err := panel(f, series, func(p *plot.Plot) {
-			p.X.Label.Text = "message size"
-			p.Y.Label.Text = "MB/s, one core"
-			p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-			p.X.Tick.Marker = sizeTicks{}
-			p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-			p.Y.Min, p.Y.Max = lo/1.5, hi*3
-			p.Legend.Left, p.Legend.Top = true, true // small and fast: empty, as small messages are the slowest
-		})
+	for _, f := range fams {
+		p, names, err := panel(f, series, setup)
 		if err != nil {
 			return nil, err
 		}
@@ -272,26 +278,18 @@ func LanesChart(rows []Row) (*Chart, error) {
 		return nil, nil
 	}
 	_, top := extent(series)
-	c := &Chart{Cols: 3}
-	for _, f := range lanesFamilies {
-		p, names, err := panel(f, series, func(p *plot.Plot) {
-			p.X.Label.Text = "concurrent streams"
-			p.Y.Label.Text = "hashlanes ÷ reference"
-			p.X.Scale = plot.LogScale{}
-			p.X.Tick.Marker = streamTicks{}
-			p.Y.Min, p.Y.Max = 0, top*1.1
-			one := plotter.NewFunction(func(float64) float64 { return 1 })
-			one.Color = color.Gray{Y: 90}
-			one.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-			p.Add(one)
-			p.Legend.Left, p.Legend.Top = true, true // small counts: low ratios
-		})
-		if err != nil {
-			return nil, err
-		}
-		c.add(p, names)
-	}
-	return c, nil
+	return panels(lanesFamilies, series, func(p *plot.Plot) {
+		p.X.Label.Text = "concurrent streams"
+		p.Y.Label.Text = "hashlanes ÷ reference"
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = streamTicks{}
+		p.Y.Min, p.Y.Max = 0, top*1.1
+		one := plotter.NewFunction(func(float64) float64 { return 1 })
+		one.Color = color.Gray{Y: 90}
+		one.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(one)
+		p.Legend.Left, p.Legend.Top = true, true // small counts: low ratios
+	})
 }
 
 // panelWidth and panelHeight are a panel's size, in the units gonum/plot
