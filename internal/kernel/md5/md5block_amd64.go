@@ -3,13 +3,11 @@
 package md5
 
 import (
-	"unsafe"
-
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
-//go:generate go run -C ../_asm ./md5 -out ../md5/md5block_amd64.s -stubs ../md5/md5block_amd64_stubs.go -pkg md5
+//go:generate go run -C ../_asm ./md5 -out ../md5/md5block_amd64.s -stubs ../md5/md5block_amd64_stubs.go -lanes ../md5/md5block_lanes_amd64.go -pkg md5
 
 var singles = []kernel.Single[State]{
 	{Name: "generic", Level: cpu.Generic, Reference: true, Fn: blockGeneric},
@@ -42,57 +40,3 @@ var batches = []kernel.Batch{
 }
 
 func blockScalar(s *State, p []byte) { blockAMD64((*[4]uint32)(s), p) }
-
-func blocksAMD64x2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var rows [2][4]uint32
-	var p [2]*byte
-	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 8), 4, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAMD64x2(&rows, &p, nblocks)
-		kernel.FromRows32(unsafe.Slice(&rows[0][0], 8), 4, 2, states, mask)
-	}
-}
-
-func blocksAVX2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls [4][16]uint32
-	var p [16]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 4*16), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX2(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 4*16), 16, states, mask)
-	}
-}
-
-func blocksAVX512x16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls [4][16]uint32
-	var p [16]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 4*16), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512x16(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 4*16), 16, states, mask)
-	}
-}
-
-func blocksAVX512x32(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls [4][32]uint32
-	var p [32]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 4*32), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512x32(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 4*32), 32, states, mask)
-	}
-}
-
-func blocksZMMx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls [4][16]uint32
-	var p [16]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 4*16), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockZMMx16(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 4*16), 16, states, mask)
-	}
-}
-
-func blocksZMMx32(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls [4][32]uint32
-	var p [32]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 4*32), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockZMMx32(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 4*32), 32, states, mask)
-	}
-}

@@ -9,7 +9,7 @@ import (
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
-//go:generate go run -C ../_asm ./sha1 -out ../sha1/sha1block_amd64.s -stubs ../sha1/sha1block_amd64_stubs.go -pkg sha1
+//go:generate go run -C ../_asm ./sha1 -out ../sha1/sha1block_amd64.s -stubs ../sha1/sha1block_amd64_stubs.go -lanes ../sha1/sha1block_lanes_amd64.go -pkg sha1
 
 var singles = []kernel.Single[State]{
 	{Name: "generic", Level: cpu.Generic, Reference: true, Fn: blockGeneric},
@@ -35,52 +35,7 @@ var multis = []kernel.Multi[State]{
 // hashes for every block of its lanes (the generator's hybridPasses).
 const hybridFastBlocks = 2
 
-func blocksAVX2x8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls [5][8]uint32
-	var p [8]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 5*8), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX2x8(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 5*8), 8, states, mask)
-	}
-}
-
 func blockSHANIState(s *State, p []byte) { blockSHANI((*[5]uint32)(s), p) }
-
-func blocksSHANIx2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var rows [2][8]uint32 // a row of 8 words a stream, so that 16-byte loads stay inside
-	var p [2]*byte
-	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 16), 8, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockSHANIx2(&rows, &p, nblocks)
-		kernel.FromRows32(unsafe.Slice(&rows[0][0], 16), 8, 2, states, mask)
-	}
-}
-
-func blocksSHANIx4(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var rows [4][8]uint32 // a row of 8 words a stream, so that 16-byte loads stay inside
-	var p [4]*byte
-	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 32), 8, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockSHANIx4(&rows, &p, nblocks)
-		kernel.FromRows32(unsafe.Slice(&rows[0][0], 32), 8, 4, states, mask)
-	}
-}
-
-func blocksAVX512x16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls [5][16]uint32
-	var p [16]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 5*16), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512x16(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 5*16), 16, states, mask)
-	}
-}
-
-func blocksZMMx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls [5][16]uint32
-	var p [16]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 5*16), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockZMMx16(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 5*16), 16, states, mask)
-	}
-}
 
 // blocksHybrid runs blockSHANIx2AVX512x8: lanes 0 and 1 are its SHA-NI
 // streams, lanes 2..9 its AVX-512 ones.

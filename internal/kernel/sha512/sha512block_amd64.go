@@ -14,7 +14,7 @@ import (
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
-//go:generate go run -C ../_asm ./sha512 -out ../sha512/sha512block_amd64.s -stubs ../sha512/sha512block_amd64_stubs.go -pkg sha512
+//go:generate go run -C ../_asm ./sha512 -out ../sha512/sha512block_amd64.s -stubs ../sha512/sha512block_amd64_stubs.go -lanes ../sha512/sha512block_lanes_amd64.go -pkg sha512
 
 var singles = []kernel.Single[State]{
 	{Name: "generic", Level: cpu.Generic, Reference: true, Fn: blockGeneric},
@@ -35,33 +35,6 @@ var multis = []kernel.Multi[State]{
 	{Name: "avx2x4", Level: cpu.AVX2, Lanes: 4, Fn: blocksAVX2x4},
 	{Name: "avx512x8", Level: cpu.AVX512, Lanes: 8, Fn: blocksAVX512x8},
 	{Name: "zmmx8", Level: cpu.AVX512, Lanes: 8, Fn: blocksZMMx8},
-}
-
-func blocksAVX2x4(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls [8][4]uint64
-	var p [4]*byte
-	if kernel.ToLanes64(unsafe.Slice(&ls[0][0], 8*4), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX2x4(&ls, &p, nblocks)
-		kernel.FromLanes64(unsafe.Slice(&ls[0][0], 8*4), 4, states, mask)
-	}
-}
-
-func blocksZMMx8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls [8][8]uint64
-	var p [8]*byte
-	if kernel.ToLanes64(unsafe.Slice(&ls[0][0], 8*8), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockZMMx8(&ls, &p, nblocks)
-		kernel.FromLanes64(unsafe.Slice(&ls[0][0], 8*8), 8, states, mask)
-	}
-}
-
-func blocksAVX512x8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls [8][8]uint64
-	var p [8]*byte
-	if kernel.ToLanes64(unsafe.Slice(&ls[0][0], 8*8), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512x8(&ls, &p, nblocks)
-		kernel.FromLanes64(unsafe.Slice(&ls[0][0], 8*8), 8, states, mask)
-	}
 }
 
 // stdlibBlock is a crypto/sha512 digest with room for its marshalled

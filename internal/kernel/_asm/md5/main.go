@@ -4,6 +4,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/lanewrap"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/stack"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/warm"
@@ -41,7 +42,16 @@ func main() {
 	batchAVX512(ymmGroups(4))
 	batchAVX512(zmmGroups(1))
 	batchAVX512(zmmGroups(2))
+	// The Go side of the lane kernels (the hybrid's, where there is one, is
+	// written by hand).
+	lanewrap.Rows("AMD64x2", 4, 2)
+	lanewrap.Lanes("AVX2", 4, 16, 32)
+	lanewrap.Lanes("AVX512x16", 4, 16, 32)
+	lanewrap.Lanes("AVX512x32", 4, 32, 32)
+	lanewrap.Lanes("ZMMx16", 4, 16, 32)
+	lanewrap.Lanes("ZMMx32", 4, 32, 32)
 	Generate()
+	lanewrap.Write("md5")
 }
 
 // scalar is a lone stream's kernel: plain x86-64, latency-bound on the

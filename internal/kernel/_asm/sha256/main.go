@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/highvec"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/interleave"
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/lanewrap"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha256/rounds"
@@ -27,7 +28,15 @@ func main() {
 	highvec.For("blockSHANIx2AVX512x8")
 	batchAVX512()
 	batchZMM()
+	// The Go side of the lane kernels (the hybrid's, where there is one, is
+	// written by hand).
+	lanewrap.Rows("SHANIx2", 8, 2)
+	lanewrap.Rows("SHANIx4", 8, 4)
+	lanewrap.Lanes("AVX2x8", 8, 8, 32)
+	lanewrap.Lanes("AVX512x16", 8, 16, 32)
+	lanewrap.Lanes("ZMMx16", 8, 16, 32)
 	Generate()
+	lanewrap.Write("sha256")
 }
 
 // shani hashes one stream with the SHA extensions: SHA256RNDS2 does two

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/lanewrap"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha512/rounds"
@@ -20,7 +21,13 @@ func main() {
 	zmm()
 	batchAVX512()
 	batchZMM()
+	// The Go side of the lane kernels (the hybrid's, where there is one, is
+	// written by hand).
+	lanewrap.Lanes("AVX2x4", 8, 4, 64)
+	lanewrap.Lanes("AVX512x8", 8, 8, 64)
+	lanewrap.Lanes("ZMMx8", 8, 8, 64)
 	Generate()
+	lanewrap.Write("sha512")
 }
 
 // avx2 hashes 4 lanes in one group of YMM registers, the AVX-512
