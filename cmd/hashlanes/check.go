@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"maps"
 	"os"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashlanes/hashlanes"
 )
@@ -352,6 +354,7 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 			e := entries[i]
 			if e.malformed {
 				malformed++
+				c.checkJSON(displayName, e, "malformed", nil, nil)
 				if c.warn {
 					c.errorf("%s: %d: improperly formatted %schecksum line", quoteName(displayName), e.line, c.listTag())
 				}
@@ -364,7 +367,10 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 				}
 				c.fileError(e.name, s.Err)
 				unreadable++
-				if !c.status {
+				switch {
+				case c.json:
+					c.checkJSON(displayName, e, "unreadable", nil, s.Err)
+				case !c.status:
 					c.out.Write([]byte(c.checkedName(e.name) + ": FAILED open or read\n"))
 				}
 				return
@@ -379,6 +385,10 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 				}
 			}
 			switch {
+			case c.json:
+				if status := map[bool]string{true: "OK", false: "FAILED"}[ok]; !ok || !c.quiet {
+					c.checkJSON(displayName, e, status, s.Sums[0], nil)
+				}
 			case c.status:
 			case !ok:
 				c.out.Write([]byte(c.checkedName(e.name) + ": FAILED\n"))
@@ -441,6 +451,36 @@ func (c *command) guessNote(a hashlanes.Algorithm, n int) {
 	}
 	c.errorf("note: %d untagged %s of %d hex digits did not match as %s, the usual algorithm of that length; if the list was made with another, name it: %s",
 		n, plural(n, "line", "lines"), 2*a.Size(), tags[a], strings.Join(opts, ", "))
+}
+
+// checkJSON writes one object for a line of list, with --json: where it
+// is (list, line), what it names (file, algorithm, expected digest) and
+// what came of it: status OK, FAILED (with the digest computed),
+// unreadable (with the error) or malformed.
+func (c *command) checkJSON(list string, e checkEntry, status string, sum []byte, err error) {
+	if !c.json {
+		return
+	}
+	obj := map[string]any{"list": list, "line": e.line, "status": status}
+	if status != "malformed" {
+		obj["file"] = e.name
+		if !utf8.ValidString(e.name) {
+			obj["file_bytes"] = []byte(e.name)
+		}
+		obj["algorithm"] = e.alg.String()
+		obj["expected"] = e.hex
+	}
+	if status == "FAILED" {
+		obj["computed"] = hexOf(sum)
+	}
+	if err != nil {
+		obj["error"] = strerror(err)
+	}
+	line, jerr := json.Marshal(obj)
+	if jerr != nil {
+		panic(jerr) // only strings, numbers and bytes: cannot fail
+	}
+	c.out.Write(append(line, '\n'))
 }
 
 // listTag names the algorithm in "improperly formatted MD5 checksum line"

@@ -251,8 +251,8 @@ func (c *command) conflicts() string {
 		return "the --strict option is meaningful only when verifying checksums"
 	case c.check && len(c.algs) > 1:
 		return "--check verifies one algorithm at a time (or, without -a, each line's own)"
-	case c.check && (c.recursive || c.hasFilesFrom || c.json):
-		return "--recursive, --files-from and --json are meaningless when verifying checksums"
+	case c.check && (c.recursive || c.hasFilesFrom):
+		return "--recursive and --files-from are meaningless when verifying checksums"
 	case c.json && (c.tag || c.zero):
 		return "--json does not combine with --tag or --zero"
 	case c.null && !c.hasFilesFrom:

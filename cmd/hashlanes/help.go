@@ -94,6 +94,8 @@ func (c *command) checkHelp(b *strings.Builder) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	w("  -a, --algorithm=NAME  read every line as NAME, one of: %s\n", knownAlgorithms())
 	w("  -j, --jobs=N          check N files at once (default: 32 per CPU)\n")
+	w("      --json            print one JSON object per line checked (status OK, FAILED,\n")
+	w("                          unreadable or malformed; --quiet leaves out the OK ones)\n")
 	w("      --ignore-missing  don't fail or report status for missing files\n")
 	w("      --quiet           don't print OK for each successfully verified file\n")
 	w("      --status          don't output anything, status code shows success\n")
