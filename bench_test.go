@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
+	"github.com/hashlanes/hashlanes/internal/reference"
 	"github.com/hashlanes/hashlanes/internal/tuning"
 	"github.com/hashlanes/hashlanes/internal/workload"
 )
@@ -30,7 +31,7 @@ type benchImpl struct {
 // the CPU), and the engine capped at each tier.
 func benchImpls(a Algorithm) []benchImpl {
 	impls := []benchImpl{
-		{"stdlib", cpu.Generic, func() (func() hash.Hash, *Server) { return references[a].new, nil }},
+		{"stdlib", cpu.Generic, func() (func() hash.Hash, *Server) { return reference.ID(a).New, nil }},
 		{"hashlanes", cpu.Generic, func() (func() hash.Hash, *Server) {
 			s := NewServer(a)
 			return s.NewHash, s
@@ -222,7 +223,7 @@ func BenchmarkVersusStdlib(b *testing.B) {
 					s.Calibrate() // its cost is BenchmarkCalibrate's
 					b.ReportAllocs()
 					benchPairs(b, n<<20,
-						pairSide{name: "stdlib", run: func() { workload.Streams(msgs, references[a].new, nil) }},
+						pairSide{name: "stdlib", run: func() { workload.Streams(msgs, reference.ID(a).New, nil) }},
 						pairSide{name: "hashlanes", run: func() { workload.Streams(msgs, s.NewHash, nil) }})
 				})
 			}
@@ -350,7 +351,7 @@ func BenchmarkScaling(b *testing.B) {
 		}
 		for _, impl := range []string{"stdlib", "hashlanes"} {
 			b.Run(fmt.Sprintf("alg=%v/impl=%s/streams=32/size=1MiB", a, impl), func(b *testing.B) {
-				newHash := references[a].new
+				newHash := reference.ID(a).New
 				if impl == "hashlanes" {
 					newHash = NewServer(a).NewHash
 				}
@@ -458,7 +459,7 @@ func BenchmarkStaggered(b *testing.B) {
 				s := DefaultServer(a)
 				s.Calibrate()
 				benchPairs(b, streams*size,
-					pairSide{name: "stdlib", run: func() { run(references[a].new) }},
+					pairSide{name: "stdlib", run: func() { run(reference.ID(a).New) }},
 					pairSide{name: "hashlanes", run: func() { run(s.NewHash) }})
 			})
 		}

@@ -1,21 +1,13 @@
 package hashlanes
 
 import (
-	"crypto/md5"
-	"crypto/sha1"
-	"crypto/sha256"
-	"crypto/sha3"
-	"crypto/sha512"
 	"fmt"
 	"hash"
 	"slices"
 
-	"golang.org/x/crypto/blake2b"
-	"golang.org/x/crypto/blake2s"
-	"lukechampine.com/blake3"
-
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/engine"
+	"github.com/hashlanes/hashlanes/internal/reference"
 	"github.com/hashlanes/hashlanes/internal/tuning"
 )
 
@@ -61,7 +53,7 @@ func engineOrReference[S any](a Algorithm, l cpu.Level, spec *engine.Spec[S], k 
 // referenceServer serves a through its reference implementation; its
 // Kernel is the package's import path.
 func referenceServer(a Algorithm) *Server {
-	s := newServerOf(a, servedNew(a), func() error { return nil }, references[a].pkg)
+	s := newServerOf(a, servedNew(a), func() error { return nil }, reference.ID(a).Package())
 	s.reference = true
 	return s
 }
@@ -76,7 +68,7 @@ func servedNew(a Algorithm) func() hash.Hash {
 	case BLAKE3:
 		return newBLAKE3
 	}
-	return references[a].new
+	return reference.ID(a).New
 }
 
 func newServerOf(a Algorithm, newHash func() hash.Hash, close func() error, kernel string) *Server {
@@ -86,77 +78,11 @@ func newServerOf(a Algorithm, newHash func() hash.Hash, close func() error, kern
 	return s
 }
 
-// ReferenceHash returns the implementation hashlanes is tested against for
-// a: the standard library's (crypto/md5, crypto/sha1, crypto/sha256,
-// crypto/sha512, crypto/sha3), golang.org/x/crypto's BLAKE2 or
-// lukechampine.com/blake3. Benchmarks compare with it.
-func ReferenceHash(a Algorithm) hash.Hash {
-	a.mustInfo()
-	return references[a].new()
-}
-
-// ReferenceSum appends the reference implementation's digest of data to
-// dst, through its one-shot function where it has one (md5.Sum, ...): the
-// loop SumMany is measured against.
-func ReferenceSum(a Algorithm, dst, data []byte) []byte {
-	a.mustInfo()
-	return oneShot(a, dst, data)
-}
-
-// oneShot appends the standard library's one-shot digest of m: a switch of
-// direct calls, since tiny batches are measured against exactly that loop.
+// oneShot appends the reference implementation's one-shot digest of m
+// (md5.Sum, ...), or panics on a bad Algorithm.
 func oneShot(a Algorithm, dst, m []byte) []byte {
-	switch a {
-	case MD5:
-		s := md5.Sum(m)
-		return append(dst, s[:]...)
-	case SHA1:
-		s := sha1.Sum(m)
-		return append(dst, s[:]...)
-	case SHA224:
-		s := sha256.Sum224(m)
-		return append(dst, s[:]...)
-	case SHA256:
-		s := sha256.Sum256(m)
-		return append(dst, s[:]...)
-	case SHA384:
-		s := sha512.Sum384(m)
-		return append(dst, s[:]...)
-	case SHA512:
-		s := sha512.Sum512(m)
-		return append(dst, s[:]...)
-	case SHA512_224:
-		s := sha512.Sum512_224(m)
-		return append(dst, s[:]...)
-	case SHA512_256:
-		s := sha512.Sum512_256(m)
-		return append(dst, s[:]...)
-	case SHA3_224:
-		s := sha3.Sum224(m)
-		return append(dst, s[:]...)
-	case SHA3_256:
-		s := sha3.Sum256(m)
-		return append(dst, s[:]...)
-	case SHA3_384:
-		s := sha3.Sum384(m)
-		return append(dst, s[:]...)
-	case SHA3_512:
-		s := sha3.Sum512(m)
-		return append(dst, s[:]...)
-	case BLAKE2b:
-		s := blake2b.Sum512(m)
-		return append(dst, s[:]...)
-	case BLAKE2s:
-		s := blake2s.Sum256(m)
-		return append(dst, s[:]...)
-	case BLAKE3:
-		s := blake3.Sum256(m)
-		return append(dst, s[:]...)
-	}
 	a.mustInfo()
-	h := references[a].new()
-	h.Write(m)
-	return h.Sum(dst)
+	return reference.ID(a).Sum(dst, m)
 }
 
 // sumManyLoop is SumMany for algorithms not yet on the engine: one pooled
@@ -171,39 +97,6 @@ func (s *Server) sumManyLoop(dst []byte, msgs [][]byte) []byte {
 	}
 	s.pool.Put(h)
 	return dst
-}
-
-// references are each algorithm's reference implementation, with the
-// import path of the package it comes from: the fallback for algorithms
-// not on the engine, and the baseline of the tests.
-var references = [maxAlgorithm]struct {
-	pkg string
-	new func() hash.Hash
-}{
-	MD5:        {"crypto/md5", md5.New},
-	SHA1:       {"crypto/sha1", sha1.New},
-	SHA224:     {"crypto/sha256", sha256.New224},
-	SHA256:     {"crypto/sha256", sha256.New},
-	SHA384:     {"crypto/sha512", sha512.New384},
-	SHA512:     {"crypto/sha512", sha512.New},
-	SHA512_224: {"crypto/sha512", sha512.New512_224},
-	SHA512_256: {"crypto/sha512", sha512.New512_256},
-	SHA3_224:   {"crypto/sha3", func() hash.Hash { return sha3.New224() }},
-	SHA3_256:   {"crypto/sha3", func() hash.Hash { return sha3.New256() }},
-	SHA3_384:   {"crypto/sha3", func() hash.Hash { return sha3.New384() }},
-	SHA3_512:   {"crypto/sha3", func() hash.Hash { return sha3.New512() }},
-	BLAKE2b:    {"golang.org/x/crypto/blake2b", func() hash.Hash { return must(blake2b.New512(nil)) }},
-	BLAKE2s:    {"golang.org/x/crypto/blake2s", func() hash.Hash { return must(blake2s.New256(nil)) }},
-	BLAKE3:     {"lukechampine.com/blake3", func() hash.Hash { return blake3.New(32, nil) }},
-}
-
-// must unwraps constructors that fail only for bad keys, and no key is
-// given.
-func must(h hash.Hash, err error) hash.Hash {
-	if err != nil {
-		panic(err)
-	}
-	return h
 }
 
 func fromEngine[S any](a Algorithm, e *engine.Server[S], src tuning.Source) *Server {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
+	"github.com/hashlanes/hashlanes/internal/reference"
 )
 
 // forEachCPU runs f once per CPU tier, with a Server capped at that tier; a
@@ -57,7 +58,7 @@ func forEachLaneAlgorithm(t *testing.T, f func(t *testing.T, a Algorithm, s *Ser
 
 // refSum is the standard library's digest of msg.
 func refSum(a Algorithm, msg []byte) []byte {
-	h := references[a].new()
+	h := reference.ID(a).New()
 	h.Write(msg)
 	return h.Sum(nil)
 }
@@ -275,7 +276,7 @@ func TestMarshalInterop(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			std := references[a].new()
+			std := reference.ID(a).New()
 			if err := std.(encoding.BinaryUnmarshaler).UnmarshalBinary(state); err != nil {
 				t.Fatalf("the standard library rejects our state: %v", err)
 			}
@@ -285,7 +286,7 @@ func TestMarshalInterop(t *testing.T) {
 			}
 
 			// the standard library -> hashlanes, and AppendBinary agrees with MarshalBinary
-			std = references[a].new()
+			std = reference.ID(a).New()
 			std.Write(msg[:n])
 			stdState, _ := std.(encoding.BinaryMarshaler).MarshalBinary()
 			if !bytes.Equal(stdState, state) {
@@ -507,7 +508,7 @@ func TestParseAlgorithm(t *testing.T) {
 func TestSumEveryAlgorithm(t *testing.T) {
 	msg := []byte("The quick brown fox jumps over the lazy dog")
 	for _, a := range Algorithms() {
-		h := references[a].new()
+		h := reference.ID(a).New()
 		h.Write(msg)
 		if got, want := Sum(a, msg), h.Sum(nil); !bytes.Equal(got, want) {
 			t.Errorf("%v: %x, want %x", a, got, want)
@@ -586,7 +587,7 @@ func TestAppendSum(t *testing.T) {
 	for _, a := range Algorithms() {
 		for _, n := range []int{0, 1, 55, 64, 1000, sumLanesMin - 1, sumLanesMin, sumLanesMin + 129, 100_000} {
 			msg := randomBytes(r, n)
-			h := ReferenceHash(a)
+			h := reference.ID(a).New()
 			h.Write(msg)
 			want := h.Sum(nil)
 			if got := Sum(a, msg); !bytes.Equal(got, want) {
@@ -618,6 +619,16 @@ func TestAppendSumAllocs(t *testing.T) {
 			if allocs := testing.AllocsPerRun(20, func() { AppendSum(a, dst[:0], msg) }); allocs > 0 {
 				t.Errorf("%v, %d bytes: %.1f allocations a call", a, n, allocs)
 			}
+		}
+	}
+}
+
+// TestReferenceIDs: the reference package's IDs are the Algorithm values
+// the library converts to them.
+func TestReferenceIDs(t *testing.T) {
+	for _, a := range Algorithms() {
+		if id, ok := reference.Named(a.String()); !ok || id != reference.ID(a) || id.Name() != a.String() {
+			t.Errorf("%v: reference ID %d (%v), want %d", a, id, ok, int(a))
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"unsafe"
 
 	"lukechampine.com/blake3"
+
+	"github.com/hashlanes/hashlanes/internal/reference"
 )
 
 // The hashers New and Server.NewHash return for BLAKE2b, BLAKE2s and
@@ -26,7 +28,7 @@ type blake2Hasher struct {
 	alg Algorithm
 }
 
-func newBLAKE2(a Algorithm) hash.Hash { return &blake2Hasher{references[a].new(), a} }
+func newBLAKE2(a Algorithm) hash.Hash { return &blake2Hasher{reference.ID(a).New(), a} }
 
 func (h *blake2Hasher) MarshalBinary() ([]byte, error) {
 	return h.Hash.(encoding.BinaryMarshaler).MarshalBinary()
@@ -44,7 +46,7 @@ func (h *blake2Hasher) UnmarshalBinary(b []byte) error {
 	// digest size and the block offset as they come: a BLAKE2b-256 state
 	// would make this a 32-byte hash, and an offset past the block would
 	// make the next Write panic.
-	next := references[h.alg].new()
+	next := reference.ID(h.alg).New()
 	if err := next.(encoding.BinaryUnmarshaler).UnmarshalBinary(b); err != nil {
 		return stateError(h.alg, err)
 	}

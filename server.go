@@ -26,7 +26,7 @@ type Server struct {
 	close   func() error
 	kernel  string
 	// reference: every stream goes to the algorithm's reference
-	// implementation (ReferenceHash), none to hashlanes' kernels.
+	// implementation (internal/reference), none to hashlanes' kernels.
 	reference bool
 	pool      sync.Pool // hashers for Sum
 	stats     func() Stats
@@ -182,8 +182,9 @@ func (s *Server) Algorithm() Algorithm { return s.alg }
 func (s *Server) Kernel() string { return s.kernel }
 
 // Reference reports whether the server hashes through the algorithm's
-// reference implementation (ReferenceHash) rather than hashlanes' own
-// kernels: always for algorithms not on the engine (SHA-3, BLAKE2,
+// reference implementation (the standard library's crypto/md5 ... and
+// crypto/sha3, golang.org/x/crypto's BLAKE2, lukechampine.com/blake3)
+// rather than hashlanes' own kernels: always for algorithms not on the engine (SHA-3, BLAKE2,
 // BLAKE3), and for the others where hashlanes has nothing faster for a
 // lone stream than pure Go (another GOARCH, -tags purego).
 func (s *Server) Reference() bool { return s.reference }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hashlanes/hashlanes/internal/reference"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -59,7 +60,7 @@ func TestSumStreamsAgainstStdlib(t *testing.T) {
 					t.Fatalf("stream %d: %v, size %d of %d", i, s.Err, s.Size, len(msgs[i]))
 				}
 				for k, a := range algs {
-					h := references[a].new()
+					h := reference.ID(a).New()
 					h.Write(msgs[i])
 					if !bytes.Equal(s.Sums[k], h.Sum(nil)) {
 						t.Fatalf("jobs %d, stream %d (%d bytes), %v: digest differs", jobs, i, len(msgs[i]), a)
@@ -237,7 +238,7 @@ func benchStdlibMD5(b *testing.B, msgs [][]byte) {
 	b.SetBytes(streamsBytes(msgs))
 	for b.Loop() {
 		for _, m := range msgs {
-			h := references[MD5].new()
+			h := reference.ID(MD5).New()
 			h.Write(m)
 			h.Sum(nil)
 		}

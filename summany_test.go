@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hashlanes/hashlanes/internal/reference"
 	"github.com/hashlanes/hashlanes/internal/tuning"
 	"github.com/hashlanes/hashlanes/internal/workload"
 )
@@ -44,7 +45,7 @@ func randomBatch(r *rand.Rand, count int) [][]byte {
 func loopSum(a Algorithm, msgs [][]byte) []byte {
 	var out []byte
 	for _, m := range msgs {
-		h := references[a].new()
+		h := reference.ID(a).New()
 		h.Write(m)
 		out = h.Sum(out)
 	}
@@ -326,7 +327,7 @@ func stdLoop(a Algorithm, d []byte, msgs [][]byte) []byte {
 		}
 	default: // through oneShot: a switch of direct calls as well
 		for _, m := range msgs {
-			d = ReferenceSum(a, d, m)
+			d = reference.ID(a).Sum(d, m)
 		}
 	}
 	return d

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/internal/reference"
 	"github.com/hashlanes/hashlanes/internal/workload"
 	"github.com/zeebo/xxh3"
 )
@@ -230,6 +231,16 @@ func isNonCrypto(alg string) bool {
 	return false
 }
 
+// referenceOf is a's reference implementation, the one hashlanes is
+// tested against.
+func referenceOf(a hashlanes.Algorithm) reference.ID {
+	id, ok := reference.Named(a.String())
+	if !ok {
+		panic("no reference implementation for " + a.String())
+	}
+	return id
+}
+
 // referenceImpl names where an algorithm's reference implementation
 // comes from.
 func referenceImpl(a hashlanes.Algorithm) string {
@@ -290,7 +301,7 @@ func algosJobs(sizes []int64) []job {
 			row := Row{Suite: "algos", Alg: a.String(), Size: size, Bytes: size}
 			ref := row
 			ref.Impl = referenceImpl(a)
-			jobs = append(jobs, job{row: ref, op: hashOp(hashlanes.ReferenceHash(a), data), oneP: true})
+			jobs = append(jobs, job{row: ref, op: hashOp(referenceOf(a).New(), data), oneP: true})
 			if onLanes(a) {
 				hl := row
 				hl.Impl, hl.Kernel = "hashlanes", hashlanes.DefaultServer(a).Kernel()
@@ -327,7 +338,7 @@ func lanesJobs(quick bool) []job {
 				msgs[i] = randomBytes(size, uint64(i+1))
 			}
 			for _, impl := range []string{referenceImpl(a), "hashlanes"} {
-				newHash := func() hash.Hash { return hashlanes.ReferenceHash(a) }
+				newHash := func() hash.Hash { return referenceOf(a).New() }
 				row := Row{Suite: "lanes", Alg: a.String(), Impl: impl, Streams: n, Size: size, Bytes: size * int64(n)}
 				if impl == "hashlanes" {
 					newHash = func() hash.Hash { return hashlanes.New(a) }
@@ -386,7 +397,7 @@ func smallJobs(python string) []job {
 			for range n {
 				d := dst[:0]
 				for _, p := range paths {
-					d = hashlanes.ReferenceSum(a, d, p)
+					d = referenceOf(a).Sum(d, p)
 				}
 			}
 		}})
@@ -450,7 +461,7 @@ func fileOp(a hashlanes.Algorithm, method, name string) func(n int) {
 				check(err)
 				continue
 			}
-			h := hashlanes.ReferenceHash(a)
+			h := referenceOf(a).New()
 			if method == "readall" {
 				data, err := os.ReadFile(name)
 				check(err)
