@@ -436,14 +436,12 @@ func backoff(after *time.Duration, pause time.Duration, missed bool, epoch time.
 // company counts the streams of the latest two rounds, c's busy lanes
 // being the next one's, each stream once, and stamps c's. A combiner that
 // yields for company (see enough) yields for these: at one P, a round
-// that starts with the first half of the streams that are back (the
-// others' writers not yet run) leaves the two halves out of step, and
-// capped at the latest round's streams, each half would gather only as
-// many as came with it, so the split lasted. 32 MD5 streams ran as two
-// groups of 16 lanes, 64 calls an iteration where 32 do, on a kernel of
-// 32 lanes that moves 17% more. It is not a sign of company by itself
-// (lastBusy is): uploads that come one after another are two streams in
-// two rounds, and must not yield for each other.
+// that starts with the first half of the streams that are back leaves the
+// two halves out of step, and capped at the latest round's streams each
+// half would gather only as many as came with it, so the split would
+// last. It is not a sign of company by itself (lastBusy is): uploads that
+// come one after another are two streams in two rounds, and must not
+// yield for each other (docs/engine.md, "The cap on yields at one P").
 func (s *Server[S]) company(c *combiner[S], busy int) int {
 	again := 0 // streams of this round that were in the latest one
 	for _, r := range c.reqs[:busy] {
@@ -467,14 +465,8 @@ const maxYields = 4
 // sharedRoundBytes bounds the bytes of a multi-lane round's busiest lane
 // when several Ps combine, so that a combiner holding more than its share
 // of the streams sees another P run dry soon and hands the excess over
-// (see shed): 16 KiB on 16 lanes is about 40 µs of SHA-1. A hybrid
-// kernel's fast lanes are its busiest, so its other lanes move 16 KiB
-// over FastBlocks; that sets them out of step with the lanes of alike
-// kernels, and SHA-1 at two Ps makes about 250 calls an iteration of 32
-// streams where 128 would do (streams-procs-rounds-phase.txt). Keeping
-// every round on one grid cut them to 148 and moved no throughput, 1.00x
-// at N=32 measured iteration by iteration, so the rounds stay as they are
-// (bench/results/2026-11-22/streams-procs-instep.txt).
+// (see shed): 16 KiB on 16 lanes is about 40 µs of SHA-1 (docs/engine.md,
+// "Shared rounds at several Ps").
 const sharedRoundBytes = 16 << 10
 
 // shedGain is how much more two cores must move with a combiner's streams
@@ -548,17 +540,11 @@ func (s *Server[S]) fullLength(k, nb int) bool {
 }
 
 // enough is how many lanes a combiner yields for before a round: its
-// limit, and with capped no more than the latest round held. It is asked
-// again after every yield, because at several Ps the limit is a share of
-// the streams queued and in lanes, which grows as the writers the yield
-// let run queue again. Taken once before the yields, at two Ps it stopped
-// them at the share of that moment: with 32 streams, SHA-1 rounds ran 15
-// of 16 lanes after one yield, waiting for 9 to 13, while the writers of
-// the 16th were still on their way. Asked each time, BenchmarkScaling
-// (2 Ps over 1, 32 streams of 1 MiB, medians of 6 alternating processes)
-// went from 1.744x to 1.780x for SHA-1, 1.567x to 1.661x for MD5, 1.879x
-// to 1.912x for SHA-256 and 1.841x to 1.845x for SHA-512 on the Intel Xeon
-// (bench/results/2026-11-25/goldencove-p2-enough.txt).
+// limit, and with capped no more than the latest rounds held (lastBusy,
+// pairBusy). It is asked again after every yield, because at several Ps
+// the limit is a share of the streams queued and in lanes, which grows as
+// the writers the yield let run queue again (docs/engine.md, "The cap on
+// yields at one P").
 func (s *Server[S]) enough(procs int, capped bool) int {
 	l := s.limit(procs)
 	if capped {
@@ -672,37 +658,20 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		// while they keep arriving, but only on a sign of company: the latest
 		// round had some, requests are queued, another combiner runs, or
 		// this is the hasher's first write (a probe: a burst of new writers
-		// finds itself). A yield hands the P to any runnable goroutine: a
-		// lone stream yielding every round lost its time to a busy goroutine
-		// of another library (10x slower), and at GOMAXPROCS=2 each yield
-		// woke an idle P (0.83x the standard library). A stale sign costs a
-		// round: lastBusy is rewritten every round.
+		// finds itself). A yield hands the P to any runnable goroutine, so a
+		// lone stream does not yield (docs/engine.md, "Yields").
 		yields := 0
 		if probe || s.lastBusy > 1 || s.queued > 0 || s.combiners > 1 {
 			yields = maxYields
 		}
-		// Outside a probe, stop once the round holds as many streams as the
-		// latest one: its writers are back, and more yields would find
-		// nobody. Two streams paid two empty yields a round: a write cost
-		// 420-690 ns with kernels that hash nothing, 310-340 without them;
-		// on streams of 1 MiB, paired in one process, SHA-1 gained 1.4% at
-		// N=2 and 1.2% at 3, SHA-256 0.7-1.0% at 2 to 4, the rest within
-		// ±1% (bench/results/2026-11-24/streams-yields-enough-paired*.txt).
-		// That holds at one P only, where every writer queues behind the
-		// one combiner. At several, a writer can wait for a P while each P
-		// combines a stream of its own, and only a yield lets it in. Capped
-		// there too, 3 streams on 2 Ps ran as two lone streams and then the
-		// third, 0.97-0.99x the standard library; uncapped, they share lanes,
-		// 1.17-1.65x (+21% to +68%). Paired medians of 15 runs
-		// (streams-p2-enough-cap.txt): 4 streams +3% to +29%, 8 up to +7%,
-		// 32 within the noise, but 2 streams 1-3% lower (SHA-1 and SHA-256
-		// 0.94x): two lone combiners pay two empty yields a round.
+		// Outside a probe, at one P, stop once the round holds as many
+		// streams as came lately: their writers are back, and more yields
+		// would find nobody. At several Ps a writer can wait for a P while
+		// each P combines a stream of its own, and only a yield lets it in
+		// (docs/engine.md, "The cap on yields at one P").
 		capped := !probe && procs == 1
 		// At one P, a probe that is the only sign of company backs off
-		// when probes lately found nobody, as a server's uploads that come
-		// one at a time would pay two empty yields on every new hasher.
-		// (At several Ps the writers a probe misses are often combining on
-		// another P, and the yield is what lets a third one in.)
+		// when probes lately found nobody (docs/engine.md, "Probes").
 		probed := probe && procs == 1 && s.lastBusy <= 1 && s.queued == 0 && s.combiners == 1
 		if probed && s.probeBackoff > 0 && time.Since(s.epoch) < s.probeAfter {
 			yields, probed, capped = 0, false, true
@@ -735,23 +704,11 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		k, used, nb := s.plan(c, busy, procs > 1)
 		if procs > 1 && (c.nToWake > 0 || c.wokeAtExit) && s.fullLength(k, nb) {
 			c.wokeAtExit = false
-			// A writer woken here waits on this P until the kernel call
-			// returns, while another P's combiner may be yielding for it:
-			// at two Ps, 32 SHA-1 streams, most rounds short of a lane had
-			// their missing writer runnable on the other P, woken a median
-			// 33 us before and run 29 us after (a runtime trace). Before a
-			// full-length round, yield once so the writers queue first. In
-			// short rounds (many streams of mixed lengths) the yield cost
-			// more than it saved: SumStreams with 32 and 128 jobs a P
-			// 0.89x and 0.81x when every round yielded. Paired medians at
-			// two Ps over one: SHA-512 1.843x -> 1.874x, the rest within
-			// ±1%; SumStreamsLarge 1.21x (goldencove-p2-yield-after-wake.txt).
-			// Writers woken as the previous combine on this P left wait the
-			// same way (a trace: a third of the missing writers left), and
-			// yielding for them too moved SHA-512 to 1.904x from 1.866x,
-			// the rest within ±2% (same file); yielding as it leaves
-			// instead cost MD5 7% and SHA-512 4%: the one leaving is a
-			// writer, and comes back late for its next write.
+			// A writer woken here (or as the previous combine on this P
+			// left) waits on this P until the kernel call returns, while
+			// another P's combiner may be yielding for it: before a
+			// full-length round, yield once so the writers queue first
+			// (docs/engine.md, "The yield before a full-length round").
 			s.mu.Unlock()
 			c.wakeAll()
 			runtime.Gosched()
@@ -765,10 +722,8 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		c.wakeAll()
 		// Rounds with a choice are timed, to keep the rates the choice
 		// is made by current; a lone stream's are not, nor rounds shorter
-		// than the measurement's calls: their rates are mostly the call's
-		// own cost, and streams that joined at different times make many
-		// of them (a round ends when its first lane runs out), each of
-		// which would move the estimates and rebuild the table.
+		// than the measurement's calls, whose rates are mostly the call's
+		// own cost (docs/engine.md, "Timed rounds").
 		timed := busy >= 2 && nb*bs >= tuning.QuickMeasure.LaneBytes
 		var start time.Time
 		if timed {
