@@ -54,6 +54,15 @@ const (
 	aheadBuffers   = 4
 )
 
+// aheadStreams is how many streams of one call read ahead at once, each
+// with aheadBuffers buffers: the read-ahead lets a second core copy while
+// one hashes, and two a P are enough for that. Without the bound every
+// job could hold a megabyte: hashing /usr/lib and /usr/share (108,000
+// files, 4.9 GB) peaked at 108-113 MiB, most of it read-ahead buffers of
+// the large files in flight (docs/figures.md, "Memory"). The other large
+// streams read in their worker's own buffer, in lanes beside the rest.
+func aheadStreams() int { return 2 * runtime.GOMAXPROCS(0) }
+
 // SumStreams hashes n streams, each with every algorithm in algs in one
 // pass over its bytes. open(i) returns the i-th stream (closed afterwards if
 // it is an io.Closer); an error from open is reported for that stream and
@@ -80,15 +89,16 @@ func SumStreams(ctx context.Context, algs []Algorithm, n int, open func(i int) (
 	if algsOf == nil {
 		algsOf = func(int) []Algorithm { return algs }
 	}
+	ahead := make(chan struct{}, aheadStreams()) // a token a stream reading ahead
 	var wg sync.WaitGroup
 	for range jobs {
-		wg.Go(func() { streamWorker(ctx, algsOf, open, ord) })
+		wg.Go(func() { streamWorker(ctx, algsOf, open, ord, ahead) })
 	}
 	wg.Wait()
 	return ctx.Err()
 }
 
-func streamWorker(ctx context.Context, algsOf func(int) []Algorithm, open func(int) (io.Reader, error), ord *orderer) {
+func streamWorker(ctx context.Context, algsOf func(int) []Algorithm, open func(int) (io.Reader, error), ord *orderer, ahead chan struct{}) {
 	var hashers [maxAlgorithm]hash.Hash // made on first use, reused
 	var hs []hash.Hash
 	buf := streamPool.Get().(*[streamBuffer]byte)
@@ -120,7 +130,7 @@ func streamWorker(ctx context.Context, algsOf func(int) []Algorithm, open func(i
 				h.Reset()
 				hs = append(hs, h)
 			}
-			s.Size, s.Err = hashStream(ctx, hs, r, buf[:])
+			s.Size, s.Err = hashStream(ctx, hs, r, buf[:], ahead)
 			if c, ok := r.(io.Closer); ok {
 				if err := c.Close(); err != nil && s.Err == nil {
 					s.Err = err
@@ -142,10 +152,20 @@ func streamWorker(ctx context.Context, algsOf func(int) []Algorithm, open func(i
 }
 
 // hashStream writes r to every hasher; small streams are read in the
-// worker's own buffer, large ones ahead by a reader goroutine.
-func hashStream(ctx context.Context, hs []hash.Hash, r io.Reader, buf []byte) (int64, error) {
+// worker's own buffer, large ones ahead by a reader goroutine while a
+// token of ahead is free.
+func hashStream(ctx context.Context, hs []hash.Hash, r io.Reader, buf []byte, ahead chan struct{}) (int64, error) {
 	var size int64
-	for size < readAheadAfter {
+	for {
+		if size >= readAheadAfter {
+			select {
+			case ahead <- struct{}{}:
+				n, err := hashAhead(ctx, hs, r)
+				<-ahead
+				return size + n, err
+			default: // enough streams read ahead: go on in buf
+			}
+		}
 		n, err := r.Read(buf)
 		for _, h := range hs {
 			h.Write(buf[:n])
@@ -161,8 +181,6 @@ func hashStream(ctx context.Context, hs []hash.Hash, r io.Reader, buf []byte) (i
 			return size, ctx.Err()
 		}
 	}
-	n, err := hashAhead(ctx, hs, r)
-	return size + n, err
 }
 
 type aheadChunk struct {

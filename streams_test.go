@@ -3,9 +3,9 @@ package hashlanes
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
-	"github.com/hashlanes/hashlanes/internal/reference"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -15,6 +15,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"unsafe"
+
+	"github.com/hashlanes/hashlanes/internal/reference"
 )
 
 // randomStreams makes count messages, mostly small, some past the
@@ -281,5 +283,56 @@ func TestStaggeredBuffers(t *testing.T) {
 		if len(lines) != pageLines {
 			t.Errorf("%d buffers of %d bytes start on %d different lines of a page, want %d", pageLines, size, len(lines), pageLines)
 		}
+	}
+}
+
+// aheadReader is a stream of size bytes that counts, in *inAhead, the
+// streams being read ahead (in reads of aheadBuffer bytes) at once, and
+// keeps the most in *most.
+type aheadReader struct {
+	left          int
+	ahead         bool
+	inAhead, most *atomic.Int32
+}
+
+func (r *aheadReader) Read(p []byte) (int, error) {
+	if r.left == 0 {
+		if r.ahead {
+			r.ahead = false
+			r.inAhead.Add(-1)
+		}
+		return 0, io.EOF
+	}
+	if len(p) == aheadBuffer && !r.ahead {
+		r.ahead = true
+		n := r.inAhead.Add(1)
+		for m := r.most.Load(); n > m && !r.most.CompareAndSwap(m, n); m = r.most.Load() {
+		}
+	}
+	n := min(len(p), r.left)
+	clear(p[:n])
+	r.left -= n
+	return n, nil
+}
+
+// TestReadAheadBounded: however many large streams are in flight, at most
+// aheadStreams of them read ahead at once (each holds aheadBuffers
+// buffers), the others in their worker's buffer; the digests are right.
+func TestReadAheadBounded(t *testing.T) {
+	var inAhead, most atomic.Int32
+	const n, size = 96, 3 << 20
+	want := sha256.Sum256(make([]byte, size))
+	err := SumStreams(context.Background(), []Algorithm{SHA256}, n,
+		func(int) (io.Reader, error) { return &aheadReader{left: size, inAhead: &inAhead, most: &most}, nil },
+		func(i int, s StreamSum) {
+			if s.Err != nil || !bytes.Equal(s.Sums[0], want[:]) {
+				t.Errorf("stream %d: %v, %x", i, s.Err, s.Sums)
+			}
+		}, WithJobs(64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := int(most.Load()); m == 0 || m > aheadStreams() {
+		t.Errorf("%d streams read ahead at once, want 1 to %d", m, aheadStreams())
 	}
 }
