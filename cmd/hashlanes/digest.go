@@ -98,8 +98,9 @@ type command struct {
 	jobs                 int
 	progress             int // -1 when stderr is a terminal and the job is long, 0 off, 1 on
 
-	failed    bool
-	wantSizes bool // the progress line needs the sizes of walked files
+	failed      bool
+	wantSizes   bool   // the progress line needs the sizes of walked files
+	clearStatus func() // erases the progress line, if one is drawn
 }
 
 const exitFailure = 1
@@ -122,8 +123,8 @@ func (c *command) helpCommand() string {
 // errorf prints "prog: message" on stderr, after what stdout has so far.
 func (c *command) errorf(format string, args ...any) {
 	c.out.flush()
-	if c.out.beforeFlush != nil {
-		c.out.beforeFlush()
+	if c.clearStatus != nil {
+		c.clearStatus() // the progress line is on stderr's terminal
 	}
 	fmt.Fprintf(c.stderr, "%s: %s\n", c.prog, fmt.Sprintf(format, args...))
 }

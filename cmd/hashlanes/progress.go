@@ -12,9 +12,10 @@ import (
 )
 
 // progress draws a status line on stderr while a long job runs: files and
-// bytes done, rate and time left. It appears only after progressDelay, and
-// only on a terminal unless --progress asks for it; --no-progress or a
-// redirected stderr turn it off.
+// bytes done of the totals, the share done, the rate and the time left. It
+// appears only after progressDelay, and only on a terminal unless
+// --progress asks for it; --no-progress or a redirected stderr turn it
+// off.
 type progress struct {
 	w             io.Writer
 	totalFiles    int
@@ -25,6 +26,40 @@ type progress struct {
 	quit, stopped chan struct{}
 	mu            sync.Mutex // held while drawing
 	drawn         bool
+	fit           timeFit
+}
+
+// timeFit estimates a job's time as a cost a file plus a cost a byte,
+// t = a*files + b*bytes, by least squares over the samples taken as it
+// runs. Time per byte alone misjudges a tree whose small files come first
+// (sorted names put a directory of small files before one of large
+// ones): on a 17 s run its time left swung from 1m12s to 10s. The sums
+// of the normal equations are kept, not the samples.
+type timeFit struct {
+	ff, fb, bb, ft, bt float64
+	n                  int
+}
+
+func (f *timeFit) add(files, bytes, secs float64) {
+	f.ff += files * files
+	f.fb += files * bytes
+	f.bb += bytes * bytes
+	f.ft += files * secs
+	f.bt += bytes * secs
+	f.n++
+}
+
+// costs returns the cost a file and a byte, in seconds, ok false while
+// the samples cannot tell them apart (too few, or files and bytes in
+// proportion all along, as with files of one size).
+func (f *timeFit) costs() (perFile, perByte float64, ok bool) {
+	det := f.ff*f.bb - f.fb*f.fb
+	if f.n < 4 || !(det > 1e-6*f.ff*f.bb) {
+		return 0, 0, false
+	}
+	perFile = (f.ft*f.bb - f.bt*f.fb) / det
+	perByte = (f.ff*f.bt - f.fb*f.ft) / det
+	return perFile, perByte, perFile >= 0 && perByte >= 0
 }
 
 const (
@@ -54,7 +89,10 @@ func (c *command) newProgress(items []item) *progress {
 		}
 		p.totalBytes += it.size
 	}
-	c.out.beforeFlush = p.clear
+	if c.out.eachLine { // results go to the terminal the line is on
+		c.out.beforeFlush = p.clear
+	}
+	c.clearStatus = p.clear
 	go p.run()
 	return p
 }
@@ -85,7 +123,9 @@ func (p *progress) run() {
 func (p *progress) draw() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "\r\x1b[K%s", p.line(time.Since(p.start)))
+	d := time.Since(p.start)
+	p.fit.add(float64(p.files.Load()), float64(p.bytes.Load()), d.Seconds())
+	fmt.Fprintf(p.w, "\r\x1b[K%s", p.line(d))
 	p.drawn = true
 }
 
@@ -93,17 +133,35 @@ func (p *progress) draw() {
 func (p *progress) line(d time.Duration) string {
 	files, bytes := p.files.Load(), p.bytes.Load()
 	rate := float64(bytes) / d.Seconds()
-	s := fmt.Sprintf("%d/%d files, %s, %s/s", files, p.totalFiles, humanBytes(float64(bytes)), humanBytes(rate))
+	var s string
+	if p.totalBytes >= 0 {
+		s = fmt.Sprintf("%d/%d files, %s of %s (%s), %s/s", files, p.totalFiles, humanBytes(float64(bytes)), humanBytes(float64(p.totalBytes)),
+			percent(float64(bytes), float64(p.totalBytes)), humanBytes(rate))
+	} else {
+		s = fmt.Sprintf("%d/%d files (%s), %s, %s/s", files, p.totalFiles, percent(float64(files), float64(p.totalFiles)), humanBytes(float64(bytes)), humanBytes(rate))
+	}
+	filesLeft := float64(int64(p.totalFiles) - files)
 	var left float64
+	perFile, perByte, fitted := p.fit.costs()
 	switch {
+	case fitted && p.totalBytes >= 0:
+		left = perFile*filesLeft + perByte*float64(p.totalBytes-bytes)
 	case p.totalBytes > 0 && rate > 0:
 		left = float64(p.totalBytes-bytes) / rate
 	case files > 0:
-		left = d.Seconds() * float64(int64(p.totalFiles)-files) / float64(files)
+		left = d.Seconds() * filesLeft / float64(files)
 	default:
 		return s
 	}
 	return s + ", ETA " + (time.Duration(left) * time.Second).Round(time.Second).String()
+}
+
+// percent is part of whole as a whole percentage, "100%" only at the end.
+func percent(part, whole float64) string {
+	if whole <= 0 {
+		return "100%"
+	}
+	return fmt.Sprintf("%d%%", min(int(100*part/whole), 99+int(part/whole)))
 }
 
 // clear erases the status line before other output is written.
