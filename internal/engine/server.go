@@ -331,6 +331,55 @@ func signal(ch chan struct{}) {
 	}
 }
 
+// timedRound runs a round of nb blocks on kernel k over c's lanes
+// 0..used-1 with s.mu released (held on entry and on return), and times
+// it for the choice when it has one to refine: with busy streams, two or
+// more, and lanes long enough that the rate is not mostly the call's own
+// cost (docs/engine.md, "Timed rounds").
+func (s *Server[S]) timedRound(c *combiner[S], k, used, nb, busy int) {
+	s.rounds++
+	s.mu.Unlock()
+	c.wakeAll()
+	timed := busy >= 2 && nb*s.spec.BlockSize >= tuning.QuickMeasure.LaneBytes
+	var start time.Time
+	if timed {
+		start = time.Now()
+	}
+	s.round(k, used, nb, &c.states, &c.ptrs)
+	var took time.Duration
+	if timed {
+		took = time.Since(start)
+	}
+	s.mu.Lock()
+	if timed {
+		s.choice.Observe(k, used, s.roundBytes(k, used, nb), took.Nanoseconds())
+	}
+}
+
+// retire moves c's lanes 0..used-1 past the round of nb blocks on kernel
+// k, and takes out those whose blocks are done, their writers (but me's)
+// to be woken, keeping the busy lanes dense; it returns how many are still
+// busy. s.mu is held.
+func (s *Server[S]) retire(c *combiner[S], me *request[S], k, used, nb, busy int) int {
+	for i := used - 1; i >= 0; i-- { // backwards, so a moved lane is one already advanced
+		r := c.reqs[i]
+		r.p = r.p[s.laneBlocks(k, i, nb)*s.spec.BlockSize:]
+		if len(r.p) > 0 {
+			c.ptrs[i] = &r.p[0]
+			continue
+		}
+		r.done = true
+		if r != me {
+			c.wakeLater(r)
+		}
+		busy--
+		s.inLanes--
+		c.reqs[i], c.states[i], c.ptrs[i] = c.reqs[busy], c.states[busy], c.ptrs[busy]
+		c.reqs[busy], c.states[busy], c.ptrs[busy] = nil, nil, nil
+	}
+	return busy
+}
+
 // handBack returns lanes from..to-1 of c to the front of the queue, in
 // their order, and clears them.
 func (s *Server[S]) handBack(c *combiner[S], from, to int) {
@@ -373,7 +422,6 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 	s.combiners++
 	c := s.scratch.Get().(*combiner[S])
 	busy := 0
-	bs := s.spec.BlockSize
 	fill := func() {
 		for l := s.limit(procs); busy < l && s.head != nil; {
 			r := s.pop()
@@ -469,43 +517,8 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 			k, used, nb = s.plan(c, busy, procs > 1)
 		}
 		long = s.fullLength(k, nb)
-		s.rounds++
-		s.mu.Unlock()
-		c.wakeAll()
-		// Rounds with a choice are timed, to keep the rates the choice
-		// is made by current; a lone stream's are not, nor rounds shorter
-		// than the measurement's calls, whose rates are mostly the call's
-		// own cost (docs/engine.md, "Timed rounds").
-		timed := busy >= 2 && nb*bs >= tuning.QuickMeasure.LaneBytes
-		var start time.Time
-		if timed {
-			start = time.Now()
-		}
-		s.round(k, used, nb, &c.states, &c.ptrs)
-		var took time.Duration
-		if timed {
-			took = time.Since(start)
-		}
-		s.mu.Lock()
-		if timed {
-			s.choice.Observe(k, used, s.roundBytes(k, used, nb), took.Nanoseconds())
-		}
-		for i := used - 1; i >= 0; i-- { // backwards, so a moved lane is one already advanced
-			r := c.reqs[i]
-			r.p = r.p[s.laneBlocks(k, i, nb)*bs:]
-			if len(r.p) > 0 {
-				c.ptrs[i] = &r.p[0]
-				continue
-			}
-			r.done = true
-			if r != me {
-				c.wakeLater(r)
-			}
-			busy--
-			s.inLanes--
-			c.reqs[i], c.states[i], c.ptrs[i] = c.reqs[busy], c.states[busy], c.ptrs[busy]
-			c.reqs[busy], c.states[busy], c.ptrs[busy] = nil, nil, nil
-		}
+		s.timedRound(c, k, used, nb, busy)
+		busy = s.retire(c, me, k, used, nb, busy)
 	}
 	s.handBack(c, 0, busy) // the lanes still in use
 	s.combiners--
