@@ -216,6 +216,15 @@ func WriteTable(w io.Writer, r Report) error {
 		}
 	}
 	writeCrossover(w, r.Machine, "\nKernel a round runs, by streams ready (measured here)\n\n", "  %-11s %s\n")
+	for i, a := range Advise(r.Rows) {
+		if i == 0 {
+			fmt.Fprint(w, "\nRecommendations, by what the hash is for\n")
+		}
+		fmt.Fprintf(w, "\n%s: %s\n", a.Purpose, a.Why)
+		for _, l := range a.Lines {
+			fmt.Fprintf(w, "  - %s\n", l)
+		}
+	}
 	_, err := fmt.Fprintln(w, "\n"+strings.Join(notes(r), "\n"))
 	return err
 }
@@ -245,6 +254,15 @@ func WriteMarkdown(w io.Writer, r Report) error {
 		}
 	}
 	writeCrossover(w, r.Machine, "\n### Kernel a round runs, by streams ready (measured here)\n\n| algorithm | kernels |\n|---|---|\n", "| %s | %s |\n")
+	for i, a := range Advise(r.Rows) {
+		if i == 0 {
+			fmt.Fprint(w, "\n### Recommendations, by what the hash is for\n")
+		}
+		fmt.Fprintf(w, "\n**%s.** %s\n\n", a.Purpose, a.Why)
+		for _, l := range a.Lines {
+			fmt.Fprintf(w, "- %s\n", l)
+		}
+	}
 	_, err := fmt.Fprintln(w, "\n"+strings.Join(notes(r), "\n\n"))
 	return err
 }
