@@ -216,15 +216,7 @@ func WriteTable(w io.Writer, r Report) error {
 		}
 	}
 	writeCrossover(w, r.Machine, "\nKernel a round runs, by streams ready (measured here)\n\n", "  %-11s %s\n")
-	for i, a := range Advise(r.Rows) {
-		if i == 0 {
-			fmt.Fprint(w, "\nRecommendations, by what the hash is for\n")
-		}
-		fmt.Fprintf(w, "\n%s: %s\n", a.Purpose, a.Why)
-		for _, l := range a.Lines {
-			fmt.Fprintf(w, "  - %s\n", l)
-		}
-	}
+	writeAdvice(w, r.Rows, "\nRecommendations, by what the hash is for\n", "\n%s: %s\n", "  - %s\n")
 	_, err := fmt.Fprintln(w, "\n"+strings.Join(notes(r), "\n"))
 	return err
 }
@@ -254,17 +246,23 @@ func WriteMarkdown(w io.Writer, r Report) error {
 		}
 	}
 	writeCrossover(w, r.Machine, "\n### Kernel a round runs, by streams ready (measured here)\n\n| algorithm | kernels |\n|---|---|\n", "| %s | %s |\n")
-	for i, a := range Advise(r.Rows) {
-		if i == 0 {
-			fmt.Fprint(w, "\n### Recommendations, by what the hash is for\n")
-		}
-		fmt.Fprintf(w, "\n**%s.** %s\n\n", a.Purpose, a.Why)
-		for _, l := range a.Lines {
-			fmt.Fprintf(w, "- %s\n", l)
-		}
-	}
+	writeAdvice(w, r.Rows, "\n### Recommendations, by what the hash is for\n", "\n**%s.** %s\n\n", "- %s\n")
 	_, err := fmt.Fprintln(w, "\n"+strings.Join(notes(r), "\n\n"))
 	return err
+}
+
+// writeAdvice writes the run's advice (see Advise) under heading, each
+// purpose and its need by purpose, each line by line.
+func writeAdvice(w io.Writer, rows []Row, heading, purpose, line string) {
+	for i, a := range Advise(rows) {
+		if i == 0 {
+			fmt.Fprint(w, heading)
+		}
+		fmt.Fprintf(w, purpose, a.Purpose, a.Why)
+		for _, l := range a.Lines {
+			fmt.Fprintf(w, line, l)
+		}
+	}
 }
 
 // writeCrossover writes the machine's crossover table, if it has one:
