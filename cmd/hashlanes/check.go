@@ -3,14 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"io"
 	"maps"
 	"os"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/hashlanes/hashlanes"
 )
@@ -463,10 +461,7 @@ func (c *command) checkJSON(list string, e checkEntry, status string, sum []byte
 	}
 	obj := map[string]any{"list": list, "line": e.line, "status": status}
 	if status != "malformed" {
-		obj["file"] = e.name
-		if !utf8.ValidString(e.name) {
-			obj["file_bytes"] = []byte(e.name)
-		}
+		jsonFile(obj, e.name)
 		obj["algorithm"] = e.alg.String()
 		obj["expected"] = e.hex
 	}
@@ -476,11 +471,7 @@ func (c *command) checkJSON(list string, e checkEntry, status string, sum []byte
 	if err != nil {
 		obj["error"] = strerror(err)
 	}
-	line, jerr := json.Marshal(obj)
-	if jerr != nil {
-		panic(jerr) // only strings, numbers and bytes: cannot fail
-	}
-	c.out.Write(append(line, '\n'))
+	c.writeJSON(obj)
 }
 
 // listTag names the algorithm in "improperly formatted MD5 checksum line"

@@ -234,10 +234,8 @@ func escapeName(name string) string {
 // by algorithm name), or its error. A name that is not UTF-8 also comes
 // as bytes (base64), so it can be recovered exactly.
 func (c *command) printJSON(name string, s hashlanes.StreamSum) {
-	obj := map[string]any{"file": name}
-	if !utf8.ValidString(name) {
-		obj["file_bytes"] = []byte(name)
-	}
+	obj := map[string]any{}
+	jsonFile(obj, name)
 	if s.Err != nil {
 		obj["error"] = strerror(s.Err)
 	} else {
@@ -246,6 +244,20 @@ func (c *command) printJSON(name string, s hashlanes.StreamSum) {
 			obj[a.String()] = hexOf(s.Sums[k])
 		}
 	}
+	c.writeJSON(obj)
+}
+
+// jsonFile sets a JSON object's file name, and for a name that is not
+// UTF-8 its bytes too (base64), so that it can be recovered exactly.
+func jsonFile(obj map[string]any, name string) {
+	obj["file"] = name
+	if !utf8.ValidString(name) {
+		obj["file_bytes"] = []byte(name)
+	}
+}
+
+// writeJSON writes obj as one line of output.
+func (c *command) writeJSON(obj map[string]any) {
 	line, err := json.Marshal(obj)
 	if err != nil {
 		panic(err) // only strings, numbers and bytes: cannot fail
