@@ -64,12 +64,41 @@ func figure(r Row) string {
 }
 
 // named is "sha256 (hashlanes)", with the broken mark where it applies.
-func named(r Row) string {
-	n := r.Alg
-	if Broken(n) {
-		n += brokenMark
+func named(r Row) string { return algName(r.Alg) + " (" + r.Impl + ")" }
+
+// lanePair is a row of the lanes suite through hashlanes and the
+// reference implementation's row of the same algorithm and streams.
+type lanePair struct{ hl, ref Row }
+
+// lanePairs pairs the lanes suite's rows: by algorithm, in the order the
+// algorithms first appear, each algorithm's pairs by stream count. A
+// hashlanes row without its reference row is left out.
+func lanePairs(rows []Row) (algs []string, by map[string][]lanePair) {
+	type key struct {
+		alg     string
+		streams int
 	}
-	return n + " (" + r.Impl + ")"
+	ref := map[key]Row{}
+	for _, r := range rows {
+		if r.Suite == "lanes" && r.Impl != "hashlanes" {
+			ref[key{r.Alg, r.Streams}] = r
+		}
+	}
+	by = map[string][]lanePair{}
+	for _, r := range rows {
+		b, ok := ref[key{r.Alg, r.Streams}]
+		if r.Suite != "lanes" || r.Impl != "hashlanes" || !ok {
+			continue
+		}
+		if by[r.Alg] == nil {
+			algs = append(algs, r.Alg)
+		}
+		by[r.Alg] = append(by[r.Alg], lanePair{r, b})
+	}
+	for _, ps := range by {
+		slices.SortFunc(ps, func(x, y lanePair) int { return cmp.Compare(x.hl.Streams, y.hl.Streams) })
+	}
+	return algs, by
 }
 
 // Advise groups the run's recommendations by purpose: integrity against
@@ -261,33 +290,12 @@ const payoff = 1.5
 func adviseStreams(rows []Row) Advice {
 	a := Advice{Purpose: "Many concurrent streams",
 		Why: fmt.Sprintf("Uploads, files or connections hashed at the same time on one core: hashlanes runs them in lanes. Worth it from the stream count whose speed-up over the reference implementation is %.1f× or more beyond the noise.", payoff)}
-	ref := map[string]Row{}
-	for _, r := range rows {
-		if r.Suite == "lanes" && r.Impl != "hashlanes" {
-			ref[fmt.Sprint(r.Alg, "/", r.Streams)] = r
-		}
-	}
-	by := map[string][]Row{}
-	var algs []string
-	for _, r := range rows {
-		if r.Suite != "lanes" || r.Impl != "hashlanes" {
-			continue
-		}
-		if _, ok := ref[fmt.Sprint(r.Alg, "/", r.Streams)]; !ok {
-			continue
-		}
-		if by[r.Alg] == nil {
-			algs = append(algs, r.Alg)
-		}
-		by[r.Alg] = append(by[r.Alg], r)
-	}
+	algs, by := lanePairs(rows)
 	for _, alg := range algs {
-		hl := by[alg]
-		slices.SortFunc(hl, func(x, y Row) int { return cmp.Compare(x.Streams, y.Streams) })
 		var figs []string
 		from, unsure, odd, best := 0, 0, 0, 0.0
-		for _, r := range hl {
-			b := ref[fmt.Sprint(r.Alg, "/", r.Streams)]
+		for _, pr := range by[alg] {
+			r, b := pr.hl, pr.ref
 			if r.Uncertain != "" || b.Uncertain != "" {
 				figs = append(figs, fmt.Sprintf("uncertain at %d", r.Streams))
 				if from == 0 && odd == 0 {

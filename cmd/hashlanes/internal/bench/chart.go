@@ -257,22 +257,19 @@ func (streamTicks) Ticks(min, max float64) []plot.Tick {
 // panel per family of kernels; nil if the lanes suite did not run. Error
 // bars span the ratios of the two rows' slowest and fastest samples.
 func LanesChart(rows []Row) (*Chart, error) {
-	ref := map[string]Row{}
-	for _, r := range rows {
-		if r.Suite == "lanes" && r.Impl != "hashlanes" {
-			ref[fmt.Sprint(r.Alg, "/", r.Streams)] = r
-		}
-	}
+	algs, by := lanePairs(rows)
 	series := map[string][]point{}
-	for _, r := range rows {
-		b, ok := ref[fmt.Sprint(r.Alg, "/", r.Streams)]
-		if r.Suite != "lanes" || r.Impl != "hashlanes" || !ok || b.MBps() == 0 {
-			continue
+	for _, alg := range algs {
+		for _, pr := range by[alg] {
+			r, b := pr.hl, pr.ref
+			if b.MBps() == 0 {
+				continue
+			}
+			lo, hi := rateRange(r)
+			blo, bhi := rateRange(b)
+			series[alg] = append(series[alg], point{x: float64(r.Streams), y: r.MBps() / b.MBps(), lo: lo / bhi, hi: hi / blo,
+				uncertain: r.Uncertain != "" || b.Uncertain != ""})
 		}
-		lo, hi := rateRange(r)
-		blo, bhi := rateRange(b)
-		series[r.Alg] = append(series[r.Alg], point{x: float64(r.Streams), y: r.MBps() / b.MBps(), lo: lo / bhi, hi: hi / blo,
-			uncertain: r.Uncertain != "" || b.Uncertain != ""})
 	}
 	if len(series) == 0 {
 		return nil, nil

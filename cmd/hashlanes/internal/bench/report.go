@@ -2,7 +2,6 @@ package bench
 
 import (
 	"encoding/json"
-	"fmt"
 	"html/template"
 	"io"
 	"sort"
@@ -66,30 +65,18 @@ func scenarioData(rows []Row) scenario {
 		}
 		sc.Algs = append(sc.Algs, a)
 	}
-	ref := map[string]Row{}
-	for _, r := range rows {
-		if r.Suite == "lanes" && r.Impl != "hashlanes" && r.Uncertain == "" {
-			ref[fmt.Sprint(r.Alg, "/", r.Streams)] = r
+	laneAlgs, pairs := lanePairs(rows)
+	for _, alg := range laneAlgs {
+		l := scenarioLanes{Alg: alg}
+		for _, pr := range pairs[alg] {
+			if pr.hl.Uncertain == "" && pr.ref.Uncertain == "" {
+				l.Streams = append(l.Streams, float64(pr.hl.Streams))
+				l.Speedup = append(l.Speedup, pr.hl.MBps()/pr.ref.MBps())
+			}
 		}
-	}
-	lanes := map[string]*scenarioLanes{}
-	var algs []string
-	for _, r := range rows {
-		b, ok := ref[fmt.Sprint(r.Alg, "/", r.Streams)]
-		if r.Suite != "lanes" || r.Impl != "hashlanes" || r.Uncertain != "" || !ok {
-			continue
+		if len(l.Streams) > 0 {
+			sc.Lanes = append(sc.Lanes, l)
 		}
-		l := lanes[r.Alg]
-		if l == nil {
-			l = &scenarioLanes{Alg: r.Alg}
-			lanes[r.Alg] = l
-			algs = append(algs, r.Alg)
-		}
-		l.Streams = append(l.Streams, float64(r.Streams))
-		l.Speedup = append(l.Speedup, r.MBps()/b.MBps())
-	}
-	for _, a := range algs {
-		sc.Lanes = append(sc.Lanes, *lanes[a])
 	}
 	return sc
 }
