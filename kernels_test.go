@@ -53,13 +53,13 @@ func TestKernelChoice(t *testing.T) {
 		table  []span
 	}{
 		{"md5", "zen4", cpu.AVX512, md5Choice,
-			[]span{{1, "amd64", 0}, {16, "avx512x16", 0}, {24, "avx512x16", 16}, {32, "avx512x32", 0}}},
+			[]span{{1, "amd64", 0}, {16, "avx512ymmx16", 0}, {24, "avx512ymmx16", 16}, {32, "avx512ymmx32", 0}}},
 		{"sha1", "zen4", cpu.AVX512, sha1Choice,
-			[]span{{1, "shani", 0}, {3, "shanix2", 2}, {10, "shanix2+avx512x8", 0}, {14, "shanix2+avx512x8", 10}, {16, "avx512x16", 0}, {32, "avx512x16", 16}}},
+			[]span{{1, "shani", 0}, {3, "shanix2", 2}, {10, "shanix2+avx512ymmx8", 0}, {14, "shanix2+avx512ymmx8", 10}, {16, "avx512ymmx16", 0}, {32, "avx512ymmx16", 16}}},
 		{"sha256", "zen4", cpu.AVX512, sha256Choice,
-			[]span{{1, "shani", 0}, {6, "shanix2", 2}, {10, "shanix2+avx512x8", 0}, {32, "shanix2+avx512x8", 10}}},
+			[]span{{1, "shani", 0}, {6, "shanix2", 2}, {10, "shanix2+avx512ymmx8", 0}, {32, "shanix2+avx512ymmx8", 10}}},
 		{"sha512", "zen4", cpu.AVX512, sha512Choice,
-			[]span{{1, "stdlib", 0}, {8, "avx512x8", 0}, {32, "avx512x8", 8}}},
+			[]span{{1, "stdlib", 0}, {8, "avx512ymmx8", 0}, {32, "avx512ymmx8", 8}}},
 		{"md5", "zen3", cpu.AVX2, md5Choice,
 			[]span{{1, "amd64", 0}, {2, "amd64x2", 0}, {16, "avx2x16", 0}, {32, "avx2x16", 16}}},
 		{"sha1", "zen3", cpu.AVX2, sha1Choice,
@@ -69,13 +69,13 @@ func TestKernelChoice(t *testing.T) {
 		{"sha512", "zen3", cpu.AVX2, sha512Choice,
 			[]span{{1, "stdlib", 0}, {4, "avx2x4", 0}, {32, "avx2x4", 4}}},
 		{"md5", "goldencove", cpu.AVX512, md5Choice,
-			[]span{{1, "amd64", 0}, {16, "zmmx16", 0}, {27, "zmmx16", 16}, {32, "zmmx32", 0}}},
+			[]span{{1, "amd64", 0}, {16, "avx512zmmx16", 0}, {27, "avx512zmmx16", 16}, {32, "avx512zmmx32", 0}}},
 		{"sha1", "goldencove", cpu.AVX512, sha1Choice,
-			[]span{{1, "shani", 0}, {2, "shanix2", 0}, {4, "shanix2", 2}, {16, "zmmx16", 0}, {32, "zmmx16", 16}}},
+			[]span{{1, "shani", 0}, {2, "shanix2", 0}, {4, "shanix2", 2}, {16, "avx512zmmx16", 0}, {32, "avx512zmmx16", 16}}},
 		{"sha256", "goldencove", cpu.AVX512, sha256Choice,
-			[]span{{1, "shani", 0}, {2, "shanix2", 0}, {3, "shanix2", 2}, {4, "shanix4", 0}, {5, "shanix4", 4}, {10, "shanix2+avx512x8", 0}, {13, "shanix2+avx512x8", 10}, {16, "zmmx16", 0}, {32, "zmmx16", 16}}},
+			[]span{{1, "shani", 0}, {2, "shanix2", 0}, {3, "shanix2", 2}, {4, "shanix4", 0}, {5, "shanix4", 4}, {10, "shanix2+avx512ymmx8", 0}, {13, "shanix2+avx512ymmx8", 10}, {16, "avx512zmmx16", 0}, {32, "avx512zmmx16", 16}}},
 		{"sha512", "goldencove", cpu.AVX512, sha512Choice,
-			[]span{{1, "stdlib", 0}, {8, "zmmx8", 0}, {32, "zmmx8", 8}}},
+			[]span{{1, "stdlib", 0}, {8, "avx512zmmx8", 0}, {32, "avx512zmmx8", 8}}},
 	} {
 		b := 1
 		for _, s := range c.table {
@@ -105,7 +105,7 @@ func TestUnmeasuredKernelsLeftOut(t *testing.T) {
 			choice priorChoice
 			l      cpu.Level
 		}{{sha256Choice, cpu.AVX2}, {sha256Choice, cpu.AVX512}, {sha1Choice, cpu.AVX512}, {sha512Choice, cpu.AVX512}, {md5Choice, cpu.AVX512}} {
-			if name, _ := c.choice(c.l, "zen4", b); name == "shanix4" || name == "zmmx16" || name == "zmmx32" || name == "zmmx8" {
+			if name, _ := c.choice(c.l, "zen4", b); name == "shanix4" || name == "avx512zmmx16" || name == "avx512zmmx32" || name == "avx512zmmx8" {
 				t.Errorf("%s chosen for %d streams at %v on Zen 4, where it has no measured rate", name, b, c.l)
 			}
 		}
@@ -124,7 +124,7 @@ func TestBatchChoice(t *testing.T) {
 		t.Skip("no batch kernels in this build (purego)")
 	}
 	table := func(prior string) tuning.Mode { return tuning.Mode{Kind: tuning.ModeTable, Prior: prior} }
-	for prior, want := range map[string]string{"zen4": "avx512x16", "goldencove": "zmmx16"} {
+	for prior, want := range map[string]string{"zen4": "avx512ymmx16", "goldencove": "avx512zmmx16"} {
 		s := engine.NewServer(sha256Spec256, sha256Kernels(sha256Spec256, cpu.AVX512), sha256Family.Source(table(prior)))
 		if b := s.Batches(); len(b) != 1 || b[0].Name != want {
 			t.Errorf("SHA-256 batch kernels on %v: %v, want only %s", prior, b, want)
@@ -134,13 +134,13 @@ func TestBatchChoice(t *testing.T) {
 			t.Errorf("SHA-1 batch kernels on %v: %v, want only %s", prior, b, want)
 		}
 	}
-	for prior, want := range map[string][]string{"zen4": {"avx512x16", "avx512x32"}, "goldencove": {"zmmx16", "zmmx32"}} {
+	for prior, want := range map[string][]string{"zen4": {"avx512ymmx16", "avx512ymmx32"}, "goldencove": {"avx512zmmx16", "avx512zmmx32"}} {
 		s := engine.NewServer(md5Spec, md5Kernels(cpu.AVX512), md5Family.Source(table(prior)))
 		if b := s.Batches(); len(b) != 2 || b[0].Name != want[0] || b[1].Name != want[1] {
 			t.Errorf("MD5 batch kernels on %v: %v, want %v", prior, b, want)
 		}
 	}
-	for prior, want := range map[string]string{"zen4": "avx512x8", "goldencove": "zmmx8"} {
+	for prior, want := range map[string]string{"zen4": "avx512ymmx8", "goldencove": "avx512zmmx8"} {
 		s := engine.NewServer(sha512Spec384, sha512Kernels(sha512Spec384, cpu.AVX512), sha512Family.Source(table(prior)))
 		if b := s.Batches(); len(b) != 1 || b[0].Name != want {
 			t.Errorf("SHA-384 batch kernels on %v: %v, want only %s", prior, b, want)

@@ -176,7 +176,7 @@ func (s *Server) Close() error { return s.close() }
 func (s *Server) Algorithm() Algorithm { return s.alg }
 
 // Kernel describes the kernels the server runs, e.g.
-// "avx512x16 (16 lanes) + amd64 (single stream)", or, for a server that
+// "avx512ymmx16 (16 lanes) + amd64 (single stream)", or, for a server that
 // hands every stream to the algorithm's reference implementation (see
 // Reference), that package's import path, e.g. "crypto/sha3".
 func (s *Server) Kernel() string { return s.kernel }

@@ -184,7 +184,7 @@ func (s *Server) Calibrate() {
 }
 
 // String writes the choices as ranges of stream counts:
-// "1 shani; 2-4 shanix2; 5-32 zmmx16".
+// "1 shani; 2-4 shanix2; 5-32 avx512zmmx16".
 func (t TuningInfo) String() string {
 	var b strings.Builder
 	for i := 0; i < len(t.Choices); {

@@ -44,7 +44,7 @@ func BenchmarkKernel(b *testing.B) { kerneltest.Benchmark(b, alg) }
 // BenchmarkMemoryLanes measures the 32-lane kernel with a varying number
 // of its lanes streaming from beyond the L2; see
 // kerneltest.BenchmarkMemoryLanes.
-func BenchmarkMemoryLanes(b *testing.B) { kerneltest.BenchmarkMemoryLanes(b, alg, "avx512x32") }
+func BenchmarkMemoryLanes(b *testing.B) { kerneltest.BenchmarkMemoryLanes(b, alg, "avx512ymmx32") }
 
 // BenchmarkFootprint measures the 16-lane AVX2 kernel, Zen 3's fastest, on
 // 4 to 64 streams of 1 MiB; see kerneltest.BenchmarkFootprint.

@@ -3908,9 +3908,9 @@ DATA md5consts8<>+2040(SB)/4, $0xeb86d391
 DATA md5consts8<>+2044(SB)/4, $0xeb86d391
 GLOBL md5consts8<>(SB), RODATA|NOPTR, $2048
 
-// func blockAVX512x16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
+// func blockAVX512YMMx16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, CMOV
-TEXT ·blockAVX512x16(SB), $2360-24
+TEXT ·blockAVX512YMMx16(SB), $2360-24
 	LEAQ        (SP), AX
 	ADDQ        $0x38, AX
 	ANDQ        $-64, AX
@@ -4125,23 +4125,23 @@ TEXT ·blockAVX512x16(SB), $2360-24
 	VSHUFI64X2  $0x03, Y12, Y8, Y8
 	VMOVDQU32   Y8, 992(DI)
 
-blockAVX512x16_loop:
-	// warm: the first 9216 bytes of blockAVX512x16, every 128 blocks
+blockAVX512YMMx16_loop:
+	// warm: the first 9216 bytes of blockAVX512YMMx16, every 128 blocks
 	TESTQ $0x0000007f, BX
-	JNZ   blockAVX512x16_warm_skip
-	LEAQ  ·blockAVX512x16+0(SB), R11
+	JNZ   blockAVX512YMMx16_warm_skip
+	LEAQ  ·blockAVX512YMMx16+0(SB), R11
 	MOVQ  $0x00000024, R12
 
-blockAVX512x16_warm:
+blockAVX512YMMx16_warm:
 	MOVL (R11), R13
 	MOVL 64(R11), R13
 	MOVL 128(R11), R13
 	MOVL 192(R11), R13
 	ADDQ $0x00000100, R11
 	DECQ R12
-	JNZ  blockAVX512x16_warm
+	JNZ  blockAVX512YMMx16_warm
 
-blockAVX512x16_warm_skip:
+blockAVX512YMMx16_warm_skip:
 	LEAQ        64(R10), R10
 	CMPQ        R10, R9
 	CMOVQGT     R9, R10
@@ -5251,7 +5251,7 @@ blockAVX512x16_warm_skip:
 	VPADDD      2272(AX), Y7, Y7
 	XCHGQ       DI, R8
 	DECQ        BX
-	JNZ         blockAVX512x16_loop
+	JNZ         blockAVX512YMMx16_loop
 	VMOVDQU32   Y0, (CX)
 	VMOVDQU32   Y1, 64(CX)
 	VMOVDQU32   Y2, 128(CX)
@@ -5329,9 +5329,9 @@ DATA md5consts<>+248(SB)/4, $0x2ad7d2bb
 DATA md5consts<>+252(SB)/4, $0xeb86d391
 GLOBL md5consts<>(SB), RODATA|NOPTR, $256
 
-// func blockAVX512x32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)
+// func blockAVX512YMMx32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, CMOV
-TEXT ·blockAVX512x32(SB), $4664-24
+TEXT ·blockAVX512YMMx32(SB), $4664-24
 	LEAQ        (SP), AX
 	ADDQ        $0x38, AX
 	ANDQ        $-64, AX
@@ -5746,23 +5746,23 @@ TEXT ·blockAVX512x32(SB), $4664-24
 	VSHUFI64X2  $0x03, Y20, Y16, Y16
 	VMOVDQU32   Y16, 2016(DI)
 
-blockAVX512x32_loop:
-	// warm: the first 16384 bytes of blockAVX512x32, every 128 blocks
+blockAVX512YMMx32_loop:
+	// warm: the first 16384 bytes of blockAVX512YMMx32, every 128 blocks
 	TESTQ $0x0000007f, BX
-	JNZ   blockAVX512x32_warm_skip
-	LEAQ  ·blockAVX512x32+0(SB), R11
+	JNZ   blockAVX512YMMx32_warm_skip
+	LEAQ  ·blockAVX512YMMx32+0(SB), R11
 	MOVQ  $0x00000040, R12
 
-blockAVX512x32_warm:
+blockAVX512YMMx32_warm:
 	MOVL (R11), R13
 	MOVL 64(R11), R13
 	MOVL 128(R11), R13
 	MOVL 192(R11), R13
 	ADDQ $0x00000100, R11
 	DECQ R12
-	JNZ  blockAVX512x32_warm
+	JNZ  blockAVX512YMMx32_warm
 
-blockAVX512x32_warm_skip:
+blockAVX512YMMx32_warm_skip:
 	LEAQ        64(R10), R10
 	CMPQ        R10, R9
 	CMOVQGT     R9, R10
@@ -7724,7 +7724,7 @@ blockAVX512x32_warm_skip:
 	VPADDD      4576(AX), Y22, Y15
 	XCHGQ       DI, R8
 	DECQ        BX
-	JNZ         blockAVX512x32_loop
+	JNZ         blockAVX512YMMx32_loop
 	VMOVDQU32   Y0, (CX)
 	VMOVDQU32   Y1, 128(CX)
 	VMOVDQU32   Y2, 256(CX)
@@ -7744,9 +7744,9 @@ blockAVX512x32_warm_skip:
 	VZEROUPPER
 	RET
 
-// func blockZMMx16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
+// func blockAVX512ZMMx16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
 // Requires: AVX, AVX512F, CMOV
-TEXT ·blockZMMx16(SB), $2360-24
+TEXT ·blockAVX512ZMMx16(SB), $2360-24
 	LEAQ            (SP), AX
 	ADDQ            $0x38, AX
 	ANDQ            $-64, AX
@@ -7941,23 +7941,23 @@ TEXT ·blockZMMx16(SB), $2360-24
 	VPUNPCKHQDQ     Z5, Z4, Z4
 	VMOVDQU32       Z4, 960(DI)
 
-blockZMMx16_loop:
-	// warm: the first 6144 bytes of blockZMMx16, every 128 blocks
+blockAVX512ZMMx16_loop:
+	// warm: the first 6144 bytes of blockAVX512ZMMx16, every 128 blocks
 	TESTQ $0x0000007f, BX
-	JNZ   blockZMMx16_warm_skip
-	LEAQ  ·blockZMMx16+0(SB), R11
+	JNZ   blockAVX512ZMMx16_warm_skip
+	LEAQ  ·blockAVX512ZMMx16+0(SB), R11
 	MOVQ  $0x00000018, R12
 
-blockZMMx16_warm:
+blockAVX512ZMMx16_warm:
 	MOVL (R11), R13
 	MOVL 64(R11), R13
 	MOVL 128(R11), R13
 	MOVL 192(R11), R13
 	ADDQ $0x00000100, R11
 	DECQ R12
-	JNZ  blockZMMx16_warm
+	JNZ  blockAVX512ZMMx16_warm
 
-blockZMMx16_warm_skip:
+blockAVX512ZMMx16_warm_skip:
 	LEAQ            64(R10), R10
 	CMPQ            R10, R9
 	CMOVQGT         R9, R10
@@ -8595,7 +8595,7 @@ blockZMMx16_warm_skip:
 	VPADDD          2240(AX), Z3, Z3
 	XCHGQ           DI, R8
 	DECQ            BX
-	JNZ             blockZMMx16_loop
+	JNZ             blockAVX512ZMMx16_loop
 	VMOVDQU32       Z0, (CX)
 	VMOVDQU32       Z1, 64(CX)
 	VMOVDQU32       Z2, 128(CX)
@@ -8603,9 +8603,9 @@ blockZMMx16_warm_skip:
 	VZEROUPPER
 	RET
 
-// func blockZMMx32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)
+// func blockAVX512ZMMx32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)
 // Requires: AVX, AVX512F, CMOV
-TEXT ·blockZMMx32(SB), $4664-24
+TEXT ·blockAVX512ZMMx32(SB), $4664-24
 	LEAQ            (SP), AX
 	ADDQ            $0x38, AX
 	ANDQ            $-64, AX
@@ -8980,23 +8980,23 @@ TEXT ·blockZMMx32(SB), $4664-24
 	VPUNPCKHQDQ     Z9, Z8, Z8
 	VMOVDQU32       Z8, 1984(DI)
 
-blockZMMx32_loop:
-	// warm: the first 12288 bytes of blockZMMx32, every 128 blocks
+blockAVX512ZMMx32_loop:
+	// warm: the first 12288 bytes of blockAVX512ZMMx32, every 128 blocks
 	TESTQ $0x0000007f, BX
-	JNZ   blockZMMx32_warm_skip
-	LEAQ  ·blockZMMx32+0(SB), R11
+	JNZ   blockAVX512ZMMx32_warm_skip
+	LEAQ  ·blockAVX512ZMMx32+0(SB), R11
 	MOVQ  $0x00000030, R12
 
-blockZMMx32_warm:
+blockAVX512ZMMx32_warm:
 	MOVL (R11), R13
 	MOVL 64(R11), R13
 	MOVL 128(R11), R13
 	MOVL 192(R11), R13
 	ADDQ $0x00000100, R11
 	DECQ R12
-	JNZ  blockZMMx32_warm
+	JNZ  blockAVX512ZMMx32_warm
 
-blockZMMx32_warm_skip:
+blockAVX512ZMMx32_warm_skip:
 	LEAQ            64(R10), R10
 	CMPQ            R10, R9
 	CMOVQGT         R9, R10
@@ -10266,7 +10266,7 @@ blockZMMx32_warm_skip:
 	VPADDD          4544(AX), Z7, Z7
 	XCHGQ           DI, R8
 	DECQ            BX
-	JNZ             blockZMMx32_loop
+	JNZ             blockAVX512ZMMx32_loop
 	VMOVDQU32       Z0, (CX)
 	VMOVDQU32       Z1, 128(CX)
 	VMOVDQU32       Z2, 256(CX)
@@ -10278,9 +10278,9 @@ blockZMMx32_warm_skip:
 	VZEROUPPER
 	RET
 
-// func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+// func sumAVX512YMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumAVX512x16(SB), $6456-72
+TEXT ·sumAVX512YMMx16(SB), $6456-72
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
 	ANDQ $-64, AX
@@ -10289,7 +10289,7 @@ TEXT ·sumAVX512x16(SB), $6456-72
 	MOVQ idx_len+32(FP), BX
 	XORQ SI, SI
 
-sumAVX512x16_gather:
+sumAVX512YMMx16_gather:
 	MOVLQSX      (DX)(SI*4), DI
 	LEAQ         (DI)(DI*2), DI
 	MOVQ         (CX)(DI*8), R8
@@ -10301,7 +10301,7 @@ sumAVX512x16_gather:
 	MOVQ         DI, 4408(SP)(SI*8)
 	INCQ         SI
 	CMPQ         SI, BX
-	JB           sumAVX512x16_gather
+	JB           sumAVX512YMMx16_gather
 	LEAQ         2360(SP), CX
 	LEAQ         4408(SP), DX
 	XORQ         BX, BX
@@ -10680,24 +10680,24 @@ sumAVX512x16_gather:
 	VSHUFI64X2   $0x03, Y12, Y8, Y8
 	VMOVDQU32    Y8, 992(R9)
 
-sumAVX512x16_loop:
+sumAVX512YMMx16_loop:
 	MOVQ CX, R11
 	MOVQ DX, R12
 	LEAQ 64(BX), R13
 	CMPQ R13, DI
-	JLE  sumAVX512x16_same
+	JLE  sumAVX512YMMx16_same
 	XORQ R13, R13
 	ADDQ $0x00000080, R11
 	ADDQ $0x00000080, R12
 
-sumAVX512x16_same:
+sumAVX512YMMx16_same:
 	CMPQ R8, $0x01
-	JNE  sumAVX512x16_more
+	JNE  sumAVX512YMMx16_more
 	MOVQ CX, R11
 	MOVQ DX, R12
 	MOVQ BX, R13
 
-sumAVX512x16_more:
+sumAVX512YMMx16_more:
 	VMOVDQU32     Y0, 2048(AX)
 	VMOVDQU32     Y1, 2112(AX)
 	VMOVDQU32     Y2, 2176(AX)
@@ -11968,7 +11968,7 @@ sumAVX512x16_more:
 	VPADDD        2208(AX), Y6, Y6
 	VPADDD        2272(AX), Y7, Y7
 	CMPQ          BX, DI
-	JNE           sumAVX512x16_next
+	JNE           sumAVX512YMMx16_next
 	LEAQ          2360(SP), DX
 	NEGQ          DX
 	ADDQ          CX, DX
@@ -11987,42 +11987,42 @@ sumAVX512x16_more:
 	VPUNPCKLQDQ   Y2, Y0, Y8
 	VPUNPCKHQDQ   Y2, Y0, Y0
 	CMPQ          CX, $0x00000000
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       (BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X3, (DX)(R14*1)
 	CMPQ          CX, $0x00000001
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       4(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X1, (DX)(R14*1)
 	CMPQ          CX, $0x00000002
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       8(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X8, (DX)(R14*1)
 	CMPQ          CX, $0x00000003
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       12(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X0, (DX)(R14*1)
 	CMPQ          CX, $0x00000004
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       16(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y3, (DX)(R14*1)
 	CMPQ          CX, $0x00000005
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       20(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
 	CMPQ          CX, $0x00000006
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       24(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y8, (DX)(R14*1)
 	CMPQ          CX, $0x00000007
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       28(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
@@ -12035,47 +12035,47 @@ sumAVX512x16_more:
 	VPUNPCKLQDQ   Y3, Y1, Y2
 	VPUNPCKHQDQ   Y3, Y1, Y1
 	CMPQ          CX, $0x00000008
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       32(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X4, (DX)(R14*1)
 	CMPQ          CX, $0x00000009
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       36(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X0, (DX)(R14*1)
 	CMPQ          CX, $0x0000000a
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       40(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X2, (DX)(R14*1)
 	CMPQ          CX, $0x0000000b
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       44(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X1, (DX)(R14*1)
 	CMPQ          CX, $0x0000000c
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       48(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y4, (DX)(R14*1)
 	CMPQ          CX, $0x0000000d
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       52(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
 	CMPQ          CX, $0x0000000e
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       56(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y2, (DX)(R14*1)
 	CMPQ          CX, $0x0000000f
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       60(BX), CX
 	SHLQ          $0x04, CX
 	VEXTRACTI32X4 $0x01, Y1, (DX)(CX*1)
 
-sumAVX512x16_stored:
+sumAVX512YMMx16_stored:
 	VPBROADCASTD md5init<>+0(SB), Y0
 	VPBROADCASTD md5init<>+4(SB), Y1
 	VPBROADCASTD md5init<>+8(SB), Y2
@@ -12085,13 +12085,13 @@ sumAVX512x16_stored:
 	VPBROADCASTD md5init<>+8(SB), Y6
 	VPBROADCASTD md5init<>+12(SB), Y7
 
-sumAVX512x16_next:
+sumAVX512YMMx16_next:
 	XCHGQ R9, R10
 	MOVQ  R11, CX
 	MOVQ  R12, DX
 	MOVQ  R13, BX
 	DECQ  R8
-	JNZ   sumAVX512x16_loop
+	JNZ   sumAVX512YMMx16_loop
 	VZEROUPPER
 	RET
 
@@ -12973,9 +12973,9 @@ DATA md5padbytes<>+16(SB)/8, $0x8080808080808080
 DATA md5padbytes<>+24(SB)/8, $0x8080808080808080
 GLOBL md5padbytes<>(SB), RODATA|NOPTR, $32
 
-// func sumAVX512x32(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+// func sumAVX512YMMx32(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumAVX512x32(SB), $8760-72
+TEXT ·sumAVX512YMMx32(SB), $8760-72
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
 	ANDQ $-64, AX
@@ -12984,7 +12984,7 @@ TEXT ·sumAVX512x32(SB), $8760-72
 	MOVQ idx_len+32(FP), BX
 	XORQ SI, SI
 
-sumAVX512x32_gather:
+sumAVX512YMMx32_gather:
 	MOVLQSX      (DX)(SI*4), DI
 	LEAQ         (DI)(DI*2), DI
 	MOVQ         (CX)(DI*8), R8
@@ -12996,7 +12996,7 @@ sumAVX512x32_gather:
 	MOVQ         DI, 6712(SP)(SI*8)
 	INCQ         SI
 	CMPQ         SI, BX
-	JB           sumAVX512x32_gather
+	JB           sumAVX512YMMx32_gather
 	LEAQ         4664(SP), CX
 	LEAQ         6712(SP), DX
 	XORQ         BX, BX
@@ -13735,24 +13735,24 @@ sumAVX512x32_gather:
 	VSHUFI64X2   $0x03, Y20, Y16, Y16
 	VMOVDQU32    Y16, 2016(R9)
 
-sumAVX512x32_loop:
+sumAVX512YMMx32_loop:
 	MOVQ CX, R11
 	MOVQ DX, R12
 	LEAQ 64(BX), R13
 	CMPQ R13, DI
-	JLE  sumAVX512x32_same
+	JLE  sumAVX512YMMx32_same
 	XORQ R13, R13
 	ADDQ $0x00000100, R11
 	ADDQ $0x00000100, R12
 
-sumAVX512x32_same:
+sumAVX512YMMx32_same:
 	CMPQ R8, $0x01
-	JNE  sumAVX512x32_more
+	JNE  sumAVX512YMMx32_more
 	MOVQ CX, R11
 	MOVQ DX, R12
 	MOVQ BX, R13
 
-sumAVX512x32_more:
+sumAVX512YMMx32_more:
 	VMOVDQU32     Y0, 4096(AX)
 	VMOVDQU32     Y1, 4224(AX)
 	VMOVDQU32     Y2, 4352(AX)
@@ -16035,7 +16035,7 @@ sumAVX512x32_more:
 	VPADDD        4448(AX), Y20, Y14
 	VPADDD        4576(AX), Y19, Y15
 	CMPQ          BX, DI
-	JNE           sumAVX512x32_next
+	JNE           sumAVX512YMMx32_next
 	LEAQ          4664(SP), DX
 	NEGQ          DX
 	ADDQ          CX, DX
@@ -16054,42 +16054,42 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y2, Y0, Y16
 	VPUNPCKHQDQ   Y2, Y0, Y0
 	CMPQ          CX, $0x00000000
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       (BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X3, (DX)(R14*1)
 	CMPQ          CX, $0x00000001
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       4(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X1, (DX)(R14*1)
 	CMPQ          CX, $0x00000002
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       8(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X16, (DX)(R14*1)
 	CMPQ          CX, $0x00000003
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       12(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X0, (DX)(R14*1)
 	CMPQ          CX, $0x00000004
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       16(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y3, (DX)(R14*1)
 	CMPQ          CX, $0x00000005
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       20(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
 	CMPQ          CX, $0x00000006
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       24(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y16, (DX)(R14*1)
 	CMPQ          CX, $0x00000007
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       28(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
@@ -16102,42 +16102,42 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y3, Y1, Y2
 	VPUNPCKHQDQ   Y3, Y1, Y1
 	CMPQ          CX, $0x00000008
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       32(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X4, (DX)(R14*1)
 	CMPQ          CX, $0x00000009
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       36(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X0, (DX)(R14*1)
 	CMPQ          CX, $0x0000000a
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       40(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X2, (DX)(R14*1)
 	CMPQ          CX, $0x0000000b
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       44(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X1, (DX)(R14*1)
 	CMPQ          CX, $0x0000000c
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       48(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y4, (DX)(R14*1)
 	CMPQ          CX, $0x0000000d
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       52(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
 	CMPQ          CX, $0x0000000e
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       56(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y2, (DX)(R14*1)
 	CMPQ          CX, $0x0000000f
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       60(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
@@ -16150,42 +16150,42 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y3, Y1, Y2
 	VPUNPCKHQDQ   Y3, Y1, Y1
 	CMPQ          CX, $0x00000010
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       64(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X4, (DX)(R14*1)
 	CMPQ          CX, $0x00000011
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       68(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X0, (DX)(R14*1)
 	CMPQ          CX, $0x00000012
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       72(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X2, (DX)(R14*1)
 	CMPQ          CX, $0x00000013
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       76(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X1, (DX)(R14*1)
 	CMPQ          CX, $0x00000014
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       80(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y4, (DX)(R14*1)
 	CMPQ          CX, $0x00000015
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       84(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
 	CMPQ          CX, $0x00000016
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       88(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y2, (DX)(R14*1)
 	CMPQ          CX, $0x00000017
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       92(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
@@ -16198,47 +16198,47 @@ sumAVX512x32_more:
 	VPUNPCKLQDQ   Y3, Y1, Y2
 	VPUNPCKHQDQ   Y3, Y1, Y1
 	CMPQ          CX, $0x00000018
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       96(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X4, (DX)(R14*1)
 	CMPQ          CX, $0x00000019
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       100(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X0, (DX)(R14*1)
 	CMPQ          CX, $0x0000001a
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       104(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X2, (DX)(R14*1)
 	CMPQ          CX, $0x0000001b
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       108(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X1, (DX)(R14*1)
 	CMPQ          CX, $0x0000001c
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       112(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y4, (DX)(R14*1)
 	CMPQ          CX, $0x0000001d
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       116(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
 	CMPQ          CX, $0x0000001e
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       120(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y2, (DX)(R14*1)
 	CMPQ          CX, $0x0000001f
-	JLE           sumAVX512x32_stored
+	JLE           sumAVX512YMMx32_stored
 	MOVLQSX       124(BX), CX
 	SHLQ          $0x04, CX
 	VEXTRACTI32X4 $0x01, Y1, (DX)(CX*1)
 
-sumAVX512x32_stored:
+sumAVX512YMMx32_stored:
 	VPBROADCASTD md5init<>+0(SB), Y0
 	VPBROADCASTD md5init<>+4(SB), Y1
 	VPBROADCASTD md5init<>+8(SB), Y2
@@ -16256,19 +16256,19 @@ sumAVX512x32_stored:
 	VPBROADCASTD md5init<>+8(SB), Y14
 	VPBROADCASTD md5init<>+12(SB), Y15
 
-sumAVX512x32_next:
+sumAVX512YMMx32_next:
 	XCHGQ R9, R10
 	MOVQ  R11, CX
 	MOVQ  R12, DX
 	MOVQ  R13, BX
 	DECQ  R8
-	JNZ   sumAVX512x32_loop
+	JNZ   sumAVX512YMMx32_loop
 	VZEROUPPER
 	RET
 
-// func sumZMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+// func sumAVX512ZMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumZMMx16(SB), $6456-72
+TEXT ·sumAVX512ZMMx16(SB), $6456-72
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
 	ANDQ $-64, AX
@@ -16277,7 +16277,7 @@ TEXT ·sumZMMx16(SB), $6456-72
 	MOVQ idx_len+32(FP), BX
 	XORQ SI, SI
 
-sumZMMx16_gather:
+sumAVX512ZMMx16_gather:
 	MOVLQSX      (DX)(SI*4), DI
 	LEAQ         (DI)(DI*2), DI
 	MOVQ         (CX)(DI*8), R8
@@ -16289,7 +16289,7 @@ sumZMMx16_gather:
 	MOVQ         DI, 4408(SP)(SI*8)
 	INCQ         SI
 	CMPQ         SI, BX
-	JB           sumZMMx16_gather
+	JB           sumAVX512ZMMx16_gather
 	LEAQ         2360(SP), CX
 	LEAQ         4408(SP), DX
 	XORQ         BX, BX
@@ -16664,24 +16664,24 @@ sumZMMx16_gather:
 	VSHUFI64X2   $0x03, Y8, Y4, Y4
 	VMOVDQU32    Y4, 992(R9)
 
-sumZMMx16_loop:
+sumAVX512ZMMx16_loop:
 	MOVQ CX, R11
 	MOVQ DX, R12
 	LEAQ 64(BX), R13
 	CMPQ R13, DI
-	JLE  sumZMMx16_same
+	JLE  sumAVX512ZMMx16_same
 	XORQ R13, R13
 	ADDQ $0x00000080, R11
 	ADDQ $0x00000080, R12
 
-sumZMMx16_same:
+sumAVX512ZMMx16_same:
 	CMPQ R8, $0x01
-	JNE  sumZMMx16_more
+	JNE  sumAVX512ZMMx16_more
 	MOVQ CX, R11
 	MOVQ DX, R12
 	MOVQ BX, R13
 
-sumZMMx16_more:
+sumAVX512ZMMx16_more:
 	VMOVDQU32     Z0, 2048(AX)
 	VMOVDQU32     Z1, 2112(AX)
 	VMOVDQU32     Z2, 2176(AX)
@@ -17496,7 +17496,7 @@ sumZMMx16_more:
 	VPADDD        2176(AX), Z2, Z2
 	VPADDD        2240(AX), Z3, Z3
 	CMPQ          BX, DI
-	JNE           sumZMMx16_next
+	JNE           sumAVX512ZMMx16_next
 	LEAQ          2360(SP), DX
 	NEGQ          DX
 	ADDQ          CX, DX
@@ -17519,42 +17519,42 @@ sumZMMx16_more:
 	VPUNPCKLQDQ   Y2, Y0, Y8
 	VPUNPCKHQDQ   Y2, Y0, Y0
 	CMPQ          CX, $0x00000000
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       (BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X3, (DX)(R14*1)
 	CMPQ          CX, $0x00000001
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       4(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X1, (DX)(R14*1)
 	CMPQ          CX, $0x00000002
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       8(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X8, (DX)(R14*1)
 	CMPQ          CX, $0x00000003
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       12(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X0, (DX)(R14*1)
 	CMPQ          CX, $0x00000004
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       16(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y3, (DX)(R14*1)
 	CMPQ          CX, $0x00000005
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       20(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
 	CMPQ          CX, $0x00000006
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       24(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y8, (DX)(R14*1)
 	CMPQ          CX, $0x00000007
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       28(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
@@ -17567,65 +17567,65 @@ sumZMMx16_more:
 	VPUNPCKLQDQ   Y3, Y1, Y2
 	VPUNPCKHQDQ   Y3, Y1, Y1
 	CMPQ          CX, $0x00000008
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       32(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X4, (DX)(R14*1)
 	CMPQ          CX, $0x00000009
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       36(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X0, (DX)(R14*1)
 	CMPQ          CX, $0x0000000a
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       40(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X2, (DX)(R14*1)
 	CMPQ          CX, $0x0000000b
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       44(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X1, (DX)(R14*1)
 	CMPQ          CX, $0x0000000c
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       48(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y4, (DX)(R14*1)
 	CMPQ          CX, $0x0000000d
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       52(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
 	CMPQ          CX, $0x0000000e
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       56(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y2, (DX)(R14*1)
 	CMPQ          CX, $0x0000000f
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       60(BX), CX
 	SHLQ          $0x04, CX
 	VEXTRACTI32X4 $0x01, Y1, (DX)(CX*1)
 
-sumZMMx16_stored:
+sumAVX512ZMMx16_stored:
 	VPBROADCASTD md5init<>+0(SB), Z0
 	VPBROADCASTD md5init<>+4(SB), Z1
 	VPBROADCASTD md5init<>+8(SB), Z2
 	VPBROADCASTD md5init<>+12(SB), Z3
 
-sumZMMx16_next:
+sumAVX512ZMMx16_next:
 	XCHGQ R9, R10
 	MOVQ  R11, CX
 	MOVQ  R12, DX
 	MOVQ  R13, BX
 	DECQ  R8
-	JNZ   sumZMMx16_loop
+	JNZ   sumAVX512ZMMx16_loop
 	VZEROUPPER
 	RET
 
-// func sumZMMx32(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+// func sumAVX512ZMMx32(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumZMMx32(SB), $8760-72
+TEXT ·sumAVX512ZMMx32(SB), $8760-72
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
 	ANDQ $-64, AX
@@ -17634,7 +17634,7 @@ TEXT ·sumZMMx32(SB), $8760-72
 	MOVQ idx_len+32(FP), BX
 	XORQ SI, SI
 
-sumZMMx32_gather:
+sumAVX512ZMMx32_gather:
 	MOVLQSX      (DX)(SI*4), DI
 	LEAQ         (DI)(DI*2), DI
 	MOVQ         (CX)(DI*8), R8
@@ -17646,7 +17646,7 @@ sumZMMx32_gather:
 	MOVQ         DI, 6712(SP)(SI*8)
 	INCQ         SI
 	CMPQ         SI, BX
-	JB           sumZMMx32_gather
+	JB           sumAVX512ZMMx32_gather
 	LEAQ         4664(SP), CX
 	LEAQ         6712(SP), DX
 	XORQ         BX, BX
@@ -18377,24 +18377,24 @@ sumZMMx32_gather:
 	VSHUFI64X2   $0x03, Y12, Y8, Y8
 	VMOVDQU32    Y8, 2016(R9)
 
-sumZMMx32_loop:
+sumAVX512ZMMx32_loop:
 	MOVQ CX, R11
 	MOVQ DX, R12
 	LEAQ 64(BX), R13
 	CMPQ R13, DI
-	JLE  sumZMMx32_same
+	JLE  sumAVX512ZMMx32_same
 	XORQ R13, R13
 	ADDQ $0x00000100, R11
 	ADDQ $0x00000100, R12
 
-sumZMMx32_same:
+sumAVX512ZMMx32_same:
 	CMPQ R8, $0x01
-	JNE  sumZMMx32_more
+	JNE  sumAVX512ZMMx32_more
 	MOVQ CX, R11
 	MOVQ DX, R12
 	MOVQ BX, R13
 
-sumZMMx32_more:
+sumAVX512ZMMx32_more:
 	VMOVDQU32     Z0, 4096(AX)
 	VMOVDQU32     Z1, 4224(AX)
 	VMOVDQU32     Z2, 4352(AX)
@@ -20017,7 +20017,7 @@ sumZMMx32_more:
 	VPADDD        4416(AX), Z6, Z6
 	VPADDD        4544(AX), Z7, Z7
 	CMPQ          BX, DI
-	JNE           sumZMMx32_next
+	JNE           sumAVX512ZMMx32_next
 	LEAQ          4664(SP), DX
 	NEGQ          DX
 	ADDQ          CX, DX
@@ -20040,42 +20040,42 @@ sumZMMx32_more:
 	VPUNPCKLQDQ   Y2, Y0, Y12
 	VPUNPCKHQDQ   Y2, Y0, Y0
 	CMPQ          CX, $0x00000000
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       (BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X3, (DX)(R14*1)
 	CMPQ          CX, $0x00000001
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       4(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X1, (DX)(R14*1)
 	CMPQ          CX, $0x00000002
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       8(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X12, (DX)(R14*1)
 	CMPQ          CX, $0x00000003
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       12(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X0, (DX)(R14*1)
 	CMPQ          CX, $0x00000004
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       16(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y3, (DX)(R14*1)
 	CMPQ          CX, $0x00000005
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       20(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
 	CMPQ          CX, $0x00000006
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       24(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y12, (DX)(R14*1)
 	CMPQ          CX, $0x00000007
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       28(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
@@ -20088,42 +20088,42 @@ sumZMMx32_more:
 	VPUNPCKLQDQ   Y3, Y1, Y2
 	VPUNPCKHQDQ   Y3, Y1, Y1
 	CMPQ          CX, $0x00000008
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       32(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X8, (DX)(R14*1)
 	CMPQ          CX, $0x00000009
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       36(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X0, (DX)(R14*1)
 	CMPQ          CX, $0x0000000a
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       40(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X2, (DX)(R14*1)
 	CMPQ          CX, $0x0000000b
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       44(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X1, (DX)(R14*1)
 	CMPQ          CX, $0x0000000c
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       48(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y8, (DX)(R14*1)
 	CMPQ          CX, $0x0000000d
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       52(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y0, (DX)(R14*1)
 	CMPQ          CX, $0x0000000e
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       56(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y2, (DX)(R14*1)
 	CMPQ          CX, $0x0000000f
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       60(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
@@ -20140,42 +20140,42 @@ sumZMMx32_more:
 	VPUNPCKLQDQ   Y6, Y4, Y8
 	VPUNPCKHQDQ   Y6, Y4, Y4
 	CMPQ          CX, $0x00000010
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       64(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X7, (DX)(R14*1)
 	CMPQ          CX, $0x00000011
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       68(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X5, (DX)(R14*1)
 	CMPQ          CX, $0x00000012
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       72(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X8, (DX)(R14*1)
 	CMPQ          CX, $0x00000013
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       76(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X4, (DX)(R14*1)
 	CMPQ          CX, $0x00000014
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       80(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y7, (DX)(R14*1)
 	CMPQ          CX, $0x00000015
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       84(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y5, (DX)(R14*1)
 	CMPQ          CX, $0x00000016
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       88(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y8, (DX)(R14*1)
 	CMPQ          CX, $0x00000017
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       92(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y4, (DX)(R14*1)
@@ -20188,47 +20188,47 @@ sumZMMx32_more:
 	VPUNPCKLQDQ   Y2, Y0, Y4
 	VPUNPCKHQDQ   Y2, Y0, Y0
 	CMPQ          CX, $0x00000018
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       96(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X3, (DX)(R14*1)
 	CMPQ          CX, $0x00000019
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       100(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X1, (DX)(R14*1)
 	CMPQ          CX, $0x0000001a
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       104(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X4, (DX)(R14*1)
 	CMPQ          CX, $0x0000001b
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       108(BX), R14
 	SHLQ          $0x04, R14
 	VMOVDQU32     X0, (DX)(R14*1)
 	CMPQ          CX, $0x0000001c
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       112(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y3, (DX)(R14*1)
 	CMPQ          CX, $0x0000001d
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       116(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y1, (DX)(R14*1)
 	CMPQ          CX, $0x0000001e
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       120(BX), R14
 	SHLQ          $0x04, R14
 	VEXTRACTI32X4 $0x01, Y4, (DX)(R14*1)
 	CMPQ          CX, $0x0000001f
-	JLE           sumZMMx32_stored
+	JLE           sumAVX512ZMMx32_stored
 	MOVLQSX       124(BX), CX
 	SHLQ          $0x04, CX
 	VEXTRACTI32X4 $0x01, Y0, (DX)(CX*1)
 
-sumZMMx32_stored:
+sumAVX512ZMMx32_stored:
 	VPBROADCASTD md5init<>+0(SB), Z0
 	VPBROADCASTD md5init<>+4(SB), Z1
 	VPBROADCASTD md5init<>+8(SB), Z2
@@ -20238,12 +20238,12 @@ sumZMMx32_stored:
 	VPBROADCASTD md5init<>+8(SB), Z6
 	VPBROADCASTD md5init<>+12(SB), Z7
 
-sumZMMx32_next:
+sumAVX512ZMMx32_next:
 	XCHGQ R9, R10
 	MOVQ  R11, CX
 	MOVQ  R12, DX
 	MOVQ  R13, BX
 	DECQ  R8
-	JNZ   sumZMMx32_loop
+	JNZ   sumAVX512ZMMx32_loop
 	VZEROUPPER
 	RET

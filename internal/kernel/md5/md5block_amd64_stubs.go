@@ -19,42 +19,42 @@ func blockAMD64x2(s *[2][4]uint32, ptrs *[2]*byte, nblocks int)
 //go:noescape
 func blockAVX2(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
 
-// blockAVX512x16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.
+// blockAVX512YMMx16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.
 //
 //go:noescape
-func blockAVX512x16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
+func blockAVX512YMMx16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
 
-// blockAVX512x32 hashes nblocks blocks of 32 lanes with 256-bit AVX-512 instructions.
+// blockAVX512YMMx32 hashes nblocks blocks of 32 lanes with 256-bit AVX-512 instructions.
 //
 //go:noescape
-func blockAVX512x32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)
+func blockAVX512YMMx32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)
 
-// blockZMMx16 hashes nblocks blocks of 16 lanes with 512-bit AVX-512 instructions.
+// blockAVX512ZMMx16 hashes nblocks blocks of 16 lanes with 512-bit AVX-512 instructions.
 //
 //go:noescape
-func blockZMMx16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
+func blockAVX512ZMMx16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
 
-// blockZMMx32 hashes nblocks blocks of 32 lanes with 512-bit AVX-512 instructions.
+// blockAVX512ZMMx32 hashes nblocks blocks of 32 lanes with 512-bit AVX-512 instructions.
 //
 //go:noescape
-func blockZMMx32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)
+func blockAVX512ZMMx32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)
 
-// sumAVX512x16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 16 lanes a round, and writes the digests of the first n to out[16*idx[i]:]. len(idx) is a multiple of 16, at most 256.
+// sumAVX512YMMx16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 16 lanes a round, and writes the digests of the first n to out[16*idx[i]:]. len(idx) is a multiple of 16, at most 256.
 //
 //go:noescape
-func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+func sumAVX512YMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 
-// sumAVX512x32 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 32 lanes a round, and writes the digests of the first n to out[16*idx[i]:]. len(idx) is a multiple of 32, at most 256.
+// sumAVX512YMMx32 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 32 lanes a round, and writes the digests of the first n to out[16*idx[i]:]. len(idx) is a multiple of 32, at most 256.
 //
 //go:noescape
-func sumAVX512x32(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+func sumAVX512YMMx32(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 
-// sumZMMx16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 16 lanes a round, and writes the digests of the first n to out[16*idx[i]:]. len(idx) is a multiple of 16, at most 256.
+// sumAVX512ZMMx16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 16 lanes a round, and writes the digests of the first n to out[16*idx[i]:]. len(idx) is a multiple of 16, at most 256.
 //
 //go:noescape
-func sumZMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+func sumAVX512ZMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 
-// sumZMMx32 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 32 lanes a round, and writes the digests of the first n to out[16*idx[i]:]. len(idx) is a multiple of 32, at most 256.
+// sumAVX512ZMMx32 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 32 lanes a round, and writes the digests of the first n to out[16*idx[i]:]. len(idx) is a multiple of 32, at most 256.
 //
 //go:noescape
-func sumZMMx32(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+func sumAVX512ZMMx32(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)

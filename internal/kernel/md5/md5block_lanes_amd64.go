@@ -30,42 +30,42 @@ func blocksAVX2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, m
 	}
 }
 
-// blocksAVX512x16 runs blockAVX512x16 on lanes 0..15: 4 words of each lane's state, word-major.
-func blocksAVX512x16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+// blocksAVX512YMMx16 runs blockAVX512YMMx16 on lanes 0..15: 4 words of each lane's state, word-major.
+func blocksAVX512YMMx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [4][16]uint32
 	var p [16]*byte
 	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 64), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512x16(&ls, &p, nblocks)
+		blockAVX512YMMx16(&ls, &p, nblocks)
 		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 64), 16, states, mask)
 	}
 }
 
-// blocksAVX512x32 runs blockAVX512x32 on lanes 0..31: 4 words of each lane's state, word-major.
-func blocksAVX512x32(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+// blocksAVX512YMMx32 runs blockAVX512YMMx32 on lanes 0..31: 4 words of each lane's state, word-major.
+func blocksAVX512YMMx32(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [4][32]uint32
 	var p [32]*byte
 	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 128), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512x32(&ls, &p, nblocks)
+		blockAVX512YMMx32(&ls, &p, nblocks)
 		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 128), 32, states, mask)
 	}
 }
 
-// blocksZMMx16 runs blockZMMx16 on lanes 0..15: 4 words of each lane's state, word-major.
-func blocksZMMx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+// blocksAVX512ZMMx16 runs blockAVX512ZMMx16 on lanes 0..15: 4 words of each lane's state, word-major.
+func blocksAVX512ZMMx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [4][16]uint32
 	var p [16]*byte
 	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 64), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockZMMx16(&ls, &p, nblocks)
+		blockAVX512ZMMx16(&ls, &p, nblocks)
 		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 64), 16, states, mask)
 	}
 }
 
-// blocksZMMx32 runs blockZMMx32 on lanes 0..31: 4 words of each lane's state, word-major.
-func blocksZMMx32(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+// blocksAVX512ZMMx32 runs blockAVX512ZMMx32 on lanes 0..31: 4 words of each lane's state, word-major.
+func blocksAVX512ZMMx32(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [4][32]uint32
 	var p [32]*byte
 	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 128), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockZMMx32(&ls, &p, nblocks)
+		blockAVX512ZMMx32(&ls, &p, nblocks)
 		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 128), 32, states, mask)
 	}
 }

@@ -17,8 +17,8 @@ var singles = []kernel.Single[State]{
 }
 
 var batches = []kernel.Batch{
-	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512x16},
-	{Name: "zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: sumZMMx16},
+	{Name: "avx512ymmx16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512YMMx16},
+	{Name: "avx512zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512ZMMx16},
 }
 
 var multis = []kernel.Multi[State]{
@@ -26,9 +26,9 @@ var multis = []kernel.Multi[State]{
 	{Name: "shanix2", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 2, Fn: blocksSHANIx2},
 	{Name: "shanix4", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 4, Fn: blocksSHANIx4},
 	{Name: "avx2x8", Level: cpu.AVX2, Lanes: 8, Fn: blocksAVX2x8},
-	{Name: "avx512x16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512x16},
-	{Name: "zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: blocksZMMx16},
-	{Name: "shanix2+avx512x8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid},
+	{Name: "avx512ymmx16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512YMMx16},
+	{Name: "avx512zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512ZMMx16},
+	{Name: "shanix2+avx512ymmx8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid},
 }
 
 // hybridFastBlocks is the blocks each SHA-NI stream of the hybrid kernel
@@ -37,12 +37,12 @@ const hybridFastBlocks = 2
 
 func blockSHANIState(s *State, p []byte) { blockSHANI((*[5]uint32)(s), p) }
 
-// blocksHybrid runs blockSHANIx2AVX512x8: lanes 0 and 1 are its SHA-NI
+// blocksHybrid runs blockSHANIx2AVX512YMMx8: lanes 0 and 1 are its SHA-NI
 // streams, lanes 2..9 its AVX-512 ones.
 func blocksHybrid(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var h kernel.Hybrid32[State]
 	if h.Load(states, ptrs, mask, nblocks, hybridFastBlocks, maxBlocks, &zeroLanes[0]) {
-		blockSHANIx2AVX512x8(&h.Rows, &h.Fast, (*[5][8]uint32)(unsafe.Pointer(&h.Lanes)), &h.Ptrs, nblocks)
+		blockSHANIx2AVX512YMMx8(&h.Rows, &h.Fast, (*[5][8]uint32)(unsafe.Pointer(&h.Lanes)), &h.Ptrs, nblocks)
 		h.Store(states)
 	}
 }

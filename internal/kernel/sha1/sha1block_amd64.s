@@ -2921,9 +2921,9 @@ DATA sha1bswap<>+30(SB)/1, $0x0d
 DATA sha1bswap<>+31(SB)/1, $0x0c
 GLOBL sha1bswap<>(SB), RODATA|NOPTR, $32
 
-// func blockAVX512x16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
+// func blockAVX512YMMx16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, CMOV
-TEXT ·blockAVX512x16(SB), $2424-24
+TEXT ·blockAVX512YMMx16(SB), $2424-24
 	LEAQ         (SP), AX
 	ADDQ         $0x38, AX
 	ANDQ         $-64, AX
@@ -3178,22 +3178,22 @@ TEXT ·blockAVX512x16(SB), $2424-24
 	VMOVDQU32    Y15, 992(SI)
 
 avx512_loop:
-	// warm: the first 15360 bytes of blockAVX512x16, every 128 blocks
+	// warm: the first 15360 bytes of blockAVX512YMMx16, every 128 blocks
 	TESTQ $0x0000007f, BX
-	JNZ   blockAVX512x16_warm_skip
-	LEAQ  ·blockAVX512x16+0(SB), R10
+	JNZ   blockAVX512YMMx16_warm_skip
+	LEAQ  ·blockAVX512YMMx16+0(SB), R10
 	MOVQ  $0x0000003c, R11
 
-blockAVX512x16_warm:
+blockAVX512YMMx16_warm:
 	MOVL (R10), R12
 	MOVL 64(R10), R12
 	MOVL 128(R10), R12
 	MOVL 192(R10), R12
 	ADDQ $0x00000100, R10
 	DECQ R11
-	JNZ  blockAVX512x16_warm
+	JNZ  blockAVX512YMMx16_warm
 
-blockAVX512x16_warm_skip:
+blockAVX512YMMx16_warm_skip:
 	LEAQ        64(R9), R9
 	CMPQ        R9, R8
 	CMOVQGT     R8, R9
@@ -5229,9 +5229,9 @@ DATA sha1consts<>+8(SB)/4, $0x8f1bbcdc
 DATA sha1consts<>+12(SB)/4, $0xca62c1d6
 GLOBL sha1consts<>(SB), RODATA|NOPTR, $16
 
-// func blockZMMx16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
+// func blockAVX512ZMMx16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
 // Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·blockZMMx16(SB), $2424-24
+TEXT ·blockAVX512ZMMx16(SB), $2424-24
 	LEAQ            (SP), AX
 	ADDQ            $0x38, AX
 	ANDQ            $-64, AX
@@ -5449,22 +5449,22 @@ TEXT ·blockZMMx16(SB), $2424-24
 	VMOVDQU32       Z10, 960(SI)
 
 avx512_loop:
-	// warm: the first 15360 bytes of blockZMMx16, every 128 blocks
+	// warm: the first 15360 bytes of blockAVX512ZMMx16, every 128 blocks
 	TESTQ $0x0000007f, BX
-	JNZ   blockZMMx16_warm_skip
-	LEAQ  ·blockZMMx16+0(SB), R10
+	JNZ   blockAVX512ZMMx16_warm_skip
+	LEAQ  ·blockAVX512ZMMx16+0(SB), R10
 	MOVQ  $0x0000003c, R11
 
-blockZMMx16_warm:
+blockAVX512ZMMx16_warm:
 	MOVL (R10), R12
 	MOVL 64(R10), R12
 	MOVL 128(R10), R12
 	MOVL 192(R10), R12
 	ADDQ $0x00000100, R10
 	DECQ R11
-	JNZ  blockZMMx16_warm
+	JNZ  blockAVX512ZMMx16_warm
 
-blockZMMx16_warm_skip:
+blockAVX512ZMMx16_warm_skip:
 	LEAQ            64(R9), R9
 	CMPQ            R9, R8
 	CMOVQGT         R8, R9
@@ -6564,9 +6564,9 @@ blockZMMx16_warm_skip:
 	VZEROUPPER
 	RET
 
-// func blockSHANIx2AVX512x8(fs *[2][8]uint32, fp *[2]*byte, s *[5][8]uint32, ptrs *[8]*byte, nblocks int)
+// func blockSHANIx2AVX512YMMx8(fs *[2][8]uint32, fp *[2]*byte, s *[5][8]uint32, ptrs *[8]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, SHA
-TEXT ·blockSHANIx2AVX512x8(SB), $848-40
+TEXT ·blockSHANIx2AVX512YMMx8(SB), $848-40
 	LEAQ      (SP), AX
 	ADDQ      $0x38, AX
 	ANDQ      $-64, AX
@@ -6601,22 +6601,22 @@ TEXT ·blockSHANIx2AVX512x8(SB), $848-40
 	VMOVDQU32 Y16, 640(AX)
 
 hybrid_loop:
-	// warm: the first 10240 bytes of blockSHANIx2AVX512x8, every 128 blocks
+	// warm: the first 10240 bytes of blockSHANIx2AVX512YMMx8, every 128 blocks
 	TESTQ $0x0000007f, R8
-	JNZ   blockSHANIx2AVX512x8_warm_skip
-	LEAQ  ·blockSHANIx2AVX512x8+0(SB), R10
+	JNZ   blockSHANIx2AVX512YMMx8_warm_skip
+	LEAQ  ·blockSHANIx2AVX512YMMx8+0(SB), R10
 	MOVQ  $0x00000028, R11
 
-blockSHANIx2AVX512x8_warm:
+blockSHANIx2AVX512YMMx8_warm:
 	MOVL (R10), R12
 	MOVL 64(R10), R12
 	MOVL 128(R10), R12
 	MOVL 192(R10), R12
 	ADDQ $0x00000100, R10
 	DECQ R11
-	JNZ  blockSHANIx2AVX512x8_warm
+	JNZ  blockSHANIx2AVX512YMMx8_warm
 
-blockSHANIx2AVX512x8_warm_skip:
+blockSHANIx2AVX512YMMx8_warm_skip:
 	VMOVDQU32    sha1bswap<>+0(SB), Y16
 	MOVQ         (DI), R10
 	VMOVDQU32    (R10)(R9*1), Y17
@@ -8144,9 +8144,9 @@ blockSHANIx2AVX512x8_warm_skip:
 	VZEROUPPER
 	RET
 
-// func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+// func sumAVX512YMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumAVX512x16(SB), $6552-72
+TEXT ·sumAVX512YMMx16(SB), $6552-72
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
 	ANDQ $-64, AX
@@ -8155,7 +8155,7 @@ TEXT ·sumAVX512x16(SB), $6552-72
 	MOVQ idx_len+32(FP), BX
 	XORQ SI, SI
 
-sumAVX512x16_gather:
+sumAVX512YMMx16_gather:
 	MOVLQSX      (DX)(SI*4), DI
 	LEAQ         (DI)(DI*2), DI
 	MOVQ         (CX)(DI*8), R8
@@ -8167,7 +8167,7 @@ sumAVX512x16_gather:
 	MOVQ         DI, 4504(SP)(SI*8)
 	INCQ         SI
 	CMPQ         SI, BX
-	JB           sumAVX512x16_gather
+	JB           sumAVX512YMMx16_gather
 	LEAQ         2456(SP), CX
 	LEAQ         4504(SP), DX
 	XORQ         BX, BX
@@ -8601,24 +8601,24 @@ sumAVX512x16_gather:
 	VPSHUFB      Y4, Y15, Y15
 	VMOVDQU32    Y15, 992(SI)
 
-sumAVX512x16_loop:
+sumAVX512YMMx16_loop:
 	MOVQ CX, R10
 	MOVQ DX, R11
 	LEAQ 64(BX), R12
 	CMPQ R12, DI
-	JLE  sumAVX512x16_same
+	JLE  sumAVX512YMMx16_same
 	XORQ R12, R12
 	ADDQ $0x00000080, R10
 	ADDQ $0x00000080, R11
 
-sumAVX512x16_same:
+sumAVX512YMMx16_same:
 	CMPQ R8, $0x01
-	JNE  sumAVX512x16_more
+	JNE  sumAVX512YMMx16_more
 	MOVQ CX, R10
 	MOVQ DX, R11
 	MOVQ BX, R12
 
-sumAVX512x16_more:
+sumAVX512YMMx16_more:
 	VMOVDQU32     Y5, 2048(AX)
 	VMOVDQU32     Y6, 2112(AX)
 	VMOVDQU32     Y7, 2176(AX)
@@ -10811,7 +10811,7 @@ sumAVX512x16_more:
 	VPADDD        2208(AX), Y21, Y12
 	VPADDD        2272(AX), Y17, Y13
 	CMPQ          BX, DI
-	JNE           sumAVX512x16_next
+	JNE           sumAVX512YMMx16_next
 	LEAQ          2456(SP), DX
 	NEGQ          DX
 	ADDQ          CX, DX
@@ -10836,56 +10836,56 @@ sumAVX512x16_more:
 	VPSHUFB       Y4, Y9, Y7
 	VMOVDQU32     Y7, 2368(AX)
 	CMPQ          CX, $0x00000000
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       (BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X8, (DX)(R13*4)
 	MOVL          2368(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000001
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       4(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X6, (DX)(R13*4)
 	MOVL          2372(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000002
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       8(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X15, (DX)(R13*4)
 	MOVL          2376(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000003
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       12(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X5, (DX)(R13*4)
 	MOVL          2380(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000004
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       16(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VEXTRACTI32X4 $0x01, Y8, (DX)(R13*4)
 	MOVL          2384(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000005
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       20(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VEXTRACTI32X4 $0x01, Y6, (DX)(R13*4)
 	MOVL          2388(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000006
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       24(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VEXTRACTI32X4 $0x01, Y15, (DX)(R13*4)
 	MOVL          2392(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000007
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       28(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VEXTRACTI32X4 $0x01, Y5, (DX)(R13*4)
@@ -10906,63 +10906,63 @@ sumAVX512x16_more:
 	VPSHUFB       Y4, Y14, Y8
 	VMOVDQU32     Y8, 2368(AX)
 	CMPQ          CX, $0x00000008
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       32(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X9, (DX)(R13*4)
 	MOVL          2368(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000009
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       36(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X5, (DX)(R13*4)
 	MOVL          2372(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x0000000a
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       40(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X7, (DX)(R13*4)
 	MOVL          2376(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x0000000b
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       44(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X6, (DX)(R13*4)
 	MOVL          2380(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x0000000c
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       48(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VEXTRACTI32X4 $0x01, Y9, (DX)(R13*4)
 	MOVL          2384(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x0000000d
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       52(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VEXTRACTI32X4 $0x01, Y5, (DX)(R13*4)
 	MOVL          2388(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x0000000e
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       56(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VEXTRACTI32X4 $0x01, Y7, (DX)(R13*4)
 	MOVL          2392(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x0000000f
-	JLE           sumAVX512x16_stored
+	JLE           sumAVX512YMMx16_stored
 	MOVLQSX       60(BX), CX
 	LEAQ          (CX)(CX*4), CX
 	VEXTRACTI32X4 $0x01, Y6, (DX)(CX*4)
 	MOVL          2396(AX), BX
 	MOVL          BX, 16(DX)(CX*4)
 
-sumAVX512x16_stored:
+sumAVX512YMMx16_stored:
 	VPBROADCASTD sha1init<>+0(SB), Y5
 	VPBROADCASTD sha1init<>+4(SB), Y6
 	VPBROADCASTD sha1init<>+8(SB), Y7
@@ -10974,13 +10974,13 @@ sumAVX512x16_stored:
 	VPBROADCASTD sha1init<>+12(SB), Y13
 	VPBROADCASTD sha1init<>+16(SB), Y14
 
-sumAVX512x16_next:
+sumAVX512YMMx16_next:
 	XCHGQ SI, R9
 	MOVQ  R10, CX
 	MOVQ  R11, DX
 	MOVQ  R12, BX
 	DECQ  R8
-	JNZ   sumAVX512x16_loop
+	JNZ   sumAVX512YMMx16_loop
 	VZEROUPPER
 	RET
 
@@ -11863,9 +11863,9 @@ DATA sha1padbytes<>+16(SB)/8, $0x8080808080808080
 DATA sha1padbytes<>+24(SB)/8, $0x8080808080808080
 GLOBL sha1padbytes<>(SB), RODATA|NOPTR, $32
 
-// func sumZMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+// func sumAVX512ZMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumZMMx16(SB), $6552-72
+TEXT ·sumAVX512ZMMx16(SB), $6552-72
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
 	ANDQ $-64, AX
@@ -11874,7 +11874,7 @@ TEXT ·sumZMMx16(SB), $6552-72
 	MOVQ idx_len+32(FP), BX
 	XORQ SI, SI
 
-sumZMMx16_gather:
+sumAVX512ZMMx16_gather:
 	MOVLQSX      (DX)(SI*4), DI
 	LEAQ         (DI)(DI*2), DI
 	MOVQ         (CX)(DI*8), R8
@@ -11886,7 +11886,7 @@ sumZMMx16_gather:
 	MOVQ         DI, 4504(SP)(SI*8)
 	INCQ         SI
 	CMPQ         SI, BX
-	JB           sumZMMx16_gather
+	JB           sumAVX512ZMMx16_gather
 	LEAQ         2456(SP), CX
 	LEAQ         4504(SP), DX
 	XORQ         BX, BX
@@ -12315,24 +12315,24 @@ sumZMMx16_gather:
 	VPSHUFB      Y4, Y10, Y10
 	VMOVDQU32    Y10, 992(SI)
 
-sumZMMx16_loop:
+sumAVX512ZMMx16_loop:
 	MOVQ CX, R10
 	MOVQ DX, R11
 	LEAQ 64(BX), R12
 	CMPQ R12, DI
-	JLE  sumZMMx16_same
+	JLE  sumAVX512ZMMx16_same
 	XORQ R12, R12
 	ADDQ $0x00000080, R10
 	ADDQ $0x00000080, R11
 
-sumZMMx16_same:
+sumAVX512ZMMx16_same:
 	CMPQ R8, $0x01
-	JNE  sumZMMx16_more
+	JNE  sumAVX512ZMMx16_more
 	MOVQ CX, R10
 	MOVQ DX, R11
 	MOVQ BX, R12
 
-sumZMMx16_more:
+sumAVX512ZMMx16_more:
 	VMOVDQU32     Z5, 2048(AX)
 	VMOVDQU32     Z6, 2112(AX)
 	VMOVDQU32     Z7, 2176(AX)
@@ -13632,7 +13632,7 @@ sumZMMx16_more:
 	VPADDD        2176(AX), Z10, Z7
 	VPADDD        2240(AX), Z15, Z8
 	CMPQ          BX, DI
-	JNE           sumZMMx16_next
+	JNE           sumAVX512ZMMx16_next
 	VEXTRACTI64X4 $0x01, Z5, Y10
 	VEXTRACTI64X4 $0x01, Z6, Y11
 	VEXTRACTI64X4 $0x01, Z7, Y12
@@ -13662,56 +13662,56 @@ sumZMMx16_more:
 	VPSHUFB       Y4, Y9, Y7
 	VMOVDQU32     Y7, 2368(AX)
 	CMPQ          CX, $0x00000000
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       (BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X8, (DX)(R13*4)
 	MOVL          2368(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000001
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       4(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X6, (DX)(R13*4)
 	MOVL          2372(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000002
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       8(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X15, (DX)(R13*4)
 	MOVL          2376(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000003
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       12(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X5, (DX)(R13*4)
 	MOVL          2380(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000004
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       16(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VEXTRACTI32X4 $0x01, Y8, (DX)(R13*4)
 	MOVL          2384(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000005
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       20(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VEXTRACTI32X4 $0x01, Y6, (DX)(R13*4)
 	MOVL          2388(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000006
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       24(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VEXTRACTI32X4 $0x01, Y15, (DX)(R13*4)
 	MOVL          2392(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000007
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       28(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VEXTRACTI32X4 $0x01, Y5, (DX)(R13*4)
@@ -13732,75 +13732,75 @@ sumZMMx16_more:
 	VPSHUFB       Y4, Y14, Y8
 	VMOVDQU32     Y8, 2368(AX)
 	CMPQ          CX, $0x00000008
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       32(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X9, (DX)(R13*4)
 	MOVL          2368(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x00000009
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       36(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X5, (DX)(R13*4)
 	MOVL          2372(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x0000000a
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       40(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X7, (DX)(R13*4)
 	MOVL          2376(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x0000000b
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       44(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VMOVDQU32     X6, (DX)(R13*4)
 	MOVL          2380(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x0000000c
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       48(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VEXTRACTI32X4 $0x01, Y9, (DX)(R13*4)
 	MOVL          2384(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x0000000d
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       52(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VEXTRACTI32X4 $0x01, Y5, (DX)(R13*4)
 	MOVL          2388(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x0000000e
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       56(BX), R13
 	LEAQ          (R13)(R13*4), R13
 	VEXTRACTI32X4 $0x01, Y7, (DX)(R13*4)
 	MOVL          2392(AX), R14
 	MOVL          R14, 16(DX)(R13*4)
 	CMPQ          CX, $0x0000000f
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       60(BX), CX
 	LEAQ          (CX)(CX*4), CX
 	VEXTRACTI32X4 $0x01, Y6, (DX)(CX*4)
 	MOVL          2396(AX), BX
 	MOVL          BX, 16(DX)(CX*4)
 
-sumZMMx16_stored:
+sumAVX512ZMMx16_stored:
 	VPBROADCASTD sha1init<>+0(SB), Z5
 	VPBROADCASTD sha1init<>+4(SB), Z6
 	VPBROADCASTD sha1init<>+8(SB), Z7
 	VPBROADCASTD sha1init<>+12(SB), Z8
 	VPBROADCASTD sha1init<>+16(SB), Z9
 
-sumZMMx16_next:
+sumAVX512ZMMx16_next:
 	XCHGQ SI, R9
 	MOVQ  R10, CX
 	MOVQ  R11, DX
 	MOVQ  R12, BX
 	DECQ  R8
-	JNZ   sumZMMx16_loop
+	JNZ   sumAVX512ZMMx16_loop
 	VZEROUPPER
 	RET

@@ -24,27 +24,27 @@ func blockSHANIx4(s *[4][8]uint32, ptrs *[4]*byte, nblocks int)
 //go:noescape
 func blockAVX2x8(s *[5][8]uint32, ptrs *[8]*byte, nblocks int)
 
-// blockAVX512x16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.
+// blockAVX512YMMx16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.
 //
 //go:noescape
-func blockAVX512x16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
+func blockAVX512YMMx16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
 
-// blockZMMx16 hashes nblocks blocks of 16 lanes with 512-bit AVX-512 instructions.
+// blockAVX512ZMMx16 hashes nblocks blocks of 16 lanes with 512-bit AVX-512 instructions.
 //
 //go:noescape
-func blockZMMx16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
+func blockAVX512ZMMx16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
 
-// blockSHANIx2AVX512x8 hashes nblocks blocks of 8 lanes with AVX-512 and, meanwhile, 2*nblocks blocks of two streams with SHA-NI.
+// blockSHANIx2AVX512YMMx8 hashes nblocks blocks of 8 lanes with AVX-512 and, meanwhile, 2*nblocks blocks of two streams with SHA-NI.
 //
 //go:noescape
-func blockSHANIx2AVX512x8(fs *[2][8]uint32, fp *[2]*byte, s *[5][8]uint32, ptrs *[8]*byte, nblocks int)
+func blockSHANIx2AVX512YMMx8(fs *[2][8]uint32, fp *[2]*byte, s *[5][8]uint32, ptrs *[8]*byte, nblocks int)
 
-// sumAVX512x16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 16 lanes a round, and writes the digests of the first n to out[20*idx[i]:]. len(idx) is a multiple of 16, at most 256.
+// sumAVX512YMMx16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 16 lanes a round, and writes the digests of the first n to out[20*idx[i]:]. len(idx) is a multiple of 16, at most 256.
 //
 //go:noescape
-func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+func sumAVX512YMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 
-// sumZMMx16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 16 lanes a round, and writes the digests of the first n to out[20*idx[i]:]. len(idx) is a multiple of 16, at most 256.
+// sumAVX512ZMMx16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 16 lanes a round, and writes the digests of the first n to out[20*idx[i]:]. len(idx) is a multiple of 16, at most 256.
 //
 //go:noescape
-func sumZMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+func sumAVX512ZMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)

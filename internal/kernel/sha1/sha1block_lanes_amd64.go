@@ -40,22 +40,22 @@ func blocksAVX2x8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte,
 	}
 }
 
-// blocksAVX512x16 runs blockAVX512x16 on lanes 0..15: 5 words of each lane's state, word-major.
-func blocksAVX512x16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+// blocksAVX512YMMx16 runs blockAVX512YMMx16 on lanes 0..15: 5 words of each lane's state, word-major.
+func blocksAVX512YMMx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [5][16]uint32
 	var p [16]*byte
 	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 80), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512x16(&ls, &p, nblocks)
+		blockAVX512YMMx16(&ls, &p, nblocks)
 		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 80), 16, states, mask)
 	}
 }
 
-// blocksZMMx16 runs blockZMMx16 on lanes 0..15: 5 words of each lane's state, word-major.
-func blocksZMMx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+// blocksAVX512ZMMx16 runs blockAVX512ZMMx16 on lanes 0..15: 5 words of each lane's state, word-major.
+func blocksAVX512ZMMx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [5][16]uint32
 	var p [16]*byte
 	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 80), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockZMMx16(&ls, &p, nblocks)
+		blockAVX512ZMMx16(&ls, &p, nblocks)
 		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 80), 16, states, mask)
 	}
 }

@@ -3151,9 +3151,9 @@ avx2_rounds:
 	VZEROUPPER
 	RET
 
-// func blockAVX512x16(s *[8][16]uint32, ptrs *[16]*byte, nblocks int)
+// func blockAVX512YMMx16(s *[8][16]uint32, ptrs *[16]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL
-TEXT ·blockAVX512x16(SB), $4664-24
+TEXT ·blockAVX512YMMx16(SB), $4664-24
 	LEAQ      (SP), AX
 	ADDQ      $0x38, AX
 	ANDQ      $-64, AX
@@ -3179,22 +3179,22 @@ TEXT ·blockAVX512x16(SB), $4664-24
 	VMOVDQU32 480(CX), Y15
 
 avx512_loop:
-	// warm: the first 14336 bytes of blockAVX512x16, every 128 blocks
+	// warm: the first 14336 bytes of blockAVX512YMMx16, every 128 blocks
 	TESTQ $0x0000007f, BX
-	JNZ   blockAVX512x16_warm_skip
-	LEAQ  ·blockAVX512x16+0(SB), DI
+	JNZ   blockAVX512YMMx16_warm_skip
+	LEAQ  ·blockAVX512YMMx16+0(SB), DI
 	MOVQ  $0x00000038, R8
 
-blockAVX512x16_warm:
+blockAVX512YMMx16_warm:
 	MOVL (DI), R9
 	MOVL 64(DI), R9
 	MOVL 128(DI), R9
 	MOVL 192(DI), R9
 	ADDQ $0x00000100, DI
 	DECQ R8
-	JNZ  blockAVX512x16_warm
+	JNZ  blockAVX512YMMx16_warm
 
-blockAVX512x16_warm_skip:
+blockAVX512YMMx16_warm_skip:
 	VMOVDQU32   sha256bswap<>+0(SB), Y16
 	MOVQ        (DX), DI
 	VMOVDQU32   (DI)(SI*1), Y17
@@ -5119,9 +5119,9 @@ avx512_rounds:
 	VZEROUPPER
 	RET
 
-// func blockZMMx16(s *[8][16]uint32, ptrs *[16]*byte, nblocks int)
+// func blockAVX512ZMMx16(s *[8][16]uint32, ptrs *[16]*byte, nblocks int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL
-TEXT ·blockZMMx16(SB), $4664-24
+TEXT ·blockAVX512ZMMx16(SB), $4664-24
 	LEAQ      (SP), AX
 	ADDQ      $0x38, AX
 	ANDQ      $-64, AX
@@ -5139,22 +5139,22 @@ TEXT ·blockZMMx16(SB), $4664-24
 	VMOVDQU32 448(CX), Z7
 
 avx512_loop:
-	// warm: the first 14336 bytes of blockZMMx16, every 128 blocks
+	// warm: the first 14336 bytes of blockAVX512ZMMx16, every 128 blocks
 	TESTQ $0x0000007f, BX
-	JNZ   blockZMMx16_warm_skip
-	LEAQ  ·blockZMMx16+0(SB), DI
+	JNZ   blockAVX512ZMMx16_warm_skip
+	LEAQ  ·blockAVX512ZMMx16+0(SB), DI
 	MOVQ  $0x00000038, R8
 
-blockZMMx16_warm:
+blockAVX512ZMMx16_warm:
 	MOVL (DI), R9
 	MOVL 64(DI), R9
 	MOVL 128(DI), R9
 	MOVL 192(DI), R9
 	ADDQ $0x00000100, DI
 	DECQ R8
-	JNZ  blockZMMx16_warm
+	JNZ  blockAVX512ZMMx16_warm
 
-blockZMMx16_warm_skip:
+blockAVX512ZMMx16_warm_skip:
 	VMOVDQU32       sha256bswap<>+0(SB), Y8
 	VBROADCASTI32X4 sha256bswap<>+0(SB), Z8
 	MOVQ            (DX), DI
@@ -6206,9 +6206,9 @@ avx512_rounds:
 	VZEROUPPER
 	RET
 
-// func blockSHANIx2AVX512x8(fs *[2][8]uint32, fp *[2]*byte, s *[8][8]uint32, ptrs *[8]*byte, nblocks int)
+// func blockSHANIx2AVX512YMMx8(fs *[2][8]uint32, fp *[2]*byte, s *[8][8]uint32, ptrs *[8]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·blockSHANIx2AVX512x8(SB), $2424-40
+TEXT ·blockSHANIx2AVX512YMMx8(SB), $2424-40
 	LEAQ      (SP), AX
 	ADDQ      $0x38, AX
 	ANDQ      $-64, AX
@@ -6253,22 +6253,22 @@ TEXT ·blockSHANIx2AVX512x8(SB), $2424-40
 	PBLENDW   $0xf0, X13, X4
 
 avx512_loop:
-	// warm: the first 10240 bytes of blockSHANIx2AVX512x8, every 128 blocks
+	// warm: the first 10240 bytes of blockSHANIx2AVX512YMMx8, every 128 blocks
 	TESTQ $0x0000007f, BX
-	JNZ   blockSHANIx2AVX512x8_warm_skip
-	LEAQ  ·blockSHANIx2AVX512x8+0(SB), DI
+	JNZ   blockSHANIx2AVX512YMMx8_warm_skip
+	LEAQ  ·blockSHANIx2AVX512YMMx8+0(SB), DI
 	MOVQ  $0x00000028, R11
 
-blockSHANIx2AVX512x8_warm:
+blockSHANIx2AVX512YMMx8_warm:
 	MOVL (DI), R12
 	MOVL 64(DI), R12
 	MOVL 128(DI), R12
 	MOVL 192(DI), R12
 	ADDQ $0x00000100, DI
 	DECQ R11
-	JNZ  blockSHANIx2AVX512x8_warm
+	JNZ  blockSHANIx2AVX512YMMx8_warm
 
-blockSHANIx2AVX512x8_warm_skip:
+blockSHANIx2AVX512YMMx8_warm_skip:
 	VMOVDQU32   sha256bswap<>+0(SB), Y16
 	MOVQ        (DX), DI
 	VMOVDQU32   (DI)(SI*1), Y17
@@ -7770,9 +7770,9 @@ avx512_rounds:
 	VZEROUPPER
 	RET
 
-// func sumAVX512x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
+// func sumAVX512YMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumAVX512x16(SB), $8760-88
+TEXT ·sumAVX512YMMx16(SB), $8760-88
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
 	ANDQ $-64, AX
@@ -7781,7 +7781,7 @@ TEXT ·sumAVX512x16(SB), $8760-88
 	MOVQ idx_len+32(FP), BX
 	XORQ SI, SI
 
-sumAVX512x16_gather:
+sumAVX512YMMx16_gather:
 	MOVLQSX      (DX)(SI*4), DI
 	LEAQ         (DI)(DI*2), DI
 	MOVQ         (CX)(DI*8), R8
@@ -7793,7 +7793,7 @@ sumAVX512x16_gather:
 	MOVQ         DI, 6712(SP)(SI*8)
 	INCQ         SI
 	CMPQ         SI, BX
-	JB           sumAVX512x16_gather
+	JB           sumAVX512YMMx16_gather
 	LEAQ         4664(SP), CX
 	LEAQ         6712(SP), DX
 	XORQ         BX, BX
@@ -7821,7 +7821,7 @@ sumAVX512x16_gather:
 	VPBROADCASTD 24(SI), Y14
 	VPBROADCASTD 28(SI), Y15
 
-sumAVX512x16_loop:
+sumAVX512YMMx16_loop:
 	VMOVDQU32    sha256bswap<>+0(SB), Y16
 	MOVQ         BX, SI
 	SHLQ         $0x04, SI
@@ -8248,7 +8248,7 @@ sumAVX512x16_loop:
 	LEAQ         sha256consts<>+0(SB), R9
 	MOVQ         $0x00000003, R10
 
-sumAVX512x16_rounds:
+sumAVX512YMMx16_rounds:
 	VMOVDQU32   64(SI), Y17
 	VPRORD      $0x07, Y17, Y18
 	VPRORD      $0x12, Y17, Y19
@@ -9280,7 +9280,7 @@ sumAVX512x16_rounds:
 	ADDQ        $0x00000400, SI
 	ADDQ        $0x00000040, R9
 	DECQ        R10
-	JNZ         sumAVX512x16_rounds
+	JNZ         sumAVX512YMMx16_rounds
 	VPADDD.BCST (R9), Y7, Y7
 	VPADDD      (SI), Y7, Y7
 	VPRORD      $0x06, Y4, Y17
@@ -9906,7 +9906,7 @@ sumAVX512x16_rounds:
 	VPADDD      4512(AX), Y14, Y14
 	VPADDD      4576(AX), Y15, Y15
 	CMPQ        BX, DI
-	JNE         sumAVX512x16_next
+	JNE         sumAVX512YMMx16_next
 	LEAQ        4664(SP), SI
 	NEGQ        SI
 	ADDQ        CX, SI
@@ -9958,141 +9958,141 @@ sumAVX512x16_rounds:
 	VSHUFI64X2  $0x03, Y4, Y0, Y0
 	VPSHUFB     Y16, Y0, Y0
 	CMPQ        R9, $0x00000000
-	JLE         sumAVX512x16_stored
+	JLE         sumAVX512YMMx16_stored
 	MOVLQSX     (R10), R12
 	IMULQ       R11, R12
 	MOVQ        size+80(FP), R13
 	CMPQ        R13, $0x20
-	JNE         sumAVX512x16_lane0_not32
+	JNE         sumAVX512YMMx16_lane0_not32
 	VMOVDQU64   Y6, (SI)(R12*1)
-	JMP         sumAVX512x16_lane0_stored
+	JMP         sumAVX512YMMx16_lane0_stored
 
-sumAVX512x16_lane0_not32:
+sumAVX512YMMx16_lane0_not32:
 	VMOVDQU64     X6, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y6, X4
 	VMOVQ         X4, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X4, 24(SI)(R12*1)
 
-sumAVX512x16_lane0_stored:
+sumAVX512YMMx16_lane0_stored:
 	CMPQ      R9, $0x00000001
-	JLE       sumAVX512x16_stored
+	JLE       sumAVX512YMMx16_stored
 	MOVLQSX   4(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x16_lane1_not32
+	JNE       sumAVX512YMMx16_lane1_not32
 	VMOVDQU64 Y7, (SI)(R12*1)
-	JMP       sumAVX512x16_lane1_stored
+	JMP       sumAVX512YMMx16_lane1_stored
 
-sumAVX512x16_lane1_not32:
+sumAVX512YMMx16_lane1_not32:
 	VMOVDQU64     X7, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y7, X4
 	VMOVQ         X4, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X4, 24(SI)(R12*1)
 
-sumAVX512x16_lane1_stored:
+sumAVX512YMMx16_lane1_stored:
 	CMPQ      R9, $0x00000002
-	JLE       sumAVX512x16_stored
+	JLE       sumAVX512YMMx16_stored
 	MOVLQSX   8(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x16_lane2_not32
+	JNE       sumAVX512YMMx16_lane2_not32
 	VMOVDQU64 Y2, (SI)(R12*1)
-	JMP       sumAVX512x16_lane2_stored
+	JMP       sumAVX512YMMx16_lane2_stored
 
-sumAVX512x16_lane2_not32:
+sumAVX512YMMx16_lane2_not32:
 	VMOVDQU64     X2, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y2, X2
 	VMOVQ         X2, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
 
-sumAVX512x16_lane2_stored:
+sumAVX512YMMx16_lane2_stored:
 	CMPQ      R9, $0x00000003
-	JLE       sumAVX512x16_stored
+	JLE       sumAVX512YMMx16_stored
 	MOVLQSX   12(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x16_lane3_not32
+	JNE       sumAVX512YMMx16_lane3_not32
 	VMOVDQU64 Y17, (SI)(R12*1)
-	JMP       sumAVX512x16_lane3_stored
+	JMP       sumAVX512YMMx16_lane3_stored
 
-sumAVX512x16_lane3_not32:
+sumAVX512YMMx16_lane3_not32:
 	VMOVDQU64     X17, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y17, X2
 	VMOVQ         X2, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
 
-sumAVX512x16_lane3_stored:
+sumAVX512YMMx16_lane3_stored:
 	CMPQ      R9, $0x00000004
-	JLE       sumAVX512x16_stored
+	JLE       sumAVX512YMMx16_stored
 	MOVLQSX   16(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x16_lane4_not32
+	JNE       sumAVX512YMMx16_lane4_not32
 	VMOVDQU64 Y3, (SI)(R12*1)
-	JMP       sumAVX512x16_lane4_stored
+	JMP       sumAVX512YMMx16_lane4_stored
 
-sumAVX512x16_lane4_not32:
+sumAVX512YMMx16_lane4_not32:
 	VMOVDQU64     X3, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y3, X2
 	VMOVQ         X2, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
 
-sumAVX512x16_lane4_stored:
+sumAVX512YMMx16_lane4_stored:
 	CMPQ      R9, $0x00000005
-	JLE       sumAVX512x16_stored
+	JLE       sumAVX512YMMx16_stored
 	MOVLQSX   20(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x16_lane5_not32
+	JNE       sumAVX512YMMx16_lane5_not32
 	VMOVDQU64 Y1, (SI)(R12*1)
-	JMP       sumAVX512x16_lane5_stored
+	JMP       sumAVX512YMMx16_lane5_stored
 
-sumAVX512x16_lane5_not32:
+sumAVX512YMMx16_lane5_not32:
 	VMOVDQU64     X1, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y1, X1
 	VMOVQ         X1, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
 
-sumAVX512x16_lane5_stored:
+sumAVX512YMMx16_lane5_stored:
 	CMPQ      R9, $0x00000006
-	JLE       sumAVX512x16_stored
+	JLE       sumAVX512YMMx16_stored
 	MOVLQSX   24(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x16_lane6_not32
+	JNE       sumAVX512YMMx16_lane6_not32
 	VMOVDQU64 Y5, (SI)(R12*1)
-	JMP       sumAVX512x16_lane6_stored
+	JMP       sumAVX512YMMx16_lane6_stored
 
-sumAVX512x16_lane6_not32:
+sumAVX512YMMx16_lane6_not32:
 	VMOVDQU64     X5, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y5, X1
 	VMOVQ         X1, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
 
-sumAVX512x16_lane6_stored:
+sumAVX512YMMx16_lane6_stored:
 	CMPQ      R9, $0x00000007
-	JLE       sumAVX512x16_stored
+	JLE       sumAVX512YMMx16_stored
 	MOVLQSX   28(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x16_lane7_not32
+	JNE       sumAVX512YMMx16_lane7_not32
 	VMOVDQU64 Y0, (SI)(R12*1)
-	JMP       sumAVX512x16_lane7_stored
+	JMP       sumAVX512YMMx16_lane7_stored
 
-sumAVX512x16_lane7_not32:
+sumAVX512YMMx16_lane7_not32:
 	VMOVDQU64     X0, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y0, X0
 	VMOVQ         X0, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X0, 24(SI)(R12*1)
 
-sumAVX512x16_lane7_stored:
+sumAVX512YMMx16_lane7_stored:
 	VMOVDQA32   Y8, Y0
 	VMOVDQA32   Y9, Y1
 	VMOVDQA32   Y10, Y2
@@ -10134,142 +10134,142 @@ sumAVX512x16_lane7_stored:
 	VSHUFI64X2  $0x03, Y4, Y0, Y0
 	VPSHUFB     Y16, Y0, Y0
 	CMPQ        R9, $0x00000008
-	JLE         sumAVX512x16_stored
+	JLE         sumAVX512YMMx16_stored
 	MOVLQSX     32(R10), R12
 	IMULQ       R11, R12
 	MOVQ        size+80(FP), R13
 	CMPQ        R13, $0x20
-	JNE         sumAVX512x16_lane8_not32
+	JNE         sumAVX512YMMx16_lane8_not32
 	VMOVDQU64   Y6, (SI)(R12*1)
-	JMP         sumAVX512x16_lane8_stored
+	JMP         sumAVX512YMMx16_lane8_stored
 
-sumAVX512x16_lane8_not32:
+sumAVX512YMMx16_lane8_not32:
 	VMOVDQU64     X6, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y6, X4
 	VMOVQ         X4, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X4, 24(SI)(R12*1)
 
-sumAVX512x16_lane8_stored:
+sumAVX512YMMx16_lane8_stored:
 	CMPQ      R9, $0x00000009
-	JLE       sumAVX512x16_stored
+	JLE       sumAVX512YMMx16_stored
 	MOVLQSX   36(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x16_lane9_not32
+	JNE       sumAVX512YMMx16_lane9_not32
 	VMOVDQU64 Y7, (SI)(R12*1)
-	JMP       sumAVX512x16_lane9_stored
+	JMP       sumAVX512YMMx16_lane9_stored
 
-sumAVX512x16_lane9_not32:
+sumAVX512YMMx16_lane9_not32:
 	VMOVDQU64     X7, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y7, X4
 	VMOVQ         X4, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X4, 24(SI)(R12*1)
 
-sumAVX512x16_lane9_stored:
+sumAVX512YMMx16_lane9_stored:
 	CMPQ      R9, $0x0000000a
-	JLE       sumAVX512x16_stored
+	JLE       sumAVX512YMMx16_stored
 	MOVLQSX   40(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x16_lane10_not32
+	JNE       sumAVX512YMMx16_lane10_not32
 	VMOVDQU64 Y2, (SI)(R12*1)
-	JMP       sumAVX512x16_lane10_stored
+	JMP       sumAVX512YMMx16_lane10_stored
 
-sumAVX512x16_lane10_not32:
+sumAVX512YMMx16_lane10_not32:
 	VMOVDQU64     X2, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y2, X2
 	VMOVQ         X2, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
 
-sumAVX512x16_lane10_stored:
+sumAVX512YMMx16_lane10_stored:
 	CMPQ      R9, $0x0000000b
-	JLE       sumAVX512x16_stored
+	JLE       sumAVX512YMMx16_stored
 	MOVLQSX   44(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x16_lane11_not32
+	JNE       sumAVX512YMMx16_lane11_not32
 	VMOVDQU64 Y8, (SI)(R12*1)
-	JMP       sumAVX512x16_lane11_stored
+	JMP       sumAVX512YMMx16_lane11_stored
 
-sumAVX512x16_lane11_not32:
+sumAVX512YMMx16_lane11_not32:
 	VMOVDQU64     X8, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y8, X2
 	VMOVQ         X2, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
 
-sumAVX512x16_lane11_stored:
+sumAVX512YMMx16_lane11_stored:
 	CMPQ      R9, $0x0000000c
-	JLE       sumAVX512x16_stored
+	JLE       sumAVX512YMMx16_stored
 	MOVLQSX   48(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x16_lane12_not32
+	JNE       sumAVX512YMMx16_lane12_not32
 	VMOVDQU64 Y3, (SI)(R12*1)
-	JMP       sumAVX512x16_lane12_stored
+	JMP       sumAVX512YMMx16_lane12_stored
 
-sumAVX512x16_lane12_not32:
+sumAVX512YMMx16_lane12_not32:
 	VMOVDQU64     X3, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y3, X2
 	VMOVQ         X2, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
 
-sumAVX512x16_lane12_stored:
+sumAVX512YMMx16_lane12_stored:
 	CMPQ      R9, $0x0000000d
-	JLE       sumAVX512x16_stored
+	JLE       sumAVX512YMMx16_stored
 	MOVLQSX   52(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x16_lane13_not32
+	JNE       sumAVX512YMMx16_lane13_not32
 	VMOVDQU64 Y1, (SI)(R12*1)
-	JMP       sumAVX512x16_lane13_stored
+	JMP       sumAVX512YMMx16_lane13_stored
 
-sumAVX512x16_lane13_not32:
+sumAVX512YMMx16_lane13_not32:
 	VMOVDQU64     X1, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y1, X1
 	VMOVQ         X1, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
 
-sumAVX512x16_lane13_stored:
+sumAVX512YMMx16_lane13_stored:
 	CMPQ      R9, $0x0000000e
-	JLE       sumAVX512x16_stored
+	JLE       sumAVX512YMMx16_stored
 	MOVLQSX   56(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x16_lane14_not32
+	JNE       sumAVX512YMMx16_lane14_not32
 	VMOVDQU64 Y5, (SI)(R12*1)
-	JMP       sumAVX512x16_lane14_stored
+	JMP       sumAVX512YMMx16_lane14_stored
 
-sumAVX512x16_lane14_not32:
+sumAVX512YMMx16_lane14_not32:
 	VMOVDQU64     X5, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y5, X1
 	VMOVQ         X1, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
 
-sumAVX512x16_lane14_stored:
+sumAVX512YMMx16_lane14_stored:
 	CMPQ      R9, $0x0000000f
-	JLE       sumAVX512x16_stored
+	JLE       sumAVX512YMMx16_stored
 	MOVLQSX   60(R10), R9
 	IMULQ     R11, R9
 	MOVQ      size+80(FP), R10
 	CMPQ      R10, $0x20
-	JNE       sumAVX512x16_lane15_not32
+	JNE       sumAVX512YMMx16_lane15_not32
 	VMOVDQU64 Y0, (SI)(R9*1)
-	JMP       sumAVX512x16_lane15_stored
+	JMP       sumAVX512YMMx16_lane15_stored
 
-sumAVX512x16_lane15_not32:
+sumAVX512YMMx16_lane15_not32:
 	VMOVDQU64     X0, (SI)(R9*1)
 	VEXTRACTI32X4 $0x01, Y0, X0
 	VMOVQ         X0, 16(SI)(R9*1)
 	VPEXTRD       $0x02, X0, 24(SI)(R9*1)
 
-sumAVX512x16_lane15_stored:
-sumAVX512x16_stored:
+sumAVX512YMMx16_lane15_stored:
+sumAVX512YMMx16_stored:
 	MOVQ         iv+72(FP), SI
 	VPBROADCASTD (SI), Y0
 	VPBROADCASTD 4(SI), Y1
@@ -10288,29 +10288,29 @@ sumAVX512x16_stored:
 	VPBROADCASTD 24(SI), Y14
 	VPBROADCASTD 28(SI), Y15
 
-sumAVX512x16_next:
+sumAVX512YMMx16_next:
 	MOVQ CX, SI
 	MOVQ DX, R9
 	LEAQ 64(BX), R10
 	CMPQ R10, DI
-	JLE  sumAVX512x16_same
+	JLE  sumAVX512YMMx16_same
 	XORQ R10, R10
 	ADDQ $0x00000080, SI
 	ADDQ $0x00000080, R9
 
-sumAVX512x16_same:
+sumAVX512YMMx16_same:
 	CMPQ R8, $0x01
-	JNE  sumAVX512x16_more
+	JNE  sumAVX512YMMx16_more
 	MOVQ CX, SI
 	MOVQ DX, R9
 	MOVQ BX, R10
 
-sumAVX512x16_more:
+sumAVX512YMMx16_more:
 	MOVQ SI, CX
 	MOVQ R9, DX
 	MOVQ R10, BX
 	DECQ R8
-	JNZ  sumAVX512x16_loop
+	JNZ  sumAVX512YMMx16_loop
 	VZEROUPPER
 	RET
 
@@ -11186,9 +11186,9 @@ DATA sha256padbytes<>+16(SB)/8, $0x8080808080808080
 DATA sha256padbytes<>+24(SB)/8, $0x8080808080808080
 GLOBL sha256padbytes<>(SB), RODATA|NOPTR, $32
 
-// func sumZMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
+// func sumAVX512ZMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumZMMx16(SB), $8760-88
+TEXT ·sumAVX512ZMMx16(SB), $8760-88
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
 	ANDQ $-64, AX
@@ -11197,7 +11197,7 @@ TEXT ·sumZMMx16(SB), $8760-88
 	MOVQ idx_len+32(FP), BX
 	XORQ SI, SI
 
-sumZMMx16_gather:
+sumAVX512ZMMx16_gather:
 	MOVLQSX      (DX)(SI*4), DI
 	LEAQ         (DI)(DI*2), DI
 	MOVQ         (CX)(DI*8), R8
@@ -11209,7 +11209,7 @@ sumZMMx16_gather:
 	MOVQ         DI, 6712(SP)(SI*8)
 	INCQ         SI
 	CMPQ         SI, BX
-	JB           sumZMMx16_gather
+	JB           sumAVX512ZMMx16_gather
 	LEAQ         4664(SP), CX
 	LEAQ         6712(SP), DX
 	XORQ         BX, BX
@@ -11229,7 +11229,7 @@ sumZMMx16_gather:
 	VPBROADCASTD 24(SI), Z6
 	VPBROADCASTD 28(SI), Z7
 
-sumZMMx16_loop:
+sumAVX512ZMMx16_loop:
 	VMOVDQU32    sha256bswap<>+0(SB), Y8
 	MOVQ         BX, SI
 	SHLQ         $0x04, SI
@@ -11648,7 +11648,7 @@ sumZMMx16_loop:
 	LEAQ         sha256consts<>+0(SB), R9
 	MOVQ         $0x00000003, R10
 
-sumZMMx16_rounds:
+sumAVX512ZMMx16_rounds:
 	VMOVDQU32     64(SI), Z9
 	VPRORD        $0x07, Z9, Z10
 	VPRORD        $0x12, Z9, Z11
@@ -12166,7 +12166,7 @@ sumZMMx16_rounds:
 	ADDQ          $0x00000400, SI
 	ADDQ          $0x00000040, R9
 	DECQ          R10
-	JNZ           sumZMMx16_rounds
+	JNZ           sumAVX512ZMMx16_rounds
 	VPADDD.BCST   (R9), Z7, Z7
 	VPADDD        (SI), Z7, Z7
 	VPRORD        $0x06, Z4, Z9
@@ -12480,7 +12480,7 @@ sumZMMx16_rounds:
 	VPADDD        4480(AX), Z6, Z6
 	VPADDD        4544(AX), Z7, Z7
 	CMPQ          BX, DI
-	JNE           sumZMMx16_next
+	JNE           sumAVX512ZMMx16_next
 	VEXTRACTI64X4 $0x01, Z0, Y9
 	VEXTRACTI64X4 $0x01, Z1, Y10
 	VEXTRACTI64X4 $0x01, Z2, Y11
@@ -12540,141 +12540,141 @@ sumZMMx16_rounds:
 	VSHUFI64X2    $0x03, Y4, Y0, Y0
 	VPSHUFB       Y8, Y0, Y0
 	CMPQ          R9, $0x00000000
-	JLE           sumZMMx16_stored
+	JLE           sumAVX512ZMMx16_stored
 	MOVLQSX       (R10), R12
 	IMULQ         R11, R12
 	MOVQ          size+80(FP), R13
 	CMPQ          R13, $0x20
-	JNE           sumZMMx16_lane0_not32
+	JNE           sumAVX512ZMMx16_lane0_not32
 	VMOVDQU64     Y6, (SI)(R12*1)
-	JMP           sumZMMx16_lane0_stored
+	JMP           sumAVX512ZMMx16_lane0_stored
 
-sumZMMx16_lane0_not32:
+sumAVX512ZMMx16_lane0_not32:
 	VMOVDQU64     X6, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y6, X4
 	VMOVQ         X4, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X4, 24(SI)(R12*1)
 
-sumZMMx16_lane0_stored:
+sumAVX512ZMMx16_lane0_stored:
 	CMPQ      R9, $0x00000001
-	JLE       sumZMMx16_stored
+	JLE       sumAVX512ZMMx16_stored
 	MOVLQSX   4(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumZMMx16_lane1_not32
+	JNE       sumAVX512ZMMx16_lane1_not32
 	VMOVDQU64 Y7, (SI)(R12*1)
-	JMP       sumZMMx16_lane1_stored
+	JMP       sumAVX512ZMMx16_lane1_stored
 
-sumZMMx16_lane1_not32:
+sumAVX512ZMMx16_lane1_not32:
 	VMOVDQU64     X7, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y7, X4
 	VMOVQ         X4, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X4, 24(SI)(R12*1)
 
-sumZMMx16_lane1_stored:
+sumAVX512ZMMx16_lane1_stored:
 	CMPQ      R9, $0x00000002
-	JLE       sumZMMx16_stored
+	JLE       sumAVX512ZMMx16_stored
 	MOVLQSX   8(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumZMMx16_lane2_not32
+	JNE       sumAVX512ZMMx16_lane2_not32
 	VMOVDQU64 Y2, (SI)(R12*1)
-	JMP       sumZMMx16_lane2_stored
+	JMP       sumAVX512ZMMx16_lane2_stored
 
-sumZMMx16_lane2_not32:
+sumAVX512ZMMx16_lane2_not32:
 	VMOVDQU64     X2, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y2, X2
 	VMOVQ         X2, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
 
-sumZMMx16_lane2_stored:
+sumAVX512ZMMx16_lane2_stored:
 	CMPQ      R9, $0x00000003
-	JLE       sumZMMx16_stored
+	JLE       sumAVX512ZMMx16_stored
 	MOVLQSX   12(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumZMMx16_lane3_not32
+	JNE       sumAVX512ZMMx16_lane3_not32
 	VMOVDQU64 Y17, (SI)(R12*1)
-	JMP       sumZMMx16_lane3_stored
+	JMP       sumAVX512ZMMx16_lane3_stored
 
-sumZMMx16_lane3_not32:
+sumAVX512ZMMx16_lane3_not32:
 	VMOVDQU64     X17, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y17, X2
 	VMOVQ         X2, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
 
-sumZMMx16_lane3_stored:
+sumAVX512ZMMx16_lane3_stored:
 	CMPQ      R9, $0x00000004
-	JLE       sumZMMx16_stored
+	JLE       sumAVX512ZMMx16_stored
 	MOVLQSX   16(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumZMMx16_lane4_not32
+	JNE       sumAVX512ZMMx16_lane4_not32
 	VMOVDQU64 Y3, (SI)(R12*1)
-	JMP       sumZMMx16_lane4_stored
+	JMP       sumAVX512ZMMx16_lane4_stored
 
-sumZMMx16_lane4_not32:
+sumAVX512ZMMx16_lane4_not32:
 	VMOVDQU64     X3, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y3, X2
 	VMOVQ         X2, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
 
-sumZMMx16_lane4_stored:
+sumAVX512ZMMx16_lane4_stored:
 	CMPQ      R9, $0x00000005
-	JLE       sumZMMx16_stored
+	JLE       sumAVX512ZMMx16_stored
 	MOVLQSX   20(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumZMMx16_lane5_not32
+	JNE       sumAVX512ZMMx16_lane5_not32
 	VMOVDQU64 Y1, (SI)(R12*1)
-	JMP       sumZMMx16_lane5_stored
+	JMP       sumAVX512ZMMx16_lane5_stored
 
-sumZMMx16_lane5_not32:
+sumAVX512ZMMx16_lane5_not32:
 	VMOVDQU64     X1, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y1, X1
 	VMOVQ         X1, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
 
-sumZMMx16_lane5_stored:
+sumAVX512ZMMx16_lane5_stored:
 	CMPQ      R9, $0x00000006
-	JLE       sumZMMx16_stored
+	JLE       sumAVX512ZMMx16_stored
 	MOVLQSX   24(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumZMMx16_lane6_not32
+	JNE       sumAVX512ZMMx16_lane6_not32
 	VMOVDQU64 Y5, (SI)(R12*1)
-	JMP       sumZMMx16_lane6_stored
+	JMP       sumAVX512ZMMx16_lane6_stored
 
-sumZMMx16_lane6_not32:
+sumAVX512ZMMx16_lane6_not32:
 	VMOVDQU64     X5, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y5, X1
 	VMOVQ         X1, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
 
-sumZMMx16_lane6_stored:
+sumAVX512ZMMx16_lane6_stored:
 	CMPQ      R9, $0x00000007
-	JLE       sumZMMx16_stored
+	JLE       sumAVX512ZMMx16_stored
 	MOVLQSX   28(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumZMMx16_lane7_not32
+	JNE       sumAVX512ZMMx16_lane7_not32
 	VMOVDQU64 Y0, (SI)(R12*1)
-	JMP       sumZMMx16_lane7_stored
+	JMP       sumAVX512ZMMx16_lane7_stored
 
-sumZMMx16_lane7_not32:
+sumAVX512ZMMx16_lane7_not32:
 	VMOVDQU64     X0, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y0, X0
 	VMOVQ         X0, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X0, 24(SI)(R12*1)
 
-sumZMMx16_lane7_stored:
+sumAVX512ZMMx16_lane7_stored:
 	VMOVDQA32   Y9, Y0
 	VMOVDQA32   Y10, Y1
 	VMOVDQA32   Y11, Y2
@@ -12716,142 +12716,142 @@ sumZMMx16_lane7_stored:
 	VSHUFI64X2  $0x03, Y4, Y0, Y0
 	VPSHUFB     Y8, Y0, Y0
 	CMPQ        R9, $0x00000008
-	JLE         sumZMMx16_stored
+	JLE         sumAVX512ZMMx16_stored
 	MOVLQSX     32(R10), R12
 	IMULQ       R11, R12
 	MOVQ        size+80(FP), R13
 	CMPQ        R13, $0x20
-	JNE         sumZMMx16_lane8_not32
+	JNE         sumAVX512ZMMx16_lane8_not32
 	VMOVDQU64   Y6, (SI)(R12*1)
-	JMP         sumZMMx16_lane8_stored
+	JMP         sumAVX512ZMMx16_lane8_stored
 
-sumZMMx16_lane8_not32:
+sumAVX512ZMMx16_lane8_not32:
 	VMOVDQU64     X6, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y6, X4
 	VMOVQ         X4, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X4, 24(SI)(R12*1)
 
-sumZMMx16_lane8_stored:
+sumAVX512ZMMx16_lane8_stored:
 	CMPQ      R9, $0x00000009
-	JLE       sumZMMx16_stored
+	JLE       sumAVX512ZMMx16_stored
 	MOVLQSX   36(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumZMMx16_lane9_not32
+	JNE       sumAVX512ZMMx16_lane9_not32
 	VMOVDQU64 Y7, (SI)(R12*1)
-	JMP       sumZMMx16_lane9_stored
+	JMP       sumAVX512ZMMx16_lane9_stored
 
-sumZMMx16_lane9_not32:
+sumAVX512ZMMx16_lane9_not32:
 	VMOVDQU64     X7, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y7, X4
 	VMOVQ         X4, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X4, 24(SI)(R12*1)
 
-sumZMMx16_lane9_stored:
+sumAVX512ZMMx16_lane9_stored:
 	CMPQ      R9, $0x0000000a
-	JLE       sumZMMx16_stored
+	JLE       sumAVX512ZMMx16_stored
 	MOVLQSX   40(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumZMMx16_lane10_not32
+	JNE       sumAVX512ZMMx16_lane10_not32
 	VMOVDQU64 Y2, (SI)(R12*1)
-	JMP       sumZMMx16_lane10_stored
+	JMP       sumAVX512ZMMx16_lane10_stored
 
-sumZMMx16_lane10_not32:
+sumAVX512ZMMx16_lane10_not32:
 	VMOVDQU64     X2, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y2, X2
 	VMOVQ         X2, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
 
-sumZMMx16_lane10_stored:
+sumAVX512ZMMx16_lane10_stored:
 	CMPQ      R9, $0x0000000b
-	JLE       sumZMMx16_stored
+	JLE       sumAVX512ZMMx16_stored
 	MOVLQSX   44(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumZMMx16_lane11_not32
+	JNE       sumAVX512ZMMx16_lane11_not32
 	VMOVDQU64 Y9, (SI)(R12*1)
-	JMP       sumZMMx16_lane11_stored
+	JMP       sumAVX512ZMMx16_lane11_stored
 
-sumZMMx16_lane11_not32:
+sumAVX512ZMMx16_lane11_not32:
 	VMOVDQU64     X9, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y9, X2
 	VMOVQ         X2, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
 
-sumZMMx16_lane11_stored:
+sumAVX512ZMMx16_lane11_stored:
 	CMPQ      R9, $0x0000000c
-	JLE       sumZMMx16_stored
+	JLE       sumAVX512ZMMx16_stored
 	MOVLQSX   48(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumZMMx16_lane12_not32
+	JNE       sumAVX512ZMMx16_lane12_not32
 	VMOVDQU64 Y3, (SI)(R12*1)
-	JMP       sumZMMx16_lane12_stored
+	JMP       sumAVX512ZMMx16_lane12_stored
 
-sumZMMx16_lane12_not32:
+sumAVX512ZMMx16_lane12_not32:
 	VMOVDQU64     X3, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y3, X2
 	VMOVQ         X2, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X2, 24(SI)(R12*1)
 
-sumZMMx16_lane12_stored:
+sumAVX512ZMMx16_lane12_stored:
 	CMPQ      R9, $0x0000000d
-	JLE       sumZMMx16_stored
+	JLE       sumAVX512ZMMx16_stored
 	MOVLQSX   52(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumZMMx16_lane13_not32
+	JNE       sumAVX512ZMMx16_lane13_not32
 	VMOVDQU64 Y1, (SI)(R12*1)
-	JMP       sumZMMx16_lane13_stored
+	JMP       sumAVX512ZMMx16_lane13_stored
 
-sumZMMx16_lane13_not32:
+sumAVX512ZMMx16_lane13_not32:
 	VMOVDQU64     X1, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y1, X1
 	VMOVQ         X1, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
 
-sumZMMx16_lane13_stored:
+sumAVX512ZMMx16_lane13_stored:
 	CMPQ      R9, $0x0000000e
-	JLE       sumZMMx16_stored
+	JLE       sumAVX512ZMMx16_stored
 	MOVLQSX   56(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x20
-	JNE       sumZMMx16_lane14_not32
+	JNE       sumAVX512ZMMx16_lane14_not32
 	VMOVDQU64 Y5, (SI)(R12*1)
-	JMP       sumZMMx16_lane14_stored
+	JMP       sumAVX512ZMMx16_lane14_stored
 
-sumZMMx16_lane14_not32:
+sumAVX512ZMMx16_lane14_not32:
 	VMOVDQU64     X5, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y5, X1
 	VMOVQ         X1, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
 
-sumZMMx16_lane14_stored:
+sumAVX512ZMMx16_lane14_stored:
 	CMPQ      R9, $0x0000000f
-	JLE       sumZMMx16_stored
+	JLE       sumAVX512ZMMx16_stored
 	MOVLQSX   60(R10), R9
 	IMULQ     R11, R9
 	MOVQ      size+80(FP), R10
 	CMPQ      R10, $0x20
-	JNE       sumZMMx16_lane15_not32
+	JNE       sumAVX512ZMMx16_lane15_not32
 	VMOVDQU64 Y0, (SI)(R9*1)
-	JMP       sumZMMx16_lane15_stored
+	JMP       sumAVX512ZMMx16_lane15_stored
 
-sumZMMx16_lane15_not32:
+sumAVX512ZMMx16_lane15_not32:
 	VMOVDQU64     X0, (SI)(R9*1)
 	VEXTRACTI32X4 $0x01, Y0, X0
 	VMOVQ         X0, 16(SI)(R9*1)
 	VPEXTRD       $0x02, X0, 24(SI)(R9*1)
 
-sumZMMx16_lane15_stored:
-sumZMMx16_stored:
+sumAVX512ZMMx16_lane15_stored:
+sumAVX512ZMMx16_stored:
 	MOVQ         iv+72(FP), SI
 	VPBROADCASTD (SI), Z0
 	VPBROADCASTD 4(SI), Z1
@@ -12862,28 +12862,28 @@ sumZMMx16_stored:
 	VPBROADCASTD 24(SI), Z6
 	VPBROADCASTD 28(SI), Z7
 
-sumZMMx16_next:
+sumAVX512ZMMx16_next:
 	MOVQ CX, SI
 	MOVQ DX, R9
 	LEAQ 64(BX), R10
 	CMPQ R10, DI
-	JLE  sumZMMx16_same
+	JLE  sumAVX512ZMMx16_same
 	XORQ R10, R10
 	ADDQ $0x00000080, SI
 	ADDQ $0x00000080, R9
 
-sumZMMx16_same:
+sumAVX512ZMMx16_same:
 	CMPQ R8, $0x01
-	JNE  sumZMMx16_more
+	JNE  sumAVX512ZMMx16_more
 	MOVQ CX, SI
 	MOVQ DX, R9
 	MOVQ BX, R10
 
-sumZMMx16_more:
+sumAVX512ZMMx16_more:
 	MOVQ SI, CX
 	MOVQ R9, DX
 	MOVQ R10, BX
 	DECQ R8
-	JNZ  sumZMMx16_loop
+	JNZ  sumAVX512ZMMx16_loop
 	VZEROUPPER
 	RET

@@ -23,18 +23,18 @@ var singles = []kernel.Single[State]{
 
 func batches(init *State, size int) []kernel.Batch {
 	iv := (*byte)(unsafe.Pointer(init))
-	return []kernel.Batch{{Name: "avx512x8", Level: cpu.AVX512, Lanes: 8, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
-		sumAVX512x8(msgs, idx, n, out, nblocks, iv, size)
-	}}, {Name: "zmmx8", Level: cpu.AVX512, Lanes: 8, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
-		sumZMMx8(msgs, idx, n, out, nblocks, iv, size)
+	return []kernel.Batch{{Name: "avx512ymmx8", Level: cpu.AVX512, Lanes: 8, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
+		sumAVX512YMMx8(msgs, idx, n, out, nblocks, iv, size)
+	}}, {Name: "avx512zmmx8", Level: cpu.AVX512, Lanes: 8, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
+		sumAVX512ZMMx8(msgs, idx, n, out, nblocks, iv, size)
 	}}}
 }
 
 var multis = []kernel.Multi[State]{
 	generic,
 	{Name: "avx2x4", Level: cpu.AVX2, Lanes: 4, Fn: blocksAVX2x4},
-	{Name: "avx512x8", Level: cpu.AVX512, Lanes: 8, Fn: blocksAVX512x8},
-	{Name: "zmmx8", Level: cpu.AVX512, Lanes: 8, Fn: blocksZMMx8},
+	{Name: "avx512ymmx8", Level: cpu.AVX512, Lanes: 8, Fn: blocksAVX512YMMx8},
+	{Name: "avx512zmmx8", Level: cpu.AVX512, Lanes: 8, Fn: blocksAVX512ZMMx8},
 }
 
 // stdlibBlock is a crypto/sha512 digest with room for its marshalled

@@ -1856,9 +1856,9 @@ DATA ror64by8<>+30(SB)/1, $0x0f
 DATA ror64by8<>+31(SB)/1, $0x08
 GLOBL ror64by8<>(SB), RODATA|NOPTR, $32
 
-// func blockAVX512x8(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)
+// func blockAVX512YMMx8(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL
-TEXT ·blockAVX512x8(SB), $5688-24
+TEXT ·blockAVX512YMMx8(SB), $5688-24
 	LEAQ      (SP), AX
 	ADDQ      $0x38, AX
 	ANDQ      $-64, AX
@@ -1884,22 +1884,22 @@ TEXT ·blockAVX512x8(SB), $5688-24
 	VMOVDQU64 480(CX), Y15
 
 avx512_loop:
-	// warm: the first 13312 bytes of blockAVX512x8, every 64 blocks
+	// warm: the first 13312 bytes of blockAVX512YMMx8, every 64 blocks
 	TESTQ $0x0000003f, BX
-	JNZ   blockAVX512x8_warm_skip
-	LEAQ  ·blockAVX512x8+0(SB), DI
+	JNZ   blockAVX512YMMx8_warm_skip
+	LEAQ  ·blockAVX512YMMx8+0(SB), DI
 	MOVQ  $0x00000034, R8
 
-blockAVX512x8_warm:
+blockAVX512YMMx8_warm:
 	MOVL (DI), R9
 	MOVL 64(DI), R9
 	MOVL 128(DI), R9
 	MOVL 192(DI), R9
 	ADDQ $0x00000100, DI
 	DECQ R8
-	JNZ  blockAVX512x8_warm
+	JNZ  blockAVX512YMMx8_warm
 
-blockAVX512x8_warm_skip:
+blockAVX512YMMx8_warm_skip:
 	VMOVDQU64   sha512bswap<>+0(SB), Y16
 	MOVQ        (DX), DI
 	VMOVDQU64   (DI)(SI*1), Y17
@@ -3792,9 +3792,9 @@ avx512_rounds:
 	VZEROUPPER
 	RET
 
-// func blockZMMx8(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)
+// func blockAVX512ZMMx8(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL
-TEXT ·blockZMMx8(SB), $5688-24
+TEXT ·blockAVX512ZMMx8(SB), $5688-24
 	LEAQ      (SP), AX
 	ADDQ      $0x38, AX
 	ANDQ      $-64, AX
@@ -3812,22 +3812,22 @@ TEXT ·blockZMMx8(SB), $5688-24
 	VMOVDQU64 448(CX), Z7
 
 avx512_loop:
-	// warm: the first 13312 bytes of blockZMMx8, every 64 blocks
+	// warm: the first 13312 bytes of blockAVX512ZMMx8, every 64 blocks
 	TESTQ $0x0000003f, BX
-	JNZ   blockZMMx8_warm_skip
-	LEAQ  ·blockZMMx8+0(SB), DI
+	JNZ   blockAVX512ZMMx8_warm_skip
+	LEAQ  ·blockAVX512ZMMx8+0(SB), DI
 	MOVQ  $0x00000034, R8
 
-blockZMMx8_warm:
+blockAVX512ZMMx8_warm:
 	MOVL (DI), R9
 	MOVL 64(DI), R9
 	MOVL 128(DI), R9
 	MOVL 192(DI), R9
 	ADDQ $0x00000100, DI
 	DECQ R8
-	JNZ  blockZMMx8_warm
+	JNZ  blockAVX512ZMMx8_warm
 
-blockZMMx8_warm_skip:
+blockAVX512ZMMx8_warm_skip:
 	VMOVDQU64   sha512bswap<>+0(SB), Y8
 	MOVQ        (DX), DI
 	VMOVDQU64   (DI)(SI*1), Y9
@@ -4878,9 +4878,9 @@ avx512_rounds:
 	VZEROUPPER
 	RET
 
-// func sumAVX512x8(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
+// func sumAVX512YMMx8(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumAVX512x8(SB), $9784-88
+TEXT ·sumAVX512YMMx8(SB), $9784-88
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
 	ANDQ $-64, AX
@@ -4889,7 +4889,7 @@ TEXT ·sumAVX512x8(SB), $9784-88
 	MOVQ idx_len+32(FP), BX
 	XORQ SI, SI
 
-sumAVX512x8_gather:
+sumAVX512YMMx8_gather:
 	MOVLQSX      (DX)(SI*4), DI
 	LEAQ         (DI)(DI*2), DI
 	MOVQ         (CX)(DI*8), R8
@@ -4901,7 +4901,7 @@ sumAVX512x8_gather:
 	MOVQ         DI, 7736(SP)(SI*8)
 	INCQ         SI
 	CMPQ         SI, BX
-	JB           sumAVX512x8_gather
+	JB           sumAVX512YMMx8_gather
 	LEAQ         5688(SP), CX
 	LEAQ         7736(SP), DX
 	XORQ         BX, BX
@@ -4929,7 +4929,7 @@ sumAVX512x8_gather:
 	VPBROADCASTQ 48(SI), Y14
 	VPBROADCASTQ 56(SI), Y15
 
-sumAVX512x8_loop:
+sumAVX512YMMx8_loop:
 	VMOVDQU64    sha512bswap<>+0(SB), Y16
 	MOVQ         BX, SI
 	SHLQ         $0x04, SI
@@ -5300,7 +5300,7 @@ sumAVX512x8_loop:
 	LEAQ         sha512consts<>+0(SB), R9
 	MOVQ         $0x00000004, R10
 
-sumAVX512x8_rounds:
+sumAVX512YMMx8_rounds:
 	VMOVDQU64   64(SI), Y17
 	VPRORQ      $0x01, Y17, Y18
 	VPRORQ      $0x08, Y17, Y19
@@ -6332,7 +6332,7 @@ sumAVX512x8_rounds:
 	ADDQ        $0x00000400, SI
 	ADDQ        $0x00000080, R9
 	DECQ        R10
-	JNZ         sumAVX512x8_rounds
+	JNZ         sumAVX512YMMx8_rounds
 	VPADDQ.BCST (R9), Y7, Y7
 	VPADDQ      (SI), Y7, Y7
 	VPRORQ      $0x0e, Y4, Y17
@@ -6958,7 +6958,7 @@ sumAVX512x8_rounds:
 	VPADDQ      5536(AX), Y14, Y14
 	VPADDQ      5600(AX), Y15, Y15
 	CMPQ        BX, DI
-	JNE         sumAVX512x8_next
+	JNE         sumAVX512YMMx8_next
 	LEAQ        5688(SP), SI
 	NEGQ        SI
 	ADDQ        CX, SI
@@ -7002,129 +7002,129 @@ sumAVX512x8_rounds:
 	VSHUFI64X2  $0x03, Y5, Y2, Y2
 	VPSHUFB     Y16, Y2, Y2
 	CMPQ        R9, $0x00000000
-	JLE         sumAVX512x8_stored
+	JLE         sumAVX512YMMx8_stored
 	MOVLQSX     (R10), R12
 	IMULQ       R11, R12
 	MOVQ        size+80(FP), R13
 	CMPQ        R13, $0x40
-	JNE         sumAVX512x8_lane0_not64
+	JNE         sumAVX512YMMx8_lane0_not64
 	VMOVDQU64   Y3, (SI)(R12*1)
 	VMOVDQU64   Y6, 32(SI)(R12*1)
-	JMP         sumAVX512x8_lane0_stored
+	JMP         sumAVX512YMMx8_lane0_stored
 
-sumAVX512x8_lane0_not64:
+sumAVX512YMMx8_lane0_not64:
 	CMPQ      R13, $0x30
-	JNE       sumAVX512x8_lane0_not48
+	JNE       sumAVX512YMMx8_lane0_not48
 	VMOVDQU64 Y3, (SI)(R12*1)
 	VMOVDQU64 X6, 32(SI)(R12*1)
-	JMP       sumAVX512x8_lane0_stored
+	JMP       sumAVX512YMMx8_lane0_stored
 
-sumAVX512x8_lane0_not48:
+sumAVX512YMMx8_lane0_not48:
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x8_lane0_not32
+	JNE       sumAVX512YMMx8_lane0_not32
 	VMOVDQU64 Y3, (SI)(R12*1)
-	JMP       sumAVX512x8_lane0_stored
+	JMP       sumAVX512YMMx8_lane0_stored
 
-sumAVX512x8_lane0_not32:
+sumAVX512YMMx8_lane0_not32:
 	VMOVDQU64     X3, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y3, X3
 	VMOVQ         X3, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X3, 24(SI)(R12*1)
 
-sumAVX512x8_lane0_stored:
+sumAVX512YMMx8_lane0_stored:
 	CMPQ      R9, $0x00000001
-	JLE       sumAVX512x8_stored
+	JLE       sumAVX512YMMx8_stored
 	MOVLQSX   4(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x40
-	JNE       sumAVX512x8_lane1_not64
+	JNE       sumAVX512YMMx8_lane1_not64
 	VMOVDQU64 Y18, (SI)(R12*1)
 	VMOVDQU64 Y17, 32(SI)(R12*1)
-	JMP       sumAVX512x8_lane1_stored
+	JMP       sumAVX512YMMx8_lane1_stored
 
-sumAVX512x8_lane1_not64:
+sumAVX512YMMx8_lane1_not64:
 	CMPQ      R13, $0x30
-	JNE       sumAVX512x8_lane1_not48
+	JNE       sumAVX512YMMx8_lane1_not48
 	VMOVDQU64 Y18, (SI)(R12*1)
 	VMOVDQU64 X17, 32(SI)(R12*1)
-	JMP       sumAVX512x8_lane1_stored
+	JMP       sumAVX512YMMx8_lane1_stored
 
-sumAVX512x8_lane1_not48:
+sumAVX512YMMx8_lane1_not48:
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x8_lane1_not32
+	JNE       sumAVX512YMMx8_lane1_not32
 	VMOVDQU64 Y18, (SI)(R12*1)
-	JMP       sumAVX512x8_lane1_stored
+	JMP       sumAVX512YMMx8_lane1_stored
 
-sumAVX512x8_lane1_not32:
+sumAVX512YMMx8_lane1_not32:
 	VMOVDQU64     X18, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y18, X3
 	VMOVQ         X3, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X3, 24(SI)(R12*1)
 
-sumAVX512x8_lane1_stored:
+sumAVX512YMMx8_lane1_stored:
 	CMPQ      R9, $0x00000002
-	JLE       sumAVX512x8_stored
+	JLE       sumAVX512YMMx8_stored
 	MOVLQSX   8(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x40
-	JNE       sumAVX512x8_lane2_not64
+	JNE       sumAVX512YMMx8_lane2_not64
 	VMOVDQU64 Y1, (SI)(R12*1)
 	VMOVDQU64 Y4, 32(SI)(R12*1)
-	JMP       sumAVX512x8_lane2_stored
+	JMP       sumAVX512YMMx8_lane2_stored
 
-sumAVX512x8_lane2_not64:
+sumAVX512YMMx8_lane2_not64:
 	CMPQ      R13, $0x30
-	JNE       sumAVX512x8_lane2_not48
+	JNE       sumAVX512YMMx8_lane2_not48
 	VMOVDQU64 Y1, (SI)(R12*1)
 	VMOVDQU64 X4, 32(SI)(R12*1)
-	JMP       sumAVX512x8_lane2_stored
+	JMP       sumAVX512YMMx8_lane2_stored
 
-sumAVX512x8_lane2_not48:
+sumAVX512YMMx8_lane2_not48:
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x8_lane2_not32
+	JNE       sumAVX512YMMx8_lane2_not32
 	VMOVDQU64 Y1, (SI)(R12*1)
-	JMP       sumAVX512x8_lane2_stored
+	JMP       sumAVX512YMMx8_lane2_stored
 
-sumAVX512x8_lane2_not32:
+sumAVX512YMMx8_lane2_not32:
 	VMOVDQU64     X1, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y1, X1
 	VMOVQ         X1, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
 
-sumAVX512x8_lane2_stored:
+sumAVX512YMMx8_lane2_stored:
 	CMPQ      R9, $0x00000003
-	JLE       sumAVX512x8_stored
+	JLE       sumAVX512YMMx8_stored
 	MOVLQSX   12(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x40
-	JNE       sumAVX512x8_lane3_not64
+	JNE       sumAVX512YMMx8_lane3_not64
 	VMOVDQU64 Y0, (SI)(R12*1)
 	VMOVDQU64 Y2, 32(SI)(R12*1)
-	JMP       sumAVX512x8_lane3_stored
+	JMP       sumAVX512YMMx8_lane3_stored
 
-sumAVX512x8_lane3_not64:
+sumAVX512YMMx8_lane3_not64:
 	CMPQ      R13, $0x30
-	JNE       sumAVX512x8_lane3_not48
+	JNE       sumAVX512YMMx8_lane3_not48
 	VMOVDQU64 Y0, (SI)(R12*1)
 	VMOVDQU64 X2, 32(SI)(R12*1)
-	JMP       sumAVX512x8_lane3_stored
+	JMP       sumAVX512YMMx8_lane3_stored
 
-sumAVX512x8_lane3_not48:
+sumAVX512YMMx8_lane3_not48:
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x8_lane3_not32
+	JNE       sumAVX512YMMx8_lane3_not32
 	VMOVDQU64 Y0, (SI)(R12*1)
-	JMP       sumAVX512x8_lane3_stored
+	JMP       sumAVX512YMMx8_lane3_stored
 
-sumAVX512x8_lane3_not32:
+sumAVX512YMMx8_lane3_not32:
 	VMOVDQU64     X0, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y0, X0
 	VMOVQ         X0, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X0, 24(SI)(R12*1)
 
-sumAVX512x8_lane3_stored:
+sumAVX512YMMx8_lane3_stored:
 	VMOVDQA64   Y8, Y0
 	VMOVDQA64   Y9, Y1
 	VMOVDQA64   Y10, Y2
@@ -7158,130 +7158,130 @@ sumAVX512x8_lane3_stored:
 	VSHUFI64X2  $0x03, Y6, Y2, Y2
 	VPSHUFB     Y16, Y2, Y2
 	CMPQ        R9, $0x00000004
-	JLE         sumAVX512x8_stored
+	JLE         sumAVX512YMMx8_stored
 	MOVLQSX     16(R10), R12
 	IMULQ       R11, R12
 	MOVQ        size+80(FP), R13
 	CMPQ        R13, $0x40
-	JNE         sumAVX512x8_lane4_not64
+	JNE         sumAVX512YMMx8_lane4_not64
 	VMOVDQU64   Y3, (SI)(R12*1)
 	VMOVDQU64   Y7, 32(SI)(R12*1)
-	JMP         sumAVX512x8_lane4_stored
+	JMP         sumAVX512YMMx8_lane4_stored
 
-sumAVX512x8_lane4_not64:
+sumAVX512YMMx8_lane4_not64:
 	CMPQ      R13, $0x30
-	JNE       sumAVX512x8_lane4_not48
+	JNE       sumAVX512YMMx8_lane4_not48
 	VMOVDQU64 Y3, (SI)(R12*1)
 	VMOVDQU64 X7, 32(SI)(R12*1)
-	JMP       sumAVX512x8_lane4_stored
+	JMP       sumAVX512YMMx8_lane4_stored
 
-sumAVX512x8_lane4_not48:
+sumAVX512YMMx8_lane4_not48:
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x8_lane4_not32
+	JNE       sumAVX512YMMx8_lane4_not32
 	VMOVDQU64 Y3, (SI)(R12*1)
-	JMP       sumAVX512x8_lane4_stored
+	JMP       sumAVX512YMMx8_lane4_stored
 
-sumAVX512x8_lane4_not32:
+sumAVX512YMMx8_lane4_not32:
 	VMOVDQU64     X3, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y3, X3
 	VMOVQ         X3, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X3, 24(SI)(R12*1)
 
-sumAVX512x8_lane4_stored:
+sumAVX512YMMx8_lane4_stored:
 	CMPQ      R9, $0x00000005
-	JLE       sumAVX512x8_stored
+	JLE       sumAVX512YMMx8_stored
 	MOVLQSX   20(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x40
-	JNE       sumAVX512x8_lane5_not64
+	JNE       sumAVX512YMMx8_lane5_not64
 	VMOVDQU64 Y5, (SI)(R12*1)
 	VMOVDQU64 Y9, 32(SI)(R12*1)
-	JMP       sumAVX512x8_lane5_stored
+	JMP       sumAVX512YMMx8_lane5_stored
 
-sumAVX512x8_lane5_not64:
+sumAVX512YMMx8_lane5_not64:
 	CMPQ      R13, $0x30
-	JNE       sumAVX512x8_lane5_not48
+	JNE       sumAVX512YMMx8_lane5_not48
 	VMOVDQU64 Y5, (SI)(R12*1)
 	VMOVDQU64 X9, 32(SI)(R12*1)
-	JMP       sumAVX512x8_lane5_stored
+	JMP       sumAVX512YMMx8_lane5_stored
 
-sumAVX512x8_lane5_not48:
+sumAVX512YMMx8_lane5_not48:
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x8_lane5_not32
+	JNE       sumAVX512YMMx8_lane5_not32
 	VMOVDQU64 Y5, (SI)(R12*1)
-	JMP       sumAVX512x8_lane5_stored
+	JMP       sumAVX512YMMx8_lane5_stored
 
-sumAVX512x8_lane5_not32:
+sumAVX512YMMx8_lane5_not32:
 	VMOVDQU64     X5, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y5, X3
 	VMOVQ         X3, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X3, 24(SI)(R12*1)
 
-sumAVX512x8_lane5_stored:
+sumAVX512YMMx8_lane5_stored:
 	CMPQ      R9, $0x00000006
-	JLE       sumAVX512x8_stored
+	JLE       sumAVX512YMMx8_stored
 	MOVLQSX   24(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x40
-	JNE       sumAVX512x8_lane6_not64
+	JNE       sumAVX512YMMx8_lane6_not64
 	VMOVDQU64 Y1, (SI)(R12*1)
 	VMOVDQU64 Y4, 32(SI)(R12*1)
-	JMP       sumAVX512x8_lane6_stored
+	JMP       sumAVX512YMMx8_lane6_stored
 
-sumAVX512x8_lane6_not64:
+sumAVX512YMMx8_lane6_not64:
 	CMPQ      R13, $0x30
-	JNE       sumAVX512x8_lane6_not48
+	JNE       sumAVX512YMMx8_lane6_not48
 	VMOVDQU64 Y1, (SI)(R12*1)
 	VMOVDQU64 X4, 32(SI)(R12*1)
-	JMP       sumAVX512x8_lane6_stored
+	JMP       sumAVX512YMMx8_lane6_stored
 
-sumAVX512x8_lane6_not48:
+sumAVX512YMMx8_lane6_not48:
 	CMPQ      R13, $0x20
-	JNE       sumAVX512x8_lane6_not32
+	JNE       sumAVX512YMMx8_lane6_not32
 	VMOVDQU64 Y1, (SI)(R12*1)
-	JMP       sumAVX512x8_lane6_stored
+	JMP       sumAVX512YMMx8_lane6_stored
 
-sumAVX512x8_lane6_not32:
+sumAVX512YMMx8_lane6_not32:
 	VMOVDQU64     X1, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y1, X1
 	VMOVQ         X1, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
 
-sumAVX512x8_lane6_stored:
+sumAVX512YMMx8_lane6_stored:
 	CMPQ      R9, $0x00000007
-	JLE       sumAVX512x8_stored
+	JLE       sumAVX512YMMx8_stored
 	MOVLQSX   28(R10), R9
 	IMULQ     R11, R9
 	MOVQ      size+80(FP), R10
 	CMPQ      R10, $0x40
-	JNE       sumAVX512x8_lane7_not64
+	JNE       sumAVX512YMMx8_lane7_not64
 	VMOVDQU64 Y0, (SI)(R9*1)
 	VMOVDQU64 Y2, 32(SI)(R9*1)
-	JMP       sumAVX512x8_lane7_stored
+	JMP       sumAVX512YMMx8_lane7_stored
 
-sumAVX512x8_lane7_not64:
+sumAVX512YMMx8_lane7_not64:
 	CMPQ      R10, $0x30
-	JNE       sumAVX512x8_lane7_not48
+	JNE       sumAVX512YMMx8_lane7_not48
 	VMOVDQU64 Y0, (SI)(R9*1)
 	VMOVDQU64 X2, 32(SI)(R9*1)
-	JMP       sumAVX512x8_lane7_stored
+	JMP       sumAVX512YMMx8_lane7_stored
 
-sumAVX512x8_lane7_not48:
+sumAVX512YMMx8_lane7_not48:
 	CMPQ      R10, $0x20
-	JNE       sumAVX512x8_lane7_not32
+	JNE       sumAVX512YMMx8_lane7_not32
 	VMOVDQU64 Y0, (SI)(R9*1)
-	JMP       sumAVX512x8_lane7_stored
+	JMP       sumAVX512YMMx8_lane7_stored
 
-sumAVX512x8_lane7_not32:
+sumAVX512YMMx8_lane7_not32:
 	VMOVDQU64     X0, (SI)(R9*1)
 	VEXTRACTI32X4 $0x01, Y0, X0
 	VMOVQ         X0, 16(SI)(R9*1)
 	VPEXTRD       $0x02, X0, 24(SI)(R9*1)
 
-sumAVX512x8_lane7_stored:
-sumAVX512x8_stored:
+sumAVX512YMMx8_lane7_stored:
+sumAVX512YMMx8_stored:
 	MOVQ         iv+72(FP), SI
 	VPBROADCASTQ (SI), Y0
 	VPBROADCASTQ 8(SI), Y1
@@ -7300,29 +7300,29 @@ sumAVX512x8_stored:
 	VPBROADCASTQ 48(SI), Y14
 	VPBROADCASTQ 56(SI), Y15
 
-sumAVX512x8_next:
+sumAVX512YMMx8_next:
 	MOVQ CX, SI
 	MOVQ DX, R9
 	LEAQ 128(BX), R10
 	CMPQ R10, DI
-	JLE  sumAVX512x8_same
+	JLE  sumAVX512YMMx8_same
 	XORQ R10, R10
 	ADDQ $0x00000040, SI
 	ADDQ $0x00000040, R9
 
-sumAVX512x8_same:
+sumAVX512YMMx8_same:
 	CMPQ R8, $0x01
-	JNE  sumAVX512x8_more
+	JNE  sumAVX512YMMx8_more
 	MOVQ CX, SI
 	MOVQ DX, R9
 	MOVQ BX, R10
 
-sumAVX512x8_more:
+sumAVX512YMMx8_more:
 	MOVQ SI, CX
 	MOVQ R9, DX
 	MOVQ R10, BX
 	DECQ R8
-	JNZ  sumAVX512x8_loop
+	JNZ  sumAVX512YMMx8_loop
 	VZEROUPPER
 	RET
 
@@ -9158,9 +9158,9 @@ DATA sha512padbytes<>+16(SB)/8, $0x8080808080808080
 DATA sha512padbytes<>+24(SB)/8, $0x8080808080808080
 GLOBL sha512padbytes<>(SB), RODATA|NOPTR, $32
 
-// func sumZMMx8(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
+// func sumAVX512ZMMx8(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
-TEXT ·sumZMMx8(SB), $9784-88
+TEXT ·sumAVX512ZMMx8(SB), $9784-88
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
 	ANDQ $-64, AX
@@ -9169,7 +9169,7 @@ TEXT ·sumZMMx8(SB), $9784-88
 	MOVQ idx_len+32(FP), BX
 	XORQ SI, SI
 
-sumZMMx8_gather:
+sumAVX512ZMMx8_gather:
 	MOVLQSX      (DX)(SI*4), DI
 	LEAQ         (DI)(DI*2), DI
 	MOVQ         (CX)(DI*8), R8
@@ -9181,7 +9181,7 @@ sumZMMx8_gather:
 	MOVQ         DI, 7736(SP)(SI*8)
 	INCQ         SI
 	CMPQ         SI, BX
-	JB           sumZMMx8_gather
+	JB           sumAVX512ZMMx8_gather
 	LEAQ         5688(SP), CX
 	LEAQ         7736(SP), DX
 	XORQ         BX, BX
@@ -9201,7 +9201,7 @@ sumZMMx8_gather:
 	VPBROADCASTQ 48(SI), Z6
 	VPBROADCASTQ 56(SI), Z7
 
-sumZMMx8_loop:
+sumAVX512ZMMx8_loop:
 	VMOVDQU64    sha512bswap<>+0(SB), Y8
 	MOVQ         BX, SI
 	SHLQ         $0x04, SI
@@ -9564,7 +9564,7 @@ sumZMMx8_loop:
 	LEAQ         sha512consts<>+0(SB), R9
 	MOVQ         $0x00000004, R10
 
-sumZMMx8_rounds:
+sumAVX512ZMMx8_rounds:
 	VMOVDQU64     64(SI), Z9
 	VPRORQ        $0x01, Z9, Z10
 	VPRORQ        $0x08, Z9, Z11
@@ -10082,7 +10082,7 @@ sumZMMx8_rounds:
 	ADDQ          $0x00000400, SI
 	ADDQ          $0x00000080, R9
 	DECQ          R10
-	JNZ           sumZMMx8_rounds
+	JNZ           sumAVX512ZMMx8_rounds
 	VPADDQ.BCST   (R9), Z7, Z7
 	VPADDQ        (SI), Z7, Z7
 	VPRORQ        $0x0e, Z4, Z9
@@ -10396,7 +10396,7 @@ sumZMMx8_rounds:
 	VPADDQ        5504(AX), Z6, Z6
 	VPADDQ        5568(AX), Z7, Z7
 	CMPQ          BX, DI
-	JNE           sumZMMx8_next
+	JNE           sumAVX512ZMMx8_next
 	VEXTRACTI64X4 $0x01, Z0, Y9
 	VEXTRACTI64X4 $0x01, Z1, Y10
 	VEXTRACTI64X4 $0x01, Z2, Y11
@@ -10448,129 +10448,129 @@ sumZMMx8_rounds:
 	VSHUFI64X2    $0x03, Y5, Y2, Y2
 	VPSHUFB       Y8, Y2, Y2
 	CMPQ          R9, $0x00000000
-	JLE           sumZMMx8_stored
+	JLE           sumAVX512ZMMx8_stored
 	MOVLQSX       (R10), R12
 	IMULQ         R11, R12
 	MOVQ          size+80(FP), R13
 	CMPQ          R13, $0x40
-	JNE           sumZMMx8_lane0_not64
+	JNE           sumAVX512ZMMx8_lane0_not64
 	VMOVDQU64     Y3, (SI)(R12*1)
 	VMOVDQU64     Y6, 32(SI)(R12*1)
-	JMP           sumZMMx8_lane0_stored
+	JMP           sumAVX512ZMMx8_lane0_stored
 
-sumZMMx8_lane0_not64:
+sumAVX512ZMMx8_lane0_not64:
 	CMPQ      R13, $0x30
-	JNE       sumZMMx8_lane0_not48
+	JNE       sumAVX512ZMMx8_lane0_not48
 	VMOVDQU64 Y3, (SI)(R12*1)
 	VMOVDQU64 X6, 32(SI)(R12*1)
-	JMP       sumZMMx8_lane0_stored
+	JMP       sumAVX512ZMMx8_lane0_stored
 
-sumZMMx8_lane0_not48:
+sumAVX512ZMMx8_lane0_not48:
 	CMPQ      R13, $0x20
-	JNE       sumZMMx8_lane0_not32
+	JNE       sumAVX512ZMMx8_lane0_not32
 	VMOVDQU64 Y3, (SI)(R12*1)
-	JMP       sumZMMx8_lane0_stored
+	JMP       sumAVX512ZMMx8_lane0_stored
 
-sumZMMx8_lane0_not32:
+sumAVX512ZMMx8_lane0_not32:
 	VMOVDQU64     X3, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y3, X3
 	VMOVQ         X3, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X3, 24(SI)(R12*1)
 
-sumZMMx8_lane0_stored:
+sumAVX512ZMMx8_lane0_stored:
 	CMPQ      R9, $0x00000001
-	JLE       sumZMMx8_stored
+	JLE       sumAVX512ZMMx8_stored
 	MOVLQSX   4(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x40
-	JNE       sumZMMx8_lane1_not64
+	JNE       sumAVX512ZMMx8_lane1_not64
 	VMOVDQU64 Y18, (SI)(R12*1)
 	VMOVDQU64 Y17, 32(SI)(R12*1)
-	JMP       sumZMMx8_lane1_stored
+	JMP       sumAVX512ZMMx8_lane1_stored
 
-sumZMMx8_lane1_not64:
+sumAVX512ZMMx8_lane1_not64:
 	CMPQ      R13, $0x30
-	JNE       sumZMMx8_lane1_not48
+	JNE       sumAVX512ZMMx8_lane1_not48
 	VMOVDQU64 Y18, (SI)(R12*1)
 	VMOVDQU64 X17, 32(SI)(R12*1)
-	JMP       sumZMMx8_lane1_stored
+	JMP       sumAVX512ZMMx8_lane1_stored
 
-sumZMMx8_lane1_not48:
+sumAVX512ZMMx8_lane1_not48:
 	CMPQ      R13, $0x20
-	JNE       sumZMMx8_lane1_not32
+	JNE       sumAVX512ZMMx8_lane1_not32
 	VMOVDQU64 Y18, (SI)(R12*1)
-	JMP       sumZMMx8_lane1_stored
+	JMP       sumAVX512ZMMx8_lane1_stored
 
-sumZMMx8_lane1_not32:
+sumAVX512ZMMx8_lane1_not32:
 	VMOVDQU64     X18, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y18, X3
 	VMOVQ         X3, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X3, 24(SI)(R12*1)
 
-sumZMMx8_lane1_stored:
+sumAVX512ZMMx8_lane1_stored:
 	CMPQ      R9, $0x00000002
-	JLE       sumZMMx8_stored
+	JLE       sumAVX512ZMMx8_stored
 	MOVLQSX   8(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x40
-	JNE       sumZMMx8_lane2_not64
+	JNE       sumAVX512ZMMx8_lane2_not64
 	VMOVDQU64 Y1, (SI)(R12*1)
 	VMOVDQU64 Y4, 32(SI)(R12*1)
-	JMP       sumZMMx8_lane2_stored
+	JMP       sumAVX512ZMMx8_lane2_stored
 
-sumZMMx8_lane2_not64:
+sumAVX512ZMMx8_lane2_not64:
 	CMPQ      R13, $0x30
-	JNE       sumZMMx8_lane2_not48
+	JNE       sumAVX512ZMMx8_lane2_not48
 	VMOVDQU64 Y1, (SI)(R12*1)
 	VMOVDQU64 X4, 32(SI)(R12*1)
-	JMP       sumZMMx8_lane2_stored
+	JMP       sumAVX512ZMMx8_lane2_stored
 
-sumZMMx8_lane2_not48:
+sumAVX512ZMMx8_lane2_not48:
 	CMPQ      R13, $0x20
-	JNE       sumZMMx8_lane2_not32
+	JNE       sumAVX512ZMMx8_lane2_not32
 	VMOVDQU64 Y1, (SI)(R12*1)
-	JMP       sumZMMx8_lane2_stored
+	JMP       sumAVX512ZMMx8_lane2_stored
 
-sumZMMx8_lane2_not32:
+sumAVX512ZMMx8_lane2_not32:
 	VMOVDQU64     X1, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y1, X1
 	VMOVQ         X1, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
 
-sumZMMx8_lane2_stored:
+sumAVX512ZMMx8_lane2_stored:
 	CMPQ      R9, $0x00000003
-	JLE       sumZMMx8_stored
+	JLE       sumAVX512ZMMx8_stored
 	MOVLQSX   12(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x40
-	JNE       sumZMMx8_lane3_not64
+	JNE       sumAVX512ZMMx8_lane3_not64
 	VMOVDQU64 Y0, (SI)(R12*1)
 	VMOVDQU64 Y2, 32(SI)(R12*1)
-	JMP       sumZMMx8_lane3_stored
+	JMP       sumAVX512ZMMx8_lane3_stored
 
-sumZMMx8_lane3_not64:
+sumAVX512ZMMx8_lane3_not64:
 	CMPQ      R13, $0x30
-	JNE       sumZMMx8_lane3_not48
+	JNE       sumAVX512ZMMx8_lane3_not48
 	VMOVDQU64 Y0, (SI)(R12*1)
 	VMOVDQU64 X2, 32(SI)(R12*1)
-	JMP       sumZMMx8_lane3_stored
+	JMP       sumAVX512ZMMx8_lane3_stored
 
-sumZMMx8_lane3_not48:
+sumAVX512ZMMx8_lane3_not48:
 	CMPQ      R13, $0x20
-	JNE       sumZMMx8_lane3_not32
+	JNE       sumAVX512ZMMx8_lane3_not32
 	VMOVDQU64 Y0, (SI)(R12*1)
-	JMP       sumZMMx8_lane3_stored
+	JMP       sumAVX512ZMMx8_lane3_stored
 
-sumZMMx8_lane3_not32:
+sumAVX512ZMMx8_lane3_not32:
 	VMOVDQU64     X0, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y0, X0
 	VMOVQ         X0, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X0, 24(SI)(R12*1)
 
-sumZMMx8_lane3_stored:
+sumAVX512ZMMx8_lane3_stored:
 	VMOVDQA64   Y9, Y0
 	VMOVDQA64   Y10, Y1
 	VMOVDQA64   Y11, Y2
@@ -10604,130 +10604,130 @@ sumZMMx8_lane3_stored:
 	VSHUFI64X2  $0x03, Y6, Y2, Y2
 	VPSHUFB     Y8, Y2, Y2
 	CMPQ        R9, $0x00000004
-	JLE         sumZMMx8_stored
+	JLE         sumAVX512ZMMx8_stored
 	MOVLQSX     16(R10), R12
 	IMULQ       R11, R12
 	MOVQ        size+80(FP), R13
 	CMPQ        R13, $0x40
-	JNE         sumZMMx8_lane4_not64
+	JNE         sumAVX512ZMMx8_lane4_not64
 	VMOVDQU64   Y3, (SI)(R12*1)
 	VMOVDQU64   Y7, 32(SI)(R12*1)
-	JMP         sumZMMx8_lane4_stored
+	JMP         sumAVX512ZMMx8_lane4_stored
 
-sumZMMx8_lane4_not64:
+sumAVX512ZMMx8_lane4_not64:
 	CMPQ      R13, $0x30
-	JNE       sumZMMx8_lane4_not48
+	JNE       sumAVX512ZMMx8_lane4_not48
 	VMOVDQU64 Y3, (SI)(R12*1)
 	VMOVDQU64 X7, 32(SI)(R12*1)
-	JMP       sumZMMx8_lane4_stored
+	JMP       sumAVX512ZMMx8_lane4_stored
 
-sumZMMx8_lane4_not48:
+sumAVX512ZMMx8_lane4_not48:
 	CMPQ      R13, $0x20
-	JNE       sumZMMx8_lane4_not32
+	JNE       sumAVX512ZMMx8_lane4_not32
 	VMOVDQU64 Y3, (SI)(R12*1)
-	JMP       sumZMMx8_lane4_stored
+	JMP       sumAVX512ZMMx8_lane4_stored
 
-sumZMMx8_lane4_not32:
+sumAVX512ZMMx8_lane4_not32:
 	VMOVDQU64     X3, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y3, X3
 	VMOVQ         X3, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X3, 24(SI)(R12*1)
 
-sumZMMx8_lane4_stored:
+sumAVX512ZMMx8_lane4_stored:
 	CMPQ      R9, $0x00000005
-	JLE       sumZMMx8_stored
+	JLE       sumAVX512ZMMx8_stored
 	MOVLQSX   20(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x40
-	JNE       sumZMMx8_lane5_not64
+	JNE       sumAVX512ZMMx8_lane5_not64
 	VMOVDQU64 Y5, (SI)(R12*1)
 	VMOVDQU64 Y10, 32(SI)(R12*1)
-	JMP       sumZMMx8_lane5_stored
+	JMP       sumAVX512ZMMx8_lane5_stored
 
-sumZMMx8_lane5_not64:
+sumAVX512ZMMx8_lane5_not64:
 	CMPQ      R13, $0x30
-	JNE       sumZMMx8_lane5_not48
+	JNE       sumAVX512ZMMx8_lane5_not48
 	VMOVDQU64 Y5, (SI)(R12*1)
 	VMOVDQU64 X10, 32(SI)(R12*1)
-	JMP       sumZMMx8_lane5_stored
+	JMP       sumAVX512ZMMx8_lane5_stored
 
-sumZMMx8_lane5_not48:
+sumAVX512ZMMx8_lane5_not48:
 	CMPQ      R13, $0x20
-	JNE       sumZMMx8_lane5_not32
+	JNE       sumAVX512ZMMx8_lane5_not32
 	VMOVDQU64 Y5, (SI)(R12*1)
-	JMP       sumZMMx8_lane5_stored
+	JMP       sumAVX512ZMMx8_lane5_stored
 
-sumZMMx8_lane5_not32:
+sumAVX512ZMMx8_lane5_not32:
 	VMOVDQU64     X5, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y5, X3
 	VMOVQ         X3, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X3, 24(SI)(R12*1)
 
-sumZMMx8_lane5_stored:
+sumAVX512ZMMx8_lane5_stored:
 	CMPQ      R9, $0x00000006
-	JLE       sumZMMx8_stored
+	JLE       sumAVX512ZMMx8_stored
 	MOVLQSX   24(R10), R12
 	IMULQ     R11, R12
 	MOVQ      size+80(FP), R13
 	CMPQ      R13, $0x40
-	JNE       sumZMMx8_lane6_not64
+	JNE       sumAVX512ZMMx8_lane6_not64
 	VMOVDQU64 Y1, (SI)(R12*1)
 	VMOVDQU64 Y4, 32(SI)(R12*1)
-	JMP       sumZMMx8_lane6_stored
+	JMP       sumAVX512ZMMx8_lane6_stored
 
-sumZMMx8_lane6_not64:
+sumAVX512ZMMx8_lane6_not64:
 	CMPQ      R13, $0x30
-	JNE       sumZMMx8_lane6_not48
+	JNE       sumAVX512ZMMx8_lane6_not48
 	VMOVDQU64 Y1, (SI)(R12*1)
 	VMOVDQU64 X4, 32(SI)(R12*1)
-	JMP       sumZMMx8_lane6_stored
+	JMP       sumAVX512ZMMx8_lane6_stored
 
-sumZMMx8_lane6_not48:
+sumAVX512ZMMx8_lane6_not48:
 	CMPQ      R13, $0x20
-	JNE       sumZMMx8_lane6_not32
+	JNE       sumAVX512ZMMx8_lane6_not32
 	VMOVDQU64 Y1, (SI)(R12*1)
-	JMP       sumZMMx8_lane6_stored
+	JMP       sumAVX512ZMMx8_lane6_stored
 
-sumZMMx8_lane6_not32:
+sumAVX512ZMMx8_lane6_not32:
 	VMOVDQU64     X1, (SI)(R12*1)
 	VEXTRACTI32X4 $0x01, Y1, X1
 	VMOVQ         X1, 16(SI)(R12*1)
 	VPEXTRD       $0x02, X1, 24(SI)(R12*1)
 
-sumZMMx8_lane6_stored:
+sumAVX512ZMMx8_lane6_stored:
 	CMPQ      R9, $0x00000007
-	JLE       sumZMMx8_stored
+	JLE       sumAVX512ZMMx8_stored
 	MOVLQSX   28(R10), R9
 	IMULQ     R11, R9
 	MOVQ      size+80(FP), R10
 	CMPQ      R10, $0x40
-	JNE       sumZMMx8_lane7_not64
+	JNE       sumAVX512ZMMx8_lane7_not64
 	VMOVDQU64 Y0, (SI)(R9*1)
 	VMOVDQU64 Y2, 32(SI)(R9*1)
-	JMP       sumZMMx8_lane7_stored
+	JMP       sumAVX512ZMMx8_lane7_stored
 
-sumZMMx8_lane7_not64:
+sumAVX512ZMMx8_lane7_not64:
 	CMPQ      R10, $0x30
-	JNE       sumZMMx8_lane7_not48
+	JNE       sumAVX512ZMMx8_lane7_not48
 	VMOVDQU64 Y0, (SI)(R9*1)
 	VMOVDQU64 X2, 32(SI)(R9*1)
-	JMP       sumZMMx8_lane7_stored
+	JMP       sumAVX512ZMMx8_lane7_stored
 
-sumZMMx8_lane7_not48:
+sumAVX512ZMMx8_lane7_not48:
 	CMPQ      R10, $0x20
-	JNE       sumZMMx8_lane7_not32
+	JNE       sumAVX512ZMMx8_lane7_not32
 	VMOVDQU64 Y0, (SI)(R9*1)
-	JMP       sumZMMx8_lane7_stored
+	JMP       sumAVX512ZMMx8_lane7_stored
 
-sumZMMx8_lane7_not32:
+sumAVX512ZMMx8_lane7_not32:
 	VMOVDQU64     X0, (SI)(R9*1)
 	VEXTRACTI32X4 $0x01, Y0, X0
 	VMOVQ         X0, 16(SI)(R9*1)
 	VPEXTRD       $0x02, X0, 24(SI)(R9*1)
 
-sumZMMx8_lane7_stored:
-sumZMMx8_stored:
+sumAVX512ZMMx8_lane7_stored:
+sumAVX512ZMMx8_stored:
 	MOVQ         iv+72(FP), SI
 	VPBROADCASTQ (SI), Z0
 	VPBROADCASTQ 8(SI), Z1
@@ -10738,28 +10738,28 @@ sumZMMx8_stored:
 	VPBROADCASTQ 48(SI), Z6
 	VPBROADCASTQ 56(SI), Z7
 
-sumZMMx8_next:
+sumAVX512ZMMx8_next:
 	MOVQ CX, SI
 	MOVQ DX, R9
 	LEAQ 128(BX), R10
 	CMPQ R10, DI
-	JLE  sumZMMx8_same
+	JLE  sumAVX512ZMMx8_same
 	XORQ R10, R10
 	ADDQ $0x00000040, SI
 	ADDQ $0x00000040, R9
 
-sumZMMx8_same:
+sumAVX512ZMMx8_same:
 	CMPQ R8, $0x01
-	JNE  sumZMMx8_more
+	JNE  sumAVX512ZMMx8_more
 	MOVQ CX, SI
 	MOVQ DX, R9
 	MOVQ BX, R10
 
-sumZMMx8_more:
+sumAVX512ZMMx8_more:
 	MOVQ SI, CX
 	MOVQ R9, DX
 	MOVQ R10, BX
 	DECQ R8
-	JNZ  sumZMMx8_loop
+	JNZ  sumAVX512ZMMx8_loop
 	VZEROUPPER
 	RET

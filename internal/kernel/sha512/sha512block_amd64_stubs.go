@@ -9,22 +9,22 @@ package sha512
 //go:noescape
 func blockAVX2x4(s *[8][4]uint64, ptrs *[4]*byte, nblocks int)
 
-// blockAVX512x8 hashes nblocks blocks of 8 lanes with 256-bit AVX-512 instructions.
+// blockAVX512YMMx8 hashes nblocks blocks of 8 lanes with 256-bit AVX-512 instructions.
 //
 //go:noescape
-func blockAVX512x8(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)
+func blockAVX512YMMx8(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)
 
-// blockZMMx8 hashes nblocks blocks of 8 lanes with 512-bit AVX-512 instructions.
+// blockAVX512ZMMx8 hashes nblocks blocks of 8 lanes with 512-bit AVX-512 instructions.
 //
 //go:noescape
-func blockZMMx8(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)
+func blockAVX512ZMMx8(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)
 
-// sumAVX512x8 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value at iv to the digest, 8 lanes a round, and writes the digests (the first size bytes of the final state) of the first n to out[size*idx[i]:]. len(idx) is a multiple of 8, at most 256.
+// sumAVX512YMMx8 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value at iv to the digest, 8 lanes a round, and writes the digests (the first size bytes of the final state) of the first n to out[size*idx[i]:]. len(idx) is a multiple of 8, at most 256.
 //
 //go:noescape
-func sumAVX512x8(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
+func sumAVX512YMMx8(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
 
-// sumZMMx8 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value at iv to the digest, 8 lanes a round, and writes the digests (the first size bytes of the final state) of the first n to out[size*idx[i]:]. len(idx) is a multiple of 8, at most 256.
+// sumAVX512ZMMx8 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value at iv to the digest, 8 lanes a round, and writes the digests (the first size bytes of the final state) of the first n to out[size*idx[i]:]. len(idx) is a multiple of 8, at most 256.
 //
 //go:noescape
-func sumZMMx8(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
+func sumAVX512ZMMx8(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)

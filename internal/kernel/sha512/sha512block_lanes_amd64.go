@@ -20,22 +20,22 @@ func blocksAVX2x4(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte,
 	}
 }
 
-// blocksAVX512x8 runs blockAVX512x8 on lanes 0..7: 8 words of each lane's state, word-major.
-func blocksAVX512x8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+// blocksAVX512YMMx8 runs blockAVX512YMMx8 on lanes 0..7: 8 words of each lane's state, word-major.
+func blocksAVX512YMMx8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [8][8]uint64
 	var p [8]*byte
 	if kernel.ToLanes64(unsafe.Slice(&ls[0][0], 64), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512x8(&ls, &p, nblocks)
+		blockAVX512YMMx8(&ls, &p, nblocks)
 		kernel.FromLanes64(unsafe.Slice(&ls[0][0], 64), 8, states, mask)
 	}
 }
 
-// blocksZMMx8 runs blockZMMx8 on lanes 0..7: 8 words of each lane's state, word-major.
-func blocksZMMx8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+// blocksAVX512ZMMx8 runs blockAVX512ZMMx8 on lanes 0..7: 8 words of each lane's state, word-major.
+func blocksAVX512ZMMx8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [8][8]uint64
 	var p [8]*byte
 	if kernel.ToLanes64(unsafe.Slice(&ls[0][0], 64), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockZMMx8(&ls, &p, nblocks)
+		blockAVX512ZMMx8(&ls, &p, nblocks)
 		kernel.FromLanes64(unsafe.Slice(&ls[0][0], 64), 8, states, mask)
 	}
 }

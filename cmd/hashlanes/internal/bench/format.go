@@ -35,7 +35,7 @@ type Machine struct {
 	Go       string            `json:"go"`
 	Kernels  map[string]string `json:"kernels"` // algorithm -> what hashlanes runs
 	// Crossover is, by algorithm, the kernel a round runs for each count
-	// of ready streams ("1 shani; 2-4 shanix2; 5-32 zmmx16") and where
+	// of ready streams ("1 shani; 2-4 shanix2; 5-32 avx512zmmx16") and where
 	// the rates behind it come from.
 	Crossover map[string]string `json:"crossover,omitempty"`
 }

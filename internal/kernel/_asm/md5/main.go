@@ -46,10 +46,10 @@ func main() {
 	// written by hand).
 	lanewrap.Rows("AMD64x2", 4, 2)
 	lanewrap.Lanes("AVX2", 4, 16, 32)
-	lanewrap.Lanes("AVX512x16", 4, 16, 32)
-	lanewrap.Lanes("AVX512x32", 4, 32, 32)
-	lanewrap.Lanes("ZMMx16", 4, 16, 32)
-	lanewrap.Lanes("ZMMx32", 4, 32, 32)
+	lanewrap.Lanes("AVX512YMMx16", 4, 16, 32)
+	lanewrap.Lanes("AVX512YMMx32", 4, 32, 32)
+	lanewrap.Lanes("AVX512ZMMx16", 4, 16, 32)
+	lanewrap.Lanes("AVX512ZMMx32", 4, 32, 32)
 	Generate()
 	lanewrap.Write("md5")
 }
@@ -654,12 +654,12 @@ func zmmGroups(n int) shape { return shape{groups: n, wide: true, bytes: 64} }
 
 func (sh shape) lanes() int { return sh.groups * sh.bytes / 4 }
 
-// name is the kernel's function name: blockAVX512x32, sumZMMx16, ...
+// name is the kernel's function name: blockAVX512YMMx32, sumAVX512ZMMx16, ...
 func (sh shape) name(prefix string) string {
 	if sh.wide {
-		return fmt.Sprintf("%sZMMx%d", prefix, sh.lanes())
+		return fmt.Sprintf("%sAVX512ZMMx%d", prefix, sh.lanes())
 	}
-	return fmt.Sprintf("%sAVX512x%d", prefix, sh.lanes())
+	return fmt.Sprintf("%sAVX512YMMx%d", prefix, sh.lanes())
 }
 
 // vec allocates a register of one group's lanes.

@@ -25,7 +25,7 @@ func main() {
 	avx512()
 	zmm()
 	hybrid()
-	highvec.For("blockSHANIx2AVX512x8")
+	highvec.For("blockSHANIx2AVX512YMMx8")
 	batchAVX512()
 	batchZMM()
 	// The Go side of the lane kernels (the hybrid's, where there is one, is
@@ -33,8 +33,8 @@ func main() {
 	lanewrap.Rows("SHANIx2", 8, 2)
 	lanewrap.Rows("SHANIx4", 8, 4)
 	lanewrap.Lanes("AVX2x8", 5, 8, 32)
-	lanewrap.Lanes("AVX512x16", 5, 16, 32)
-	lanewrap.Lanes("ZMMx16", 5, 16, 32)
+	lanewrap.Lanes("AVX512YMMx16", 5, 16, 32)
+	lanewrap.Lanes("AVX512ZMMx16", 5, 16, 32)
 	Generate()
 	lanewrap.Write("sha1")
 }
@@ -390,13 +390,13 @@ func avx2() {
 //   - Computing F(b, c, d) in place in d, which dies in that round, saves
 //     the register copy of every round (13% of the instructions) but no
 //     measurable time: Zen 4 renames the copies away.
-func avx512() { lanes16("blockAVX512x16", "256-bit", false) }
+func avx512() { lanes16("blockAVX512YMMx16", "256-bit", false) }
 
 // zmm is avx512 with the 16 lanes in one group of ZMM registers: half the
 // instructions, for CPUs whose 512-bit operations issue nearly as often
 // as 256-bit ones (Intel's, on two ports; see sha2.Words.ZMM). The message
 // lands in the same rows, 64 bytes a word.
-func zmm() { lanes16("blockZMMx16", "512-bit", true) }
+func zmm() { lanes16("blockAVX512ZMMx16", "512-bit", true) }
 
 func lanes16(name, forms string, wide bool) {
 	TEXT(name, 0, "func(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)")
@@ -507,10 +507,10 @@ func hashBlock(st [][5]VecVirtual, gr groups, saved Mem, k [4]VecVirtual, buf Re
 
 // hybrid hashes two streams with SHA-NI and 8 lanes with AVX-512 in one
 // instruction stream, as the SHA-256 generator's hybrid does. At full
-// occupancy it is no faster than avx512x16 (0.94-0.97x of it measured
+// occupancy it is no faster than avx512ymmx16 (0.94-0.97x of it measured
 // side by side), since SHA-1's lane rounds already keep the vector pipes
 // busy; what it buys is fill: it is full with 10 streams where
-// avx512x16 needs 16, so the rounds that run short of streams (the tail
+// avx512ymmx16 needs 16, so the rounds that run short of streams (the tail
 // of a burst, each core's share at two cores) keep most of the rate. The
 // SHA-NI streams take fixed registers X0-X14 (the SHA instructions'
 // legacy encoding reaches no others), leaving the lanes Y15-Y31 and
@@ -519,7 +519,7 @@ func hashBlock(st [][5]VecVirtual, gr groups, saved Mem, k [4]VecVirtual, buf Re
 // state waiting on the stack while each block is transposed. The streams hash hybridPasses blocks each for every
 // lane block, their steps spread evenly over the 80 lane rounds.
 func hybrid() {
-	const name, row = "blockSHANIx2AVX512x8", 32
+	const name, row = "blockSHANIx2AVX512YMMx8", 32
 	TEXT(name, 0, "func(fs *[2][8]uint32, fp *[2]*byte, s *[5][8]uint32, ptrs *[8]*byte, nblocks int)")
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s hashes nblocks blocks of 8 lanes with AVX-512 and, meanwhile, %d*nblocks blocks of two streams with SHA-NI.", name, hybridPasses))
@@ -655,11 +655,11 @@ func (r *shaniRider) round(t, rounds int) {
 // nblocks blocks, padded as they are loaded, from the initial value to
 // digests stored in place, the next block's padded transpose spread
 // through this block's rounds across lane-fulls (see the MD5 generator).
-func batchAVX512() { batch16("sumAVX512x16", false) }
+func batchAVX512() { batch16("sumAVX512YMMx16", false) }
 
 // batchZMM is batchAVX512 on the rounds of zmm: the lanes in one group of
 // ZMM registers, handed to the digest stores as two YMM groups.
-func batchZMM() { batch16("sumZMMx16", true) }
+func batchZMM() { batch16("sumAVX512ZMMx16", true) }
 
 func batch16(name string, wide bool) {
 	const lanes, row = 16, 64

@@ -25,7 +25,7 @@ func main() {
 	avx512()
 	zmm()
 	hybrid()
-	highvec.For("blockSHANIx2AVX512x8")
+	highvec.For("blockSHANIx2AVX512YMMx8")
 	batchAVX512()
 	batchZMM()
 	// The Go side of the lane kernels (the hybrid's, where there is one, is
@@ -33,8 +33,8 @@ func main() {
 	lanewrap.Rows("SHANIx2", 8, 2)
 	lanewrap.Rows("SHANIx4", 8, 4)
 	lanewrap.Lanes("AVX2x8", 8, 8, 32)
-	lanewrap.Lanes("AVX512x16", 8, 16, 32)
-	lanewrap.Lanes("ZMMx16", 8, 16, 32)
+	lanewrap.Lanes("AVX512YMMx16", 8, 16, 32)
+	lanewrap.Lanes("AVX512ZMMx16", 8, 16, 32)
 	Generate()
 	lanewrap.Write("sha256")
 }
@@ -120,7 +120,7 @@ func avx2() {
 // the rate on Zen 4, see the MD5 generator); each block's message is
 // transposed and byte-swapped up front, and the schedule is extended in a
 // stack buffer two rounds ahead of its first use.
-func avx512() { lanes512("blockAVX512x16", "256-bit", sha2.SHA256, false) }
+func avx512() { lanes512("blockAVX512YMMx16", "256-bit", sha2.SHA256, false) }
 
 // zmm is avx512 with the 16 lanes in one group of ZMM registers: half the
 // instructions, for CPUs whose 512-bit operations issue nearly as often
@@ -130,7 +130,7 @@ func avx512() { lanes512("blockAVX512x16", "256-bit", sha2.SHA256, false) }
 // measured, not kept) moved 3,460 MB/s with all 18 busy against 4,190 for
 // the lanes alone: the 512-bit rounds leave no ports for the SHA unit's
 // work to fill.
-func zmm() { lanes512("blockZMMx16", "512-bit", sha2.SHA256.ZMM(), true) }
+func zmm() { lanes512("blockAVX512ZMMx16", "512-bit", sha2.SHA256.ZMM(), true) }
 
 // lanes512 emits a 16-lane kernel; wide ones transpose the message in
 // 512-bit registers (transpose.DeferWords16: 48 inserts from memory, 32
@@ -169,11 +169,11 @@ func lanes512(name, forms string, words sha2.Words, wide bool) {
 // given to digests stored in place (an 8x8 transpose of each group's state
 // back to lanes, byte-swapped: a 32-byte store a lane, or 16+8+4 bytes for
 // SHA-224).
-func batchAVX512() { batch512("sumAVX512x16", sha2.SHA256) }
+func batchAVX512() { batch512("sumAVX512YMMx16", sha2.SHA256) }
 
 // batchZMM is batchAVX512 on the rounds of zmm: the lanes in one group of
 // ZMM registers, handed to the digest stores as two YMM groups.
-func batchZMM() { batch512("sumZMMx16", sha2.SHA256.ZMM()) }
+func batchZMM() { batch512("sumAVX512ZMMx16", sha2.SHA256.ZMM()) }
 
 func batch512(name string, words sha2.Words) {
 	const lanes = 16
@@ -217,11 +217,11 @@ func batch512(name string, words sha2.Words) {
 // spread evenly among them: the streams hash 4*hybridPasses blocks for
 // every lane block.
 func hybrid() {
-	TEXT("blockSHANIx2AVX512x8", 0, "func(fs *[2][8]uint32, fp *[2]*byte, s *[8][8]uint32, ptrs *[8]*byte, nblocks int)")
+	TEXT("blockSHANIx2AVX512YMMx8", 0, "func(fs *[2][8]uint32, fp *[2]*byte, s *[8][8]uint32, ptrs *[8]*byte, nblocks int)")
 	Pragma("noescape")
-	Doc(fmt.Sprintf("blockSHANIx2AVX512x8 hashes nblocks blocks of 8 lanes with AVX-512 and, meanwhile, %d*nblocks blocks of two streams with SHA-NI.", 4*hybridPasses))
+	Doc(fmt.Sprintf("blockSHANIx2AVX512YMMx8 hashes nblocks blocks of 8 lanes with AVX-512 and, meanwhile, %d*nblocks blocks of two streams with SHA-NI.", 4*hybridPasses))
 	r := newSHANIRider("fs", "fp")
-	sha2.SHA256.LanesRiding("blockSHANIx2AVX512x8", 10<<10, 1, 64, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
+	sha2.SHA256.LanesRiding("blockSHANIx2AVX512YMMx8", 10<<10, 1, 64, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
 		for h := range 2 {
 			transpose.Words8x8EVEX(pp, off, 0, 32*h, func(j int, x VecVirtual) {
 				VPSHUFB(bswap, x, x)

@@ -24,8 +24,8 @@ func main() {
 	// The Go side of the lane kernels (the hybrid's, where there is one, is
 	// written by hand).
 	lanewrap.Lanes("AVX2x4", 8, 4, 64)
-	lanewrap.Lanes("AVX512x8", 8, 8, 64)
-	lanewrap.Lanes("ZMMx8", 8, 8, 64)
+	lanewrap.Lanes("AVX512YMMx8", 8, 8, 64)
+	lanewrap.Lanes("AVX512ZMMx8", 8, 8, 64)
 	Generate()
 	lanewrap.Write("sha512")
 }
@@ -75,11 +75,11 @@ func avx2() {
 // is about five instructions long and a group's round about twenty. Each
 // block's message is transposed and byte-swapped up front, and the
 // schedule is extended in a stack buffer two rounds ahead of its use.
-func avx512() { lanes512("blockAVX512x8", "256-bit", sha2.SHA512) }
+func avx512() { lanes512("blockAVX512YMMx8", "256-bit", sha2.SHA512) }
 
 // zmm is avx512 with the 8 lanes in one group of ZMM registers (see the
 // SHA-256 generator's zmm).
-func zmm() { lanes512("blockZMMx8", "512-bit", sha2.SHA512.ZMM()) }
+func zmm() { lanes512("blockAVX512ZMMx8", "512-bit", sha2.SHA512.ZMM()) }
 
 func lanes512(name, forms string, words sha2.Words) {
 	TEXT(name, 0, "func(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)")
@@ -102,11 +102,11 @@ func lanes512(name, forms string, words sha2.Words) {
 // given to digests stored in place (two 4x4 transposes of each group's
 // state back to lanes, byte-swapped; the digest's bytes of them stored:
 // 64 for SHA-512, 48 for SHA-384, 32 and 28 for SHA-512/256 and /224).
-func batchAVX512() { batch512("sumAVX512x8", sha2.SHA512) }
+func batchAVX512() { batch512("sumAVX512YMMx8", sha2.SHA512) }
 
 // batchZMM is batchAVX512 on the rounds of zmm: the lanes in one group of
 // ZMM registers, handed to the digest stores as two YMM groups.
-func batchZMM() { batch512("sumZMMx8", sha2.SHA512.ZMM()) }
+func batchZMM() { batch512("sumAVX512ZMMx8", sha2.SHA512.ZMM()) }
 
 func batch512(name string, words sha2.Words) {
 	const lanes = 8
