@@ -1862,9 +1862,9 @@ scalarx2_loop:
 	MOVL AX, 28(CX)
 	RET
 
-// func blockAVX2(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
+// func blockAVX2x16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
 // Requires: AVX, AVX2
-TEXT ·blockAVX2(SB), $1336-24
+TEXT ·blockAVX2x16(SB), $1336-24
 	LEAQ    (SP), AX
 	ADDQ    $0x38, AX
 	ANDQ    $-64, AX
@@ -1891,22 +1891,22 @@ TEXT ·blockAVX2(SB), $1336-24
 	VMOVDQU Y0, 1248(AX)
 
 avx2_loop:
-	// warm: the first 9216 bytes of blockAVX2, every 128 blocks
+	// warm: the first 9216 bytes of blockAVX2x16, every 128 blocks
 	TESTQ $0x0000007f, BX
-	JNZ   blockAVX2_warm_skip
-	LEAQ  ·blockAVX2+0(SB), R8
+	JNZ   blockAVX2x16_warm_skip
+	LEAQ  ·blockAVX2x16+0(SB), R8
 	MOVQ  $0x00000024, R9
 
-blockAVX2_warm:
+blockAVX2x16_warm:
 	MOVL (R8), R10
 	MOVL 64(R8), R10
 	MOVL 128(R8), R10
 	MOVL 192(R8), R10
 	ADDQ $0x00000100, R8
 	DECQ R9
-	JNZ  blockAVX2_warm
+	JNZ  blockAVX2x16_warm
 
-blockAVX2_warm_skip:
+blockAVX2x16_warm_skip:
 	MOVQ        (DX), R8
 	VMOVDQU     (R8)(DI*1), Y0
 	MOVQ        8(DX), R8

@@ -14,10 +14,10 @@ func blockAMD64(s *[4]uint32, p []byte)
 //go:noescape
 func blockAMD64x2(s *[2][4]uint32, ptrs *[2]*byte, nblocks int)
 
-// blockAVX2 hashes nblocks blocks of 16 lanes with AVX2.
+// blockAVX2x16 hashes nblocks blocks of 16 lanes with AVX2.
 //
 //go:noescape
-func blockAVX2(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
+func blockAVX2x16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
 
 // blockAVX512YMMx16 hashes nblocks blocks of 16 lanes with 256-bit AVX-512 instructions.
 //

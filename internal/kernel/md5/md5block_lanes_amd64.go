@@ -7,8 +7,29 @@ package md5
 import (
 	"unsafe"
 
+	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
+
+// laneKernels lists the generated multi-lane kernels, in the order the generator records them.
+var laneKernels = []kernel.Multi[State]{
+	// Base x86-64 only, like amd64: two streams a core without SIMD.
+	{Name: "amd64x2", Level: cpu.Generic, Lanes: 2, Fn: blocksAMD64x2},
+	{Name: "avx2x16", Level: cpu.AVX2, Lanes: 16, Fn: blocksAVX2x16},
+	{Name: "avx512ymmx16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512YMMx16},
+	{Name: "avx512ymmx32", Level: cpu.AVX512, Lanes: 32, Fn: blocksAVX512YMMx32},
+	// Lanes in ZMM registers: half the YMM kernels' instructions.
+	{Name: "avx512zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512ZMMx16},
+	{Name: "avx512zmmx32", Level: cpu.AVX512, Lanes: 32, Fn: blocksAVX512ZMMx32},
+}
+
+// batchKernels lists the generated batch kernels, in the order the generator records them.
+var batchKernels = []kernel.Batch{
+	{Name: "avx512ymmx16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512YMMx16},
+	{Name: "avx512zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512ZMMx16},
+	{Name: "avx512ymmx32", Level: cpu.AVX512, Lanes: 32, Fn: sumAVX512YMMx32},
+	{Name: "avx512zmmx32", Level: cpu.AVX512, Lanes: 32, Fn: sumAVX512ZMMx32},
+}
 
 // blocksAMD64x2 runs blockAMD64x2 on streams 0..1, a row of 4 words each.
 func blocksAMD64x2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
@@ -20,12 +41,12 @@ func blocksAMD64x2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte
 	}
 }
 
-// blocksAVX2 runs blockAVX2 on lanes 0..15: 4 words of each lane's state, word-major.
-func blocksAVX2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+// blocksAVX2x16 runs blockAVX2x16 on lanes 0..15: 4 words of each lane's state, word-major.
+func blocksAVX2x16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
 	var ls [4][16]uint32
 	var p [16]*byte
 	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 64), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX2(&ls, &p, nblocks)
+		blockAVX2x16(&ls, &p, nblocks)
 		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 64), 16, states, mask)
 	}
 }

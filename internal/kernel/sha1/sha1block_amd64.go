@@ -16,20 +16,11 @@ var singles = []kernel.Single[State]{
 	{Name: "shani", Level: cpu.Generic, Needs: cpu.SHA, Fn: blockSHANIState},
 }
 
-var batches = []kernel.Batch{
-	{Name: "avx512ymmx16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512YMMx16},
-	{Name: "avx512zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512ZMMx16},
-}
+var batches = batchKernels
 
-var multis = []kernel.Multi[State]{
-	generic,
-	{Name: "shanix2", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 2, Fn: blocksSHANIx2},
-	{Name: "shanix4", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 4, Fn: blocksSHANIx4},
-	{Name: "avx2x8", Level: cpu.AVX2, Lanes: 8, Fn: blocksAVX2x8},
-	{Name: "avx512ymmx16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512YMMx16},
-	{Name: "avx512zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512ZMMx16},
-	{Name: "shanix2+avx512ymmx8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid},
-}
+// multis: the reference, the generated kernels, then the hybrid.
+var multis = append(append([]kernel.Multi[State]{generic}, laneKernels...),
+	kernel.Multi[State]{Name: "shanix2+avx512ymmx8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid})
 
 // hybridFastBlocks is the blocks each SHA-NI stream of the hybrid kernel
 // hashes for every block of its lanes (the generator's hybridPasses).

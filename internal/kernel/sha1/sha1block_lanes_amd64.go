@@ -7,8 +7,24 @@ package sha1
 import (
 	"unsafe"
 
+	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
+
+// laneKernels lists the generated multi-lane kernels, in the order the generator records them.
+var laneKernels = []kernel.Multi[State]{
+	{Name: "shanix2", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 2, Fn: blocksSHANIx2},
+	{Name: "shanix4", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 4, Fn: blocksSHANIx4},
+	{Name: "avx2x8", Level: cpu.AVX2, Lanes: 8, Fn: blocksAVX2x8},
+	{Name: "avx512ymmx16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512YMMx16},
+	{Name: "avx512zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512ZMMx16},
+}
+
+// batchKernels lists the generated batch kernels, in the order the generator records them.
+var batchKernels = []kernel.Batch{
+	{Name: "avx512ymmx16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512YMMx16},
+	{Name: "avx512zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512ZMMx16},
+}
 
 // blocksSHANIx2 runs blockSHANIx2 on streams 0..1, a row of 8 words each.
 func blocksSHANIx2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {

@@ -17,23 +17,12 @@ var singles = []kernel.Single[State]{
 }
 
 func batches(init *State, size int) []kernel.Batch {
-	iv := (*byte)(unsafe.Pointer(init))
-	return []kernel.Batch{{Name: "avx512ymmx16", Level: cpu.AVX512, Lanes: 16, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
-		sumAVX512YMMx16(msgs, idx, n, out, nblocks, iv, size)
-	}}, {Name: "avx512zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
-		sumAVX512ZMMx16(msgs, idx, n, out, nblocks, iv, size)
-	}}}
+	return batchKernels((*byte)(unsafe.Pointer(init)), size)
 }
 
-var multis = []kernel.Multi[State]{
-	generic,
-	{Name: "shanix2", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 2, Fn: blocksSHANIx2},
-	{Name: "shanix4", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 4, Fn: blocksSHANIx4},
-	{Name: "avx2x8", Level: cpu.AVX2, Lanes: 8, Fn: blocksAVX2x8},
-	{Name: "avx512ymmx16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512YMMx16},
-	{Name: "avx512zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512ZMMx16},
-	{Name: "shanix2+avx512ymmx8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid},
-}
+// multis: the reference, the generated kernels, then the hybrid.
+var multis = append(append([]kernel.Multi[State]{generic}, laneKernels...),
+	kernel.Multi[State]{Name: "shanix2+avx512ymmx8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid})
 
 // hybridFastBlocks is the blocks each SHA-NI stream of the hybrid kernel
 // hashes for every block of its lanes (the generator's hybridPasses, 4

@@ -22,20 +22,11 @@ var singles = []kernel.Single[State]{
 }
 
 func batches(init *State, size int) []kernel.Batch {
-	iv := (*byte)(unsafe.Pointer(init))
-	return []kernel.Batch{{Name: "avx512ymmx8", Level: cpu.AVX512, Lanes: 8, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
-		sumAVX512YMMx8(msgs, idx, n, out, nblocks, iv, size)
-	}}, {Name: "avx512zmmx8", Level: cpu.AVX512, Lanes: 8, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
-		sumAVX512ZMMx8(msgs, idx, n, out, nblocks, iv, size)
-	}}}
+	return batchKernels((*byte)(unsafe.Pointer(init)), size)
 }
 
-var multis = []kernel.Multi[State]{
-	generic,
-	{Name: "avx2x4", Level: cpu.AVX2, Lanes: 4, Fn: blocksAVX2x4},
-	{Name: "avx512ymmx8", Level: cpu.AVX512, Lanes: 8, Fn: blocksAVX512YMMx8},
-	{Name: "avx512zmmx8", Level: cpu.AVX512, Lanes: 8, Fn: blocksAVX512ZMMx8},
-}
+// multis: the reference, then the generated kernels.
+var multis = append([]kernel.Multi[State]{generic}, laneKernels...)
 
 // stdlibBlock is a crypto/sha512 digest with room for its marshalled
 // state: the standard library's block function is reached through the

@@ -7,8 +7,28 @@ package sha512
 import (
 	"unsafe"
 
+	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
+
+// laneKernels lists the generated multi-lane kernels, in the order the generator records them.
+var laneKernels = []kernel.Multi[State]{
+	{Name: "avx2x4", Level: cpu.AVX2, Lanes: 4, Fn: blocksAVX2x4},
+	{Name: "avx512ymmx8", Level: cpu.AVX512, Lanes: 8, Fn: blocksAVX512YMMx8},
+	{Name: "avx512zmmx8", Level: cpu.AVX512, Lanes: 8, Fn: blocksAVX512ZMMx8},
+}
+
+// batchKernels lists the generated batch kernels, in the order the generator records them.
+func batchKernels(iv *byte, size int) []kernel.Batch {
+	return []kernel.Batch{
+		{Name: "avx512ymmx8", Level: cpu.AVX512, Lanes: 8, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
+			sumAVX512YMMx8(msgs, idx, n, out, nblocks, iv, size)
+		}},
+		{Name: "avx512zmmx8", Level: cpu.AVX512, Lanes: 8, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
+			sumAVX512ZMMx8(msgs, idx, n, out, nblocks, iv, size)
+		}},
+	}
+}
 
 // blocksAVX2x4 runs blockAVX2x4 on lanes 0..3: 8 words of each lane's state, word-major.
 func blocksAVX2x4(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {

@@ -1,13 +1,19 @@
-// Package lanewrap writes the Go side of a kernel file's multi-lane
-// kernels: for each, the function of the engine's signature (kernel.Multi's
-// Fn) that moves the busy lanes' states and pointers into the kernel's own
-// arrays, calls it, and moves the states back. The generator knows every
-// kernel's shape, so these are written beside the assembly rather than by
-// hand, one near-identical function a kernel.
+// Package lanewrap writes the Go side of a kernel package's generated
+// kernels: for each multi-lane kernel, the function of the engine's
+// signature (kernel.Multi's Fn) that moves the busy lanes' states and
+// pointers into the kernel's own arrays, calls it, and moves the states
+// back; and the lists of the multi-lane and batch kernels, with the name,
+// CPU level and lane count the engine and the tuning know them by. The
+// generator knows every kernel's shape, so these are written beside the
+// assembly rather than by hand.
 //
-// A generator records its kernels with Lanes and Rows, and its main calls
-// Write after avo's Generate; the output file is named by the -lanes flag
-// (none: nothing is written).
+// A generator records its kernels with Lanes, Rows and Batch, and its main
+// calls Write after avo's Generate; the output file is named by the -lanes
+// flag (none: nothing is written). The package declares
+//
+//	var laneKernels = []kernel.Multi[State]{...}
+//	var batchKernels = []kernel.Batch{...}              // or, with an IV:
+//	func batchKernels(iv *byte, size int) []kernel.Batch
 package lanewrap
 
 import (
@@ -16,56 +22,97 @@ import (
 	"fmt"
 	"go/format"
 	"os"
+	"strings"
 )
 
-var out = flag.String("lanes", "", "write the Go wrappers of the multi-lane kernels to this file")
+var out = flag.String("lanes", "", "write the Go side of the generated kernels to this file")
 
-// wrapper is one kernel's wrapper.
-type wrapper struct {
-	name, kernel string
-	comment      string
-	body         string
+// Kernel names a generated kernel for the lists.
+type Kernel struct {
+	// Go is the kernel's suffix in Go: block<Go> is the assembly of a
+	// multi-lane kernel, blocks<Go> its wrapper, sum<Go> a batch kernel.
+	// Lowercased, it is the kernel's name ("AVX512YMMx16": "avx512ymmx16").
+	Go    string
+	Level string // the cpu.Level it needs: "Generic", "AVX2", "AVX512"
+	Needs string // the cpu.Feature it needs beyond the level ("SHA"), if any
+	Lanes int
+	Doc   string // why the kernel is there, a line above its entry
 }
 
-var wrappers []wrapper
+func (k Kernel) entry(fn string) string {
+	var b strings.Builder
+	if k.Doc != "" {
+		fmt.Fprintf(&b, "\t// %s\n", k.Doc)
+	}
+	fmt.Fprintf(&b, "\t{Name: %q, Level: cpu.%s, ", strings.ToLower(k.Go), k.Level)
+	if k.Needs != "" {
+		fmt.Fprintf(&b, "Needs: cpu.%s, ", k.Needs)
+	}
+	fmt.Fprintf(&b, "Lanes: %d, Fn: %s},\n", k.Lanes, fn)
+	return b.String()
+}
 
-// Lanes records blocks<Name> around the kernel block<Name>, whose state is
+// wrapper is one multi-lane kernel's wrapper.
+type wrapper struct {
+	k       Kernel
+	comment string
+	body    string
+}
+
+var (
+	wrappers []wrapper
+	batches  []Kernel
+	batchIV  bool
+)
+
+// Lanes records blocks<Go> around the kernel block<Go>, whose state is
 // words rows of one word of every lane (lane-major, kernel.ToLanes32 or
-// ToLanes64 by bits) for lanes lanes.
-func Lanes(name string, words, lanes, bits int) {
+// ToLanes64 by bits).
+func Lanes(k Kernel, words, bits int) {
 	elem := fmt.Sprintf("uint%d", bits)
-	n := words * lanes
+	n := words * k.Lanes
 	body := fmt.Sprintf(`	var ls [%[1]d][%[2]d]%[3]s
 	var p [%[2]d]*byte
 	if kernel.ToLanes%[5]d(unsafe.Slice(&ls[0][0], %[4]d), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
 		block%[6]s(&ls, &p, nblocks)
 		kernel.FromLanes%[5]d(unsafe.Slice(&ls[0][0], %[4]d), %[2]d, states, mask)
 	}
-`, words, lanes, elem, n, bits, name)
-	wrappers = append(wrappers, wrapper{name: "blocks" + name, kernel: "block" + name, body: body,
-		comment: fmt.Sprintf("runs block%s on lanes 0..%d: %d words of each lane's state, word-major.", name, lanes-1, words)})
+`, words, k.Lanes, elem, n, bits, k.Go)
+	wrappers = append(wrappers, wrapper{k: k, body: body,
+		comment: fmt.Sprintf("runs block%s on lanes 0..%d: %d words of each lane's state, word-major.", k.Go, k.Lanes-1, words)})
 }
 
-// Rows records blocks<Name> around the kernel block<Name>, whose state is
-// a row of rowWords 32-bit words a stream (kernel.ToRows32) for lanes
-// streams: a row wider than the state, so that the kernel's 16-byte loads
-// stay inside it.
-func Rows(name string, rowWords, lanes int) {
-	n := rowWords * lanes
+// Rows records blocks<Go> around the kernel block<Go>, whose state is a
+// row of rowWords 32-bit words a stream (kernel.ToRows32): a row wider than
+// the state, so that the kernel's 16-byte loads stay inside it.
+func Rows(k Kernel, rowWords int) {
+	n := rowWords * k.Lanes
 	body := fmt.Sprintf(`	var rows [%[2]d][%[1]d]uint32
 	var p [%[2]d]*byte
 	if kernel.ToRows32(unsafe.Slice(&rows[0][0], %[3]d), %[1]d, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
 		block%[4]s(&rows, &p, nblocks)
 		kernel.FromRows32(unsafe.Slice(&rows[0][0], %[3]d), %[1]d, %[2]d, states, mask)
 	}
-`, rowWords, lanes, n, name)
-	wrappers = append(wrappers, wrapper{name: "blocks" + name, kernel: "block" + name, body: body,
-		comment: fmt.Sprintf("runs block%s on streams 0..%d, a row of %d words each.", name, lanes-1, rowWords)})
+`, rowWords, k.Lanes, n, k.Go)
+	wrappers = append(wrappers, wrapper{k: k, body: body,
+		comment: fmt.Sprintf("runs block%s on streams 0..%d, a row of %d words each.", k.Go, k.Lanes-1, rowWords)})
 }
 
-// Write writes the recorded wrappers as package pkg to the -lanes file,
-// if one was named, and exits on failure, as avo's Generate does. The
-// package provides State, maxBlocks and zeroLanes.
+// Batch records the batch kernel sum<Go>. With iv, it takes the initial
+// value and the digest size after kernel.Batch's arguments (one kernel
+// serves SHA-224 and SHA-256), and the list is a function of them; every
+// batch kernel of a package takes them or none does.
+func Batch(k Kernel, iv bool) {
+	if len(batches) > 0 && iv != batchIV {
+		fmt.Fprintf(os.Stderr, "lanewrap: sum%s: batch kernels with and without an IV\n", k.Go)
+		os.Exit(1)
+	}
+	batches, batchIV = append(batches, k), iv
+}
+
+// Write writes the recorded wrappers and lists as package pkg to the
+// -lanes file, if one was named, and exits on failure, as avo's Generate
+// does. The package provides State, maxBlocks and zeroLanes.
 func Write(pkg string) {
 	if err := write(pkg); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -80,10 +127,33 @@ func write(pkg string) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// Code generated by go generate in internal/kernel/%s (internal/kernel/_asm/lanewrap). DO NOT EDIT.\n\n", pkg)
 	fmt.Fprintf(&b, "//go:build amd64 && !purego\n\npackage %s\n\n", pkg)
-	b.WriteString("import (\n\t\"unsafe\"\n\n\t\"github.com/hashlanes/hashlanes/internal/kernel\"\n)\n")
+	b.WriteString("import (\n\t\"unsafe\"\n\n\t\"github.com/hashlanes/hashlanes/internal/cpu\"\n\t\"github.com/hashlanes/hashlanes/internal/kernel\"\n)\n")
+
+	b.WriteString("\n// laneKernels lists the generated multi-lane kernels, in the order the generator records them.\nvar laneKernels = []kernel.Multi[State]{\n")
 	for _, w := range wrappers {
-		fmt.Fprintf(&b, "\n// %s %s\nfunc %s(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {\n%s}\n",
-			w.name, w.comment, w.name, w.body)
+		b.WriteString(w.k.entry("blocks" + w.k.Go))
+	}
+	b.WriteString("}\n")
+
+	b.WriteString("\n// batchKernels lists the generated batch kernels, in the order the generator records them.\n")
+	if batchIV {
+		b.WriteString("func batchKernels(iv *byte, size int) []kernel.Batch {\n\treturn []kernel.Batch{\n")
+		for _, k := range batches {
+			fn := fmt.Sprintf("func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {\n\t\tsum%s(msgs, idx, n, out, nblocks, iv, size)\n\t}", k.Go)
+			b.WriteString(k.entry(fn))
+		}
+		b.WriteString("}\n}\n")
+	} else {
+		b.WriteString("var batchKernels = []kernel.Batch{\n")
+		for _, k := range batches {
+			b.WriteString(k.entry("sum" + k.Go))
+		}
+		b.WriteString("}\n")
+	}
+
+	for _, w := range wrappers {
+		fmt.Fprintf(&b, "\n// blocks%s %s\nfunc blocks%s(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {\n%s}\n",
+			w.k.Go, w.comment, w.k.Go, w.body)
 	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {

@@ -42,14 +42,20 @@ func main() {
 	batchAVX512(ymmGroups(4))
 	batchAVX512(zmmGroups(1))
 	batchAVX512(zmmGroups(2))
-	// The Go side of the lane kernels (the hybrid's, where there is one, is
-	// written by hand).
-	lanewrap.Rows("AMD64x2", 4, 2)
-	lanewrap.Lanes("AVX2", 4, 16, 32)
-	lanewrap.Lanes("AVX512YMMx16", 4, 16, 32)
-	lanewrap.Lanes("AVX512YMMx32", 4, 32, 32)
-	lanewrap.Lanes("AVX512ZMMx16", 4, 16, 32)
-	lanewrap.Lanes("AVX512ZMMx32", 4, 32, 32)
+	// The Go side of the kernels: wrappers and the package's lists.
+	lanewrap.Rows(lanewrap.Kernel{Go: "AMD64x2", Level: "Generic", Lanes: 2,
+		Doc: "Base x86-64 only, like amd64: two streams a core without SIMD."}, 4)
+	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX2x16", Level: "AVX2", Lanes: 16}, 4, 32)
+	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512YMMx16", Level: "AVX512", Lanes: 16}, 4, 32)
+	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512YMMx32", Level: "AVX512", Lanes: 32}, 4, 32)
+	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512ZMMx16", Level: "AVX512", Lanes: 16,
+		Doc: "Lanes in ZMM registers: half the YMM kernels' instructions."}, 4, 32)
+	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512ZMMx32", Level: "AVX512", Lanes: 32}, 4, 32)
+	// Narrowest first, as kernel.Batch lists go.
+	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512YMMx16", Level: "AVX512", Lanes: 16}, false)
+	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512ZMMx16", Level: "AVX512", Lanes: 16}, false)
+	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512YMMx32", Level: "AVX512", Lanes: 32}, false)
+	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512ZMMx32", Level: "AVX512", Lanes: 32}, false)
 	Generate()
 	lanewrap.Write("md5")
 }
@@ -196,9 +202,9 @@ func step(i int, a, b, c, d reg.GPVirtual, m Mem) {
 // vector registers.
 // Its 1.25 KiB frame is over the nosplit limit, so it keeps the stack check.
 func avx2() {
-	TEXT("blockAVX2", 0, "func(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)")
+	TEXT("blockAVX2x16", 0, "func(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)")
 	Pragma("noescape")
-	Doc("blockAVX2 hashes nblocks blocks of 16 lanes with AVX2.")
+	Doc("blockAVX2x16 hashes nblocks blocks of 16 lanes with AVX2.")
 	msg := stack.Aligned(16*2*32 + 4*2*32) // word j of group g at (2j+g)*32
 	saved := msg.Offset(16 * 2 * 32)
 	sp := Load(Param("s"), GP64())
@@ -216,7 +222,7 @@ func avx2() {
 		}
 	}
 	Label("avx2_loop")
-	warm.Code("blockAVX2", 9<<10, 64, n)
+	warm.Code("blockAVX2x16", 9<<10, 64, n)
 	for g := range 2 {
 		for h := range 2 {
 			w := transpose.Words8x8(pp, off, 8*g, 32*h)

@@ -28,13 +28,15 @@ func main() {
 	highvec.For("blockSHANIx2AVX512YMMx8")
 	batchAVX512()
 	batchZMM()
-	// The Go side of the lane kernels (the hybrid's, where there is one, is
-	// written by hand).
-	lanewrap.Rows("SHANIx2", 8, 2)
-	lanewrap.Rows("SHANIx4", 8, 4)
-	lanewrap.Lanes("AVX2x8", 5, 8, 32)
-	lanewrap.Lanes("AVX512YMMx16", 5, 16, 32)
-	lanewrap.Lanes("AVX512ZMMx16", 5, 16, 32)
+	// The Go side of the kernels: wrappers and the package's lists (the
+	// hybrid's wrapper and entry are written by hand).
+	lanewrap.Rows(lanewrap.Kernel{Go: "SHANIx2", Level: "Generic", Needs: "SHA", Lanes: 2}, 8)
+	lanewrap.Rows(lanewrap.Kernel{Go: "SHANIx4", Level: "Generic", Needs: "SHA", Lanes: 4}, 8)
+	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX2x8", Level: "AVX2", Lanes: 8}, 5, 32)
+	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512YMMx16", Level: "AVX512", Lanes: 16}, 5, 32)
+	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512ZMMx16", Level: "AVX512", Lanes: 16}, 5, 32)
+	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512YMMx16", Level: "AVX512", Lanes: 16}, false)
+	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512ZMMx16", Level: "AVX512", Lanes: 16}, false)
 	Generate()
 	lanewrap.Write("sha1")
 }

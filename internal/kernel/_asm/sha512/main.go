@@ -21,11 +21,12 @@ func main() {
 	zmm()
 	batchAVX512()
 	batchZMM()
-	// The Go side of the lane kernels (the hybrid's, where there is one, is
-	// written by hand).
-	lanewrap.Lanes("AVX2x4", 8, 4, 64)
-	lanewrap.Lanes("AVX512YMMx8", 8, 8, 64)
-	lanewrap.Lanes("AVX512ZMMx8", 8, 8, 64)
+	// The Go side of the kernels: wrappers and the package's lists.
+	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX2x4", Level: "AVX2", Lanes: 4}, 8, 64)
+	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512YMMx8", Level: "AVX512", Lanes: 8}, 8, 64)
+	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512ZMMx8", Level: "AVX512", Lanes: 8}, 8, 64)
+	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512YMMx8", Level: "AVX512", Lanes: 8}, true)
+	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512ZMMx8", Level: "AVX512", Lanes: 8}, true)
 	Generate()
 	lanewrap.Write("sha512")
 }
