@@ -3,6 +3,11 @@ package hashlanes
 import (
 	"fmt"
 	"strings"
+
+	"github.com/hashlanes/hashlanes/internal/kernel/md5"
+	"github.com/hashlanes/hashlanes/internal/kernel/sha1"
+	"github.com/hashlanes/hashlanes/internal/kernel/sha256"
+	"github.com/hashlanes/hashlanes/internal/kernel/sha512"
 )
 
 // Algorithm names a hash function.
@@ -31,25 +36,41 @@ const (
 	maxAlgorithm
 )
 
-var algorithmInfo = [maxAlgorithm]struct {
+// algorithmDef is what the package knows of an algorithm: its name and
+// sizes, and how it runs on the engine (nil: served by its reference
+// implementation, internal/reference's entry of the same ID).
+type algorithmDef struct {
 	name            string
 	size, blockSize int
-}{
-	MD5:        {"md5", 16, 64},
-	SHA1:       {"sha1", 20, 64},
-	SHA224:     {"sha224", 28, 64},
-	SHA256:     {"sha256", 32, 64},
-	SHA384:     {"sha384", 48, 128},
-	SHA512:     {"sha512", 64, 128},
-	SHA512_224: {"sha512-224", 28, 128},
-	SHA512_256: {"sha512-256", 32, 128},
-	SHA3_224:   {"sha3-224", 28, 144},
-	SHA3_256:   {"sha3-256", 32, 136},
-	SHA3_384:   {"sha3-384", 48, 104},
-	SHA3_512:   {"sha3-512", 64, 72},
-	BLAKE2b:    {"blake2b", 64, 128},
-	BLAKE2s:    {"blake2s", 32, 64},
-	BLAKE3:     {"blake3", 32, 64},
+	engine          onEngine
+}
+
+// algorithmInfo is the one table of the algorithms; servers are built from
+// it (newServer).
+var algorithmInfo = [maxAlgorithm]algorithmDef{
+	MD5: {"md5", 16, 64, engineAlgorithm[md5.State]{
+		md5.Spec, md5Family, md5.Singles(), md5.Multis(), md5.Batches()}},
+	SHA1: {"sha1", 20, 64, engineAlgorithm[sha1.State]{
+		sha1.Spec, sha1Family, sha1.Singles(), sha1.Multis(), sha1.Batches()}},
+	SHA224: {"sha224", 28, 64, engineAlgorithm[sha256.State]{
+		sha256.Spec224, sha256Family, sha256.Singles(), sha256.Multis(), sha256.Batches(sha256.Spec224)}},
+	SHA256: {"sha256", 32, 64, engineAlgorithm[sha256.State]{
+		sha256.Spec256, sha256Family, sha256.Singles(), sha256.Multis(), sha256.Batches(sha256.Spec256)}},
+	SHA384: {"sha384", 48, 128, engineAlgorithm[sha512.State]{
+		sha512.Spec384, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec384)}},
+	SHA512: {"sha512", 64, 128, engineAlgorithm[sha512.State]{
+		sha512.Spec512, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec512)}},
+	SHA512_224: {"sha512-224", 28, 128, engineAlgorithm[sha512.State]{
+		sha512.Spec512_224, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec512_224)}},
+	SHA512_256: {"sha512-256", 32, 128, engineAlgorithm[sha512.State]{
+		sha512.Spec512_256, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec512_256)}},
+	SHA3_224: {name: "sha3-224", size: 28, blockSize: 144},
+	SHA3_256: {name: "sha3-256", size: 32, blockSize: 136},
+	SHA3_384: {name: "sha3-384", size: 48, blockSize: 104},
+	SHA3_512: {name: "sha3-512", size: 64, blockSize: 72},
+	BLAKE2b:  {name: "blake2b", size: 64, blockSize: 128},
+	BLAKE2s:  {name: "blake2s", size: 32, blockSize: 64},
+	BLAKE3:   {name: "blake3", size: 32, blockSize: 64},
 }
 
 // Algorithms lists every algorithm, in the order of the constants.
@@ -78,14 +99,11 @@ func (a Algorithm) Size() int { return a.mustInfo().size }
 // BlockSize returns the block length in bytes.
 func (a Algorithm) BlockSize() int { return a.mustInfo().blockSize }
 
-func (a Algorithm) mustInfo() struct {
-	name            string
-	size, blockSize int
-} {
+func (a Algorithm) mustInfo() *algorithmDef {
 	if !a.valid() {
 		panic(fmt.Sprintf("hashlanes: unknown algorithm %d", int(a)))
 	}
-	return algorithmInfo[a]
+	return &algorithmInfo[a]
 }
 
 // ParseAlgorithm returns the algorithm with the given name. Case and the

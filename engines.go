@@ -7,47 +7,74 @@ import (
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/engine"
+	"github.com/hashlanes/hashlanes/internal/kernel"
+	"github.com/hashlanes/hashlanes/internal/kernel/md5"
+	"github.com/hashlanes/hashlanes/internal/kernel/sha1"
+	"github.com/hashlanes/hashlanes/internal/kernel/sha256"
+	"github.com/hashlanes/hashlanes/internal/kernel/sha512"
 	"github.com/hashlanes/hashlanes/internal/reference"
 	"github.com/hashlanes/hashlanes/internal/tuning"
 )
 
-// newServer wires algorithm a to its engine at CPU level l, its kernels
-// chosen by the rates src gives for its kernel family.
-func newServer(a Algorithm, l cpu.Level, src func(*tuning.Family) tuning.Source) *Server {
-	switch a {
-	case MD5:
-		return engineOrReference(a, l, md5Spec, md5Kernels(l), src(md5Family))
-	case SHA1:
-		return engineOrReference(a, l, sha1Spec, sha1Kernels(l), src(sha1Family))
-	case SHA256:
-		return engineOrReference(a, l, sha256Spec256, sha256Kernels(sha256Spec256, l), src(sha256Family))
-	case SHA224:
-		return engineOrReference(a, l, sha256Spec224, sha256Kernels(sha256Spec224, l), src(sha256Family))
-	case SHA512:
-		return engineOrReference(a, l, sha512Spec512, sha512Kernels(sha512Spec512, l), src(sha512Family))
-	case SHA384:
-		return engineOrReference(a, l, sha512Spec384, sha512Kernels(sha512Spec384, l), src(sha512Family))
-	case SHA512_224:
-		return engineOrReference(a, l, sha512Spec512224, sha512Kernels(sha512Spec512224, l), src(sha512Family))
-	case SHA512_256:
-		return engineOrReference(a, l, sha512Spec512256, sha512Kernels(sha512Spec512256, l), src(sha512Family))
-	}
-	return referenceServer(a) // not on the engine yet
+// The kernel families of the algorithms on the engine, as the tuning
+// measures them: SHA-224 shares SHA-256's kernels, SHA-384 and SHA-512/t
+// SHA-512's.
+var (
+	md5Family    = newFamily("md5", md5.BlockSize, md5.Singles(), md5.Multis())
+	sha1Family   = newFamily("sha1", sha1.BlockSize, sha1.Singles(), sha1.Multis())
+	sha256Family = newFamily("sha256", sha256.BlockSize, sha256.Singles(), sha256.Multis())
+	sha512Family = newFamily("sha512", sha512.BlockSize, sha512.Singles(), sha512.Multis())
+)
+
+// onEngine is how an algorithm runs on the engine, its entry in
+// algorithmInfo: its Spec (from its kernel package), its kernel family and
+// its kernels. An engineAlgorithm of any state type.
+type onEngine interface {
+	family() *tuning.Family
+	// server wires algorithm a to its engine at CPU level l, its kernels
+	// chosen by the rates src gives for its family.
+	server(a Algorithm, l cpu.Level, src func(*tuning.Family) tuning.Source) *Server
 }
 
-// engineOrReference serves a on the engine, unless the only single-stream
-// kernel there is the pure-Go reference while the tier was not forced down
-// to generic: on other GOARCHes, with -tags purego, or on a CPU without
+type engineAlgorithm[S any] struct {
+	spec    *kernel.Spec[S]
+	fam     *tuning.Family
+	singles []kernel.Single[S]
+	multis  []kernel.Multi[S]
+	batches []kernel.Batch // set up for spec's algorithm
+}
+
+func (e engineAlgorithm[S]) family() *tuning.Family { return e.fam }
+
+// kernels lists the kernels that run at level l.
+func (e engineAlgorithm[S]) kernels(l cpu.Level) engine.Kernels[S] {
+	return kernelsAt(e.singles, e.multis, e.batches, l)
+}
+
+// server serves a on the engine, unless the only single-stream kernel
+// there is the pure-Go reference while the tier was not forced down to
+// generic: on other GOARCHes, with -tags purego, or on a CPU without
 // SHA-NI, a lone stream would run slower than the standard library's own
 // assembly, and a lone stream must never be slower. A generic tier chosen
 // by HASHLANES_CPU or WithCPU still runs the engine's pure-Go path; that is
 // how it is tested.
-func engineOrReference[S any](a Algorithm, l cpu.Level, spec *engine.Spec[S], k engine.Kernels[S], src tuning.Source) *Server {
+func (e engineAlgorithm[S]) server(a Algorithm, l cpu.Level, src func(*tuning.Family) tuning.Source) *Server {
+	k := e.kernels(l)
 	forcedGeneric := l == cpu.Generic && cpu.Detected > cpu.Generic
 	if k.Single.Reference && !forcedGeneric {
 		return referenceServer(a)
 	}
-	return fromEngine(a, engine.NewServer(spec, k, src), src)
+	fs := src(e.fam)
+	return fromEngine(a, engine.NewServer(e.spec, k, fs), fs)
+}
+
+// newServer wires algorithm a to its engine at CPU level l, or to its
+// reference implementation if it has none.
+func newServer(a Algorithm, l cpu.Level, src func(*tuning.Family) tuning.Source) *Server {
+	if e := a.mustInfo().engine; e != nil {
+		return e.server(a, l, src)
+	}
+	return referenceServer(a)
 }
 
 // referenceServer serves a through its reference implementation; its

@@ -1,12 +1,8 @@
-// Shared by the algorithms on the engine: the kernels a level runs and the
-// standard library's marshalled form of a state, whatever its word size.
+// Shared by the algorithms on the engine: the kernels a level runs.
 
 package hashlanes
 
 import (
-	"encoding/binary"
-	"unsafe"
-
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/engine"
 	"github.com/hashlanes/hashlanes/internal/kernel"
@@ -30,40 +26,4 @@ func kernelsAt[S any](singles []kernel.Single[S], multis []kernel.Multi[S], batc
 		}
 	}
 	return k
-}
-
-// appendWordsBE appends a state's words big-endian, the standard
-// library's marshalled form.
-func appendWordsBE[W kernel.Word, S any](b []byte, s *S) []byte {
-	for _, w := range kernel.Words[W](s) {
-		if unsafe.Sizeof(w) == 8 {
-			b = binary.BigEndian.AppendUint64(b, uint64(w))
-		} else {
-			b = binary.BigEndian.AppendUint32(b, uint32(w))
-		}
-	}
-	return b
-}
-
-func readWordsBE[W kernel.Word, S any](b []byte, s *S) []byte {
-	w := kernel.Words[W](s)
-	size := int(unsafe.Sizeof(W(0)))
-	for i := range w {
-		if size == 8 {
-			w[i] = W(binary.BigEndian.Uint64(b[8*i:]))
-		} else {
-			w[i] = W(binary.BigEndian.Uint32(b[4*i:]))
-		}
-	}
-	return b[size*len(w):]
-}
-
-// digestBE is the digest of the SHA family: the state's first size bytes,
-// big-endian, which for SHA-224 and SHA-512/224 ends inside a word. It
-// writes no byte past them, as SumMany writes digests in place.
-func digestBE[W kernel.Word, S any](size int) func(b []byte, s *S) []byte {
-	return func(b []byte, s *S) []byte {
-		var buf [64]byte
-		return append(b, appendWordsBE[W](buf[:0], s)[:size]...)
-	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
 	"github.com/hashlanes/hashlanes/internal/engine"
+	"github.com/hashlanes/hashlanes/internal/kernel/md5"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha1"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha256"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha512"
@@ -16,19 +17,25 @@ import (
 // for ready streams at level l by the rates of the prior named prior.
 type priorChoice func(l cpu.Level, prior string, ready int) (string, int)
 
-func choiceBy[S any](spec *engine.Spec[S], kernels func(cpu.Level) engine.Kernels[S], fam *tuning.Family) priorChoice {
+// priorServer is algorithm a's engine at level l, choosing by the rates
+// of the prior named prior.
+func priorServer[S any](a Algorithm, l cpu.Level, prior string) *engine.Server[S] {
+	e := algorithmInfo[a].engine.(engineAlgorithm[S])
+	return engine.NewServer(e.spec, e.kernels(l), e.fam.Source(tuning.Mode{Kind: tuning.ModeTable, Prior: prior}))
+}
+
+func choiceBy[S any](a Algorithm) priorChoice {
 	return func(l cpu.Level, prior string, ready int) (string, int) {
-		srv := engine.NewServer(spec, kernels(l), fam.Source(tuning.Mode{Kind: tuning.ModeTable, Prior: prior}))
-		c := srv.Choice().Choices()[ready-1]
+		c := priorServer[S](a, l, prior).Choice().Choices()[ready-1]
 		return c.Name, c.Lanes
 	}
 }
 
 var (
-	md5Choice    = choiceBy(md5Spec, md5Kernels, md5Family)
-	sha1Choice   = choiceBy(sha1Spec, sha1Kernels, sha1Family)
-	sha256Choice = choiceBy(sha256Spec256, func(l cpu.Level) engine.Kernels[sha256.State] { return sha256Kernels(sha256Spec256, l) }, sha256Family)
-	sha512Choice = choiceBy(sha512Spec512, func(l cpu.Level) engine.Kernels[sha512.State] { return sha512Kernels(sha512Spec512, l) }, sha512Family)
+	md5Choice    = choiceBy[md5.State](MD5)
+	sha1Choice   = choiceBy[sha1.State](SHA1)
+	sha256Choice = choiceBy[sha256.State](SHA256)
+	sha512Choice = choiceBy[sha512.State](SHA512)
 )
 
 // TestKernelChoice pins the choices the priors make (internal/tuning/
@@ -123,25 +130,24 @@ func TestBatchChoice(t *testing.T) {
 	if len(sha1.Batches()) == 0 {
 		t.Skip("no batch kernels in this build (purego)")
 	}
-	table := func(prior string) tuning.Mode { return tuning.Mode{Kind: tuning.ModeTable, Prior: prior} }
 	for prior, want := range map[string]string{"zen4": "avx512ymmx16", "goldencove": "avx512zmmx16"} {
-		s := engine.NewServer(sha256Spec256, sha256Kernels(sha256Spec256, cpu.AVX512), sha256Family.Source(table(prior)))
+		s := priorServer[sha256.State](SHA256, cpu.AVX512, prior)
 		if b := s.Batches(); len(b) != 1 || b[0].Name != want {
 			t.Errorf("SHA-256 batch kernels on %v: %v, want only %s", prior, b, want)
 		}
-		s1 := engine.NewServer(sha1Spec, sha1Kernels(cpu.AVX512), sha1Family.Source(table(prior)))
+		s1 := priorServer[sha1.State](SHA1, cpu.AVX512, prior)
 		if b := s1.Batches(); len(b) != 1 || b[0].Name != want {
 			t.Errorf("SHA-1 batch kernels on %v: %v, want only %s", prior, b, want)
 		}
 	}
 	for prior, want := range map[string][]string{"zen4": {"avx512ymmx16", "avx512ymmx32"}, "goldencove": {"avx512zmmx16", "avx512zmmx32"}} {
-		s := engine.NewServer(md5Spec, md5Kernels(cpu.AVX512), md5Family.Source(table(prior)))
+		s := priorServer[md5.State](MD5, cpu.AVX512, prior)
 		if b := s.Batches(); len(b) != 2 || b[0].Name != want[0] || b[1].Name != want[1] {
 			t.Errorf("MD5 batch kernels on %v: %v, want %v", prior, b, want)
 		}
 	}
 	for prior, want := range map[string]string{"zen4": "avx512ymmx8", "goldencove": "avx512zmmx8"} {
-		s := engine.NewServer(sha512Spec384, sha512Kernels(sha512Spec384, cpu.AVX512), sha512Family.Source(table(prior)))
+		s := priorServer[sha512.State](SHA384, cpu.AVX512, prior)
 		if b := s.Batches(); len(b) != 1 || b[0].Name != want {
 			t.Errorf("SHA-384 batch kernels on %v: %v, want only %s", prior, b, want)
 		}

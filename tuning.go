@@ -19,15 +19,8 @@ func newFamily[S any](name string, blockSize int, singles []kernel.Single[S], mu
 // familyFor is the kernel family of an algorithm on the engine, nil for
 // the others.
 func familyFor(a Algorithm) *tuning.Family {
-	switch a {
-	case MD5:
-		return md5Family
-	case SHA1:
-		return sha1Family
-	case SHA224, SHA256:
-		return sha256Family
-	case SHA384, SHA512, SHA512_224, SHA512_256:
-		return sha512Family
+	if e := a.mustInfo().engine; e != nil {
+		return e.family()
 	}
 	return nil
 }

@@ -90,7 +90,7 @@ func (h *Hasher[S]) Sum(b []byte) []byte {
 	defer h.leave()
 	sp := h.srv.spec
 	h.sumState = h.state
-	h.srv.kern.Single.Fn(&h.sumState, sp.pad(&h.padBuf, h.buf[:h.nbuf], h.n))
+	h.srv.kern.Single.Fn(&h.sumState, pad(sp, &h.padBuf, h.buf[:h.nbuf], h.n))
 	return sp.AppendDigest(b, &h.sumState)
 }
 
@@ -109,7 +109,7 @@ func (h *Hasher[S]) AppendBinary(b []byte) ([]byte, error) {
 
 // MarshalBinary returns the stream's state in the standard library's format.
 func (h *Hasher[S]) MarshalBinary() ([]byte, error) {
-	return h.AppendBinary(make([]byte, 0, h.srv.spec.marshaledSize()))
+	return h.AppendBinary(make([]byte, 0, marshaledSize(h.srv.spec)))
 }
 
 // UnmarshalBinary restores a state saved by MarshalBinary or by the
@@ -120,7 +120,7 @@ func (h *Hasher[S]) UnmarshalBinary(b []byte) error {
 	if len(b) < len(sp.Magic) || string(b[:len(sp.Magic)]) != sp.Magic {
 		return errors.New("hashlanes: " + sp.Name + ": " + errStateID.Error())
 	}
-	if len(b) != sp.marshaledSize() {
+	if len(b) != marshaledSize(sp) {
 		return errors.New("hashlanes: " + sp.Name + ": " + errStateSize.Error())
 	}
 	h.enter()

@@ -25,18 +25,7 @@ func appendWords(b []byte, s *sha256k.State) []byte {
 
 // testSpec is SHA-256, for tests that need a real algorithm under the
 // engine.
-var testSpec = &Spec[sha256k.State]{
-	Name: "sha256", Size: 32, BlockSize: sha256k.BlockSize, Init: sha256k.Init256, LenBytes: 8, BigEndian: true,
-	AppendDigest: appendWords,
-	Magic:        "sha\x03",
-	AppendState:  appendWords,
-	ReadState: func(b []byte, s *sha256k.State) []byte {
-		for i := range s {
-			s[i] = binary.BigEndian.Uint32(b[4*i:])
-		}
-		return b[32:]
-	},
-}
+var testSpec = sha256k.Spec256
 
 // refBlock is the pure-Go single-stream block function.
 func refBlock() func(*sha256k.State, []byte) {

@@ -29,7 +29,7 @@ const minLaneBlocks = 16
 // writes: no goroutine, no timer, no registry of hashers, so a dropped
 // hasher is simply garbage.
 type Server[S any] struct {
-	spec   *Spec[S]
+	spec   *kernel.Spec[S]
 	kern   Kernels[S]
 	choice *tuning.Chooser
 	lanes  int // 0 when there is no multi-lane kernel
@@ -171,7 +171,7 @@ func (c *combiner[S]) wakeAll() {
 
 // NewServer returns a Server for spec running the given kernels, chosen
 // round by round by the rates of src.
-func NewServer[S any](spec *Spec[S], k Kernels[S], src tuning.Source) *Server[S] {
+func NewServer[S any](spec *kernel.Spec[S], k Kernels[S], src tuning.Source) *Server[S] {
 	s := &Server[S]{spec: spec, kern: k, lanes: k.maxLanes(), epoch: time.Now()}
 	single, multi := k.describe()
 	s.choice = tuning.NewChooser(src, single, multi)

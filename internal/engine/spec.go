@@ -17,29 +17,9 @@ import (
 // (SHA-512's 128 bytes).
 const maxBlockSize = 128
 
-// Spec describes one algorithm of the Merkle-Damgård family: block and
-// digest sizes, padding, output and the standard library's marshalled state.
-type Spec[S any] struct {
-	Name      string
-	Size      int // digest bytes
-	BlockSize int
-	Init      S
-	LenBytes  int  // length field of the padding: 8 or 16
-	BigEndian bool // byte order of the length field
-
-	// AppendDigest appends the first Size bytes of the encoded state.
-	AppendDigest func(b []byte, s *S) []byte
-
-	// Magic starts a marshalled state; AppendState and ReadState write and
-	// read the chaining value in the standard library's byte order.
-	Magic       string
-	AppendState func(b []byte, s *S) []byte
-	ReadState   func(b []byte, s *S) []byte
-}
-
 // marshaledSize is the length of a state in the standard library's format:
 // magic, chaining value, a whole block of buffered input, 64-bit length.
-func (sp *Spec[S]) marshaledSize() int {
+func marshaledSize[S any](sp *kernel.Spec[S]) int {
 	var s S
 	return len(sp.Magic) + len(sp.AppendState(nil, &s)) + sp.BlockSize + 8
 }
@@ -113,15 +93,15 @@ func batchFor(set []kernel.Batch, n int) kernel.Batch {
 
 // pad writes the final block(s) of a message of total length n whose last
 // n%BlockSize bytes are tail into dst and returns them.
-func (sp *Spec[S]) pad(dst *[2 * maxBlockSize]byte, tail []byte, n uint64) []byte {
+func pad[S any](sp *kernel.Spec[S], dst *[2 * maxBlockSize]byte, tail []byte, n uint64) []byte {
 	k := copy(dst[:], tail)
-	return sp.padAfter(dst[:], k, n)
+	return padAfter(sp, dst[:], k, n)
 }
 
 // padAfter pads buf, whose first k bytes end a message of total length n,
 // and returns it up to the end of the padding.
-func (sp *Spec[S]) padAfter(buf []byte, k int, n uint64) []byte {
-	total := sp.paddedBlocks(k) * sp.BlockSize
+func padAfter[S any](sp *kernel.Spec[S], buf []byte, k int, n uint64) []byte {
+	total := paddedBlocks(k, sp.LenBytes, sp.BlockSize) * sp.BlockSize
 	buf[k] = 0x80
 	clear(buf[k+1 : total-8])
 	bits := n << 3
@@ -135,9 +115,6 @@ func (sp *Spec[S]) padAfter(buf []byte, k int, n uint64) []byte {
 	}
 	return buf[:total]
 }
-
-// paddedBlocks is the number of blocks a message of n bytes hashes.
-func (sp *Spec[S]) paddedBlocks(n int) int { return paddedBlocks(n, sp.LenBytes, sp.BlockSize) }
 
 // paddedBlocks is the number of blocks of blockSize bytes a message of n
 // bytes hashes with a lenBytes length field: a shift, as blockSize is a

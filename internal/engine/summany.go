@@ -162,7 +162,7 @@ func (s *Server[S]) sumBatch(set []kernel.Batch, out []byte, msgs [][]byte, idx 
 	rest := batchFor(set, n%wide.Lanes)
 	if rest.Lanes == wide.Lanes || n < wide.Lanes {
 		whole := (n + rest.Lanes - 1) / rest.Lanes * rest.Lanes
-		pad(idx[:whole], n)
+		fillFrom(idx[:whole], n)
 		rest.Fn(msgs, idx[:whole], n, &out[0], c)
 		return
 	}
@@ -170,13 +170,13 @@ func (s *Server[S]) sumBatch(set []kernel.Batch, out []byte, msgs [][]byte, idx 
 	wide.Fn(msgs, idx[:full], full, &out[0], c)
 	if full < n {
 		tail := idx[full : full+rest.Lanes]
-		pad(tail, n-full)
+		fillFrom(tail, n-full)
 		rest.Fn(msgs, tail, n-full, &out[0], c)
 	}
 }
 
-// pad fills idx from n on with idx[0].
-func pad(idx []int32, n int) {
+// fillFrom fills idx from n on with idx[0].
+func fillFrom(idx []int32, n int) {
 	for j := n; j < len(idx); j++ {
 		idx[j] = idx[0]
 	}
@@ -194,7 +194,7 @@ func (s *Server[S]) sumStaged(b *batch[S], out []byte, msgs [][]byte, idx []int3
 			m := msgs[i]
 			buf := b.stage[j][:]
 			copy(buf, m)
-			s.spec.padAfter(buf, len(m), uint64(len(m)))
+			padAfter(s.spec, buf, len(m), uint64(len(m)))
 			b.sst[j] = s.spec.Init
 			b.states[j], b.ptrs[j] = &b.sst[j], &b.stage[j][0]
 		}
@@ -221,7 +221,7 @@ func (s *Server[S]) sumLong(b *batch[S], out []byte, msgs [][]byte, idx []int32)
 		m := msgs[idx[next]]
 		whole := len(m) / bs * bs
 		l.msg, l.body, l.toff, l.state = int(idx[next]), m[:whole], 0, s.spec.Init
-		l.ntail = len(s.spec.pad(&l.tail, m[whole:], uint64(len(m))))
+		l.ntail = len(pad(s.spec, &l.tail, m[whole:], uint64(len(m))))
 		next++
 	}
 	for i := range width {

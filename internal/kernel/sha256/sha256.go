@@ -33,8 +33,8 @@ func Singles() []kernel.Single[State] { return singles }
 func Multis() []kernel.Multi[State] { return multis }
 
 // Batches lists the batch kernels built for this GOARCH, narrowest first,
-// for the algorithm of the family (SHA-224 and SHA-256) that starts from
-// init and keeps the first size bytes of the final state.
-func Batches(init *State, size int) []kernel.Batch { return batches(init, size) }
+// for sp, one of the package's Specs (SHA-224 and SHA-256): the batch
+// kernels start from its initial value and keep its digest's bytes.
+func Batches(sp *kernel.Spec[State]) []kernel.Batch { return batches(&sp.Init, sp.Size) }
 
 var generic = kernel.Reference(blockGeneric, BlockSize)

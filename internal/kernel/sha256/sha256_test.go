@@ -32,7 +32,7 @@ var alg = kerneltest.Algorithm[State]{
 	Random:    kerneltest.RandomState[State],
 	Singles:   Singles(),
 	Multis:    Multis(),
-	Batches:   Batches(&Init256, 32),
+	Batches:   Batches(Spec256),
 	Sum:       func(m []byte) []byte { s := sha256.Sum256(m); return s[:] },
 	Size:      32,
 }
@@ -40,7 +40,7 @@ var alg = kerneltest.Algorithm[State]{
 // alg224 is alg with the batch kernels set up for SHA-224.
 var alg224 = func() kerneltest.Algorithm[State] {
 	a := alg
-	a.Batches = Batches(&Init224, 28)
+	a.Batches = Batches(Spec224)
 	a.Sum = func(m []byte) []byte { s := sha256.Sum224(m); return s[:] }
 	a.Size = 28
 	return a

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hashlanes/hashlanes/internal/kernel"
 	"github.com/hashlanes/hashlanes/internal/kernel/kerneltest"
 )
 
@@ -59,28 +60,28 @@ var alg = kerneltest.Algorithm[State]{
 	Random:    kerneltest.RandomState[State],
 	Singles:   Singles(),
 	Multis:    Multis(),
-	Batches:   Batches(&Init512, 64),
+	Batches:   Batches(Spec512),
 	Sum:       func(m []byte) []byte { s := sha512.Sum512(m); return s[:] },
 	Size:      64,
 }
 
 // variant is alg with the batch kernels set up for another algorithm of
 // the family.
-func variant(init *State, size int, sum func([]byte) []byte) kerneltest.Algorithm[State] {
+func variant(sp *kernel.Spec[State], sum func([]byte) []byte) kerneltest.Algorithm[State] {
 	a := alg
-	a.Batches, a.Sum, a.Size = Batches(init, size), sum, size
+	a.Batches, a.Sum, a.Size = Batches(sp), sum, sp.Size
 	return a
 }
 
 func TestBatchesVariants(t *testing.T) {
 	t.Run("sha384", func(t *testing.T) {
-		kerneltest.Batches(t, variant(&Init384, 48, func(m []byte) []byte { s := sha512.Sum384(m); return s[:] }))
+		kerneltest.Batches(t, variant(Spec384, func(m []byte) []byte { s := sha512.Sum384(m); return s[:] }))
 	})
 	t.Run("sha512-224", func(t *testing.T) {
-		kerneltest.Batches(t, variant(&Init512_224, 28, func(m []byte) []byte { s := sha512.Sum512_224(m); return s[:] }))
+		kerneltest.Batches(t, variant(Spec512_224, func(m []byte) []byte { s := sha512.Sum512_224(m); return s[:] }))
 	})
 	t.Run("sha512-256", func(t *testing.T) {
-		kerneltest.Batches(t, variant(&Init512_256, 32, func(m []byte) []byte { s := sha512.Sum512_256(m); return s[:] }))
+		kerneltest.Batches(t, variant(Spec512_256, func(m []byte) []byte { s := sha512.Sum512_256(m); return s[:] }))
 	})
 }
 

@@ -1,0 +1,12 @@
+package sha1
+
+import "github.com/hashlanes/hashlanes/internal/kernel"
+
+// Spec is SHA-1 (FIPS 180-4).
+var Spec = &kernel.Spec[State]{
+	Name: "sha1", Size: Size, BlockSize: BlockSize, Init: Init, LenBytes: 8, BigEndian: true,
+	AppendDigest: kernel.DigestBE[uint32, State](Size),
+	Magic:        "sha\x01",
+	AppendState:  kernel.AppendWordsBE[uint32, State],
+	ReadState:    kernel.ReadWordsBE[uint32, State],
+}
