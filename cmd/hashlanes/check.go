@@ -148,7 +148,7 @@ func (p *lineParser) tagAt(s string) (hashlanes.Algorithm, int) {
 	var best hashlanes.Algorithm
 	n := 0
 	for _, a := range p.algs {
-		if t := tags[a]; len(t) > n && strings.HasPrefix(s, t) {
+		if t := tag(a); len(t) > n && strings.HasPrefix(s, t) {
 			best, n = a, len(t)
 		}
 	}
@@ -448,7 +448,7 @@ func (c *command) guessNote(a hashlanes.Algorithm, n int) {
 		opts = append(opts, "-a "+o.String())
 	}
 	c.errorf("note: %d untagged %s of %d hex digits did not match as %s, the usual algorithm of that length; if the list was made with another, name it: %s",
-		n, plural(n, "line", "lines"), 2*a.Size(), tags[a], strings.Join(opts, ", "))
+		n, plural(n, "line", "lines"), 2*a.Size(), tag(a), strings.Join(opts, ", "))
 }
 
 // checkJSON writes one object for a line of list, with --json: where it
@@ -478,7 +478,7 @@ func (c *command) checkJSON(list string, e checkEntry, status string, sum []byte
 // (nothing when each line's algorithm is detected).
 func (c *command) listTag() string {
 	if c.algFixed && len(c.algs) == 1 {
-		return tags[c.algs[0]] + " "
+		return tag(c.algs[0]) + " "
 	}
 	return ""
 }

@@ -14,34 +14,24 @@ import (
 )
 
 // dropIns are the program names under which hashlanes behaves as the GNU
-// coreutils tool of that name.
-var dropIns = map[string]hashlanes.Algorithm{
-	"md5sum":    hashlanes.MD5,
-	"sha1sum":   hashlanes.SHA1,
-	"sha224sum": hashlanes.SHA224,
-	"sha256sum": hashlanes.SHA256,
-	"sha384sum": hashlanes.SHA384,
-	"sha512sum": hashlanes.SHA512,
-}
+// coreutils tool of that name: the algorithm's name and "sum".
+var dropIns = func() map[string]hashlanes.Algorithm {
+	m := map[string]hashlanes.Algorithm{}
+	for _, a := range []hashlanes.Algorithm{hashlanes.MD5, hashlanes.SHA1, hashlanes.SHA224, hashlanes.SHA256, hashlanes.SHA384, hashlanes.SHA512} {
+		m[a.String()+"sum"] = a
+	}
+	return m
+}()
 
-// tags are the names of algorithms in tagged lines ("SHA256 (f) = ..."),
-// as the coreutils and OpenSSL write them.
-var tags = map[hashlanes.Algorithm]string{
-	hashlanes.MD5:        "MD5",
-	hashlanes.SHA1:       "SHA1",
-	hashlanes.SHA224:     "SHA224",
-	hashlanes.SHA256:     "SHA256",
-	hashlanes.SHA384:     "SHA384",
-	hashlanes.SHA512:     "SHA512",
-	hashlanes.SHA512_224: "SHA512-224",
-	hashlanes.SHA512_256: "SHA512-256",
-	hashlanes.SHA3_224:   "SHA3-224",
-	hashlanes.SHA3_256:   "SHA3-256",
-	hashlanes.SHA3_384:   "SHA3-384",
-	hashlanes.SHA3_512:   "SHA3-512",
-	hashlanes.BLAKE2b:    "BLAKE2b",
-	hashlanes.BLAKE2s:    "BLAKE2s",
-	hashlanes.BLAKE3:     "BLAKE3",
+// tag is an algorithm's name in tagged lines ("SHA256 (f) = ..."), as the
+// coreutils and OpenSSL write it: its name in capitals, but BLAKE2's
+// small b and s.
+func tag(a hashlanes.Algorithm) string {
+	t := strings.ToUpper(a.String())
+	if strings.HasPrefix(t, "BLAKE2") {
+		t = t[:len("BLAKE2")] + strings.ToLower(t[len("BLAKE2"):])
+	}
+	return t
 }
 
 // The GNU options, in getopt's table order (it decides how ambiguities

@@ -206,7 +206,7 @@ func (c *command) printSum(name string, s hashlanes.StreamSum) {
 			b.WriteByte('\\')
 		}
 		if c.tag || len(c.algs) > 1 {
-			b.WriteString(tags[a])
+			b.WriteString(tag(a))
 			b.WriteString(" (")
 			b.WriteString(name)
 			b.WriteString(") = ")
