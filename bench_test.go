@@ -288,7 +288,7 @@ func BenchmarkCalibrate(b *testing.B) {
 			}
 			cpu0 := processCPU()
 			for b.Loop() {
-				if _, err := s.measureManyMin(tuning.QuickMeasure); err != nil {
+				if _, err := s.measureSumManyCutoff(tuning.QuickMeasure); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -50,7 +50,7 @@ func (s *Server) SumMany(dst []byte, msgs [][]byte) []byte {
 		for _, m := range msgs {
 			total += len(m)
 		}
-		if total < manyMinBytes && (len(msgs) < 2 || len(msgs) < s.manyMinMsgs()) {
+		if total < manyMinBytes && (len(msgs) < 2 || len(msgs) < s.sumManyCutoff()) {
 			for _, m := range msgs {
 				dst = oneShot(s.alg, dst, m)
 			}
@@ -86,19 +86,19 @@ const (
 	maxManyMin   = 8 // the most messages the cut-off measurement tries
 )
 
-// manyMinMsgs is SumMany's cut-off, measured or looked up once.
-func (s *Server) manyMinMsgs() int {
+// sumManyCutoff is SumMany's cut-off, measured or looked up once.
+func (s *Server) sumManyCutoff() int {
 	if n := s.manyMin.Load(); n > 0 {
 		return int(n)
 	}
-	n := s.src.ManyMin(s.alg.String(), func() (int, error) { return s.measureManyMin(tuning.QuickMeasure) })
+	n := s.src.ManyMin(s.alg.String(), func() (int, error) { return s.measureSumManyCutoff(tuning.QuickMeasure) })
 	s.manyMin.Store(int32(n))
 	return n
 }
 
-// measureManyMin times SumMany's two ways on 2 to maxManyMin URL paths
+// measureSumManyCutoff times SumMany's two ways on 2 to maxManyMin URL paths
 // (55 bytes, a block each): the loop of one-shot sums and the lanes.
-func (s *Server) measureManyMin(o tuning.Options) (int, error) {
+func (s *Server) measureSumManyCutoff(o tuning.Options) (int, error) {
 	msgs := make([][]byte, maxManyMin)
 	for i := range msgs {
 		msgs[i] = []byte(fmt.Sprintf("/objects/%02d/some/key/of/an/object/store/path-%06d", i, i*7919))

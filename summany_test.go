@@ -276,7 +276,7 @@ func BenchmarkSumMany(b *testing.B) {
 
 // stdLoop is the baseline of BenchmarkSumMany: a plain loop of the standard
 // library's one-shot function appending to dst.
-// BenchmarkSumManyFew is the measurement behind manyMinMsgs: a few URL
+// BenchmarkSumManyFew is the measurement behind sumManyCutoff: a few URL
 // paths through the server's lanes (its SumMany path whatever the count,
 // where SumMany itself runs the one-shot loop below the cut-off) against
 // the one-shot loop, per message count.
@@ -344,7 +344,7 @@ func TestManyMinMsgs(t *testing.T) {
 			if s.choice == nil {
 				t.Skipf("%v is not on the engine in this build", a)
 			}
-			if n := s.manyMinMsgs(); n < 2 {
+			if n := s.sumManyCutoff(); n < 2 {
 				t.Errorf("%s: %v goes through the lanes from %d messages, want at least 2", name, a, n)
 			}
 		}
@@ -352,7 +352,7 @@ func TestManyMinMsgs(t *testing.T) {
 	// Measured, the cut-off is at least 2 and at most one past the most
 	// messages measured.
 	if s := NewServer(SHA1, WithTuning("measure")); s.choice != nil {
-		if n := s.manyMinMsgs(); n < 2 || n > maxManyMin+1 {
+		if n := s.sumManyCutoff(); n < 2 || n > maxManyMin+1 {
 			t.Errorf("measured SHA-1 cut-off %d", n)
 		}
 	}

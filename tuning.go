@@ -34,7 +34,7 @@ func init() {
 				if s.choice == nil {
 					return 0, fmt.Errorf("%v is not on the engine in this build", a)
 				}
-				return s.measureManyMin(o)
+				return s.measureSumManyCutoff(o)
 			})
 		}
 	}
@@ -172,7 +172,7 @@ func (s *Server) Tuning() TuningInfo {
 func (s *Server) Calibrate() {
 	if s.choice != nil {
 		s.choice.Prepare(2)
-		s.manyMinMsgs()
+		s.sumManyCutoff()
 	}
 }
 

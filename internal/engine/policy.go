@@ -117,7 +117,7 @@ func backoff(after *time.Duration, pause time.Duration, missed bool, epoch time.
 
 // company counts the streams of the latest two rounds, c's busy lanes
 // being the next one's, each stream once, and stamps c's. A combiner that
-// yields for company (see enough) yields for these: at one P, a round
+// yields for company (see gatherTarget) yields for these: at one P, a round
 // that starts with the first half of the streams that are back leaves the
 // two halves out of step, and capped at the latest round's streams each
 // half would gather only as many as came with it, so the split would
@@ -147,15 +147,15 @@ const maxYields = 4
 // sharedRoundBytes bounds the bytes of a multi-lane round's busiest lane
 // when several Ps combine, so that a combiner holding more than its share
 // of the streams sees another P run dry soon and hands the excess over
-// (see shed): 16 KiB on 16 lanes is about 40 µs of SHA-1 (docs/engine.md,
+// (see offload): 16 KiB on 16 lanes is about 40 µs of SHA-1 (docs/engine.md,
 // "Shared rounds at several Ps").
 const sharedRoundBytes = 16 << 10
 
-// shedGain is how much more two cores must move with a combiner's streams
+// offloadGain is how much more two cores must move with a combiner's streams
 // split between them, by the kernels' rates, for the split to be worth a
 // hand-over: the cores run at unequal speeds and the writer taking the
 // streams over has to be woken.
-const shedGain = 1.2
+const offloadGain = 1.2
 
 // maxSingleRound bounds a combiner's single-stream round: 16 KiB is 20 µs
 // of MD5 on one core, against one yield (well under 1 µs) to look for
@@ -203,9 +203,10 @@ func (s *Server[S]) roundBlocks(c *combiner[S], k, used int, shared bool) int {
 	return nb
 }
 
-// limit is how many lanes a combiner fills with procs Ps: with several,
-// its share of the streams, never fewer than the narrowest kernel's lanes.
-func (s *Server[S]) limit(procs int) int {
+// laneShare is how many lanes a combiner fills with procs Ps: with
+// several, its share of the streams, never fewer than the narrowest
+// kernel's lanes.
+func (s *Server[S]) laneShare(procs int) int {
 	if procs == 1 {
 		return s.lanes
 	}
@@ -221,34 +222,34 @@ func (s *Server[S]) fullLength(k, nb int) bool {
 	return k >= 0 && nb*s.spec.BlockSize >= sharedRoundBytes
 }
 
-// enough is how many lanes a combiner yields for before a round: its
-// limit, and with capped no more than the latest rounds held (lastBusy,
+// gatherTarget is how many lanes a combiner yields for before a round:
+// its laneShare, and with capped no more than the latest rounds held (lastBusy,
 // pairBusy). It is asked again after every yield, because at several Ps
 // the limit is a share of the streams queued and in lanes, which grows as
 // the writers the yield let run queue again (docs/engine.md, "The cap on
 // yields at one P").
-func (s *Server[S]) enough(procs int, capped bool) int {
-	l := s.limit(procs)
+func (s *Server[S]) gatherTarget(procs int, capped bool) int {
+	l := s.laneShare(procs)
 	if capped {
 		l = min(l, max(s.lastBusy, s.pairBusy, 1))
 	}
 	return l
 }
 
-// shed hands the lanes beyond c's share back to the queue, in front, and
+// offload hands the lanes beyond c's share back to the queue, in front, and
 // has the first of them woken to combine them on another P, when one is free
 // to (fewer combiners than Ps, nothing queued) and two cores would move
 // enough more than this one alone. This is the end of a batch at several
 // Ps: one P's streams are done and its core would idle while the other
 // P's streams, bound to their combiner, run to the end of their writes.
 // me stays: its writer is the one combining.
-func (s *Server[S]) shed(c *combiner[S], me *request[S], busy *int, procs int) {
+func (s *Server[S]) offload(c *combiner[S], me *request[S], procs int) {
 	if s.queued > 0 || s.combiners >= procs {
 		return
 	}
-	keep := s.limit(procs)
-	n := *busy
-	if n <= keep || s.choice.Rate(keep)+s.choice.Rate(n-keep) < shedGain*s.choice.Rate(n) {
+	keep := s.laneShare(procs)
+	n := c.busy
+	if n <= keep || s.choice.Rate(keep)+s.choice.Rate(n-keep) < offloadGain*s.choice.Rate(n) {
 		return
 	}
 	for i, r := range c.reqs[keep:n] {
@@ -257,6 +258,6 @@ func (s *Server[S]) shed(c *combiner[S], me *request[S], busy *int, procs int) {
 		}
 	}
 	s.handBack(c, keep, n)
-	*busy = keep
+	c.busy = keep
 	c.wakeLater(s.head)
 }

@@ -25,7 +25,7 @@ const minLaneBlocks = 16
 // kernel.MaxLaneBytes per lane) with the mutex released, retires the lanes
 // whose blocks are done, and repeats until its own blocks are done; with
 // several Ps it runs shorter rounds and hands back the streams beyond its
-// share when another P could take them (shed). Nothing runs between
+// share when another P could take them (offload). Nothing runs between
 // writes: no goroutine, no timer, no registry of hashers, so a dropped
 // hasher is simply garbage.
 type Server[S any] struct {
@@ -122,9 +122,11 @@ type request[S any] struct {
 // combiner is the scratch a combining writer needs; pooled because a
 // kernel called through a function value makes its arguments escape.
 type combiner[S any] struct {
+	// The lanes, kept dense: the busy ones are reqs[:busy].
 	reqs   [kernel.MaxLanes]*request[S]
 	states [kernel.MaxLanes]*S
 	ptrs   [kernel.MaxLanes]*byte
+	busy   int
 
 	// The channels of writers to be woken: those whose requests are done,
 	// and a queued one's whose writer is to combine. Waking one can cost
@@ -336,11 +338,11 @@ func signal(ch chan struct{}) {
 // it for the choice when it has one to refine: with busy streams, two or
 // more, and lanes long enough that the rate is not mostly the call's own
 // cost (docs/engine.md, "Timed rounds").
-func (s *Server[S]) timedRound(c *combiner[S], k, used, nb, busy int) {
+func (s *Server[S]) timedRound(c *combiner[S], k, used, nb int) {
 	s.rounds++
 	s.mu.Unlock()
 	c.wakeAll()
-	timed := busy >= 2 && nb*s.spec.BlockSize >= tuning.QuickMeasure.LaneBytes
+	timed := c.busy >= 2 && nb*s.spec.BlockSize >= tuning.QuickMeasure.LaneBytes
 	var start time.Time
 	if timed {
 		start = time.Now()
@@ -358,9 +360,9 @@ func (s *Server[S]) timedRound(c *combiner[S], k, used, nb, busy int) {
 
 // retire moves c's lanes 0..used-1 past the round of nb blocks on kernel
 // k, and takes out those whose blocks are done, their writers (but me's)
-// to be woken, keeping the busy lanes dense; it returns how many are still
-// busy. s.mu is held.
-func (s *Server[S]) retire(c *combiner[S], me *request[S], k, used, nb, busy int) int {
+// to be woken, keeping the busy lanes dense. s.mu is held.
+func (s *Server[S]) retire(c *combiner[S], me *request[S], k, used, nb int) {
+	busy := c.busy
 	for i := used - 1; i >= 0; i-- { // backwards, so a moved lane is one already advanced
 		r := c.reqs[i]
 		r.p = r.p[s.laneBlocks(k, i, nb)*s.spec.BlockSize:]
@@ -377,7 +379,7 @@ func (s *Server[S]) retire(c *combiner[S], me *request[S], k, used, nb, busy int
 		c.reqs[i], c.states[i], c.ptrs[i] = c.reqs[busy], c.states[busy], c.ptrs[busy]
 		c.reqs[busy], c.states[busy], c.ptrs[busy] = nil, nil, nil
 	}
-	return busy
+	c.busy = busy
 }
 
 // handBack returns lanes from..to-1 of c to the front of the queue, in
@@ -412,8 +414,10 @@ func (c *combiner[S]) longestFirst(n, busy int) {
 }
 
 // combine runs rounds until me is done. s.mu is held on entry and
-// released on return.
-// Lanes are kept dense: the busy ones are c.reqs[:busy].
+// released on return. Each round: hand lanes to another P where it pays
+// (offload), fill the lanes from the queue, let writers that are about to
+// queue join (gatherCompany), choose the kernel and length (plan), run it
+// (timedRound) and take out the streams it finished (retire).
 //
 // With several Ps each combiner takes only its share of the streams, never
 // fewer than the narrowest kernel's lanes: 32 streams on 2 Ps run as two
@@ -421,87 +425,27 @@ func (c *combiner[S]) longestFirst(n, busy int) {
 func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 	s.combiners++
 	c := s.scratch.Get().(*combiner[S])
-	busy := 0
-	fill := func() {
-		for l := s.limit(procs); busy < l && s.head != nil; {
-			r := s.pop()
-			c.reqs[busy], c.states[busy], c.ptrs[busy] = r, r.state, &r.p[0]
-			busy++
-			s.inLanes++
-		}
-	}
-	// gather yields up to n times while the lanes hold fewer than want()
-	// streams, filling them from the queue after each.
-	// It stops after two yields in a row bring nobody: once in 61 schedules
-	// the Go scheduler serves its global queue first, so a goroutine that
-	// yields can be picked again ahead of the writers it yielded to.
-	gather := func(n int, want func() int) {
-		for y, idle := 0, 0; busy < want() && y < n && idle < 2; y++ {
-			before := busy
-			s.mu.Unlock()
-			c.wakeAll()
-			runtime.Gosched()
-			s.mu.Lock()
-			fill()
-			if busy == before {
-				idle++
-			} else {
-				idle = 0
-			}
-		}
-	}
+	c.busy = 0
 	long := false // the latest round was full-length
 	for !me.done {
-		s.shed(c, me, &busy, procs)
-		fill()
-		// Writers that are runnable get a chance to join this round, more
-		// while they keep arriving, but only on a sign of company: the latest
-		// round had some, requests are queued, another combiner runs, or
-		// this is the hasher's first write (a probe: a burst of new writers
-		// finds itself). A yield hands the P to any runnable goroutine, so a
-		// lone stream does not yield (docs/engine.md, "Yields").
-		yields := 0
-		if probe || s.lastBusy > 1 || s.queued > 0 || s.combiners > 1 {
-			yields = maxYields
-		}
-		// Outside a probe, at one P, stop once the round holds as many
-		// streams as came lately: their writers are back, and more yields
-		// would find nobody. At several Ps a writer can wait for a P while
-		// each P combines a stream of its own, and only a yield lets it in
-		// (docs/engine.md, "The cap on yields at one P").
-		capped := !probe && procs == 1
-		// At one P, a probe that is the only sign of company backs off
-		// when probes lately found nobody (docs/engine.md, "Probes").
-		probed := probe && procs == 1 && s.lastBusy <= 1 && s.queued == 0 && s.combiners == 1
-		if probed && s.probeBackoff > 0 && time.Since(s.epoch) < s.probeAfter {
-			yields, probed, capped = 0, false, true
-		}
+		s.offload(c, me, procs)
+		s.fill(c, procs)
+		s.gatherCompany(c, me, procs, probe)
 		probe = false
-		gather(yields, func() int { return s.enough(procs, capped) })
-		if probed { // the probe was the only reason to yield
-			s.probeBackoff = backoff(&s.probeAfter, s.probeBackoff, busy == 1, s.epoch)
-		}
-		// Alone at one P, after others queued lately: their writers may be
-		// waiting for the scheduler to poll the network.
-		if procs == 1 && busy == 1 && len(c.reqs[0].p) >= awaitMinBytes && s.awaitCompany(c, me) {
-			fill()
-			// The others the poll made runnable queue as they run.
-			gather(maxYields, func() int { return s.lanes })
-		}
 		// Company fades by halves, not at once: an unlucky round alone
 		// (below) must not end the sharing.
-		s.lastBusy = max(busy, s.lastBusy/2)
-		s.pairBusy = s.company(c, busy)
-		if busy >= 2 && s.choice.Pending() {
+		s.lastBusy = max(c.busy, s.lastBusy/2)
+		s.pairBusy = s.company(c, c.busy)
+		if c.busy >= 2 && s.choice.Pending() {
 			// The first choice to make: the tuning measures the kernels,
 			// once, the lock released, the writers that were woken let go.
 			s.mu.Unlock()
 			c.wakeAll()
-			s.choice.Prepare(busy)
+			s.choice.Prepare(c.busy)
 			s.mu.Lock()
-			fill()
+			s.fill(c, procs)
 		}
-		k, used, nb := s.plan(c, busy, procs > 1)
+		k, used, nb := s.plan(c, c.busy, procs > 1)
 		if procs > 1 && (c.nToWake > 0 || c.wokeAtExit) && s.fullLength(k, nb) {
 			c.wokeAtExit = false
 			// A writer woken here (or as the previous combine on this P
@@ -509,18 +453,16 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 			// another P's combiner may be yielding for it: before a
 			// full-length round, yield once so the writers queue first
 			// (docs/engine.md, "The yield before a full-length round").
-			s.mu.Unlock()
-			c.wakeAll()
-			runtime.Gosched()
-			s.mu.Lock()
-			fill()
-			k, used, nb = s.plan(c, busy, procs > 1)
+			s.yield(c)
+			s.fill(c, procs)
+			k, used, nb = s.plan(c, c.busy, procs > 1)
 		}
 		long = s.fullLength(k, nb)
-		s.timedRound(c, k, used, nb, busy)
-		busy = s.retire(c, me, k, used, nb, busy)
+		s.timedRound(c, k, used, nb)
+		s.retire(c, me, k, used, nb)
 	}
-	s.handBack(c, 0, busy) // the lanes still in use
+	s.handBack(c, 0, c.busy) // the lanes still in use
+	c.busy = 0
 	s.combiners--
 	if s.head != nil {
 		c.wakeLater(s.head) // its writer becomes the next combiner
@@ -529,4 +471,78 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 	c.wokeAtExit = c.nToWake > 0 && long
 	c.wakeAll()
 	s.scratch.Put(c)
+}
+
+// fill moves queued requests into c's free lanes, up to its share of the
+// lanes with procs Ps (laneShare).
+func (s *Server[S]) fill(c *combiner[S], procs int) {
+	for l := s.laneShare(procs); c.busy < l && s.head != nil; {
+		r := s.pop()
+		c.reqs[c.busy], c.states[c.busy], c.ptrs[c.busy] = r, r.state, &r.p[0]
+		c.busy++
+		s.inLanes++
+	}
+}
+
+// yield lets the writers c woke, and any other runnable goroutine, run
+// once: s.mu is released around a Gosched.
+func (s *Server[S]) yield(c *combiner[S]) {
+	s.mu.Unlock()
+	c.wakeAll()
+	runtime.Gosched()
+	s.mu.Lock()
+}
+
+// gather yields up to n times while c's lanes hold fewer than want()
+// streams, filling them from the queue after each. It stops after two
+// yields in a row bring nobody: once in 61 schedules the Go scheduler
+// serves its global queue first, so a goroutine that yields can be picked
+// again ahead of the writers it yielded to.
+func (s *Server[S]) gather(c *combiner[S], procs, n int, want func() int) {
+	for y, idle := 0, 0; c.busy < want() && y < n && idle < 2; y++ {
+		before := c.busy
+		s.yield(c)
+		s.fill(c, procs)
+		if c.busy == before {
+			idle++
+		} else {
+			idle = 0
+		}
+	}
+}
+
+// gatherCompany is a round's wait for company: writers that are runnable
+// get a chance to join it, more while they keep arriving, but only on a
+// sign of company: the latest round had some, requests are queued, another
+// combiner runs, or this is the hasher's first write (probe: a burst of
+// new writers finds itself). A yield hands the P to any runnable
+// goroutine, so a lone stream does not yield (docs/engine.md, "Yields").
+func (s *Server[S]) gatherCompany(c *combiner[S], me *request[S], procs int, probe bool) {
+	yields := 0
+	if probe || s.lastBusy > 1 || s.queued > 0 || s.combiners > 1 {
+		yields = maxYields
+	}
+	// Outside a probe, at one P, stop once the round holds as many
+	// streams as came lately: their writers are back, and more yields
+	// would find nobody. At several Ps a writer can wait for a P while
+	// each P combines a stream of its own, and only a yield lets it in
+	// (docs/engine.md, "The cap on yields at one P").
+	capped := !probe && procs == 1
+	// At one P, a probe that is the only sign of company backs off when
+	// probes lately found nobody (docs/engine.md, "Probes").
+	probed := probe && procs == 1 && s.lastBusy <= 1 && s.queued == 0 && s.combiners == 1
+	if probed && s.probeBackoff > 0 && time.Since(s.epoch) < s.probeAfter {
+		yields, probed, capped = 0, false, true
+	}
+	s.gather(c, procs, yields, func() int { return s.gatherTarget(procs, capped) })
+	if probed { // the probe was the only reason to yield
+		s.probeBackoff = backoff(&s.probeAfter, s.probeBackoff, c.busy == 1, s.epoch)
+	}
+	// Alone at one P, after others queued lately: their writers may be
+	// waiting for the scheduler to poll the network.
+	if procs == 1 && c.busy == 1 && len(c.reqs[0].p) >= awaitMinBytes && s.awaitCompany(c, me) {
+		s.fill(c, procs)
+		// The others the poll made runnable queue as they run.
+		s.gather(c, procs, maxYields, func() int { return s.lanes })
+	}
 }

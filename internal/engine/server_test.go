@@ -17,7 +17,7 @@ import (
 // front of the queue and wakes its first writer, keeping its own request;
 // and that it keeps its lanes when the queue is not empty, when every P
 // already combines, or when two cores would not move enough more.
-func TestShed(t *testing.T) {
+func TestOffload(t *testing.T) {
 	var r refKernels
 	hybrid := r.server()
 	// Alike lanes only, the wider kernel rated in proportion to its lanes:
@@ -55,10 +55,11 @@ func TestShed(t *testing.T) {
 					s.push(reqs[i])
 				}
 			}
-			me := reqs[tc.busy-1] // the last lane: shedding must move it
+			me := reqs[tc.busy-1] // the last lane: offloading must move it
 			s.combiners = tc.combiners
-			busy := tc.busy
-			s.shed(c, me, &busy, procs)
+			c.busy = tc.busy
+			s.offload(c, me, procs)
+			busy := c.busy
 
 			if busy != tc.wantBusy || s.inLanes != tc.wantBusy || s.queued != tc.queued+tc.wantOut {
 				t.Fatalf("busy %d, in lanes %d, queued %d; want %d, %d, %d", busy, s.inLanes, s.queued, tc.wantBusy, tc.wantBusy, tc.queued+tc.wantOut)
@@ -92,7 +93,7 @@ func TestShed(t *testing.T) {
 			// The wake waits until the lock is released (wakeAll).
 			c.wakeAll()
 			if tc.wantOut > 0 && len(s.head.wake) != 1 {
-				t.Errorf("the first shed request's writer was not woken")
+				t.Errorf("the first offloaded request's writer was not woken")
 			}
 		})
 	}

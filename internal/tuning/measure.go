@@ -302,7 +302,7 @@ func Tune(o Options, progress func(family string)) (*Wisdom, error) {
 			return nil, fmt.Errorf("%s: %v", f.name, err)
 		}
 		f.mu.Lock()
-		cutoffs := maps.Clone(f.measureManyMin)
+		cutoffs := maps.Clone(f.measureCutoff)
 		f.mu.Unlock()
 		for _, alg := range slices.Sorted(maps.Keys(cutoffs)) {
 			n, err := cutoffs[alg](o)

@@ -160,18 +160,18 @@ type Family struct {
 
 	mu       sync.Mutex
 	manyMins map[string]*cutoff
-	// measureManyMin measures each algorithm's SumMany cut-off, for Tune.
-	measureManyMin map[string]func(Options) (int, error)
+	// measureCutoff measures each algorithm's SumMany cut-off, for Tune.
+	measureCutoff map[string]func(Options) (int, error)
 }
 
 // AddCutoff gives Tune the measurement of algorithm alg's SumMany cut-off.
 func (f *Family) AddCutoff(alg string, measure func(Options) (int, error)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.measureManyMin == nil {
-		f.measureManyMin = map[string]func(Options) (int, error){}
+	if f.measureCutoff == nil {
+		f.measureCutoff = map[string]func(Options) (int, error){}
 	}
-	f.measureManyMin[alg] = measure
+	f.measureCutoff[alg] = measure
 }
 
 const (

@@ -38,9 +38,9 @@ func (k *Kernel) blocks(used int) int {
 	return fast*max(1, k.FastBlocks) + used - fast
 }
 
-// weight is what lanes 0..used-1 are worth against all of them busy: an
+// blockShare is what lanes 0..used-1 are worth against all of them busy: an
 // idle lane costs as much as a busy one.
-func (k *Kernel) weight(used int) float64 {
+func (k *Kernel) blockShare(used int) float64 {
 	return float64(k.blocks(used)) / float64(k.blocks(k.Lanes))
 }
 
@@ -62,7 +62,7 @@ type Rates struct {
 func (r *Rates) share(k *Kernel, used int) float64 {
 	fill := r.Fills[k.Name]
 	if k.Fast > 0 || len(fill) == 0 || used >= k.Lanes {
-		return k.weight(used)
+		return k.blockShare(used)
 	}
 	lo, loShare := 0, 0.0 // the nearest measured counts around used
 	hi, hiShare := k.Lanes, 1.0

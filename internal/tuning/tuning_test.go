@@ -305,7 +305,7 @@ func TestRecovers(t *testing.T) {
 				bytes := used * 64 * 16
 				rate := true_[kern.Name]
 				if k >= 0 {
-					rate *= kern.weight(used)
+					rate *= kern.blockShare(used)
 				}
 				c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
 				return kern.Name
@@ -608,7 +608,7 @@ func BenchmarkRound(b *testing.B) {
 		k, used := c.Explore(ready)
 		kern := &c.kerns[k+1]
 		bytes := kern.blocks(used) * 256 * 64
-		rate := rates.Kernels[kern.Name] * kern.weight(used) * (1 + 0.05*float64(i%7-3)/3)
+		rate := rates.Kernels[kern.Name] * kern.blockShare(used) * (1 + 0.05*float64(i%7-3)/3)
 		c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
 		i++
 	}
