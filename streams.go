@@ -24,6 +24,7 @@ type StreamOption func(*streamOptions)
 type streamOptions struct {
 	jobs      int
 	perStream func(i int) []Algorithm
+	hashes    func(i int) []hash.Hash
 }
 
 // WithStreamAlgorithms makes stream i hash with algs(i) instead of the
@@ -31,6 +32,14 @@ type streamOptions struct {
 // verifies in one call.
 func WithStreamAlgorithms(algs func(i int) []Algorithm) StreamOption {
 	return func(o *streamOptions) { o.perStream = algs }
+}
+
+// WithStreamHashes also writes stream i to each of the hashers hashes(i)
+// returns, fresh ones, after the algorithms: for functions that are no
+// Algorithm (a BLAKE2b of another length, a CRC). Their digests follow
+// the algorithms' in StreamSum.Sums, in their order.
+func WithStreamHashes(hashes func(i int) []hash.Hash) StreamOption {
+	return func(o *streamOptions) { o.hashes = hashes }
 }
 
 // WithJobs sets how many streams are open and hashed at once (default
@@ -92,13 +101,13 @@ func SumStreams(ctx context.Context, algs []Algorithm, n int, open func(i int) (
 	ahead := make(chan struct{}, aheadStreams()) // a token a stream reading ahead
 	var wg sync.WaitGroup
 	for range jobs {
-		wg.Go(func() { streamWorker(ctx, algsOf, open, ord, ahead) })
+		wg.Go(func() { streamWorker(ctx, algsOf, o.hashes, open, ord, ahead) })
 	}
 	wg.Wait()
 	return ctx.Err()
 }
 
-func streamWorker(ctx context.Context, algsOf func(int) []Algorithm, open func(int) (io.Reader, error), ord *orderer, ahead chan struct{}) {
+func streamWorker(ctx context.Context, algsOf func(int) []Algorithm, hashes func(int) []hash.Hash, open func(int) (io.Reader, error), ord *orderer, ahead chan struct{}) {
 	var hashers [maxAlgorithm]hash.Hash // made on first use, reused
 	var hs []hash.Hash
 	buf := streamPool.Get().(*[streamBuffer]byte)
@@ -129,6 +138,9 @@ func streamWorker(ctx context.Context, algsOf func(int) []Algorithm, open func(i
 				}
 				h.Reset()
 				hs = append(hs, h)
+			}
+			if hashes != nil {
+				hs = append(hs, hashes(i)...)
 			}
 			s.Size, s.Err = hashStream(ctx, hs, r, buf[:], ahead)
 			if c, ok := r.(io.Closer); ok {

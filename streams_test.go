@@ -6,6 +6,9 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/crc32"
+	"hash/fnv"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -72,6 +75,45 @@ func TestSumStreamsAgainstStdlib(t *testing.T) {
 		if err != nil || next != len(msgs) {
 			t.Fatalf("jobs %d: %v after %d streams", jobs, err, next)
 		}
+	}
+}
+
+// TestSumStreamsHashes hashes with hashers that are no Algorithm beside
+// per-stream algorithms, some streams with none of either.
+func TestSumStreamsHashes(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	msgs := randomStreams(r, 80)
+	algsOf := func(i int) []Algorithm { return [][]Algorithm{{SHA256}, {MD5, SHA1}, nil}[i%3] }
+	hashes := func(i int) []hash.Hash {
+		if i%2 == 0 {
+			return nil
+		}
+		return []hash.Hash{crc32.NewIEEE(), fnv.New64a()}
+	}
+	next := 0
+	err := SumStreams(context.Background(), nil, len(msgs),
+		func(i int) (io.Reader, error) { return iotest.HalfReader(bytes.NewReader(msgs[i])), nil },
+		func(i int, s StreamSum) {
+			next++
+			var want [][]byte
+			for _, a := range algsOf(i) {
+				want = append(want, reference.ID(a).Sum(nil, msgs[i]))
+			}
+			for _, h := range hashes(i) {
+				h.Write(msgs[i])
+				want = append(want, h.Sum(nil))
+			}
+			if s.Err != nil || len(s.Sums) != len(want) {
+				t.Fatalf("stream %d: %v, %d sums, want %d", i, s.Err, len(s.Sums), len(want))
+			}
+			for k := range want {
+				if !bytes.Equal(s.Sums[k], want[k]) {
+					t.Fatalf("stream %d (%d bytes): digest %d differs", i, len(msgs[i]), k)
+				}
+			}
+		}, WithStreamAlgorithms(algsOf), WithStreamHashes(hashes), WithJobs(5))
+	if err != nil || next != len(msgs) {
+		t.Fatalf("%v after %d streams", err, next)
 	}
 }
 
