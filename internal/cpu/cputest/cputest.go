@@ -42,3 +42,15 @@ func Require(t testing.TB, l cpu.Level) {
 	required(t, l.String())
 	t.Skipf("this CPU supports only %s", cpu.Detected)
 }
+
+// RequireFlag skips t unless have, for an extension the levels and
+// features do not name (name is how HASHLANES_TEST_REQUIRE names it:
+// "pclmul").
+func RequireFlag(t testing.TB, have bool, name string) {
+	t.Helper()
+	if have {
+		return
+	}
+	required(t, name)
+	t.Skipf("this CPU lacks %s", name)
+}

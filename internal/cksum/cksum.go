@@ -1,0 +1,150 @@
+// Package cksum holds the checksums of the coreutils cksum family that
+// are no cryptographic hash: the POSIX cksum CRC, and the BSD and System V
+// sums of sum(1). Each is a hash.Hash whose Sum appends the value
+// big-endian (4 bytes for the CRC, 2 for the sums), as cksum --raw writes
+// it; the command prints them with the stream's length as the coreutils do.
+package cksum
+
+import (
+	"encoding/binary"
+	"hash"
+)
+
+// poly is the CRC's polynomial (POSIX cksum, the Ethernet one) without its
+// x^32 term, MSB-first.
+const poly = 0x04C11DB7
+
+// table[k][b] is the CRC, from 0, of byte b followed by k zero bytes.
+var table = func() (t [8][256]uint32) {
+	for b := range 256 {
+		c := uint32(b) << 24
+		for range 8 {
+			if c&0x80000000 != 0 {
+				c = c<<1 ^ poly
+			} else {
+				c <<= 1
+			}
+		}
+		t[0][b] = c
+	}
+	for k := 1; k < 8; k++ {
+		for b := range 256 {
+			c := t[k-1][b]
+			t[k][b] = c<<8 ^ t[0][c>>24]
+		}
+	}
+	return t
+}()
+
+// updateTable continues crc over p, eight bytes a step.
+func updateTable(crc uint32, p []byte) uint32 {
+	for len(p) >= 8 {
+		crc ^= binary.BigEndian.Uint32(p)
+		crc = table[7][crc>>24] ^ table[6][crc>>16&0xff] ^ table[5][crc>>8&0xff] ^ table[4][crc&0xff] ^
+			table[3][p[4]] ^ table[2][p[5]] ^ table[1][p[6]] ^ table[0][p[7]]
+		p = p[8:]
+	}
+	for _, b := range p {
+		crc = crc<<8 ^ table[0][byte(crc>>24)^b]
+	}
+	return crc
+}
+
+// foldMin is the shortest input the carry-less fold takes; below it the
+// table is as fast.
+const foldMin = 256
+
+// update continues crc over p: the fold where the CPU has it, the table
+// for the rest.
+func update(crc uint32, p []byte) uint32 {
+	if useFold && len(p) >= foldMin {
+		n := len(p) &^ 63
+		var r [16]byte
+		foldPCLMUL(crc, &p[0], n, &r)
+		crc, p = updateTable(0, r[:]), p[n:]
+	}
+	return updateTable(crc, p)
+}
+
+// Hardware names what computes the CRC here, as cksum --debug says it:
+// "pclmul" or "generic".
+func Hardware() string {
+	if useFold {
+		return "pclmul"
+	}
+	return "generic"
+}
+
+// crc is POSIX cksum's CRC: the input, then its length in as few bytes as
+// it takes, least significant first, complemented.
+type crc struct {
+	c uint32
+	n uint64
+}
+
+// NewCRC returns the POSIX cksum CRC (cksum -a crc, the default).
+func NewCRC() hash.Hash32 { return new(crc) }
+
+func (h *crc) Write(p []byte) (int, error) {
+	h.c = update(h.c, p)
+	h.n += uint64(len(p))
+	return len(p), nil
+}
+
+func (h *crc) Sum32() uint32 {
+	c := h.c
+	for n := h.n; n != 0; n >>= 8 {
+		c = c<<8 ^ table[0][byte(c>>24)^byte(n)]
+	}
+	return ^c
+}
+
+func (h *crc) Sum(b []byte) []byte { return binary.BigEndian.AppendUint32(b, h.Sum32()) }
+func (h *crc) Reset()              { *h = crc{} }
+func (h *crc) Size() int           { return 4 }
+func (h *crc) BlockSize() int      { return 64 }
+
+// bsd is the BSD sum (sum -r): a 16-bit checksum rotated right a bit
+// before each byte is added.
+type bsd struct{ s uint16 }
+
+// NewBSD returns the BSD sum (cksum -a bsd, sum -r).
+func NewBSD() hash.Hash { return new(bsd) }
+
+func (h *bsd) Write(p []byte) (int, error) {
+	s := h.s
+	for _, b := range p {
+		s = (s>>1 | s<<15) + uint16(b)
+	}
+	h.s = s
+	return len(p), nil
+}
+
+func (h *bsd) Sum(b []byte) []byte { return binary.BigEndian.AppendUint16(b, h.s) }
+func (h *bsd) Reset()              { h.s = 0 }
+func (h *bsd) Size() int           { return 2 }
+func (h *bsd) BlockSize() int      { return 1 }
+
+// sysv is the System V sum (sum -s): the bytes added in 32 bits, folded
+// to 16 twice.
+type sysv struct{ s uint32 }
+
+// NewSysV returns the System V sum (cksum -a sysv, sum -s).
+func NewSysV() hash.Hash { return new(sysv) }
+
+func (h *sysv) Write(p []byte) (int, error) {
+	s := h.s
+	for _, b := range p {
+		s += uint32(b)
+	}
+	h.s = s
+	return len(p), nil
+}
+
+func (h *sysv) Sum(b []byte) []byte {
+	r := h.s&0xffff + h.s>>16
+	return binary.BigEndian.AppendUint16(b, uint16(r&0xffff+r>>16))
+}
+func (h *sysv) Reset()         { h.s = 0 }
+func (h *sysv) Size() int      { return 2 }
+func (h *sysv) BlockSize() int { return 1 }
