@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"io"
@@ -15,10 +16,24 @@ import (
 
 // checkLine is a parsed line of a checksum list.
 type checkLine struct {
-	alg     hashlanes.Algorithm
-	hex     string // lower case
+	alg     *method
+	hex     string // the digest as the line has it: hex in lower case, or base64
 	name    string
 	guessed bool // untagged, its algorithm taken from the digest's length
+	base64  bool // cksum --base64's digest
+	bytes   int  // the digest's bytes compared: the method's size, but for a length tag shorter than it (GNU's "MD5-64")
+}
+
+// matches reports whether sum is the line's digest.
+func (l checkLine) matches(sum []byte) bool {
+	n := l.bytes
+	if n == 0 || n > len(sum) {
+		n = len(sum)
+	}
+	if l.base64 {
+		return base64.StdEncoding.EncodeToString(sum[:n]) == l.hex
+	}
+	return hex.EncodeToString(sum[:n]) == l.hex
 }
 
 // lineParser parses checksum lines the way GNU's --check does. It carries
@@ -27,17 +42,20 @@ type checkLine struct {
 // and the other way round, so that a renamed file with a leading space
 // cannot pass.
 type lineParser struct {
-	algs     []hashlanes.Algorithm // those the line may be in: one, or all (detection)
-	reversed int                   // -1 not yet known, 0 two-space form seen, 1 one-space form seen
-	aliases  bool                  // other tools' tags too (tagAliases)
+	algs     []*method // those the line may be in: one, or all (detection)
+	reversed int       // -1 not yet known, 0 two-space form seen, 1 one-space form seen
+	aliases  bool      // other tools' tags too (tagAliases, BLAKE2b-N, SM3)
+	// gnu, for b2sum and cksum, parses as their --check does instead
+	// (parseGNU); nil for the other tools.
+	gnu *gnuLines
 }
 
 // newLineParser parses lines of the fixed algorithms (all, if none);
 // with aliases, it also reads the tags other tools write for them.
-func newLineParser(fixed []hashlanes.Algorithm, aliases bool) *lineParser {
+func newLineParser(fixed []*method, aliases bool) *lineParser {
 	algs := fixed
 	if len(algs) == 0 {
-		algs = hashlanes.Algorithms()
+		algs = methodsOf(hashlanes.Algorithms()...)
 	}
 	return &lineParser{algs: algs, reversed: -1, aliases: aliases}
 }
@@ -72,6 +90,9 @@ func cString(s string) string {
 // parse returns the line's checksum and file name, or false if the line is
 // not properly formatted. line has no trailing LF or CR.
 func (p *lineParser) parse(line string) (checkLine, bool) {
+	if p.gnu != nil {
+		return p.parseGNU(line)
+	}
 	i := 0
 	for i < len(line) && isWhite(line[i]) {
 		i++
@@ -104,7 +125,7 @@ func (p *lineParser) parse(line string) (checkLine, bool) {
 	if !ok {
 		return checkLine{}, false
 	}
-	n := 2 * a.Size()
+	n := 2 * a.size
 	if len(line)-i < n+2+boolInt(i < len(line) && line[i] == '\\') {
 		return checkLine{}, false
 	}
@@ -132,7 +153,7 @@ func (p *lineParser) parse(line string) (checkLine, bool) {
 			return checkLine{}, false
 		}
 	}
-	return checkLine{a, digest, cString(name), len(p.algs) > 1}, true
+	return checkLine{alg: a, hex: digest, name: cString(name), guessed: len(p.algs) > 1}, true
 }
 
 func boolInt(b bool) int {
@@ -144,25 +165,51 @@ func boolInt(b bool) int {
 
 // tagAt returns the algorithm whose tag starts s (the longest, so that
 // "SHA512-256" is not read as "SHA512"), and the tag's length.
-func (p *lineParser) tagAt(s string) (hashlanes.Algorithm, int) {
-	var best hashlanes.Algorithm
+func (p *lineParser) tagAt(s string) (*method, int) {
+	var best *method
 	n := 0
 	for _, a := range p.algs {
-		if t := tag(a); len(t) > n && strings.HasPrefix(s, t) {
+		if t := a.tag; len(t) > n && strings.HasPrefix(s, t) {
 			best, n = a, len(t)
 		}
 	}
 	if p.aliases {
 		for t, a := range tagAliases {
-			if len(t) > n && strings.HasPrefix(s, t) && slices.Contains(p.algs, a) {
-				best, n = a, len(t)
+			if m := methodOf(a); len(t) > n && strings.HasPrefix(s, t) && slices.Contains(p.algs, m) {
+				best, n = m, len(t)
 			}
+		}
+		// b2sum's and cksum's BLAKE2b of another length, and cksum's SM3.
+		if m, k := blake2bTag(s); k > n {
+			best, n = m, k
+		}
+		if m, ok := methodNamed("sm3"); ok && n < 3 && strings.HasPrefix(s, "SM3") {
+			best, n = m, 3
 		}
 	}
 	return best, n
 }
 
-func (p *lineParser) algOfHexLen(n int) (hashlanes.Algorithm, bool) {
+// blake2bTag reads "BLAKE2b-N" (or OpenSSL's "BLAKE2B-N") at the start of
+// s: the method and the tag's length, or 0.
+func blake2bTag(s string) (*method, int) {
+	for _, prefix := range []string{"BLAKE2b-", "BLAKE2B-"} {
+		rest, ok := strings.CutPrefix(s, prefix)
+		if !ok {
+			continue
+		}
+		k := 0
+		for k < len(rest) && '0' <= rest[k] && rest[k] <= '9' {
+			k++
+		}
+		if m, ok := methodNamed("blake2b-" + rest[:k]); ok && k > 0 {
+			return m, len(prefix) + k
+		}
+	}
+	return nil, 0
+}
+
+func (p *lineParser) algOfHexLen(n int) (*method, bool) {
 	if len(p.algs) == 1 {
 		// The fixed algorithm decides the length; the caller checks what
 		// follows.
@@ -171,15 +218,15 @@ func (p *lineParser) algOfHexLen(n int) (hashlanes.Algorithm, bool) {
 	// Detection: the usual algorithm of each digest length.
 	for _, a := range []hashlanes.Algorithm{hashlanes.MD5, hashlanes.SHA1, hashlanes.SHA224, hashlanes.SHA256, hashlanes.SHA384, hashlanes.SHA512} {
 		if 2*a.Size() == n {
-			return a, true
+			return methodOf(a), true
 		}
 	}
-	return 0, false
+	return nil, false
 }
 
 // parseTagged parses what follows "TAG (": "name) = hex", the name ending
 // at the line's last ')'.
-func (p *lineParser) parseTagged(a hashlanes.Algorithm, s string, escaped bool) (checkLine, bool) {
+func (p *lineParser) parseTagged(a *method, s string, escaped bool) (checkLine, bool) {
 	if s == "" {
 		return checkLine{}, false
 	}
@@ -205,11 +252,11 @@ func (p *lineParser) parseTagged(a hashlanes.Algorithm, s string, escaped bool) 
 	for i < len(s) && isWhite(s[i]) {
 		i++
 	}
-	digest, ok := hexDigits(cString(s[i:]), 2*a.Size())
+	digest, ok := hexDigits(cString(s[i:]), 2*a.size)
 	if !ok {
 		return checkLine{}, false
 	}
-	return checkLine{a, digest, cString(name), false}, true
+	return checkLine{alg: a, hex: digest, name: cString(name)}, true
 }
 
 // hexDigits accepts exactly n hex digits of either case.
@@ -280,7 +327,7 @@ func (c *command) runCheck(lists []string) {
 	}
 }
 
-func fixedAlgs(c *command) []hashlanes.Algorithm {
+func fixedAlgs(c *command) []*method {
 	if c.algFixed {
 		return c.algs
 	}
@@ -337,10 +384,22 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 
 	turns := newStdinTurns()
 	var malformed, unreadable, mismatched, matched int
-	guessedWrong := map[hashlanes.Algorithm]int{} // mismatches of lines whose algorithm was guessed
+	guessedWrong := map[*method]int{} // mismatches of lines whose algorithm was guessed
 	properlyFormatted := false
-	algsOf := func(i int) []hashlanes.Algorithm { return []hashlanes.Algorithm{entries[i].alg} }
-	hashlanes.SumStreams(c.ctx, nil, len(entries),
+	plans := map[*method]*streamPlan{}
+	for _, e := range entries {
+		if !e.malformed && plans[e.alg] == nil {
+			plans[e.alg] = planFor([]*method{e.alg})
+		}
+	}
+	none := planFor(nil)
+	planOf := func(i int) *streamPlan {
+		if p := plans[entries[i].alg]; p != nil {
+			return p
+		}
+		return none
+	}
+	c.sumStreams(len(entries), planOf,
 		func(i int) (io.Reader, error) {
 			e := &entries[i]
 			if e.malformed {
@@ -354,7 +413,7 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 				malformed++
 				c.checkJSON(displayName, e, "malformed", nil, nil)
 				if c.warn {
-					c.errorf("%s: %d: improperly formatted %schecksum line", quoteName(displayName), e.line, c.listTag())
+					c.errorf("%s: %d: improperly formatted %schecksum line", quoteName(displayName), e.line, c.listTag(parser))
 				}
 				return
 			}
@@ -373,7 +432,7 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 				}
 				return
 			}
-			ok := hex.EncodeToString(s.Sums[0]) == e.hex
+			ok := e.matches(s.Sums[0])
 			if ok {
 				matched++
 			} else {
@@ -393,7 +452,7 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 			case !c.quiet:
 				c.out.Write([]byte(c.checkedName(e.name) + ": OK\n"))
 			}
-		}, append(c.jobOptions(), hashlanes.WithStreamAlgorithms(algsOf))...)
+		})
 	if c.ctx.Err() != nil {
 		return false
 	}
@@ -412,7 +471,7 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 		if mismatched > 0 {
 			c.errorf("WARNING: %d computed %s did NOT match", mismatched, plural(mismatched, "checksum", "checksums"))
 		}
-		for _, a := range slices.Sorted(maps.Keys(guessedWrong)) {
+		for _, a := range slices.SortedFunc(maps.Keys(guessedWrong), func(a, b *method) int { return a.size - b.size }) {
 			c.guessNote(a, guessedWrong[a])
 		}
 		if c.ignoreMissing && matched+mismatched == 0 {
@@ -438,8 +497,8 @@ var sameLength = map[hashlanes.Algorithm][]hashlanes.Algorithm{
 // guessed from the digest's length: a list that b3sum or another tool
 // made with digests of that length reads as the guess and fails, every
 // file intact.
-func (c *command) guessNote(a hashlanes.Algorithm, n int) {
-	others := sameLength[a]
+func (c *command) guessNote(a *method, n int) {
+	others := sameLength[a.alg]
 	if len(others) == 0 {
 		return
 	}
@@ -448,7 +507,7 @@ func (c *command) guessNote(a hashlanes.Algorithm, n int) {
 		opts = append(opts, "-a "+o.String())
 	}
 	c.errorf("note: %d untagged %s of %d hex digits did not match as %s, the usual algorithm of that length; if the list was made with another, name it: %s",
-		n, plural(n, "line", "lines"), 2*a.Size(), tag(a), strings.Join(opts, ", "))
+		n, plural(n, "line", "lines"), 2*a.size, a.tag, strings.Join(opts, ", "))
 }
 
 // checkJSON writes one object for a line of list, with --json: where it
@@ -462,7 +521,7 @@ func (c *command) checkJSON(list string, e checkEntry, status string, sum []byte
 	obj := map[string]any{"list": list, "line": e.line, "status": status}
 	if status != "malformed" {
 		jsonFile(obj, e.name)
-		obj["algorithm"] = e.alg.String()
+		obj["algorithm"] = e.alg.name
 		obj["expected"] = e.hex
 	}
 	if status == "FAILED" {
@@ -475,10 +534,14 @@ func (c *command) checkJSON(list string, e checkEntry, status string, sum []byte
 }
 
 // listTag names the algorithm in "improperly formatted MD5 checksum line"
-// (nothing when each line's algorithm is detected).
-func (c *command) listTag() string {
+// (nothing when each line's algorithm is detected; b2sum and cksum name
+// the one they read by, as they do).
+func (c *command) listTag(p *lineParser) string {
+	if p.gnu != nil {
+		return p.gnu.warnTag() + " "
+	}
 	if c.algFixed && len(c.algs) == 1 {
-		return tag(c.algs[0]) + " "
+		return c.algs[0].tag + " "
 	}
 	return ""
 }

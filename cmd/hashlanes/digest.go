@@ -79,7 +79,7 @@ type command struct {
 	tag, zero            bool
 	ignoreMissing, quiet bool
 	status, warn, strict bool
-	algs                 []hashlanes.Algorithm
+	algs                 []*method
 	algFixed             bool // -a given (or a drop-in): check lines of that algorithm only
 	recursive, follow    bool
 	filesFrom            string
@@ -267,15 +267,21 @@ func (c *command) finish() int {
 	return 0
 }
 
-func parseAlgorithms(list string) ([]hashlanes.Algorithm, error) {
-	var algs []hashlanes.Algorithm
+// parseAlgorithms reads hashlanes sum's and check's -a: the library's
+// algorithms by any name ParseAlgorithm takes, and blake2b-N and sm3.
+func parseAlgorithms(list string) ([]*method, error) {
+	var algs []*method
 	for name := range strings.SplitSeq(list, ",") {
-		a, err := hashlanes.ParseAlgorithm(strings.TrimSpace(name))
-		if err != nil {
+		name = strings.TrimSpace(name)
+		m, ok := methodNamed(strings.ToLower(name))
+		if a, err := hashlanes.ParseAlgorithm(name); err == nil {
+			m, ok = methodOf(a), true
+		}
+		if !ok || m.sumStyle != digestLine {
 			return nil, fmt.Errorf("unknown algorithm %s (known: %s)", quoteName(name), knownAlgorithms())
 		}
-		if !slices.Contains(algs, a) {
-			algs = append(algs, a)
+		if !slices.Contains(algs, m) {
+			algs = append(algs, m)
 		}
 	}
 	return algs, nil
@@ -286,7 +292,7 @@ func knownAlgorithms() string {
 	for _, a := range hashlanes.Algorithms() {
 		names = append(names, a.String())
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(append(names, "blake2b-N (N bits, a multiple of 8)", "sm3"), ", ")
 }
 
 // stdinTurns lets streams read standard input one after another in operand

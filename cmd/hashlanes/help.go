@@ -19,7 +19,7 @@ func (c *command) help() {
 	if c.dropIn {
 		a := c.algs[0]
 		w("Usage: %s [OPTION]... [FILE]...\n", c.prog)
-		w("Print or check %s (%d-bit) checksums.\n\n", tag(a), 8*a.Size())
+		w("Print or check %s (%d-bit) checksums.\n\n", a.tag, 8*a.size)
 	} else if c.check {
 		w("Usage: %s [OPTION]... [FILE]...\n", c.name)
 		w("Verify checksum lists made by md5sum, sha*sum, b2sum, cksum, hashlanes sum\n")

@@ -46,7 +46,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	base := strings.TrimSuffix(filepath.Base(prog), ".exe")
 	if a, ok := dropIns[base]; ok {
 		c := newCommand(prog, base, stdin, stdout, stderr)
-		c.dropIn, c.algs, c.algFixed = true, []hashlanes.Algorithm{a}, true
+		c.dropIn, c.algs, c.algFixed = true, methodsOf(a), true
 		return runDigest(c, argv[1:])
 	}
 	args := argv[1:]

@@ -26,7 +26,7 @@ type item struct {
 // item in order, errors in their place.
 func (c *command) runSum(operands []string) {
 	if len(c.algs) == 0 {
-		c.algs = []hashlanes.Algorithm{hashlanes.SHA256}
+		c.algs = methodsOf(hashlanes.SHA256)
 	}
 	var items []item
 	var err error
@@ -151,7 +151,8 @@ func (c *command) hashItems(items []item) {
 	turns := newStdinTurns()
 	prog := c.newProgress(items)
 	defer prog.stop()
-	hashlanes.SumStreams(c.ctx, c.algs, len(items),
+	plan := planFor(c.algs)
+	c.sumStreams(len(items), func(int) *streamPlan { return plan },
 		func(i int) (io.Reader, error) {
 			it := &items[i]
 			if it.err != nil {
@@ -173,7 +174,7 @@ func (c *command) hashItems(items []item) {
 				return
 			}
 			c.printSum(name, s)
-		}, c.jobOptions()...)
+		})
 }
 
 func (c *command) jobOptions() []hashlanes.StreamOption {
@@ -206,7 +207,7 @@ func (c *command) printSum(name string, s hashlanes.StreamSum) {
 			b.WriteByte('\\')
 		}
 		if c.tag || len(c.algs) > 1 {
-			b.WriteString(tag(a))
+			b.WriteString(a.tag)
 			b.WriteString(" (")
 			b.WriteString(name)
 			b.WriteString(") = ")
@@ -241,7 +242,7 @@ func (c *command) printJSON(name string, s hashlanes.StreamSum) {
 	} else {
 		obj["size"] = s.Size
 		for k, a := range c.algs {
-			obj[a.String()] = hexOf(s.Sums[k])
+			obj[a.name] = hexOf(s.Sums[k])
 		}
 	}
 	c.writeJSON(obj)

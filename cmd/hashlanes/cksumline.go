@@ -1,0 +1,349 @@
+package main
+
+import (
+	"encoding/base64"
+	"strconv"
+	"strings"
+)
+
+// cksumAlg is one of cksum -a's algorithms, in GNU's order (which
+// decides what a tag reads as, and lists the valid arguments).
+type cksumAlg struct {
+	arg, tag string
+	bits     int // the digest's default length
+}
+
+var cksumAlgs = []cksumAlg{
+	{"bsd", "BSD", 16}, {"sysv", "SYSV", 16}, {"crc", "CRC", 32}, {"crc32b", "CRC32B", 32},
+	{"md5", "MD5", 128}, {"sha1", "SHA1", 160},
+	{"sha224", "SHA224", 224}, {"sha256", "SHA256", 256}, {"sha384", "SHA384", 384}, {"sha512", "SHA512", 512},
+	{"sha2", "SHA2", 512}, {"sha3", "SHA3", 512}, {"blake2b", "BLAKE2b", 512}, {"sm3", "SM3", 256},
+}
+
+// Indexes of cksumAlgs that the rules name.
+const (
+	algCRC32B  = 3
+	algSHA224  = 6
+	algSHA512  = 9
+	algSHA2    = 10
+	algSHA3    = 11
+	algBLAKE2b = 12
+)
+
+func cksumAlgIndex(arg string) int {
+	for i, a := range cksumAlgs {
+		if a.arg == arg {
+			return i
+		}
+	}
+	return -1
+}
+
+// autoLength: the algorithm's digest length is read from the line.
+func autoLength(alg int) bool { return alg == algBLAKE2b || alg == algSHA2 || alg == algSHA3 }
+
+// shaLength: a length sha2 and sha3 take.
+func shaLength(bits uint64) bool { return bits == 224 || bits == 256 || bits == 384 || bits == 512 }
+
+// cksumMethod is the method of cksum algorithm alg with a digest of bits.
+func cksumMethod(alg, bits int) *method {
+	var m *method
+	switch alg {
+	case algSHA2:
+		m, _ = methodNamed("sha" + strconv.Itoa(bits))
+	case algSHA3:
+		m, _ = methodNamed("sha3-" + strconv.Itoa(bits))
+	case algBLAKE2b:
+		m = blake2bBits(bits)
+	default:
+		m, _ = methodNamed(cksumAlgs[alg].arg)
+	}
+	return m
+}
+
+// gnuLines is the state of b2sum's and cksum's --check (coreutils 9.10's
+// split_3): the algorithm lines are read by, which for cksum without -a
+// is the latest tag read, and stays for the next line and list.
+type gnuLines struct {
+	cksum     bool // cksum; else b2sum
+	specified bool // cksum -a
+	alg       int  // index in cksumAlgs
+}
+
+// warnTag names the algorithm in "improperly formatted ... checksum line".
+func (g *gnuLines) warnTag() string { return cksumAlgs[g.alg].tag }
+
+// tagAt is cksum's algorithm whose tag is the word at the start of s (up
+// to a blank, '-' or '('), or -1.
+func tagAt(s string) int {
+	end := strings.IndexAny(s, " \t-(")
+	if end < 0 {
+		end = len(s)
+	}
+	for i, a := range cksumAlgs {
+		if a.tag == s[:end] {
+			return i
+		}
+	}
+	return -1
+}
+
+// minLine is the shortest untagged line b2sum and cksum read: a byte of
+// digest (-l 8), a blank and a name.
+const minLine = 3
+
+// parseGNU parses a line as b2sum -c and cksum -c do.
+func (p *lineParser) parseGNU(line string) (checkLine, bool) {
+	g := p.gnu
+	i := 0
+	for i < len(line) && isWhite(line[i]) {
+		i++
+	}
+	escaped := false
+	if i < len(line) && line[i] == '\\' {
+		i++
+		escaped = true
+	}
+	if g.cksum && (!g.specified || g.alg == algSHA2) {
+		t := tagAt(line[i:])
+		switch {
+		case !g.specified && t < 0:
+			return checkLine{}, false // without -a, tagged lines only
+		case !g.specified && t <= algCRC32B:
+			return checkLine{}, false // those sums are not checked
+		case !g.specified:
+			g.alg = t
+		case t == algSHA2 || algSHA224 <= t && t <= algSHA512:
+			g.alg = t
+		}
+	}
+
+	bits := cksumAlgs[g.alg].bits
+	if tag := cksumAlgs[g.alg].tag; strings.HasPrefix(line[i:], tag) {
+		j := i + len(tag)
+		tagBits := bits
+		ok := true
+		if j < len(line) && line[j] == '-' {
+			n, k, valid := leadingNumber(line[j+1:])
+			switch {
+			case !valid:
+				ok = false
+			case g.alg == algSHA2 || g.alg == algSHA3:
+				ok = shaLength(n)
+			default:
+				ok = 0 < n && n <= uint64(bits) && n%8 == 0
+			}
+			if !ok {
+				return checkLine{}, false
+			}
+			j += 1 + k
+			tagBits = int(n)
+		}
+		if j < len(line) && line[j] == ' ' {
+			j++
+		}
+		if j < len(line) && line[j] == '(' {
+			return p.gnuTagged(line[j+1:], escaped, tagBits)
+		}
+		// Not tagged after all: cksum --base64 --untagged digests can
+		// start like a tag.
+	}
+
+	if len(line)-i < minLine+boolInt(i < len(line) && line[i] == '\\') {
+		return checkLine{}, false
+	}
+	rest := line[i:]
+	if !g.cksum || autoLength(g.alg) {
+		var ok bool
+		if bits, ok = g.digestBits(rest); !ok {
+			return checkLine{}, false
+		}
+	}
+	end := 0
+	for end < len(rest) && !isWhite(rest[end]) {
+		end++
+	}
+	if end == len(rest) {
+		return checkLine{}, false // the digest must be followed by a blank
+	}
+	cl, ok := g.digest(rest[:end], bits)
+	if !ok {
+		return checkLine{}, false
+	}
+	j := end + 1
+	if len(rest)-j == 1 || (rest[j] != ' ' && rest[j] != '*') {
+		if p.reversed == 0 {
+			return checkLine{}, false
+		}
+		p.reversed = 1
+	} else if p.reversed != 1 {
+		p.reversed = 0
+		j++
+	}
+	name := rest[j:]
+	if escaped {
+		if name, ok = unescapeName(name); !ok {
+			return checkLine{}, false
+		}
+	}
+	cl.name = cString(name)
+	return cl, true
+}
+
+// digestBits reads the digest length from an untagged line's digest: its
+// hex digits, or for cksum the length its base64 form would have.
+func (g *gnuLines) digestBits(s string) (int, bool) {
+	hexLen := 0
+	for hexLen < len(s) && isHex(s[hexLen]) {
+		hexLen++
+	}
+	if g.cksum {
+		b64 := hexLen
+		for b64 < len(s) && isBase64(s[b64]) {
+			b64++
+		}
+		pad := 0
+		for b64+pad < len(s) && s[b64+pad] == '=' {
+			pad++
+		}
+		switch {
+		case (g.alg == algSHA2 || g.alg == algSHA3) && !shaLength(uint64(hexLen*4)):
+			hexLen = 0
+			for _, bits := range []int{224, 256, 384, 512} {
+				if b64+pad == base64.StdEncoding.EncodedLen(bits/8) {
+					hexLen = bits / 4
+				}
+			}
+			if hexLen == 0 {
+				return 0, false
+			}
+		case g.alg == algBLAKE2b && hexLen < b64:
+			for bits := 8; bits <= 512; bits += 8 {
+				if base64.StdEncoding.EncodedLen(bits/8) == b64+pad && bits%3 == pad {
+					hexLen = bits / 4
+					break
+				}
+			}
+		}
+	}
+	if hexLen < 2 || hexLen%2 != 0 || hexLen > 128 {
+		return 0, false
+	}
+	return hexLen * 4, true
+}
+
+// gnuTagged parses what follows "TAG (" or "TAG-N (": the name up to the
+// line's last ')', " = " and the digest.
+func (p *lineParser) gnuTagged(s string, escaped bool, bits int) (checkLine, bool) {
+	end := strings.LastIndexByte(s, ')')
+	if end < 0 {
+		return checkLine{}, false
+	}
+	name := s[:end]
+	if escaped {
+		var ok bool
+		if name, ok = unescapeName(name); !ok {
+			return checkLine{}, false
+		}
+	}
+	i := end + 1
+	for i < len(s) && isWhite(s[i]) {
+		i++
+	}
+	if i == len(s) || s[i] != '=' {
+		return checkLine{}, false
+	}
+	i++
+	for i < len(s) && isWhite(s[i]) {
+		i++
+	}
+	cl, ok := p.gnu.digest(cString(s[i:]), bits)
+	if !ok {
+		return checkLine{}, false
+	}
+	cl.name = cString(name)
+	return cl, true
+}
+
+// digest reads a digest of bits in hex, or for cksum in base64 (tried
+// first, as cksum does, where both forms could have that length).
+func (g *gnuLines) digest(d string, bits int) (checkLine, bool) {
+	var m *method
+	if g.cksum {
+		m = cksumMethod(g.alg, bits)
+	} else {
+		m = blake2bBits(bits)
+	}
+	if m == nil {
+		return checkLine{}, false
+	}
+	cl := checkLine{alg: m, bytes: bits / 8}
+	if g.cksum && m.sumStyle == digestLine {
+		cl.bytes = min(bits/8, m.size)
+	}
+	if g.cksum && len(d) == base64.StdEncoding.EncodedLen(bits/8) {
+		pad := bits % 3
+		for k := range len(d) {
+			if k < len(d)-pad && !isBase64(d[k]) || k >= len(d)-pad && d[k] != '=' {
+				return checkLine{}, false
+			}
+		}
+		cl.hex, cl.base64 = d, true
+		return cl, true
+	}
+	h, ok := hexDigits(d, bits/4)
+	if !ok {
+		return checkLine{}, false
+	}
+	cl.hex = h
+	return cl, true
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func isBase64(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/'
+}
+
+// leadingNumber reads the number at the start of s as strtoumax with base
+// 0 would (0x for hex, a leading 0 for octal): its value, its length, and
+// whether there was one that fits.
+func leadingNumber(s string) (uint64, int, bool) {
+	k := 0
+	for k < len(s) && strings.IndexByte(" \t\n\v\f\r", s[k]) >= 0 {
+		k++
+	}
+	if k < len(s) && s[k] == '+' {
+		k++
+	}
+	base := 10
+	switch r := s[k:]; {
+	case strings.HasPrefix(r, "0x") || strings.HasPrefix(r, "0X"):
+		if len(r) > 2 && isHex(r[2]) {
+			base, k = 16, k+2
+		}
+	case strings.HasPrefix(r, "0"):
+		base = 8
+	}
+	start := k
+	for k < len(s) && digitIn(s[k], base) {
+		k++
+	}
+	if k == start {
+		return 0, 0, false
+	}
+	n, err := strconv.ParseUint(s[start:k], base, 64)
+	return n, k, err == nil
+}
+
+func digitIn(c byte, base int) bool {
+	switch base {
+	case 8:
+		return '0' <= c && c <= '7'
+	case 16:
+		return isHex(c)
+	}
+	return '0' <= c && c <= '9'
+}
