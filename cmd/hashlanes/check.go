@@ -307,6 +307,7 @@ func unescapeName(s string) (string, bool) {
 type checkEntry struct {
 	line      int // 1-based
 	malformed bool
+	listTag   string // of a malformed line: the algorithm "improperly formatted ... line" names, as it stood then
 	checkLine
 	stdinTurn int
 }
@@ -316,6 +317,9 @@ var errMalformed = errors.New("improperly formatted line")
 // runCheck verifies every checksum list named (standard input for "-").
 func (c *command) runCheck(lists []string) {
 	parser := newLineParser(fixedAlgs(c), !c.dropIn)
+	if c.fam != nil {
+		parser.gnu = &gnuLines{cksum: c.fam.cksum, specified: c.fam.specified, alg: c.fam.alg}
+	}
 	turns := 0
 	for _, list := range lists {
 		if c.ctx.Err() != nil {
@@ -375,6 +379,9 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 			ok = false
 		}
 		e := checkEntry{line: n, malformed: !ok, checkLine: cl}
+		if !ok {
+			e.listTag = c.listTag(parser)
+		}
 		if ok && cl.name == "-" {
 			e.stdinTurn = *stdinCount
 			*stdinCount++
@@ -413,7 +420,7 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 				malformed++
 				c.checkJSON(displayName, e, "malformed", nil, nil)
 				if c.warn {
-					c.errorf("%s: %d: improperly formatted %schecksum line", quoteName(displayName), e.line, c.listTag(parser))
+					c.errorf("%s: %d: improperly formatted %schecksum line", quoteName(displayName), e.line, e.listTag)
 				}
 				return
 			}

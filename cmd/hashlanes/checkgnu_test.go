@@ -2,24 +2,35 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/emmansun/gmsm/sm3"
+	"golang.org/x/crypto/blake2b"
 )
 
-// TestCheckLinesAgainstGNU feeds GNU's md5sum -c and the drop-in the same
-// lists of mutated checksum lines (random edits of every form GNU
-// accepts) and wants the same verdict for each line.
+// TestCheckLinesAgainstGNU feeds GNU's md5sum -c, b2sum -c and cksum -c
+// and the drop-ins the same lists of mutated checksum lines (random edits
+// of every form GNU accepts) and wants the same verdict for each line.
 func TestCheckLinesAgainstGNU(t *testing.T) {
 	gnuCoreutils(t)
 	dir := t.TempDir()
 	if err := makeFixture(dir); err != nil {
 		t.Fatal(err)
 	}
-	bases := []string{
+	b2 := func(size int, s string) string {
+		h, _ := blake2b.New(size, nil)
+		h.Write([]byte(s))
+		return hexOf(h.Sum(nil))
+	}
+	md5Lines := []string{
 		"900150983cd24fb0d6963f7d28e17f72  a",
 		"900150983cd24fb0d6963f7d28e17f72 *a",
 		"900150983cd24fb0d6963f7d28e17f72 a",
@@ -30,6 +41,69 @@ func TestCheckLinesAgainstGNU(t *testing.T) {
 		"d41d8cd98f00b204e9800998ecf8427e  empty",
 		"# comment",
 	}
+	b2Lines := []string{
+		b2(64, "abc") + "  a", "BLAKE2b (a) = " + b2(64, "abc"), "BLAKE2b-256 (a) = " + b2(32, "abc"),
+		b2(32, "abc") + " *a", b2(1, "abc") + " a", "BLAKE2b-8 (empty) = " + b2(1, ""), `\` + b2(16, "y") + `  b\\ack`,
+	}
+	cksumLines := append([]string{"SHA256 (a) = " + hexOf(sum(sha256.New, []byte("abc"))), "SM3 (a) = " + hexOf(sum(sm3.New, []byte("abc"))),
+		"SHA1 (empty) = da39a3ee5e6b4b0d3255bfef95601890afd80709", "CRC (a) = 1219131554"}, md5Lines[3:7]...)
+	cksumLines = append(cksumLines, b2Lines[1:3]...)
+	for _, tool := range []struct {
+		args  []string
+		bases []string
+	}{
+		{[]string{"md5sum"}, md5Lines},
+		{[]string{"b2sum"}, b2Lines},
+		{[]string{"cksum"}, cksumLines},
+		{[]string{"cksum", "-a", "blake2b"}, b2Lines},
+	} {
+		t.Run(strings.Join(tool.args, " "), func(t *testing.T) { mutatedLists(t, dir, tool.args, tool.bases) })
+	}
+}
+
+// versionsDiffer reports a line that b2sum -c or cksum -c read
+// differently in coreutils 9.1 (the newest in Debian 12) and 9.10, whose
+// behaviour the drop-ins follow: after a tag, 9.1 skips any one byte
+// where 9.10 wants " (", "(" or "-N"; 9.2 added base64 digests, and
+// later releases the CRC32B, SHA2 and SHA3 tags.
+func versionsDiffer(tool []string, line string) bool {
+	if tool[0] == "md5sum" {
+		return false
+	}
+	s := strings.TrimLeft(line, " \t")
+	s = strings.TrimPrefix(s, `\`)
+	tags := []string{"BLAKE2b"}
+	if tool[0] == "cksum" {
+		tags = nil
+		for _, a := range cksumAlgs {
+			tags = append(tags, a.tag)
+		}
+	}
+	for _, t := range tags {
+		if rest, ok := strings.CutPrefix(s, t); ok && !strings.HasPrefix(rest, " (") && !strings.HasPrefix(rest, "(") && !strings.HasPrefix(rest, "-") {
+			return true
+		}
+	}
+	if t := tagAt(s); tool[0] == "cksum" && (t == algCRC32B || t == algSHA2 || t == algSHA3) {
+		return true
+	}
+	if tool[0] == "cksum" {
+		verdict := func(noBase64 bool) string {
+			p := newLineParser(nil, false)
+			p.gnu = &gnuLines{cksum: true, specified: len(tool) > 1, alg: cksumAlgIndex(tool[len(tool)-1]), noBase64: noBase64}
+			if !p.gnu.specified {
+				p.gnu.alg = cksumAlgIndex("crc")
+			}
+			cl, ok := p.parse(line)
+			return fmt.Sprint(ok, cl)
+		}
+		return verdict(true) != verdict(false)
+	}
+	return false
+}
+
+// mutatedLists checks lists of bases edited at random with tool -c.
+func mutatedLists(t *testing.T, dir string, tool, bases []string) {
 	alphabet := []byte(" \t\\*()=#-abcdef0123456789MD5\r\x00\xffn")
 	r := rand.New(rand.NewPCG(7, 7))
 	rounds := 8 // HASHLANES_GNU_ROUNDS=1000 for a longer search by hand
@@ -55,6 +129,9 @@ func TestCheckLinesAgainstGNU(t *testing.T) {
 					}
 				}
 			}
+			if versionsDiffer(tool, string(line)) {
+				continue
+			}
 			list.Write(line)
 			list.WriteByte('\n')
 		}
@@ -63,7 +140,7 @@ func TestCheckLinesAgainstGNU(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, opts := range [][]string{{"-c", "-w"}, {"-c", "--strict", "--ignore-missing"}} {
-			c := caseLine{args: append(append([]string{"md5sum"}, opts...), "random.sums")}
+			c := caseLine{args: append(append(slices.Clone(tool), opts...), "random.sums")}
 			c.text = strings.Join(c.args, " ")
 			want, got := gnuOutcome(t, dir, c), runOurs(t, dir, c)
 			if !bytes.Equal(got.stdout, want.stdout) || !bytes.Equal(got.stderr, want.stderr) || got.exit != want.exit {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,12 @@ var dropIns = func() map[string]hashlanes.Algorithm {
 	}
 	return m
 }()
+
+// dropInNames are every program name under which hashlanes behaves as a
+// GNU coreutils tool, sorted: the fixed-algorithm ones and b2sum and cksum.
+func dropInNames() []string {
+	return slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(dropIns)), "b2sum", "cksum")))
+}
 
 // tag is an algorithm's name in tagged lines ("SHA256 (f) = ..."), as the
 // coreutils and OpenSSL write it: its name in capitals, but BLAKE2's
@@ -69,6 +76,7 @@ type command struct {
 	prog   string // argv[0] as invoked: every message starts with it
 	name   string // the name for --help and --version
 	dropIn bool
+	fam    *family // b2sum and cksum
 	stdin  io.Reader
 	out    *lineWriter
 	stderr io.Writer
@@ -128,12 +136,30 @@ func (c *command) fileError(name string, err error) {
 // subcommand name).
 func runDigest(c *command, args []string) int {
 	table := gnuOptions
-	if !c.dropIn {
+	switch {
+	case c.fam != nil && c.fam.cksum:
+		table = cksumOptions
+	case c.fam != nil:
+		table = b2Options
+	case !c.dropIn:
 		table = append(append([]option(nil), gnuOptions...), extraOptions...)
 	}
 	c.binary, c.jobs, c.progress = -1, 0, -1
 	opts, operands, err := getopt(table, args)
 	for _, o := range opts {
+		if c.fam != nil {
+			handled, err := c.fam.option(c, o)
+			if _, bad := err.(errInvalidLength); bad {
+				c.errorf("%s", err)
+				return exitFailure
+			}
+			if err != nil {
+				return c.usageError(err.Error())
+			}
+			if handled {
+				continue
+			}
+		}
 		switch o.opt.long {
 		case "binary":
 			c.binary = 1
@@ -192,7 +218,22 @@ func runDigest(c *command, args []string) int {
 	if err != nil {
 		return c.usageError(err.Error())
 	}
-	if msg := c.conflicts(); msg != "" {
+	if c.fam != nil {
+		if msg, try := c.fam.settle(c, len(operands)); msg != "" {
+			if try {
+				return c.usageError(msg)
+			}
+			c.errorf("%s", msg)
+			return exitFailure
+		}
+		if msg := c.fam.conflictsAfter(c, len(operands)); msg != "" {
+			return c.usageError(msg)
+		}
+		if c.fam.raw && len(operands) > 1 {
+			c.errorf("the --raw option is not supported with multiple files")
+			return exitFailure
+		}
+	} else if msg := c.conflicts(); msg != "" {
 		return c.usageError(msg)
 	}
 	if c.hasFilesFrom {

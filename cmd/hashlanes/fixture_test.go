@@ -11,6 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/emmansun/gmsm/sm3"
+	"golang.org/x/crypto/blake2b"
 )
 
 // fixtureEnv are the variables the case lines and scripts use for bytes
@@ -31,6 +34,11 @@ func makeFixture(dir string) error {
 		"~t": []byte("5"), "#h": []byte("6"), "d/x": []byte("in d"), "d/y": nil,
 	}
 	h := func(name string) string { s := md5.Sum(files[name]); return hex.EncodeToString(s[:]) }
+	b2 := func(size int, name string) string {
+		d, _ := blake2b.New(size, nil)
+		d.Write(files[name])
+		return hexOf(d.Sum(nil))
+	}
 	zero := strings.Repeat("0", 32)
 	garbage := make([]byte, 4096)
 	for i := range garbage {
@@ -75,6 +83,19 @@ func makeFixture(dir string) error {
 		"sums.sha256":   shaLine(sha256.New, "a", files) + shaLine(sha256.New, "big", files) + strings.Repeat("1", 64) + "  empty\n",
 		"sums.sha512":   shaLine(sha512.New, "a", files) + "SHA512 (big) = " + hexOf(sum(sha512.New, big)) + "\n" + "bogus\n",
 		"sums.sha1":     shaLine(sha1.New, "a", files) + shaLine(sha1.New, "empty", files) + strings.Repeat("2", 40) + "  big\n",
+		// b2sum's: every length it writes, tagged and not, and lines it
+		// refuses (a bad length tag, an odd digest, one too long).
+		"sums.b2": b2(64, "a") + "  a\n" + "BLAKE2b (big) = " + b2(64, "big") + "\n" +
+			"BLAKE2b-256 (a) = " + b2(32, "a") + "\n" + b2(16, "big") + "  big\n" + b2(1, "a") + "  a\n" +
+			`\` + b2(20, `b\ack`) + `  b\\ack` + "\n" + "BLAKE2b-12 (a) = " + b2(32, "a")[:3] + "\n" +
+			"BLAKE2b-520 (a) = " + b2(64, "a") + "\n" + b2(32, "a")[:63] + "  a\n" + b2(64, "a") + "00  a\n" +
+			strings.Repeat("3", 64) + "  empty\n" + "BLAKE2b-0x100 (a) = " + b2(32, "a") + "\n" + "garbage\n",
+		// cksum's: tagged lines of several algorithms, lines it refuses
+		// without -a (untagged, a CRC's), and its own sums' output.
+		"sums.cksum": "SHA256 (a) = " + hexOf(sum(sha256.New, files["a"])) + "\n" + "MD5 (big) = " + h("big") + "\n" +
+			"BLAKE2b-160 (a) = " + b2(20, "a") + "\n" + "SM3 (a) = " + hexOf(sum(sm3.New, files["a"])) + "\n" +
+			"SHA512 (empty) = " + strings.Repeat("4", 128) + "\n" + h("a") + "  a\n" + "CRC (a) = 1219131554\n" +
+			"1219131554 3 a\n" + "MD5 (nope) = " + h("a") + "\n" + "MD5-64 (a) = " + h("a")[:16] + "\n",
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "d"), 0o755); err != nil {
 		return err

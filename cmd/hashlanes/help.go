@@ -6,6 +6,7 @@ import (
 )
 
 var specOf = map[string]string{
+	"b2sum":     "RFC 7693",
 	"md5sum":    "RFC 1321",
 	"sha1sum":   "FIPS-180-1",
 	"sha224sum": "RFC 3874",
@@ -14,6 +15,10 @@ var specOf = map[string]string{
 // help prints the usage of the drop-in (in GNU's layout, so that scripts
 // and people find what they know) or of hashlanes sum / check.
 func (c *command) help() {
+	if c.fam != nil && c.fam.cksum {
+		c.cksumHelp()
+		return
+	}
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	if c.dropIn {
@@ -40,8 +45,16 @@ func (c *command) help() {
 		w("  -a, --algorithm=LIST  one or more of: %s\n", knownAlgorithms())
 		w("                          (comma-separated; several print tagged lines)\n")
 	}
+	if c.fam != nil {
+		w("\nMandatory arguments to long options are mandatory for short options too.\n")
+	}
 	w("  -b, --binary          read in binary mode\n")
 	w("  -c, --check           read checksums from the FILEs and check them\n")
+	if c.fam != nil {
+		w("  -l, --length=BITS     digest length in bits; must not exceed the max size\n")
+		w("                          and must be a multiple of 8 for blake2b;\n")
+		w("                          must be 224, 256, 384, or 512 for sha2 or sha3\n")
+	}
 	w("      --tag             create a BSD-style checksum\n")
 	w("  -t, --text            read in text mode (default)\n")
 	w("  -z, --zero            end each output line with NUL, not newline,\n")
@@ -110,5 +123,59 @@ func (c *command) checkHelp(b *strings.Builder) {
 	w("The exit status is 1 if a file failed or could not be read, as with md5sum -c and\n")
 	w("sha*sum -c.\n")
 	c.out.Write([]byte(b.String()))
+	c.finish()
+}
+
+// cksumHelp is coreutils 9.10's cksum --help, and what hashlanes adds.
+func (c *command) cksumHelp() {
+	w := func(s string) { c.out.Write([]byte(s)) }
+	w("Usage: " + c.prog + ` [OPTION]... [FILE]...
+Print or verify checksums.
+By default use the 32 bit CRC algorithm.
+
+With no FILE, or when FILE is -, read standard input.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -a, --algorithm=TYPE  select the digest type to use.  See DIGEST below
+      --base64          emit base64-encoded digests, not hexadecimal
+  -c, --check           read checksums from the FILEs and check them
+  -l, --length=BITS     digest length in bits; must not exceed the max size
+                          and must be a multiple of 8 for blake2b;
+                          must be 224, 256, 384, or 512 for sha2 or sha3
+      --raw             emit a raw binary digest, not hexadecimal
+      --tag             create a BSD-style checksum (the default)
+      --untagged        create a reversed style checksum, without digest type
+  -z, --zero            end each output line with NUL, not newline,
+                          and disable file name escaping
+
+The following five options are useful only when verifying checksums:
+      --ignore-missing  don't fail or report status for missing files
+      --quiet           don't print OK for each successfully verified file
+      --status          don't output anything, status code shows success
+      --strict          exit non-zero for improperly formatted checksum lines
+  -w, --warn            warn about improperly formatted checksum lines
+
+      --debug           indicate which implementation used
+      --help        display this help and exit
+      --version     output version information and exit
+
+DIGEST determines the digest algorithm and default output format:
+  sysv      (equivalent to sum -s)
+  bsd       (equivalent to sum -r)
+  crc       (equivalent to cksum)
+  crc32b    (only available through cksum)
+  md5       (equivalent to md5sum)
+  sha1      (equivalent to sha1sum)
+  sha2      (equivalent to sha{224,256,384,512}sum)
+  sha3      (only available through cksum)
+  blake2b   (equivalent to b2sum)
+  sm3       (only available through cksum)
+
+When checking, the input should be a former output of this program,
+or equivalent standalone program.
+
+This is hashlanes, which hashes many files at once in SIMD lanes; its output,
+messages and exit codes are those of GNU coreutils' cksum (9.10).
+`)
 	c.finish()
 }

@@ -1,18 +1,16 @@
 // Command hashlanes checksums files and trees, many at once in SIMD lanes,
 // and reports what its engine runs on this machine. Installed (or linked)
-// as md5sum, sha1sum, sha224sum, sha256sum, sha384sum or sha512sum it is a
-// drop-in for the GNU coreutils tool of that name.
+// as md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum or
+// cksum it is a drop-in for the GNU coreutils tool of that name.
 package main
 
 import (
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/hashlanes/hashlanes"
@@ -29,8 +27,9 @@ Commands:
                                 is detected from its tag or digest length
   bench [OPTION]... [SUITE]...  measure algorithms, lanes, small messages and
                                 ways of hashing files on this machine
-  install-links [--force] DIR   create md5sum, sha1sum, ..., sha512sum in DIR,
-                                links to this program that behave as GNU's
+  install-links [--force] DIR   create md5sum, sha1sum, ..., sha512sum, b2sum
+                                and cksum in DIR, links to this program that
+                                behave as GNU's
   tune [OPTION]...              measure the kernels on this machine with care,
                                 print the crossover tables, save the rates
   version                       the build, this CPU's features, the kernels
@@ -47,6 +46,11 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if a, ok := dropIns[base]; ok {
 		c := newCommand(prog, base, stdin, stdout, stderr)
 		c.dropIn, c.algs, c.algFixed = true, methodsOf(a), true
+		return runDigest(c, argv[1:])
+	}
+	if base == "b2sum" || base == "cksum" {
+		c := newCommand(prog, base, stdin, stdout, stderr)
+		c.dropIn, c.fam, c.algFixed = true, newFamily(base), true
 		return runDigest(c, argv[1:])
 	}
 	args := argv[1:]
@@ -142,8 +146,9 @@ func version(stdout, stderr io.Writer) {
 
 const installLinksUsage = `Usage: hashlanes install-links [--force] DIR
 
-Create md5sum, sha1sum, sha224sum, sha256sum, sha384sum and sha512sum in DIR:
-symbolic links to this program, which behaves as GNU's tool of each name.
+Create md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum and
+cksum in DIR: symbolic links to this program, which behaves as GNU's tool of
+each name.
 A name already linked to this program is left as it is, so running it again
 changes nothing.
 
@@ -188,7 +193,7 @@ options:
 		return 1
 	}
 	status := 0
-	for _, name := range slices.Sorted(maps.Keys(dropIns)) {
+	for _, name := range dropInNames() {
 		link := filepath.Join(dirs[0], name)
 		if err := linkTo(exe, link, force); err != nil {
 			fmt.Fprintf(stderr, "%s: %s: %s\n", prog, quoteName(link), strerror(err))

@@ -18,13 +18,13 @@ func TestMain(m *testing.M) {
 		os.Exit(run(append([]string{name}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
 	}
 	// Find GNU's tools before testscript puts the drop-ins first on PATH.
-	for name := range dropIns {
+	for _, name := range dropInNames() {
 		if p, err := exec.LookPath(name); err == nil {
 			gnuTools[name] = p
 		}
 	}
 	cmds := map[string]func(){"hashlanes": mainForScripts}
-	for name := range dropIns {
+	for _, name := range dropInNames() {
 		cmds[name] = mainForScripts
 	}
 	testscript.Main(m, cmds)

@@ -28,6 +28,9 @@ func (c *command) runSum(operands []string) {
 	if len(c.algs) == 0 {
 		c.algs = methodsOf(hashlanes.SHA256)
 	}
+	if c.fam != nil && c.fam.debug {
+		c.errorf("%s", c.fam.debugLine(c.algs[0]))
+	}
 	var items []item
 	var err error
 	if c.hasFilesFrom {
@@ -197,6 +200,11 @@ func (c *command) printSum(name string, s hashlanes.StreamSum) {
 	if c.zero {
 		delim = 0
 	}
+	if c.fam != nil && (c.algs[0].sumStyle != digestLine || c.fam.raw) {
+		// The CRCs and the old sums print the name as it is, as GNU's do.
+		c.out.Write(c.fam.sumLine(nil, c.algs[0], name, s.Size, s.Sums[0], delim))
+		return
+	}
 	escape := !c.zero && strings.ContainsAny(name, "\\\n\r")
 	if escape {
 		name = escapeName(name)
@@ -211,9 +219,9 @@ func (c *command) printSum(name string, s hashlanes.StreamSum) {
 			b.WriteString(" (")
 			b.WriteString(name)
 			b.WriteString(") = ")
-			b.WriteString(hexOf(s.Sums[k]))
+			b.WriteString(c.fam.digestText(s.Sums[k]))
 		} else {
-			b.WriteString(hexOf(s.Sums[k]))
+			b.WriteString(c.fam.digestText(s.Sums[k]))
 			if c.binary == 1 {
 				b.WriteString(" *")
 			} else {

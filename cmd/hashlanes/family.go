@@ -1,0 +1,265 @@
+package main
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hashlanes/hashlanes"
+	"golang.org/x/sys/cpu"
+
+	"github.com/hashlanes/hashlanes/internal/cksum"
+)
+
+// b2sum and cksum: the two drop-ins whose algorithm and digest length are
+// options, with coreutils 9.10's options, messages and formats.
+
+// b2Options is b2sum's option table: md5sum's and --length.
+var b2Options = append([]option{{long: "length", short: 'l', arg: true}}, gnuOptions...)
+
+// cksumOptions is cksum's, in coreutils 9.10's order.
+var cksumOptions = []option{
+	{long: "length", short: 'l', arg: true},
+	{long: "check", short: 'c'},
+	{long: "ignore-missing"},
+	{long: "quiet"},
+	{long: "status"},
+	{long: "warn", short: 'w'},
+	{long: "strict"},
+	{long: "tag"},
+	{long: "zero", short: 'z'},
+	{long: "algorithm", short: 'a', arg: true},
+	{long: "base64"},
+	{long: "debug"},
+	{long: "raw"},
+	{long: "untagged"},
+	{long: "binary", short: 'b'},
+	{long: "text", short: 't'},
+	{long: "help"},
+	{long: "version"},
+}
+
+// family is what b2sum and cksum add to a command.
+type family struct {
+	cksum       bool
+	alg         int // index in cksumAlgs (b2sum: BLAKE2b)
+	specified   bool
+	length      uint64 // -l, in bits; 0 unset
+	lengthArg   string
+	prefixTag   int // -1 unset, 0 --untagged, 1 --tag
+	base64, raw bool
+	debug       bool
+	operands    bool // FILE operands were given: the CRC and sums print the name
+}
+
+func newFamily(tool string) *family {
+	return &family{cksum: tool == "cksum", alg: map[string]int{"cksum": cksumAlgIndex("crc"), "b2sum": algBLAKE2b}[tool], prefixTag: -1}
+}
+
+// option applies one of the options only b2sum and cksum have, or the
+// ones they treat differently; false if o is none of them.
+func (f *family) option(c *command, o parsedOption) (bool, error) {
+	switch o.opt.long {
+	case "length":
+		n, err := parseLength(o.val)
+		if err != nil {
+			return true, err
+		}
+		f.length, f.lengthArg = n, o.val
+	case "algorithm":
+		i := cksumAlgIndex(o.val)
+		if i < 0 {
+			return true, fmt.Errorf("invalid argument %s for %s\n%s", quoteLocale(o.val), quoteLocale("--algorithm"), validAlgorithms())
+		}
+		f.alg, f.specified = i, true
+	case "base64":
+		f.base64 = true
+	case "raw":
+		f.raw = true
+	case "debug":
+		f.debug = true
+	case "untagged":
+		if f.prefixTag == 1 {
+			c.binary = -1
+		}
+		f.prefixTag = 0
+	case "tag":
+		f.prefixTag, c.binary = 1, 1
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// errInvalidLength is -l's argument that is no number.
+type errInvalidLength string
+
+func (e errInvalidLength) Error() string { return "invalid length: " + quoteLocale(string(e)) }
+
+// parseLength reads -l as xnumtoumax does: a decimal number after
+// optional blanks; too large to hold is the largest number.
+func parseLength(s string) (uint64, error) {
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	t = strings.TrimPrefix(t, "+")
+	if t == "" || strings.Trim(t, "0123456789") != "" {
+		return 0, errInvalidLength(s)
+	}
+	n, err := strconv.ParseUint(t, 10, 64)
+	if err != nil {
+		return ^uint64(0), nil
+	}
+	return n, nil
+}
+
+// validAlgorithms lists -a's arguments as argmatch does after a bad one.
+func validAlgorithms() string {
+	var b strings.Builder
+	b.WriteString("Valid arguments are:")
+	for _, a := range cksumAlgs {
+		b.WriteString("\n  - " + quoteLocale(a.arg))
+	}
+	return b.String()
+}
+
+// quoteLocale quotes an argument as gnulib's quote() does: ‘x’ in a UTF-8
+// locale, 'x' in others.
+func quoteLocale(s string) string {
+	if localeIsUTF8() {
+		return "\u2018" + s + "\u2019"
+	}
+	return "'" + s + "'"
+}
+
+// settle checks the options after they are all read, in coreutils 9.10's
+// order, and sets the method. It returns a message and whether GNU follows
+// it with "Try ... --help", or "" if all is well.
+func (f *family) settle(c *command, operands int) (msg string, try bool) {
+	if f.cksum && f.length != 0 && !autoLength(f.alg) {
+		return "--length is only supported with --algorithm blake2b, sha2, or sha3", false
+	}
+	typ := cksumAlgs[f.alg].tag
+	if f.cksum && (f.alg == algSHA2 || f.alg == algSHA3) {
+		if f.length == 0 && f.lengthArg == "" && !c.check {
+			return fmt.Sprintf("--algorithm=%s requires specifying --length 224, 256, 384, or 512", cksumAlgs[f.alg].arg), false
+		}
+		if (!c.check || f.lengthArg != "") && !shaLength(f.length) {
+			return fmt.Sprintf("invalid length: %s\n%s: digest length for %s must be 224, 256, 384, or 512",
+				quoteLocale(f.lengthArg), c.prog, quoteLocale(typ)), false
+		}
+	} else {
+		if f.length > 512 {
+			return fmt.Sprintf("invalid length: %s\n%s: maximum digest length for %s is 512 bits",
+				quoteLocale(f.lengthArg), c.prog, quoteLocale(typ)), false
+		}
+		if f.length%8 != 0 {
+			return fmt.Sprintf("invalid length: %s\n%s: length is not a multiple of 8", quoteLocale(f.lengthArg), c.prog), false
+		}
+	}
+	bits := int(f.length)
+	if bits == 0 {
+		bits = cksumAlgs[f.alg].bits
+	}
+	if f.cksum {
+		if c.check && f.specified && f.alg <= algCRC32B {
+			return "--check is not supported with --algorithm={bsd,sysv,crc,crc32b}", false
+		}
+		if f.base64 && f.raw {
+			return "--base64 and --raw are mutually exclusive", true
+		}
+	}
+	if f.prefixTag == -1 {
+		f.prefixTag = 0
+		if f.cksum {
+			f.prefixTag = 1
+		}
+	}
+	c.tag = f.prefixTag == 1
+	if c.tag && c.binary == 0 {
+		if f.cksum {
+			return "--text mode is only supported with --untagged", true
+		}
+		return "--tag does not support --text mode", true
+	}
+	if m := cksumMethod(f.alg, bits); m != nil {
+		c.algs = []*method{m}
+	}
+	f.operands = operands > 0
+	return "", false
+}
+
+// conflictsAfter are the checks of the options GNU makes after settle's,
+// in its order; b2sum's and cksum's differ from md5sum's in that cksum
+// has no --tag with --check error (its --tag sets binary mode instead).
+func (f *family) conflictsAfter(c *command, operands int) string {
+	switch {
+	case c.zero && c.check:
+		return "the --zero option is not supported when verifying checksums"
+	case !f.cksum && c.tag && c.check:
+		return "the --tag option is meaningless when verifying checksums"
+	case c.binary >= 0 && c.check:
+		return "the --binary and --text options are meaningless when verifying checksums"
+	case c.ignoreMissing && !c.check:
+		return "the --ignore-missing option is meaningful only when verifying checksums"
+	case c.status && !c.check:
+		return "the --status option is meaningful only when verifying checksums"
+	case c.warn && !c.check:
+		return "the --warn option is meaningful only when verifying checksums"
+	case c.quiet && !c.check:
+		return "the --quiet option is meaningful only when verifying checksums"
+	case c.strict && !c.check:
+		return "the --strict option is meaningful only when verifying checksums"
+	}
+	return ""
+}
+
+// debugLine is what cksum --debug says computes the digests.
+func (f *family) debugLine(m *method) string {
+	switch {
+	case m.name == "crc":
+		return "using " + cksum.Hardware() + " hardware support"
+	case m.name == "crc32b":
+		if cpu.X86.HasPCLMULQDQ && cpu.X86.HasSSE41 {
+			return "using pclmul hardware support" // hash/crc32's IEEE fold
+		}
+		return "using generic hardware support"
+	case m.alg != 0:
+		return "using hashlanes " + m.name + ": " + hashlanes.DefaultServer(m.alg).Kernel()
+	case strings.HasPrefix(m.name, "blake2b"):
+		return "using golang.org/x/crypto/blake2b"
+	case m.name == "sm3":
+		return "using github.com/emmansun/gmsm/sm3"
+	}
+	return "using hashlanes " + m.name
+}
+
+// sumLine writes a result of the CRCs and the old sums: the value, the
+// length (cksum's CRCs) or the blocks (the sums), and the name if FILE
+// operands were given, unescaped, as GNU's output_crc, output_bsd and
+// output_sysv print them; with --raw, the value alone, big-endian.
+func (f *family) sumLine(b []byte, m *method, name string, size int64, digest []byte, delim byte) []byte {
+	if f.raw {
+		return append(b, digest...)
+	}
+	switch m.sumStyle {
+	case crcLine:
+		b = fmt.Appendf(b, "%d %d", binary.BigEndian.Uint32(digest), size)
+	case bsdLine:
+		b = fmt.Appendf(b, "%05d %5d", binary.BigEndian.Uint16(digest), (size+1023)/1024)
+	case sysvLine:
+		b = fmt.Appendf(b, "%d %d", binary.BigEndian.Uint16(digest), (size+511)/512)
+	}
+	if f.operands {
+		b = append(append(b, ' '), name...)
+	}
+	return append(b, delim)
+}
+
+// digestText is a digest as cksum and b2sum print it: hex, or base64.
+func (f *family) digestText(d []byte) string {
+	if f != nil && f.base64 {
+		return base64.StdEncoding.EncodeToString(d)
+	}
+	return hexOf(d)
+}
