@@ -93,3 +93,24 @@ func TestCoreutils910(t *testing.T) {
 		t.Errorf("cksum --debug -a sha256: %q", o.stderr)
 	}
 }
+
+// TestSplitCRC: cksum's CRC of files hashed in ranges on several cores is
+// what it is hashed in one stream, errors and order included.
+func TestSplitCRC(t *testing.T) {
+	dir := t.TempDir()
+	if err := makeFixture(dir); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"cksum", "a", "big", "nope", "empty", "d", "-", "big"}
+	c := caseLine{args: args, stdin: "a"}
+	want := runOurs(t, dir, c)
+	defer func(m int64) { splitMin = m }(splitMin)
+	splitMin = 0
+	got := runOurs(t, dir, c)
+	if !bytes.Equal(got.stdout, want.stdout) || !bytes.Equal(got.stderr, want.stderr) || got.exit != want.exit {
+		t.Errorf("split: %q %q %d\nwhole: %q %q %d", got.stdout, got.stderr, got.exit, want.stdout, want.stderr, want.exit)
+	}
+	if !bytes.Contains(want.stdout, []byte(" 300000 big\n")) {
+		t.Errorf("no result for big: %q", want.stdout)
+	}
+}

@@ -3,14 +3,17 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/internal/cksum"
 )
 
 // item is one thing to hash: a file name, or a problem met while listing
@@ -155,6 +158,35 @@ func (c *command) hashItems(items []item) {
 	prog := c.newProgress(items)
 	defer prog.stop()
 	plan := planFor(c.algs)
+	if !c.splitsLargeFiles() {
+		c.hashBatch(items, plan, prog, turns)
+		return
+	}
+	start := 0
+	for i := range items {
+		it := &items[i]
+		if it.err != nil || it.name == "-" {
+			continue
+		}
+		if fi, err := statLong(it.name); err != nil || !fi.Mode().IsRegular() || fi.Size() < splitMin {
+			continue
+		}
+		c.hashBatch(items[start:i], plan, prog, turns)
+		if c.ctx.Err() != nil {
+			return
+		}
+		c.hashSplit(it, plan, prog, turns)
+		start = i + 1
+	}
+	c.hashBatch(items[start:], plan, prog, turns)
+}
+
+// hashBatch hashes items through SumStreams, in lanes where the methods
+// have them, and prints each result in order.
+func (c *command) hashBatch(items []item, plan *streamPlan, prog *progress, turns *stdinTurns) {
+	if len(items) == 0 {
+		return
+	}
 	c.sumStreams(len(items), func(int) *streamPlan { return plan },
 		func(i int) (io.Reader, error) {
 			it := &items[i]
@@ -167,18 +199,64 @@ func (c *command) hashItems(items []item) {
 			prog.add(s.Size)
 			name := items[i].name
 			items[i] = item{} // done with it: let the name go
-			if s.Err != nil {
-				if c.json {
-					c.printJSON(name, s)
-					c.failed = true
-					return
-				}
-				c.fileError(name, s.Err)
-				return
-			}
-			c.printSum(name, s)
+			c.printResult(name, s)
 		})
 }
+
+func (c *command) printResult(name string, s hashlanes.StreamSum) {
+	if s.Err != nil {
+		if c.json {
+			c.printJSON(name, s)
+			c.failed = true
+			return
+		}
+		c.fileError(name, s.Err)
+		return
+	}
+	c.printSum(name, s)
+}
+
+// splitMin is the size from which cksum's CRC of one regular file is
+// computed in ranges on every core: one core copying from the page cache
+// bounds it (a GiB: 190 ms on one core, 117 on two, Emerald Rapids), and
+// the CRCs of the ranges combine. A variable for the tests.
+var splitMin int64 = 32 << 20
+
+// splitsLargeFiles: the one method can be hashed in ranges, and there
+// are cores to do so.
+func (c *command) splitsLargeFiles() bool {
+	return c.fam != nil && len(c.algs) == 1 && c.algs[0].name == "crc" && runtime.GOMAXPROCS(0) > 1
+}
+
+// hashSplit hashes one large regular file in ranges on every core and
+// prints its result; if it is no longer a regular file when opened, it
+// goes through SumStreams after all.
+func (c *command) hashSplit(it *item, plan *streamPlan, prog *progress, turns *stdinTurns) {
+	r, err := c.openStream(it.name, 0, turns)
+	if err != nil {
+		c.printResult(it.name, hashlanes.StreamSum{Err: err})
+		return
+	}
+	ra, size, ok := rangesOf(r)
+	if !ok {
+		r.(io.Closer).Close()
+		c.hashBatch([]item{*it}, plan, prog, turns)
+		return
+	}
+	crc, err := cksum.SumReaderAt(c.ctx, ra, size, runtime.GOMAXPROCS(0), streamRangeBuffer)
+	if cerr := r.(io.Closer).Close(); err == nil {
+		err = cerr
+	}
+	prog.add(size)
+	s := hashlanes.StreamSum{Size: size, Err: err}
+	if err == nil {
+		s.Sums = [][]byte{binary.BigEndian.AppendUint32(nil, crc)}
+	}
+	c.printResult(it.name, s)
+}
+
+// streamRangeBuffer is the read buffer of each range of a split file.
+const streamRangeBuffer = 256 << 10
 
 func (c *command) jobOptions() []hashlanes.StreamOption {
 	if c.jobs > 0 {

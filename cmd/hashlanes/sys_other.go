@@ -25,3 +25,16 @@ func openRaw(name string) (io.Reader, error) { return os.Open(name) }
 func readDirLong(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
 
 func statLong(name string) (fs.FileInfo, error) { return os.Stat(name) }
+
+// rangesOf is an opened regular file's size and reads at offsets.
+func rangesOf(r io.Reader) (io.ReaderAt, int64, bool) {
+	f, ok := r.(*os.File)
+	if !ok {
+		return nil, 0, false
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, 0, false
+	}
+	return f, fi.Size(), true
+}

@@ -90,3 +90,41 @@ func (f *rawFile) Close() error {
 	}
 	return nil
 }
+
+// ReadAt reads at off without moving the offset (pread), for reading
+// ranges of one file on several cores.
+func (f *rawFile) ReadAt(p []byte, off int64) (int, error) {
+	for {
+		n, err := unix.Pread(f.fd, p, off)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return 0, &fs.PathError{Op: "read", Path: f.name, Err: err}
+		}
+		if n < len(p) {
+			return n, io.EOF
+		}
+		return n, nil
+	}
+}
+
+// regularSize is the size of an opened regular file, false for anything
+// else (a pipe, a device).
+func (f *rawFile) regularSize() (int64, bool) {
+	var st unix.Stat_t
+	if unix.Fstat(f.fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return 0, false
+	}
+	return st.Size, true
+}
+
+// rangesOf is an opened regular file's size and reads at offsets.
+func rangesOf(r io.Reader) (io.ReaderAt, int64, bool) {
+	f, ok := r.(*rawFile)
+	if !ok {
+		return nil, 0, false
+	}
+	size, ok := f.regularSize()
+	return f, size, ok
+}

@@ -2,6 +2,8 @@ package cksum
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"encoding/binary"
 	"math/rand/v2"
 	"os"
@@ -209,4 +211,55 @@ func FuzzCRC(f *testing.F) {
 			}
 		})
 	})
+}
+
+// TestSumReaderAt splits inputs of every size around the part boundaries
+// and wants the CRC of the whole.
+func TestSumReaderAt(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	p := make([]byte, 300_000)
+	for i := range p {
+		p[i] = byte(r.Uint32())
+	}
+	paths(t, func(t *testing.T) {
+		for _, n := range []int{0, 1, 7, 64, 1000, 4096, 4097, 65536, 299_999} {
+			want := crcBits(p[:n])
+			for _, parts := range []int{1, 2, 3, 7} {
+				for _, buf := range []int{1, 100, 4096} {
+					got, err := SumReaderAt(context.Background(), bytes.NewReader(p[:n]), int64(n), parts, buf)
+					if err != nil || got != want {
+						t.Fatalf("%d bytes in %d parts, %d-byte buffers: %d, %v; want %d", n, parts, buf, got, err, want)
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestSumReaderAtError: a read error in any part is the result.
+func TestSumReaderAtError(t *testing.T) {
+	boom := errors.New("boom")
+	r := failingReaderAt{at: 5000, err: boom}
+	if _, err := SumReaderAt(context.Background(), r, 10000, 3, 512); err != boom {
+		t.Fatalf("error %v, want %v", err, boom)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := SumReaderAt(ctx, failingReaderAt{at: 1 << 30}, 10000, 2, 512); err != context.Canceled {
+		t.Fatalf("cancelled: error %v", err)
+	}
+}
+
+// failingReaderAt reads zeros, and fails from offset at on.
+type failingReaderAt struct {
+	at  int64
+	err error
+}
+
+func (f failingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if off+int64(len(p)) > f.at {
+		return 0, f.err
+	}
+	clear(p)
+	return len(p), nil
 }
