@@ -303,6 +303,61 @@ func unescapeName(s string) (string, bool) {
 	return b.String(), true
 }
 
+// readList reads and parses a checksum list (standard input for "-"): its
+// name for messages, and its lines; false, with the error reported, if it
+// cannot be read.
+func (c *command) readList(list string, parser *lineParser, stdinCount *int) (string, []checkEntry, bool) {
+	displayName := list
+	var data []byte
+	var err error
+	fromStdin := list == "-"
+	if fromStdin {
+		displayName = "standard input"
+		data, err = io.ReadAll(c.stdin)
+	} else {
+		var f *os.File
+		f, err = os.Open(list)
+		if err != nil {
+			c.fileError(list, err)
+			return displayName, nil, false
+		}
+		data, err = io.ReadAll(f)
+		f.Close()
+	}
+	if err != nil {
+		c.errorf("%s: read error", quoteName(displayName))
+		return displayName, nil, false
+	}
+
+	var entries []checkEntry
+	for n := 1; len(data) > 0; n++ {
+		raw, rest, _ := bytes.Cut(data, []byte{'\n'})
+		data = rest
+		if len(raw) > 0 && raw[0] == '#' {
+			continue
+		}
+		line := string(raw)
+		line = strings.TrimSuffix(line, "\r")
+		if line == "" {
+			continue
+		}
+		cl, ok := parser.parse(line)
+		if ok && fromStdin && cl.name == "-" {
+			ok = false
+		}
+		e := checkEntry{line: n, malformed: !ok, checkLine: cl}
+		if !ok {
+			e.listTag = c.listTag(parser)
+		}
+		if ok && cl.name == "-" {
+			e.stdinTurn = *stdinCount
+			*stdinCount++
+		}
+		entries = append(entries, e)
+	}
+	return displayName, entries, true
+}
+
 // checkEntry is one line of a list as it will be reported.
 type checkEntry struct {
 	line      int // 1-based
@@ -340,53 +395,9 @@ func fixedAlgs(c *command) []*method {
 
 // checkList verifies one list; it reports whether everything in it passed.
 func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bool {
-	displayName := list
-	var data []byte
-	var err error
-	fromStdin := list == "-"
-	if fromStdin {
-		displayName = "standard input"
-		data, err = io.ReadAll(c.stdin)
-	} else {
-		var f *os.File
-		f, err = os.Open(list)
-		if err != nil {
-			c.fileError(list, err)
-			return false
-		}
-		data, err = io.ReadAll(f)
-		f.Close()
-	}
-	if err != nil {
-		c.errorf("%s: read error", quoteName(displayName))
+	displayName, entries, ok := c.readList(list, parser, stdinCount)
+	if !ok {
 		return false
-	}
-
-	var entries []checkEntry
-	for n := 1; len(data) > 0; n++ {
-		raw, rest, _ := bytes.Cut(data, []byte{'\n'})
-		data = rest
-		if len(raw) > 0 && raw[0] == '#' {
-			continue
-		}
-		line := string(raw)
-		line = strings.TrimSuffix(line, "\r")
-		if line == "" {
-			continue
-		}
-		cl, ok := parser.parse(line)
-		if ok && fromStdin && cl.name == "-" {
-			ok = false
-		}
-		e := checkEntry{line: n, malformed: !ok, checkLine: cl}
-		if !ok {
-			e.listTag = c.listTag(parser)
-		}
-		if ok && cl.name == "-" {
-			e.stdinTurn = *stdinCount
-			*stdinCount++
-		}
-		entries = append(entries, e)
 	}
 
 	turns := newStdinTurns()
