@@ -68,6 +68,7 @@ var extraOptions = []option{
 	{long: "jobs", short: 'j', arg: true},
 	{long: "progress"},
 	{long: "no-progress"},
+	{long: "audit", arg: true},
 }
 
 // command is one run of the checksum tool: the drop-in (md5sum, ...) or
@@ -93,6 +94,7 @@ type command struct {
 	filesFrom            string
 	hasFilesFrom, null   bool
 	json                 bool
+	auditDir             string // check --audit: the tree the lists are of
 	jobs                 int
 	progress             int // -1 when stderr is a terminal and the job is long, 0 off, 1 on
 
@@ -209,6 +211,8 @@ func runDigest(c *command, args []string) int {
 				return c.usageError(fmt.Sprintf("invalid number of jobs: %s", quoteName(o.val)))
 			}
 			c.jobs = n
+		case "audit":
+			c.auditDir = o.val
 		case "progress":
 			c.progress = 1
 		case "no-progress":
@@ -247,9 +251,12 @@ func runDigest(c *command, args []string) int {
 	ctx, stop := interruptible()
 	defer stop()
 	c.ctx = ctx
-	if c.check {
+	switch {
+	case c.check && c.auditDir != "":
+		c.runAudit(operands)
+	case c.check:
 		c.runCheck(operands)
-	} else {
+	default:
 		c.runSum(operands)
 	}
 	if ctx.Err() != nil {
@@ -285,6 +292,8 @@ func (c *command) conflicts() string {
 		return "--check verifies one algorithm at a time (or, without -a, each line's own)"
 	case c.check && (c.recursive || c.hasFilesFrom):
 		return "--recursive and --files-from are meaningless when verifying checksums"
+	case c.auditDir != "" && !c.check:
+		return "--audit is meaningful only with hashlanes check"
 	case c.json && (c.tag || c.zero):
 		return "--json does not combine with --tag or --zero"
 	case c.null && !c.hasFilesFrom:

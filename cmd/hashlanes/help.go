@@ -106,6 +106,10 @@ func (c *command) gnuName() string {
 func (c *command) checkHelp(b *strings.Builder) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	w("  -a, --algorithm=NAME  read every line as NAME, one of: %s\n", knownAlgorithms())
+	w("      --audit=DIR       audit the tree under DIR against the lists, as hashdeep -a:\n")
+	w("                          each file OK, CHANGED, MOVED (from a listed file that is\n")
+	w("                          gone) or NEW, each listed file not there MISSING; the\n")
+	w("                          status is 0 if every file is OK, 1 if not\n")
 	w("  -j, --jobs=N          check N files at once (default: 32 per CPU)\n")
 	w("      --json            print one JSON object per line checked (status OK, FAILED,\n")
 	w("                          unreadable or malformed; --quiet leaves out the OK ones)\n")

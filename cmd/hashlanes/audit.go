@@ -1,0 +1,257 @@
+package main
+
+import (
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashlanes/hashlanes"
+)
+
+// The audit (check --audit DIR MANIFEST...): the tree under DIR against
+// manifests of it, as hashdeep -a does, in one parallel pass. Each file
+// under DIR is OK (listed, same digest), CHANGED (listed, another digest),
+// MOVED (not listed, but with the digest of a listed file that is gone)
+// or NEW; each listed file under DIR that is not there and did not move
+// is MISSING. The exit status is hashdeep's: 0 when the audit passes
+// (every file OK), 1 when it fails.
+
+// auditKnown is a manifest line that names a file under the audited tree.
+type auditKnown struct {
+	checkLine
+	list string // the manifest, for messages
+	line int
+	used bool // found in the tree, or taken by a moved file
+}
+
+// auditKey is the key of a path: absolute and clean, so that "./d/x" in a
+// manifest is the walk's "d/x".
+func auditKey(name string) string {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return filepath.Clean(name)
+	}
+	return abs
+}
+
+// under reports whether key is dir or below it.
+func under(key, dir string) bool {
+	return key == dir || strings.HasPrefix(key, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
+}
+
+// runAudit audits c.auditDir against the manifests named.
+func (c *command) runAudit(lists []string) {
+	parser := newLineParser(fixedAlgs(c), true)
+	dir := auditKey(c.auditDir)
+	known := map[string]*auditKnown{}
+	var order []*auditKnown // the manifests' order, for the missing files
+	malformed, stdin := 0, 0
+	for _, list := range lists {
+		display, entries, ok := c.readList(list, parser, &stdin)
+		if !ok {
+			c.failed = true
+			continue
+		}
+		for _, e := range entries {
+			if e.malformed {
+				malformed++
+				if c.warn {
+					c.errorf("%s: %d: improperly formatted %schecksum line", quoteName(display), e.line, e.listTag)
+				}
+				continue
+			}
+			key := auditKey(e.name)
+			if !under(key, dir) {
+				continue
+			}
+			if k := known[key]; k != nil {
+				if k.alg != e.alg || k.hex != e.hex {
+					c.errorf("%s: %d: %s is listed again with another digest (line %d of %s is used)",
+						quoteName(display), e.line, quoteName(e.name), k.line, quoteName(k.list))
+				}
+				continue
+			}
+			k := &auditKnown{checkLine: e.checkLine, list: display, line: e.line}
+			known[key] = k
+			order = append(order, k)
+		}
+	}
+	if c.ctx.Err() != nil {
+		return
+	}
+
+	items := c.walk(nil, c.auditDir)
+	inTree := make(map[string]bool, len(items))
+	for _, it := range items {
+		if it.err == nil {
+			inTree[auditKey(it.name)] = true
+		}
+	}
+	// Whatever a listed file that is gone had, a moved file has: by
+	// method and digest, the listed files gone, in the manifests' order.
+	var methods []*method
+	gone := map[string][]*auditKnown{}
+	for _, k := range order {
+		if !containsMethod(methods, k.alg) {
+			methods = append(methods, k.alg)
+		}
+		if !inTree[auditKey(k.name)] {
+			gone[k.alg.name+" "+k.hex] = append(gone[k.alg.name+" "+k.hex], k)
+		}
+	}
+	if len(methods) == 0 {
+		methods = c.algs
+		if len(methods) == 0 {
+			methods = methodsOf(hashlanes.SHA256)
+		}
+	}
+
+	var counts auditCounts
+	prog := c.newProgress(items)
+	defer prog.stop()
+	plan := planFor(methods)
+	turns := newStdinTurns()
+	c.sumStreams(len(items), func(int) *streamPlan { return plan },
+		func(i int) (io.Reader, error) {
+			if it := &items[i]; it.err != nil {
+				return nil, it.err
+			}
+			return c.openStream(items[i].name, 0, turns)
+		},
+		func(i int, s hashlanes.StreamSum) {
+			prog.add(s.Size)
+			c.auditFile(items[i].name, s, methods, known, gone, &counts)
+		})
+	if c.ctx.Err() != nil {
+		return
+	}
+	for _, k := range order {
+		if !k.used && !inTree[auditKey(k.name)] {
+			counts.missing++
+			c.auditLine(k.name, "MISSING", "", k.checkLine, nil, nil)
+		}
+	}
+	c.auditSummary(counts, malformed)
+}
+
+func containsMethod(ms []*method, m *method) bool {
+	for _, x := range ms {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+type auditCounts struct {
+	ok, changed, moved, added, missing, unreadable int
+}
+
+func (n auditCounts) passed() bool {
+	return n.changed+n.moved+n.added+n.missing+n.unreadable == 0
+}
+
+// auditFile classifies one file of the tree by its digests.
+func (c *command) auditFile(name string, s hashlanes.StreamSum, methods []*method, known map[string]*auditKnown, gone map[string][]*auditKnown, n *auditCounts) {
+	if s.Err != nil {
+		n.unreadable++
+		c.fileError(name, s.Err)
+		c.auditLine(name, "unreadable", "", checkLine{}, nil, s.Err)
+		return
+	}
+	digest := func(m *method) []byte { return s.Sums[indexOf(methods, m)] }
+	if k := known[auditKey(name)]; k != nil {
+		k.used = true
+		if k.matches(digest(k.alg)) {
+			n.ok++
+			c.auditLine(name, "OK", "", k.checkLine, nil, nil)
+		} else {
+			n.changed++
+			c.auditLine(name, "CHANGED", "", k.checkLine, digest(k.alg), nil)
+		}
+		return
+	}
+	for _, m := range methods {
+		for _, k := range gone[m.name+" "+hexOf(digest(m))] {
+			if !k.used {
+				k.used = true
+				n.moved++
+				c.auditLine(name, "MOVED", k.name, k.checkLine, nil, nil)
+				return
+			}
+		}
+	}
+	n.added++
+	c.auditLine(name, "NEW", "", checkLine{alg: methods[0]}, digest(methods[0]), nil)
+}
+
+func indexOf(ms []*method, m *method) int {
+	for i, x := range ms {
+		if x == m {
+			return i
+		}
+	}
+	return -1
+}
+
+// auditLine prints one finding: "NAME: STATUS" (OK only without --quiet,
+// "MOVED from OLD", "FAILED open or read" as check says it), or with
+// --json an object.
+func (c *command) auditLine(name, status, from string, k checkLine, computed []byte, err error) {
+	if c.json {
+		if status == "OK" && c.quiet {
+			return
+		}
+		obj := map[string]any{"status": status}
+		jsonFile(obj, name)
+		if k.alg != nil {
+			obj["algorithm"] = k.alg.name
+		}
+		if k.hex != "" {
+			obj["expected"] = k.hex
+		}
+		if computed != nil {
+			obj["computed"] = hexOf(computed)
+		}
+		if from != "" {
+			obj["from"] = from
+		}
+		if err != nil {
+			obj["error"] = strerror(err)
+		}
+		c.writeJSON(obj)
+		return
+	}
+	switch {
+	case c.status:
+	case status == "unreadable":
+		c.out.Write([]byte(c.checkedName(name) + ": FAILED open or read\n"))
+	case status == "OK" && c.quiet:
+	case status == "MOVED":
+		c.out.Write([]byte(c.checkedName(name) + ": MOVED from " + c.checkedName(from) + "\n"))
+	default:
+		c.out.Write([]byte(c.checkedName(name) + ": " + status + "\n"))
+	}
+}
+
+// auditSummary says whether the audit passed, with the counts, on stderr
+// (as the last JSON object with --json) and sets the exit status.
+func (c *command) auditSummary(n auditCounts, malformed int) {
+	verdict := "passed"
+	if !n.passed() {
+		verdict = "failed"
+		c.failed = true
+	}
+	if c.json {
+		c.writeJSON(map[string]any{"audit": verdict, "ok": n.ok, "changed": n.changed, "moved": n.moved,
+			"new": n.added, "missing": n.missing, "unreadable": n.unreadable, "malformed": malformed})
+		return
+	}
+	if c.status {
+		return
+	}
+	c.errorf("audit %s: %d OK, %d changed, %d moved, %d new, %d missing, %d unreadable", verdict, n.ok, n.changed, n.moved, n.added, n.missing, n.unreadable)
+	if malformed > 0 {
+		c.errorf("WARNING: %d %s improperly formatted", malformed, plural(malformed, "line is", "lines are"))
+	}
+}
