@@ -93,6 +93,31 @@ func (p *lineParser) parse(line string) (checkLine, bool) {
 	if p.gnu != nil {
 		return p.parseGNU(line)
 	}
+	cl, ok := p.parseLine(line)
+	if !ok && p.aliases && len(p.algs) > 1 {
+		return sfvLine(line)
+	}
+	return cl, ok
+}
+
+// sfvLine reads a line of an SFV list, rhash's default output: the name,
+// a space and the CRC-32 (cksum -a crc32b) in hex.
+func sfvLine(line string) (checkLine, bool) {
+	sp := strings.LastIndexByte(line, ' ')
+	if sp <= 0 {
+		return checkLine{}, false
+	}
+	d, ok := hexDigits(line[sp+1:], 8)
+	m, _ := methodNamed("crc32b")
+	if !ok || strings.IndexByte(line[:sp], 0) >= 0 {
+		return checkLine{}, false
+	}
+	return checkLine{alg: m, hex: d, name: line[:sp]}, true
+}
+
+// parseLine parses the forms GNU's md5sum -c reads, and with aliases the
+// tags of other tools.
+func (p *lineParser) parseLine(line string) (checkLine, bool) {
 	i := 0
 	for i < len(line) && isWhite(line[i]) {
 		i++
@@ -333,8 +358,8 @@ func (c *command) readList(list string, parser *lineParser, stdinCount *int) (st
 	for n := 1; len(data) > 0; n++ {
 		raw, rest, _ := bytes.Cut(data, []byte{'\n'})
 		data = rest
-		if len(raw) > 0 && raw[0] == '#' {
-			continue
+		if len(raw) > 0 && (raw[0] == '#' || raw[0] == ';' && parser.aliases && parser.gnu == nil) {
+			continue // a comment; ';' starts those of SFV lists
 		}
 		line := string(raw)
 		line = strings.TrimSuffix(line, "\r")
@@ -502,13 +527,15 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 }
 
 // sameLength are, for each algorithm that detection guesses from a
-// digest's length, the others hashlanes has whose digests have that
-// length too: an untagged list of theirs reads as the guess.
-var sameLength = map[hashlanes.Algorithm][]hashlanes.Algorithm{
-	hashlanes.SHA224: {hashlanes.SHA3_224, hashlanes.SHA512_224},
-	hashlanes.SHA256: {hashlanes.BLAKE3, hashlanes.SHA3_256, hashlanes.SHA512_256, hashlanes.BLAKE2s},
-	hashlanes.SHA384: {hashlanes.SHA3_384},
-	hashlanes.SHA512: {hashlanes.SHA3_512, hashlanes.BLAKE2b},
+// digest's length, the other methods whose digests have that length too:
+// an untagged list of theirs reads as the guess.
+var sameLength = map[hashlanes.Algorithm][]string{
+	hashlanes.MD5:    {"blake2b-128"},
+	hashlanes.SHA1:   {"blake2b-160"},
+	hashlanes.SHA224: {"sha3-224", "sha512-224", "blake2b-224"},
+	hashlanes.SHA256: {"blake3", "sha3-256", "sha512-256", "blake2s", "blake2b-256", "sm3"},
+	hashlanes.SHA384: {"sha3-384", "blake2b-384"},
+	hashlanes.SHA512: {"sha3-512", "blake2b"},
 }
 
 // guessNote explains mismatches of untagged lines whose algorithm was
@@ -522,7 +549,7 @@ func (c *command) guessNote(a *method, n int) {
 	}
 	var opts []string
 	for _, o := range others {
-		opts = append(opts, "-a "+o.String())
+		opts = append(opts, "-a "+o)
 	}
 	c.errorf("note: %d untagged %s of %d hex digits did not match as %s, the usual algorithm of that length; if the list was made with another, name it: %s",
 		n, plural(n, "line", "lines"), 2*a.size, a.tag, strings.Join(opts, ", "))
