@@ -3,8 +3,8 @@ package cksum
 import (
 	"bytes"
 	"context"
-	"errors"
 	"encoding/binary"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"os/exec"
