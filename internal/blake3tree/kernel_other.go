@@ -1,0 +1,17 @@
+//go:build !amd64 || purego
+
+package blake3tree
+
+var useKernels = false
+
+const haveKernels = false
+
+func compressChunks16(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, flags uint32) {
+	panic("unreachable")
+}
+
+func compressParents16(out *[8][16]uint32, in *[2][8][16]uint32, key *[8]uint32, flags uint32) {
+	panic("unreachable")
+}
+
+func cpuHasKernels() bool { return false }

@@ -1,0 +1,106 @@
+package blake3tree
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
+	"lukechampine.com/blake3/guts"
+)
+
+// TestChunks16 pins the chunk kernel to lukechampine.com/blake3's
+// compression, lane by lane, across a counter's carry into its high word.
+func TestChunks16(t *testing.T) {
+	cputest.RequireFlag(t, haveKernels && cpuHasKernels(), "avx512")
+	r := rand.New(rand.NewPCG(3, 4))
+	buf := make([]byte, 16*chunk)
+	for i := range buf {
+		buf[i] = byte(r.Uint32())
+	}
+	for _, m := range []Mode{Hash(), Keyed(&[32]byte{1, 2, 3}), DeriveKey("ctx")} {
+		for _, counter := range []uint64{0, 5, 1<<32 - 3} {
+			var cvs [8][16]uint32
+			var ptrs [16]*byte
+			var ctr [2][16]uint32
+			for i := range 16 {
+				ptrs[i] = &buf[i*chunk]
+				c := counter + uint64(i)
+				ctr[0][i], ctr[1][i] = uint32(c), uint32(c>>32)
+			}
+			compressChunks16(&cvs, &ptrs, &m.Key, &ctr, m.Flags)
+			for i := range 16 {
+				want := guts.ChainingValue(guts.CompressChunk(buf[i*chunk:(i+1)*chunk], &m.Key, counter+uint64(i), m.Flags))
+				for w := range 8 {
+					if cvs[w][i] != want[w] {
+						t.Fatalf("mode %+v counter %d lane %d word %d: %08x, want %08x", m.Flags, counter, i, w, cvs[w][i], want[w])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestParents16 pins the parent kernel to lukechampine.com/blake3's.
+func TestParents16(t *testing.T) {
+	cputest.RequireFlag(t, haveKernels && cpuHasKernels(), "avx512")
+	r := rand.New(rand.NewPCG(5, 6))
+	var in [2][8][16]uint32
+	for g := range in {
+		for w := range in[g] {
+			for i := range in[g][w] {
+				in[g][w][i] = r.Uint32()
+			}
+		}
+	}
+	m := Keyed(&[32]byte{9})
+	var out [8][16]uint32
+	compressParents16(&out, &in, &m.Key, m.Flags)
+	cv := func(k int) (c [8]uint32) {
+		for w := range 8 {
+			c[w] = in[k/16][w][k%16]
+		}
+		return c
+	}
+	for p := range 16 {
+		want := guts.ChainingValue(guts.ParentNode(cv(2*p), cv(2*p+1), &m.Key, m.Flags))
+		for w := range 8 {
+			if out[w][p] != want[w] {
+				t.Fatalf("parent %d word %d: %08x, want %08x", p, w, out[w][p], want[w])
+			}
+		}
+	}
+}
+
+func BenchmarkChunks16(b *testing.B) {
+	cputest.RequireFlag(b, haveKernels && cpuHasKernels(), "avx512")
+	buf := make([]byte, 16*chunk)
+	var cvs [8][16]uint32
+	var ptrs [16]*byte
+	var ctr [2][16]uint32
+	for i := range 16 {
+		ptrs[i] = &buf[i*chunk]
+	}
+	m := Hash()
+	b.SetBytes(int64(len(buf)))
+	for b.Loop() {
+		compressChunks16(&cvs, &ptrs, &m.Key, &ctr, m.Flags)
+	}
+}
+
+func BenchmarkLeaf(b *testing.B) {
+	buf := new([bufLen]byte)
+	m := Hash()
+	b.Run("kernels", func(b *testing.B) {
+		cputest.RequireFlag(b, haveKernels && cpuHasKernels(), "avx512")
+		b.SetBytes(leafLen)
+		for b.Loop() {
+			leafKernels(&m, (*[leafLen]byte)(buf[:leafLen]), 0)
+		}
+	})
+	b.Run("guts", func(b *testing.B) {
+		b.SetBytes(leafLen)
+		for b.Loop() {
+			node(&m, buf, 0, leafLen, 0, leafChunks)
+		}
+	})
+}
