@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/hashlanes/hashlanes/internal/blake3tree"
 )
 
 // StreamSum is the outcome of one stream of SumStreams.
@@ -380,8 +382,14 @@ func SumReaders(a Algorithm, readers ...io.Reader) ([][]byte, error) {
 type readerNoClose struct{ io.Reader }
 
 // SumFile returns the digest of the named file, read with bounded memory
-// (reads run ahead of the hashing on large files).
+// (reads run ahead of the hashing on large files). A large file's BLAKE3
+// is computed on every core, its chunk tree split among them.
 func SumFile(a Algorithm, name string) ([]byte, error) {
+	if a == BLAKE3 {
+		if sum, ok, err := sumFileTree(name); ok {
+			return sum, err
+		}
+	}
 	var sum []byte
 	var err error
 	SumStreams(context.Background(), []Algorithm{a}, 1,
@@ -393,4 +401,24 @@ func SumFile(a Algorithm, name string) ([]byte, error) {
 			}
 		})
 	return sum, err
+}
+
+// treeMin is the size from which a file's BLAKE3 is computed in leaves
+// on every core (internal/blake3tree) rather than as a stream.
+const treeMin = 1 << 20
+
+// sumFileTree is SumFile of BLAKE3 through the tree, for a regular file
+// of treeMin bytes or more; false for others.
+func sumFileTree(name string) ([]byte, bool, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, true, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() < treeMin {
+		return nil, false, nil
+	}
+	sum, err := blake3tree.SumFile(context.Background(), f, fi.Size(), blake3tree.Hash(), 32, runtime.GOMAXPROCS(0))
+	return sum, true, err
 }

@@ -194,6 +194,20 @@ func TestSumFileAndReaders(t *testing.T) {
 	if _, err := SumFile(SHA256, filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
+	// BLAKE3 of a large file goes through the tree on every core; of a
+	// small one, and of a missing one, as the others.
+	for _, n := range []int{100, treeMin - 1, treeMin, len(data)} {
+		small := filepath.Join(dir, fmt.Sprint("b3-", n))
+		if err := os.WriteFile(small, data[:n], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := SumFile(BLAKE3, small); err != nil || !bytes.Equal(got, Sum(BLAKE3, data[:n])) {
+			t.Errorf("SumFile BLAKE3 of %d bytes: %x, %v", n, got, err)
+		}
+	}
+	if _, err := SumFile(BLAKE3, filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("BLAKE3 of a missing file: %v", err)
+	}
 	sums, err := SumReaders(MD5, bytes.NewReader(data), bytes.NewReader(nil))
 	if err != nil || !bytes.Equal(sums[0], Sum(MD5, data)) || !bytes.Equal(sums[1], Sum(MD5, nil)) {
 		t.Fatalf("SumReaders: %x, %v", sums, err)

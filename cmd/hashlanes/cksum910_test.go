@@ -114,3 +114,21 @@ func TestSplitCRC(t *testing.T) {
 		t.Errorf("no result for big: %q", want.stdout)
 	}
 }
+
+// TestSplitBLAKE3: hashlanes sum -a blake3 of files through the chunk tree
+// on every core is what it is as streams, errors and order included.
+func TestSplitBLAKE3(t *testing.T) {
+	dir := t.TempDir()
+	if err := makeFixture(dir); err != nil {
+		t.Fatal(err)
+	}
+	c := caseLine{args: []string{"hashlanes", "sum", "-a", "blake3", "a", "big", "nope", "empty", "d", "-", "big"}, stdin: "a"}
+	defer func(m int64) { splitMin = m }(splitMin)
+	splitMin = 1 << 40
+	want := runOurs(t, dir, c)
+	splitMin = 0
+	got := runOurs(t, dir, c)
+	if !bytes.Equal(got.stdout, want.stdout) || !bytes.Equal(got.stderr, want.stderr) || got.exit != want.exit {
+		t.Errorf("tree: %q %q %d\nstreams: %q %q %d", got.stdout, got.stderr, got.exit, want.stdout, want.stderr, want.exit)
+	}
+}

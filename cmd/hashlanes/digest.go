@@ -27,7 +27,7 @@ var dropIns = func() map[string]hashlanes.Algorithm {
 // dropInNames are every program name under which hashlanes behaves as a
 // GNU coreutils tool, sorted: the fixed-algorithm ones and b2sum and cksum.
 func dropInNames() []string {
-	return slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(dropIns)), "b2sum", "cksum")))
+	return slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(dropIns)), "b2sum", "b3sum", "cksum")))
 }
 
 // tag is an algorithm's name in tagged lines ("SHA256 (f) = ..."), as the

@@ -6,6 +6,7 @@ require (
 	github.com/emmansun/gmsm v0.15.5
 	github.com/hashlanes/hashlanes v0.1.0
 	github.com/rogpeppe/go-internal v1.16.0
+	github.com/zeebo/blake3 v0.2.4
 	github.com/zeebo/xxh3 v1.1.0
 	golang.org/x/crypto v0.58.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da

@@ -48,6 +48,9 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		c.dropIn, c.algs, c.algFixed = true, methodsOf(a), true
 		return runDigest(c, argv[1:])
 	}
+	if base == "b3sum" {
+		return runB3sum(prog, argv[1:], stdin, stdout, stderr)
+	}
 	if base == "b2sum" || base == "cksum" {
 		c := newCommand(prog, base, stdin, stdout, stderr)
 		c.dropIn, c.fam, c.algFixed = true, newFamily(base), true

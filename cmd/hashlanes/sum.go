@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"github.com/hashlanes/hashlanes/internal/cksum"
 )
 
@@ -168,7 +169,7 @@ func (c *command) hashItems(items []item) {
 		if it.err != nil || it.name == "-" {
 			continue
 		}
-		if fi, err := statLong(it.name); err != nil || !fi.Mode().IsRegular() || fi.Size() < splitMin {
+		if fi, err := statLong(it.name); err != nil || !fi.Mode().IsRegular() || fi.Size() < c.splitMin() {
 			continue
 		}
 		c.hashBatch(items[start:i], plan, prog, turns)
@@ -222,16 +223,39 @@ func (c *command) printResult(name string, s hashlanes.StreamSum) {
 // the CRCs of the ranges combine. A variable for the tests.
 var splitMin int64 = 32 << 20
 
-// splitsLargeFiles: the one method can be hashed in ranges, and there
-// are cores to do so.
-func (c *command) splitsLargeFiles() bool {
-	return c.fam != nil && len(c.algs) == 1 && c.algs[0].name == "crc" && runtime.GOMAXPROCS(0) > 1
+// splitMin is the size from which the method's large files are split: a
+// BLAKE3 tree from 1 MiB (4 leaves), the CRC from splitMin.
+func (c *command) splitMin() int64 {
+	if c.algs[0].name == "blake3" {
+		return min(splitMin, splitMinB3)
+	}
+	return splitMin
 }
 
-// hashSplit hashes one large regular file in ranges on every core and
-// prints its result; if it is no longer a regular file when opened, it
-// goes through SumStreams after all.
+// splitsLargeFiles: the one method can be hashed in ranges (cksum's CRC,
+// on more than one core) or in leaves of its tree (BLAKE3, whose kernels
+// and mapped reads win on one core too).
+func (c *command) splitsLargeFiles() bool {
+	if len(c.algs) != 1 {
+		return false
+	}
+	switch c.algs[0].name {
+	case "crc":
+		return c.fam != nil && runtime.GOMAXPROCS(0) > 1
+	case "blake3":
+		return true
+	}
+	return false
+}
+
+// hashSplit hashes one large regular file in ranges or leaves on every
+// core and prints its result; if it is no longer a regular file when
+// opened, it goes through SumStreams after all.
 func (c *command) hashSplit(it *item, plan *streamPlan, prog *progress, turns *stdinTurns) {
+	if c.algs[0].name == "blake3" {
+		c.hashTree(it, prog)
+		return
+	}
 	r, err := c.openStream(it.name, 0, turns)
 	if err != nil {
 		c.printResult(it.name, hashlanes.StreamSum{Err: err})
@@ -251,6 +275,28 @@ func (c *command) hashSplit(it *item, plan *streamPlan, prog *progress, turns *s
 	s := hashlanes.StreamSum{Size: size, Err: err}
 	if err == nil {
 		s.Sums = [][]byte{binary.BigEndian.AppendUint32(nil, crc)}
+	}
+	c.printResult(it.name, s)
+}
+
+// hashTree is a large file's BLAKE3 through its chunk tree, the leaves on
+// every core (internal/blake3tree).
+func (c *command) hashTree(it *item, prog *progress) {
+	s := hashlanes.StreamSum{}
+	f, err := os.Open(it.name)
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = f.Stat(); err == nil {
+			s.Size = fi.Size()
+			var sum []byte
+			sum, err = blake3tree.SumFile(c.ctx, f, fi.Size(), blake3tree.Hash(), 32, runtime.GOMAXPROCS(0))
+			s.Sums = [][]byte{sum}
+		}
+		f.Close()
+	}
+	prog.add(s.Size)
+	if err != nil {
+		s = hashlanes.StreamSum{Err: err}
 	}
 	c.printResult(it.name, s)
 }
