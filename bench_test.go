@@ -3,6 +3,7 @@ package hashlanes
 import (
 	"fmt"
 	"hash"
+	"lukechampine.com/blake3"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -415,6 +416,28 @@ func BenchmarkSum(b *testing.B) {
 				}})
 			})
 		}
+	}
+}
+
+// BenchmarkBLAKE3OneShot is Sum(BLAKE3) against lukechampine.com/blake3's
+// Sum256, paired, at the sizes of one chunk and around it.
+func BenchmarkBLAKE3OneShot(b *testing.B) {
+	for _, size := range []int{64, 1 << 10, 4 << 10} {
+		msg := randomBytes(rand.New(rand.NewPCG(9, uint64(size))), size)
+		const calls = 256
+		b.Run(fmt.Sprintf("size=%s", workload.SizeName(int64(size))), func(b *testing.B) {
+			b.ReportAllocs()
+			ref := pairSide{name: "lukechampine", run: func() {
+				for range calls {
+					blake3.Sum256(msg)
+				}
+			}}
+			benchPairs(b, calls*size, ref, pairSide{name: "hashlanes", run: func() {
+				for range calls {
+					Sum(BLAKE3, msg)
+				}
+			}})
+		})
 	}
 }
 

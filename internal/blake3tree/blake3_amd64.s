@@ -2122,3 +2122,789 @@ DATA blake3odd<>+52(SB)/4, $0x0000001b
 DATA blake3odd<>+56(SB)/4, $0x0000001d
 DATA blake3odd<>+60(SB)/4, $0x0000001f
 GLOBL blake3odd<>(SB), RODATA|NOPTR, $64
+
+// func compressChunk1(cv *[8]uint32, buf *[1024]byte, blocks int, lastLen uint32, counter uint64, flags uint32, lastFlags uint32)
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·compressChunk1(SB), NOSPLIT, $0-48
+	MOVQ    cv+0(FP), AX
+	MOVQ    buf+8(FP), CX
+	MOVQ    blocks+16(FP), DX
+	MOVL    lastLen+24(FP), BX
+	MOVQ    counter+32(FP), SI
+	MOVL    flags+40(FP), DI
+	MOVL    lastFlags+44(FP), R8
+	LEAQ    blake3rows<>+0(SB), R9
+	LEAQ    blake3iv<>+0(SB), R10
+	VMOVDQU (AX), X0
+	VMOVDQU 16(AX), X1
+	MOVL    DI, R11
+	ORL     $0x00000001, R11
+
+chunk1_loop:
+	MOVL $0x00000040, R12
+	CMPQ DX, $0x01
+	JNE  chunk1_notlast
+	MOVL BX, R12
+	ORL  $0x00000002, R11
+	ORL  R8, R11
+
+chunk1_notlast:
+	VMOVDQU32 (CX), Z2
+	VMOVDQU   (R10), X3
+	VMOVQ     SI, X4
+	VPINSRD   $0x02, R12, X4, X4
+	VPINSRD   $0x03, R11, X4, X4
+	VMOVDQU32 (R9), Z5
+	VPERMD    Z2, Z5, Z5
+	VMOVDQU32 64(R9), Z6
+	VPERMD    Z2, Z6, Z6
+	VMOVDQU32 128(R9), Z7
+	VPERMD    Z2, Z7, Z7
+	VMOVDQU32 192(R9), Z8
+	VPERMD    Z2, Z8, Z8
+	VPADDD    X1, X0, X0
+	VPADDD    X5, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x10, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x0c, X1, X1
+	VPADDD    X1, X0, X0
+	VPADDD    X6, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x08, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x07, X1, X1
+	VPSHUFD   $0x39, X1, X1
+	VPSHUFD   $0x4e, X3, X3
+	VPSHUFD   $0x93, X4, X4
+	VPADDD    X1, X0, X0
+	VPADDD    X7, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x10, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x0c, X1, X1
+	VPADDD    X1, X0, X0
+	VPADDD    X8, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x08, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x07, X1, X1
+	VPSHUFD   $0x93, X1, X1
+	VPSHUFD   $0x4e, X3, X3
+	VPSHUFD   $0x39, X4, X4
+	VMOVDQU32 256(R9), Z5
+	VPERMD    Z2, Z5, Z5
+	VMOVDQU32 320(R9), Z6
+	VPERMD    Z2, Z6, Z6
+	VMOVDQU32 384(R9), Z7
+	VPERMD    Z2, Z7, Z7
+	VMOVDQU32 448(R9), Z8
+	VPERMD    Z2, Z8, Z8
+	VPADDD    X1, X0, X0
+	VPADDD    X5, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x10, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x0c, X1, X1
+	VPADDD    X1, X0, X0
+	VPADDD    X6, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x08, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x07, X1, X1
+	VPSHUFD   $0x39, X1, X1
+	VPSHUFD   $0x4e, X3, X3
+	VPSHUFD   $0x93, X4, X4
+	VPADDD    X1, X0, X0
+	VPADDD    X7, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x10, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x0c, X1, X1
+	VPADDD    X1, X0, X0
+	VPADDD    X8, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x08, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x07, X1, X1
+	VPSHUFD   $0x93, X1, X1
+	VPSHUFD   $0x4e, X3, X3
+	VPSHUFD   $0x39, X4, X4
+	VMOVDQU32 512(R9), Z5
+	VPERMD    Z2, Z5, Z5
+	VMOVDQU32 576(R9), Z6
+	VPERMD    Z2, Z6, Z6
+	VMOVDQU32 640(R9), Z7
+	VPERMD    Z2, Z7, Z7
+	VMOVDQU32 704(R9), Z8
+	VPERMD    Z2, Z8, Z8
+	VPADDD    X1, X0, X0
+	VPADDD    X5, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x10, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x0c, X1, X1
+	VPADDD    X1, X0, X0
+	VPADDD    X6, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x08, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x07, X1, X1
+	VPSHUFD   $0x39, X1, X1
+	VPSHUFD   $0x4e, X3, X3
+	VPSHUFD   $0x93, X4, X4
+	VPADDD    X1, X0, X0
+	VPADDD    X7, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x10, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x0c, X1, X1
+	VPADDD    X1, X0, X0
+	VPADDD    X8, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x08, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x07, X1, X1
+	VPSHUFD   $0x93, X1, X1
+	VPSHUFD   $0x4e, X3, X3
+	VPSHUFD   $0x39, X4, X4
+	VMOVDQU32 768(R9), Z5
+	VPERMD    Z2, Z5, Z5
+	VMOVDQU32 832(R9), Z6
+	VPERMD    Z2, Z6, Z6
+	VMOVDQU32 896(R9), Z7
+	VPERMD    Z2, Z7, Z7
+	VMOVDQU32 960(R9), Z8
+	VPERMD    Z2, Z8, Z8
+	VPADDD    X1, X0, X0
+	VPADDD    X5, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x10, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x0c, X1, X1
+	VPADDD    X1, X0, X0
+	VPADDD    X6, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x08, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x07, X1, X1
+	VPSHUFD   $0x39, X1, X1
+	VPSHUFD   $0x4e, X3, X3
+	VPSHUFD   $0x93, X4, X4
+	VPADDD    X1, X0, X0
+	VPADDD    X7, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x10, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x0c, X1, X1
+	VPADDD    X1, X0, X0
+	VPADDD    X8, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x08, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x07, X1, X1
+	VPSHUFD   $0x93, X1, X1
+	VPSHUFD   $0x4e, X3, X3
+	VPSHUFD   $0x39, X4, X4
+	VMOVDQU32 1024(R9), Z5
+	VPERMD    Z2, Z5, Z5
+	VMOVDQU32 1088(R9), Z6
+	VPERMD    Z2, Z6, Z6
+	VMOVDQU32 1152(R9), Z7
+	VPERMD    Z2, Z7, Z7
+	VMOVDQU32 1216(R9), Z8
+	VPERMD    Z2, Z8, Z8
+	VPADDD    X1, X0, X0
+	VPADDD    X5, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x10, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x0c, X1, X1
+	VPADDD    X1, X0, X0
+	VPADDD    X6, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x08, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x07, X1, X1
+	VPSHUFD   $0x39, X1, X1
+	VPSHUFD   $0x4e, X3, X3
+	VPSHUFD   $0x93, X4, X4
+	VPADDD    X1, X0, X0
+	VPADDD    X7, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x10, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x0c, X1, X1
+	VPADDD    X1, X0, X0
+	VPADDD    X8, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x08, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x07, X1, X1
+	VPSHUFD   $0x93, X1, X1
+	VPSHUFD   $0x4e, X3, X3
+	VPSHUFD   $0x39, X4, X4
+	VMOVDQU32 1280(R9), Z5
+	VPERMD    Z2, Z5, Z5
+	VMOVDQU32 1344(R9), Z6
+	VPERMD    Z2, Z6, Z6
+	VMOVDQU32 1408(R9), Z7
+	VPERMD    Z2, Z7, Z7
+	VMOVDQU32 1472(R9), Z8
+	VPERMD    Z2, Z8, Z8
+	VPADDD    X1, X0, X0
+	VPADDD    X5, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x10, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x0c, X1, X1
+	VPADDD    X1, X0, X0
+	VPADDD    X6, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x08, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x07, X1, X1
+	VPSHUFD   $0x39, X1, X1
+	VPSHUFD   $0x4e, X3, X3
+	VPSHUFD   $0x93, X4, X4
+	VPADDD    X1, X0, X0
+	VPADDD    X7, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x10, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x0c, X1, X1
+	VPADDD    X1, X0, X0
+	VPADDD    X8, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x08, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x07, X1, X1
+	VPSHUFD   $0x93, X1, X1
+	VPSHUFD   $0x4e, X3, X3
+	VPSHUFD   $0x39, X4, X4
+	VMOVDQU32 1536(R9), Z5
+	VPERMD    Z2, Z5, Z5
+	VMOVDQU32 1600(R9), Z6
+	VPERMD    Z2, Z6, Z6
+	VMOVDQU32 1664(R9), Z7
+	VPERMD    Z2, Z7, Z7
+	VMOVDQU32 1728(R9), Z8
+	VPERMD    Z2, Z8, Z2
+	VPADDD    X1, X0, X0
+	VPADDD    X5, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x10, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x0c, X1, X1
+	VPADDD    X1, X0, X0
+	VPADDD    X6, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x08, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x07, X1, X1
+	VPSHUFD   $0x39, X1, X1
+	VPSHUFD   $0x4e, X3, X3
+	VPSHUFD   $0x93, X4, X4
+	VPADDD    X1, X0, X0
+	VPADDD    X7, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x10, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x0c, X1, X1
+	VPADDD    X1, X0, X0
+	VPADDD    X2, X0, X0
+	VPXORD    X0, X4, X4
+	VPRORD    $0x08, X4, X4
+	VPADDD    X4, X3, X3
+	VPXORD    X3, X1, X1
+	VPRORD    $0x07, X1, X1
+	VPSHUFD   $0x93, X1, X1
+	VPSHUFD   $0x4e, X3, X3
+	VPSHUFD   $0x39, X4, X4
+	VPXORD    X3, X0, X0
+	VPXORD    X4, X1, X1
+	MOVL      DI, R11
+	ADDQ      $0x00000040, CX
+	DECQ      DX
+	JNZ       chunk1_loop
+	VMOVDQU   X0, (AX)
+	VMOVDQU   X1, 16(AX)
+	VZEROUPPER
+	RET
+
+DATA blake3rows<>+0(SB)/4, $0x00000000
+DATA blake3rows<>+4(SB)/4, $0x00000002
+DATA blake3rows<>+8(SB)/4, $0x00000004
+DATA blake3rows<>+12(SB)/4, $0x00000006
+DATA blake3rows<>+16(SB)/4, $0x00000000
+DATA blake3rows<>+20(SB)/4, $0x00000000
+DATA blake3rows<>+24(SB)/4, $0x00000000
+DATA blake3rows<>+28(SB)/4, $0x00000000
+DATA blake3rows<>+32(SB)/4, $0x00000000
+DATA blake3rows<>+36(SB)/4, $0x00000000
+DATA blake3rows<>+40(SB)/4, $0x00000000
+DATA blake3rows<>+44(SB)/4, $0x00000000
+DATA blake3rows<>+48(SB)/4, $0x00000000
+DATA blake3rows<>+52(SB)/4, $0x00000000
+DATA blake3rows<>+56(SB)/4, $0x00000000
+DATA blake3rows<>+60(SB)/4, $0x00000000
+DATA blake3rows<>+64(SB)/4, $0x00000001
+DATA blake3rows<>+68(SB)/4, $0x00000003
+DATA blake3rows<>+72(SB)/4, $0x00000005
+DATA blake3rows<>+76(SB)/4, $0x00000007
+DATA blake3rows<>+80(SB)/4, $0x00000000
+DATA blake3rows<>+84(SB)/4, $0x00000000
+DATA blake3rows<>+88(SB)/4, $0x00000000
+DATA blake3rows<>+92(SB)/4, $0x00000000
+DATA blake3rows<>+96(SB)/4, $0x00000000
+DATA blake3rows<>+100(SB)/4, $0x00000000
+DATA blake3rows<>+104(SB)/4, $0x00000000
+DATA blake3rows<>+108(SB)/4, $0x00000000
+DATA blake3rows<>+112(SB)/4, $0x00000000
+DATA blake3rows<>+116(SB)/4, $0x00000000
+DATA blake3rows<>+120(SB)/4, $0x00000000
+DATA blake3rows<>+124(SB)/4, $0x00000000
+DATA blake3rows<>+128(SB)/4, $0x00000008
+DATA blake3rows<>+132(SB)/4, $0x0000000a
+DATA blake3rows<>+136(SB)/4, $0x0000000c
+DATA blake3rows<>+140(SB)/4, $0x0000000e
+DATA blake3rows<>+144(SB)/4, $0x00000000
+DATA blake3rows<>+148(SB)/4, $0x00000000
+DATA blake3rows<>+152(SB)/4, $0x00000000
+DATA blake3rows<>+156(SB)/4, $0x00000000
+DATA blake3rows<>+160(SB)/4, $0x00000000
+DATA blake3rows<>+164(SB)/4, $0x00000000
+DATA blake3rows<>+168(SB)/4, $0x00000000
+DATA blake3rows<>+172(SB)/4, $0x00000000
+DATA blake3rows<>+176(SB)/4, $0x00000000
+DATA blake3rows<>+180(SB)/4, $0x00000000
+DATA blake3rows<>+184(SB)/4, $0x00000000
+DATA blake3rows<>+188(SB)/4, $0x00000000
+DATA blake3rows<>+192(SB)/4, $0x00000009
+DATA blake3rows<>+196(SB)/4, $0x0000000b
+DATA blake3rows<>+200(SB)/4, $0x0000000d
+DATA blake3rows<>+204(SB)/4, $0x0000000f
+DATA blake3rows<>+208(SB)/4, $0x00000000
+DATA blake3rows<>+212(SB)/4, $0x00000000
+DATA blake3rows<>+216(SB)/4, $0x00000000
+DATA blake3rows<>+220(SB)/4, $0x00000000
+DATA blake3rows<>+224(SB)/4, $0x00000000
+DATA blake3rows<>+228(SB)/4, $0x00000000
+DATA blake3rows<>+232(SB)/4, $0x00000000
+DATA blake3rows<>+236(SB)/4, $0x00000000
+DATA blake3rows<>+240(SB)/4, $0x00000000
+DATA blake3rows<>+244(SB)/4, $0x00000000
+DATA blake3rows<>+248(SB)/4, $0x00000000
+DATA blake3rows<>+252(SB)/4, $0x00000000
+DATA blake3rows<>+256(SB)/4, $0x00000002
+DATA blake3rows<>+260(SB)/4, $0x00000003
+DATA blake3rows<>+264(SB)/4, $0x00000007
+DATA blake3rows<>+268(SB)/4, $0x00000004
+DATA blake3rows<>+272(SB)/4, $0x00000000
+DATA blake3rows<>+276(SB)/4, $0x00000000
+DATA blake3rows<>+280(SB)/4, $0x00000000
+DATA blake3rows<>+284(SB)/4, $0x00000000
+DATA blake3rows<>+288(SB)/4, $0x00000000
+DATA blake3rows<>+292(SB)/4, $0x00000000
+DATA blake3rows<>+296(SB)/4, $0x00000000
+DATA blake3rows<>+300(SB)/4, $0x00000000
+DATA blake3rows<>+304(SB)/4, $0x00000000
+DATA blake3rows<>+308(SB)/4, $0x00000000
+DATA blake3rows<>+312(SB)/4, $0x00000000
+DATA blake3rows<>+316(SB)/4, $0x00000000
+DATA blake3rows<>+320(SB)/4, $0x00000006
+DATA blake3rows<>+324(SB)/4, $0x0000000a
+DATA blake3rows<>+328(SB)/4, $0x00000000
+DATA blake3rows<>+332(SB)/4, $0x0000000d
+DATA blake3rows<>+336(SB)/4, $0x00000000
+DATA blake3rows<>+340(SB)/4, $0x00000000
+DATA blake3rows<>+344(SB)/4, $0x00000000
+DATA blake3rows<>+348(SB)/4, $0x00000000
+DATA blake3rows<>+352(SB)/4, $0x00000000
+DATA blake3rows<>+356(SB)/4, $0x00000000
+DATA blake3rows<>+360(SB)/4, $0x00000000
+DATA blake3rows<>+364(SB)/4, $0x00000000
+DATA blake3rows<>+368(SB)/4, $0x00000000
+DATA blake3rows<>+372(SB)/4, $0x00000000
+DATA blake3rows<>+376(SB)/4, $0x00000000
+DATA blake3rows<>+380(SB)/4, $0x00000000
+DATA blake3rows<>+384(SB)/4, $0x00000001
+DATA blake3rows<>+388(SB)/4, $0x0000000c
+DATA blake3rows<>+392(SB)/4, $0x00000009
+DATA blake3rows<>+396(SB)/4, $0x0000000f
+DATA blake3rows<>+400(SB)/4, $0x00000000
+DATA blake3rows<>+404(SB)/4, $0x00000000
+DATA blake3rows<>+408(SB)/4, $0x00000000
+DATA blake3rows<>+412(SB)/4, $0x00000000
+DATA blake3rows<>+416(SB)/4, $0x00000000
+DATA blake3rows<>+420(SB)/4, $0x00000000
+DATA blake3rows<>+424(SB)/4, $0x00000000
+DATA blake3rows<>+428(SB)/4, $0x00000000
+DATA blake3rows<>+432(SB)/4, $0x00000000
+DATA blake3rows<>+436(SB)/4, $0x00000000
+DATA blake3rows<>+440(SB)/4, $0x00000000
+DATA blake3rows<>+444(SB)/4, $0x00000000
+DATA blake3rows<>+448(SB)/4, $0x0000000b
+DATA blake3rows<>+452(SB)/4, $0x00000005
+DATA blake3rows<>+456(SB)/4, $0x0000000e
+DATA blake3rows<>+460(SB)/4, $0x00000008
+DATA blake3rows<>+464(SB)/4, $0x00000000
+DATA blake3rows<>+468(SB)/4, $0x00000000
+DATA blake3rows<>+472(SB)/4, $0x00000000
+DATA blake3rows<>+476(SB)/4, $0x00000000
+DATA blake3rows<>+480(SB)/4, $0x00000000
+DATA blake3rows<>+484(SB)/4, $0x00000000
+DATA blake3rows<>+488(SB)/4, $0x00000000
+DATA blake3rows<>+492(SB)/4, $0x00000000
+DATA blake3rows<>+496(SB)/4, $0x00000000
+DATA blake3rows<>+500(SB)/4, $0x00000000
+DATA blake3rows<>+504(SB)/4, $0x00000000
+DATA blake3rows<>+508(SB)/4, $0x00000000
+DATA blake3rows<>+512(SB)/4, $0x00000003
+DATA blake3rows<>+516(SB)/4, $0x0000000a
+DATA blake3rows<>+520(SB)/4, $0x0000000d
+DATA blake3rows<>+524(SB)/4, $0x00000007
+DATA blake3rows<>+528(SB)/4, $0x00000000
+DATA blake3rows<>+532(SB)/4, $0x00000000
+DATA blake3rows<>+536(SB)/4, $0x00000000
+DATA blake3rows<>+540(SB)/4, $0x00000000
+DATA blake3rows<>+544(SB)/4, $0x00000000
+DATA blake3rows<>+548(SB)/4, $0x00000000
+DATA blake3rows<>+552(SB)/4, $0x00000000
+DATA blake3rows<>+556(SB)/4, $0x00000000
+DATA blake3rows<>+560(SB)/4, $0x00000000
+DATA blake3rows<>+564(SB)/4, $0x00000000
+DATA blake3rows<>+568(SB)/4, $0x00000000
+DATA blake3rows<>+572(SB)/4, $0x00000000
+DATA blake3rows<>+576(SB)/4, $0x00000004
+DATA blake3rows<>+580(SB)/4, $0x0000000c
+DATA blake3rows<>+584(SB)/4, $0x00000002
+DATA blake3rows<>+588(SB)/4, $0x0000000e
+DATA blake3rows<>+592(SB)/4, $0x00000000
+DATA blake3rows<>+596(SB)/4, $0x00000000
+DATA blake3rows<>+600(SB)/4, $0x00000000
+DATA blake3rows<>+604(SB)/4, $0x00000000
+DATA blake3rows<>+608(SB)/4, $0x00000000
+DATA blake3rows<>+612(SB)/4, $0x00000000
+DATA blake3rows<>+616(SB)/4, $0x00000000
+DATA blake3rows<>+620(SB)/4, $0x00000000
+DATA blake3rows<>+624(SB)/4, $0x00000000
+DATA blake3rows<>+628(SB)/4, $0x00000000
+DATA blake3rows<>+632(SB)/4, $0x00000000
+DATA blake3rows<>+636(SB)/4, $0x00000000
+DATA blake3rows<>+640(SB)/4, $0x00000006
+DATA blake3rows<>+644(SB)/4, $0x00000009
+DATA blake3rows<>+648(SB)/4, $0x0000000b
+DATA blake3rows<>+652(SB)/4, $0x00000008
+DATA blake3rows<>+656(SB)/4, $0x00000000
+DATA blake3rows<>+660(SB)/4, $0x00000000
+DATA blake3rows<>+664(SB)/4, $0x00000000
+DATA blake3rows<>+668(SB)/4, $0x00000000
+DATA blake3rows<>+672(SB)/4, $0x00000000
+DATA blake3rows<>+676(SB)/4, $0x00000000
+DATA blake3rows<>+680(SB)/4, $0x00000000
+DATA blake3rows<>+684(SB)/4, $0x00000000
+DATA blake3rows<>+688(SB)/4, $0x00000000
+DATA blake3rows<>+692(SB)/4, $0x00000000
+DATA blake3rows<>+696(SB)/4, $0x00000000
+DATA blake3rows<>+700(SB)/4, $0x00000000
+DATA blake3rows<>+704(SB)/4, $0x00000005
+DATA blake3rows<>+708(SB)/4, $0x00000000
+DATA blake3rows<>+712(SB)/4, $0x0000000f
+DATA blake3rows<>+716(SB)/4, $0x00000001
+DATA blake3rows<>+720(SB)/4, $0x00000000
+DATA blake3rows<>+724(SB)/4, $0x00000000
+DATA blake3rows<>+728(SB)/4, $0x00000000
+DATA blake3rows<>+732(SB)/4, $0x00000000
+DATA blake3rows<>+736(SB)/4, $0x00000000
+DATA blake3rows<>+740(SB)/4, $0x00000000
+DATA blake3rows<>+744(SB)/4, $0x00000000
+DATA blake3rows<>+748(SB)/4, $0x00000000
+DATA blake3rows<>+752(SB)/4, $0x00000000
+DATA blake3rows<>+756(SB)/4, $0x00000000
+DATA blake3rows<>+760(SB)/4, $0x00000000
+DATA blake3rows<>+764(SB)/4, $0x00000000
+DATA blake3rows<>+768(SB)/4, $0x0000000a
+DATA blake3rows<>+772(SB)/4, $0x0000000c
+DATA blake3rows<>+776(SB)/4, $0x0000000e
+DATA blake3rows<>+780(SB)/4, $0x0000000d
+DATA blake3rows<>+784(SB)/4, $0x00000000
+DATA blake3rows<>+788(SB)/4, $0x00000000
+DATA blake3rows<>+792(SB)/4, $0x00000000
+DATA blake3rows<>+796(SB)/4, $0x00000000
+DATA blake3rows<>+800(SB)/4, $0x00000000
+DATA blake3rows<>+804(SB)/4, $0x00000000
+DATA blake3rows<>+808(SB)/4, $0x00000000
+DATA blake3rows<>+812(SB)/4, $0x00000000
+DATA blake3rows<>+816(SB)/4, $0x00000000
+DATA blake3rows<>+820(SB)/4, $0x00000000
+DATA blake3rows<>+824(SB)/4, $0x00000000
+DATA blake3rows<>+828(SB)/4, $0x00000000
+DATA blake3rows<>+832(SB)/4, $0x00000007
+DATA blake3rows<>+836(SB)/4, $0x00000009
+DATA blake3rows<>+840(SB)/4, $0x00000003
+DATA blake3rows<>+844(SB)/4, $0x0000000f
+DATA blake3rows<>+848(SB)/4, $0x00000000
+DATA blake3rows<>+852(SB)/4, $0x00000000
+DATA blake3rows<>+856(SB)/4, $0x00000000
+DATA blake3rows<>+860(SB)/4, $0x00000000
+DATA blake3rows<>+864(SB)/4, $0x00000000
+DATA blake3rows<>+868(SB)/4, $0x00000000
+DATA blake3rows<>+872(SB)/4, $0x00000000
+DATA blake3rows<>+876(SB)/4, $0x00000000
+DATA blake3rows<>+880(SB)/4, $0x00000000
+DATA blake3rows<>+884(SB)/4, $0x00000000
+DATA blake3rows<>+888(SB)/4, $0x00000000
+DATA blake3rows<>+892(SB)/4, $0x00000000
+DATA blake3rows<>+896(SB)/4, $0x00000004
+DATA blake3rows<>+900(SB)/4, $0x0000000b
+DATA blake3rows<>+904(SB)/4, $0x00000005
+DATA blake3rows<>+908(SB)/4, $0x00000001
+DATA blake3rows<>+912(SB)/4, $0x00000000
+DATA blake3rows<>+916(SB)/4, $0x00000000
+DATA blake3rows<>+920(SB)/4, $0x00000000
+DATA blake3rows<>+924(SB)/4, $0x00000000
+DATA blake3rows<>+928(SB)/4, $0x00000000
+DATA blake3rows<>+932(SB)/4, $0x00000000
+DATA blake3rows<>+936(SB)/4, $0x00000000
+DATA blake3rows<>+940(SB)/4, $0x00000000
+DATA blake3rows<>+944(SB)/4, $0x00000000
+DATA blake3rows<>+948(SB)/4, $0x00000000
+DATA blake3rows<>+952(SB)/4, $0x00000000
+DATA blake3rows<>+956(SB)/4, $0x00000000
+DATA blake3rows<>+960(SB)/4, $0x00000000
+DATA blake3rows<>+964(SB)/4, $0x00000002
+DATA blake3rows<>+968(SB)/4, $0x00000008
+DATA blake3rows<>+972(SB)/4, $0x00000006
+DATA blake3rows<>+976(SB)/4, $0x00000000
+DATA blake3rows<>+980(SB)/4, $0x00000000
+DATA blake3rows<>+984(SB)/4, $0x00000000
+DATA blake3rows<>+988(SB)/4, $0x00000000
+DATA blake3rows<>+992(SB)/4, $0x00000000
+DATA blake3rows<>+996(SB)/4, $0x00000000
+DATA blake3rows<>+1000(SB)/4, $0x00000000
+DATA blake3rows<>+1004(SB)/4, $0x00000000
+DATA blake3rows<>+1008(SB)/4, $0x00000000
+DATA blake3rows<>+1012(SB)/4, $0x00000000
+DATA blake3rows<>+1016(SB)/4, $0x00000000
+DATA blake3rows<>+1020(SB)/4, $0x00000000
+DATA blake3rows<>+1024(SB)/4, $0x0000000c
+DATA blake3rows<>+1028(SB)/4, $0x00000009
+DATA blake3rows<>+1032(SB)/4, $0x0000000f
+DATA blake3rows<>+1036(SB)/4, $0x0000000e
+DATA blake3rows<>+1040(SB)/4, $0x00000000
+DATA blake3rows<>+1044(SB)/4, $0x00000000
+DATA blake3rows<>+1048(SB)/4, $0x00000000
+DATA blake3rows<>+1052(SB)/4, $0x00000000
+DATA blake3rows<>+1056(SB)/4, $0x00000000
+DATA blake3rows<>+1060(SB)/4, $0x00000000
+DATA blake3rows<>+1064(SB)/4, $0x00000000
+DATA blake3rows<>+1068(SB)/4, $0x00000000
+DATA blake3rows<>+1072(SB)/4, $0x00000000
+DATA blake3rows<>+1076(SB)/4, $0x00000000
+DATA blake3rows<>+1080(SB)/4, $0x00000000
+DATA blake3rows<>+1084(SB)/4, $0x00000000
+DATA blake3rows<>+1088(SB)/4, $0x0000000d
+DATA blake3rows<>+1092(SB)/4, $0x0000000b
+DATA blake3rows<>+1096(SB)/4, $0x0000000a
+DATA blake3rows<>+1100(SB)/4, $0x00000008
+DATA blake3rows<>+1104(SB)/4, $0x00000000
+DATA blake3rows<>+1108(SB)/4, $0x00000000
+DATA blake3rows<>+1112(SB)/4, $0x00000000
+DATA blake3rows<>+1116(SB)/4, $0x00000000
+DATA blake3rows<>+1120(SB)/4, $0x00000000
+DATA blake3rows<>+1124(SB)/4, $0x00000000
+DATA blake3rows<>+1128(SB)/4, $0x00000000
+DATA blake3rows<>+1132(SB)/4, $0x00000000
+DATA blake3rows<>+1136(SB)/4, $0x00000000
+DATA blake3rows<>+1140(SB)/4, $0x00000000
+DATA blake3rows<>+1144(SB)/4, $0x00000000
+DATA blake3rows<>+1148(SB)/4, $0x00000000
+DATA blake3rows<>+1152(SB)/4, $0x00000007
+DATA blake3rows<>+1156(SB)/4, $0x00000005
+DATA blake3rows<>+1160(SB)/4, $0x00000000
+DATA blake3rows<>+1164(SB)/4, $0x00000006
+DATA blake3rows<>+1168(SB)/4, $0x00000000
+DATA blake3rows<>+1172(SB)/4, $0x00000000
+DATA blake3rows<>+1176(SB)/4, $0x00000000
+DATA blake3rows<>+1180(SB)/4, $0x00000000
+DATA blake3rows<>+1184(SB)/4, $0x00000000
+DATA blake3rows<>+1188(SB)/4, $0x00000000
+DATA blake3rows<>+1192(SB)/4, $0x00000000
+DATA blake3rows<>+1196(SB)/4, $0x00000000
+DATA blake3rows<>+1200(SB)/4, $0x00000000
+DATA blake3rows<>+1204(SB)/4, $0x00000000
+DATA blake3rows<>+1208(SB)/4, $0x00000000
+DATA blake3rows<>+1212(SB)/4, $0x00000000
+DATA blake3rows<>+1216(SB)/4, $0x00000002
+DATA blake3rows<>+1220(SB)/4, $0x00000003
+DATA blake3rows<>+1224(SB)/4, $0x00000001
+DATA blake3rows<>+1228(SB)/4, $0x00000004
+DATA blake3rows<>+1232(SB)/4, $0x00000000
+DATA blake3rows<>+1236(SB)/4, $0x00000000
+DATA blake3rows<>+1240(SB)/4, $0x00000000
+DATA blake3rows<>+1244(SB)/4, $0x00000000
+DATA blake3rows<>+1248(SB)/4, $0x00000000
+DATA blake3rows<>+1252(SB)/4, $0x00000000
+DATA blake3rows<>+1256(SB)/4, $0x00000000
+DATA blake3rows<>+1260(SB)/4, $0x00000000
+DATA blake3rows<>+1264(SB)/4, $0x00000000
+DATA blake3rows<>+1268(SB)/4, $0x00000000
+DATA blake3rows<>+1272(SB)/4, $0x00000000
+DATA blake3rows<>+1276(SB)/4, $0x00000000
+DATA blake3rows<>+1280(SB)/4, $0x00000009
+DATA blake3rows<>+1284(SB)/4, $0x0000000b
+DATA blake3rows<>+1288(SB)/4, $0x00000008
+DATA blake3rows<>+1292(SB)/4, $0x0000000f
+DATA blake3rows<>+1296(SB)/4, $0x00000000
+DATA blake3rows<>+1300(SB)/4, $0x00000000
+DATA blake3rows<>+1304(SB)/4, $0x00000000
+DATA blake3rows<>+1308(SB)/4, $0x00000000
+DATA blake3rows<>+1312(SB)/4, $0x00000000
+DATA blake3rows<>+1316(SB)/4, $0x00000000
+DATA blake3rows<>+1320(SB)/4, $0x00000000
+DATA blake3rows<>+1324(SB)/4, $0x00000000
+DATA blake3rows<>+1328(SB)/4, $0x00000000
+DATA blake3rows<>+1332(SB)/4, $0x00000000
+DATA blake3rows<>+1336(SB)/4, $0x00000000
+DATA blake3rows<>+1340(SB)/4, $0x00000000
+DATA blake3rows<>+1344(SB)/4, $0x0000000e
+DATA blake3rows<>+1348(SB)/4, $0x00000005
+DATA blake3rows<>+1352(SB)/4, $0x0000000c
+DATA blake3rows<>+1356(SB)/4, $0x00000001
+DATA blake3rows<>+1360(SB)/4, $0x00000000
+DATA blake3rows<>+1364(SB)/4, $0x00000000
+DATA blake3rows<>+1368(SB)/4, $0x00000000
+DATA blake3rows<>+1372(SB)/4, $0x00000000
+DATA blake3rows<>+1376(SB)/4, $0x00000000
+DATA blake3rows<>+1380(SB)/4, $0x00000000
+DATA blake3rows<>+1384(SB)/4, $0x00000000
+DATA blake3rows<>+1388(SB)/4, $0x00000000
+DATA blake3rows<>+1392(SB)/4, $0x00000000
+DATA blake3rows<>+1396(SB)/4, $0x00000000
+DATA blake3rows<>+1400(SB)/4, $0x00000000
+DATA blake3rows<>+1404(SB)/4, $0x00000000
+DATA blake3rows<>+1408(SB)/4, $0x0000000d
+DATA blake3rows<>+1412(SB)/4, $0x00000000
+DATA blake3rows<>+1416(SB)/4, $0x00000002
+DATA blake3rows<>+1420(SB)/4, $0x00000004
+DATA blake3rows<>+1424(SB)/4, $0x00000000
+DATA blake3rows<>+1428(SB)/4, $0x00000000
+DATA blake3rows<>+1432(SB)/4, $0x00000000
+DATA blake3rows<>+1436(SB)/4, $0x00000000
+DATA blake3rows<>+1440(SB)/4, $0x00000000
+DATA blake3rows<>+1444(SB)/4, $0x00000000
+DATA blake3rows<>+1448(SB)/4, $0x00000000
+DATA blake3rows<>+1452(SB)/4, $0x00000000
+DATA blake3rows<>+1456(SB)/4, $0x00000000
+DATA blake3rows<>+1460(SB)/4, $0x00000000
+DATA blake3rows<>+1464(SB)/4, $0x00000000
+DATA blake3rows<>+1468(SB)/4, $0x00000000
+DATA blake3rows<>+1472(SB)/4, $0x00000003
+DATA blake3rows<>+1476(SB)/4, $0x0000000a
+DATA blake3rows<>+1480(SB)/4, $0x00000006
+DATA blake3rows<>+1484(SB)/4, $0x00000007
+DATA blake3rows<>+1488(SB)/4, $0x00000000
+DATA blake3rows<>+1492(SB)/4, $0x00000000
+DATA blake3rows<>+1496(SB)/4, $0x00000000
+DATA blake3rows<>+1500(SB)/4, $0x00000000
+DATA blake3rows<>+1504(SB)/4, $0x00000000
+DATA blake3rows<>+1508(SB)/4, $0x00000000
+DATA blake3rows<>+1512(SB)/4, $0x00000000
+DATA blake3rows<>+1516(SB)/4, $0x00000000
+DATA blake3rows<>+1520(SB)/4, $0x00000000
+DATA blake3rows<>+1524(SB)/4, $0x00000000
+DATA blake3rows<>+1528(SB)/4, $0x00000000
+DATA blake3rows<>+1532(SB)/4, $0x00000000
+DATA blake3rows<>+1536(SB)/4, $0x0000000b
+DATA blake3rows<>+1540(SB)/4, $0x00000005
+DATA blake3rows<>+1544(SB)/4, $0x00000001
+DATA blake3rows<>+1548(SB)/4, $0x00000008
+DATA blake3rows<>+1552(SB)/4, $0x00000000
+DATA blake3rows<>+1556(SB)/4, $0x00000000
+DATA blake3rows<>+1560(SB)/4, $0x00000000
+DATA blake3rows<>+1564(SB)/4, $0x00000000
+DATA blake3rows<>+1568(SB)/4, $0x00000000
+DATA blake3rows<>+1572(SB)/4, $0x00000000
+DATA blake3rows<>+1576(SB)/4, $0x00000000
+DATA blake3rows<>+1580(SB)/4, $0x00000000
+DATA blake3rows<>+1584(SB)/4, $0x00000000
+DATA blake3rows<>+1588(SB)/4, $0x00000000
+DATA blake3rows<>+1592(SB)/4, $0x00000000
+DATA blake3rows<>+1596(SB)/4, $0x00000000
+DATA blake3rows<>+1600(SB)/4, $0x0000000f
+DATA blake3rows<>+1604(SB)/4, $0x00000000
+DATA blake3rows<>+1608(SB)/4, $0x00000009
+DATA blake3rows<>+1612(SB)/4, $0x00000006
+DATA blake3rows<>+1616(SB)/4, $0x00000000
+DATA blake3rows<>+1620(SB)/4, $0x00000000
+DATA blake3rows<>+1624(SB)/4, $0x00000000
+DATA blake3rows<>+1628(SB)/4, $0x00000000
+DATA blake3rows<>+1632(SB)/4, $0x00000000
+DATA blake3rows<>+1636(SB)/4, $0x00000000
+DATA blake3rows<>+1640(SB)/4, $0x00000000
+DATA blake3rows<>+1644(SB)/4, $0x00000000
+DATA blake3rows<>+1648(SB)/4, $0x00000000
+DATA blake3rows<>+1652(SB)/4, $0x00000000
+DATA blake3rows<>+1656(SB)/4, $0x00000000
+DATA blake3rows<>+1660(SB)/4, $0x00000000
+DATA blake3rows<>+1664(SB)/4, $0x0000000e
+DATA blake3rows<>+1668(SB)/4, $0x00000002
+DATA blake3rows<>+1672(SB)/4, $0x00000003
+DATA blake3rows<>+1676(SB)/4, $0x00000007
+DATA blake3rows<>+1680(SB)/4, $0x00000000
+DATA blake3rows<>+1684(SB)/4, $0x00000000
+DATA blake3rows<>+1688(SB)/4, $0x00000000
+DATA blake3rows<>+1692(SB)/4, $0x00000000
+DATA blake3rows<>+1696(SB)/4, $0x00000000
+DATA blake3rows<>+1700(SB)/4, $0x00000000
+DATA blake3rows<>+1704(SB)/4, $0x00000000
+DATA blake3rows<>+1708(SB)/4, $0x00000000
+DATA blake3rows<>+1712(SB)/4, $0x00000000
+DATA blake3rows<>+1716(SB)/4, $0x00000000
+DATA blake3rows<>+1720(SB)/4, $0x00000000
+DATA blake3rows<>+1724(SB)/4, $0x00000000
+DATA blake3rows<>+1728(SB)/4, $0x0000000a
+DATA blake3rows<>+1732(SB)/4, $0x0000000c
+DATA blake3rows<>+1736(SB)/4, $0x00000004
+DATA blake3rows<>+1740(SB)/4, $0x0000000d
+DATA blake3rows<>+1744(SB)/4, $0x00000000
+DATA blake3rows<>+1748(SB)/4, $0x00000000
+DATA blake3rows<>+1752(SB)/4, $0x00000000
+DATA blake3rows<>+1756(SB)/4, $0x00000000
+DATA blake3rows<>+1760(SB)/4, $0x00000000
+DATA blake3rows<>+1764(SB)/4, $0x00000000
+DATA blake3rows<>+1768(SB)/4, $0x00000000
+DATA blake3rows<>+1772(SB)/4, $0x00000000
+DATA blake3rows<>+1776(SB)/4, $0x00000000
+DATA blake3rows<>+1780(SB)/4, $0x00000000
+DATA blake3rows<>+1784(SB)/4, $0x00000000
+DATA blake3rows<>+1788(SB)/4, $0x00000000
+GLOBL blake3rows<>(SB), RODATA|NOPTR, $1792

@@ -13,3 +13,8 @@ func compressChunks16(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *
 //
 //go:noescape
 func compressParents16(out *[8][16]uint32, in *[2][8][16]uint32, key *[8]uint32, flags uint32)
+
+// compressChunk1 compresses blocks blocks of buf (the last of lastLen bytes, zero-padded) into cv, the chunk's counter and flags given, CHUNK_START on the first block and CHUNK_END and lastFlags on the last.
+//
+//go:noescape
+func compressChunk1(cv *[8]uint32, buf *[1024]byte, blocks int, lastLen uint32, counter uint64, flags uint32, lastFlags uint32)

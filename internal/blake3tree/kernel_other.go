@@ -15,3 +15,7 @@ func compressParents16(out *[8][16]uint32, in *[2][8][16]uint32, key *[8]uint32,
 }
 
 func cpuHasKernels() bool { return false }
+
+func compressChunk1(cv *[8]uint32, buf *[1024]byte, blocks int, lastLen uint32, counter uint64, flags uint32, lastFlags uint32) {
+	panic("unreachable")
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
+	"lukechampine.com/blake3"
 	"lukechampine.com/blake3/guts"
 )
 
@@ -103,4 +104,29 @@ func BenchmarkLeaf(b *testing.B) {
 			node(&m, buf, 0, leafLen, 0, leafChunks)
 		}
 	})
+}
+
+// TestSum256Small: every length of one chunk against the reference.
+func TestSum256Small(t *testing.T) {
+	cputest.RequireFlag(t, haveKernels && cpuHasKernels(), "avx512")
+	p := make([]byte, SmallMax)
+	for i := range p {
+		p[i] = byte(i*7 + i>>3)
+	}
+	for n := 0; n <= SmallMax; n++ {
+		want := blake3.Sum256(p[:n])
+		if got := Sum256Small([]byte("x"), p[:n]); string(got[1:]) != string(want[:]) || got[0] != 'x' {
+			t.Fatalf("%d bytes: %x, want %x", n, got[1:], want)
+		}
+	}
+}
+
+func BenchmarkSum256Small(b *testing.B) {
+	cputest.RequireFlag(b, haveKernels && cpuHasKernels(), "avx512")
+	p := make([]byte, SmallMax)
+	dst := make([]byte, 0, 32)
+	b.SetBytes(SmallMax)
+	for b.Loop() {
+		Sum256Small(dst, p)
+	}
 }

@@ -1,11 +1,8 @@
 package blake3tree
 
-import "lukechampine.com/blake3/guts"
-
 // leafKernels is the chaining value of a whole leaf (leafChunks chunks,
 // the first at counter) on this package's kernels: 16 calls of 16 chunks,
-// four levels of 16 parents, and the last four levels (15 parents) one at
-// a time. The kernels read the leaf's bytes only: it may end a mapping.
+// four levels of 16 parents, and four of fewer. The kernels read the leaf's bytes only: it may end a mapping.
 func leafKernels(m *Mode, leaf *[leafLen]byte, counter uint64) [8]uint32 {
 	const groups = leafChunks / 16
 	var cvs [groups][8][16]uint32
@@ -26,18 +23,16 @@ func leafKernels(m *Mode, leaf *[leafLen]byte, counter uint64) [8]uint32 {
 			compressParents16(&cvs[p], (*[2][8][16]uint32)(cvs[2*p:]), &m.Key, m.Flags)
 		}
 	}
-	var lanes [16][8]uint32
-	for w := range 8 {
-		for i := range 16 {
-			lanes[i][w] = cvs[0][w][i]
-		}
+	// The last four levels in the kernel too, its upper lanes idle: the
+	// 16 chaining values become 8, 4, 2, 1.
+	var pair [2][8][16]uint32
+	pair[0] = cvs[0]
+	for range 4 {
+		compressParents16(&pair[0], &pair, &m.Key, m.Flags)
 	}
-	level := lanes[:]
-	for len(level) > 1 {
-		for p := range len(level) / 2 {
-			level[p] = guts.ChainingValue(guts.ParentNode(level[2*p], level[2*p+1], &m.Key, m.Flags))
-		}
-		level = level[:len(level)/2]
+	var cv [8]uint32
+	for w := range cv {
+		cv[w] = pair[0][w][0]
 	}
-	return level[0]
+	return cv
 }
