@@ -1,7 +1,8 @@
 // Command hashlanes checksums files and trees, many at once in SIMD lanes,
 // and reports what its engine runs on this machine. Installed (or linked)
 // as md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum or
-// cksum it is a drop-in for the GNU coreutils tool of that name.
+// cksum it is a drop-in for the GNU coreutils tool of that name, and as
+// b3sum for the BLAKE3 team's.
 package main
 
 import (
@@ -27,9 +28,9 @@ Commands:
                                 is detected from its tag or digest length
   bench [OPTION]... [SUITE]...  measure algorithms, lanes, small messages and
                                 ways of hashing files on this machine
-  install-links [--force] DIR   create md5sum, sha1sum, ..., sha512sum, b2sum
-                                and cksum in DIR, links to this program that
-                                behave as GNU's
+  install-links [--force] DIR   create md5sum, sha1sum, ..., sha512sum, b2sum,
+                                b3sum and cksum in DIR, links to this program
+                                that behave as those tools
   tune [OPTION]...              measure the kernels on this machine with care,
                                 print the crossover tables, save the rates
   version                       the build, this CPU's features, the kernels
@@ -149,9 +150,9 @@ func version(stdout, stderr io.Writer) {
 
 const installLinksUsage = `Usage: hashlanes install-links [--force] DIR
 
-Create md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum and
-cksum in DIR: symbolic links to this program, which behaves as GNU's tool of
-each name.
+Create md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum,
+b3sum and cksum in DIR: symbolic links to this program, which behaves as the
+tool of each name (GNU's, and the BLAKE3 team's b3sum).
 A name already linked to this program is left as it is, so running it again
 changes nothing.
 
