@@ -255,15 +255,30 @@ func (p *lineParser) parseTagged(a *method, s string, escaped bool) (checkLine, 
 	if s == "" {
 		return checkLine{}, false
 	}
-	end := strings.LastIndexByte(s, ')')
-	if end < 0 {
+	name, d, ok := taggedTail(s, escaped)
+	if !ok {
 		return checkLine{}, false
 	}
-	name := s[:end]
+	digest, ok := hexDigits(d, 2*a.size)
+	if !ok {
+		return checkLine{}, false
+	}
+	return checkLine{alg: a, hex: digest, name: name}, true
+}
+
+// taggedTail splits what follows "TAG (" in GNU's reading (bsd_split_3):
+// the name, up to the line's last ')' (unescaped if the line began with a
+// backslash), then blanks, '=', blanks and the digest, each cut at a NUL
+// as C sees them.
+func taggedTail(s string, escaped bool) (name, digest string, ok bool) {
+	end := strings.LastIndexByte(s, ')')
+	if end < 0 {
+		return "", "", false
+	}
+	name = s[:end]
 	if escaped {
-		var ok bool
 		if name, ok = unescapeName(name); !ok {
-			return checkLine{}, false
+			return "", "", false
 		}
 	}
 	i := end + 1
@@ -271,17 +286,13 @@ func (p *lineParser) parseTagged(a *method, s string, escaped bool) (checkLine, 
 		i++
 	}
 	if i == len(s) || s[i] != '=' {
-		return checkLine{}, false
+		return "", "", false
 	}
 	i++
 	for i < len(s) && isWhite(s[i]) {
 		i++
 	}
-	digest, ok := hexDigits(cString(s[i:]), 2*a.size)
-	if !ok {
-		return checkLine{}, false
-	}
-	return checkLine{alg: a, hex: digest, name: cString(name)}, true
+	return cString(name), cString(s[i:]), true
 }
 
 // hexDigits accepts exactly n hex digits of either case.

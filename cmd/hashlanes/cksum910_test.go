@@ -94,41 +94,29 @@ func TestCoreutils910(t *testing.T) {
 	}
 }
 
-// TestSplitCRC: cksum's CRC of files hashed in ranges on several cores is
-// what it is hashed in one stream, errors and order included.
-func TestSplitCRC(t *testing.T) {
+// TestSplitLargeFiles: cksum's CRC of files in ranges, and hashlanes sum
+// -a blake3 of files through the chunk tree, on every core, are what they
+// are hashed as streams, errors and order included.
+func TestSplitLargeFiles(t *testing.T) {
 	dir := t.TempDir()
 	if err := makeFixture(dir); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"cksum", "a", "big", "nope", "empty", "d", "-", "big"}
-	c := caseLine{args: args, stdin: "a"}
-	want := runOurs(t, dir, c)
-	defer func(m int64) { splitMin = m }(splitMin)
-	splitMin = 0
-	got := runOurs(t, dir, c)
-	if !bytes.Equal(got.stdout, want.stdout) || !bytes.Equal(got.stderr, want.stderr) || got.exit != want.exit {
-		t.Errorf("split: %q %q %d\nwhole: %q %q %d", got.stdout, got.stderr, got.exit, want.stdout, want.stderr, want.exit)
-	}
-	if !bytes.Contains(want.stdout, []byte(" 300000 big\n")) {
-		t.Errorf("no result for big: %q", want.stdout)
-	}
-}
-
-// TestSplitBLAKE3: hashlanes sum -a blake3 of files through the chunk tree
-// on every core is what it is as streams, errors and order included.
-func TestSplitBLAKE3(t *testing.T) {
-	dir := t.TempDir()
-	if err := makeFixture(dir); err != nil {
-		t.Fatal(err)
-	}
-	c := caseLine{args: []string{"hashlanes", "sum", "-a", "blake3", "a", "big", "nope", "empty", "d", "-", "big"}, stdin: "a"}
-	defer func(m int64) { splitMin = m }(splitMin)
-	splitMin = 1 << 40
-	want := runOurs(t, dir, c)
-	splitMin = 0
-	got := runOurs(t, dir, c)
-	if !bytes.Equal(got.stdout, want.stdout) || !bytes.Equal(got.stderr, want.stderr) || got.exit != want.exit {
-		t.Errorf("tree: %q %q %d\nstreams: %q %q %d", got.stdout, got.stderr, got.exit, want.stdout, want.stderr, want.exit)
+	for _, args := range [][]string{
+		{"cksum", "a", "big", "nope", "empty", "d", "-", "big"},
+		{"hashlanes", "sum", "-a", "blake3", "a", "big", "nope", "empty", "d", "-", "big"},
+	} {
+		c := caseLine{args: args, stdin: "a"}
+		defer func(m int64) { splitMin = m }(splitMin)
+		splitMin = 1 << 40
+		want := runOurs(t, dir, c)
+		splitMin = 0
+		got := runOurs(t, dir, c)
+		if !bytes.Equal(got.stdout, want.stdout) || !bytes.Equal(got.stderr, want.stderr) || got.exit != want.exit {
+			t.Errorf("%v split: %q %q %d\nwhole: %q %q %d", args, got.stdout, got.stderr, got.exit, want.stdout, want.stderr, want.exit)
+		}
+		if !bytes.Contains(want.stdout, []byte("big")) {
+			t.Errorf("%v: no result for big: %q", args, want.stdout)
+		}
 	}
 }

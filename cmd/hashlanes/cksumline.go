@@ -239,33 +239,15 @@ func (g *gnuLines) digestBits(s string) (int, bool) {
 // gnuTagged parses what follows "TAG (" or "TAG-N (": the name up to the
 // line's last ')', " = " and the digest.
 func (p *lineParser) gnuTagged(s string, escaped bool, bits int) (checkLine, bool) {
-	end := strings.LastIndexByte(s, ')')
-	if end < 0 {
-		return checkLine{}, false
-	}
-	name := s[:end]
-	if escaped {
-		var ok bool
-		if name, ok = unescapeName(name); !ok {
-			return checkLine{}, false
-		}
-	}
-	i := end + 1
-	for i < len(s) && isWhite(s[i]) {
-		i++
-	}
-	if i == len(s) || s[i] != '=' {
-		return checkLine{}, false
-	}
-	i++
-	for i < len(s) && isWhite(s[i]) {
-		i++
-	}
-	cl, ok := p.gnu.digest(cString(s[i:]), bits)
+	name, d, ok := taggedTail(s, escaped)
 	if !ok {
 		return checkLine{}, false
 	}
-	cl.name = cString(name)
+	cl, ok := p.gnu.digest(d, bits)
+	if !ok {
+		return checkLine{}, false
+	}
+	cl.name = name
 	return cl, true
 }
 

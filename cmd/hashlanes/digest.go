@@ -230,7 +230,7 @@ func runDigest(c *command, args []string) int {
 			c.errorf("%s", msg)
 			return exitFailure
 		}
-		if msg := c.fam.conflictsAfter(c, len(operands)); msg != "" {
+		if msg := c.checkConflicts(!c.fam.cksum); msg != "" {
 			return c.usageError(msg)
 		}
 		if c.fam.raw && len(operands) > 1 {
@@ -266,15 +266,14 @@ func runDigest(c *command, args []string) int {
 	return c.finish()
 }
 
-// conflicts returns the first problem GNU finds with the options, in its
-// order, then those of hashlanes' own options.
-func (c *command) conflicts() string {
+// checkConflicts are GNU's checks of the options that belong with --check
+// or without it, in its order; cksum has no --tag error (its --tag sets
+// binary mode, which the next check finds).
+func (c *command) checkConflicts(tagError bool) string {
 	switch {
-	case c.tag && c.binary == 0:
-		return "--tag does not support --text mode"
 	case c.zero && c.check:
 		return "the --zero option is not supported when verifying checksums"
-	case c.tag && c.check:
+	case tagError && c.tag && c.check:
 		return "the --tag option is meaningless when verifying checksums"
 	case c.binary >= 0 && c.check:
 		return "the --binary and --text options are meaningless when verifying checksums"
@@ -288,6 +287,20 @@ func (c *command) conflicts() string {
 		return "the --quiet option is meaningful only when verifying checksums"
 	case c.strict && !c.check:
 		return "the --strict option is meaningful only when verifying checksums"
+	}
+	return ""
+}
+
+// conflicts returns the first problem GNU finds with the options, in its
+// order, then those of hashlanes' own options.
+func (c *command) conflicts() string {
+	if c.tag && c.binary == 0 {
+		return "--tag does not support --text mode"
+	}
+	if msg := c.checkConflicts(true); msg != "" {
+		return msg
+	}
+	switch {
 	case c.check && len(c.algs) > 1:
 		return "--check verifies one algorithm at a time (or, without -a, each line's own)"
 	case c.check && (c.recursive || c.hasFilesFrom):

@@ -189,31 +189,6 @@ func (f *family) settle(c *command, operands int) (msg string, try bool) {
 	return "", false
 }
 
-// conflictsAfter are the checks of the options GNU makes after settle's,
-// in its order; b2sum's and cksum's differ from md5sum's in that cksum
-// has no --tag with --check error (its --tag sets binary mode instead).
-func (f *family) conflictsAfter(c *command, operands int) string {
-	switch {
-	case c.zero && c.check:
-		return "the --zero option is not supported when verifying checksums"
-	case !f.cksum && c.tag && c.check:
-		return "the --tag option is meaningless when verifying checksums"
-	case c.binary >= 0 && c.check:
-		return "the --binary and --text options are meaningless when verifying checksums"
-	case c.ignoreMissing && !c.check:
-		return "the --ignore-missing option is meaningful only when verifying checksums"
-	case c.status && !c.check:
-		return "the --status option is meaningful only when verifying checksums"
-	case c.warn && !c.check:
-		return "the --warn option is meaningful only when verifying checksums"
-	case c.quiet && !c.check:
-		return "the --quiet option is meaningful only when verifying checksums"
-	case c.strict && !c.check:
-		return "the --strict option is meaningful only when verifying checksums"
-	}
-	return ""
-}
-
 // debugLine is what cksum --debug says computes the digests.
 func (f *family) debugLine(m *method) string {
 	switch {

@@ -8,10 +8,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
-	"sync"
 	"syscall"
-
-	"lukechampine.com/blake3/guts"
 )
 
 // errChanged is a file that shrank while it was mapped.
@@ -27,44 +24,11 @@ func SumFile(ctx context.Context, f *os.File, size int64, m Mode, outLen, parts 
 	}
 	windows := (int64(leaves)*leafLen + window - 1) / window
 	cvs := make([][8]uint32, leaves)
-	var next int64
-	var mu sync.Mutex
-	var firstErr error
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-	}
-	var wg sync.WaitGroup
-	for range max(1, min(parts, int(windows))) {
-		wg.Go(func() {
-			buf := buffers.Get().(*[bufLen]byte)
-			defer buffers.Put(buf)
-			for {
-				mu.Lock()
-				w := next
-				next++
-				stop := firstErr != nil
-				mu.Unlock()
-				if w >= windows || stop {
-					return
-				}
-				if err := ctx.Err(); err != nil {
-					fail(err)
-					return
-				}
-				if err := mappedWindow(f, size, w, &m, cvs, buf); err != nil {
-					fail(err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
+	err := inParallel(ctx, parts, windows, func(w int64, buf *[bufLen]byte) error {
+		return mappedWindow(f, size, w, &m, cvs, buf)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return output(join(&m, cvs, 0, n), outLen), nil
 }
@@ -98,7 +62,7 @@ func mappedWindow(f *os.File, size, w int64, m *Mode, cvs [][8]uint32, buf *[buf
 			continue
 		}
 		copy(buf[:], leaf)
-		cvs[first+l] = guts.ChainingValue(node(m, buf, 0, len(leaf), counter, chunks(int64(len(leaf)))))
+		cvs[first+l] = leafCV(m, buf, len(leaf), counter)
 	}
 	return nil
 }

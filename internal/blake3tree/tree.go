@@ -148,11 +148,38 @@ func SumReaderAt(ctx context.Context, r io.ReaderAt, size int64, m Mode, outLen,
 	}
 
 	cvs := make([][8]uint32, leaves)
-	var next uint64
+	err := inParallel(ctx, parts, int64(leaves), func(i int64, buf *[bufLen]byte) error {
+		data, err := readLeaf(buf, uint64(i))
+		if err != nil {
+			return err
+		}
+		cvs[i] = leafCV(&m, buf, len(data), uint64(i)*leafChunks)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return output(join(&m, cvs, 0, n), outLen), nil
+}
+
+// leafCV is the chaining value of the leaf of length bytes at the front of
+// buf, its first chunk at counter: a whole one on the kernels.
+func leafCV(m *Mode, buf *[bufLen]byte, length int, counter uint64) [8]uint32 {
+	if useKernels && length == leafLen {
+		return leafKernels(m, (*[leafLen]byte)(buf[:leafLen]), counter)
+	}
+	return guts.ChainingValue(node(m, buf, 0, length, counter, chunks(int64(length))))
+}
+
+// inParallel runs work(i, buf) for i = 0..n-1 on up to parts goroutines,
+// each with a leaf buffer of its own, taking the indices in order; the
+// first error (or ctx's) stops it and is returned.
+func inParallel(ctx context.Context, parts int, n int64, work func(i int64, buf *[bufLen]byte) error) error {
+	var next int64
 	var mu sync.Mutex
 	var firstErr error
 	var wg sync.WaitGroup
-	for range max(1, min(parts, int(leaves))) {
+	for range max(1, min(int64(parts), n)) {
 		wg.Go(func() {
 			buf := buffers.Get().(*[bufLen]byte)
 			defer buffers.Put(buf)
@@ -162,12 +189,12 @@ func SumReaderAt(ctx context.Context, r io.ReaderAt, size int64, m Mode, outLen,
 				next++
 				stop := firstErr != nil
 				mu.Unlock()
-				if i >= leaves || stop {
+				if i >= n || stop {
 					return
 				}
-				data, err := readLeaf(buf, i)
+				err := ctx.Err()
 				if err == nil {
-					err = ctx.Err()
+					err = work(i, buf)
 				}
 				if err != nil {
 					mu.Lock()
@@ -177,19 +204,11 @@ func SumReaderAt(ctx context.Context, r io.ReaderAt, size int64, m Mode, outLen,
 					mu.Unlock()
 					return
 				}
-				if useKernels && len(data) == leafLen {
-					cvs[i] = leafKernels(&m, (*[leafLen]byte)(buf[:leafLen]), i*leafChunks)
-				} else {
-					cvs[i] = guts.ChainingValue(node(&m, buf, 0, len(data), i*leafChunks, chunks(int64(len(data)))))
-				}
 			}
 		})
 	}
 	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	return output(join(&m, cvs, 0, n), outLen), nil
+	return firstErr
 }
 
 // join is the root node of the n chunks from leaf first on, from the
