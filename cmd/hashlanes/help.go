@@ -65,7 +65,9 @@ func (c *command) help() {
 		w("      --files-from=FILE read the names to hash from FILE (- for standard input)\n")
 		w("  -0, --null            names in --files-from end with NUL, not newline\n")
 		w("      --json            print one JSON object per file\n")
-		w("  -j, --jobs=N          hash N files at once (default: 32 per CPU)\n")
+		w("  -j, --jobs=N          hash N files at once (default: 32 per CPU); the memory\n")
+		w("                          bound: a 64 KiB buffer a file, 1 MiB of read-ahead\n")
+		w("                          for two large files a CPU\n")
 		w("      --progress        show progress on stderr even when it is not a terminal\n")
 		w("      --no-progress     never show progress\n")
 	}
