@@ -161,10 +161,21 @@ func (p *lineParser) parseLine(line string) (checkLine, bool) {
 	if !ok {
 		return checkLine{}, false
 	}
-	j := n + 1
-	if len(rest)-j == 1 || (rest[j] != ' ' && rest[j] != '*') {
+	name, ok := p.untaggedName(rest, n+1, escaped)
+	if !ok {
+		return checkLine{}, false
+	}
+	return checkLine{alg: a, hex: digest, name: name, guessed: len(p.algs) > 1}, true
+}
+
+// untaggedName reads the name of an untagged line, rest[j:] after the
+// digest and its blank: after a mode (' ' or '*'), or, BSD's reversed
+// form, at once; a list keeps to the form it began with, so that a
+// renamed file with a leading space cannot pass.
+func (p *lineParser) untaggedName(rest string, j int, escaped bool) (string, bool) {
+	if len(rest)-j <= 1 || (rest[j] != ' ' && rest[j] != '*') {
 		if p.reversed == 0 {
-			return checkLine{}, false
+			return "", false
 		}
 		p.reversed = 1
 	} else if p.reversed != 1 {
@@ -175,10 +186,10 @@ func (p *lineParser) parseLine(line string) (checkLine, bool) {
 	if escaped {
 		var ok bool
 		if name, ok = unescapeName(name); !ok {
-			return checkLine{}, false
+			return "", false
 		}
 	}
-	return checkLine{alg: a, hex: digest, name: cString(name), guessed: len(p.algs) > 1}, true
+	return cString(name), true
 }
 
 func boolInt(b bool) int {

@@ -173,24 +173,9 @@ func (p *lineParser) parseGNU(line string) (checkLine, bool) {
 	if !ok {
 		return checkLine{}, false
 	}
-	j := end + 1
-	if len(rest)-j <= 1 || (rest[j] != ' ' && rest[j] != '*') {
-		// No name, a one-byte name or no mode: BSD's "hex name".
-		if p.reversed == 0 {
-			return checkLine{}, false
-		}
-		p.reversed = 1
-	} else if p.reversed != 1 {
-		p.reversed = 0
-		j++
+	if cl.name, ok = p.untaggedName(rest, end+1, escaped); !ok {
+		return checkLine{}, false
 	}
-	name := rest[j:]
-	if escaped {
-		if name, ok = unescapeName(name); !ok {
-			return checkLine{}, false
-		}
-	}
-	cl.name = cString(name)
 	return cl, true
 }
 
