@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func compressChunks16(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, flags uint32)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, CMOV, MMX+
 TEXT ·compressChunks16(SB), $2104-36
 	LEAQ            (SP), AX
 	ADDQ            $0x38, AX
@@ -228,8 +228,8 @@ chunks16_loop:
 	VPBROADCASTD    12(R8), Z11
 	VMOVDQU32       (SI), Z12
 	VMOVDQU32       64(SI), Z13
-	MOVL            $0x00000040, R12
-	VPBROADCASTD    R12, Z14
+	MOVL            $0x00000040, R14
+	VPBROADCASTD    R14, Z14
 	VPBROADCASTD    BX, Z15
 	VPADDD          Z4, Z0, Z0
 	VPADDD          (R10), Z0, Z0
@@ -1087,6 +1087,8 @@ chunks16_loop:
 	VPADDD          64(R10), Z2, Z2
 	VPADDD          Z7, Z3, Z3
 	VPADDD          512(R10), Z3, Z3
+	MOVQ            (DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPXORD          Z0, Z12, Z12
 	VPRORD          $0x10, Z12, Z12
 	VPXORD          Z1, Z13, Z13
@@ -1095,10 +1097,14 @@ chunks16_loop:
 	VPRORD          $0x10, Z14, Z14
 	VPXORD          Z3, Z15, Z15
 	VPRORD          $0x10, Z15, Z15
+	MOVQ            8(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPADDD          Z12, Z8, Z8
 	VPADDD          Z13, Z9, Z9
 	VPADDD          Z14, Z10, Z10
 	VPADDD          Z15, Z11, Z11
+	MOVQ            16(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPXORD          Z8, Z4, Z4
 	VPRORD          $0x0c, Z4, Z4
 	VPXORD          Z9, Z5, Z5
@@ -1107,6 +1113,8 @@ chunks16_loop:
 	VPRORD          $0x0c, Z6, Z6
 	VPXORD          Z11, Z7, Z7
 	VPRORD          $0x0c, Z7, Z7
+	MOVQ            24(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPADDD          Z4, Z0, Z0
 	VPADDD          960(R10), Z0, Z0
 	VPADDD          Z5, Z1, Z1
@@ -1115,6 +1123,8 @@ chunks16_loop:
 	VPADDD          576(R10), Z2, Z2
 	VPADDD          Z7, Z3, Z3
 	VPADDD          384(R10), Z3, Z3
+	MOVQ            32(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPXORD          Z0, Z12, Z12
 	VPRORD          $0x08, Z12, Z12
 	VPXORD          Z1, Z13, Z13
@@ -1123,10 +1133,14 @@ chunks16_loop:
 	VPRORD          $0x08, Z14, Z14
 	VPXORD          Z3, Z15, Z15
 	VPRORD          $0x08, Z15, Z15
+	MOVQ            40(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPADDD          Z12, Z8, Z8
 	VPADDD          Z13, Z9, Z9
 	VPADDD          Z14, Z10, Z10
 	VPADDD          Z15, Z11, Z11
+	MOVQ            48(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPXORD          Z8, Z4, Z4
 	VPRORD          $0x07, Z4, Z4
 	VPXORD          Z9, Z5, Z5
@@ -1135,6 +1149,8 @@ chunks16_loop:
 	VPRORD          $0x07, Z6, Z6
 	VPXORD          Z11, Z7, Z7
 	VPRORD          $0x07, Z7, Z7
+	MOVQ            56(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPADDD          Z5, Z0, Z0
 	VPADDD          896(R10), Z0, Z0
 	VPADDD          Z6, Z1, Z1
@@ -1143,6 +1159,8 @@ chunks16_loop:
 	VPADDD          192(R10), Z2, Z2
 	VPADDD          Z4, Z3, Z3
 	VPADDD          448(R10), Z3, Z3
+	MOVQ            64(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPXORD          Z0, Z15, Z15
 	VPRORD          $0x10, Z15, Z15
 	VPXORD          Z1, Z12, Z12
@@ -1151,10 +1169,14 @@ chunks16_loop:
 	VPRORD          $0x10, Z13, Z13
 	VPXORD          Z3, Z14, Z14
 	VPRORD          $0x10, Z14, Z14
+	MOVQ            72(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPADDD          Z15, Z10, Z10
 	VPADDD          Z12, Z11, Z11
 	VPADDD          Z13, Z8, Z8
 	VPADDD          Z14, Z9, Z9
+	MOVQ            80(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPXORD          Z10, Z5, Z5
 	VPRORD          $0x0c, Z5, Z5
 	VPXORD          Z11, Z6, Z6
@@ -1163,6 +1185,8 @@ chunks16_loop:
 	VPRORD          $0x0c, Z7, Z7
 	VPXORD          Z9, Z4, Z4
 	VPRORD          $0x0c, Z4, Z4
+	MOVQ            88(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPADDD          Z5, Z0, Z0
 	VPADDD          640(R10), Z0, Z0
 	VPADDD          Z6, Z1, Z1
@@ -1171,6 +1195,8 @@ chunks16_loop:
 	VPADDD          256(R10), Z2, Z2
 	VPADDD          Z4, Z3, Z3
 	VPADDD          832(R10), Z3, Z3
+	MOVQ            96(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPXORD          Z0, Z15, Z15
 	VPRORD          $0x08, Z15, Z15
 	VPXORD          Z1, Z12, Z12
@@ -1179,10 +1205,14 @@ chunks16_loop:
 	VPRORD          $0x08, Z13, Z13
 	VPXORD          Z3, Z14, Z14
 	VPRORD          $0x08, Z14, Z14
+	MOVQ            104(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPADDD          Z15, Z10, Z10
 	VPADDD          Z12, Z11, Z11
 	VPADDD          Z13, Z8, Z8
 	VPADDD          Z14, Z9, Z9
+	MOVQ            112(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPXORD          Z10, Z5, Z5
 	VPRORD          $0x07, Z5, Z5
 	VPXORD          Z11, Z6, Z6
@@ -1191,6 +1221,8 @@ chunks16_loop:
 	VPRORD          $0x07, Z7, Z7
 	VPXORD          Z9, Z4, Z4
 	VPRORD          $0x07, Z4, Z4
+	MOVQ            120(DX), BX
+	PREFETCHT0      16384(BX)(R12*1)
 	VPXORD          Z8, Z0, Z0
 	VPXORD          Z9, Z1, Z1
 	VPXORD          Z10, Z2, Z2

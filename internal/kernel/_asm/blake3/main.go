@@ -165,6 +165,15 @@ func chunks16() {
 
 	var pipe transpose.Deferred
 	message(&pipe, pp, pl.Next, pl.Nxt)
+	// The same block of the next 16 chunks (16 KiB on, where a leaf's
+	// chunks follow one another), fetched into the cache while this one
+	// hashes: from memory, the kernel ran 30% slower than from the cache.
+	// A prefetch past the end of a mapping does not fault.
+	for i := range 16 {
+		pipe = append(pipe, func() {
+			PREFETCHT0(Mem{Base: transpose.LanePtr(pp, i), Index: pl.Off, Scale: 1, Disp: 16 * 64 * 16})
+		})
+	}
 	cur := pl.Cur
 	rounds(v, func(j int) Op { return Mem{Base: cur, Disp: row * j} }, &pipe)
 	pipe.Flush()
