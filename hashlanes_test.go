@@ -193,8 +193,16 @@ func TestLanesAreUsed(t *testing.T) {
 		}
 		wg.Wait()
 		st := s.Stats()
+		// Lanes must carry the streams where the rates this process
+		// measured say they win: 10% over the single stream at 32 ready
+		// streams. Where they tie, either is right (SHA-512's AVX2 4-lane
+		// kernel against crypto/sha512's AVX2 single stream on Emerald
+		// Rapids: 551 and 567 MB/s, docs/figures.md).
+		if c := s.choice.Choices(); c[31].Rate < 1.1*c[0].Rate {
+			t.Skipf("%s: lanes %.0f MB/s at 32 streams, one stream %.0f: a tie here", s.Kernel(), c[31].Rate, c[0].Rate)
+		}
 		if total := st.MultiBlocks + st.SingleBlocks; st.MultiBlocks < total*3/4 {
-			t.Errorf("%s: only %d of %d blocks in lanes (%+v)", s.Kernel(), st.MultiBlocks, total, st)
+			t.Errorf("%s: only %d of %d blocks in lanes (%+v); choices: %s", s.Kernel(), st.MultiBlocks, total, st, s.Tuning())
 		}
 		// With more streams than lanes, rounds run mostly full.
 		if st.MultiBlocks > st.MultiCapacity || st.MultiBlocks < st.MultiCapacity/2 {
