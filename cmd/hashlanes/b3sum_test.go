@@ -139,3 +139,37 @@ func TestB3sumGoldens(t *testing.T) {
 		})
 	}
 }
+
+// TestB3sumLengths compares the drop-in with b3sum (where it is on PATH)
+// on files of every length class around blocks, chunks, kernel calls of
+// 16 chunks, leaves, the tree's first split (1 MiB) and mapped windows,
+// mapped and read, with a long output.
+func TestB3sumLengths(t *testing.T) {
+	if gnuTools["b3sum"] == "" {
+		t.Skip("no b3sum on PATH")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a"), nil, 0o644); err != nil { // standard input
+		t.Fatal(err)
+	}
+	var names []string
+	for _, n := range []int{0, 1, 63, 64, 65, 1023, 1024, 1025, 16383, 16384, 16385, 262143, 262144, 262145,
+		1<<20 - 1, 1 << 20, 1<<20 + 1, 3*262144 + 5, 16<<20 + 1024*7 + 3} {
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = byte(i*31 + i>>11)
+		}
+		name := fmt.Sprintf("f%d", n)
+		if err := os.WriteFile(filepath.Join(dir, name), p, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	for _, opts := range []string{"", "--no-mmap", "-l 100", "--derive-key ctx"} {
+		line := strings.TrimSpace(opts + " " + strings.Join(names, " "))
+		want, got := b3sumOutcome(t, dir, gnuTools["b3sum"], line), b3sumOutcome(t, dir, "", line)
+		if !bytes.Equal(got.stdout, want.stdout) || !bytes.Equal(got.stderr, want.stderr) || got.exit != want.exit {
+			t.Errorf("%s:\ngot  %q %q %d\nwant %q %q %d", opts, got.stdout, got.stderr, got.exit, want.stdout, want.stderr, want.exit)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package blake3tree
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -162,5 +164,61 @@ func TestSumFileShrunk(t *testing.T) {
 	}
 	if _, err := SumFile(context.Background(), f, 2*window, Hash(), 32, 2); err == nil {
 		t.Fatal("no error for a file that shrank")
+	}
+}
+
+// TestOfficialVectors checks the BLAKE3 team's test vectors (hash, keyed
+// hash and key derivation, 131 output bytes, inputs of every length class
+// to 100,000 bytes of 0..250 repeated), on the kernels and without, in one
+// part and several.
+func TestOfficialVectors(t *testing.T) {
+	data, err := os.ReadFile("testdata/vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Key   string
+		Cases []struct {
+			InputLen  int    `json:"input_len"`
+			Hash      string `json:"hash"`
+			KeyedHash string `json:"keyed_hash"`
+			DeriveKey string `json:"derive_key"`
+		}
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	var key [32]byte
+	copy(key[:], v.Key)
+	const ctxString = "BLAKE3 2019-12-27 16:29:52 test vectors context"
+	for _, kernels := range []bool{false, true} {
+		if kernels && !(haveKernels && cpuHasKernels()) {
+			continue
+		}
+		defer func(u bool) { useKernels = u }(useKernels)
+		useKernels = kernels
+		for _, c := range v.Cases {
+			in := make([]byte, c.InputLen)
+			for i := range in {
+				in[i] = byte(i % 251)
+			}
+			for _, m := range []struct {
+				name string
+				mode Mode
+				want string
+			}{{"hash", Hash(), c.Hash}, {"keyed", Keyed(&key), c.KeyedHash}, {"derive", DeriveKey(ctxString), c.DeriveKey}} {
+				for _, parts := range []int{1, 3} {
+					got, err := SumReaderAt(context.Background(), bytesAt(in), int64(len(in)), m.mode, len(m.want)/2, parts)
+					if err != nil || hex.EncodeToString(got) != m.want {
+						t.Fatalf("kernels %v, %s of %d bytes, %d parts: %x, %v\nwant %s", kernels, m.name, c.InputLen, parts, got, err, m.want)
+					}
+				}
+			}
+			if kernels && c.InputLen <= SmallMax {
+				if got := hex.EncodeToString(Sum256Small(nil, in)); got != c.Hash[:64] {
+					t.Fatalf("Sum256Small of %d bytes: %s, want %s", c.InputLen, got, c.Hash[:64])
+				}
+			}
+		}
 	}
 }
