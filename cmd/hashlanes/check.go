@@ -115,18 +115,22 @@ func sfvLine(line string) (checkLine, bool) {
 	return checkLine{alg: m, hex: d, name: line[:sp]}, true
 }
 
-// parseLine parses the forms GNU's md5sum -c reads, and with aliases the
-// tags of other tools.
-func (p *lineParser) parseLine(line string) (checkLine, bool) {
-	i := 0
+// lineStart is where a checksum line's content starts, past leading
+// blanks and the backslash that says its name is escaped.
+func lineStart(line string) (i int, escaped bool) {
 	for i < len(line) && isWhite(line[i]) {
 		i++
 	}
-	escaped := false
 	if i < len(line) && line[i] == '\\' {
-		i++
-		escaped = true
+		return i + 1, true
 	}
+	return i, false
+}
+
+// parseLine parses the forms GNU's md5sum -c reads, and with aliases the
+// tags of other tools.
+func (p *lineParser) parseLine(line string) (checkLine, bool) {
+	i, escaped := lineStart(line)
 	// Tagged: "TAG (name) = hex", or OpenSSL's "TAG(name)= hex".
 	if a, n := p.tagAt(line[i:]); n > 0 {
 		j := i + n

@@ -98,15 +98,7 @@ const minLine = 3
 // parseGNU parses a line as b2sum -c and cksum -c do.
 func (p *lineParser) parseGNU(line string) (checkLine, bool) {
 	g := p.gnu
-	i := 0
-	for i < len(line) && isWhite(line[i]) {
-		i++
-	}
-	escaped := false
-	if i < len(line) && line[i] == '\\' {
-		i++
-		escaped = true
-	}
+	i, escaped := lineStart(line)
 	if g.cksum && (!g.specified || g.alg == algSHA2) {
 		t := tagAt(line[i:])
 		switch {
