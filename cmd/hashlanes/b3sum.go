@@ -285,7 +285,8 @@ func runB3sum(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 	ctx, stop := interruptible()
 	defer stop()
 	c.ctx = ctx
-	b := &b3run{c: c, a: a, m: m, threads: threads}
+	c.threads, c.noMmap = threads, a.noMmap
+	b := &b3run{c: c, a: a, m: m}
 	var status int
 	if a.check {
 		status = b.check()
@@ -312,78 +313,36 @@ func rustParseIntError(s string) string {
 }
 
 type b3run struct {
-	c       *command
-	a       *b3args
-	m       *b3method
-	threads int
+	c *command
+	a *b3args
+	m *b3method
 }
 
-// digests hashes names in order, handing each result to done: large
-// regular files in leaves on the cores, the rest many at a time.
+// method is what the command hashes with: zeebo's hasher for small
+// files, the chunk tree for large ones.
+func (m *b3method) method() *method {
+	return &method{name: "blake3", tag: "BLAKE3", size: m.outLen, newHash: m.newHash, split: blake3Splitter(m.mode, m.outLen)}
+}
+
+// digests hashes names in order, handing each result to done.
 func (b *b3run) digests(names []string, done func(i int, sum []byte, err error)) {
-	turns := newStdinTurns()
-	stdinTurn := make([]int, len(names))
-	t := 0
+	items := make([]item, len(names))
+	turn := 0
 	for i, n := range names {
+		items[i] = item{name: n, size: -1}
 		if n == "-" {
-			stdinTurn[i] = t
-			t++
+			items[i].stdinTurn = turn
+			turn++
 		}
 	}
-	batch := func(first, end int) {
-		if first == end {
-			return
+	b.c.algs = []*method{b.m.method()}
+	b.c.digestItems(items, func(i int, s hashlanes.StreamSum) {
+		var sum []byte
+		if s.Err == nil {
+			sum = s.Sums[0]
 		}
-		hashlanes.SumStreams(b.c.ctx, nil, end-first,
-			func(i int) (io.Reader, error) { return b.c.openStream(names[first+i], stdinTurn[first+i], turns) },
-			func(i int, s hashlanes.StreamSum) {
-				var sum []byte
-				if s.Err == nil {
-					sum = s.Sums[0]
-				}
-				done(first+i, sum, s.Err)
-			},
-			append(b.c.jobOptions(), hashlanes.WithStreamHashes(func(int) []hash.Hash { return []hash.Hash{b.m.newHash()} }))...)
-	}
-	start := 0
-	for i, n := range names {
-		if n == "-" {
-			continue
-		}
-		fi, err := statLong(n)
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() < splitMinB3 {
-			continue
-		}
-		batch(start, i)
-		if b.c.ctx.Err() != nil {
-			return
-		}
-		sum, err := b.tree(n)
-		done(i, sum, err)
-		start = i + 1
-	}
-	batch(start, len(names))
-}
-
-// splitMinB3 is the size from which b3sum hashes a file in leaves on
-// every core.
-const splitMinB3 = 1 << 20
-
-// tree is the BLAKE3 output of one large file through its chunk tree.
-func (b *b3run) tree(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if b.a.noMmap {
-		return blake3tree.SumReaderAt(b.c.ctx, f, fi.Size(), b.m.mode, b.m.outLen, 1)
-	}
-	return blake3tree.SumFile(b.c.ctx, f, fi.Size(), b.m.mode, b.m.outLen, b.threads)
+		done(i, sum, s.Err)
+	})
 }
 
 // sum prints each file's digest as b3sum does.

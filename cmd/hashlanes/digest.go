@@ -95,6 +95,8 @@ type command struct {
 	hasFilesFrom, null   bool
 	json                 bool
 	auditDir             string // check --audit: the tree the lists are of
+	threads              int    // cores a split file is hashed on (b3sum --num-threads); 0: GOMAXPROCS
+	noMmap               bool   // b3sum --no-mmap: split files are read, on one core
 	jobs                 int
 	progress             int // -1 when stderr is a terminal and the job is long, 0 off, 1 on
 

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"io"
 	"io/fs"
@@ -13,8 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashlanes/hashlanes"
-	"github.com/hashlanes/hashlanes/internal/blake3tree"
-	"github.com/hashlanes/hashlanes/internal/cksum"
 )
 
 // item is one thing to hash: a file name, or a problem met while listing
@@ -152,56 +149,60 @@ func (c *command) walk(items []item, root string) []item {
 	return items
 }
 
-// hashItems runs the items through the engine and prints each result in
-// order as it comes.
+// hashItems hashes the items and prints each result in order as it comes.
 func (c *command) hashItems(items []item) {
-	turns := newStdinTurns()
 	prog := c.newProgress(items)
 	defer prog.stop()
-	plan := planFor(c.algs)
-	if !c.splitsLargeFiles() {
-		c.hashBatch(items, plan, prog, turns)
-		return
-	}
-	start := 0
-	for i := range items {
-		it := &items[i]
-		if it.err != nil || it.name == "-" {
-			continue
-		}
-		if fi, err := statLong(it.name); err != nil || !fi.Mode().IsRegular() || fi.Size() < c.splitMin() {
-			continue
-		}
-		c.hashBatch(items[start:i], plan, prog, turns)
-		if c.ctx.Err() != nil {
-			return
-		}
-		c.hashSplit(it, plan, prog, turns)
-		start = i + 1
-	}
-	c.hashBatch(items[start:], plan, prog, turns)
+	c.digestItems(items, func(i int, s hashlanes.StreamSum) {
+		prog.add(s.Size)
+		name := items[i].name
+		items[i] = item{} // done with it: let the name go
+		c.printResult(name, s)
+	})
 }
 
-// hashBatch hashes items through SumStreams, in lanes where the methods
-// have them, and prints each result in order.
-func (c *command) hashBatch(items []item, plan *streamPlan, prog *progress, turns *stdinTurns) {
-	if len(items) == 0 {
+// digestItems hashes items with c.algs and hands each result to done, in
+// order: regular files large enough for the one method's splitter on
+// every core, the rest through SumStreams, in lanes where the methods
+// have them.
+func (c *command) digestItems(items []item, done func(i int, s hashlanes.StreamSum)) {
+	turns := newStdinTurns()
+	plan := planFor(c.algs)
+	start := 0
+	if sp := c.splitter(); sp != nil {
+		for i := range items {
+			it := &items[i]
+			if it.err != nil || it.name == "-" {
+				continue
+			}
+			if fi, err := statLong(it.name); err != nil || !fi.Mode().IsRegular() || fi.Size() < splitMinOf(sp) {
+				continue
+			}
+			c.hashBatch(items, start, i, plan, turns, done)
+			if c.ctx.Err() != nil {
+				return
+			}
+			c.hashSplit(items, i, sp, plan, turns, done)
+			start = i + 1
+		}
+	}
+	c.hashBatch(items, start, len(items), plan, turns, done)
+}
+
+// hashBatch hashes items[first:end] through SumStreams.
+func (c *command) hashBatch(items []item, first, end int, plan *streamPlan, turns *stdinTurns, done func(i int, s hashlanes.StreamSum)) {
+	if first == end {
 		return
 	}
-	c.sumStreams(len(items), func(int) *streamPlan { return plan },
+	c.sumStreams(end-first, func(int) *streamPlan { return plan },
 		func(i int) (io.Reader, error) {
-			it := &items[i]
+			it := &items[first+i]
 			if it.err != nil {
 				return nil, it.err
 			}
 			return c.openStream(it.name, it.stdinTurn, turns)
 		},
-		func(i int, s hashlanes.StreamSum) {
-			prog.add(s.Size)
-			name := items[i].name
-			items[i] = item{} // done with it: let the name go
-			c.printResult(name, s)
-		})
+		func(i int, s hashlanes.StreamSum) { done(first+i, s) })
 }
 
 func (c *command) printResult(name string, s hashlanes.StreamSum) {
@@ -217,92 +218,63 @@ func (c *command) printResult(name string, s hashlanes.StreamSum) {
 	c.printSum(name, s)
 }
 
-// splitMin is the size from which cksum's CRC of one regular file is
-// computed in ranges on every core: one core copying from the page cache
-// bounds it (a GiB: 190 ms on one core, 117 on two, Emerald Rapids), and
-// the CRCs of the ranges combine. A variable for the tests.
-var splitMin int64 = 32 << 20
+// splitMinTest, from 0 on, replaces every splitter's size for the tests.
+var splitMinTest int64 = -1
 
-// splitMin is the size from which the method's large files are split: a
-// BLAKE3 tree from 1 MiB (4 leaves), the CRC from splitMin.
-func (c *command) splitMin() int64 {
-	if c.algs[0].name == "blake3" {
-		return min(splitMin, splitMinB3)
+func splitMinOf(sp *splitter) int64 {
+	if splitMinTest >= 0 {
+		return splitMinTest
 	}
-	return splitMin
+	return sp.min
 }
 
-// splitsLargeFiles: the one method can be hashed in ranges (cksum's CRC,
-// on more than one core) or in leaves of its tree (BLAKE3, whose kernels
-// and mapped reads win on one core too).
-func (c *command) splitsLargeFiles() bool {
+// splitter is the one method's splitter, where it has one and it pays on
+// the cores there are.
+func (c *command) splitter() *splitter {
 	if len(c.algs) != 1 {
-		return false
+		return nil
 	}
-	switch c.algs[0].name {
-	case "crc":
-		return c.fam != nil && runtime.GOMAXPROCS(0) > 1
-	case "blake3":
-		return true
+	sp := c.algs[0].split
+	if sp == nil || sp.multiCore && c.cores() < 2 {
+		return nil
 	}
-	return false
+	return sp
 }
 
-// hashSplit hashes one large regular file in ranges or leaves on every
-// core and prints its result; if it is no longer a regular file when
-// opened, it goes through SumStreams after all.
-func (c *command) hashSplit(it *item, plan *streamPlan, prog *progress, turns *stdinTurns) {
-	if c.algs[0].name == "blake3" {
-		c.hashTree(it, prog)
-		return
+// cores is how many cores a split file is hashed on: b3sum's
+// --num-threads, or GOMAXPROCS.
+func (c *command) cores() int {
+	if c.threads > 0 {
+		return c.threads
 	}
-	r, err := c.openStream(it.name, 0, turns)
+	return runtime.GOMAXPROCS(0)
+}
+
+// hashSplit hashes items[i], a large regular file, with its method's
+// splitter; if it is no longer a regular file when opened, it goes
+// through SumStreams after all.
+func (c *command) hashSplit(items []item, i int, sp *splitter, plan *streamPlan, turns *stdinTurns, done func(i int, s hashlanes.StreamSum)) {
+	r, err := c.openStream(items[i].name, 0, turns)
 	if err != nil {
-		c.printResult(it.name, hashlanes.StreamSum{Err: err})
+		done(i, hashlanes.StreamSum{Err: err})
 		return
 	}
-	ra, size, ok := rangesOf(r)
+	f, size, ok := rangesOf(r)
 	if !ok {
 		r.(io.Closer).Close()
-		c.hashBatch([]item{*it}, plan, prog, turns)
+		c.hashBatch(items, i, i+1, plan, turns, done)
 		return
 	}
-	crc, err := cksum.SumReaderAt(c.ctx, ra, size, runtime.GOMAXPROCS(0), streamRangeBuffer)
+	sum, err := sp.sum(c, f, size)
 	if cerr := r.(io.Closer).Close(); err == nil {
 		err = cerr
 	}
-	prog.add(size)
 	s := hashlanes.StreamSum{Size: size, Err: err}
 	if err == nil {
-		s.Sums = [][]byte{binary.BigEndian.AppendUint32(nil, crc)}
+		s.Sums = [][]byte{sum}
 	}
-	c.printResult(it.name, s)
+	done(i, s)
 }
-
-// hashTree is a large file's BLAKE3 through its chunk tree, the leaves on
-// every core (internal/blake3tree).
-func (c *command) hashTree(it *item, prog *progress) {
-	s := hashlanes.StreamSum{}
-	f, err := os.Open(it.name)
-	if err == nil {
-		var fi os.FileInfo
-		if fi, err = f.Stat(); err == nil {
-			s.Size = fi.Size()
-			var sum []byte
-			sum, err = blake3tree.SumFile(c.ctx, f, fi.Size(), blake3tree.Hash(), 32, runtime.GOMAXPROCS(0))
-			s.Sums = [][]byte{sum}
-		}
-		f.Close()
-	}
-	prog.add(s.Size)
-	if err != nil {
-		s = hashlanes.StreamSum{Err: err}
-	}
-	c.printResult(it.name, s)
-}
-
-// streamRangeBuffer is the read buffer of each range of a split file.
-const streamRangeBuffer = 256 << 10
 
 func (c *command) jobOptions() []hashlanes.StreamOption {
 	if c.jobs > 0 {

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"io"
 	"io/fs"
 	"os"
@@ -26,8 +27,9 @@ func readDirLong(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
 
 func statLong(name string) (fs.FileInfo, error) { return os.Stat(name) }
 
-// rangesOf is an opened regular file's size and reads at offsets.
-func rangesOf(r io.Reader) (io.ReaderAt, int64, bool) {
+// rangesOf is an opened regular file, for reading at offsets or mapping,
+// and its size.
+func rangesOf(r io.Reader) (blake3tree.File, int64, bool) {
 	f, ok := r.(*os.File)
 	if !ok {
 		return nil, 0, false

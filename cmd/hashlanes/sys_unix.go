@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"io"
 	"io/fs"
 	"os"
@@ -119,8 +120,13 @@ func (f *rawFile) regularSize() (int64, bool) {
 	return st.Size, true
 }
 
-// rangesOf is an opened regular file's size and reads at offsets.
-func rangesOf(r io.Reader) (io.ReaderAt, int64, bool) {
+// Fd and Name make a rawFile a blake3tree.File, which it maps.
+func (f *rawFile) Fd() uintptr  { return uintptr(f.fd) }
+func (f *rawFile) Name() string { return f.name }
+
+// rangesOf is an opened regular file, for reading at offsets or mapping,
+// and its size.
+func rangesOf(r io.Reader) (blake3tree.File, int64, bool) {
 	f, ok := r.(*rawFile)
 	if !ok {
 		return nil, 0, false

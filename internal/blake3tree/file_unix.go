@@ -14,9 +14,9 @@ import (
 // errChanged is a file that shrank while it was mapped.
 var errChanged = errors.New("the file changed while it was read")
 
-// SumFile is SumReaderAt of the file f (of size bytes) read through
-// windows of a memory mapping rather than read calls.
-func SumFile(ctx context.Context, f *os.File, size int64, m Mode, outLen, parts int) ([]byte, error) {
+// SumFile is SumReaderAt of the open file f (of size bytes) read
+// through windows of a memory mapping rather than read calls.
+func SumFile(ctx context.Context, f File, size int64, m Mode, outLen, parts int) ([]byte, error) {
 	n := chunks(size)
 	leaves := (n + leafChunks - 1) / leafChunks
 	if leaves == 1 {
@@ -36,7 +36,7 @@ func SumFile(ctx context.Context, f *os.File, size int64, m Mode, outLen, parts 
 // mappedWindow computes the chaining values of window w's leaves: whole
 // leaves on the kernels from the mapping, a last partial leaf copied into
 // buf. A fault on the mapping (the file cut short under it) is an error.
-func mappedWindow(f *os.File, size, w int64, m *Mode, cvs [][8]uint32, buf *[bufLen]byte) (err error) {
+func mappedWindow(f File, size, w int64, m *Mode, cvs [][8]uint32, buf *[bufLen]byte) (err error) {
 	off := w * window
 	n := min(window, size-off)
 	data, err := syscall.Mmap(int(f.Fd()), off, int(n), syscall.PROT_READ, syscall.MAP_SHARED)

@@ -61,6 +61,14 @@ const (
 	bufLen = leafLen + guts.MaxSIMD*chunk
 )
 
+// File is an open file SumFile reads: *os.File, or one opened otherwise
+// (the command opens paths longer than PATH_MAX a part at a time).
+type File interface {
+	io.ReaderAt
+	Fd() uintptr
+	Name() string
+}
+
 // window is the bytes of a file a core maps at a time (SumFile): 64
 // leaves. The kernels read the page cache where it is, without the copy a
 // read makes (1 GiB: 143 ms of a core here), and at most a window a core
