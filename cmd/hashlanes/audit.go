@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashlanes/hashlanes"
@@ -92,7 +93,7 @@ func (c *command) runAudit(lists []string) {
 	var methods []*method
 	gone := map[string][]*auditKnown{}
 	for _, k := range order {
-		if !containsMethod(methods, k.alg) {
+		if !slices.Contains(methods, k.alg) {
 			methods = append(methods, k.alg)
 		}
 		if !inTree[auditKey(k.name)] {
@@ -134,15 +135,6 @@ func (c *command) runAudit(lists []string) {
 	c.auditSummary(counts, malformed)
 }
 
-func containsMethod(ms []*method, m *method) bool {
-	for _, x := range ms {
-		if x == m {
-			return true
-		}
-	}
-	return false
-}
-
 type auditCounts struct {
 	ok, changed, moved, added, missing, unreadable int
 }
@@ -159,7 +151,7 @@ func (c *command) auditFile(name string, s hashlanes.StreamSum, methods []*metho
 		c.auditLine(name, "unreadable", "", checkLine{}, nil, s.Err)
 		return
 	}
-	digest := func(m *method) []byte { return s.Sums[indexOf(methods, m)] }
+	digest := func(m *method) []byte { return s.Sums[slices.Index(methods, m)] }
 	if k := known[auditKey(name)]; k != nil {
 		k.used = true
 		if k.matches(digest(k.alg)) {
@@ -183,15 +175,6 @@ func (c *command) auditFile(name string, s hashlanes.StreamSum, methods []*metho
 	}
 	n.added++
 	c.auditLine(name, "NEW", "", checkLine{alg: methods[0]}, digest(methods[0]), nil)
-}
-
-func indexOf(ms []*method, m *method) int {
-	for i, x := range ms {
-		if x == m {
-			return i
-		}
-	}
-	return -1
 }
 
 // auditLine prints one finding: "NAME: STATUS" (OK only without --quiet,

@@ -315,9 +315,8 @@ func hexDigits(s string, n int) (string, bool) {
 	if len(s) != n {
 		return "", false
 	}
-	for i := 0; i < n; i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+	for i := range n {
+		if !isHex(s[i]) {
 			return "", false
 		}
 	}
