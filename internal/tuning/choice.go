@@ -54,6 +54,21 @@ const (
 	exploreRange = 1.3
 )
 
+// After the refinement changes the choice for a ready count, the next
+// recheckTries tries of it come every recheckEvery rounds: the kernel
+// that lost may have lost on a few rounds of a slow spell of the machine
+// that the new choice, timed after it, did not see (SHA-256's two SHA-NI
+// streams, timed on two rounds at 0.69 of their measured rate on an
+// Emerald Rapids Xeon while every kernel ran at 0.85-0.9, lost to the
+// single stream and, tried once in 32 rounds, kept 28-75% of the blocks
+// of 32 streams off the lanes for the rest of a 32 MiB run; see
+// docs/engine.md, "Lone rounds on measured rates"). Three fresh rounds
+// are a majority of a scale's five.
+const (
+	recheckEvery = 4
+	recheckTries = 3
+)
+
 // A Choice is the kernel a round with Ready streams runs: Kernel -1 for
 // the single-stream kernel (the streams one after another), else the index
 // of a multi-lane kernel; Lanes is how many of the ready streams it takes;
@@ -81,6 +96,7 @@ type Chooser struct {
 	gen      uint64  // the source generation the scales were observed on
 	observed int     // observations since the last rebuild
 	explore  [MaxReady + 1]uint8
+	recheck  [MaxReady + 1]uint8 // tries left at recheckEvery, by ready count
 	tries    uint64
 	scratch  table       // a rebuild, published only if its choices differ
 	model    [][]float64 // by kernel and lanes used: the rates' estimate, unscaled
@@ -161,10 +177,15 @@ func (c *Chooser) Explore(ready int) (k, lanes int) {
 	r := min(ready, MaxReady)
 	p := t.best[1][r]
 	if c.src.online() {
-		if c.explore[r]++; c.explore[r] >= exploreEvery {
+		every := uint8(exploreEvery)
+		if c.recheck[r] > 0 {
+			every = recheckEvery
+		}
+		if c.explore[r]++; c.explore[r] >= every {
 			c.explore[r] = 0
 			if s := t.second[r]; s.k != none {
 				c.tries++
+				c.recheck[r] = max(c.recheck[r], 1) - 1
 				p = s
 			}
 		}
@@ -215,6 +236,11 @@ func (c *Chooser) Observe(k, used, bytes int, ns int64) {
 		}
 		c.fill(&c.scratch, t.snapshot(), c.model, c.built, t, keepMargin)
 		if !c.scratch.sameChoices(t) {
+			for r := range t.best[1] {
+				if c.scratch.best[1][r].k != t.best[1][r].k {
+					c.recheck[r] = recheckTries
+				}
+			}
 			nt := new(table)
 			*nt = c.scratch
 			c.table.Store(nt)

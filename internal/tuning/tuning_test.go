@@ -320,17 +320,71 @@ func TestRecovers(t *testing.T) {
 			if rounds > tc.inRounds {
 				t.Errorf("%d rounds to choose %s for %d ready, want at most %d", rounds, tc.want, tc.ready, tc.inRounds)
 			}
-			// And it stays with the right kernel but for a try now and then.
+			// And it stays with the right kernel but for a try now and
+			// then: one in exploreEvery, and the rechecks of the kernel a
+			// change of choice left behind.
 			wrong := 0
 			for range 4 * exploreEvery {
 				if round() != tc.want {
 					wrong++
 				}
 			}
-			if wrong > 4+1 {
+			if wrong > 4+recheckTries+1 {
 				t.Errorf("%d of %d rounds ran another kernel than %s", wrong, 4*exploreEvery, tc.want)
 			}
 		})
+	}
+}
+
+// TestSlowSpell checks that a kernel timed slow on its first rounds, in a
+// spell when the whole machine ran slower, is back in use soon after the
+// spell: the choice it lost is rechecked with fresh rounds, not left to a
+// try in exploreEvery against a median of stale ones.
+func TestSlowSpell(t *testing.T) {
+	kerns := []Kernel{single, multis[0]}
+	true_ := map[string]float64{"single": 1400, "x2": 1900}
+	f := fakeFamily(t, Mode{Kind: ModeMeasure}, kerns, func(name string, _ int) time.Duration {
+		return perMB(kerns[map[string]int{"single": 0, "x2": 1}[name]], true_[name])
+	})
+	c := NewChooser(f.Source(f.mode), single, kerns[1:])
+	c.Prepare(2)
+	const ready = 8
+	round := 0
+	run := func() string {
+		k, used := c.Explore(ready)
+		kern := kerns[k+1]
+		rate := true_[kern.Name]
+		if k >= 0 {
+			rate *= kern.blockShare(used)
+		}
+		switch {
+		case round < 2 && kern.Name == "x2": // the first rounds, slower still
+			rate *= 0.6
+		case round < 40:
+			rate *= 0.87
+		}
+		round++
+		bytes := used * 64 * 256
+		c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
+		return kern.Name
+	}
+	var names []string
+	for range 2 + 40 + exploreEvery {
+		names = append(names, run())
+	}
+	if got, _ := c.Pick(ready, true); name(c, got) != "x2" {
+		t.Fatalf("after the spell the choice is %s, want x2; rounds ran %v", name(c, got), names)
+	}
+	// Within the spell, once the rechecks have seen x2 at the machine's
+	// rate of the time, x2 is the choice again.
+	single := 0
+	for _, n := range names[2:40] {
+		if n == "single" {
+			single++
+		}
+	}
+	if single > 2+recheckTries*recheckEvery {
+		t.Errorf("%d of the spell's 38 rounds ran the single-stream kernel: %v", single, names)
 	}
 }
 
