@@ -173,12 +173,9 @@ func TestStreamsAgainstStdlib(t *testing.T) {
 // the detector too, on rates measured in the process.
 func TestLanesAreUsed(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var opts []Option
-	if raceEnabled {
-		opts = append(opts, WithTuning("table:goldencove"))
-	}
 	msg := make([]byte, 1<<20)
-	forEachLaneAlgorithm(t, func(t *testing.T, a Algorithm, s *Server) {
+	// run writes 32 streams of 1 MiB in 32 KiB writes at one P.
+	run := func(t *testing.T, s *Server) Stats {
 		if !strings.Contains(s.Kernel(), "lanes") {
 			t.Skip("no multi-lane kernel at this tier")
 		}
@@ -192,23 +189,37 @@ func TestLanesAreUsed(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		st := s.Stats()
-		// Lanes must carry the streams where the rates this process
-		// measured say they win: 10% over the single stream at 32 ready
-		// streams. Where they tie, either is right (SHA-512's AVX2 4-lane
-		// kernel against crypto/sha512's AVX2 single stream on Emerald
-		// Rapids: 551 and 567 MB/s, docs/figures.md).
-		if c := s.choice.Choices(); c[31].Rate < 1.1*c[0].Rate {
-			t.Skipf("%s: lanes %.0f MB/s at 32 streams, one stream %.0f: a tie here", s.Kernel(), c[31].Rate, c[0].Rate)
+		return s.Stats()
+	}
+	// On a prior's table the choice does not move: the lanes carry the
+	// streams, and with more streams than lanes rounds run mostly full.
+	t.Run("table", func(t *testing.T) {
+		forEachLaneAlgorithm(t, func(t *testing.T, a Algorithm, s *Server) {
+			st := run(t, s)
+			if total := st.MultiBlocks + st.SingleBlocks; st.MultiBlocks < total*3/4 {
+				t.Errorf("%s: only %d of %d blocks in lanes (%+v); choices: %s", s.Kernel(), st.MultiBlocks, total, st, s.Tuning())
+			}
+			if st.MultiBlocks > st.MultiCapacity || st.MultiBlocks < st.MultiCapacity/2 {
+				t.Errorf("%s: %d blocks hashed in lanes with room for %d (%+v)", s.Kernel(), st.MultiBlocks, st.MultiCapacity, st)
+			}
+		}, WithTuning("table:goldencove"))
+	})
+	// On the rates the process measures, the choice follows the machine:
+	// in a slow spell the SHA-NI streams of the AVX2 tier can tie the
+	// single stream, and the rounds then rightly run on it. What holds
+	// whatever the choice is that the streams meet: hardly a block is
+	// hashed in a round that found one stream.
+	t.Run("measured", func(t *testing.T) {
+		if raceEnabled {
+			t.Skip("the race detector's slowdown is no machine to measure rates on")
 		}
-		if total := st.MultiBlocks + st.SingleBlocks; st.MultiBlocks < total*3/4 {
-			t.Errorf("%s: only %d of %d blocks in lanes (%+v); choices: %s", s.Kernel(), st.MultiBlocks, total, st, s.Tuning())
-		}
-		// With more streams than lanes, rounds run mostly full.
-		if st.MultiBlocks > st.MultiCapacity || st.MultiBlocks < st.MultiCapacity/2 {
-			t.Errorf("%s: %d blocks hashed in lanes with room for %d (%+v)", s.Kernel(), st.MultiBlocks, st.MultiCapacity, st)
-		}
-	}, opts...)
+		forEachLaneAlgorithm(t, func(t *testing.T, a Algorithm, s *Server) {
+			st := run(t, s)
+			if total := st.MultiBlocks + st.SingleBlocks; st.LoneBlocks > total/32 {
+				t.Errorf("%s: %d of %d blocks hashed alone (%+v); choices: %s", s.Kernel(), st.LoneBlocks, total, st, s.Tuning())
+			}
+		})
+	})
 }
 
 func TestEveryLength(t *testing.T) {

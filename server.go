@@ -124,6 +124,7 @@ type Stats struct {
 	MultiBlocks   uint64 // blocks they hashed, summed over lanes
 	MultiCapacity uint64 // blocks they would have hashed with every lane in use
 	SingleBlocks  uint64 // blocks hashed on the single-stream kernel
+	LoneBlocks    uint64 // those hashed in rounds that found one stream: no company to share lanes with
 	Tries         uint64 // rounds that ran a close runner-up to check its rate
 	Awaits        uint64 // times a lone stream, at GOMAXPROCS=1, waited for others whose writers were not runnable
 	AwaitsJoined  uint64 // those after which another stream had joined

@@ -61,6 +61,7 @@ type Server[S any] struct {
 	batches sync.Pool // *batch[S]
 	stats   struct {
 		multiCalls, multiBlocks, multiCapacity, singleBlocks atomic.Uint64
+		loneBlocks                                           atomic.Uint64
 		awaits, awaitsJoined                                 atomic.Uint64
 	}
 
@@ -82,6 +83,7 @@ type Stats struct {
 	MultiBlocks   uint64 // blocks hashed by them, summed over lanes
 	MultiCapacity uint64 // blocks they would have hashed with every lane in use
 	SingleBlocks  uint64 // blocks hashed by the single-stream kernel
+	LoneBlocks    uint64 // those hashed in rounds that found one stream: no company to share lanes with
 	Tries         uint64 // rounds that ran a close runner-up to check its rate
 	Awaits        uint64 // times a lone combiner waited for writers not yet runnable
 	AwaitsJoined  uint64 // those after which a writer had queued
@@ -94,6 +96,7 @@ func (s *Server[S]) Stats() Stats {
 		MultiBlocks:   s.stats.multiBlocks.Load(),
 		MultiCapacity: s.stats.multiCapacity.Load(),
 		SingleBlocks:  s.stats.singleBlocks.Load(),
+		LoneBlocks:    s.stats.loneBlocks.Load(),
 		Tries:         s.tries(),
 		Awaits:        s.stats.awaits.Load(),
 		AwaitsJoined:  s.stats.awaitsJoined.Load(),
@@ -257,6 +260,9 @@ func (s *Server[S]) round(k, used, nb int, states *[kernel.MaxLanes]*S, ptrs *[k
 		s.stats.multiBlocks.Add(uint64(m.Blocks(used, nb)))
 		s.stats.multiCapacity.Add(uint64(m.Blocks(m.Lanes, nb)))
 		return
+	}
+	if used == 1 {
+		s.stats.loneBlocks.Add(uint64(nb))
 	}
 	for i := range used {
 		s.single(states[i], unsafe.Slice(ptrs[i], nb*s.spec.BlockSize))
