@@ -54,16 +54,19 @@ const (
 	exploreRange = 1.3
 )
 
-// After the refinement changes the choice for a ready count, the next
-// recheckTries tries of it come every recheckEvery rounds: the kernel
-// that lost may have lost on a few rounds of a slow spell of the machine
-// that the new choice, timed after it, did not see (SHA-256's two SHA-NI
-// streams, timed on two rounds at 0.69 of their measured rate on an
-// Emerald Rapids Xeon while every kernel ran at 0.85-0.9, lost to the
-// single stream and, tried once in 32 rounds, kept 28-75% of the blocks
-// of 32 streams off the lanes for the rest of a 32 MiB run; see
-// docs/engine.md, "Lone rounds on measured rates"). Three fresh rounds
-// are a majority of a scale's five.
+// After the refinement changes the choice for a ready count, the kernel
+// it chose before is tried recheckTries times, every recheckEvery rounds,
+// however far behind its estimate now is: it may have lost on a few
+// rounds of a slow spell of the machine that the new choice, timed after
+// it, did not see. SHA-256's two SHA-NI streams, timed on two rounds at
+// 0.69 of their measured rate on an Emerald Rapids Xeon while every
+// kernel ran at 0.85-0.9, lost to the single stream and, tried once in 32
+// rounds, kept 28-75% of the blocks of 32 streams off the lanes for the
+// rest of a 32 MiB run; hashing /usr, three rounds of theirs disturbed to
+// 200-540 MB/s put them out of a runner-up's range for good, and the
+// streams ran one after another to the end (docs/engine.md, "Lone rounds
+// on measured rates"). Three fresh rounds are a majority of a scale's
+// five.
 const (
 	recheckEvery = 4
 	recheckTries = 3
@@ -97,6 +100,7 @@ type Chooser struct {
 	observed int     // observations since the last rebuild
 	explore  [MaxReady + 1]uint8
 	recheck  [MaxReady + 1]uint8 // tries left at recheckEvery, by ready count
+	loser    [MaxReady + 1]pick  // the choice a change of choice replaced, to recheck
 	tries    uint64
 	scratch  table       // a rebuild, published only if its choices differ
 	model    [][]float64 // by kernel and lanes used: the rates' estimate, unscaled
@@ -177,15 +181,17 @@ func (c *Chooser) Explore(ready int) (k, lanes int) {
 	r := min(ready, MaxReady)
 	p := t.best[1][r]
 	if c.src.online() {
-		every := uint8(exploreEvery)
 		if c.recheck[r] > 0 {
-			every = recheckEvery
-		}
-		if c.explore[r]++; c.explore[r] >= every {
+			if c.explore[r]++; c.explore[r] >= recheckEvery {
+				c.explore[r] = 0
+				c.recheck[r]--
+				c.tries++
+				p = c.loser[r]
+			}
+		} else if c.explore[r]++; c.explore[r] >= exploreEvery {
 			c.explore[r] = 0
 			if s := t.second[r]; s.k != none {
 				c.tries++
-				c.recheck[r] = max(c.recheck[r], 1) - 1
 				p = s
 			}
 		}
@@ -238,7 +244,7 @@ func (c *Chooser) Observe(k, used, bytes int, ns int64) {
 		if !c.scratch.sameChoices(t) {
 			for r := range t.best[1] {
 				if c.scratch.best[1][r].k != t.best[1][r].k {
-					c.recheck[r] = recheckTries
+					c.recheck[r], c.loser[r] = recheckTries, t.best[1][r]
 				}
 			}
 			nt := new(table)

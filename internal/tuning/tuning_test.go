@@ -336,55 +336,66 @@ func TestRecovers(t *testing.T) {
 	}
 }
 
-// TestSlowSpell checks that a kernel timed slow on its first rounds, in a
-// spell when the whole machine ran slower, is back in use soon after the
-// spell: the choice it lost is rechecked with fresh rounds, not left to a
-// try in exploreEvery against a median of stale ones.
+// TestSlowSpell checks that a kernel timed slow on a few rounds, in a
+// spell when the whole machine ran slower or in a burst that stalled its
+// rounds, is back in use soon after: the choice it lost is rechecked with
+// fresh rounds, not left to a try in exploreEvery against a median of
+// stale ones, nor left out for good when its estimate fell out of a
+// runner-up's range.
 func TestSlowSpell(t *testing.T) {
 	kerns := []Kernel{single, multis[0]}
 	true_ := map[string]float64{"single": 1400, "x2": 1900}
-	f := fakeFamily(t, Mode{Kind: ModeMeasure}, kerns, func(name string, _ int) time.Duration {
-		return perMB(kerns[map[string]int{"single": 0, "x2": 1}[name]], true_[name])
-	})
-	c := NewChooser(f.Source(f.mode), single, kerns[1:])
-	c.Prepare(2)
-	const ready = 8
-	round := 0
-	run := func() string {
-		k, used := c.Explore(ready)
-		kern := kerns[k+1]
-		rate := true_[kern.Name]
-		if k >= 0 {
-			rate *= kern.blockShare(used)
-		}
-		switch {
-		case round < 2 && kern.Name == "x2": // the first rounds, slower still
-			rate *= 0.6
-		case round < 40:
-			rate *= 0.87
-		}
-		round++
-		bytes := used * 64 * 256
-		c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
-		return kern.Name
-	}
-	var names []string
-	for range 2 + 40 + exploreEvery {
-		names = append(names, run())
-	}
-	if got, _ := c.Pick(ready, true); name(c, got) != "x2" {
-		t.Fatalf("after the spell the choice is %s, want x2; rounds ran %v", name(c, got), names)
-	}
-	// Within the spell, once the rechecks have seen x2 at the machine's
-	// rate of the time, x2 is the choice again.
-	single := 0
-	for _, n := range names[2:40] {
-		if n == "single" {
-			single++
-		}
-	}
-	if single > 2+recheckTries*recheckEvery {
-		t.Errorf("%d of the spell's 38 rounds ran the single-stream kernel: %v", single, names)
+	for _, tc := range []struct {
+		name string
+		// speed is the share of its rate kernel k runs at in round i.
+		speed func(i int, k string) float64
+	}{
+		// The first rounds of x2 slower still than the spell.
+		{"spell", func(i int, k string) float64 {
+			switch {
+			case i < 2 && k == "x2":
+				return 0.6
+			case i < 40:
+				return 0.87
+			}
+			return 1
+		}},
+		// Three rounds of x2 stalled to a sixth of its rate.
+		{"burst", func(i int, k string) float64 {
+			if i >= 20 && i < 23 && k == "x2" {
+				return 0.16
+			}
+			return 1
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := fakeFamily(t, Mode{Kind: ModeMeasure}, kerns, func(name string, _ int) time.Duration {
+				return perMB(kerns[map[string]int{"single": 0, "x2": 1}[name]], true_[name])
+			})
+			c := NewChooser(f.Source(f.mode), single, kerns[1:])
+			c.Prepare(2)
+			const ready = 8
+			var names []string
+			for i := range 40 + exploreEvery {
+				k, used := c.Explore(ready)
+				kern := kerns[k+1]
+				rate := true_[kern.Name] * tc.speed(i, kern.Name)
+				if k >= 0 {
+					rate *= kern.blockShare(used)
+				}
+				bytes := used * 64 * 256
+				c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
+				names = append(names, kern.Name)
+			}
+			if got, _ := c.Pick(ready, true); name(c, got) != "x2" {
+				t.Fatalf("the choice is %s after the slow rounds, want x2; rounds ran %v", name(c, got), names)
+			}
+			// Once the rechecks have seen x2 at the machine's rate of the
+			// time, x2 is the choice again.
+			if single := strings.Count(strings.Join(names, " "), "single"); single > 3+recheckTries*recheckEvery {
+				t.Errorf("%d of %d rounds ran the single-stream kernel: %v", single, len(names), names)
+			}
+		})
 	}
 }
 
