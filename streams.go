@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
 )
@@ -95,7 +96,7 @@ func SumStreams(ctx context.Context, algs []Algorithm, n int, open func(i int) (
 	if jobs == 0 {
 		return ctx.Err()
 	}
-	ord := newOrderer(n, max(4*jobs, 1024), done)
+	ord := newOrderer(n, max(4*jobs, resultWindow(algs, o.perStream != nil || o.hashes != nil)), done)
 	algsOf := o.perStream
 	if algsOf == nil {
 		algsOf = func(int) []Algorithm { return algs }
@@ -289,6 +290,37 @@ func hashAhead(ctx context.Context, hs []hash.Hash, r io.Reader) (int64, error) 
 	return size, err
 }
 
+// resultBudget is about the memory the results waiting for delivery in
+// order may take: streams may be taken up to resultWindow beyond the first
+// undelivered one. The window is what lets a large stream hash in lanes
+// beside others: with room for 1,024 results the workers ran past a large
+// file into a thousand small ones, then stopped, and the large file hashed
+// alone. Hashing /usr/lib and /usr/share with SHA-256 (108,000 files; one
+// of 297 MB, eight of 64-146 MB), windows of 1,024, 16,384 and 65,536
+// results took 3.06, 2.97 and 2.64 s (medians of 4, Emerald Rapids, two
+// cores; docs/figures.md, "The result window"), 65,536 results of one
+// digest being about 7 MiB.
+const (
+	resultBudget = 6 << 20
+	maxWindow    = 1 << 16
+	// A result of unknown digests (per-stream algorithms, other hashers)
+	// is counted as this many bytes.
+	unknownResultBytes = 256
+)
+
+// resultWindow is how many results fit resultBudget, each with a digest
+// of every algorithm in algs, or of unknown size when other is set.
+func resultWindow(algs []Algorithm, other bool) int {
+	per := int(unsafe.Sizeof(StreamSum{})) + 1 // a slot of the ring and its ready flag
+	for _, a := range algs {
+		per += int(unsafe.Sizeof([]byte(nil))) + a.Size()
+	}
+	if other {
+		per = max(per, unknownResultBytes)
+	}
+	return min(maxWindow, resultBudget/per)
+}
+
 // orderer hands out stream indices in order and delivers results in order.
 // At most window streams may be taken beyond the first undelivered one, so
 // results waiting for a slow earlier stream stay bounded.
@@ -305,6 +337,7 @@ type orderer struct {
 }
 
 func newOrderer(n, window int, done func(int, StreamSum)) *orderer {
+	window = min(window, n) // the ring never needs more slots than streams
 	o := &orderer{n: n, window: window, ready: make([]bool, window), results: make([]StreamSum, window), done: done}
 	o.cond.L = &o.mu
 	return o
