@@ -9,6 +9,11 @@ package blake3tree
 //go:noescape
 func compressChunks16(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, flags uint32)
 
+// compressChunksVar16 compresses 16 chunks at ptrs, lane i's counter in ctr[0][i] (low) and ctr[1][i] (high), from key with flags: lane i up to its block ends[0][i], whose length is ends[1][i] and whose flags also have ends[2][i] (CHUNK_END and, for a root, ROOT). It runs blocks blocks, one more than the largest ends[0][i], reading that many 64-byte blocks at every lane's pointer, and writes the chaining values (a root's first output words) word-major to cvs.
+//
+//go:noescape
+func compressChunksVar16(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, ends *[3][16]uint32, blocks int, flags uint32)
+
 // compressParents16 compresses the 16 parents of the 32 chaining values in (word-major, children 2p and 2p+1 of parent p) from key with flags, and writes theirs word-major to out.
 //
 //go:noescape

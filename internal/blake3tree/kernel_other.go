@@ -19,3 +19,7 @@ func cpuHasKernels() bool { return false }
 func compressChunk1(cv *[8]uint32, buf *[1024]byte, blocks int, lastLen uint32, counter uint64, flags uint32, lastFlags uint32) {
 	panic("unreachable")
 }
+
+func compressChunksVar16(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, ends *[3][16]uint32, blocks int, flags uint32) {
+	panic("unreachable")
+}

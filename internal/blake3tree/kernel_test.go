@@ -130,3 +130,66 @@ func BenchmarkSum256Small(b *testing.B) {
 		Sum256Small(dst, p)
 	}
 }
+
+// TestChunksVar16 pins the kernel of chunks of their own lengths to
+// lukechampine.com/blake3's compression, lane by lane: every length of a
+// last block, roots among the lanes, lanes that end blocks before others.
+func TestChunksVar16(t *testing.T) {
+	cputest.RequireFlag(t, haveKernels && cpuHasKernels(), "avx512")
+	r := rand.New(rand.NewPCG(7, 8))
+	bufs := make([][chunk]byte, 16)
+	for _, m := range []Mode{Hash(), Keyed(&[32]byte{1, 2, 3}), DeriveKey("ctx")} {
+		for round := range 300 {
+			var cvs [8][16]uint32
+			var ptrs [16]*byte
+			var ctr [2][16]uint32
+			var ends [3][16]uint32
+			lens := make([]int, 16)
+			roots := make([]bool, 16)
+			blocks := 0
+			for i := range 16 {
+				lens[i] = r.IntN(chunk + 1)
+				if round%3 == 0 {
+					lens[i] = 1 + r.IntN(64) // one short block in every lane
+				}
+				roots[i] = r.IntN(2) == 0
+				clear(bufs[i][:])
+				for k := range lens[i] {
+					bufs[i][k] = byte(r.Uint32())
+				}
+				ptrs[i] = &bufs[i][0]
+				c := uint64(r.IntN(20))
+				if roots[i] {
+					c = 0
+				}
+				ctr[0][i], ctr[1][i] = uint32(c), uint32(c>>32)
+				nb := max(1, (lens[i]+63)/64)
+				ends[0][i] = uint32(nb - 1)
+				ends[1][i] = uint32(lens[i] - 64*(nb-1))
+				ends[2][i] = guts.FlagChunkEnd
+				if roots[i] {
+					ends[2][i] |= guts.FlagRoot
+				}
+				blocks = max(blocks, nb)
+			}
+			compressChunksVar16(&cvs, &ptrs, &m.Key, &ctr, &ends, blocks, m.Flags)
+			for i := range 16 {
+				c := uint64(ctr[0][i]) | uint64(ctr[1][i])<<32
+				n := guts.CompressChunk(bufs[i][:lens[i]], &m.Key, c, m.Flags)
+				var want [8]uint32
+				if roots[i] {
+					n.Flags |= guts.FlagRoot
+					out := guts.CompressNode(n)
+					copy(want[:], out[:8])
+				} else {
+					want = guts.ChainingValue(n)
+				}
+				for w := range 8 {
+					if cvs[w][i] != want[w] {
+						t.Fatalf("mode %x round %d lane %d (%d bytes, root %v) word %d: %08x, want %08x", m.Flags, round, i, lens[i], roots[i], w, cvs[w][i], want[w])
+					}
+				}
+			}
+		}
+	}
+}

@@ -34,7 +34,8 @@ const (
 
 func main() {
 	ConstraintExpr("amd64,!purego")
-	chunks16()
+	chunks16(false)
+	chunks16(true)
 	parents16()
 	chunk1()
 	Generate()
@@ -103,13 +104,33 @@ func half(v [16]reg.VecVirtual, g [4][4]int, m [4][2]Op, pipe *transpose.Deferre
 	mix(false, 8, 7)
 }
 
-// chunks16 compresses 16 whole chunks.
-func chunks16() {
-	TEXT("compressChunks16", 0, "func(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, flags uint32)")
-	Pragma("noescape")
-	Doc("compressChunks16 compresses the 16 chunks of 1 KiB at ptrs, lane i's counter in ctr[0][i] (low) and ctr[1][i] (high), from key with flags, and writes their chaining values word-major to cvs.")
+// chunks16 compresses 16 whole chunks; with variable, 16 chunks each of
+// its own length, up to its own last block (the lanes of several short
+// messages, or their last chunks, which may be the root): a lane's state
+// stops changing after its last block, which is the one that carries its
+// CHUNK_END, its other last flags and its length, all picked per lane by
+// opmasks.
+func chunks16(variable bool) {
 	const row = 64 // one message word of the 16 lanes
+	name, sig := "compressChunks16", "func(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, flags uint32)"
+	if variable {
+		name, sig = "compressChunksVar16", "func(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, ends *[3][16]uint32, blocks int, flags uint32)"
+	}
+	TEXT(name, 0, sig)
+	Pragma("noescape")
+	if variable {
+		Doc("compressChunksVar16 compresses 16 chunks at ptrs, lane i's counter in ctr[0][i] (low) and ctr[1][i] (high), from key with flags: lane i up to its block ends[0][i], whose length is ends[1][i] and whose flags also have ends[2][i] (CHUNK_END and, for a root, ROOT). It runs blocks blocks, one more than the largest ends[0][i], reading that many 64-byte blocks at every lane's pointer, and writes the chaining values (a root's first output words) word-major to cvs.")
+	} else {
+		Doc("compressChunks16 compresses the 16 chunks of 1 KiB at ptrs, lane i's counter in ctr[0][i] (low) and ctr[1][i] (high), from key with flags, and writes their chaining values word-major to cvs.")
+	}
 	bufs := stack.Aligned(2 * 16 * row)
+	// The chaining values before a block (variable), addressed from the
+	// stack pointer, not from a register of their own: the kernel uses
+	// all but one. They are stored and read back once a block.
+	var saved Mem
+	if variable {
+		saved = AllocLocal(8 * 64)
+	}
 	cvs := Load(Param("cvs"), GP64())
 	pp := Load(Param("ptrs"), GP64())
 	kp := Load(Param("key"), GP64())
@@ -118,7 +139,13 @@ func chunks16() {
 	ivp := GP64()
 	LEAQ(ivConst(), ivp)
 	nb := GP64()
-	MOVQ(U32(16), nb)
+	var ends reg.Register
+	if variable {
+		ends = Load(Param("ends"), GP64())
+		Load(Param("blocks"), nb)
+	} else {
+		MOVQ(U32(16), nb)
+	}
 	pl := transpose.NewPipeline(bufs, 16*row, 64, nb)
 
 	var h [8]reg.VecVirtual
@@ -131,7 +158,8 @@ func chunks16() {
 	first.Flush()
 
 	f := GP32() // this block's flags
-	Label("chunks16_loop")
+	loop := name + "_loop"
+	Label(loop)
 	pl.Begin()
 	MOVL(flags, f)
 	// CHUNK_START on the first block, CHUNK_END on the last.
@@ -143,11 +171,13 @@ func chunks16() {
 	CMPQ(pl.Off, U8(0))
 	CMOVLNE(zero, t)
 	ORL(t, f)
-	u := GP32()
-	MOVL(U32(flagChunkEnd), u)
-	CMPQ(pl.Off, U32(15*64))
-	CMOVLNE(zero, u)
-	ORL(u, f)
+	if !variable {
+		u := GP32()
+		MOVL(U32(flagChunkEnd), u)
+		CMPQ(pl.Off, U32(15*64))
+		CMOVLNE(zero, u)
+		ORL(u, f)
+	}
 
 	var v [16]reg.VecVirtual
 	copy(v[:8], h[:])
@@ -162,6 +192,26 @@ func chunks16() {
 	MOVL(U32(64), bl)
 	VPBROADCASTD(bl, v[14])
 	VPBROADCASTD(f, v[15])
+	var done reg.Register
+	if variable {
+		// The lanes whose last block this is take its length and their
+		// last flags; the lanes past their last (done) get their chaining
+		// value back from saved after the rounds, which change every lane.
+		idx := GP64()
+		MOVQ(pl.Off, idx)
+		SHRQ(U8(6), idx)
+		b := ZMM()
+		VPBROADCASTD(idx.As32(), b)
+		end, d := K(), K()
+		VPCMPEQD(Mem{Base: ends}, b, end)
+		VPCMPUD(U8(6), Mem{Base: ends}, b, d) // block > ends[0][i]
+		VMOVDQU32(Mem{Base: ends, Disp: 64}, end, v[14])
+		VPORD(Mem{Base: ends, Disp: 128}, v[15], end, v[15])
+		done = d
+		for i := range h {
+			VMOVDQU32(h[i], saved.Offset(64*i))
+		}
+	}
 
 	var pipe transpose.Deferred
 	message(&pipe, pp, pl.Next, pl.Nxt)
@@ -179,10 +229,13 @@ func chunks16() {
 	pipe.Flush()
 	for i := range 8 {
 		VPXORD(v[i+8], v[i], h[i])
+		if variable {
+			VMOVDQU32(saved.Offset(64*i), done, h[i])
+		}
 	}
 	pl.End()
 	DECQ(nb)
-	JNZ(LabelRef("chunks16_loop"))
+	JNZ(LabelRef(loop))
 	for i := range h {
 		VMOVDQU32(h[i], Mem{Base: cvs, Disp: 64 * i})
 	}
