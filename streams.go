@@ -115,6 +115,7 @@ func streamWorker(ctx context.Context, algsOf func(int) []Algorithm, hashes func
 	var hs []hash.Hash
 	buf := streamPool.Get().(*[streamBuffer]byte)
 	defer streamPool.Put(buf)
+	wake := make(chan struct{}, 1) // for blake3Whole
 	for {
 		i, ok := ord.take()
 		if !ok {
@@ -145,13 +146,33 @@ func streamWorker(ctx context.Context, algsOf func(int) []Algorithm, hashes func
 			if hashes != nil {
 				hs = append(hs, hashes(i)...)
 			}
-			s.Size, s.Err = hashStream(ctx, hs, r, buf[:], ahead)
+			whole := false
+			var read int
+			if len(hs) == 1 && hs[0] == hashers[BLAKE3] && blake3tree.HaveMany() {
+				// A short stream of BLAKE3 alone is read whole and hashed in
+				// lanes with other workers' (blake3many.go).
+				read, whole, s.Err = readWhole(r, buf[:], min(blake3tree.ManyMax, len(buf)-1))
+				if whole {
+					select {
+					case <-wake: // no token is left over, but be sure
+					default:
+					}
+					w := wholeStream{msg: buf[:read], wake: wake}
+					blake3Whole.sum(&w)
+					s.Size, s.Sums = int64(read), [][]byte{append([]byte(nil), w.sum[:]...)}
+				} else if s.Err == nil {
+					hs[0].Write(buf[:read])
+				}
+			}
+			if !whole && s.Err == nil {
+				s.Size, s.Err = hashStream(ctx, hs, r, buf[:], ahead, int64(read))
+			}
 			if c, ok := r.(io.Closer); ok {
 				if err := c.Close(); err != nil && s.Err == nil {
 					s.Err = err
 				}
 			}
-			if s.Err == nil {
+			if s.Err == nil && !whole {
 				s.Sums = make([][]byte, len(hs))
 				for k, h := range hs {
 					s.Sums[k] = h.Sum(nil)
@@ -168,9 +189,8 @@ func streamWorker(ctx context.Context, algsOf func(int) []Algorithm, hashes func
 
 // hashStream writes r to every hasher; small streams are read in the
 // worker's own buffer, large ones ahead by a reader goroutine while a
-// token of ahead is free.
-func hashStream(ctx context.Context, hs []hash.Hash, r io.Reader, buf []byte, ahead chan struct{}) (int64, error) {
-	var size int64
+// token of ahead is free. size is what was read of r before.
+func hashStream(ctx context.Context, hs []hash.Hash, r io.Reader, buf []byte, ahead chan struct{}, size int64) (int64, error) {
 	for {
 		if size >= readAheadAfter {
 			select {

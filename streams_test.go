@@ -392,3 +392,56 @@ func TestReadAheadBounded(t *testing.T) {
 		t.Errorf("%d streams read ahead at once, want 1 to %d", m, aheadStreams())
 	}
 }
+
+// TestSumStreamsBLAKE3Whole checks the short streams of BLAKE3 alone,
+// which are read whole and hashed in lanes across the workers' streams
+// (blake3many.go): every length class around a chunk and a chunk group,
+// read in odd pieces, at one P and two, with a stream that fails mid-read
+// among them.
+func TestSumStreamsBLAKE3Whole(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	var msgs [][]byte
+	for c := 0; c <= 66; c += 1 + c/8 {
+		for _, d := range []int{-1, 0, 1, 500} {
+			if n := c*1024 + d; n >= 0 {
+				msg := make([]byte, n)
+				for j := range msg {
+					msg[j] = byte(r.Uint32())
+				}
+				msgs = append(msgs, msg)
+			}
+		}
+	}
+	const failing = 7
+	for _, procs := range []int{1, 2} {
+		for _, jobs := range []int{1, 3, 64} {
+			t.Run(fmt.Sprintf("procs=%d/jobs=%d", procs, jobs), func(t *testing.T) {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				next := 0
+				err := SumStreams(context.Background(), []Algorithm{BLAKE3}, len(msgs),
+					func(i int) (io.Reader, error) {
+						if i == failing {
+							return iotest.TimeoutReader(iotest.OneByteReader(bytes.NewReader(msgs[i]))), nil
+						}
+						return iotest.HalfReader(bytes.NewReader(msgs[i])), nil
+					},
+					func(i int, s StreamSum) {
+						next++
+						if i == failing {
+							if !errors.Is(s.Err, iotest.ErrTimeout) {
+								t.Errorf("stream %d: %v, want the reader's error", i, s.Err)
+							}
+							return
+						}
+						want := Sum(BLAKE3, msgs[i])
+						if s.Err != nil || s.Size != int64(len(msgs[i])) || len(s.Sums) != 1 || !bytes.Equal(s.Sums[0], want) {
+							t.Fatalf("stream %d (%d bytes): %x, %v, size %d; want %x", i, len(msgs[i]), s.Sums, s.Err, s.Size, want)
+						}
+					}, WithJobs(jobs))
+				if err != nil || next != len(msgs) {
+					t.Fatalf("%v after %d streams", err, next)
+				}
+			})
+		}
+	}
+}
