@@ -318,9 +318,14 @@ type b3run struct {
 	m *b3method
 }
 
-// method is what the command hashes with: zeebo's hasher for small
-// files, the chunk tree for large ones.
+// method is what the command hashes with: the chunk tree for large files;
+// for small ones the library's BLAKE3 (short files in lanes across files)
+// where it is the plain 32-byte hash, else zeebo's hasher.
 func (m *b3method) method() *method {
+	if m.mode == blake3tree.Hash() && m.outLen == 32 {
+		lib, _ := methodNamed("blake3")
+		return lib
+	}
 	return &method{name: "blake3", tag: "BLAKE3", size: m.outLen, newHash: m.newHash, split: blake3Splitter(m.mode, m.outLen)}
 }
 
