@@ -23,7 +23,7 @@ func main() {
 		// The command's live heap is the list of names to hash and fixed
 		// buffers; half the collector's default headroom keeps a tree like
 		// /usr under the 64 MiB bound at 1-2% of the CPU in collection
-		// (docs/figures.md, "Memory").
+		// (docs/figures.md, "The result window").
 		debug.SetGCPercent(gcPercent)
 	}
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
