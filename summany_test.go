@@ -2,15 +2,18 @@ package hashlanes
 
 import (
 	"bytes"
+	"context"
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sync"
 	"testing"
+	"testing/iotest"
 
 	"github.com/hashlanes/hashlanes/internal/reference"
 	"github.com/hashlanes/hashlanes/internal/tuning"
@@ -356,4 +359,45 @@ func TestManyMinMsgs(t *testing.T) {
 			t.Errorf("measured SHA-1 cut-off %d", n)
 		}
 	}
+}
+
+// FuzzBLAKE3Many: BLAKE3 of many messages, in lanes across them, through
+// SumMany and through SumStreams (where short streams of BLAKE3 alone are
+// read whole and hashed together), equals the reference's message by
+// message. The messages are windows of data repeated to chunk-crossing
+// lengths.
+func FuzzBLAKE3Many(f *testing.F) {
+	f.Add([]byte("hello"), uint8(3), uint16(1500))
+	f.Add(bytes.Repeat([]byte{1, 2, 3}, 700), uint8(40), uint16(7))
+	f.Fuzz(func(t *testing.T, data []byte, count uint8, step uint16) {
+		if len(data) == 0 {
+			data = []byte{0}
+		}
+		msgs := make([][]byte, int(count)%48)
+		for i := range msgs {
+			n := (i * int(step)) % (70 << 10)
+			msgs[i] = bytes.Repeat(data, n/len(data)+1)[:n]
+		}
+		want := loopSum(BLAKE3, msgs)
+		for i, m := range msgs {
+			if ref := refSum(BLAKE3, m); !bytes.Equal(want[32*i:32*i+32], ref) {
+				t.Fatalf("message %d: the loop differs from the reference", i)
+			}
+		}
+		if got := SumMany(BLAKE3, nil, msgs); !bytes.Equal(got, want) {
+			t.Fatalf("SumMany differs from the reference")
+		}
+		next := 0
+		SumStreams(context.Background(), []Algorithm{BLAKE3}, len(msgs),
+			func(i int) (io.Reader, error) { return iotest.HalfReader(bytes.NewReader(msgs[i])), nil },
+			func(i int, s StreamSum) {
+				if s.Err != nil || !bytes.Equal(s.Sums[0], want[32*i:32*i+32]) {
+					t.Fatalf("SumStreams, stream %d of %d bytes: %x, %v", i, len(msgs[i]), s.Sums, s.Err)
+				}
+				next++
+			}, WithJobs(int(count)%9+1))
+		if next != len(msgs) {
+			t.Fatalf("%d of %d streams delivered", next, len(msgs))
+		}
+	})
 }
