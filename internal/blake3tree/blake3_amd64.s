@@ -4202,3 +4202,3792 @@ DATA blake3rows<>+1780(SB)/4, $0x00000000
 DATA blake3rows<>+1784(SB)/4, $0x00000000
 DATA blake3rows<>+1788(SB)/4, $0x00000000
 GLOBL blake3rows<>(SB), RODATA|NOPTR, $1792
+
+// func compressChunks8(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, flags uint32, lane int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·compressChunks8(SB), $832-48
+	MOVQ         cvs+0(FP), AX
+	MOVQ         ptrs+8(FP), CX
+	MOVQ         key+16(FP), DX
+	MOVQ         ctr+24(FP), BX
+	MOVL         flags+32(FP), SI
+	MOVQ         lane+40(FP), DI
+	MOVQ         $0x00000010, R8
+	SHLQ         $0x02, DI
+	ADDQ         DI, AX
+	ADDQ         DI, BX
+	SHLQ         $0x01, DI
+	ADDQ         DI, CX
+	VPBROADCASTD (DX), Y0
+	VMOVDQU      Y0, (SP)
+	VPBROADCASTD 4(DX), Y0
+	VMOVDQU      Y0, 32(SP)
+	VPBROADCASTD 8(DX), Y0
+	VMOVDQU      Y0, 64(SP)
+	VPBROADCASTD 12(DX), Y0
+	VMOVDQU      Y0, 96(SP)
+	VPBROADCASTD 16(DX), Y0
+	VMOVDQU      Y0, 128(SP)
+	VPBROADCASTD 20(DX), Y0
+	VMOVDQU      Y0, 160(SP)
+	VPBROADCASTD 24(DX), Y0
+	VMOVDQU      Y0, 192(SP)
+	VPBROADCASTD 28(DX), Y0
+	VMOVDQU      Y0, 224(SP)
+	LEAQ         blake3iv<>+0(SB), DX
+	XORQ         DI, DI
+
+compressChunks8_loop:
+	MOVQ         (CX), R9
+	VMOVDQU      (R9)(DI*1), Y0
+	MOVQ         8(CX), R9
+	VMOVDQU      (R9)(DI*1), Y1
+	MOVQ         16(CX), R9
+	VMOVDQU      (R9)(DI*1), Y2
+	MOVQ         24(CX), R9
+	VMOVDQU      (R9)(DI*1), Y3
+	MOVQ         32(CX), R9
+	VMOVDQU      (R9)(DI*1), Y4
+	MOVQ         40(CX), R9
+	VMOVDQU      (R9)(DI*1), Y5
+	MOVQ         48(CX), R9
+	VMOVDQU      (R9)(DI*1), Y6
+	MOVQ         56(CX), R9
+	VMOVDQU      (R9)(DI*1), Y7
+	VPUNPCKLDQ   Y1, Y0, Y8
+	VPUNPCKHDQ   Y1, Y0, Y0
+	VPUNPCKLDQ   Y3, Y2, Y1
+	VPUNPCKHDQ   Y3, Y2, Y2
+	VPUNPCKLQDQ  Y1, Y8, Y3
+	VPUNPCKHQDQ  Y1, Y8, Y1
+	VPUNPCKLQDQ  Y2, Y0, Y8
+	VPUNPCKHQDQ  Y2, Y0, Y0
+	VPUNPCKLDQ   Y5, Y4, Y2
+	VPUNPCKHDQ   Y5, Y4, Y4
+	VPUNPCKLDQ   Y7, Y6, Y5
+	VPUNPCKHDQ   Y7, Y6, Y6
+	VPUNPCKLQDQ  Y5, Y2, Y7
+	VPUNPCKHQDQ  Y5, Y2, Y2
+	VPUNPCKLQDQ  Y6, Y4, Y5
+	VPUNPCKHQDQ  Y6, Y4, Y4
+	VPERM2I128   $0x20, Y7, Y3, Y6
+	VPERM2I128   $0x31, Y7, Y3, Y3
+	VPERM2I128   $0x20, Y2, Y1, Y7
+	VPERM2I128   $0x31, Y2, Y1, Y1
+	VPERM2I128   $0x20, Y5, Y8, Y2
+	VPERM2I128   $0x31, Y5, Y8, Y5
+	VPERM2I128   $0x20, Y4, Y0, Y8
+	VPERM2I128   $0x31, Y4, Y0, Y0
+	VMOVDQU      Y6, 256(SP)
+	VMOVDQU      Y7, 288(SP)
+	VMOVDQU      Y2, 320(SP)
+	VMOVDQU      Y8, 352(SP)
+	VMOVDQU      Y3, 384(SP)
+	VMOVDQU      Y1, 416(SP)
+	VMOVDQU      Y5, 448(SP)
+	VMOVDQU      Y0, 480(SP)
+	MOVQ         (CX), R9
+	VMOVDQU      32(R9)(DI*1), Y0
+	MOVQ         8(CX), R9
+	VMOVDQU      32(R9)(DI*1), Y1
+	MOVQ         16(CX), R9
+	VMOVDQU      32(R9)(DI*1), Y2
+	MOVQ         24(CX), R9
+	VMOVDQU      32(R9)(DI*1), Y3
+	MOVQ         32(CX), R9
+	VMOVDQU      32(R9)(DI*1), Y4
+	MOVQ         40(CX), R9
+	VMOVDQU      32(R9)(DI*1), Y5
+	MOVQ         48(CX), R9
+	VMOVDQU      32(R9)(DI*1), Y6
+	MOVQ         56(CX), R9
+	VMOVDQU      32(R9)(DI*1), Y7
+	VPUNPCKLDQ   Y1, Y0, Y8
+	VPUNPCKHDQ   Y1, Y0, Y0
+	VPUNPCKLDQ   Y3, Y2, Y1
+	VPUNPCKHDQ   Y3, Y2, Y2
+	VPUNPCKLQDQ  Y1, Y8, Y3
+	VPUNPCKHQDQ  Y1, Y8, Y1
+	VPUNPCKLQDQ  Y2, Y0, Y8
+	VPUNPCKHQDQ  Y2, Y0, Y0
+	VPUNPCKLDQ   Y5, Y4, Y2
+	VPUNPCKHDQ   Y5, Y4, Y4
+	VPUNPCKLDQ   Y7, Y6, Y5
+	VPUNPCKHDQ   Y7, Y6, Y6
+	VPUNPCKLQDQ  Y5, Y2, Y7
+	VPUNPCKHQDQ  Y5, Y2, Y2
+	VPUNPCKLQDQ  Y6, Y4, Y5
+	VPUNPCKHQDQ  Y6, Y4, Y4
+	VPERM2I128   $0x20, Y7, Y3, Y6
+	VPERM2I128   $0x31, Y7, Y3, Y3
+	VPERM2I128   $0x20, Y2, Y1, Y7
+	VPERM2I128   $0x31, Y2, Y1, Y1
+	VPERM2I128   $0x20, Y5, Y8, Y2
+	VPERM2I128   $0x31, Y5, Y8, Y5
+	VPERM2I128   $0x20, Y4, Y0, Y8
+	VPERM2I128   $0x31, Y4, Y0, Y0
+	VMOVDQU      Y6, 512(SP)
+	VMOVDQU      Y7, 544(SP)
+	VMOVDQU      Y2, 576(SP)
+	VMOVDQU      Y8, 608(SP)
+	VMOVDQU      Y3, 640(SP)
+	VMOVDQU      Y1, 672(SP)
+	VMOVDQU      Y5, 704(SP)
+	VMOVDQU      Y0, 736(SP)
+	MOVL         SI, R9
+	XORL         R10, R10
+	MOVL         $0x00000001, R11
+	CMPQ         DI, $0x00
+	CMOVLNE      R10, R11
+	ORL          R11, R9
+	MOVL         $0x00000002, R11
+	CMPQ         DI, $0x000003c0
+	CMOVLNE      R10, R11
+	ORL          R11, R9
+	MOVL         $0x00000040, R10
+	VMOVD        R10, X14
+	VPBROADCASTD X14, Y14
+	VMOVD        R9, X15
+	VPBROADCASTD X15, Y15
+	VMOVDQU      (SP), Y0
+	VMOVDQU      32(SP), Y1
+	VMOVDQU      64(SP), Y2
+	VMOVDQU      96(SP), Y3
+	VMOVDQU      128(SP), Y4
+	VMOVDQU      160(SP), Y5
+	VMOVDQU      192(SP), Y6
+	VMOVDQU      224(SP), Y7
+	VPBROADCASTD (DX), Y8
+	VPBROADCASTD 4(DX), Y9
+	VPBROADCASTD 8(DX), Y10
+	VPBROADCASTD 12(DX), Y11
+	VMOVDQU      (BX), Y12
+	VMOVDQU      64(BX), Y13
+	VPADDD       Y4, Y0, Y0
+	VPADDD       256(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       320(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       384(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       448(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       288(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       352(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       416(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       480(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       512(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       576(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       640(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       704(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       544(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       608(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       672(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       736(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       320(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       352(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       480(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       384(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       448(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       576(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       256(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       672(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       288(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       640(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       544(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       736(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       608(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       416(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       704(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       512(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       352(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       576(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       672(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       480(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       384(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       640(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       320(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       704(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       448(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       544(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       608(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       512(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       416(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       256(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       736(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       288(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       576(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       640(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       704(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       672(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       480(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       544(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       352(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       736(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       384(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       608(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       416(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       288(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       256(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       320(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       512(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       448(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       640(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       544(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       736(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       704(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       672(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       608(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       576(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       512(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       480(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       416(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       256(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       448(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       320(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       352(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       288(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       384(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       544(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       608(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       512(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       736(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       704(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       416(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       640(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       288(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       672(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       256(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       320(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       384(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       352(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       576(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       448(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       480(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       608(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       416(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       288(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       512(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       736(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       256(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       544(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       448(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       704(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       320(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       352(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       480(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       576(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       640(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       384(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       672(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPXOR        Y8, Y0, Y0
+	VPXOR        Y9, Y1, Y1
+	VPXOR        Y10, Y2, Y2
+	VPXOR        Y11, Y3, Y3
+	VPXOR        Y12, Y4, Y4
+	VPXOR        Y13, Y5, Y5
+	VPXOR        Y14, Y6, Y6
+	VPXOR        Y15, Y7, Y7
+	VMOVDQU      Y0, (SP)
+	VMOVDQU      Y1, 32(SP)
+	VMOVDQU      Y2, 64(SP)
+	VMOVDQU      Y3, 96(SP)
+	VMOVDQU      Y4, 128(SP)
+	VMOVDQU      Y5, 160(SP)
+	VMOVDQU      Y6, 192(SP)
+	VMOVDQU      Y7, 224(SP)
+	ADDQ         $0x40, DI
+	DECQ         R8
+	JNZ          compressChunks8_loop
+	VMOVDQU      (SP), Y0
+	VMOVDQU      Y0, (AX)
+	VMOVDQU      32(SP), Y0
+	VMOVDQU      Y0, 64(AX)
+	VMOVDQU      64(SP), Y0
+	VMOVDQU      Y0, 128(AX)
+	VMOVDQU      96(SP), Y0
+	VMOVDQU      Y0, 192(AX)
+	VMOVDQU      128(SP), Y0
+	VMOVDQU      Y0, 256(AX)
+	VMOVDQU      160(SP), Y0
+	VMOVDQU      Y0, 320(AX)
+	VMOVDQU      192(SP), Y0
+	VMOVDQU      Y0, 384(AX)
+	VMOVDQU      224(SP), Y0
+	VMOVDQU      Y0, 448(AX)
+	VZEROUPPER
+	RET
+
+DATA blake3rot16<>+0(SB)/1, $0x02
+DATA blake3rot16<>+1(SB)/1, $0x03
+DATA blake3rot16<>+2(SB)/1, $0x00
+DATA blake3rot16<>+3(SB)/1, $0x01
+DATA blake3rot16<>+4(SB)/1, $0x06
+DATA blake3rot16<>+5(SB)/1, $0x07
+DATA blake3rot16<>+6(SB)/1, $0x04
+DATA blake3rot16<>+7(SB)/1, $0x05
+DATA blake3rot16<>+8(SB)/1, $0x0a
+DATA blake3rot16<>+9(SB)/1, $0x0b
+DATA blake3rot16<>+10(SB)/1, $0x08
+DATA blake3rot16<>+11(SB)/1, $0x09
+DATA blake3rot16<>+12(SB)/1, $0x0e
+DATA blake3rot16<>+13(SB)/1, $0x0f
+DATA blake3rot16<>+14(SB)/1, $0x0c
+DATA blake3rot16<>+15(SB)/1, $0x0d
+DATA blake3rot16<>+16(SB)/1, $0x12
+DATA blake3rot16<>+17(SB)/1, $0x13
+DATA blake3rot16<>+18(SB)/1, $0x10
+DATA blake3rot16<>+19(SB)/1, $0x11
+DATA blake3rot16<>+20(SB)/1, $0x16
+DATA blake3rot16<>+21(SB)/1, $0x17
+DATA blake3rot16<>+22(SB)/1, $0x14
+DATA blake3rot16<>+23(SB)/1, $0x15
+DATA blake3rot16<>+24(SB)/1, $0x1a
+DATA blake3rot16<>+25(SB)/1, $0x1b
+DATA blake3rot16<>+26(SB)/1, $0x18
+DATA blake3rot16<>+27(SB)/1, $0x19
+DATA blake3rot16<>+28(SB)/1, $0x1e
+DATA blake3rot16<>+29(SB)/1, $0x1f
+DATA blake3rot16<>+30(SB)/1, $0x1c
+DATA blake3rot16<>+31(SB)/1, $0x1d
+GLOBL blake3rot16<>(SB), RODATA|NOPTR, $32
+
+DATA blake3rot8<>+0(SB)/1, $0x01
+DATA blake3rot8<>+1(SB)/1, $0x02
+DATA blake3rot8<>+2(SB)/1, $0x03
+DATA blake3rot8<>+3(SB)/1, $0x00
+DATA blake3rot8<>+4(SB)/1, $0x05
+DATA blake3rot8<>+5(SB)/1, $0x06
+DATA blake3rot8<>+6(SB)/1, $0x07
+DATA blake3rot8<>+7(SB)/1, $0x04
+DATA blake3rot8<>+8(SB)/1, $0x09
+DATA blake3rot8<>+9(SB)/1, $0x0a
+DATA blake3rot8<>+10(SB)/1, $0x0b
+DATA blake3rot8<>+11(SB)/1, $0x08
+DATA blake3rot8<>+12(SB)/1, $0x0d
+DATA blake3rot8<>+13(SB)/1, $0x0e
+DATA blake3rot8<>+14(SB)/1, $0x0f
+DATA blake3rot8<>+15(SB)/1, $0x0c
+DATA blake3rot8<>+16(SB)/1, $0x11
+DATA blake3rot8<>+17(SB)/1, $0x12
+DATA blake3rot8<>+18(SB)/1, $0x13
+DATA blake3rot8<>+19(SB)/1, $0x10
+DATA blake3rot8<>+20(SB)/1, $0x15
+DATA blake3rot8<>+21(SB)/1, $0x16
+DATA blake3rot8<>+22(SB)/1, $0x17
+DATA blake3rot8<>+23(SB)/1, $0x14
+DATA blake3rot8<>+24(SB)/1, $0x19
+DATA blake3rot8<>+25(SB)/1, $0x1a
+DATA blake3rot8<>+26(SB)/1, $0x1b
+DATA blake3rot8<>+27(SB)/1, $0x18
+DATA blake3rot8<>+28(SB)/1, $0x1d
+DATA blake3rot8<>+29(SB)/1, $0x1e
+DATA blake3rot8<>+30(SB)/1, $0x1f
+DATA blake3rot8<>+31(SB)/1, $0x1c
+GLOBL blake3rot8<>(SB), RODATA|NOPTR, $32
+
+// func compressChunksVar8(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, ends *[3][16]uint32, blocks int, flags uint32, lane int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·compressChunksVar8(SB), $832-64
+	MOVQ         cvs+0(FP), AX
+	MOVQ         ptrs+8(FP), CX
+	MOVQ         key+16(FP), DX
+	MOVQ         ctr+24(FP), BX
+	MOVL         flags+48(FP), SI
+	MOVQ         lane+56(FP), DI
+	MOVQ         ends+32(FP), R9
+	MOVQ         blocks+40(FP), R8
+	SHLQ         $0x02, DI
+	ADDQ         DI, AX
+	ADDQ         DI, BX
+	ADDQ         DI, R9
+	SHLQ         $0x01, DI
+	ADDQ         DI, CX
+	VPBROADCASTD (DX), Y0
+	VMOVDQU      Y0, (SP)
+	VPBROADCASTD 4(DX), Y0
+	VMOVDQU      Y0, 32(SP)
+	VPBROADCASTD 8(DX), Y0
+	VMOVDQU      Y0, 64(SP)
+	VPBROADCASTD 12(DX), Y0
+	VMOVDQU      Y0, 96(SP)
+	VPBROADCASTD 16(DX), Y0
+	VMOVDQU      Y0, 128(SP)
+	VPBROADCASTD 20(DX), Y0
+	VMOVDQU      Y0, 160(SP)
+	VPBROADCASTD 24(DX), Y0
+	VMOVDQU      Y0, 192(SP)
+	VPBROADCASTD 28(DX), Y0
+	VMOVDQU      Y0, 224(SP)
+	LEAQ         blake3iv<>+0(SB), DX
+	XORQ         DI, DI
+
+compressChunksVar8_loop:
+	MOVQ         (CX), R10
+	VMOVDQU      (R10)(DI*1), Y0
+	MOVQ         8(CX), R10
+	VMOVDQU      (R10)(DI*1), Y1
+	MOVQ         16(CX), R10
+	VMOVDQU      (R10)(DI*1), Y2
+	MOVQ         24(CX), R10
+	VMOVDQU      (R10)(DI*1), Y3
+	MOVQ         32(CX), R10
+	VMOVDQU      (R10)(DI*1), Y4
+	MOVQ         40(CX), R10
+	VMOVDQU      (R10)(DI*1), Y5
+	MOVQ         48(CX), R10
+	VMOVDQU      (R10)(DI*1), Y6
+	MOVQ         56(CX), R10
+	VMOVDQU      (R10)(DI*1), Y7
+	VPUNPCKLDQ   Y1, Y0, Y8
+	VPUNPCKHDQ   Y1, Y0, Y0
+	VPUNPCKLDQ   Y3, Y2, Y1
+	VPUNPCKHDQ   Y3, Y2, Y2
+	VPUNPCKLQDQ  Y1, Y8, Y3
+	VPUNPCKHQDQ  Y1, Y8, Y1
+	VPUNPCKLQDQ  Y2, Y0, Y8
+	VPUNPCKHQDQ  Y2, Y0, Y0
+	VPUNPCKLDQ   Y5, Y4, Y2
+	VPUNPCKHDQ   Y5, Y4, Y4
+	VPUNPCKLDQ   Y7, Y6, Y5
+	VPUNPCKHDQ   Y7, Y6, Y6
+	VPUNPCKLQDQ  Y5, Y2, Y7
+	VPUNPCKHQDQ  Y5, Y2, Y2
+	VPUNPCKLQDQ  Y6, Y4, Y5
+	VPUNPCKHQDQ  Y6, Y4, Y4
+	VPERM2I128   $0x20, Y7, Y3, Y6
+	VPERM2I128   $0x31, Y7, Y3, Y3
+	VPERM2I128   $0x20, Y2, Y1, Y7
+	VPERM2I128   $0x31, Y2, Y1, Y1
+	VPERM2I128   $0x20, Y5, Y8, Y2
+	VPERM2I128   $0x31, Y5, Y8, Y5
+	VPERM2I128   $0x20, Y4, Y0, Y8
+	VPERM2I128   $0x31, Y4, Y0, Y0
+	VMOVDQU      Y6, 256(SP)
+	VMOVDQU      Y7, 288(SP)
+	VMOVDQU      Y2, 320(SP)
+	VMOVDQU      Y8, 352(SP)
+	VMOVDQU      Y3, 384(SP)
+	VMOVDQU      Y1, 416(SP)
+	VMOVDQU      Y5, 448(SP)
+	VMOVDQU      Y0, 480(SP)
+	MOVQ         (CX), R10
+	VMOVDQU      32(R10)(DI*1), Y0
+	MOVQ         8(CX), R10
+	VMOVDQU      32(R10)(DI*1), Y1
+	MOVQ         16(CX), R10
+	VMOVDQU      32(R10)(DI*1), Y2
+	MOVQ         24(CX), R10
+	VMOVDQU      32(R10)(DI*1), Y3
+	MOVQ         32(CX), R10
+	VMOVDQU      32(R10)(DI*1), Y4
+	MOVQ         40(CX), R10
+	VMOVDQU      32(R10)(DI*1), Y5
+	MOVQ         48(CX), R10
+	VMOVDQU      32(R10)(DI*1), Y6
+	MOVQ         56(CX), R10
+	VMOVDQU      32(R10)(DI*1), Y7
+	VPUNPCKLDQ   Y1, Y0, Y8
+	VPUNPCKHDQ   Y1, Y0, Y0
+	VPUNPCKLDQ   Y3, Y2, Y1
+	VPUNPCKHDQ   Y3, Y2, Y2
+	VPUNPCKLQDQ  Y1, Y8, Y3
+	VPUNPCKHQDQ  Y1, Y8, Y1
+	VPUNPCKLQDQ  Y2, Y0, Y8
+	VPUNPCKHQDQ  Y2, Y0, Y0
+	VPUNPCKLDQ   Y5, Y4, Y2
+	VPUNPCKHDQ   Y5, Y4, Y4
+	VPUNPCKLDQ   Y7, Y6, Y5
+	VPUNPCKHDQ   Y7, Y6, Y6
+	VPUNPCKLQDQ  Y5, Y2, Y7
+	VPUNPCKHQDQ  Y5, Y2, Y2
+	VPUNPCKLQDQ  Y6, Y4, Y5
+	VPUNPCKHQDQ  Y6, Y4, Y4
+	VPERM2I128   $0x20, Y7, Y3, Y6
+	VPERM2I128   $0x31, Y7, Y3, Y3
+	VPERM2I128   $0x20, Y2, Y1, Y7
+	VPERM2I128   $0x31, Y2, Y1, Y1
+	VPERM2I128   $0x20, Y5, Y8, Y2
+	VPERM2I128   $0x31, Y5, Y8, Y5
+	VPERM2I128   $0x20, Y4, Y0, Y8
+	VPERM2I128   $0x31, Y4, Y0, Y0
+	VMOVDQU      Y6, 512(SP)
+	VMOVDQU      Y7, 544(SP)
+	VMOVDQU      Y2, 576(SP)
+	VMOVDQU      Y8, 608(SP)
+	VMOVDQU      Y3, 640(SP)
+	VMOVDQU      Y1, 672(SP)
+	VMOVDQU      Y5, 704(SP)
+	VMOVDQU      Y0, 736(SP)
+	MOVL         SI, R10
+	XORL         R11, R11
+	MOVL         $0x00000001, R12
+	CMPQ         DI, $0x00
+	CMOVLNE      R11, R12
+	ORL          R12, R10
+	MOVL         $0x00000040, R11
+	VMOVD        R11, X14
+	VPBROADCASTD X14, Y14
+	VMOVD        R10, X15
+	VPBROADCASTD X15, Y15
+	MOVQ         DI, R10
+	SHRQ         $0x06, R10
+	VMOVQ        R10, X0
+	VPBROADCASTD X0, Y0
+	VPCMPEQD     (R9), Y0, Y1
+	VPCMPGTD     (R9), Y0, Y0
+	VMOVDQU      Y0, 800(SP)
+	VPBLENDVB    Y1, 64(R9), Y14, Y14
+	VPAND        128(R9), Y1, Y0
+	VPOR         Y0, Y15, Y15
+	VMOVDQU      (SP), Y0
+	VMOVDQU      32(SP), Y1
+	VMOVDQU      64(SP), Y2
+	VMOVDQU      96(SP), Y3
+	VMOVDQU      128(SP), Y4
+	VMOVDQU      160(SP), Y5
+	VMOVDQU      192(SP), Y6
+	VMOVDQU      224(SP), Y7
+	VPBROADCASTD (DX), Y8
+	VPBROADCASTD 4(DX), Y9
+	VPBROADCASTD 8(DX), Y10
+	VPBROADCASTD 12(DX), Y11
+	VMOVDQU      (BX), Y12
+	VMOVDQU      64(BX), Y13
+	VPADDD       Y4, Y0, Y0
+	VPADDD       256(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       320(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       384(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       448(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       288(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       352(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       416(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       480(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       512(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       576(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       640(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       704(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       544(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       608(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       672(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       736(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       320(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       352(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       480(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       384(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       448(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       576(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       256(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       672(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       288(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       640(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       544(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       736(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       608(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       416(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       704(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       512(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       352(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       576(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       672(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       480(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       384(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       640(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       320(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       704(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       448(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       544(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       608(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       512(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       416(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       256(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       736(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       288(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       576(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       640(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       704(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       672(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       480(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       544(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       352(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       736(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       384(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       608(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       416(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       288(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       256(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       320(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       512(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       448(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       640(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       544(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       736(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       704(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       672(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       608(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       576(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       512(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       480(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       416(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       256(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       448(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       320(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       352(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       288(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       384(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       544(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       608(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       512(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       736(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       704(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       416(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       640(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       288(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       672(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       256(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       320(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       384(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       352(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       576(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       448(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       480(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       608(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       416(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       288(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       512(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       736(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       256(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       544(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       448(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       704(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       320(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       352(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       480(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       576(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       640(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       384(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       672(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 768(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      768(SP), Y8
+	VPXOR        Y8, Y0, Y0
+	VPXOR        Y9, Y1, Y1
+	VPXOR        Y10, Y2, Y2
+	VPXOR        Y11, Y3, Y3
+	VPXOR        Y12, Y4, Y4
+	VPXOR        Y13, Y5, Y5
+	VPXOR        Y14, Y6, Y6
+	VPXOR        Y15, Y7, Y7
+	VMOVDQU      800(SP), Y8
+	VPBLENDVB    Y8, (SP), Y0, Y0
+	VPBLENDVB    Y8, 32(SP), Y1, Y1
+	VPBLENDVB    Y8, 64(SP), Y2, Y2
+	VPBLENDVB    Y8, 96(SP), Y3, Y3
+	VPBLENDVB    Y8, 128(SP), Y4, Y4
+	VPBLENDVB    Y8, 160(SP), Y5, Y5
+	VPBLENDVB    Y8, 192(SP), Y6, Y6
+	VPBLENDVB    Y8, 224(SP), Y7, Y7
+	VMOVDQU      Y0, (SP)
+	VMOVDQU      Y1, 32(SP)
+	VMOVDQU      Y2, 64(SP)
+	VMOVDQU      Y3, 96(SP)
+	VMOVDQU      Y4, 128(SP)
+	VMOVDQU      Y5, 160(SP)
+	VMOVDQU      Y6, 192(SP)
+	VMOVDQU      Y7, 224(SP)
+	ADDQ         $0x40, DI
+	DECQ         R8
+	JNZ          compressChunksVar8_loop
+	VMOVDQU      (SP), Y0
+	VMOVDQU      Y0, (AX)
+	VMOVDQU      32(SP), Y0
+	VMOVDQU      Y0, 64(AX)
+	VMOVDQU      64(SP), Y0
+	VMOVDQU      Y0, 128(AX)
+	VMOVDQU      96(SP), Y0
+	VMOVDQU      Y0, 192(AX)
+	VMOVDQU      128(SP), Y0
+	VMOVDQU      Y0, 256(AX)
+	VMOVDQU      160(SP), Y0
+	VMOVDQU      Y0, 320(AX)
+	VMOVDQU      192(SP), Y0
+	VMOVDQU      Y0, 384(AX)
+	VMOVDQU      224(SP), Y0
+	VMOVDQU      Y0, 448(AX)
+	VZEROUPPER
+	RET
+
+// func compressParents8(out *[8][16]uint32, in *[2][8][16]uint32, key *[8]uint32, flags uint32, half int)
+// Requires: AVX, AVX2
+TEXT ·compressParents8(SB), $544-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         key+16(FP), DX
+	MOVL         flags+24(FP), BX
+	MOVQ         half+32(FP), SI
+	SHLQ         $0x02, SI
+	ADDQ         SI, AX
+	SHLQ         $0x04, SI
+	ADDQ         SI, CX
+	VMOVDQU      (CX), Y0
+	VMOVDQU      32(CX), Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      Y2, (SP)
+	VSHUFPS      $0xdd, Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      Y0, 256(SP)
+	VMOVDQU      64(CX), Y0
+	VMOVDQU      96(CX), Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      Y2, 32(SP)
+	VSHUFPS      $0xdd, Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      Y0, 288(SP)
+	VMOVDQU      128(CX), Y0
+	VMOVDQU      160(CX), Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      Y2, 64(SP)
+	VSHUFPS      $0xdd, Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      Y0, 320(SP)
+	VMOVDQU      192(CX), Y0
+	VMOVDQU      224(CX), Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      Y2, 96(SP)
+	VSHUFPS      $0xdd, Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      Y0, 352(SP)
+	VMOVDQU      256(CX), Y0
+	VMOVDQU      288(CX), Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      Y2, 128(SP)
+	VSHUFPS      $0xdd, Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      Y0, 384(SP)
+	VMOVDQU      320(CX), Y0
+	VMOVDQU      352(CX), Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      Y2, 160(SP)
+	VSHUFPS      $0xdd, Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      Y0, 416(SP)
+	VMOVDQU      384(CX), Y0
+	VMOVDQU      416(CX), Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      Y2, 192(SP)
+	VSHUFPS      $0xdd, Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      Y0, 448(SP)
+	VMOVDQU      448(CX), Y0
+	VMOVDQU      480(CX), Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      Y2, 224(SP)
+	VSHUFPS      $0xdd, Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      Y0, 480(SP)
+	LEAQ         blake3iv<>+0(SB), CX
+	VPBROADCASTD (DX), Y0
+	VPBROADCASTD 4(DX), Y1
+	VPBROADCASTD 8(DX), Y2
+	VPBROADCASTD 12(DX), Y3
+	VPBROADCASTD 16(DX), Y4
+	VPBROADCASTD 20(DX), Y5
+	VPBROADCASTD 24(DX), Y6
+	VPBROADCASTD 28(DX), Y7
+	VPBROADCASTD (CX), Y8
+	VPBROADCASTD 4(CX), Y9
+	VPBROADCASTD 8(CX), Y10
+	VPBROADCASTD 12(CX), Y11
+	VPXOR        Y12, Y12, Y12
+	VPXOR        Y13, Y13, Y13
+	MOVL         $0x00000040, CX
+	VMOVD        CX, X14
+	VPBROADCASTD X14, Y14
+	ORL          $0x00000004, BX
+	VMOVD        BX, X15
+	VPBROADCASTD X15, Y15
+	VPADDD       Y4, Y0, Y0
+	VPADDD       (SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       64(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       128(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       192(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       32(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       96(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       160(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       224(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       256(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       320(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       384(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       448(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       288(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       352(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       416(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       480(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       64(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       96(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       224(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       128(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       192(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       320(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       (SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       416(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       32(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       384(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       288(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       480(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       352(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       160(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       448(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       256(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       96(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       320(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       416(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       224(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       128(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       384(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       64(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       448(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       192(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       288(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       352(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       256(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       160(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       (SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       480(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       32(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       320(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       384(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       448(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       416(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       224(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       288(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       96(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       480(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       128(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       352(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       160(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       32(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       (SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       64(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       256(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       192(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       384(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       288(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       480(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       448(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       416(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       352(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       320(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       256(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       224(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       160(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       (SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       192(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       64(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       96(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       32(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       128(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       288(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       352(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       256(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       480(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       448(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       160(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       384(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       32(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       416(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       (SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       64(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       128(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       96(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       320(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       192(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       224(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       352(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       160(SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       32(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       256(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y4, Y0, Y0
+	VPADDD       480(SP), Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPADDD       (SP), Y1, Y1
+	VPADDD       Y6, Y2, Y2
+	VPADDD       288(SP), Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPADDD       192(SP), Y3, Y3
+	VPXOR        Y0, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y1, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y2, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPXOR        Y3, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPXOR        Y8, Y4, Y4
+	VPXOR        Y9, Y5, Y5
+	VPXOR        Y10, Y6, Y6
+	VPXOR        Y11, Y7, Y7
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       448(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       64(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       96(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       224(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot16<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot16<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot16<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot16<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x0c, Y5, Y8
+	VPSLLD       $0x14, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x0c, Y6, Y8
+	VPSLLD       $0x14, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x0c, Y7, Y8
+	VPSLLD       $0x14, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x0c, Y4, Y8
+	VPSLLD       $0x14, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      512(SP), Y8
+	VPADDD       Y5, Y0, Y0
+	VPADDD       320(SP), Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       384(SP), Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       128(SP), Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPADDD       416(SP), Y3, Y3
+	VPXOR        Y0, Y15, Y15
+	VPSHUFB      blake3rot8<>+0(SB), Y15, Y15
+	VPXOR        Y1, Y12, Y12
+	VPSHUFB      blake3rot8<>+0(SB), Y12, Y12
+	VPXOR        Y2, Y13, Y13
+	VPSHUFB      blake3rot8<>+0(SB), Y13, Y13
+	VPXOR        Y3, Y14, Y14
+	VPSHUFB      blake3rot8<>+0(SB), Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPXOR        Y10, Y5, Y5
+	VPXOR        Y11, Y6, Y6
+	VPXOR        Y8, Y7, Y7
+	VPXOR        Y9, Y4, Y4
+	VMOVDQU      Y8, 512(SP)
+	VPSRLD       $0x07, Y5, Y8
+	VPSLLD       $0x19, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPSRLD       $0x07, Y6, Y8
+	VPSLLD       $0x19, Y6, Y6
+	VPOR         Y8, Y6, Y6
+	VPSRLD       $0x07, Y7, Y8
+	VPSLLD       $0x19, Y7, Y7
+	VPOR         Y8, Y7, Y7
+	VPSRLD       $0x07, Y4, Y8
+	VPSLLD       $0x19, Y4, Y4
+	VPOR         Y8, Y4, Y4
+	VMOVDQU      512(SP), Y8
+	VPXOR        Y8, Y0, Y0
+	VMOVDQU      Y0, (AX)
+	VPXOR        Y9, Y1, Y1
+	VMOVDQU      Y1, 64(AX)
+	VPXOR        Y10, Y2, Y2
+	VMOVDQU      Y2, 128(AX)
+	VPXOR        Y11, Y3, Y3
+	VMOVDQU      Y3, 192(AX)
+	VPXOR        Y12, Y4, Y4
+	VMOVDQU      Y4, 256(AX)
+	VPXOR        Y13, Y5, Y5
+	VMOVDQU      Y5, 320(AX)
+	VPXOR        Y14, Y6, Y6
+	VMOVDQU      Y6, 384(AX)
+	VPXOR        Y15, Y7, Y7
+	VMOVDQU      Y7, 448(AX)
+	VZEROUPPER
+	RET

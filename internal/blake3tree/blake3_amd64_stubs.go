@@ -23,3 +23,18 @@ func compressParents16(out *[8][16]uint32, in *[2][8][16]uint32, key *[8]uint32,
 //
 //go:noescape
 func compressChunk1(cv *[8]uint32, buf *[1024]byte, blocks int, lastLen uint32, counter uint64, flags uint32, lastFlags uint32)
+
+// compressChunks8 is compressChunks16 on AVX2 for the eight lanes from lane (0 or 8) of the same arrays.
+//
+//go:noescape
+func compressChunks8(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, flags uint32, lane int)
+
+// compressChunksVar8 is compressChunksVar16 on AVX2 for the eight lanes from lane (0 or 8) of the same arrays.
+//
+//go:noescape
+func compressChunksVar8(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, ends *[3][16]uint32, blocks int, flags uint32, lane int)
+
+// compressParents8 is compressParents16 on AVX2 for the eight parents from half (0 or 8), whose children are in[half/8].
+//
+//go:noescape
+func compressParents8(out *[8][16]uint32, in *[2][8][16]uint32, key *[8]uint32, flags uint32, half int)

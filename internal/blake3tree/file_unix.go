@@ -57,7 +57,7 @@ func mappedWindow(f File, size, w int64, m *Mode, cvs [][8]uint32, buf *[bufLen]
 	for l := int64(0); l*leafLen < n; l++ {
 		leaf := data[l*leafLen : min(n, (l+1)*leafLen)]
 		counter := uint64(first+l) * leafChunks
-		if useKernels && len(leaf) == leafLen {
+		if useKernels() && len(leaf) == leafLen {
 			cvs[first+l] = leafKernels(m, (*[leafLen]byte)(leaf), counter)
 			continue
 		}

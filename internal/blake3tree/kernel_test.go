@@ -9,10 +9,16 @@ import (
 	"lukechampine.com/blake3/guts"
 )
 
+// forEachKernels runs f on each set of this package's kernels the CPU has.
+func forEachKernels(t *testing.T, f func(t *testing.T)) {
+	forEachKernelSetOf(t, kernelSets[1:], f)
+}
+
 // TestChunks16 pins the chunk kernel to lukechampine.com/blake3's
 // compression, lane by lane, across a counter's carry into its high word.
-func TestChunks16(t *testing.T) {
-	cputest.RequireFlag(t, haveKernels && cpuHasKernels(), "avx512")
+func TestChunks16(t *testing.T) { forEachKernels(t, testChunks16) }
+
+func testChunks16(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	buf := make([]byte, 16*chunk)
 	for i := range buf {
@@ -28,7 +34,7 @@ func TestChunks16(t *testing.T) {
 				c := counter + uint64(i)
 				ctr[0][i], ctr[1][i] = uint32(c), uint32(c>>32)
 			}
-			compressChunks16(&cvs, &ptrs, &m.Key, &ctr, m.Flags)
+			chunks16(&cvs, &ptrs, &m.Key, &ctr, m.Flags)
 			for i := range 16 {
 				want := guts.ChainingValue(guts.CompressChunk(buf[i*chunk:(i+1)*chunk], &m.Key, counter+uint64(i), m.Flags))
 				for w := range 8 {
@@ -42,8 +48,9 @@ func TestChunks16(t *testing.T) {
 }
 
 // TestParents16 pins the parent kernel to lukechampine.com/blake3's.
-func TestParents16(t *testing.T) {
-	cputest.RequireFlag(t, haveKernels && cpuHasKernels(), "avx512")
+func TestParents16(t *testing.T) { forEachKernels(t, testParents16) }
+
+func testParents16(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	var in [2][8][16]uint32
 	for g := range in {
@@ -55,7 +62,7 @@ func TestParents16(t *testing.T) {
 	}
 	m := Keyed(&[32]byte{9})
 	var out [8][16]uint32
-	compressParents16(&out, &in, &m.Key, m.Flags)
+	parents16(&out, &in, &m.Key, m.Flags)
 	cv := func(k int) (c [8]uint32) {
 		for w := range 8 {
 			c[w] = in[k/16][w][k%16]
@@ -91,13 +98,17 @@ func BenchmarkChunks16(b *testing.B) {
 func BenchmarkLeaf(b *testing.B) {
 	buf := new([bufLen]byte)
 	m := Hash()
-	b.Run("kernels", func(b *testing.B) {
-		cputest.RequireFlag(b, haveKernels && cpuHasKernels(), "avx512")
-		b.SetBytes(leafLen)
-		for b.Loop() {
-			leafKernels(&m, (*[leafLen]byte)(buf[:leafLen]), 0)
-		}
-	})
+	for _, k := range kernelSets[1:] {
+		b.Run(k.name, func(b *testing.B) {
+			cputest.RequireFlag(b, k.have(), k.flag)
+			defer func(u16, u8 bool) { use16, use8 = u16, u8 }(use16, use8)
+			use16, use8 = k.use16, k.use8
+			b.SetBytes(leafLen)
+			for b.Loop() {
+				leafKernels(&m, (*[leafLen]byte)(buf[:leafLen]), 0)
+			}
+		})
+	}
 	b.Run("guts", func(b *testing.B) {
 		b.SetBytes(leafLen)
 		for b.Loop() {
@@ -134,8 +145,9 @@ func BenchmarkSum256Small(b *testing.B) {
 // TestChunksVar16 pins the kernel of chunks of their own lengths to
 // lukechampine.com/blake3's compression, lane by lane: every length of a
 // last block, roots among the lanes, lanes that end blocks before others.
-func TestChunksVar16(t *testing.T) {
-	cputest.RequireFlag(t, haveKernels && cpuHasKernels(), "avx512")
+func TestChunksVar16(t *testing.T) { forEachKernels(t, testChunksVar16) }
+
+func testChunksVar16(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	bufs := make([][chunk]byte, 16)
 	for _, m := range []Mode{Hash(), Keyed(&[32]byte{1, 2, 3}), DeriveKey("ctx")} {
@@ -172,7 +184,7 @@ func TestChunksVar16(t *testing.T) {
 				}
 				blocks = max(blocks, nb)
 			}
-			compressChunksVar16(&cvs, &ptrs, &m.Key, &ctr, &ends, blocks, m.Flags)
+			chunksVar16(&cvs, &ptrs, &m.Key, &ctr, &ends, blocks, m.Flags)
 			for i := range 16 {
 				c := uint64(ctr[0][i]) | uint64(ctr[1][i])<<32
 				n := guts.CompressChunk(bufs[i][:lens[i]], &m.Key, c, m.Flags)

@@ -14,13 +14,13 @@ func leafKernels(m *Mode, leaf *[leafLen]byte, counter uint64) [8]uint32 {
 			c := counter + uint64(16*g+i)
 			ctr[0][i], ctr[1][i] = uint32(c), uint32(c>>32)
 		}
-		compressChunks16(&cvs[g], &ptrs, &m.Key, &ctr, m.Flags)
+		chunks16(&cvs[g], &ptrs, &m.Key, &ctr, m.Flags)
 	}
 	for n := groups; n > 1; n /= 2 {
 		for p := range n / 2 {
 			// Parent group p overwrites a group its own inputs or an
 			// earlier parent's already read.
-			compressParents16(&cvs[p], (*[2][8][16]uint32)(cvs[2*p:]), &m.Key, m.Flags)
+			parents16(&cvs[p], (*[2][8][16]uint32)(cvs[2*p:]), &m.Key, m.Flags)
 		}
 	}
 	// The last four levels in the kernel too, its upper lanes idle: the
@@ -28,7 +28,7 @@ func leafKernels(m *Mode, leaf *[leafLen]byte, counter uint64) [8]uint32 {
 	var pair [2][8][16]uint32
 	pair[0] = cvs[0]
 	for range 4 {
-		compressParents16(&pair[0], &pair, &m.Key, m.Flags)
+		parents16(&pair[0], &pair, &m.Key, m.Flags)
 	}
 	var cv [8]uint32
 	for w := range cv {

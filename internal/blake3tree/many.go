@@ -11,7 +11,7 @@ import (
 const ManyMax = 64 * chunk
 
 // HaveMany reports whether SumMany runs on this CPU's kernels.
-func HaveMany() bool { return useKernels }
+func HaveMany() bool { return useKernels() }
 
 // zeroChunk fills the lanes of a kernel call that no chunk takes.
 var zeroChunk [chunk]byte
@@ -48,7 +48,7 @@ func SumMany(dst []byte, m Mode, msgs [][]byte, outLen int) []byte {
 		for l := lane; l < 16; l++ {
 			ptrs[l], ctr[0][l], ctr[1][l] = &zeroChunk[0], 0, 0
 		}
-		compressChunks16(&out, &ptrs, &m.Key, &ctr, m.Flags)
+		chunks16(&out, &ptrs, &m.Key, &ctr, m.Flags)
 		for l := range lane {
 			for w := range 8 {
 				cvs[next-lane+l][w] = out[w][l]
@@ -87,7 +87,7 @@ func SumMany(dst []byte, m Mode, msgs [][]byte, outLen int) []byte {
 			ptrs[l], ctr[0][l], ctr[1][l] = &pad[l][0], 0, 0
 			ends[0][l], ends[1][l], ends[2][l] = 0, 0, 0
 		}
-		compressChunksVar16(&out, &ptrs, &m.Key, &ctr, &ends, blocks, m.Flags)
+		chunksVar16(&out, &ptrs, &m.Key, &ctr, &ends, blocks, m.Flags)
 		for l := range lane {
 			for w := range 8 {
 				lastCVs[who[l]][w] = out[w][l]
@@ -243,7 +243,7 @@ func (m *Mode) compressTasks(nodes [][8]uint32, tasks []parentTask, outLen int) 
 				in[(2*p+1)/16][w][(2*p+1)%16] = nodes[t.r][w]
 			}
 		}
-		compressParents16(&out, &in, &m.Key, flags)
+		parents16(&out, &in, &m.Key, flags)
 		for p := range k {
 			t := &tasks[batch[p]]
 			for w := range 8 {

@@ -43,8 +43,9 @@ func modeNamed(m string) Mode {
 // to ManyMax and past it, in batches of mixed lengths (so that a
 // kernel call holds chunks of several messages, and the last call is
 // partly empty), in every mode, at 32 bytes and longer outputs.
-func TestSumMany(t *testing.T) {
-	cputest.RequireFlag(t, haveKernels && cpuHasKernels(), "avx512")
+func TestSumMany(t *testing.T) { forEachKernels(t, testSumMany) }
+
+func testSumMany(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	data := make([]byte, ManyMax+3*chunk)
 	for i := range data {
@@ -99,7 +100,6 @@ func TestSumMany(t *testing.T) {
 // messages, one after another as Sum hashes a message (16 chunks a call
 // of lukechampine.com/blake3's AVX-512 kernel), and as its Sum256 does.
 func BenchmarkSumMany(b *testing.B) {
-	cputest.RequireFlag(b, haveKernels && cpuHasKernels(), "avx512")
 	for _, size := range []int{1 << 10, 2 << 10, 4 << 10, 8 << 10, 16 << 10, 40 << 10, 64 << 10} {
 		msgs := make([][]byte, 64)
 		for i := range msgs {
@@ -107,12 +107,17 @@ func BenchmarkSumMany(b *testing.B) {
 			msgs[i][0] = byte(i)
 		}
 		dst := make([]byte, 0, 64*32)
-		b.Run(fmt.Sprintf("size=%d/impl=lanes", size), func(b *testing.B) {
-			b.SetBytes(int64(64 * size))
-			for b.Loop() {
-				SumMany(dst, Hash(), msgs, 32)
-			}
-		})
+		for _, k := range kernelSets[1:] {
+			b.Run(fmt.Sprintf("size=%d/impl=lanes-%s", size, k.name), func(b *testing.B) {
+				cputest.RequireFlag(b, k.have(), k.flag)
+				defer func(u16, u8 bool) { use16, use8 = u16, u8 }(use16, use8)
+				use16, use8 = k.use16, k.use8
+				b.SetBytes(int64(64 * size))
+				for b.Loop() {
+					SumMany(dst, Hash(), msgs, 32)
+				}
+			})
+		}
 		b.Run(fmt.Sprintf("size=%d/impl=sum", size), func(b *testing.B) {
 			b.SetBytes(int64(64 * size))
 			for b.Loop() {

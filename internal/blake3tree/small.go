@@ -10,7 +10,7 @@ import (
 const SmallMax = chunk
 
 // HaveSmall reports whether Sum256Small runs on this CPU's kernel.
-func HaveSmall() bool { return useKernels }
+func HaveSmall() bool { return use16 }
 
 // Sum256Small appends the 32-byte BLAKE3 hash of p, at most one chunk, to
 // dst: its blocks compressed one after another in the rows of four vector

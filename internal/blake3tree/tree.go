@@ -173,7 +173,7 @@ func SumReaderAt(ctx context.Context, r io.ReaderAt, size int64, m Mode, outLen,
 // leafCV is the chaining value of the leaf of length bytes at the front of
 // buf, its first chunk at counter: a whole one on the kernels.
 func leafCV(m *Mode, buf *[bufLen]byte, length int, counter uint64) [8]uint32 {
-	if useKernels && length == leafLen {
+	if useKernels() && length == leafLen {
 		return leafKernels(m, (*[leafLen]byte)(buf[:leafLen]), counter)
 	}
 	return guts.ChainingValue(node(m, buf, 0, length, counter, chunks(int64(length))))

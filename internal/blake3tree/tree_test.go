@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
 	"lukechampine.com/blake3"
 )
 
@@ -20,17 +19,7 @@ import (
 // leaves and the tree's levels, in the three modes, with short and long
 // outputs and any number of parts, equals lukechampine.com/blake3.
 func TestAgainstReference(t *testing.T) {
-	t.Run("guts", func(t *testing.T) {
-		defer func(u bool) { useKernels = u }(useKernels)
-		useKernels = false
-		againstReference(t)
-	})
-	t.Run("kernels", func(t *testing.T) {
-		cputest.RequireFlag(t, haveKernels && cpuHasKernels(), "avx512")
-		defer func(u bool) { useKernels = u }(useKernels)
-		useKernels = true
-		againstReference(t)
-	})
+	forEachKernelSet(t, againstReference)
 }
 
 func againstReference(t *testing.T) {
@@ -191,12 +180,8 @@ func TestOfficialVectors(t *testing.T) {
 	var key [32]byte
 	copy(key[:], v.Key)
 	const ctxString = "BLAKE3 2019-12-27 16:29:52 test vectors context"
-	for _, kernels := range []bool{false, true} {
-		if kernels && !(haveKernels && cpuHasKernels()) {
-			continue
-		}
-		defer func(u bool) { useKernels = u }(useKernels)
-		useKernels = kernels
+	forEachKernelSet(t, func(t *testing.T) {
+		kernels := useKernels()
 		for _, c := range v.Cases {
 			in := make([]byte, c.InputLen)
 			for i := range in {
@@ -214,11 +199,16 @@ func TestOfficialVectors(t *testing.T) {
 					}
 				}
 			}
-			if kernels && c.InputLen <= SmallMax {
+			if HaveSmall() && c.InputLen <= SmallMax {
 				if got := hex.EncodeToString(Sum256Small(nil, in)); got != c.Hash[:64] {
 					t.Fatalf("Sum256Small of %d bytes: %s, want %s", c.InputLen, got, c.Hash[:64])
 				}
 			}
+			if kernels {
+				if got := hex.EncodeToString(SumMany(nil, Hash(), [][]byte{in, in[:c.InputLen/2]}, 32)); got[:64] != c.Hash[:64] {
+					t.Fatalf("SumMany of %d bytes: %s, want %s", c.InputLen, got[:64], c.Hash[:64])
+				}
+			}
 		}
-	}
+	})
 }

@@ -38,6 +38,9 @@ func main() {
 	chunks16(true)
 	parents16()
 	chunk1()
+	chunks8(false)
+	chunks8(true)
+	parents8()
 	Generate()
 }
 

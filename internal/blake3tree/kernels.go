@@ -1,0 +1,36 @@
+package blake3tree
+
+// useKernels: this package's kernels run on this CPU, 16 lanes at a time
+// in one call or two.
+func useKernels() bool { return use16 || use8 }
+
+// chunks16 is compressChunks16 on the CPU's kernels: one AVX-512 call, or
+// two AVX2 calls of eight lanes.
+func chunks16(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, flags uint32) {
+	if use16 {
+		compressChunks16(cvs, ptrs, key, ctr, flags)
+		return
+	}
+	compressChunks8(cvs, ptrs, key, ctr, flags, 0)
+	compressChunks8(cvs, ptrs, key, ctr, flags, 8)
+}
+
+// chunksVar16 is compressChunksVar16 on the CPU's kernels.
+func chunksVar16(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, ends *[3][16]uint32, blocks int, flags uint32) {
+	if use16 {
+		compressChunksVar16(cvs, ptrs, key, ctr, ends, blocks, flags)
+		return
+	}
+	compressChunksVar8(cvs, ptrs, key, ctr, ends, blocks, flags, 0)
+	compressChunksVar8(cvs, ptrs, key, ctr, ends, blocks, flags, 8)
+}
+
+// parents16 is compressParents16 on the CPU's kernels.
+func parents16(out *[8][16]uint32, in *[2][8][16]uint32, key *[8]uint32, flags uint32) {
+	if use16 {
+		compressParents16(out, in, key, flags)
+		return
+	}
+	compressParents8(out, in, key, flags, 0)
+	compressParents8(out, in, key, flags, 8)
+}
