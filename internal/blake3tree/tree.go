@@ -1,9 +1,11 @@
-// Package blake3tree hashes one large input with BLAKE3 on several cores:
-// the input is a tree of 1 KiB chunks, so ranges of it (leaves of
-// leafChunks chunks, read into a buffer of their own) are compressed at
-// once, 16 chunks a kernel call (lukechampine.com/blake3/guts, AVX-512 or
-// AVX2), and their chaining values joined up the tree. Memory is a buffer
-// a core, whatever the input's size.
+// Package blake3tree hashes BLAKE3 on hashlanes' own kernels: one large
+// input on several cores (the input is a tree of 1 KiB chunks, so ranges
+// of it, leaves of leafChunks chunks read into a buffer of their own, are
+// compressed at once, 16 chunks a kernel call, AVX-512 or AVX2 (twice 8),
+// and their chaining values joined up the tree; memory is a buffer a core,
+// whatever the input's size), and many short inputs together, their chunks
+// in the lanes of the same calls (SumMany). Without the kernels,
+// lukechampine.com/blake3/guts compresses.
 package blake3tree
 
 import (

@@ -1,6 +1,8 @@
-// Command blake3 generates internal/blake3tree's AVX-512 kernels: the
-// BLAKE3 compression of 16 chunks at once, one chunk a lane of the ZMM
-// registers, and of 16 parent nodes at once from 32 chaining values.
+// Command blake3 generates internal/blake3tree's kernels: the BLAKE3
+// compression of 16 chunks at once, one chunk a lane of the ZMM registers
+// (whole chunks, or each to its own length), of 16 parent nodes at once
+// from 32 chaining values, and of one chunk in vector rows; and the same
+// on AVX2, 8 lanes a call (avx2.go).
 //
 // A block's state is 16 ZMM registers, word i of every lane in register i;
 // the message is read from memory by the additions (a 64-byte row a word,
