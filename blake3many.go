@@ -103,9 +103,10 @@ func signal(ch chan struct{}) {
 	}
 }
 
-// readWhole reads r into buf until its end or until it has more than max
-// bytes: n bytes read, whole if the end came first.
-func readWhole(r io.Reader, buf []byte, max int) (n int, whole bool, err error) {
+// readWhole reads r into buf from n on, until its end or until it has
+// more than max bytes (max < len(buf)): n bytes in buf, whole if the end
+// came first.
+func readWhole(r io.Reader, buf []byte, n, max int) (int, bool, error) {
 	for n <= max {
 		k, err := r.Read(buf[n:])
 		n += k

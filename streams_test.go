@@ -393,15 +393,16 @@ func TestReadAheadBounded(t *testing.T) {
 	}
 }
 
-// TestSumStreamsBLAKE3Whole checks the short streams of BLAKE3 alone,
-// which are read whole and hashed in lanes across the workers' streams
-// (blake3many.go): every length class around a chunk and a chunk group,
+// TestSumStreamsBLAKE3Whole checks the streams of BLAKE3 alone, which are
+// read whole and hashed in lanes across the workers' streams up to 64 KiB
+// (blake3many.go), and on their own up to 1 MiB: every length class
+// around a chunk, a chunk group, 64 KiB and 1 MiB,
 // read in odd pieces, at one P and two, with a stream that fails mid-read
 // among them.
 func TestSumStreamsBLAKE3Whole(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
 	var msgs [][]byte
-	for c := 0; c <= 66; c += 1 + c/8 {
+	for _, c := range []int{0, 1, 2, 15, 16, 17, 63, 64, 65, 255, 256, 1023, 1024, 1025} {
 		for _, d := range []int{-1, 0, 1, 500} {
 			if n := c*1024 + d; n >= 0 {
 				msg := make([]byte, n)
