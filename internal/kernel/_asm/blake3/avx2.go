@@ -40,21 +40,7 @@ var rotMasks = map[int]Mem{}
 // rounds8 runs BLAKE3's seven rounds on the state v, message word j at
 // msg(j), spilling v[8] to spill around the shift rotations.
 func rounds8(v [16]reg.VecVirtual, msg func(j int) Op, spill Mem) {
-	s := [16]int{}
-	for i := range s {
-		s[i] = i
-	}
-	for range 7 {
-		half8(v, [4][4]int{{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}},
-			[4][2]Op{{msg(s[0]), msg(s[1])}, {msg(s[2]), msg(s[3])}, {msg(s[4]), msg(s[5])}, {msg(s[6]), msg(s[7])}}, spill)
-		half8(v, [4][4]int{{0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}},
-			[4][2]Op{{msg(s[8]), msg(s[9])}, {msg(s[10]), msg(s[11])}, {msg(s[12]), msg(s[13])}, {msg(s[14]), msg(s[15])}}, spill)
-		var p [16]int
-		for i := range p {
-			p[i] = s[permutation[i]]
-		}
-		s = p
-	}
+	schedule(msg, func(g [4][4]int, m [4][2]Op) { half8(v, g, m, spill) })
 }
 
 // half8 is four G functions on YMM registers, step by step across the

@@ -64,15 +64,21 @@ var ivMem *Mem
 // msg(j) (a row in memory or a register), emitting k instructions of
 // pipe between the steps of each half round.
 func rounds(v [16]reg.VecVirtual, msg func(j int) Op, pipe *transpose.Deferred) {
+	schedule(msg, func(g [4][4]int, m [4][2]Op) { half(v, g, m, pipe) })
+}
+
+// schedule calls half for the seven rounds' columns and diagonals, with
+// their message words, permuted after each round.
+func schedule(msg func(j int) Op, half func(g [4][4]int, m [4][2]Op)) {
 	s := [16]int{}
 	for i := range s {
 		s[i] = i
 	}
 	for range 7 {
-		half(v, [4][4]int{{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}},
-			[4][2]Op{{msg(s[0]), msg(s[1])}, {msg(s[2]), msg(s[3])}, {msg(s[4]), msg(s[5])}, {msg(s[6]), msg(s[7])}}, pipe)
-		half(v, [4][4]int{{0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}},
-			[4][2]Op{{msg(s[8]), msg(s[9])}, {msg(s[10]), msg(s[11])}, {msg(s[12]), msg(s[13])}, {msg(s[14]), msg(s[15])}}, pipe)
+		half([4][4]int{{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}},
+			[4][2]Op{{msg(s[0]), msg(s[1])}, {msg(s[2]), msg(s[3])}, {msg(s[4]), msg(s[5])}, {msg(s[6]), msg(s[7])}})
+		half([4][4]int{{0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}},
+			[4][2]Op{{msg(s[8]), msg(s[9])}, {msg(s[10]), msg(s[11])}, {msg(s[12]), msg(s[13])}, {msg(s[14]), msg(s[15])}})
 		var p [16]int
 		for i := range p {
 			p[i] = s[permutation[i]]
