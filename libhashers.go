@@ -7,10 +7,8 @@ import (
 	"hash"
 	"math/bits"
 	"strings"
-	"unsafe"
 
-	"lukechampine.com/blake3"
-
+	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"github.com/hashlanes/hashlanes/internal/reference"
 )
 
@@ -19,7 +17,7 @@ import (
 // state that MarshalBinary/AppendBinary save and UnmarshalBinary restores,
 // rejecting a truncated or foreign state with an error and leaving the
 // hasher as it was. golang.org/x/crypto's BLAKE2 hashers save their state
-// but have no Clone; lukechampine.com/blake3's has neither.
+// but have no Clone; BLAKE3's is hashlanes' own (blake3tree.Hasher).
 
 // blake2Hasher is golang.org/x/crypto's BLAKE2b-512 or BLAKE2s-256 hasher,
 // whose state format it keeps (the library's own, "b2b" or "b2s").
@@ -69,34 +67,23 @@ func (h *blake2Hasher) Clone() (hash.Cloner, error) {
 	return c, nil
 }
 
-// blake3Hasher is lukechampine.com/blake3's hasher of 256-bit digests. Its
-// state is plain data (arrays and counters), so a copy is a clone, and its
-// fields are read through blake3Fields to save and restore it.
-type blake3Hasher struct{ blake3.Hasher }
+// blake3Hasher is BLAKE3's hasher of 256-bit digests on hashlanes' kernels
+// (blake3tree.Hasher: a chunk group at a time). Its state is plain data,
+// so a copy is a clone.
+type blake3Hasher struct{ h blake3tree.Hasher }
 
-func newBLAKE3() hash.Hash { return &blake3Hasher{*blake3.New(32, nil)} }
+func newBLAKE3() hash.Hash { return &blake3Hasher{*blake3tree.NewHasher(blake3tree.Hash())} }
 
-// blake3Fields mirrors the fields of lukechampine.com/blake3's Hasher
-// (v1.4.1). blake3Layout checks the sizes agree; the state tests at every
-// length class catch any other difference.
-type blake3Fields struct {
-	key     [8]uint32
-	flags   uint32
-	size    int
-	stack   [64][8]uint32 // chaining values of complete subtrees, one per set bit of counter
-	counter uint64        // chunks hashed
-	buf     [1024]byte    // the chunk being filled
-	buflen  int
-}
-
-var blake3Layout = unsafe.Sizeof(blake3Fields{}) == unsafe.Sizeof(blake3.Hasher{})
+func (h *blake3Hasher) Write(p []byte) (int, error) { return h.h.Write(p) }
+func (h *blake3Hasher) Sum(b []byte) []byte         { return h.h.Sum(b, 32) }
+func (h *blake3Hasher) Reset()                      { h.h.Reset() }
+func (h *blake3Hasher) Size() int                   { return 32 }
+func (h *blake3Hasher) BlockSize() int              { return 64 }
 
 // blake3Magic starts a saved BLAKE3 state: the format's name and version.
+// The format is the reference hasher's state, whatever holds it: states
+// saved when lukechampine.com/blake3's hasher served BLAKE3 restore.
 const blake3Magic = "hashlanes-b3\x01"
-
-func (h *blake3Hasher) fields() *blake3Fields {
-	return (*blake3Fields)(unsafe.Pointer(&h.Hasher))
-}
 
 func (h *blake3Hasher) Clone() (hash.Cloner, error) {
 	c := *h
@@ -107,21 +94,16 @@ func (h *blake3Hasher) Clone() (hash.Cloner, error) {
 // chaining values of the complete subtrees it implies, and the chunk being
 // filled, all little-endian.
 func (h *blake3Hasher) AppendBinary(b []byte) ([]byte, error) {
-	if !blake3Layout {
-		return nil, errors.New("hashlanes: blake3: this build cannot save the library's state")
-	}
-	f := h.fields()
+	counter, subtrees, last := h.h.State()
 	b = append(b, blake3Magic...)
-	b = binary.LittleEndian.AppendUint64(b, f.counter)
-	for i := range f.stack {
-		if f.counter&(1<<i) != 0 {
-			for _, w := range f.stack[i] {
-				b = binary.LittleEndian.AppendUint32(b, w)
-			}
+	b = binary.LittleEndian.AppendUint64(b, counter)
+	for _, cv := range subtrees {
+		for _, w := range cv {
+			b = binary.LittleEndian.AppendUint32(b, w)
 		}
 	}
-	b = binary.LittleEndian.AppendUint16(b, uint16(f.buflen))
-	return append(b, f.buf[:f.buflen]...), nil
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(last)))
+	return append(b, last...), nil
 }
 
 func (h *blake3Hasher) MarshalBinary() ([]byte, error) {
@@ -130,9 +112,6 @@ func (h *blake3Hasher) MarshalBinary() ([]byte, error) {
 
 // UnmarshalBinary restores a state saved by MarshalBinary.
 func (h *blake3Hasher) UnmarshalBinary(b []byte) error {
-	if !blake3Layout {
-		return errors.New("hashlanes: blake3: this build cannot restore the library's state")
-	}
 	if len(b) < len(blake3Magic) || string(b[:len(blake3Magic)]) != blake3Magic {
 		return stateError(BLAKE3, errStateID)
 	}
@@ -142,31 +121,28 @@ func (h *blake3Hasher) UnmarshalBinary(b []byte) error {
 	}
 	counter := binary.LittleEndian.Uint64(b)
 	b = b[8:]
-	subtrees := bits.OnesCount64(counter)
-	if len(b) < subtrees*32+2 {
+	n := bits.OnesCount64(counter)
+	if len(b) < n*32+2 {
 		return stateError(BLAKE3, errStateSize)
 	}
-	n := newBLAKE3().(*blake3Hasher)
-	f := n.fields()
-	f.counter = counter
-	for i := range f.stack {
-		if counter&(1<<i) != 0 {
-			for j := range f.stack[i] {
-				f.stack[i][j] = binary.LittleEndian.Uint32(b)
-				b = b[4:]
-			}
+	subtrees := make([][8]uint32, n)
+	for i := range subtrees {
+		for j := range subtrees[i] {
+			subtrees[i][j] = binary.LittleEndian.Uint32(b)
+			b = b[4:]
 		}
 	}
-	buflen := int(binary.LittleEndian.Uint16(b))
+	last := int(binary.LittleEndian.Uint16(b))
 	b = b[2:]
-	if buflen > len(f.buf) {
+	if last > 1024 {
 		return stateError(BLAKE3, errStateFields)
 	}
-	if len(b) != buflen {
+	if len(b) != last {
 		return stateError(BLAKE3, errStateSize)
 	}
-	f.buflen = copy(f.buf[:], b)
-	*h = *n
+	if err := h.h.SetState(counter, subtrees, b); err != nil {
+		return stateError(BLAKE3, errStateFields)
+	}
 	return nil
 }
 

@@ -34,3 +34,16 @@ func parents16(out *[8][16]uint32, in *[2][8][16]uint32, key *[8]uint32, flags u
 	compressParents8(out, in, key, flags, 0)
 	compressParents8(out, in, key, flags, 8)
 }
+
+// parentsTo1 reduces the 16 chaining values of a group in lanes 0..15 of
+// cvs[0] to the group's, in lane 0: four levels of parents, 8, 4, 2, 1,
+// the kernel's other lanes idle (on AVX2 one call of 8 a level).
+func parentsTo1(cvs *[2][8][16]uint32, key *[8]uint32, flags uint32) {
+	for range 4 {
+		if use16 {
+			compressParents16(&cvs[0], cvs, key, flags)
+		} else {
+			compressParents8(&cvs[0], cvs, key, flags, 0)
+		}
+	}
+}

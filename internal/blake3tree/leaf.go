@@ -27,9 +27,7 @@ func leafKernels(m *Mode, leaf *[leafLen]byte, counter uint64) [8]uint32 {
 	// 16 chaining values become 8, 4, 2, 1.
 	var pair [2][8][16]uint32
 	pair[0] = cvs[0]
-	for range 4 {
-		parents16(&pair[0], &pair, &m.Key, m.Flags)
-	}
+	parentsTo1(&pair, &m.Key, m.Flags)
 	var cv [8]uint32
 	for w := range cv {
 		cv[w] = pair[0][w][0]
