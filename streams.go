@@ -149,7 +149,7 @@ func streamWorker(ctx context.Context, algsOf func(int) []Algorithm, hashes func
 			whole := false
 			var read int64
 			if len(hs) == 1 && hs[0] == hashers[BLAKE3] && blake3tree.HaveMany() {
-				read, whole, s.Err = sumWholeBLAKE3(r, buf[:], hs[0], wake, ahead, &s)
+				read, whole, s.Err = sumWholeBLAKE3(r, buf[:], hs[0], wake, &s)
 			}
 			if !whole && s.Err == nil {
 				s.Size, s.Err = hashStream(ctx, hs, r, buf[:], ahead, read)
@@ -174,57 +174,27 @@ func streamWorker(ctx context.Context, algsOf func(int) []Algorithm, hashes func
 	}
 }
 
-// wholeBuffer is the longest stream of BLAKE3 alone that is read whole and
-// hashed on blake3tree's kernels: the library's streaming hasher
-// (lukechampine.com/blake3's) moves 1.3 GB/s on 64 KiB and 1.9 on 256 KiB
-// where blake3tree.Sum moves 3.4 and more. Files from 1 MiB, the command
-// hashes on every core.
-const wholeBuffer = 1 << 20
-
-var wholePool = sync.Pool{New: func() any { return (*[wholeBuffer]byte)(staggeredBuffer(wholeBuffer)) }}
-
-// sumWholeBLAKE3 reads a stream of BLAKE3 alone whole, if it ends soon
-// enough, and hashes it on blake3tree's kernels into s: up to ManyMax in
-// buf and in lanes with the other workers' short streams (blake3many.go),
-// up to wholeBuffer in a pooled buffer while one of the read-ahead's
-// tokens is free (the same memory as a stream reading ahead), on its own.
-// If it does not end, what was read (n bytes) has been written to h, to
-// go on as a stream, and whole is false.
-func sumWholeBLAKE3(r io.Reader, buf []byte, h hash.Hash, wake, ahead chan struct{}, s *StreamSum) (n int64, whole bool, err error) {
+// sumWholeBLAKE3 reads a stream of BLAKE3 alone whole, if it ends within
+// ManyMax, and hashes it into s in lanes with the other workers' short
+// streams (blake3many.go). If it does not end, what was read (n bytes)
+// has been written to h, to go on as a stream, and whole is false.
+func sumWholeBLAKE3(r io.Reader, buf []byte, h hash.Hash, wake chan struct{}, s *StreamSum) (n int64, whole bool, err error) {
 	k, whole, err := readWhole(r, buf, 0, min(blake3tree.ManyMax, len(buf)-1))
 	if err != nil {
 		return 0, false, err
 	}
-	if whole {
-		select {
-		case <-wake: // no token is left over, but be sure
-		default:
-		}
-		w := wholeStream{msg: buf[:k], wake: wake}
-		blake3Whole.sum(&w)
-		s.Size, s.Sums = int64(k), [][]byte{append([]byte(nil), w.sum[:]...)}
-		return int64(k), true, nil
-	}
-	select {
-	case ahead <- struct{}{}:
-	default:
+	if !whole {
 		h.Write(buf[:k])
 		return int64(k), false, nil
 	}
-	defer func() { <-ahead }()
-	big := wholePool.Get().(*[wholeBuffer]byte)
-	defer wholePool.Put(big)
-	copy(big[:], buf[:k])
-	k, whole, err = readWhole(r, big[:], k, wholeBuffer-1)
-	if err != nil {
-		return 0, false, err
+	select {
+	case <-wake: // no token is left over, but be sure
+	default:
 	}
-	if whole {
-		s.Size, s.Sums = int64(k), [][]byte{blake3tree.Sum(blake3tree.Hash(), big[:k], 32)}
-		return int64(k), true, nil
-	}
-	h.Write(big[:k])
-	return int64(k), false, nil
+	w := wholeStream{msg: buf[:k], wake: wake}
+	blake3Whole.sum(&w)
+	s.Size, s.Sums = int64(k), [][]byte{append([]byte(nil), w.sum[:]...)}
+	return int64(k), true, nil
 }
 
 // hashStream writes r to every hasher; small streams are read in the

@@ -395,8 +395,8 @@ func TestReadAheadBounded(t *testing.T) {
 
 // TestSumStreamsBLAKE3Whole checks the streams of BLAKE3 alone, which are
 // read whole and hashed in lanes across the workers' streams up to 64 KiB
-// (blake3many.go), and on their own up to 1 MiB: every length class
-// around a chunk, a chunk group, 64 KiB and 1 MiB,
+// (blake3many.go), and as streams past it: every length class around a
+// chunk, a chunk group, 64 KiB and 1 MiB,
 // read in odd pieces, at one P and two, with a stream that fails mid-read
 // among them.
 func TestSumStreamsBLAKE3Whole(t *testing.T) {
