@@ -63,11 +63,25 @@ func (h *Hasher) flush() {
 	}
 	k := 0
 	for h.counter%16 != 0 && h.n-k > chunk {
-		cv := guts.ChainingValue(guts.CompressChunk(h.buf[k:k+chunk], &h.mode.Key, h.counter, h.mode.Flags))
-		h.add(cv, 0)
+		h.addChunk(h.buf[k : k+chunk])
 		k += chunk
 	}
 	h.n = copy(h.buf[:], h.buf[k:h.n])
+}
+
+// addChunk compresses one whole chunk, the next, and adds it to the stack.
+func (h *Hasher) addChunk(p []byte) {
+	h.add(guts.ChainingValue(guts.CompressChunk(p, &h.mode.Key, h.counter, h.mode.Flags)), 0)
+}
+
+// lastChunk adds the whole chunks of p but its last to the stack, one by
+// one, and returns the last (a chunk or less).
+func (h *Hasher) lastChunk(p []byte) []byte {
+	for len(p) > chunk {
+		h.addChunk(p[:chunk])
+		p = p[chunk:]
+	}
+	return p
 }
 
 // addGroup compresses a whole group of chunks, the next ones, and adds its
@@ -126,11 +140,7 @@ func (h *Hasher) root() guts.Node {
 	} else {
 		// Off a group's start: its whole chunks one by one on a copy.
 		c := *h
-		for len(buf) > chunk {
-			cv := guts.ChainingValue(guts.CompressChunk(buf[:chunk], &c.mode.Key, c.counter, c.mode.Flags))
-			c.add(cv, 0)
-			buf = buf[chunk:]
-		}
+		buf = c.lastChunk(buf)
 		counter, stack = c.counter, &c.stack
 		node = guts.CompressChunk(buf, &h.mode.Key, counter, h.mode.Flags)
 	}
@@ -148,12 +158,7 @@ func (h *Hasher) root() guts.Node {
 // compressed (empty only for an empty input).
 func (h *Hasher) State() (counter uint64, subtrees [][8]uint32, last []byte) {
 	c := *h
-	buf := c.buf[:c.n]
-	for len(buf) > chunk {
-		cv := guts.ChainingValue(guts.CompressChunk(buf[:chunk], &c.mode.Key, c.counter, c.mode.Flags))
-		c.add(cv, 0)
-		buf = buf[chunk:]
-	}
+	buf := c.lastChunk(c.buf[:c.n])
 	for i := range 64 {
 		if c.counter&(1<<i) != 0 {
 			subtrees = append(subtrees, c.stack[i])
