@@ -37,7 +37,9 @@ const wholeBatchMax = 32
 
 var blake3Whole wholeBatcher
 
-// sum hashes w.msg with the streams other workers queue meanwhile.
+// sum hashes w.msg with the streams other workers queue meanwhile. The
+// wake channel is the worker's, from one stream to the next; a token on it
+// only has the worker look at its stream again.
 func (b *wholeBatcher) sum(w *wholeStream) {
 	b.mu.Lock()
 	b.queue = append(b.queue, w)

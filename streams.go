@@ -187,10 +187,6 @@ func sumWholeBLAKE3(r io.Reader, buf []byte, h hash.Hash, wake chan struct{}, s 
 		h.Write(buf[:k])
 		return int64(k), false, nil
 	}
-	select {
-	case <-wake: // no token is left over, but be sure
-	default:
-	}
 	w := wholeStream{msg: buf[:k], wake: wake}
 	blake3Whole.sum(&w)
 	s.Size, s.Sums = int64(k), [][]byte{append([]byte(nil), w.sum[:]...)}

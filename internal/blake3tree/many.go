@@ -47,22 +47,19 @@ func SumMany(dst []byte, m Mode, msgs [][]byte, outLen int) []byte {
 	scratch := make([][8]uint32, full+len(msgs))
 	cvs, lastCVs := scratch[:full], scratch[full:]
 	var (
-		ptrs [16]*byte
-		ctr  [2][16]uint32
-		out  [8][16]uint32
-		lane int
-		next int // cvs' next chunk
+		ptrs  [16]*byte
+		ctr   [2][16]uint32
+		out   [8][16]uint32
+		slots [16]*[8]uint32 // where each lane's chaining value goes
+		lane  int
+		next  int // cvs' next chunk
 	)
 	flush := func() {
 		for l := lane; l < 16; l++ {
 			ptrs[l], ctr[0][l], ctr[1][l] = &zeroChunk[0], 0, 0
 		}
 		chunks16(&out, &ptrs, &m.Key, &ctr, m.Flags)
-		for l := range lane {
-			for w := range 8 {
-				cvs[next-lane+l][w] = out[w][l]
-			}
-		}
+		scatter(&out, slots[:lane])
 		lane = 0
 	}
 	for _, msg := range msgs {
@@ -70,7 +67,7 @@ func SumMany(dst []byte, m Mode, msgs [][]byte, outLen int) []byte {
 			continue
 		}
 		for j := range int(chunks(int64(len(msg)))) - 1 {
-			ptrs[lane] = &msg[j*chunk]
+			ptrs[lane], slots[lane] = &msg[j*chunk], &cvs[next]
 			ctr[0][lane], ctr[1][lane] = uint32(j), 0
 			lane++
 			next++
@@ -88,8 +85,7 @@ func SumMany(dst []byte, m Mode, msgs [][]byte, outLen int) []byte {
 	var (
 		pad    [16][chunk]byte
 		ends   [3][16]uint32
-		who    [16]int // the message of each lane
-		blocks int     // the most blocks of any lane
+		blocks int // the most blocks of any lane
 	)
 	flushLast := func() {
 		for l := lane; l < 16; l++ {
@@ -97,11 +93,7 @@ func SumMany(dst []byte, m Mode, msgs [][]byte, outLen int) []byte {
 			ends[0][l], ends[1][l], ends[2][l] = 0, 0, 0
 		}
 		chunksVar16(&out, &ptrs, &m.Key, &ctr, &ends, blocks, m.Flags)
-		for l := range lane {
-			for w := range 8 {
-				lastCVs[who[l]][w] = out[w][l]
-			}
-		}
+		scatter(&out, slots[:lane])
 		lane, blocks = 0, 0
 	}
 	for i, msg := range msgs {
@@ -128,7 +120,7 @@ func SumMany(dst []byte, m Mode, msgs [][]byte, outLen int) []byte {
 		if n == 1 {
 			ends[2][lane] |= guts.FlagRoot
 		}
-		who[lane] = i
+		slots[lane] = &lastCVs[i]
 		blocks = max(blocks, nb)
 		lane++
 		if lane == 16 {
@@ -147,6 +139,7 @@ func SumMany(dst []byte, m Mode, msgs [][]byte, outLen int) []byte {
 		}
 	}
 	b := parentBuilder{nodes: make([][8]uint32, 0, nNodes), tasks: make([]parentTask, 0, nTasks)}
+	rootOf := make([]int, len(msgs)) // the message's root task
 	first := 0
 	for i, msg := range msgs {
 		n := int(chunks(int64(len(msg))))
@@ -158,17 +151,12 @@ func SumMany(dst []byte, m Mode, msgs [][]byte, outLen int) []byte {
 		b.nodes = append(b.nodes, lastCVs[i])
 		first += n - 1
 		b.add(0, n)
-		b.tasks[len(b.tasks)-1].root = true
+		rootOf[i] = len(b.tasks) - 1
+		b.tasks[rootOf[i]].root = true
 	}
 	nodes, tasks := b.nodes, b.tasks
 	m.compressTasks(nodes, tasks, outLen)
 
-	roots := tasks[:0] // the root tasks, in the messages' order
-	for _, t := range tasks {
-		if t.root {
-			roots = append(roots, t)
-		}
-	}
 	for i, msg := range msgs {
 		if len(msg) > ManyMax {
 			dst = append(dst, Sum(m, msg, outLen)...)
@@ -184,14 +172,12 @@ func SumMany(dst []byte, m Mode, msgs [][]byte, outLen int) []byte {
 		case n == 1:
 			dst = append(dst, output(guts.CompressChunk(msg, &m.Key, 0, m.Flags), outLen)...)
 		case outLen == 32:
-			for _, w := range nodes[roots[0].out] {
+			for _, w := range nodes[tasks[rootOf[i]].out] {
 				dst = binary.LittleEndian.AppendUint32(dst, w)
 			}
-			roots = roots[1:]
 		default:
-			t := roots[0]
+			t := tasks[rootOf[i]]
 			dst = append(dst, output(guts.ParentNode(nodes[t.l], nodes[t.r], &m.Key, m.Flags), outLen)...)
-			roots = roots[1:]
 		}
 	}
 	return dst
@@ -242,6 +228,7 @@ func (m *Mode) compressTasks(nodes [][8]uint32, tasks []parentTask, outLen int) 
 		in    [2][8][16]uint32
 		out   [8][16]uint32
 		batch [16]int // the tasks in the call
+		slots [16]*[8]uint32
 		k     int
 	)
 	flush := func(flags uint32) {
@@ -251,14 +238,10 @@ func (m *Mode) compressTasks(nodes [][8]uint32, tasks []parentTask, outLen int) 
 				in[(2*p)/16][w][(2*p)%16] = nodes[t.l][w]
 				in[(2*p+1)/16][w][(2*p+1)%16] = nodes[t.r][w]
 			}
+			slots[p] = &nodes[t.out]
 		}
 		parents16(&out, &in, &m.Key, flags)
-		for p := range k {
-			t := &tasks[batch[p]]
-			for w := range 8 {
-				nodes[t.out][w] = out[w][p]
-			}
-		}
+		scatter(&out, slots[:k])
 		k = 0
 	}
 	maxDepth := 0
@@ -291,5 +274,15 @@ func (m *Mode) compressTasks(nodes [][8]uint32, tasks []parentTask, outLen int) 
 	}
 	if k > 0 {
 		flush(m.Flags | guts.FlagRoot)
+	}
+}
+
+// scatter stores lane l's chaining value of out, a kernel call's
+// word-major output, at slots[l].
+func scatter(out *[8][16]uint32, slots []*[8]uint32) {
+	for l, cv := range slots {
+		for w := range cv {
+			cv[w] = out[w][l]
+		}
 	}
 }

@@ -421,18 +421,16 @@ func chunk1() {
 // and y.
 func rowG(r [4]reg.VecVirtual, x, y Op) {
 	a, b, c, d := r[0], r[1], r[2], r[3]
-	VPADDD(b, a, a)
-	VPADDD(x, a, a)
-	VPXORD(a, d, d)
-	VPRORD(U8(16), d, d)
-	VPADDD(d, c, c)
-	VPXORD(c, b, b)
-	VPRORD(U8(12), b, b)
-	VPADDD(b, a, a)
-	VPADDD(y, a, a)
-	VPXORD(a, d, d)
-	VPRORD(U8(8), d, d)
-	VPADDD(d, c, c)
-	VPXORD(c, b, b)
-	VPRORD(U8(7), b, b)
+	for _, step := range []struct {
+		m      Op
+		r1, r2 uint8
+	}{{x, 16, 12}, {y, 8, 7}} {
+		VPADDD(b, a, a)
+		VPADDD(step.m, a, a)
+		VPXORD(a, d, d)
+		VPRORD(U8(step.r1), d, d)
+		VPADDD(d, c, c)
+		VPXORD(c, b, b)
+		VPRORD(U8(step.r2), b, b)
+	}
 }
