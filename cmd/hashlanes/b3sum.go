@@ -319,12 +319,11 @@ type b3run struct {
 }
 
 // method is what the command hashes with: the chunk tree for large files;
-// for small ones the library's BLAKE3 (short files in lanes across files)
-// where it is the plain 32-byte hash and the CPU has those lanes, else
-// zeebo's hasher (the library's streaming hasher, lukechampine.com/blake3's,
-// moves a third to a half of zeebo's on 16-256 KiB).
+// for small ones the library's BLAKE3 where it is the plain 32-byte hash
+// (short files in lanes across files, the rest on its hasher), else
+// zeebo's hasher.
 func (m *b3method) method() *method {
-	if m.mode == blake3tree.Hash() && m.outLen == 32 && blake3tree.HaveMany() {
+	if m.mode == blake3tree.Hash() && m.outLen == 32 {
 		lib, _ := methodNamed("blake3")
 		return lib
 	}
