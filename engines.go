@@ -120,10 +120,7 @@ func oneShot(a Algorithm, dst, m []byte) []byte {
 		// On hashlanes' kernels: one chunk in vector rows, where its
 		// library compresses a lone chunk in Go; more, 16 chunks at a
 		// time (docs/figures.md, "BLAKE3").
-		if len(m) <= blake3tree.SmallMax {
-			return blake3tree.Sum256Small(dst, m)
-		}
-		return append(dst, blake3tree.Sum(blake3tree.Hash(), m, 32)...)
+		return blake3tree.Sum256(dst, m)
 	}
 	return reference.ID(a).Sum(dst, m)
 }

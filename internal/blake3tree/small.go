@@ -27,3 +27,13 @@ func Sum256Small(dst, p []byte) []byte {
 	}
 	return dst
 }
+
+// Sum256 appends the 32-byte BLAKE3 hash of p, one message alone, to dst:
+// one chunk in vector rows (Sum256Small) where the CPU has them, more
+// through Sum.
+func Sum256(dst, p []byte) []byte {
+	if len(p) <= SmallMax && HaveSmall() {
+		return Sum256Small(dst, p)
+	}
+	return append(dst, Sum(Hash(), p, 32)...)
+}
