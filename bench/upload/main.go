@@ -21,6 +21,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -263,6 +264,11 @@ func measure(o *options, c config, bodies []body) (result, error) {
 	}
 	if b.Bytes == a.Bytes {
 		return result{}, errors.New("no bytes arrived in the window")
+	}
+	for _, alg := range slices.Sorted(maps.Keys(b.Choices)) {
+		if alg == "md5" || c.digest == "md5+sha256" {
+			fmt.Fprintf(os.Stderr, "upload: %s: %s choice at the window's end: %s\n", c.name(), alg, b.Choices[alg])
+		}
 	}
 	return newResult(c, a, b, l.done.Load()-doneA), nil
 }

@@ -151,6 +151,10 @@ type serverStats struct {
 	Goroutines int              `json:"goroutines"`
 	HeapInuse  uint64           `json:"heap_inuse"`
 	Lanes      map[string]lanes `json:"lanes,omitempty"`
+	// Choices is, by algorithm, the kernel each count of ready streams
+	// runs on and where the rates behind it come from, as the engine
+	// has them at the snapshot (they move as rounds are timed).
+	Choices map[string]string `json:"choices,omitempty"`
 }
 
 // lanes is how full the engine's lanes ran.
@@ -186,6 +190,11 @@ func (s *uploadServer) snapshot() serverStats {
 		for _, a := range []hashlanes.Algorithm{hashlanes.MD5, hashlanes.SHA256} {
 			x := hashlanes.DefaultServer(a).Stats()
 			st.Lanes[a.String()] = lanes{x.MultiCalls, x.MultiBlocks, x.MultiCapacity, x.SingleBlocks, x.Awaits, x.AwaitsJoined}
+			t := hashlanes.DefaultServer(a).Tuning()
+			if st.Choices == nil {
+				st.Choices = map[string]string{}
+			}
+			st.Choices[a.String()] = fmt.Sprintf("%s (%s)", t, t.Origin)
 		}
 	}
 	return st
