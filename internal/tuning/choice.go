@@ -356,15 +356,34 @@ func (c *Chooser) models(r *Rates) [][]float64 {
 // a kernel that does not move margin times as much.
 func (c *Chooser) fill(t *table, snap snapshot, model [][]float64, scale []float64, prev *table, margin float64) {
 	t.gen, t.kind, t.rates, t.origin = snap.gen, snap.kind, snap.rates, snap.origin
-	est := func(i, used int) float64 {
+	scaled := func(i, used int) float64 {
 		v := model[i][min(used, len(model[i])-1)]
 		if scale != nil {
 			v *= scale[i]
 		}
 		return v
 	}
+	// A lone stream's rounds may move it towards the single-stream
+	// kernel, never away: that kernel's rounds come when a stream starts
+	// or ends, right after its reader's system call, and time slower than
+	// the lanes' steady rounds (an upload server's at 457-677 MB/s
+	// against 662 measured), which took lone streams into lanes they run
+	// no faster in. So for one stream ready the single-stream kernel's
+	// estimate is the higher of its measured rate and the rounds', a
+	// multi-lane kernel's the lower.
+	lone := func(i, used int) float64 {
+		v, w := model[i][min(used, len(model[i])-1)], scaled(i, used)
+		if (i == 0) == (w > v) {
+			return w
+		}
+		return v
+	}
 	for h := range 2 {
 		for ready := 1; ready <= MaxReady; ready++ {
+			est := scaled
+			if ready == 1 {
+				est = lone
+			}
 			var buf [16]scored
 			cands := c.candidates(buf[:0], ready, h == 1, est)
 			best := cands[0]

@@ -399,6 +399,60 @@ func TestSlowSpell(t *testing.T) {
 	}
 }
 
+// TestLoneRounds checks that rounds move a lone stream's choice towards
+// the single-stream kernel and never away from it: lone rounds timed slow
+// (as they are when a stream starts or ends, right after a system call)
+// leave it on the single-stream kernel, while lanes whose rounds show them
+// slower than measured give it back to the single-stream kernel.
+func TestLoneRounds(t *testing.T) {
+	kerns := []Kernel{single, multis[3]}
+	for _, tc := range []struct {
+		name       string
+		x16        float64 // measured, all lanes busy
+		speed      map[string]float64
+		ready      int // the ready count the rounds ran at
+		want, then string
+	}{
+		// x16 on one lane measured at 1050 against 1000, within the lone
+		// margin; the single kernel's rounds time at 0.6.
+		{"slow lone rounds", 16 * 1050, map[string]float64{"single": 0.6, "x16": 1}, 1, "single", "single"},
+		// The same, the lone rounds among many rounds of x16 at 2 ready.
+		{"slow lone rounds among lanes", 16 * 1050, map[string]float64{"single": 0.6, "x16": 1}, 2, "single", "single"},
+		// x16 measured at 16 x 1500 takes a lone stream; its rounds show
+		// it at half that.
+		{"lanes slower than measured", 16 * 1500, map[string]float64{"single": 1, "x16": 0.5}, 2, "x16", "single"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			true_ := map[string]float64{"single": 1000, "x16": tc.x16}
+			f := fakeFamily(t, Mode{Kind: ModeMeasure}, kerns, func(name string, _ int) time.Duration {
+				return perMB(kerns[map[string]int{"single": 0, "x16": 1}[name]], true_[name])
+			})
+			c := NewChooser(f.Source(f.mode), single, kerns[1:])
+			c.Prepare(2)
+			if got, _ := c.Pick(1, true); name(c, got) != tc.want {
+				t.Fatalf("measured: %s for a lone stream, want %s", name(c, got), tc.want)
+			}
+			for i := range 4 * exploreEvery {
+				ready := tc.ready
+				if i%4 == 0 {
+					ready = 1 // a stream starting or ending
+				}
+				k, used := c.Explore(ready)
+				kern := kerns[k+1]
+				rate := true_[kern.Name] * tc.speed[kern.Name]
+				if k >= 0 {
+					rate *= kern.blockShare(used)
+				}
+				bytes := used * 64 * 256
+				c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
+			}
+			if got, _ := c.Pick(1, true); name(c, got) != tc.then {
+				t.Errorf("after the rounds: %s for a lone stream, want %s", name(c, got), tc.then)
+			}
+		})
+	}
+}
+
 // TestTiesKeepThePrior checks that a measured rate within 10% of the
 // prior's choice leaves the choice where the prior put it, and that one
 // further ahead takes it.
