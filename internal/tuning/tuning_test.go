@@ -501,7 +501,8 @@ func TestCutoff(t *testing.T) {
 
 // TestPriors checks that every prior parses and holds rates for the four
 // families, and which prior a CPU takes: AMD's family 19h models by their
-// published ranges, Intel's Xeons with AMX by that feature, any other CPU
+// published ranges, Intel's Xeons with AMX by that feature (Sapphire and
+// Emerald Rapids by their models too, where a hypervisor hides it), any other CPU
 // the nearest by instruction set.
 func TestPriors(t *testing.T) {
 	if len(priors()) < 3 {
@@ -545,7 +546,9 @@ func TestPriors(t *testing.T) {
 		{intel(0xcf, true), cpu.AVX512, "goldencove", true},                                            // Emerald Rapids
 		{intel(0xad, true), cpu.AVX512, "goldencove", true},                                            // Granite Rapids
 		{intel(0xa7, true), cpu.AVX512, "goldencove", true},                                            // as a hypervisor reports one
-		{intel(0xcf, false), cpu.AVX512, "zen4", false},                                                // AMX hidden by the hypervisor
+		{intel(0xcf, false), cpu.AVX512, "goldencove", true},                                           // Emerald Rapids, AMX hidden by the hypervisor
+		{intel(0x8f, false), cpu.AVX512, "goldencove", true},                                           // Sapphire Rapids, the same
+		{intel(0xa7, false), cpu.AVX512, "zen4", false},                                                // no AMX, and not known by its model
 		{intel(0x8f, true), cpu.AVX2, "zen3", false},                                                   // AVX-512 off
 		{intel(0x6a, false), cpu.AVX512, "zen4", false},                                                // Ice Lake server
 		{intel(0x97, false), cpu.AVX2, "zen3", false},                                                  // Alder Lake

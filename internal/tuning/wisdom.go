@@ -77,7 +77,7 @@ func (c CPU) same(o CPU) bool {
 }
 
 // Match says which CPUs a prior is for: all of its fields that are set
-// must hold. NearestFor makes it the prior of CPUs that match none, at
+// must hold, or one of Or's. NearestFor makes it the prior of CPUs that match none, at
 // that instruction-set level.
 type Match struct {
 	Vendor     string      `json:"vendor,omitempty"`
@@ -86,10 +86,24 @@ type Match struct {
 	Features   []string    `json:"features,omitempty"`
 	Level      string      `json:"level,omitempty"` // the least level detected
 	NearestFor string      `json:"nearest_for,omitempty"`
+	// Or lists other ways to match: the CPUs a hypervisor hides a
+	// feature of, known by their models instead.
+	Or []*Match `json:"or,omitempty"`
 }
 
 func (m *Match) matches(c CPU, detected cpu.Level) bool {
-	if m == nil || m.Vendor == "" && m.Family == 0 && len(m.Models) == 0 && len(m.Features) == 0 {
+	if m == nil {
+		return false
+	}
+	if m.matchesAll(c, detected) {
+		return true
+	}
+	return slices.ContainsFunc(m.Or, func(o *Match) bool { return o.matches(c, detected) })
+}
+
+// matchesAll reports whether all of m's own conditions hold.
+func (m *Match) matchesAll(c CPU, detected cpu.Level) bool {
+	if m.Vendor == "" && m.Family == 0 && len(m.Models) == 0 && len(m.Features) == 0 {
 		return false
 	}
 	if m.Vendor != "" && m.Vendor != c.Vendor || m.Family != 0 && m.Family != c.Family {
