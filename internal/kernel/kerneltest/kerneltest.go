@@ -13,8 +13,10 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 
+	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
@@ -311,6 +313,55 @@ func NoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
 				t.Fatalf("%v allocations per call", n)
 			}
 		})
+	}
+}
+
+// BenchmarkAfterGap measures each multi-lane kernel's call of 16 blocks a
+// lane, every lane busy (a round of streams out of step in an upload
+// server), run back to back (gap=none) and right after the single-stream
+// kernel hashed 32 KiB, about 50 us of scalar code (gap=scalar), as a
+// server's rounds come after its socket reads. Only the multi-lane calls
+// are timed; MB/s is theirs. On an Emerald Rapids Xeon the 512-bit
+// kernels' calls after the gap take up to three times as long (the core
+// wakes its 512-bit units): the engine does not time a round that
+// changes kernel.
+func BenchmarkAfterGap[S comparable](b *testing.B, a Algorithm[S]) {
+	const nblocks = 16
+	gapBytes := RandomBytes(rand.New(rand.NewPCG(3, 3)), 32<<10)
+	// The gap's work: a scalar single-stream kernel, not one on SHA-NI.
+	var single kernel.Single[S]
+	for _, impl := range a.Singles {
+		if impl.Level <= cpu.Detected && impl.Needs == 0 && (single.Fn == nil || single.Reference) {
+			single = impl
+		}
+	}
+	for _, impl := range a.Multis {
+		for _, gap := range []string{"none", "scalar"} {
+			b.Run(fmt.Sprintf("impl=%s/gap=%s", impl.Name, gap), func(b *testing.B) {
+				cputest.Require(b, impl.Level)
+				cputest.RequireFeatures(b, impl.Needs)
+				buf := RandomBytes(rand.New(rand.NewPCG(1, 1)), impl.Lanes*nblocks*a.BlockSize*max(1, impl.FastBlocks))
+				var states [kernel.MaxLanes]S
+				var sp [kernel.MaxLanes]*S
+				var ptrs [kernel.MaxLanes]*byte
+				for i := range impl.Lanes {
+					sp[i], ptrs[i] = &states[i], &buf[i*nblocks*a.BlockSize*max(1, impl.FastBlocks)]
+				}
+				gs := a.Random(rand.New(rand.NewPCG(2, 2)))
+				var took time.Duration
+				calls := 0
+				for b.Loop() {
+					if gap == "scalar" {
+						single.Fn(&gs, gapBytes)
+					}
+					start := time.Now()
+					impl.Fn(&sp, &ptrs, 1<<impl.Lanes-1, nblocks)
+					took += time.Since(start)
+					calls++
+				}
+				b.ReportMetric(float64(impl.Blocks(impl.Lanes, nblocks)*a.BlockSize*calls)/took.Seconds()/1e6, "call-MB/s")
+			})
+		}
 	}
 }
 

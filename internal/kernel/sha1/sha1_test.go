@@ -41,6 +41,10 @@ func TestBatchNoAllocs(t *testing.T) { kerneltest.BatchNoAllocs(t, alg) }
 // BenchmarkKernel measures the kernels alone; see kerneltest.Benchmark.
 func BenchmarkKernel(b *testing.B) { kerneltest.Benchmark(b, alg) }
 
+// BenchmarkAfterGap measures the multi-lane kernels' calls right after
+// other work; see kerneltest.BenchmarkAfterGap.
+func BenchmarkAfterGap(b *testing.B) { kerneltest.BenchmarkAfterGap(b, alg) }
+
 // BenchmarkMemoryLanes measures the 16-lane kernel with a varying number
 // of its lanes streaming from beyond the L2; see
 // kerneltest.BenchmarkMemoryLanes.

@@ -56,6 +56,10 @@ func TestBatchNoAllocs(t *testing.T) { kerneltest.BatchNoAllocs(t, alg) }
 // BenchmarkKernel measures the kernels alone; see kerneltest.Benchmark.
 func BenchmarkKernel(b *testing.B) { kerneltest.Benchmark(b, alg) }
 
+// BenchmarkAfterGap measures the multi-lane kernels' calls right after
+// other work; see kerneltest.BenchmarkAfterGap.
+func BenchmarkAfterGap(b *testing.B) { kerneltest.BenchmarkAfterGap(b, alg) }
+
 // BenchmarkFootprint measures the four-stream SHA-NI kernel, Zen 3's fastest, on
 // 4 to 64 streams of 1 MiB; see kerneltest.BenchmarkFootprint.
 func BenchmarkFootprint(b *testing.B) { kerneltest.BenchmarkFootprint(b, alg, "shanix4") }
