@@ -79,6 +79,7 @@ func (s *Server[S]) awaitCompany(c *combiner[S], me *request[S]) bool {
 	}
 	s.awaiting = me
 	s.stats.awaits.Add(1)
+	c.prev = noKernel
 	s.mu.Unlock()
 	c.wakeAll()
 	if c.await == nil {

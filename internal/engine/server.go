@@ -151,7 +151,15 @@ type combiner[S any] struct {
 	// the next combine here yields for them before its own first
 	// full-length round, as for writers it woke itself (see combine).
 	wokeAtExit bool
+
+	// prev is the kernel of the round just before, with no yield or wait
+	// since (-1 the single-stream kernel, noKernel none): only a round
+	// that follows one on the same kernel is timed (see timedRound).
+	prev int
 }
+
+// noKernel is a combiner's prev when its next round follows no round.
+const noKernel = -2
 
 // wakeLater has r's writer woken at the next wakeAll; s.mu is held.
 // Between two, at most MaxLanes+1 wait: one round's lanes and the
@@ -348,7 +356,12 @@ func (s *Server[S]) timedRound(c *combiner[S], k, used, nb int) {
 	s.rounds++
 	s.mu.Unlock()
 	c.wakeAll()
-	timed := c.busy >= 2 && nb*s.spec.BlockSize >= tuning.QuickMeasure.LaneBytes
+	// A round is timed only right after a round on the same kernel: the
+	// first call after other code, a socket read or another kernel, pays
+	// for what that left cold, a 512-bit kernel up to three times its
+	// time (docs/engine.md, "Rounds after other code").
+	timed := c.busy >= 2 && nb*s.spec.BlockSize >= tuning.QuickMeasure.LaneBytes && k == c.prev
+	c.prev = k
 	var start time.Time
 	if timed {
 		start = time.Now()
@@ -431,7 +444,7 @@ func (c *combiner[S]) longestFirst(n, busy int) {
 func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 	s.combiners++
 	c := s.scratch.Get().(*combiner[S])
-	c.busy = 0
+	c.busy, c.prev = 0, noKernel
 	long := false // the latest round was full-length
 	for !me.done {
 		s.offload(c, me, procs)
@@ -493,6 +506,7 @@ func (s *Server[S]) fill(c *combiner[S], procs int) {
 // yield lets the writers c woke, and any other runnable goroutine, run
 // once: s.mu is released around a Gosched.
 func (s *Server[S]) yield(c *combiner[S]) {
+	c.prev = noKernel
 	s.mu.Unlock()
 	c.wakeAll()
 	runtime.Gosched()

@@ -58,6 +58,16 @@ const (
 	exploreRange = 1.3
 )
 
+// tryRounds is how many rounds in a row a try of a kernel other than the
+// choice runs. The engine times a round only right after one on the same
+// kernel, with no yield or wait between: on an Emerald Rapids Xeon a
+// 512-bit kernel's first call after other code took up to three times its
+// time in the calls after it (the core wakes its 512-bit units), so that
+// tries of one round each, timed, took an upload server's choices from
+// 512-bit kernels to 256-bit ones for good (docs/engine.md, "Rounds
+// after other code").
+const tryRounds = 3
+
 // After the refinement changes the choice for a ready count, the kernel
 // it chose before is tried recheckTries times, every recheckEvery rounds,
 // however far behind its estimate now is: it may have lost on a few
@@ -105,6 +115,8 @@ type Chooser struct {
 	explore  [MaxReady + 1]uint8
 	recheck  [MaxReady + 1]uint8 // tries left at recheckEvery, by ready count
 	loser    [MaxReady + 1]pick  // the choice a change of choice replaced, to recheck
+	streak   [MaxReady + 1]uint8 // rounds left of a try, by ready count
+	tried    [MaxReady + 1]pick  // the kernel of that try
 	tries    uint64
 	scratch  table       // a rebuild, published only if its choices differ
 	model    [][]float64 // by kernel and lanes used: the rates' estimate, unscaled
@@ -185,22 +197,35 @@ func (c *Chooser) Explore(ready int) (k, lanes int) {
 	r := min(ready, MaxReady)
 	p := t.best[1][r]
 	if c.src.online() {
-		if c.recheck[r] > 0 {
+		switch {
+		case c.streak[r] > 0:
+			c.streak[r]--
+			p = c.tried[r]
+		case c.recheck[r] > 0:
 			if c.explore[r]++; c.explore[r] >= recheckEvery {
 				c.explore[r] = 0
 				c.recheck[r]--
-				c.tries++
-				p = c.loser[r]
+				p = c.try(r, c.loser[r])
 			}
-		} else if c.explore[r]++; c.explore[r] >= exploreEvery {
-			c.explore[r] = 0
-			if s := t.second[r]; s.k != none {
-				c.tries++
-				p = s
+		default:
+			if c.explore[r]++; c.explore[r] >= exploreEvery {
+				c.explore[r] = 0
+				if s := t.second[r]; s.k != none {
+					p = c.try(r, s)
+				}
 			}
 		}
 	}
 	return p.k - 1, c.lanesFor(p, ready)
+}
+
+// try starts a try of p for ready count r: tryRounds rounds in a row, so
+// that the engine, which times no round that changes kernel, times the
+// later ones.
+func (c *Chooser) try(r int, p pick) pick {
+	c.tries++
+	c.streak[r], c.tried[r] = tryRounds-1, p
+	return p
 }
 
 func (c *Chooser) lanesFor(p pick, ready int) int {
@@ -236,10 +261,10 @@ func (c *Chooser) Observe(k, used, bytes int, ns int64) {
 	c.scales[i].add(rate / model)
 	c.observed++
 	// Rebuild when a kernel's scale has moved since the table was built:
-	// at once if by a fifth (a wrong estimate), else every rebuildEvery
-	// rounds.
+	// at once if by the keep margin (enough to change a choice), else
+	// every rebuildEvery rounds.
 	moved := math.Abs(c.scales[i].value()/c.built[i] - 1)
-	if moved > 0.2 || c.observed >= rebuildEvery && c.drifted() {
+	if moved > keepMargin-1 || c.observed >= rebuildEvery && c.drifted() {
 		c.observed = 0
 		for j := range c.scales {
 			c.built[j] = c.scales[j].value()
@@ -285,8 +310,8 @@ func (t *table) sameChoices(o *table) bool {
 
 // rebuildEvery bounds the observations between two rebuilds of the table
 // for a drift of the estimates: a rebuild weighs every kernel for every
-// ready count (about 4 us), a round lasts tens. A scale moved by a fifth
-// rebuilds at once.
+// ready count (about 4 us), a round lasts tens. A scale moved by the keep
+// margin rebuilds at once.
 const rebuildEvery = 64
 
 // Prepare runs the source's first measurement if it is pending, once, for

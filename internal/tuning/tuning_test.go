@@ -322,14 +322,14 @@ func TestRecovers(t *testing.T) {
 			}
 			// And it stays with the right kernel but for a try now and
 			// then: one in exploreEvery, and the rechecks of the kernel a
-			// change of choice left behind.
+			// change of choice left behind, each tryRounds rounds long.
 			wrong := 0
 			for range 4 * exploreEvery {
 				if round() != tc.want {
 					wrong++
 				}
 			}
-			if wrong > 4+recheckTries+1 {
+			if wrong > (4+recheckTries)*tryRounds+1 {
 				t.Errorf("%d of %d rounds ran another kernel than %s", wrong, 4*exploreEvery, tc.want)
 			}
 		})
