@@ -58,6 +58,17 @@ const (
 	exploreRange = 1.3
 )
 
+// baseEvery is how often, in tries at exploreEvery, the try is of the
+// choice the rates alone make (the measurement's or the prior's), when the
+// rounds have moved away from it, however far behind its estimate is:
+// rounds timed in a spell of load can drop a kernel below a runner-up's
+// range, and then neither a try nor a recheck reaches it again. In an
+// upload server SHA-256's avx512zmmx16 was timed at a quarter of its
+// measured rate on a few rounds, and its 64 streams ran on SHA-NI
+// streams to the end, where its rounds move 2,400-2,500 MB/s against
+// their 1,600.
+const baseEvery = 4
+
 // tryRounds is how many rounds in a row a try of a kernel other than the
 // choice runs. The engine times a round only right after one on the same
 // kernel, with no yield or wait between: on an Emerald Rapids Xeon a
@@ -116,6 +127,7 @@ type Chooser struct {
 	recheck  [MaxReady + 1]uint8 // tries left at recheckEvery, by ready count
 	loser    [MaxReady + 1]pick  // the choice a change of choice replaced, to recheck
 	streak   [MaxReady + 1]uint8 // rounds left of a try, by ready count
+	sweeps   [MaxReady + 1]uint8 // tries at exploreEvery, by ready count
 	tried    [MaxReady + 1]pick  // the kernel of that try
 	tries    uint64
 	scratch  table       // a rebuild, published only if its choices differ
@@ -131,6 +143,7 @@ type table struct {
 	origin string
 	best   [2][MaxReady + 1]pick // [hybrids allowed][ready]
 	second [MaxReady + 1]pick    // a runner-up worth a try, hybrids allowed; k == none if none
+	base   [MaxReady + 1]pick    // the choice on the rates alone, before the rounds' scales
 }
 
 // pick is one entry of a table: kernel index into Chooser.kerns (0 the
@@ -210,7 +223,10 @@ func (c *Chooser) Explore(ready int) (k, lanes int) {
 		default:
 			if c.explore[r]++; c.explore[r] >= exploreEvery {
 				c.explore[r] = 0
-				if s := t.second[r]; s.k != none {
+				c.sweeps[r]++
+				if b := t.base[r]; c.sweeps[r]%baseEvery == 0 && b.k != p.k {
+					p = c.try(r, b)
+				} else if s := t.second[r]; s.k != none {
 					p = c.try(r, s)
 				}
 			}
@@ -427,6 +443,10 @@ func (c *Chooser) fill(t *table, snap snapshot, model [][]float64, scale []float
 			}
 			t.best[h][ready] = best.pick
 			if h == 1 {
+				t.base[ready] = best.pick
+				if scale != nil && prev != nil {
+					t.base[ready] = prev.base[ready] // the rates' own choice, kept
+				}
 				t.second[ready] = pick{k: none}
 				single := est(0, 1)
 				for _, p := range cands {

@@ -453,6 +453,44 @@ func TestLoneRounds(t *testing.T) {
 	}
 }
 
+// TestBackToTheRates checks that a kernel timed far below its measured
+// rate for longer than its rechecks last, out of a runner-up's range, is
+// tried again once its rounds would show it right: every baseEvery tries
+// go to the choice the rates alone make.
+func TestBackToTheRates(t *testing.T) {
+	kerns := append([]Kernel{single}, multis[0], multis[3])
+	true_ := map[string]float64{"single": 1000, "x2": 1500, "x16": 9600}
+	f := fakeFamily(t, Mode{Kind: ModeMeasure}, kerns, func(name string, _ int) time.Duration {
+		return perMB(kerns[map[string]int{"single": 0, "x2": 1, "x16": 2}[name]], true_[name])
+	})
+	c := NewChooser(f.Source(f.mode), single, kerns[1:])
+	c.Prepare(2)
+	// Back within two of the tries that go to the rates' choice.
+	const ready, spell, after = 16, 100, 2*4*exploreEvery + tryRounds
+	found := -1
+	for i := range spell + after {
+		k, used := c.Explore(ready)
+		kern := kerns[k+1]
+		rate := true_[kern.Name]
+		if k >= 0 {
+			rate *= kern.blockShare(used)
+		}
+		if i < spell && kern.Name == "x16" {
+			rate *= 0.1 // a spell of load on x16's rounds alone
+		}
+		bytes := used * 64 * 256
+		c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
+		if got, _ := c.Pick(ready, true); i == spell-1 && name(c, got) == "x16" {
+			t.Fatalf("x16 is still the choice after %d rounds timed at a tenth of its rate", spell)
+		} else if i >= spell && name(c, got) == "x16" && found < 0 {
+			found = i - spell
+		}
+	}
+	if found < 0 {
+		t.Errorf("x16 is not the choice %d rounds after the spell", after)
+	}
+}
+
 // TestTiesKeepThePrior checks that a measured rate within 10% of the
 // prior's choice leaves the choice where the prior put it, and that one
 // further ahead takes it.
