@@ -169,7 +169,14 @@ const maxSingleRound = 16 << 10
 // which hash FastBlocks times as many; when even those are too short for
 // one block of the others, a kernel of alike lanes runs the round.
 func (s *Server[S]) plan(c *combiner[S], busy int, shared bool) (k, used, nb int) {
-	k, used = s.choice.Explore(busy)
+	if busy >= 2 {
+		k, used = s.choice.Explore(busy)
+	} else {
+		// A lone stream's rounds are not timed, so a try of another
+		// kernel on one would only cost it (amd64x2 on one lane runs at
+		// half the rate).
+		k, used = s.choice.Pick(busy, true)
+	}
 	if k >= 0 && s.kern.Multi[k].Fast > 0 {
 		c.longestFirst(min(s.kern.Multi[k].Fast, used), busy)
 		if nb = s.roundBlocks(c, k, used, shared); nb > 0 {
