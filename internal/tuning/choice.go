@@ -202,9 +202,12 @@ func (c *Chooser) Rate(ready int) float64 {
 }
 
 // Explore is Pick for a round the caller will time and report with
-// Observe: every exploreEvery rounds of a ready count it returns a close
-// runner-up instead, never one expected to move less than the
-// single-stream kernel unless that kernel is the choice.
+// Observe: every exploreEvery rounds of a ready count it starts a try,
+// tryRounds rounds of a close runner-up instead (never one expected to
+// move less than the single-stream kernel unless that kernel is the
+// choice), every baseEvery-th try of the rates' own choice if the rounds
+// moved away from it; after a change of choice, the rechecks of the
+// choice it replaced come first.
 func (c *Chooser) Explore(ready int) (k, lanes int) {
 	t := c.current()
 	r := min(ready, MaxReady)
