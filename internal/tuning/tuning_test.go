@@ -297,18 +297,8 @@ func TestRecovers(t *testing.T) {
 			if c.Pending() {
 				t.Fatal("still pending after Prepare")
 			}
-			// round runs a round as the engine times it: the kernel's true
-			// rate on the lanes it took. It returns the kernel.
 			round := func() string {
-				k, used := c.Explore(tc.ready)
-				kern := kerns[k+1]
-				bytes := used * 64 * 16
-				rate := true_[kern.Name]
-				if k >= 0 {
-					rate *= kern.blockShare(used)
-				}
-				c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
-				return kern.Name
+				return timedRound(c, kerns, tc.ready, func(k string) float64 { return true_[k] })
 			}
 			var rounds int
 			for rounds = 1; rounds <= 10*exploreEvery; rounds++ {
@@ -334,6 +324,21 @@ func TestRecovers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// timedRound runs a round as the engine times it: the kernel Explore
+// gives for ready streams, at the rate rate gives for it with every lane
+// busy, on the lanes it took, reported to Observe. It returns the kernel.
+func timedRound(c *Chooser, kerns []Kernel, ready int, rate func(kernel string) float64) string {
+	k, used := c.Explore(ready)
+	kern := kerns[k+1]
+	r := rate(kern.Name)
+	if k >= 0 {
+		r *= kern.blockShare(used)
+	}
+	bytes := used * 64 * 256
+	c.Observe(k, used, bytes, int64(float64(bytes)/r*1e3))
+	return kern.Name
 }
 
 // TestSlowSpell checks that a kernel timed slow on a few rounds, in a
@@ -377,15 +382,7 @@ func TestSlowSpell(t *testing.T) {
 			const ready = 8
 			var names []string
 			for i := range 40 + exploreEvery {
-				k, used := c.Explore(ready)
-				kern := kerns[k+1]
-				rate := true_[kern.Name] * tc.speed(i, kern.Name)
-				if k >= 0 {
-					rate *= kern.blockShare(used)
-				}
-				bytes := used * 64 * 256
-				c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
-				names = append(names, kern.Name)
+				names = append(names, timedRound(c, kerns, ready, func(k string) float64 { return true_[k] * tc.speed(i, k) }))
 			}
 			if got, _ := c.Pick(ready, true); name(c, got) != "x2" {
 				t.Fatalf("the choice is %s after the slow rounds, want x2; rounds ran %v", name(c, got), names)
@@ -437,14 +434,7 @@ func TestLoneRounds(t *testing.T) {
 				if i%4 == 0 {
 					ready = 1 // a stream starting or ending
 				}
-				k, used := c.Explore(ready)
-				kern := kerns[k+1]
-				rate := true_[kern.Name] * tc.speed[kern.Name]
-				if k >= 0 {
-					rate *= kern.blockShare(used)
-				}
-				bytes := used * 64 * 256
-				c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
+				timedRound(c, kerns, ready, func(k string) float64 { return true_[k] * tc.speed[k] })
 			}
 			if got, _ := c.Pick(1, true); name(c, got) != tc.then {
 				t.Errorf("after the rounds: %s for a lone stream, want %s", name(c, got), tc.then)
@@ -469,17 +459,12 @@ func TestBackToTheRates(t *testing.T) {
 	const ready, spell, after = 16, 100, 2*4*exploreEvery + tryRounds
 	found := -1
 	for i := range spell + after {
-		k, used := c.Explore(ready)
-		kern := kerns[k+1]
-		rate := true_[kern.Name]
-		if k >= 0 {
-			rate *= kern.blockShare(used)
-		}
-		if i < spell && kern.Name == "x16" {
-			rate *= 0.1 // a spell of load on x16's rounds alone
-		}
-		bytes := used * 64 * 256
-		c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
+		timedRound(c, kerns, ready, func(k string) float64 {
+			if i < spell && k == "x16" {
+				return 0.1 * true_[k] // a spell of load on x16's rounds alone
+			}
+			return true_[k]
+		})
 		if got, _ := c.Pick(ready, true); i == spell-1 && name(c, got) == "x16" {
 			t.Fatalf("x16 is still the choice after %d rounds timed at a tenth of its rate", spell)
 		} else if i >= spell && name(c, got) == "x16" && found < 0 {
