@@ -112,12 +112,9 @@ func (h *Hasher) addGroup(g *[group]byte) {
 // counter (a multiple of 2^k): as in binary addition, each set bit from k
 // up is a left neighbour to merge with.
 func (h *Hasher) add(cv [8]uint32, k int) {
-	for i := k; h.counter&(1<<i) != 0; i++ {
-		cv = guts.ChainingValue(guts.ParentNode(h.stack[i], cv, &h.mode.Key, h.mode.Flags))
-	}
 	i := k
-	for h.counter&(1<<i) != 0 {
-		i++
+	for ; h.counter&(1<<i) != 0; i++ {
+		cv = guts.ChainingValue(guts.ParentNode(h.stack[i], cv, &h.mode.Key, h.mode.Flags))
 	}
 	h.stack[i] = cv
 	h.counter += 1 << k

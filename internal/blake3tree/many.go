@@ -1,10 +1,6 @@
 package blake3tree
 
-import (
-	"encoding/binary"
-
-	"lukechampine.com/blake3/guts"
-)
+import "lukechampine.com/blake3/guts"
 
 // ManyMax is the longest message SumMany shares lanes with others: past
 // it, Sum's leaves of a quarter MiB fill the kernels by themselves.
@@ -166,15 +162,11 @@ func SumMany(dst []byte, m Mode, msgs [][]byte, outLen int) []byte {
 		switch {
 		case n == 1 && outLen == 32:
 			// A root chunk: its last block's output is the hash.
-			for _, w := range lastCVs[i] {
-				dst = binary.LittleEndian.AppendUint32(dst, w)
-			}
+			dst = appendWords(dst, &lastCVs[i])
 		case n == 1:
 			dst = append(dst, output(guts.CompressChunk(msg, &m.Key, 0, m.Flags), outLen)...)
 		case outLen == 32:
-			for _, w := range nodes[tasks[rootOf[i]].out] {
-				dst = binary.LittleEndian.AppendUint32(dst, w)
-			}
+			dst = appendWords(dst, &nodes[tasks[rootOf[i]].out])
 		default:
 			t := tasks[rootOf[i]]
 			dst = append(dst, output(guts.ParentNode(nodes[t.l], nodes[t.r], &m.Key, m.Flags), outLen)...)

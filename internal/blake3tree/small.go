@@ -1,10 +1,6 @@
 package blake3tree
 
-import (
-	"encoding/binary"
-
-	"lukechampine.com/blake3/guts"
-)
+import "lukechampine.com/blake3/guts"
 
 // SmallMax is the longest input Sum256Small takes: one chunk.
 const SmallMax = chunk
@@ -22,10 +18,7 @@ func Sum256Small(dst, p []byte) []byte {
 	blocks := max(1, (len(p)+guts.BlockSize-1)/guts.BlockSize)
 	cv := guts.IV
 	compressChunk1(&cv, &buf, blocks, uint32(len(p)-guts.BlockSize*(blocks-1)), 0, 0, guts.FlagRoot)
-	for _, w := range cv {
-		dst = binary.LittleEndian.AppendUint32(dst, w)
-	}
-	return dst
+	return appendWords(dst, &cv)
 }
 
 // Sum256 appends the 32-byte BLAKE3 hash of p, one message alone, to dst:

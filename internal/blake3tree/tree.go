@@ -114,6 +114,15 @@ func output(root guts.Node, outLen int) []byte {
 	return out[:outLen]
 }
 
+// appendWords appends a chaining value, or a 32-byte output's words, to
+// dst, little-endian.
+func appendWords(dst []byte, cv *[8]uint32) []byte {
+	for _, w := range cv {
+		dst = binary.LittleEndian.AppendUint32(dst, w)
+	}
+	return dst
+}
+
 // Sum is the BLAKE3 output of data in mode m, on the calling goroutine.
 func Sum(m Mode, data []byte, outLen int) []byte {
 	out, _ := SumReaderAt(context.Background(), bytesAt(data), int64(len(data)), m, outLen, 1)
