@@ -1,7 +1,6 @@
 package hashlanes
 
 import (
-	"io"
 	"runtime"
 	"sync"
 
@@ -103,21 +102,4 @@ func signal(ch chan struct{}) {
 	case ch <- struct{}{}:
 	default:
 	}
-}
-
-// readWhole reads r into buf from n on, until its end or until it has
-// more than max bytes (max < len(buf)): n bytes in buf, whole if the end
-// came first.
-func readWhole(r io.Reader, buf []byte, n, max int) (int, bool, error) {
-	for n <= max {
-		k, err := r.Read(buf[n:])
-		n += k
-		if err == io.EOF {
-			return n, n <= max, nil
-		}
-		if err != nil {
-			return n, false, err
-		}
-	}
-	return n, false, nil
 }

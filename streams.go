@@ -179,13 +179,15 @@ func streamWorker(ctx context.Context, algsOf func(int) []Algorithm, hashes func
 // streams (blake3many.go). If it does not end, what was read (n bytes)
 // has been written to h, to go on as a stream, and whole is false.
 func sumWholeBLAKE3(r io.Reader, buf []byte, h hash.Hash, wake chan struct{}, s *StreamSum) (n int64, whole bool, err error) {
-	k, whole, err := readWhole(r, buf, 0, min(blake3tree.ManyMax, len(buf)-1))
-	if err != nil {
-		return 0, false, err
-	}
-	if !whole {
+	// One byte more than fits tells a stream that goes on.
+	k, err := io.ReadFull(r, buf[:min(blake3tree.ManyMax, len(buf)-1)+1])
+	switch err {
+	case io.EOF, io.ErrUnexpectedEOF: // it ended within: whole
+	case nil:
 		h.Write(buf[:k])
 		return int64(k), false, nil
+	default:
+		return 0, false, err
 	}
 	w := wholeStream{msg: buf[:k], wake: wake}
 	blake3Whole.sum(&w)
