@@ -296,6 +296,15 @@ func BatchNoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
 	}
 }
 
+// laneArgs points lanes 0..lanes-1 of a multi-lane call at states and at
+// buf, lane i at byte i*stride.
+func laneArgs[S any](states *[kernel.MaxLanes]S, buf []byte, lanes, stride int) (sp [kernel.MaxLanes]*S, ptrs [kernel.MaxLanes]*byte) {
+	for i := range lanes {
+		sp[i], ptrs[i] = &states[i], &buf[i*stride]
+	}
+	return sp, ptrs
+}
+
 // NoAllocs checks that a multi-lane call allocates nothing.
 func NoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
 	for _, impl := range a.Multis {
@@ -303,12 +312,7 @@ func NoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
 			cputest.Require(t, impl.Level)
 			cputest.RequireFeatures(t, impl.Needs)
 			var states [kernel.MaxLanes]S
-			var sp [kernel.MaxLanes]*S
-			var ptrs [kernel.MaxLanes]*byte
-			buf := make([]byte, impl.LaneBlocks(0, 1)*a.BlockSize)
-			for i := range sp {
-				sp[i], ptrs[i] = &states[i], &buf[0]
-			}
+			sp, ptrs := laneArgs(&states, make([]byte, impl.LaneBlocks(0, 1)*a.BlockSize), kernel.MaxLanes, 0)
 			if n := testing.AllocsPerRun(100, func() { impl.Fn(&sp, &ptrs, 1<<impl.Lanes-1, 1) }); n != 0 {
 				t.Fatalf("%v allocations per call", n)
 			}
@@ -322,9 +326,9 @@ func NoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
 // kernel hashed 32 KiB, about 50 us of scalar code (gap=scalar), as a
 // server's rounds come after its socket reads. Only the multi-lane calls
 // are timed; MB/s is theirs. On an Emerald Rapids Xeon the 512-bit
-// kernels' calls after the gap take up to three times as long (the core
-// wakes its 512-bit units): the engine does not time a round that
-// changes kernel.
+// kernels' first call after the gap takes up to three times as long (the
+// core wakes its 512-bit units): the engine times only a round right after
+// a round on the same kernel.
 func BenchmarkAfterGap[S comparable](b *testing.B, a Algorithm[S]) {
 	const nblocks = 16
 	gapBytes := RandomBytes(rand.New(rand.NewPCG(3, 3)), 32<<10)
@@ -340,13 +344,9 @@ func BenchmarkAfterGap[S comparable](b *testing.B, a Algorithm[S]) {
 			b.Run(fmt.Sprintf("impl=%s/gap=%s", impl.Name, gap), func(b *testing.B) {
 				cputest.Require(b, impl.Level)
 				cputest.RequireFeatures(b, impl.Needs)
-				buf := RandomBytes(rand.New(rand.NewPCG(1, 1)), impl.Lanes*nblocks*a.BlockSize*max(1, impl.FastBlocks))
+				stride := nblocks * a.BlockSize * max(1, impl.FastBlocks)
 				var states [kernel.MaxLanes]S
-				var sp [kernel.MaxLanes]*S
-				var ptrs [kernel.MaxLanes]*byte
-				for i := range impl.Lanes {
-					sp[i], ptrs[i] = &states[i], &buf[i*nblocks*a.BlockSize*max(1, impl.FastBlocks)]
-				}
+				sp, ptrs := laneArgs(&states, RandomBytes(rand.New(rand.NewPCG(1, 1)), impl.Lanes*stride), impl.Lanes, stride)
 				gs := a.Random(rand.New(rand.NewPCG(2, 2)))
 				var took time.Duration
 				calls := 0
@@ -405,13 +405,8 @@ func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 				b.Run(fmt.Sprintf("impl=%s/lanes=%d/busy=%d/layout=%s", impl.Name, impl.Lanes, busy, lay.name), func(b *testing.B) {
 					cputest.Require(b, impl.Level)
 					cputest.RequireFeatures(b, impl.Needs)
-					buf := RandomBytes(rand.New(rand.NewPCG(1, 1)), impl.Lanes*lay.stride)
 					var states [kernel.MaxLanes]S
-					var sp [kernel.MaxLanes]*S
-					var ptrs [kernel.MaxLanes]*byte
-					for i := range impl.Lanes {
-						sp[i], ptrs[i] = &states[i], &buf[i*lay.stride]
-					}
+					sp, ptrs := laneArgs(&states, RandomBytes(rand.New(rand.NewPCG(1, 1)), impl.Lanes*lay.stride), impl.Lanes, lay.stride)
 					// A hybrid kernel's fast lanes hash 32 KiB, the others their share.
 					nblocks := laneBytes / a.BlockSize / max(1, impl.FastBlocks)
 					b.SetBytes(int64(impl.Blocks(busy, nblocks) * a.BlockSize))
