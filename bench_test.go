@@ -1,8 +1,10 @@
 package hashlanes
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"hash"
+	"io"
 	"lukechampine.com/blake3"
 	"math/rand/v2"
 	"runtime"
@@ -414,6 +416,54 @@ func BenchmarkSum(b *testing.B) {
 						AppendSum(a, dst[:0], msg)
 					}
 				}})
+			})
+		}
+	}
+}
+
+// BenchmarkLoneUploads is an upload server's hashing when uploads come one
+// at a time: for each body a new MD5 hasher (the ETag), with md5+sha256 a
+// SHA-256 one too (the payload hash), the body written to both in the
+// pieces the server's socket reads returned (bench/upload's B/write: 8 KiB
+// for a 16 KiB body over loopback, io.Copy's 32 KiB for larger ones), and
+// the digests; against the standard library's hashers, paired
+// (benchPairs), 16 uploads a side. Run with -cpu 1,2: a lone stream must
+// not pay for the engine at either.
+func BenchmarkLoneUploads(b *testing.B) {
+	for _, size := range []int{16 << 10, 1 << 20} {
+		piece := 32 << 10
+		if size <= 16<<10 {
+			piece = 8 << 10
+		}
+		body := randomBytes(rand.New(rand.NewPCG(11, uint64(size))), size)
+		for _, digests := range []string{"md5", "md5+sha256"} {
+			uploads := func(newHash func(Algorithm) hash.Hash) func() {
+				return func() {
+					var sum [sha256.Size]byte
+					for range 16 {
+						etag := newHash(MD5)
+						var w io.Writer = etag
+						var payload hash.Hash
+						if digests == "md5+sha256" {
+							payload = newHash(SHA256)
+							w = io.MultiWriter(etag, payload)
+						}
+						for p := body; len(p) > 0; {
+							n := min(len(p), piece)
+							w.Write(p[:n])
+							p = p[n:]
+						}
+						sink += etag.Sum(sum[:0])[0]
+						if payload != nil {
+							sink += payload.Sum(sum[:0])[0]
+						}
+					}
+				}
+			}
+			b.Run(fmt.Sprintf("digests=%s/size=%s", digests, workload.SizeName(int64(size))), func(b *testing.B) {
+				benchPairs(b, 16*size,
+					pairSide{name: "stdlib", run: uploads(func(a Algorithm) hash.Hash { return reference.ID(a).New() })},
+					pairSide{name: "hashlanes", run: uploads(New)})
 			})
 		}
 	}

@@ -38,6 +38,26 @@ const (
 	awaitMinBytes = 16 << 10
 )
 
+// alone reports whether a write of n bytes (a first one if probe) would
+// run by itself on the single-stream kernel if it went through a combine:
+// no writer is queued or combining, the latest rounds had no company, a
+// probe is backing off, the write is too short to wait for company
+// (awaitMinBytes) and the choice for one stream is the single-stream
+// kernel. Such a write hashes at once, without the lock and the combine
+// (docs/engine.md, "Writes alone"). It reads only atomics, so it may be
+// stale by a write: a write of another stream that enters meanwhile runs
+// as it would have, and the two miss one round of each other's company.
+func (s *Server[S]) alone(n int, probe bool) bool {
+	if n >= awaitMinBytes || !s.quiet.Load() {
+		return false
+	}
+	if probe && time.Since(s.epoch).Nanoseconds() >= s.probesQuietUntil.Load() {
+		return false
+	}
+	k, _ := s.choice.Pick(1, true)
+	return k < 0
+}
+
 // awaitCompany waits, with s.mu held and released meanwhile, until a writer
 // queues or awaitTimeout passes, and reports whether one queued. It is for
 // a combiner at one P that found itself alone although other streams queued

@@ -25,8 +25,9 @@ const minLaneBlocks = 16
 // kernel.MaxLaneBytes per lane) with the mutex released, retires the lanes
 // whose blocks are done, and repeats until its own blocks are done; with
 // several Ps it runs shorter rounds and hands back the streams beyond its
-// share when another P could take them (offload). Nothing runs between
-// writes: no goroutine, no timer, no registry of hashers, so a dropped
+// share when another P could take them (offload). A short write that
+// would run alone on the single-stream kernel anyway skips all of it
+// (alone). Nothing runs between writes: no goroutine, no timer, no registry of hashers, so a dropped
 // hasher is simply garbage.
 type Server[S any] struct {
 	spec   *kernel.Spec[S]
@@ -56,6 +57,13 @@ type Server[S any] struct {
 	awaitSkip    int           // chances let go before the clock is read again
 	probeAfter   time.Duration // no probe before this, after probes that brought nobody
 	probeBackoff time.Duration
+
+	// For writes that skip the lock (see alone), kept as s.mu's holders
+	// leave them: quiet is set while no writer is queued or combining and
+	// the latest rounds had no company; probesQuietUntil is probeAfter
+	// while probes back off, else zero.
+	quiet            atomic.Bool
+	probesQuietUntil atomic.Int64
 
 	scratch sync.Pool // *combiner[S]
 	batches sync.Pool // *batch[S]
@@ -226,11 +234,17 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 		s.single(r.state, p)
 		return
 	}
-	r.p, r.done = p, false
 	probe := !r.probed
 	r.probed = true
+	if s.alone(len(p), probe) {
+		s.single(r.state, p)
+		s.stats.loneBlocks.Add(uint64(len(p) / s.spec.BlockSize))
+		return
+	}
+	r.p, r.done = p, false
 	procs := runtime.GOMAXPROCS(0)
 	s.mu.Lock()
+	s.quiet.Store(false)
 	s.push(r)
 	if id := uintptr(unsafe.Pointer(r)); id != s.lastWriter {
 		s.lastWriter, s.lastSwitch = id, s.rounds
@@ -483,6 +497,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 	s.handBack(c, 0, c.busy) // the lanes still in use
 	c.busy = 0
 	s.combiners--
+	s.quiet.Store(s.combiners == 0 && s.head == nil && s.lastBusy <= 1)
 	if s.head != nil {
 		c.wakeLater(s.head) // its writer becomes the next combiner
 	}
@@ -548,15 +563,24 @@ func (s *Server[S]) gatherCompany(c *combiner[S], me *request[S], procs int, pro
 	// each P combines a stream of its own, and only a yield lets it in
 	// (docs/engine.md, "The cap on yields at one P").
 	capped := !probe && procs == 1
-	// At one P, a probe that is the only sign of company backs off when
-	// probes lately found nobody (docs/engine.md, "Probes").
-	probed := probe && procs == 1 && s.lastBusy <= 1 && s.queued == 0 && s.combiners == 1
+	// A probe that is the only sign of company backs off when probes
+	// lately found nobody: at one P, and at several for a write too short
+	// to wait for company, where each yield's wake-up of an idle P costs
+	// more than company would save. At several Ps the writers of a longer
+	// burst are often in this P's run queue, and only a yield lets them
+	// in (docs/engine.md, "Probes back off").
+	probed := probe && (procs == 1 || len(me.p) < awaitMinBytes) && s.lastBusy <= 1 && s.queued == 0 && s.combiners == 1
 	if probed && s.probeBackoff > 0 && time.Since(s.epoch) < s.probeAfter {
 		yields, probed, capped = 0, false, true
 	}
 	s.gather(c, procs, yields, func() int { return s.gatherTarget(procs, capped) })
 	if probed { // the probe was the only reason to yield
 		s.probeBackoff = backoff(&s.probeAfter, s.probeBackoff, c.busy == 1, s.epoch)
+		quietUntil := int64(0)
+		if s.probeBackoff > 0 {
+			quietUntil = int64(s.probeAfter)
+		}
+		s.probesQuietUntil.Store(quietUntil)
 	}
 	// Alone at one P, after others queued lately: their writers may be
 	// waiting for the scheduler to poll the network.

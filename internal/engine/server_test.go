@@ -137,3 +137,55 @@ func TestThirdStreamJoinsAtTwoPs(t *testing.T) {
 	}
 	t.Logf("%+v", st)
 }
+
+// TestWritesAlone checks when a write skips the combine (see alone): a
+// stream's writes under awaitMinBytes once its first round found nobody,
+// a new stream's first write while probes back off, and not a write long
+// enough to wait for company, nor while the latest rounds had company.
+func TestWritesAlone(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	s := nullServer(kernel.Multi[sha256k.State]{Name: "alike16", Lanes: 16}, lanesFrom2)
+	short := make([]byte, 8<<10)
+	write := func(h hash.Hash, p []byte) (rounds uint64) {
+		before := s.rounds
+		h.Write(p)
+		return s.rounds - before
+	}
+	lone := func() uint64 { return s.Stats().LoneBlocks }
+
+	h := s.NewHash()
+	if n := write(h, short); n != 1 {
+		t.Fatalf("a stream's first write: %d rounds, want 1 (its probe)", n)
+	}
+	before := lone()
+	for i := range 4 {
+		if n := write(h, short); n != 0 {
+			t.Fatalf("write %d of a stream alone: %d rounds, want none", i+2, n)
+		}
+	}
+	if got, want := lone()-before, uint64(4*len(short)/sha256k.BlockSize); got != want {
+		t.Errorf("writes alone counted %d lone blocks, want %d", got, want)
+	}
+	if n := write(s.NewHash(), short); n != 0 {
+		t.Errorf("a new stream's first write while probes back off: %d rounds, want none", n)
+	}
+	if n := write(h, make([]byte, awaitMinBytes)); n == 0 {
+		t.Error("a write of awaitMinBytes skipped the combine: it may wait for company")
+	}
+
+	// Four streams together leave company behind: the next writes go
+	// through the combine until it fades (lastBusy halves each round).
+	workload.Streams(nullMessages(4), func() hash.Hash { return s.NewHash() }, nil)
+	if s.quiet.Load() {
+		t.Fatal("quiet after rounds of four streams")
+	}
+	if n := write(h, short); n != 1 {
+		t.Errorf("a write after rounds with company: %d rounds, want 1", n)
+	}
+	for range 3 {
+		write(h, short)
+	}
+	if n := write(h, short); n != 0 {
+		t.Errorf("a write once company faded: %d rounds, want none", n)
+	}
+}
