@@ -12,18 +12,20 @@ import (
 // one Hasher from two goroutines at once panics rather than corrupting any
 // other stream.
 type Hasher[S any] struct {
+	// The pointers first, so that the collector scans a short prefix.
 	srv   *Server[S]
+	req   request[S]
 	state S
 	n     uint64 // bytes written
 	nbuf  int
-	buf   [maxBlockSize]byte
 	busy  atomic.Bool
-	req   request[S]
 
-	// Sum's scratch, here because the kernel is called through a function
-	// value and would make stack copies escape.
+	// Sum's copy of the state, here because the kernel is called through
+	// a function value and would make a stack copy escape.
 	sumState S
-	padBuf   [2 * maxBlockSize]byte
+	// buf holds the partial block, buf[:nbuf]; Sum pads the message
+	// after it in place (what lies past nbuf is never read as data).
+	buf [2 * maxBlockSize]byte
 }
 
 // NewHash returns a new stream in its initial state.
@@ -90,7 +92,7 @@ func (h *Hasher[S]) Sum(b []byte) []byte {
 	defer h.leave()
 	sp := h.srv.spec
 	h.sumState = h.state
-	h.srv.kern.Single.Fn(&h.sumState, pad(sp, &h.padBuf, h.buf[:h.nbuf], h.n))
+	h.srv.kern.Single.Fn(&h.sumState, padAfter(sp, h.buf[:], h.nbuf, h.n))
 	return sp.AppendDigest(b, &h.sumState)
 }
 
