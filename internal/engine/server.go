@@ -27,8 +27,8 @@ const minLaneBlocks = 16
 // several Ps it runs shorter rounds and hands back the streams beyond its
 // share when another P could take them (offload). A short write that
 // would run alone on the single-stream kernel anyway skips all of it
-// (alone). Nothing runs between writes: no goroutine, no timer, no registry of hashers, so a dropped
-// hasher is simply garbage.
+// (alone). Nothing runs between writes: no goroutine, no timer, no
+// registry of hashers, so a dropped hasher is simply garbage.
 type Server[S any] struct {
 	spec   *kernel.Spec[S]
 	kern   Kernels[S]
