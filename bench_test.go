@@ -469,6 +469,33 @@ func BenchmarkLoneUploads(b *testing.B) {
 	}
 }
 
+// BenchmarkSmallWrites is one stream of 1 MiB written in small pieces,
+// as a program that hashes what a bufio.Writer flushes or a socket read
+// returns does, against the standard library's hasher, paired
+// (benchPairs). Run with -cpu 1,2: a stream alone must cost what the
+// standard library costs, however small its writes.
+func BenchmarkSmallWrites(b *testing.B) {
+	msg := randomBytes(rand.New(rand.NewPCG(12, 13)), 1<<20)
+	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
+		for _, piece := range []int{1 << 10, 4 << 10, 8 << 10} {
+			stream := func(newHash func() hash.Hash) func() {
+				return func() {
+					h := newHash()
+					for p := msg; len(p) > 0; p = p[piece:] {
+						h.Write(p[:piece])
+					}
+					sink += h.Sum(nil)[0]
+				}
+			}
+			b.Run(fmt.Sprintf("alg=%v/write=%s", a, workload.SizeName(int64(piece))), func(b *testing.B) {
+				benchPairs(b, len(msg),
+					pairSide{name: "stdlib", run: stream(reference.ID(a).New)},
+					pairSide{name: "hashlanes", run: stream(func() hash.Hash { return New(a) })})
+			})
+		}
+	}
+}
+
 // BenchmarkBLAKE3OneShot is Sum(BLAKE3) against lukechampine.com/blake3's
 // Sum256, paired, at the sizes of one chunk and around it.
 func BenchmarkBLAKE3OneShot(b *testing.B) {
