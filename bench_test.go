@@ -469,29 +469,42 @@ func BenchmarkLoneUploads(b *testing.B) {
 	}
 }
 
-// BenchmarkSmallWrites is one stream of 1 MiB written in small pieces,
-// as a program that hashes what a bufio.Writer flushes or a socket read
-// returns does, against the standard library's hasher, paired
-// (benchPairs). Run with -cpu 1,2: a stream alone must cost what the
-// standard library costs, however small its writes.
+// BenchmarkSmallWrites is streams of 1 MiB written in small pieces, as a
+// program that hashes what a bufio.Writer flushes or a socket read
+// returns does, against the standard library's hashers, paired
+// (benchPairs): one stream, and one a P in goroutines of their own
+// (streams=P), each of them alone as far as it knows. Run with -cpu 1,2:
+// a stream alone must cost what the standard library costs, however
+// small its writes and however many cores hash beside it.
 func BenchmarkSmallWrites(b *testing.B) {
 	msg := randomBytes(rand.New(rand.NewPCG(12, 13)), 1<<20)
 	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
 		for _, piece := range []int{1 << 10, 4 << 10, 8 << 10} {
-			stream := func(newHash func() hash.Hash) func() {
-				return func() {
-					h := newHash()
-					for p := msg; len(p) > 0; p = p[piece:] {
-						h.Write(p[:piece])
+			for _, streams := range slices.Compact([]int{1, runtime.GOMAXPROCS(0)}) {
+				run := func(newHash func() hash.Hash) func() {
+					return func() {
+						var wg sync.WaitGroup
+						sums := make([]byte, streams)
+						for i := range streams {
+							wg.Go(func() {
+								h := newHash()
+								for p := msg; len(p) > 0; p = p[piece:] {
+									h.Write(p[:piece])
+								}
+								sums[i] = h.Sum(nil)[0]
+							})
+						}
+						wg.Wait()
+						sink += sums[0]
 					}
-					sink += h.Sum(nil)[0]
 				}
+				name := fmt.Sprintf("alg=%v/write=%s/streams=%d", a, workload.SizeName(int64(piece)), streams)
+				b.Run(name, func(b *testing.B) {
+					benchPairs(b, streams*len(msg),
+						pairSide{name: "stdlib", run: run(reference.ID(a).New)},
+						pairSide{name: "hashlanes", run: run(func() hash.Hash { return New(a) })})
+				})
 			}
-			b.Run(fmt.Sprintf("alg=%v/write=%s", a, workload.SizeName(int64(piece))), func(b *testing.B) {
-				benchPairs(b, len(msg),
-					pairSide{name: "stdlib", run: stream(reference.ID(a).New)},
-					pairSide{name: "hashlanes", run: stream(func() hash.Hash { return New(a) })})
-			})
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -68,9 +69,9 @@ type Server[S any] struct {
 	scratch sync.Pool // *combiner[S]
 	batches sync.Pool // *batch[S]
 	stats   struct {
-		multiCalls, multiBlocks, multiCapacity, singleBlocks atomic.Uint64
-		loneBlocks                                           atomic.Uint64
-		awaits, awaitsJoined                                 atomic.Uint64
+		multiCalls, multiBlocks, multiCapacity atomic.Uint64
+		awaits, awaitsJoined                   atomic.Uint64
+		blocks                                 blockCounts
 	}
 
 	batchCache atomic.Pointer[batchCached]
@@ -103,8 +104,8 @@ func (s *Server[S]) Stats() Stats {
 		MultiCalls:    s.stats.multiCalls.Load(),
 		MultiBlocks:   s.stats.multiBlocks.Load(),
 		MultiCapacity: s.stats.multiCapacity.Load(),
-		SingleBlocks:  s.stats.singleBlocks.Load(),
-		LoneBlocks:    s.stats.loneBlocks.Load(),
+		SingleBlocks:  s.stats.blocks.single(),
+		LoneBlocks:    s.stats.blocks.lone(),
 		Tries:         s.tries(),
 		Awaits:        s.stats.awaits.Load(),
 		AwaitsJoined:  s.stats.awaitsJoined.Load(),
@@ -237,8 +238,8 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 	probe := !r.probed
 	r.probed = true
 	if s.alone(len(p), probe) {
-		s.single(r.state, p)
-		s.stats.loneBlocks.Add(uint64(len(p) / s.spec.BlockSize))
+		s.stats.blocks.add(unsafe.Pointer(r.state), len(p)/s.spec.BlockSize, true)
+		s.hash(r.state, p)
 		return
 	}
 	r.p, r.done = p, false
@@ -283,11 +284,9 @@ func (s *Server[S]) round(k, used, nb int, states *[kernel.MaxLanes]*S, ptrs *[k
 		s.stats.multiCapacity.Add(uint64(m.Blocks(m.Lanes, nb)))
 		return
 	}
-	if used == 1 {
-		s.stats.loneBlocks.Add(uint64(nb))
-	}
 	for i := range used {
-		s.single(states[i], unsafe.Slice(ptrs[i], nb*s.spec.BlockSize))
+		s.stats.blocks.add(unsafe.Pointer(states[i]), nb, used == 1)
+		s.hash(states[i], unsafe.Slice(ptrs[i], nb*s.spec.BlockSize))
 	}
 }
 
@@ -309,10 +308,15 @@ func (s *Server[S]) laneBlocks(k, i, nb int) int {
 	return s.kern.Multi[k].LaneBlocks(i, nb)
 }
 
-// single hashes p on the single-stream kernel in bounded calls, so that the
-// goroutine stays preemptible.
+// single hashes p on the single-stream kernel and counts its blocks.
 func (s *Server[S]) single(st *S, p []byte) {
-	s.stats.singleBlocks.Add(uint64(len(p) / s.spec.BlockSize))
+	s.stats.blocks.add(unsafe.Pointer(st), len(p)/s.spec.BlockSize, false)
+	s.hash(st, p)
+}
+
+// hash hashes p on the single-stream kernel in bounded calls, so that the
+// goroutine stays preemptible.
+func (s *Server[S]) hash(st *S, p []byte) {
 	for len(p) > 0 {
 		n := min(len(p), kernel.MaxLaneBytes)
 		s.kern.Single.Fn(st, p[:n])
@@ -351,6 +355,52 @@ func (s *Server[S]) pop() *request[S] {
 		r.next, r.queued = nil, false
 	}
 	return r
+}
+
+// blockCounts counts the blocks of the single-stream kernel, and those of
+// streams hashing alone, in shards a cache-line pair each, picked by the
+// stream's state: every lone write bumps them, and streams hashing on
+// different cores bumping one line had it bounce between the cores at
+// every write (two goroutines of SHA-256 in 1 KiB writes at two Ps:
+// 0.87-0.89x the standard library with one line, 0.99x sharded).
+type blockCounts struct {
+	shards [countShards]struct {
+		single, lone atomic.Uint64
+		_            [128 - 16]byte
+	}
+}
+
+// countShards is the number of blockCounts' shards, a power of two.
+const countShards = 16
+
+// add counts n blocks of the stream whose state is at st, as lone ones
+// too if lone.
+func (b *blockCounts) add(st unsafe.Pointer, n int, lone bool) {
+	// Fibonacci hashing of the state's address, whose low bits are its
+	// allocation's alignment.
+	h := (uint64(uintptr(st)) >> 4) * 0x9e3779b97f4a7c15
+	sh := &b.shards[h>>(64-bits.TrailingZeros(countShards))]
+	sh.single.Add(uint64(n))
+	if lone {
+		sh.lone.Add(uint64(n))
+	}
+}
+
+// single and lone return the totals.
+func (b *blockCounts) single() uint64 {
+	var n uint64
+	for i := range b.shards {
+		n += b.shards[i].single.Load()
+	}
+	return n
+}
+
+func (b *blockCounts) lone() uint64 {
+	var n uint64
+	for i := range b.shards {
+		n += b.shards[i].lone.Load()
+	}
+	return n
 }
 
 // signal leaves a wake-up token in a writer's channel.
