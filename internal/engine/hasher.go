@@ -74,7 +74,7 @@ func (h *Hasher[S]) Write(p []byte) (int, error) {
 		if h.nbuf < bs {
 			return n, nil
 		}
-		h.srv.single(&h.state, h.buf[:bs])
+		h.srv.single(&h.state, h.buf[:bs], false)
 		h.nbuf = 0
 	}
 	if whole := len(p) / bs * bs; whole > 0 {

@@ -51,11 +51,16 @@ func (s *Server[S]) alone(n int, probe bool) bool {
 	if n >= awaitMinBytes || !s.quiet.Load() {
 		return false
 	}
-	if probe && time.Since(s.epoch).Nanoseconds() >= s.probesQuietUntil.Load() {
+	if probe && !s.probesPaused() {
 		return false
 	}
 	k, _ := s.choice.Pick(1, true)
 	return k < 0
+}
+
+// probesPaused reports whether probes are backing off now.
+func (s *Server[S]) probesPaused() bool {
+	return int64(time.Since(s.epoch)) < s.probeAfter.Load()
 }
 
 // awaitCompany waits, with s.mu held and released meanwhile, until a writer

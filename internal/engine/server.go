@@ -56,15 +56,16 @@ type Server[S any] struct {
 	awaitAfter   time.Duration // no wait before this, after one that brought nobody
 	awaitBackoff time.Duration // the pause after the latest wait that brought nobody
 	awaitSkip    int           // chances let go before the clock is read again
-	probeAfter   time.Duration // no probe before this, after probes that brought nobody
 	probeBackoff time.Duration
+	// probeAfter is the end of the pause while probes back off, after
+	// probes that brought nobody (zero when they do not): no probe before
+	// it. Atomic, as alone reads it without s.mu.
+	probeAfter atomic.Int64
 
-	// For writes that skip the lock (see alone), kept as s.mu's holders
-	// leave them: quiet is set while no writer is queued or combining and
-	// the latest rounds had no company; probesQuietUntil is probeAfter
-	// while probes back off, else zero.
-	quiet            atomic.Bool
-	probesQuietUntil atomic.Int64
+	// quiet is set, as s.mu's holders leave it, while no writer is queued
+	// or combining and the latest rounds had no company: a write may skip
+	// the lock (see alone).
+	quiet atomic.Bool
 
 	scratch sync.Pool // *combiner[S]
 	batches sync.Pool // *batch[S]
@@ -232,14 +233,13 @@ func (s *Server[S]) Close() error {
 // blocks hashes p, a whole number of blocks, into r.state.
 func (s *Server[S]) blocks(r *request[S], p []byte) {
 	if s.lanes == 0 || len(p) < minLaneBlocks*s.spec.BlockSize || s.closed.Load() {
-		s.single(r.state, p)
+		s.single(r.state, p, false)
 		return
 	}
 	probe := !r.probed
 	r.probed = true
 	if s.alone(len(p), probe) {
-		s.stats.blocks.add(unsafe.Pointer(r.state), len(p)/s.spec.BlockSize, true)
-		s.hash(r.state, p)
+		s.single(r.state, p, true)
 		return
 	}
 	r.p, r.done = p, false
@@ -285,8 +285,7 @@ func (s *Server[S]) round(k, used, nb int, states *[kernel.MaxLanes]*S, ptrs *[k
 		return
 	}
 	for i := range used {
-		s.stats.blocks.add(unsafe.Pointer(states[i]), nb, used == 1)
-		s.hash(states[i], unsafe.Slice(ptrs[i], nb*s.spec.BlockSize))
+		s.single(states[i], unsafe.Slice(ptrs[i], nb*s.spec.BlockSize), used == 1)
 	}
 }
 
@@ -308,15 +307,11 @@ func (s *Server[S]) laneBlocks(k, i, nb int) int {
 	return s.kern.Multi[k].LaneBlocks(i, nb)
 }
 
-// single hashes p on the single-stream kernel and counts its blocks.
-func (s *Server[S]) single(st *S, p []byte) {
-	s.stats.blocks.add(unsafe.Pointer(st), len(p)/s.spec.BlockSize, false)
-	s.hash(st, p)
-}
-
-// hash hashes p on the single-stream kernel in bounded calls, so that the
-// goroutine stays preemptible.
-func (s *Server[S]) hash(st *S, p []byte) {
+// single hashes p on the single-stream kernel in bounded calls, so that the
+// goroutine stays preemptible, and counts its blocks, as a lone stream's
+// too if lone.
+func (s *Server[S]) single(st *S, p []byte, lone bool) {
+	s.stats.blocks.add(unsafe.Pointer(st), len(p)/s.spec.BlockSize, lone)
 	for len(p) > 0 {
 		n := min(len(p), kernel.MaxLaneBytes)
 		s.kern.Single.Fn(st, p[:n])
@@ -620,17 +615,16 @@ func (s *Server[S]) gatherCompany(c *combiner[S], me *request[S], procs int, pro
 	// burst are often in this P's run queue, and only a yield lets them
 	// in (docs/engine.md, "Probes back off").
 	probed := probe && (procs == 1 || len(me.p) < awaitMinBytes) && s.lastBusy <= 1 && s.queued == 0 && s.combiners == 1
-	if probed && s.probeBackoff > 0 && time.Since(s.epoch) < s.probeAfter {
+	if probed && s.probesPaused() {
 		yields, probed, capped = 0, false, true
 	}
 	s.gather(c, procs, yields, func() int { return s.gatherTarget(procs, capped) })
 	if probed { // the probe was the only reason to yield
-		s.probeBackoff = backoff(&s.probeAfter, s.probeBackoff, c.busy == 1, s.epoch)
-		quietUntil := int64(0)
-		if s.probeBackoff > 0 {
-			quietUntil = int64(s.probeAfter)
+		after := time.Duration(s.probeAfter.Load())
+		if s.probeBackoff = backoff(&after, s.probeBackoff, c.busy == 1, s.epoch); s.probeBackoff == 0 {
+			after = 0
 		}
-		s.probesQuietUntil.Store(quietUntil)
+		s.probeAfter.Store(int64(after))
 	}
 	// Alone at one P, after others queued lately: their writers may be
 	// waiting for the scheduler to poll the network.
