@@ -448,11 +448,7 @@ func BenchmarkLoneUploads(b *testing.B) {
 							payload = newHash(SHA256)
 							w = io.MultiWriter(etag, payload)
 						}
-						for p := body; len(p) > 0; {
-							n := min(len(p), piece)
-							w.Write(p[:n])
-							p = p[n:]
-						}
+						workload.WriteIn(w, body, piece)
 						sink += etag.Sum(sum[:0])[0]
 						if payload != nil {
 							sink += payload.Sum(sum[:0])[0]
@@ -481,22 +477,9 @@ func BenchmarkSmallWrites(b *testing.B) {
 	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
 		for _, piece := range []int{1 << 10, 4 << 10, 8 << 10} {
 			for _, streams := range slices.Compact([]int{1, runtime.GOMAXPROCS(0)}) {
+				msgs := slices.Repeat([][]byte{msg}, streams)
 				run := func(newHash func() hash.Hash) func() {
-					return func() {
-						var wg sync.WaitGroup
-						sums := make([]byte, streams)
-						for i := range streams {
-							wg.Go(func() {
-								h := newHash()
-								for p := msg; len(p) > 0; p = p[piece:] {
-									h.Write(p[:piece])
-								}
-								sums[i] = h.Sum(nil)[0]
-							})
-						}
-						wg.Wait()
-						sink += sums[0]
-					}
+					return func() { workload.StreamsIn(msgs, piece, newHash, nil) }
 				}
 				name := fmt.Sprintf("alg=%v/write=%s/streams=%d", a, workload.SizeName(int64(piece)), streams)
 				b.Run(name, func(b *testing.B) {
@@ -563,17 +546,12 @@ func BenchmarkStaggered(b *testing.B) {
 					for i, m := range msgs {
 						wg.Go(func() {
 							h := newHash()
-							write := h.Write
+							var w io.Writer = h
 							if start == "staggered-copied" {
-								// Each piece copied into the writer's own buffer
-								// first, as a server reads a socket into one.
-								buf := make([]byte, workload.WriteSize)
-								write = func(p []byte) (int, error) { return h.Write(buf[:copy(buf, p)]) }
+								w = copyingWriter{h, make([]byte, workload.WriteSize)}
 							}
-							write(m[:firsts[i]])
-							for p := m[firsts[i]:]; len(p) > 0; p = p[min(workload.WriteSize, len(p)):] {
-								write(p[:min(workload.WriteSize, len(p))])
-							}
+							w.Write(m[:firsts[i]])
+							workload.WriteIn(w, m[firsts[i]:], workload.WriteSize)
 							h.Sum(nil)
 						})
 					}
@@ -588,3 +566,12 @@ func BenchmarkStaggered(b *testing.B) {
 		}
 	}
 }
+
+// copyingWriter copies each piece into its own buffer before writing it
+// to w, as a server reads a socket into one.
+type copyingWriter struct {
+	w   io.Writer
+	buf []byte
+}
+
+func (c copyingWriter) Write(p []byte) (int, error) { return c.w.Write(c.buf[:copy(c.buf, p)]) }

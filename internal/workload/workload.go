@@ -8,6 +8,7 @@ package workload
 import (
 	"fmt"
 	"hash"
+	"io"
 	"math/rand/v2"
 	"sync"
 )
@@ -20,13 +21,16 @@ const WriteSize = 32 << 10
 // WriteSize pieces and summing it, then handing the hasher to done, if
 // any (md5-simd's hashers must be closed).
 func Streams(msgs [][]byte, newHash func() hash.Hash, done func(hash.Hash)) {
+	StreamsIn(msgs, WriteSize, newHash, done)
+}
+
+// StreamsIn is Streams with writes of piece bytes.
+func StreamsIn(msgs [][]byte, piece int, newHash func() hash.Hash, done func(hash.Hash)) {
 	var wg sync.WaitGroup
 	for _, m := range msgs {
 		wg.Go(func() {
 			h := newHash()
-			for p := m; len(p) > 0; p = p[min(WriteSize, len(p)):] {
-				h.Write(p[:min(WriteSize, len(p))])
-			}
+			WriteIn(h, m, piece)
 			h.Sum(nil)
 			if done != nil {
 				done(h)
@@ -34,6 +38,14 @@ func Streams(msgs [][]byte, newHash func() hash.Hash, done func(hash.Hash)) {
 		})
 	}
 	wg.Wait()
+}
+
+// WriteIn writes msg to w in pieces of piece bytes, the last one shorter
+// if need be.
+func WriteIn(w io.Writer, msg []byte, piece int) {
+	for p := msg; len(p) > 0; p = p[min(piece, len(p)):] {
+		w.Write(p[:min(piece, len(p))])
+	}
 }
 
 // URLPaths returns n deterministic URL-path-like messages of 40 to 75
