@@ -179,7 +179,10 @@ func (c *Chooser) current() *table {
 	if t != nil && t.gen == snap.gen {
 		return t
 	}
-	nt := c.build(snap, c.prior)
+	nt := c.prior // the prior's rates, as at start: its table as it is
+	if nt == nil || nt.gen != snap.gen {
+		nt = c.build(snap, c.prior)
+	}
 	if c.table.CompareAndSwap(t, nt) {
 		return nt
 	}
@@ -333,17 +336,27 @@ func (t *table) sameChoices(o *table) bool {
 // margin rebuilds at once.
 const rebuildEvery = 64
 
-// Prepare runs the source's first measurement if it is pending, once, for
-// a round with ready streams: with two or more there is a choice to make.
-// A lone stream never waits for it.
+// Prepare runs the source's first measurement now if it is pending, once,
+// for ready streams: with two or more there is a choice to make. It is
+// for a program that would rather pay the measurement at start.
 func (c *Chooser) Prepare(ready int) {
 	if ready >= 2 {
 		c.src.prepare()
 	}
 }
 
-// Pending reports whether Prepare would measure.
+// Pending reports whether the source has yet to settle on its rates.
 func (c *Chooser) Pending() bool { return c.src.pending() }
+
+// Due counts bytes hashed on a choice between kernels while the source is
+// pending and reports whether Settle has something to do now: read the
+// wisdom file, or measure once the work would pay for it. A lone stream
+// has no choice to make and never calls it.
+func (c *Chooser) Due(bytes int) bool { return c.src.due(bytes) }
+
+// Settle does what Due said was to do; the caller holds no lock, as it
+// may read a file or measure for a millisecond.
+func (c *Chooser) Settle() { c.src.settle() }
 
 // Tries is how many rounds ran a runner-up to check its estimate.
 func (c *Chooser) Tries() uint64 { return c.tries }

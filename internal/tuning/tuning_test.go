@@ -1,11 +1,14 @@
 package tuning
 
 import (
+	"embed"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -756,5 +759,27 @@ func BenchmarkRound(b *testing.B) {
 		rate := rates.Kernels[kern.Name] * kern.blockShare(used) * (1 + 0.05*float64(i%7-3)/3)
 		c.Observe(k, used, bytes, int64(float64(bytes)/rate*1e3))
 		i++
+	}
+}
+
+//go:embed priors/*.json
+var priorFiles embed.FS
+
+// TestPriorTableCurrent checks that priors_table.go holds what
+// priors/*.json say: run go generate after changing a prior.
+func TestPriorTableCurrent(t *testing.T) {
+	names, _ := fs.Glob(priorFiles, "priors/*.json")
+	if len(names) != len(priorTable) {
+		t.Fatalf("%d priors, %d in priors_table.go: run go generate", len(names), len(priorTable))
+	}
+	for i, name := range names {
+		b, _ := priorFiles.ReadFile(name)
+		w, err := parseWisdom(b)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !reflect.DeepEqual(w, priorTable[i]) {
+			t.Errorf("%s differs from its entry in priors_table.go: run go generate", name)
+		}
 	}
 }

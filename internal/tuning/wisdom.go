@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/sha256"
-	"embed"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -55,13 +54,21 @@ type CPU struct {
 
 // ThisCPU is this processor's identity.
 func ThisCPU() CPU {
+	c := thisCPU()
+	c.Features = slices.Clone(c.Features)
+	return c
+}
+
+// thisCPU reads the processor's identity once: under a hypervisor each
+// CPUID instruction behind it is a trap.
+var thisCPU = sync.OnceValue(func() CPU {
 	id := cpu.ID
 	f := slices.Clone(cpu.Features())
 	if id.AMX {
 		f = append(f, "amx")
 	}
 	return CPU{Vendor: id.Vendor, Family: id.Family, Model: id.Model, Stepping: id.Stepping, Brand: id.Brand, Features: f}
-}
+})
 
 func (c CPU) String() string {
 	s := fmt.Sprintf("%s family %#x model %#x stepping %d", cmp.Or(c.Vendor, "unknown vendor"), c.Family, c.Model, c.Stepping)
@@ -133,22 +140,12 @@ func (w *Wisdom) rates(family string) *Rates {
 	return &Rates{}
 }
 
-//go:embed priors/*.json
-var priorFiles embed.FS
+//go:generate go run ./internal/genpriors -out priors_table.go
 
-var priors = sync.OnceValue(func() []*Wisdom {
-	var ps []*Wisdom
-	names, _ := fs.Glob(priorFiles, "priors/*.json")
-	for _, name := range names {
-		b, _ := priorFiles.ReadFile(name)
-		w, err := parseWisdom(b)
-		if err != nil {
-			panic(fmt.Sprintf("tuning: %s: %v", name, err)) // caught by the tests
-		}
-		ps = append(ps, w)
-	}
-	return ps
-})
+// priors returns the priors (priors/*.json, as Go values in
+// priors_table.go: decoding JSON at start would cost a fresh process more
+// than the hashing it came for).
+func priors() []*Wisdom { return priorTable }
 
 // PriorNames lists the priors' names.
 func PriorNames() []string {
@@ -375,4 +372,7 @@ func Families() []*Family {
 
 // Prior is the prior the family started from, and whether it is this
 // CPU's own.
-func (f *Family) Prior() (*Wisdom, bool) { return f.prior, f.exact }
+func (f *Family) Prior() (*Wisdom, bool) {
+	f.begin()
+	return f.prior, f.exact
+}
