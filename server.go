@@ -36,7 +36,7 @@ type Server struct {
 	// (and under manyMinBytes) go through the one-shot loop.
 	choice  *tuning.Chooser
 	src     tuning.Source
-	manyMin atomic.Int32
+	manyMin atomic.Pointer[manyMinCached]
 }
 
 // SumMany hashes each message independently and appends the digests to
@@ -50,7 +50,7 @@ func (s *Server) SumMany(dst []byte, msgs [][]byte) []byte {
 		for _, m := range msgs {
 			total += len(m)
 		}
-		if total < manyMinBytes && (len(msgs) < 2 || len(msgs) < s.sumManyCutoff()) {
+		if total < manyMinBytes && (len(msgs) < 2 || alike(msgs, s.alg.BlockSize()) < s.sumManyCutoff()) {
 			for _, m := range msgs {
 				dst = oneShot(s.alg, dst, m)
 			}
@@ -86,14 +86,41 @@ const (
 	maxManyMin   = 8 // the most messages the cut-off measurement tries
 )
 
-// sumManyCutoff is SumMany's cut-off, measured or looked up once.
-func (s *Server) sumManyCutoff() int {
-	if n := s.manyMin.Load(); n > 0 {
-		return int(n)
+// alike is the most of msgs that pad to the same number of blocks of
+// blockSize: a kernel call hashes messages of one block count, so a few
+// messages of mixed lengths take a call each, and the cut-off (measured
+// on messages of one block) counts the messages of one call.
+func alike(msgs [][]byte, blockSize int) int {
+	lenBytes := blockSize / 8 // the padding's length field: 8 bytes, 16 for SHA-512's blocks
+	var counts [maxManyMin]int
+	most := 0
+	for _, m := range msgs {
+		c := min((len(m)+lenBytes)/blockSize, maxManyMin-1)
+		counts[c]++
+		most = max(most, counts[c])
 	}
-	n := s.src.ManyMin(s.alg.String(), func() (int, error) { return s.measureSumManyCutoff(tuning.QuickMeasure) })
-	s.manyMin.Store(int32(n))
+	return most
+}
+
+// sumManyCutoff is SumMany's cut-off: the prior's until the tuning has
+// settled, then measured or looked up once. Until it is final it is
+// asked again only when the rates move on (a new generation).
+func (s *Server) sumManyCutoff() int {
+	if c := s.manyMin.Load(); c != nil && (c.final || c.gen == s.src.Generation()) {
+		return c.n
+	}
+	gen := s.src.Generation()
+	n, final := s.src.ManyMin(s.alg.String(), func() (int, error) { return s.measureSumManyCutoff(tuning.QuickMeasure) })
+	s.manyMin.Store(&manyMinCached{n: n, final: final, gen: gen})
 	return n
+}
+
+// manyMinCached is a Server's SumMany cut-off, as the rates of generation
+// gen gave it.
+type manyMinCached struct {
+	n     int
+	final bool
+	gen   uint64
 }
 
 // measureSumManyCutoff times SumMany's two ways on 2 to maxManyMin URL paths
@@ -128,6 +155,7 @@ type Stats struct {
 	Tries         uint64 // rounds that ran a close runner-up to check its rate
 	Awaits        uint64 // times a lone stream, at GOMAXPROCS=1, waited for others whose writers were not runnable
 	AwaitsJoined  uint64 // those after which another stream had joined
+	Yields        uint64 // times a stream gave up its P briefly so that others could join its lanes
 }
 
 // Stats returns the server's counters so far (all zero for algorithms not

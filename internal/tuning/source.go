@@ -108,6 +108,7 @@ func (f *Family) Source(m Mode) Source {
 		p, exact := f.priorFor(m.Prior)
 		return Source{fixed: newSnapshot(kindPrior, p.rates(f.name), priorOrigin(p, exact))}
 	}
+	f.begin()
 	return Source{fam: f}
 }
 
@@ -128,6 +129,14 @@ func (s Source) prepare() {
 	}
 }
 
+func (s Source) due(bytes int) bool { return s.fixed == nil && s.fam.due(bytes) }
+
+func (s Source) settle() {
+	if s.fixed == nil {
+		s.fam.settle(false)
+	}
+}
+
 // prior is the snapshot of the family's prior, nil for fixed rates.
 func (s Source) prior() *snapshot {
 	if s.fixed != nil {
@@ -135,6 +144,9 @@ func (s Source) prior() *snapshot {
 	}
 	return s.fam.priorSnap
 }
+
+// Generation changes whenever the source's rates do.
+func (s Source) Generation() uint64 { return s.current().gen }
 
 // Rates returns the rates the source gives now.
 func (s Source) Rates() *Rates { return s.current().rates }
@@ -150,8 +162,12 @@ type Family struct {
 	exact     bool // the prior is this CPU's own, not the nearest
 	priorSnap *snapshot
 
-	state atomic.Int32
-	snap  atomic.Pointer[snapshot]
+	start    sync.Once // begin
+	state    atomic.Int32
+	snap     atomic.Pointer[snapshot]
+	fileOnce sync.Once
+	fileRead atomic.Bool  // readFile has run
+	worked   atomic.Int64 // bytes hashed on a choice while pending (see due)
 
 	// Where prepare reads the wisdom file and how its measurement
 	// reads the time: LoadWisdom and the monotonic clock, but in tests.
@@ -184,13 +200,21 @@ const (
 // m, starting from this CPU's prior.
 func NewFamily(name string, probes []Probe, m Mode) *Family {
 	f := &Family{name: name, probes: probes, mode: m, manyMins: map[string]*cutoff{}, load: LoadWisdom, clock: monotonic}
-	f.prior, f.exact = f.priorFor(m.Prior)
-	f.priorSnap = newSnapshot(kindPrior, f.prior.rates(name), priorOrigin(f.prior, f.exact))
-	f.snap.Store(f.priorSnap)
 	if m.Kind == ModeTable {
 		f.state.Store(stateDone)
 	}
 	return f
+}
+
+// begin takes the family's prior, on first use rather than at start: the
+// priors are parsed then, and a program that never hashes on the engine
+// does not pay for it.
+func (f *Family) begin() {
+	f.start.Do(func() {
+		f.prior, f.exact = f.priorFor(f.mode.Prior)
+		f.priorSnap = newSnapshot(kindPrior, f.prior.rates(f.name), priorOrigin(f.prior, f.exact))
+		f.snap.Store(f.priorSnap)
+	})
 }
 
 // Name is the family's name.
@@ -219,23 +243,50 @@ func priorOrigin(p *Wisdom, exact bool) string {
 
 // prepare moves the family from its prior to the wisdom file's rates or
 // to a measurement, once; a caller that finds it under way goes on with
-// the prior.
-func (f *Family) prepare() {
+// the prior. It measures whatever work was done (Calibrate, tests).
+func (f *Family) prepare() { f.settle(true) }
+
+// calibrateAfter is how much work, in bytes, the engines of a family in
+// auto mode do on the prior's choice before they measure the kernels: the
+// measurement costs about as much as a few MiB of hashing, so a process
+// that hashes a little and exits never pays it, and one that hashes much
+// pays it as a small share (docs/engine.md, "When the kernels are
+// measured").
+const calibrateAfter = 256 << 20
+
+// due counts bytes of work done on a choice between kernels and reports
+// whether settle has something to do: read the wisdom file, the first
+// time, or measure, once the work reaches calibrateAfter (at once in
+// measure mode).
+func (f *Family) due(bytes int) bool {
+	if f.state.Load() != statePending {
+		return false
+	}
+	if !f.fileRead.Load() || f.mode.Kind == ModeMeasure {
+		return true
+	}
+	return f.worked.Add(int64(bytes)) >= calibrateAfter
+}
+
+// settle reads the wisdom file, once, and takes its rates if it has them
+// for the family; otherwise it measures, when force is set, in measure
+// mode, or when the work has reached calibrateAfter.
+func (f *Family) settle(force bool) {
+	if f.state.Load() != statePending {
+		return
+	}
+	f.begin()
+	f.fileOnce.Do(f.readFile)
+	if f.state.Load() != statePending {
+		return
+	}
+	if !force && f.mode.Kind == ModeAuto && f.worked.Load() < calibrateAfter {
+		return
+	}
 	if !f.state.CompareAndSwap(statePending, stateRunning) {
 		return
 	}
 	defer f.state.Store(stateDone)
-	if f.mode.Kind == ModeAuto || f.mode.Kind == ModeFile {
-		if w, path, _ := f.load(); w != nil {
-			if r, ok := w.Families[f.name]; ok {
-				f.snap.Store(newSnapshot(kindFile, f.prior.rates(f.name).merged(r), "file "+path))
-				return
-			}
-		}
-		if f.mode.Kind == ModeFile {
-			return
-		}
-	}
 	o := QuickMeasure
 	o.Clock = f.clock
 	start := f.clock()
@@ -247,6 +298,26 @@ func (f *Family) prepare() {
 	f.snap.Store(newSnapshot(kindMeasured, f.prior.rates(f.name).merged(r), fmt.Sprintf("measured in %.1f ms", float64(cost.Microseconds())/1e3)))
 }
 
+// readFile takes the wisdom file's rates for the family where the mode
+// reads it and it has them; in file mode the family is settled then,
+// with or without them.
+func (f *Family) readFile() {
+	defer f.fileRead.Store(true)
+	if f.mode.Kind != ModeAuto && f.mode.Kind != ModeFile {
+		return
+	}
+	if w, path, _ := f.load(); w != nil {
+		if r, ok := w.Families[f.name]; ok {
+			f.snap.Store(newSnapshot(kindFile, f.prior.rates(f.name).merged(r), "file "+path))
+			f.state.Store(stateDone)
+			return
+		}
+	}
+	if f.mode.Kind == ModeFile {
+		f.state.Store(stateDone)
+	}
+}
+
 // cutoff is one algorithm's SumMany cut-off, measured at most once.
 type cutoff struct {
 	once sync.Once
@@ -254,21 +325,26 @@ type cutoff struct {
 }
 
 // ManyMin is algorithm alg's SumMany cut-off: the fewest messages worth
-// the lanes. A source that measures prepares its family first (a wisdom
-// file may have the cut-off); without one there, it measures it once
-// with measure (if not nil).
-func (s Source) ManyMin(alg string, measure func() (int, error)) int {
-	if s.fixed == nil && s.fam.mode.Kind == ModeFile {
-		s.fam.prepare() // reads the file
-	}
-	if !s.online() || s.fam.mode.Kind == ModeFile {
-		return manyMinOf(s.current().rates, alg)
+// the lanes, and whether it is final. The wisdom file's is final; a
+// source that measures measures it once with measure (if not nil), but
+// only once its family's kernels are measured (see calibrateAfter): until
+// then it gives the prior's, not final, so that a process hashing a few
+// messages never pays for the measurement.
+func (s Source) ManyMin(alg string, measure func() (int, error)) (int, bool) {
+	if s.fixed != nil {
+		return manyMinOf(s.current().rates, alg), true
 	}
 	f := s.fam
-	f.prepare()
+	f.settle(false) // the file, at most, unless the work is done
 	snap := s.current()
-	if _, ok := snap.rates.ManyMin[alg]; ok && snap.kind == kindFile || measure == nil {
-		return manyMinOf(snap.rates, alg)
+	if !s.online() || f.mode.Kind == ModeFile || measure == nil {
+		return manyMinOf(snap.rates, alg), f.state.Load() == stateDone
+	}
+	if _, ok := snap.rates.ManyMin[alg]; ok && snap.kind == kindFile {
+		return manyMinOf(snap.rates, alg), true
+	}
+	if snap.kind != kindMeasured {
+		return manyMinOf(snap.rates, alg), false
 	}
 	f.mu.Lock()
 	c := f.manyMins[alg]
@@ -283,7 +359,7 @@ func (s Source) ManyMin(alg string, measure func() (int, error)) int {
 			c.n = n
 		}
 	})
-	return c.n
+	return c.n, true
 }
 
 // defaultManyMin is the cut-off of an algorithm no source knows.
