@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding"
 	"encoding/binary"
 	"errors"
 	"hash"
@@ -20,6 +21,15 @@ type Hasher[S any] struct {
 	nbuf  int
 	busy  atomic.Bool
 
+	// While inLib, the stream is in lib, the standard library's hasher
+	// (made on first use), not in state: a write too short for the lanes
+	// costs there what the standard library costs, where the engine adds
+	// its bookkeeping to each block. A write that could share lanes moves
+	// the stream to the engine (leaveLib), through the marshalled state
+	// the two share.
+	lib   hash.Hash
+	inLib bool
+
 	// Sum's copy of the state, here because the kernel is called through
 	// a function value and would make a stack copy escape.
 	sumState S
@@ -33,7 +43,38 @@ func (s *Server[S]) NewHash() *Hasher[S] {
 	h := &Hasher[S]{srv: s}
 	h.state = s.spec.Init
 	h.req.state = &h.state
+	h.inLib = s.startsInLib()
 	return h
+}
+
+// startsInLib reports whether a new stream starts in the standard
+// library's hasher (see Hasher.inLib): not when the tier was forced down
+// to the pure-Go reference, which the engine's path then tests.
+func (s *Server[S]) startsInLib() bool { return s.spec.Lib != nil && !s.kern.Single.Reference }
+
+// libHash returns the stream's library hasher, made on first use.
+func (h *Hasher[S]) libHash() hash.Hash {
+	if h.lib == nil {
+		h.lib = h.srv.spec.Lib()
+	}
+	return h.lib
+}
+
+// leaveLib moves the stream from the library's hasher to the engine's
+// state, through the marshalled form they share.
+func (h *Hasher[S]) leaveLib() {
+	h.inLib = false
+	if h.lib == nil {
+		return // nothing written yet: the engine's state is the initial one
+	}
+	var st [8 + 8*8 + 2*maxBlockSize + 8]byte
+	b, err := h.lib.(encoding.BinaryAppender).AppendBinary(st[:0])
+	if err == nil {
+		err = h.unmarshal(b)
+	}
+	if err != nil {
+		panic(err) // the library's own state, in the format it documents
+	}
 }
 
 func (h *Hasher[S]) enter() {
@@ -52,21 +93,41 @@ func (h *Hasher[S]) BlockSize() int { return h.srv.spec.BlockSize }
 
 // Reset returns the stream to its initial state.
 func (h *Hasher[S]) Reset() {
+	if h.inLib { // nothing of the stream is in the engine
+		if h.lib != nil {
+			h.lib.Reset()
+		}
+		return
+	}
 	h.enter()
 	defer h.leave()
 	h.state, h.n, h.nbuf = h.srv.spec.Init, 0, 0
 	h.req.probed = false // a new message may have new company
+	h.srv.closeStream(&h.req)
+	if h.inLib = h.srv.startsInLib(); h.lib != nil {
+		h.lib.Reset()
+	}
 }
 
 // Write adds p to the stream. It never fails. Whole blocks are hashed from
 // p directly, in lanes with other streams when they are ready; no reference
 // to p is kept once Write returns.
 func (h *Hasher[S]) Write(p []byte) (int, error) {
+	bs := h.srv.spec.BlockSize
+	if h.inLib && len(p) < minLaneBlocks*bs {
+		// In the library's hasher alone: misuse from two goroutines
+		// can garble this stream, as the library's would, but no
+		// other, so the guard below is not needed (it costs two
+		// locked instructions a call).
+		return h.libHash().Write(p)
+	}
 	h.enter()
 	defer h.leave()
+	if h.inLib {
+		h.leaveLib()
+	}
 	n := len(p)
 	h.n += uint64(n)
-	bs := h.srv.spec.BlockSize
 	if h.nbuf > 0 {
 		k := copy(h.buf[h.nbuf:bs], p)
 		h.nbuf += k
@@ -88,9 +149,13 @@ func (h *Hasher[S]) Write(p []byte) (int, error) {
 // Sum appends the digest of what was written so far to b; the stream goes
 // on unchanged.
 func (h *Hasher[S]) Sum(b []byte) []byte {
+	if h.inLib {
+		return h.libHash().Sum(b)
+	}
 	h.enter()
 	defer h.leave()
 	sp := h.srv.spec
+	h.srv.closeStream(&h.req) // a summed stream is done, as a rule: no company to wait for
 	h.sumState = h.state
 	h.srv.kern.Single.Fn(&h.sumState, padAfter(sp, h.buf[:], h.nbuf, h.n))
 	return sp.AppendDigest(b, &h.sumState)
@@ -101,6 +166,9 @@ func (h *Hasher[S]) Sum(b []byte) []byte {
 func (h *Hasher[S]) AppendBinary(b []byte) ([]byte, error) {
 	h.enter()
 	defer h.leave()
+	if h.inLib && h.lib != nil {
+		return h.lib.(encoding.BinaryAppender).AppendBinary(b)
+	}
 	sp := h.srv.spec
 	b = append(b, sp.Magic...)
 	b = sp.AppendState(b, &h.state)
@@ -118,6 +186,18 @@ func (h *Hasher[S]) MarshalBinary() ([]byte, error) {
 // standard library's hash of the same algorithm. On error the stream is
 // unchanged.
 func (h *Hasher[S]) UnmarshalBinary(b []byte) error {
+	h.enter()
+	defer h.leave()
+	if err := h.unmarshal(b); err != nil {
+		return err
+	}
+	h.inLib = false
+	return nil
+}
+
+// unmarshal reads a marshalled state into the engine's; on error the
+// stream is unchanged.
+func (h *Hasher[S]) unmarshal(b []byte) error {
 	sp := h.srv.spec
 	if len(b) < len(sp.Magic) || string(b[:len(sp.Magic)]) != sp.Magic {
 		return errors.New("hashlanes: " + sp.Name + ": " + errStateID.Error())
@@ -125,8 +205,6 @@ func (h *Hasher[S]) UnmarshalBinary(b []byte) error {
 	if len(b) != marshaledSize(sp) {
 		return errors.New("hashlanes: " + sp.Name + ": " + errStateSize.Error())
 	}
-	h.enter()
-	defer h.leave()
 	b = sp.ReadState(b[len(sp.Magic):], &h.state)
 	b = b[copy(h.buf[:sp.BlockSize], b):]
 	h.n = binary.BigEndian.Uint64(b)
@@ -138,7 +216,11 @@ func (h *Hasher[S]) UnmarshalBinary(b []byte) error {
 func (h *Hasher[S]) Clone() (hash.Cloner, error) {
 	h.enter()
 	defer h.leave()
+	if h.inLib {
+		h.leaveLib() // the copy shares no library hasher with h
+	}
 	c := h.srv.NewHash()
+	c.inLib = false
 	c.state, c.n, c.nbuf, c.buf = h.state, h.n, h.nbuf, h.buf
 	return c, nil
 }

@@ -7,6 +7,7 @@ package engine
 // measurements behind the rules are in docs/engine.md.
 
 import (
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -14,18 +15,18 @@ import (
 )
 
 // awaitTimeout bounds a lone combiner's wait for writers the scheduler has
-// not seen yet. When nothing at all is runnable the runtime sleeps in
-// whole milliseconds, so a wait that brings nobody can last up to 1 ms, of
-// idle time; after one, awaitCompany pauses, longer after each (from
-// minAwaitPause to maxAwaitPause), so that a stream that is truly alone
-// loses at most 1 ms in maxAwaitPause.
+// not seen yet. When nothing at all is runnable the runtime sleeps in the
+// network poller in whole milliseconds, so a finer bound would not be kept;
+// a writer that queues ends the wait at once. After a wait that brought
+// nobody, awaitCompany pauses, longer after each (from minAwaitPause to
+// maxAwaitPause), so that a stream that is truly alone loses at most 1 ms
+// in maxAwaitPause.
 const (
-	awaitTimeout  = 50 * time.Microsecond
+	awaitTimeout  = time.Millisecond
 	minAwaitPause = time.Millisecond
 	maxAwaitPause = 256 * time.Millisecond
-	// awaitRecentRounds is how recently, in rounds, another stream must
-	// have queued for a wait to be worth trying: a stream that has
-	// always been alone never waits.
+	// awaitRecentRounds is how recently, in rounds, another open stream
+	// must have queued for a wait to be worth trying.
 	awaitRecentRounds = 4096
 	// awaitSkips is how many chances a combiner lets go, while a pause
 	// lasts, before it reads the clock again: a clock read every round
@@ -37,6 +38,58 @@ const (
 	// little from company.
 	awaitMinBytes = 16 << 10
 )
+
+// mayHaveCompany reports whether another goroutine could write to the
+// server while this one combines: the evidence every wait and probe needs.
+// With no other goroutine in the process (a program hashing a file, or
+// inputs one after another, in main) nobody can come, whatever the
+// server has seen.
+func mayHaveCompany() bool { return runtime.NumGoroutine() > 1 }
+
+// openStream counts r's stream as open, under s.mu: it has written
+// through the queue and has not been summed, reset or dropped since. Only
+// an open stream other than the combiner's own is company a wait can
+// bring back. A dropped hasher is closed by the collector: the cleanup is
+// set once per hasher, on the tag it shares with it, so that a pooled
+// hasher opens and closes without allocating.
+func (s *Server[S]) openStream(r *request[S]) {
+	if r.tag == nil {
+		r.tag = &streamTag[S]{srv: s}
+		runtime.AddCleanup(r, (*streamTag[S]).drop, r.tag)
+	}
+	r.tag.open = true
+	s.open++
+}
+
+// streamTag is whether a stream is counted in its Server's open streams;
+// r.tag.open is written by r's writer under s.mu, or by the collector's
+// cleanup once the writer has dropped the hasher.
+type streamTag[S any] struct {
+	srv  *Server[S]
+	open bool
+}
+
+// drop closes the stream of a hasher the collector found dropped.
+func (t *streamTag[S]) drop() {
+	t.srv.mu.Lock()
+	if t.open {
+		t.open = false
+		t.srv.open--
+	}
+	t.srv.mu.Unlock()
+}
+
+// closeStream ends r's stream as company, if open: its hasher was summed
+// or reset. Only r's writer sets r.tag.open, so it reads it unlocked.
+func (s *Server[S]) closeStream(r *request[S]) {
+	if r.tag == nil || !r.tag.open {
+		return
+	}
+	s.mu.Lock()
+	r.tag.open = false
+	s.open--
+	s.mu.Unlock()
+}
 
 // alone reports whether a write of n bytes (a first one if probe) would
 // run by itself on the single-stream kernel if it went through a combine:
@@ -51,7 +104,7 @@ func (s *Server[S]) alone(n int, probe bool) bool {
 	if n >= awaitMinBytes || !s.quiet.Load() {
 		return false
 	}
-	if probe && !s.probesPaused() {
+	if probe && !s.probesPaused() && mayHaveCompany() {
 		return false
 	}
 	k, _ := s.choice.Pick(1, true)
@@ -76,7 +129,7 @@ func (s *Server[S]) probesPaused() bool {
 // the first writer to queue wakes the combiner (see blocks), and the others
 // the poll made runnable join in the yields that follow.
 func (s *Server[S]) awaitCompany(c *combiner[S], me *request[S]) bool {
-	if s.rounds-s.lastSwitch > awaitRecentRounds {
+	if s.open < 2 || !s.switched || s.rounds-s.lastSwitch > awaitRecentRounds || !mayHaveCompany() {
 		return false
 	}
 	if s.awaitSkip > 0 {

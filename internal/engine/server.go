@@ -51,7 +51,9 @@ type Server[S any] struct {
 	epoch        time.Time     // the times below are since it
 	rounds       uint64        // rounds run, multi-lane and single-stream
 	lastWriter   uintptr       // the request that queued last, as a number: no reference
-	lastSwitch   uint64        // rounds when a request queued after another one's
+	lastSwitch   uint64        // rounds when a request queued after another open one's
+	switched     bool          // one has: lastSwitch means something
+	open         int           // streams written through the queue and not yet summed, reset or dropped
 	awaiting     *request[S]   // a combiner waiting for a writer to queue
 	awaitAfter   time.Duration // no wait before this, after one that brought nobody
 	awaitBackoff time.Duration // the pause after the latest wait that brought nobody
@@ -71,7 +73,7 @@ type Server[S any] struct {
 	batches sync.Pool // *batch[S]
 	stats   struct {
 		multiCalls, multiBlocks, multiCapacity atomic.Uint64
-		awaits, awaitsJoined                   atomic.Uint64
+		awaits, awaitsJoined, yields           atomic.Uint64
 		blocks                                 blockCounts
 	}
 
@@ -97,6 +99,7 @@ type Stats struct {
 	Tries         uint64 // rounds that ran a close runner-up to check its rate
 	Awaits        uint64 // times a lone combiner waited for writers not yet runnable
 	AwaitsJoined  uint64 // those after which a writer had queued
+	Yields        uint64 // times a combiner yielded its P for writers to queue
 }
 
 // Stats returns the counters so far.
@@ -110,6 +113,7 @@ func (s *Server[S]) Stats() Stats {
 		Tries:         s.tries(),
 		Awaits:        s.stats.awaits.Load(),
 		AwaitsJoined:  s.stats.awaitsJoined.Load(),
+		Yields:        s.stats.yields.Load(),
 	}
 }
 
@@ -128,8 +132,9 @@ type request[S any] struct {
 	wake   chan struct{}
 	queued bool // in the queue, not in a lane
 	done   bool
-	probed bool   // the hasher has looked for company since it was made or Reset
-	round  uint64 // the latest round its stream was in lanes for (Server.rounds after it)
+	probed bool          // the hasher has looked for company since it was made or Reset
+	tag    *streamTag[S] // whether the stream is counted open (see openStream)
+	round  uint64        // the latest round its stream was in lanes for (Server.rounds after it)
 }
 
 // combiner is the scratch a combining writer needs; pooled because a
@@ -166,6 +171,10 @@ type combiner[S any] struct {
 	// since (-1 the single-stream kernel, noKernel none): only a round
 	// that follows one on the same kernel is timed (see timedRound).
 	prev int
+
+	// settle: the tuning has something to do before the next round (see
+	// tuning.Chooser.Due).
+	settle bool
 }
 
 // noKernel is a combiner's prev when its next round follows no round.
@@ -247,7 +256,13 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 	s.mu.Lock()
 	s.quiet.Store(false)
 	s.push(r)
+	if r.tag == nil || !r.tag.open {
+		s.openStream(r)
+	}
 	if id := uintptr(unsafe.Pointer(r)); id != s.lastWriter {
+		// Another stream's write, while the one before is still open:
+		// company a wait may bring back (see awaitCompany).
+		s.switched = s.switched || s.open > 1
 		s.lastWriter, s.lastSwitch = id, s.rounds
 	}
 	if a := s.awaiting; a != nil {
@@ -503,7 +518,7 @@ func (c *combiner[S]) longestFirst(n, busy int) {
 func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 	s.combiners++
 	c := s.scratch.Get().(*combiner[S])
-	c.busy, c.prev = 0, noKernel
+	c.busy, c.prev, c.settle = 0, noKernel, false
 	long := false // the latest round was full-length
 	for !me.done {
 		s.offload(c, me, procs)
@@ -514,12 +529,13 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		// (below) must not end the sharing.
 		s.lastBusy = max(c.busy, s.lastBusy/2)
 		s.pairBusy = s.company(c, c.busy)
-		if c.busy >= 2 && s.choice.Pending() {
-			// The first choice to make: the tuning measures the kernels,
+		if c.settle {
+			// The tuning reads the wisdom file or measures the kernels,
 			// once, the lock released, the writers that were woken let go.
+			c.settle = false
 			s.mu.Unlock()
 			c.wakeAll()
-			s.choice.Prepare(c.busy)
+			s.choice.Settle()
 			s.mu.Lock()
 			s.fill(c, procs)
 		}
@@ -537,6 +553,9 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		}
 		long = s.fullLength(k, nb)
 		s.timedRound(c, k, used, nb)
+		if used >= 2 && s.choice.Pending() {
+			c.settle = s.choice.Due(s.roundBytes(k, used, nb))
+		}
 		s.retire(c, me, k, used, nb)
 	}
 	s.handBack(c, 0, c.busy) // the lanes still in use
@@ -567,6 +586,7 @@ func (s *Server[S]) fill(c *combiner[S], procs int) {
 // once: s.mu is released around a Gosched.
 func (s *Server[S]) yield(c *combiner[S]) {
 	c.prev = noKernel
+	s.stats.yields.Add(1)
 	s.mu.Unlock()
 	c.wakeAll()
 	runtime.Gosched()
@@ -598,6 +618,7 @@ func (s *Server[S]) gather(c *combiner[S], procs, n int, want func() int) {
 // new writers finds itself). A yield hands the P to any runnable
 // goroutine, so a lone stream does not yield (docs/engine.md, "Yields").
 func (s *Server[S]) gatherCompany(c *combiner[S], me *request[S], procs int, probe bool) {
+	probe = probe && mayHaveCompany()
 	yields := 0
 	if probe || s.lastBusy > 1 || s.queued > 0 || s.combiners > 1 {
 		yields = maxYields

@@ -1,6 +1,7 @@
 package md5
 
 import (
+	"crypto/md5"
 	"encoding/binary"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
@@ -18,4 +19,5 @@ var Spec = &kernel.Spec[State]{
 	Magic:       "md5\x01",
 	AppendState: kernel.AppendWordsBE[uint32, State],
 	ReadState:   kernel.ReadWordsBE[uint32, State],
+	Lib:         md5.New,
 }

@@ -1,6 +1,10 @@
 package sha1
 
-import "github.com/hashlanes/hashlanes/internal/kernel"
+import (
+	"crypto/sha1"
+
+	"github.com/hashlanes/hashlanes/internal/kernel"
+)
 
 // Spec is SHA-1 (FIPS 180-4).
 var Spec = &kernel.Spec[State]{
@@ -9,4 +13,5 @@ var Spec = &kernel.Spec[State]{
 	Magic:        "sha\x01",
 	AppendState:  kernel.AppendWordsBE[uint32, State],
 	ReadState:    kernel.ReadWordsBE[uint32, State],
+	Lib:          sha1.New,
 }

@@ -1,0 +1,355 @@
+// Command floor measures the first programs a person writes with hashlanes
+// against the same programs on the standard library, each in a fresh
+// process: one file through io.Copy, hashers one after another, one hasher
+// reused per message, one-shot sums, a few messages in one SumMany. A long
+// benchmark warms the engine's heuristics and hides start-up costs; these
+// cases run once per process, so whatever a process pays before its
+// heuristics settle is in the figure.
+//
+//	go run ./bench/floor -pairs 5 -procs 1,2
+//
+// The driver runs each case in child processes of its own binary,
+// alternating the standard library and hashlanes, and prints the median
+// ratio (the standard library's time over hashlanes') of each case, the
+// worst case, and the engine's waits and yields in the hashlanes runs.
+package main
+
+import (
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"flag"
+	"fmt"
+	"hash"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashlanes/hashlanes"
+)
+
+// A floorCase is one program, written twice: on the standard library and
+// on hashlanes, the same calls otherwise.
+type floorCase struct {
+	name string
+	// run does the work on impl and returns what it hashed, so that
+	// nothing is optimised away.
+	run func(e env) byte
+}
+
+// env is what a case runs with: the algorithm, the implementation and the
+// inputs made before the clock starts.
+type env struct {
+	alg  hashlanes.Algorithm
+	std  bool
+	file string // a 64 MiB file, for the file case
+}
+
+func (e env) newHash() hash.Hash {
+	if e.std {
+		return stdNew(e.alg)
+	}
+	return hashlanes.New(e.alg)
+}
+
+func (e env) appendSum(dst, msg []byte) []byte {
+	if !e.std {
+		return hashlanes.AppendSum(e.alg, dst, msg)
+	}
+	switch e.alg {
+	case hashlanes.MD5:
+		s := md5.Sum(msg)
+		return append(dst, s[:]...)
+	case hashlanes.SHA1:
+		s := sha1.Sum(msg)
+		return append(dst, s[:]...)
+	case hashlanes.SHA256:
+		s := sha256.Sum256(msg)
+		return append(dst, s[:]...)
+	default:
+		s := sha512.Sum512(msg)
+		return append(dst, s[:]...)
+	}
+}
+
+func stdNew(a hashlanes.Algorithm) hash.Hash {
+	switch a {
+	case hashlanes.MD5:
+		return md5.New()
+	case hashlanes.SHA1:
+		return sha1.New()
+	case hashlanes.SHA256:
+		return sha256.New()
+	default:
+		return sha512.New()
+	}
+}
+
+// data returns n bytes that are the same in every process.
+func data(n int, seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, 7))
+	p := make([]byte, n)
+	for i := range p {
+		p[i] = byte(r.Uint32())
+	}
+	return p
+}
+
+// writeIn writes p to h in pieces of n bytes, as io.Copy does from a file.
+func writeIn(h hash.Hash, p []byte, n int) {
+	for len(p) > 0 {
+		k := min(n, len(p))
+		h.Write(p[:k])
+		p = p[k:]
+	}
+}
+
+// paths are URL paths of 40 to 75 bytes, the classic cache keys.
+func paths(n int) [][]byte {
+	out := make([][]byte, n)
+	r := rand.New(rand.NewPCG(3, 5))
+	for i := range out {
+		out[i] = fmt.Appendf(nil, "/objects/%d/key/%0*d", r.IntN(1000), 20+r.IntN(36), r.Uint64()%1e18)
+	}
+	return out
+}
+
+var cases = []floorCase{
+	{"file 64 MiB, io.Copy", func(e env) byte {
+		f, err := os.Open(e.file)
+		if err != nil {
+			fatal(err)
+		}
+		defer f.Close()
+		h := e.newHash()
+		if _, err := io.Copy(h, f); err != nil {
+			fatal(err)
+		}
+		return h.Sum(nil)[0]
+	}},
+	{"30 hashers x 1 MiB, one after another", func(e env) byte {
+		p := data(1<<20, 1)
+		var x byte
+		for range 30 {
+			h := e.newHash()
+			writeIn(h, p, 32<<10)
+			x ^= h.Sum(nil)[0]
+		}
+		return x
+	}},
+	{"one stream of 1 MiB", func(e env) byte {
+		p := data(1<<20, 2)
+		h := e.newHash()
+		writeIn(h, p, 32<<10)
+		return h.Sum(nil)[0]
+	}},
+	{"one stream of 4 MiB in 1-8 KiB writes", func(e env) byte {
+		p := data(4<<20, 3)
+		r := rand.New(rand.NewPCG(1, 2))
+		h := e.newHash()
+		for len(p) > 0 {
+			k := min(len(p), 1<<10+r.IntN(7<<10))
+			h.Write(p[:k])
+			p = p[k:]
+		}
+		return h.Sum(nil)[0]
+	}},
+	{"one hasher reused, 20,000 x 128 B", func(e env) byte {
+		return reused(e, 128, 20000)
+	}},
+	{"one hasher reused, 4,000 x 1 KiB", func(e env) byte {
+		return reused(e, 1<<10, 4000)
+	}},
+	{"AppendSum, 20,000 x 64 B", func(e env) byte {
+		p := data(64, 4)
+		dst := make([]byte, 0, 64)
+		var x byte
+		for i := range 20000 {
+			p[0] = byte(i)
+			dst = e.appendSum(dst[:0], p)
+			x ^= dst[0]
+		}
+		return x
+	}},
+	{"SumMany of 3 URL paths, 5,000 times", func(e env) byte {
+		msgs := paths(3)
+		dst := make([]byte, 0, 3*64)
+		var x byte
+		for range 5000 {
+			if e.std {
+				dst = dst[:0]
+				for _, m := range msgs {
+					dst = e.appendSum(dst, m)
+				}
+			} else {
+				dst = hashlanes.SumMany(e.alg, dst[:0], msgs)
+			}
+			x ^= dst[0]
+		}
+		return x
+	}},
+	{"first SumMany, 10,000 URL paths once", func(e env) byte {
+		msgs := paths(10000)
+		dst := make([]byte, 0, 10000*64)
+		if e.std {
+			for _, m := range msgs {
+				dst = e.appendSum(dst, m)
+			}
+		} else {
+			dst = hashlanes.SumMany(e.alg, dst, msgs)
+		}
+		return dst[0]
+	}},
+	{"2 uploads at once, 200 x 16 KiB in 8 KiB writes", func(e env) byte {
+		p := data(16<<10, 5)
+		var wg sync.WaitGroup
+		var out [2]byte
+		for g := range 2 {
+			wg.Go(func() {
+				for range 200 {
+					h := e.newHash()
+					writeIn(h, p, 8<<10)
+					out[g] ^= h.Sum(nil)[0]
+				}
+			})
+		}
+		wg.Wait()
+		return out[0] ^ out[1]
+	}},
+}
+
+func reused(e env, size, n int) byte {
+	p := data(size, 6)
+	h := e.newHash()
+	sum := make([]byte, 0, 64)
+	var x byte
+	for i := range n {
+		p[0] = byte(i)
+		h.Reset()
+		h.Write(p)
+		sum = h.Sum(sum[:0])
+		x ^= sum[0]
+	}
+	return x
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "floor:", err)
+	os.Exit(1)
+}
+
+func main() {
+	child := flag.String("child", "", "run one case in this process: CASE,ALG,std|hashlanes (internal)")
+	file := flag.String("file", "", "the 64 MiB file of the file case (made in a temporary folder if empty)")
+	pairs := flag.Int("pairs", 11, "process pairs per case")
+	procs := flag.String("procs", "1,2", "GOMAXPROCS values")
+	algs := flag.String("a", "md5,sha1,sha256,sha512", "algorithms")
+	only := flag.String("case", "", "run only the cases whose name contains this")
+	flag.Parse()
+	if *child != "" {
+		runChild(*child, *file)
+		return
+	}
+	if *file == "" {
+		dir, err := os.MkdirTemp("", "floor")
+		if err != nil {
+			fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		*file = dir + "/64MiB"
+		if err := os.WriteFile(*file, data(64<<20, 9), 0o644); err != nil {
+			fatal(err)
+		}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fatal(err)
+	}
+	drive(self, *file, *pairs, strings.Split(*procs, ","), strings.Split(*algs, ","), *only)
+}
+
+// runChild runs one case and prints its time in nanoseconds and the
+// default engine's awaits and yields.
+func runChild(spec, file string) {
+	f := strings.Split(spec, ",")
+	ci, _ := strconv.Atoi(f[0])
+	a, err := hashlanes.ParseAlgorithm(f[1])
+	if err != nil {
+		fatal(err)
+	}
+	e := env{alg: a, std: f[2] == "std", file: file}
+	start := time.Now()
+	x := cases[ci].run(e)
+	ns := time.Since(start).Nanoseconds()
+	st := hashlanes.DefaultServer(a).Stats()
+	fmt.Printf("%d %d %d %d\n", ns, st.Awaits, st.Yields, x)
+}
+
+type result struct {
+	ns            int64
+	awaits, yield uint64
+}
+
+func once(self, file, spec, procs string) result {
+	cmd := exec.Command(self, "-child", spec, "-file", file)
+	cmd.Env = append(os.Environ(), "GOMAXPROCS="+procs)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		fatal(fmt.Errorf("%s: %v", spec, err))
+	}
+	var r result
+	var x int
+	if _, err := fmt.Sscan(string(out), &r.ns, &r.awaits, &r.yield, &x); err != nil {
+		fatal(fmt.Errorf("%s: %q: %v", spec, out, err))
+	}
+	return r
+}
+
+func drive(self, file string, pairs int, procs, algs []string, only string) {
+	fmt.Printf("# ratio = the standard library's time / hashlanes', median of %d fresh-process pairs; waits and yields: the most in one hashlanes process\n", pairs)
+	fmt.Printf("%-48s %-6s %s\n", "case", "procs", strings.Join(algs, "            "))
+	worst, worstAt := 1e9, ""
+	for ci, c := range cases {
+		if only != "" && !strings.Contains(c.name, only) {
+			continue
+		}
+		for _, p := range procs {
+			fmt.Printf("%-48s %-6s", c.name, p)
+			for _, a := range algs {
+				var ratios []float64
+				var waits, yields uint64
+				for i := range pairs {
+					spec := fmt.Sprintf("%d,%s,", ci, a)
+					// Alternate which goes first, so that neither always
+					// follows the other.
+					var s, h result
+					if i%2 == 0 {
+						s = once(self, file, spec+"std", p)
+						h = once(self, file, spec+"hashlanes", p)
+					} else {
+						h = once(self, file, spec+"hashlanes", p)
+						s = once(self, file, spec+"std", p)
+					}
+					ratios = append(ratios, float64(s.ns)/float64(h.ns))
+					waits, yields = max(waits, h.awaits), max(yields, h.yield)
+				}
+				slices.Sort(ratios)
+				m := ratios[len(ratios)/2]
+				if m < worst {
+					worst, worstAt = m, fmt.Sprintf("%s, %s, GOMAXPROCS=%s", c.name, a, p)
+				}
+				fmt.Printf(" %5.3fx w%d y%-3d", m, waits, yields)
+			}
+			fmt.Println()
+		}
+	}
+	fmt.Printf("worst: %.3fx (%s)\n", worst, worstAt)
+}
