@@ -783,3 +783,49 @@ func TestPriorTableCurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestSaveKeepsWhatIsThere: Save through a symbolic link writes the
+// link's target and leaves the link; into a pipe (as into a device such
+// as /dev/null) it writes, and the pipe is still a pipe.
+func TestSaveKeepsWhatIsThere(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.json")
+	link := filepath.Join(dir, "link.json")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip(err)
+	}
+	if err := validWisdom().Save(link); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	if w, err := ReadWisdom(target); err != nil || w.Format != Format {
+		t.Errorf("the target holds no wisdom: %v", err)
+	}
+
+	fifo := filepath.Join(dir, "fifo")
+	if err := mkfifo(fifo); err != nil {
+		t.Skip(err)
+	}
+	read := make(chan int)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		read <- len(b)
+	}()
+	if err := validWisdom().Save(fifo); err != nil {
+		t.Fatal(err)
+	}
+	if n := <-read; n == 0 {
+		t.Error("nothing came through the pipe")
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the pipe was replaced: %v %v", fi.Mode(), err)
+	}
+	if err := validWisdom().Save(dir); err == nil {
+		t.Error("saved over a directory")
+	}
+}

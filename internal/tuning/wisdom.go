@@ -323,10 +323,32 @@ func ReadWisdom(path string) (*Wisdom, error) {
 	return w, nil
 }
 
-// Save writes w to path, whole or not at all.
+// Save writes w to path, whole or not at all: a regular file is
+// replaced by renaming a complete one over it. Through a symbolic link
+// it writes the link's target, and into what is not a regular file (a
+// device such as /dev/null, a pipe) it writes as a shell's > would,
+// never replacing it.
 func (w *Wisdom) Save(path string) error {
 	b, err := json.MarshalIndent(w, "", "\t")
 	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		if fi.IsDir() {
+			return fmt.Errorf("%s: is a directory", path)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(b)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -336,7 +358,7 @@ func (w *Wisdom) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(append(b, '\n'))
+	_, err = tmp.Write(b)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
