@@ -28,7 +28,7 @@ type Hasher[S any] struct {
 	// the stream to the engine (leaveLib), through the marshalled state
 	// the two share.
 	lib   hash.Hash
-	inLib bool
+	inLib atomic.Bool // read before the guard (see Write)
 
 	// Sum's copy of the state, here because the kernel is called through
 	// a function value and would make a stack copy escape.
@@ -43,7 +43,7 @@ func (s *Server[S]) NewHash() *Hasher[S] {
 	h := &Hasher[S]{srv: s}
 	h.state = s.spec.Init
 	h.req.state = &h.state
-	h.inLib = s.startsInLib()
+	h.inLib.Store(s.startsInLib())
 	return h
 }
 
@@ -63,7 +63,7 @@ func (h *Hasher[S]) libHash() hash.Hash {
 // leaveLib moves the stream from the library's hasher to the engine's
 // state, through the marshalled form they share.
 func (h *Hasher[S]) leaveLib() {
-	h.inLib = false
+	h.inLib.Store(false)
 	if h.lib == nil {
 		return // nothing written yet: the engine's state is the initial one
 	}
@@ -93,7 +93,7 @@ func (h *Hasher[S]) BlockSize() int { return h.srv.spec.BlockSize }
 
 // Reset returns the stream to its initial state.
 func (h *Hasher[S]) Reset() {
-	if h.inLib { // nothing of the stream is in the engine
+	if h.inLib.Load() { // nothing of the stream is in the engine
 		if h.lib != nil {
 			h.lib.Reset()
 		}
@@ -104,7 +104,7 @@ func (h *Hasher[S]) Reset() {
 	h.state, h.n, h.nbuf = h.srv.spec.Init, 0, 0
 	h.req.probed = false // a new message may have new company
 	h.srv.closeStream(&h.req)
-	if h.inLib = h.srv.startsInLib(); h.lib != nil {
+	if h.inLib.Store(h.srv.startsInLib()); h.lib != nil {
 		h.lib.Reset()
 	}
 }
@@ -114,7 +114,7 @@ func (h *Hasher[S]) Reset() {
 // to p is kept once Write returns.
 func (h *Hasher[S]) Write(p []byte) (int, error) {
 	bs := h.srv.spec.BlockSize
-	if h.inLib && len(p) < minLaneBlocks*bs {
+	if h.inLib.Load() && len(p) < minLaneBlocks*bs {
 		// In the library's hasher alone: misuse from two goroutines
 		// can garble this stream, as the library's would, but no
 		// other, so the guard below is not needed (it costs two
@@ -123,7 +123,7 @@ func (h *Hasher[S]) Write(p []byte) (int, error) {
 	}
 	h.enter()
 	defer h.leave()
-	if h.inLib {
+	if h.inLib.Load() {
 		h.leaveLib()
 	}
 	n := len(p)
@@ -149,7 +149,7 @@ func (h *Hasher[S]) Write(p []byte) (int, error) {
 // Sum appends the digest of what was written so far to b; the stream goes
 // on unchanged.
 func (h *Hasher[S]) Sum(b []byte) []byte {
-	if h.inLib {
+	if h.inLib.Load() {
 		return h.libHash().Sum(b)
 	}
 	h.enter()
@@ -166,7 +166,7 @@ func (h *Hasher[S]) Sum(b []byte) []byte {
 func (h *Hasher[S]) AppendBinary(b []byte) ([]byte, error) {
 	h.enter()
 	defer h.leave()
-	if h.inLib && h.lib != nil {
+	if h.inLib.Load() && h.lib != nil {
 		return h.lib.(encoding.BinaryAppender).AppendBinary(b)
 	}
 	sp := h.srv.spec
@@ -191,7 +191,7 @@ func (h *Hasher[S]) UnmarshalBinary(b []byte) error {
 	if err := h.unmarshal(b); err != nil {
 		return err
 	}
-	h.inLib = false
+	h.inLib.Store(false)
 	return nil
 }
 
@@ -216,11 +216,11 @@ func (h *Hasher[S]) unmarshal(b []byte) error {
 func (h *Hasher[S]) Clone() (hash.Cloner, error) {
 	h.enter()
 	defer h.leave()
-	if h.inLib {
+	if h.inLib.Load() {
 		h.leaveLib() // the copy shares no library hasher with h
 	}
 	c := h.srv.NewHash()
-	c.inLib = false
+	c.inLib.Store(false)
 	c.state, c.n, c.nbuf, c.buf = h.state, h.n, h.nbuf, h.buf
 	return c, nil
 }
