@@ -2,9 +2,11 @@ package main
 
 import (
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/hashlanes/hashlanes"
 )
@@ -42,6 +44,14 @@ func under(key, dir string) bool {
 
 // runAudit audits c.auditDir against the manifests named.
 func (c *command) runAudit(lists []string) {
+	if fi, err := os.Stat(c.auditDir); err != nil || !fi.IsDir() {
+		if err == nil {
+			err = syscall.ENOTDIR
+		}
+		c.errorf("%s: %s", quoteName(c.auditDir), strerror(err))
+		c.failed = true
+		return
+	}
 	parser := newLineParser(fixedAlgs(c), true)
 	dir := auditKey(c.auditDir)
 	known := map[string]*auditKnown{}

@@ -453,6 +453,7 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 	turns := newStdinTurns()
 	var malformed, unreadable, mismatched, matched int
 	guessedWrong := map[*method]int{} // mismatches of lines whose algorithm was guessed
+	guessedRight := map[*method]int{} // and matches: the guess held for the list
 	properlyFormatted := false
 	plans := map[*method]*streamPlan{}
 	for _, e := range entries {
@@ -503,6 +504,9 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 			ok := e.matches(s.Sums[0])
 			if ok {
 				matched++
+				if e.guessed {
+					guessedRight[e.alg]++
+				}
 			} else {
 				mismatched++
 				if e.guessed {
@@ -540,7 +544,9 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 			c.errorf("WARNING: %d computed %s did NOT match", mismatched, plural(mismatched, "checksum", "checksums"))
 		}
 		for _, a := range slices.SortedFunc(maps.Keys(guessedWrong), func(a, b *method) int { return a.size - b.size }) {
-			c.guessNote(a, guessedWrong[a])
+			if guessedRight[a] == 0 { // a line that verified shows the list's algorithm
+				c.guessNote(a, guessedWrong[a])
+			}
 		}
 		if c.ignoreMissing && matched+mismatched == 0 {
 			c.errorf("%s: no file was verified", quoteName(displayName))

@@ -232,7 +232,7 @@ func runDigest(c *command, args []string) int {
 			c.errorf("%s", msg)
 			return exitFailure
 		}
-		if msg := c.checkConflicts(!c.fam.cksum); msg != "" {
+		if msg := c.checkConflicts(!c.fam.cksum || c.fam.explicitTag); msg != "" {
 			return c.usageError(msg)
 		}
 		if c.fam.raw && len(operands) > 1 {
@@ -247,6 +247,9 @@ func runDigest(c *command, args []string) int {
 			return c.usageError(fmt.Sprintf("extra operand %s\nfile operands cannot be combined with --files-from", quoteName(operands[0])))
 		}
 	} else if len(operands) == 0 {
+		if c.auditDir != "" { // reading a list from a terminal or an empty input would make every file NEW
+			return c.usageError("--audit needs the lists to audit against (- for standard input)")
+		}
 		operands = []string{"-"}
 	}
 

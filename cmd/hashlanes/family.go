@@ -49,6 +49,8 @@ type family struct {
 	length      uint64 // -l, in bits; 0 unset
 	lengthArg   string
 	prefixTag   int // -1 unset, 0 --untagged, 1 --tag
+	tagBinary   bool // cksum: binary mode came from --tag, not -b or -t (see option)
+	explicitTag bool // cksum: --tag was given and not undone
 	base64, raw bool
 	debug       bool
 	operands    bool // FILE operands were given: the CRC and sums print the name
@@ -81,12 +83,23 @@ func (f *family) option(c *command, o parsedOption) (bool, error) {
 	case "debug":
 		f.debug = true
 	case "untagged":
-		if f.prefixTag == 1 {
-			c.binary = -1
+		if f.prefixTag == 1 && (!f.cksum || f.tagBinary) {
+			c.binary, f.tagBinary = -1, false
 		}
 		f.prefixTag = 0
 	case "tag":
-		f.prefixTag, c.binary = 1, 1
+		// cksum (coreutils 9.10) keeps a mode -b or -t chose: --tag sets
+		// binary mode only where none was chosen, and --untagged undoes
+		// only that.
+		f.prefixTag = 1
+		if !f.cksum || c.binary < 0 || f.tagBinary {
+			c.binary, f.tagBinary = 1, true
+		}
+	case "binary", "text":
+		if !f.cksum {
+			return false, nil
+		}
+		c.binary, f.tagBinary = map[string]int{"binary": 1, "text": 0}[o.opt.long], false
 	default:
 		return false, nil
 	}
@@ -169,6 +182,7 @@ func (f *family) settle(c *command, operands int) (msg string, try bool) {
 			return "--base64 and --raw are mutually exclusive", true
 		}
 	}
+	f.explicitTag = f.prefixTag == 1
 	if f.prefixTag == -1 {
 		f.prefixTag = 0
 		if f.cksum {

@@ -22,9 +22,12 @@ func (c *command) help() {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	if c.dropIn {
-		a := c.algs[0]
+		tag, bits := "BLAKE2b", 512 // b2sum's, whose algorithm waits for -l
+		if len(c.algs) > 0 {
+			tag, bits = c.algs[0].tag, 8*c.algs[0].size
+		}
 		w("Usage: %s [OPTION]... [FILE]...\n", c.prog)
-		w("Print or check %s (%d-bit) checksums.\n\n", a.tag, 8*a.size)
+		w("Print or check %s (%d-bit) checksums.\n\n", tag, bits)
 	} else if c.check {
 		w("Usage: %s [OPTION]... [FILE]...\n", c.name)
 		w("Verify checksum lists made by md5sum, sha*sum, b2sum, cksum, hashlanes sum\n")

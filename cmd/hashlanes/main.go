@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/hashlanes/hashlanes"
 	"golang.org/x/term"
@@ -167,7 +168,7 @@ Create md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum,
 b3sum and cksum in DIR: symbolic links to this program, which behaves as the
 tool of each name (GNU's, and the BLAKE3 team's b3sum).
 A name already linked to this program is left as it is, so running it again
-changes nothing.
+changes nothing. DIR must exist: it is not created (mkdir -p DIR first).
 
   -f, --force   replace files or links of those names that are something else
   -h, --help    display this help and exit
@@ -209,17 +210,25 @@ options:
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 		return 1
 	}
-	status := 0
+	if fi, err := os.Stat(dirs[0]); err != nil || !fi.IsDir() {
+		if err == nil {
+			err = syscall.ENOTDIR
+		}
+		fmt.Fprintf(stderr, "%s install-links: %s: %s\n", prog, quoteName(dirs[0]), strerror(err))
+		return 1
+	}
+	status, existed := 0, false
 	for _, name := range dropInNames() {
 		link := filepath.Join(dirs[0], name)
 		if err := linkTo(exe, link, force); err != nil {
 			fmt.Fprintf(stderr, "%s: %s: %s\n", prog, quoteName(link), strerror(err))
 			status = 1
+			existed = existed || os.IsExist(err)
 			continue
 		}
 		fmt.Fprintf(stdout, "%s -> %s\n", link, exe)
 	}
-	if status != 0 && !force {
+	if existed && !force {
 		fmt.Fprintf(stderr, "%s: names that exist were left alone; --force replaces them\n", prog)
 	}
 	return status
