@@ -48,7 +48,7 @@ type family struct {
 	specified   bool
 	length      uint64 // -l, in bits; 0 unset
 	lengthArg   string
-	prefixTag   int // -1 unset, 0 --untagged, 1 --tag
+	prefixTag   int  // -1 unset, 0 --untagged, 1 --tag
 	tagBinary   bool // cksum: binary mode came from --tag, not -b or -t (see option)
 	explicitTag bool // cksum: --tag was given and not undone
 	base64, raw bool
