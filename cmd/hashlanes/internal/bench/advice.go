@@ -122,7 +122,49 @@ func Advise(rows []Row) []Advice {
 	if a := adviseStreams(rows); len(a.Lines) > 0 {
 		out = append(out, a)
 	}
+	if a := adviseFloor(rows); len(a.Lines) > 0 {
+		out = append(out, a)
+	}
 	return out
+}
+
+// floorPurpose heads the advice that holds hashlanes to its promise.
+const floorPurpose = "Against the standard library, one message at a time"
+
+// adviseFloor compares, size by size, hashlanes' rows of the algos suite
+// (one hasher reused per message, or one stream) with the standard
+// library's doing the same, and names every one where the standard
+// library is faster beyond both rows' noise: hashlanes promises never
+// to be slower, and a report that left such a row unsaid would mislead.
+func adviseFloor(rows []Row) Advice {
+	a := Advice{Purpose: floorPurpose,
+		Why: "The same calls on both, one message or stream at a time: hashlanes promises to be no slower; a row named here breaks the promise beyond the noise."}
+	type key struct {
+		alg  string
+		size int64
+	}
+	std := map[key]Row{}
+	for _, r := range rows {
+		if r.Suite == "algos" && r.Impl == "stdlib" && r.Uncertain == "" {
+			std[key{r.Alg, r.Size}] = r
+		}
+	}
+	compared := 0
+	for _, r := range rows {
+		s, ok := std[key{r.Alg, r.Size}]
+		if r.Suite != "algos" || r.Impl != "hashlanes" || r.Uncertain != "" || !ok {
+			continue
+		}
+		compared++
+		if apart(s, r) {
+			a.Lines = append(a.Lines, fmt.Sprintf("Slower: %s at %s, %s against the standard library's %s (%.0f%% less).",
+				algName(r.Alg), workload.SizeName(r.Size), figure(r), figure(s), 100*(1-r.MBps()/s.MBps())))
+		}
+	}
+	if len(a.Lines) == 0 && compared > 0 {
+		a.Lines = append(a.Lines, fmt.Sprintf("No row slower beyond the noise: hashlanes is within it or faster in all %d comparisons.", compared))
+	}
+	return a
 }
 
 // bestByAlg is, for each algorithm that fit accepts, its fastest certain

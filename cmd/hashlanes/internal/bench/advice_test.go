@@ -240,3 +240,23 @@ func TestAdviceImplementation(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviceFloor: a size where the standard library is faster beyond the
+// noise is named, with both figures; one within the noise is not, and
+// without any the advice says how many rows it compared.
+func TestAdviceFloor(t *testing.T) {
+	rows := []Row{
+		algo("sha512", "stdlib", 128, 300, 300, 300),
+		algo("sha512", "hashlanes", 128, 200, 200, 200),
+		algo("md5", "stdlib", 128, 500, 500, 500),
+		algo("md5", "hashlanes", 128, 490, 490, 490),
+	}
+	got := lines(Advise(rows), floorPurpose)
+	if len(got) != 1 || !strings.Contains(got[0], "sha512 at 128B") || !strings.Contains(got[0], "33% less") {
+		t.Errorf("slower rows: %q", got)
+	}
+	got = lines(Advise(rows[2:]), floorPurpose)
+	if len(got) != 1 || !strings.Contains(got[0], "all 1 comparisons") {
+		t.Errorf("no slower row: %q", got)
+	}
+}
