@@ -25,8 +25,8 @@ const (
 	awaitTimeout  = time.Millisecond
 	minAwaitPause = time.Millisecond
 	maxAwaitPause = 256 * time.Millisecond
-	// awaitRecentRounds is how recently, in rounds, another open stream
-	// must have queued for a wait to be worth trying.
+	// awaitRecentRounds is how recently, in rounds, a write must have
+	// queued while another stream was open for a wait to be worth trying.
 	awaitRecentRounds = 4096
 	// awaitSkips is how many chances a combiner lets go, while a pause
 	// lasts, before it reads the clock again: a clock read every round
@@ -47,9 +47,11 @@ const (
 func mayHaveCompany() bool { return runtime.NumGoroutine() > 1 }
 
 // openStream counts r's stream as open, under s.mu: it has written
-// through the queue and has not been summed, reset or dropped since. Only
-// an open stream other than the combiner's own is company a wait can
-// bring back. A dropped hasher is closed by the collector: the cleanup is
+// through the queue and has not been summed, reset or dropped since. A
+// wait needs streams that were open at the same time lately: streams
+// one after another never are, while concurrent uploads are, and the
+// next upload of such a writer is the company a wait brings. A dropped
+// hasher is closed by the collector: the cleanup is
 // set once per hasher, on the tag it shares with it, so that a pooled
 // hasher opens and closes without allocating.
 func (s *Server[S]) openStream(r *request[S]) {
@@ -129,7 +131,7 @@ func (s *Server[S]) probesPaused() bool {
 // the first writer to queue wakes the combiner (see blocks), and the others
 // the poll made runnable join in the yields that follow.
 func (s *Server[S]) awaitCompany(c *combiner[S], me *request[S]) bool {
-	if s.open < 2 || !s.switched || s.rounds-s.lastSwitch > awaitRecentRounds || !mayHaveCompany() {
+	if !s.overlapped || s.rounds-s.overlapAt > awaitRecentRounds || !mayHaveCompany() {
 		return false
 	}
 	if s.awaitSkip > 0 {
