@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/internal/workload"
 )
 
 // A floorCase is one program, written twice: on the standard library and
@@ -102,25 +103,6 @@ func data(n int, seed uint64) []byte {
 	return p
 }
 
-// writeIn writes p to h in pieces of n bytes, as io.Copy does from a file.
-func writeIn(h hash.Hash, p []byte, n int) {
-	for len(p) > 0 {
-		k := min(n, len(p))
-		h.Write(p[:k])
-		p = p[k:]
-	}
-}
-
-// paths are URL paths of 40 to 75 bytes, the classic cache keys.
-func paths(n int) [][]byte {
-	out := make([][]byte, n)
-	r := rand.New(rand.NewPCG(3, 5))
-	for i := range out {
-		out[i] = fmt.Appendf(nil, "/objects/%d/key/%0*d", r.IntN(1000), 20+r.IntN(36), r.Uint64()%1e18)
-	}
-	return out
-}
-
 var cases = []floorCase{
 	{"file 64 MiB, io.Copy", func(e env) byte {
 		f, err := os.Open(e.file)
@@ -139,7 +121,7 @@ var cases = []floorCase{
 		var x byte
 		for range 30 {
 			h := e.newHash()
-			writeIn(h, p, 32<<10)
+			workload.WriteIn(h, p, 32<<10)
 			x ^= h.Sum(nil)[0]
 		}
 		return x
@@ -147,7 +129,7 @@ var cases = []floorCase{
 	{"one stream of 1 MiB", func(e env) byte {
 		p := data(1<<20, 2)
 		h := e.newHash()
-		writeIn(h, p, 32<<10)
+		workload.WriteIn(h, p, 32<<10)
 		return h.Sum(nil)[0]
 	}},
 	{"one stream of 4 MiB in 1-8 KiB writes", func(e env) byte {
@@ -179,7 +161,7 @@ var cases = []floorCase{
 		return x
 	}},
 	{"SumMany of 3 URL paths, 5,000 times", func(e env) byte {
-		msgs := paths(3)
+		msgs := workload.URLPaths(3)
 		dst := make([]byte, 0, 3*64)
 		var x byte
 		for range 5000 {
@@ -196,7 +178,7 @@ var cases = []floorCase{
 		return x
 	}},
 	{"first SumMany, 10,000 URL paths once", func(e env) byte {
-		msgs := paths(10000)
+		msgs := workload.URLPaths(10000)
 		dst := make([]byte, 0, 10000*64)
 		if e.std {
 			for _, m := range msgs {
@@ -215,7 +197,7 @@ var cases = []floorCase{
 			wg.Go(func() {
 				for range 200 {
 					h := e.newHash()
-					writeIn(h, p, 8<<10)
+					workload.WriteIn(h, p, 8<<10)
 					out[g] ^= h.Sum(nil)[0]
 				}
 			})

@@ -15,18 +15,17 @@ import (
 )
 
 // awaitTimeout bounds a lone combiner's wait for writers the scheduler has
-// not seen yet. When nothing at all is runnable the runtime sleeps in the
-// network poller in whole milliseconds, so a finer bound would not be kept;
-// a writer that queues ends the wait at once. After a wait that brought
-// nobody, awaitCompany pauses, longer after each (from minAwaitPause to
-// maxAwaitPause), so that a stream that is truly alone loses at most 1 ms
-// in maxAwaitPause.
+// not seen yet; a writer that queues ends it at once. When nothing at all
+// is runnable the runtime sleeps in whole milliseconds, so a wait that
+// brings nobody can last up to 1 ms; after one, awaitCompany pauses,
+// longer after each (from minAwaitPause to maxAwaitPause), so that a
+// stream that is truly alone loses at most 1 ms in maxAwaitPause.
 const (
-	awaitTimeout  = time.Millisecond
+	awaitTimeout  = 50 * time.Microsecond
 	minAwaitPause = time.Millisecond
 	maxAwaitPause = 256 * time.Millisecond
-	// awaitRecentRounds is how recently, in rounds, a write must have
-	// queued while another stream was open for a wait to be worth trying.
+	// awaitRecentRounds is how recently, in rounds, another stream must
+	// have queued for a wait to be worth trying.
 	awaitRecentRounds = 4096
 	// awaitSkips is how many chances a combiner lets go, while a pause
 	// lasts, before it reads the clock again: a clock read every round
@@ -131,7 +130,7 @@ func (s *Server[S]) probesPaused() bool {
 // the first writer to queue wakes the combiner (see blocks), and the others
 // the poll made runnable join in the yields that follow.
 func (s *Server[S]) awaitCompany(c *combiner[S], me *request[S]) bool {
-	if !s.overlapped || s.rounds-s.overlapAt > awaitRecentRounds || !mayHaveCompany() {
+	if !s.switched || s.rounds-s.lastSwitch > awaitRecentRounds || !mayHaveCompany() {
 		return false
 	}
 	if s.awaitSkip > 0 {

@@ -50,8 +50,9 @@ type Server[S any] struct {
 	// Waiting for writers the scheduler has not seen yet (see awaitCompany).
 	epoch        time.Time     // the times below are since it
 	rounds       uint64        // rounds run, multi-lane and single-stream
-	overlapAt    uint64        // rounds when a write queued while another stream was open
-	overlapped   bool          // one has: overlapAt means something
+	lastWriter   uintptr       // the request that queued last, as a number: no reference
+	lastSwitch   uint64        // rounds when a request queued after another one's
+	switched     bool          // one has: the start of a process is no switch
 	open         int           // streams written through the queue and not yet summed, reset or dropped
 	awaiting     *request[S]   // a combiner waiting for a writer to queue
 	awaitAfter   time.Duration // no wait before this, after one that brought nobody
@@ -258,10 +259,9 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 	if r.tag == nil || !r.tag.open {
 		s.openStream(r)
 	}
-	if s.open > 1 {
-		// Streams written at the same time: company that a wait may
-		// bring back, or the next one of those writers (see awaitCompany).
-		s.overlapAt, s.overlapped = s.rounds, true
+	if id := uintptr(unsafe.Pointer(r)); id != s.lastWriter {
+		s.switched = s.switched || s.lastWriter != 0
+		s.lastWriter, s.lastSwitch = id, s.rounds
 	}
 	if a := s.awaiting; a != nil {
 		s.awaiting = nil
