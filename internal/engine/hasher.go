@@ -103,7 +103,6 @@ func (h *Hasher[S]) Reset() {
 	defer h.leave()
 	h.state, h.n, h.nbuf = h.srv.spec.Init, 0, 0
 	h.req.probed = false // a new message may have new company
-	h.srv.closeStream(&h.req)
 	if h.inLib.Store(h.srv.startsInLib()); h.lib != nil {
 		h.lib.Reset()
 	}
@@ -155,7 +154,6 @@ func (h *Hasher[S]) Sum(b []byte) []byte {
 	h.enter()
 	defer h.leave()
 	sp := h.srv.spec
-	h.srv.closeStream(&h.req) // a summed stream is done, as a rule: no company to wait for
 	h.sumState = h.state
 	h.srv.kern.Single.Fn(&h.sumState, padAfter(sp, h.buf[:], h.nbuf, h.n))
 	return sp.AppendDigest(b, &h.sumState)

@@ -45,53 +45,6 @@ const (
 // server has seen.
 func mayHaveCompany() bool { return runtime.NumGoroutine() > 1 }
 
-// openStream counts r's stream as open, under s.mu: it has written
-// through the queue and has not been summed, reset or dropped since. A
-// wait needs streams that were open at the same time lately: streams
-// one after another never are, while concurrent uploads are, and the
-// next upload of such a writer is the company a wait brings. A dropped
-// hasher is closed by the collector: the cleanup is
-// set once per hasher, on the tag it shares with it, so that a pooled
-// hasher opens and closes without allocating.
-func (s *Server[S]) openStream(r *request[S]) {
-	if r.tag == nil {
-		r.tag = &streamTag[S]{srv: s}
-		runtime.AddCleanup(r, (*streamTag[S]).drop, r.tag)
-	}
-	r.tag.open = true
-	s.open++
-}
-
-// streamTag is whether a stream is counted in its Server's open streams;
-// r.tag.open is written by r's writer under s.mu, or by the collector's
-// cleanup once the writer has dropped the hasher.
-type streamTag[S any] struct {
-	srv  *Server[S]
-	open bool
-}
-
-// drop closes the stream of a hasher the collector found dropped.
-func (t *streamTag[S]) drop() {
-	t.srv.mu.Lock()
-	if t.open {
-		t.open = false
-		t.srv.open--
-	}
-	t.srv.mu.Unlock()
-}
-
-// closeStream ends r's stream as company, if open: its hasher was summed
-// or reset. Only r's writer sets r.tag.open, so it reads it unlocked.
-func (s *Server[S]) closeStream(r *request[S]) {
-	if r.tag == nil || !r.tag.open {
-		return
-	}
-	s.mu.Lock()
-	r.tag.open = false
-	s.open--
-	s.mu.Unlock()
-}
-
 // alone reports whether a write of n bytes (a first one if probe) would
 // run by itself on the single-stream kernel if it went through a combine:
 // no writer is queued or combining, the latest rounds had no company, a

@@ -53,7 +53,6 @@ type Server[S any] struct {
 	lastWriter   uintptr       // the request that queued last, as a number: no reference
 	lastSwitch   uint64        // rounds when a request queued after another one's
 	switched     bool          // one has: the start of a process is no switch
-	open         int           // streams written through the queue and not yet summed, reset or dropped
 	awaiting     *request[S]   // a combiner waiting for a writer to queue
 	awaitAfter   time.Duration // no wait before this, after one that brought nobody
 	awaitBackoff time.Duration // the pause after the latest wait that brought nobody
@@ -132,9 +131,8 @@ type request[S any] struct {
 	wake   chan struct{}
 	queued bool // in the queue, not in a lane
 	done   bool
-	probed bool          // the hasher has looked for company since it was made or Reset
-	tag    *streamTag[S] // whether the stream is counted open (see openStream)
-	round  uint64        // the latest round its stream was in lanes for (Server.rounds after it)
+	probed bool   // the hasher has looked for company since it was made or Reset
+	round  uint64 // the latest round its stream was in lanes for (Server.rounds after it)
 }
 
 // combiner is the scratch a combining writer needs; pooled because a
@@ -256,9 +254,6 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 	s.mu.Lock()
 	s.quiet.Store(false)
 	s.push(r)
-	if r.tag == nil || !r.tag.open {
-		s.openStream(r)
-	}
 	if id := uintptr(unsafe.Pointer(r)); id != s.lastWriter {
 		s.switched = s.switched || s.lastWriter != 0
 		s.lastWriter, s.lastSwitch = id, s.rounds
@@ -551,7 +546,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 		}
 		long = s.fullLength(k, nb)
 		s.timedRound(c, k, used, nb)
-		if used >= 2 && s.choice.Pending() {
+		if used >= 2 {
 			c.settle = s.choice.Due(s.roundBytes(k, used, nb))
 		}
 		s.retire(c, me, k, used, nb)
