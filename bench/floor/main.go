@@ -93,16 +93,6 @@ func stdNew(a hashlanes.Algorithm) hash.Hash {
 	}
 }
 
-// data returns n bytes that are the same in every process.
-func data(n int, seed uint64) []byte {
-	r := rand.New(rand.NewPCG(seed, 7))
-	p := make([]byte, n)
-	for i := range p {
-		p[i] = byte(r.Uint32())
-	}
-	return p
-}
-
 var cases = []floorCase{
 	{"file 64 MiB, io.Copy", func(e env) byte {
 		f, err := os.Open(e.file)
@@ -117,7 +107,7 @@ var cases = []floorCase{
 		return h.Sum(nil)[0]
 	}},
 	{"30 hashers x 1 MiB, one after another", func(e env) byte {
-		p := data(1<<20, 1)
+		p := workload.RandomBytes(1<<20, 1)
 		var x byte
 		for range 30 {
 			h := e.newHash()
@@ -127,13 +117,13 @@ var cases = []floorCase{
 		return x
 	}},
 	{"one stream of 1 MiB", func(e env) byte {
-		p := data(1<<20, 2)
+		p := workload.RandomBytes(1<<20, 2)
 		h := e.newHash()
 		workload.WriteIn(h, p, 32<<10)
 		return h.Sum(nil)[0]
 	}},
 	{"one stream of 4 MiB in 1-8 KiB writes", func(e env) byte {
-		p := data(4<<20, 3)
+		p := workload.RandomBytes(4<<20, 3)
 		r := rand.New(rand.NewPCG(1, 2))
 		h := e.newHash()
 		for len(p) > 0 {
@@ -150,7 +140,7 @@ var cases = []floorCase{
 		return reused(e, 1<<10, 4000)
 	}},
 	{"AppendSum, 20,000 x 64 B", func(e env) byte {
-		p := data(64, 4)
+		p := workload.RandomBytes(64, 4)
 		dst := make([]byte, 0, 64)
 		var x byte
 		for i := range 20000 {
@@ -190,7 +180,7 @@ var cases = []floorCase{
 		return dst[0]
 	}},
 	{"2 uploads at once, 200 x 16 KiB in 8 KiB writes", func(e env) byte {
-		p := data(16<<10, 5)
+		p := workload.RandomBytes(16<<10, 5)
 		var wg sync.WaitGroup
 		var out [2]byte
 		for g := range 2 {
@@ -208,7 +198,7 @@ var cases = []floorCase{
 }
 
 func reused(e env, size, n int) byte {
-	p := data(size, 6)
+	p := workload.RandomBytes(size, 6)
 	h := e.newHash()
 	sum := make([]byte, 0, 64)
 	var x byte
@@ -246,7 +236,7 @@ func main() {
 		}
 		defer os.RemoveAll(dir)
 		*file = dir + "/64MiB"
-		if err := os.WriteFile(*file, data(64<<20, 9), 0o644); err != nil {
+		if err := os.WriteFile(*file, workload.RandomBytes(64<<20, 9), 0o644); err != nil {
 			fatal(err)
 		}
 	}

@@ -65,6 +65,17 @@ func URLPaths(n int) [][]byte {
 	return paths
 }
 
+// RandomBytes returns n bytes that are the same for the same seed in
+// every process: benchmark inputs that no compression or caching favours.
+func RandomBytes(n int, seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, 1))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
 // SizeName writes a size as the seeds do: 128B, 8KiB, 1MiB.
 func SizeName(n int64) string {
 	switch {

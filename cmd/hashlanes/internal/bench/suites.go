@@ -7,7 +7,6 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -268,15 +267,6 @@ func LaneAlgorithms() []hashlanes.Algorithm {
 	return as
 }
 
-func randomBytes(n int64, seed uint64) []byte {
-	r := rand.New(rand.NewPCG(seed, 1))
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(r.Uint32())
-	}
-	return b
-}
-
 // hashOp hashes data n times with a reused hasher, as a program hashing
 // one message after another would.
 func hashOp(h hash.Hash, data []byte) func(n int) {
@@ -296,7 +286,7 @@ func hashOp(h hash.Hash, data []byte) func(n int) {
 func algosJobs(sizes []int64) []job {
 	var jobs []job
 	for _, size := range sizes {
-		data := randomBytes(size, uint64(size))
+		data := workload.RandomBytes(int(size), uint64(size))
 		for _, a := range hashlanes.Algorithms() {
 			row := Row{Suite: "algos", Alg: a.String(), Size: size, Bytes: size}
 			ref := row
@@ -335,7 +325,7 @@ func lanesJobs(quick bool) []job {
 		for _, n := range LaneCounts {
 			msgs := make([][]byte, n)
 			for i := range msgs {
-				msgs[i] = randomBytes(size, uint64(i+1))
+				msgs[i] = workload.RandomBytes(int(size), uint64(i+1))
 			}
 			for _, impl := range []string{referenceImpl(a), "hashlanes"} {
 				newHash := func() hash.Hash { return referenceOf(a).New() }
@@ -433,7 +423,7 @@ func filesJobs(quick bool) ([]job, func(), error) {
 		return nil, nil, err
 	}
 	name := filepath.Join(dir, "file")
-	if err := os.WriteFile(name, randomBytes(size, 4), 0o644); err != nil {
+	if err := os.WriteFile(name, workload.RandomBytes(int(size), 4), 0o644); err != nil {
 		os.RemoveAll(dir)
 		return nil, nil, err
 	}
