@@ -2,11 +2,9 @@ package main
 
 import (
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/hashlanes/hashlanes"
 )
@@ -44,10 +42,7 @@ func under(key, dir string) bool {
 
 // runAudit audits c.auditDir against the manifests named.
 func (c *command) runAudit(lists []string) {
-	if fi, err := os.Stat(c.auditDir); err != nil || !fi.IsDir() {
-		if err == nil {
-			err = syscall.ENOTDIR
-		}
+	if err := checkDir(c.auditDir); err != nil {
 		c.errorf("%s: %s", quoteName(c.auditDir), strerror(err))
 		c.failed = true
 		return

@@ -210,10 +210,7 @@ options:
 		fmt.Fprintf(stderr, "%s: %v\n", prog, err)
 		return 1
 	}
-	if fi, err := os.Stat(dirs[0]); err != nil || !fi.IsDir() {
-		if err == nil {
-			err = syscall.ENOTDIR
-		}
+	if err := checkDir(dirs[0]); err != nil {
 		fmt.Fprintf(stderr, "%s install-links: %s: %s\n", prog, quoteName(dirs[0]), strerror(err))
 		return 1
 	}
@@ -232,6 +229,16 @@ options:
 		fmt.Fprintf(stderr, "%s: names that exist were left alone; --force replaces them\n", prog)
 	}
 	return status
+}
+
+// checkDir returns why name is not a directory to work in, nil if it is
+// one: what stat says, or ENOTDIR for something else.
+func checkDir(name string) error {
+	fi, err := os.Stat(name)
+	if err == nil && !fi.IsDir() {
+		err = syscall.ENOTDIR
+	}
+	return err
 }
 
 // linkTo makes link a symbolic link to exe: nothing to do when it is one
