@@ -250,8 +250,8 @@ func (f *Family) prepare() { f.settle(true) }
 // auto mode do on the prior's choice before they measure the kernels: the
 // measurement costs about as much as a few MiB of hashing, so a process
 // that hashes a little and exits never pays it, and one that hashes much
-// pays it as a small share (docs/engine.md, "When the kernels are
-// measured").
+// pays it as a small share (docs/engine.md, "The floor: a lone stream
+// waits for nothing").
 const calibrateAfter = 256 << 20
 
 // due counts bytes of work done on a choice between kernels and reports
