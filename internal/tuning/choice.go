@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"sync/atomic"
 )
 
@@ -114,10 +115,11 @@ type Choice struct {
 // the rounds it is told of. Pick is safe from any goroutine; Explore,
 // Observe and Prepare are for a caller that holds the engine's lock.
 type Chooser struct {
-	src   Source
-	kerns []Kernel // [0] the single-stream kernel, then the multi-lane ones
-	table atomic.Pointer[table]
-	prior *table // the choice by the source's prior, which ties keep
+	src       Source
+	kerns     []Kernel // [0] the single-stream kernel, then the multi-lane ones
+	table     atomic.Pointer[table]
+	prior     *table // the choice by the source's prior, which ties keep (see priorTable)
+	priorOnce sync.Once
 
 	// Guarded by the caller's lock.
 	scales   []scale // by kernel: observed against estimated rate
@@ -163,11 +165,20 @@ func NewChooser(src Source, single Kernel, multi []Kernel) *Chooser {
 	c.kerns[0].Lanes = 1
 	c.scales = make([]scale, len(c.kerns))
 	c.built = make([]float64, len(c.kerns))
-	if p := src.prior(); p != nil {
-		c.prior = c.build(p, nil)
-	}
-	c.current()
 	return c
+}
+
+// priorTable is the choice by the source's prior, nil for fixed rates,
+// built on first use: a server whose streams never have a choice to make
+// (short messages in the library's hasher, a few messages in SumMany's
+// loop) never pays for weighing every kernel for every ready count.
+func (c *Chooser) priorTable() *table {
+	c.priorOnce.Do(func() {
+		if p := c.src.prior(); p != nil {
+			c.prior = c.build(p, nil)
+		}
+	})
+	return c.prior
 }
 
 // current returns the table for the source's rates of now, rebuilding it
@@ -179,9 +190,10 @@ func (c *Chooser) current() *table {
 	if t != nil && t.gen == snap.gen {
 		return t
 	}
-	nt := c.prior // the prior's rates, as at start: its table as it is
+	prior := c.priorTable()
+	nt := prior // the prior's rates, as at start: its table as it is
 	if nt == nil || nt.gen != snap.gen {
-		nt = c.build(snap, c.prior)
+		nt = c.build(snap, prior)
 	}
 	if c.table.CompareAndSwap(t, nt) {
 		return nt
