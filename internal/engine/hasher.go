@@ -60,6 +60,21 @@ func (h *Hasher[S]) libHash() hash.Hash {
 	return h.lib
 }
 
+// staysInLib reports whether a write of n bytes leaves the stream in the
+// library's hasher: one too short for the lanes, or one that would run
+// alone on the single-stream kernel anyway (the engine's own test, which
+// also counts as the stream's probe for company).
+func (h *Hasher[S]) staysInLib(n int) bool {
+	if n < minLaneBlocks*h.srv.spec.BlockSize {
+		return true
+	}
+	if h.srv.lanes == 0 || h.srv.closed.Load() || !h.srv.alone(n, !h.req.probed) {
+		return false
+	}
+	h.req.probed = true
+	return true
+}
+
 // leaveLib moves the stream from the library's hasher to the engine's
 // state, through the marshalled form they share.
 func (h *Hasher[S]) leaveLib() {
@@ -113,7 +128,7 @@ func (h *Hasher[S]) Reset() {
 // to p is kept once Write returns.
 func (h *Hasher[S]) Write(p []byte) (int, error) {
 	bs := h.srv.spec.BlockSize
-	if h.inLib.Load() && len(p) < minLaneBlocks*bs {
+	if h.inLib.Load() && h.staysInLib(len(p)) {
 		// In the library's hasher alone: misuse from two goroutines
 		// can garble this stream, as the library's would, but no
 		// other, so the guard below is not needed (it costs two

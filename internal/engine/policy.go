@@ -58,7 +58,7 @@ func (s *Server[S]) alone(n int, probe bool) bool {
 	if n >= awaitMinBytes || !s.quiet.Load() {
 		return false
 	}
-	if probe && !s.probesPaused() && mayHaveCompany() {
+	if probe && mayHaveCompany() && !s.probesPaused() {
 		return false
 	}
 	k, _ := s.choice.Pick(1, true)
