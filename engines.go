@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash"
 	"slices"
+	"sync"
 
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"github.com/hashlanes/hashlanes/internal/cpu"
@@ -81,7 +82,8 @@ func newServer(a Algorithm, l cpu.Level, src func(*tuning.Family) tuning.Source)
 // referenceServer serves a through its reference implementation; its
 // Kernel is the package's import path.
 func referenceServer(a Algorithm) *Server {
-	s := newServerOf(a, servedNew(a), func() error { return nil }, reference.ID(a).Package())
+	pkg := reference.ID(a).Package()
+	s := newServerOf(a, servedNew(a), func() error { return nil }, func() string { return pkg })
 	s.reference = true
 	return s
 }
@@ -99,7 +101,7 @@ func servedNew(a Algorithm) func() hash.Hash {
 	return reference.ID(a).New
 }
 
-func newServerOf(a Algorithm, newHash func() hash.Hash, close func() error, kernel string) *Server {
+func newServerOf(a Algorithm, newHash func() hash.Hash, close func() error, kernel func() string) *Server {
 	s := &Server{alg: a, newHash: newHash, close: close, kernel: kernel}
 	s.pool.New = func() any { return newHash() }
 	s.many = s.sumManyLoop
@@ -140,16 +142,21 @@ func (s *Server) sumManyLoop(dst []byte, msgs [][]byte) []byte {
 }
 
 func fromEngine[S any](a Algorithm, e *engine.Server[S], src tuning.Source) *Server {
-	k := e.Kernels()
-	desc := k.Single.Name + " (single stream)"
-	for i := len(k.Multi) - 1; i >= 0; i-- {
-		m := &k.Multi[i]
-		lanes := fmt.Sprint(m.Lanes)
-		if m.Fast > 0 { // a hybrid kernel: its fast lanes, then the others
-			lanes = fmt.Sprintf("%d+%d", m.Fast, m.Lanes-m.Fast)
+	// Written when asked for: a fresh process's first hasher need not pay
+	// for formatting it.
+	desc := sync.OnceValue(func() string {
+		k := e.Kernels()
+		desc := k.Single.Name + " (single stream)"
+		for i := len(k.Multi) - 1; i >= 0; i-- {
+			m := &k.Multi[i]
+			lanes := fmt.Sprint(m.Lanes)
+			if m.Fast > 0 { // a hybrid kernel: its fast lanes, then the others
+				lanes = fmt.Sprintf("%d+%d", m.Fast, m.Lanes-m.Fast)
+			}
+			desc = fmt.Sprintf("%s (%s lanes) + %s", m.Name, lanes, desc)
 		}
-		desc = fmt.Sprintf("%s (%s lanes) + %s", m.Name, lanes, desc)
-	}
+		return desc
+	})
 	s := newServerOf(a, func() hash.Hash { return e.NewHash() }, e.Close, desc)
 	s.stats = func() Stats { return Stats(e.Stats()) }
 	s.many = e.SumMany

@@ -24,7 +24,7 @@ type Server struct {
 	alg     Algorithm
 	newHash func() hash.Hash
 	close   func() error
-	kernel  string
+	kernel  func() string // see Kernel
 	// reference: every stream goes to the algorithm's reference
 	// implementation (internal/reference), none to hashlanes' kernels.
 	reference bool
@@ -208,7 +208,7 @@ func (s *Server) Algorithm() Algorithm { return s.alg }
 // "avx512ymmx16 (16 lanes) + amd64 (single stream)", or, for a server that
 // hands every stream to the algorithm's reference implementation (see
 // Reference), that package's import path, e.g. "crypto/sha3".
-func (s *Server) Kernel() string { return s.kernel }
+func (s *Server) Kernel() string { return s.kernel() }
 
 // Reference reports whether the server hashes through the algorithm's
 // reference implementation (the standard library's crypto/md5 ... and

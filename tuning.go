@@ -156,7 +156,7 @@ type KernelChoice struct {
 // Tuning returns where the server's rates come from and what they choose.
 func (s *Server) Tuning() TuningInfo {
 	if s.choice == nil {
-		return TuningInfo{Origin: s.kernel}
+		return TuningInfo{Origin: s.kernel()}
 	}
 	info := TuningInfo{Origin: s.choice.Origin()}
 	for _, c := range s.choice.Choices() {

@@ -132,7 +132,7 @@ type Chooser struct {
 	sweeps   [MaxReady + 1]uint8 // tries at exploreEvery, by ready count
 	tried    [MaxReady + 1]pick  // the kernel of that try
 	tries    uint64
-	scratch  table       // a rebuild, published only if its choices differ
+	scratch  *table      // a rebuild, published only if its choices differ (made when first needed)
 	model    [][]float64 // by kernel and lanes used: the rates' estimate, unscaled
 	built    []float64   // the scales the table was built with
 }
@@ -303,7 +303,10 @@ func (c *Chooser) Observe(k, used, bytes int, ns int64) {
 		for j := range c.scales {
 			c.built[j] = c.scales[j].value()
 		}
-		c.fill(&c.scratch, t.snapshot(), c.model, c.built, t, keepMargin)
+		if c.scratch == nil {
+			c.scratch = new(table)
+		}
+		c.fill(c.scratch, t.snapshot(), c.model, c.built, t, keepMargin)
 		if !c.scratch.sameChoices(t) {
 			for r := range t.best[1] {
 				if c.scratch.best[1][r].k != t.best[1][r].k {
@@ -311,7 +314,7 @@ func (c *Chooser) Observe(k, used, bytes int, ns int64) {
 				}
 			}
 			nt := new(table)
-			*nt = c.scratch
+			*nt = *c.scratch
 			c.table.Store(nt)
 		}
 	}
