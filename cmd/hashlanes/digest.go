@@ -24,10 +24,11 @@ var dropIns = func() map[string]hashlanes.Algorithm {
 	return m
 }()
 
-// dropInNames are every program name under which hashlanes behaves as a
-// GNU coreutils tool, sorted: the fixed-algorithm ones and b2sum and cksum.
+// dropInNames are every program name under which hashlanes behaves as
+// another checksum tool, sorted: the fixed-algorithm ones, b2sum, cksum
+// and sum, and b3sum.
 func dropInNames() []string {
-	return slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(dropIns)), "b2sum", "b3sum", "cksum")))
+	return slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(dropIns)), "b2sum", "b3sum", "cksum", "sum")))
 }
 
 // tag is an algorithm's name in tagged lines ("SHA256 (f) = ..."), as the
@@ -77,7 +78,7 @@ type command struct {
 	prog   string // argv[0] as invoked: every message starts with it
 	name   string // the name for --help and --version
 	dropIn bool
-	fam    *family // b2sum and cksum
+	fam    *family // b2sum, cksum and sum
 	stdin  io.Reader
 	out    *lineWriter
 	stderr io.Writer
@@ -143,6 +144,8 @@ func runDigest(c *command, args []string) int {
 	switch {
 	case c.fam != nil && c.fam.cksum:
 		table = cksumOptions
+	case c.fam != nil && c.fam.sum:
+		table = sumOptions
 	case c.fam != nil:
 		table = b2Options
 	case !c.dropIn:

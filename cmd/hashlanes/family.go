@@ -13,8 +13,8 @@ import (
 	"github.com/hashlanes/hashlanes/internal/cksum"
 )
 
-// b2sum and cksum: the two drop-ins whose algorithm and digest length are
-// options, with coreutils 9.10's options, messages and formats.
+// b2sum, cksum and sum: the drop-ins whose algorithm (and digest length)
+// are options, with coreutils 9.10's options, messages and formats.
 
 // b2Options is b2sum's option table: md5sum's and --length.
 var b2Options = append([]option{{long: "length", short: 'l', arg: true}}, gnuOptions...)
@@ -41,10 +41,19 @@ var cksumOptions = []option{
 	{long: "version"},
 }
 
-// family is what b2sum and cksum add to a command.
+// sumOptions is sum's: -r (BSD, the default) has no long name.
+var sumOptions = []option{
+	{short: 'r'},
+	{long: "sysv", short: 's'},
+	{long: "help"},
+	{long: "version"},
+}
+
+// family is what b2sum, cksum and sum add to a command.
 type family struct {
 	cksum       bool
-	alg         int // index in cksumAlgs (b2sum: BLAKE2b)
+	sum         bool // sum: the BSD or System V sum, nothing else
+	alg         int  // index in cksumAlgs (b2sum: BLAKE2b)
 	specified   bool
 	length      uint64 // -l, in bits; 0 unset
 	lengthArg   string
@@ -57,12 +66,24 @@ type family struct {
 }
 
 func newFamily(tool string) *family {
-	return &family{cksum: tool == "cksum", alg: map[string]int{"cksum": cksumAlgIndex("crc"), "b2sum": algBLAKE2b}[tool], prefixTag: -1}
+	alg := map[string]int{"cksum": cksumAlgIndex("crc"), "b2sum": algBLAKE2b, "sum": cksumAlgIndex("bsd")}[tool]
+	return &family{cksum: tool == "cksum", sum: tool == "sum", alg: alg, prefixTag: -1}
 }
 
-// option applies one of the options only b2sum and cksum have, or the
-// ones they treat differently; false if o is none of them.
+// option applies one of the options only b2sum, cksum and sum have, or
+// the ones they treat differently; false if o is none of them.
 func (f *family) option(c *command, o parsedOption) (bool, error) {
+	if f.sum { // the last of -r and -s wins
+		switch o.opt.short {
+		case 'r':
+			f.alg = cksumAlgIndex("bsd")
+		case 's':
+			f.alg = cksumAlgIndex("sysv")
+		default:
+			return false, nil
+		}
+		return true, nil
+	}
 	switch o.opt.long {
 	case "length":
 		n, err := parseLength(o.val)
@@ -149,6 +170,10 @@ func quoteLocale(s string) string {
 // order, and sets the method. It returns a message and whether GNU follows
 // it with "Try ... --help", or "" if all is well.
 func (f *family) settle(c *command, operands int) (msg string, try bool) {
+	if f.sum {
+		c.algs, f.operands = []*method{cksumMethod(f.alg, 16)}, operands > 0
+		return "", false
+	}
 	if f.cksum && f.length != 0 && !autoLength(f.alg) {
 		return "--length is only supported with --algorithm blake2b, sha2, or sha3", false
 	}

@@ -100,6 +100,9 @@ func lookupShort(table []option, c byte) *option {
 func lookupLong(table []option, name, full string) (*option, error) {
 	var matches []*option
 	for i := range table {
+		if table[i].long == "" { // a short option alone
+			continue
+		}
 		if table[i].long == name {
 			return &table[i], nil
 		}

@@ -19,6 +19,10 @@ func (c *command) help() {
 		c.cksumHelp()
 		return
 	}
+	if c.fam != nil && c.fam.sum {
+		c.sumHelp()
+		return
+	}
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	if c.dropIn {
@@ -190,5 +194,23 @@ or equivalent standalone program.
 This is hashlanes, which hashes many files at once in SIMD lanes; its output,
 messages and exit codes are those of GNU coreutils' cksum (9.10).
 `)
+	c.finish()
+}
+
+// sumHelp is coreutils' sum --help, and what hashlanes adds.
+func (c *command) sumHelp() {
+	c.out.Write([]byte("Usage: " + c.prog + ` [OPTION]... [FILE]...
+Print or check BSD (16-bit) checksums.
+
+With no FILE, or when FILE is -, read standard input.
+
+  -r              use BSD sum algorithm (the default), use 1K blocks
+  -s, --sysv      use System V sum algorithm, use 512 bytes blocks
+      --help        display this help and exit
+      --version     output version information and exit
+
+This is hashlanes; its output, messages and exit codes are those of GNU
+coreutils' sum.
+`))
 	c.finish()
 }

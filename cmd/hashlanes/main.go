@@ -1,8 +1,8 @@
 // Command hashlanes checksums files and trees, many at once in SIMD lanes,
 // and reports what its engine runs on this machine. Installed (or linked)
-// as md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum or
-// cksum it is a drop-in for the GNU coreutils tool of that name, and as
-// b3sum for the BLAKE3 team's.
+// as md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum,
+// cksum or sum it is a drop-in for the GNU coreutils tool of that name, and
+// as b3sum for the BLAKE3 team's.
 package main
 
 import (
@@ -43,8 +43,8 @@ Commands:
   bench [OPTION]... [SUITE]...  measure algorithms, lanes, small messages and
                                 ways of hashing files on this machine
   install-links [--force] DIR   create md5sum, sha1sum, ..., sha512sum, b2sum,
-                                b3sum and cksum in DIR, links to this program
-                                that behave as those tools
+                                b3sum, cksum and sum in DIR, links to this
+                                program that behave as those tools
   tune [OPTION]...              measure the kernels on this machine with care,
                                 print the crossover tables, save the rates
   version                       the build, this CPU's features, the kernels
@@ -66,7 +66,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if base == "b3sum" {
 		return runB3sum(prog, argv[1:], stdin, stdout, stderr)
 	}
-	if base == "b2sum" || base == "cksum" {
+	if base == "b2sum" || base == "cksum" || base == "sum" {
 		c := newCommand(prog, base, stdin, stdout, stderr)
 		c.dropIn, c.fam, c.algFixed = true, newFamily(base), true
 		return runDigest(c, argv[1:])
@@ -165,8 +165,8 @@ func version(stdout, stderr io.Writer) {
 const installLinksUsage = `Usage: hashlanes install-links [--force] DIR
 
 Create md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum, b2sum,
-b3sum and cksum in DIR: symbolic links to this program, which behaves as the
-tool of each name (GNU's, and the BLAKE3 team's b3sum).
+b3sum, cksum and sum in DIR: symbolic links to this program, which behaves
+as the tool of each name (GNU's, and the BLAKE3 team's b3sum).
 A name already linked to this program is left as it is, so running it again
 changes nothing. DIR must exist: it is not created (mkdir -p DIR first).
 
