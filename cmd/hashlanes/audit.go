@@ -98,8 +98,10 @@ func (c *command) runAudit(lists []string) {
 	var methods []*method
 	gone := map[string][]*auditKnown{}
 	for _, k := range order {
-		if !slices.Contains(methods, k.alg) {
-			methods = append(methods, k.alg)
+		for _, m := range k.methods() {
+			if !slices.Contains(methods, m) {
+				methods = append(methods, m)
+			}
 		}
 		if !inTree[auditKey(k.name)] {
 			gone[k.alg.name+" "+k.hex] = append(gone[k.alg.name+" "+k.hex], k)
@@ -159,7 +161,7 @@ func (c *command) auditFile(name string, s hashlanes.StreamSum, methods []*metho
 	digest := func(m *method) []byte { return s.Sums[slices.Index(methods, m)] }
 	if k := known[auditKey(name)]; k != nil {
 		k.used = true
-		if k.matches(digest(k.alg)) {
+		if k.verify(digest, s.Size) {
 			n.ok++
 			c.auditLine(name, "OK", "", k.checkLine, nil, nil)
 		} else {
@@ -170,7 +172,7 @@ func (c *command) auditFile(name string, s hashlanes.StreamSum, methods []*metho
 	}
 	for _, m := range methods {
 		for _, k := range gone[m.name+" "+hexOf(digest(m))] {
-			if !k.used {
+			if !k.used && k.verify(digest, s.Size) {
 				k.used = true
 				n.moved++
 				c.auditLine(name, "MOVED", k.name, k.checkLine, nil, nil)
@@ -197,6 +199,7 @@ func (c *command) auditLine(name, status, from string, k checkLine, computed []b
 		}
 		if k.hex != "" {
 			obj["expected"] = k.hex
+			jsonMore(obj, k)
 		}
 		if computed != nil {
 			obj["computed"] = hexOf(computed)

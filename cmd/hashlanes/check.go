@@ -22,6 +22,11 @@ type checkLine struct {
 	guessed bool // untagged, its algorithm taken from the digest's length
 	base64  bool // cksum --base64's digest
 	bytes   int  // the digest's bytes compared: the method's size, but for a length tag shorter than it (GNU's "MD5-64")
+	// Lists of other tools (toollists.go) give several digests a line,
+	// the first of them alg and hex, and hashdeep's the size too.
+	digests []lineDigest
+	size    int64
+	sized   bool
 }
 
 // matches reports whether sum is the line's digest.
@@ -48,6 +53,9 @@ type lineParser struct {
 	// gnu, for b2sum and cksum, parses as their --check does instead
 	// (parseGNU); nil for the other tools.
 	gnu *gnuLines
+	// hashdeep are the digest columns a hashdeep header named, for the
+	// rest of its list; nil outside one.
+	hashdeep []string
 }
 
 // newLineParser parses lines of the fixed algorithms (all, if none);
@@ -94,25 +102,18 @@ func (p *lineParser) parse(line string) (checkLine, bool) {
 		return p.parseGNU(line)
 	}
 	cl, ok := p.parseLine(line)
-	if !ok && p.aliases && len(p.algs) > 1 {
-		return sfvLine(line)
+	if ok || !p.aliases || len(p.algs) == 1 {
+		return cl, ok
 	}
-	return cl, ok
-}
-
-// sfvLine reads a line of an SFV list, rhash's default output: the name,
-// a space and the CRC-32 (cksum -a crc32b) in hex.
-func sfvLine(line string) (checkLine, bool) {
-	sp := strings.LastIndexByte(line, ' ')
-	if sp <= 0 {
-		return checkLine{}, false
+	if p.hashdeep != nil {
+		return p.hashdeepLine(line)
 	}
-	d, ok := hexDigits(line[sp+1:], 8)
-	m, _ := methodNamed("crc32b")
-	if !ok || strings.IndexByte(line[:sp], 0) >= 0 {
-		return checkLine{}, false
+	for _, read := range []func(string) (checkLine, bool){rhashLine, md5deepSizedLine, sfvLine} {
+		if cl, ok := read(line); ok {
+			return cl, true
+		}
 	}
-	return checkLine{alg: m, hex: d, name: line[:sp]}, true
+	return checkLine{}, false
 }
 
 // lineStart is where a checksum line's content starts, past leading
@@ -380,6 +381,7 @@ func (c *command) readList(list string, parser *lineParser, stdinCount *int) (st
 	}
 
 	var entries []checkEntry
+	parser.hashdeep = nil // a header holds for the rest of its own list
 	for n := 1; len(data) > 0; n++ {
 		raw, rest, _ := bytes.Cut(data, []byte{'\n'})
 		data = rest
@@ -388,7 +390,7 @@ func (c *command) readList(list string, parser *lineParser, stdinCount *int) (st
 		}
 		line := string(raw)
 		line = strings.TrimSuffix(line, "\r")
-		if line == "" {
+		if line == "" || parser.header(line) {
 			continue
 		}
 		cl, ok := parser.parse(line)
@@ -455,19 +457,22 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 	guessedWrong := map[*method]int{} // mismatches of lines whose algorithm was guessed
 	guessedRight := map[*method]int{} // and matches: the guess held for the list
 	properlyFormatted := false
-	plans := map[*method]*streamPlan{}
-	for _, e := range entries {
-		if !e.malformed && plans[e.alg] == nil {
-			plans[e.alg] = planFor([]*method{e.alg})
-		}
-	}
+	plans := make([]*streamPlan, len(entries))
+	byMethods := map[string]*streamPlan{}
 	none := planFor(nil)
-	planOf := func(i int) *streamPlan {
-		if p := plans[entries[i].alg]; p != nil {
-			return p
+	for i, e := range entries {
+		plans[i] = none
+		if e.malformed {
+			continue
 		}
-		return none
+		ms := e.methods()
+		key := methodsKey(ms)
+		if byMethods[key] == nil {
+			byMethods[key] = planFor(ms)
+		}
+		plans[i] = byMethods[key]
 	}
+	planOf := func(i int) *streamPlan { return plans[i] }
 	c.sumStreams(len(entries), planOf,
 		func(i int) (io.Reader, error) {
 			e := &entries[i]
@@ -501,7 +506,9 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 				}
 				return
 			}
-			ok := e.matches(s.Sums[0])
+			ms := e.methods()
+			sumOf := func(m *method) []byte { return s.Sums[slices.Index(ms, m)] }
+			ok := e.verify(sumOf, s.Size)
 			if ok {
 				matched++
 				if e.guessed {
@@ -516,7 +523,7 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 			switch {
 			case c.json:
 				if status := map[bool]string{true: "OK", false: "FAILED"}[ok]; !ok || !c.quiet {
-					c.checkJSON(displayName, e, status, s.Sums[0], nil)
+					c.checkJSON(displayName, e, status, sumOf(e.alg), nil)
 				}
 			case c.status:
 			case !ok:
@@ -599,6 +606,7 @@ func (c *command) checkJSON(list string, e checkEntry, status string, sum []byte
 		jsonFile(obj, e.name)
 		obj["algorithm"] = e.alg.name
 		obj["expected"] = e.hex
+		jsonMore(obj, e.checkLine)
 	}
 	if status == "FAILED" {
 		obj["computed"] = hexOf(sum)
@@ -607,6 +615,36 @@ func (c *command) checkJSON(list string, e checkEntry, status string, sum []byte
 		obj["error"] = strerror(err)
 	}
 	c.writeJSON(obj)
+}
+
+// jsonMore adds what a line of another tool gives beside its first
+// digest: every digest, by the algorithms that may have made it, and the
+// size.
+func jsonMore(obj map[string]any, l checkLine) {
+	if len(l.digests) > 1 {
+		var ds []map[string]any
+		for _, d := range l.digests {
+			var names []string
+			for _, m := range d.algs {
+				names = append(names, m.name)
+			}
+			ds = append(ds, map[string]any{"algorithms": names, "expected": d.hex})
+		}
+		obj["digests"] = ds
+	}
+	if l.sized {
+		obj["expected_size"] = l.size
+	}
+}
+
+// methodsKey names a list of methods, for a map of plans.
+func methodsKey(ms []*method) string {
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString(m.name)
+		b.WriteByte(' ')
+	}
+	return b.String()
 }
 
 // listTag names the algorithm in "improperly formatted MD5 checksum line"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/base64"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -28,6 +29,8 @@ func FuzzCheckLine(f *testing.F) {
 		"BLAKE3 (x\x00y) = ea8f163db38682925e4491c5e58d4bb3506ef8c14eb78a86e908c5624a67200f",
 		"SHA2-512/224(x)= a0fe24b48d508b2095c1137e4e79251ca23da8edb5dbb5851e9fae88",
 		"BLAKE2S-256(x)= ec308c07c83582c663e922066c44923bf71bc104ffb82479fb06dc22503c9b0c",
+		"dir/a  4788814e  0bee89b07a248e27c83fc3d5951213c1  03cfd743661f07975fa2f1220c5194cbaff48451",
+		"         4  0bee89b07a248e27c83fc3d5951213c1  /w/dir/a",
 	} {
 		f.Add(s, false)
 		f.Add(s, true)
@@ -53,9 +56,13 @@ func FuzzCheckLine(f *testing.F) {
 		if cl.name == "" {
 			return // an empty name cannot be written back in the two-space form
 		}
+		if len(cl.digests) > 0 || cl.sized { // another tool's line: written back as that tool writes it
+			checkToolLine(t, line, cl, fixed, detect)
+			return
+		}
 		if cl.alg.name == "crc32b" { // an SFV line (rhash): written back as one
 			again := cl.name + " " + strings.ToUpper(cl.hex)
-			if cl2, ok := newLineParser(fixed, detect).parse(again); !ok || cl2 != cl {
+			if cl2, ok := newLineParser(fixed, detect).parse(again); !ok || cl2.alg != cl.alg || cl2.hex != cl.hex || cl2.name != cl.name {
 				t.Fatalf("%q parsed to %+v; written back as %q it parses to %+v, %v", line, cl, again, cl2, ok)
 			}
 			return
@@ -73,6 +80,28 @@ func FuzzCheckLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkToolLine checks a line of rhash (several digests) or md5deep -z
+// (a size): each digest has the length of every algorithm it may be of,
+// and written back as the tool writes it, the line parses to the same.
+func checkToolLine(t *testing.T, line string, cl checkLine, fixed []*method, detect bool) {
+	again := cl.name
+	for _, d := range cl.digests {
+		for _, m := range d.algs {
+			if len(d.hex) != 2*m.size {
+				t.Fatalf("%q: digest %q for %s", line, d.hex, m.name)
+			}
+		}
+		again += "  " + d.hex
+	}
+	if cl.sized {
+		again = fmt.Sprintf("%10d  %s  %s", cl.size, cl.hex, cl.name)
+	}
+	cl2, ok := newLineParser(fixed, detect).parse(again)
+	if !ok || cl2.alg != cl.alg || cl2.hex != cl.hex || cl2.name != cl.name || cl2.size != cl.size || len(cl2.digests) != len(cl.digests) {
+		t.Fatalf("%q parsed to %+v; written back as %q it parses to %+v, %v", line, cl, again, cl2, ok)
+	}
 }
 
 // formatCheckLine writes a line as sum prints it.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -55,6 +56,13 @@ func TestScripts(t *testing.T) {
 					b.WriteString(a + "\x00")
 				}
 				ts.Check(os.WriteFile(ts.MkAbs(args[0]), b.Bytes(), 0o644))
+			},
+			// subst replaces every old in a file with new ($WORK, say).
+			"subst": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 3 {
+					ts.Fatalf("usage: subst file old new")
+				}
+				ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.ReplaceAll(ts.ReadFile(args[0]), args[1], args[2])), 0o644))
 			},
 			// cmpquoted compares stdout or stderr with a file of quoted
 			// pieces (see quoteLines).
