@@ -22,10 +22,11 @@ const (
 	SHA512
 	SHA512_224
 	SHA512_256
-	// The algorithms below are served by their reference libraries (the
-	// standard library's crypto/sha3, golang.org/x/crypto's BLAKE2,
-	// lukechampine.com/blake3), not by lanes: the checksum command and the
-	// benchmarks offer them beside the others.
+	// The algorithms below are not on the multi-lane engine: SHA-3 and
+	// BLAKE2 run their libraries' code (the standard library's crypto/sha3,
+	// golang.org/x/crypto's BLAKE2), BLAKE3 hashlanes' chunk-tree hasher on
+	// its own AVX-512 and AVX2 kernels (internal/blake3tree), so that the
+	// one API and the checksum command cover them too.
 	SHA3_224
 	SHA3_256
 	SHA3_384

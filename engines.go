@@ -83,6 +83,9 @@ func newServer(a Algorithm, l cpu.Level, src func(*tuning.Family) tuning.Source)
 // Kernel is the package's import path.
 func referenceServer(a Algorithm) *Server {
 	pkg := reference.ID(a).Package()
+	if a == BLAKE3 { // hashlanes' own tree, on its kernels (libhashers.go)
+		pkg = blake3tree.Kernels()
+	}
 	s := newServerOf(a, servedNew(a), func() error { return nil }, func() string { return pkg })
 	s.reference = true
 	return s

@@ -111,6 +111,23 @@ func ExampleSumStreams() {
 	// 303febb9068384eca46b5b6516843b35 ae9a6306a205417a... 6 bytes
 }
 
+// Readers already at hand (request bodies, decompressors), hashed to
+// their ends side by side; the digests come back in the readers' order.
+func ExampleSumReaders() {
+	sums, err := hashlanes.SumReaders(hashlanes.SHA1,
+		strings.NewReader("alpha\n"), strings.NewReader("beta\n"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, sum := range sums {
+		fmt.Printf("%x\n", sum)
+	}
+	// Output:
+	// d046cd9b7ffb7661e449683313d41f6fc33e3130
+	// 6c007a14875d53d9bf0ef5a6fc0257c817f0fb83
+}
+
 // A file of any size, read with bounded memory.
 func ExampleSumFile() {
 	name := filepath.Join(os.TempDir(), "hashlanes-example.txt")

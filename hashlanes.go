@@ -2,19 +2,36 @@
 // SHA-2 family, with results identical to the standard library's, computed
 // for many independent streams at once on one core: one stream per SIMD
 // lane (AVX-512 or AVX2), or several streams interleaved in the SHA
-// extensions, with a pure-Go fallback. Each round runs whichever kernel
-// moves the most bytes for the streams that are ready, by the kernels'
-// rates measured on this machine the first time there is a choice to
-// make, or saved by `hashlanes tune` ([WithTuning], [Tuning]). SHA-384, SHA-512
-// and SHA-512/t have no instructions of their own on most x86 CPUs: a lone
-// stream runs the standard library's code, concurrent ones share 64-bit
-// lanes. SHA-3, BLAKE2 and BLAKE3 run their libraries' single-stream code,
-// so that one API covers them too.
+// extensions, with a pure-Go fallback. A stream that runs alone runs
+// single-stream code (SHA-NI, or the standard library's own).
 //
-// [New] returns a [hash.Hash] like crypto/md5.New does; hashers written
-// concurrently by different goroutines share lanes automatically, and a
-// stream written alone runs at single-stream speed. [Sum] hashes one
-// message.
+// # Which function when
+//
+//   - One message in memory: [Sum], or [AppendSum] to append the digest
+//     to a buffer without allocating. Short messages go straight to the
+//     standard library's one-shot function.
+//   - A stream written piece by piece (an upload, a pipe): [New], a
+//     [hash.Hash] like crypto/sha256.New's. Hashers written by different
+//     goroutines at the same time share lanes by themselves.
+//   - Many small messages at once (cache keys, URL paths, records):
+//     [SumMany] or [SumManyHex], which hash them side by side in lanes.
+//   - Several readers or files: [SumReaders] for readers at hand,
+//     [SumStreams] for any number of streams opened as they are needed
+//     (bounded memory, results in order), [SumFile] for one file.
+//   - A separate engine with its own options ([WithCPU], [WithTuning]):
+//     [NewServer]; the functions above use [DefaultServer].
+//
+// Each round of the engine runs whichever kernel moves the most bytes for
+// the streams that are ready, by the kernels' rates measured on this
+// machine the first time there is a choice to make, or saved by `hashlanes
+// tune` ([WithTuning], [Tuning]). SHA-384, SHA-512 and SHA-512/t have no
+// instructions of their own on most x86 CPUs: a lone stream runs the
+// standard library's code, concurrent ones share 64-bit lanes.
+//
+// SHA-3 and BLAKE2 run their libraries' single-stream code (crypto/sha3,
+// golang.org/x/crypto), and BLAKE3 hashlanes' chunk-tree hasher on its own
+// AVX-512 and AVX2 kernels, so that one API covers them too;
+// [Server.Kernel] says what runs each algorithm.
 package hashlanes
 
 import (

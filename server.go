@@ -205,15 +205,16 @@ func (s *Server) Close() error { return s.close() }
 func (s *Server) Algorithm() Algorithm { return s.alg }
 
 // Kernel describes the kernels the server runs, e.g.
-// "avx512ymmx16 (16 lanes) + amd64 (single stream)", or, for a server that
-// hands every stream to the algorithm's reference implementation (see
-// Reference), that package's import path, e.g. "crypto/sha3".
+// "avx512ymmx16 (16 lanes) + amd64 (single stream)", or, for a server off
+// the engine (see Reference), what hashes its streams: a package's import
+// path, e.g. "crypto/sha3", or for BLAKE3 hashlanes' kernels and the code
+// they leave to lukechampine.com/blake3.
 func (s *Server) Kernel() string { return s.kernel() }
 
-// Reference reports whether the server hashes through the algorithm's
-// reference implementation (the standard library's crypto/md5 ... and
-// crypto/sha3, golang.org/x/crypto's BLAKE2, lukechampine.com/blake3)
-// rather than hashlanes' own kernels: always for algorithms not on the engine (SHA-3, BLAKE2,
-// BLAKE3), and for the others where hashlanes has nothing faster for a
-// lone stream than pure Go (another GOARCH, -tags purego).
+// Reference reports whether the server's streams stay off the multi-lane
+// engine: always for SHA-3 and BLAKE2 (the standard library's crypto/sha3,
+// golang.org/x/crypto's BLAKE2) and BLAKE3 (hashlanes' chunk-tree hasher
+// on its own kernels, Kernel says which), and for the others where
+// hashlanes has nothing faster for a lone stream than pure Go (another
+// GOARCH, -tags purego), which then run the standard library's code.
 func (s *Server) Reference() bool { return s.reference }

@@ -51,9 +51,8 @@ func WithJobs(n int) StreamOption { return func(o *streamOptions) { o.jobs = max
 
 // DefaultJobs is the number of streams SumStreams keeps in flight by
 // default: enough ready streams per P to fill the widest kernel (32 lanes)
-// while others wait in read calls. BenchmarkSumStreams (2,000 streams of
-// 1-64 KiB, MD5, GOMAXPROCS=2, medians of 4) gave, per P: 4 jobs 3.2 GiB/s,
-// 8 4.4, 16 4.6, 32 6.9, 64 6.8, 128 5.7 (crypto/md5 on one core: 0.75).
+// while others wait in read calls; fewer leave lanes empty, more only add
+// read buffers (docs/figures.md, "Jobs in flight").
 func DefaultJobs() int { return 32 * runtime.GOMAXPROCS(0) }
 
 const (

@@ -47,3 +47,16 @@ func parentsTo1(cvs *[2][8][16]uint32, key *[8]uint32, flags uint32) {
 		}
 	}
 }
+
+// Kernels describes what compresses the chunks and parents: hashlanes'
+// kernels at the CPU's tier, with lukechampine.com/blake3's code for what
+// they leave (a lone chunk, a tree's last few nodes), or that code alone.
+func Kernels() string {
+	switch {
+	case use16:
+		return "avx512x16 (16 chunks a call) + lukechampine.com/blake3/guts"
+	case use8:
+		return "avx2x8 (8 chunks a call) + lukechampine.com/blake3/guts"
+	}
+	return "lukechampine.com/blake3/guts"
+}
