@@ -260,3 +260,35 @@ func TestAdviceFloor(t *testing.T) {
 		t.Errorf("no slower row: %q", got)
 	}
 }
+
+// TestStrays: a reference row of the lanes suite far from the same
+// implementation's rows at the other stream counts is measured again and
+// stays uncertain if it still strays, so no speed-up is claimed over it;
+// hashlanes' rows, which do grow with the streams, are never strays.
+func TestStrays(t *testing.T) {
+	rows := []Row{
+		lane("sha512", "stdlib", 1, 517, 480, 530), lane("sha512", "hashlanes", 1, 672, 672, 672),
+		lane("sha512", "stdlib", 4, 674, 674, 674), lane("sha512", "hashlanes", 4, 1200, 1200, 1200),
+		lane("sha512", "stdlib", 16, 677, 677, 677), lane("sha512", "hashlanes", 16, 2000, 2000, 2000),
+		lane("sha512", "stdlib", 64, 675, 675, 675), lane("sha512", "hashlanes", 64, 2100, 2100, 2100),
+	}
+	if got := Strays(rows); !slices.Equal(got, []int{0}) {
+		t.Fatalf("strays %v, want [0]", got)
+	}
+	tries := 0
+	settle(rows, func(i int) (Row, bool) {
+		tries++
+		if i != 0 {
+			t.Fatalf("row %d measured again", i)
+		}
+		return lane("sha512", "stdlib", 1, 520, 520, 520), true
+	})
+	if tries != 1 || !strings.Contains(rows[0].Uncertain, "off the same implementation") {
+		t.Errorf("after %d tries, row 0: %+v", tries, rows[0])
+	}
+	for _, l := range lines(Advise(rows), "Many concurrent streams") {
+		if strings.Contains(l, "× at 1,") || strings.Contains(l, "× at 1 ") || !strings.Contains(l, "uncertain at 1") {
+			t.Errorf("a speed-up over the stray row: %q", l)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -145,9 +146,17 @@ func Run(p Plan) ([]Row, error) {
 // still noisy or still a dip is marked Uncertain, with the reason: the
 // tables show it so, and the charts, the scenario calculator and the
 // advice leave it out.
+//
+// The lanes suite's reference rows of one algorithm hash the same streams
+// one after another at every stream count, so they share one rate: a row
+// more than strayFrom off the median of the others (sha512 once read 517
+// MB/s ±8% where the rest read 674-677) is measured again once, and
+// marked Uncertain if it still strays, since every speed-up over it would
+// be off by as much.
 const (
 	maxRemeasures = 2
 	dipBelow      = 0.5
+	strayFrom     = 0.15
 )
 
 // settle applies the outlier rule to rows, measuring row i again with
@@ -167,7 +176,7 @@ func settle(rows []Row, again func(i int) (Row, bool)) {
 			}
 		}
 	}
-	for _, i := range Dips(rows) {
+	for _, i := range append(Dips(rows), Strays(rows)...) {
 		if r, ok := again(i); ok {
 			r.Remeasured = rows[i].Remeasured + 1
 			rows[i] = r
@@ -181,6 +190,42 @@ func settle(rows []Row, again func(i int) (Row, bool)) {
 	for _, i := range Dips(rows) {
 		rows[i].Uncertain = fmt.Sprintf("%.0f MB/s, under half the sizes beside it, twice", rows[i].MBps())
 	}
+	for _, i := range Strays(rows) {
+		rows[i].Uncertain = fmt.Sprintf("%.0f MB/s, more than %.0f%% off the same implementation at the other stream counts (%.0f), twice",
+			rows[i].MBps(), 100*strayFrom, siblingsMedian(rows, i))
+	}
+}
+
+// Strays returns the indices of the lanes suite's reference rows (not
+// hashlanes') whose rate is more than strayFrom off the median of the
+// same algorithm's and implementation's rows at the other stream counts;
+// it needs two others to tell.
+func Strays(rows []Row) []int {
+	var out []int
+	for i, r := range rows {
+		if r.Suite != "lanes" || r.Impl == "hashlanes" {
+			continue
+		}
+		if m := siblingsMedian(rows, i); m > 0 && math.Abs(r.MBps()/m-1) > strayFrom {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// siblingsMedian is the median rate of row i's siblings (see Strays), or
+// 0 with fewer than two.
+func siblingsMedian(rows []Row, i int) float64 {
+	var rates []float64
+	for j, r := range rows {
+		if j != i && r.Suite == "lanes" && r.Alg == rows[i].Alg && r.Impl == rows[i].Impl {
+			rates = append(rates, r.MBps())
+		}
+	}
+	if len(rates) < 2 {
+		return 0
+	}
+	return Median(rates)
 }
 
 // Dips returns the indices of the algos suite's rows whose rate is below
