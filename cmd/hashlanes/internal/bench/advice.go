@@ -52,10 +52,48 @@ func noise(r Row) float64 {
 	return max(s, minNoise)
 }
 
-// apart reports whether a moves more than b beyond their noise: a's
-// median, less its noise, above b's, plus its own.
+// minPairNoise is the least uncertainty of a ratio told sample by
+// sample, of rows measured side by side (see Row.Pair): their turns share
+// the machine's bursts of load, and what remains between runs is a few
+// percent (docs/figures.md, "Side by side").
+const minPairNoise = 0.02
+
+// apart reports whether a moves more than b beyond their noise. Rows
+// measured side by side are compared turn by turn: the median of a's
+// rate over b's in each turn, less the ratios' spread (at least
+// minPairNoise), above 1. Others: a's median, less its noise, above b's,
+// plus its own.
 func apart(a, b Row) bool {
+	if ratios := pairedRatios(a, b); ratios != nil {
+		return Median(ratios)*(1-max(Spread(ratios), minPairNoise)) > 1
+	}
 	return a.MBps()*(1-noise(a)) > b.MBps()*(1+noise(b))
+}
+
+// speedup is r's rate over b's, and the least and most it may be within
+// their noise: turn by turn for rows measured side by side (see apart).
+func speedup(r, b Row) (up, low, high float64) {
+	if ratios := pairedRatios(r, b); ratios != nil {
+		up = Median(ratios)
+		n := max(Spread(ratios), minPairNoise)
+		return up, up * (1 - n), up * (1 + n)
+	}
+	up = r.MBps() / b.MBps()
+	return up, r.MBps() * (1 - noise(r)) / (b.MBps() * (1 + noise(b))), r.MBps() * (1 + noise(r)) / (b.MBps() * (1 - noise(b)))
+}
+
+// pairedRatios are a's rate over b's in each turn of rows measured side
+// by side, or nil for rows that were not.
+func pairedRatios(a, b Row) []float64 {
+	if a.Pair == 0 || a.Pair != b.Pair || len(a.Samples) != len(b.Samples) || len(a.Samples) == 0 {
+		return nil
+	}
+	ratios := make([]float64, len(a.Samples))
+	for i := range ratios {
+		// rate = bytes / time per operation
+		ratios[i] = float64(a.Bytes) / a.Samples[i] / (float64(b.Bytes) / b.Samples[i])
+	}
+	return ratios
 }
 
 // figure is a row's rate as advice quotes it: "412 MB/s ±3%".
@@ -345,11 +383,9 @@ func adviseStreams(rows []Row) Advice {
 				}
 				continue
 			}
-			up := r.MBps() / b.MBps()
+			up, low, high := speedup(r, b)
 			best = max(best, up)
 			figs = append(figs, fmt.Sprintf("%.2f× at %d", up, r.Streams))
-			low := r.MBps() * (1 - noise(r)) / (b.MBps() * (1 + noise(b)))
-			high := r.MBps() * (1 + noise(r)) / (b.MBps() * (1 - noise(b)))
 			switch {
 			case low >= payoff && from == 0:
 				from = r.Streams

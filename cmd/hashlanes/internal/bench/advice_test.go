@@ -292,3 +292,28 @@ func TestStrays(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviceSideBySide: rows measured side by side are compared turn by
+// turn, so a steady 5% gap is told apart where two rows measured one
+// after another would be a tie; a gap within the turns' spread is not.
+func TestAdviceSideBySide(t *testing.T) {
+	std := algo("sha256", "stdlib", 1<<20, 788, 790, 786, 789, 787)
+	hl := algo("sha256", "hashlanes", 1<<20, 751, 752, 748, 750, 751)
+	if got := lines(Advise([]Row{std, hl}), floorPurpose); len(got) != 1 || !strings.Contains(got[0], "all 1 comparisons") {
+		t.Errorf("measured apart, a 5%% gap is within the noise: %q", got)
+	}
+	std.Pair, hl.Pair = 7, 7
+	got := lines(Advise([]Row{std, hl}), floorPurpose)
+	if len(got) != 1 || !strings.Contains(got[0], "Slower: sha256 at 1MiB") {
+		t.Errorf("side by side, the same gap: %q", got)
+	}
+	if got := lines(Advise([]Row{std, hl}), "Integrity against an adversary")[0]; !strings.Contains(got, "sha256 (stdlib)") {
+		t.Errorf("the faster implementation: %q", got)
+	}
+	// Turns that disagree: one ratio 1.15, one 0.95.
+	hl2 := algo("sha256", "hashlanes", 1<<20, 685, 829, 750, 751, 752)
+	hl2.Pair = 7
+	if got := lines(Advise([]Row{std, hl2}), floorPurpose); !strings.Contains(got[0], "all 1 comparisons") {
+		t.Errorf("turns that disagree: %q", got)
+	}
+}

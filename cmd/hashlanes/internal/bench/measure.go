@@ -31,6 +31,11 @@ type Row struct {
 	// trusted even so.
 	Remeasured int    `json:"remeasured,omitempty"`
 	Uncertain  string `json:"uncertain,omitempty"`
+
+	// Pair, if not 0, is shared by rows measured side by side: their
+	// repetitions take turns, so sample i of each ran at about the same
+	// time, and their ratio is told sample by sample (see apart).
+	Pair int `json:"pair,omitempty"`
 }
 
 // NsPerOp is the median time of one operation.
@@ -97,6 +102,31 @@ var (
 // and calibrate, then Reps times for at least MinTime each, and fills the
 // row's samples and allocation counts.
 func (c Config) measure(r *Row, op func(n int)) {
+	c.measureSideBySide([]*Row{r}, []func(int){op})
+}
+
+// measureSideBySide measures rows[k] by ops[k] as measure does, their
+// repetitions taking turns (the first of each turn rotating), so that a
+// burst of load on a shared machine slows them alike (measured one after
+// another, two rows moved against each other between runs by more than
+// the gaps the advice must tell: docs/figures.md, "Side by side").
+func (c Config) measureSideBySide(rows []*Row, ops []func(n int)) {
+	ns := make([]int, len(rows))
+	for k, op := range ops {
+		ns[k] = c.calibrate(op)
+		rows[k].Iterations = ns[k]
+		rows[k].Samples = rows[k].Samples[:0]
+	}
+	for i := range c.Reps {
+		for j := range rows {
+			k := (i + j) % len(rows)
+			c.repetition(rows[k], ops[k], ns[k], i == 0)
+		}
+	}
+}
+
+// calibrate warms op up and returns how many operations take MinTime.
+func (c Config) calibrate(op func(n int)) int {
 	start := time.Now()
 	op(1) // warm-up: caches, pools, lazily built servers
 	one := max(time.Since(start), time.Microsecond)
@@ -108,21 +138,23 @@ func (c Config) measure(r *Row, op func(n int)) {
 	if d := time.Since(start); d > 0 {
 		n = max(1, int(float64(n)*float64(c.MinTime)/float64(d)))
 	}
-	r.Iterations = n
-	r.Samples = r.Samples[:0]
+	return n
+}
+
+// repetition times n operations of op into r's samples; the first also
+// counts their allocations.
+func (c Config) repetition(r *Row, op func(n int), n int, first bool) {
 	var before, after runtime.MemStats
-	for i := range c.Reps {
-		if i == 0 {
-			runtime.ReadMemStats(&before)
-		}
-		start := time.Now()
-		op(n)
-		d := time.Since(start)
-		if i == 0 {
-			runtime.ReadMemStats(&after)
-			r.AllocBytes = float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
-			r.Allocs = float64(after.Mallocs-before.Mallocs) / float64(n)
-		}
-		r.Samples = append(r.Samples, float64(d.Nanoseconds())/float64(n))
+	if first {
+		runtime.ReadMemStats(&before)
 	}
+	start := time.Now()
+	op(n)
+	d := time.Since(start)
+	if first {
+		runtime.ReadMemStats(&after)
+		r.AllocBytes = float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
+		r.Allocs = float64(after.Mallocs-before.Mallocs) / float64(n)
+	}
+	r.Samples = append(r.Samples, float64(d.Nanoseconds())/float64(n))
 }

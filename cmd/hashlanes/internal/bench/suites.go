@@ -62,6 +62,7 @@ func (p Plan) jobs() (jobs []job, cleanup func(), err error) {
 		}
 	}
 	for _, s := range p.Suites {
+		first := len(jobs)
 		switch s {
 		case "algos":
 			jobs = append(jobs, algosJobs(p.Sizes)...)
@@ -80,6 +81,11 @@ func (p Plan) jobs() (jobs []job, cleanup func(), err error) {
 		default:
 			cleanup()
 			return nil, nil, fmt.Errorf("unknown suite %q (suites: algos, lanes, small, files)", s)
+		}
+		for k := first; k < len(jobs); k++ { // a suite numbers its pairs from 1
+			if jobs[k].row.Pair != 0 {
+				jobs[k].row.Pair += first
+			}
 		}
 	}
 	return jobs, cleanup, nil
@@ -106,11 +112,34 @@ func Run(p Plan) ([]Row, error) {
 		p.Config.measure(&r, j.op)
 		return r, nil
 	}
+	// sideBySide measures jobs of one Pair together (see Row.Pair).
+	sideBySide := func(js []job) []Row {
+		prev := runtime.GOMAXPROCS(0)
+		if js[0].oneP {
+			runtime.GOMAXPROCS(1)
+		}
+		defer runtime.GOMAXPROCS(prev)
+		rs := make([]Row, len(js))
+		ptrs, ops := make([]*Row, len(js)), make([]func(int), len(js))
+		for k, j := range js {
+			rs[k], ops[k] = j.row, j.op
+			ptrs[k] = &rs[k]
+		}
+		p.Config.measureSideBySide(ptrs, ops)
+		return rs
+	}
 	rows := make([]Row, 0, len(jobs))
 	of := make([]job, 0, len(jobs)) // the job of each row
-	for i, j := range jobs {
+	for i := 0; i < len(jobs); i++ {
+		j := jobs[i]
 		if p.Progress != nil {
 			p.Progress(i, len(jobs), j.row.Name())
+		}
+		if end := pairEnd(jobs, i); end > i+1 {
+			rows = append(rows, sideBySide(jobs[i:end])...)
+			of = append(of, jobs[i:end]...)
+			i = end - 1
+			continue
 		}
 		r, err := measure(j)
 		if err != nil {
@@ -130,9 +159,21 @@ func Run(p Plan) ([]Row, error) {
 			p.Progress(len(jobs), len(jobs), rows[i].Name()+" (again)")
 		}
 		r, err := measure(of[i])
+		r.Pair = 0 // measured alone now: its samples no longer pair with the others'
 		return r, err == nil
 	})
 	return rows, nil
+}
+
+// pairEnd is the end of the run of jobs from i that share its Pair and
+// are measured by an op on the same number of Ps; i+1 for a job alone.
+func pairEnd(jobs []job, i int) int {
+	end := i + 1
+	for end < len(jobs) && jobs[i].row.Pair != 0 && jobs[end].row.Pair == jobs[i].row.Pair &&
+		jobs[end].op != nil && jobs[i].op != nil && jobs[end].oneP == jobs[i].oneP {
+		end++
+	}
+	return end
 }
 
 // The outlier rule. A row whose samples stray more than NoisyAbove from
@@ -333,7 +374,8 @@ func algosJobs(sizes []int64) []job {
 	for _, size := range sizes {
 		data := workload.RandomBytes(int(size), uint64(size))
 		for _, a := range hashlanes.Algorithms() {
-			row := Row{Suite: "algos", Alg: a.String(), Size: size, Bytes: size}
+			// The reference and hashlanes' rows are compared: side by side.
+			row := Row{Suite: "algos", Alg: a.String(), Size: size, Bytes: size, Pair: len(jobs) + 1}
 			ref := row
 			ref.Impl = referenceImpl(a)
 			jobs = append(jobs, job{row: ref, op: hashOp(referenceOf(a).New(), data), oneP: true})
@@ -372,9 +414,10 @@ func lanesJobs(quick bool) []job {
 			for i := range msgs {
 				msgs[i] = workload.RandomBytes(int(size), uint64(i+1))
 			}
+			pair := len(jobs) + 1
 			for _, impl := range []string{referenceImpl(a), "hashlanes"} {
 				newHash := func() hash.Hash { return referenceOf(a).New() }
-				row := Row{Suite: "lanes", Alg: a.String(), Impl: impl, Streams: n, Size: size, Bytes: size * int64(n)}
+				row := Row{Suite: "lanes", Alg: a.String(), Impl: impl, Streams: n, Size: size, Bytes: size * int64(n), Pair: pair}
 				if impl == "hashlanes" {
 					newHash = func() hash.Hash { return hashlanes.New(a) }
 					row.Kernel = hashlanes.DefaultServer(a).Kernel()
