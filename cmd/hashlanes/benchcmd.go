@@ -137,7 +137,8 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	report := bench.Report{Machine: machine(), Started: time.Now().UTC().Format(time.RFC3339), Quick: plan.Quick}
+	report := bench.Report{Machine: machine(), Started: time.Now().UTC().Format(time.RFC3339), Quick: plan.Quick,
+		Reps: plan.Config.Reps, MinTime: plan.Config.MinTime}
 	report.Rows, err = bench.Run(plan)
 	if err != nil {
 		return usageError(err.Error())

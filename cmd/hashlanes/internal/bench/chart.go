@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/hashlanes/hashlanes/internal/workload"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -60,10 +64,12 @@ var lanesFamilies = []family{
 	{"SHA-384, SHA-512, SHA-512/t", []string{"sha384", "sha512", "sha512-224", "sha512-256"}},
 }
 
-// point is one value of a series with the range its samples span.
+// point is one value of a series with the range its samples span, and
+// the implementation it was measured on.
 type point struct {
 	x, y, lo, hi float64
 	uncertain    bool
+	impl         string
 }
 
 // ThroughputChart draws MB/s against message size, both on log scales,
@@ -73,19 +79,28 @@ type point struct {
 // ring apart from its line.
 func ThroughputChart(rows []Row) (*Chart, error) {
 	series := map[string][]point{}
-	for _, r := range rows {
-		if r.Suite != "algos" {
-			continue
-		}
-		p := point{x: float64(r.Size), y: r.MBps(), uncertain: r.Uncertain != ""}
+	add := func(r Row) {
+		p := point{x: float64(r.Size), y: r.MBps(), uncertain: r.Uncertain != "", impl: r.Impl}
 		p.lo, p.hi = rateRange(r)
-		pts := series[r.Alg]
-		k := slices.IndexFunc(pts, func(q point) bool { return q.x == p.x })
-		switch {
-		case k < 0:
-			series[r.Alg] = append(pts, p)
-		case pts[k].uncertain && !p.uncertain || p.uncertain == pts[k].uncertain && p.y > pts[k].y:
-			pts[k] = p
+		series[r.Alg] = append(series[r.Alg], p)
+	}
+	var sizes []int64
+	for _, r := range rows {
+		if r.Suite == "algos" && !slices.Contains(sizes, r.Size) {
+			sizes = append(sizes, r.Size)
+		}
+	}
+	for _, size := range sizes {
+		picked := map[string]bool{}
+		for _, r := range bestByAlg(rows, size, func(string) bool { return true }) {
+			add(r) // the implementation the advice would name
+			picked[r.Alg] = true
+		}
+		for _, r := range rows { // an algorithm with no certain row here: a ring
+			if r.Suite == "algos" && r.Size == size && !picked[r.Alg] {
+				add(r)
+				picked[r.Alg] = true
+			}
 		}
 	}
 	if len(series) == 0 {
@@ -96,8 +111,8 @@ func ThroughputChart(rows []Row) (*Chart, error) {
 		p.X.Label.Text = "message size"
 		p.Y.Label.Text = "MB/s, one core"
 		p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-		p.X.Tick.Marker = sizeTicks{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = sizeTicks(series)
+		p.Y.Tick.Marker = rateTicks{}
 		p.Y.Min, p.Y.Max = lo/1.5, hi*3
 		p.Legend.Left, p.Legend.Top = true, true // small and fast: empty, as small messages are the slowest
 	})
@@ -153,6 +168,7 @@ func panel(f family, series map[string][]point, setup func(*plot.Plot)) (*plot.P
 	p.Title.Text = f.title
 	p.Add(plotter.NewGrid())
 	setup(p)
+	legible(p)
 	var odd plotter.XYs // uncertain points of every series
 	var names []string
 	for i, alg := range f.algs {
@@ -198,7 +214,7 @@ func panel(f family, series map[string][]point, setup func(*plot.Plot)) (*plot.P
 		}
 		bars.Color = plotutil.Color(i)
 		p.Add(l, s, bars)
-		p.Legend.Add(alg, l, s)
+		p.Legend.Add(alg+seriesImpl(pts), l, s)
 		names = append(names, alg)
 	}
 	if len(names) == 0 && len(odd) == 0 {
@@ -216,22 +232,93 @@ func panel(f family, series map[string][]point, setup func(*plot.Plot)) (*plot.P
 		p.Legend.Add("uncertain (left out)", s)
 		names = append(names, "uncertain")
 	}
-	p.Legend.TextStyle.Font.Size = vg.Points(8)
 	return p, names, nil
 }
 
-// sizeTicks marks every fourth power of two, labelled every sixteenth
-// (64B, 1KiB, 16KiB, 256KiB, 4MiB, 64MiB), so that the labels of a panel
-// do not run together.
-type sizeTicks struct{}
+// legible sets a panel's text in a sans-serif face, its legend at 10
+// points, padded and on a white ground so that grid lines do not run
+// through it.
+func legible(p *plot.Plot) {
+	for _, st := range []*text.Style{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle,
+		&p.X.Tick.Label, &p.Y.Tick.Label, &p.Legend.TextStyle} {
+		st.Font.Variant = "Sans"
+	}
+	p.Title.TextStyle.Font.Size = vg.Points(12)
+	p.Legend.TextStyle.Font.Size = vg.Points(10)
+	p.Legend.Padding = vg.Points(2)
+	p.Legend.XOffs, p.Legend.YOffs = vg.Points(6), -vg.Points(6)
+}
 
-func (sizeTicks) Ticks(min, max float64) []plot.Tick {
+// seriesImpl says which implementation a series' points were measured on
+// (the faster of an algorithm's at each size): " (hashlanes)", or where
+// they differ " (stdlib; hashlanes at 8KiB, 1MiB)".
+func seriesImpl(pts []point) string {
+	counts := map[string]int{}
+	for _, q := range pts {
+		if !q.uncertain && q.impl != "" {
+			counts[q.impl]++
+		}
+	}
+	if len(counts) == 0 {
+		return ""
+	}
+	most := ""
+	for impl, n := range counts {
+		if most == "" || n > counts[most] || n == counts[most] && impl < most {
+			most = impl
+		}
+	}
+	if len(counts) == 1 {
+		return " (" + most + ")"
+	}
+	var others []string
+	for _, q := range pts {
+		if !q.uncertain && q.impl != most {
+			others = append(others, q.impl+" at "+workload.SizeName(int64(q.x)))
+		}
+	}
+	return " (" + most + "; " + strings.Join(others, ", ") + ")"
+}
+
+// sizeTicks marks the sizes the series were measured at, labelling each
+// (every other one where more than seven would run together).
+func sizeTicks(series map[string][]point) plot.Ticker {
+	var xs []float64
+	for _, pts := range series {
+		for _, q := range pts {
+			if !slices.Contains(xs, q.x) {
+				xs = append(xs, q.x)
+			}
+		}
+	}
+	slices.Sort(xs)
+	var ts plot.ConstantTicks
+	for i, x := range xs {
+		t := plot.Tick{Value: x}
+		if len(xs) <= 7 || i%2 == 0 {
+			t.Label = workload.SizeName(int64(x))
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// rateTicks label a log axis of rates at 1, 2 and 5 of each power of ten
+// (100, 200, 500, 1000, 2000, ...), with unlabelled ticks between, so
+// that a value can be read off within a factor of about 1.5.
+type rateTicks struct{}
+
+func (rateTicks) Ticks(min, max float64) []plot.Tick {
 	var ts []plot.Tick
-	for v, i := 64.0, 0; v <= max*1.01; v, i = v*4, i+1 {
-		if v >= min/1.01 {
+	for decade := math.Pow(10, math.Floor(math.Log10(min))); decade <= max; decade *= 10 {
+		for m := 1; m <= 9; m++ {
+			v := float64(m) * decade
+			if v < min || v > max {
+				continue
+			}
 			t := plot.Tick{Value: v}
-			if i%2 == 0 {
-				t.Label = workload.SizeName(int64(v))
+			if m == 1 || m == 2 || m == 5 {
+				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
 			}
 			ts = append(ts, t)
 		}
@@ -248,6 +335,29 @@ func (streamTicks) Ticks(min, max float64) []plot.Tick {
 		if v := float64(n); v >= min/1.01 && v <= max*1.01 {
 			ts = append(ts, plot.Tick{Value: v, Label: fmt.Sprint(n)})
 		}
+	}
+	return ts
+}
+
+// ratioTicks label a linear axis of ratios at a round step (1, 2 or 5
+// times a power of ten) that gives at least five labels, with unlabelled
+// ticks halfway.
+type ratioTicks struct{}
+
+func (ratioTicks) Ticks(min, max float64) []plot.Tick {
+	step := 1.0
+	for _, s := range []float64{0.5, 1, 2, 5, 10, 20, 50} {
+		if step = s; (max-min)/s <= 10 {
+			break
+		}
+	}
+	var ts []plot.Tick
+	for v := math.Ceil(min/step*2) * step / 2; v <= max; v += step / 2 {
+		t := plot.Tick{Value: v}
+		if math.Abs(v/step-math.Round(v/step)) < 1e-9 {
+			t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		ts = append(ts, t)
 	}
 	return ts
 }
@@ -280,6 +390,7 @@ func LanesChart(rows []Row) (*Chart, error) {
 		p.Y.Label.Text = "hashlanes ÷ reference"
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = streamTicks{}
+		p.Y.Tick.Marker = ratioTicks{}
 		p.Y.Min, p.Y.Max = 0, top*1.1
 		one := plotter.NewFunction(func(float64) float64 { return 1 })
 		one.Color = color.Gray{Y: 90}

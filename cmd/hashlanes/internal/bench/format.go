@@ -20,7 +20,11 @@ type Report struct {
 	Machine Machine `json:"machine"`
 	Started string  `json:"started"`
 	Quick   bool    `json:"quick"`
-	Rows    []Row   `json:"rows"`
+	// Reps and MinTime are the run's Config: repetitions a row, and the
+	// least each lasts.
+	Reps    int           `json:"reps,omitempty"`
+	MinTime time.Duration `json:"min_time_ns,omitempty"`
+	Rows    []Row         `json:"rows"`
 }
 
 // Machine describes where a run happened.

@@ -97,7 +97,10 @@ func TestHTMLReport(t *testing.T) {
 		`<section id="calculator"`, `<section id="tables">`, "Test CPU", "AVX2, SHA", "avx2x16 (16 lanes)", "<td>zen3</td>",
 		"Throughput by message size", "Concurrent streams", "Integrity against an adversary", "Not MD5 or SHA-1",
 		"md5†: 11.00× at 16 streams; worth it from 16 streams", "md5†: SumMany 40.0 ns a message", "2.8× a loop of one-shot sums",
-		"<td>readall</td>", "<td>md5†</td>", brokenNote} {
+		"<td>readall</td>", "<td>md5†</td>", brokenNote,
+		// How to read it: the figures, the comparisons, the marks and the names.
+		`<section id="reading">`, "<b>±N%</b> is how far the farthest repetition strays", "measured <b>side by side</b>",
+		"<b>uncertain</b>:", "<i>readall</i> reads the whole file", "<i>pooled</i> is io.CopyBuffer", "<i>iocopy</i> is io.Copy"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("report lacks %q", want)
 		}
