@@ -220,6 +220,13 @@ func BenchmarkSumMany(b *testing.B) {
 		}
 		loads = append(loads, batch{fmt.Sprintf("size=%s/n=2000", workload.SizeName(int64(size))), msgs})
 	}
+	// isa-l_crypto's perf programs' batch (bench/peers/isal).
+	r := rand.New(rand.NewPCG(7, 4096))
+	isal := make([][]byte, 32)
+	for i := range isal {
+		isal[i] = randomBytes(r, 4<<10)
+	}
+	loads = append(loads, batch{"size=4KiB/n=32", isal})
 	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512, SHA224, SHA384, SHA512_256} {
 		for _, w := range loads {
 			if a != MD5 && a != SHA1 && a != SHA256 && a != SHA512 && w.name != "msgs=urls/n=10000" {
