@@ -2,13 +2,14 @@ package engine
 
 // The combiner's policy: how many lanes it fills and yields for, when a
 // lone one waits for company, which kernel a round runs and for how many
-// blocks, and when it hands streams to another P. server.go has the
-// mechanism that carries it out (the queue, the lanes, the rounds); the
+// blocks, and when it hands streams to another P. These are decisions on
+// the server's state, taken with s.mu held: none locks, parks, wakes or
+// counts statistics. server.go has the mechanism that carries them out
+// (the queue, the lanes, the rounds, the yields and waits); the
 // measurements behind the rules are in docs/engine.md.
 
 import (
 	"runtime"
-	"sync/atomic"
 	"time"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
@@ -70,70 +71,64 @@ func (s *Server[S]) probesPaused() bool {
 	return int64(time.Since(s.epoch)) < s.probeAfter.Load()
 }
 
-// awaitCompany waits, with s.mu held and released meanwhile, until a writer
-// queues or awaitTimeout passes, and reports whether one queued. It is for
-// a combiner at one P that found itself alone although other streams queued
-// lately. Their writers may not be runnable: a goroutine blocked on a
-// socket becomes runnable when the scheduler polls the network, which it
-// does when its P has nothing else to run, never on a Gosched (that runs
-// the goroutines already queued, then the one that yielded). An upload
-// handler whose socket always has data never blocks, so without the wait
-// it hashes its whole body alone while the next upload's data waits
-// (docs/figures.md, "An upload server"). Parking lets the scheduler poll;
-// the first writer to queue wakes the combiner (see blocks), and the others
-// the poll made runnable join in the yields that follow.
-func (s *Server[S]) awaitCompany(c *combiner[S], me *request[S]) bool {
+// mayAwait reports whether a combiner alone at one P, after others queued
+// lately, should wait for company now (see awaitCompany): only if a
+// stream switched lately (a process's first writer is no switch), another
+// goroutine could come, and no pause is on after a wait that found
+// nobody. While a pause lasts the clock is read only every awaitSkips
+// chances: it returns how many to let go before the next read.
+func (s *Server[S]) mayAwait() (await bool, skip int) {
 	if !s.switched || s.rounds-s.lastSwitch > awaitRecentRounds || !mayHaveCompany() {
-		return false
+		return false, s.awaitSkip
 	}
 	if s.awaitSkip > 0 {
-		s.awaitSkip--
-		return false
+		return false, s.awaitSkip - 1
 	}
 	if time.Since(s.epoch) < s.awaitAfter {
-		s.awaitSkip = awaitSkips
-		return false
+		return false, awaitSkips
 	}
-	// One waiting combiner in the process at a time: a writer that hashes
-	// its data with two algorithms (an ETag and a payload hash) would
-	// wait in one Server for the writer combining alone in the other, who
-	// would wait for it in turn until both timed out, idle.
-	if !awaitingAnywhere.CompareAndSwap(false, true) {
-		return false
+	return true, 0
+}
+
+// companyYields is how a round looks for company before it runs: yields
+// (up to maxYields) only on a sign of company, the latest round had
+// some, requests are queued, another combiner runs, or this is the
+// hasher's first write (probe: a burst of new writers finds itself),
+// since a yield hands the P to any runnable goroutine and a lone stream
+// must not yield (docs/engine.md, "Yields"); capped, whether the yields
+// stop at the streams the latest rounds held (gatherTarget); probed,
+// whether the probe was the only reason to yield, so that its outcome
+// sets the probes' backoff. n is the write's length.
+func (s *Server[S]) companyYields(procs, n int, probe bool) (yields int, capped, probed bool) {
+	probe = probe && mayHaveCompany()
+	if probe || s.lastBusy > 1 || s.queued > 0 || s.combiners > 1 {
+		yields = maxYields
 	}
-	defer awaitingAnywhere.Store(false)
-	if me.wake == nil {
-		me.wake = make(chan struct{}, 1)
+	// Outside a probe, at one P, stop once the round holds as many
+	// streams as came lately: their writers are back, and more yields
+	// would find nobody. At several Ps a writer can wait for a P while
+	// each P combines a stream of its own, and only a yield lets it in
+	// (docs/engine.md, "The cap on yields at one P").
+	capped = !probe && procs == 1
+	// A probe that is the only sign of company backs off when probes
+	// lately found nobody: at one P, and at several for a write too short
+	// to wait for company, where each yield's wake-up of an idle P costs
+	// more than company would save. At several Ps the writers of a longer
+	// burst are often in this P's run queue, and only a yield lets them
+	// in (docs/engine.md, "Probes back off").
+	probed = probe && (procs == 1 || n < awaitMinBytes) && s.lastBusy <= 1 && s.queued == 0 && s.combiners == 1
+	if probed && s.probesPaused() {
+		return 0, true, false
 	}
-	select {
-	case <-me.wake: // a stale token would end the wait at once
-	default:
-	}
-	s.awaiting = me
-	s.stats.awaits.Add(1)
-	c.prev = noKernel
-	s.mu.Unlock()
-	c.wakeAll()
-	if c.await == nil {
-		c.await = time.NewTimer(awaitTimeout)
-	} else {
-		c.await.Reset(awaitTimeout)
-	}
-	select {
-	case <-me.wake:
-	case <-c.await.C:
-	}
-	c.await.Stop()
-	s.mu.Lock()
-	if s.awaiting == me {
-		s.awaiting = nil
-	}
-	joined := s.head != nil
-	s.awaitBackoff = backoff(&s.awaitAfter, s.awaitBackoff, !joined, s.epoch)
-	if joined {
-		s.stats.awaitsJoined.Add(1)
-	}
-	return joined
+	return yields, capped, probed
+}
+
+// awaitsCompany reports whether a combiner holding busy lanes (the one,
+// if alone, with n bytes left) at procs Ps is the kind that waits for
+// writers the scheduler has not seen yet: alone at one P with a write long
+// enough (awaitMinBytes).
+func awaitsCompany(procs, busy, n int) bool {
+	return procs == 1 && busy == 1 && n >= awaitMinBytes
 }
 
 // backoff returns the next pause of a try that found nobody when missed
@@ -147,32 +142,6 @@ func backoff(after *time.Duration, pause time.Duration, missed bool, epoch time.
 	*after = time.Since(epoch) + pause
 	return pause
 }
-
-// company counts the streams of the latest two rounds, c's busy lanes
-// being the next one's, each stream once, and stamps c's. A combiner that
-// yields for company (see gatherTarget) yields for these: at one P, a round
-// that starts with the first half of the streams that are back leaves the
-// two halves out of step, and capped at the latest round's streams each
-// half would gather only as many as came with it, so the split would
-// last. It is not a sign of company by itself (lastBusy is): uploads that
-// come one after another are two streams in two rounds, and must not
-// yield for each other (docs/engine.md, "The cap on yields at one P").
-func (s *Server[S]) company(c *combiner[S], busy int) int {
-	again := 0 // streams of this round that were in the latest one
-	for _, r := range c.reqs[:busy] {
-		if r.round == s.rounds {
-			again++
-		}
-		r.round = s.rounds + 1
-	}
-	n := busy + s.prevBusy - again
-	s.prevBusy = busy
-	return n
-}
-
-// awaitingAnywhere is set while a combiner of any Server waits in
-// awaitCompany.
-var awaitingAnywhere atomic.Bool
 
 // maxYields bounds how long a combiner waits for company before a round.
 const maxYields = 4
@@ -276,28 +245,21 @@ func (s *Server[S]) gatherTarget(procs int, capped bool) int {
 	return l
 }
 
-// offload hands the lanes beyond c's share back to the queue, in front, and
-// has the first of them woken to combine them on another P, when one is free
-// to (fewer combiners than Ps, nothing queued) and two cores would move
-// enough more than this one alone. This is the end of a batch at several
-// Ps: one P's streams are done and its core would idle while the other
-// P's streams, bound to their combiner, run to the end of their writes.
-// me stays: its writer is the one combining.
-func (s *Server[S]) offload(c *combiner[S], me *request[S], procs int) {
+// offloadKeep decides whether c hands the lanes beyond its share back to
+// the queue, for another P to combine, and how many it keeps: when a P is
+// free to (fewer combiners than Ps, nothing queued) and two cores would
+// move enough more than this one alone (offloadGain). This is the end of
+// a batch at several Ps: one P's streams are done and its core would idle
+// while the other P's streams, bound to their combiner, run to the end of
+// their writes.
+func (s *Server[S]) offloadKeep(c *combiner[S], procs int) (keep int, ok bool) {
 	if s.queued > 0 || s.combiners >= procs {
-		return
+		return 0, false
 	}
-	keep := s.laneShare(procs)
+	keep = s.laneShare(procs)
 	n := c.busy
 	if n <= keep || s.choice.Rate(keep)+s.choice.Rate(n-keep) < offloadGain*s.choice.Rate(n) {
-		return
+		return 0, false
 	}
-	for i, r := range c.reqs[keep:n] {
-		if r == me { // keep me in lanes 0..keep-1
-			c.swapLanes(0, keep+i)
-		}
-	}
-	s.handBack(c, keep, n)
-	c.busy = keep
-	c.wakeLater(s.head)
+	return keep, true
 }

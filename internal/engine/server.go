@@ -75,15 +75,6 @@ type Server[S any] struct {
 		awaits, awaitsJoined, yields           atomic.Uint64
 		blocks                                 blockCounts
 	}
-
-	batchCache atomic.Pointer[batchCached]
-}
-
-// batchCached is the batch kernels SumMany runs with the rates they were
-// chosen by.
-type batchCached struct {
-	rates *tuning.Rates
-	set   []kernel.Batch
 }
 
 // Stats counts the work a Server did, to see how full its lanes run:
@@ -216,19 +207,9 @@ func (s *Server[S]) Kernels() Kernels[S] { return s.kern }
 // Choice returns the tuning that chooses the server's kernels.
 func (s *Server[S]) Choice() *tuning.Chooser { return s.choice }
 
-// Batches returns the batch kernels SumMany runs by the current rates.
-func (s *Server[S]) Batches() []kernel.Batch { return s.batchSet() }
-
-// batchSet is the batch kernels SumMany runs by the current rates.
-func (s *Server[S]) batchSet() []kernel.Batch {
-	r := s.choice.Rates()
-	if c := s.batchCache.Load(); c != nil && c.rates == r {
-		return c.set
-	}
-	c := &batchCached{rates: r, set: batchSet(s.kern.Batch, r)}
-	s.batchCache.Store(c)
-	return c.set
-}
+// Batches returns the batch kernels SumMany runs, as the tuning chooses
+// them by the current rates.
+func (s *Server[S]) Batches() []kernel.Batch { return s.choice.Batches(s.kern.Batch) }
 
 // Close stops packing streams into lanes: hashers keep working, each on the
 // single-stream kernel. Closing twice is harmless.
@@ -604,34 +585,12 @@ func (s *Server[S]) gather(c *combiner[S], procs, n int, want func() int) {
 	}
 }
 
-// gatherCompany is a round's wait for company: writers that are runnable
-// get a chance to join it, more while they keep arriving, but only on a
-// sign of company: the latest round had some, requests are queued, another
-// combiner runs, or this is the hasher's first write (probe: a burst of
-// new writers finds itself). A yield hands the P to any runnable
-// goroutine, so a lone stream does not yield (docs/engine.md, "Yields").
+// gatherCompany is a round's wait for company, as companyYields and
+// awaitsCompany decide it: writers that are runnable get a chance to join
+// the round, more while they keep arriving, and a combiner alone at one P
+// after others queued lately waits for those the scheduler has not seen.
 func (s *Server[S]) gatherCompany(c *combiner[S], me *request[S], procs int, probe bool) {
-	probe = probe && mayHaveCompany()
-	yields := 0
-	if probe || s.lastBusy > 1 || s.queued > 0 || s.combiners > 1 {
-		yields = maxYields
-	}
-	// Outside a probe, at one P, stop once the round holds as many
-	// streams as came lately: their writers are back, and more yields
-	// would find nobody. At several Ps a writer can wait for a P while
-	// each P combines a stream of its own, and only a yield lets it in
-	// (docs/engine.md, "The cap on yields at one P").
-	capped := !probe && procs == 1
-	// A probe that is the only sign of company backs off when probes
-	// lately found nobody: at one P, and at several for a write too short
-	// to wait for company, where each yield's wake-up of an idle P costs
-	// more than company would save. At several Ps the writers of a longer
-	// burst are often in this P's run queue, and only a yield lets them
-	// in (docs/engine.md, "Probes back off").
-	probed := probe && (procs == 1 || len(me.p) < awaitMinBytes) && s.lastBusy <= 1 && s.queued == 0 && s.combiners == 1
-	if probed && s.probesPaused() {
-		yields, probed, capped = 0, false, true
-	}
+	yields, capped, probed := s.companyYields(procs, len(me.p), probe)
 	s.gather(c, procs, yields, func() int { return s.gatherTarget(procs, capped) })
 	if probed { // the probe was the only reason to yield
 		after := time.Duration(s.probeAfter.Load())
@@ -642,9 +601,113 @@ func (s *Server[S]) gatherCompany(c *combiner[S], me *request[S], procs int, pro
 	}
 	// Alone at one P, after others queued lately: their writers may be
 	// waiting for the scheduler to poll the network.
-	if procs == 1 && c.busy == 1 && len(c.reqs[0].p) >= awaitMinBytes && s.awaitCompany(c, me) {
+	if c.busy == 1 && awaitsCompany(procs, c.busy, len(c.reqs[0].p)) && s.awaitCompany(c, me) {
 		s.fill(c, procs)
 		// The others the poll made runnable queue as they run.
 		s.gather(c, procs, maxYields, func() int { return s.lanes })
 	}
+}
+
+// awaitCompany waits, with s.mu held and released meanwhile, until a writer
+// queues or awaitTimeout passes, and reports whether one queued. It is for
+// a combiner at one P that found itself alone although other streams queued
+// lately. Their writers may not be runnable: a goroutine blocked on a
+// socket becomes runnable when the scheduler polls the network, which it
+// does when its P has nothing else to run, never on a Gosched (that runs
+// the goroutines already queued, then the one that yielded). An upload
+// handler whose socket always has data never blocks, so without the wait
+// it hashes its whole body alone while the next upload's data waits
+// (docs/figures.md, "An upload server"). Parking lets the scheduler poll;
+// the first writer to queue wakes the combiner (see blocks), and the others
+// the poll made runnable join in the yields that follow.
+func (s *Server[S]) awaitCompany(c *combiner[S], me *request[S]) bool {
+	ok, skip := s.mayAwait()
+	if s.awaitSkip = skip; !ok {
+		return false
+	}
+	// One waiting combiner in the process at a time: a writer that hashes
+	// its data with two algorithms (an ETag and a payload hash) would
+	// wait in one Server for the writer combining alone in the other, who
+	// would wait for it in turn until both timed out, idle.
+	if !awaitingAnywhere.CompareAndSwap(false, true) {
+		return false
+	}
+	defer awaitingAnywhere.Store(false)
+	if me.wake == nil {
+		me.wake = make(chan struct{}, 1)
+	}
+	select {
+	case <-me.wake: // a stale token would end the wait at once
+	default:
+	}
+	s.awaiting = me
+	s.stats.awaits.Add(1)
+	c.prev = noKernel
+	s.mu.Unlock()
+	c.wakeAll()
+	if c.await == nil {
+		c.await = time.NewTimer(awaitTimeout)
+	} else {
+		c.await.Reset(awaitTimeout)
+	}
+	select {
+	case <-me.wake:
+	case <-c.await.C:
+	}
+	c.await.Stop()
+	s.mu.Lock()
+	if s.awaiting == me {
+		s.awaiting = nil
+	}
+	joined := s.head != nil
+	s.awaitBackoff = backoff(&s.awaitAfter, s.awaitBackoff, !joined, s.epoch)
+	if joined {
+		s.stats.awaitsJoined.Add(1)
+	}
+	return joined
+}
+
+// awaitingAnywhere is set while a combiner of any Server waits in
+// awaitCompany.
+var awaitingAnywhere atomic.Bool
+
+// company counts the streams of the latest two rounds, c's busy lanes
+// being the next one's, each stream once, and stamps c's. A combiner that
+// yields for company (see gatherTarget) yields for these: at one P, a round
+// that starts with the first half of the streams that are back leaves the
+// two halves out of step, and capped at the latest round's streams each
+// half would gather only as many as came with it, so the split would
+// last. It is not a sign of company by itself (lastBusy is): uploads that
+// come one after another are two streams in two rounds, and must not
+// yield for each other (docs/engine.md, "The cap on yields at one P").
+func (s *Server[S]) company(c *combiner[S], busy int) int {
+	again := 0 // streams of this round that were in the latest one
+	for _, r := range c.reqs[:busy] {
+		if r.round == s.rounds {
+			again++
+		}
+		r.round = s.rounds + 1
+	}
+	n := busy + s.prevBusy - again
+	s.prevBusy = busy
+	return n
+}
+
+// offload hands the lanes beyond c's share back to the queue, in front,
+// and has the first of them woken to combine them on another P, when
+// offloadKeep says so. me stays: its writer is the one combining.
+func (s *Server[S]) offload(c *combiner[S], me *request[S], procs int) {
+	keep, ok := s.offloadKeep(c, procs)
+	if !ok {
+		return
+	}
+	n := c.busy
+	for i, r := range c.reqs[keep:n] {
+		if r == me { // keep me in lanes 0..keep-1
+			c.swapLanes(0, keep+i)
+		}
+	}
+	s.handBack(c, keep, n)
+	c.busy = keep
+	c.wakeLater(s.head)
 }

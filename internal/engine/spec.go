@@ -1,7 +1,3 @@
-// Package engine schedules streams onto kernel lanes: it pads and finishes
-// messages, packs the whole blocks of many concurrently written streams into
-// one multi-lane kernel call, and runs a lone stream on the single-stream
-// kernel without waiting for company.
 package engine
 
 import (
@@ -62,22 +58,6 @@ func (k *Kernels[S]) describe() (tuning.Kernel, []tuning.Kernel) {
 		multi[i] = tuning.Kernel{Name: m.Name, Lanes: m.Lanes, Fast: m.Fast, FastBlocks: m.FastBlocks}
 	}
 	return tuning.Kernel{Name: k.Single.Name, Lanes: 1}, multi
-}
-
-// batchSet is the batch kernels SumMany runs with rates r: one of each
-// width, the one whose block kernel moves more (the earlier on a tie).
-func batchSet(all []kernel.Batch, r *tuning.Rates) []kernel.Batch {
-	var set []kernel.Batch
-	for _, b := range all {
-		if n := len(set); n > 0 && set[n-1].Lanes == b.Lanes {
-			if r.Kernels[b.Name] > r.Kernels[set[n-1].Name] {
-				set[n-1] = b
-			}
-			continue
-		}
-		set = append(set, b)
-	}
-	return set
 }
 
 // batchFor returns the batch kernel of set for n messages: the narrowest

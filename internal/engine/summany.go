@@ -149,7 +149,7 @@ func (b *batch[S]) gather(msgs [][]byte, i, lenBytes, blockSize int) (int, int) 
 // sumShort hashes messages of exactly c padded blocks.
 func (s *Server[S]) sumShort(b *batch[S], out []byte, msgs [][]byte, idx []int32, c int) {
 	if len(s.kern.Batch) > 0 && c <= kernel.MaxBatchBlocks {
-		s.sumBatch(s.batchSet(), out, msgs, idx, c)
+		s.sumBatch(s.Batches(), out, msgs, idx, c)
 		return
 	}
 	s.sumStaged(b, out, msgs, idx, c)

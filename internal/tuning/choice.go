@@ -120,6 +120,7 @@ type Chooser struct {
 	table     atomic.Pointer[table]
 	prior     *table // the choice by the source's prior, which ties keep (see priorTable)
 	priorOnce sync.Once
+	batches   atomic.Pointer[batchChoice] // SumMany's kernels (see Batches)
 
 	// Guarded by the caller's lock.
 	scales   []scale // by kernel: observed against estimated rate
