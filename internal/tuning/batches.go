@@ -31,4 +31,3 @@ func (c *Chooser) Batches(all []kernel.Batch) []kernel.Batch {
 	c.batches.Store(&batchChoice{rates: r, set: set})
 	return set
 }
-

@@ -370,31 +370,3 @@ func (w *Wisdom) Save(path string) error {
 	}
 	return err
 }
-
-var registry struct {
-	sync.Mutex
-	families []*Family
-}
-
-// Register adds f to the families hashlanes tune measures and BuildID
-// names.
-func Register(f *Family) *Family {
-	registry.Lock()
-	defer registry.Unlock()
-	registry.families = append(registry.families, f)
-	return f
-}
-
-// Families lists the registered families.
-func Families() []*Family {
-	registry.Lock()
-	defer registry.Unlock()
-	return slices.Clone(registry.families)
-}
-
-// Prior is the prior the family started from, and whether it is this
-// CPU's own.
-func (f *Family) Prior() (*Wisdom, bool) {
-	f.begin()
-	return f.prior, f.exact
-}
