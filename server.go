@@ -63,9 +63,9 @@ func (s *Server) SumMany(dst []byte, msgs [][]byte) []byte {
 // SumManyHex is SumMany with each digest appended as lower-case hex,
 // 2*Algorithm().Size() bytes a message, for keys. The digests are hashed
 // into the second half of the room their hex takes and expanded in place,
-// with AVX2 16 bytes a step: encoding/hex over SumMany's result costs as
-// much again as the hashing (MD5 URL paths: 15 ns a digest against 12 to
-// hash it).
+// with AVX2 16 bytes a step: encoding/hex over SumMany's result costs
+// about as much again as hashing short messages (docs/figures.md,
+// "Figures behind the code").
 func (s *Server) SumManyHex(dst []byte, msgs [][]byte) []byte {
 	base := len(dst)
 	n := len(msgs) * s.alg.Size()

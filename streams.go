@@ -240,10 +240,9 @@ var (
 // Buffers of 32 KiB and more start on a page boundary, so the read buffers
 // of the streams sharing a round would sit at equal offsets modulo 4 KiB,
 // and a multi-lane kernel reading them block by block would load 16 or 32
-// lines of one L1 set (8 ways on Zen 3 and Zen 4) at once: MD5's avx2x16
-// kernel ran 6330 MB/s on such lanes and 6990 on lanes 5 lines apart
-// (BenchmarkKernel's layouts "aligned" and "staggered", Zen 3). Each
-// buffer therefore starts staggerLines lines further into its page than
+// lines of one L1 set (8 ways) at once, and run slower than on lanes a few
+// lines apart (docs/figures.md, "Staggered buffers"). Each buffer
+// therefore starts staggerLines lines further into its page than
 // the one allocated before it, modulo the page's 64 lines; 5 is prime to
 // 64, so 64 buffers in a row start on 64 different lines.
 const (
@@ -322,11 +321,8 @@ func hashAhead(ctx context.Context, hs []hash.Hash, r io.Reader) (int64, error) 
 // undelivered one. The window is what lets a large stream hash in lanes
 // beside others: with room for 1,024 results the workers ran past a large
 // file into a thousand small ones, then stopped, and the large file hashed
-// alone. Hashing /usr/lib and /usr/share with SHA-256 (108,000 files; one
-// of 297 MB, eight of 64-146 MB), windows of 1,024, 16,384 and 65,536
-// results took 3.06, 2.97 and 2.64 s (medians of 4, Emerald Rapids, two
-// cores; docs/figures.md, "The result window"), 65,536 results of one
-// digest being about 7 MiB.
+// alone; a wider window kept it in lanes (docs/figures.md, "The result
+// window"), 65,536 results of one digest being about 7 MiB.
 const (
 	resultBudget = 6 << 20
 	maxWindow    = 1 << 16

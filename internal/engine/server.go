@@ -345,8 +345,8 @@ func (s *Server[S]) pop() *request[S] {
 // streams hashing alone, in shards a cache-line pair each, picked by the
 // stream's state: every lone write bumps them, and streams hashing on
 // different cores bumping one line had it bounce between the cores at
-// every write (two goroutines of SHA-256 in 1 KiB writes at two Ps:
-// 0.87-0.89x the standard library with one line, 0.99x sharded).
+// every write, a tenth of short writes' speed (docs/figures.md, "Figures
+// behind the code").
 type blockCounts struct {
 	shards [countShards]struct {
 		single, lone atomic.Uint64

@@ -64,10 +64,10 @@ func toLayout[W Word, S any](buf []W, wordStride, laneStride int, p []*byte, sta
 			continue
 		}
 		if s := Words[W](states[i]); wordStride == 1 {
-			// A row: one copy, not a store a word. Four SHA-256 states in
-			// and out of rows took 110-148 ns a call word by word and 55-80
-			// this way (BenchmarkRows, Zen 3): a third of what shanix4 takes
-			// on 64-byte messages, as SumMany runs it without batch kernels.
+			// A row: one copy, not a store a word: about half the time
+			// of word-by-word stores, which cost SumMany's short messages
+			// a third of the kernel's own time (BenchmarkRows; docs/figures.md,
+			// "Figures behind the code").
 			copy(buf[i*laneStride:], s)
 		} else {
 			for w, v := range s {

@@ -83,9 +83,8 @@ func (c *Chooser) fill(t *table, snap snapshot, model [][]float64, scale []float
 	// A lone stream's rounds may move it towards the single-stream
 	// kernel, never away: that kernel's rounds come when a stream starts
 	// or ends, right after its reader's system call, and time slower than
-	// the lanes' steady rounds (an upload server's at 457-677 MB/s
-	// against 662 measured), which took lone streams into lanes they run
-	// no faster in. So for one stream ready the single-stream kernel's
+	// the lanes' steady rounds, which took lone streams into lanes they
+	// run no faster in (docs/engine.md, "Lone rounds on measured rates"). So for one stream ready the single-stream kernel's
 	// estimate is the higher of its measured rate and the rounds', a
 	// multi-lane kernel's the lower.
 	lone := func(i, used int) float64 {
