@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"lukechampine.com/blake3"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"lukechampine.com/blake3"
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"

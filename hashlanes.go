@@ -41,6 +41,9 @@ import (
 	"crypto/sha512"
 	"hash"
 	"sync"
+
+	"github.com/hashlanes/hashlanes/internal/blake3tree"
+	"github.com/hashlanes/hashlanes/internal/reference"
 )
 
 var defaultServers [maxAlgorithm]struct {
@@ -130,4 +133,17 @@ func SumMany(a Algorithm, dst []byte, msgs [][]byte) []byte {
 // bytes each; see [Server.SumManyHex].
 func SumManyHex(a Algorithm, dst []byte, msgs [][]byte) []byte {
 	return DefaultServer(a).SumManyHex(dst, msgs)
+}
+
+// oneShot appends the reference implementation's one-shot digest of m
+// (md5.Sum, ...), or panics on a bad Algorithm.
+func oneShot(a Algorithm, dst, m []byte) []byte {
+	a.mustInfo()
+	if a == BLAKE3 && blake3tree.HaveSmall() {
+		// On hashlanes' kernels: one chunk in vector rows, where its
+		// library compresses a lone chunk in Go; more, 16 chunks at a
+		// time (docs/figures.md, "BLAKE3").
+		return blake3tree.Sum256(dst, m)
+	}
+	return reference.ID(a).Sum(dst, m)
 }

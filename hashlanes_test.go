@@ -6,7 +6,6 @@ import (
 	"encoding"
 	"encoding/hex"
 	"fmt"
-	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"hash"
 	"math/rand/v2"
 	"runtime"
@@ -15,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
 	"github.com/hashlanes/hashlanes/internal/reference"

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/hexenc"
 	"github.com/hashlanes/hashlanes/internal/tuning"
 )
@@ -167,30 +166,6 @@ func (s *Server) Stats() Stats {
 	return s.stats()
 }
 
-// Option configures a Server.
-type Option func(*options)
-
-type options struct {
-	cpu    CPU
-	tuning tuning.Mode
-}
-
-// WithCPU caps the kernels a Server may use at tier c (never above what the
-// machine and HASHLANES_CPU allow). WithCPU(CPUGeneric) turns lanes and the
-// SHA extensions off.
-func WithCPU(c CPU) Option { return func(o *options) { o.cpu = min(o.cpu, c) } }
-
-// NewServer returns a Server for algorithm a. It panics if a is not an
-// Algorithm.
-func NewServer(a Algorithm, opts ...Option) *Server {
-	a.mustInfo()
-	o := options{cpu: ActiveCPU(), tuning: tuning.EnvMode}
-	for _, opt := range opts {
-		opt(&o)
-	}
-	return newServer(a, cpu.Level(o.cpu), func(f *tuning.Family) tuning.Source { return familyOf(f, o.tuning) })
-}
-
 // NewHash returns a new stream. Besides [hash.Hash] it implements
 // [encoding.BinaryMarshaler], [encoding.BinaryAppender],
 // [encoding.BinaryUnmarshaler] (in the standard library's format) and
@@ -218,3 +193,51 @@ func (s *Server) Kernel() string { return s.kernel() }
 // hashlanes has nothing faster for a lone stream than pure Go (another
 // GOARCH, -tags purego), which then run the standard library's code.
 func (s *Server) Reference() bool { return s.reference }
+
+// sumManyLoop is SumMany for algorithms not yet on the engine: one pooled
+// hasher, message after message.
+func (s *Server) sumManyLoop(dst []byte, msgs [][]byte) []byte {
+	dst = slices.Grow(dst, len(msgs)*s.alg.Size())
+	h := s.pool.Get().(hash.Hash)
+	for _, m := range msgs {
+		h.Reset()
+		h.Write(m)
+		dst = h.Sum(dst)
+	}
+	s.pool.Put(h)
+	return dst
+}
+
+// appendSum appends the digest of one message, hashed on a pooled hasher
+// of the server, to dst.
+func (s *Server) appendSum(dst, data []byte) []byte {
+	h := s.pool.Get().(hash.Hash)
+	h.Reset()
+	h.Write(data)
+	dst = h.Sum(dst)
+	s.pool.Put(h)
+	return dst
+}
+
+// Tuning returns where the server's rates come from and what they choose.
+func (s *Server) Tuning() TuningInfo {
+	if s.choice == nil {
+		return TuningInfo{Origin: s.kernel()}
+	}
+	info := TuningInfo{Origin: s.choice.Origin()}
+	for _, c := range s.choice.Choices() {
+		info.Choices = append(info.Choices, KernelChoice{Streams: c.Ready, Kernel: c.Name, Lanes: c.Lanes, MBps: c.Rate})
+	}
+	return info
+}
+
+// Calibrate makes now the measurement the server's tuning would make the
+// first time it has a choice (a few milliseconds, once per process and
+// kernel family), so that a program sensitive to latency pays it at start.
+// It does nothing where there is nothing to measure.
+func (s *Server) Calibrate() {
+	if s.choice != nil {
+		s.choice.Prepare(2)
+		s.sumManyCutoff()
+	}
+}
