@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
+	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
 // wholeBatcher hashes the whole short streams of concurrent SumStreams
@@ -85,21 +86,13 @@ func (b *wholeBatcher) combine(me *wholeStream) {
 			copy(w.sum[:], sums[32*i:])
 			w.done, w.msg = true, nil
 			if w != me {
-				signal(w.wake)
+				kernel.Signal(w.wake)
 			}
 			msgs[i], batch[i] = nil, nil
 		}
 	}
 	b.combining = false
 	if len(b.queue) > 0 {
-		signal(b.queue[0].wake) // its worker combines next
-	}
-}
-
-// signal leaves a wake-up token in a worker's channel.
-func signal(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default:
+		kernel.Signal(b.queue[0].wake) // its worker combines next
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
+	"github.com/hashlanes/hashlanes/internal/kernel"
 	"github.com/hashlanes/hashlanes/internal/reference"
 )
 
@@ -113,17 +114,17 @@ func (h *blake3Hasher) MarshalBinary() ([]byte, error) {
 // UnmarshalBinary restores a state saved by MarshalBinary.
 func (h *blake3Hasher) UnmarshalBinary(b []byte) error {
 	if len(b) < len(blake3Magic) || string(b[:len(blake3Magic)]) != blake3Magic {
-		return stateError(BLAKE3, errStateID)
+		return stateError(BLAKE3, kernel.ErrStateID)
 	}
 	b = b[len(blake3Magic):]
 	if len(b) < 8 {
-		return stateError(BLAKE3, errStateSize)
+		return stateError(BLAKE3, kernel.ErrStateSize)
 	}
 	counter := binary.LittleEndian.Uint64(b)
 	b = b[8:]
 	n := bits.OnesCount64(counter)
 	if len(b) < n*32+2 {
-		return stateError(BLAKE3, errStateSize)
+		return stateError(BLAKE3, kernel.ErrStateSize)
 	}
 	subtrees := make([][8]uint32, n)
 	for i := range subtrees {
@@ -138,7 +139,7 @@ func (h *blake3Hasher) UnmarshalBinary(b []byte) error {
 		return stateError(BLAKE3, errStateFields)
 	}
 	if len(b) != last {
-		return stateError(BLAKE3, errStateSize)
+		return stateError(BLAKE3, kernel.ErrStateSize)
 	}
 	if err := h.h.SetState(counter, subtrees, b); err != nil {
 		return stateError(BLAKE3, errStateFields)
@@ -147,8 +148,6 @@ func (h *blake3Hasher) UnmarshalBinary(b []byte) error {
 }
 
 var (
-	errStateID     = errors.New("invalid hash state identifier")
-	errStateSize   = errors.New("invalid hash state size")
 	errStateFields = errors.New("invalid hash state: not one this algorithm's hasher can be in")
 )
 
@@ -156,7 +155,7 @@ var (
 // the module and the algorithm, not the library's package.
 func stateError(a Algorithm, err error) error {
 	msg := err.Error()
-	for _, s := range []error{errStateID, errStateSize} {
+	for _, s := range []error{kernel.ErrStateID, kernel.ErrStateSize} {
 		if strings.HasSuffix(msg, s.Error()) {
 			msg = s.Error()
 		}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"hash"
 	"sync/atomic"
+
+	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
 // Hasher is one stream: a hash.Hash whose whole blocks go through its
@@ -213,10 +215,10 @@ func (h *Hasher[S]) UnmarshalBinary(b []byte) error {
 func (h *Hasher[S]) unmarshal(b []byte) error {
 	sp := h.srv.spec
 	if len(b) < len(sp.Magic) || string(b[:len(sp.Magic)]) != sp.Magic {
-		return errors.New("hashlanes: " + sp.Name + ": " + errStateID.Error())
+		return errors.New("hashlanes: " + sp.Name + ": " + kernel.ErrStateID.Error())
 	}
 	if len(b) != marshaledSize(sp) {
-		return errors.New("hashlanes: " + sp.Name + ": " + errStateSize.Error())
+		return errors.New("hashlanes: " + sp.Name + ": " + kernel.ErrStateSize.Error())
 	}
 	b = sp.ReadState(b[len(sp.Magic):], &h.state)
 	b = b[copy(h.buf[:sp.BlockSize], b):]

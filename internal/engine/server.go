@@ -184,7 +184,7 @@ func (c *combiner[S]) wakeLater(r *request[S]) {
 // wakeAll wakes the writers wakeLater named. s.mu is not held.
 func (c *combiner[S]) wakeAll() {
 	for i := range c.nToWake {
-		signal(c.toWake[i])
+		kernel.Signal(c.toWake[i])
 		c.toWake[i] = nil
 	}
 	c.nToWake = 0
@@ -241,7 +241,7 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 	}
 	if a := s.awaiting; a != nil {
 		s.awaiting = nil
-		signal(a.wake) // made before it waited
+		kernel.Signal(a.wake) // made before it waited
 	}
 	for !r.done {
 		if r.queued && s.combiners < procs {
@@ -385,14 +385,6 @@ func (b *blockCounts) lone() uint64 {
 		n += b.shards[i].lone.Load()
 	}
 	return n
-}
-
-// signal leaves a wake-up token in a writer's channel.
-func signal(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default: // a token is already waiting
-	}
 }
 
 // timedRound runs a round of nb blocks on kernel k over c's lanes

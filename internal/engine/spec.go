@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/binary"
-	"errors"
 	"math/bits"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
@@ -106,8 +105,3 @@ func paddedBlocks(n, lenBytes, blockSize int) int {
 
 // paddedShift is log2 of blockSize, a power of two.
 func paddedShift(blockSize int) uint { return uint(bits.TrailingZeros(uint(blockSize))) }
-
-var (
-	errStateID   = errors.New("invalid hash state identifier")
-	errStateSize = errors.New("invalid hash state size")
-)

@@ -1,0 +1,19 @@
+package kernel
+
+import "errors"
+
+// The errors of restoring a hasher's saved state (UnmarshalBinary), the
+// same from every hasher whatever serves it.
+var (
+	ErrStateID   = errors.New("invalid hash state identifier")
+	ErrStateSize = errors.New("invalid hash state size")
+)
+
+// Signal leaves a wake-up token in a parked goroutine's channel, of
+// capacity one; a token already waiting is enough.
+func Signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
