@@ -47,24 +47,25 @@ type algorithmDef struct {
 }
 
 // algorithmInfo is the one table of the algorithms; servers are built from
-// it (newServer).
+// it (NewServer). The sizes of an algorithm on the engine are its kernel
+// spec's (engineDef).
 var algorithmInfo = [maxAlgorithm]algorithmDef{
-	MD5: {"md5", 16, 64, engineAlgorithm[md5.State]{
-		md5.Spec, md5Family, md5.Singles(), md5.Multis(), md5.Batches()}},
-	SHA1: {"sha1", 20, 64, engineAlgorithm[sha1.State]{
-		sha1.Spec, sha1Family, sha1.Singles(), sha1.Multis(), sha1.Batches()}},
-	SHA224: {"sha224", 28, 64, engineAlgorithm[sha256.State]{
-		sha256.Spec224, sha256Family, sha256.Singles(), sha256.Multis(), sha256.Batches(sha256.Spec224)}},
-	SHA256: {"sha256", 32, 64, engineAlgorithm[sha256.State]{
-		sha256.Spec256, sha256Family, sha256.Singles(), sha256.Multis(), sha256.Batches(sha256.Spec256)}},
-	SHA384: {"sha384", 48, 128, engineAlgorithm[sha512.State]{
-		sha512.Spec384, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec384)}},
-	SHA512: {"sha512", 64, 128, engineAlgorithm[sha512.State]{
-		sha512.Spec512, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec512)}},
-	SHA512_224: {"sha512-224", 28, 128, engineAlgorithm[sha512.State]{
-		sha512.Spec512_224, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec512_224)}},
-	SHA512_256: {"sha512-256", 32, 128, engineAlgorithm[sha512.State]{
-		sha512.Spec512_256, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec512_256)}},
+	MD5: engineDef("md5", engineAlgorithm[md5.State]{
+		md5.Spec, md5Family, md5.Singles(), md5.Multis(), md5.Batches()}),
+	SHA1: engineDef("sha1", engineAlgorithm[sha1.State]{
+		sha1.Spec, sha1Family, sha1.Singles(), sha1.Multis(), sha1.Batches()}),
+	SHA224: engineDef("sha224", engineAlgorithm[sha256.State]{
+		sha256.Spec224, sha256Family, sha256.Singles(), sha256.Multis(), sha256.Batches(sha256.Spec224)}),
+	SHA256: engineDef("sha256", engineAlgorithm[sha256.State]{
+		sha256.Spec256, sha256Family, sha256.Singles(), sha256.Multis(), sha256.Batches(sha256.Spec256)}),
+	SHA384: engineDef("sha384", engineAlgorithm[sha512.State]{
+		sha512.Spec384, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec384)}),
+	SHA512: engineDef("sha512", engineAlgorithm[sha512.State]{
+		sha512.Spec512, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec512)}),
+	SHA512_224: engineDef("sha512-224", engineAlgorithm[sha512.State]{
+		sha512.Spec512_224, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec512_224)}),
+	SHA512_256: engineDef("sha512-256", engineAlgorithm[sha512.State]{
+		sha512.Spec512_256, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec512_256)}),
 	SHA3_224: {name: "sha3-224", size: 28, blockSize: 144},
 	SHA3_256: {name: "sha3-256", size: 32, blockSize: 136},
 	SHA3_384: {name: "sha3-384", size: 48, blockSize: 104},
@@ -72,6 +73,12 @@ var algorithmInfo = [maxAlgorithm]algorithmDef{
 	BLAKE2b:  {name: "blake2b", size: 64, blockSize: 128},
 	BLAKE2s:  {name: "blake2s", size: 32, blockSize: 64},
 	BLAKE3:   {name: "blake3", size: 32, blockSize: 64},
+}
+
+// engineDef is the row of an algorithm on the engine, its sizes its
+// spec's.
+func engineDef[S any](name string, e engineAlgorithm[S]) algorithmDef {
+	return algorithmDef{name: name, size: e.spec.Size, blockSize: e.spec.BlockSize, engine: e}
 }
 
 // Algorithms lists every algorithm, in the order of the constants.
