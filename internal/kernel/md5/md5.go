@@ -1,12 +1,17 @@
 // Package md5 holds the MD5 block functions: a pure-Go reference for one
-// stream and for lanes, and on amd64 scalar kernels for one stream and for
-// two interleaved, plus AVX2 and AVX-512 kernels that hash 16 or 32 streams
-// at once.
+// stream and for lanes; on amd64 scalar kernels for one stream and for two
+// interleaved, plus AVX2 and AVX-512 kernels that hash 16 or 32 streams at
+// once; on arm64 NEON kernels for 4 to 16 streams.
 package md5
 
 import (
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
+
+// The arm64 kernels' generator writes Plan 9 text itself (avo writes amd64
+// only); the directive is here, in a file every GOARCH builds, so that go
+// generate on any machine writes them.
+//go:generate go run -C ../_asm ./md5neon -out ../md5/md5block_arm64.s -go ../md5/md5block_lanes_arm64.go
 
 const (
 	BlockSize = 64

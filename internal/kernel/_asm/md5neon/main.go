@@ -1,0 +1,264 @@
+// Command md5neon generates the arm64 MD5 lane kernels of
+// internal/kernel/md5: 4, 8, 12 and 16 lanes, in groups of four lanes to a
+// 128-bit NEON register, the groups' steps interleaved. avo writes amd64
+// only, so this program writes the Plan 9 arm64 text itself, in the
+// assembler's own NEON mnemonics (no WORD encodings).
+//
+// One group's 64 dependent steps are bound by their chain (about ten
+// cycles a step on a Neoverse core); interleaving groups fills the vector
+// pipes until they are the bound (docs/figures.md, "MD5 on arm64").
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"log"
+	"math"
+	"os"
+	"strings"
+)
+
+// laneCounts are the kernels generated: lanes, four to a group.
+var laneCounts = []int{4, 8, 12, 16}
+
+// scratchWords is what a kernel call needs of its caller's scratch per
+// group: the transposed message (16 vectors) and the chaining value saved
+// for the block's final additions (4 vectors), 4 words a vector.
+const scratchWords = (16 + 4) * 4
+
+// Registers. V0-V15 hold the groups' chaining values (group g's a, b, c,
+// d in V4g..V4g+3 at the start of a block), V16-V27 three temporaries a
+// group, V28 the step's constant, V29 all ones.
+const (
+	vK    = 28
+	vOnes = 29
+)
+
+// lanePtr is the register of lane i's message pointer: R4-R17 and R19-R20
+// (R18 is the platform's).
+func lanePtr(i int) string {
+	if i < 14 {
+		return fmt.Sprintf("R%d", 4+i)
+	}
+	return fmt.Sprintf("R%d", 19+i-14)
+}
+
+// md5K is the step constants, floor(abs(sin(i+1)) * 2^32) (RFC 1321, 3.4).
+func md5K() (k [64]uint32) {
+	for i := range k {
+		k[i] = uint32(math.Floor(math.Abs(math.Sin(float64(i+1))) * (1 << 32)))
+	}
+	return k
+}
+
+// md5Shifts are the rotation amounts by round and step within a round.
+var md5Shifts = [4][4]int{{7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 16, 23}, {6, 10, 15, 21}}
+
+// messageIndex is the message word step i adds.
+func messageIndex(i int) int {
+	switch i / 16 {
+	case 0:
+		return i
+	case 1:
+		return (5*i + 1) % 16
+	case 2:
+		return (3*i + 5) % 16
+	}
+	return (7 * i) % 16
+}
+
+type asm struct{ b bytes.Buffer }
+
+func (a *asm) op(format string, args ...any) { fmt.Fprintf(&a.b, "\t"+format+"\n", args...) }
+func (a *asm) label(l string)                { fmt.Fprintf(&a.b, "%s:\n", l) }
+func (a *asm) comment(format string, args ...any) {
+	fmt.Fprintf(&a.b, "\t// "+format+"\n", args...)
+}
+
+func v(n int) string  { return fmt.Sprintf("V%d", n) }
+func s4(n int) string { return v(n) + ".S4" }
+func b16(n int) string {
+	return v(n) + ".B16"
+}
+func d2(n int) string { return v(n) + ".D2" }
+func f(n int) string  { return fmt.Sprintf("F%d", n) }
+
+// msgOff and savedOff are the scratch offsets of group g's message word w
+// and of its saved chaining word w.
+func msgOff(g, w int) int           { return (g*16 + w) * 16 }
+func savedOff(g, w, groups int) int { return (groups*16 + g*4 + w) * 16 }
+
+// kernel writes blockNEONx<lanes>.
+func kernel(a *asm, lanes int) {
+	groups := lanes / 4
+	name := fmt.Sprintf("blockNEONx%d", lanes)
+	fmt.Fprintf(&a.b, "\n// func %s(s *[4][%d]uint32, ptrs *[%d]*byte, nblocks int, scratch *[%d]uint32)\n", name, lanes, lanes, groups*scratchWords)
+	fmt.Fprintf(&a.b, "TEXT ·%s(SB), NOSPLIT, $0-32\n", name)
+	a.op("MOVD s+0(FP), R0")
+	a.op("MOVD ptrs+8(FP), R1")
+	a.op("MOVD nblocks+16(FP), R2")
+	a.op("MOVD scratch+24(FP), R3")
+	a.op("CBZ R2, %s_done", name)
+	for i := range lanes {
+		a.op("MOVD %d(R1), %s", 8*i, lanePtr(i))
+	}
+	a.comment("The chaining values: row w of s holds word w of every lane.")
+	for g := range groups {
+		for w := range 4 {
+			a.op("FMOVQ %d(R0), %s", (w*lanes+4*g)*4, f(4*g+w))
+		}
+	}
+	a.op("MOVD $-1, R23")
+	a.op("VDUP R23, %s", s4(vOnes))
+	a.label(name + "_block")
+	// The message: 16 bytes of each of a group's four lanes at a time,
+	// transposed into words w..w+3 of the four lanes.
+	for g := range groups {
+		for q := range 4 {
+			for l := range 4 {
+				a.op("VLD1.P 16(%s), [%s]", lanePtr(4*g+l), s4(16+l))
+			}
+			a.op("VTRN1 %s, %s, %s", s4(17), s4(16), s4(20))
+			a.op("VTRN2 %s, %s, %s", s4(17), s4(16), s4(21))
+			a.op("VTRN1 %s, %s, %s", s4(19), s4(18), s4(22))
+			a.op("VTRN2 %s, %s, %s", s4(19), s4(18), s4(23))
+			a.op("VTRN1 %s, %s, %s", d2(22), d2(20), d2(24))
+			a.op("VTRN1 %s, %s, %s", d2(23), d2(21), d2(25))
+			a.op("VTRN2 %s, %s, %s", d2(22), d2(20), d2(26))
+			a.op("VTRN2 %s, %s, %s", d2(23), d2(21), d2(27))
+			for w := range 4 {
+				a.op("FMOVQ %s, %d(R3)", f(24+w), msgOff(g, 4*q+w))
+			}
+		}
+		for w := range 4 {
+			a.op("FMOVQ %s, %d(R3)", f(4*g+w), savedOff(g, w, groups))
+		}
+	}
+	k := md5K()
+	regs := make([][4]int, groups) // a, b, c, d of each group
+	for g := range regs {
+		regs[g] = [4]int{4 * g, 4*g + 1, 4*g + 2, 4*g + 3}
+	}
+	for i := range 64 {
+		round := i / 16
+		sh := md5Shifts[round][i%4]
+		a.comment("step %d", i)
+		a.op("MOVD $0x%08x, R23", k[i])
+		a.op("VDUP R23, %s", s4(vK))
+		for g := range groups {
+			ra, rb, rc, rd := regs[g][0], regs[g][1], regs[g][2], regs[g][3]
+			tm, tf, tr := 16+3*g, 17+3*g, 18+3*g
+			a.op("FMOVQ %d(R3), %s", msgOff(g, messageIndex(i)), f(tm))
+			switch round {
+			case 0: // F = d ^ (b & (c ^ d))
+				a.op("VEOR %s, %s, %s", b16(rd), b16(rc), b16(tf))
+				a.op("VAND %s, %s, %s", b16(rb), b16(tf), b16(tf))
+				a.op("VEOR %s, %s, %s", b16(rd), b16(tf), b16(tf))
+			case 1: // G = c ^ (d & (b ^ c))
+				a.op("VEOR %s, %s, %s", b16(rc), b16(rb), b16(tf))
+				a.op("VAND %s, %s, %s", b16(rd), b16(tf), b16(tf))
+				a.op("VEOR %s, %s, %s", b16(rc), b16(tf), b16(tf))
+			case 2: // H = b ^ c ^ d
+				a.op("VEOR %s, %s, %s", b16(rc), b16(rb), b16(tf))
+				a.op("VEOR %s, %s, %s", b16(rd), b16(tf), b16(tf))
+			case 3: // I = c ^ (b | ^d)
+				a.op("VEOR %s, %s, %s", b16(vOnes), b16(rd), b16(tf))
+				a.op("VORR %s, %s, %s", b16(rb), b16(tf), b16(tf))
+				a.op("VEOR %s, %s, %s", b16(rc), b16(tf), b16(tf))
+			}
+			a.op("VADD %s, %s, %s", s4(tm), s4(ra), s4(ra))
+			a.op("VADD %s, %s, %s", s4(vK), s4(ra), s4(ra))
+			a.op("VADD %s, %s, %s", s4(tf), s4(ra), s4(ra))
+			a.op("VSHL $%d, %s, %s", sh, s4(ra), s4(tr))
+			a.op("VSRI $%d, %s, %s", 32-sh, s4(ra), s4(tr))
+			a.op("VADD %s, %s, %s", s4(rb), s4(tr), s4(ra))
+			regs[g] = [4]int{rd, ra, rb, rc}
+		}
+	}
+	a.comment("The block's final additions.")
+	for g := range groups {
+		for w := range 4 {
+			a.op("FMOVQ %d(R3), %s", savedOff(g, w, groups), f(16+w))
+			a.op("VADD %s, %s, %s", s4(16+w), s4(regs[g][w]), s4(regs[g][w]))
+		}
+	}
+	a.op("SUBS $1, R2, R2")
+	a.op("BNE %s_block", name)
+	for g := range groups {
+		for w := range 4 {
+			a.op("FMOVQ %s, %d(R0)", f(regs[g][w]), (w*lanes+4*g)*4)
+		}
+	}
+	a.label(name + "_done")
+	a.op("RET")
+}
+
+// goSide writes the kernels' declarations, the wrappers of the engine's
+// signature and the package's list.
+func goSide(w *bytes.Buffer) {
+	w.WriteString(`// Code generated by go generate in internal/kernel/md5 (internal/kernel/_asm/md5neon). DO NOT EDIT.
+
+//go:build arm64 && !purego
+
+package md5
+
+import (
+	"unsafe"
+
+	"github.com/hashlanes/hashlanes/internal/cpu"
+	"github.com/hashlanes/hashlanes/internal/kernel"
+)
+
+// laneKernels lists the generated NEON kernels: groups of four lanes, one
+// to a 128-bit register, their steps interleaved.
+var laneKernels = []kernel.Multi[State]{
+`)
+	for _, n := range laneCounts {
+		fmt.Fprintf(w, "\t{Name: \"neonx%d\", Level: cpu.Generic, Lanes: %d, Fn: blocksNEONx%d},\n", n, n, n)
+	}
+	w.WriteString("}\n")
+	for _, n := range laneCounts {
+		groups := n / 4
+		fmt.Fprintf(w, `
+// blockNEONx%[1]d hashes nblocks blocks of %[1]d lanes, s word-major; scratch
+// holds the transposed message and the saved chaining values.
+//
+//go:noescape
+func blockNEONx%[1]d(s *[4][%[1]d]uint32, ptrs *[%[1]d]*byte, nblocks int, scratch *[%[2]d]uint32)
+
+// blocksNEONx%[1]d runs blockNEONx%[1]d on lanes 0..%[3]d: 4 words of each lane's state, word-major.
+func blocksNEONx%[1]d(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	var ls [4][%[1]d]uint32
+	var p [%[1]d]*byte
+	var scratch [%[2]d]uint32
+	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], %[4]d), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
+		blockNEONx%[1]d(&ls, &p, nblocks, &scratch)
+		kernel.FromLanes32(unsafe.Slice(&ls[0][0], %[4]d), %[1]d, states, mask)
+	}
+}
+`, n, groups*scratchWords, n-1, 4*n)
+	}
+}
+
+func main() {
+	out := flag.String("out", "", "the assembly file to write")
+	goOut := flag.String("go", "", "the Go declarations and wrappers to write")
+	flag.Parse()
+	if *out == "" || *goOut == "" {
+		log.Fatal("usage: md5neon -out FILE.s -go FILE.go")
+	}
+	var a asm
+	a.b.WriteString("// Code generated by go generate in internal/kernel/md5 (internal/kernel/_asm/md5neon). DO NOT EDIT.\n\n//go:build arm64 && !purego\n\n#include \"textflag.h\"\n")
+	for _, n := range laneCounts {
+		kernel(&a, n)
+	}
+	var g bytes.Buffer
+	goSide(&g)
+	if err := os.WriteFile(*out, a.b.Bytes(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(*goOut, []byte(strings.TrimLeft(g.String(), "\n")), 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
