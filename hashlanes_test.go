@@ -195,6 +195,9 @@ func TestLanesAreUsed(t *testing.T) {
 	// On a prior's table the choice does not move: the lanes carry the
 	// streams, and with more streams than lanes rounds run mostly full.
 	t.Run("table", func(t *testing.T) {
+		if runtime.GOARCH != "amd64" {
+			t.Skip("the priors are amd64's: their tables rate no kernel of " + runtime.GOARCH)
+		}
 		forEachLaneAlgorithm(t, func(t *testing.T, a Algorithm, s *Server) {
 			st := run(t, s)
 			if total := st.MultiBlocks + st.SingleBlocks; st.MultiBlocks < total*3/4 {
@@ -564,17 +567,21 @@ func TestReferenceServers(t *testing.T) {
 			}
 			continue
 		}
-		want := map[Algorithm]string{
+		want, ok := map[Algorithm]string{
 			SHA3_224: "crypto/sha3", SHA3_256: "crypto/sha3", SHA3_384: "crypto/sha3", SHA3_512: "crypto/sha3",
 			BLAKE2b: "golang.org/x/crypto/blake2b", BLAKE2s: "golang.org/x/crypto/blake2s",
 			BLAKE3: blake3tree.Kernels(), // its own hasher, on the process's kernels
 		}[a]
+		if !ok { // an engine algorithm with no kernels for this GOARCH yet
+			want = reference.ID(a).Package()
+		}
 		if !s.Reference() || s.Kernel() != want {
 			t.Errorf("%v: Reference() = %v, Kernel() = %q, want true, %q", a, s.Reference(), s.Kernel(), want)
 		}
 	}
-	if len(onEngine) != 8 {
-		t.Errorf("%d algorithms on the engine, want MD5, SHA-1 and the six SHA-2", len(onEngine))
+	// amd64 runs MD5, SHA-1 and the six SHA-2 on the engine, arm64 MD5.
+	if want := map[string]int{"amd64": 8, "arm64": 1}[runtime.GOARCH]; len(onEngine) != want {
+		t.Errorf("%d algorithms on the engine (%v), want %d on %s", len(onEngine), onEngine, want, runtime.GOARCH)
 	}
 }
 

@@ -15,12 +15,15 @@ func TuningEnvError() error { return tuning.EnvErr }
 // the mode (HASHLANES_TUNING), the prior for this CPU, and the wisdom file
 // (used, absent, or ignored and why).
 func Tuning() string {
-	prior, exact := md5Family.Prior()
-	p := prior.Name
-	if !exact {
-		p += " (nearest)"
+	var s string
+	switch prior, exact := md5Family.Prior(); {
+	case prior == nil:
+		s = fmt.Sprintf("mode %s; %s", tuning.EnvMode, tuning.NoPrior())
+	case exact:
+		s = fmt.Sprintf("mode %s; prior %s", tuning.EnvMode, prior.Name)
+	default:
+		s = fmt.Sprintf("mode %s; prior %s (nearest)", tuning.EnvMode, prior.Name)
 	}
-	s := fmt.Sprintf("mode %s; prior %s", tuning.EnvMode, p)
 	if tuning.EnvMode.Kind == tuning.ModeTable || tuning.EnvMode.Kind == tuning.ModeMeasure {
 		return s
 	}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
 	"lukechampine.com/blake3"
 )
 
@@ -139,6 +140,9 @@ func TestSumFile(t *testing.T) {
 // TestSumFileShrunk: a file cut short while it is mapped is an error, not
 // a crash.
 func TestSumFileShrunk(t *testing.T) {
+	if cputest.Emulated() {
+		t.Skip("a user-mode emulator reports the fault as a nil dereference, with no address to recover by")
+	}
 	name := filepath.Join(t.TempDir(), "f")
 	if err := os.WriteFile(name, make([]byte, 2*window), 0o644); err != nil {
 		t.Fatal(err)

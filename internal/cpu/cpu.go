@@ -108,6 +108,21 @@ func Supports(l Level) bool { return l <= Detected }
 // Features lists the instruction-set extensions the kernels care about, for
 // reports ("avx2 avx512f avx512bw avx512vl bmi2 sha").
 func Features() []string {
+	if runtime.GOARCH == "arm64" {
+		a := &cpu.ARM64
+		var f []string
+		for _, c := range []struct {
+			has  bool
+			name string
+		}{
+			{a.HasASIMD, "asimd"}, {a.HasSHA1, "sha1"}, {a.HasSHA2, "sha2"}, {a.HasSHA512, "sha512"}, {a.HasSVE, "sve"},
+		} {
+			if c.has {
+				f = append(f, c.name)
+			}
+		}
+		return f
+	}
 	if runtime.GOARCH != "amd64" {
 		return nil
 	}

@@ -6,6 +6,7 @@ package tuning
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -101,6 +102,9 @@ func (f *Family) priorFor(name string) (*Wisdom, bool) {
 }
 
 func priorOrigin(p *Wisdom, exact bool) string {
+	if p == nil {
+		return NoPrior()
+	}
 	if exact {
 		return "prior " + p.Name
 	}
@@ -203,3 +207,6 @@ func (f *Family) Prior() (*Wisdom, bool) {
 	f.begin()
 	return f.prior, f.exact
 }
+
+// NoPrior says that this architecture has no prior.
+func NoPrior() string { return "no prior for " + runtime.GOARCH + " (rates measured on first use)" }

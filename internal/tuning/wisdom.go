@@ -132,8 +132,12 @@ func (m *Match) matchesAll(c CPU, detected cpu.Level) bool {
 	return true
 }
 
-// rates returns the prior's rates of a family; none if it has none.
+// rates returns the prior's rates of a family; none if it has none, or
+// if there is no prior (w nil).
 func (w *Wisdom) rates(family string) *Rates {
+	if w == nil {
+		return &Rates{}
+	}
 	if r := w.Families[family]; r != nil {
 		return r
 	}
@@ -167,7 +171,17 @@ func priorNamed(name string) (*Wisdom, bool) {
 
 // priorForCPU returns this CPU's prior and true, or the nearest by
 // instruction set and false.
-func priorForCPU() (*Wisdom, bool) { return priorFor(ThisCPU(), cpu.Detected) }
+func priorForCPU() (*Wisdom, bool) {
+	if runtime.GOARCH != priorArch {
+		return nil, false
+	}
+	return priorFor(ThisCPU(), cpu.Detected)
+}
+
+// priorArch is the architecture the priors were measured on: elsewhere a
+// process starts with no rates, its lone streams on the single-stream
+// kernel, and measures the kernels the first time it has a choice.
+const priorArch = "amd64"
 
 func priorFor(c CPU, detected cpu.Level) (*Wisdom, bool) {
 	ps := priors()

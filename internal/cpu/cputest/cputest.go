@@ -6,6 +6,7 @@ package cputest
 
 import (
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -53,4 +54,17 @@ func RequireFlag(t testing.TB, have bool, name string) {
 	}
 	required(t, name)
 	t.Skipf("this CPU lacks %s", name)
+}
+
+// Emulated reports whether the tests run under a user-mode emulator
+// (qemu-aarch64-static on an x86 machine, as scripts/test runs the arm64
+// suite): /proc/cpuinfo then describes the host, not the GOARCH the test
+// binary was built for. Faults and child processes behave otherwise there.
+func Emulated() bool {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return false
+	}
+	x86 := strings.Contains(string(b), "vendor_id")
+	return x86 != (runtime.GOARCH == "amd64" || runtime.GOARCH == "386")
 }
