@@ -2,7 +2,10 @@ module github.com/hashlanes/hashlanes/internal/kernel/_asm
 
 go 1.26.0
 
-require github.com/mmcloughlin/avo v0.5.0
+require (
+	github.com/mmcloughlin/avo v0.5.0
+	golang.org/x/arch v0.33.0
+)
 
 require golang.org/x/sync v0.23.0 // indirect
 

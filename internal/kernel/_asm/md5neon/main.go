@@ -2,7 +2,8 @@
 // internal/kernel/md5: 4, 8, 12 and 16 lanes, in groups of four lanes to a
 // 128-bit NEON register, the groups' steps interleaved. avo writes amd64
 // only, so this program writes the Plan 9 arm64 text itself, in the
-// assembler's own NEON mnemonics (no WORD encodings).
+// assembler's own NEON mnemonics but for ORN, which it lacks: that one is
+// a WORD, its encoding checked against x/arch's disassembler.
 //
 // One group's 64 dependent steps are bound by their chain (about ten
 // cycles a step on a Neoverse core); interleaving groups fills the vector
@@ -29,11 +30,8 @@ const scratchWords = (16 + 4) * 4
 
 // Registers. V0-V15 hold the groups' chaining values (group g's a, b, c,
 // d in V4g..V4g+3 at the start of a block), V16-V27 three temporaries a
-// group, V28 the step's constant, V29 all ones.
-const (
-	vK    = 28
-	vOnes = 29
-)
+// group, V28 the step's constant.
+const vK = 28
 
 // lanePtr is the register of lane i's message pointer: R4-R17 and R19-R20
 // (R18 is the platform's).
@@ -66,6 +64,17 @@ func messageIndex(i int) int {
 		return (3*i + 5) % 16
 	}
 	return (7 * i) % 16
+}
+
+// encodeORN is ORN Vd.16B, Vn.16B, Vm.16B (Vd = Vn | ^Vm), which Go's
+// assembler has no mnemonic for.
+func encodeORN(d, n, m int) uint32 {
+	return 0x4ee01c00 | uint32(m)<<16 | uint32(n)<<5 | uint32(d)
+}
+
+// orn is the instruction text of encodeORN.
+func orn(d, n, m int) string {
+	return fmt.Sprintf("WORD $0x%08x // ORN V%d.B16, V%d.B16, V%d.B16", encodeORN(d, n, m), d, n, m)
 }
 
 type asm struct{ b bytes.Buffer }
@@ -109,8 +118,6 @@ func kernel(a *asm, lanes int) {
 			a.op("FMOVQ %d(R0), %s", (w*lanes+4*g)*4, f(4*g+w))
 		}
 	}
-	a.op("MOVD $-1, R23")
-	a.op("VDUP R23, %s", s4(vOnes))
 	a.label(name + "_block")
 	// The message: 16 bytes of each of a group's four lanes at a time,
 	// transposed into words w..w+3 of the four lanes.
@@ -150,25 +157,25 @@ func kernel(a *asm, lanes int) {
 			ra, rb, rc, rd := regs[g][0], regs[g][1], regs[g][2], regs[g][3]
 			tm, tf, tr := 16+3*g, 17+3*g, 18+3*g
 			a.op("FMOVQ %d(R3), %s", msgOff(g, messageIndex(i)), f(tm))
+			// Two vector operations each: a step's b, c and d all live
+			// on, so a bit select works on a copy.
 			switch round {
-			case 0: // F = d ^ (b & (c ^ d))
-				a.op("VEOR %s, %s, %s", b16(rd), b16(rc), b16(tf))
-				a.op("VAND %s, %s, %s", b16(rb), b16(tf), b16(tf))
-				a.op("VEOR %s, %s, %s", b16(rd), b16(tf), b16(tf))
-			case 1: // G = c ^ (d & (b ^ c))
-				a.op("VEOR %s, %s, %s", b16(rc), b16(rb), b16(tf))
-				a.op("VAND %s, %s, %s", b16(rd), b16(tf), b16(tf))
-				a.op("VEOR %s, %s, %s", b16(rc), b16(tf), b16(tf))
+			case 0: // F: c where b, else d
+				a.op("VORR %s, %s, %s", b16(rd), b16(rd), b16(tf))
+				a.op("VBIT %s, %s, %s", b16(rb), b16(rc), b16(tf))
+			case 1: // G: b where d, else c
+				a.op("VORR %s, %s, %s", b16(rc), b16(rc), b16(tf))
+				a.op("VBIT %s, %s, %s", b16(rd), b16(rb), b16(tf))
 			case 2: // H = b ^ c ^ d
 				a.op("VEOR %s, %s, %s", b16(rc), b16(rb), b16(tf))
 				a.op("VEOR %s, %s, %s", b16(rd), b16(tf), b16(tf))
 			case 3: // I = c ^ (b | ^d)
-				a.op("VEOR %s, %s, %s", b16(vOnes), b16(rd), b16(tf))
-				a.op("VORR %s, %s, %s", b16(rb), b16(tf), b16(tf))
+				a.op("%s", orn(tf, rb, rd))
 				a.op("VEOR %s, %s, %s", b16(rc), b16(tf), b16(tf))
 			}
+			// M+K does not wait for a, which shortens a step's chain.
+			a.op("VADD %s, %s, %s", s4(vK), s4(tm), s4(tm))
 			a.op("VADD %s, %s, %s", s4(tm), s4(ra), s4(ra))
-			a.op("VADD %s, %s, %s", s4(vK), s4(ra), s4(ra))
 			a.op("VADD %s, %s, %s", s4(tf), s4(ra), s4(ra))
 			a.op("VSHL $%d, %s, %s", sh, s4(ra), s4(tr))
 			a.op("VSRI $%d, %s, %s", 32-sh, s4(ra), s4(tr))
