@@ -15,9 +15,10 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"math"
 	"os"
 	"strings"
+
+	"github.com/hashlanes/hashlanes/internal/kernel/md5/rounds"
 )
 
 // laneCounts are the kernels generated: lanes, four to a group.
@@ -40,30 +41,6 @@ func lanePtr(i int) string {
 		return fmt.Sprintf("R%d", 4+i)
 	}
 	return fmt.Sprintf("R%d", 19+i-14)
-}
-
-// md5K is the step constants, floor(abs(sin(i+1)) * 2^32) (RFC 1321, 3.4).
-func md5K() (k [64]uint32) {
-	for i := range k {
-		k[i] = uint32(math.Floor(math.Abs(math.Sin(float64(i+1))) * (1 << 32)))
-	}
-	return k
-}
-
-// md5Shifts are the rotation amounts by round and step within a round.
-var md5Shifts = [4][4]int{{7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 16, 23}, {6, 10, 15, 21}}
-
-// messageIndex is the message word step i adds.
-func messageIndex(i int) int {
-	switch i / 16 {
-	case 0:
-		return i
-	case 1:
-		return (5*i + 1) % 16
-	case 2:
-		return (3*i + 5) % 16
-	}
-	return (7 * i) % 16
 }
 
 // encodeORN is ORN Vd.16B, Vn.16B, Vm.16B (Vd = Vn | ^Vm), which Go's
@@ -142,21 +119,20 @@ func kernel(a *asm, lanes int) {
 			a.op("FMOVQ %s, %d(R3)", f(4*g+w), savedOff(g, w, groups))
 		}
 	}
-	k := md5K()
 	regs := make([][4]int, groups) // a, b, c, d of each group
 	for g := range regs {
 		regs[g] = [4]int{4 * g, 4*g + 1, 4*g + 2, 4*g + 3}
 	}
 	for i := range 64 {
 		round := i / 16
-		sh := md5Shifts[round][i%4]
+		sh := rounds.Shift[round][i%4]
 		a.comment("step %d", i)
-		a.op("MOVD $0x%08x, R23", k[i])
+		a.op("MOVD $0x%08x, R23", rounds.K[i])
 		a.op("VDUP R23, %s", s4(vK))
 		for g := range groups {
 			ra, rb, rc, rd := regs[g][0], regs[g][1], regs[g][2], regs[g][3]
 			tm, tf, tr := 16+3*g, 17+3*g, 18+3*g
-			a.op("FMOVQ %d(R3), %s", msgOff(g, messageIndex(i)), f(tm))
+			a.op("FMOVQ %d(R3), %s", msgOff(g, rounds.Word(i)), f(tm))
 			// Two vector operations each: a step's b, c and d all live
 			// on, so a bit select works on a copy.
 			switch round {
