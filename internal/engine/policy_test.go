@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"testing"
+	"time"
+
+	"github.com/hashlanes/hashlanes/internal/kernel"
+	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
+)
+
+// TestPolicyDecisions pins the combine's decisions on states set by hand,
+// no goroutine running: when a round yields for company and how, when a
+// lone combiner waits, and when it hands streams to another P.
+func TestPolicyDecisions(t *testing.T) {
+	s := nullServer(kernel.Multi[sha256k.State]{Name: "alike16", Lanes: 16}, lanesFrom2)
+	s.combiners = 1
+
+	// companyYields: no sign of company, no yield; company lately,
+	// maxYields, capped at one P only; a probe yields uncapped unless
+	// probes are backing off.
+	for _, c := range []struct {
+		lastBusy, queued, procs, n int
+		probe, paused              bool
+		yields                     int
+		capped, probed             bool
+	}{
+		{lastBusy: 1, procs: 1, n: 32 << 10, capped: true},
+		{lastBusy: 4, procs: 1, n: 32 << 10, yields: maxYields, capped: true},
+		{lastBusy: 4, procs: 2, n: 32 << 10, yields: maxYields},
+		{lastBusy: 1, queued: 1, procs: 1, n: 1 << 10, yields: maxYields, capped: true},
+		{lastBusy: 1, procs: 1, n: 32 << 10, probe: true, yields: maxYields, probed: true},
+		{lastBusy: 1, procs: 1, n: 32 << 10, probe: true, paused: true, capped: true},
+		{lastBusy: 1, procs: 2, n: 32 << 10, probe: true, yields: maxYields},
+	} {
+		s.lastBusy, s.queued = c.lastBusy, c.queued
+		s.probeAfter.Store(0)
+		if c.paused {
+			s.probeAfter.Store(int64(time.Since(s.epoch) + time.Hour))
+		}
+		y, capped, probed := s.companyYields(c.procs, c.n, c.probe)
+		if y != c.yields || capped != c.capped || probed != c.probed {
+			t.Errorf("%+v: companyYields = %d, %v, %v", c, y, capped, probed)
+		}
+	}
+	s.lastBusy, s.queued = 1, 0
+
+	// mayAwait: only after a switch of writers, recent; while a pause
+	// lasts, it lets awaitSkips chances go between reads of the clock.
+	s.switched, s.rounds, s.lastSwitch, s.awaitSkip, s.awaitAfter = false, 10, 9, 0, 0
+	if ok, _ := s.mayAwait(); ok {
+		t.Error("a wait with no switch of writers yet")
+	}
+	s.switched = true
+	if ok, skip := s.mayAwait(); !ok || skip != 0 {
+		t.Errorf("no wait after a recent switch: %v, %d", ok, skip)
+	}
+	s.rounds = s.lastSwitch + awaitRecentRounds + 1
+	if ok, _ := s.mayAwait(); ok {
+		t.Error("a wait long after the last switch")
+	}
+	s.rounds, s.awaitAfter = s.lastSwitch+1, time.Since(s.epoch)+time.Hour
+	if ok, skip := s.mayAwait(); ok || skip != awaitSkips {
+		t.Errorf("during a pause: %v, %d, want false, %d", ok, skip, awaitSkips)
+	}
+	s.awaitSkip = 3
+	if ok, skip := s.mayAwait(); ok || skip != 2 {
+		t.Errorf("skipping: %v, %d, want false, 2", ok, skip)
+	}
+
+	// awaitsCompany: alone, at one P, with a long enough write.
+	for _, c := range []struct {
+		procs, busy, n int
+		want           bool
+	}{{1, 1, awaitMinBytes, true}, {1, 1, awaitMinBytes - 1, false}, {2, 1, awaitMinBytes, false}, {1, 2, awaitMinBytes, false}} {
+		if got := awaitsCompany(c.procs, c.busy, c.n); got != c.want {
+			t.Errorf("awaitsCompany(%d, %d, %d) = %v", c.procs, c.busy, c.n, got)
+		}
+	}
+
+	// offloadKeep: not while anything is queued or every P combines.
+	c := &combiner[sha256k.State]{busy: 16}
+	s.queued, s.combiners = 1, 1
+	if _, ok := s.offloadKeep(c, 2); ok {
+		t.Error("an offload with requests queued")
+	}
+	s.queued, s.combiners = 0, 2
+	if _, ok := s.offloadKeep(c, 2); ok {
+		t.Error("an offload with every P combining")
+	}
+}
