@@ -1,6 +1,7 @@
 package hashlanes
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
@@ -46,6 +47,9 @@ var (
 // to move its table here. The choice depends on the priors, not on this
 // CPU, so every table is checked on any CPU with SHA-NI.
 func TestKernelChoice(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the priors and the kernels they rate are amd64's")
+	}
 	cputest.RequireFeatures(t, cpu.SHA) // the SHA-1 and SHA-256 tables assume SHA-NI
 	type span struct {
 		upTo   int // the last ready count the kernel takes
@@ -106,6 +110,9 @@ func TestKernelChoice(t *testing.T) {
 // prior is never run on it: Zen 4's rates leave out the four-stream
 // SHA-NI kernels and the ZMM lanes, which were not measured on it.
 func TestUnmeasuredKernelsLeftOut(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the priors and the kernels they rate are amd64's")
+	}
 	cputest.RequireFeatures(t, cpu.SHA)
 	for b := 1; b <= tuning.MaxReady; b++ {
 		for _, c := range []struct {

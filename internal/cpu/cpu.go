@@ -80,7 +80,10 @@ func fromEnv(v string) (Level, error) {
 type Feature uint
 
 const (
-	SHA Feature = 1 << iota // SHA-NI: SHA1RNDS4, SHA256RNDS2 and their message helpers
+	// SHA is the SHA extensions: on amd64 SHA-NI (SHA1RNDS4, SHA256RNDS2
+	// and their message helpers), on arm64 the SHA-1 and SHA-256
+	// instructions of the crypto extensions (SHA1C..., SHA256H...).
+	SHA Feature = 1 << iota
 )
 
 // Has reports whether this CPU has every feature in f. With HASHLANES_CPU
@@ -96,8 +99,17 @@ func (f Feature) String() string {
 
 var available = func() Feature {
 	var f Feature
-	if Active > Generic && hasSHA() {
-		f |= SHA
+	switch runtime.GOARCH {
+	case "amd64":
+		if Active > Generic && hasSHA() {
+			f |= SHA
+		}
+	case "arm64":
+		// arm64 has one level; HASHLANES_CPU=generic turns the
+		// extensions off there too.
+		if cpu.ARM64.HasSHA1 && cpu.ARM64.HasSHA2 && !strings.EqualFold(os.Getenv("HASHLANES_CPU"), "generic") {
+			f |= SHA
+		}
 	}
 	return f
 }()

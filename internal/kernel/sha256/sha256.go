@@ -1,12 +1,18 @@
 // Package sha256 holds the SHA-256 (and SHA-224) block functions: a pure-Go
-// reference for one stream and for lanes, and on amd64 a SHA-NI kernel for
-// a lone stream and lane kernels that hash 8 streams at once with AVX2 or
-// 16 with AVX-512.
+// reference for one stream and for lanes; on amd64 a SHA-NI kernel for a
+// lone stream and lane kernels that hash 8 streams at once with AVX2 or 16
+// with AVX-512; on arm64 two and three streams interleaved on the crypto
+// extensions.
 package sha256
 
 import (
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
+
+// The arm64 kernels' generator writes Plan 9 text itself; the directive is
+// here, in a file every GOARCH builds, so that go generate on any machine
+// writes them.
+//go:generate go run -C ../_asm ./sha256arm64 -out ../sha256/sha256block_arm64.s -go ../sha256/sha256block_lanes_arm64.go
 
 const (
 	BlockSize = 64

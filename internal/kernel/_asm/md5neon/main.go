@@ -7,7 +7,7 @@
 //
 // One group's 64 dependent steps are bound by their chain (about ten
 // cycles a step on a Neoverse core); interleaving groups fills the vector
-// pipes until they are the bound (docs/figures.md, "MD5 on arm64").
+// pipes until they are the bound (docs/figures.md, "MD5 and SHA-256 on arm64").
 package main
 
 import (
