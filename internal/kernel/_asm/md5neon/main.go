@@ -1,7 +1,7 @@
 // Command md5neon generates the arm64 MD5 lane kernels of
 // internal/kernel/md5: 4, 8, 12 and 16 lanes, in groups of four lanes to a
 // 128-bit NEON register, the groups' steps interleaved. avo writes amd64
-// only, so this program writes the Plan 9 arm64 text itself, in the
+// only, so this program writes the Plan 9 arm64 text itself (arm64text), in the
 // assembler's own NEON mnemonics but for ORN, which it lacks: that one is
 // a WORD, its encoding checked against x/arch's disassembler.
 //
@@ -12,12 +12,9 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
-	"log"
-	"os"
-	"strings"
 
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/arm64text"
 	"github.com/hashlanes/hashlanes/internal/kernel/md5/rounds"
 )
 
@@ -54,14 +51,6 @@ func orn(d, n, m int) string {
 	return fmt.Sprintf("WORD $0x%08x // ORN V%d.B16, V%d.B16, V%d.B16", encodeORN(d, n, m), d, n, m)
 }
 
-type asm struct{ b bytes.Buffer }
-
-func (a *asm) op(format string, args ...any) { fmt.Fprintf(&a.b, "\t"+format+"\n", args...) }
-func (a *asm) label(l string)                { fmt.Fprintf(&a.b, "%s:\n", l) }
-func (a *asm) comment(format string, args ...any) {
-	fmt.Fprintf(&a.b, "\t// "+format+"\n", args...)
-}
-
 func v(n int) string  { return fmt.Sprintf("V%d", n) }
 func s4(n int) string { return v(n) + ".S4" }
 func b16(n int) string {
@@ -76,47 +65,47 @@ func msgOff(g, w int) int           { return (g*16 + w) * 16 }
 func savedOff(g, w, groups int) int { return (groups*16 + g*4 + w) * 16 }
 
 // kernel writes blockNEONx<lanes>.
-func kernel(a *asm, lanes int) {
+func kernel(a *arm64text.File, lanes int) {
 	groups := lanes / 4
 	name := fmt.Sprintf("blockNEONx%d", lanes)
-	fmt.Fprintf(&a.b, "\n// func %s(s *[4][%d]uint32, ptrs *[%d]*byte, nblocks int, scratch *[%d]uint32)\n", name, lanes, lanes, groups*scratchWords)
-	fmt.Fprintf(&a.b, "TEXT ·%s(SB), NOSPLIT, $0-32\n", name)
-	a.op("MOVD s+0(FP), R0")
-	a.op("MOVD ptrs+8(FP), R1")
-	a.op("MOVD nblocks+16(FP), R2")
-	a.op("MOVD scratch+24(FP), R3")
-	a.op("CBZ R2, %s_done", name)
+	a.Printf("\n// func %s(s *[4][%d]uint32, ptrs *[%d]*byte, nblocks int, scratch *[%d]uint32)\n", name, lanes, lanes, groups*scratchWords)
+	a.Printf("TEXT ·%s(SB), NOSPLIT, $0-32\n", name)
+	a.Op("MOVD s+0(FP), R0")
+	a.Op("MOVD ptrs+8(FP), R1")
+	a.Op("MOVD nblocks+16(FP), R2")
+	a.Op("MOVD scratch+24(FP), R3")
+	a.Op("CBZ R2, %s_done", name)
 	for i := range lanes {
-		a.op("MOVD %d(R1), %s", 8*i, lanePtr(i))
+		a.Op("MOVD %d(R1), %s", 8*i, lanePtr(i))
 	}
-	a.comment("The chaining values: row w of s holds word w of every lane.")
+	a.Comment("The chaining values: row w of s holds word w of every lane.")
 	for g := range groups {
 		for w := range 4 {
-			a.op("FMOVQ %d(R0), %s", (w*lanes+4*g)*4, f(4*g+w))
+			a.Op("FMOVQ %d(R0), %s", (w*lanes+4*g)*4, f(4*g+w))
 		}
 	}
-	a.label(name + "_block")
+	a.Label(name + "_block")
 	// The message: 16 bytes of each of a group's four lanes at a time,
 	// transposed into words w..w+3 of the four lanes.
 	for g := range groups {
 		for q := range 4 {
 			for l := range 4 {
-				a.op("VLD1.P 16(%s), [%s]", lanePtr(4*g+l), s4(16+l))
+				a.Op("VLD1.P 16(%s), [%s]", lanePtr(4*g+l), s4(16+l))
 			}
-			a.op("VTRN1 %s, %s, %s", s4(17), s4(16), s4(20))
-			a.op("VTRN2 %s, %s, %s", s4(17), s4(16), s4(21))
-			a.op("VTRN1 %s, %s, %s", s4(19), s4(18), s4(22))
-			a.op("VTRN2 %s, %s, %s", s4(19), s4(18), s4(23))
-			a.op("VTRN1 %s, %s, %s", d2(22), d2(20), d2(24))
-			a.op("VTRN1 %s, %s, %s", d2(23), d2(21), d2(25))
-			a.op("VTRN2 %s, %s, %s", d2(22), d2(20), d2(26))
-			a.op("VTRN2 %s, %s, %s", d2(23), d2(21), d2(27))
+			a.Op("VTRN1 %s, %s, %s", s4(17), s4(16), s4(20))
+			a.Op("VTRN2 %s, %s, %s", s4(17), s4(16), s4(21))
+			a.Op("VTRN1 %s, %s, %s", s4(19), s4(18), s4(22))
+			a.Op("VTRN2 %s, %s, %s", s4(19), s4(18), s4(23))
+			a.Op("VTRN1 %s, %s, %s", d2(22), d2(20), d2(24))
+			a.Op("VTRN1 %s, %s, %s", d2(23), d2(21), d2(25))
+			a.Op("VTRN2 %s, %s, %s", d2(22), d2(20), d2(26))
+			a.Op("VTRN2 %s, %s, %s", d2(23), d2(21), d2(27))
 			for w := range 4 {
-				a.op("FMOVQ %s, %d(R3)", f(24+w), msgOff(g, 4*q+w))
+				a.Op("FMOVQ %s, %d(R3)", f(24+w), msgOff(g, 4*q+w))
 			}
 		}
 		for w := range 4 {
-			a.op("FMOVQ %s, %d(R3)", f(4*g+w), savedOff(g, w, groups))
+			a.Op("FMOVQ %s, %d(R3)", f(4*g+w), savedOff(g, w, groups))
 		}
 	}
 	regs := make([][4]int, groups) // a, b, c, d of each group
@@ -126,64 +115,61 @@ func kernel(a *asm, lanes int) {
 	for i := range 64 {
 		round := i / 16
 		sh := rounds.Shift[round][i%4]
-		a.comment("step %d", i)
-		a.op("MOVD $0x%08x, R23", rounds.K[i])
-		a.op("VDUP R23, %s", s4(vK))
+		a.Comment("step %d", i)
+		a.Op("MOVD $0x%08x, R23", rounds.K[i])
+		a.Op("VDUP R23, %s", s4(vK))
 		for g := range groups {
 			ra, rb, rc, rd := regs[g][0], regs[g][1], regs[g][2], regs[g][3]
 			tm, tf, tr := 16+3*g, 17+3*g, 18+3*g
-			a.op("FMOVQ %d(R3), %s", msgOff(g, rounds.Word(i)), f(tm))
+			a.Op("FMOVQ %d(R3), %s", msgOff(g, rounds.Word(i)), f(tm))
 			// Two vector operations each: a step's b, c and d all live
 			// on, so a bit select works on a copy.
 			switch round {
 			case 0: // F: c where b, else d
-				a.op("VORR %s, %s, %s", b16(rd), b16(rd), b16(tf))
-				a.op("VBIT %s, %s, %s", b16(rb), b16(rc), b16(tf))
+				a.Op("VORR %s, %s, %s", b16(rd), b16(rd), b16(tf))
+				a.Op("VBIT %s, %s, %s", b16(rb), b16(rc), b16(tf))
 			case 1: // G: b where d, else c
-				a.op("VORR %s, %s, %s", b16(rc), b16(rc), b16(tf))
-				a.op("VBIT %s, %s, %s", b16(rd), b16(rb), b16(tf))
+				a.Op("VORR %s, %s, %s", b16(rc), b16(rc), b16(tf))
+				a.Op("VBIT %s, %s, %s", b16(rd), b16(rb), b16(tf))
 			case 2: // H = b ^ c ^ d
-				a.op("VEOR %s, %s, %s", b16(rc), b16(rb), b16(tf))
-				a.op("VEOR %s, %s, %s", b16(rd), b16(tf), b16(tf))
+				a.Op("VEOR %s, %s, %s", b16(rc), b16(rb), b16(tf))
+				a.Op("VEOR %s, %s, %s", b16(rd), b16(tf), b16(tf))
 			case 3: // I = c ^ (b | ^d)
-				a.op("%s", orn(tf, rb, rd))
-				a.op("VEOR %s, %s, %s", b16(rc), b16(tf), b16(tf))
+				a.Op("%s", orn(tf, rb, rd))
+				a.Op("VEOR %s, %s, %s", b16(rc), b16(tf), b16(tf))
 			}
 			// M+K does not wait for a, which shortens a step's chain.
-			a.op("VADD %s, %s, %s", s4(vK), s4(tm), s4(tm))
-			a.op("VADD %s, %s, %s", s4(tm), s4(ra), s4(ra))
-			a.op("VADD %s, %s, %s", s4(tf), s4(ra), s4(ra))
-			a.op("VSHL $%d, %s, %s", sh, s4(ra), s4(tr))
-			a.op("VSRI $%d, %s, %s", 32-sh, s4(ra), s4(tr))
-			a.op("VADD %s, %s, %s", s4(rb), s4(tr), s4(ra))
+			a.Op("VADD %s, %s, %s", s4(vK), s4(tm), s4(tm))
+			a.Op("VADD %s, %s, %s", s4(tm), s4(ra), s4(ra))
+			a.Op("VADD %s, %s, %s", s4(tf), s4(ra), s4(ra))
+			a.Op("VSHL $%d, %s, %s", sh, s4(ra), s4(tr))
+			a.Op("VSRI $%d, %s, %s", 32-sh, s4(ra), s4(tr))
+			a.Op("VADD %s, %s, %s", s4(rb), s4(tr), s4(ra))
 			regs[g] = [4]int{rd, ra, rb, rc}
 		}
 	}
-	a.comment("The block's final additions.")
+	a.Comment("The block's final additions.")
 	for g := range groups {
 		for w := range 4 {
-			a.op("FMOVQ %d(R3), %s", savedOff(g, w, groups), f(16+w))
-			a.op("VADD %s, %s, %s", s4(16+w), s4(regs[g][w]), s4(regs[g][w]))
+			a.Op("FMOVQ %d(R3), %s", savedOff(g, w, groups), f(16+w))
+			a.Op("VADD %s, %s, %s", s4(16+w), s4(regs[g][w]), s4(regs[g][w]))
 		}
 	}
-	a.op("SUBS $1, R2, R2")
-	a.op("BNE %s_block", name)
+	a.Op("SUBS $1, R2, R2")
+	a.Op("BNE %s_block", name)
 	for g := range groups {
 		for w := range 4 {
-			a.op("FMOVQ %s, %d(R0)", f(regs[g][w]), (w*lanes+4*g)*4)
+			a.Op("FMOVQ %s, %d(R0)", f(regs[g][w]), (w*lanes+4*g)*4)
 		}
 	}
-	a.label(name + "_done")
-	a.op("RET")
+	a.Label(name + "_done")
+	a.Op("RET")
 }
 
 // goSide writes the kernels' declarations, the wrappers of the engine's
 // signature and the package's list.
 func goSide(w *bytes.Buffer) {
-	w.WriteString(`// Code generated by go generate in internal/kernel/md5 (internal/kernel/_asm/md5neon). DO NOT EDIT.
-
-//go:build arm64 && !purego
-
+	w.WriteString(`
 package md5
 
 import (
@@ -225,23 +211,9 @@ func blocksNEONx%[1]d(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*b
 }
 
 func main() {
-	out := flag.String("out", "", "the assembly file to write")
-	goOut := flag.String("go", "", "the Go declarations and wrappers to write")
-	flag.Parse()
-	if *out == "" || *goOut == "" {
-		log.Fatal("usage: md5neon -out FILE.s -go FILE.go")
-	}
-	var a asm
-	a.b.WriteString("// Code generated by go generate in internal/kernel/md5 (internal/kernel/_asm/md5neon). DO NOT EDIT.\n\n//go:build arm64 && !purego\n\n#include \"textflag.h\"\n")
-	for _, n := range laneCounts {
-		kernel(&a, n)
-	}
-	var g bytes.Buffer
-	goSide(&g)
-	if err := os.WriteFile(*out, a.b.Bytes(), 0o644); err != nil {
-		log.Fatal(err)
-	}
-	if err := os.WriteFile(*goOut, []byte(strings.TrimLeft(g.String(), "\n")), 0o644); err != nil {
-		log.Fatal(err)
-	}
+	arm64text.Main("internal/kernel/md5", "internal/kernel/_asm/md5neon", func(a *arm64text.File) {
+		for _, n := range laneCounts {
+			kernel(a, n)
+		}
+	}, goSide)
 }
