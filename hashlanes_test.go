@@ -661,3 +661,41 @@ func TestReferenceIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestBurstAfterLonePhase: two streams that start together after a spell
+// of lone streams meet in the lanes. The lone spell's probes found nobody
+// and backed off; the new streams' first writes are a new writer's, which
+// still yield once, so the second writer queues beside the first instead
+// of each hashing its whole message alone (and waiting for the other).
+func TestBurstAfterLonePhase(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	forEachLaneAlgorithm(t, func(t *testing.T, a Algorithm, s *Server) {
+		if !strings.Contains(s.Kernel(), "lanes") {
+			t.Skip("no multi-lane kernel at this tier")
+		}
+		msg := make([]byte, 256<<10)
+		run := func(hs []hash.Hash, times int) {
+			for range times {
+				var wg sync.WaitGroup
+				for _, h := range hs {
+					wg.Go(func() {
+						h.Reset()
+						for p := msg; len(p) > 0; p = p[32<<10:] {
+							h.Write(p[:32<<10])
+						}
+						h.Sum(nil)
+					})
+				}
+				wg.Wait()
+			}
+		}
+		run([]hash.Hash{s.NewHash()}, 40) // lone: the probes back off
+		before := s.Stats()
+		run([]hash.Hash{s.NewHash(), s.NewHash()}, 20)
+		st := s.Stats()
+		lone, total := st.LoneBlocks-before.LoneBlocks, st.MultiBlocks+st.SingleBlocks-before.MultiBlocks-before.SingleBlocks
+		if lone > total/4 {
+			t.Errorf("%s: two streams after a lone spell: %d of %d blocks hashed alone (%+v)", s.Kernel(), lone, total, st)
+		}
+	})
+}

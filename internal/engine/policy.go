@@ -98,8 +98,12 @@ func (s *Server[S]) mayAwait() (await bool, skip int) {
 // must not yield (docs/engine.md, "Yields"); capped, whether the yields
 // stop at the streams the latest rounds held (gatherTarget); probed,
 // whether the probe was the only reason to yield, so that its outcome
-// sets the probes' backoff. n is the write's length.
-func (s *Server[S]) companyYields(procs, n int, probe bool) (yields int, capped, probed bool) {
+// sets the probes' backoff. n is the write's length; fresh, whether the
+// probe is the first write of a stream other than the last writer's: while
+// probes back off it still yields once, since a new stream beside an old
+// one is the burst the backoff must not hide (docs/engine.md, "Probes
+// back off").
+func (s *Server[S]) companyYields(procs, n int, probe, fresh bool) (yields int, capped, probed bool) {
 	probe = probe && mayHaveCompany()
 	if probe || s.lastBusy > 1 || s.queued > 0 || s.combiners > 1 {
 		yields = maxYields
@@ -118,6 +122,9 @@ func (s *Server[S]) companyYields(procs, n int, probe bool) (yields int, capped,
 	// in (docs/engine.md, "Probes back off").
 	probed = probe && (procs == 1 || n < awaitMinBytes) && s.lastBusy <= 1 && s.queued == 0 && s.combiners == 1
 	if probed && s.probesPaused() {
+		if fresh && probe {
+			return 1, false, true
+		}
 		return 0, true, false
 	}
 	return yields, capped, probed

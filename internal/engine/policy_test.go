@@ -20,7 +20,7 @@ func TestPolicyDecisions(t *testing.T) {
 	// probes are backing off.
 	for _, c := range []struct {
 		lastBusy, queued, procs, n int
-		probe, paused              bool
+		probe, paused, fresh       bool
 		yields                     int
 		capped, probed             bool
 	}{
@@ -30,6 +30,7 @@ func TestPolicyDecisions(t *testing.T) {
 		{lastBusy: 1, queued: 1, procs: 1, n: 1 << 10, yields: maxYields, capped: true},
 		{lastBusy: 1, procs: 1, n: 32 << 10, probe: true, yields: maxYields, probed: true},
 		{lastBusy: 1, procs: 1, n: 32 << 10, probe: true, paused: true, capped: true},
+		{lastBusy: 1, procs: 1, n: 32 << 10, probe: true, paused: true, fresh: true, yields: 1, probed: true},
 		{lastBusy: 1, procs: 2, n: 32 << 10, probe: true, yields: maxYields},
 	} {
 		s.lastBusy, s.queued = c.lastBusy, c.queued
@@ -37,7 +38,7 @@ func TestPolicyDecisions(t *testing.T) {
 		if c.paused {
 			s.probeAfter.Store(int64(time.Since(s.epoch) + time.Hour))
 		}
-		y, capped, probed := s.companyYields(c.procs, c.n, c.probe)
+		y, capped, probed := s.companyYields(c.procs, c.n, c.probe, c.fresh)
 		if y != c.yields || capped != c.capped || probed != c.probed {
 			t.Errorf("%+v: companyYields = %d, %v, %v", c, y, capped, probed)
 		}

@@ -235,7 +235,9 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 	s.mu.Lock()
 	s.quiet.Store(false)
 	s.push(r)
+	fresh := false // the first write of a stream other than the last writer's
 	if id := uintptr(unsafe.Pointer(r)); id != s.lastWriter {
+		fresh = probe && s.lastWriter != 0
 		s.switched = s.switched || s.lastWriter != 0
 		s.lastWriter, s.lastSwitch = id, s.rounds
 	}
@@ -245,7 +247,7 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 	}
 	for !r.done {
 		if r.queued && s.combiners < procs {
-			s.combine(r, procs, probe) // releases s.mu
+			s.combine(r, procs, probe, fresh) // releases s.mu
 			r.p = nil
 			return
 		}
@@ -481,7 +483,7 @@ func (c *combiner[S]) longestFirst(n, busy int) {
 // With several Ps each combiner takes only its share of the streams, never
 // fewer than the narrowest kernel's lanes: 32 streams on 2 Ps run as two
 // 16-lane rounds on two cores, not one 32-lane round on one.
-func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
+func (s *Server[S]) combine(me *request[S], procs int, probe, fresh bool) {
 	s.combiners++
 	c := s.scratch.Get().(*combiner[S])
 	c.busy, c.prev, c.settle = 0, noKernel, false
@@ -489,8 +491,8 @@ func (s *Server[S]) combine(me *request[S], procs int, probe bool) {
 	for !me.done {
 		s.offload(c, me, procs)
 		s.fill(c, procs)
-		s.gatherCompany(c, me, procs, probe)
-		probe = false
+		s.gatherCompany(c, me, procs, probe, fresh)
+		probe, fresh = false, false
 		// Company fades by halves, not at once: an unlucky round alone
 		// (below) must not end the sharing.
 		s.lastBusy = max(c.busy, s.lastBusy/2)
@@ -581,8 +583,8 @@ func (s *Server[S]) gather(c *combiner[S], procs, n int, want func() int) {
 // awaitsCompany decide it: writers that are runnable get a chance to join
 // the round, more while they keep arriving, and a combiner alone at one P
 // after others queued lately waits for those the scheduler has not seen.
-func (s *Server[S]) gatherCompany(c *combiner[S], me *request[S], procs int, probe bool) {
-	yields, capped, probed := s.companyYields(procs, len(me.p), probe)
+func (s *Server[S]) gatherCompany(c *combiner[S], me *request[S], procs int, probe, fresh bool) {
+	yields, capped, probed := s.companyYields(procs, len(me.p), probe, fresh)
 	s.gather(c, procs, yields, func() int { return s.gatherTarget(procs, capped) })
 	if probed { // the probe was the only reason to yield
 		after := time.Duration(s.probeAfter.Load())
