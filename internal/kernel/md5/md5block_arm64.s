@@ -4,12 +4,13 @@
 
 #include "textflag.h"
 
-// func blockNEONx4(s *[4][4]uint32, ptrs *[4]*byte, nblocks int, scratch *[80]uint32)
-TEXT ·blockNEONx4(SB), NOSPLIT, $0-32
+// func blockNEONx4(s *[4][4]uint32, ptrs *[4]*byte, nblocks int)
+TEXT ·blockNEONx4(SB), 0, $336-24
 	MOVD s+0(FP), R0
 	MOVD ptrs+8(FP), R1
 	MOVD nblocks+16(FP), R2
-	MOVD scratch+24(FP), R3
+	MOVD RSP, R3
+	ADD $16, R3, R3
 	CBZ R2, blockNEONx4_done
 	MOVD 0(R1), R4
 	MOVD 8(R1), R5
@@ -875,12 +876,13 @@ blockNEONx4_block:
 blockNEONx4_done:
 	RET
 
-// func blockNEONx8(s *[4][8]uint32, ptrs *[8]*byte, nblocks int, scratch *[160]uint32)
-TEXT ·blockNEONx8(SB), NOSPLIT, $0-32
+// func blockNEONx8(s *[4][8]uint32, ptrs *[8]*byte, nblocks int)
+TEXT ·blockNEONx8(SB), 0, $656-24
 	MOVD s+0(FP), R0
 	MOVD ptrs+8(FP), R1
 	MOVD nblocks+16(FP), R2
-	MOVD scratch+24(FP), R3
+	MOVD RSP, R3
+	ADD $16, R3, R3
 	CBZ R2, blockNEONx8_done
 	MOVD 0(R1), R4
 	MOVD 8(R1), R5
@@ -2410,12 +2412,13 @@ blockNEONx8_block:
 blockNEONx8_done:
 	RET
 
-// func blockNEONx12(s *[4][12]uint32, ptrs *[12]*byte, nblocks int, scratch *[240]uint32)
-TEXT ·blockNEONx12(SB), NOSPLIT, $0-32
+// func blockNEONx12(s *[4][12]uint32, ptrs *[12]*byte, nblocks int)
+TEXT ·blockNEONx12(SB), 0, $976-24
 	MOVD s+0(FP), R0
 	MOVD ptrs+8(FP), R1
 	MOVD nblocks+16(FP), R2
-	MOVD scratch+24(FP), R3
+	MOVD RSP, R3
+	ADD $16, R3, R3
 	CBZ R2, blockNEONx12_done
 	MOVD 0(R1), R4
 	MOVD 8(R1), R5
@@ -4609,12 +4612,13 @@ blockNEONx12_block:
 blockNEONx12_done:
 	RET
 
-// func blockNEONx16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int, scratch *[320]uint32)
-TEXT ·blockNEONx16(SB), NOSPLIT, $0-32
+// func blockNEONx16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
+TEXT ·blockNEONx16(SB), 0, $1296-24
 	MOVD s+0(FP), R0
 	MOVD ptrs+8(FP), R1
 	MOVD nblocks+16(FP), R2
-	MOVD scratch+24(FP), R3
+	MOVD RSP, R3
+	ADD $16, R3, R3
 	CBZ R2, blockNEONx16_done
 	MOVD 0(R1), R4
 	MOVD 8(R1), R5

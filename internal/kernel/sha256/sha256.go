@@ -12,7 +12,7 @@ import (
 // The arm64 kernels' generator writes Plan 9 text itself; the directive is
 // here, in a file every GOARCH builds, so that go generate on any machine
 // writes them.
-//go:generate go run -C ../_asm ./sha256arm64 -out ../sha256/sha256block_arm64.s -go ../sha256/sha256block_lanes_arm64.go
+//go:generate go run -C ../_asm ./sha256arm64 -out ../sha256/sha256block_arm64.s -stubs ../sha256/sha256block_arm64_stubs.go -lanes ../sha256/sha256block_lanes_arm64.go
 
 const (
 	BlockSize = 64

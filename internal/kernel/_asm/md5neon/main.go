@@ -11,19 +11,19 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/arm64text"
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/lanewrap"
 	"github.com/hashlanes/hashlanes/internal/kernel/md5/rounds"
 )
 
 // laneCounts are the kernels generated: lanes, four to a group.
 var laneCounts = []int{4, 8, 12, 16}
 
-// scratchWords is what a kernel call needs of its caller's scratch per
-// group: the transposed message (16 vectors) and the chaining value saved
-// for the block's final additions (4 vectors), 4 words a vector.
+// scratchWords is what a kernel call needs of its frame per group: the
+// transposed message (16 vectors) and the chaining value saved for the
+// block's final additions (4 vectors), 4 words a vector.
 const scratchWords = (16 + 4) * 4
 
 // Registers. V0-V15 hold the groups' chaining values (group g's a, b, c,
@@ -59,8 +59,8 @@ func b16(n int) string {
 func d2(n int) string { return v(n) + ".D2" }
 func f(n int) string  { return fmt.Sprintf("F%d", n) }
 
-// msgOff and savedOff are the scratch offsets of group g's message word w
-// and of its saved chaining word w.
+// msgOff and savedOff are the frame's offsets (from R3) of group g's
+// message word w and of its saved chaining word w.
 func msgOff(g, w int) int           { return (g*16 + w) * 16 }
 func savedOff(g, w, groups int) int { return (groups*16 + g*4 + w) * 16 }
 
@@ -68,12 +68,16 @@ func savedOff(g, w, groups int) int { return (groups*16 + g*4 + w) * 16 }
 func kernel(a *arm64text.File, lanes int) {
 	groups := lanes / 4
 	name := fmt.Sprintf("blockNEONx%d", lanes)
-	a.Printf("\n// func %s(s *[4][%d]uint32, ptrs *[%d]*byte, nblocks int, scratch *[%d]uint32)\n", name, lanes, lanes, groups*scratchWords)
-	a.Printf("TEXT ·%s(SB), NOSPLIT, $0-32\n", name)
+	// The scratch is the frame, from 16(RSP) (16-byte aligned; 0(RSP)
+	// holds the return address).
+	a.Func(name, fmt.Sprintf("(s *[4][%d]uint32, ptrs *[%d]*byte, nblocks int)", lanes, lanes),
+		fmt.Sprintf("%s hashes nblocks blocks of %d lanes with NEON, 4 words of each lane's state, word-major.", name, lanes),
+		groups*scratchWords*4+16, 24)
 	a.Op("MOVD s+0(FP), R0")
 	a.Op("MOVD ptrs+8(FP), R1")
 	a.Op("MOVD nblocks+16(FP), R2")
-	a.Op("MOVD scratch+24(FP), R3")
+	a.Op("MOVD RSP, R3")
+	a.Op("ADD $16, R3, R3")
 	a.Op("CBZ R2, %s_done", name)
 	for i := range lanes {
 		a.Op("MOVD %d(R1), %s", 8*i, lanePtr(i))
@@ -166,54 +170,11 @@ func kernel(a *arm64text.File, lanes int) {
 	a.Op("RET")
 }
 
-// goSide writes the kernels' declarations, the wrappers of the engine's
-// signature and the package's list.
-func goSide(w *bytes.Buffer) {
-	w.WriteString(`
-package md5
-
-import (
-	"unsafe"
-
-	"github.com/hashlanes/hashlanes/internal/cpu"
-	"github.com/hashlanes/hashlanes/internal/kernel"
-)
-
-// laneKernels lists the generated NEON kernels: groups of four lanes, one
-// to a 128-bit register, their steps interleaved.
-var laneKernels = []kernel.Multi[State]{
-`)
-	for _, n := range laneCounts {
-		fmt.Fprintf(w, "\t{Name: \"neonx%d\", Level: cpu.Generic, Lanes: %d, Fn: blocksNEONx%d},\n", n, n, n)
-	}
-	w.WriteString("}\n")
-	for _, n := range laneCounts {
-		groups := n / 4
-		fmt.Fprintf(w, `
-// blockNEONx%[1]d hashes nblocks blocks of %[1]d lanes, s word-major; scratch
-// holds the transposed message and the saved chaining values.
-//
-//go:noescape
-func blockNEONx%[1]d(s *[4][%[1]d]uint32, ptrs *[%[1]d]*byte, nblocks int, scratch *[%[2]d]uint32)
-
-// blocksNEONx%[1]d runs blockNEONx%[1]d on lanes 0..%[3]d: 4 words of each lane's state, word-major.
-func blocksNEONx%[1]d(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var ls [4][%[1]d]uint32
-	var p [%[1]d]*byte
-	var scratch [%[2]d]uint32
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], %[4]d), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockNEONx%[1]d(&ls, &p, nblocks, &scratch)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], %[4]d), %[1]d, states, mask)
-	}
-}
-`, n, groups*scratchWords, n-1, 4*n)
-	}
-}
-
 func main() {
-	arm64text.Main("internal/kernel/md5", "internal/kernel/_asm/md5neon", func(a *arm64text.File) {
+	arm64text.Main("md5", "md5neon", func(a *arm64text.File) {
 		for _, n := range laneCounts {
 			kernel(a, n)
+			lanewrap.Lanes(lanewrap.Kernel{Go: fmt.Sprintf("NEONx%d", n), Level: "Generic", Lanes: n}, 4, 32)
 		}
-	}, goSide)
+	})
 }

@@ -8,10 +8,10 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/arm64text"
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/lanewrap"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha256/rounds"
 )
 
@@ -39,8 +39,8 @@ func ptr(k int) string { return fmt.Sprintf("R%d", 10+k) }
 
 func kernel(a *arm64text.File, n int) {
 	name := fmt.Sprintf("blockSHA2x%d", n)
-	a.Printf("\n// func %s(s *[%d][8]uint32, ptrs *[%d]*byte, nblocks int)\n", name, n, n)
-	a.Printf("TEXT ·%s(SB), NOSPLIT, $0-24\n", name)
+	a.Func(name, fmt.Sprintf("(s *[%d][8]uint32, ptrs *[%d]*byte, nblocks int)", n, n),
+		fmt.Sprintf("%s hashes nblocks blocks of %d streams on the crypto extensions, a row of 8 words each.", name, n), 0, 24)
 	a.Op("MOVD s+0(FP), R0")
 	a.Op("MOVD ptrs+8(FP), R1")
 	a.Op("MOVD nblocks+16(FP), R2")
@@ -96,49 +96,8 @@ func kernel(a *arm64text.File, n int) {
 	a.Op("RET")
 }
 
-// goSide writes the kernels' declarations, the wrappers of the engine's
-// signature (a row of 8 words a stream) and the package's list.
-func goSide(w *bytes.Buffer) {
-	w.WriteString(`
-package sha256
-
-import (
-	"unsafe"
-
-	"github.com/hashlanes/hashlanes/internal/cpu"
-	"github.com/hashlanes/hashlanes/internal/kernel"
-)
-
-// laneKernels lists the generated kernels: streams interleaved on the
-// crypto extensions.
-var laneKernels = []kernel.Multi[State]{
-`)
-	for _, n := range streamCounts {
-		fmt.Fprintf(w, "\t{Name: \"sha2x%d\", Level: cpu.Generic, Needs: cpu.SHA, Lanes: %d, Fn: blocksSHA2x%d},\n", n, n, n)
-	}
-	w.WriteString("}\n")
-	for _, n := range streamCounts {
-		fmt.Fprintf(w, `
-// blockSHA2x%[1]d hashes nblocks blocks of %[1]d streams, a row of 8 words each.
-//
-//go:noescape
-func blockSHA2x%[1]d(s *[%[1]d][8]uint32, ptrs *[%[1]d]*byte, nblocks int)
-
-// blocksSHA2x%[1]d runs blockSHA2x%[1]d on streams 0..%[2]d, a row of 8 words each.
-func blocksSHA2x%[1]d(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var rows [%[1]d][8]uint32
-	var p [%[1]d]*byte
-	if kernel.ToRows32(unsafe.Slice(&rows[0][0], %[3]d), 8, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockSHA2x%[1]d(&rows, &p, nblocks)
-		kernel.FromRows32(unsafe.Slice(&rows[0][0], %[3]d), 8, %[1]d, states, mask)
-	}
-}
-`, n, n-1, 8*n)
-	}
-}
-
 func main() {
-	arm64text.Main("internal/kernel/sha256", "internal/kernel/_asm/sha256arm64", func(a *arm64text.File) {
+	arm64text.Main("sha256", "sha256arm64", func(a *arm64text.File) {
 		a.Printf("\n")
 		for i, k := range rounds.K {
 			a.Printf("DATA ·sha256K<>+%d(SB)/4, $0x%08x\n", 4*i, k)
@@ -146,6 +105,7 @@ func main() {
 		a.Printf("GLOBL ·sha256K<>(SB), RODATA|NOPTR, $256\n")
 		for _, n := range streamCounts {
 			kernel(a, n)
+			lanewrap.Rows(lanewrap.Kernel{Go: fmt.Sprintf("SHA2x%d", n), Level: "Generic", Needs: "SHA", Lanes: n}, 8)
 		}
-	}, goSide)
+	})
 }
