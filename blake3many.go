@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
-	"github.com/hashlanes/hashlanes/internal/kernel"
+	"github.com/hashlanes/hashlanes/internal/engine"
 )
 
 // wholeBatcher hashes the whole short streams of concurrent SumStreams
@@ -86,13 +86,13 @@ func (b *wholeBatcher) combine(me *wholeStream) {
 			copy(w.sum[:], sums[32*i:])
 			w.done, w.msg = true, nil
 			if w != me {
-				kernel.Signal(w.wake)
+				engine.Signal(w.wake)
 			}
 			msgs[i], batch[i] = nil, nil
 		}
 	}
 	b.combining = false
 	if len(b.queue) > 0 {
-		kernel.Signal(b.queue[0].wake) // its worker combines next
+		engine.Signal(b.queue[0].wake) // its worker combines next
 	}
 }

@@ -184,7 +184,7 @@ func (c *combiner[S]) wakeLater(r *request[S]) {
 // wakeAll wakes the writers wakeLater named. s.mu is not held.
 func (c *combiner[S]) wakeAll() {
 	for i := range c.nToWake {
-		kernel.Signal(c.toWake[i])
+		Signal(c.toWake[i])
 		c.toWake[i] = nil
 	}
 	c.nToWake = 0
@@ -243,7 +243,7 @@ func (s *Server[S]) blocks(r *request[S], p []byte) {
 	}
 	if a := s.awaiting; a != nil {
 		s.awaiting = nil
-		kernel.Signal(a.wake) // made before it waited
+		Signal(a.wake) // made before it waited
 	}
 	for !r.done {
 		if r.queued && s.combiners < procs {
@@ -704,4 +704,14 @@ func (s *Server[S]) offload(c *combiner[S], me *request[S], procs int) {
 	s.handBack(c, keep, n)
 	c.busy = keep
 	c.wakeLater(s.head)
+}
+
+// Signal leaves a wake-up token in a parked goroutine's channel, of
+// capacity one; a token already waiting is enough. The engine's writers
+// park on such channels, and so do the root package's BLAKE3 batchers.
+func Signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
 }

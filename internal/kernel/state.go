@@ -8,12 +8,3 @@ var (
 	ErrStateID   = errors.New("invalid hash state identifier")
 	ErrStateSize = errors.New("invalid hash state size")
 )
-
-// Signal leaves a wake-up token in a parked goroutine's channel, of
-// capacity one; a token already waiting is enough.
-func Signal(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default:
-	}
-}
