@@ -122,7 +122,7 @@ func (s *Server[S]) companyYields(procs, n int, probe, fresh bool) (yields int, 
 	// in (docs/engine.md, "Probes back off").
 	probed = probe && (procs == 1 || n < awaitMinBytes) && s.lastBusy <= 1 && s.queued == 0 && s.combiners == 1
 	if probed && s.probesPaused() {
-		if fresh && probe {
+		if fresh {
 			return 1, false, true
 		}
 		return 0, true, false
