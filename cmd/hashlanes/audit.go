@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 )
 
 // The audit (check --audit DIR MANIFEST...): the tree under DIR against
@@ -95,7 +96,7 @@ func (c *command) runAudit(lists []string) {
 	}
 	// Whatever a listed file that is gone had, a moved file has: by
 	// method and digest, the listed files gone, in the manifests' order.
-	var methods []*method
+	var methods []*method.Method
 	gone := map[string][]*auditKnown{}
 	for _, k := range order {
 		for _, m := range k.methods() {
@@ -104,22 +105,22 @@ func (c *command) runAudit(lists []string) {
 			}
 		}
 		if !inTree[auditKey(k.name)] {
-			gone[k.alg.name+" "+k.hex] = append(gone[k.alg.name+" "+k.hex], k)
+			gone[k.alg.Name+" "+k.hex] = append(gone[k.alg.Name+" "+k.hex], k)
 		}
 	}
 	if len(methods) == 0 {
 		methods = c.algs
 		if len(methods) == 0 {
-			methods = methodsOf(hashlanes.SHA256)
+			methods = method.OfEach(hashlanes.SHA256)
 		}
 	}
 
 	var counts auditCounts
 	prog := c.newProgress(items)
 	defer prog.stop()
-	plan := planFor(methods)
+	plan := method.PlanFor(methods)
 	turns := newStdinTurns()
-	c.sumStreams(len(items), func(int) *streamPlan { return plan },
+	c.sumStreams(len(items), func(int) *method.Plan { return plan },
 		func(i int) (io.Reader, error) {
 			if it := &items[i]; it.err != nil {
 				return nil, it.err
@@ -151,14 +152,14 @@ func (n auditCounts) passed() bool {
 }
 
 // auditFile classifies one file of the tree by its digests.
-func (c *command) auditFile(name string, s hashlanes.StreamSum, methods []*method, known map[string]*auditKnown, gone map[string][]*auditKnown, n *auditCounts) {
+func (c *command) auditFile(name string, s hashlanes.StreamSum, methods []*method.Method, known map[string]*auditKnown, gone map[string][]*auditKnown, n *auditCounts) {
 	if s.Err != nil {
 		n.unreadable++
 		c.fileError(name, s.Err)
 		c.auditLine(name, "unreadable", "", checkLine{}, nil, s.Err)
 		return
 	}
-	digest := func(m *method) []byte { return s.Sums[slices.Index(methods, m)] }
+	digest := func(m *method.Method) []byte { return s.Sums[slices.Index(methods, m)] }
 	if k := known[auditKey(name)]; k != nil {
 		k.used = true
 		if k.verify(digest, s.Size) {
@@ -171,7 +172,7 @@ func (c *command) auditFile(name string, s hashlanes.StreamSum, methods []*metho
 		return
 	}
 	for _, m := range methods {
-		for _, k := range gone[m.name+" "+hexOf(digest(m))] {
+		for _, k := range gone[m.Name+" "+method.Hex(digest(m))] {
 			if !k.used && k.verify(digest, s.Size) {
 				k.used = true
 				n.moved++
@@ -195,14 +196,14 @@ func (c *command) auditLine(name, status, from string, k checkLine, computed []b
 		obj := map[string]any{"status": status}
 		jsonFile(obj, name)
 		if k.alg != nil {
-			obj["algorithm"] = k.alg.name
+			obj["algorithm"] = k.alg.Name
 		}
 		if k.hex != "" {
 			obj["expected"] = k.hex
 			jsonMore(obj, k)
 		}
 		if computed != nil {
-			obj["computed"] = hexOf(computed)
+			obj["computed"] = method.Hex(computed)
 		}
 		if from != "" {
 			obj["from"] = from

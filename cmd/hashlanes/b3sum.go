@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"github.com/zeebo/blake3"
 )
@@ -322,12 +323,12 @@ type b3run struct {
 // for small ones the library's BLAKE3 where it is the plain 32-byte hash
 // (short files in lanes across files, the rest on its hasher), else
 // zeebo's hasher.
-func (m *b3method) method() *method {
+func (m *b3method) method() *method.Method {
 	if m.mode == blake3tree.Hash() && m.outLen == 32 {
-		lib, _ := methodNamed("blake3")
+		lib, _ := method.Named("blake3")
 		return lib
 	}
-	return &method{name: "blake3", tag: "BLAKE3", size: m.outLen, newHash: m.newHash, split: blake3Splitter(m.mode, m.outLen)}
+	return &method.Method{Name: "blake3", Tag: "BLAKE3", Size: m.outLen, NewHash: m.newHash, Split: method.Blake3Splitter(m.mode, m.outLen)}
 }
 
 // digests hashes names in order, handing each result to done.
@@ -341,7 +342,7 @@ func (b *b3run) digests(names []string, done func(i int, sum []byte, err error))
 			turn++
 		}
 	}
-	b.c.algs = []*method{b.m.method()}
+	b.c.algs = []*method.Method{b.m.method()}
 	b.c.digestItems(items, func(i int, s hashlanes.StreamSum) {
 		var sum []byte
 		if s.Err == nil {

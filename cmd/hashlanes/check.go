@@ -12,11 +12,12 @@ import (
 	"strings"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 )
 
 // checkLine is a parsed line of a checksum list.
 type checkLine struct {
-	alg     *method
+	alg     *method.Method
 	hex     string // the digest as the line has it: hex in lower case, or base64
 	name    string
 	guessed bool // untagged, its algorithm taken from the digest's length
@@ -47,9 +48,9 @@ func (l checkLine) matches(sum []byte) bool {
 // and the other way round, so that a renamed file with a leading space
 // cannot pass.
 type lineParser struct {
-	algs     []*method // those the line may be in: one, or all (detection)
-	reversed int       // -1 not yet known, 0 two-space form seen, 1 one-space form seen
-	aliases  bool      // other tools' tags too (tagAliases, BLAKE2b-N, SM3)
+	algs     []*method.Method // those the line may be in: one, or all (detection)
+	reversed int              // -1 not yet known, 0 two-space form seen, 1 one-space form seen
+	aliases  bool             // other tools' tags too (tagAliases, BLAKE2b-N, SM3)
 	// gnu, for b2sum and cksum, parses as their --check does instead
 	// (parseGNU); nil for the other tools.
 	gnu *gnuLines
@@ -60,10 +61,10 @@ type lineParser struct {
 
 // newLineParser parses lines of the fixed algorithms (all, if none);
 // with aliases, it also reads the tags other tools write for them.
-func newLineParser(fixed []*method, aliases bool) *lineParser {
+func newLineParser(fixed []*method.Method, aliases bool) *lineParser {
 	algs := fixed
 	if len(algs) == 0 {
-		algs = methodsOf(hashlanes.Algorithms()...)
+		algs = method.OfEach(hashlanes.Algorithms()...)
 	}
 	return &lineParser{algs: algs, reversed: -1, aliases: aliases}
 }
@@ -155,7 +156,7 @@ func (p *lineParser) parseLine(line string) (checkLine, bool) {
 	if !ok {
 		return checkLine{}, false
 	}
-	n := 2 * a.size
+	n := 2 * a.Size
 	if len(line)-i < n+2+boolInt(i < len(line) && line[i] == '\\') {
 		return checkLine{}, false
 	}
@@ -206,17 +207,17 @@ func boolInt(b bool) int {
 
 // tagAt returns the algorithm whose tag starts s (the longest, so that
 // "SHA512-256" is not read as "SHA512"), and the tag's length.
-func (p *lineParser) tagAt(s string) (*method, int) {
-	var best *method
+func (p *lineParser) tagAt(s string) (*method.Method, int) {
+	var best *method.Method
 	n := 0
 	for _, a := range p.algs {
-		if t := a.tag; len(t) > n && strings.HasPrefix(s, t) {
+		if t := a.Tag; len(t) > n && strings.HasPrefix(s, t) {
 			best, n = a, len(t)
 		}
 	}
 	if p.aliases {
 		for t, a := range tagAliases {
-			if m := methodOf(a); len(t) > n && strings.HasPrefix(s, t) && slices.Contains(p.algs, m) {
+			if m := method.Of(a); len(t) > n && strings.HasPrefix(s, t) && slices.Contains(p.algs, m) {
 				best, n = m, len(t)
 			}
 		}
@@ -224,7 +225,7 @@ func (p *lineParser) tagAt(s string) (*method, int) {
 		if m, k := blake2bTag(s); k > n {
 			best, n = m, k
 		}
-		if m, ok := methodNamed("sm3"); ok && n < 3 && strings.HasPrefix(s, "SM3") {
+		if m, ok := method.Named("sm3"); ok && n < 3 && strings.HasPrefix(s, "SM3") {
 			best, n = m, 3
 		}
 	}
@@ -233,7 +234,7 @@ func (p *lineParser) tagAt(s string) (*method, int) {
 
 // blake2bTag reads "BLAKE2b-N" (or OpenSSL's "BLAKE2B-N") at the start of
 // s: the method and the tag's length, or 0.
-func blake2bTag(s string) (*method, int) {
+func blake2bTag(s string) (*method.Method, int) {
 	for _, prefix := range []string{"BLAKE2b-", "BLAKE2B-"} {
 		rest, ok := strings.CutPrefix(s, prefix)
 		if !ok {
@@ -243,14 +244,14 @@ func blake2bTag(s string) (*method, int) {
 		for k < len(rest) && '0' <= rest[k] && rest[k] <= '9' {
 			k++
 		}
-		if m, ok := methodNamed("blake2b-" + rest[:k]); ok && k > 0 {
+		if m, ok := method.Named("blake2b-" + rest[:k]); ok && k > 0 {
 			return m, len(prefix) + k
 		}
 	}
 	return nil, 0
 }
 
-func (p *lineParser) algOfHexLen(n int) (*method, bool) {
+func (p *lineParser) algOfHexLen(n int) (*method.Method, bool) {
 	if len(p.algs) == 1 {
 		// The fixed algorithm decides the length; the caller checks what
 		// follows.
@@ -259,7 +260,7 @@ func (p *lineParser) algOfHexLen(n int) (*method, bool) {
 	// Detection: the usual algorithm of each digest length.
 	for _, a := range []hashlanes.Algorithm{hashlanes.MD5, hashlanes.SHA1, hashlanes.SHA224, hashlanes.SHA256, hashlanes.SHA384, hashlanes.SHA512} {
 		if 2*a.Size() == n {
-			return methodOf(a), true
+			return method.Of(a), true
 		}
 	}
 	return nil, false
@@ -267,7 +268,7 @@ func (p *lineParser) algOfHexLen(n int) (*method, bool) {
 
 // parseTagged parses what follows "TAG (": "name) = hex", the name ending
 // at the line's last ')'.
-func (p *lineParser) parseTagged(a *method, s string, escaped bool) (checkLine, bool) {
+func (p *lineParser) parseTagged(a *method.Method, s string, escaped bool) (checkLine, bool) {
 	if s == "" {
 		return checkLine{}, false
 	}
@@ -275,7 +276,7 @@ func (p *lineParser) parseTagged(a *method, s string, escaped bool) (checkLine, 
 	if !ok {
 		return checkLine{}, false
 	}
-	digest, ok := hexDigits(d, 2*a.size)
+	digest, ok := hexDigits(d, 2*a.Size)
 	if !ok {
 		return checkLine{}, false
 	}
@@ -438,7 +439,7 @@ func (c *command) runCheck(lists []string) {
 	}
 }
 
-func fixedAlgs(c *command) []*method {
+func fixedAlgs(c *command) []*method.Method {
 	if c.algFixed {
 		return c.algs
 	}
@@ -454,25 +455,25 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 
 	turns := newStdinTurns()
 	var malformed, unreadable, mismatched, matched int
-	guessedWrong := map[*method]int{} // mismatches of lines whose algorithm was guessed
-	guessedRight := map[*method]int{} // and matches: the guess held for the list
+	guessedWrong := map[*method.Method]int{} // mismatches of lines whose algorithm was guessed
+	guessedRight := map[*method.Method]int{} // and matches: the guess held for the list
 	properlyFormatted := false
-	plans := make([]*streamPlan, len(entries))
-	byMethods := map[string]*streamPlan{}
-	none := planFor(nil)
+	plans := make([]*method.Plan, len(entries))
+	byMethods := map[string]*method.Plan{}
+	none := method.PlanFor(nil)
 	for i, e := range entries {
 		plans[i] = none
 		if e.malformed {
 			continue
 		}
 		ms := e.methods()
-		key := methodsKey(ms)
+		key := method.Key(ms)
 		if byMethods[key] == nil {
-			byMethods[key] = planFor(ms)
+			byMethods[key] = method.PlanFor(ms)
 		}
 		plans[i] = byMethods[key]
 	}
-	planOf := func(i int) *streamPlan { return plans[i] }
+	planOf := func(i int) *method.Plan { return plans[i] }
 	c.sumStreams(len(entries), planOf,
 		func(i int) (io.Reader, error) {
 			e := &entries[i]
@@ -507,7 +508,7 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 				return
 			}
 			ms := e.methods()
-			sumOf := func(m *method) []byte { return s.Sums[slices.Index(ms, m)] }
+			sumOf := func(m *method.Method) []byte { return s.Sums[slices.Index(ms, m)] }
 			ok := e.verify(sumOf, s.Size)
 			if ok {
 				matched++
@@ -550,7 +551,7 @@ func (c *command) checkList(list string, parser *lineParser, stdinCount *int) bo
 		if mismatched > 0 {
 			c.errorf("WARNING: %d computed %s did NOT match", mismatched, plural(mismatched, "checksum", "checksums"))
 		}
-		for _, a := range slices.SortedFunc(maps.Keys(guessedWrong), func(a, b *method) int { return a.size - b.size }) {
+		for _, a := range slices.SortedFunc(maps.Keys(guessedWrong), func(a, b *method.Method) int { return a.Size - b.Size }) {
 			if guessedRight[a] == 0 { // a line that verified shows the list's algorithm
 				c.guessNote(a, guessedWrong[a])
 			}
@@ -580,8 +581,8 @@ var sameLength = map[hashlanes.Algorithm][]string{
 // guessed from the digest's length: a list that b3sum or another tool
 // made with digests of that length reads as the guess and fails, every
 // file intact.
-func (c *command) guessNote(a *method, n int) {
-	others := sameLength[a.alg]
+func (c *command) guessNote(a *method.Method, n int) {
+	others := sameLength[a.Alg]
 	if len(others) == 0 {
 		return
 	}
@@ -590,7 +591,7 @@ func (c *command) guessNote(a *method, n int) {
 		opts = append(opts, "-a "+o)
 	}
 	c.errorf("note: %d untagged %s of %d hex digits did not match as %s, the usual algorithm of that length; if the list was made with another, name it: %s",
-		n, plural(n, "line", "lines"), 2*a.size, a.tag, strings.Join(opts, ", "))
+		n, plural(n, "line", "lines"), 2*a.Size, a.Tag, strings.Join(opts, ", "))
 }
 
 // checkJSON writes one object for a line of list, with --json: where it
@@ -604,12 +605,12 @@ func (c *command) checkJSON(list string, e checkEntry, status string, sum []byte
 	obj := map[string]any{"list": list, "line": e.line, "status": status}
 	if status != "malformed" {
 		jsonFile(obj, e.name)
-		obj["algorithm"] = e.alg.name
+		obj["algorithm"] = e.alg.Name
 		obj["expected"] = e.hex
 		jsonMore(obj, e.checkLine)
 	}
 	if status == "FAILED" {
-		obj["computed"] = hexOf(sum)
+		obj["computed"] = method.Hex(sum)
 	}
 	if err != nil {
 		obj["error"] = strerror(err)
@@ -626,7 +627,7 @@ func jsonMore(obj map[string]any, l checkLine) {
 		for _, d := range l.digests {
 			var names []string
 			for _, m := range d.algs {
-				names = append(names, m.name)
+				names = append(names, m.Name)
 			}
 			ds = append(ds, map[string]any{"algorithms": names, "expected": d.hex})
 		}
@@ -637,16 +638,6 @@ func jsonMore(obj map[string]any, l checkLine) {
 	}
 }
 
-// methodsKey names a list of methods, for a map of plans.
-func methodsKey(ms []*method) string {
-	var b strings.Builder
-	for _, m := range ms {
-		b.WriteString(m.name)
-		b.WriteByte(' ')
-	}
-	return b.String()
-}
-
 // listTag names the algorithm in "improperly formatted MD5 checksum line"
 // (nothing when each line's algorithm is detected; b2sum and cksum name
 // the one they read by, as they do).
@@ -655,7 +646,7 @@ func (c *command) listTag(p *lineParser) string {
 		return p.gnu.warnTag() + " "
 	}
 	if c.algFixed && len(c.algs) == 1 {
-		return c.algs[0].tag + " "
+		return c.algs[0].Tag + " "
 	}
 	return ""
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/emmansun/gmsm/sm3"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"golang.org/x/crypto/blake2b"
 )
 
@@ -28,7 +29,7 @@ func TestCheckLinesAgainstGNU(t *testing.T) {
 	b2 := func(size int, s string) string {
 		h, _ := blake2b.New(size, nil)
 		h.Write([]byte(s))
-		return hexOf(h.Sum(nil))
+		return method.Hex(h.Sum(nil))
 	}
 	md5Lines := []string{
 		"900150983cd24fb0d6963f7d28e17f72  a",
@@ -45,7 +46,7 @@ func TestCheckLinesAgainstGNU(t *testing.T) {
 		b2(64, "abc") + "  a", "BLAKE2b (a) = " + b2(64, "abc"), "BLAKE2b-256 (a) = " + b2(32, "abc"),
 		b2(32, "abc") + " *a", b2(1, "abc") + " a", "BLAKE2b-8 (empty) = " + b2(1, ""), `\` + b2(16, "y") + `  b\\ack`,
 	}
-	cksumLines := append([]string{"SHA256 (a) = " + hexOf(sum(sha256.New, []byte("abc"))), "SM3 (a) = " + hexOf(sum(sm3.New, []byte("abc"))),
+	cksumLines := append([]string{"SHA256 (a) = " + method.Hex(sum(sha256.New, []byte("abc"))), "SM3 (a) = " + method.Hex(sum(sm3.New, []byte("abc"))),
 		"SHA1 (empty) = da39a3ee5e6b4b0d3255bfef95601890afd80709", "CRC (a) = 1219131554"}, md5Lines[3:7]...)
 	cksumLines = append(cksumLines, b2Lines[1:3]...)
 	for _, tool := range []struct {
@@ -75,8 +76,8 @@ func versionsDiffer(tool []string, line string) bool {
 	tags := []string{"BLAKE2b"}
 	if tool[0] == "cksum" {
 		tags = nil
-		for _, a := range cksumAlgs {
-			tags = append(tags, a.tag)
+		for _, a := range method.CksumAlgs {
+			tags = append(tags, a.Tag)
 		}
 	}
 	for _, t := range tags {
@@ -84,15 +85,15 @@ func versionsDiffer(tool []string, line string) bool {
 			return true
 		}
 	}
-	if t := tagAt(s); tool[0] == "cksum" && (t == algCRC32B || t == algSHA2 || t == algSHA3) {
+	if t := tagAt(s); tool[0] == "cksum" && (t == method.CksumCRC32B || t == method.CksumSHA2 || t == method.CksumSHA3) {
 		return true
 	}
 	if tool[0] == "cksum" {
 		verdict := func(noBase64 bool) string {
 			p := newLineParser(nil, false)
-			p.gnu = &gnuLines{cksum: true, specified: len(tool) > 1, alg: cksumAlgIndex(tool[len(tool)-1]), noBase64: noBase64}
+			p.gnu = &gnuLines{cksum: true, specified: len(tool) > 1, alg: method.CksumIndex(tool[len(tool)-1]), noBase64: noBase64}
 			if !p.gnu.specified {
-				p.gnu.alg = cksumAlgIndex("crc")
+				p.gnu.alg = method.CksumIndex("crc")
 			}
 			cl, ok := p.parse(line)
 			return fmt.Sprint(ok, cl)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 )
 
 // FuzzCheckLine: any line either fails to parse or yields a digest of the
@@ -39,7 +40,7 @@ func FuzzCheckLine(f *testing.F) {
 		if strings.ContainsAny(line, "\n") {
 			return // lines never hold a newline
 		}
-		fixed := methodsOf(hashlanes.MD5)
+		fixed := method.OfEach(hashlanes.MD5)
 		if detect {
 			fixed = nil
 		}
@@ -47,7 +48,7 @@ func FuzzCheckLine(f *testing.F) {
 		if !ok {
 			return
 		}
-		if len(cl.hex) != 2*cl.alg.size || strings.Trim(cl.hex, "0123456789abcdef") != "" {
+		if len(cl.hex) != 2*cl.alg.Size || strings.Trim(cl.hex, "0123456789abcdef") != "" {
 			t.Fatalf("%q: digest %q for %v", line, cl.hex, cl.alg)
 		}
 		if strings.IndexByte(cl.name, 0) >= 0 {
@@ -60,7 +61,7 @@ func FuzzCheckLine(f *testing.F) {
 			checkToolLine(t, line, cl, fixed, detect)
 			return
 		}
-		if cl.alg.name == "crc32b" { // an SFV line (rhash): written back as one
+		if cl.alg.Name == "crc32b" { // an SFV line (rhash): written back as one
 			again := cl.name + " " + strings.ToUpper(cl.hex)
 			if cl2, ok := newLineParser(fixed, detect).parse(again); !ok || cl2.alg != cl.alg || cl2.hex != cl.hex || cl2.name != cl.name {
 				t.Fatalf("%q parsed to %+v; written back as %q it parses to %+v, %v", line, cl, again, cl2, ok)
@@ -85,12 +86,12 @@ func FuzzCheckLine(f *testing.F) {
 // checkToolLine checks a line of rhash (several digests) or md5deep -z
 // (a size): each digest has the length of every algorithm it may be of,
 // and written back as the tool writes it, the line parses to the same.
-func checkToolLine(t *testing.T, line string, cl checkLine, fixed []*method, detect bool) {
+func checkToolLine(t *testing.T, line string, cl checkLine, fixed []*method.Method, detect bool) {
 	again := cl.name
 	for _, d := range cl.digests {
 		for _, m := range d.algs {
-			if len(d.hex) != 2*m.size {
-				t.Fatalf("%q: digest %q for %s", line, d.hex, m.name)
+			if len(d.hex) != 2*m.Size {
+				t.Fatalf("%q: digest %q for %s", line, d.hex, m.Name)
 			}
 		}
 		again += "  " + d.hex
@@ -111,7 +112,7 @@ func formatCheckLine(cl checkLine, tagged bool) string {
 		prefix, name = `\`, escapeName(name)
 	}
 	if tagged {
-		return prefix + cl.alg.tag + " (" + name + ") = " + cl.hex
+		return prefix + cl.alg.Tag + " (" + name + ") = " + cl.hex
 	}
 	return prefix + cl.hex + "  " + name
 }
@@ -127,7 +128,7 @@ func TestTags(t *testing.T) {
 		hashlanes.BLAKE2s: "BLAKE2s", hashlanes.BLAKE3: "BLAKE3",
 	}
 	for _, a := range hashlanes.Algorithms() {
-		if got := tag(a); got != want[a] {
+		if got := method.TagOf(a); got != want[a] {
 			t.Errorf("tag(%v) = %q, want %q", a, got, want[a])
 		}
 	}
@@ -162,10 +163,10 @@ func FuzzGNULine(f *testing.F) {
 			return
 		}
 		modes := []gnuLines{
-			{alg: algBLAKE2b},                            // b2sum
-			{cksum: true, alg: cksumAlgIndex("crc")},     // cksum
-			{cksum: true, specified: true, alg: algSHA2}, // cksum -a sha2
-			{cksum: true, specified: true, alg: algBLAKE2b},
+			{alg: method.CksumBLAKE2b},                            // b2sum
+			{cksum: true, alg: method.CksumIndex("crc")},          // cksum
+			{cksum: true, specified: true, alg: method.CksumSHA2}, // cksum -a sha2
+			{cksum: true, specified: true, alg: method.CksumBLAKE2b},
 		}
 		g := modes[(mode%4+4)%4]
 		parse := func(s string) (checkLine, bool) {
@@ -191,8 +192,8 @@ func FuzzGNULine(f *testing.F) {
 		if cl.name == "" || strings.ContainsAny(cl.name, "\r") {
 			return // not written back in the two-space form
 		}
-		tag := cl.alg.tag
-		if cl.bytes < cl.alg.size {
+		tag := cl.alg.Tag
+		if cl.bytes < cl.alg.Size {
 			tag += "-" + strconv.Itoa(8*cl.bytes)
 		}
 		prefix, name := "", cl.name

@@ -4,62 +4,9 @@ import (
 	"encoding/base64"
 	"strconv"
 	"strings"
+
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 )
-
-// cksumAlg is one of cksum -a's algorithms, in GNU's order (which
-// decides what a tag reads as, and lists the valid arguments).
-type cksumAlg struct {
-	arg, tag string
-	bits     int // the digest's default length
-}
-
-var cksumAlgs = []cksumAlg{
-	{"bsd", "BSD", 16}, {"sysv", "SYSV", 16}, {"crc", "CRC", 32}, {"crc32b", "CRC32B", 32},
-	{"md5", "MD5", 128}, {"sha1", "SHA1", 160},
-	{"sha224", "SHA224", 224}, {"sha256", "SHA256", 256}, {"sha384", "SHA384", 384}, {"sha512", "SHA512", 512},
-	{"sha2", "SHA2", 512}, {"sha3", "SHA3", 512}, {"blake2b", "BLAKE2b", 512}, {"sm3", "SM3", 256},
-}
-
-// Indexes of cksumAlgs that the rules name.
-const (
-	algCRC32B  = 3
-	algSHA224  = 6
-	algSHA512  = 9
-	algSHA2    = 10
-	algSHA3    = 11
-	algBLAKE2b = 12
-)
-
-func cksumAlgIndex(arg string) int {
-	for i, a := range cksumAlgs {
-		if a.arg == arg {
-			return i
-		}
-	}
-	return -1
-}
-
-// autoLength: the algorithm's digest length is read from the line.
-func autoLength(alg int) bool { return alg == algBLAKE2b || alg == algSHA2 || alg == algSHA3 }
-
-// shaLength: a length sha2 and sha3 take.
-func shaLength(bits uint64) bool { return bits == 224 || bits == 256 || bits == 384 || bits == 512 }
-
-// cksumMethod is the method of cksum algorithm alg with a digest of bits.
-func cksumMethod(alg, bits int) *method {
-	var m *method
-	switch alg {
-	case algSHA2:
-		m, _ = methodNamed("sha" + strconv.Itoa(bits))
-	case algSHA3:
-		m, _ = methodNamed("sha3-" + strconv.Itoa(bits))
-	case algBLAKE2b:
-		m = blake2bBits(bits)
-	default:
-		m, _ = methodNamed(cksumAlgs[alg].arg)
-	}
-	return m
-}
 
 // gnuLines is the state of b2sum's and cksum's --check (coreutils 9.10's
 // split_3): the algorithm lines are read by, which for cksum without -a
@@ -74,7 +21,7 @@ type gnuLines struct {
 }
 
 // warnTag names the algorithm in "improperly formatted ... checksum line".
-func (g *gnuLines) warnTag() string { return cksumAlgs[g.alg].tag }
+func (g *gnuLines) warnTag() string { return method.CksumAlgs[g.alg].Tag }
 
 // tagAt is cksum's algorithm whose tag is the word at the start of s (up
 // to a blank, '-', '(' or a NUL, where GNU's C string ends), or -1.
@@ -83,8 +30,8 @@ func tagAt(s string) int {
 	if end < 0 {
 		end = len(s)
 	}
-	for i, a := range cksumAlgs {
-		if a.tag == s[:end] {
+	for i, a := range method.CksumAlgs {
+		if a.Tag == s[:end] {
 			return i
 		}
 	}
@@ -99,22 +46,22 @@ const minLine = 3
 func (p *lineParser) parseGNU(line string) (checkLine, bool) {
 	g := p.gnu
 	i, escaped := lineStart(line)
-	if g.cksum && (!g.specified || g.alg == algSHA2) {
+	if g.cksum && (!g.specified || g.alg == method.CksumSHA2) {
 		t := tagAt(line[i:])
 		switch {
 		case !g.specified && t < 0:
 			return checkLine{}, false // without -a, tagged lines only
-		case !g.specified && t <= algCRC32B:
+		case !g.specified && t <= method.CksumCRC32B:
 			return checkLine{}, false // those sums are not checked
 		case !g.specified:
 			g.alg = t
-		case t == algSHA2 || algSHA224 <= t && t <= algSHA512:
+		case t == method.CksumSHA2 || method.CksumSHA224 <= t && t <= method.CksumSHA512:
 			g.alg = t
 		}
 	}
 
-	bits := cksumAlgs[g.alg].bits
-	if tag := cksumAlgs[g.alg].tag; strings.HasPrefix(line[i:], tag) {
+	bits := method.CksumAlgs[g.alg].Bits
+	if tag := method.CksumAlgs[g.alg].Tag; strings.HasPrefix(line[i:], tag) {
 		j := i + len(tag)
 		tagBits := bits
 		ok := true
@@ -123,8 +70,8 @@ func (p *lineParser) parseGNU(line string) (checkLine, bool) {
 			switch {
 			case !valid:
 				ok = false
-			case g.alg == algSHA2 || g.alg == algSHA3:
-				ok = shaLength(n)
+			case g.alg == method.CksumSHA2 || g.alg == method.CksumSHA3:
+				ok = method.SHALength(n)
 			default:
 				ok = 0 < n && n <= uint64(bits) && n%8 == 0
 			}
@@ -148,7 +95,7 @@ func (p *lineParser) parseGNU(line string) (checkLine, bool) {
 		return checkLine{}, false
 	}
 	rest := line[i:]
-	if !g.cksum || autoLength(g.alg) {
+	if !g.cksum || method.AutoLength(g.alg) {
 		var ok bool
 		if bits, ok = g.digestBits(rest); !ok {
 			return checkLine{}, false
@@ -188,7 +135,7 @@ func (g *gnuLines) digestBits(s string) (int, bool) {
 			pad++
 		}
 		switch {
-		case (g.alg == algSHA2 || g.alg == algSHA3) && !shaLength(uint64(hexLen*4)):
+		case (g.alg == method.CksumSHA2 || g.alg == method.CksumSHA3) && !method.SHALength(uint64(hexLen*4)):
 			hexLen = 0
 			for _, bits := range []int{224, 256, 384, 512} {
 				if b64+pad == base64.StdEncoding.EncodedLen(bits/8) {
@@ -198,7 +145,7 @@ func (g *gnuLines) digestBits(s string) (int, bool) {
 			if hexLen == 0 {
 				return 0, false
 			}
-		case g.alg == algBLAKE2b && hexLen < b64:
+		case g.alg == method.CksumBLAKE2b && hexLen < b64:
 			for bits := 8; bits <= 512; bits += 8 {
 				if base64.StdEncoding.EncodedLen(bits/8) == b64+pad && bits%3 == pad {
 					hexLen = bits / 4
@@ -231,18 +178,18 @@ func (p *lineParser) gnuTagged(s string, escaped bool, bits int) (checkLine, boo
 // digest reads a digest of bits in hex, or for cksum in base64 (tried
 // first, as cksum does, where both forms could have that length).
 func (g *gnuLines) digest(d string, bits int) (checkLine, bool) {
-	var m *method
+	var m *method.Method
 	if g.cksum {
-		m = cksumMethod(g.alg, bits)
+		m = method.Cksum(g.alg, bits)
 	} else {
-		m = blake2bBits(bits)
+		m = method.BLAKE2bBits(bits)
 	}
 	if m == nil {
 		return checkLine{}, false
 	}
 	cl := checkLine{alg: m, bytes: bits / 8}
-	if g.cksum && m.sumStyle == digestLine {
-		cl.bytes = min(bits/8, m.size)
+	if g.cksum && m.Style == method.DigestLine {
+		cl.bytes = min(bits/8, m.Size)
 	}
 	if g.cksum && !g.noBase64 && len(d) == base64.StdEncoding.EncodedLen(bits/8) {
 		pad := bits % 3

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"maps"
@@ -12,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 )
 
 // dropIns are the program names under which hashlanes behaves as the GNU
@@ -29,17 +29,6 @@ var dropIns = func() map[string]hashlanes.Algorithm {
 // and sum, and b3sum.
 func dropInNames() []string {
 	return slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(dropIns)), "b2sum", "b3sum", "cksum", "sum")))
-}
-
-// tag is an algorithm's name in tagged lines ("SHA256 (f) = ..."), as the
-// coreutils and OpenSSL write it: its name in capitals, but BLAKE2's
-// small b and s.
-func tag(a hashlanes.Algorithm) string {
-	t := strings.ToUpper(a.String())
-	if strings.HasPrefix(t, "BLAKE2") {
-		t = t[:len("BLAKE2")] + strings.ToLower(t[len("BLAKE2"):])
-	}
-	return t
 }
 
 // The GNU options, in getopt's table order (it decides how ambiguities
@@ -89,7 +78,7 @@ type command struct {
 	tag, zero            bool
 	ignoreMissing, quiet bool
 	status, warn, strict bool
-	algs                 []*method
+	algs                 []*method.Method
 	algFixed             bool // -a given (or a drop-in): check lines of that algorithm only
 	recursive, follow    bool
 	filesFrom            string
@@ -340,30 +329,22 @@ func (c *command) finish() int {
 
 // parseAlgorithms reads hashlanes sum's and check's -a: the library's
 // algorithms by any name ParseAlgorithm takes, and blake2b-N and sm3.
-func parseAlgorithms(list string) ([]*method, error) {
-	var algs []*method
+func parseAlgorithms(list string) ([]*method.Method, error) {
+	var algs []*method.Method
 	for name := range strings.SplitSeq(list, ",") {
 		name = strings.TrimSpace(name)
-		m, ok := methodNamed(strings.ToLower(name))
+		m, ok := method.Named(strings.ToLower(name))
 		if a, err := hashlanes.ParseAlgorithm(name); err == nil {
-			m, ok = methodOf(a), true
+			m, ok = method.Of(a), true
 		}
-		if !ok || m.sumStyle != digestLine {
-			return nil, fmt.Errorf("unknown algorithm %s (known: %s)", quoteName(name), knownAlgorithms())
+		if !ok || m.Style != method.DigestLine {
+			return nil, fmt.Errorf("unknown algorithm %s (known: %s)", quoteName(name), method.Known())
 		}
 		if !slices.Contains(algs, m) {
 			algs = append(algs, m)
 		}
 	}
 	return algs, nil
-}
-
-func knownAlgorithms() string {
-	var names []string
-	for _, a := range hashlanes.Algorithms() {
-		names = append(names, a.String())
-	}
-	return strings.Join(append(names, "blake2b-N (N bits, a multiple of 8)", "sm3"), ", ")
 }
 
 // stdinTurns lets streams read standard input one after another in operand
@@ -414,5 +395,3 @@ func (c *command) openStream(name string, turn int, turns *stdinTurns) (io.Reade
 	}
 	return openRaw(name)
 }
-
-func hexOf(sum []byte) string { return hex.EncodeToString(sum) }

@@ -10,6 +10,7 @@ import (
 	"github.com/hashlanes/hashlanes"
 	"golang.org/x/sys/cpu"
 
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"github.com/hashlanes/hashlanes/internal/cksum"
 )
 
@@ -66,7 +67,7 @@ type family struct {
 }
 
 func newFamily(tool string) *family {
-	alg := map[string]int{"cksum": cksumAlgIndex("crc"), "b2sum": algBLAKE2b, "sum": cksumAlgIndex("bsd")}[tool]
+	alg := map[string]int{"cksum": method.CksumIndex("crc"), "b2sum": method.CksumBLAKE2b, "sum": method.CksumIndex("bsd")}[tool]
 	return &family{cksum: tool == "cksum", sum: tool == "sum", alg: alg, prefixTag: -1}
 }
 
@@ -76,9 +77,9 @@ func (f *family) option(c *command, o parsedOption) (bool, error) {
 	if f.sum { // the last of -r and -s wins
 		switch o.opt.short {
 		case 'r':
-			f.alg = cksumAlgIndex("bsd")
+			f.alg = method.CksumIndex("bsd")
 		case 's':
-			f.alg = cksumAlgIndex("sysv")
+			f.alg = method.CksumIndex("sysv")
 		default:
 			return false, nil
 		}
@@ -92,7 +93,7 @@ func (f *family) option(c *command, o parsedOption) (bool, error) {
 		}
 		f.length, f.lengthArg = n, o.val
 	case "algorithm":
-		i := cksumAlgIndex(o.val)
+		i := method.CksumIndex(o.val)
 		if i < 0 {
 			return true, fmt.Errorf("invalid argument %s for %s\n%s", quoteLocale(o.val), quoteLocale("--algorithm"), validAlgorithms())
 		}
@@ -151,8 +152,8 @@ func parseLength(s string) (uint64, error) {
 func validAlgorithms() string {
 	var b strings.Builder
 	b.WriteString("Valid arguments are:")
-	for _, a := range cksumAlgs {
-		b.WriteString("\n  - " + quoteLocale(a.arg))
+	for _, a := range method.CksumAlgs {
+		b.WriteString("\n  - " + quoteLocale(a.Arg))
 	}
 	return b.String()
 }
@@ -171,18 +172,18 @@ func quoteLocale(s string) string {
 // it with "Try ... --help", or "" if all is well.
 func (f *family) settle(c *command, operands int) (msg string, try bool) {
 	if f.sum {
-		c.algs, f.operands = []*method{cksumMethod(f.alg, 16)}, operands > 0
+		c.algs, f.operands = []*method.Method{method.Cksum(f.alg, 16)}, operands > 0
 		return "", false
 	}
-	if f.cksum && f.length != 0 && !autoLength(f.alg) {
+	if f.cksum && f.length != 0 && !method.AutoLength(f.alg) {
 		return "--length is only supported with --algorithm blake2b, sha2, or sha3", false
 	}
-	typ := cksumAlgs[f.alg].tag
-	if f.cksum && (f.alg == algSHA2 || f.alg == algSHA3) {
+	typ := method.CksumAlgs[f.alg].Tag
+	if f.cksum && (f.alg == method.CksumSHA2 || f.alg == method.CksumSHA3) {
 		if f.length == 0 && f.lengthArg == "" && !c.check {
-			return fmt.Sprintf("--algorithm=%s requires specifying --length 224, 256, 384, or 512", cksumAlgs[f.alg].arg), false
+			return fmt.Sprintf("--algorithm=%s requires specifying --length 224, 256, 384, or 512", method.CksumAlgs[f.alg].Arg), false
 		}
-		if (!c.check || f.lengthArg != "") && !shaLength(f.length) {
+		if (!c.check || f.lengthArg != "") && !method.SHALength(f.length) {
 			return fmt.Sprintf("invalid length: %s\n%s: digest length for %s must be 224, 256, 384, or 512",
 				quoteLocale(f.lengthArg), c.prog, quoteLocale(typ)), false
 		}
@@ -197,10 +198,10 @@ func (f *family) settle(c *command, operands int) (msg string, try bool) {
 	}
 	bits := int(f.length)
 	if bits == 0 {
-		bits = cksumAlgs[f.alg].bits
+		bits = method.CksumAlgs[f.alg].Bits
 	}
 	if f.cksum {
-		if c.check && f.specified && f.alg <= algCRC32B {
+		if c.check && f.specified && f.alg <= method.CksumCRC32B {
 			return "--check is not supported with --algorithm={bsd,sysv,crc,crc32b}", false
 		}
 		if f.base64 && f.raw {
@@ -221,47 +222,47 @@ func (f *family) settle(c *command, operands int) (msg string, try bool) {
 		}
 		return "--tag does not support --text mode", true
 	}
-	if m := cksumMethod(f.alg, bits); m != nil {
-		c.algs = []*method{m}
+	if m := method.Cksum(f.alg, bits); m != nil {
+		c.algs = []*method.Method{m}
 	}
 	f.operands = operands > 0
 	return "", false
 }
 
 // debugLine is what cksum --debug says computes the digests.
-func (f *family) debugLine(m *method) string {
+func (f *family) debugLine(m *method.Method) string {
 	switch {
-	case m.name == "crc":
+	case m.Name == "crc":
 		return "using " + cksum.Hardware() + " hardware support"
-	case m.name == "crc32b":
+	case m.Name == "crc32b":
 		if cpu.X86.HasPCLMULQDQ && cpu.X86.HasSSE41 {
 			return "using pclmul hardware support" // hash/crc32's IEEE fold
 		}
 		return "using generic hardware support"
-	case m.alg != 0:
-		return "using hashlanes " + m.name + ": " + hashlanes.DefaultServer(m.alg).Kernel()
-	case strings.HasPrefix(m.name, "blake2b"):
+	case m.Alg != 0:
+		return "using hashlanes " + m.Name + ": " + hashlanes.DefaultServer(m.Alg).Kernel()
+	case strings.HasPrefix(m.Name, "blake2b"):
 		return "using golang.org/x/crypto/blake2b"
-	case m.name == "sm3":
+	case m.Name == "sm3":
 		return "using github.com/emmansun/gmsm/sm3"
 	}
-	return "using hashlanes " + m.name
+	return "using hashlanes " + m.Name
 }
 
 // sumLine writes a result of the CRCs and the old sums: the value, the
 // length (cksum's CRCs) or the blocks (the sums), and the name if FILE
 // operands were given, unescaped, as GNU's output_crc, output_bsd and
 // output_sysv print them; with --raw, the value alone, big-endian.
-func (f *family) sumLine(b []byte, m *method, name string, size int64, digest []byte, delim byte) []byte {
+func (f *family) sumLine(b []byte, m *method.Method, name string, size int64, digest []byte, delim byte) []byte {
 	if f.raw {
 		return append(b, digest...)
 	}
-	switch m.sumStyle {
-	case crcLine:
+	switch m.Style {
+	case method.CRCLine:
 		b = fmt.Appendf(b, "%d %d", binary.BigEndian.Uint32(digest), size)
-	case bsdLine:
+	case method.BSDLine:
 		b = fmt.Appendf(b, "%05d %5d", binary.BigEndian.Uint16(digest), (size+1023)/1024)
-	case sysvLine:
+	case method.SysVLine:
 		b = fmt.Appendf(b, "%d %d", binary.BigEndian.Uint16(digest), (size+511)/512)
 	}
 	if f.operands {
@@ -275,5 +276,5 @@ func (f *family) digestText(d []byte) string {
 	if f != nil && f.base64 {
 		return base64.StdEncoding.EncodeToString(d)
 	}
-	return hexOf(d)
+	return method.Hex(d)
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/emmansun/gmsm/sm3"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"golang.org/x/crypto/blake2b"
 )
 
@@ -37,7 +38,7 @@ func makeFixture(dir string) error {
 	b2 := func(size int, name string) string {
 		d, _ := blake2b.New(size, nil)
 		d.Write(files[name])
-		return hexOf(d.Sum(nil))
+		return method.Hex(d.Sum(nil))
 	}
 	zero := strings.Repeat("0", 32)
 	garbage := make([]byte, 4096)
@@ -81,7 +82,7 @@ func makeFixture(dir string) error {
 		"sums.escaped":  `\` + h(`b\ack`) + `  b\\ack` + "\n" + `\` + h("n\nl") + `  n\nl` + "\n" + `\` + h("c\rr") + `  c\rr` + "\n" + `\` + h("a") + `  a\qb` + "\n" + `\` + h("a") + `  a\` + "\n",
 		"sums.plural":   zero + "  a\n" + zero + "  empty\n" + h("a") + "  nope1\n" + h("a") + "  nope2\n" + "bad\nbad\n" + h("big") + "  big\n",
 		"sums.sha256":   shaLine(sha256.New, "a", files) + shaLine(sha256.New, "big", files) + strings.Repeat("1", 64) + "  empty\n",
-		"sums.sha512":   shaLine(sha512.New, "a", files) + "SHA512 (big) = " + hexOf(sum(sha512.New, big)) + "\n" + "bogus\n",
+		"sums.sha512":   shaLine(sha512.New, "a", files) + "SHA512 (big) = " + method.Hex(sum(sha512.New, big)) + "\n" + "bogus\n",
 		"sums.sha1":     shaLine(sha1.New, "a", files) + shaLine(sha1.New, "empty", files) + strings.Repeat("2", 40) + "  big\n",
 		// b2sum's: every length it writes, tagged and not, and lines it
 		// refuses (a bad length tag, an odd digest, one too long).
@@ -92,8 +93,8 @@ func makeFixture(dir string) error {
 			strings.Repeat("3", 64) + "  empty\n" + "BLAKE2b-0x100 (a) = " + b2(32, "a") + "\n" + "garbage\n",
 		// cksum's: tagged lines of several algorithms, lines it refuses
 		// without -a (untagged, a CRC's), and its own sums' output.
-		"sums.cksum": "SHA256 (a) = " + hexOf(sum(sha256.New, files["a"])) + "\n" + "MD5 (big) = " + h("big") + "\n" +
-			"BLAKE2b-160 (a) = " + b2(20, "a") + "\n" + "SM3 (a) = " + hexOf(sum(sm3.New, files["a"])) + "\n" +
+		"sums.cksum": "SHA256 (a) = " + method.Hex(sum(sha256.New, files["a"])) + "\n" + "MD5 (big) = " + h("big") + "\n" +
+			"BLAKE2b-160 (a) = " + b2(20, "a") + "\n" + "SM3 (a) = " + method.Hex(sum(sm3.New, files["a"])) + "\n" +
 			"SHA512 (empty) = " + strings.Repeat("4", 128) + "\n" + h("a") + "  a\n" + "CRC (a) = 1219131554\n" +
 			"1219131554 3 a\n" + "MD5 (nope) = " + h("a") + "\n" + "MD5-64 (a) = " + h("a")[:16] + "\n",
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 )
 
 var specOf = map[string]string{
@@ -28,7 +30,7 @@ func (c *command) help() {
 	if c.dropIn {
 		tag, bits := "BLAKE2b", 512 // b2sum's, whose algorithm waits for -l
 		if len(c.algs) > 0 {
-			tag, bits = c.algs[0].tag, 8*c.algs[0].size
+			tag, bits = c.algs[0].Tag, 8*c.algs[0].Size
 		}
 		w("Usage: %s [OPTION]... [FILE]...\n", c.prog)
 		w("Print or check %s (%d-bit) checksums.\n\n", tag, bits)
@@ -49,7 +51,7 @@ func (c *command) help() {
 		return
 	}
 	if !c.dropIn {
-		w("  -a, --algorithm=LIST  one or more of: %s\n", knownAlgorithms())
+		w("  -a, --algorithm=LIST  one or more of: %s\n", method.Known())
 		w("                          (comma-separated; several print tagged lines)\n")
 	}
 	if c.fam != nil {
@@ -114,7 +116,7 @@ func (c *command) gnuName() string {
 // checkHelp finishes hashlanes check's usage: only the options it takes.
 func (c *command) checkHelp(b *strings.Builder) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-	w("  -a, --algorithm=NAME  read every line as NAME, one of: %s\n", knownAlgorithms())
+	w("  -a, --algorithm=NAME  read every line as NAME, one of: %s\n", method.Known())
 	w("      --audit=DIR       audit the tree under DIR against the lists, as hashdeep -a:\n")
 	w("                          each file OK, CHANGED, MOVED (from a listed file that is\n")
 	w("                          gone) or NEW, each listed file not there MISSING; the\n")

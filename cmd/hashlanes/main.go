@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"golang.org/x/term"
 )
 
@@ -60,7 +61,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	base := strings.TrimSuffix(filepath.Base(prog), ".exe")
 	if a, ok := dropIns[base]; ok {
 		c := newCommand(prog, base, stdin, stdout, stderr)
-		c.dropIn, c.algs, c.algFixed = true, methodsOf(a), true
+		c.dropIn, c.algs, c.algFixed = true, method.OfEach(a), true
 		return runDigest(c, argv[1:])
 	}
 	if base == "b3sum" {

@@ -2,12 +2,13 @@ package main
 
 import (
 	"bytes"
-	"github.com/hashlanes/hashlanes"
 	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hashlanes/hashlanes"
 
 	"github.com/hashlanes/hashlanes/internal/tuning"
 )

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 )
 
 // item is one thing to hash: a file name, or a problem met while listing
@@ -27,7 +28,7 @@ type item struct {
 // item in order, errors in their place.
 func (c *command) runSum(operands []string) {
 	if len(c.algs) == 0 {
-		c.algs = methodsOf(hashlanes.SHA256)
+		c.algs = method.OfEach(hashlanes.SHA256)
 	}
 	if c.fam != nil && c.fam.debug {
 		c.errorf("%s", c.fam.debugLine(c.algs[0]))
@@ -167,7 +168,7 @@ func (c *command) hashItems(items []item) {
 // have them.
 func (c *command) digestItems(items []item, done func(i int, s hashlanes.StreamSum)) {
 	turns := newStdinTurns()
-	plan := planFor(c.algs)
+	plan := method.PlanFor(c.algs)
 	start := 0
 	if sp := c.splitter(); sp != nil {
 		for i := range items {
@@ -190,11 +191,11 @@ func (c *command) digestItems(items []item, done func(i int, s hashlanes.StreamS
 }
 
 // hashBatch hashes items[first:end] through SumStreams.
-func (c *command) hashBatch(items []item, first, end int, plan *streamPlan, turns *stdinTurns, done func(i int, s hashlanes.StreamSum)) {
+func (c *command) hashBatch(items []item, first, end int, plan *method.Plan, turns *stdinTurns, done func(i int, s hashlanes.StreamSum)) {
 	if first == end {
 		return
 	}
-	c.sumStreams(end-first, func(int) *streamPlan { return plan },
+	c.sumStreams(end-first, func(int) *method.Plan { return plan },
 		func(i int) (io.Reader, error) {
 			it := &items[first+i]
 			if it.err != nil {
@@ -221,21 +222,21 @@ func (c *command) printResult(name string, s hashlanes.StreamSum) {
 // splitMinTest, from 0 on, replaces every splitter's size for the tests.
 var splitMinTest int64 = -1
 
-func splitMinOf(sp *splitter) int64 {
+func splitMinOf(sp *method.Splitter) int64 {
 	if splitMinTest >= 0 {
 		return splitMinTest
 	}
-	return sp.min
+	return sp.Min
 }
 
 // splitter is the one method's splitter, where it has one and it pays on
 // the cores there are.
-func (c *command) splitter() *splitter {
+func (c *command) splitter() *method.Splitter {
 	if len(c.algs) != 1 {
 		return nil
 	}
-	sp := c.algs[0].split
-	if sp == nil || sp.multiCore && c.cores() < 2 {
+	sp := c.algs[0].Split
+	if sp == nil || sp.MultiCore && c.cores() < 2 {
 		return nil
 	}
 	return sp
@@ -253,7 +254,7 @@ func (c *command) cores() int {
 // hashSplit hashes items[i], a large regular file, with its method's
 // splitter; if it is no longer a regular file when opened, it goes
 // through SumStreams after all.
-func (c *command) hashSplit(items []item, i int, sp *splitter, plan *streamPlan, turns *stdinTurns, done func(i int, s hashlanes.StreamSum)) {
+func (c *command) hashSplit(items []item, i int, sp *method.Splitter, plan *method.Plan, turns *stdinTurns, done func(i int, s hashlanes.StreamSum)) {
 	r, err := c.openStream(items[i].name, 0, turns)
 	if err != nil {
 		done(i, hashlanes.StreamSum{Err: err})
@@ -265,7 +266,7 @@ func (c *command) hashSplit(items []item, i int, sp *splitter, plan *streamPlan,
 		c.hashBatch(items, i, i+1, plan, turns, done)
 		return
 	}
-	sum, err := sp.sum(c, f, size)
+	sum, err := sp.Sum(method.SplitRun{Ctx: c.ctx, Cores: c.cores(), NoMmap: c.noMmap}, f, size)
 	if cerr := r.(io.Closer).Close(); err == nil {
 		err = cerr
 	}
@@ -296,7 +297,7 @@ func (c *command) printSum(name string, s hashlanes.StreamSum) {
 	if c.zero {
 		delim = 0
 	}
-	if c.fam != nil && (c.algs[0].sumStyle != digestLine || c.fam.raw) {
+	if c.fam != nil && (c.algs[0].Style != method.DigestLine || c.fam.raw) {
 		// The CRCs and the old sums print the name as it is, as GNU's do.
 		c.out.Write(c.fam.sumLine(nil, c.algs[0], name, s.Size, s.Sums[0], delim))
 		return
@@ -311,7 +312,7 @@ func (c *command) printSum(name string, s hashlanes.StreamSum) {
 			b.WriteByte('\\')
 		}
 		if c.tag || len(c.algs) > 1 {
-			b.WriteString(a.tag)
+			b.WriteString(a.Tag)
 			b.WriteString(" (")
 			b.WriteString(name)
 			b.WriteString(") = ")
@@ -346,7 +347,7 @@ func (c *command) printJSON(name string, s hashlanes.StreamSum) {
 	} else {
 		obj["size"] = s.Size
 		for k, a := range c.algs {
-			obj[a.name] = hexOf(s.Sums[k])
+			obj[a.Name] = method.Hex(s.Sums[k])
 		}
 	}
 	c.writeJSON(obj)

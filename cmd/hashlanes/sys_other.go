@@ -4,11 +4,12 @@ package main
 
 import (
 	"context"
-	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"io"
 	"io/fs"
 	"os"
 	"os/signal"
+
+	"github.com/hashlanes/hashlanes/internal/blake3tree"
 )
 
 type fileID struct{}

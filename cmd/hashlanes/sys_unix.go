@@ -4,12 +4,13 @@ package main
 
 import (
 	"context"
-	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"io"
 	"io/fs"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/hashlanes/hashlanes/internal/blake3tree"
 
 	"golang.org/x/sys/unix"
 )

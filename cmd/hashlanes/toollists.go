@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"golang.org/x/crypto/md4"
 	"golang.org/x/crypto/ripemd160"
 )
@@ -25,16 +26,16 @@ import (
 // hashdeep column names its algorithm; an rhash column is known only by
 // its place among rhash's algorithms, which may leave a choice.
 type lineDigest struct {
-	algs []*method
+	algs []*method.Method
 	hex  string
 }
 
 // methods are every method that computes some digest of the line.
-func (l checkLine) methods() []*method {
+func (l checkLine) methods() []*method.Method {
 	if len(l.digests) == 0 {
-		return []*method{l.alg}
+		return []*method.Method{l.alg}
 	}
-	var ms []*method
+	var ms []*method.Method
 	for _, d := range l.digests {
 		for _, m := range d.algs {
 			if !slices.Contains(ms, m) {
@@ -48,7 +49,7 @@ func (l checkLine) methods() []*method {
 // verify reports whether a file of size bytes whose digests are sumOf's
 // is the one the line lists: every digest, and the size where the line
 // gives one.
-func (l checkLine) verify(sumOf func(*method) []byte, size int64) bool {
+func (l checkLine) verify(sumOf func(*method.Method) []byte, size int64) bool {
 	if l.sized && size != l.size {
 		return false
 	}
@@ -56,7 +57,7 @@ func (l checkLine) verify(sumOf func(*method) []byte, size int64) bool {
 		return l.matches(sumOf(l.alg))
 	}
 	for _, d := range l.digests {
-		if len(d.algs) > 0 && !slices.ContainsFunc(d.algs, func(m *method) bool { return hexOf(sumOf(m)) == d.hex }) {
+		if len(d.algs) > 0 && !slices.ContainsFunc(d.algs, func(m *method.Method) bool { return method.Hex(sumOf(m)) == d.hex }) {
 			return false
 		}
 	}
@@ -119,9 +120,9 @@ func (p *lineParser) hashdeepLine(line string) (checkLine, bool) {
 		if !ok {
 			return checkLine{}, false
 		}
-		var algs []*method
-		if m, known := methodNamed(hashdeepAlgs[col]); known {
-			algs = []*method{m}
+		var algs []*method.Method
+		if m, known := method.Named(hashdeepAlgs[col]); known {
+			algs = []*method.Method{m}
 		}
 		ds = append(ds, lineDigest{algs, d})
 	}
@@ -145,7 +146,7 @@ func md5deepSizedLine(line string) (checkLine, bool) {
 	}
 	digest, name, ok := strings.Cut(rest, "  ")
 	alg := map[int]string{32: "md5", 40: "sha1", 64: "sha256"}[len(digest)]
-	m, known := methodNamed(alg)
+	m, known := method.Named(alg)
 	d, isHex := hexDigits(digest, len(digest))
 	if !ok || !known || !isHex || name == "" || strings.IndexByte(name, 0) >= 0 {
 		return checkLine{}, false
@@ -214,7 +215,7 @@ func rhashLine(line string) (checkLine, bool) {
 	}
 	var ds []lineDigest
 	for i, t := range tokens {
-		var algs []*method
+		var algs []*method.Method
 		for _, col := range places[i] {
 			if m, ok := rhashMethod(rhashColumns[col].method); ok && !slices.Contains(algs, m) {
 				algs = append(algs, m)
@@ -223,7 +224,7 @@ func rhashLine(line string) (checkLine, bool) {
 		// The library's algorithms first, in its order (MD5 before
 		// MD4, SHA-256 before SHA3-256): the first is the one messages
 		// name, and the likelier.
-		slices.SortStableFunc(algs, func(a, b *method) int { return cmp.Compare(algOrder(a), algOrder(b)) })
+		slices.SortStableFunc(algs, func(a, b *method.Method) int { return cmp.Compare(algOrder(a), algOrder(b)) })
 		ds = append(ds, lineDigest{algs, t})
 	}
 	return withDigests(rest, ds)
@@ -231,9 +232,9 @@ func rhashLine(line string) (checkLine, bool) {
 
 // algOrder ranks a method for rhashLine: the library's algorithms in
 // their order, then the others.
-func algOrder(m *method) int {
-	if m.alg != 0 {
-		return int(m.alg)
+func algOrder(m *method.Method) int {
+	if m.Alg != 0 {
+		return int(m.Alg)
 	}
 	return math.MaxInt
 }
@@ -278,21 +279,21 @@ func rhashPlaces(tokens []string) [][]int {
 
 // rhashMethod is the method of an rhash column: the command's own, or
 // MD4, RIPEMD-160 and CRC-32C, which only rhash lists name.
-func rhashMethod(name string) (*method, bool) {
+func rhashMethod(name string) (*method.Method, bool) {
 	if m, ok := rhashOnly()[name]; ok {
 		return m, true
 	}
 	if name == "" {
 		return nil, false
 	}
-	return methodNamed(name)
+	return method.Named(name)
 }
 
-var rhashOnly = sync.OnceValue(func() map[string]*method {
-	return map[string]*method{
-		"md4":       {name: "md4", tag: "MD4", size: md4.Size, newHash: md4.New},
-		"ripemd160": {name: "ripemd160", tag: "RIPEMD-160", size: ripemd160.Size, newHash: ripemd160.New},
-		"crc32c": {name: "crc32c", tag: "CRC32C", size: 4, newHash: func() hash.Hash {
+var rhashOnly = sync.OnceValue(func() map[string]*method.Method {
+	return map[string]*method.Method{
+		"md4":       {Name: "md4", Tag: "MD4", Size: md4.Size, NewHash: md4.New},
+		"ripemd160": {Name: "ripemd160", Tag: "RIPEMD-160", Size: ripemd160.Size, NewHash: ripemd160.New},
+		"crc32c": {Name: "crc32c", Tag: "CRC32C", Size: 4, NewHash: func() hash.Hash {
 			return crc32.New(crc32.MakeTable(crc32.Castagnoli))
 		}},
 	}
@@ -306,7 +307,7 @@ func sfvLine(line string) (checkLine, bool) {
 		return checkLine{}, false
 	}
 	d, ok := hexDigits(line[sp+1:], 8)
-	m, _ := methodNamed("crc32b")
+	m, _ := method.Named("crc32b")
 	if !ok || strings.IndexByte(line[:sp], 0) >= 0 {
 		return checkLine{}, false
 	}
