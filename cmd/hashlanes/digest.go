@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/files"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 )
 
@@ -393,5 +394,5 @@ func (c *command) openStream(name string, turn int, turns *stdinTurns) (io.Reade
 		turns.wait(turn)
 		return &stdinStream{c.stdin, turns}, nil
 	}
-	return openRaw(name)
+	return files.Open(name)
 }

@@ -5,13 +5,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"io/fs"
 	"os"
 	"runtime"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/files"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 )
 
@@ -90,63 +90,12 @@ func (c *command) readFilesFrom() ([]string, error) {
 	}
 }
 
-// walk appends the regular files under root in sorted order (each
-// directory's entries by name). Symbolic links met inside are skipped
-// unless --follow, as are devices, FIFOs and sockets; a root that is not a
-// directory is hashed as an operand would be.
+// walk appends the regular files under root, and the problems met on
+// the way, in order (files.Walk).
 func (c *command) walk(items []item, root string) []item {
-	visited := map[fileID]bool{}
-	var walkDir func(dir string)
-	walkDir = func(dir string) {
-		entries, err := readDirLong(dir)
-		if err != nil {
-			items = append(items, item{name: dir, err: err})
-		}
-		for _, e := range entries {
-			path := dir + "/" + e.Name() // as find prints it: "./x", "dir//x" stays "dir/x"
-			if strings.HasSuffix(dir, "/") {
-				path = dir + e.Name()
-			}
-			typ := e.Type()
-			if typ&fs.ModeSymlink != 0 {
-				if !c.follow {
-					continue
-				}
-				fi, err := statLong(path)
-				if err != nil {
-					items = append(items, item{name: path, err: err})
-					continue
-				}
-				typ = fi.Mode().Type()
-			}
-			switch {
-			case typ.IsDir():
-				if id, ok := idOf(path); ok {
-					if visited[id] {
-						continue // a link back up the tree
-					}
-					visited[id] = true
-				}
-				walkDir(path)
-			case typ.IsRegular():
-				size := int64(-1)
-				if c.wantSizes {
-					if fi, err := statLong(path); err == nil {
-						size = fi.Size()
-					}
-				}
-				items = append(items, item{name: path, size: size})
-			}
-		}
-	}
-	fi, err := statLong(root)
-	if err != nil || !fi.IsDir() {
-		return append(items, item{name: root, size: -1})
-	}
-	if id, ok := idOf(root); ok {
-		visited[id] = true
-	}
-	walkDir(root)
+	files.Walk(root, c.follow, c.wantSizes, func(path string, size int64, err error) {
+		items = append(items, item{name: path, size: size, err: err})
+	})
 	return items
 }
 
@@ -176,7 +125,7 @@ func (c *command) digestItems(items []item, done func(i int, s hashlanes.StreamS
 			if it.err != nil || it.name == "-" {
 				continue
 			}
-			if fi, err := statLong(it.name); err != nil || !fi.Mode().IsRegular() || fi.Size() < splitMinOf(sp) {
+			if fi, err := files.Stat(it.name); err != nil || !fi.Mode().IsRegular() || fi.Size() < splitMinOf(sp) {
 				continue
 			}
 			c.hashBatch(items, start, i, plan, turns, done)
@@ -260,7 +209,7 @@ func (c *command) hashSplit(items []item, i int, sp *method.Splitter, plan *meth
 		done(i, hashlanes.StreamSum{Err: err})
 		return
 	}
-	f, size, ok := rangesOf(r)
+	f, size, ok := files.Ranges(r)
 	if !ok {
 		r.(io.Closer).Close()
 		c.hashBatch(items, i, i+1, plan, turns, done)

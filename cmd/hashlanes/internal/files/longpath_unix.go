@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package files
 
 import (
 	"io/fs"
@@ -70,9 +70,9 @@ func openat(dir int, name string, flags int) (int, error) {
 	}
 }
 
-// readDirLong is os.ReadDir for a directory of any path length: its
+// ReadDir is os.ReadDir for a directory of any path length: its
 // entries sorted by name.
-func readDirLong(name string) ([]fs.DirEntry, error) {
+func ReadDir(name string) ([]fs.DirEntry, error) {
 	if len(name) <= longPart {
 		return os.ReadDir(name)
 	}
@@ -87,8 +87,8 @@ func readDirLong(name string) ([]fs.DirEntry, error) {
 	return entries, err
 }
 
-// statLong is os.Stat for a path of any length.
-func statLong(name string) (fs.FileInfo, error) {
+// Stat is os.Stat for a path of any length.
+func Stat(name string) (fs.FileInfo, error) {
 	if len(name) <= longPart {
 		return os.Stat(name)
 	}

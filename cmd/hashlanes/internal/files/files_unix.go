@@ -1,57 +1,25 @@
 //go:build unix
 
-package main
+package files
 
 import (
-	"context"
 	"io"
 	"io/fs"
-	"os"
-	"os/signal"
 	"syscall"
 
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
-
 	"golang.org/x/sys/unix"
 )
 
-// fileID identifies a directory, to stop at links back up a tree.
-type fileID struct{ dev, ino uint64 }
+// ID identifies a directory, to stop at links back up a tree.
+type ID struct{ dev, ino uint64 }
 
-func idOf(path string) (fileID, bool) {
+func IDOf(path string) (ID, bool) {
 	var st unix.Stat_t
 	if err := fstatatLong(path, &st); err != nil {
-		return fileID{}, false
+		return ID{}, false
 	}
-	return fileID{uint64(st.Dev), uint64(st.Ino)}, true
-}
-
-var caught = make(chan os.Signal, 1)
-
-// interruptible returns a context cancelled by SIGINT or SIGTERM, so a run
-// stops promptly and prints only whole lines before dying of the signal.
-func interruptible() (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	signal.Notify(caught, os.Interrupt, syscall.SIGTERM)
-	stop := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-caught:
-			caught <- sig // for dieBySignal
-			cancel()
-		case <-stop:
-		}
-	}()
-	return ctx, func() { close(stop); cancel() }
-}
-
-// dieBySignal ends the process by the signal that interrupted it, so the
-// shell sees what it would have seen from GNU's tools (status 130 for ^C).
-func dieBySignal() int {
-	sig := (<-caught).(syscall.Signal)
-	signal.Reset(sig)
-	syscall.Kill(os.Getpid(), sig)
-	select {} // the signal ends the process
+	return ID{uint64(st.Dev), uint64(st.Ino)}, true
 }
 
 // rawFile reads a file with plain system calls: os.Open also asks
@@ -62,7 +30,7 @@ type rawFile struct {
 	name string
 }
 
-func openRaw(name string) (io.Reader, error) {
+func Open(name string) (io.Reader, error) {
 	fd, err := openLong(name, unix.O_RDONLY|unix.O_CLOEXEC)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
@@ -125,9 +93,9 @@ func (f *rawFile) regularSize() (int64, bool) {
 func (f *rawFile) Fd() uintptr  { return uintptr(f.fd) }
 func (f *rawFile) Name() string { return f.name }
 
-// rangesOf is an opened regular file, for reading at offsets or mapping,
+// Ranges is an opened regular file, for reading at offsets or mapping,
 // and its size.
-func rangesOf(r io.Reader) (blake3tree.File, int64, bool) {
+func Ranges(r io.Reader) (blake3tree.File, int64, bool) {
 	f, ok := r.(*rawFile)
 	if !ok {
 		return nil, 0, false
