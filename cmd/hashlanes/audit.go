@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashlanes/hashlanes"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 )
 
 // The audit (check --audit DIR MANIFEST...): the tree under DIR against
@@ -20,7 +21,7 @@ import (
 
 // auditKnown is a manifest line that names a file under the audited tree.
 type auditKnown struct {
-	checkLine
+	sumfile.Line
 	list string // the manifest, for messages
 	line int
 	used bool // found in the tree, or taken by a moved file
@@ -48,7 +49,7 @@ func (c *command) runAudit(lists []string) {
 		c.failed = true
 		return
 	}
-	parser := newLineParser(fixedAlgs(c), true)
+	parser := sumfile.NewParser(fixedAlgs(c), true)
 	dir := auditKey(c.auditDir)
 	known := map[string]*auditKnown{}
 	var order []*auditKnown // the manifests' order, for the missing files
@@ -60,25 +61,25 @@ func (c *command) runAudit(lists []string) {
 			continue
 		}
 		for _, e := range entries {
-			if e.malformed {
+			if e.Malformed {
 				malformed++
 				if c.warn {
-					c.errorf("%s: %d: improperly formatted %schecksum line", quoteName(display), e.line, e.listTag)
+					c.errorf("%s: %d: improperly formatted %schecksum line", quoteName(display), e.Number, e.ListTag)
 				}
 				continue
 			}
-			key := auditKey(e.name)
+			key := auditKey(e.Name)
 			if !under(key, dir) {
 				continue
 			}
 			if k := known[key]; k != nil {
-				if k.alg != e.alg || k.hex != e.hex {
+				if k.Alg != e.Alg || k.Hex != e.Hex {
 					c.errorf("%s: %d: %s is listed again with another digest (line %d of %s is used)",
-						quoteName(display), e.line, quoteName(e.name), k.line, quoteName(k.list))
+						quoteName(display), e.Number, quoteName(e.Name), k.line, quoteName(k.list))
 				}
 				continue
 			}
-			k := &auditKnown{checkLine: e.checkLine, list: display, line: e.line}
+			k := &auditKnown{Line: e.Line, list: display, line: e.Number}
 			known[key] = k
 			order = append(order, k)
 		}
@@ -99,13 +100,13 @@ func (c *command) runAudit(lists []string) {
 	var methods []*method.Method
 	gone := map[string][]*auditKnown{}
 	for _, k := range order {
-		for _, m := range k.methods() {
+		for _, m := range k.Methods() {
 			if !slices.Contains(methods, m) {
 				methods = append(methods, m)
 			}
 		}
-		if !inTree[auditKey(k.name)] {
-			gone[k.alg.Name+" "+k.hex] = append(gone[k.alg.Name+" "+k.hex], k)
+		if !inTree[auditKey(k.Name)] {
+			gone[k.Alg.Name+" "+k.Hex] = append(gone[k.Alg.Name+" "+k.Hex], k)
 		}
 	}
 	if len(methods) == 0 {
@@ -135,9 +136,9 @@ func (c *command) runAudit(lists []string) {
 		return
 	}
 	for _, k := range order {
-		if !k.used && !inTree[auditKey(k.name)] {
+		if !k.used && !inTree[auditKey(k.Name)] {
 			counts.missing++
-			c.auditLine(k.name, "MISSING", "", k.checkLine, nil, nil)
+			c.auditLine(k.Name, "MISSING", "", k.Line, nil, nil)
 		}
 	}
 	c.auditSummary(counts, malformed)
@@ -156,50 +157,50 @@ func (c *command) auditFile(name string, s hashlanes.StreamSum, methods []*metho
 	if s.Err != nil {
 		n.unreadable++
 		c.fileError(name, s.Err)
-		c.auditLine(name, "unreadable", "", checkLine{}, nil, s.Err)
+		c.auditLine(name, "unreadable", "", sumfile.Line{}, nil, s.Err)
 		return
 	}
 	digest := func(m *method.Method) []byte { return s.Sums[slices.Index(methods, m)] }
 	if k := known[auditKey(name)]; k != nil {
 		k.used = true
-		if k.verify(digest, s.Size) {
+		if k.Verify(digest, s.Size) {
 			n.ok++
-			c.auditLine(name, "OK", "", k.checkLine, nil, nil)
+			c.auditLine(name, "OK", "", k.Line, nil, nil)
 		} else {
 			n.changed++
-			c.auditLine(name, "CHANGED", "", k.checkLine, digest(k.alg), nil)
+			c.auditLine(name, "CHANGED", "", k.Line, digest(k.Alg), nil)
 		}
 		return
 	}
 	for _, m := range methods {
 		for _, k := range gone[m.Name+" "+method.Hex(digest(m))] {
-			if !k.used && k.verify(digest, s.Size) {
+			if !k.used && k.Verify(digest, s.Size) {
 				k.used = true
 				n.moved++
-				c.auditLine(name, "MOVED", k.name, k.checkLine, nil, nil)
+				c.auditLine(name, "MOVED", k.Name, k.Line, nil, nil)
 				return
 			}
 		}
 	}
 	n.added++
-	c.auditLine(name, "NEW", "", checkLine{alg: methods[0]}, digest(methods[0]), nil)
+	c.auditLine(name, "NEW", "", sumfile.Line{Alg: methods[0]}, digest(methods[0]), nil)
 }
 
 // auditLine prints one finding: "NAME: STATUS" (OK only without --quiet,
 // "MOVED from OLD", "FAILED open or read" as check says it), or with
 // --json an object.
-func (c *command) auditLine(name, status, from string, k checkLine, computed []byte, err error) {
+func (c *command) auditLine(name, status, from string, k sumfile.Line, computed []byte, err error) {
 	if c.json {
 		if status == "OK" && c.quiet {
 			return
 		}
 		obj := map[string]any{"status": status}
 		jsonFile(obj, name)
-		if k.alg != nil {
-			obj["algorithm"] = k.alg.Name
+		if k.Alg != nil {
+			obj["algorithm"] = k.Alg.Name
 		}
-		if k.hex != "" {
-			obj["expected"] = k.hex
+		if k.Hex != "" {
+			obj["expected"] = k.Hex
 			jsonMore(obj, k)
 		}
 		if computed != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashlanes/hashlanes"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"github.com/zeebo/blake3"
 )
@@ -295,10 +296,10 @@ func runB3sum(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 		status = b.sum()
 	}
 	if ctx.Err() != nil {
-		c.out.flush()
+		c.out.Flush()
 		return dieBySignal()
 	}
-	if err := c.out.flush(); err != nil {
+	if err := c.out.Flush(); err != nil {
 		fmt.Fprintf(stderr, "Error: %s\n", rustIOError(err))
 		return 1
 	}
@@ -369,7 +370,7 @@ func (b *b3run) sum() int {
 	b.digests(b.a.files, func(i int, sum []byte, err error) {
 		name := b.a.files[i]
 		if err != nil {
-			b.c.out.flush()
+			b.c.out.Flush()
 			fmt.Fprintf(b.c.stderr, "b3sum: %s: %s\n", name, rustIOError(err))
 			status = 1
 			return
@@ -380,77 +381,10 @@ func (b *b3run) sum() int {
 		case b.a.noNames:
 			b.c.out.Write([]byte(hex.EncodeToString(sum) + "\n"))
 		default:
-			prefix := ""
-			if strings.ContainsAny(name, "\\\n") {
-				prefix = `\`
-				name = strings.NewReplacer(`\`, `\\`, "\n", `\n`).Replace(name)
-			}
-			b.c.out.Write([]byte(prefix + hex.EncodeToString(sum) + "  " + name + "\n"))
+			b.c.out.Write(sumfile.AppendB3Line(nil, sum, name))
 		}
 	})
 	return status
-}
-
-// b3line is a parsed line of a b3sum checkfile.
-type b3line struct {
-	shown, path string // the name as printed (escaped, as in the line) and as opened
-	want        []byte
-}
-
-// parseB3Line parses a checkfile line as b3sum 1.2.0 does, or says why not.
-func parseB3Line(line string) (b3line, error) {
-	if line == "" {
-		return b3line{}, errors.New("Empty line")
-	}
-	escaped := line[0] == '\\'
-	if escaped {
-		line = line[1:]
-	}
-	const hexLen, prefix = 64, 66
-	if len(line) <= prefix {
-		return b3line{}, errors.New("Short line")
-	}
-	for i := range prefix {
-		if line[i] >= 0x80 {
-			return b3line{}, errors.New("Non-ASCII prefix")
-		}
-	}
-	if line[hexLen:prefix] != "  " {
-		return b3line{}, errors.New("Invalid space")
-	}
-	if strings.Trim(line[:hexLen], "0123456789abcdef") != "" {
-		return b3line{}, errors.New("Invalid hex")
-	}
-	want, _ := hex.DecodeString(line[:hexLen])
-	name := line[prefix:]
-	l := b3line{shown: name, path: name, want: want}
-	if escaped {
-		l.shown = `\` + name
-		var b strings.Builder
-		for i := 0; i < len(name); i++ {
-			if name[i] != '\\' {
-				b.WriteByte(name[i])
-				continue
-			}
-			if i+1 == len(name) {
-				return b3line{}, errors.New("Invalid backslash escape")
-			}
-			i++
-			switch name[i] {
-			case '\\':
-				b.WriteByte('\\')
-			case 'n':
-				b.WriteByte('\n')
-			default:
-				return b3line{}, errors.New("Invalid backslash escape")
-			}
-		}
-		l.path = b.String()
-	}
-	if strings.IndexByte(l.path, 0) >= 0 {
-		return b3line{}, errors.New("Null character in path")
-	}
-	return l, nil
 }
 
 // check verifies each checkfile as b3sum --check does.
@@ -465,22 +399,22 @@ func (b *b3run) check() int {
 			data, err = os.ReadFile(list)
 		}
 		if err != nil {
-			b.c.out.flush()
+			b.c.out.Flush()
 			fmt.Fprintf(b.c.stderr, "Error: %s\n", rustIOError(err))
 			return 1
 		}
-		var lines []b3line
+		var lines []sumfile.B3Line
 		var parseErr []error
 		for len(data) > 0 {
 			raw, rest, _ := strings.Cut(string(data), "\n")
 			data = []byte(rest)
-			l, err := parseB3Line(raw)
+			l, err := sumfile.ParseB3Line(raw)
 			lines = append(lines, l)
 			parseErr = append(parseErr, err)
 		}
 		paths := make([]string, len(lines))
 		for i, l := range lines {
-			paths[i] = l.path
+			paths[i] = l.Path
 		}
 		// Lines that did not parse are reported in their place; their
 		// files are not read.
@@ -494,7 +428,7 @@ func (b *b3run) check() int {
 		report := func(upTo int) {
 			for ; next < upTo; next++ {
 				if parseErr[next] != nil {
-					b.c.out.flush()
+					b.c.out.Flush()
 					fmt.Fprintf(b.c.stderr, "b3sum: %s\n", parseErr[next])
 					failed = true
 				}
@@ -511,14 +445,14 @@ func (b *b3run) check() int {
 			l := lines[i]
 			switch {
 			case err != nil:
-				b.c.out.Write([]byte(fmt.Sprintf("%s: FAILED (%s)\n", l.shown, rustIOError(err))))
+				b.c.out.Write([]byte(fmt.Sprintf("%s: FAILED (%s)\n", l.Shown, rustIOError(err))))
 				failed = true
-			case string(sum) == string(l.want):
+			case string(sum) == string(l.Want):
 				if !b.a.quiet {
-					b.c.out.Write([]byte(l.shown + ": OK\n"))
+					b.c.out.Write([]byte(l.Shown + ": OK\n"))
 				}
 			default:
-				b.c.out.Write([]byte(l.shown + ": FAILED\n"))
+				b.c.out.Write([]byte(l.Shown + ": FAILED\n"))
 				failed = true
 			}
 		})

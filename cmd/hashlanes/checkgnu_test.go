@@ -14,6 +14,7 @@ import (
 
 	"github.com/emmansun/gmsm/sm3"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 	"golang.org/x/crypto/blake2b"
 )
 
@@ -85,17 +86,17 @@ func versionsDiffer(tool []string, line string) bool {
 			return true
 		}
 	}
-	if t := tagAt(s); tool[0] == "cksum" && (t == method.CksumCRC32B || t == method.CksumSHA2 || t == method.CksumSHA3) {
+	if t := method.CksumTagAt(s); tool[0] == "cksum" && (t == method.CksumCRC32B || t == method.CksumSHA2 || t == method.CksumSHA3) {
 		return true
 	}
 	if tool[0] == "cksum" {
 		verdict := func(noBase64 bool) string {
-			p := newLineParser(nil, false)
-			p.gnu = &gnuLines{cksum: true, specified: len(tool) > 1, alg: method.CksumIndex(tool[len(tool)-1]), noBase64: noBase64}
-			if !p.gnu.specified {
-				p.gnu.alg = method.CksumIndex("crc")
+			p := sumfile.NewParser(nil, false)
+			p.GNU = &sumfile.GNULines{Cksum: true, Specified: len(tool) > 1, Alg: method.CksumIndex(tool[len(tool)-1]), NoBase64: noBase64}
+			if !p.GNU.Specified {
+				p.GNU.Alg = method.CksumIndex("crc")
 			}
-			cl, ok := p.parse(line)
+			cl, ok := p.Parse(line)
 			return fmt.Sprint(ok, cl)
 		}
 		return verdict(true) != verdict(false)

@@ -13,6 +13,7 @@ import (
 	"github.com/hashlanes/hashlanes"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/files"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 )
 
 // dropIns are the program names under which hashlanes behaves as the GNU
@@ -70,7 +71,7 @@ type command struct {
 	dropIn bool
 	fam    *family // b2sum, cksum and sum
 	stdin  io.Reader
-	out    *lineWriter
+	out    *sumfile.Writer
 	stderr io.Writer
 	ctx    context.Context
 
@@ -115,7 +116,7 @@ func (c *command) helpCommand() string {
 
 // errorf prints "prog: message" on stderr, after what stdout has so far.
 func (c *command) errorf(format string, args ...any) {
-	c.out.flush()
+	c.out.Flush()
 	if c.clearStatus != nil {
 		c.clearStatus() // the progress line is on stderr's terminal
 	}
@@ -258,7 +259,7 @@ func runDigest(c *command, args []string) int {
 		c.runSum(operands)
 	}
 	if ctx.Err() != nil {
-		c.out.flush()
+		c.out.Flush()
 		return dieBySignal()
 	}
 	return c.finish()
@@ -318,7 +319,7 @@ func (c *command) conflicts() string {
 // finish flushes the output and returns the exit status; a failed write
 // is an error, as in GNU's close_stdout.
 func (c *command) finish() int {
-	if err := c.out.flush(); err != nil {
+	if err := c.out.Flush(); err != nil {
 		fmt.Fprintf(c.stderr, "%s: write error: %s\n", c.prog, strerror(err))
 		return exitFailure
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/base64"
-	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -247,34 +245,4 @@ func (f *family) debugLine(m *method.Method) string {
 		return "using github.com/emmansun/gmsm/sm3"
 	}
 	return "using hashlanes " + m.Name
-}
-
-// sumLine writes a result of the CRCs and the old sums: the value, the
-// length (cksum's CRCs) or the blocks (the sums), and the name if FILE
-// operands were given, unescaped, as GNU's output_crc, output_bsd and
-// output_sysv print them; with --raw, the value alone, big-endian.
-func (f *family) sumLine(b []byte, m *method.Method, name string, size int64, digest []byte, delim byte) []byte {
-	if f.raw {
-		return append(b, digest...)
-	}
-	switch m.Style {
-	case method.CRCLine:
-		b = fmt.Appendf(b, "%d %d", binary.BigEndian.Uint32(digest), size)
-	case method.BSDLine:
-		b = fmt.Appendf(b, "%05d %5d", binary.BigEndian.Uint16(digest), (size+1023)/1024)
-	case method.SysVLine:
-		b = fmt.Appendf(b, "%d %d", binary.BigEndian.Uint16(digest), (size+511)/512)
-	}
-	if f.operands {
-		b = append(append(b, ' '), name...)
-	}
-	return append(b, delim)
-}
-
-// digestText is a digest as cksum and b2sum print it: hex, or base64.
-func (f *family) digestText(d []byte) string {
-	if f != nil && f.base64 {
-		return base64.StdEncoding.EncodeToString(d)
-	}
-	return method.Hex(d)
 }

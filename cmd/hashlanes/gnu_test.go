@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 )
 
 // gnuTools are the coreutils programs found on PATH, by name.
@@ -98,7 +100,7 @@ func as94(c caseLine, out []byte) []byte {
 		if (strings.HasPrefix(name, `\`) && strings.Contains(name, `\n`)) || !strings.ContainsAny(name, "\\\r") {
 			return line
 		}
-		return []byte(`\` + escapeName(name) + ": " + string(m[2]))
+		return []byte(`\` + sumfile.Escape(name) + ": " + string(m[2]))
 	})
 }
 

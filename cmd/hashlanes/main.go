@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashlanes/hashlanes"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 	"golang.org/x/term"
 )
 
@@ -107,9 +108,9 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func newCommand(prog, name string, stdin io.Reader, stdout, stderr io.Writer) *command {
-	out := newLineWriter(stdout)
+	out := sumfile.NewWriter(stdout)
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		out.eachLine = true
+		out.EachLine = true
 	}
 	return &command{prog: prog, name: name, stdin: stdin, out: out, stderr: stderr}
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -105,5 +107,13 @@ func TestTune(t *testing.T) {
 	}
 	if code := run([]string{"hashlanes", "tune", "--rounds", "x"}, nil, &out, &errb); code != 2 {
 		t.Errorf("a bad --rounds: exit %d", code)
+	}
+}
+
+// TestDropInNames pins the fixed-algorithm drop-ins to GNU's program names.
+func TestDropInNames(t *testing.T) {
+	names := slices.Sorted(maps.Keys(dropIns))
+	if w := []string{"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum"}; !slices.Equal(names, w) {
+		t.Errorf("drop-ins %v, want %v", names, w)
 	}
 }

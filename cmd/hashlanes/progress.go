@@ -89,8 +89,8 @@ func (c *command) newProgress(items []item) *progress {
 		}
 		p.totalBytes += it.size
 	}
-	if c.out.eachLine { // results go to the terminal the line is on
-		c.out.beforeFlush = p.clear
+	if c.out.EachLine { // results go to the terminal the line is on
+		c.out.BeforeFlush = p.clear
 	}
 	c.clearStatus = p.clear
 	go p.run()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/hashlanes/hashlanes"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/files"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 )
 
 // item is one thing to hash: a file name, or a problem met while listing
@@ -246,43 +246,16 @@ func (c *command) printSum(name string, s hashlanes.StreamSum) {
 	if c.zero {
 		delim = 0
 	}
-	if c.fam != nil && (c.algs[0].Style != method.DigestLine || c.fam.raw) {
-		// The CRCs and the old sums print the name as it is, as GNU's do.
-		c.out.Write(c.fam.sumLine(nil, c.algs[0], name, s.Size, s.Sums[0], delim))
+	if c.fam != nil && c.fam.raw {
+		c.out.Write(s.Sums[0]) // the value alone, big-endian
 		return
 	}
-	escape := !c.zero && strings.ContainsAny(name, "\\\n\r")
-	if escape {
-		name = escapeName(name)
+	if c.fam != nil && c.algs[0].Style != method.DigestLine {
+		c.out.Write(sumfile.AppendSumLine(nil, c.algs[0], name, s.Size, s.Sums[0], delim, c.fam.operands))
+		return
 	}
-	var b bytes.Buffer
-	for k, a := range c.algs {
-		if escape {
-			b.WriteByte('\\')
-		}
-		if c.tag || len(c.algs) > 1 {
-			b.WriteString(a.Tag)
-			b.WriteString(" (")
-			b.WriteString(name)
-			b.WriteString(") = ")
-			b.WriteString(c.fam.digestText(s.Sums[k]))
-		} else {
-			b.WriteString(c.fam.digestText(s.Sums[k]))
-			if c.binary == 1 {
-				b.WriteString(" *")
-			} else {
-				b.WriteString("  ")
-			}
-			b.WriteString(name)
-		}
-		b.WriteByte(delim)
-	}
-	c.out.Write(b.Bytes())
-}
-
-// escapeName escapes backslash, LF and CR as the coreutils do.
-func escapeName(name string) string {
-	return strings.NewReplacer(`\`, `\\`, "\n", `\n`, "\r", `\r`).Replace(name)
+	c.out.Write(sumfile.AppendDigestLines(nil, name, c.algs, s.Sums, sumfile.Format{
+		Tagged: c.tag || len(c.algs) > 1, Binary: c.binary == 1, Zero: c.zero, Base64: c.fam != nil && c.fam.base64}))
 }
 
 // printJSON writes one object per file: its name, size and digests (keyed

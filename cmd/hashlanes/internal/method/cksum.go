@@ -1,6 +1,9 @@
 package method
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // CksumAlg is one of cksum -a's algorithms, in GNU's order (which
 // decides what a tag reads as, and lists the valid arguments).
@@ -55,4 +58,19 @@ func Cksum(alg, bits int) *Method {
 		m, _ = Named(CksumAlgs[alg].Arg)
 	}
 	return m
+}
+
+// CksumTagAt is cksum's algorithm whose tag is the word at the start of s (up
+// to a blank, '-', '(' or a NUL, where GNU's C string ends), or -1.
+func CksumTagAt(s string) int {
+	end := strings.IndexAny(s, " \t-(\x00")
+	if end < 0 {
+		end = len(s)
+	}
+	for i, a := range CksumAlgs {
+		if a.Tag == s[:end] {
+			return i
+		}
+	}
+	return -1
 }

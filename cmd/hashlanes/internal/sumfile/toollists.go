@@ -1,4 +1,4 @@
-package main
+package sumfile
 
 import (
 	"cmp"
@@ -15,29 +15,29 @@ import (
 	"golang.org/x/crypto/ripemd160"
 )
 
-// The lists of the tools people switch from, beside GNU's forms (check.go):
+// The lists of the tools people switch from, beside GNU's forms (line.go, gnu.go):
 // hashdeep's known files, md5deep's lines with sizes, rhash's lines of
 // several digests, and SFV. hashlanes check and --audit read them; the
 // GNU drop-ins read only what GNU's tools do.
 
-// lineDigest is one digest a line gives for its file, where a line gives
+// Digest is one digest a line gives for its file, where a line gives
 // several (hashdeep, rhash): it holds when one of algs computes it, and
 // is read and not verified when algs is empty (Tiger, GOST, ...). A
 // hashdeep column names its algorithm; an rhash column is known only by
 // its place among rhash's algorithms, which may leave a choice.
-type lineDigest struct {
-	algs []*method.Method
-	hex  string
+type Digest struct {
+	Algs []*method.Method
+	Hex  string
 }
 
-// methods are every method that computes some digest of the line.
-func (l checkLine) methods() []*method.Method {
-	if len(l.digests) == 0 {
-		return []*method.Method{l.alg}
+// Methods are every method that computes some digest of the line.
+func (l Line) Methods() []*method.Method {
+	if len(l.Digests) == 0 {
+		return []*method.Method{l.Alg}
 	}
 	var ms []*method.Method
-	for _, d := range l.digests {
-		for _, m := range d.algs {
+	for _, d := range l.Digests {
+		for _, m := range d.Algs {
 			if !slices.Contains(ms, m) {
 				ms = append(ms, m)
 			}
@@ -46,18 +46,18 @@ func (l checkLine) methods() []*method.Method {
 	return ms
 }
 
-// verify reports whether a file of size bytes whose digests are sumOf's
+// Verify reports whether a file of size bytes whose digests are sumOf's
 // is the one the line lists: every digest, and the size where the line
 // gives one.
-func (l checkLine) verify(sumOf func(*method.Method) []byte, size int64) bool {
-	if l.sized && size != l.size {
+func (l Line) Verify(sumOf func(*method.Method) []byte, size int64) bool {
+	if l.Sized && size != l.Size {
 		return false
 	}
-	if len(l.digests) == 0 {
-		return l.matches(sumOf(l.alg))
+	if len(l.Digests) == 0 {
+		return l.Matches(sumOf(l.Alg))
 	}
-	for _, d := range l.digests {
-		if len(d.algs) > 0 && !slices.ContainsFunc(d.algs, func(m *method.Method) bool { return method.Hex(sumOf(m)) == d.hex }) {
+	for _, d := range l.Digests {
+		if len(d.Algs) > 0 && !slices.ContainsFunc(d.Algs, func(m *method.Method) bool { return method.Hex(sumOf(m)) == d.Hex }) {
 			return false
 		}
 	}
@@ -67,20 +67,20 @@ func (l checkLine) verify(sumOf func(*method.Method) []byte, size int64) bool {
 // withDigests makes a line of several digests: the first one verified is
 // its alg and hex, as messages and the audit's moved files name it; false
 // if none is.
-func withDigests(name string, ds []lineDigest) (checkLine, bool) {
+func withDigests(name string, ds []Digest) (Line, bool) {
 	for _, d := range ds {
-		if len(d.algs) > 0 {
-			return checkLine{alg: d.algs[0], hex: d.hex, name: name, digests: ds}, true
+		if len(d.Algs) > 0 {
+			return Line{Alg: d.Algs[0], Hex: d.Hex, Name: name, Digests: ds}, true
 		}
 	}
-	return checkLine{}, false
+	return Line{}, false
 }
 
 // header reads a list's header line, hashdeep's "%%%% HASHDEEP-1.0" and
 // "%%%% size,md5,sha256,filename", and reports whether line was one.
-func (p *lineParser) header(line string) bool {
+func (p *Parser) header(line string) bool {
 	rest, ok := strings.CutPrefix(line, "%%%% ")
-	if !ok || !p.aliases || p.gnu != nil {
+	if !ok || !p.aliases || p.GNU != nil {
 		return false
 	}
 	if rest == "HASHDEEP-1.0" {
@@ -105,53 +105,53 @@ var hashdeepDigitsOf = map[string]int{"md5": 32, "sha1": 40, "sha256": 64, "tige
 // hashdeepLine reads a known-file line of hashdeep, under the header that
 // named its columns: "SIZE,HEX,...,NAME", the name as hashdeep recorded
 // it (absolute, or relative with -l) and free to hold commas.
-func (p *lineParser) hashdeepLine(line string) (checkLine, bool) {
+func (p *Parser) hashdeepLine(line string) (Line, bool) {
 	fields := strings.SplitN(line, ",", len(p.hashdeep)+2)
 	if len(fields) != len(p.hashdeep)+2 || fields[len(fields)-1] == "" || strings.IndexByte(line, 0) >= 0 {
-		return checkLine{}, false
+		return Line{}, false
 	}
 	size, err := strconv.ParseInt(fields[0], 10, 64)
 	if err != nil || size < 0 {
-		return checkLine{}, false
+		return Line{}, false
 	}
-	var ds []lineDigest
+	var ds []Digest
 	for i, col := range p.hashdeep {
 		d, ok := hexDigits(fields[i+1], hashdeepDigitsOf[col])
 		if !ok {
-			return checkLine{}, false
+			return Line{}, false
 		}
 		var algs []*method.Method
 		if m, known := method.Named(hashdeepAlgs[col]); known {
 			algs = []*method.Method{m}
 		}
-		ds = append(ds, lineDigest{algs, d})
+		ds = append(ds, Digest{algs, d})
 	}
 	l, ok := withDigests(fields[len(fields)-1], ds) // not ok: Tiger or Whirlpool alone
-	l.size, l.sized = size, ok
+	l.Size, l.Sized = size, ok
 	return l, ok
 }
 
 // md5deepSizedLine reads a line of md5deep -z (and sha1deep, sha256deep):
 // the size right-aligned in ten, two spaces, the digest, two spaces, the
 // name.
-func md5deepSizedLine(line string) (checkLine, bool) {
+func md5deepSizedLine(line string) (Line, bool) {
 	s := strings.TrimLeft(line, " ")
 	sizeText, rest, ok := strings.Cut(s, "  ")
 	if !ok {
-		return checkLine{}, false
+		return Line{}, false
 	}
 	size, err := strconv.ParseInt(sizeText, 10, 64)
 	if err != nil || size < 0 {
-		return checkLine{}, false
+		return Line{}, false
 	}
 	digest, name, ok := strings.Cut(rest, "  ")
 	alg := map[int]string{32: "md5", 40: "sha1", 64: "sha256"}[len(digest)]
 	m, known := method.Named(alg)
 	d, isHex := hexDigits(digest, len(digest))
 	if !ok || !known || !isHex || name == "" || strings.IndexByte(name, 0) >= 0 {
-		return checkLine{}, false
+		return Line{}, false
 	}
-	l := checkLine{alg: m, hex: d, name: name, size: size, sized: true}
+	l := Line{Alg: m, Hex: d, Name: name, Size: size, Sized: true}
 	return l, true
 }
 
@@ -194,7 +194,7 @@ func (c rhashColumn) fits(s string) bool {
 // Each digest's algorithm is what its place allows among rhash's columns,
 // by form and order; a digest none of whose possible algorithms hashlanes
 // computes (Tiger, GOST, ...) is not verified.
-func rhashLine(line string) (checkLine, bool) {
+func rhashLine(line string) (Line, bool) {
 	var tokens []string
 	rest := line
 	for {
@@ -206,14 +206,14 @@ func rhashLine(line string) (checkLine, bool) {
 		rest = rest[:i]
 	}
 	if len(tokens) < 2 || strings.IndexByte(rest, 0) >= 0 {
-		return checkLine{}, false
+		return Line{}, false
 	}
 	slices.Reverse(tokens)
 	places := rhashPlaces(tokens)
 	if places == nil {
-		return checkLine{}, false
+		return Line{}, false
 	}
-	var ds []lineDigest
+	var ds []Digest
 	for i, t := range tokens {
 		var algs []*method.Method
 		for _, col := range places[i] {
@@ -225,7 +225,7 @@ func rhashLine(line string) (checkLine, bool) {
 		// MD4, SHA-256 before SHA3-256): the first is the one messages
 		// name, and the likelier.
 		slices.SortStableFunc(algs, func(a, b *method.Method) int { return cmp.Compare(algOrder(a), algOrder(b)) })
-		ds = append(ds, lineDigest{algs, t})
+		ds = append(ds, Digest{algs, t})
 	}
 	return withDigests(rest, ds)
 }
@@ -301,15 +301,15 @@ var rhashOnly = sync.OnceValue(func() map[string]*method.Method {
 
 // sfvLine reads a line of an SFV list, rhash's default output: the name,
 // a space and the CRC-32 (cksum -a crc32b) in hex.
-func sfvLine(line string) (checkLine, bool) {
+func sfvLine(line string) (Line, bool) {
 	sp := strings.LastIndexByte(line, ' ')
 	if sp <= 0 {
-		return checkLine{}, false
+		return Line{}, false
 	}
 	d, ok := hexDigits(line[sp+1:], 8)
 	m, _ := method.Named("crc32b")
 	if !ok || strings.IndexByte(line[:sp], 0) >= 0 {
-		return checkLine{}, false
+		return Line{}, false
 	}
-	return checkLine{alg: m, hex: d, name: line[:sp]}, true
+	return Line{Alg: m, Hex: d, Name: line[:sp]}, true
 }

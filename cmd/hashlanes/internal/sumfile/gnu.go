@@ -1,4 +1,4 @@
-package main
+package sumfile
 
 import (
 	"encoding/base64"
@@ -8,60 +8,45 @@ import (
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 )
 
-// gnuLines is the state of b2sum's and cksum's --check (coreutils 9.10's
+// GNULines is the state of b2sum's and cksum's --check (coreutils 9.10's
 // split_3): the algorithm lines are read by, which for cksum without -a
 // is the latest tag read, and stays for the next line and list.
-type gnuLines struct {
-	cksum     bool // cksum; else b2sum
-	specified bool // cksum -a
-	alg       int  // index in cksumAlgs
-	// noBase64 reads as coreutils before 9.2 did, without base64
+type GNULines struct {
+	Cksum     bool // cksum; else b2sum
+	Specified bool // cksum -a
+	Alg       int  // index in cksumAlgs
+	// NoBase64 reads as coreutils before 9.2 did, without base64
 	// digests: the tests compare with such a release.
-	noBase64 bool
+	NoBase64 bool
 }
 
 // warnTag names the algorithm in "improperly formatted ... checksum line".
-func (g *gnuLines) warnTag() string { return method.CksumAlgs[g.alg].Tag }
-
-// tagAt is cksum's algorithm whose tag is the word at the start of s (up
-// to a blank, '-', '(' or a NUL, where GNU's C string ends), or -1.
-func tagAt(s string) int {
-	end := strings.IndexAny(s, " \t-(\x00")
-	if end < 0 {
-		end = len(s)
-	}
-	for i, a := range method.CksumAlgs {
-		if a.Tag == s[:end] {
-			return i
-		}
-	}
-	return -1
-}
+func (g *GNULines) warnTag() string { return method.CksumAlgs[g.Alg].Tag }
 
 // minLine is the shortest untagged line b2sum and cksum read: a byte of
 // digest (-l 8), a blank and a name.
 const minLine = 3
 
 // parseGNU parses a line as b2sum -c and cksum -c do.
-func (p *lineParser) parseGNU(line string) (checkLine, bool) {
-	g := p.gnu
+func (p *Parser) parseGNU(line string) (Line, bool) {
+	g := p.GNU
 	i, escaped := lineStart(line)
-	if g.cksum && (!g.specified || g.alg == method.CksumSHA2) {
-		t := tagAt(line[i:])
+	if g.Cksum && (!g.Specified || g.Alg == method.CksumSHA2) {
+		t := method.CksumTagAt(line[i:])
 		switch {
-		case !g.specified && t < 0:
-			return checkLine{}, false // without -a, tagged lines only
-		case !g.specified && t <= method.CksumCRC32B:
-			return checkLine{}, false // those sums are not checked
-		case !g.specified:
-			g.alg = t
+		case !g.Specified && t < 0:
+			return Line{}, false // without -a, tagged lines only
+		case !g.Specified && t <= method.CksumCRC32B:
+			return Line{}, false // those sums are not checked
+		case !g.Specified:
+			g.Alg = t
 		case t == method.CksumSHA2 || method.CksumSHA224 <= t && t <= method.CksumSHA512:
-			g.alg = t
+			g.Alg = t
 		}
 	}
 
-	bits := method.CksumAlgs[g.alg].Bits
-	if tag := method.CksumAlgs[g.alg].Tag; strings.HasPrefix(line[i:], tag) {
+	bits := method.CksumAlgs[g.Alg].Bits
+	if tag := method.CksumAlgs[g.Alg].Tag; strings.HasPrefix(line[i:], tag) {
 		j := i + len(tag)
 		tagBits := bits
 		ok := true
@@ -70,13 +55,13 @@ func (p *lineParser) parseGNU(line string) (checkLine, bool) {
 			switch {
 			case !valid:
 				ok = false
-			case g.alg == method.CksumSHA2 || g.alg == method.CksumSHA3:
+			case g.Alg == method.CksumSHA2 || g.Alg == method.CksumSHA3:
 				ok = method.SHALength(n)
 			default:
 				ok = 0 < n && n <= uint64(bits) && n%8 == 0
 			}
 			if !ok {
-				return checkLine{}, false
+				return Line{}, false
 			}
 			j += 1 + k
 			tagBits = int(n)
@@ -92,13 +77,13 @@ func (p *lineParser) parseGNU(line string) (checkLine, bool) {
 	}
 
 	if len(line)-i < minLine+boolInt(i < len(line) && line[i] == '\\') {
-		return checkLine{}, false
+		return Line{}, false
 	}
 	rest := line[i:]
-	if !g.cksum || method.AutoLength(g.alg) {
+	if !g.Cksum || method.AutoLength(g.Alg) {
 		var ok bool
 		if bits, ok = g.digestBits(rest); !ok {
-			return checkLine{}, false
+			return Line{}, false
 		}
 	}
 	end := 0
@@ -106,26 +91,26 @@ func (p *lineParser) parseGNU(line string) (checkLine, bool) {
 		end++
 	}
 	if end == len(rest) {
-		return checkLine{}, false // the digest must be followed by a blank
+		return Line{}, false // the digest must be followed by a blank
 	}
 	cl, ok := g.digest(rest[:end], bits)
 	if !ok {
-		return checkLine{}, false
+		return Line{}, false
 	}
-	if cl.name, ok = p.untaggedName(rest, end+1, escaped); !ok {
-		return checkLine{}, false
+	if cl.Name, ok = p.untaggedName(rest, end+1, escaped); !ok {
+		return Line{}, false
 	}
 	return cl, true
 }
 
 // digestBits reads the digest length from an untagged line's digest: its
 // hex digits, or for cksum the length its base64 form would have.
-func (g *gnuLines) digestBits(s string) (int, bool) {
+func (g *GNULines) digestBits(s string) (int, bool) {
 	hexLen := 0
 	for hexLen < len(s) && isHex(s[hexLen]) {
 		hexLen++
 	}
-	if g.cksum && !g.noBase64 {
+	if g.Cksum && !g.NoBase64 {
 		b64 := hexLen
 		for b64 < len(s) && isBase64(s[b64]) {
 			b64++
@@ -135,7 +120,7 @@ func (g *gnuLines) digestBits(s string) (int, bool) {
 			pad++
 		}
 		switch {
-		case (g.alg == method.CksumSHA2 || g.alg == method.CksumSHA3) && !method.SHALength(uint64(hexLen*4)):
+		case (g.Alg == method.CksumSHA2 || g.Alg == method.CksumSHA3) && !method.SHALength(uint64(hexLen*4)):
 			hexLen = 0
 			for _, bits := range []int{224, 256, 384, 512} {
 				if b64+pad == base64.StdEncoding.EncodedLen(bits/8) {
@@ -145,7 +130,7 @@ func (g *gnuLines) digestBits(s string) (int, bool) {
 			if hexLen == 0 {
 				return 0, false
 			}
-		case g.alg == method.CksumBLAKE2b && hexLen < b64:
+		case g.Alg == method.CksumBLAKE2b && hexLen < b64:
 			for bits := 8; bits <= 512; bits += 8 {
 				if base64.StdEncoding.EncodedLen(bits/8) == b64+pad && bits%3 == pad {
 					hexLen = bits / 4
@@ -162,50 +147,50 @@ func (g *gnuLines) digestBits(s string) (int, bool) {
 
 // gnuTagged parses what follows "TAG (" or "TAG-N (": the name up to the
 // line's last ')', " = " and the digest.
-func (p *lineParser) gnuTagged(s string, escaped bool, bits int) (checkLine, bool) {
+func (p *Parser) gnuTagged(s string, escaped bool, bits int) (Line, bool) {
 	name, d, ok := taggedTail(s, escaped)
 	if !ok {
-		return checkLine{}, false
+		return Line{}, false
 	}
-	cl, ok := p.gnu.digest(d, bits)
+	cl, ok := p.GNU.digest(d, bits)
 	if !ok {
-		return checkLine{}, false
+		return Line{}, false
 	}
-	cl.name = name
+	cl.Name = name
 	return cl, true
 }
 
 // digest reads a digest of bits in hex, or for cksum in base64 (tried
 // first, as cksum does, where both forms could have that length).
-func (g *gnuLines) digest(d string, bits int) (checkLine, bool) {
+func (g *GNULines) digest(d string, bits int) (Line, bool) {
 	var m *method.Method
-	if g.cksum {
-		m = method.Cksum(g.alg, bits)
+	if g.Cksum {
+		m = method.Cksum(g.Alg, bits)
 	} else {
 		m = method.BLAKE2bBits(bits)
 	}
 	if m == nil {
-		return checkLine{}, false
+		return Line{}, false
 	}
-	cl := checkLine{alg: m, bytes: bits / 8}
-	if g.cksum && m.Style == method.DigestLine {
-		cl.bytes = min(bits/8, m.Size)
+	cl := Line{Alg: m, Bytes: bits / 8}
+	if g.Cksum && m.Style == method.DigestLine {
+		cl.Bytes = min(bits/8, m.Size)
 	}
-	if g.cksum && !g.noBase64 && len(d) == base64.StdEncoding.EncodedLen(bits/8) {
+	if g.Cksum && !g.NoBase64 && len(d) == base64.StdEncoding.EncodedLen(bits/8) {
 		pad := bits % 3
 		for k := range len(d) {
 			if k < len(d)-pad && !isBase64(d[k]) || k >= len(d)-pad && d[k] != '=' {
-				return checkLine{}, false
+				return Line{}, false
 			}
 		}
-		cl.hex, cl.base64 = d, true
+		cl.Hex, cl.Base64 = d, true
 		return cl, true
 	}
 	h, ok := hexDigits(d, bits/4)
 	if !ok {
-		return checkLine{}, false
+		return Line{}, false
 	}
-	cl.hex = h
+	cl.Hex = h
 	return cl, true
 }
 
