@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 )
@@ -44,13 +45,13 @@ func under(key, dir string) bool {
 
 // runAudit audits c.auditDir against the manifests named.
 func (c *command) runAudit(lists []string) {
-	if err := checkDir(c.auditDir); err != nil {
-		c.errorf("%s: %s", quoteName(c.auditDir), strerror(err))
+	if err := checkDir(c.AuditDir); err != nil {
+		c.errorf("%s: %s", gnu.Quote(c.AuditDir), gnu.Strerror(err))
 		c.failed = true
 		return
 	}
 	parser := sumfile.NewParser(fixedAlgs(c), true)
-	dir := auditKey(c.auditDir)
+	dir := auditKey(c.AuditDir)
 	known := map[string]*auditKnown{}
 	var order []*auditKnown // the manifests' order, for the missing files
 	malformed, stdin := 0, 0
@@ -63,8 +64,8 @@ func (c *command) runAudit(lists []string) {
 		for _, e := range entries {
 			if e.Malformed {
 				malformed++
-				if c.warn {
-					c.errorf("%s: %d: improperly formatted %schecksum line", quoteName(display), e.Number, e.ListTag)
+				if c.Warn {
+					c.errorf("%s: %d: improperly formatted %schecksum line", gnu.Quote(display), e.Number, e.ListTag)
 				}
 				continue
 			}
@@ -75,7 +76,7 @@ func (c *command) runAudit(lists []string) {
 			if k := known[key]; k != nil {
 				if k.Alg != e.Alg || k.Hex != e.Hex {
 					c.errorf("%s: %d: %s is listed again with another digest (line %d of %s is used)",
-						quoteName(display), e.Number, quoteName(e.Name), k.line, quoteName(k.list))
+						gnu.Quote(display), e.Number, gnu.Quote(e.Name), k.line, gnu.Quote(k.list))
 				}
 				continue
 			}
@@ -88,7 +89,7 @@ func (c *command) runAudit(lists []string) {
 		return
 	}
 
-	items := c.walk(nil, c.auditDir)
+	items := c.walk(nil, c.AuditDir)
 	inTree := make(map[string]bool, len(items))
 	for _, it := range items {
 		if it.err == nil {
@@ -110,7 +111,7 @@ func (c *command) runAudit(lists []string) {
 		}
 	}
 	if len(methods) == 0 {
-		methods = c.algs
+		methods = c.Algs
 		if len(methods) == 0 {
 			methods = method.OfEach(hashlanes.SHA256)
 		}
@@ -190,8 +191,8 @@ func (c *command) auditFile(name string, s hashlanes.StreamSum, methods []*metho
 // "MOVED from OLD", "FAILED open or read" as check says it), or with
 // --json an object.
 func (c *command) auditLine(name, status, from string, k sumfile.Line, computed []byte, err error) {
-	if c.json {
-		if status == "OK" && c.quiet {
+	if c.JSON {
+		if status == "OK" && c.Quiet {
 			return
 		}
 		obj := map[string]any{"status": status}
@@ -210,16 +211,16 @@ func (c *command) auditLine(name, status, from string, k sumfile.Line, computed 
 			obj["from"] = from
 		}
 		if err != nil {
-			obj["error"] = strerror(err)
+			obj["error"] = gnu.Strerror(err)
 		}
 		c.writeJSON(obj)
 		return
 	}
 	switch {
-	case c.status:
+	case c.Status:
 	case status == "unreadable":
 		c.out.Write([]byte(c.checkedName(name) + ": FAILED open or read\n"))
-	case status == "OK" && c.quiet:
+	case status == "OK" && c.Quiet:
 	case status == "MOVED":
 		c.out.Write([]byte(c.checkedName(name) + ": MOVED from " + c.checkedName(from) + "\n"))
 	default:
@@ -235,12 +236,12 @@ func (c *command) auditSummary(n auditCounts, malformed int) {
 		verdict = "failed"
 		c.failed = true
 	}
-	if c.json {
+	if c.JSON {
 		c.writeJSON(map[string]any{"audit": verdict, "ok": n.ok, "changed": n.changed, "moved": n.moved,
 			"new": n.added, "missing": n.missing, "unreadable": n.unreadable, "malformed": malformed})
 		return
 	}
-	if c.status {
+	if c.Status {
 		return
 	}
 	c.errorf("audit %s: %d OK, %d changed, %d moved, %d new, %d missing, %d unreadable", verdict, n.ok, n.changed, n.moved, n.added, n.missing, n.unreadable)

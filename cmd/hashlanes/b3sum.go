@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
@@ -188,9 +189,9 @@ func parseB3(args []string, stderr io.Writer) (*b3args, int, bool) {
 func rustIOError(err error) string {
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
-		return fmt.Sprintf("%s (os error %d)", strerror(err), int(errno))
+		return fmt.Sprintf("%s (os error %d)", gnu.Strerror(err), int(errno))
 	}
-	return strerror(err)
+	return gnu.Strerror(err)
 }
 
 // b3method is what b3sum computes: the mode and the output length.
@@ -343,7 +344,7 @@ func (b *b3run) digests(names []string, done func(i int, sum []byte, err error))
 			turn++
 		}
 	}
-	b.c.algs = []*method.Method{b.m.method()}
+	b.c.Algs = []*method.Method{b.m.method()}
 	b.c.digestItems(items, func(i int, s hashlanes.StreamSum) {
 		var sum []byte
 		if s.Err == nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashlanes/hashlanes"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/bench"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"golang.org/x/term"
 )
 
@@ -35,17 +36,17 @@ Measure hash functions on this machine: algos, lanes, small, files (default all)
       --help           display this help and exit
 `
 
-var benchOptions = []option{
-	{long: "quick", short: 'q'},
-	{long: "full"},
-	{long: "sizes", arg: true},
-	{long: "format", short: 'f', arg: true},
-	{long: "output", short: 'o', arg: true},
-	{long: "html", arg: true},
-	{long: "charts", arg: true},
-	{long: "compare"},
-	{long: "no-python"},
-	{long: "help"},
+var benchOptions = []gnu.Option{
+	{Long: "quick", Short: 'q'},
+	{Long: "full"},
+	{Long: "sizes", Arg: true},
+	{Long: "format", Short: 'f', Arg: true},
+	{Long: "output", Short: 'o', Arg: true},
+	{Long: "html", Arg: true},
+	{Long: "charts", Arg: true},
+	{Long: "compare"},
+	{Long: "no-python"},
+	{Long: "help"},
 }
 
 func runBench(prog string, args []string, stdout, stderr io.Writer) int {
@@ -57,7 +58,7 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %s\nTry '%s bench --help' for more information.\n", prog, msg, prog)
 		return 1
 	}
-	opts, operands, err := getopt(benchOptions, args)
+	opts, operands, err := gnu.Getopt(benchOptions, args)
 	if err != nil {
 		return usageError(err.Error())
 	}
@@ -65,14 +66,14 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 	format, output, htmlFile, chartsDir := "table", "", "", ""
 	compare, python := false, true
 	for _, o := range opts {
-		switch o.opt.long {
+		switch o.Opt.Long {
 		case "quick":
 			plan.Quick, plan.Sizes, plan.Config = true, bench.QuickSizes, bench.Quick
 		case "full":
 			plan.Quick, plan.Sizes, plan.Config = false, bench.SeedSizes, bench.Full
 		case "sizes":
 			plan.Sizes = nil
-			for s := range strings.SplitSeq(o.val, ",") {
+			for s := range strings.SplitSeq(o.Val, ",") {
 				n, err := bench.ParseSize(strings.TrimSpace(s))
 				if err != nil {
 					return usageError(err.Error())
@@ -80,16 +81,16 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 				plan.Sizes = append(plan.Sizes, n)
 			}
 		case "format":
-			format = o.val
+			format = o.Val
 			if format != "table" && format != "bench" && format != "json" && format != "markdown" {
-				return usageError(fmt.Sprintf("unknown format %s (table, bench, json, markdown)", quoteName(format)))
+				return usageError(fmt.Sprintf("unknown format %s (table, bench, json, markdown)", gnu.Quote(format)))
 			}
 		case "output":
-			output = o.val
+			output = o.Val
 		case "html":
-			htmlFile = o.val
+			htmlFile = o.Val
 		case "charts":
-			chartsDir = o.val
+			chartsDir = o.Val
 		case "compare":
 			compare = true
 		case "no-python":
@@ -107,12 +108,12 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 		for i, name := range operands {
 			f, err := os.Open(name)
 			if err != nil {
-				return fail("%s: %s", quoteName(name), strerror(err))
+				return fail("%s: %s", gnu.Quote(name), gnu.Strerror(err))
 			}
 			reps[i], err = bench.ReadReport(f, name)
 			f.Close()
 			if err != nil {
-				return fail("%s: not a hashlanes bench report: %v", quoteName(name), err)
+				return fail("%s: not a hashlanes bench report: %v", gnu.Quote(name), err)
 			}
 		}
 		if err := bench.WriteCompare(stdout, reps[0], reps[1]); err != nil {
@@ -148,7 +149,7 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 	if output != "" {
 		f, err := os.Create(output)
 		if err != nil {
-			return fail("%s: %s", quoteName(output), strerror(err))
+			return fail("%s: %s", gnu.Quote(output), gnu.Strerror(err))
 		}
 		defer f.Close()
 		w = f
@@ -168,19 +169,19 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 		err = bw.Flush()
 	}
 	if err != nil {
-		return fail("write error: %s", strerror(err))
+		return fail("write error: %s", gnu.Strerror(err))
 	}
 	if htmlFile != "" {
 		f, err := os.Create(htmlFile)
 		if err != nil {
-			return fail("%s: %s", quoteName(htmlFile), strerror(err))
+			return fail("%s: %s", gnu.Quote(htmlFile), gnu.Strerror(err))
 		}
 		err = bench.WriteHTML(f, report)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			return fail("%s: %v", quoteName(htmlFile), err)
+			return fail("%s: %v", gnu.Quote(htmlFile), err)
 		}
 	}
 	if chartsDir != "" {

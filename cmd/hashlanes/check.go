@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 )
@@ -35,7 +36,7 @@ func (c *command) readList(list string, parser *sumfile.Parser, stdinCount *int)
 		f.Close()
 	}
 	if err != nil {
-		c.errorf("%s: read error", quoteName(displayName))
+		c.errorf("%s: read error", gnu.Quote(displayName))
 		return displayName, nil, false
 	}
 
@@ -61,9 +62,9 @@ var errMalformed = errors.New("improperly formatted line")
 
 // runCheck verifies every checksum list named (standard input for "-").
 func (c *command) runCheck(lists []string) {
-	parser := sumfile.NewParser(fixedAlgs(c), !c.dropIn)
-	if c.fam != nil {
-		parser.GNU = &sumfile.GNULines{Cksum: c.fam.cksum, Specified: c.fam.specified, Alg: c.fam.alg}
+	parser := sumfile.NewParser(fixedAlgs(c), !c.DropIn)
+	if c.Fam != nil {
+		parser.GNU = &sumfile.GNULines{Cksum: c.Fam.Cksum, Specified: c.Fam.Specified, Alg: c.Fam.Alg}
 	}
 	turns := 0
 	for _, list := range lists {
@@ -77,8 +78,8 @@ func (c *command) runCheck(lists []string) {
 }
 
 func fixedAlgs(c *command) []*method.Method {
-	if c.algFixed {
-		return c.algs
+	if c.AlgFixed {
+		return c.Algs
 	}
 	return nil
 }
@@ -124,22 +125,22 @@ func (c *command) checkList(list string, parser *sumfile.Parser, stdinCount *int
 			if e.Malformed {
 				malformed++
 				c.checkJSON(displayName, e, "malformed", nil, nil)
-				if c.warn {
-					c.errorf("%s: %d: improperly formatted %schecksum line", quoteName(displayName), e.Number, e.ListTag)
+				if c.Warn {
+					c.errorf("%s: %d: improperly formatted %schecksum line", gnu.Quote(displayName), e.Number, e.ListTag)
 				}
 				return
 			}
 			properlyFormatted = true
 			if s.Err != nil {
-				if c.ignoreMissing && errors.Is(s.Err, os.ErrNotExist) && isOpenError(s.Err) {
+				if c.IgnoreMissing && errors.Is(s.Err, os.ErrNotExist) && isOpenError(s.Err) {
 					return
 				}
 				c.fileError(e.Name, s.Err)
 				unreadable++
 				switch {
-				case c.json:
+				case c.JSON:
 					c.checkJSON(displayName, e, "unreadable", nil, s.Err)
-				case !c.status:
+				case !c.Status:
 					c.out.Write([]byte(c.checkedName(e.Name) + ": FAILED open or read\n"))
 				}
 				return
@@ -159,14 +160,14 @@ func (c *command) checkList(list string, parser *sumfile.Parser, stdinCount *int
 				}
 			}
 			switch {
-			case c.json:
-				if status := map[bool]string{true: "OK", false: "FAILED"}[ok]; !ok || !c.quiet {
+			case c.JSON:
+				if status := map[bool]string{true: "OK", false: "FAILED"}[ok]; !ok || !c.Quiet {
 					c.checkJSON(displayName, e, status, sumOf(e.Alg), nil)
 				}
-			case c.status:
+			case c.Status:
 			case !ok:
 				c.out.Write([]byte(c.checkedName(e.Name) + ": FAILED\n"))
-			case !c.quiet:
+			case !c.Quiet:
 				c.out.Write([]byte(c.checkedName(e.Name) + ": OK\n"))
 			}
 		})
@@ -175,10 +176,10 @@ func (c *command) checkList(list string, parser *sumfile.Parser, stdinCount *int
 	}
 
 	if !properlyFormatted {
-		c.errorf("%s: no properly formatted checksum lines found", quoteName(displayName))
+		c.errorf("%s: no properly formatted checksum lines found", gnu.Quote(displayName))
 		return false
 	}
-	if !c.status {
+	if !c.Status {
 		if malformed > 0 {
 			c.errorf("WARNING: %d %s improperly formatted", malformed, plural(malformed, "line is", "lines are"))
 		}
@@ -193,13 +194,13 @@ func (c *command) checkList(list string, parser *sumfile.Parser, stdinCount *int
 				c.guessNote(a, guessedWrong[a])
 			}
 		}
-		if c.ignoreMissing && matched+mismatched == 0 {
-			c.errorf("%s: no file was verified", quoteName(displayName))
+		if c.IgnoreMissing && matched+mismatched == 0 {
+			c.errorf("%s: no file was verified", gnu.Quote(displayName))
 		}
 	}
 	return mismatched == 0 && unreadable == 0 &&
-		(!c.strict || malformed == 0) &&
-		(!c.ignoreMissing || matched+mismatched > 0)
+		(!c.Strict || malformed == 0) &&
+		(!c.IgnoreMissing || matched+mismatched > 0)
 }
 
 // sameLength are, for each algorithm that detection guesses from a
@@ -236,7 +237,7 @@ func (c *command) guessNote(a *method.Method, n int) {
 // what came of it: status OK, FAILED (with the digest computed),
 // unreadable (with the error) or malformed.
 func (c *command) checkJSON(list string, e checkEntry, status string, sum []byte, err error) {
-	if !c.json {
+	if !c.JSON {
 		return
 	}
 	obj := map[string]any{"list": list, "line": e.Number, "status": status}
@@ -250,7 +251,7 @@ func (c *command) checkJSON(list string, e checkEntry, status string, sum []byte
 		obj["computed"] = method.Hex(sum)
 	}
 	if err != nil {
-		obj["error"] = strerror(err)
+		obj["error"] = gnu.Strerror(err)
 	}
 	c.writeJSON(obj)
 }
@@ -278,7 +279,7 @@ func jsonMore(obj map[string]any, l sumfile.Line) {
 // checkedName is a name as --check prints it: escaped, after a leading
 // backslash, if it holds a backslash, LF or CR (coreutils 9.4 and later).
 func (c *command) checkedName(name string) string {
-	if !c.status && strings.ContainsAny(name, "\\\n\r") {
+	if !c.Status && strings.ContainsAny(name, "\\\n\r") {
 		return `\` + sumfile.Escape(name)
 	}
 	return name

@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 	"golang.org/x/term"
@@ -60,9 +61,9 @@ Commands:
 func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	prog := argv[0]
 	base := strings.TrimSuffix(filepath.Base(prog), ".exe")
-	if a, ok := dropIns[base]; ok {
+	if a, ok := gnu.DropIns[base]; ok {
 		c := newCommand(prog, base, stdin, stdout, stderr)
-		c.dropIn, c.algs, c.algFixed = true, method.OfEach(a), true
+		c.DropIn, c.Algs, c.AlgFixed = true, method.OfEach(a), true
 		return runDigest(c, argv[1:])
 	}
 	if base == "b3sum" {
@@ -70,7 +71,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if base == "b2sum" || base == "cksum" || base == "sum" {
 		c := newCommand(prog, base, stdin, stdout, stderr)
-		c.dropIn, c.fam, c.algFixed = true, newFamily(base), true
+		c.DropIn, c.Fam, c.AlgFixed = true, gnu.NewFamily(base), true
 		return runDigest(c, argv[1:])
 	}
 	args := argv[1:]
@@ -81,7 +82,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "sum", "check":
 		c := newCommand(prog, "hashlanes "+args[0], stdin, stdout, stderr)
-		c.check = args[0] == "check"
+		c.Check = args[0] == "check"
 		return runDigest(c, args[1:])
 	case "bench":
 		return runBench(prog, args[1:], stdout, stderr)
@@ -112,7 +113,7 @@ func newCommand(prog, name string, stdin io.Reader, stdout, stderr io.Writer) *c
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		out.EachLine = true
 	}
-	return &command{prog: prog, name: name, stdin: stdin, out: out, stderr: stderr}
+	return &command{Settings: &gnu.Settings{Prog: prog, Name: name}, stdin: stdin, out: out, stderr: stderr}
 }
 
 // buildVersion is the module version the binary was built from (go
@@ -213,14 +214,14 @@ options:
 		return 1
 	}
 	if err := checkDir(dirs[0]); err != nil {
-		fmt.Fprintf(stderr, "%s install-links: %s: %s\n", prog, quoteName(dirs[0]), strerror(err))
+		fmt.Fprintf(stderr, "%s install-links: %s: %s\n", prog, gnu.Quote(dirs[0]), gnu.Strerror(err))
 		return 1
 	}
 	status, existed := 0, false
-	for _, name := range dropInNames() {
+	for _, name := range gnu.DropInNames() {
 		link := filepath.Join(dirs[0], name)
 		if err := linkTo(exe, link, force); err != nil {
-			fmt.Fprintf(stderr, "%s: %s: %s\n", prog, quoteName(link), strerror(err))
+			fmt.Fprintf(stderr, "%s: %s: %s\n", prog, gnu.Quote(link), gnu.Strerror(err))
 			status = 1
 			existed = existed || os.IsExist(err)
 			continue

@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"maps"
 	"os"
 	"os/exec"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -107,13 +105,5 @@ func TestTune(t *testing.T) {
 	}
 	if code := run([]string{"hashlanes", "tune", "--rounds", "x"}, nil, &out, &errb); code != 2 {
 		t.Errorf("a bad --rounds: exit %d", code)
-	}
-}
-
-// TestDropInNames pins the fixed-algorithm drop-ins to GNU's program names.
-func TestDropInNames(t *testing.T) {
-	names := slices.Sorted(maps.Keys(dropIns))
-	if w := []string{"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum"}; !slices.Equal(names, w) {
-		t.Errorf("drop-ins %v, want %v", names, w)
 	}
 }

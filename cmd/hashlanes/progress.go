@@ -69,11 +69,11 @@ const (
 
 // progressWanted tells whether a progress line may be drawn.
 func (c *command) progressWanted() bool {
-	if c.progress == -1 {
+	if c.Progress == -1 {
 		f, ok := c.stderr.(*os.File)
 		return ok && term.IsTerminal(int(f.Fd()))
 	}
-	return c.progress == 1
+	return c.Progress == 1
 }
 
 func (c *command) newProgress(items []item) *progress {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -19,13 +20,13 @@ func TestMain(m *testing.M) {
 		os.Exit(run(append([]string{name}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
 	}
 	// Find GNU's tools before testscript puts the drop-ins first on PATH.
-	for _, name := range dropInNames() {
+	for _, name := range gnu.DropInNames() {
 		if p, err := exec.LookPath(name); err == nil {
 			gnuTools[name] = p
 		}
 	}
 	cmds := map[string]func(){"hashlanes": mainForScripts}
-	for _, name := range dropInNames() {
+	for _, name := range gnu.DropInNames() {
 		cmds[name] = mainForScripts
 	}
 	testscript.Main(m, cmds)

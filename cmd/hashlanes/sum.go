@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashlanes/hashlanes"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/files"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 )
@@ -27,18 +28,18 @@ type item struct {
 // runSum hashes every operand (or listed file) and prints one result per
 // item in order, errors in their place.
 func (c *command) runSum(operands []string) {
-	if len(c.algs) == 0 {
-		c.algs = method.OfEach(hashlanes.SHA256)
+	if len(c.Algs) == 0 {
+		c.Algs = method.OfEach(hashlanes.SHA256)
 	}
-	if c.fam != nil && c.fam.debug {
-		c.errorf("%s", c.fam.debugLine(c.algs[0]))
+	if c.Fam != nil && c.Fam.Debug {
+		c.errorf("%s", c.Fam.DebugLine(c.Algs[0]))
 	}
 	var items []item
 	var err error
-	if c.hasFilesFrom {
+	if c.HasFilesFrom {
 		operands, err = c.readFilesFrom()
 		if err != nil {
-			c.fileError(c.filesFrom, err)
+			c.fileError(c.FilesFrom, err)
 			return
 		}
 	}
@@ -50,7 +51,7 @@ func (c *command) runSum(operands []string) {
 			turns++
 			continue
 		}
-		if c.recursive {
+		if c.Recursive {
 			items = c.walk(items, name)
 			continue
 		}
@@ -61,8 +62,8 @@ func (c *command) runSum(operands []string) {
 
 func (c *command) readFilesFrom() ([]string, error) {
 	var r io.Reader = c.stdin
-	if c.filesFrom != "-" {
-		f, err := os.Open(c.filesFrom)
+	if c.FilesFrom != "-" {
+		f, err := os.Open(c.FilesFrom)
 		if err != nil {
 			return nil, err
 		}
@@ -70,7 +71,7 @@ func (c *command) readFilesFrom() ([]string, error) {
 		r = f
 	}
 	sep := byte('\n')
-	if c.null {
+	if c.Null {
 		sep = 0
 	}
 	var names []string
@@ -93,7 +94,7 @@ func (c *command) readFilesFrom() ([]string, error) {
 // walk appends the regular files under root, and the problems met on
 // the way, in order (files.Walk).
 func (c *command) walk(items []item, root string) []item {
-	files.Walk(root, c.follow, c.wantSizes, func(path string, size int64, err error) {
+	files.Walk(root, c.Follow, c.wantSizes, func(path string, size int64, err error) {
 		items = append(items, item{name: path, size: size, err: err})
 	})
 	return items
@@ -117,7 +118,7 @@ func (c *command) hashItems(items []item) {
 // have them.
 func (c *command) digestItems(items []item, done func(i int, s hashlanes.StreamSum)) {
 	turns := newStdinTurns()
-	plan := method.PlanFor(c.algs)
+	plan := method.PlanFor(c.Algs)
 	start := 0
 	if sp := c.splitter(); sp != nil {
 		for i := range items {
@@ -157,7 +158,7 @@ func (c *command) hashBatch(items []item, first, end int, plan *method.Plan, tur
 
 func (c *command) printResult(name string, s hashlanes.StreamSum) {
 	if s.Err != nil {
-		if c.json {
+		if c.JSON {
 			c.printJSON(name, s)
 			c.failed = true
 			return
@@ -181,10 +182,10 @@ func splitMinOf(sp *method.Splitter) int64 {
 // splitter is the one method's splitter, where it has one and it pays on
 // the cores there are.
 func (c *command) splitter() *method.Splitter {
-	if len(c.algs) != 1 {
+	if len(c.Algs) != 1 {
 		return nil
 	}
-	sp := c.algs[0].Split
+	sp := c.Algs[0].Split
 	if sp == nil || sp.MultiCore && c.cores() < 2 {
 		return nil
 	}
@@ -227,8 +228,8 @@ func (c *command) hashSplit(items []item, i int, sp *method.Splitter, plan *meth
 }
 
 func (c *command) jobOptions() []hashlanes.StreamOption {
-	if c.jobs > 0 {
-		return []hashlanes.StreamOption{hashlanes.WithJobs(c.jobs)}
+	if c.Jobs > 0 {
+		return []hashlanes.StreamOption{hashlanes.WithJobs(c.Jobs)}
 	}
 	return nil
 }
@@ -238,24 +239,24 @@ func (c *command) jobOptions() []hashlanes.StreamOption {
 // algorithms); a name with a backslash, LF or CR is escaped and the line
 // starts with a backslash, except with --zero.
 func (c *command) printSum(name string, s hashlanes.StreamSum) {
-	if c.json {
+	if c.JSON {
 		c.printJSON(name, s)
 		return
 	}
 	delim := byte('\n')
-	if c.zero {
+	if c.Zero {
 		delim = 0
 	}
-	if c.fam != nil && c.fam.raw {
+	if c.Fam != nil && c.Fam.Raw {
 		c.out.Write(s.Sums[0]) // the value alone, big-endian
 		return
 	}
-	if c.fam != nil && c.algs[0].Style != method.DigestLine {
-		c.out.Write(sumfile.AppendSumLine(nil, c.algs[0], name, s.Size, s.Sums[0], delim, c.fam.operands))
+	if c.Fam != nil && c.Algs[0].Style != method.DigestLine {
+		c.out.Write(sumfile.AppendSumLine(nil, c.Algs[0], name, s.Size, s.Sums[0], delim, c.Fam.Operands))
 		return
 	}
-	c.out.Write(sumfile.AppendDigestLines(nil, name, c.algs, s.Sums, sumfile.Format{
-		Tagged: c.tag || len(c.algs) > 1, Binary: c.binary == 1, Zero: c.zero, Base64: c.fam != nil && c.fam.base64}))
+	c.out.Write(sumfile.AppendDigestLines(nil, name, c.Algs, s.Sums, sumfile.Format{
+		Tagged: c.Tag || len(c.Algs) > 1, Binary: c.Binary == 1, Zero: c.Zero, Base64: c.Fam != nil && c.Fam.Base64}))
 }
 
 // printJSON writes one object per file: its name, size and digests (keyed
@@ -265,10 +266,10 @@ func (c *command) printJSON(name string, s hashlanes.StreamSum) {
 	obj := map[string]any{}
 	jsonFile(obj, name)
 	if s.Err != nil {
-		obj["error"] = strerror(s.Err)
+		obj["error"] = gnu.Strerror(s.Err)
 	} else {
 		obj["size"] = s.Size
-		for k, a := range c.algs {
+		for k, a := range c.Algs {
 			obj[a.Name] = method.Hex(s.Sums[k])
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package gnu
 
 import (
 	"fmt"
@@ -16,95 +16,95 @@ import (
 // are options, with coreutils 9.10's options, messages and formats.
 
 // b2Options is b2sum's option table: md5sum's and --length.
-var b2Options = append([]option{{long: "length", short: 'l', arg: true}}, gnuOptions...)
+var b2Options = append([]Option{{Long: "length", Short: 'l', Arg: true}}, gnuOptions...)
 
 // cksumOptions is cksum's, in coreutils 9.10's order.
-var cksumOptions = []option{
-	{long: "length", short: 'l', arg: true},
-	{long: "check", short: 'c'},
-	{long: "ignore-missing"},
-	{long: "quiet"},
-	{long: "status"},
-	{long: "warn", short: 'w'},
-	{long: "strict"},
-	{long: "tag"},
-	{long: "zero", short: 'z'},
-	{long: "algorithm", short: 'a', arg: true},
-	{long: "base64"},
-	{long: "debug"},
-	{long: "raw"},
-	{long: "untagged"},
-	{long: "binary", short: 'b'},
-	{long: "text", short: 't'},
-	{long: "help"},
-	{long: "version"},
+var cksumOptions = []Option{
+	{Long: "length", Short: 'l', Arg: true},
+	{Long: "check", Short: 'c'},
+	{Long: "ignore-missing"},
+	{Long: "quiet"},
+	{Long: "status"},
+	{Long: "warn", Short: 'w'},
+	{Long: "strict"},
+	{Long: "tag"},
+	{Long: "zero", Short: 'z'},
+	{Long: "algorithm", Short: 'a', Arg: true},
+	{Long: "base64"},
+	{Long: "debug"},
+	{Long: "raw"},
+	{Long: "untagged"},
+	{Long: "binary", Short: 'b'},
+	{Long: "text", Short: 't'},
+	{Long: "help"},
+	{Long: "version"},
 }
 
 // sumOptions is sum's: -r (BSD, the default) has no long name.
-var sumOptions = []option{
-	{short: 'r'},
-	{long: "sysv", short: 's'},
-	{long: "help"},
-	{long: "version"},
+var sumOptions = []Option{
+	{Short: 'r'},
+	{Long: "sysv", Short: 's'},
+	{Long: "help"},
+	{Long: "version"},
 }
 
-// family is what b2sum, cksum and sum add to a command.
-type family struct {
-	cksum       bool
-	sum         bool // sum: the BSD or System V sum, nothing else
-	alg         int  // index in cksumAlgs (b2sum: BLAKE2b)
-	specified   bool
+// Family is what b2sum, cksum and sum add to a command.
+type Family struct {
+	Cksum       bool
+	Sum         bool // sum: the BSD or System V sum, nothing else
+	Alg         int  // index in cksumAlgs (b2sum: BLAKE2b)
+	Specified   bool
 	length      uint64 // -l, in bits; 0 unset
 	lengthArg   string
 	prefixTag   int  // -1 unset, 0 --untagged, 1 --tag
 	tagBinary   bool // cksum: binary mode came from --tag, not -b or -t (see option)
 	explicitTag bool // cksum: --tag was given and not undone
-	base64, raw bool
-	debug       bool
-	operands    bool // FILE operands were given: the CRC and sums print the name
+	Base64, Raw bool
+	Debug       bool
+	Operands    bool // FILE operands were given: the CRC and sums print the name
 }
 
-func newFamily(tool string) *family {
+func NewFamily(tool string) *Family {
 	alg := map[string]int{"cksum": method.CksumIndex("crc"), "b2sum": method.CksumBLAKE2b, "sum": method.CksumIndex("bsd")}[tool]
-	return &family{cksum: tool == "cksum", sum: tool == "sum", alg: alg, prefixTag: -1}
+	return &Family{Cksum: tool == "cksum", Sum: tool == "sum", Alg: alg, prefixTag: -1}
 }
 
 // option applies one of the options only b2sum, cksum and sum have, or
 // the ones they treat differently; false if o is none of them.
-func (f *family) option(c *command, o parsedOption) (bool, error) {
-	if f.sum { // the last of -r and -s wins
-		switch o.opt.short {
+func (f *Family) option(s *Settings, o ParsedOption) (bool, error) {
+	if f.Sum { // the last of -r and -s wins
+		switch o.Opt.Short {
 		case 'r':
-			f.alg = method.CksumIndex("bsd")
+			f.Alg = method.CksumIndex("bsd")
 		case 's':
-			f.alg = method.CksumIndex("sysv")
+			f.Alg = method.CksumIndex("sysv")
 		default:
 			return false, nil
 		}
 		return true, nil
 	}
-	switch o.opt.long {
+	switch o.Opt.Long {
 	case "length":
-		n, err := parseLength(o.val)
+		n, err := parseLength(o.Val)
 		if err != nil {
 			return true, err
 		}
-		f.length, f.lengthArg = n, o.val
+		f.length, f.lengthArg = n, o.Val
 	case "algorithm":
-		i := method.CksumIndex(o.val)
+		i := method.CksumIndex(o.Val)
 		if i < 0 {
-			return true, fmt.Errorf("invalid argument %s for %s\n%s", quoteLocale(o.val), quoteLocale("--algorithm"), validAlgorithms())
+			return true, fmt.Errorf("invalid argument %s for %s\n%s", quoteLocale(o.Val), quoteLocale("--algorithm"), validAlgorithms())
 		}
-		f.alg, f.specified = i, true
+		f.Alg, f.Specified = i, true
 	case "base64":
-		f.base64 = true
+		f.Base64 = true
 	case "raw":
-		f.raw = true
+		f.Raw = true
 	case "debug":
-		f.debug = true
+		f.Debug = true
 	case "untagged":
-		if f.prefixTag == 1 && (!f.cksum || f.tagBinary) {
-			c.binary, f.tagBinary = -1, false
+		if f.prefixTag == 1 && (!f.Cksum || f.tagBinary) {
+			s.Binary, f.tagBinary = -1, false
 		}
 		f.prefixTag = 0
 	case "tag":
@@ -112,14 +112,14 @@ func (f *family) option(c *command, o parsedOption) (bool, error) {
 		// binary mode only where none was chosen, and --untagged undoes
 		// only that.
 		f.prefixTag = 1
-		if !f.cksum || c.binary < 0 || f.tagBinary {
-			c.binary, f.tagBinary = 1, true
+		if !f.Cksum || s.Binary < 0 || f.tagBinary {
+			s.Binary, f.tagBinary = 1, true
 		}
 	case "binary", "text":
-		if !f.cksum {
+		if !f.Cksum {
 			return false, nil
 		}
-		c.binary, f.tagBinary = map[string]int{"binary": 1, "text": 0}[o.opt.long], false
+		s.Binary, f.tagBinary = map[string]int{"binary": 1, "text": 0}[o.Opt.Long], false
 	default:
 		return false, nil
 	}
@@ -168,67 +168,67 @@ func quoteLocale(s string) string {
 // settle checks the options after they are all read, in coreutils 9.10's
 // order, and sets the method. It returns a message and whether GNU follows
 // it with "Try ... --help", or "" if all is well.
-func (f *family) settle(c *command, operands int) (msg string, try bool) {
-	if f.sum {
-		c.algs, f.operands = []*method.Method{method.Cksum(f.alg, 16)}, operands > 0
+func (f *Family) settle(s *Settings, operands int) (msg string, try bool) {
+	if f.Sum {
+		s.Algs, f.Operands = []*method.Method{method.Cksum(f.Alg, 16)}, operands > 0
 		return "", false
 	}
-	if f.cksum && f.length != 0 && !method.AutoLength(f.alg) {
+	if f.Cksum && f.length != 0 && !method.AutoLength(f.Alg) {
 		return "--length is only supported with --algorithm blake2b, sha2, or sha3", false
 	}
-	typ := method.CksumAlgs[f.alg].Tag
-	if f.cksum && (f.alg == method.CksumSHA2 || f.alg == method.CksumSHA3) {
-		if f.length == 0 && f.lengthArg == "" && !c.check {
-			return fmt.Sprintf("--algorithm=%s requires specifying --length 224, 256, 384, or 512", method.CksumAlgs[f.alg].Arg), false
+	typ := method.CksumAlgs[f.Alg].Tag
+	if f.Cksum && (f.Alg == method.CksumSHA2 || f.Alg == method.CksumSHA3) {
+		if f.length == 0 && f.lengthArg == "" && !s.Check {
+			return fmt.Sprintf("--algorithm=%s requires specifying --length 224, 256, 384, or 512", method.CksumAlgs[f.Alg].Arg), false
 		}
-		if (!c.check || f.lengthArg != "") && !method.SHALength(f.length) {
+		if (!s.Check || f.lengthArg != "") && !method.SHALength(f.length) {
 			return fmt.Sprintf("invalid length: %s\n%s: digest length for %s must be 224, 256, 384, or 512",
-				quoteLocale(f.lengthArg), c.prog, quoteLocale(typ)), false
+				quoteLocale(f.lengthArg), s.Prog, quoteLocale(typ)), false
 		}
 	} else {
 		if f.length > 512 {
 			return fmt.Sprintf("invalid length: %s\n%s: maximum digest length for %s is 512 bits",
-				quoteLocale(f.lengthArg), c.prog, quoteLocale(typ)), false
+				quoteLocale(f.lengthArg), s.Prog, quoteLocale(typ)), false
 		}
 		if f.length%8 != 0 {
-			return fmt.Sprintf("invalid length: %s\n%s: length is not a multiple of 8", quoteLocale(f.lengthArg), c.prog), false
+			return fmt.Sprintf("invalid length: %s\n%s: length is not a multiple of 8", quoteLocale(f.lengthArg), s.Prog), false
 		}
 	}
 	bits := int(f.length)
 	if bits == 0 {
-		bits = method.CksumAlgs[f.alg].Bits
+		bits = method.CksumAlgs[f.Alg].Bits
 	}
-	if f.cksum {
-		if c.check && f.specified && f.alg <= method.CksumCRC32B {
+	if f.Cksum {
+		if s.Check && f.Specified && f.Alg <= method.CksumCRC32B {
 			return "--check is not supported with --algorithm={bsd,sysv,crc,crc32b}", false
 		}
-		if f.base64 && f.raw {
+		if f.Base64 && f.Raw {
 			return "--base64 and --raw are mutually exclusive", true
 		}
 	}
 	f.explicitTag = f.prefixTag == 1
 	if f.prefixTag == -1 {
 		f.prefixTag = 0
-		if f.cksum {
+		if f.Cksum {
 			f.prefixTag = 1
 		}
 	}
-	c.tag = f.prefixTag == 1
-	if c.tag && c.binary == 0 {
-		if f.cksum {
+	s.Tag = f.prefixTag == 1
+	if s.Tag && s.Binary == 0 {
+		if f.Cksum {
 			return "--text mode is only supported with --untagged", true
 		}
 		return "--tag does not support --text mode", true
 	}
-	if m := method.Cksum(f.alg, bits); m != nil {
-		c.algs = []*method.Method{m}
+	if m := method.Cksum(f.Alg, bits); m != nil {
+		s.Algs = []*method.Method{m}
 	}
-	f.operands = operands > 0
+	f.Operands = operands > 0
 	return "", false
 }
 
-// debugLine is what cksum --debug says computes the digests.
-func (f *family) debugLine(m *method.Method) string {
+// DebugLine is what cksum --debug says computes the digests.
+func (f *Family) DebugLine(m *method.Method) string {
 	switch {
 	case m.Name == "crc":
 		return "using " + cksum.Hardware() + " hardware support"

@@ -1,4 +1,4 @@
-package main
+package gnu
 
 import (
 	"fmt"
@@ -6,21 +6,21 @@ import (
 	"strings"
 )
 
-// option is one entry of a command's option table, as in getopt_long: a
+// Option is one entry of a command's option table, as in getopt_long: a
 // long name, an optional short letter, and whether it takes an argument.
-type option struct {
-	long  string
-	short byte
-	arg   bool
+type Option struct {
+	Long  string
+	Short byte
+	Arg   bool
 }
 
-// parsedOption is an option as met on the command line.
-type parsedOption struct {
-	opt *option
-	val string
+// ParsedOption is an option as met on the command line.
+type ParsedOption struct {
+	Opt *Option
+	Val string
 }
 
-// getopt parses args the way glibc's getopt_long does for the coreutils:
+// Getopt parses args the way glibc's getopt_long does for the coreutils:
 // options may follow operands (unless POSIXLY_CORRECT is set), "--" ends
 // them, a lone "-" is an operand, short options cluster ("-bz"), long ones
 // may be abbreviated to any unambiguous prefix and take "=value" or the
@@ -31,7 +31,7 @@ type parsedOption struct {
 //
 // No Go library reproduces glibc's messages and abbreviation rules, and a
 // drop-in must print them byte for byte, hence this small parser.
-func getopt(table []option, args []string) (opts []parsedOption, operands []string, err error) {
+func Getopt(table []Option, args []string) (opts []ParsedOption, operands []string, err error) {
 	posix := os.Getenv("POSIXLY_CORRECT") != ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -45,24 +45,24 @@ func getopt(table []option, args []string) (opts []parsedOption, operands []stri
 				return opts, operands, e
 			}
 			switch {
-			case hasVal && !o.arg:
-				return opts, operands, fmt.Errorf("option '--%s' doesn't allow an argument", o.long)
-			case o.arg && !hasVal:
+			case hasVal && !o.Arg:
+				return opts, operands, fmt.Errorf("option '--%s' doesn't allow an argument", o.Long)
+			case o.Arg && !hasVal:
 				if i+1 == len(args) {
-					return opts, operands, fmt.Errorf("option '--%s' requires an argument", o.long)
+					return opts, operands, fmt.Errorf("option '--%s' requires an argument", o.Long)
 				}
 				i++
 				val = args[i]
 			}
-			opts = append(opts, parsedOption{o, val})
+			opts = append(opts, ParsedOption{o, val})
 		case len(a) > 1 && a[0] == '-':
 			for j := 1; j < len(a); j++ {
 				o := lookupShort(table, a[j])
 				if o == nil {
 					return opts, operands, fmt.Errorf("invalid option -- '%c'", a[j])
 				}
-				if !o.arg {
-					opts = append(opts, parsedOption{o, ""})
+				if !o.Arg {
+					opts = append(opts, ParsedOption{o, ""})
 					continue
 				}
 				val := a[j+1:]
@@ -73,7 +73,7 @@ func getopt(table []option, args []string) (opts []parsedOption, operands []stri
 					i++
 					val = args[i]
 				}
-				opts = append(opts, parsedOption{o, val})
+				opts = append(opts, ParsedOption{o, val})
 				break
 			}
 		default:
@@ -86,9 +86,9 @@ func getopt(table []option, args []string) (opts []parsedOption, operands []stri
 	return opts, operands, nil
 }
 
-func lookupShort(table []option, c byte) *option {
+func lookupShort(table []Option, c byte) *Option {
 	for i := range table {
-		if table[i].short == c && c != 0 {
+		if table[i].Short == c && c != 0 {
 			return &table[i]
 		}
 	}
@@ -97,16 +97,16 @@ func lookupShort(table []option, c byte) *option {
 
 // lookupLong finds an exact name or its only prefix match; full is the
 // argument as written, for the messages.
-func lookupLong(table []option, name, full string) (*option, error) {
-	var matches []*option
+func lookupLong(table []Option, name, full string) (*Option, error) {
+	var matches []*Option
 	for i := range table {
-		if table[i].long == "" { // a short option alone
+		if table[i].Long == "" { // a short option alone
 			continue
 		}
-		if table[i].long == name {
+		if table[i].Long == name {
 			return &table[i], nil
 		}
-		if strings.HasPrefix(table[i].long, name) {
+		if strings.HasPrefix(table[i].Long, name) {
 			matches = append(matches, &table[i])
 		}
 	}
@@ -119,7 +119,7 @@ func lookupLong(table []option, name, full string) (*option, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "option '--%s' is ambiguous; possibilities:", full)
 	for _, m := range matches {
-		fmt.Fprintf(&b, " '--%s'", m.long)
+		fmt.Fprintf(&b, " '--%s'", m.Long)
 	}
 	return nil, fmt.Errorf("%s", b.String())
 }

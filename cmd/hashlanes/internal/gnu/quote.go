@@ -1,4 +1,4 @@
-package main
+package gnu
 
 import (
 	"errors"
@@ -11,13 +11,13 @@ import (
 	"unicode/utf8"
 )
 
-// quoteName quotes a file name for a diagnostic the way the coreutils do
+// Quote quotes a file name for a diagnostic the way the coreutils do
 // (gnulib's quotef: shell-escape style, colons quoted too): a name that
 // needs nothing is printed as is; otherwise it is single-quoted, with
 // unprintable bytes as $'\n' or $'\ooo' pieces; a name whose only problem
 // is a single quote is double-quoted. What is printable follows the
 // locale's character type (UTF-8 or not), as in C.
-func quoteName(name string) string {
+func Quote(name string) string {
 	utf8Locale := localeIsUTF8()
 	if name == "" {
 		return "''"
@@ -143,10 +143,10 @@ func localeIsUTF8() bool {
 	return false
 }
 
-// strerror returns the C library's text for the error underneath err, as
+// Strerror returns the C library's text for the error underneath err, as
 // the coreutils print it ("No such file or directory"): Go's errno texts
 // are glibc's with a lower-case first letter.
-func strerror(err error) string {
+func Strerror(err error) string {
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
 		s := errno.Error()

@@ -1,4 +1,4 @@
-package main
+package gnu
 
 import (
 	"fmt"
@@ -16,50 +16,48 @@ var specOf = map[string]string{
 
 // help prints the usage of the drop-in (in GNU's layout, so that scripts
 // and people find what they know) or of hashlanes sum / check.
-func (c *command) help() {
-	if c.fam != nil && c.fam.cksum {
-		c.cksumHelp()
-		return
+func (s *Settings) Help() string {
+	if s.Fam != nil && s.Fam.Cksum {
+		return s.cksumHelp()
 	}
-	if c.fam != nil && c.fam.sum {
-		c.sumHelp()
-		return
+	if s.Fam != nil && s.Fam.Sum {
+		return s.sumHelp()
 	}
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	if c.dropIn {
+	if s.DropIn {
 		tag, bits := "BLAKE2b", 512 // b2sum's, whose algorithm waits for -l
-		if len(c.algs) > 0 {
-			tag, bits = c.algs[0].Tag, 8*c.algs[0].Size
+		if len(s.Algs) > 0 {
+			tag, bits = s.Algs[0].Tag, 8*s.Algs[0].Size
 		}
-		w("Usage: %s [OPTION]... [FILE]...\n", c.prog)
+		w("Usage: %s [OPTION]... [FILE]...\n", s.Prog)
 		w("Print or check %s (%d-bit) checksums.\n\n", tag, bits)
-	} else if c.check {
-		w("Usage: %s [OPTION]... [FILE]...\n", c.name)
+	} else if s.Check {
+		w("Usage: %s [OPTION]... [FILE]...\n", s.Name)
 		w("Verify checksum lists made by md5sum, sha*sum, b2sum, cksum, hashlanes sum\n")
 		w("or openssl dgst. Each line's algorithm is taken from its tag, or\n")
 		w("guessed from its digest length (32 md5, 40 sha1, 56 sha224, 64 sha256, 96 sha384,\n")
 		w("128 sha512) unless -a is given; a list of another algorithm of that length\n")
 		w("(b3sum's, say) fails as the guess, and a note says which -a to try.\n\n")
 	} else {
-		w("Usage: %s [OPTION]... [FILE]...\n", c.name)
+		w("Usage: %s [OPTION]... [FILE]...\n", s.Name)
 		w("Print or check checksums, many files at once in SIMD lanes.\n\n")
 	}
 	w("With no FILE, or when FILE is -, read standard input.\n")
-	if c.check && !c.dropIn {
-		c.checkHelp(&b)
-		return
+	if s.Check && !s.DropIn {
+		s.checkHelp(&b)
+		return b.String()
 	}
-	if !c.dropIn {
+	if !s.DropIn {
 		w("  -a, --algorithm=LIST  one or more of: %s\n", method.Known())
 		w("                          (comma-separated; several print tagged lines)\n")
 	}
-	if c.fam != nil {
+	if s.Fam != nil {
 		w("\nMandatory arguments to long options are mandatory for short options too.\n")
 	}
 	w("  -b, --binary          read in binary mode\n")
 	w("  -c, --check           read checksums from the FILEs and check them\n")
-	if c.fam != nil {
+	if s.Fam != nil {
 		w("  -l, --length=BITS     digest length in bits; must not exceed the max size\n")
 		w("                          and must be a multiple of 8 for blake2b;\n")
 		w("                          must be 224, 256, 384, or 512 for sha2 or sha3\n")
@@ -68,7 +66,7 @@ func (c *command) help() {
 	w("  -t, --text            read in text mode (default)\n")
 	w("  -z, --zero            end each output line with NUL, not newline,\n")
 	w("                          and disable file name escaping\n")
-	if !c.dropIn {
+	if !s.DropIn {
 		w("  -r, --recursive       hash the regular files under each directory, sorted\n")
 		w("      --follow          with -r, follow symbolic links\n")
 		w("      --files-from=FILE read the names to hash from FILE (- for standard input)\n")
@@ -88,8 +86,8 @@ func (c *command) help() {
 	w("  -w, --warn            warn about improperly formatted checksum lines\n\n")
 	w("      --help        display this help and exit\n")
 	w("      --version     output version information and exit\n\n")
-	if c.dropIn {
-		spec := specOf[c.name]
+	if s.DropIn {
+		spec := specOf[s.Name]
 		if spec == "" {
 			spec = "FIPS-180-2"
 		}
@@ -101,20 +99,19 @@ func (c *command) help() {
 	w("or where binary is insignificant), and name for each FILE.\n\n")
 	w("Note: There is no difference between binary mode and text mode on GNU systems.\n\n")
 	w("This is hashlanes, which hashes many files at once in SIMD lanes; its output,\n")
-	w("messages and exit codes are those of GNU coreutils' %s.\n", c.gnuName())
-	c.out.Write([]byte(b.String()))
-	c.finish()
+	w("messages and exit codes are those of GNU coreutils' %s.\n", s.gnuName())
+	return b.String()
 }
 
-func (c *command) gnuName() string {
-	if c.dropIn {
-		return c.name
+func (s *Settings) gnuName() string {
+	if s.DropIn {
+		return s.Name
 	}
 	return "md5sum and sha*sum"
 }
 
 // checkHelp finishes hashlanes check's usage: only the options it takes.
-func (c *command) checkHelp(b *strings.Builder) {
+func (s *Settings) checkHelp(b *strings.Builder) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	w("  -a, --algorithm=NAME  read every line as NAME, one of: %s\n", method.Known())
 	w("      --audit=DIR       audit the tree under DIR against the lists, as hashdeep -a:\n")
@@ -145,15 +142,12 @@ func (c *command) checkHelp(b *strings.Builder) {
 	w("b3sum's and other untagged lists of a digest length several algorithms share\n")
 	w("need -a (a note says so when their lines fail).\n")
 	w("The exit status is 1 if a file failed or could not be read, as with md5sum -c and\n")
-	w("sha*sum -c.\n")
-	c.out.Write([]byte(b.String()))
-	c.finish()
+	w("sha*sum -s.\n")
 }
 
 // cksumHelp is coreutils 9.10's cksum --help, and what hashlanes adds.
-func (c *command) cksumHelp() {
-	w := func(s string) { c.out.Write([]byte(s)) }
-	w("Usage: " + c.prog + ` [OPTION]... [FILE]...
+func (s *Settings) cksumHelp() string {
+	return "Usage: " + s.Prog + ` [OPTION]... [FILE]...
 Print or verify checksums.
 By default use the 32 bit CRC algorithm.
 
@@ -200,13 +194,12 @@ or equivalent standalone program.
 
 This is hashlanes, which hashes many files at once in SIMD lanes; its output,
 messages and exit codes are those of GNU coreutils' cksum (9.10).
-`)
-	c.finish()
+`
 }
 
 // sumHelp is coreutils' sum --help, and what hashlanes adds.
-func (c *command) sumHelp() {
-	c.out.Write([]byte("Usage: " + c.prog + ` [OPTION]... [FILE]...
+func (s *Settings) sumHelp() string {
+	return "Usage: " + s.Prog + ` [OPTION]... [FILE]...
 Print or check BSD (16-bit) checksums.
 
 With no FILE, or when FILE is -, read standard input.
@@ -218,6 +211,5 @@ With no FILE, or when FILE is -, read standard input.
 
 This is hashlanes; its output, messages and exit codes are those of GNU
 coreutils' sum.
-`))
-	c.finish()
+`
 }
