@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/filesum"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
@@ -92,8 +93,8 @@ func (c *command) runAudit(lists []string) {
 	items := c.walk(nil, c.AuditDir)
 	inTree := make(map[string]bool, len(items))
 	for _, it := range items {
-		if it.err == nil {
-			inTree[auditKey(it.name)] = true
+		if it.Err == nil {
+			inTree[auditKey(it.Name)] = true
 		}
 	}
 	// Whatever a listed file that is gone had, a moved file has: by
@@ -121,17 +122,17 @@ func (c *command) runAudit(lists []string) {
 	prog := c.newProgress(items)
 	defer prog.stop()
 	plan := method.PlanFor(methods)
-	turns := newStdinTurns()
-	c.sumStreams(len(items), func(int) *method.Plan { return plan },
+	turns := filesum.NewStdinTurns()
+	c.job.Streams(len(items), func(int) *method.Plan { return plan },
 		func(i int) (io.Reader, error) {
-			if it := &items[i]; it.err != nil {
-				return nil, it.err
+			if it := &items[i]; it.Err != nil {
+				return nil, it.Err
 			}
-			return c.openStream(items[i].name, 0, turns)
+			return c.job.Open(items[i].Name, 0, turns)
 		},
 		func(i int, s hashlanes.StreamSum) {
 			prog.add(s.Size)
-			c.auditFile(items[i].name, s, methods, known, gone, &counts)
+			c.auditFile(items[i].Name, s, methods, known, gone, &counts)
 		})
 	if c.ctx.Err() != nil {
 		return

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/filesum"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
@@ -288,7 +289,7 @@ func runB3sum(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 	ctx, stop := interruptible()
 	defer stop()
 	c.ctx = ctx
-	c.threads, c.noMmap = threads, a.noMmap
+	c.job = &filesum.Job{Ctx: ctx, Stdin: stdin, Threads: threads, NoMmap: a.noMmap}
 	b := &b3run{c: c, a: a, m: m}
 	var status int
 	if a.check {
@@ -335,17 +336,16 @@ func (m *b3method) method() *method.Method {
 
 // digests hashes names in order, handing each result to done.
 func (b *b3run) digests(names []string, done func(i int, sum []byte, err error)) {
-	items := make([]item, len(names))
+	items := make([]filesum.Item, len(names))
 	turn := 0
 	for i, n := range names {
-		items[i] = item{name: n, size: -1}
+		items[i] = filesum.Item{Name: n, Size: -1}
 		if n == "-" {
-			items[i].stdinTurn = turn
+			items[i].StdinTurn = turn
 			turn++
 		}
 	}
-	b.c.Algs = []*method.Method{b.m.method()}
-	b.c.digestItems(items, func(i int, s hashlanes.StreamSum) {
+	b.c.job.Items([]*method.Method{b.m.method()}, items, func(i int, s hashlanes.StreamSum) {
 		var sum []byte
 		if s.Err == nil {
 			sum = s.Sums[0]

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/filesum"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
@@ -91,7 +92,7 @@ func (c *command) checkList(list string, parser *sumfile.Parser, stdinCount *int
 		return false
 	}
 
-	turns := newStdinTurns()
+	turns := filesum.NewStdinTurns()
 	var malformed, unreadable, mismatched, matched int
 	guessedWrong := map[*method.Method]int{} // mismatches of lines whose algorithm was guessed
 	guessedRight := map[*method.Method]int{} // and matches: the guess held for the list
@@ -112,13 +113,13 @@ func (c *command) checkList(list string, parser *sumfile.Parser, stdinCount *int
 		plans[i] = byMethods[key]
 	}
 	planOf := func(i int) *method.Plan { return plans[i] }
-	c.sumStreams(len(entries), planOf,
+	c.job.Streams(len(entries), planOf,
 		func(i int) (io.Reader, error) {
 			e := &entries[i]
 			if e.Malformed {
 				return nil, errMalformed
 			}
-			return c.openStream(e.Name, e.stdinTurn, turns)
+			return c.job.Open(e.Name, e.stdinTurn, turns)
 		},
 		func(i int, s hashlanes.StreamSum) {
 			e := entries[i]

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/filesum"
 )
 
 // TestCoreutils910 pins what b2sum and cksum do in coreutils 9.10 where
@@ -119,10 +121,10 @@ func TestSplitLargeFiles(t *testing.T) {
 		{"hashlanes", "sum", "-a", "blake3", "a", "big", "nope", "empty", "d", "-", "big"},
 	} {
 		c := caseLine{args: args, stdin: "a"}
-		defer func(m int64) { splitMinTest = m }(splitMinTest)
-		splitMinTest = 1 << 40
+		defer func(m int64) { filesum.SplitMinTest = m }(filesum.SplitMinTest)
+		filesum.SplitMinTest = 1 << 40
 		want := runOurs(t, dir, c)
-		splitMinTest = 0
+		filesum.SplitMinTest = 0
 		got := runOurs(t, dir, c)
 		if !bytes.Equal(got.stdout, want.stdout) || !bytes.Equal(got.stderr, want.stderr) || got.exit != want.exit {
 			t.Errorf("%v split: %q %q %d\nwhole: %q %q %d", args, got.stdout, got.stderr, got.exit, want.stdout, want.stderr, want.exit)

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
-	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/files"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/filesum"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 )
@@ -21,8 +20,7 @@ type command struct {
 	stderr io.Writer
 	ctx    context.Context
 
-	threads int  // cores a split file is hashed on (b3sum --num-threads); 0: GOMAXPROCS
-	noMmap  bool // b3sum --no-mmap: split files are read, on one core
+	job *filesum.Job
 
 	failed      bool
 	wantSizes   bool   // the progress line needs the sizes of walked files
@@ -83,6 +81,7 @@ func runDigest(c *command, args []string) int {
 	ctx, stop := interruptible()
 	defer stop()
 	c.ctx = ctx
+	c.job = &filesum.Job{Ctx: ctx, Stdin: c.stdin, Jobs: c.Jobs}
 	switch {
 	case c.Check && c.AuditDir != "":
 		c.runAudit(operands)
@@ -109,53 +108,4 @@ func (c *command) finish() int {
 		return exitFailure
 	}
 	return 0
-}
-
-// stdinTurns lets streams read standard input one after another in operand
-// order, as GNU's sequential reads would: the first "-" reads it to its
-// end, a later one finds it at end (or reads on, from a terminal).
-type stdinTurns struct {
-	mu   sync.Mutex
-	cond *sync.Cond
-	next int
-}
-
-func newStdinTurns() *stdinTurns {
-	t := &stdinTurns{}
-	t.cond = sync.NewCond(&t.mu)
-	return t
-}
-
-func (t *stdinTurns) wait(turn int) {
-	t.mu.Lock()
-	for t.next != turn {
-		t.cond.Wait()
-	}
-	t.mu.Unlock()
-}
-
-func (t *stdinTurns) done() {
-	t.mu.Lock()
-	t.next++
-	t.cond.Broadcast()
-	t.mu.Unlock()
-}
-
-// stdinStream is one turn at standard input; Close hands it on.
-type stdinStream struct {
-	r     io.Reader
-	turns *stdinTurns
-}
-
-func (s *stdinStream) Read(p []byte) (int, error) { return s.r.Read(p) }
-func (s *stdinStream) Close() error               { s.turns.done(); return nil }
-
-// openStream opens a named file, or standard input for "-" (turn is its
-// place among the "-" operands).
-func (c *command) openStream(name string, turn int, turns *stdinTurns) (io.Reader, error) {
-	if name == "-" {
-		turns.wait(turn)
-		return &stdinStream{c.stdin, turns}, nil
-	}
-	return files.Open(name)
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/filesum"
 	"golang.org/x/term"
 )
 
@@ -76,18 +77,18 @@ func (c *command) progressWanted() bool {
 	return c.Progress == 1
 }
 
-func (c *command) newProgress(items []item) *progress {
+func (c *command) newProgress(items []filesum.Item) *progress {
 	if !c.progressWanted() {
 		return nil
 	}
 	p := &progress{w: c.stderr, totalFiles: len(items), start: time.Now(),
 		quit: make(chan struct{}), stopped: make(chan struct{})}
 	for _, it := range items {
-		if it.size < 0 {
+		if it.Size < 0 {
 			p.totalBytes = -1
 			break
 		}
-		p.totalBytes += it.size
+		p.totalBytes += it.Size
 	}
 	if c.out.EachLine { // results go to the terminal the line is on
 		c.out.BeforeFlush = p.clear

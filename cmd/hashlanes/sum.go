@@ -5,25 +5,16 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/hashlanes/hashlanes"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/files"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/filesum"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 )
-
-// item is one thing to hash: a file name, or a problem met while listing
-// names (an unreadable directory), reported in its place.
-type item struct {
-	name      string
-	err       error
-	stdinTurn int // for "-": its place among the "-" operands
-	size      int64
-}
 
 // runSum hashes every operand (or listed file) and prints one result per
 // item in order, errors in their place.
@@ -34,7 +25,7 @@ func (c *command) runSum(operands []string) {
 	if c.Fam != nil && c.Fam.Debug {
 		c.errorf("%s", c.Fam.DebugLine(c.Algs[0]))
 	}
-	var items []item
+	var items []filesum.Item
 	var err error
 	if c.HasFilesFrom {
 		operands, err = c.readFilesFrom()
@@ -47,7 +38,7 @@ func (c *command) runSum(operands []string) {
 	turns := 0
 	for _, name := range operands {
 		if name == "-" {
-			items = append(items, item{name: name, stdinTurn: turns})
+			items = append(items, filesum.Item{Name: name, StdinTurn: turns})
 			turns++
 			continue
 		}
@@ -55,7 +46,7 @@ func (c *command) runSum(operands []string) {
 			items = c.walk(items, name)
 			continue
 		}
-		items = append(items, item{name: name, size: -1})
+		items = append(items, filesum.Item{Name: name, Size: -1})
 	}
 	c.hashItems(items)
 }
@@ -93,67 +84,23 @@ func (c *command) readFilesFrom() ([]string, error) {
 
 // walk appends the regular files under root, and the problems met on
 // the way, in order (files.Walk).
-func (c *command) walk(items []item, root string) []item {
+func (c *command) walk(items []filesum.Item, root string) []filesum.Item {
 	files.Walk(root, c.Follow, c.wantSizes, func(path string, size int64, err error) {
-		items = append(items, item{name: path, size: size, err: err})
+		items = append(items, filesum.Item{Name: path, Size: size, Err: err})
 	})
 	return items
 }
 
 // hashItems hashes the items and prints each result in order as it comes.
-func (c *command) hashItems(items []item) {
+func (c *command) hashItems(items []filesum.Item) {
 	prog := c.newProgress(items)
 	defer prog.stop()
-	c.digestItems(items, func(i int, s hashlanes.StreamSum) {
+	c.job.Items(c.Algs, items, func(i int, s hashlanes.StreamSum) {
 		prog.add(s.Size)
-		name := items[i].name
-		items[i] = item{} // done with it: let the name go
+		name := items[i].Name
+		items[i] = filesum.Item{} // done with it: let the name go
 		c.printResult(name, s)
 	})
-}
-
-// digestItems hashes items with c.algs and hands each result to done, in
-// order: regular files large enough for the one method's splitter on
-// every core, the rest through SumStreams, in lanes where the methods
-// have them.
-func (c *command) digestItems(items []item, done func(i int, s hashlanes.StreamSum)) {
-	turns := newStdinTurns()
-	plan := method.PlanFor(c.Algs)
-	start := 0
-	if sp := c.splitter(); sp != nil {
-		for i := range items {
-			it := &items[i]
-			if it.err != nil || it.name == "-" {
-				continue
-			}
-			if fi, err := files.Stat(it.name); err != nil || !fi.Mode().IsRegular() || fi.Size() < splitMinOf(sp) {
-				continue
-			}
-			c.hashBatch(items, start, i, plan, turns, done)
-			if c.ctx.Err() != nil {
-				return
-			}
-			c.hashSplit(items, i, sp, plan, turns, done)
-			start = i + 1
-		}
-	}
-	c.hashBatch(items, start, len(items), plan, turns, done)
-}
-
-// hashBatch hashes items[first:end] through SumStreams.
-func (c *command) hashBatch(items []item, first, end int, plan *method.Plan, turns *stdinTurns, done func(i int, s hashlanes.StreamSum)) {
-	if first == end {
-		return
-	}
-	c.sumStreams(end-first, func(int) *method.Plan { return plan },
-		func(i int) (io.Reader, error) {
-			it := &items[first+i]
-			if it.err != nil {
-				return nil, it.err
-			}
-			return c.openStream(it.name, it.stdinTurn, turns)
-		},
-		func(i int, s hashlanes.StreamSum) { done(first+i, s) })
 }
 
 func (c *command) printResult(name string, s hashlanes.StreamSum) {
@@ -167,71 +114,6 @@ func (c *command) printResult(name string, s hashlanes.StreamSum) {
 		return
 	}
 	c.printSum(name, s)
-}
-
-// splitMinTest, from 0 on, replaces every splitter's size for the tests.
-var splitMinTest int64 = -1
-
-func splitMinOf(sp *method.Splitter) int64 {
-	if splitMinTest >= 0 {
-		return splitMinTest
-	}
-	return sp.Min
-}
-
-// splitter is the one method's splitter, where it has one and it pays on
-// the cores there are.
-func (c *command) splitter() *method.Splitter {
-	if len(c.Algs) != 1 {
-		return nil
-	}
-	sp := c.Algs[0].Split
-	if sp == nil || sp.MultiCore && c.cores() < 2 {
-		return nil
-	}
-	return sp
-}
-
-// cores is how many cores a split file is hashed on: b3sum's
-// --num-threads, or GOMAXPROCS.
-func (c *command) cores() int {
-	if c.threads > 0 {
-		return c.threads
-	}
-	return runtime.GOMAXPROCS(0)
-}
-
-// hashSplit hashes items[i], a large regular file, with its method's
-// splitter; if it is no longer a regular file when opened, it goes
-// through SumStreams after all.
-func (c *command) hashSplit(items []item, i int, sp *method.Splitter, plan *method.Plan, turns *stdinTurns, done func(i int, s hashlanes.StreamSum)) {
-	r, err := c.openStream(items[i].name, 0, turns)
-	if err != nil {
-		done(i, hashlanes.StreamSum{Err: err})
-		return
-	}
-	f, size, ok := files.Ranges(r)
-	if !ok {
-		r.(io.Closer).Close()
-		c.hashBatch(items, i, i+1, plan, turns, done)
-		return
-	}
-	sum, err := sp.Sum(method.SplitRun{Ctx: c.ctx, Cores: c.cores(), NoMmap: c.noMmap}, f, size)
-	if cerr := r.(io.Closer).Close(); err == nil {
-		err = cerr
-	}
-	s := hashlanes.StreamSum{Size: size, Err: err}
-	if err == nil {
-		s.Sums = [][]byte{sum}
-	}
-	done(i, s)
-}
-
-func (c *command) jobOptions() []hashlanes.StreamOption {
-	if c.Jobs > 0 {
-		return []hashlanes.StreamOption{hashlanes.WithJobs(c.Jobs)}
-	}
-	return nil
 }
 
 // printSum writes one result line (or one per algorithm) the GNU way:
