@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/filesum"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/interrupt"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 )
 
@@ -78,7 +79,7 @@ func runDigest(c *command, args []string) int {
 	}
 	operands := p.Operands
 
-	ctx, stop := interruptible()
+	ctx, stop := interrupt.Context()
 	defer stop()
 	c.ctx = ctx
 	c.job = &filesum.Job{Ctx: ctx, Stdin: c.stdin, Jobs: c.Jobs}
@@ -92,7 +93,7 @@ func runDigest(c *command, args []string) int {
 	}
 	if ctx.Err() != nil {
 		c.out.Flush()
-		return dieBySignal()
+		return interrupt.Exit()
 	}
 	return c.finish()
 }

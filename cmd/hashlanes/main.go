@@ -16,10 +16,10 @@ import (
 	"syscall"
 
 	"github.com/hashlanes/hashlanes"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/b3sum"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
-	"golang.org/x/term"
 )
 
 func main() {
@@ -67,7 +67,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runDigest(c, argv[1:])
 	}
 	if base == "b3sum" {
-		return runB3sum(prog, argv[1:], stdin, stdout, stderr)
+		return b3sum.Main(prog, buildVersion(), argv[1:], stdin, stdout, stderr)
 	}
 	if base == "b2sum" || base == "cksum" || base == "sum" {
 		c := newCommand(prog, base, stdin, stdout, stderr)
@@ -109,11 +109,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func newCommand(prog, name string, stdin io.Reader, stdout, stderr io.Writer) *command {
-	out := sumfile.NewWriter(stdout)
-	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		out.EachLine = true
-	}
-	return &command{Settings: &gnu.Settings{Prog: prog, Name: name}, stdin: stdin, out: out, stderr: stderr}
+	return &command{Settings: &gnu.Settings{Prog: prog, Name: name}, stdin: stdin, out: sumfile.NewWriter(stdout), stderr: stderr}
 }
 
 // buildVersion is the module version the binary was built from (go

@@ -1,6 +1,11 @@
 package sumfile
 
-import "io"
+import (
+	"io"
+	"os"
+
+	"golang.org/x/term"
+)
 
 // Writer buffers whole lines and writes only whole lines, so output
 // cut short by a signal or a closed pipe never ends mid-line, and results
@@ -15,7 +20,11 @@ type Writer struct {
 
 const lineWriterFlushAt = 64 << 10
 
-func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+// NewWriter writes lines to w, each at once where w is a terminal.
+func NewWriter(w io.Writer) *Writer {
+	f, ok := w.(*os.File)
+	return &Writer{w: w, EachLine: ok && term.IsTerminal(int(f.Fd()))}
+}
 
 // Write takes one or more whole lines.
 func (l *Writer) Write(p []byte) (int, error) {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package interrupt
 
 import (
 	"context"
@@ -11,16 +11,16 @@ import (
 
 var caught = make(chan os.Signal, 1)
 
-// interruptible returns a context cancelled by SIGINT or SIGTERM, so a run
+// Context returns a context cancelled by SIGINT or SIGTERM, so a run
 // stops promptly and prints only whole lines before dying of the signal.
-func interruptible() (context.Context, func()) {
+func Context() (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	signal.Notify(caught, os.Interrupt, syscall.SIGTERM)
 	stop := make(chan struct{})
 	go func() {
 		select {
 		case sig := <-caught:
-			caught <- sig // for dieBySignal
+			caught <- sig // for Exit
 			cancel()
 		case <-stop:
 		}
@@ -28,9 +28,9 @@ func interruptible() (context.Context, func()) {
 	return ctx, func() { close(stop); cancel() }
 }
 
-// dieBySignal ends the process by the signal that interrupted it, so the
+// Exit ends the process by the signal that interrupted it, so the
 // shell sees what it would have seen from GNU's tools (status 130 for ^C).
-func dieBySignal() int {
+func Exit() int {
 	sig := (<-caught).(syscall.Signal)
 	signal.Reset(sig)
 	syscall.Kill(os.Getpid(), sig)

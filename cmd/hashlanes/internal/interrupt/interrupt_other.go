@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package interrupt
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"os/signal"
 )
 
-func interruptible() (context.Context, func()) {
+func Context() (context.Context, func()) {
 	return signal.NotifyContext(context.Background(), os.Interrupt)
 }
 
-func dieBySignal() int { return 130 }
+func Exit() int { return 130 }

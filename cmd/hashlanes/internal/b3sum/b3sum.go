@@ -1,4 +1,8 @@
-package main
+// Package b3sum is the b3sum drop-in: the options, output, --check and
+// messages of the BLAKE3 team's b3sum (1.2.0, Debian's), many files at
+// once, a large file's chunk tree on every core (internal/blake3tree),
+// small inputs on github.com/zeebo/blake3.
+package b3sum
 
 import (
 	"encoding/hex"
@@ -15,16 +19,12 @@ import (
 	"github.com/hashlanes/hashlanes"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/filesum"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/interrupt"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"github.com/zeebo/blake3"
 )
-
-// The b3sum drop-in: the options, output, --check and messages of the
-// BLAKE3 team's b3sum (1.2.0, Debian's), many files at once, a large
-// file's chunk tree on every core (internal/blake3tree), small inputs on
-// github.com/zeebo/blake3.
 
 const b3sumHelp = `b3sum 1.2.0
 
@@ -229,15 +229,16 @@ func (h *b3hasher) Sum(b []byte) []byte {
 }
 func (h *b3hasher) Size() int { return h.n }
 
-// runB3sum is the b3sum drop-in.
-func runB3sum(prog string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// Main runs b3sum with args (after the program name); version is the
+// build's, for --version.
+func Main(prog, version string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a, code, ok := parseB3(args, stderr)
 	switch code {
 	case -1:
 		fmt.Fprint(stdout, b3sumHelp)
 		return 0
 	case -2:
-		fmt.Fprintf(stdout, "b3sum (hashlanes) %s\n", buildVersion())
+		fmt.Fprintf(stdout, "b3sum (hashlanes) %s\n", version)
 		return 0
 	}
 	if !ok {
@@ -285,12 +286,10 @@ func runB3sum(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 		fmt.Fprintln(stderr, "Error: Only one filename can be provided when using --raw")
 		return 1
 	}
-	c := newCommand(prog, "b3sum", stdin, stdout, stderr)
-	ctx, stop := interruptible()
+	ctx, stop := interrupt.Context()
 	defer stop()
-	c.ctx = ctx
-	c.job = &filesum.Job{Ctx: ctx, Stdin: stdin, Threads: threads, NoMmap: a.noMmap}
-	b := &b3run{c: c, a: a, m: m}
+	b := &b3run{a: a, m: m, stdin: stdin, out: sumfile.NewWriter(stdout), stderr: stderr,
+		job: &filesum.Job{Ctx: ctx, Stdin: stdin, Threads: threads, NoMmap: a.noMmap}}
 	var status int
 	if a.check {
 		status = b.check()
@@ -298,10 +297,10 @@ func runB3sum(prog string, args []string, stdin io.Reader, stdout, stderr io.Wri
 		status = b.sum()
 	}
 	if ctx.Err() != nil {
-		c.out.Flush()
-		return dieBySignal()
+		b.out.Flush()
+		return interrupt.Exit()
 	}
-	if err := c.out.Flush(); err != nil {
+	if err := b.out.Flush(); err != nil {
 		fmt.Fprintf(stderr, "Error: %s\n", rustIOError(err))
 		return 1
 	}
@@ -316,10 +315,15 @@ func rustParseIntError(s string) string {
 	return "invalid digit found in string"
 }
 
+// b3run is one run of b3sum: its command line, what it hashes with, its
+// input and output.
 type b3run struct {
-	c *command
-	a *b3args
-	m *b3method
+	a      *b3args
+	m      *b3method
+	stdin  io.Reader
+	out    *sumfile.Writer
+	stderr io.Writer
+	job    *filesum.Job
 }
 
 // method is what the command hashes with: the chunk tree for large files;
@@ -345,7 +349,7 @@ func (b *b3run) digests(names []string, done func(i int, sum []byte, err error))
 			turn++
 		}
 	}
-	b.c.job.Items([]*method.Method{b.m.method()}, items, func(i int, s hashlanes.StreamSum) {
+	b.job.Items([]*method.Method{b.m.method()}, items, func(i int, s hashlanes.StreamSum) {
 		var sum []byte
 		if s.Err == nil {
 			sum = s.Sums[0]
@@ -362,7 +366,7 @@ func (b *b3run) sum() int {
 		if err != nil || n > 1<<30 {
 			// b3sum parses the length for each file it hashes.
 			for _, name := range b.a.files {
-				fmt.Fprintf(b.c.stderr, "b3sum: %s: Failed to parse length.\n", name)
+				fmt.Fprintf(b.stderr, "b3sum: %s: Failed to parse length.\n", name)
 			}
 			return 1
 		}
@@ -371,18 +375,18 @@ func (b *b3run) sum() int {
 	b.digests(b.a.files, func(i int, sum []byte, err error) {
 		name := b.a.files[i]
 		if err != nil {
-			b.c.out.Flush()
-			fmt.Fprintf(b.c.stderr, "b3sum: %s: %s\n", name, rustIOError(err))
+			b.out.Flush()
+			fmt.Fprintf(b.stderr, "b3sum: %s: %s\n", name, rustIOError(err))
 			status = 1
 			return
 		}
 		switch {
 		case b.a.raw:
-			b.c.out.Write(sum)
+			b.out.Write(sum)
 		case b.a.noNames:
-			b.c.out.Write([]byte(hex.EncodeToString(sum) + "\n"))
+			b.out.Write([]byte(hex.EncodeToString(sum) + "\n"))
 		default:
-			b.c.out.Write(sumfile.AppendB3Line(nil, sum, name))
+			b.out.Write(sumfile.AppendB3Line(nil, sum, name))
 		}
 	})
 	return status
@@ -395,13 +399,13 @@ func (b *b3run) check() int {
 		var data []byte
 		var err error
 		if list == "-" {
-			data, err = io.ReadAll(b.c.stdin)
+			data, err = io.ReadAll(b.stdin)
 		} else {
 			data, err = os.ReadFile(list)
 		}
 		if err != nil {
-			b.c.out.Flush()
-			fmt.Fprintf(b.c.stderr, "Error: %s\n", rustIOError(err))
+			b.out.Flush()
+			fmt.Fprintf(b.stderr, "Error: %s\n", rustIOError(err))
 			return 1
 		}
 		var lines []sumfile.B3Line
@@ -429,8 +433,8 @@ func (b *b3run) check() int {
 		report := func(upTo int) {
 			for ; next < upTo; next++ {
 				if parseErr[next] != nil {
-					b.c.out.Flush()
-					fmt.Fprintf(b.c.stderr, "b3sum: %s\n", parseErr[next])
+					b.out.Flush()
+					fmt.Fprintf(b.stderr, "b3sum: %s\n", parseErr[next])
 					failed = true
 				}
 			}
@@ -446,14 +450,14 @@ func (b *b3run) check() int {
 			l := lines[i]
 			switch {
 			case err != nil:
-				b.c.out.Write([]byte(fmt.Sprintf("%s: FAILED (%s)\n", l.Shown, rustIOError(err))))
+				b.out.Write([]byte(fmt.Sprintf("%s: FAILED (%s)\n", l.Shown, rustIOError(err))))
 				failed = true
 			case string(sum) == string(l.Want):
 				if !b.a.quiet {
-					b.c.out.Write([]byte(l.Shown + ": OK\n"))
+					b.out.Write([]byte(l.Shown + ": OK\n"))
 				}
 			default:
-				b.c.out.Write([]byte(l.Shown + ": FAILED\n"))
+				b.out.Write([]byte(l.Shown + ": FAILED\n"))
 				failed = true
 			}
 		})
