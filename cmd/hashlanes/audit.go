@@ -120,7 +120,7 @@ func (c *command) runAudit(lists []string) {
 
 	var counts auditCounts
 	prog := c.newProgress(items)
-	defer prog.stop()
+	defer prog.Stop()
 	plan := method.PlanFor(methods)
 	turns := filesum.NewStdinTurns()
 	c.job.Streams(len(items), func(int) *method.Plan { return plan },
@@ -131,7 +131,7 @@ func (c *command) runAudit(lists []string) {
 			return c.job.Open(items[i].Name, 0, turns)
 		},
 		func(i int, s hashlanes.StreamSum) {
-			prog.add(s.Size)
+			prog.Add(s.Size)
 			c.auditFile(items[i].Name, s, methods, known, gone, &counts)
 		})
 	if c.ctx.Err() != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/b3sum"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/report"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 )
 
@@ -85,7 +86,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		c.Check = args[0] == "check"
 		return runDigest(c, args[1:])
 	case "bench":
-		return runBench(prog, args[1:], stdout, stderr)
+		return report.Main(prog, args[1:], stdout, stderr)
 	case "install-links":
 		return installLinks(prog, args[1:], stdout, stderr)
 	case "tune":

@@ -13,6 +13,7 @@ import (
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/filesum"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/method"
+	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/progress"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/sumfile"
 )
 
@@ -34,7 +35,7 @@ func (c *command) runSum(operands []string) {
 			return
 		}
 	}
-	c.wantSizes = c.progressWanted()
+	c.wantSizes = progress.Wanted(c.Progress, c.stderr)
 	turns := 0
 	for _, name := range operands {
 		if name == "-" {
@@ -94,9 +95,9 @@ func (c *command) walk(items []filesum.Item, root string) []filesum.Item {
 // hashItems hashes the items and prints each result in order as it comes.
 func (c *command) hashItems(items []filesum.Item) {
 	prog := c.newProgress(items)
-	defer prog.stop()
+	defer prog.Stop()
 	c.job.Items(c.Algs, items, func(i int, s hashlanes.StreamSum) {
-		prog.add(s.Size)
+		prog.Add(s.Size)
 		name := items[i].Name
 		items[i] = filesum.Item{} // done with it: let the name go
 		c.printResult(name, s)

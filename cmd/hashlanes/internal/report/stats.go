@@ -2,7 +2,7 @@
 // them: suites of rows, each timed several times after a warm-up, summed
 // up by median and spread, and written as tables, Go benchmark lines,
 // JSON, Markdown, charts and an HTML report.
-package bench
+package report
 
 import (
 	"math"

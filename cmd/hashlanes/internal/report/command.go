@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bufio"
@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/hashlanes/hashlanes"
-	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/bench"
 	"github.com/hashlanes/hashlanes/cmd/hashlanes/internal/gnu"
 	"golang.org/x/term"
 )
@@ -31,7 +30,7 @@ Measure hash functions on this machine: algos, lanes, small, files (default all)
       --compare OLD NEW
                        print each benchmark's speed-up from OLD to NEW
                          (JSON reports, or Go benchmark lines: --format
-                         bench, or go test -bench of internal/bench)
+                         bench, or go test -bench of internal/report)
       --no-python      leave Python's hashlib out of the small suite
       --help           display this help and exit
 `
@@ -49,7 +48,7 @@ var benchOptions = []gnu.Option{
 	{Long: "help"},
 }
 
-func runBench(prog string, args []string, stdout, stderr io.Writer) int {
+func Main(prog string, args []string, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "%s bench: %s\n", prog, fmt.Sprintf(format, a...))
 		return 1
@@ -62,19 +61,19 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(err.Error())
 	}
-	plan := bench.Plan{Sizes: bench.SeedSizes, Config: bench.Quick}
+	plan := Plan{Sizes: SeedSizes, Config: Quick}
 	format, output, htmlFile, chartsDir := "table", "", "", ""
 	compare, python := false, true
 	for _, o := range opts {
 		switch o.Opt.Long {
 		case "quick":
-			plan.Quick, plan.Sizes, plan.Config = true, bench.QuickSizes, bench.Quick
+			plan.Quick, plan.Sizes, plan.Config = true, QuickSizes, Quick
 		case "full":
-			plan.Quick, plan.Sizes, plan.Config = false, bench.SeedSizes, bench.Full
+			plan.Quick, plan.Sizes, plan.Config = false, SeedSizes, Full
 		case "sizes":
 			plan.Sizes = nil
 			for s := range strings.SplitSeq(o.Val, ",") {
-				n, err := bench.ParseSize(strings.TrimSpace(s))
+				n, err := ParseSize(strings.TrimSpace(s))
 				if err != nil {
 					return usageError(err.Error())
 				}
@@ -104,26 +103,26 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 		if len(operands) != 2 {
 			return usageError("--compare takes two reports: OLD NEW")
 		}
-		var reps [2]bench.Report
+		var reps [2]Report
 		for i, name := range operands {
 			f, err := os.Open(name)
 			if err != nil {
 				return fail("%s: %s", gnu.Quote(name), gnu.Strerror(err))
 			}
-			reps[i], err = bench.ReadReport(f, name)
+			reps[i], err = ReadReport(f, name)
 			f.Close()
 			if err != nil {
 				return fail("%s: not a hashlanes bench report: %v", gnu.Quote(name), err)
 			}
 		}
-		if err := bench.WriteCompare(stdout, reps[0], reps[1]); err != nil {
+		if err := WriteCompare(stdout, reps[0], reps[1]); err != nil {
 			return fail("%v", err)
 		}
 		return 0
 	}
 	plan.Suites = operands
 	if len(plan.Suites) == 0 {
-		plan.Suites = bench.Suites
+		plan.Suites = Suites
 	}
 	if python {
 		plan.Python, _ = exec.LookPath("python3")
@@ -138,9 +137,9 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	report := bench.Report{Machine: machine(), Started: time.Now().UTC().Format(time.RFC3339), Quick: plan.Quick,
+	report := Report{Machine: machine(), Started: time.Now().UTC().Format(time.RFC3339), Quick: plan.Quick,
 		Reps: plan.Config.Reps, MinTime: plan.Config.MinTime}
-	report.Rows, err = bench.Run(plan)
+	report.Rows, err = Run(plan)
 	if err != nil {
 		return usageError(err.Error())
 	}
@@ -157,13 +156,13 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 	bw := bufio.NewWriter(w)
 	switch format {
 	case "table":
-		err = bench.WriteTable(bw, report)
+		err = WriteTable(bw, report)
 	case "bench":
-		err = bench.WriteBench(bw, report)
+		err = WriteBench(bw, report)
 	case "json":
-		err = bench.WriteJSON(bw, report)
+		err = WriteJSON(bw, report)
 	case "markdown":
-		err = bench.WriteMarkdown(bw, report)
+		err = WriteMarkdown(bw, report)
 	}
 	if err == nil {
 		err = bw.Flush()
@@ -176,7 +175,7 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail("%s: %s", gnu.Quote(htmlFile), gnu.Strerror(err))
 		}
-		err = bench.WriteHTML(f, report)
+		err = WriteHTML(f, report)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -194,11 +193,11 @@ func runBench(prog string, args []string, stdout, stderr io.Writer) int {
 
 // writeCharts writes throughput.{svg,png} and lanes.{svg,png} for the
 // suites that ran.
-func writeCharts(dir string, rows []bench.Row) error {
+func writeCharts(dir string, rows []Row) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for name, draw := range map[string]func([]bench.Row) (*bench.Chart, error){"throughput": bench.ThroughputChart, "lanes": bench.LanesChart} {
+	for name, draw := range map[string]func([]Row) (*Chart, error){"throughput": ThroughputChart, "lanes": LanesChart} {
 		p, err := draw(rows)
 		if err != nil {
 			return err
@@ -207,7 +206,7 @@ func writeCharts(dir string, rows []bench.Row) error {
 			continue
 		}
 		for _, format := range []string{"svg", "png"} {
-			data, err := bench.Render(p, format)
+			data, err := Render(p, format)
 			if err != nil {
 				return err
 			}
@@ -220,8 +219,8 @@ func writeCharts(dir string, rows []bench.Row) error {
 }
 
 // machine describes this machine for the report.
-func machine() bench.Machine {
-	m := bench.Machine{
+func machine() Machine {
+	m := Machine{
 		CPU: runtime.GOARCH, Features: hashlanes.CPUFeatures(), Tier: hashlanes.ActiveCPU().String(), Tuning: hashlanes.Tuning(),
 		GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Procs: runtime.GOMAXPROCS(0), Go: runtime.Version(),
 		Kernels: map[string]string{},

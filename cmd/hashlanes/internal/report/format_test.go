@@ -1,4 +1,4 @@
-package bench
+package report
 
 import (
 	"bytes"
@@ -238,7 +238,7 @@ func TestReadBenchRoundTrip(t *testing.T) {
 	}
 
 	goTest := `goos: linux
-pkg: github.com/hashlanes/hashlanes/cmd/hashlanes/internal/bench
+pkg: github.com/hashlanes/hashlanes/cmd/hashlanes/internal/report
 BenchmarkSmall/alg=md5/impl=summany/msgs=10000-2   	     238	    571203 ns/op	 786.31 MB/s	     293 B/op	       0 allocs/op
 BenchmarkSmall/alg=md5/impl=summany/msgs=10000-2   	     240	    561203 ns/op	 800.32 MB/s	     293 B/op	       0 allocs/op
 BenchmarkStreams/alg=md5/impl=avx512/streams=16/size=1MiB-2   	 10	 1000 ns/op

@@ -1,4 +1,4 @@
-package bench
+package report
 
 import (
 	"bufio"
@@ -14,7 +14,7 @@ import (
 
 // ReadReport reads a report in either format --compare accepts: the JSON
 // of --format json, or Go benchmark lines (--format bench, or the output
-// of go test -bench over internal/bench, whose names are the rows' names).
+// of go test -bench over internal/report, whose names are the rows' names).
 func ReadReport(rd io.Reader, fileName string) (Report, error) {
 	br := bufio.NewReader(rd)
 	for {
