@@ -3,15 +3,11 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/lanewrap"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
-	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	"github.com/hashlanes/hashlanes/internal/kernel/sha512/rounds"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
-	. "github.com/mmcloughlin/avo/reg"
 )
 
 func main() {
@@ -29,160 +25,6 @@ func main() {
 	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512ZMMx8", Level: "AVX512", Lanes: 8}, true)
 	Generate()
 	lanewrap.Write("sha512")
-}
-
-// avx2 hashes 4 lanes in one group of YMM registers, the AVX-512
-// kernel's rounds spelled in AVX2 (see the SHA-256 generator), for CPUs
-// with AVX2 but not AVX-512. The kernel is bound by its count of vector
-// instructions (4,077 of its 4,447 a block of 4 lanes; 3.4 issued a
-// cycle on Zen 3, whose four vector pipes take at most 4), so σ0's
-// rotation by 8 is one VPSHUFB rather than two shifts and an OR, and Maj
-// reuses the previous round's a ^ b: 4.5% faster on Zen 3 (1294 to 1353
-// MB/s, medians of 20 alternating runs); SHA-256's avx2x8, which gains
-// only the Maj, 0.5%. Round constants added from a table repeated across
-// the lanes, instead of broadcast, gained nothing: the broadcast is a
-// load.
-//
-// A fifth stream hashed by scalar instructions among the lanes' rounds
-// (avx2x4+scalar, in the history before its removal) lost: 5 lanes at
-// 1244 MB/s against 1325 for these 4 (0.94x), with its rounds in loops of
-// 8, and 634 MB/s in loops of 16, which outgrew the op cache. Its round
-// and message word cost about 43 instructions, and although scalar
-// instructions without chains or memory operands had ridden the lanes
-// for free in a quiet hour (16 a round), the real ones took 1.3x the
-// lanes' time for 1.25x their bytes: alone they run ~4 a cycle, so the
-// two streams contend for issue. Medians of 5,
-// bench/results/2026-11-24/kernel-zen3-sha512-scalar-lane.txt and
-// kernel-zen3-sha512-scalar-proxy.txt.
-func avx2() {
-	TEXT("blockAVX2x4", 0, "func(s *[8][4]uint64, ptrs *[4]*byte, nblocks int)")
-	Pragma("noescape")
-	Doc("blockAVX2x4 hashes nblocks blocks of 4 lanes with AVX2.")
-	sha2.SHA512AVX2.LanesAVX2("blockAVX2x4", 10<<10, 80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
-		for c := range 4 {
-			words4x4(false, laneLoads(false, pp, off, 0, 32*c), func(j int, r VecVirtual) {
-				VPSHUFB(bswap, r, r)
-				VMOVDQU(r, w.Offset(row*(4*c+j)))
-			})
-		}
-	})
-}
-
-// avx512 hashes 8 lanes as two interleaved groups of 4 in YMM registers,
-// the SHA-256 kernel's shape with 64-bit words: VPRORQ for the rotations,
-// VPTERNLOGQ for the three-way XORs and for Ch and Maj, broadcast round
-// constants. 256-bit operations, since 512-bit ones issue at half the rate
-// on Zen 4; two groups keep the pipes full, as a round's dependency chain
-// is about five instructions long and a group's round about twenty. Each
-// block's message is transposed and byte-swapped up front, and the
-// schedule is extended in a stack buffer two rounds ahead of its use.
-func avx512() { lanes512("blockAVX512YMMx8", "256-bit", sha2.SHA512) }
-
-// zmm is avx512 with the 8 lanes in one group of ZMM registers (see the
-// SHA-256 generator's zmm).
-func zmm() { lanes512("blockAVX512ZMMx8", "512-bit", sha2.SHA512.ZMM()) }
-
-func lanes512(name, forms string, words sha2.Words) {
-	TEXT(name, 0, "func(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)")
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s hashes nblocks blocks of 8 lanes with %s AVX-512 instructions.", name, forms))
-	words.Lanes(name, 13<<10, 80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
-		for g := range 2 {
-			for c := range 4 {
-				words4x4(true, laneLoads(true, pp, off, 4*g, 32*c), func(j int, r VecVirtual) {
-					VPSHUFB(bswap, r, r)
-					VMOVDQU64(r, w.Offset(row*(4*c+j)+32*g))
-				})
-			}
-		}
-	})
-}
-
-// batchAVX512 is the batch kernel on the rounds of avx512: lane-fulls of
-// 8 whole messages, padded as they are loaded, from the initial value
-// given to digests stored in place (two 4x4 transposes of each group's
-// state back to lanes, byte-swapped; the digest's bytes of them stored:
-// 64 for SHA-512, 48 for SHA-384, 32 and 28 for SHA-512/256 and /224).
-func batchAVX512() { batch512("sumAVX512YMMx8", sha2.SHA512) }
-
-// batchZMM is batchAVX512 on the rounds of zmm: the lanes in one group of
-// ZMM registers, handed to the digest stores as two YMM groups.
-func batchZMM() { batch512("sumAVX512ZMMx8", sha2.SHA512.ZMM()) }
-
-func batch512(name string, words sha2.Words) {
-	const lanes = 8
-	TEXT(name, 0, transpose.BatchSignatureIV)
-	Pragma("noescape")
-	Doc(transpose.BatchDoc(name, lanes, 0))
-	words.Batch(name, lanes, 80, constTable(), byteSwapMask(),
-		func(ptrs, bits, off Register, bswap VecVirtual, w Mem, row int) {
-			base := padding.Base(off)
-			for g := range 2 {
-				for c := range 4 {
-					load := func(k int, r VecVirtual) { padding.Row(ptrs, bits, base, off, 4*g+k, 32*c, r) }
-					words4x4(true, load, func(j int, r VecVirtual) {
-						VPSHUFB(bswap, r, r)
-						VMOVDQU64(r, w.Offset(row*(4*c+j)+32*g))
-					})
-				}
-			}
-		},
-		func(st *[2][8]VecVirtual, bswap VecVirtual, bs *transpose.BatchStream) {
-			var half [2][4]VecVirtual // half[c][j]: words 4c..4c+3 of the group's lane j
-			bs.StoreDigests(0, 4, func(g int) {
-				for c := range 2 {
-					words4x4(true, func(k int, r VecVirtual) { VMOVDQA64(st[g][4*c+k], r) }, func(j int, r VecVirtual) {
-						VPSHUFB(bswap, r, r)
-						half[c][j] = r
-					})
-				}
-			}, func(l int, dst Mem) {
-				transpose.StoreSized(fmt.Sprintf("%s_lane%d", name, l), []VecVirtual{half[0][l%4], half[1][l%4]}, dst, []int{64, 48, 32, 28})
-			})
-		})
-}
-
-var padding = transpose.NewPadding("sha512", 128, 16, true)
-
-// laneLoads loads row k from ptrs[first+k]+off+disp, in EVEX or VEX form.
-func laneLoads(evex bool, ptrs, off Register, first, disp int) func(k int, r VecVirtual) {
-	return func(k int, r VecVirtual) {
-		m := Mem{Base: transpose.LanePtr(ptrs, first+k), Index: off, Scale: 1, Disp: disp}
-		if evex {
-			VMOVDQU64(m, r)
-		} else {
-			VMOVDQU(m, r)
-		}
-	}
-}
-
-// words4x4 loads 4 rows of 32 bytes, row k into a register by load(k, r),
-// and hands done the 4 YMM registers, the j-th holding 64-bit word j (of
-// those 32 bytes) of the 4 rows: 8 shuffles, in EVEX forms (which may use
-// Y16-Y31) or, for AVX2, VEX ones.
-func words4x4(evex bool, load func(k int, r VecVirtual), done func(j int, r VecVirtual)) {
-	var r [4]VecVirtual
-	for k := range 4 {
-		r[k] = YMM()
-		load(k, r[k])
-	}
-	lo01, hi01, lo23, hi23 := YMM(), YMM(), YMM(), YMM()
-	VPUNPCKLQDQ(r[1], r[0], lo01) // lane0.w0 lane1.w0 | lane0.w2 lane1.w2
-	VPUNPCKHQDQ(r[1], r[0], hi01) // lane0.w1 lane1.w1 | lane0.w3 lane1.w3
-	VPUNPCKLQDQ(r[3], r[2], lo23)
-	VPUNPCKHQDQ(r[3], r[2], hi23)
-	for j, sel := range [4]struct {
-		imm  uint8
-		a, b VecVirtual
-	}{{0, lo01, lo23}, {0, hi01, hi23}, {3, lo01, lo23}, {3, hi01, hi23}} {
-		x := YMM()
-		if evex {
-			VSHUFI64X2(U8(sel.imm), sel.b, sel.a, x) // low (0) or high (3) 128-bit halves of a, then b
-		} else {
-			VPERM2I128(U8([4]uint8{0x20, 0, 0, 0x31}[sel.imm]), sel.b, sel.a, x)
-		}
-		done(j, x)
-	}
 }
 
 // constTable is the 80 round constants.
