@@ -74,12 +74,12 @@ func (s *Server) SumManyHex(dst []byte, msgs [][]byte) []byte {
 	return dst
 }
 
-// A lane kernel call costs 100-550 ns whatever it hashes, so tiny batches
+// A lane kernel call has a fixed cost whatever it hashes, so tiny batches
 // go message by message through the standard library's one-shot function:
 // below a cut-off of a few messages that the tuning measures (the first
 // time a batch could go either way) or takes from its source. Larger
-// messages pay for the call sooner (two streams of 1 KiB already hash 1.5x
-// faster in lanes), hence the byte bound.
+// messages pay for the call sooner, hence the byte bound (docs/figures.md,
+// "SumMany's cut-offs").
 const (
 	manyMinBytes = 1 << 10
 	maxManyMin   = 8 // the most messages the cut-off measurement tries

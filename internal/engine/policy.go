@@ -156,8 +156,8 @@ const maxYields = 4
 // sharedRoundBytes bounds the bytes of a multi-lane round's busiest lane
 // when several Ps combine, so that a combiner holding more than its share
 // of the streams sees another P run dry soon and hands the excess over
-// (see offload): 16 KiB on 16 lanes is about 40 µs of SHA-1 (docs/engine.md,
-// "Shared rounds at several Ps").
+// (see offload) within a few kernel calls (docs/engine.md, "Shared rounds
+// at several Ps").
 const sharedRoundBytes = 16 << 10
 
 // offloadGain is how much more two cores must move with a combiner's streams
@@ -166,9 +166,10 @@ const sharedRoundBytes = 16 << 10
 // streams over has to be woken.
 const offloadGain = 1.2
 
-// maxSingleRound bounds a combiner's single-stream round: 16 KiB is 20 µs
-// of MD5 on one core, against one yield (well under 1 µs) to look for
-// company before the next.
+// maxSingleRound bounds a combiner's single-stream round: long enough that
+// the yield between rounds, to look for company, costs a small share of
+// it, and short enough that company is found soon (docs/engine.md, "The
+// floor").
 const maxSingleRound = 16 << 10
 
 // plan picks the kernel for a round over c's busy lanes and returns it, the

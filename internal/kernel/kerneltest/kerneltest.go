@@ -323,12 +323,12 @@ func NoAllocs[S comparable](t *testing.T, a Algorithm[S]) {
 // BenchmarkAfterGap measures each multi-lane kernel's call of 16 blocks a
 // lane, every lane busy (a round of streams out of step in an upload
 // server), run back to back (gap=none) and right after the single-stream
-// kernel hashed 32 KiB, about 50 us of scalar code (gap=scalar), as a
+// kernel hashed 32 KiB of scalar code (gap=scalar), as a
 // server's rounds come after its socket reads. Only the multi-lane calls
-// are timed; MB/s is theirs. On an Emerald Rapids Xeon the 512-bit
-// kernels' first call after the gap takes up to three times as long (the
-// core wakes its 512-bit units): the engine times only a round right after
-// a round on the same kernel.
+// are timed; MB/s is theirs. On some CPUs a 512-bit kernel's first call
+// after other code is several times as long (the core wakes its 512-bit
+// units; docs/engine.md, "Rounds after other code"): the engine times only
+// a round right after a round on the same kernel.
 func BenchmarkAfterGap[S comparable](b *testing.B, a Algorithm[S]) {
 	const nblocks = 16
 	gapBytes := RandomBytes(rand.New(rand.NewPCG(3, 3)), 32<<10)
@@ -452,9 +452,8 @@ func benchmarkMemory[S comparable](b *testing.B, a Algorithm[S], impl kernel.Mul
 
 // messagePool gives each goroutine of b.RunParallel messages of its own,
 // msgBytes each, made once for all of a benchmark's rows and before the
-// timer starts. Made inside the timed function, as they once were, they
-// cost the rows their making: RandomBytes runs ~160 MB/s, so 4 lanes'
-// messages took 2.5% of a second's run and 32 lanes' a tenth.
+// timer starts. Made inside the timed function they would cost the rows
+// their making, the more the more lanes (docs/figures.md, "On AMD Zen 3").
 type messagePool struct {
 	sets [][][]byte // by goroutine
 	r    *rand.Rand

@@ -183,7 +183,7 @@ func pairEnd(jobs []job, i int) int {
 // algorithm and implementation) is measured again once, since a real
 // rate does not fall by half between two sizes and recover: a burst of
 // load on a shared machine does that to a row whose samples still agree
-// (BLAKE3 once read 70.6 MB/s ±1% at 8 KiB between 600 and 660). A row
+// (docs/figures.md, "The benchmark report"). A row
 // still noisy or still a dip is marked Uncertain, with the reason: the
 // tables show it so, and the charts, the scenario calculator and the
 // advice leave it out.
