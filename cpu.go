@@ -9,9 +9,14 @@ const (
 	CPUGeneric CPU = CPU(cpu.Generic) // no SIMD and no SHA extensions: pure Go, or plain x86-64 assembly
 	CPUAVX2    CPU = CPU(cpu.AVX2)
 	CPUAVX512  CPU = CPU(cpu.AVX512)
+
+	// CPUNEON is arm64's vector tier (Advanced SIMD, and the crypto
+	// extensions' SHA instructions where the CPU has them). It ranks with
+	// CPUAVX2, the tier above generic.
+	CPUNEON CPU = CPU(cpu.NEON)
 )
 
-// String returns "generic", "avx2" or "avx512".
+// String returns "generic", "avx2" or "avx512" ("generic" or "neon" on arm64).
 func (c CPU) String() string { return cpu.Level(c).String() }
 
 // ParseCPU parses the names HASHLANES_CPU accepts.

@@ -19,9 +19,20 @@ const (
 	Generic Level = iota // pure Go
 	AVX2                 // AVX2 + BMI2
 	AVX512               // AVX-512 F, BW, VL
+
+	// NEON is arm64's vector tier, Advanced SIMD, which every arm64 CPU
+	// Go runs on has; its hash extensions are Features. It ranks with
+	// AVX2: the tier above generic.
+	NEON = AVX2
 )
 
-var levelNames = [...]string{Generic: "generic", AVX2: "avx2", AVX512: "avx512"}
+// levelNames are the tiers' names on this GOARCH.
+var levelNames = func() []string {
+	if runtime.GOARCH == "arm64" {
+		return []string{Generic: "generic", NEON: "neon"}
+	}
+	return []string{Generic: "generic", AVX2: "avx2", AVX512: "avx512"}
+}()
 
 func (l Level) String() string {
 	if l >= 0 && int(l) < len(levelNames) {
@@ -30,14 +41,14 @@ func (l Level) String() string {
 	return fmt.Sprintf("Level(%d)", int(l))
 }
 
-// ParseLevel parses the names HASHLANES_CPU accepts.
+// ParseLevel parses the names HASHLANES_CPU accepts on this GOARCH.
 func ParseLevel(s string) (Level, error) {
 	for l, name := range levelNames {
 		if strings.EqualFold(s, name) {
 			return Level(l), nil
 		}
 	}
-	return Generic, fmt.Errorf("hashlanes: unknown CPU level %q (want generic, avx2 or avx512)", s)
+	return Generic, fmt.Errorf("hashlanes: unknown CPU level %q (want %s)", s, strings.Join(levelNames, ", "))
 }
 
 // Detected is the highest level this CPU and OS support.
@@ -49,7 +60,14 @@ var Detected = detect()
 var Active, OverrideErr = fromEnv(os.Getenv("HASHLANES_CPU"))
 
 func detect() Level {
-	if runtime.GOARCH != "amd64" {
+	switch runtime.GOARCH {
+	case "arm64":
+		if cpu.ARM64.HasASIMD {
+			return NEON
+		}
+		return Generic
+	case "amd64":
+	default:
 		return Generic
 	}
 	x := &cpu.X86
@@ -84,6 +102,9 @@ const (
 	// and their message helpers), on arm64 the SHA-1 and SHA-256
 	// instructions of the crypto extensions (SHA1C..., SHA256H...).
 	SHA Feature = 1 << iota
+	// SHA512 is arm64's SHA-512 instructions (SHA512H...), an optional
+	// part of the crypto extensions (Armv8.2).
+	SHA512
 )
 
 // Has reports whether this CPU has every feature in f. With HASHLANES_CPU
@@ -91,8 +112,11 @@ const (
 func Has(f Feature) bool { return f&^available == 0 }
 
 func (f Feature) String() string {
-	if f == SHA {
+	switch f {
+	case SHA:
 		return "sha"
+	case SHA512:
+		return "sha512"
 	}
 	return fmt.Sprintf("Feature(%#x)", uint(f))
 }
@@ -105,10 +129,11 @@ var available = func() Feature {
 			f |= SHA
 		}
 	case "arm64":
-		// arm64 has one level; HASHLANES_CPU=generic turns the
-		// extensions off there too.
-		if cpu.ARM64.HasSHA1 && cpu.ARM64.HasSHA2 && !strings.EqualFold(os.Getenv("HASHLANES_CPU"), "generic") {
+		if Active > Generic && cpu.ARM64.HasSHA1 && cpu.ARM64.HasSHA2 {
 			f |= SHA
+		}
+		if Active > Generic && cpu.ARM64.HasSHA512 {
+			f |= SHA512
 		}
 	}
 	return f

@@ -13,10 +13,10 @@ import (
 
 // laneKernels lists the generated multi-lane kernels, in the order the generator records them.
 var laneKernels = []kernel.Multi[State]{
-	{Name: "neonx4", Level: cpu.Generic, Lanes: 4, Fn: blocksNEONx4},
-	{Name: "neonx8", Level: cpu.Generic, Lanes: 8, Fn: blocksNEONx8},
-	{Name: "neonx12", Level: cpu.Generic, Lanes: 12, Fn: blocksNEONx12},
-	{Name: "neonx16", Level: cpu.Generic, Lanes: 16, Fn: blocksNEONx16},
+	{Name: "neonx4", Level: cpu.NEON, Lanes: 4, Fn: blocksNEONx4},
+	{Name: "neonx8", Level: cpu.NEON, Lanes: 8, Fn: blocksNEONx8},
+	{Name: "neonx12", Level: cpu.NEON, Lanes: 12, Fn: blocksNEONx12},
+	{Name: "neonx16", Level: cpu.NEON, Lanes: 16, Fn: blocksNEONx16},
 }
 
 // blocksNEONx4 runs blockNEONx4 on lanes 0..3: 4 words of each lane's state, word-major.

@@ -13,8 +13,8 @@ import (
 
 // laneKernels lists the generated multi-lane kernels, in the order the generator records them.
 var laneKernels = []kernel.Multi[State]{
-	{Name: "sha2x2", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 2, Fn: blocksSHA2x2},
-	{Name: "sha2x3", Level: cpu.Generic, Needs: cpu.SHA, Lanes: 3, Fn: blocksSHA2x3},
+	{Name: "sha2x2", Level: cpu.NEON, Needs: cpu.SHA, Lanes: 2, Fn: blocksSHA2x2},
+	{Name: "sha2x3", Level: cpu.NEON, Needs: cpu.SHA, Lanes: 3, Fn: blocksSHA2x3},
 }
 
 // blocksSHA2x2 runs blockSHA2x2 on streams 0..1, a row of 8 words each.

@@ -174,7 +174,7 @@ func main() {
 	arm64text.Main("md5", "md5neon", func(a *arm64text.File) {
 		for _, n := range laneCounts {
 			kernel(a, n)
-			lanewrap.Lanes(lanewrap.Kernel{Go: fmt.Sprintf("NEONx%d", n), Level: "Generic", Lanes: n}, 4, 32)
+			lanewrap.Lanes(lanewrap.Kernel{Go: fmt.Sprintf("NEONx%d", n), Level: "NEON", Lanes: n}, 4, 32)
 		}
 	})
 }

@@ -105,7 +105,7 @@ func main() {
 		a.Printf("GLOBL ·sha256K<>(SB), RODATA|NOPTR, $256\n")
 		for _, n := range streamCounts {
 			kernel(a, n)
-			lanewrap.Rows(lanewrap.Kernel{Go: fmt.Sprintf("SHA2x%d", n), Level: "Generic", Needs: "SHA", Lanes: n}, 8)
+			lanewrap.Rows(lanewrap.Kernel{Go: fmt.Sprintf("SHA2x%d", n), Level: "NEON", Needs: "SHA", Lanes: n}, 8)
 		}
 	})
 }
