@@ -30,6 +30,17 @@ func FromRows32[S any](rows []uint32, stride, lanes int, states *[MaxLanes]*S, m
 	fromLayout(rows, 1, stride, lanes, states, mask)
 }
 
+// ToRows64 is ToRows32 for states of 64-bit words (SHA-512 on arm64's
+// crypto extensions, one stream to four vector registers).
+func ToRows64[S any](rows []uint64, stride int, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
+	return toLayout(rows, 1, stride, p, states, ptrs, mask, nblocks, maxBlocks, zeros)
+}
+
+// FromRows64 copies the masked lanes' states back from rows.
+func FromRows64[S any](rows []uint64, stride, lanes int, states *[MaxLanes]*S, mask uint32) {
+	fromLayout(rows, 1, stride, lanes, states, mask)
+}
+
 // ToLanes64 is ToLanes32 for states of 64-bit words (SHA-512).
 func ToLanes64[S any](ls []uint64, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
 	return toLayout(ls, len(p), 1, p, states, ptrs, mask, nblocks, maxBlocks, zeros)

@@ -1,12 +1,15 @@
 // Package sha1 holds the SHA-1 block functions: a pure-Go reference for one
-// stream and for lanes, and on amd64 SHA-NI kernels for one stream and for
+// stream and for lanes; on amd64 SHA-NI kernels for one stream and for
 // two interleaved, and lane kernels that hash 8 streams at once with AVX2
-// or 16 with AVX-512.
+// or 16 with AVX-512; on arm64 two and three streams interleaved on the
+// crypto extensions.
 package sha1
 
 import (
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
+
+//go:generate go run -C ../_asm ./sha1arm64 -out ../sha1/sha1block_arm64.s -stubs ../sha1/sha1block_arm64_stubs.go -lanes ../sha1/sha1block_lanes_arm64.go
 
 const (
 	BlockSize = 64

@@ -88,15 +88,19 @@ func Lanes(k Kernel, words, bits int) {
 // Rows records blocks<Go> around the kernel block<Go>, whose state is a
 // row of rowWords 32-bit words a stream (kernel.ToRows32): a row wider than
 // the state, so that the kernel's 16-byte loads stay inside it.
-func Rows(k Kernel, rowWords int) {
+func Rows(k Kernel, rowWords int) { RowsOf(k, rowWords, 32) }
+
+// RowsOf is Rows for rows of rowWords words of bits bits (32 or 64,
+// kernel.ToRows32 or ToRows64).
+func RowsOf(k Kernel, rowWords, bits int) {
 	n := rowWords * k.Lanes
-	body := fmt.Sprintf(`	var rows [%[2]d][%[1]d]uint32
+	body := fmt.Sprintf(`	var rows [%[2]d][%[1]d]uint%[5]d
 	var p [%[2]d]*byte
-	if kernel.ToRows32(unsafe.Slice(&rows[0][0], %[3]d), %[1]d, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
+	if kernel.ToRows%[5]d(unsafe.Slice(&rows[0][0], %[3]d), %[1]d, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
 		block%[4]s(&rows, &p, nblocks)
-		kernel.FromRows32(unsafe.Slice(&rows[0][0], %[3]d), %[1]d, %[2]d, states, mask)
+		kernel.FromRows%[5]d(unsafe.Slice(&rows[0][0], %[3]d), %[1]d, %[2]d, states, mask)
 	}
-`, rowWords, k.Lanes, n, k.Go)
+`, rowWords, k.Lanes, n, k.Go, bits)
 	wrappers = append(wrappers, wrapper{k: k, body: body,
 		comment: fmt.Sprintf("runs block%s on streams 0..%d, a row of %d words each.", k.Go, k.Lanes-1, rowWords)})
 }
