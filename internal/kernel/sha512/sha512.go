@@ -1,12 +1,15 @@
 // Package sha512 holds the block functions of SHA-512 and the hashes cut
 // from it (SHA-384, SHA-512/224, SHA-512/256): a pure-Go reference for one
-// stream and for lanes, and on amd64 lane kernels that hash 4 streams at
-// once with AVX2 or 8 with AVX-512.
+// stream and for lanes; on amd64 lane kernels that hash 4 streams at once
+// with AVX2 or 8 with AVX-512; on arm64 two streams interleaved on the
+// SHA-512 instructions.
 package sha512
 
 import (
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
+
+//go:generate go run -C ../_asm ./sha512arm64 -out ../sha512/sha512block_arm64.s -stubs ../sha512/sha512block_arm64_stubs.go -lanes ../sha512/sha512block_lanes_arm64.go
 
 const (
 	BlockSize = 128
