@@ -27,12 +27,14 @@ const (
 )
 
 // levelNames are the tiers' names on this GOARCH.
-var levelNames = func() []string {
-	if runtime.GOARCH == "arm64" {
+var levelNames = levelNamesOf(runtime.GOARCH)
+
+func levelNamesOf(goarch string) []string {
+	if goarch == "arm64" {
 		return []string{Generic: "generic", NEON: "neon"}
 	}
 	return []string{Generic: "generic", AVX2: "avx2", AVX512: "avx512"}
-}()
+}
 
 func (l Level) String() string {
 	if l >= 0 && int(l) < len(levelNames) {
@@ -42,13 +44,18 @@ func (l Level) String() string {
 }
 
 // ParseLevel parses the names HASHLANES_CPU accepts on this GOARCH.
-func ParseLevel(s string) (Level, error) {
-	for l, name := range levelNames {
+func ParseLevel(s string) (Level, error) { return ParseLevelOf(runtime.GOARCH, s) }
+
+// ParseLevelOf parses goarch's names of the tiers, for data recorded on
+// that architecture (the tuning's priors, measured on amd64).
+func ParseLevelOf(goarch, s string) (Level, error) {
+	names := levelNamesOf(goarch)
+	for l, name := range names {
 		if strings.EqualFold(s, name) {
 			return Level(l), nil
 		}
 	}
-	return Generic, fmt.Errorf("hashlanes: unknown CPU level %q (want %s)", s, strings.Join(levelNames, ", "))
+	return Generic, fmt.Errorf("hashlanes: unknown CPU level %q (want %s)", s, strings.Join(names, ", "))
 }
 
 // Detected is the highest level this CPU and OS support.

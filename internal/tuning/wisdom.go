@@ -125,7 +125,7 @@ func (m *Match) matchesAll(c CPU, detected cpu.Level) bool {
 		}
 	}
 	if m.Level != "" {
-		if l, err := cpu.ParseLevel(m.Level); err != nil || detected < l {
+		if l, err := cpu.ParseLevelOf(priorArch, m.Level); err != nil || detected < l {
 			return false
 		}
 	}
@@ -198,7 +198,7 @@ func priorFor(c CPU, detected cpu.Level) (*Wisdom, bool) {
 		if p.Match == nil || p.Match.NearestFor == "" {
 			continue
 		}
-		l, err := cpu.ParseLevel(p.Match.NearestFor)
+		l, err := cpu.ParseLevelOf(priorArch, p.Match.NearestFor)
 		if err != nil {
 			continue
 		}
