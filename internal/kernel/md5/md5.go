@@ -11,7 +11,7 @@ import (
 // The arm64 kernels' generator writes Plan 9 text itself (avo writes amd64
 // only); the directive is here, in a file every GOARCH builds, so that go
 // generate on any machine writes them.
-//go:generate go run -C ../_asm ./md5neon -out ../md5/md5block_arm64.s -stubs ../md5/md5block_arm64_stubs.go -lanes ../md5/md5block_lanes_arm64.go
+//go:generate go run -C ../_asm ./md5arm64 -out ../md5/md5block_arm64.s -stubs ../md5/md5block_arm64_stubs.go -lanes ../md5/md5block_lanes_arm64.go
 
 const (
 	BlockSize = 64

@@ -13,10 +13,21 @@ import (
 
 // laneKernels lists the generated multi-lane kernels, in the order the generator records them.
 var laneKernels = []kernel.Multi[State]{
+	{Name: "arm64x2", Level: cpu.Generic, Lanes: 2, Fn: blocksARM64x2},
 	{Name: "neonx4", Level: cpu.NEON, Lanes: 4, Fn: blocksNEONx4},
 	{Name: "neonx8", Level: cpu.NEON, Lanes: 8, Fn: blocksNEONx8},
 	{Name: "neonx12", Level: cpu.NEON, Lanes: 12, Fn: blocksNEONx12},
 	{Name: "neonx16", Level: cpu.NEON, Lanes: 16, Fn: blocksNEONx16},
+}
+
+// blocksARM64x2 runs blockARM64x2 on streams 0..1, a row of 4 words each.
+func blocksARM64x2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	var rows [2][4]uint32
+	var p [2]*byte
+	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 8), 4, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
+		blockARM64x2(&rows, &p, nblocks)
+		kernel.FromRows32(unsafe.Slice(&rows[0][0], 8), 4, 2, states, mask)
+	}
 }
 
 // blocksNEONx4 runs blockNEONx4 on lanes 0..3: 4 words of each lane's state, word-major.

@@ -52,7 +52,7 @@ func (f *File) Printf(format string, args ...any) { fmt.Fprintf(&f.b, format, ar
 
 // Main writes what asm emits to -out and its declarations to -stubs,
 // each after the generated-code header naming the package (pkg, as
-// "md5") and the generator (gen, as "md5neon"), then the wrappers and
+// "md5") and the generator (gen, as "md5arm64"), then the wrappers and
 // lists the generator recorded with lanewrap to -lanes.
 func Main(pkg, gen string, asm func(*File)) {
 	out := flag.String("out", "", "the assembly file to write")

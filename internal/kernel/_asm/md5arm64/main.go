@@ -1,9 +1,10 @@
-// Command md5neon generates the arm64 MD5 lane kernels of
-// internal/kernel/md5: 4, 8, 12 and 16 lanes, in groups of four lanes to a
-// 128-bit NEON register, the groups' steps interleaved. avo writes amd64
-// only, so this program writes the Plan 9 arm64 text itself (arm64text), in the
-// assembler's own NEON mnemonics but for ORN, which it lacks: that one is
-// a WORD, its encoding checked against x/arch's disassembler.
+// Command md5arm64 generates the arm64 MD5 kernels of internal/kernel/md5:
+// lanes of 4, 8, 12 and 16 streams, in groups of four lanes to a 128-bit
+// NEON register, the groups' steps interleaved, and two streams in
+// general registers (scalar.go). avo writes amd64 only, so this program
+// writes the Plan 9 arm64 text itself (arm64text), in the assembler's own
+// mnemonics but for NEON's ORN, which it lacks: that one is a WORD, its
+// encoding checked against x/arch's disassembler.
 //
 // One group's 64 dependent steps are bound by their chain (about ten
 // cycles a step on a Neoverse core); interleaving groups fills the vector
@@ -171,7 +172,9 @@ func kernel(a *arm64text.File, lanes int) {
 }
 
 func main() {
-	arm64text.Main("md5", "md5neon", func(a *arm64text.File) {
+	arm64text.Main("md5", "md5arm64", func(a *arm64text.File) {
+		scalarKernel(a)
+		lanewrap.Rows(lanewrap.Kernel{Go: fmt.Sprintf("ARM64x%d", scalarStreams), Level: "Generic", Lanes: scalarStreams}, 4)
 		for _, n := range laneCounts {
 			kernel(a, n)
 			lanewrap.Lanes(lanewrap.Kernel{Go: fmt.Sprintf("NEONx%d", n), Level: "NEON", Lanes: n}, 4, 32)
