@@ -8,7 +8,7 @@
 //
 // One group's 64 dependent steps are bound by their chain (about ten
 // cycles a step on a Neoverse core); interleaving groups fills the vector
-// pipes until they are the bound (docs/figures.md, "MD5 and SHA-256 on arm64").
+// pipes until they are the bound (docs/figures.md, "MD5 and the SHA family on arm64").
 package main
 
 import (
@@ -147,8 +147,12 @@ func kernel(a *arm64text.File, lanes int) {
 			a.Op("VADD %s, %s, %s", s4(vK), s4(tm), s4(tm))
 			a.Op("VADD %s, %s, %s", s4(tm), s4(ra), s4(ra))
 			a.Op("VADD %s, %s, %s", s4(tf), s4(ra), s4(ra))
-			a.Op("VSHL $%d, %s, %s", sh, s4(ra), s4(tr))
-			a.Op("VSRI $%d, %s, %s", 32-sh, s4(ra), s4(tr))
+			if sh == 16 { // swapping a word's halves is one operation
+				a.Op("VREV32 %s.H8, %s.H8", v(ra), v(tr))
+			} else {
+				a.Op("VSHL $%d, %s, %s", sh, s4(ra), s4(tr))
+				a.Op("VSRI $%d, %s, %s", 32-sh, s4(ra), s4(tr))
+			}
 			a.Op("VADD %s, %s, %s", s4(rb), s4(tr), s4(ra))
 			regs[g] = [4]int{rd, ra, rb, rc}
 		}
