@@ -55,7 +55,8 @@ func ParseLevelOf(goarch, s string) (Level, error) {
 			return Level(l), nil
 		}
 	}
-	return Generic, fmt.Errorf("hashlanes: unknown CPU level %q (want %s)", s, strings.Join(names, ", "))
+	want := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return Generic, fmt.Errorf("hashlanes: unknown CPU level %q (want %s)", s, want)
 }
 
 // Detected is the highest level this CPU and OS support.
