@@ -109,7 +109,7 @@ func (p *Parser) Parse(line string) (Line, bool) {
 	if p.hashdeep != nil {
 		return p.hashdeepLine(line)
 	}
-	for _, read := range []func(string) (Line, bool){rhashLine, md5deepSizedLine, sfvLine} {
+	for _, read := range toolLines {
 		if cl, ok := read(line); ok {
 			return cl, true
 		}

@@ -20,6 +20,11 @@ import (
 // several digests, and SFV. hashlanes check and --audit read them; the
 // GNU drop-ins read only what GNU's tools do.
 
+// toolLines read the lines of other tools' lists that need no header, in
+// the order they are tried on a line GNU's forms did not read; a new
+// format is a reader here.
+var toolLines = []func(string) (Line, bool){rhashLine, md5deepSizedLine, sfvLine}
+
 // Digest is one digest a line gives for its file, where a line gives
 // several (hashdeep, rhash): it holds when one of algs computes it, and
 // is read and not verified when algs is empty (Tiger, GOST, ...). A
