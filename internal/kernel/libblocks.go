@@ -4,7 +4,19 @@ import (
 	"encoding"
 	"hash"
 	"sync"
+
+	"github.com/hashlanes/hashlanes/internal/cpu"
 )
+
+// LibSingles are the single-stream kernels of a package whose lone stream
+// runs the standard library's assembly: the pure-Go reference, generic,
+// then "stdlib", whole blocks through the library's hasher (LibBlocks).
+func LibSingles[S any](generic func(*S, []byte), sp *Spec[S]) []Single[S] {
+	return []Single[S]{
+		{Name: "generic", Level: cpu.Generic, Reference: true, Fn: generic},
+		{Name: "stdlib", Level: cpu.Generic, Fn: LibBlocks(sp)},
+	}
+}
 
 // LibBlocks returns a single-stream block function that runs whole blocks
 // through the standard library's hasher (sp.Lib), reached through the

@@ -5,16 +5,15 @@ package sha512
 import (
 	"unsafe"
 
-	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
 //go:generate go run -C ../_asm ./sha512 -out ../sha512/sha512block_amd64.s -stubs ../sha512/sha512block_amd64_stubs.go -lanes ../sha512/sha512block_lanes_amd64.go -pkg sha512
 
-var singles = []kernel.Single[State]{
-	{Name: "generic", Level: cpu.Generic, Reference: true, Fn: blockGeneric},
-	{Name: "stdlib", Level: cpu.Generic, Fn: blockStdlib},
-}
+// A lone stream runs crypto/sha512's assembly, the fastest single stream
+// on amd64: one stream's rounds are a dependency chain that wider
+// registers do not shorten.
+var singles = kernel.LibSingles(blockGeneric, Spec512)
 
 func batches(init *State, size int) []kernel.Batch {
 	return batchKernels((*byte)(unsafe.Pointer(init)), size)
@@ -22,10 +21,3 @@ func batches(init *State, size int) []kernel.Batch {
 
 // multis: the reference, then the generated kernels.
 var multis = append([]kernel.Multi[State]{generic}, laneKernels...)
-
-// blockStdlib runs whole blocks through crypto/sha512, whose AVX2
-// assembly is the fastest single stream on amd64 (the scalar round is
-// bound by its dependency chain, so one stream gains nothing from wider
-// registers). Loading and saving the state costs about what one block
-// does, so the engine calls it with as many blocks at once as it has.
-var blockStdlib = kernel.LibBlocks(Spec512)
