@@ -121,7 +121,7 @@ func chunks16(variable bool) {
 	message(&pipe, pp, pl.Next, pl.Nxt)
 	// The same block of the next 16 chunks (16 KiB on, where a leaf's
 	// chunks follow one another), fetched into the cache while this one
-	// hashes: from memory, the kernel ran 30% slower than from the cache.
+	// hashes: the kernel runs slower from memory than from the cache.
 	// A prefetch past the end of a mapping does not fault.
 	for i := range 16 {
 		pipe = append(pipe, func() {

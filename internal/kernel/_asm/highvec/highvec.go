@@ -4,9 +4,8 @@
 // A kernel that runs AVX lanes beside the SHA extensions needs it: the SHA
 // instructions exist only in legacy SSE encoding, and a legacy SSE
 // instruction after a 256-bit write to any of registers 0-15 costs a
-// transition of the whole register state. On an Intel Xeon with AMX
-// (2.6 GHz) a 256-bit VPADDD on Y3 before each SHA1MSG1 took 95 ns a
-// pair, on Y17 0.48 ns; on AMD Zen 3 such a mix ran at 1% of its rate.
+// transition of the whole register state, two orders of magnitude slower
+// (docs/kernel-design.md, "Vector registers beside the SHA extensions").
 // Writes to registers 16-31 leave that state alone (their upper halves are
 // not tracked for SSE), and VEX-encoded 128-bit forms on 0-15 clear the
 // halves they write.

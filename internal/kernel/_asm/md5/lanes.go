@@ -122,55 +122,13 @@ func avx2() {
 // instruction), VPROLD and broadcast operands, with the next block's
 // transpose software-pipelined into this block's rounds.
 //
-// Measured on AMD Zen 4 (3.69 GHz), the choices behind it:
-//   - 512-bit operations are double-pumped: VPADDD zmm issues 1.8 per cycle
-//     against 4 for ymm, VPROLD zmm 1 against 2; latencies are equal
-//     (VPROLD 2 cycles, the others 1). So an MD5 step chain is 5 cycles and
-//     16 lanes cost the same as two ymm groups (5.0 cycles a step) or one zmm
-//     group (5.2), but the ymm form leaves pipe slots free.
-//   - The rounds alone need 320 cycles a block (16 lanes, 1 KiB). With the
-//     whole transpose ahead of the rounds a block took 395 cycles (zmm,
-//     9.5 GB/s) or 405 (ymm, 9.1 GB/s): a block is ~1000 instructions, too
-//     long for the out-of-order window to overlap one block's transpose with
-//     the previous block's dependency chain. Spreading the transpose (ymm
-//     8x8: 96 shuffles) through the free slots of the previous block's
-//     rounds gives 377 cycles (10.0 GB/s, 12.4x the scalar kernel).
-//   - What the message still costs the 16-lane kernel, whose chain leaves
-//     pipe slots free (GB/s, alternating processes, aligned layout): with no
-//     message loads at all (wrong digests, a bound) 11.3 against 10.0; the
-//     loads and stores without the shuffles (wrong too) 10.5. Ways to move
-//     the transpose off the shuffle pipes, all slower: seven merge-masked
-//     VPBROADCASTD per word (no shuffles, 256 loads a block) 9.55 against
-//     10.0; scalar MOVL loads and stores (no vector work) 8.2 against 9.2;
-//     one zmm group with a 16x16 transpose spread the same way 8.6
-//     against 9.3. In a quiet hour, side by side: 16 lanes 10.09, 32 lanes
-//     12.78, 16 lanes with no message 11.27. So two cores of 16 lanes stay
-//     below 2 x 11.27 / 12.78 = 1.76x one core of 32, whatever the
-//     transpose.
-//   - Software prefetch (PREFETCHT0 256, 512 or 1024 bytes ahead in every
-//     lane) measured no gain with 16 or 32 streams of 1 MiB each.
-//   - VPGATHERDD is slower still on Zen 4 and needs all lanes in one 4 GiB
-//     window; contiguous loads plus shuffles read each lane where it is.
-//
-// The ZMM shapes are for cores that issue 512-bit operations nearly as
-// often as 256-bit ones. What bounds them on an Emerald Rapids Xeon
-// (2.95 GHz by a chain of dependent adds; 8 KiB a lane in the L2;
-// docs/figures.md, "MD5 in ZMM registers"):
-//   - A step is six vector operations a group (two adds from memory, the
-//     ternlog, an add, the rotate, an add; the copy of b is renamed away)
-//     and its chain four cycles deep (ternlog, add, rotate, add).
-//   - One ZMM group is bound by the chain: 64 x 4 = 256 cycles a block,
-//     270 measured without the message (the message operand a register).
-//   - Two are bound by the two ports that run 512-bit operations: 2 x 64 x
-//     6 / 2 = 384 cycles for 32 lanes, 392 measured without the message.
-//     Three and four groups measured within 1% of two, so wider kernels
-//     cannot pay on such a core. Four YMM groups on the three 256-bit
-//     ports: 512 cycles (519 measured), so ZMM moves 1.32x as much.
-//   - The message (DeferWords16: 48 inserts and 32 shuffles a group, on
-//     the same two ports) brings two groups to 513 cycles a block, 0.25
-//     cycles a byte. Streaming 1 MiB a lane from memory costs 5% more;
-//     PREFETCHT0 of every lane 256 to 2048 bytes ahead cost 6% more
-//     again, as on Zen 4 it gained nothing.
+// The transpose is spread through the rounds because a block is too long
+// for the out-of-order window to overlap it with the previous block's
+// chain; two YMM groups rather than one ZMM group because 512-bit
+// operations issue at half the rate on some cores; no prefetch and no
+// gathers, which did not pay. On cores that issue 512-bit operations
+// nearly as often, the ZMM shapes; two groups fill the ports there. The
+// measurements: docs/kernel-design.md, "MD5's AVX-512 lanes".
 func avx512(sh shape) {
 	groups, lanes := sh.groups, sh.lanes()
 	name := sh.name("block")
@@ -244,13 +202,9 @@ func hashBlock(sh shape, st [][4]reg.VecVirtual, saved Mem, kt, buf reg.Register
 // roundState emits MD5 steps for interleaved groups of 8 lanes whose
 // message words are read from a transposed buffer.
 //
-// Two ways to feed VPTERNLOGD, whose destination is also an input, measured
-// on Zen 4 (cycles per step for all groups, message and constants as memory
-// operands):
-//
-//	                               2 groups   4 groups
-//	copy b, ternlog into the copy    5.13       9.70
-//	ternlog into d, no copy          6.32       7.93
+// VPTERNLOGD's destination is also an input: the kernel copies b and
+// computes into the copy, which measured faster than computing into d at
+// two groups (docs/kernel-design.md, "Feeding VPTERNLOGD in MD5's lanes").
 //
 // With two groups the step's dependency chain decides, and the destination
 // input is the one-cycle path, so b goes there (its copy costs a slot, not
@@ -336,7 +290,7 @@ func deferMessage(d *transpose.Deferred, sh shape, ptrs, off, buf reg.Register) 
 // ternFuncs are F, G, H, I as VPTERNLOGD truth tables with (b, c, d) as
 // (dst, src2, src3), bit index b<<2 | c<<1 | d. The destination is a copy of
 // b, the value the previous step wrote; copying d instead (off the chain)
-// measured 10% slower on Zen 4, so the copy is eliminated at rename and the
+// measured slower, as the copy of b is eliminated at rename and the
 // destination operand is the fast input.
 var ternFuncs = [4]uint8{0xca, 0xe4, 0x96, 0x39}
 

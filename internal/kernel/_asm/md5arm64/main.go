@@ -6,9 +6,9 @@
 // mnemonics but for NEON's ORN, which it lacks: that one is a WORD, its
 // encoding checked against x/arch's disassembler.
 //
-// One group's 64 dependent steps are bound by their chain (about ten
-// cycles a step on a Neoverse core); interleaving groups fills the vector
-// pipes until they are the bound (docs/figures.md, "MD5 and the SHA family on arm64").
+// One group's 64 dependent steps are bound by their chain; interleaving
+// groups fills the vector pipes until they are the bound (docs/figures.md,
+// "MD5 and the SHA family on arm64").
 package main
 
 import (

@@ -16,8 +16,8 @@ import (
 
 // hybrid hashes two streams with SHA-NI and 8 lanes with AVX-512 in one
 // instruction stream, as the SHA-256 generator's hybrid does. At full
-// occupancy it is no faster than avx512ymmx16 (0.94-0.97x of it measured
-// side by side), since SHA-1's lane rounds already keep the vector pipes
+// occupancy it is no faster than avx512ymmx16 (docs/kernel-design.md,
+// "SHA-1's hybrid"), since SHA-1's lane rounds already keep the vector pipes
 // busy; what it buys is fill: it is full with 10 streams where
 // avx512ymmx16 needs 16, so the rounds that run short of streams (the tail
 // of a burst, each core's share at two cores) keep most of the rate. The

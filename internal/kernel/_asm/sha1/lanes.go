@@ -60,29 +60,16 @@ func avx2() {
 // round functions and for the schedule's three-way XOR, the four round
 // constants broadcast into registers once. A round is 7 instructions a
 // group and the schedule 4 more; the chain from one a to the next is
-// VPROLD (2 cycles) and VPADDD. 256-bit operations, since 512-bit ones
-// issue at half the rate on Zen 4 (see the MD5 generator). The message
+// VPROLD and VPADDD. 256-bit operations, since 512-bit ones issue at
+// half the rate on some cores (see the MD5 generator). The message
 // is byte-swapped into a 16-word ring on the stack, where the schedule
 // overwrites w[t-16] with w[t]; the next block's transpose, into a second
 // ring, is spread through this block's rounds, as in the MD5 kernel.
 //
-// Measured on AMD Zen 4 (3.69 GHz), 16 lanes busy, cycles a block of 1 KiB:
-//   - The rounds alone take 385 (4.8 a round for both groups); with the
-//     transpose up front, 520; with the schedule too, 713 (5.3 GB/s).
-//     Pipelining the transpose measured within the noise of this shared
-//     machine (5.3 to 6.5 GB/s from run to run). Most of that spread was
-//     the rings' alignment, which followed the callers' frames: a row
-//     split across cache lines is a store the schedule's loads cannot
-//     forward from. At a 64-byte boundary (stack.Aligned) the kernel runs
-//     7.4-7.7 GB/s wherever its frame falls, about 500 cycles a block.
-//   - The rotations are the scarce resource: VPROLD issues 2 a cycle
-//     against 3.5-4 for VPADDD and VPTERNLOGD, and a round needs 3 a group.
-//     Replacing the rotation by 30 with an addition (a wrong result, as an
-//     experiment) ran 15% faster; replacing the schedule's rotation by 1
-//     changed nothing.
-//   - Computing F(b, c, d) in place in d, which dies in that round, saves
-//     the register copy of every round (13% of the instructions) but no
-//     measurable time: Zen 4 renames the copies away.
+// The rings sit at a 64-byte boundary (stack.Aligned): a row split across
+// cache lines is a store the schedule's loads cannot forward from. The
+// rotations are the scarce resource (docs/kernel-design.md, "SHA-1's
+// AVX-512 lanes").
 func avx512() { lanes16("blockAVX512YMMx16", "256-bit", false) }
 
 // zmm is avx512 with the 16 lanes in one group of ZMM registers: half the

@@ -167,23 +167,10 @@ func group(s *stream, g int, mask Op) {
 }
 
 // shaniX4 hashes four streams with the SHA extensions, their groups of
-// four rounds interleaved. Measured on AMD Zen 3 (3.2 GHz), SHA1RNDS4 has
-// 6 cycles of latency and issues every 2 (3.0 cycles each with two chains
-// in flight, 2.0 with four), so two streams leave the SHA unit a third
-// idle: they take 3.41 cycles a group of four rounds (3000 MB/s), four
-// streams 2.22 (4610 MB/s), close to SHA1RNDS4's bound of 2. SHA1MSG1
-// spelled as a VPALIGNR and a VPXOR, to take it off the SHA unit, gained
-// nothing for any share of the groups (some shares ran 26% slower).
-// Nor can AVX2 lanes ride along, as AVX-512 ones do on Zen 4 (hybrid):
-// an AVX2 lane round's mix (VPSLLD, VPSRLD, VPOR, VPXOR, free of any
-// chain) put after each SHA1RNDS4 cost its full count in 128-bit forms:
-// with 4, 8, 12 and 16 of them a step (320 to 1,280 a pass of four
-// blocks) the kernel ran at 0.70, 0.56, 0.47 and 0.33 of its rate, and a
-// block of lanes takes ~1,450 of them (8 lanes in AVX2, 4 in 128-bit
-// forms). In 256-bit forms it ran at 1% of its rate: the legacy-encoded
-// SHA instructions meet the dirty upper halves of registers 0-15 (Zen 4's
-// hybrid keeps its lanes in 16-31). Medians of 3, a noisy hour;
-// bench/results/2026-11-24/kernel-zen3-sha1-vector-riders.txt.
+// four rounds interleaved: two streams leave SHA1RNDS4 idle part of the
+// time, four bring it near its issue bound. Neither the message helpers
+// nor AVX2 lanes could be moved off the SHA unit to gain (docs/
+// kernel-design.md, "SHA-1's SHA-NI streams").
 //
 // Four streams' ABCD, E and newest schedule group fill 12 of the 16
 // registers the SHA instructions' legacy encoding reaches, so the rest of

@@ -70,11 +70,9 @@ func (ws Words) avx2() Words {
 func (ws Words) vex() bool { return ws.Tern == nil }
 
 // ZMM is ws on 512-bit registers: a group of lanes is 64 bytes of them,
-// twice a YMM group, the rounds' instruction count a lane halved. On Zen 4
-// 512-bit operations issue at half the rate of 256-bit ones, but on an
-// Intel Xeon with AMX the SHA-256 round's mix (12 rotations and shifts, 6
-// ternary-logic operations, 10 additions) ran 1.43x the lanes a second in
-// ZMM registers (3.90 ns for 16 lanes against 2.80 for 8).
+// twice a YMM group, the rounds' instruction count a lane halved: for
+// cores that issue 512-bit operations nearly as often as 256-bit ones
+// (docs/kernel-design.md, "SHA-2 in ZMM registers").
 func (ws Words) ZMM() Words {
 	v := ws
 	v.VecBytes = 64
@@ -370,12 +368,9 @@ func (ws Words) LanesAVX2(fn string, codeBytes, rounds int, consts, bswapMask Me
 // after the rounds), with the message words in w (word t of group g at
 // w+row*t+32g, the first 16 filled) and the round constants at consts.
 // The rounds run as a loop of 16, then 16 more without the schedule:
-// unrolled whole, the SHA-512 block was ~5,000 instructions, more than
-// Zen 4's op cache holds, and the same rounds took 8 cycles a group's
-// round in a loop of 3,000 instructions against 12.5 in one of 5,000
-// (measured with the generated rounds copied into loops of each size).
-// As a loop, the kernel issues ~3.7 instructions a cycle, near the 4.0
-// of that synthetic loop: more speed needs fewer instructions. recent keeps the
+// unrolled whole, a SHA-512 block outgrew the op cache and ran slower;
+// as a loop the kernel issues near the core's width, so more speed needs
+// fewer instructions (docs/kernel-design.md, "SHA-2's rounds as loops").
 // schedule's latest words in registers (AVX-512 only: AVX2 lacks the
 // registers). ride, if not nil, is called after each round t of a pass.
 func (ws Words) rounds(name string, rounds, row int, w Mem, consts Mem, st [][8]VecVirtual, recent bool, ride func(t int)) {

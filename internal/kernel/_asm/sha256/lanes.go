@@ -36,7 +36,7 @@ func avx2() {
 // three-way XORs of the Sigma functions and for Ch and Maj, broadcast
 // round constants. A round is 19 instructions a group, so two groups
 // already fill the pipes (256-bit operations: 512-bit ones issue at half
-// the rate on Zen 4, see the MD5 generator); each block's message is
+// the rate on some cores, see the MD5 generator); each block's message is
 // transposed and byte-swapped up front, and the schedule is extended in a
 // stack buffer two rounds ahead of its first use.
 func avx512() { lanes512("blockAVX512YMMx16", "256-bit", sha2.SHA256, false) }
@@ -44,11 +44,10 @@ func avx512() { lanes512("blockAVX512YMMx16", "256-bit", sha2.SHA256, false) }
 // zmm is avx512 with the 16 lanes in one group of ZMM registers: half the
 // instructions, for CPUs whose 512-bit operations issue nearly as often
 // as 256-bit ones (Intel's, on two ports; sha2.Words.ZMM). The message
-// lands in the same rows, 64 bytes a word. On an Intel Xeon with AMX, two
-// SHA-NI streams riding these 16 lanes as they ride hybrid's 8 (built and
-// measured, not kept) moved 3,460 MB/s with all 18 busy against 4,190 for
-// the lanes alone: the 512-bit rounds leave no ports for the SHA unit's
-// work to fill.
+// lands in the same rows, 64 bytes a word. SHA-NI streams riding these
+// lanes, as they ride hybrid's 8, lost: the 512-bit rounds leave no ports
+// for the SHA unit's work (docs/kernel-design.md, "SHA-256's ZMM lanes
+// and SHA-NI riders").
 func zmm() { lanes512("blockAVX512ZMMx16", "512-bit", sha2.SHA256.ZMM(), true) }
 
 // lanes512 emits a 16-lane kernel; wide ones transpose the message in

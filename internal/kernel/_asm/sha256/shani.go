@@ -88,32 +88,11 @@ func shaniX2() {
 }
 
 // shaniX4 hashes four streams with the SHA extensions, their groups of
-// four rounds interleaved. Measured on AMD Zen 3 (3.2 GHz), SHA256RNDS2
-// has 4 cycles of latency and issues once a cycle (2.0 cycles each with
-// two chains in flight, 1.03 with four), so two streams leave room in the
-// SHA unit; but the message helpers take the same unit, SHA256MSG2 every
-// 2 cycles (3 of latency), SHA256MSG1 about every 0.6. A stream's block,
-// 32 SHA256RNDS2, 12 SHA256MSG2 and 12 SHA256MSG1, so needs the unit
-// about 63 cycles whatever the number of streams: 3.9 cycles a group of
-// four rounds. Two streams run 4.04 (3170 MB/s), four 3.84 (3330), the
-// rounds of four without the schedule 2.42. Doing some groups' SHA256MSG2
-// with vector instructions (sigma1 on words doubled into 64-bit lanes,
-// 16 instructions) made it slower whatever the share, from 3.84 to 4.71
-// cycles with one stream of four and 6.74 with all: that chain of 14
-// cycles a group holds up the rounds, and its shifts and shuffles crowd
-// the two pipes that take them. SHA256MSG1's sigma0 in vector
-// instructions (11 a group, off any chain) was slower as well, 4.34
-// cycles with a quarter of the groups and 5.98 with all: those pipes are
-// the SHA unit's, so what leaves it for them costs more than it saves.
-// Nor can a scalar stream ride along on the idle integer ALUs: scalar
-// instructions of little mutual dependency (three RORX, two XOR and an
-// ADD into one of two accumulators, a scalar round's mix) put after each
-// stream's SHA256RNDS2 pair took the kernel from 2876 MB/s to 1559, 957
-// and 784 with 12, 24 and 36 of them a step (medians of 5, a noisy hour;
-// bench/results/2026-11-24/kernel-zen3-sha256-scalar-ops.txt): the loop,
-// 742 instructions, already runs ~3 a cycle, and with them it ran 2.7-2.9
-// whatever the mix, so they cost their full count. A scalar block is
-// ~2,300 instructions.
+// four rounds interleaved. The message helpers share the SHA unit with
+// SHA256RNDS2, so a stream's block needs the unit about as long whatever
+// the number of streams; the helpers in vector instructions, or a scalar
+// stream on the idle integer ALUs, cost more than they saved
+// (docs/kernel-design.md, "SHA-256's SHA-NI streams").
 //
 // Four streams' states fill X1-X8 (the SHA instructions' legacy encoding
 // reaches X0-X15 only), so the schedule lives in a 16-word ring a stream
@@ -121,8 +100,8 @@ func shaniX2() {
 // (64-byte aligned, as legacy SSE memory operands must be), and only each
 // stream's newest group stays in a register, keeping the schedule's chain
 // out of store-to-load forwarding. W+K is stored beside the ring, so that
-// the rounds load X0, its upper half by a MOVQ instead of a PSHUFD (3.95
-// cycles a group with the PSHUFD).
+// the rounds load X0, its upper half by a MOVQ instead of a PSHUFD, which
+// was slower.
 func shaniX4() {
 	const streams = 4
 	// A stream's area: the saved state (32 bytes), its message ring (64)

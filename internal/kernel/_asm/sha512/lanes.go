@@ -13,26 +13,10 @@ import (
 // avx2 hashes 4 lanes in one group of YMM registers, the AVX-512
 // kernel's rounds spelled in AVX2 (see the SHA-256 generator), for CPUs
 // with AVX2 but not AVX-512. The kernel is bound by its count of vector
-// instructions (4,077 of its 4,447 a block of 4 lanes; 3.4 issued a
-// cycle on Zen 3, whose four vector pipes take at most 4), so σ0's
-// rotation by 8 is one VPSHUFB rather than two shifts and an OR, and Maj
-// reuses the previous round's a ^ b: 4.5% faster on Zen 3 (1294 to 1353
-// MB/s, medians of 20 alternating runs); SHA-256's avx2x8, which gains
-// only the Maj, 0.5%. Round constants added from a table repeated across
-// the lanes, instead of broadcast, gained nothing: the broadcast is a
-// load.
-//
-// A fifth stream hashed by scalar instructions among the lanes' rounds
-// (avx2x4+scalar, in the history before its removal) lost: 5 lanes at
-// 1244 MB/s against 1325 for these 4 (0.94x), with its rounds in loops of
-// 8, and 634 MB/s in loops of 16, which outgrew the op cache. Its round
-// and message word cost about 43 instructions, and although scalar
-// instructions without chains or memory operands had ridden the lanes
-// for free in a quiet hour (16 a round), the real ones took 1.3x the
-// lanes' time for 1.25x their bytes: alone they run ~4 a cycle, so the
-// two streams contend for issue. Medians of 5,
-// bench/results/2026-11-24/kernel-zen3-sha512-scalar-lane.txt and
-// kernel-zen3-sha512-scalar-proxy.txt.
+// instructions, so σ0's rotation by 8 is one VPSHUFB rather than two
+// shifts and an OR, and Maj reuses the previous round's a ^ b; a fifth
+// stream in scalar instructions among the lanes' rounds lost, the two
+// contending for issue (docs/kernel-design.md, "SHA-512's AVX2 lanes").
 func avx2() {
 	TEXT("blockAVX2x4", 0, "func(s *[8][4]uint64, ptrs *[4]*byte, nblocks int)")
 	Pragma("noescape")
@@ -51,7 +35,7 @@ func avx2() {
 // the SHA-256 kernel's shape with 64-bit words: VPRORQ for the rotations,
 // VPTERNLOGQ for the three-way XORs and for Ch and Maj, broadcast round
 // constants. 256-bit operations, since 512-bit ones issue at half the rate
-// on Zen 4; two groups keep the pipes full, as a round's dependency chain
+// on some cores; two groups keep the pipes full, as a round's dependency chain
 // is about five instructions long and a group's round about twenty. Each
 // block's message is transposed and byte-swapped up front, and the
 // schedule is extended in a stack buffer two rounds ahead of its use.

@@ -168,8 +168,8 @@ func NewBatchStream(name string, lanes, block int) *BatchStream {
 		LEAQ(Mem{Base: t, Index: t, Scale: 2}, t) // a slice header is 24 bytes
 		MOVQ(Mem{Base: msgs, Index: t, Scale: 8}, p)
 		// A nil message reads nothing, but a masked load near address 0
-		// still costs a fault-suppression assist: 200 ns a message on
-		// Zen 4. Any mapped address will do; msgs' own is one.
+		// still costs a fault-suppression assist, far more than the
+		// message. Any mapped address will do; msgs' own is one.
 		TESTQ(p, p)
 		CMOVQEQ(msgs, p)
 		MOVQ(p, s.PtrArr.Idx(i, 8))
