@@ -93,8 +93,8 @@ TEXT ·blockSHA512x2(SB), NOSPLIT, $0-24
 	MOVD nblocks+16(FP), R2
 	CBZ R2, blockSHA512x2_done
 	MOVD 0(R1), R10
-	ADD $0, R0, R6
 	MOVD 8(R1), R11
+	ADD $0, R0, R6
 	ADD $64, R0, R7
 blockSHA512x2_block:
 	MOVD $·sha512K<>(SB), R4

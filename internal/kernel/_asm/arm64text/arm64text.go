@@ -38,6 +38,38 @@ func (f *File) Func(name, sig, doc string, frame, args int) {
 	fmt.Fprintf(&f.decls, "\n// %s\n//\n//go:noescape\nfunc %s%s\n", doc, name, sig)
 }
 
+// V names vector register n.
+func V(n int) string { return fmt.Sprintf("V%d", n) }
+
+// StreamPtr is the register of stream k's message pointer in a RowKernel.
+func StreamPtr(k int) string { return fmt.Sprintf("R%d", 10+k) }
+
+// RowKernel writes the frame the kernels on the crypto extensions share:
+// function name hashes nblocks blocks of streams streams whose states are
+// rows of type row (s, in R0), from their message pointers (ptrs, in R1;
+// stream k's then in StreamPtr(k)); nblocks counts down in R2. setup runs
+// once, block once a block, finish (if not nil) after the last.
+func (f *File) RowKernel(name, row string, streams int, doc string, setup, block, finish func()) {
+	f.Func(name, fmt.Sprintf("(s *[%d]%s, ptrs *[%d]*byte, nblocks int)", streams, row, streams), doc, 0, 24)
+	f.Op("MOVD s+0(FP), R0")
+	f.Op("MOVD ptrs+8(FP), R1")
+	f.Op("MOVD nblocks+16(FP), R2")
+	f.Op("CBZ R2, %s_done", name)
+	for k := range streams {
+		f.Op("MOVD %d(R1), %s", 8*k, StreamPtr(k))
+	}
+	setup()
+	f.Label(name + "_block")
+	block()
+	f.Op("SUBS $1, R2, R2")
+	f.Op("BNE %s_block", name)
+	if finish != nil {
+		finish()
+	}
+	f.Label(name + "_done")
+	f.Op("RET")
+}
+
 // Op writes one instruction.
 func (f *File) Op(format string, args ...any) { fmt.Fprintf(&f.b, "\t"+format+"\n", args...) }
 

@@ -52,7 +52,8 @@ func orn(d, n, m int) string {
 	return fmt.Sprintf("WORD $0x%08x // ORN V%d.B16, V%d.B16, V%d.B16", encodeORN(d, n, m), d, n, m)
 }
 
-func v(n int) string  { return fmt.Sprintf("V%d", n) }
+var v = arm64text.V
+
 func s4(n int) string { return v(n) + ".S4" }
 func b16(n int) string {
 	return v(n) + ".B16"

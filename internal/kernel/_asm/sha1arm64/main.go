@@ -31,10 +31,7 @@ const (
 	vK      = 28
 )
 
-func v(n int) string { return fmt.Sprintf("V%d", n) }
-
-// ptr is stream k's message pointer register.
-func ptr(k int) string { return fmt.Sprintf("R%d", 10+k) }
+var v, ptr = arm64text.V, arm64text.StreamPtr
 
 // roundFn is the instruction of group g (four rounds): Ch for rounds
 // 0-19, parity for 20-39 and 60-79, Maj for 40-59.
@@ -50,62 +47,55 @@ func roundFn(g int) string {
 
 func kernel(a *arm64text.File, n int) {
 	name := fmt.Sprintf("blockSHA1x%d", n)
-	a.Func(name, fmt.Sprintf("(s *[%d][8]uint32, ptrs *[%d]*byte, nblocks int)", n, n),
-		fmt.Sprintf("%s hashes nblocks blocks of %d streams on the crypto extensions, a row of 8 words each (a..e, then padding).", name, n), 0, 24)
-	a.Op("MOVD s+0(FP), R0")
-	a.Op("MOVD ptrs+8(FP), R1")
-	a.Op("MOVD nblocks+16(FP), R2")
-	a.Op("CBZ R2, %s_done", name)
-	a.Op("MOVD $·sha1K<>(SB), R5")
-	a.Op("VLD1 (R5), [%s.S4]", v(vK-1))
-	for j := range 4 {
-		a.Op("VDUP %s.S[%d], %s.S4", v(vK-1), j, v(vK+j))
-	}
-	for k := range n {
-		a.Op("MOVD %d(R1), %s", 8*k, ptr(k))
-	}
-	a.Label(name + "_block")
-	for k := range n {
-		b := perRegs * k
-		a.Op("FMOVQ %d(R0), F%d", 32*k, b+rABCD)
-		a.Op("FMOVS %d(R0), F%d", 32*k+16, b+rE)
+	setup := func() {
+		a.Op("MOVD $·sha1K<>(SB), R5")
+		a.Op("VLD1 (R5), [%s.S4]", v(vK-1))
 		for j := range 4 {
-			a.Op("VLD1.P 16(%s), [%s.B16]", ptr(k), v(b+rMsg+j))
-			a.Op("VREV32 %s.B16, %s.B16", v(b+rMsg+j), v(b+rMsg+j))
+			a.Op("VDUP %s.S[%d], %s.S4", v(vK-1), j, v(vK+j))
 		}
-		a.Op("VMOV %s.B16, %s.B16", v(b+rABCD), v(b+rCopy))
 	}
-	for g := range 20 {
+	block := func() {
 		for k := range n {
 			b := perRegs * k
-			m := func(j int) string { return v(b + rMsg + j%4) }
-			a.Op("VADD %s.S4, %s.S4, %s.S4", v(vK+g/5), m(g), v(b+rWK))
-			if g < 16 {
-				a.Op("SHA1SU0 %s.S4, %s.S4, %s.S4", m(g+2), m(g+1), m(g))
+			a.Op("FMOVQ %d(R0), F%d", 32*k, b+rABCD)
+			a.Op("FMOVS %d(R0), F%d", 32*k+16, b+rE)
+			for j := range 4 {
+				a.Op("VLD1.P 16(%s), [%s.B16]", ptr(k), v(b+rMsg+j))
+				a.Op("VREV32 %s.B16, %s.B16", v(b+rMsg+j), v(b+rMsg+j))
 			}
-			a.Op("%s %s.S4, %s, %s", roundFn(g), v(b+rWK), v(b+rE), v(b+rABCD))
-			a.Op("SHA1H %s, %s", v(b+rCopy), v(b+rE))
 			a.Op("VMOV %s.B16, %s.B16", v(b+rABCD), v(b+rCopy))
-			if g < 16 {
-				a.Op("SHA1SU1 %s.S4, %s.S4", m(g+3), m(g))
+		}
+		for g := range 20 {
+			for k := range n {
+				b := perRegs * k
+				m := func(j int) string { return v(b + rMsg + j%4) }
+				a.Op("VADD %s.S4, %s.S4, %s.S4", v(vK+g/5), m(g), v(b+rWK))
+				if g < 16 {
+					a.Op("SHA1SU0 %s.S4, %s.S4, %s.S4", m(g+2), m(g+1), m(g))
+				}
+				a.Op("%s %s.S4, %s, %s", roundFn(g), v(b+rWK), v(b+rE), v(b+rABCD))
+				a.Op("SHA1H %s, %s", v(b+rCopy), v(b+rE))
+				a.Op("VMOV %s.B16, %s.B16", v(b+rABCD), v(b+rCopy))
+				if g < 16 {
+					a.Op("SHA1SU1 %s.S4, %s.S4", m(g+3), m(g))
+				}
 			}
 		}
+		// Add the block's result to the chaining value in the rows; the
+		// message registers are free for the old value.
+		for k := range n {
+			b := perRegs * k
+			a.Op("FMOVQ %d(R0), F%d", 32*k, b+rMsg)
+			a.Op("FMOVS %d(R0), F%d", 32*k+16, b+rMsg+1)
+			a.Op("VADD %s.S4, %s.S4, %s.S4", v(b+rMsg), v(b+rABCD), v(b+rABCD))
+			a.Op("VADD %s.S4, %s.S4, %s.S4", v(b+rMsg+1), v(b+rE), v(b+rE))
+			a.Op("FMOVQ F%d, %d(R0)", b+rABCD, 32*k)
+			a.Op("FMOVS F%d, %d(R0)", b+rE, 32*k+16)
+		}
 	}
-	// Add the block's result to the chaining value in the rows; the
-	// message registers are free for the old value.
-	for k := range n {
-		b := perRegs * k
-		a.Op("FMOVQ %d(R0), F%d", 32*k, b+rMsg)
-		a.Op("FMOVS %d(R0), F%d", 32*k+16, b+rMsg+1)
-		a.Op("VADD %s.S4, %s.S4, %s.S4", v(b+rMsg), v(b+rABCD), v(b+rABCD))
-		a.Op("VADD %s.S4, %s.S4, %s.S4", v(b+rMsg+1), v(b+rE), v(b+rE))
-		a.Op("FMOVQ F%d, %d(R0)", b+rABCD, 32*k)
-		a.Op("FMOVS F%d, %d(R0)", b+rE, 32*k+16)
-	}
-	a.Op("SUBS $1, R2, R2")
-	a.Op("BNE %s_block", name)
-	a.Label(name + "_done")
-	a.Op("RET")
+	a.RowKernel(name, "[8]uint32", n,
+		fmt.Sprintf("%s hashes nblocks blocks of %d streams on the crypto extensions, a row of 8 words each (a..e, then padding).", name, n),
+		setup, block, nil)
 }
 
 func main() {

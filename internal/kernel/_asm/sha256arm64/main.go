@@ -32,68 +32,63 @@ const (
 	perRegs = 10
 )
 
-func v(n int) string { return fmt.Sprintf("V%d", n) }
-
-// ptr is stream k's message pointer register.
-func ptr(k int) string { return fmt.Sprintf("R%d", 10+k) }
+var v = arm64text.V
 
 func kernel(a *arm64text.File, n int) {
 	name := fmt.Sprintf("blockSHA2x%d", n)
-	a.Func(name, fmt.Sprintf("(s *[%d][8]uint32, ptrs *[%d]*byte, nblocks int)", n, n),
-		fmt.Sprintf("%s hashes nblocks blocks of %d streams on the crypto extensions, a row of 8 words each.", name, n), 0, 24)
-	a.Op("MOVD s+0(FP), R0")
-	a.Op("MOVD ptrs+8(FP), R1")
-	a.Op("MOVD nblocks+16(FP), R2")
-	a.Op("CBZ R2, %s_done", name)
-	for k := range n {
-		b := perRegs * k
-		a.Op("MOVD %d(R1), %s", 8*k, ptr(k))
-		a.Op("FMOVQ %d(R0), F%d", 32*k, b+rState)
-		a.Op("FMOVQ %d(R0), F%d", 32*k+16, b+rState+1)
-	}
-	a.Label(name + "_block")
-	a.Op("MOVD $·sha256K<>(SB), R5")
-	for k := range n {
-		b := perRegs * k
-		for j := range 4 {
-			a.Op("VLD1.P 16(%s), [%s.B16]", ptr(k), v(b+rMsg+j))
-			a.Op("VREV32 %s.B16, %s.B16", v(b+rMsg+j), v(b+rMsg+j))
-		}
-		a.Op("VMOV %s.B16, %s.B16", v(b+rState), v(b+rWork))
-		a.Op("VMOV %s.B16, %s.B16", v(b+rState+1), v(b+rWork+1))
-		a.Op("VMOV %s.B16, %s.B16", v(b+rState), v(b+rCopy))
-	}
-	for i := range 16 {
-		a.Op("VLD1.P 16(R5), [%s.S4] // K[%d..%d]", v(vK), 4*i, 4*i+3)
+	ptr := arm64text.StreamPtr
+	setup := func() {
 		for k := range n {
 			b := perRegs * k
-			m := func(j int) string { return v(b + rMsg + (j+4)%4) }
-			a.Op("VADD %s.S4, %s.S4, %s.S4", v(vK), m(i), v(b+rWK))
-			if i < 12 {
-				a.Op("SHA256SU0 %s.S4, %s.S4", m(i+1), m(i))
-			}
-			if i >= 1 && i <= 12 {
-				a.Op("SHA256SU1 %s.S4, %s.S4, %s.S4", m(i+2), m(i+1), m(i-1))
-			}
-			a.Op("SHA256H %s.S4, %s, %s", v(b+rWK), v(b+rWork+1), v(b+rWork))
-			a.Op("SHA256H2 %s.S4, %s, %s", v(b+rWK), v(b+rCopy), v(b+rWork+1))
-			a.Op("VMOV %s.B16, %s.B16", v(b+rWork), v(b+rCopy))
+			a.Op("FMOVQ %d(R0), F%d", 32*k, b+rState)
+			a.Op("FMOVQ %d(R0), F%d", 32*k+16, b+rState+1)
 		}
 	}
-	for k := range n {
-		b := perRegs * k
-		a.Op("VADD %s.S4, %s.S4, %s.S4", v(b+rWork), v(b+rState), v(b+rState))
-		a.Op("VADD %s.S4, %s.S4, %s.S4", v(b+rWork+1), v(b+rState+1), v(b+rState+1))
+	block := func() {
+		a.Op("MOVD $·sha256K<>(SB), R5")
+		for k := range n {
+			b := perRegs * k
+			for j := range 4 {
+				a.Op("VLD1.P 16(%s), [%s.B16]", ptr(k), v(b+rMsg+j))
+				a.Op("VREV32 %s.B16, %s.B16", v(b+rMsg+j), v(b+rMsg+j))
+			}
+			a.Op("VMOV %s.B16, %s.B16", v(b+rState), v(b+rWork))
+			a.Op("VMOV %s.B16, %s.B16", v(b+rState+1), v(b+rWork+1))
+			a.Op("VMOV %s.B16, %s.B16", v(b+rState), v(b+rCopy))
+		}
+		for i := range 16 {
+			a.Op("VLD1.P 16(R5), [%s.S4] // K[%d..%d]", v(vK), 4*i, 4*i+3)
+			for k := range n {
+				b := perRegs * k
+				m := func(j int) string { return v(b + rMsg + (j+4)%4) }
+				a.Op("VADD %s.S4, %s.S4, %s.S4", v(vK), m(i), v(b+rWK))
+				if i < 12 {
+					a.Op("SHA256SU0 %s.S4, %s.S4", m(i+1), m(i))
+				}
+				if i >= 1 && i <= 12 {
+					a.Op("SHA256SU1 %s.S4, %s.S4, %s.S4", m(i+2), m(i+1), m(i-1))
+				}
+				a.Op("SHA256H %s.S4, %s, %s", v(b+rWK), v(b+rWork+1), v(b+rWork))
+				a.Op("SHA256H2 %s.S4, %s, %s", v(b+rWK), v(b+rCopy), v(b+rWork+1))
+				a.Op("VMOV %s.B16, %s.B16", v(b+rWork), v(b+rCopy))
+			}
+		}
+		for k := range n {
+			b := perRegs * k
+			a.Op("VADD %s.S4, %s.S4, %s.S4", v(b+rWork), v(b+rState), v(b+rState))
+			a.Op("VADD %s.S4, %s.S4, %s.S4", v(b+rWork+1), v(b+rState+1), v(b+rState+1))
+		}
 	}
-	a.Op("SUBS $1, R2, R2")
-	a.Op("BNE %s_block", name)
-	for k := range n {
-		b := perRegs * k
-		a.Op("FMOVQ F%d, %d(R0)", b+rState, 32*k)
-		a.Op("FMOVQ F%d, %d(R0)", b+rState+1, 32*k+16)
+	finish := func() {
+		for k := range n {
+			b := perRegs * k
+			a.Op("FMOVQ F%d, %d(R0)", b+rState, 32*k)
+			a.Op("FMOVQ F%d, %d(R0)", b+rState+1, 32*k+16)
+		}
 	}
-	a.Label(name + "_done")
-	a.Op("RET")
+	a.RowKernel(name, "[8]uint32", n,
+		fmt.Sprintf("%s hashes nblocks blocks of %d streams on the crypto extensions, a row of 8 words each.", name, n),
+		setup, block, finish)
 }
 
 func main() {

@@ -35,10 +35,9 @@ const (
 	vK      = 29
 )
 
-func v(n int) string { return fmt.Sprintf("V%d", n) }
+var v, ptr = arm64text.V, arm64text.StreamPtr
 
-// ptr is stream k's message pointer, row its row of the state.
-func ptr(k int) string { return fmt.Sprintf("R%d", 10+k) }
+// row is the register of stream k's row of the state.
 func row(k int) string { return fmt.Sprintf("R%d", 6+k) }
 
 // stateAt is the state registers (i0..i4, from stream k's base) at step
@@ -84,47 +83,42 @@ func regs(n int) string {
 
 func kernel(a *arm64text.File) {
 	name := fmt.Sprintf("blockSHA512x%d", streams)
-	a.Func(name, fmt.Sprintf("(s *[%d][8]uint64, ptrs *[%d]*byte, nblocks int)", streams, streams),
-		fmt.Sprintf("%s hashes nblocks blocks of %d streams on the crypto extensions, a row of 8 words each.", name, streams), 0, 24)
-	a.Op("MOVD s+0(FP), R0")
-	a.Op("MOVD ptrs+8(FP), R1")
-	a.Op("MOVD nblocks+16(FP), R2")
-	a.Op("CBZ R2, %s_done", name)
-	for k := range streams {
-		a.Op("MOVD %d(R1), %s", 8*k, ptr(k))
-		a.Op("ADD $%d, R0, %s", 64*k, row(k))
-	}
-	a.Label(name + "_block")
-	a.Op("MOVD $·sha512K<>(SB), R4")
-	for k := range streams {
-		b := perRegs * k
-		a.Op("VLD1 (%s), %s", row(k), regs(b))
-		a.Op("VLD1.P 64(%s), %s", ptr(k), regs(b+rMsg))
-		a.Op("VLD1.P 64(%s), %s", ptr(k), regs(b+rMsg+4))
-		for j := range 8 {
-			a.Op("VREV64 %s.B16, %s.B16", v(b+rMsg+j), v(b+rMsg+j))
-		}
-	}
-	for r := range 40 {
-		a.Op("VLD1.P 16(R4), [%s.D2] // K[%d..%d]", v(vK), 2*r, 2*r+1)
+	setup := func() {
 		for k := range streams {
-			step(a, r, k)
+			a.Op("ADD $%d, R0, %s", 64*k, row(k))
 		}
 	}
-	// After 40 steps the roles are back where they began; the message
-	// registers are free for the chaining value.
-	for k := range streams {
-		b := perRegs * k
-		a.Op("VLD1 (%s), %s", row(k), regs(b+rMsg))
-		for j := range 4 {
-			a.Op("VADD %s.D2, %s.D2, %s.D2", v(b+rMsg+j), v(b+j), v(b+j))
+	block := func() {
+		a.Op("MOVD $·sha512K<>(SB), R4")
+		for k := range streams {
+			b := perRegs * k
+			a.Op("VLD1 (%s), %s", row(k), regs(b))
+			a.Op("VLD1.P 64(%s), %s", ptr(k), regs(b+rMsg))
+			a.Op("VLD1.P 64(%s), %s", ptr(k), regs(b+rMsg+4))
+			for j := range 8 {
+				a.Op("VREV64 %s.B16, %s.B16", v(b+rMsg+j), v(b+rMsg+j))
+			}
 		}
-		a.Op("VST1 %s, (%s)", regs(b), row(k))
+		for r := range 40 {
+			a.Op("VLD1.P 16(R4), [%s.D2] // K[%d..%d]", v(vK), 2*r, 2*r+1)
+			for k := range streams {
+				step(a, r, k)
+			}
+		}
+		// After 40 steps the roles are back where they began; the message
+		// registers are free for the chaining value.
+		for k := range streams {
+			b := perRegs * k
+			a.Op("VLD1 (%s), %s", row(k), regs(b+rMsg))
+			for j := range 4 {
+				a.Op("VADD %s.D2, %s.D2, %s.D2", v(b+rMsg+j), v(b+j), v(b+j))
+			}
+			a.Op("VST1 %s, (%s)", regs(b), row(k))
+		}
 	}
-	a.Op("SUBS $1, R2, R2")
-	a.Op("BNE %s_block", name)
-	a.Label(name + "_done")
-	a.Op("RET")
+	a.RowKernel(name, "[8]uint64", streams,
+		fmt.Sprintf("%s hashes nblocks blocks of %d streams on the crypto extensions, a row of 8 words each.", name, streams),
+		setup, block, nil)
 }
 
 func main() {
