@@ -86,7 +86,7 @@ func (c *command) runAudit(lists []string) {
 			order = append(order, k)
 		}
 	}
-	if c.ctx.Err() != nil {
+	if c.job.Ctx.Err() != nil {
 		return
 	}
 
@@ -134,7 +134,7 @@ func (c *command) runAudit(lists []string) {
 			prog.Add(s.Size)
 			c.auditFile(items[i].Name, s, methods, known, gone, &counts)
 		})
-	if c.ctx.Err() != nil {
+	if c.job.Ctx.Err() != nil {
 		return
 	}
 	for _, k := range order {

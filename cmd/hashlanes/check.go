@@ -69,7 +69,7 @@ func (c *command) runCheck(lists []string) {
 	}
 	turns := 0
 	for _, list := range lists {
-		if c.ctx.Err() != nil {
+		if c.job.Ctx.Err() != nil {
 			return
 		}
 		if !c.checkList(list, parser, &turns) {
@@ -172,7 +172,7 @@ func (c *command) checkList(list string, parser *sumfile.Parser, stdinCount *int
 				c.out.Write([]byte(c.checkedName(e.Name) + ": OK\n"))
 			}
 		})
-	if c.ctx.Err() != nil {
+	if c.job.Ctx.Err() != nil {
 		return false
 	}
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -19,9 +18,7 @@ type command struct {
 	stdin  io.Reader
 	out    *sumfile.Writer
 	stderr io.Writer
-	ctx    context.Context
-
-	job *filesum.Job
+	job    *filesum.Job // how files are hashed, and the run's context
 
 	failed      bool
 	wantSizes   bool   // the progress line needs the sizes of walked files
@@ -81,7 +78,6 @@ func runDigest(c *command, args []string) int {
 
 	ctx, stop := interrupt.Context()
 	defer stop()
-	c.ctx = ctx
 	c.job = &filesum.Job{Ctx: ctx, Stdin: c.stdin, Jobs: c.Jobs}
 	switch {
 	case c.Check && c.AuditDir != "":
