@@ -81,9 +81,7 @@ func toLayout[W Word, S any](buf []W, wordStride, laneStride int, p []*byte, sta
 			// "Figures behind the code").
 			copy(buf[i*laneStride:], s)
 		} else {
-			for w, v := range s {
-				buf[w*wordStride+i*laneStride] = v
-			}
+			scatter(buf[i*laneStride:], s, wordStride)
 		}
 		p[i] = ptrs[i]
 	}
@@ -100,9 +98,40 @@ func fromLayout[W Word, S any](buf []W, wordStride, laneStride, lanes int, state
 			copy(s, buf[i*laneStride:])
 			continue
 		}
-		for w := range s {
-			s[w] = buf[w*wordStride+i*laneStride]
-		}
+		gather(s, buf[i*laneStride:], wordStride)
+	}
+}
+
+// scatter stores the words of s in dst at stride words apart, and gather
+// loads them back: a lane's state in a word-major layout. One bounds check
+// a lane and a pointer that steps, not a checked index a word: indexed,
+// moving 16 MD5 states in and out took longer than the kernel's block
+// (BenchmarkLanes).
+func scatter[W Word](dst, s []W, stride int) {
+	if len(s) == 0 {
+		return
+	}
+	_ = dst[(len(s)-1)*stride]
+	// The pointer steps before each store but the first: never past the
+	// last word, where it would leave dst's allocation.
+	p, step := unsafe.Pointer(unsafe.SliceData(dst)), uintptr(stride)*unsafe.Sizeof(s[0])
+	*(*W)(p) = s[0]
+	for _, v := range s[1:] {
+		p = unsafe.Add(p, step)
+		*(*W)(p) = v
+	}
+}
+
+func gather[W Word](s, src []W, stride int) {
+	if len(s) == 0 {
+		return
+	}
+	_ = src[(len(s)-1)*stride]
+	p, step := unsafe.Pointer(unsafe.SliceData(src)), uintptr(stride)*unsafe.Sizeof(s[0])
+	s[0] = *(*W)(p)
+	for w := 1; w < len(s); w++ {
+		p = unsafe.Add(p, step)
+		s[w] = *(*W)(p)
 	}
 }
 
