@@ -286,9 +286,10 @@ func once(self, file, spec, procs string) result {
 }
 
 func drive(self, file string, pairs int, procs, algs []string, only string) {
-	fmt.Printf("# ratio = the standard library's time / hashlanes', median of %d fresh-process pairs; waits and yields: the most in one hashlanes process\n", pairs)
-	fmt.Printf("%-48s %-6s %s\n", "case", "procs", strings.Join(algs, "            "))
+	fmt.Printf("# ratio = the standard library's time / hashlanes', median of %d fresh-process pairs; in brackets, the ratio of the two sides' median times; waits and yields: the most in one hashlanes process\n", pairs)
+	fmt.Printf("%-48s %-6s %s\n", "case", "procs", strings.Join(algs, "                    "))
 	worst, worstAt := 1e9, ""
+	worstSides, worstSidesAt := 1e9, ""
 	for ci, c := range cases {
 		if only != "" && !strings.Contains(c.name, only) {
 			continue
@@ -296,7 +297,7 @@ func drive(self, file string, pairs int, procs, algs []string, only string) {
 		for _, p := range procs {
 			fmt.Printf("%-48s %-6s", c.name, p)
 			for _, a := range algs {
-				var ratios []float64
+				var ratios, stdTimes, ourTimes []float64
 				var waits, yields uint64
 				for i := range pairs {
 					spec := fmt.Sprintf("%d,%s,", ci, a)
@@ -311,17 +312,30 @@ func drive(self, file string, pairs int, procs, algs []string, only string) {
 						s = once(self, file, spec+"std", p)
 					}
 					ratios = append(ratios, float64(s.ns)/float64(h.ns))
+					stdTimes, ourTimes = append(stdTimes, float64(s.ns)), append(ourTimes, float64(h.ns))
 					waits, yields = max(waits, h.awaits), max(yields, h.yield)
 				}
-				slices.Sort(ratios)
-				m := ratios[len(ratios)/2]
+				m := median(ratios)
+				sides := median(stdTimes) / median(ourTimes)
+				at := fmt.Sprintf("%s, %s, GOMAXPROCS=%s", c.name, a, p)
 				if m < worst {
-					worst, worstAt = m, fmt.Sprintf("%s, %s, GOMAXPROCS=%s", c.name, a, p)
+					worst, worstAt = m, at
 				}
-				fmt.Printf(" %5.3fx w%d y%-3d", m, waits, yields)
+				if sides < worstSides {
+					worstSides, worstSidesAt = sides, at
+				}
+				fmt.Printf(" %5.3fx (%5.3fx) w%d y%-3d", m, sides, waits, yields)
 			}
 			fmt.Println()
 		}
 	}
 	fmt.Printf("worst: %.3fx (%s)\n", worst, worstAt)
+	fmt.Printf("worst by the sides' medians: %.3fx (%s)\n", worstSides, worstSidesAt)
+}
+
+// median is the middle of v (sorted in place), the upper of the two
+// middles for an even count.
+func median(v []float64) float64 {
+	slices.Sort(v)
+	return v[len(v)/2]
 }
