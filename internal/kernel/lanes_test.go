@@ -8,19 +8,12 @@ import (
 // BenchmarkRows moves four states of eight 32-bit words into rows and back,
 // as a call of a four-stream SHA-NI kernel does around its blocks.
 func BenchmarkRows(b *testing.B) {
-	var st [MaxLanes][8]uint32
-	var states [MaxLanes]*[8]uint32
-	var ptrs [MaxLanes]*byte
-	var zeros [64]byte
-	for i := range states {
-		states[i], ptrs[i] = &st[i], &zeros[0]
-	}
 	var rows [4][8]uint32
 	var p [4]*byte
-	for b.Loop() {
-		ToRows32(unsafe.Slice(&rows[0][0], 32), 8, p[:], &states, &ptrs, 15, 2, 512, &zeros[0])
-		FromRows32(unsafe.Slice(&rows[0][0], 32), 8, 4, &states, 15)
-	}
+	benchMoves(b, func(states *[MaxLanes]*[8]uint32, ptrs *[MaxLanes]*byte, zeros *byte) {
+		ToRows32(unsafe.Slice(&rows[0][0], 32), 8, p[:], states, ptrs, 15, 2, 512, zeros)
+		FromRows32(unsafe.Slice(&rows[0][0], 32), 8, 4, states, 15)
+	})
 }
 
 // BenchmarkLanes moves sixteen states of four 32-bit words into lanes
@@ -28,18 +21,26 @@ func BenchmarkRows(b *testing.B) {
 // blocks: for SumMany's one-block messages, about a third of the kernel's
 // own time.
 func BenchmarkLanes(b *testing.B) {
-	var st [MaxLanes][4]uint32
-	var states [MaxLanes]*[4]uint32
+	var ls [4][16]uint32
+	var p [16]*byte
+	benchMoves(b, func(states *[MaxLanes]*[4]uint32, ptrs *[MaxLanes]*byte, zeros *byte) {
+		ToLanes32(unsafe.Slice(&ls[0][0], 64), p[:], states, ptrs, 1<<16-1, 1, 512, zeros)
+		FromLanes32(unsafe.Slice(&ls[0][0], 64), 16, states, 1<<16-1)
+	})
+}
+
+// benchMoves times move, a kernel call's moves of its states into its
+// layout and back, on MaxLanes states of type S whose blocks are zeros.
+func benchMoves[S any](b *testing.B, move func(states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, zeros *byte)) {
+	var st [MaxLanes]S
+	var states [MaxLanes]*S
 	var ptrs [MaxLanes]*byte
 	var zeros [64]byte
 	for i := range states {
 		states[i], ptrs[i] = &st[i], &zeros[0]
 	}
-	var ls [4][16]uint32
-	var p [16]*byte
 	for b.Loop() {
-		ToLanes32(unsafe.Slice(&ls[0][0], 64), p[:], &states, &ptrs, 1<<16-1, 1, 512, &zeros[0])
-		FromLanes32(unsafe.Slice(&ls[0][0], 64), 16, &states, 1<<16-1)
+		move(&states, &ptrs, &zeros[0])
 	}
 }
 
