@@ -106,10 +106,10 @@ func TestKernelChoice(t *testing.T) {
 	}
 }
 
-// TestUnmeasuredKernelsLeftOut checks that a kernel without a rate in the
+// TestKernelsLeftOutNeverRun checks that a kernel without a rate in the
 // prior is never run on it: Golden Cove's rates leave out SHA-1's hybrid
 // of SHA-NI streams and YMM lanes on purpose (internal/tuning's leftOut).
-func TestUnmeasuredKernelsLeftOut(t *testing.T) {
+func TestKernelsLeftOutNeverRun(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("the priors and the kernels they rate are amd64's")
 	}

@@ -104,9 +104,9 @@ func fromLayout[W Word, S any](buf []W, wordStride, laneStride, lanes int, state
 
 // scatter stores the words of s in dst at stride words apart, and gather
 // loads them back: a lane's state in a word-major layout. One bounds check
-// a lane and a pointer that steps, not a checked index a word: indexed,
-// moving 16 MD5 states in and out took longer than the kernel's block
-// (BenchmarkLanes).
+// a lane and a pointer that steps, not a checked index a word, which cost
+// SumMany's one-block messages two thirds of their MD5 kernel call
+// (BenchmarkLanes; docs/figures.md, "isa-l_crypto, side by side").
 func scatter[W Word](dst, s []W, stride int) {
 	if len(s) == 0 {
 		return
