@@ -2099,1279 +2099,1279 @@ blockAVX2x16_warm_skip:
 	VMOVDQU     Y1, 864(AX)
 	VMOVDQU     Y5, 928(AX)
 	VMOVDQU     Y0, 992(AX)
-	VPCMPEQD    Y0, Y0, Y0
-	VMOVDQU     1024(AX), Y1
-	VMOVDQU     1088(AX), Y2
-	VMOVDQU     1152(AX), Y3
-	VMOVDQU     1216(AX), Y4
-	VMOVDQU     1056(AX), Y5
-	VMOVDQU     1120(AX), Y6
-	VMOVDQU     1184(AX), Y7
-	VMOVDQU     1248(AX), Y8
-	VPADDD      (SI), Y1, Y1
-	VPADDD      (AX), Y1, Y1
-	VPXOR       Y4, Y3, Y9
-	VPAND       Y2, Y9, Y9
-	VPXOR       Y4, Y9, Y9
-	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x07, Y1, Y9
-	VPSRLD      $0x19, Y1, Y1
-	VPOR        Y9, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPADDD      (SI), Y5, Y5
-	VPADDD      32(AX), Y5, Y5
-	VPXOR       Y8, Y7, Y9
-	VPAND       Y6, Y9, Y9
-	VPXOR       Y8, Y9, Y9
-	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x07, Y5, Y9
-	VPSRLD      $0x19, Y5, Y5
-	VPOR        Y9, Y5, Y5
-	VPADDD      Y6, Y5, Y5
-	VPADDD      32(SI), Y4, Y4
-	VPADDD      64(AX), Y4, Y4
+	VMOVDQU     1024(AX), Y0
+	VMOVDQU     1088(AX), Y1
+	VMOVDQU     1152(AX), Y2
+	VMOVDQU     1216(AX), Y3
+	VMOVDQU     1056(AX), Y4
+	VMOVDQU     1120(AX), Y5
+	VMOVDQU     1184(AX), Y6
+	VMOVDQU     1248(AX), Y7
+	VPCMPEQD    Y8, Y8, Y8
+	VPADDD      (SI), Y0, Y0
+	VPADDD      (AX), Y0, Y0
 	VPXOR       Y3, Y2, Y9
 	VPAND       Y1, Y9, Y9
 	VPXOR       Y3, Y9, Y9
-	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x0c, Y4, Y9
-	VPSRLD      $0x14, Y4, Y4
-	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      32(SI), Y8, Y8
-	VPADDD      96(AX), Y8, Y8
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x07, Y0, Y9
+	VPSRLD      $0x19, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      (SI), Y4, Y4
+	VPADDD      32(AX), Y4, Y4
 	VPXOR       Y7, Y6, Y9
 	VPAND       Y5, Y9, Y9
 	VPXOR       Y7, Y9, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x0c, Y8, Y9
-	VPSRLD      $0x14, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      64(SI), Y3, Y3
-	VPADDD      128(AX), Y3, Y3
+	VPADDD      Y9, Y4, Y4
+	VPSLLD      $0x07, Y4, Y9
+	VPSRLD      $0x19, Y4, Y4
+	VPOR        Y9, Y4, Y4
+	VPADDD      Y5, Y4, Y4
+	VPADDD      32(SI), Y3, Y3
+	VPADDD      64(AX), Y3, Y3
 	VPXOR       Y2, Y1, Y9
+	VPAND       Y0, Y9, Y9
+	VPXOR       Y2, Y9, Y9
+	VPADDD      Y9, Y3, Y3
+	VPSLLD      $0x0c, Y3, Y9
+	VPSRLD      $0x14, Y3, Y3
+	VPOR        Y9, Y3, Y3
+	VPADDD      Y0, Y3, Y3
+	VPADDD      32(SI), Y7, Y7
+	VPADDD      96(AX), Y7, Y7
+	VPXOR       Y6, Y5, Y9
 	VPAND       Y4, Y9, Y9
-	VPXOR       Y2, Y9, Y9
-	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x11, Y3, Y9
-	VPSRLD      $0x0f, Y3, Y3
-	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      64(SI), Y7, Y7
-	VPADDD      160(AX), Y7, Y7
-	VPXOR       Y6, Y5, Y9
-	VPAND       Y8, Y9, Y9
 	VPXOR       Y6, Y9, Y9
 	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x11, Y7, Y9
-	VPSRLD      $0x0f, Y7, Y7
+	VPSLLD      $0x0c, Y7, Y9
+	VPSRLD      $0x14, Y7, Y7
 	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      96(SI), Y2, Y2
-	VPADDD      192(AX), Y2, Y2
-	VPXOR       Y1, Y4, Y9
-	VPAND       Y3, Y9, Y9
-	VPXOR       Y1, Y9, Y9
-	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x16, Y2, Y9
-	VPSRLD      $0x0a, Y2, Y2
-	VPOR        Y9, Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPADDD      96(SI), Y6, Y6
-	VPADDD      224(AX), Y6, Y6
-	VPXOR       Y5, Y8, Y9
-	VPAND       Y7, Y9, Y9
-	VPXOR       Y5, Y9, Y9
-	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x16, Y6, Y9
-	VPSRLD      $0x0a, Y6, Y6
-	VPOR        Y9, Y6, Y6
-	VPADDD      Y7, Y6, Y6
-	VPADDD      128(SI), Y1, Y1
-	VPADDD      256(AX), Y1, Y1
-	VPXOR       Y4, Y3, Y9
-	VPAND       Y2, Y9, Y9
-	VPXOR       Y4, Y9, Y9
-	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x07, Y1, Y9
-	VPSRLD      $0x19, Y1, Y1
-	VPOR        Y9, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPADDD      128(SI), Y5, Y5
-	VPADDD      288(AX), Y5, Y5
-	VPXOR       Y8, Y7, Y9
-	VPAND       Y6, Y9, Y9
-	VPXOR       Y8, Y9, Y9
-	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x07, Y5, Y9
-	VPSRLD      $0x19, Y5, Y5
-	VPOR        Y9, Y5, Y5
-	VPADDD      Y6, Y5, Y5
-	VPADDD      160(SI), Y4, Y4
-	VPADDD      320(AX), Y4, Y4
-	VPXOR       Y3, Y2, Y9
-	VPAND       Y1, Y9, Y9
-	VPXOR       Y3, Y9, Y9
-	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x0c, Y4, Y9
-	VPSRLD      $0x14, Y4, Y4
-	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      160(SI), Y8, Y8
-	VPADDD      352(AX), Y8, Y8
-	VPXOR       Y7, Y6, Y9
-	VPAND       Y5, Y9, Y9
-	VPXOR       Y7, Y9, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x0c, Y8, Y9
-	VPSRLD      $0x14, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      192(SI), Y3, Y3
-	VPADDD      384(AX), Y3, Y3
-	VPXOR       Y2, Y1, Y9
-	VPAND       Y4, Y9, Y9
-	VPXOR       Y2, Y9, Y9
-	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x11, Y3, Y9
-	VPSRLD      $0x0f, Y3, Y3
-	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      192(SI), Y7, Y7
-	VPADDD      416(AX), Y7, Y7
-	VPXOR       Y6, Y5, Y9
-	VPAND       Y8, Y9, Y9
-	VPXOR       Y6, Y9, Y9
-	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x11, Y7, Y9
-	VPSRLD      $0x0f, Y7, Y7
-	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      224(SI), Y2, Y2
-	VPADDD      448(AX), Y2, Y2
-	VPXOR       Y1, Y4, Y9
-	VPAND       Y3, Y9, Y9
-	VPXOR       Y1, Y9, Y9
-	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x16, Y2, Y9
-	VPSRLD      $0x0a, Y2, Y2
-	VPOR        Y9, Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPADDD      224(SI), Y6, Y6
-	VPADDD      480(AX), Y6, Y6
-	VPXOR       Y5, Y8, Y9
-	VPAND       Y7, Y9, Y9
-	VPXOR       Y5, Y9, Y9
-	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x16, Y6, Y9
-	VPSRLD      $0x0a, Y6, Y6
-	VPOR        Y9, Y6, Y6
-	VPADDD      Y7, Y6, Y6
-	VPADDD      256(SI), Y1, Y1
-	VPADDD      512(AX), Y1, Y1
-	VPXOR       Y4, Y3, Y9
-	VPAND       Y2, Y9, Y9
-	VPXOR       Y4, Y9, Y9
-	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x07, Y1, Y9
-	VPSRLD      $0x19, Y1, Y1
-	VPOR        Y9, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPADDD      256(SI), Y5, Y5
-	VPADDD      544(AX), Y5, Y5
-	VPXOR       Y8, Y7, Y9
-	VPAND       Y6, Y9, Y9
-	VPXOR       Y8, Y9, Y9
-	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x07, Y5, Y9
-	VPSRLD      $0x19, Y5, Y5
-	VPOR        Y9, Y5, Y5
-	VPADDD      Y6, Y5, Y5
-	VPADDD      288(SI), Y4, Y4
-	VPADDD      576(AX), Y4, Y4
-	VPXOR       Y3, Y2, Y9
-	VPAND       Y1, Y9, Y9
-	VPXOR       Y3, Y9, Y9
-	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x0c, Y4, Y9
-	VPSRLD      $0x14, Y4, Y4
-	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      288(SI), Y8, Y8
-	VPADDD      608(AX), Y8, Y8
-	VPXOR       Y7, Y6, Y9
-	VPAND       Y5, Y9, Y9
-	VPXOR       Y7, Y9, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x0c, Y8, Y9
-	VPSRLD      $0x14, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      320(SI), Y3, Y3
-	VPADDD      640(AX), Y3, Y3
-	VPXOR       Y2, Y1, Y9
-	VPAND       Y4, Y9, Y9
-	VPXOR       Y2, Y9, Y9
-	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x11, Y3, Y9
-	VPSRLD      $0x0f, Y3, Y3
-	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      320(SI), Y7, Y7
-	VPADDD      672(AX), Y7, Y7
-	VPXOR       Y6, Y5, Y9
-	VPAND       Y8, Y9, Y9
-	VPXOR       Y6, Y9, Y9
-	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x11, Y7, Y9
-	VPSRLD      $0x0f, Y7, Y7
-	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      352(SI), Y2, Y2
-	VPADDD      704(AX), Y2, Y2
-	VPXOR       Y1, Y4, Y9
-	VPAND       Y3, Y9, Y9
-	VPXOR       Y1, Y9, Y9
-	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x16, Y2, Y9
-	VPSRLD      $0x0a, Y2, Y2
-	VPOR        Y9, Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPADDD      352(SI), Y6, Y6
-	VPADDD      736(AX), Y6, Y6
-	VPXOR       Y5, Y8, Y9
-	VPAND       Y7, Y9, Y9
-	VPXOR       Y5, Y9, Y9
-	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x16, Y6, Y9
-	VPSRLD      $0x0a, Y6, Y6
-	VPOR        Y9, Y6, Y6
-	VPADDD      Y7, Y6, Y6
-	VPADDD      384(SI), Y1, Y1
-	VPADDD      768(AX), Y1, Y1
-	VPXOR       Y4, Y3, Y9
-	VPAND       Y2, Y9, Y9
-	VPXOR       Y4, Y9, Y9
-	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x07, Y1, Y9
-	VPSRLD      $0x19, Y1, Y1
-	VPOR        Y9, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPADDD      384(SI), Y5, Y5
-	VPADDD      800(AX), Y5, Y5
-	VPXOR       Y8, Y7, Y9
-	VPAND       Y6, Y9, Y9
-	VPXOR       Y8, Y9, Y9
-	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x07, Y5, Y9
-	VPSRLD      $0x19, Y5, Y5
-	VPOR        Y9, Y5, Y5
-	VPADDD      Y6, Y5, Y5
-	VPADDD      416(SI), Y4, Y4
-	VPADDD      832(AX), Y4, Y4
-	VPXOR       Y3, Y2, Y9
-	VPAND       Y1, Y9, Y9
-	VPXOR       Y3, Y9, Y9
-	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x0c, Y4, Y9
-	VPSRLD      $0x14, Y4, Y4
-	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      416(SI), Y8, Y8
-	VPADDD      864(AX), Y8, Y8
-	VPXOR       Y7, Y6, Y9
-	VPAND       Y5, Y9, Y9
-	VPXOR       Y7, Y9, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x0c, Y8, Y9
-	VPSRLD      $0x14, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      448(SI), Y3, Y3
-	VPADDD      896(AX), Y3, Y3
-	VPXOR       Y2, Y1, Y9
-	VPAND       Y4, Y9, Y9
-	VPXOR       Y2, Y9, Y9
-	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x11, Y3, Y9
-	VPSRLD      $0x0f, Y3, Y3
-	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      448(SI), Y7, Y7
-	VPADDD      928(AX), Y7, Y7
-	VPXOR       Y6, Y5, Y9
-	VPAND       Y8, Y9, Y9
-	VPXOR       Y6, Y9, Y9
-	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x11, Y7, Y9
-	VPSRLD      $0x0f, Y7, Y7
-	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      480(SI), Y2, Y2
-	VPADDD      960(AX), Y2, Y2
-	VPXOR       Y1, Y4, Y9
-	VPAND       Y3, Y9, Y9
-	VPXOR       Y1, Y9, Y9
-	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x16, Y2, Y9
-	VPSRLD      $0x0a, Y2, Y2
-	VPOR        Y9, Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPADDD      480(SI), Y6, Y6
-	VPADDD      992(AX), Y6, Y6
-	VPXOR       Y5, Y8, Y9
-	VPAND       Y7, Y9, Y9
-	VPXOR       Y5, Y9, Y9
-	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x16, Y6, Y9
-	VPSRLD      $0x0a, Y6, Y6
-	VPOR        Y9, Y6, Y6
-	VPADDD      Y7, Y6, Y6
-	VPADDD      512(SI), Y1, Y1
-	VPADDD      64(AX), Y1, Y1
-	VPANDN      Y3, Y4, Y9
-	VPADDD      Y9, Y1, Y1
-	VPAND       Y4, Y2, Y9
-	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x05, Y1, Y9
-	VPSRLD      $0x1b, Y1, Y1
-	VPOR        Y9, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPADDD      512(SI), Y5, Y5
-	VPADDD      96(AX), Y5, Y5
-	VPANDN      Y7, Y8, Y9
-	VPADDD      Y9, Y5, Y5
-	VPAND       Y8, Y6, Y9
-	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x05, Y5, Y9
-	VPSRLD      $0x1b, Y5, Y5
-	VPOR        Y9, Y5, Y5
-	VPADDD      Y6, Y5, Y5
-	VPADDD      544(SI), Y4, Y4
-	VPADDD      384(AX), Y4, Y4
-	VPANDN      Y2, Y3, Y9
-	VPADDD      Y9, Y4, Y4
-	VPAND       Y3, Y1, Y9
-	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x09, Y4, Y9
-	VPSRLD      $0x17, Y4, Y4
-	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      544(SI), Y8, Y8
-	VPADDD      416(AX), Y8, Y8
-	VPANDN      Y6, Y7, Y9
-	VPADDD      Y9, Y8, Y8
-	VPAND       Y7, Y5, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x09, Y8, Y9
-	VPSRLD      $0x17, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      576(SI), Y3, Y3
-	VPADDD      704(AX), Y3, Y3
-	VPANDN      Y1, Y2, Y9
-	VPADDD      Y9, Y3, Y3
-	VPAND       Y2, Y4, Y9
-	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x0e, Y3, Y9
-	VPSRLD      $0x12, Y3, Y3
-	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      576(SI), Y7, Y7
-	VPADDD      736(AX), Y7, Y7
-	VPANDN      Y5, Y6, Y9
-	VPADDD      Y9, Y7, Y7
-	VPAND       Y6, Y8, Y9
-	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x0e, Y7, Y9
-	VPSRLD      $0x12, Y7, Y7
-	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      608(SI), Y2, Y2
-	VPADDD      (AX), Y2, Y2
-	VPANDN      Y4, Y1, Y9
-	VPADDD      Y9, Y2, Y2
-	VPAND       Y1, Y3, Y9
-	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x14, Y2, Y9
-	VPSRLD      $0x0c, Y2, Y2
-	VPOR        Y9, Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPADDD      608(SI), Y6, Y6
-	VPADDD      32(AX), Y6, Y6
-	VPANDN      Y8, Y5, Y9
-	VPADDD      Y9, Y6, Y6
-	VPAND       Y5, Y7, Y9
-	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x14, Y6, Y9
-	VPSRLD      $0x0c, Y6, Y6
-	VPOR        Y9, Y6, Y6
-	VPADDD      Y7, Y6, Y6
-	VPADDD      640(SI), Y1, Y1
-	VPADDD      320(AX), Y1, Y1
-	VPANDN      Y3, Y4, Y9
-	VPADDD      Y9, Y1, Y1
-	VPAND       Y4, Y2, Y9
-	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x05, Y1, Y9
-	VPSRLD      $0x1b, Y1, Y1
-	VPOR        Y9, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPADDD      640(SI), Y5, Y5
-	VPADDD      352(AX), Y5, Y5
-	VPANDN      Y7, Y8, Y9
-	VPADDD      Y9, Y5, Y5
-	VPAND       Y8, Y6, Y9
-	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x05, Y5, Y9
-	VPSRLD      $0x1b, Y5, Y5
-	VPOR        Y9, Y5, Y5
-	VPADDD      Y6, Y5, Y5
-	VPADDD      672(SI), Y4, Y4
-	VPADDD      640(AX), Y4, Y4
-	VPANDN      Y2, Y3, Y9
-	VPADDD      Y9, Y4, Y4
-	VPAND       Y3, Y1, Y9
-	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x09, Y4, Y9
-	VPSRLD      $0x17, Y4, Y4
-	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      672(SI), Y8, Y8
-	VPADDD      672(AX), Y8, Y8
-	VPANDN      Y6, Y7, Y9
-	VPADDD      Y9, Y8, Y8
-	VPAND       Y7, Y5, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x09, Y8, Y9
-	VPSRLD      $0x17, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      704(SI), Y3, Y3
-	VPADDD      960(AX), Y3, Y3
-	VPANDN      Y1, Y2, Y9
-	VPADDD      Y9, Y3, Y3
-	VPAND       Y2, Y4, Y9
-	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x0e, Y3, Y9
-	VPSRLD      $0x12, Y3, Y3
-	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      704(SI), Y7, Y7
-	VPADDD      992(AX), Y7, Y7
-	VPANDN      Y5, Y6, Y9
-	VPADDD      Y9, Y7, Y7
-	VPAND       Y6, Y8, Y9
-	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x0e, Y7, Y9
-	VPSRLD      $0x12, Y7, Y7
-	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      736(SI), Y2, Y2
-	VPADDD      256(AX), Y2, Y2
-	VPANDN      Y4, Y1, Y9
-	VPADDD      Y9, Y2, Y2
-	VPAND       Y1, Y3, Y9
-	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x14, Y2, Y9
-	VPSRLD      $0x0c, Y2, Y2
-	VPOR        Y9, Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPADDD      736(SI), Y6, Y6
-	VPADDD      288(AX), Y6, Y6
-	VPANDN      Y8, Y5, Y9
-	VPADDD      Y9, Y6, Y6
-	VPAND       Y5, Y7, Y9
-	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x14, Y6, Y9
-	VPSRLD      $0x0c, Y6, Y6
-	VPOR        Y9, Y6, Y6
-	VPADDD      Y7, Y6, Y6
-	VPADDD      768(SI), Y1, Y1
-	VPADDD      576(AX), Y1, Y1
-	VPANDN      Y3, Y4, Y9
-	VPADDD      Y9, Y1, Y1
-	VPAND       Y4, Y2, Y9
-	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x05, Y1, Y9
-	VPSRLD      $0x1b, Y1, Y1
-	VPOR        Y9, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPADDD      768(SI), Y5, Y5
-	VPADDD      608(AX), Y5, Y5
-	VPANDN      Y7, Y8, Y9
-	VPADDD      Y9, Y5, Y5
-	VPAND       Y8, Y6, Y9
-	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x05, Y5, Y9
-	VPSRLD      $0x1b, Y5, Y5
-	VPOR        Y9, Y5, Y5
-	VPADDD      Y6, Y5, Y5
-	VPADDD      800(SI), Y4, Y4
-	VPADDD      896(AX), Y4, Y4
-	VPANDN      Y2, Y3, Y9
-	VPADDD      Y9, Y4, Y4
-	VPAND       Y3, Y1, Y9
-	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x09, Y4, Y9
-	VPSRLD      $0x17, Y4, Y4
-	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      800(SI), Y8, Y8
-	VPADDD      928(AX), Y8, Y8
-	VPANDN      Y6, Y7, Y9
-	VPADDD      Y9, Y8, Y8
-	VPAND       Y7, Y5, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x09, Y8, Y9
-	VPSRLD      $0x17, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      832(SI), Y3, Y3
-	VPADDD      192(AX), Y3, Y3
-	VPANDN      Y1, Y2, Y9
-	VPADDD      Y9, Y3, Y3
-	VPAND       Y2, Y4, Y9
-	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x0e, Y3, Y9
-	VPSRLD      $0x12, Y3, Y3
-	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      832(SI), Y7, Y7
-	VPADDD      224(AX), Y7, Y7
-	VPANDN      Y5, Y6, Y9
-	VPADDD      Y9, Y7, Y7
-	VPAND       Y6, Y8, Y9
-	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x0e, Y7, Y9
-	VPSRLD      $0x12, Y7, Y7
-	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      864(SI), Y2, Y2
-	VPADDD      512(AX), Y2, Y2
-	VPANDN      Y4, Y1, Y9
-	VPADDD      Y9, Y2, Y2
-	VPAND       Y1, Y3, Y9
-	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x14, Y2, Y9
-	VPSRLD      $0x0c, Y2, Y2
-	VPOR        Y9, Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPADDD      864(SI), Y6, Y6
-	VPADDD      544(AX), Y6, Y6
-	VPANDN      Y8, Y5, Y9
-	VPADDD      Y9, Y6, Y6
-	VPAND       Y5, Y7, Y9
-	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x14, Y6, Y9
-	VPSRLD      $0x0c, Y6, Y6
-	VPOR        Y9, Y6, Y6
-	VPADDD      Y7, Y6, Y6
-	VPADDD      896(SI), Y1, Y1
-	VPADDD      832(AX), Y1, Y1
-	VPANDN      Y3, Y4, Y9
-	VPADDD      Y9, Y1, Y1
-	VPAND       Y4, Y2, Y9
-	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x05, Y1, Y9
-	VPSRLD      $0x1b, Y1, Y1
-	VPOR        Y9, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPADDD      896(SI), Y5, Y5
-	VPADDD      864(AX), Y5, Y5
-	VPANDN      Y7, Y8, Y9
-	VPADDD      Y9, Y5, Y5
-	VPAND       Y8, Y6, Y9
-	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x05, Y5, Y9
-	VPSRLD      $0x1b, Y5, Y5
-	VPOR        Y9, Y5, Y5
-	VPADDD      Y6, Y5, Y5
-	VPADDD      928(SI), Y4, Y4
-	VPADDD      128(AX), Y4, Y4
-	VPANDN      Y2, Y3, Y9
-	VPADDD      Y9, Y4, Y4
-	VPAND       Y3, Y1, Y9
-	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x09, Y4, Y9
-	VPSRLD      $0x17, Y4, Y4
-	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      928(SI), Y8, Y8
-	VPADDD      160(AX), Y8, Y8
-	VPANDN      Y6, Y7, Y9
-	VPADDD      Y9, Y8, Y8
-	VPAND       Y7, Y5, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x09, Y8, Y9
-	VPSRLD      $0x17, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      960(SI), Y3, Y3
-	VPADDD      448(AX), Y3, Y3
-	VPANDN      Y1, Y2, Y9
-	VPADDD      Y9, Y3, Y3
-	VPAND       Y2, Y4, Y9
-	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x0e, Y3, Y9
-	VPSRLD      $0x12, Y3, Y3
-	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      960(SI), Y7, Y7
-	VPADDD      480(AX), Y7, Y7
-	VPANDN      Y5, Y6, Y9
-	VPADDD      Y9, Y7, Y7
-	VPAND       Y6, Y8, Y9
-	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x0e, Y7, Y9
-	VPSRLD      $0x12, Y7, Y7
-	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      992(SI), Y2, Y2
-	VPADDD      768(AX), Y2, Y2
-	VPANDN      Y4, Y1, Y9
-	VPADDD      Y9, Y2, Y2
-	VPAND       Y1, Y3, Y9
-	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x14, Y2, Y9
-	VPSRLD      $0x0c, Y2, Y2
-	VPOR        Y9, Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPADDD      992(SI), Y6, Y6
-	VPADDD      800(AX), Y6, Y6
-	VPANDN      Y8, Y5, Y9
-	VPADDD      Y9, Y6, Y6
-	VPAND       Y5, Y7, Y9
-	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x14, Y6, Y9
-	VPSRLD      $0x0c, Y6, Y6
-	VPOR        Y9, Y6, Y6
-	VPADDD      Y7, Y6, Y6
-	VPADDD      1024(SI), Y1, Y1
-	VPADDD      320(AX), Y1, Y1
-	VPXOR       Y4, Y3, Y9
-	VPXOR       Y2, Y9, Y9
-	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x04, Y1, Y9
-	VPSRLD      $0x1c, Y1, Y1
-	VPOR        Y9, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPADDD      1024(SI), Y5, Y5
-	VPADDD      352(AX), Y5, Y5
-	VPXOR       Y8, Y7, Y9
-	VPXOR       Y6, Y9, Y9
-	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x04, Y5, Y9
-	VPSRLD      $0x1c, Y5, Y5
-	VPOR        Y9, Y5, Y5
-	VPADDD      Y6, Y5, Y5
-	VPADDD      1056(SI), Y4, Y4
-	VPADDD      512(AX), Y4, Y4
-	VPXOR       Y3, Y2, Y9
-	VPXOR       Y1, Y9, Y9
-	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x0b, Y4, Y9
-	VPSRLD      $0x15, Y4, Y4
-	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      1056(SI), Y8, Y8
-	VPADDD      544(AX), Y8, Y8
-	VPXOR       Y7, Y6, Y9
-	VPXOR       Y5, Y9, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x0b, Y8, Y9
-	VPSRLD      $0x15, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      1088(SI), Y3, Y3
-	VPADDD      704(AX), Y3, Y3
-	VPXOR       Y2, Y1, Y9
-	VPXOR       Y4, Y9, Y9
-	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x10, Y3, Y9
-	VPSRLD      $0x10, Y3, Y3
-	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      1088(SI), Y7, Y7
-	VPADDD      736(AX), Y7, Y7
-	VPXOR       Y6, Y5, Y9
-	VPXOR       Y8, Y9, Y9
-	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x10, Y7, Y9
-	VPSRLD      $0x10, Y7, Y7
-	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      1120(SI), Y2, Y2
-	VPADDD      896(AX), Y2, Y2
-	VPXOR       Y1, Y4, Y9
-	VPXOR       Y3, Y9, Y9
-	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x17, Y2, Y9
-	VPSRLD      $0x09, Y2, Y2
-	VPOR        Y9, Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPADDD      1120(SI), Y6, Y6
-	VPADDD      928(AX), Y6, Y6
-	VPXOR       Y5, Y8, Y9
-	VPXOR       Y7, Y9, Y9
-	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x17, Y6, Y9
-	VPSRLD      $0x09, Y6, Y6
-	VPOR        Y9, Y6, Y6
-	VPADDD      Y7, Y6, Y6
-	VPADDD      1152(SI), Y1, Y1
-	VPADDD      64(AX), Y1, Y1
-	VPXOR       Y4, Y3, Y9
-	VPXOR       Y2, Y9, Y9
-	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x04, Y1, Y9
-	VPSRLD      $0x1c, Y1, Y1
-	VPOR        Y9, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPADDD      1152(SI), Y5, Y5
-	VPADDD      96(AX), Y5, Y5
-	VPXOR       Y8, Y7, Y9
-	VPXOR       Y6, Y9, Y9
-	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x04, Y5, Y9
-	VPSRLD      $0x1c, Y5, Y5
-	VPOR        Y9, Y5, Y5
-	VPADDD      Y6, Y5, Y5
-	VPADDD      1184(SI), Y4, Y4
-	VPADDD      256(AX), Y4, Y4
-	VPXOR       Y3, Y2, Y9
-	VPXOR       Y1, Y9, Y9
-	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x0b, Y4, Y9
-	VPSRLD      $0x15, Y4, Y4
-	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      1184(SI), Y8, Y8
-	VPADDD      288(AX), Y8, Y8
-	VPXOR       Y7, Y6, Y9
-	VPXOR       Y5, Y9, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x0b, Y8, Y9
-	VPSRLD      $0x15, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      1216(SI), Y3, Y3
-	VPADDD      448(AX), Y3, Y3
-	VPXOR       Y2, Y1, Y9
-	VPXOR       Y4, Y9, Y9
-	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x10, Y3, Y9
-	VPSRLD      $0x10, Y3, Y3
-	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      1216(SI), Y7, Y7
-	VPADDD      480(AX), Y7, Y7
-	VPXOR       Y6, Y5, Y9
-	VPXOR       Y8, Y9, Y9
-	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x10, Y7, Y9
-	VPSRLD      $0x10, Y7, Y7
-	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      1248(SI), Y2, Y2
-	VPADDD      640(AX), Y2, Y2
-	VPXOR       Y1, Y4, Y9
-	VPXOR       Y3, Y9, Y9
-	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x17, Y2, Y9
-	VPSRLD      $0x09, Y2, Y2
-	VPOR        Y9, Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPADDD      1248(SI), Y6, Y6
-	VPADDD      672(AX), Y6, Y6
-	VPXOR       Y5, Y8, Y9
-	VPXOR       Y7, Y9, Y9
-	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x17, Y6, Y9
-	VPSRLD      $0x09, Y6, Y6
-	VPOR        Y9, Y6, Y6
-	VPADDD      Y7, Y6, Y6
-	VPADDD      1280(SI), Y1, Y1
-	VPADDD      832(AX), Y1, Y1
-	VPXOR       Y4, Y3, Y9
-	VPXOR       Y2, Y9, Y9
-	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x04, Y1, Y9
-	VPSRLD      $0x1c, Y1, Y1
-	VPOR        Y9, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPADDD      1280(SI), Y5, Y5
-	VPADDD      864(AX), Y5, Y5
-	VPXOR       Y8, Y7, Y9
-	VPXOR       Y6, Y9, Y9
-	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x04, Y5, Y9
-	VPSRLD      $0x1c, Y5, Y5
-	VPOR        Y9, Y5, Y5
-	VPADDD      Y6, Y5, Y5
-	VPADDD      1312(SI), Y4, Y4
-	VPADDD      (AX), Y4, Y4
-	VPXOR       Y3, Y2, Y9
-	VPXOR       Y1, Y9, Y9
-	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x0b, Y4, Y9
-	VPSRLD      $0x15, Y4, Y4
-	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      1312(SI), Y8, Y8
-	VPADDD      32(AX), Y8, Y8
-	VPXOR       Y7, Y6, Y9
-	VPXOR       Y5, Y9, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x0b, Y8, Y9
-	VPSRLD      $0x15, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      1344(SI), Y3, Y3
-	VPADDD      192(AX), Y3, Y3
-	VPXOR       Y2, Y1, Y9
-	VPXOR       Y4, Y9, Y9
-	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x10, Y3, Y9
-	VPSRLD      $0x10, Y3, Y3
-	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      1344(SI), Y7, Y7
-	VPADDD      224(AX), Y7, Y7
-	VPXOR       Y6, Y5, Y9
-	VPXOR       Y8, Y9, Y9
-	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x10, Y7, Y9
-	VPSRLD      $0x10, Y7, Y7
-	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      1376(SI), Y2, Y2
-	VPADDD      384(AX), Y2, Y2
-	VPXOR       Y1, Y4, Y9
-	VPXOR       Y3, Y9, Y9
-	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x17, Y2, Y9
-	VPSRLD      $0x09, Y2, Y2
-	VPOR        Y9, Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPADDD      1376(SI), Y6, Y6
-	VPADDD      416(AX), Y6, Y6
-	VPXOR       Y5, Y8, Y9
-	VPXOR       Y7, Y9, Y9
-	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x17, Y6, Y9
-	VPSRLD      $0x09, Y6, Y6
-	VPOR        Y9, Y6, Y6
-	VPADDD      Y7, Y6, Y6
-	VPADDD      1408(SI), Y1, Y1
-	VPADDD      576(AX), Y1, Y1
-	VPXOR       Y4, Y3, Y9
-	VPXOR       Y2, Y9, Y9
-	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x04, Y1, Y9
-	VPSRLD      $0x1c, Y1, Y1
-	VPOR        Y9, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPADDD      1408(SI), Y5, Y5
-	VPADDD      608(AX), Y5, Y5
-	VPXOR       Y8, Y7, Y9
-	VPXOR       Y6, Y9, Y9
-	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x04, Y5, Y9
-	VPSRLD      $0x1c, Y5, Y5
-	VPOR        Y9, Y5, Y5
-	VPADDD      Y6, Y5, Y5
-	VPADDD      1440(SI), Y4, Y4
-	VPADDD      768(AX), Y4, Y4
-	VPXOR       Y3, Y2, Y9
-	VPXOR       Y1, Y9, Y9
-	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x0b, Y4, Y9
-	VPSRLD      $0x15, Y4, Y4
-	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      1440(SI), Y8, Y8
-	VPADDD      800(AX), Y8, Y8
-	VPXOR       Y7, Y6, Y9
-	VPXOR       Y5, Y9, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x0b, Y8, Y9
-	VPSRLD      $0x15, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      1472(SI), Y3, Y3
-	VPADDD      960(AX), Y3, Y3
-	VPXOR       Y2, Y1, Y9
-	VPXOR       Y4, Y9, Y9
-	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x10, Y3, Y9
-	VPSRLD      $0x10, Y3, Y3
-	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      1472(SI), Y7, Y7
-	VPADDD      992(AX), Y7, Y7
-	VPXOR       Y6, Y5, Y9
-	VPXOR       Y8, Y9, Y9
-	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x10, Y7, Y9
-	VPSRLD      $0x10, Y7, Y7
-	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      1504(SI), Y2, Y2
+	VPADDD      Y4, Y7, Y7
+	VPADDD      64(SI), Y2, Y2
 	VPADDD      128(AX), Y2, Y2
-	VPXOR       Y1, Y4, Y9
-	VPXOR       Y3, Y9, Y9
+	VPXOR       Y1, Y0, Y9
+	VPAND       Y3, Y9, Y9
+	VPXOR       Y1, Y9, Y9
 	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x17, Y2, Y9
-	VPSRLD      $0x09, Y2, Y2
+	VPSLLD      $0x11, Y2, Y9
+	VPSRLD      $0x0f, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      1504(SI), Y6, Y6
+	VPADDD      64(SI), Y6, Y6
 	VPADDD      160(AX), Y6, Y6
-	VPXOR       Y5, Y8, Y9
-	VPXOR       Y7, Y9, Y9
+	VPXOR       Y5, Y4, Y9
+	VPAND       Y7, Y9, Y9
+	VPXOR       Y5, Y9, Y9
 	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x17, Y6, Y9
-	VPSRLD      $0x09, Y6, Y6
+	VPSLLD      $0x11, Y6, Y9
+	VPSRLD      $0x0f, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      1536(SI), Y1, Y1
-	VPADDD      (AX), Y1, Y1
-	VPXOR       Y0, Y4, Y9
-	VPOR        Y2, Y9, Y9
-	VPXOR       Y3, Y9, Y9
+	VPADDD      96(SI), Y1, Y1
+	VPADDD      192(AX), Y1, Y1
+	VPXOR       Y0, Y3, Y9
+	VPAND       Y2, Y9, Y9
+	VPXOR       Y0, Y9, Y9
 	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x06, Y1, Y9
-	VPSRLD      $0x1a, Y1, Y1
+	VPSLLD      $0x16, Y1, Y9
+	VPSRLD      $0x0a, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      1536(SI), Y5, Y5
-	VPADDD      32(AX), Y5, Y5
-	VPXOR       Y0, Y8, Y9
-	VPOR        Y6, Y9, Y9
-	VPXOR       Y7, Y9, Y9
+	VPADDD      96(SI), Y5, Y5
+	VPADDD      224(AX), Y5, Y5
+	VPXOR       Y4, Y7, Y9
+	VPAND       Y6, Y9, Y9
+	VPXOR       Y4, Y9, Y9
 	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x06, Y5, Y9
-	VPSRLD      $0x1a, Y5, Y5
+	VPSLLD      $0x16, Y5, Y9
+	VPSRLD      $0x0a, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      1568(SI), Y4, Y4
-	VPADDD      448(AX), Y4, Y4
-	VPXOR       Y0, Y3, Y9
-	VPOR        Y1, Y9, Y9
-	VPXOR       Y2, Y9, Y9
+	VPADDD      128(SI), Y0, Y0
+	VPADDD      256(AX), Y0, Y0
+	VPXOR       Y3, Y2, Y9
+	VPAND       Y1, Y9, Y9
+	VPXOR       Y3, Y9, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x07, Y0, Y9
+	VPSRLD      $0x19, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      128(SI), Y4, Y4
+	VPADDD      288(AX), Y4, Y4
+	VPXOR       Y7, Y6, Y9
+	VPAND       Y5, Y9, Y9
+	VPXOR       Y7, Y9, Y9
 	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x0a, Y4, Y9
-	VPSRLD      $0x16, Y4, Y4
+	VPSLLD      $0x07, Y4, Y9
+	VPSRLD      $0x19, Y4, Y4
 	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      1568(SI), Y8, Y8
-	VPADDD      480(AX), Y8, Y8
-	VPXOR       Y0, Y7, Y9
-	VPOR        Y5, Y9, Y9
-	VPXOR       Y6, Y9, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x0a, Y8, Y9
-	VPSRLD      $0x16, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      1600(SI), Y3, Y3
-	VPADDD      896(AX), Y3, Y3
-	VPXOR       Y0, Y2, Y9
-	VPOR        Y4, Y9, Y9
-	VPXOR       Y1, Y9, Y9
+	VPADDD      Y5, Y4, Y4
+	VPADDD      160(SI), Y3, Y3
+	VPADDD      320(AX), Y3, Y3
+	VPXOR       Y2, Y1, Y9
+	VPAND       Y0, Y9, Y9
+	VPXOR       Y2, Y9, Y9
 	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x0f, Y3, Y9
-	VPSRLD      $0x11, Y3, Y3
+	VPSLLD      $0x0c, Y3, Y9
+	VPSRLD      $0x14, Y3, Y3
 	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      1600(SI), Y7, Y7
-	VPADDD      928(AX), Y7, Y7
-	VPXOR       Y0, Y6, Y9
-	VPOR        Y8, Y9, Y9
-	VPXOR       Y5, Y9, Y9
+	VPADDD      Y0, Y3, Y3
+	VPADDD      160(SI), Y7, Y7
+	VPADDD      352(AX), Y7, Y7
+	VPXOR       Y6, Y5, Y9
+	VPAND       Y4, Y9, Y9
+	VPXOR       Y6, Y9, Y9
 	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x0f, Y7, Y9
-	VPSRLD      $0x11, Y7, Y7
+	VPSLLD      $0x0c, Y7, Y9
+	VPSRLD      $0x14, Y7, Y7
 	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      1632(SI), Y2, Y2
-	VPADDD      320(AX), Y2, Y2
-	VPXOR       Y0, Y1, Y9
-	VPOR        Y3, Y9, Y9
-	VPXOR       Y4, Y9, Y9
+	VPADDD      Y4, Y7, Y7
+	VPADDD      192(SI), Y2, Y2
+	VPADDD      384(AX), Y2, Y2
+	VPXOR       Y1, Y0, Y9
+	VPAND       Y3, Y9, Y9
+	VPXOR       Y1, Y9, Y9
 	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x15, Y2, Y9
-	VPSRLD      $0x0b, Y2, Y2
+	VPSLLD      $0x11, Y2, Y9
+	VPSRLD      $0x0f, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      1632(SI), Y6, Y6
-	VPADDD      352(AX), Y6, Y6
-	VPXOR       Y0, Y5, Y9
-	VPOR        Y7, Y9, Y9
-	VPXOR       Y8, Y9, Y9
+	VPADDD      192(SI), Y6, Y6
+	VPADDD      416(AX), Y6, Y6
+	VPXOR       Y5, Y4, Y9
+	VPAND       Y7, Y9, Y9
+	VPXOR       Y5, Y9, Y9
 	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x15, Y6, Y9
-	VPSRLD      $0x0b, Y6, Y6
+	VPSLLD      $0x11, Y6, Y9
+	VPSRLD      $0x0f, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      1664(SI), Y1, Y1
-	VPADDD      768(AX), Y1, Y1
-	VPXOR       Y0, Y4, Y9
-	VPOR        Y2, Y9, Y9
-	VPXOR       Y3, Y9, Y9
+	VPADDD      224(SI), Y1, Y1
+	VPADDD      448(AX), Y1, Y1
+	VPXOR       Y0, Y3, Y9
+	VPAND       Y2, Y9, Y9
+	VPXOR       Y0, Y9, Y9
 	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x06, Y1, Y9
-	VPSRLD      $0x1a, Y1, Y1
+	VPSLLD      $0x16, Y1, Y9
+	VPSRLD      $0x0a, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      1664(SI), Y5, Y5
-	VPADDD      800(AX), Y5, Y5
-	VPXOR       Y0, Y8, Y9
-	VPOR        Y6, Y9, Y9
-	VPXOR       Y7, Y9, Y9
+	VPADDD      224(SI), Y5, Y5
+	VPADDD      480(AX), Y5, Y5
+	VPXOR       Y4, Y7, Y9
+	VPAND       Y6, Y9, Y9
+	VPXOR       Y4, Y9, Y9
 	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x06, Y5, Y9
-	VPSRLD      $0x1a, Y5, Y5
+	VPSLLD      $0x16, Y5, Y9
+	VPSRLD      $0x0a, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      1696(SI), Y4, Y4
-	VPADDD      192(AX), Y4, Y4
-	VPXOR       Y0, Y3, Y9
-	VPOR        Y1, Y9, Y9
-	VPXOR       Y2, Y9, Y9
+	VPADDD      256(SI), Y0, Y0
+	VPADDD      512(AX), Y0, Y0
+	VPXOR       Y3, Y2, Y9
+	VPAND       Y1, Y9, Y9
+	VPXOR       Y3, Y9, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x07, Y0, Y9
+	VPSRLD      $0x19, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      256(SI), Y4, Y4
+	VPADDD      544(AX), Y4, Y4
+	VPXOR       Y7, Y6, Y9
+	VPAND       Y5, Y9, Y9
+	VPXOR       Y7, Y9, Y9
 	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x0a, Y4, Y9
-	VPSRLD      $0x16, Y4, Y4
+	VPSLLD      $0x07, Y4, Y9
+	VPSRLD      $0x19, Y4, Y4
 	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      1696(SI), Y8, Y8
-	VPADDD      224(AX), Y8, Y8
-	VPXOR       Y0, Y7, Y9
-	VPOR        Y5, Y9, Y9
-	VPXOR       Y6, Y9, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x0a, Y8, Y9
-	VPSRLD      $0x16, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      1728(SI), Y3, Y3
-	VPADDD      640(AX), Y3, Y3
-	VPXOR       Y0, Y2, Y9
-	VPOR        Y4, Y9, Y9
-	VPXOR       Y1, Y9, Y9
+	VPADDD      Y5, Y4, Y4
+	VPADDD      288(SI), Y3, Y3
+	VPADDD      576(AX), Y3, Y3
+	VPXOR       Y2, Y1, Y9
+	VPAND       Y0, Y9, Y9
+	VPXOR       Y2, Y9, Y9
 	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x0f, Y3, Y9
-	VPSRLD      $0x11, Y3, Y3
+	VPSLLD      $0x0c, Y3, Y9
+	VPSRLD      $0x14, Y3, Y3
 	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      1728(SI), Y7, Y7
-	VPADDD      672(AX), Y7, Y7
-	VPXOR       Y0, Y6, Y9
-	VPOR        Y8, Y9, Y9
-	VPXOR       Y5, Y9, Y9
+	VPADDD      Y0, Y3, Y3
+	VPADDD      288(SI), Y7, Y7
+	VPADDD      608(AX), Y7, Y7
+	VPXOR       Y6, Y5, Y9
+	VPAND       Y4, Y9, Y9
+	VPXOR       Y6, Y9, Y9
 	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x0f, Y7, Y9
-	VPSRLD      $0x11, Y7, Y7
+	VPSLLD      $0x0c, Y7, Y9
+	VPSRLD      $0x14, Y7, Y7
 	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      1760(SI), Y2, Y2
-	VPADDD      64(AX), Y2, Y2
-	VPXOR       Y0, Y1, Y9
-	VPOR        Y3, Y9, Y9
-	VPXOR       Y4, Y9, Y9
+	VPADDD      Y4, Y7, Y7
+	VPADDD      320(SI), Y2, Y2
+	VPADDD      640(AX), Y2, Y2
+	VPXOR       Y1, Y0, Y9
+	VPAND       Y3, Y9, Y9
+	VPXOR       Y1, Y9, Y9
 	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x15, Y2, Y9
-	VPSRLD      $0x0b, Y2, Y2
+	VPSLLD      $0x11, Y2, Y9
+	VPSRLD      $0x0f, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      1760(SI), Y6, Y6
-	VPADDD      96(AX), Y6, Y6
-	VPXOR       Y0, Y5, Y9
-	VPOR        Y7, Y9, Y9
-	VPXOR       Y8, Y9, Y9
+	VPADDD      320(SI), Y6, Y6
+	VPADDD      672(AX), Y6, Y6
+	VPXOR       Y5, Y4, Y9
+	VPAND       Y7, Y9, Y9
+	VPXOR       Y5, Y9, Y9
 	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x15, Y6, Y9
-	VPSRLD      $0x0b, Y6, Y6
+	VPSLLD      $0x11, Y6, Y9
+	VPSRLD      $0x0f, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      1792(SI), Y1, Y1
-	VPADDD      512(AX), Y1, Y1
-	VPXOR       Y0, Y4, Y9
-	VPOR        Y2, Y9, Y9
-	VPXOR       Y3, Y9, Y9
+	VPADDD      352(SI), Y1, Y1
+	VPADDD      704(AX), Y1, Y1
+	VPXOR       Y0, Y3, Y9
+	VPAND       Y2, Y9, Y9
+	VPXOR       Y0, Y9, Y9
 	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x06, Y1, Y9
-	VPSRLD      $0x1a, Y1, Y1
+	VPSLLD      $0x16, Y1, Y9
+	VPSRLD      $0x0a, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      1792(SI), Y5, Y5
-	VPADDD      544(AX), Y5, Y5
-	VPXOR       Y0, Y8, Y9
-	VPOR        Y6, Y9, Y9
-	VPXOR       Y7, Y9, Y9
+	VPADDD      352(SI), Y5, Y5
+	VPADDD      736(AX), Y5, Y5
+	VPXOR       Y4, Y7, Y9
+	VPAND       Y6, Y9, Y9
+	VPXOR       Y4, Y9, Y9
 	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x06, Y5, Y9
-	VPSRLD      $0x1a, Y5, Y5
+	VPSLLD      $0x16, Y5, Y9
+	VPSRLD      $0x0a, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      1824(SI), Y4, Y4
-	VPADDD      960(AX), Y4, Y4
-	VPXOR       Y0, Y3, Y9
-	VPOR        Y1, Y9, Y9
-	VPXOR       Y2, Y9, Y9
+	VPADDD      384(SI), Y0, Y0
+	VPADDD      768(AX), Y0, Y0
+	VPXOR       Y3, Y2, Y9
+	VPAND       Y1, Y9, Y9
+	VPXOR       Y3, Y9, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x07, Y0, Y9
+	VPSRLD      $0x19, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      384(SI), Y4, Y4
+	VPADDD      800(AX), Y4, Y4
+	VPXOR       Y7, Y6, Y9
+	VPAND       Y5, Y9, Y9
+	VPXOR       Y7, Y9, Y9
 	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x0a, Y4, Y9
-	VPSRLD      $0x16, Y4, Y4
+	VPSLLD      $0x07, Y4, Y9
+	VPSRLD      $0x19, Y4, Y4
 	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      1824(SI), Y8, Y8
-	VPADDD      992(AX), Y8, Y8
-	VPXOR       Y0, Y7, Y9
-	VPOR        Y5, Y9, Y9
+	VPADDD      Y5, Y4, Y4
+	VPADDD      416(SI), Y3, Y3
+	VPADDD      832(AX), Y3, Y3
+	VPXOR       Y2, Y1, Y9
+	VPAND       Y0, Y9, Y9
+	VPXOR       Y2, Y9, Y9
+	VPADDD      Y9, Y3, Y3
+	VPSLLD      $0x0c, Y3, Y9
+	VPSRLD      $0x14, Y3, Y3
+	VPOR        Y9, Y3, Y3
+	VPADDD      Y0, Y3, Y3
+	VPADDD      416(SI), Y7, Y7
+	VPADDD      864(AX), Y7, Y7
+	VPXOR       Y6, Y5, Y9
+	VPAND       Y4, Y9, Y9
 	VPXOR       Y6, Y9, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x0a, Y8, Y9
-	VPSRLD      $0x16, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      1856(SI), Y3, Y3
+	VPADDD      Y9, Y7, Y7
+	VPSLLD      $0x0c, Y7, Y9
+	VPSRLD      $0x14, Y7, Y7
+	VPOR        Y9, Y7, Y7
+	VPADDD      Y4, Y7, Y7
+	VPADDD      448(SI), Y2, Y2
+	VPADDD      896(AX), Y2, Y2
+	VPXOR       Y1, Y0, Y9
+	VPAND       Y3, Y9, Y9
+	VPXOR       Y1, Y9, Y9
+	VPADDD      Y9, Y2, Y2
+	VPSLLD      $0x11, Y2, Y9
+	VPSRLD      $0x0f, Y2, Y2
+	VPOR        Y9, Y2, Y2
+	VPADDD      Y3, Y2, Y2
+	VPADDD      448(SI), Y6, Y6
+	VPADDD      928(AX), Y6, Y6
+	VPXOR       Y5, Y4, Y9
+	VPAND       Y7, Y9, Y9
+	VPXOR       Y5, Y9, Y9
+	VPADDD      Y9, Y6, Y6
+	VPSLLD      $0x11, Y6, Y9
+	VPSRLD      $0x0f, Y6, Y6
+	VPOR        Y9, Y6, Y6
+	VPADDD      Y7, Y6, Y6
+	VPADDD      480(SI), Y1, Y1
+	VPADDD      960(AX), Y1, Y1
+	VPXOR       Y0, Y3, Y9
+	VPAND       Y2, Y9, Y9
+	VPXOR       Y0, Y9, Y9
+	VPADDD      Y9, Y1, Y1
+	VPSLLD      $0x16, Y1, Y9
+	VPSRLD      $0x0a, Y1, Y1
+	VPOR        Y9, Y1, Y1
+	VPADDD      Y2, Y1, Y1
+	VPADDD      480(SI), Y5, Y5
+	VPADDD      992(AX), Y5, Y5
+	VPXOR       Y4, Y7, Y9
+	VPAND       Y6, Y9, Y9
+	VPXOR       Y4, Y9, Y9
+	VPADDD      Y9, Y5, Y5
+	VPSLLD      $0x16, Y5, Y9
+	VPSRLD      $0x0a, Y5, Y5
+	VPOR        Y9, Y5, Y5
+	VPADDD      Y6, Y5, Y5
+	VPADDD      512(SI), Y0, Y0
+	VPADDD      64(AX), Y0, Y0
+	VPANDN      Y2, Y3, Y9
+	VPADDD      Y9, Y0, Y0
+	VPAND       Y3, Y1, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x05, Y0, Y9
+	VPSRLD      $0x1b, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      512(SI), Y4, Y4
+	VPADDD      96(AX), Y4, Y4
+	VPANDN      Y6, Y7, Y9
+	VPADDD      Y9, Y4, Y4
+	VPAND       Y7, Y5, Y9
+	VPADDD      Y9, Y4, Y4
+	VPSLLD      $0x05, Y4, Y9
+	VPSRLD      $0x1b, Y4, Y4
+	VPOR        Y9, Y4, Y4
+	VPADDD      Y5, Y4, Y4
+	VPADDD      544(SI), Y3, Y3
 	VPADDD      384(AX), Y3, Y3
-	VPXOR       Y0, Y2, Y9
-	VPOR        Y4, Y9, Y9
-	VPXOR       Y1, Y9, Y9
+	VPANDN      Y1, Y2, Y9
 	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x0f, Y3, Y9
-	VPSRLD      $0x11, Y3, Y3
+	VPAND       Y2, Y0, Y9
+	VPADDD      Y9, Y3, Y3
+	VPSLLD      $0x09, Y3, Y9
+	VPSRLD      $0x17, Y3, Y3
 	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      1856(SI), Y7, Y7
+	VPADDD      Y0, Y3, Y3
+	VPADDD      544(SI), Y7, Y7
 	VPADDD      416(AX), Y7, Y7
-	VPXOR       Y0, Y6, Y9
-	VPOR        Y8, Y9, Y9
-	VPXOR       Y5, Y9, Y9
+	VPANDN      Y5, Y6, Y9
 	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x0f, Y7, Y9
-	VPSRLD      $0x11, Y7, Y7
+	VPAND       Y6, Y4, Y9
+	VPADDD      Y9, Y7, Y7
+	VPSLLD      $0x09, Y7, Y9
+	VPSRLD      $0x17, Y7, Y7
 	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      1888(SI), Y2, Y2
-	VPADDD      832(AX), Y2, Y2
-	VPXOR       Y0, Y1, Y9
-	VPOR        Y3, Y9, Y9
-	VPXOR       Y4, Y9, Y9
+	VPADDD      Y4, Y7, Y7
+	VPADDD      576(SI), Y2, Y2
+	VPADDD      704(AX), Y2, Y2
+	VPANDN      Y0, Y1, Y9
 	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x15, Y2, Y9
-	VPSRLD      $0x0b, Y2, Y2
+	VPAND       Y1, Y3, Y9
+	VPADDD      Y9, Y2, Y2
+	VPSLLD      $0x0e, Y2, Y9
+	VPSRLD      $0x12, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      1888(SI), Y6, Y6
-	VPADDD      864(AX), Y6, Y6
-	VPXOR       Y0, Y5, Y9
-	VPOR        Y7, Y9, Y9
-	VPXOR       Y8, Y9, Y9
+	VPADDD      576(SI), Y6, Y6
+	VPADDD      736(AX), Y6, Y6
+	VPANDN      Y4, Y5, Y9
 	VPADDD      Y9, Y6, Y6
-	VPSLLD      $0x15, Y6, Y9
-	VPSRLD      $0x0b, Y6, Y6
+	VPAND       Y5, Y7, Y9
+	VPADDD      Y9, Y6, Y6
+	VPSLLD      $0x0e, Y6, Y9
+	VPSRLD      $0x12, Y6, Y6
 	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      1920(SI), Y1, Y1
+	VPADDD      608(SI), Y1, Y1
+	VPADDD      (AX), Y1, Y1
+	VPANDN      Y3, Y0, Y9
+	VPADDD      Y9, Y1, Y1
+	VPAND       Y0, Y2, Y9
+	VPADDD      Y9, Y1, Y1
+	VPSLLD      $0x14, Y1, Y9
+	VPSRLD      $0x0c, Y1, Y1
+	VPOR        Y9, Y1, Y1
+	VPADDD      Y2, Y1, Y1
+	VPADDD      608(SI), Y5, Y5
+	VPADDD      32(AX), Y5, Y5
+	VPANDN      Y7, Y4, Y9
+	VPADDD      Y9, Y5, Y5
+	VPAND       Y4, Y6, Y9
+	VPADDD      Y9, Y5, Y5
+	VPSLLD      $0x14, Y5, Y9
+	VPSRLD      $0x0c, Y5, Y5
+	VPOR        Y9, Y5, Y5
+	VPADDD      Y6, Y5, Y5
+	VPADDD      640(SI), Y0, Y0
+	VPADDD      320(AX), Y0, Y0
+	VPANDN      Y2, Y3, Y9
+	VPADDD      Y9, Y0, Y0
+	VPAND       Y3, Y1, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x05, Y0, Y9
+	VPSRLD      $0x1b, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      640(SI), Y4, Y4
+	VPADDD      352(AX), Y4, Y4
+	VPANDN      Y6, Y7, Y9
+	VPADDD      Y9, Y4, Y4
+	VPAND       Y7, Y5, Y9
+	VPADDD      Y9, Y4, Y4
+	VPSLLD      $0x05, Y4, Y9
+	VPSRLD      $0x1b, Y4, Y4
+	VPOR        Y9, Y4, Y4
+	VPADDD      Y5, Y4, Y4
+	VPADDD      672(SI), Y3, Y3
+	VPADDD      640(AX), Y3, Y3
+	VPANDN      Y1, Y2, Y9
+	VPADDD      Y9, Y3, Y3
+	VPAND       Y2, Y0, Y9
+	VPADDD      Y9, Y3, Y3
+	VPSLLD      $0x09, Y3, Y9
+	VPSRLD      $0x17, Y3, Y3
+	VPOR        Y9, Y3, Y3
+	VPADDD      Y0, Y3, Y3
+	VPADDD      672(SI), Y7, Y7
+	VPADDD      672(AX), Y7, Y7
+	VPANDN      Y5, Y6, Y9
+	VPADDD      Y9, Y7, Y7
+	VPAND       Y6, Y4, Y9
+	VPADDD      Y9, Y7, Y7
+	VPSLLD      $0x09, Y7, Y9
+	VPSRLD      $0x17, Y7, Y7
+	VPOR        Y9, Y7, Y7
+	VPADDD      Y4, Y7, Y7
+	VPADDD      704(SI), Y2, Y2
+	VPADDD      960(AX), Y2, Y2
+	VPANDN      Y0, Y1, Y9
+	VPADDD      Y9, Y2, Y2
+	VPAND       Y1, Y3, Y9
+	VPADDD      Y9, Y2, Y2
+	VPSLLD      $0x0e, Y2, Y9
+	VPSRLD      $0x12, Y2, Y2
+	VPOR        Y9, Y2, Y2
+	VPADDD      Y3, Y2, Y2
+	VPADDD      704(SI), Y6, Y6
+	VPADDD      992(AX), Y6, Y6
+	VPANDN      Y4, Y5, Y9
+	VPADDD      Y9, Y6, Y6
+	VPAND       Y5, Y7, Y9
+	VPADDD      Y9, Y6, Y6
+	VPSLLD      $0x0e, Y6, Y9
+	VPSRLD      $0x12, Y6, Y6
+	VPOR        Y9, Y6, Y6
+	VPADDD      Y7, Y6, Y6
+	VPADDD      736(SI), Y1, Y1
 	VPADDD      256(AX), Y1, Y1
-	VPXOR       Y0, Y4, Y9
+	VPANDN      Y3, Y0, Y9
+	VPADDD      Y9, Y1, Y1
+	VPAND       Y0, Y2, Y9
+	VPADDD      Y9, Y1, Y1
+	VPSLLD      $0x14, Y1, Y9
+	VPSRLD      $0x0c, Y1, Y1
+	VPOR        Y9, Y1, Y1
+	VPADDD      Y2, Y1, Y1
+	VPADDD      736(SI), Y5, Y5
+	VPADDD      288(AX), Y5, Y5
+	VPANDN      Y7, Y4, Y9
+	VPADDD      Y9, Y5, Y5
+	VPAND       Y4, Y6, Y9
+	VPADDD      Y9, Y5, Y5
+	VPSLLD      $0x14, Y5, Y9
+	VPSRLD      $0x0c, Y5, Y5
+	VPOR        Y9, Y5, Y5
+	VPADDD      Y6, Y5, Y5
+	VPADDD      768(SI), Y0, Y0
+	VPADDD      576(AX), Y0, Y0
+	VPANDN      Y2, Y3, Y9
+	VPADDD      Y9, Y0, Y0
+	VPAND       Y3, Y1, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x05, Y0, Y9
+	VPSRLD      $0x1b, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      768(SI), Y4, Y4
+	VPADDD      608(AX), Y4, Y4
+	VPANDN      Y6, Y7, Y9
+	VPADDD      Y9, Y4, Y4
+	VPAND       Y7, Y5, Y9
+	VPADDD      Y9, Y4, Y4
+	VPSLLD      $0x05, Y4, Y9
+	VPSRLD      $0x1b, Y4, Y4
+	VPOR        Y9, Y4, Y4
+	VPADDD      Y5, Y4, Y4
+	VPADDD      800(SI), Y3, Y3
+	VPADDD      896(AX), Y3, Y3
+	VPANDN      Y1, Y2, Y9
+	VPADDD      Y9, Y3, Y3
+	VPAND       Y2, Y0, Y9
+	VPADDD      Y9, Y3, Y3
+	VPSLLD      $0x09, Y3, Y9
+	VPSRLD      $0x17, Y3, Y3
+	VPOR        Y9, Y3, Y3
+	VPADDD      Y0, Y3, Y3
+	VPADDD      800(SI), Y7, Y7
+	VPADDD      928(AX), Y7, Y7
+	VPANDN      Y5, Y6, Y9
+	VPADDD      Y9, Y7, Y7
+	VPAND       Y6, Y4, Y9
+	VPADDD      Y9, Y7, Y7
+	VPSLLD      $0x09, Y7, Y9
+	VPSRLD      $0x17, Y7, Y7
+	VPOR        Y9, Y7, Y7
+	VPADDD      Y4, Y7, Y7
+	VPADDD      832(SI), Y2, Y2
+	VPADDD      192(AX), Y2, Y2
+	VPANDN      Y0, Y1, Y9
+	VPADDD      Y9, Y2, Y2
+	VPAND       Y1, Y3, Y9
+	VPADDD      Y9, Y2, Y2
+	VPSLLD      $0x0e, Y2, Y9
+	VPSRLD      $0x12, Y2, Y2
+	VPOR        Y9, Y2, Y2
+	VPADDD      Y3, Y2, Y2
+	VPADDD      832(SI), Y6, Y6
+	VPADDD      224(AX), Y6, Y6
+	VPANDN      Y4, Y5, Y9
+	VPADDD      Y9, Y6, Y6
+	VPAND       Y5, Y7, Y9
+	VPADDD      Y9, Y6, Y6
+	VPSLLD      $0x0e, Y6, Y9
+	VPSRLD      $0x12, Y6, Y6
+	VPOR        Y9, Y6, Y6
+	VPADDD      Y7, Y6, Y6
+	VPADDD      864(SI), Y1, Y1
+	VPADDD      512(AX), Y1, Y1
+	VPANDN      Y3, Y0, Y9
+	VPADDD      Y9, Y1, Y1
+	VPAND       Y0, Y2, Y9
+	VPADDD      Y9, Y1, Y1
+	VPSLLD      $0x14, Y1, Y9
+	VPSRLD      $0x0c, Y1, Y1
+	VPOR        Y9, Y1, Y1
+	VPADDD      Y2, Y1, Y1
+	VPADDD      864(SI), Y5, Y5
+	VPADDD      544(AX), Y5, Y5
+	VPANDN      Y7, Y4, Y9
+	VPADDD      Y9, Y5, Y5
+	VPAND       Y4, Y6, Y9
+	VPADDD      Y9, Y5, Y5
+	VPSLLD      $0x14, Y5, Y9
+	VPSRLD      $0x0c, Y5, Y5
+	VPOR        Y9, Y5, Y5
+	VPADDD      Y6, Y5, Y5
+	VPADDD      896(SI), Y0, Y0
+	VPADDD      832(AX), Y0, Y0
+	VPANDN      Y2, Y3, Y9
+	VPADDD      Y9, Y0, Y0
+	VPAND       Y3, Y1, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x05, Y0, Y9
+	VPSRLD      $0x1b, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      896(SI), Y4, Y4
+	VPADDD      864(AX), Y4, Y4
+	VPANDN      Y6, Y7, Y9
+	VPADDD      Y9, Y4, Y4
+	VPAND       Y7, Y5, Y9
+	VPADDD      Y9, Y4, Y4
+	VPSLLD      $0x05, Y4, Y9
+	VPSRLD      $0x1b, Y4, Y4
+	VPOR        Y9, Y4, Y4
+	VPADDD      Y5, Y4, Y4
+	VPADDD      928(SI), Y3, Y3
+	VPADDD      128(AX), Y3, Y3
+	VPANDN      Y1, Y2, Y9
+	VPADDD      Y9, Y3, Y3
+	VPAND       Y2, Y0, Y9
+	VPADDD      Y9, Y3, Y3
+	VPSLLD      $0x09, Y3, Y9
+	VPSRLD      $0x17, Y3, Y3
+	VPOR        Y9, Y3, Y3
+	VPADDD      Y0, Y3, Y3
+	VPADDD      928(SI), Y7, Y7
+	VPADDD      160(AX), Y7, Y7
+	VPANDN      Y5, Y6, Y9
+	VPADDD      Y9, Y7, Y7
+	VPAND       Y6, Y4, Y9
+	VPADDD      Y9, Y7, Y7
+	VPSLLD      $0x09, Y7, Y9
+	VPSRLD      $0x17, Y7, Y7
+	VPOR        Y9, Y7, Y7
+	VPADDD      Y4, Y7, Y7
+	VPADDD      960(SI), Y2, Y2
+	VPADDD      448(AX), Y2, Y2
+	VPANDN      Y0, Y1, Y9
+	VPADDD      Y9, Y2, Y2
+	VPAND       Y1, Y3, Y9
+	VPADDD      Y9, Y2, Y2
+	VPSLLD      $0x0e, Y2, Y9
+	VPSRLD      $0x12, Y2, Y2
+	VPOR        Y9, Y2, Y2
+	VPADDD      Y3, Y2, Y2
+	VPADDD      960(SI), Y6, Y6
+	VPADDD      480(AX), Y6, Y6
+	VPANDN      Y4, Y5, Y9
+	VPADDD      Y9, Y6, Y6
+	VPAND       Y5, Y7, Y9
+	VPADDD      Y9, Y6, Y6
+	VPSLLD      $0x0e, Y6, Y9
+	VPSRLD      $0x12, Y6, Y6
+	VPOR        Y9, Y6, Y6
+	VPADDD      Y7, Y6, Y6
+	VPADDD      992(SI), Y1, Y1
+	VPADDD      768(AX), Y1, Y1
+	VPANDN      Y3, Y0, Y9
+	VPADDD      Y9, Y1, Y1
+	VPAND       Y0, Y2, Y9
+	VPADDD      Y9, Y1, Y1
+	VPSLLD      $0x14, Y1, Y9
+	VPSRLD      $0x0c, Y1, Y1
+	VPOR        Y9, Y1, Y1
+	VPADDD      Y2, Y1, Y1
+	VPADDD      992(SI), Y5, Y5
+	VPADDD      800(AX), Y5, Y5
+	VPANDN      Y7, Y4, Y9
+	VPADDD      Y9, Y5, Y5
+	VPAND       Y4, Y6, Y9
+	VPADDD      Y9, Y5, Y5
+	VPSLLD      $0x14, Y5, Y9
+	VPSRLD      $0x0c, Y5, Y5
+	VPOR        Y9, Y5, Y5
+	VPADDD      Y6, Y5, Y5
+	VPADDD      1024(SI), Y0, Y0
+	VPADDD      320(AX), Y0, Y0
+	VPXOR       Y3, Y2, Y9
+	VPXOR       Y1, Y9, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x04, Y0, Y9
+	VPSRLD      $0x1c, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      1024(SI), Y4, Y4
+	VPADDD      352(AX), Y4, Y4
+	VPXOR       Y7, Y6, Y9
+	VPXOR       Y5, Y9, Y9
+	VPADDD      Y9, Y4, Y4
+	VPSLLD      $0x04, Y4, Y9
+	VPSRLD      $0x1c, Y4, Y4
+	VPOR        Y9, Y4, Y4
+	VPADDD      Y5, Y4, Y4
+	VPADDD      1056(SI), Y3, Y3
+	VPADDD      512(AX), Y3, Y3
+	VPXOR       Y2, Y1, Y9
+	VPXOR       Y0, Y9, Y9
+	VPADDD      Y9, Y3, Y3
+	VPSLLD      $0x0b, Y3, Y9
+	VPSRLD      $0x15, Y3, Y3
+	VPOR        Y9, Y3, Y3
+	VPADDD      Y0, Y3, Y3
+	VPADDD      1056(SI), Y7, Y7
+	VPADDD      544(AX), Y7, Y7
+	VPXOR       Y6, Y5, Y9
+	VPXOR       Y4, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPSLLD      $0x0b, Y7, Y9
+	VPSRLD      $0x15, Y7, Y7
+	VPOR        Y9, Y7, Y7
+	VPADDD      Y4, Y7, Y7
+	VPADDD      1088(SI), Y2, Y2
+	VPADDD      704(AX), Y2, Y2
+	VPXOR       Y1, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPADDD      Y9, Y2, Y2
+	VPSLLD      $0x10, Y2, Y9
+	VPSRLD      $0x10, Y2, Y2
+	VPOR        Y9, Y2, Y2
+	VPADDD      Y3, Y2, Y2
+	VPADDD      1088(SI), Y6, Y6
+	VPADDD      736(AX), Y6, Y6
+	VPXOR       Y5, Y4, Y9
+	VPXOR       Y7, Y9, Y9
+	VPADDD      Y9, Y6, Y6
+	VPSLLD      $0x10, Y6, Y9
+	VPSRLD      $0x10, Y6, Y6
+	VPOR        Y9, Y6, Y6
+	VPADDD      Y7, Y6, Y6
+	VPADDD      1120(SI), Y1, Y1
+	VPADDD      896(AX), Y1, Y1
+	VPXOR       Y0, Y3, Y9
+	VPXOR       Y2, Y9, Y9
+	VPADDD      Y9, Y1, Y1
+	VPSLLD      $0x17, Y1, Y9
+	VPSRLD      $0x09, Y1, Y1
+	VPOR        Y9, Y1, Y1
+	VPADDD      Y2, Y1, Y1
+	VPADDD      1120(SI), Y5, Y5
+	VPADDD      928(AX), Y5, Y5
+	VPXOR       Y4, Y7, Y9
+	VPXOR       Y6, Y9, Y9
+	VPADDD      Y9, Y5, Y5
+	VPSLLD      $0x17, Y5, Y9
+	VPSRLD      $0x09, Y5, Y5
+	VPOR        Y9, Y5, Y5
+	VPADDD      Y6, Y5, Y5
+	VPADDD      1152(SI), Y0, Y0
+	VPADDD      64(AX), Y0, Y0
+	VPXOR       Y3, Y2, Y9
+	VPXOR       Y1, Y9, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x04, Y0, Y9
+	VPSRLD      $0x1c, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      1152(SI), Y4, Y4
+	VPADDD      96(AX), Y4, Y4
+	VPXOR       Y7, Y6, Y9
+	VPXOR       Y5, Y9, Y9
+	VPADDD      Y9, Y4, Y4
+	VPSLLD      $0x04, Y4, Y9
+	VPSRLD      $0x1c, Y4, Y4
+	VPOR        Y9, Y4, Y4
+	VPADDD      Y5, Y4, Y4
+	VPADDD      1184(SI), Y3, Y3
+	VPADDD      256(AX), Y3, Y3
+	VPXOR       Y2, Y1, Y9
+	VPXOR       Y0, Y9, Y9
+	VPADDD      Y9, Y3, Y3
+	VPSLLD      $0x0b, Y3, Y9
+	VPSRLD      $0x15, Y3, Y3
+	VPOR        Y9, Y3, Y3
+	VPADDD      Y0, Y3, Y3
+	VPADDD      1184(SI), Y7, Y7
+	VPADDD      288(AX), Y7, Y7
+	VPXOR       Y6, Y5, Y9
+	VPXOR       Y4, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPSLLD      $0x0b, Y7, Y9
+	VPSRLD      $0x15, Y7, Y7
+	VPOR        Y9, Y7, Y7
+	VPADDD      Y4, Y7, Y7
+	VPADDD      1216(SI), Y2, Y2
+	VPADDD      448(AX), Y2, Y2
+	VPXOR       Y1, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPADDD      Y9, Y2, Y2
+	VPSLLD      $0x10, Y2, Y9
+	VPSRLD      $0x10, Y2, Y2
+	VPOR        Y9, Y2, Y2
+	VPADDD      Y3, Y2, Y2
+	VPADDD      1216(SI), Y6, Y6
+	VPADDD      480(AX), Y6, Y6
+	VPXOR       Y5, Y4, Y9
+	VPXOR       Y7, Y9, Y9
+	VPADDD      Y9, Y6, Y6
+	VPSLLD      $0x10, Y6, Y9
+	VPSRLD      $0x10, Y6, Y6
+	VPOR        Y9, Y6, Y6
+	VPADDD      Y7, Y6, Y6
+	VPADDD      1248(SI), Y1, Y1
+	VPADDD      640(AX), Y1, Y1
+	VPXOR       Y0, Y3, Y9
+	VPXOR       Y2, Y9, Y9
+	VPADDD      Y9, Y1, Y1
+	VPSLLD      $0x17, Y1, Y9
+	VPSRLD      $0x09, Y1, Y1
+	VPOR        Y9, Y1, Y1
+	VPADDD      Y2, Y1, Y1
+	VPADDD      1248(SI), Y5, Y5
+	VPADDD      672(AX), Y5, Y5
+	VPXOR       Y4, Y7, Y9
+	VPXOR       Y6, Y9, Y9
+	VPADDD      Y9, Y5, Y5
+	VPSLLD      $0x17, Y5, Y9
+	VPSRLD      $0x09, Y5, Y5
+	VPOR        Y9, Y5, Y5
+	VPADDD      Y6, Y5, Y5
+	VPADDD      1280(SI), Y0, Y0
+	VPADDD      832(AX), Y0, Y0
+	VPXOR       Y3, Y2, Y9
+	VPXOR       Y1, Y9, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x04, Y0, Y9
+	VPSRLD      $0x1c, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      1280(SI), Y4, Y4
+	VPADDD      864(AX), Y4, Y4
+	VPXOR       Y7, Y6, Y9
+	VPXOR       Y5, Y9, Y9
+	VPADDD      Y9, Y4, Y4
+	VPSLLD      $0x04, Y4, Y9
+	VPSRLD      $0x1c, Y4, Y4
+	VPOR        Y9, Y4, Y4
+	VPADDD      Y5, Y4, Y4
+	VPADDD      1312(SI), Y3, Y3
+	VPADDD      (AX), Y3, Y3
+	VPXOR       Y2, Y1, Y9
+	VPXOR       Y0, Y9, Y9
+	VPADDD      Y9, Y3, Y3
+	VPSLLD      $0x0b, Y3, Y9
+	VPSRLD      $0x15, Y3, Y3
+	VPOR        Y9, Y3, Y3
+	VPADDD      Y0, Y3, Y3
+	VPADDD      1312(SI), Y7, Y7
+	VPADDD      32(AX), Y7, Y7
+	VPXOR       Y6, Y5, Y9
+	VPXOR       Y4, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPSLLD      $0x0b, Y7, Y9
+	VPSRLD      $0x15, Y7, Y7
+	VPOR        Y9, Y7, Y7
+	VPADDD      Y4, Y7, Y7
+	VPADDD      1344(SI), Y2, Y2
+	VPADDD      192(AX), Y2, Y2
+	VPXOR       Y1, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPADDD      Y9, Y2, Y2
+	VPSLLD      $0x10, Y2, Y9
+	VPSRLD      $0x10, Y2, Y2
+	VPOR        Y9, Y2, Y2
+	VPADDD      Y3, Y2, Y2
+	VPADDD      1344(SI), Y6, Y6
+	VPADDD      224(AX), Y6, Y6
+	VPXOR       Y5, Y4, Y9
+	VPXOR       Y7, Y9, Y9
+	VPADDD      Y9, Y6, Y6
+	VPSLLD      $0x10, Y6, Y9
+	VPSRLD      $0x10, Y6, Y6
+	VPOR        Y9, Y6, Y6
+	VPADDD      Y7, Y6, Y6
+	VPADDD      1376(SI), Y1, Y1
+	VPADDD      384(AX), Y1, Y1
+	VPXOR       Y0, Y3, Y9
+	VPXOR       Y2, Y9, Y9
+	VPADDD      Y9, Y1, Y1
+	VPSLLD      $0x17, Y1, Y9
+	VPSRLD      $0x09, Y1, Y1
+	VPOR        Y9, Y1, Y1
+	VPADDD      Y2, Y1, Y1
+	VPADDD      1376(SI), Y5, Y5
+	VPADDD      416(AX), Y5, Y5
+	VPXOR       Y4, Y7, Y9
+	VPXOR       Y6, Y9, Y9
+	VPADDD      Y9, Y5, Y5
+	VPSLLD      $0x17, Y5, Y9
+	VPSRLD      $0x09, Y5, Y5
+	VPOR        Y9, Y5, Y5
+	VPADDD      Y6, Y5, Y5
+	VPADDD      1408(SI), Y0, Y0
+	VPADDD      576(AX), Y0, Y0
+	VPXOR       Y3, Y2, Y9
+	VPXOR       Y1, Y9, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x04, Y0, Y9
+	VPSRLD      $0x1c, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      1408(SI), Y4, Y4
+	VPADDD      608(AX), Y4, Y4
+	VPXOR       Y7, Y6, Y9
+	VPXOR       Y5, Y9, Y9
+	VPADDD      Y9, Y4, Y4
+	VPSLLD      $0x04, Y4, Y9
+	VPSRLD      $0x1c, Y4, Y4
+	VPOR        Y9, Y4, Y4
+	VPADDD      Y5, Y4, Y4
+	VPADDD      1440(SI), Y3, Y3
+	VPADDD      768(AX), Y3, Y3
+	VPXOR       Y2, Y1, Y9
+	VPXOR       Y0, Y9, Y9
+	VPADDD      Y9, Y3, Y3
+	VPSLLD      $0x0b, Y3, Y9
+	VPSRLD      $0x15, Y3, Y3
+	VPOR        Y9, Y3, Y3
+	VPADDD      Y0, Y3, Y3
+	VPADDD      1440(SI), Y7, Y7
+	VPADDD      800(AX), Y7, Y7
+	VPXOR       Y6, Y5, Y9
+	VPXOR       Y4, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPSLLD      $0x0b, Y7, Y9
+	VPSRLD      $0x15, Y7, Y7
+	VPOR        Y9, Y7, Y7
+	VPADDD      Y4, Y7, Y7
+	VPADDD      1472(SI), Y2, Y2
+	VPADDD      960(AX), Y2, Y2
+	VPXOR       Y1, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPADDD      Y9, Y2, Y2
+	VPSLLD      $0x10, Y2, Y9
+	VPSRLD      $0x10, Y2, Y2
+	VPOR        Y9, Y2, Y2
+	VPADDD      Y3, Y2, Y2
+	VPADDD      1472(SI), Y6, Y6
+	VPADDD      992(AX), Y6, Y6
+	VPXOR       Y5, Y4, Y9
+	VPXOR       Y7, Y9, Y9
+	VPADDD      Y9, Y6, Y6
+	VPSLLD      $0x10, Y6, Y9
+	VPSRLD      $0x10, Y6, Y6
+	VPOR        Y9, Y6, Y6
+	VPADDD      Y7, Y6, Y6
+	VPADDD      1504(SI), Y1, Y1
+	VPADDD      128(AX), Y1, Y1
+	VPXOR       Y0, Y3, Y9
+	VPXOR       Y2, Y9, Y9
+	VPADDD      Y9, Y1, Y1
+	VPSLLD      $0x17, Y1, Y9
+	VPSRLD      $0x09, Y1, Y1
+	VPOR        Y9, Y1, Y1
+	VPADDD      Y2, Y1, Y1
+	VPADDD      1504(SI), Y5, Y5
+	VPADDD      160(AX), Y5, Y5
+	VPXOR       Y4, Y7, Y9
+	VPXOR       Y6, Y9, Y9
+	VPADDD      Y9, Y5, Y5
+	VPSLLD      $0x17, Y5, Y9
+	VPSRLD      $0x09, Y5, Y5
+	VPOR        Y9, Y5, Y5
+	VPADDD      Y6, Y5, Y5
+	VPADDD      1536(SI), Y0, Y0
+	VPADDD      (AX), Y0, Y0
+	VPXOR       Y8, Y3, Y9
+	VPOR        Y1, Y9, Y9
+	VPXOR       Y2, Y9, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x06, Y0, Y9
+	VPSRLD      $0x1a, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      1536(SI), Y4, Y4
+	VPADDD      32(AX), Y4, Y4
+	VPXOR       Y8, Y7, Y9
+	VPOR        Y5, Y9, Y9
+	VPXOR       Y6, Y9, Y9
+	VPADDD      Y9, Y4, Y4
+	VPSLLD      $0x06, Y4, Y9
+	VPSRLD      $0x1a, Y4, Y4
+	VPOR        Y9, Y4, Y4
+	VPADDD      Y5, Y4, Y4
+	VPADDD      1568(SI), Y3, Y3
+	VPADDD      448(AX), Y3, Y3
+	VPXOR       Y8, Y2, Y9
+	VPOR        Y0, Y9, Y9
+	VPXOR       Y1, Y9, Y9
+	VPADDD      Y9, Y3, Y3
+	VPSLLD      $0x0a, Y3, Y9
+	VPSRLD      $0x16, Y3, Y3
+	VPOR        Y9, Y3, Y3
+	VPADDD      Y0, Y3, Y3
+	VPADDD      1568(SI), Y7, Y7
+	VPADDD      480(AX), Y7, Y7
+	VPXOR       Y8, Y6, Y9
+	VPOR        Y4, Y9, Y9
+	VPXOR       Y5, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPSLLD      $0x0a, Y7, Y9
+	VPSRLD      $0x16, Y7, Y7
+	VPOR        Y9, Y7, Y7
+	VPADDD      Y4, Y7, Y7
+	VPADDD      1600(SI), Y2, Y2
+	VPADDD      896(AX), Y2, Y2
+	VPXOR       Y8, Y1, Y9
+	VPOR        Y3, Y9, Y9
+	VPXOR       Y0, Y9, Y9
+	VPADDD      Y9, Y2, Y2
+	VPSLLD      $0x0f, Y2, Y9
+	VPSRLD      $0x11, Y2, Y2
+	VPOR        Y9, Y2, Y2
+	VPADDD      Y3, Y2, Y2
+	VPADDD      1600(SI), Y6, Y6
+	VPADDD      928(AX), Y6, Y6
+	VPXOR       Y8, Y5, Y9
+	VPOR        Y7, Y9, Y9
+	VPXOR       Y4, Y9, Y9
+	VPADDD      Y9, Y6, Y6
+	VPSLLD      $0x0f, Y6, Y9
+	VPSRLD      $0x11, Y6, Y6
+	VPOR        Y9, Y6, Y6
+	VPADDD      Y7, Y6, Y6
+	VPADDD      1632(SI), Y1, Y1
+	VPADDD      320(AX), Y1, Y1
+	VPXOR       Y8, Y0, Y9
 	VPOR        Y2, Y9, Y9
 	VPXOR       Y3, Y9, Y9
 	VPADDD      Y9, Y1, Y1
-	VPSLLD      $0x06, Y1, Y9
-	VPSRLD      $0x1a, Y1, Y1
+	VPSLLD      $0x15, Y1, Y9
+	VPSRLD      $0x0b, Y1, Y1
 	VPOR        Y9, Y1, Y1
 	VPADDD      Y2, Y1, Y1
-	VPADDD      1920(SI), Y5, Y5
-	VPADDD      288(AX), Y5, Y5
-	VPXOR       Y0, Y8, Y9
+	VPADDD      1632(SI), Y5, Y5
+	VPADDD      352(AX), Y5, Y5
+	VPXOR       Y8, Y4, Y9
 	VPOR        Y6, Y9, Y9
 	VPXOR       Y7, Y9, Y9
 	VPADDD      Y9, Y5, Y5
-	VPSLLD      $0x06, Y5, Y9
-	VPSRLD      $0x1a, Y5, Y5
+	VPSLLD      $0x15, Y5, Y9
+	VPSRLD      $0x0b, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	VPADDD      1952(SI), Y4, Y4
-	VPADDD      704(AX), Y4, Y4
-	VPXOR       Y0, Y3, Y9
+	VPADDD      1664(SI), Y0, Y0
+	VPADDD      768(AX), Y0, Y0
+	VPXOR       Y8, Y3, Y9
 	VPOR        Y1, Y9, Y9
 	VPXOR       Y2, Y9, Y9
-	VPADDD      Y9, Y4, Y4
-	VPSLLD      $0x0a, Y4, Y9
-	VPSRLD      $0x16, Y4, Y4
-	VPOR        Y9, Y4, Y4
-	VPADDD      Y1, Y4, Y4
-	VPADDD      1952(SI), Y8, Y8
-	VPADDD      736(AX), Y8, Y8
-	VPXOR       Y0, Y7, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x06, Y0, Y9
+	VPSRLD      $0x1a, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      1664(SI), Y4, Y4
+	VPADDD      800(AX), Y4, Y4
+	VPXOR       Y8, Y7, Y9
 	VPOR        Y5, Y9, Y9
 	VPXOR       Y6, Y9, Y9
-	VPADDD      Y9, Y8, Y8
-	VPSLLD      $0x0a, Y8, Y9
-	VPSRLD      $0x16, Y8, Y8
-	VPOR        Y9, Y8, Y8
-	VPADDD      Y5, Y8, Y8
-	VPADDD      1984(SI), Y3, Y3
-	VPADDD      128(AX), Y3, Y3
-	VPXOR       Y0, Y2, Y9
-	VPOR        Y4, Y9, Y9
+	VPADDD      Y9, Y4, Y4
+	VPSLLD      $0x06, Y4, Y9
+	VPSRLD      $0x1a, Y4, Y4
+	VPOR        Y9, Y4, Y4
+	VPADDD      Y5, Y4, Y4
+	VPADDD      1696(SI), Y3, Y3
+	VPADDD      192(AX), Y3, Y3
+	VPXOR       Y8, Y2, Y9
+	VPOR        Y0, Y9, Y9
 	VPXOR       Y1, Y9, Y9
 	VPADDD      Y9, Y3, Y3
-	VPSLLD      $0x0f, Y3, Y9
-	VPSRLD      $0x11, Y3, Y3
+	VPSLLD      $0x0a, Y3, Y9
+	VPSRLD      $0x16, Y3, Y3
 	VPOR        Y9, Y3, Y3
-	VPADDD      Y4, Y3, Y3
-	VPADDD      1984(SI), Y7, Y7
-	VPADDD      160(AX), Y7, Y7
-	VPXOR       Y0, Y6, Y9
-	VPOR        Y8, Y9, Y9
+	VPADDD      Y0, Y3, Y3
+	VPADDD      1696(SI), Y7, Y7
+	VPADDD      224(AX), Y7, Y7
+	VPXOR       Y8, Y6, Y9
+	VPOR        Y4, Y9, Y9
 	VPXOR       Y5, Y9, Y9
 	VPADDD      Y9, Y7, Y7
-	VPSLLD      $0x0f, Y7, Y9
-	VPSRLD      $0x11, Y7, Y7
+	VPSLLD      $0x0a, Y7, Y9
+	VPSRLD      $0x16, Y7, Y7
 	VPOR        Y9, Y7, Y7
-	VPADDD      Y8, Y7, Y7
-	VPADDD      2016(SI), Y2, Y2
-	VPADDD      576(AX), Y2, Y2
-	VPXOR       Y0, Y1, Y9
+	VPADDD      Y4, Y7, Y7
+	VPADDD      1728(SI), Y2, Y2
+	VPADDD      640(AX), Y2, Y2
+	VPXOR       Y8, Y1, Y9
 	VPOR        Y3, Y9, Y9
-	VPXOR       Y4, Y9, Y9
+	VPXOR       Y0, Y9, Y9
 	VPADDD      Y9, Y2, Y2
-	VPSLLD      $0x15, Y2, Y9
-	VPSRLD      $0x0b, Y2, Y2
+	VPSLLD      $0x0f, Y2, Y9
+	VPSRLD      $0x11, Y2, Y2
 	VPOR        Y9, Y2, Y2
 	VPADDD      Y3, Y2, Y2
-	VPADDD      2016(SI), Y6, Y6
-	VPADDD      608(AX), Y6, Y6
-	VPXOR       Y0, Y5, Y0
-	VPOR        Y7, Y0, Y0
-	VPXOR       Y8, Y0, Y0
-	VPADDD      Y0, Y6, Y6
-	VPSLLD      $0x15, Y6, Y0
-	VPSRLD      $0x0b, Y6, Y6
-	VPOR        Y0, Y6, Y6
+	VPADDD      1728(SI), Y6, Y6
+	VPADDD      672(AX), Y6, Y6
+	VPXOR       Y8, Y5, Y9
+	VPOR        Y7, Y9, Y9
+	VPXOR       Y4, Y9, Y9
+	VPADDD      Y9, Y6, Y6
+	VPSLLD      $0x0f, Y6, Y9
+	VPSRLD      $0x11, Y6, Y6
+	VPOR        Y9, Y6, Y6
 	VPADDD      Y7, Y6, Y6
-	VPADDD      1024(AX), Y1, Y1
-	VMOVDQU     Y1, 1024(AX)
-	VPADDD      1088(AX), Y2, Y2
-	VMOVDQU     Y2, 1088(AX)
-	VPADDD      1152(AX), Y3, Y3
-	VMOVDQU     Y3, 1152(AX)
-	VPADDD      1216(AX), Y4, Y4
-	VMOVDQU     Y4, 1216(AX)
-	VPADDD      1056(AX), Y5, Y5
-	VMOVDQU     Y5, 1056(AX)
-	VPADDD      1120(AX), Y6, Y6
-	VMOVDQU     Y6, 1120(AX)
-	VPADDD      1184(AX), Y7, Y7
-	VMOVDQU     Y7, 1184(AX)
-	VPADDD      1248(AX), Y8, Y8
-	VMOVDQU     Y8, 1248(AX)
+	VPADDD      1760(SI), Y1, Y1
+	VPADDD      64(AX), Y1, Y1
+	VPXOR       Y8, Y0, Y9
+	VPOR        Y2, Y9, Y9
+	VPXOR       Y3, Y9, Y9
+	VPADDD      Y9, Y1, Y1
+	VPSLLD      $0x15, Y1, Y9
+	VPSRLD      $0x0b, Y1, Y1
+	VPOR        Y9, Y1, Y1
+	VPADDD      Y2, Y1, Y1
+	VPADDD      1760(SI), Y5, Y5
+	VPADDD      96(AX), Y5, Y5
+	VPXOR       Y8, Y4, Y9
+	VPOR        Y6, Y9, Y9
+	VPXOR       Y7, Y9, Y9
+	VPADDD      Y9, Y5, Y5
+	VPSLLD      $0x15, Y5, Y9
+	VPSRLD      $0x0b, Y5, Y5
+	VPOR        Y9, Y5, Y5
+	VPADDD      Y6, Y5, Y5
+	VPADDD      1792(SI), Y0, Y0
+	VPADDD      512(AX), Y0, Y0
+	VPXOR       Y8, Y3, Y9
+	VPOR        Y1, Y9, Y9
+	VPXOR       Y2, Y9, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x06, Y0, Y9
+	VPSRLD      $0x1a, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      1792(SI), Y4, Y4
+	VPADDD      544(AX), Y4, Y4
+	VPXOR       Y8, Y7, Y9
+	VPOR        Y5, Y9, Y9
+	VPXOR       Y6, Y9, Y9
+	VPADDD      Y9, Y4, Y4
+	VPSLLD      $0x06, Y4, Y9
+	VPSRLD      $0x1a, Y4, Y4
+	VPOR        Y9, Y4, Y4
+	VPADDD      Y5, Y4, Y4
+	VPADDD      1824(SI), Y3, Y3
+	VPADDD      960(AX), Y3, Y3
+	VPXOR       Y8, Y2, Y9
+	VPOR        Y0, Y9, Y9
+	VPXOR       Y1, Y9, Y9
+	VPADDD      Y9, Y3, Y3
+	VPSLLD      $0x0a, Y3, Y9
+	VPSRLD      $0x16, Y3, Y3
+	VPOR        Y9, Y3, Y3
+	VPADDD      Y0, Y3, Y3
+	VPADDD      1824(SI), Y7, Y7
+	VPADDD      992(AX), Y7, Y7
+	VPXOR       Y8, Y6, Y9
+	VPOR        Y4, Y9, Y9
+	VPXOR       Y5, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPSLLD      $0x0a, Y7, Y9
+	VPSRLD      $0x16, Y7, Y7
+	VPOR        Y9, Y7, Y7
+	VPADDD      Y4, Y7, Y7
+	VPADDD      1856(SI), Y2, Y2
+	VPADDD      384(AX), Y2, Y2
+	VPXOR       Y8, Y1, Y9
+	VPOR        Y3, Y9, Y9
+	VPXOR       Y0, Y9, Y9
+	VPADDD      Y9, Y2, Y2
+	VPSLLD      $0x0f, Y2, Y9
+	VPSRLD      $0x11, Y2, Y2
+	VPOR        Y9, Y2, Y2
+	VPADDD      Y3, Y2, Y2
+	VPADDD      1856(SI), Y6, Y6
+	VPADDD      416(AX), Y6, Y6
+	VPXOR       Y8, Y5, Y9
+	VPOR        Y7, Y9, Y9
+	VPXOR       Y4, Y9, Y9
+	VPADDD      Y9, Y6, Y6
+	VPSLLD      $0x0f, Y6, Y9
+	VPSRLD      $0x11, Y6, Y6
+	VPOR        Y9, Y6, Y6
+	VPADDD      Y7, Y6, Y6
+	VPADDD      1888(SI), Y1, Y1
+	VPADDD      832(AX), Y1, Y1
+	VPXOR       Y8, Y0, Y9
+	VPOR        Y2, Y9, Y9
+	VPXOR       Y3, Y9, Y9
+	VPADDD      Y9, Y1, Y1
+	VPSLLD      $0x15, Y1, Y9
+	VPSRLD      $0x0b, Y1, Y1
+	VPOR        Y9, Y1, Y1
+	VPADDD      Y2, Y1, Y1
+	VPADDD      1888(SI), Y5, Y5
+	VPADDD      864(AX), Y5, Y5
+	VPXOR       Y8, Y4, Y9
+	VPOR        Y6, Y9, Y9
+	VPXOR       Y7, Y9, Y9
+	VPADDD      Y9, Y5, Y5
+	VPSLLD      $0x15, Y5, Y9
+	VPSRLD      $0x0b, Y5, Y5
+	VPOR        Y9, Y5, Y5
+	VPADDD      Y6, Y5, Y5
+	VPADDD      1920(SI), Y0, Y0
+	VPADDD      256(AX), Y0, Y0
+	VPXOR       Y8, Y3, Y9
+	VPOR        Y1, Y9, Y9
+	VPXOR       Y2, Y9, Y9
+	VPADDD      Y9, Y0, Y0
+	VPSLLD      $0x06, Y0, Y9
+	VPSRLD      $0x1a, Y0, Y0
+	VPOR        Y9, Y0, Y0
+	VPADDD      Y1, Y0, Y0
+	VPADDD      1920(SI), Y4, Y4
+	VPADDD      288(AX), Y4, Y4
+	VPXOR       Y8, Y7, Y9
+	VPOR        Y5, Y9, Y9
+	VPXOR       Y6, Y9, Y9
+	VPADDD      Y9, Y4, Y4
+	VPSLLD      $0x06, Y4, Y9
+	VPSRLD      $0x1a, Y4, Y4
+	VPOR        Y9, Y4, Y4
+	VPADDD      Y5, Y4, Y4
+	VPADDD      1952(SI), Y3, Y3
+	VPADDD      704(AX), Y3, Y3
+	VPXOR       Y8, Y2, Y9
+	VPOR        Y0, Y9, Y9
+	VPXOR       Y1, Y9, Y9
+	VPADDD      Y9, Y3, Y3
+	VPSLLD      $0x0a, Y3, Y9
+	VPSRLD      $0x16, Y3, Y3
+	VPOR        Y9, Y3, Y3
+	VPADDD      Y0, Y3, Y3
+	VPADDD      1952(SI), Y7, Y7
+	VPADDD      736(AX), Y7, Y7
+	VPXOR       Y8, Y6, Y9
+	VPOR        Y4, Y9, Y9
+	VPXOR       Y5, Y9, Y9
+	VPADDD      Y9, Y7, Y7
+	VPSLLD      $0x0a, Y7, Y9
+	VPSRLD      $0x16, Y7, Y7
+	VPOR        Y9, Y7, Y7
+	VPADDD      Y4, Y7, Y7
+	VPADDD      1984(SI), Y2, Y2
+	VPADDD      128(AX), Y2, Y2
+	VPXOR       Y8, Y1, Y9
+	VPOR        Y3, Y9, Y9
+	VPXOR       Y0, Y9, Y9
+	VPADDD      Y9, Y2, Y2
+	VPSLLD      $0x0f, Y2, Y9
+	VPSRLD      $0x11, Y2, Y2
+	VPOR        Y9, Y2, Y2
+	VPADDD      Y3, Y2, Y2
+	VPADDD      1984(SI), Y6, Y6
+	VPADDD      160(AX), Y6, Y6
+	VPXOR       Y8, Y5, Y9
+	VPOR        Y7, Y9, Y9
+	VPXOR       Y4, Y9, Y9
+	VPADDD      Y9, Y6, Y6
+	VPSLLD      $0x0f, Y6, Y9
+	VPSRLD      $0x11, Y6, Y6
+	VPOR        Y9, Y6, Y6
+	VPADDD      Y7, Y6, Y6
+	VPADDD      2016(SI), Y1, Y1
+	VPADDD      576(AX), Y1, Y1
+	VPXOR       Y8, Y0, Y9
+	VPOR        Y2, Y9, Y9
+	VPXOR       Y3, Y9, Y9
+	VPADDD      Y9, Y1, Y1
+	VPSLLD      $0x15, Y1, Y9
+	VPSRLD      $0x0b, Y1, Y1
+	VPOR        Y9, Y1, Y1
+	VPADDD      Y2, Y1, Y1
+	VPADDD      2016(SI), Y5, Y5
+	VPADDD      608(AX), Y5, Y5
+	VPXOR       Y8, Y4, Y8
+	VPOR        Y6, Y8, Y8
+	VPXOR       Y7, Y8, Y8
+	VPADDD      Y8, Y5, Y5
+	VPSLLD      $0x15, Y5, Y8
+	VPSRLD      $0x0b, Y5, Y5
+	VPOR        Y8, Y5, Y5
+	VPADDD      Y6, Y5, Y5
+	VPADDD      1024(AX), Y0, Y0
+	VMOVDQU     Y0, 1024(AX)
+	VPADDD      1088(AX), Y1, Y1
+	VMOVDQU     Y1, 1088(AX)
+	VPADDD      1152(AX), Y2, Y2
+	VMOVDQU     Y2, 1152(AX)
+	VPADDD      1216(AX), Y3, Y3
+	VMOVDQU     Y3, 1216(AX)
+	VPADDD      1056(AX), Y4, Y4
+	VMOVDQU     Y4, 1056(AX)
+	VPADDD      1120(AX), Y5, Y5
+	VMOVDQU     Y5, 1120(AX)
+	VPADDD      1184(AX), Y6, Y6
+	VMOVDQU     Y6, 1184(AX)
+	VPADDD      1248(AX), Y7, Y7
+	VMOVDQU     Y7, 1248(AX)
 	ADDQ        $0x40, DI
 	DECQ        BX
 	JNZ         avx2_loop
@@ -10278,6 +10278,3205 @@ blockAVX512ZMMx32_warm_skip:
 	VZEROUPPER
 	RET
 
+// func sumAVX2x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+// Requires: AVX, AVX2, CMOV, SSE2
+TEXT ·sumAVX2x16(SB), $5464-72
+	LEAQ (SP), AX
+	ADDQ $0x38, AX
+	ANDQ $-64, AX
+	MOVQ msgs_base+0(FP), CX
+	MOVQ idx_base+24(FP), DX
+	MOVQ idx_len+32(FP), BX
+	XORQ SI, SI
+
+sumAVX2x16_gather:
+	MOVLQSX      (DX)(SI*4), DI
+	LEAQ         (DI)(DI*2), DI
+	MOVQ         (CX)(DI*8), R8
+	TESTQ        R8, R8
+	CMOVQEQ      CX, R8
+	MOVQ         R8, 1368(SP)(SI*8)
+	MOVQ         8(CX)(DI*8), DI
+	SHLQ         $0x03, DI
+	MOVQ         DI, 3416(SP)(SI*8)
+	INCQ         SI
+	CMPQ         SI, BX
+	JB           sumAVX2x16_gather
+	LEAQ         1368(SP), CX
+	LEAQ         3416(SP), DX
+	XORQ         BX, BX
+	MOVQ         nblocks+64(FP), SI
+	LEAQ         -1(SI), DI
+	SHLQ         $0x06, DI
+	MOVQ         idx_len+32(FP), R8
+	SHRQ         $0x04, R8
+	IMULQ        SI, R8
+	VPBROADCASTD md5init<>+0(SB), Y0
+	VMOVDQU      Y0, 1024(AX)
+	VMOVDQU      Y0, 1056(AX)
+	VPBROADCASTD md5init<>+4(SB), Y0
+	VMOVDQU      Y0, 1088(AX)
+	VMOVDQU      Y0, 1120(AX)
+	VPBROADCASTD md5init<>+8(SB), Y0
+	VMOVDQU      Y0, 1152(AX)
+	VMOVDQU      Y0, 1184(AX)
+	VPBROADCASTD md5init<>+12(SB), Y0
+	VMOVDQU      Y0, 1216(AX)
+	VMOVDQU      Y0, 1248(AX)
+
+sumAVX2x16_loop:
+	MOVQ         (CX), SI
+	MOVQ         (DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X0
+	VPBROADCASTB X0, Y1
+	SHRQ         $0x0c, R11
+	JNZ          md5_row0_slow
+	VPCMPGTB     padavx2<>+32(SB), Y1, Y0
+	VPMASKMOVD   (SI)(BX*1), Y0, Y0
+	JMP          md5_row0_loaded
+
+md5_row0_slow:
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row0_copy:
+	CMPQ    R10, R9
+	JGE     md5_row0_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row0_copy
+
+md5_row0_copied:
+	VMOVDQU 1280(AX), Y0
+
+md5_row0_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y1, Y2
+	VPAND        Y2, Y0, Y0
+	VPCMPEQB     padavx2<>+0(SB), Y1, Y2
+	VPAND        padavx2<>+64(SB), Y2, Y2
+	VPOR         Y2, Y0, Y0
+	MOVQ         8(CX), SI
+	MOVQ         8(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          md5_row1_slow
+	VPCMPGTB     padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   (SI)(BX*1), Y1, Y1
+	JMP          md5_row1_loaded
+
+md5_row1_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row1_copy:
+	CMPQ    R10, R9
+	JGE     md5_row1_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row1_copy
+
+md5_row1_copied:
+	VMOVDQU 1280(AX), Y1
+
+md5_row1_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     padavx2<>+0(SB), Y2, Y3
+	VPAND        padavx2<>+64(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	MOVQ         16(CX), SI
+	MOVQ         16(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X2
+	VPBROADCASTB X2, Y3
+	SHRQ         $0x0c, R11
+	JNZ          md5_row2_slow
+	VPCMPGTB     padavx2<>+32(SB), Y3, Y2
+	VPMASKMOVD   (SI)(BX*1), Y2, Y2
+	JMP          md5_row2_loaded
+
+md5_row2_slow:
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU Y2, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row2_copy:
+	CMPQ    R10, R9
+	JGE     md5_row2_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row2_copy
+
+md5_row2_copied:
+	VMOVDQU 1280(AX), Y2
+
+md5_row2_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y3, Y4
+	VPAND        Y4, Y2, Y2
+	VPCMPEQB     padavx2<>+0(SB), Y3, Y4
+	VPAND        padavx2<>+64(SB), Y4, Y4
+	VPOR         Y4, Y2, Y2
+	MOVQ         24(CX), SI
+	MOVQ         24(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X3
+	VPBROADCASTB X3, Y4
+	SHRQ         $0x0c, R11
+	JNZ          md5_row3_slow
+	VPCMPGTB     padavx2<>+32(SB), Y4, Y3
+	VPMASKMOVD   (SI)(BX*1), Y3, Y3
+	JMP          md5_row3_loaded
+
+md5_row3_slow:
+	VPXOR   Y3, Y3, Y3
+	VMOVDQU Y3, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row3_copy:
+	CMPQ    R10, R9
+	JGE     md5_row3_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row3_copy
+
+md5_row3_copied:
+	VMOVDQU 1280(AX), Y3
+
+md5_row3_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y4, Y5
+	VPAND        Y5, Y3, Y3
+	VPCMPEQB     padavx2<>+0(SB), Y4, Y5
+	VPAND        padavx2<>+64(SB), Y5, Y5
+	VPOR         Y5, Y3, Y3
+	MOVQ         32(CX), SI
+	MOVQ         32(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X4
+	VPBROADCASTB X4, Y5
+	SHRQ         $0x0c, R11
+	JNZ          md5_row4_slow
+	VPCMPGTB     padavx2<>+32(SB), Y5, Y4
+	VPMASKMOVD   (SI)(BX*1), Y4, Y4
+	JMP          md5_row4_loaded
+
+md5_row4_slow:
+	VPXOR   Y4, Y4, Y4
+	VMOVDQU Y4, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row4_copy:
+	CMPQ    R10, R9
+	JGE     md5_row4_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row4_copy
+
+md5_row4_copied:
+	VMOVDQU 1280(AX), Y4
+
+md5_row4_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y5, Y6
+	VPAND        Y6, Y4, Y4
+	VPCMPEQB     padavx2<>+0(SB), Y5, Y6
+	VPAND        padavx2<>+64(SB), Y6, Y6
+	VPOR         Y6, Y4, Y4
+	MOVQ         40(CX), SI
+	MOVQ         40(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X5
+	VPBROADCASTB X5, Y6
+	SHRQ         $0x0c, R11
+	JNZ          md5_row5_slow
+	VPCMPGTB     padavx2<>+32(SB), Y6, Y5
+	VPMASKMOVD   (SI)(BX*1), Y5, Y5
+	JMP          md5_row5_loaded
+
+md5_row5_slow:
+	VPXOR   Y5, Y5, Y5
+	VMOVDQU Y5, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row5_copy:
+	CMPQ    R10, R9
+	JGE     md5_row5_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row5_copy
+
+md5_row5_copied:
+	VMOVDQU 1280(AX), Y5
+
+md5_row5_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y6, Y7
+	VPAND        Y7, Y5, Y5
+	VPCMPEQB     padavx2<>+0(SB), Y6, Y7
+	VPAND        padavx2<>+64(SB), Y7, Y7
+	VPOR         Y7, Y5, Y5
+	MOVQ         48(CX), SI
+	MOVQ         48(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X6
+	VPBROADCASTB X6, Y7
+	SHRQ         $0x0c, R11
+	JNZ          md5_row6_slow
+	VPCMPGTB     padavx2<>+32(SB), Y7, Y6
+	VPMASKMOVD   (SI)(BX*1), Y6, Y6
+	JMP          md5_row6_loaded
+
+md5_row6_slow:
+	VPXOR   Y6, Y6, Y6
+	VMOVDQU Y6, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row6_copy:
+	CMPQ    R10, R9
+	JGE     md5_row6_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row6_copy
+
+md5_row6_copied:
+	VMOVDQU 1280(AX), Y6
+
+md5_row6_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y7, Y8
+	VPAND        Y8, Y6, Y6
+	VPCMPEQB     padavx2<>+0(SB), Y7, Y8
+	VPAND        padavx2<>+64(SB), Y8, Y8
+	VPOR         Y8, Y6, Y6
+	MOVQ         56(CX), SI
+	MOVQ         56(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X7
+	VPBROADCASTB X7, Y8
+	SHRQ         $0x0c, R11
+	JNZ          md5_row7_slow
+	VPCMPGTB     padavx2<>+32(SB), Y8, Y7
+	VPMASKMOVD   (SI)(BX*1), Y7, Y7
+	JMP          md5_row7_loaded
+
+md5_row7_slow:
+	VPXOR   Y7, Y7, Y7
+	VMOVDQU Y7, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row7_copy:
+	CMPQ    R10, R9
+	JGE     md5_row7_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row7_copy
+
+md5_row7_copied:
+	VMOVDQU 1280(AX), Y7
+
+md5_row7_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y8, Y9
+	VPAND        Y9, Y7, Y7
+	VPCMPEQB     padavx2<>+0(SB), Y8, Y9
+	VPAND        padavx2<>+64(SB), Y9, Y9
+	VPOR         Y9, Y7, Y7
+	VPUNPCKLDQ   Y1, Y0, Y8
+	VPUNPCKHDQ   Y1, Y0, Y0
+	VPUNPCKLDQ   Y3, Y2, Y1
+	VPUNPCKHDQ   Y3, Y2, Y2
+	VPUNPCKLQDQ  Y1, Y8, Y3
+	VPUNPCKHQDQ  Y1, Y8, Y1
+	VPUNPCKLQDQ  Y2, Y0, Y8
+	VPUNPCKHQDQ  Y2, Y0, Y0
+	VPUNPCKLDQ   Y5, Y4, Y2
+	VPUNPCKHDQ   Y5, Y4, Y4
+	VPUNPCKLDQ   Y7, Y6, Y5
+	VPUNPCKHDQ   Y7, Y6, Y6
+	VPUNPCKLQDQ  Y5, Y2, Y7
+	VPUNPCKHQDQ  Y5, Y2, Y2
+	VPUNPCKLQDQ  Y6, Y4, Y5
+	VPUNPCKHQDQ  Y6, Y4, Y4
+	VPERM2I128   $0x20, Y7, Y3, Y6
+	VMOVDQU      Y6, (AX)
+	VPERM2I128   $0x31, Y7, Y3, Y3
+	VMOVDQU      Y3, 256(AX)
+	VPERM2I128   $0x20, Y2, Y1, Y3
+	VMOVDQU      Y3, 64(AX)
+	VPERM2I128   $0x31, Y2, Y1, Y1
+	VMOVDQU      Y1, 320(AX)
+	VPERM2I128   $0x20, Y5, Y8, Y1
+	VMOVDQU      Y1, 128(AX)
+	VPERM2I128   $0x31, Y5, Y8, Y1
+	VMOVDQU      Y1, 384(AX)
+	VPERM2I128   $0x20, Y4, Y0, Y1
+	VMOVDQU      Y1, 192(AX)
+	VPERM2I128   $0x31, Y4, Y0, Y0
+	VMOVDQU      Y0, 448(AX)
+	MOVQ         (CX), SI
+	MOVQ         (DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X0
+	VPBROADCASTB X0, Y1
+	SHRQ         $0x0c, R11
+	JNZ          md5_row8_slow
+	VPCMPGTB     padavx2<>+32(SB), Y1, Y0
+	VPMASKMOVD   32(SI)(BX*1), Y0, Y0
+	JMP          md5_row8_loaded
+
+md5_row8_slow:
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row8_copy:
+	CMPQ    R10, R9
+	JGE     md5_row8_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row8_copy
+
+md5_row8_copied:
+	VMOVDQU 1280(AX), Y0
+
+md5_row8_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y1, Y2
+	VPAND        Y2, Y0, Y0
+	VPCMPEQB     padavx2<>+0(SB), Y1, Y2
+	VPAND        padavx2<>+64(SB), Y2, Y2
+	VPOR         Y2, Y0, Y0
+	CMPQ         BX, DI
+	JNE          md5_row8_body
+	MOVQ         (DX), SI
+	MOVQ         SI, X1
+	VPBROADCASTQ X1, Y1
+	VPBLENDD     $0xc0, Y1, Y0, Y0
+
+md5_row8_body:
+	MOVQ         8(CX), SI
+	MOVQ         8(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          md5_row9_slow
+	VPCMPGTB     padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   32(SI)(BX*1), Y1, Y1
+	JMP          md5_row9_loaded
+
+md5_row9_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row9_copy:
+	CMPQ    R10, R9
+	JGE     md5_row9_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row9_copy
+
+md5_row9_copied:
+	VMOVDQU 1280(AX), Y1
+
+md5_row9_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     padavx2<>+0(SB), Y2, Y3
+	VPAND        padavx2<>+64(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	CMPQ         BX, DI
+	JNE          md5_row9_body
+	MOVQ         8(DX), SI
+	MOVQ         SI, X2
+	VPBROADCASTQ X2, Y2
+	VPBLENDD     $0xc0, Y2, Y1, Y1
+
+md5_row9_body:
+	MOVQ         16(CX), SI
+	MOVQ         16(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X2
+	VPBROADCASTB X2, Y3
+	SHRQ         $0x0c, R11
+	JNZ          md5_row10_slow
+	VPCMPGTB     padavx2<>+32(SB), Y3, Y2
+	VPMASKMOVD   32(SI)(BX*1), Y2, Y2
+	JMP          md5_row10_loaded
+
+md5_row10_slow:
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU Y2, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row10_copy:
+	CMPQ    R10, R9
+	JGE     md5_row10_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row10_copy
+
+md5_row10_copied:
+	VMOVDQU 1280(AX), Y2
+
+md5_row10_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y3, Y4
+	VPAND        Y4, Y2, Y2
+	VPCMPEQB     padavx2<>+0(SB), Y3, Y4
+	VPAND        padavx2<>+64(SB), Y4, Y4
+	VPOR         Y4, Y2, Y2
+	CMPQ         BX, DI
+	JNE          md5_row10_body
+	MOVQ         16(DX), SI
+	MOVQ         SI, X3
+	VPBROADCASTQ X3, Y3
+	VPBLENDD     $0xc0, Y3, Y2, Y2
+
+md5_row10_body:
+	MOVQ         24(CX), SI
+	MOVQ         24(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X3
+	VPBROADCASTB X3, Y4
+	SHRQ         $0x0c, R11
+	JNZ          md5_row11_slow
+	VPCMPGTB     padavx2<>+32(SB), Y4, Y3
+	VPMASKMOVD   32(SI)(BX*1), Y3, Y3
+	JMP          md5_row11_loaded
+
+md5_row11_slow:
+	VPXOR   Y3, Y3, Y3
+	VMOVDQU Y3, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row11_copy:
+	CMPQ    R10, R9
+	JGE     md5_row11_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row11_copy
+
+md5_row11_copied:
+	VMOVDQU 1280(AX), Y3
+
+md5_row11_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y4, Y5
+	VPAND        Y5, Y3, Y3
+	VPCMPEQB     padavx2<>+0(SB), Y4, Y5
+	VPAND        padavx2<>+64(SB), Y5, Y5
+	VPOR         Y5, Y3, Y3
+	CMPQ         BX, DI
+	JNE          md5_row11_body
+	MOVQ         24(DX), SI
+	MOVQ         SI, X4
+	VPBROADCASTQ X4, Y4
+	VPBLENDD     $0xc0, Y4, Y3, Y3
+
+md5_row11_body:
+	MOVQ         32(CX), SI
+	MOVQ         32(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X4
+	VPBROADCASTB X4, Y5
+	SHRQ         $0x0c, R11
+	JNZ          md5_row12_slow
+	VPCMPGTB     padavx2<>+32(SB), Y5, Y4
+	VPMASKMOVD   32(SI)(BX*1), Y4, Y4
+	JMP          md5_row12_loaded
+
+md5_row12_slow:
+	VPXOR   Y4, Y4, Y4
+	VMOVDQU Y4, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row12_copy:
+	CMPQ    R10, R9
+	JGE     md5_row12_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row12_copy
+
+md5_row12_copied:
+	VMOVDQU 1280(AX), Y4
+
+md5_row12_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y5, Y6
+	VPAND        Y6, Y4, Y4
+	VPCMPEQB     padavx2<>+0(SB), Y5, Y6
+	VPAND        padavx2<>+64(SB), Y6, Y6
+	VPOR         Y6, Y4, Y4
+	CMPQ         BX, DI
+	JNE          md5_row12_body
+	MOVQ         32(DX), SI
+	MOVQ         SI, X5
+	VPBROADCASTQ X5, Y5
+	VPBLENDD     $0xc0, Y5, Y4, Y4
+
+md5_row12_body:
+	MOVQ         40(CX), SI
+	MOVQ         40(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X5
+	VPBROADCASTB X5, Y6
+	SHRQ         $0x0c, R11
+	JNZ          md5_row13_slow
+	VPCMPGTB     padavx2<>+32(SB), Y6, Y5
+	VPMASKMOVD   32(SI)(BX*1), Y5, Y5
+	JMP          md5_row13_loaded
+
+md5_row13_slow:
+	VPXOR   Y5, Y5, Y5
+	VMOVDQU Y5, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row13_copy:
+	CMPQ    R10, R9
+	JGE     md5_row13_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row13_copy
+
+md5_row13_copied:
+	VMOVDQU 1280(AX), Y5
+
+md5_row13_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y6, Y7
+	VPAND        Y7, Y5, Y5
+	VPCMPEQB     padavx2<>+0(SB), Y6, Y7
+	VPAND        padavx2<>+64(SB), Y7, Y7
+	VPOR         Y7, Y5, Y5
+	CMPQ         BX, DI
+	JNE          md5_row13_body
+	MOVQ         40(DX), SI
+	MOVQ         SI, X6
+	VPBROADCASTQ X6, Y6
+	VPBLENDD     $0xc0, Y6, Y5, Y5
+
+md5_row13_body:
+	MOVQ         48(CX), SI
+	MOVQ         48(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X6
+	VPBROADCASTB X6, Y7
+	SHRQ         $0x0c, R11
+	JNZ          md5_row14_slow
+	VPCMPGTB     padavx2<>+32(SB), Y7, Y6
+	VPMASKMOVD   32(SI)(BX*1), Y6, Y6
+	JMP          md5_row14_loaded
+
+md5_row14_slow:
+	VPXOR   Y6, Y6, Y6
+	VMOVDQU Y6, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row14_copy:
+	CMPQ    R10, R9
+	JGE     md5_row14_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row14_copy
+
+md5_row14_copied:
+	VMOVDQU 1280(AX), Y6
+
+md5_row14_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y7, Y8
+	VPAND        Y8, Y6, Y6
+	VPCMPEQB     padavx2<>+0(SB), Y7, Y8
+	VPAND        padavx2<>+64(SB), Y8, Y8
+	VPOR         Y8, Y6, Y6
+	CMPQ         BX, DI
+	JNE          md5_row14_body
+	MOVQ         48(DX), SI
+	MOVQ         SI, X7
+	VPBROADCASTQ X7, Y7
+	VPBLENDD     $0xc0, Y7, Y6, Y6
+
+md5_row14_body:
+	MOVQ         56(CX), SI
+	MOVQ         56(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X7
+	VPBROADCASTB X7, Y8
+	SHRQ         $0x0c, R11
+	JNZ          md5_row15_slow
+	VPCMPGTB     padavx2<>+32(SB), Y8, Y7
+	VPMASKMOVD   32(SI)(BX*1), Y7, Y7
+	JMP          md5_row15_loaded
+
+md5_row15_slow:
+	VPXOR   Y7, Y7, Y7
+	VMOVDQU Y7, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row15_copy:
+	CMPQ    R10, R9
+	JGE     md5_row15_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row15_copy
+
+md5_row15_copied:
+	VMOVDQU 1280(AX), Y7
+
+md5_row15_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y8, Y9
+	VPAND        Y9, Y7, Y7
+	VPCMPEQB     padavx2<>+0(SB), Y8, Y9
+	VPAND        padavx2<>+64(SB), Y9, Y9
+	VPOR         Y9, Y7, Y7
+	CMPQ         BX, DI
+	JNE          md5_row15_body
+	MOVQ         56(DX), SI
+	MOVQ         SI, X8
+	VPBROADCASTQ X8, Y8
+	VPBLENDD     $0xc0, Y8, Y7, Y7
+
+md5_row15_body:
+	VPUNPCKLDQ   Y1, Y0, Y8
+	VPUNPCKHDQ   Y1, Y0, Y0
+	VPUNPCKLDQ   Y3, Y2, Y1
+	VPUNPCKHDQ   Y3, Y2, Y2
+	VPUNPCKLQDQ  Y1, Y8, Y3
+	VPUNPCKHQDQ  Y1, Y8, Y1
+	VPUNPCKLQDQ  Y2, Y0, Y8
+	VPUNPCKHQDQ  Y2, Y0, Y0
+	VPUNPCKLDQ   Y5, Y4, Y2
+	VPUNPCKHDQ   Y5, Y4, Y4
+	VPUNPCKLDQ   Y7, Y6, Y5
+	VPUNPCKHDQ   Y7, Y6, Y6
+	VPUNPCKLQDQ  Y5, Y2, Y7
+	VPUNPCKHQDQ  Y5, Y2, Y2
+	VPUNPCKLQDQ  Y6, Y4, Y5
+	VPUNPCKHQDQ  Y6, Y4, Y4
+	VPERM2I128   $0x20, Y7, Y3, Y6
+	VMOVDQU      Y6, 512(AX)
+	VPERM2I128   $0x31, Y7, Y3, Y3
+	VMOVDQU      Y3, 768(AX)
+	VPERM2I128   $0x20, Y2, Y1, Y3
+	VMOVDQU      Y3, 576(AX)
+	VPERM2I128   $0x31, Y2, Y1, Y1
+	VMOVDQU      Y1, 832(AX)
+	VPERM2I128   $0x20, Y5, Y8, Y1
+	VMOVDQU      Y1, 640(AX)
+	VPERM2I128   $0x31, Y5, Y8, Y1
+	VMOVDQU      Y1, 896(AX)
+	VPERM2I128   $0x20, Y4, Y0, Y1
+	VMOVDQU      Y1, 704(AX)
+	VPERM2I128   $0x31, Y4, Y0, Y0
+	VMOVDQU      Y0, 960(AX)
+	MOVQ         64(CX), SI
+	MOVQ         64(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X0
+	VPBROADCASTB X0, Y1
+	SHRQ         $0x0c, R11
+	JNZ          md5_row16_slow
+	VPCMPGTB     padavx2<>+32(SB), Y1, Y0
+	VPMASKMOVD   (SI)(BX*1), Y0, Y0
+	JMP          md5_row16_loaded
+
+md5_row16_slow:
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row16_copy:
+	CMPQ    R10, R9
+	JGE     md5_row16_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row16_copy
+
+md5_row16_copied:
+	VMOVDQU 1280(AX), Y0
+
+md5_row16_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y1, Y2
+	VPAND        Y2, Y0, Y0
+	VPCMPEQB     padavx2<>+0(SB), Y1, Y2
+	VPAND        padavx2<>+64(SB), Y2, Y2
+	VPOR         Y2, Y0, Y0
+	MOVQ         72(CX), SI
+	MOVQ         72(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          md5_row17_slow
+	VPCMPGTB     padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   (SI)(BX*1), Y1, Y1
+	JMP          md5_row17_loaded
+
+md5_row17_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row17_copy:
+	CMPQ    R10, R9
+	JGE     md5_row17_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row17_copy
+
+md5_row17_copied:
+	VMOVDQU 1280(AX), Y1
+
+md5_row17_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     padavx2<>+0(SB), Y2, Y3
+	VPAND        padavx2<>+64(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	MOVQ         80(CX), SI
+	MOVQ         80(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X2
+	VPBROADCASTB X2, Y3
+	SHRQ         $0x0c, R11
+	JNZ          md5_row18_slow
+	VPCMPGTB     padavx2<>+32(SB), Y3, Y2
+	VPMASKMOVD   (SI)(BX*1), Y2, Y2
+	JMP          md5_row18_loaded
+
+md5_row18_slow:
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU Y2, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row18_copy:
+	CMPQ    R10, R9
+	JGE     md5_row18_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row18_copy
+
+md5_row18_copied:
+	VMOVDQU 1280(AX), Y2
+
+md5_row18_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y3, Y4
+	VPAND        Y4, Y2, Y2
+	VPCMPEQB     padavx2<>+0(SB), Y3, Y4
+	VPAND        padavx2<>+64(SB), Y4, Y4
+	VPOR         Y4, Y2, Y2
+	MOVQ         88(CX), SI
+	MOVQ         88(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X3
+	VPBROADCASTB X3, Y4
+	SHRQ         $0x0c, R11
+	JNZ          md5_row19_slow
+	VPCMPGTB     padavx2<>+32(SB), Y4, Y3
+	VPMASKMOVD   (SI)(BX*1), Y3, Y3
+	JMP          md5_row19_loaded
+
+md5_row19_slow:
+	VPXOR   Y3, Y3, Y3
+	VMOVDQU Y3, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row19_copy:
+	CMPQ    R10, R9
+	JGE     md5_row19_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row19_copy
+
+md5_row19_copied:
+	VMOVDQU 1280(AX), Y3
+
+md5_row19_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y4, Y5
+	VPAND        Y5, Y3, Y3
+	VPCMPEQB     padavx2<>+0(SB), Y4, Y5
+	VPAND        padavx2<>+64(SB), Y5, Y5
+	VPOR         Y5, Y3, Y3
+	MOVQ         96(CX), SI
+	MOVQ         96(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X4
+	VPBROADCASTB X4, Y5
+	SHRQ         $0x0c, R11
+	JNZ          md5_row20_slow
+	VPCMPGTB     padavx2<>+32(SB), Y5, Y4
+	VPMASKMOVD   (SI)(BX*1), Y4, Y4
+	JMP          md5_row20_loaded
+
+md5_row20_slow:
+	VPXOR   Y4, Y4, Y4
+	VMOVDQU Y4, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row20_copy:
+	CMPQ    R10, R9
+	JGE     md5_row20_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row20_copy
+
+md5_row20_copied:
+	VMOVDQU 1280(AX), Y4
+
+md5_row20_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y5, Y6
+	VPAND        Y6, Y4, Y4
+	VPCMPEQB     padavx2<>+0(SB), Y5, Y6
+	VPAND        padavx2<>+64(SB), Y6, Y6
+	VPOR         Y6, Y4, Y4
+	MOVQ         104(CX), SI
+	MOVQ         104(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X5
+	VPBROADCASTB X5, Y6
+	SHRQ         $0x0c, R11
+	JNZ          md5_row21_slow
+	VPCMPGTB     padavx2<>+32(SB), Y6, Y5
+	VPMASKMOVD   (SI)(BX*1), Y5, Y5
+	JMP          md5_row21_loaded
+
+md5_row21_slow:
+	VPXOR   Y5, Y5, Y5
+	VMOVDQU Y5, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row21_copy:
+	CMPQ    R10, R9
+	JGE     md5_row21_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row21_copy
+
+md5_row21_copied:
+	VMOVDQU 1280(AX), Y5
+
+md5_row21_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y6, Y7
+	VPAND        Y7, Y5, Y5
+	VPCMPEQB     padavx2<>+0(SB), Y6, Y7
+	VPAND        padavx2<>+64(SB), Y7, Y7
+	VPOR         Y7, Y5, Y5
+	MOVQ         112(CX), SI
+	MOVQ         112(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X6
+	VPBROADCASTB X6, Y7
+	SHRQ         $0x0c, R11
+	JNZ          md5_row22_slow
+	VPCMPGTB     padavx2<>+32(SB), Y7, Y6
+	VPMASKMOVD   (SI)(BX*1), Y6, Y6
+	JMP          md5_row22_loaded
+
+md5_row22_slow:
+	VPXOR   Y6, Y6, Y6
+	VMOVDQU Y6, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row22_copy:
+	CMPQ    R10, R9
+	JGE     md5_row22_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row22_copy
+
+md5_row22_copied:
+	VMOVDQU 1280(AX), Y6
+
+md5_row22_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y7, Y8
+	VPAND        Y8, Y6, Y6
+	VPCMPEQB     padavx2<>+0(SB), Y7, Y8
+	VPAND        padavx2<>+64(SB), Y8, Y8
+	VPOR         Y8, Y6, Y6
+	MOVQ         120(CX), SI
+	MOVQ         120(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X7
+	VPBROADCASTB X7, Y8
+	SHRQ         $0x0c, R11
+	JNZ          md5_row23_slow
+	VPCMPGTB     padavx2<>+32(SB), Y8, Y7
+	VPMASKMOVD   (SI)(BX*1), Y7, Y7
+	JMP          md5_row23_loaded
+
+md5_row23_slow:
+	VPXOR   Y7, Y7, Y7
+	VMOVDQU Y7, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+md5_row23_copy:
+	CMPQ    R10, R9
+	JGE     md5_row23_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row23_copy
+
+md5_row23_copied:
+	VMOVDQU 1280(AX), Y7
+
+md5_row23_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y8, Y9
+	VPAND        Y9, Y7, Y7
+	VPCMPEQB     padavx2<>+0(SB), Y8, Y9
+	VPAND        padavx2<>+64(SB), Y9, Y9
+	VPOR         Y9, Y7, Y7
+	VPUNPCKLDQ   Y1, Y0, Y8
+	VPUNPCKHDQ   Y1, Y0, Y0
+	VPUNPCKLDQ   Y3, Y2, Y1
+	VPUNPCKHDQ   Y3, Y2, Y2
+	VPUNPCKLQDQ  Y1, Y8, Y3
+	VPUNPCKHQDQ  Y1, Y8, Y1
+	VPUNPCKLQDQ  Y2, Y0, Y8
+	VPUNPCKHQDQ  Y2, Y0, Y0
+	VPUNPCKLDQ   Y5, Y4, Y2
+	VPUNPCKHDQ   Y5, Y4, Y4
+	VPUNPCKLDQ   Y7, Y6, Y5
+	VPUNPCKHDQ   Y7, Y6, Y6
+	VPUNPCKLQDQ  Y5, Y2, Y7
+	VPUNPCKHQDQ  Y5, Y2, Y2
+	VPUNPCKLQDQ  Y6, Y4, Y5
+	VPUNPCKHQDQ  Y6, Y4, Y4
+	VPERM2I128   $0x20, Y7, Y3, Y6
+	VMOVDQU      Y6, 32(AX)
+	VPERM2I128   $0x31, Y7, Y3, Y3
+	VMOVDQU      Y3, 288(AX)
+	VPERM2I128   $0x20, Y2, Y1, Y3
+	VMOVDQU      Y3, 96(AX)
+	VPERM2I128   $0x31, Y2, Y1, Y1
+	VMOVDQU      Y1, 352(AX)
+	VPERM2I128   $0x20, Y5, Y8, Y1
+	VMOVDQU      Y1, 160(AX)
+	VPERM2I128   $0x31, Y5, Y8, Y1
+	VMOVDQU      Y1, 416(AX)
+	VPERM2I128   $0x20, Y4, Y0, Y1
+	VMOVDQU      Y1, 224(AX)
+	VPERM2I128   $0x31, Y4, Y0, Y0
+	VMOVDQU      Y0, 480(AX)
+	MOVQ         64(CX), SI
+	MOVQ         64(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X0
+	VPBROADCASTB X0, Y1
+	SHRQ         $0x0c, R11
+	JNZ          md5_row24_slow
+	VPCMPGTB     padavx2<>+32(SB), Y1, Y0
+	VPMASKMOVD   32(SI)(BX*1), Y0, Y0
+	JMP          md5_row24_loaded
+
+md5_row24_slow:
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row24_copy:
+	CMPQ    R10, R9
+	JGE     md5_row24_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row24_copy
+
+md5_row24_copied:
+	VMOVDQU 1280(AX), Y0
+
+md5_row24_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y1, Y2
+	VPAND        Y2, Y0, Y0
+	VPCMPEQB     padavx2<>+0(SB), Y1, Y2
+	VPAND        padavx2<>+64(SB), Y2, Y2
+	VPOR         Y2, Y0, Y0
+	CMPQ         BX, DI
+	JNE          md5_row24_body
+	MOVQ         64(DX), SI
+	MOVQ         SI, X1
+	VPBROADCASTQ X1, Y1
+	VPBLENDD     $0xc0, Y1, Y0, Y0
+
+md5_row24_body:
+	MOVQ         72(CX), SI
+	MOVQ         72(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          md5_row25_slow
+	VPCMPGTB     padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   32(SI)(BX*1), Y1, Y1
+	JMP          md5_row25_loaded
+
+md5_row25_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row25_copy:
+	CMPQ    R10, R9
+	JGE     md5_row25_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row25_copy
+
+md5_row25_copied:
+	VMOVDQU 1280(AX), Y1
+
+md5_row25_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     padavx2<>+0(SB), Y2, Y3
+	VPAND        padavx2<>+64(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	CMPQ         BX, DI
+	JNE          md5_row25_body
+	MOVQ         72(DX), SI
+	MOVQ         SI, X2
+	VPBROADCASTQ X2, Y2
+	VPBLENDD     $0xc0, Y2, Y1, Y1
+
+md5_row25_body:
+	MOVQ         80(CX), SI
+	MOVQ         80(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X2
+	VPBROADCASTB X2, Y3
+	SHRQ         $0x0c, R11
+	JNZ          md5_row26_slow
+	VPCMPGTB     padavx2<>+32(SB), Y3, Y2
+	VPMASKMOVD   32(SI)(BX*1), Y2, Y2
+	JMP          md5_row26_loaded
+
+md5_row26_slow:
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU Y2, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row26_copy:
+	CMPQ    R10, R9
+	JGE     md5_row26_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row26_copy
+
+md5_row26_copied:
+	VMOVDQU 1280(AX), Y2
+
+md5_row26_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y3, Y4
+	VPAND        Y4, Y2, Y2
+	VPCMPEQB     padavx2<>+0(SB), Y3, Y4
+	VPAND        padavx2<>+64(SB), Y4, Y4
+	VPOR         Y4, Y2, Y2
+	CMPQ         BX, DI
+	JNE          md5_row26_body
+	MOVQ         80(DX), SI
+	MOVQ         SI, X3
+	VPBROADCASTQ X3, Y3
+	VPBLENDD     $0xc0, Y3, Y2, Y2
+
+md5_row26_body:
+	MOVQ         88(CX), SI
+	MOVQ         88(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X3
+	VPBROADCASTB X3, Y4
+	SHRQ         $0x0c, R11
+	JNZ          md5_row27_slow
+	VPCMPGTB     padavx2<>+32(SB), Y4, Y3
+	VPMASKMOVD   32(SI)(BX*1), Y3, Y3
+	JMP          md5_row27_loaded
+
+md5_row27_slow:
+	VPXOR   Y3, Y3, Y3
+	VMOVDQU Y3, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row27_copy:
+	CMPQ    R10, R9
+	JGE     md5_row27_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row27_copy
+
+md5_row27_copied:
+	VMOVDQU 1280(AX), Y3
+
+md5_row27_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y4, Y5
+	VPAND        Y5, Y3, Y3
+	VPCMPEQB     padavx2<>+0(SB), Y4, Y5
+	VPAND        padavx2<>+64(SB), Y5, Y5
+	VPOR         Y5, Y3, Y3
+	CMPQ         BX, DI
+	JNE          md5_row27_body
+	MOVQ         88(DX), SI
+	MOVQ         SI, X4
+	VPBROADCASTQ X4, Y4
+	VPBLENDD     $0xc0, Y4, Y3, Y3
+
+md5_row27_body:
+	MOVQ         96(CX), SI
+	MOVQ         96(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X4
+	VPBROADCASTB X4, Y5
+	SHRQ         $0x0c, R11
+	JNZ          md5_row28_slow
+	VPCMPGTB     padavx2<>+32(SB), Y5, Y4
+	VPMASKMOVD   32(SI)(BX*1), Y4, Y4
+	JMP          md5_row28_loaded
+
+md5_row28_slow:
+	VPXOR   Y4, Y4, Y4
+	VMOVDQU Y4, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row28_copy:
+	CMPQ    R10, R9
+	JGE     md5_row28_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row28_copy
+
+md5_row28_copied:
+	VMOVDQU 1280(AX), Y4
+
+md5_row28_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y5, Y6
+	VPAND        Y6, Y4, Y4
+	VPCMPEQB     padavx2<>+0(SB), Y5, Y6
+	VPAND        padavx2<>+64(SB), Y6, Y6
+	VPOR         Y6, Y4, Y4
+	CMPQ         BX, DI
+	JNE          md5_row28_body
+	MOVQ         96(DX), SI
+	MOVQ         SI, X5
+	VPBROADCASTQ X5, Y5
+	VPBLENDD     $0xc0, Y5, Y4, Y4
+
+md5_row28_body:
+	MOVQ         104(CX), SI
+	MOVQ         104(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X5
+	VPBROADCASTB X5, Y6
+	SHRQ         $0x0c, R11
+	JNZ          md5_row29_slow
+	VPCMPGTB     padavx2<>+32(SB), Y6, Y5
+	VPMASKMOVD   32(SI)(BX*1), Y5, Y5
+	JMP          md5_row29_loaded
+
+md5_row29_slow:
+	VPXOR   Y5, Y5, Y5
+	VMOVDQU Y5, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row29_copy:
+	CMPQ    R10, R9
+	JGE     md5_row29_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row29_copy
+
+md5_row29_copied:
+	VMOVDQU 1280(AX), Y5
+
+md5_row29_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y6, Y7
+	VPAND        Y7, Y5, Y5
+	VPCMPEQB     padavx2<>+0(SB), Y6, Y7
+	VPAND        padavx2<>+64(SB), Y7, Y7
+	VPOR         Y7, Y5, Y5
+	CMPQ         BX, DI
+	JNE          md5_row29_body
+	MOVQ         104(DX), SI
+	MOVQ         SI, X6
+	VPBROADCASTQ X6, Y6
+	VPBLENDD     $0xc0, Y6, Y5, Y5
+
+md5_row29_body:
+	MOVQ         112(CX), SI
+	MOVQ         112(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X6
+	VPBROADCASTB X6, Y7
+	SHRQ         $0x0c, R11
+	JNZ          md5_row30_slow
+	VPCMPGTB     padavx2<>+32(SB), Y7, Y6
+	VPMASKMOVD   32(SI)(BX*1), Y6, Y6
+	JMP          md5_row30_loaded
+
+md5_row30_slow:
+	VPXOR   Y6, Y6, Y6
+	VMOVDQU Y6, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row30_copy:
+	CMPQ    R10, R9
+	JGE     md5_row30_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row30_copy
+
+md5_row30_copied:
+	VMOVDQU 1280(AX), Y6
+
+md5_row30_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y7, Y8
+	VPAND        Y8, Y6, Y6
+	VPCMPEQB     padavx2<>+0(SB), Y7, Y8
+	VPAND        padavx2<>+64(SB), Y8, Y8
+	VPOR         Y8, Y6, Y6
+	CMPQ         BX, DI
+	JNE          md5_row30_body
+	MOVQ         112(DX), SI
+	MOVQ         SI, X7
+	VPBROADCASTQ X7, Y7
+	VPBLENDD     $0xc0, Y7, Y6, Y6
+
+md5_row30_body:
+	MOVQ         120(CX), SI
+	MOVQ         120(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X7
+	VPBROADCASTB X7, Y8
+	SHRQ         $0x0c, R11
+	JNZ          md5_row31_slow
+	VPCMPGTB     padavx2<>+32(SB), Y8, Y7
+	VPMASKMOVD   32(SI)(BX*1), Y7, Y7
+	JMP          md5_row31_loaded
+
+md5_row31_slow:
+	VPXOR   Y7, Y7, Y7
+	VMOVDQU Y7, 1280(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+md5_row31_copy:
+	CMPQ    R10, R9
+	JGE     md5_row31_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 1280(AX)(R10*1)
+	INCQ    R10
+	JMP     md5_row31_copy
+
+md5_row31_copied:
+	VMOVDQU 1280(AX), Y7
+
+md5_row31_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y8, Y9
+	VPAND        Y9, Y7, Y7
+	VPCMPEQB     padavx2<>+0(SB), Y8, Y9
+	VPAND        padavx2<>+64(SB), Y9, Y9
+	VPOR         Y9, Y7, Y7
+	CMPQ         BX, DI
+	JNE          md5_row31_body
+	MOVQ         120(DX), SI
+	MOVQ         SI, X8
+	VPBROADCASTQ X8, Y8
+	VPBLENDD     $0xc0, Y8, Y7, Y7
+
+md5_row31_body:
+	VPUNPCKLDQ   Y1, Y0, Y8
+	VPUNPCKHDQ   Y1, Y0, Y0
+	VPUNPCKLDQ   Y3, Y2, Y1
+	VPUNPCKHDQ   Y3, Y2, Y2
+	VPUNPCKLQDQ  Y1, Y8, Y3
+	VPUNPCKHQDQ  Y1, Y8, Y1
+	VPUNPCKLQDQ  Y2, Y0, Y8
+	VPUNPCKHQDQ  Y2, Y0, Y0
+	VPUNPCKLDQ   Y5, Y4, Y2
+	VPUNPCKHDQ   Y5, Y4, Y4
+	VPUNPCKLDQ   Y7, Y6, Y5
+	VPUNPCKHDQ   Y7, Y6, Y6
+	VPUNPCKLQDQ  Y5, Y2, Y7
+	VPUNPCKHQDQ  Y5, Y2, Y2
+	VPUNPCKLQDQ  Y6, Y4, Y5
+	VPUNPCKHQDQ  Y6, Y4, Y4
+	VPERM2I128   $0x20, Y7, Y3, Y6
+	VMOVDQU      Y6, 544(AX)
+	VPERM2I128   $0x31, Y7, Y3, Y3
+	VMOVDQU      Y3, 800(AX)
+	VPERM2I128   $0x20, Y2, Y1, Y3
+	VMOVDQU      Y3, 608(AX)
+	VPERM2I128   $0x31, Y2, Y1, Y1
+	VMOVDQU      Y1, 864(AX)
+	VPERM2I128   $0x20, Y5, Y8, Y1
+	VMOVDQU      Y1, 672(AX)
+	VPERM2I128   $0x31, Y5, Y8, Y1
+	VMOVDQU      Y1, 928(AX)
+	VPERM2I128   $0x20, Y4, Y0, Y1
+	VMOVDQU      Y1, 736(AX)
+	VPERM2I128   $0x31, Y4, Y0, Y0
+	VMOVDQU      Y0, 992(AX)
+	VMOVDQU      1024(AX), Y0
+	VMOVDQU      1088(AX), Y1
+	VMOVDQU      1152(AX), Y2
+	VMOVDQU      1216(AX), Y3
+	VMOVDQU      1056(AX), Y4
+	VMOVDQU      1120(AX), Y5
+	VMOVDQU      1184(AX), Y6
+	VMOVDQU      1248(AX), Y7
+	LEAQ         md5consts8<>+0(SB), SI
+	VPCMPEQD     Y8, Y8, Y8
+	VPADDD       (SI), Y0, Y0
+	VPADDD       (AX), Y0, Y0
+	VPXOR        Y3, Y2, Y9
+	VPAND        Y1, Y9, Y9
+	VPXOR        Y3, Y9, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x07, Y0, Y9
+	VPSRLD       $0x19, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       (SI), Y4, Y4
+	VPADDD       32(AX), Y4, Y4
+	VPXOR        Y7, Y6, Y9
+	VPAND        Y5, Y9, Y9
+	VPXOR        Y7, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x07, Y4, Y9
+	VPSRLD       $0x19, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       32(SI), Y3, Y3
+	VPADDD       64(AX), Y3, Y3
+	VPXOR        Y2, Y1, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x0c, Y3, Y9
+	VPSRLD       $0x14, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       32(SI), Y7, Y7
+	VPADDD       96(AX), Y7, Y7
+	VPXOR        Y6, Y5, Y9
+	VPAND        Y4, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x0c, Y7, Y9
+	VPSRLD       $0x14, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       64(SI), Y2, Y2
+	VPADDD       128(AX), Y2, Y2
+	VPXOR        Y1, Y0, Y9
+	VPAND        Y3, Y9, Y9
+	VPXOR        Y1, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x11, Y2, Y9
+	VPSRLD       $0x0f, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       64(SI), Y6, Y6
+	VPADDD       160(AX), Y6, Y6
+	VPXOR        Y5, Y4, Y9
+	VPAND        Y7, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x11, Y6, Y9
+	VPSRLD       $0x0f, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       96(SI), Y1, Y1
+	VPADDD       192(AX), Y1, Y1
+	VPXOR        Y0, Y3, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x16, Y1, Y9
+	VPSRLD       $0x0a, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       96(SI), Y5, Y5
+	VPADDD       224(AX), Y5, Y5
+	VPXOR        Y4, Y7, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x16, Y5, Y9
+	VPSRLD       $0x0a, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       128(SI), Y0, Y0
+	VPADDD       256(AX), Y0, Y0
+	VPXOR        Y3, Y2, Y9
+	VPAND        Y1, Y9, Y9
+	VPXOR        Y3, Y9, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x07, Y0, Y9
+	VPSRLD       $0x19, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       128(SI), Y4, Y4
+	VPADDD       288(AX), Y4, Y4
+	VPXOR        Y7, Y6, Y9
+	VPAND        Y5, Y9, Y9
+	VPXOR        Y7, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x07, Y4, Y9
+	VPSRLD       $0x19, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       160(SI), Y3, Y3
+	VPADDD       320(AX), Y3, Y3
+	VPXOR        Y2, Y1, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x0c, Y3, Y9
+	VPSRLD       $0x14, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       160(SI), Y7, Y7
+	VPADDD       352(AX), Y7, Y7
+	VPXOR        Y6, Y5, Y9
+	VPAND        Y4, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x0c, Y7, Y9
+	VPSRLD       $0x14, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       192(SI), Y2, Y2
+	VPADDD       384(AX), Y2, Y2
+	VPXOR        Y1, Y0, Y9
+	VPAND        Y3, Y9, Y9
+	VPXOR        Y1, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x11, Y2, Y9
+	VPSRLD       $0x0f, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       192(SI), Y6, Y6
+	VPADDD       416(AX), Y6, Y6
+	VPXOR        Y5, Y4, Y9
+	VPAND        Y7, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x11, Y6, Y9
+	VPSRLD       $0x0f, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       224(SI), Y1, Y1
+	VPADDD       448(AX), Y1, Y1
+	VPXOR        Y0, Y3, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x16, Y1, Y9
+	VPSRLD       $0x0a, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       224(SI), Y5, Y5
+	VPADDD       480(AX), Y5, Y5
+	VPXOR        Y4, Y7, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x16, Y5, Y9
+	VPSRLD       $0x0a, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       256(SI), Y0, Y0
+	VPADDD       512(AX), Y0, Y0
+	VPXOR        Y3, Y2, Y9
+	VPAND        Y1, Y9, Y9
+	VPXOR        Y3, Y9, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x07, Y0, Y9
+	VPSRLD       $0x19, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       256(SI), Y4, Y4
+	VPADDD       544(AX), Y4, Y4
+	VPXOR        Y7, Y6, Y9
+	VPAND        Y5, Y9, Y9
+	VPXOR        Y7, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x07, Y4, Y9
+	VPSRLD       $0x19, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       288(SI), Y3, Y3
+	VPADDD       576(AX), Y3, Y3
+	VPXOR        Y2, Y1, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x0c, Y3, Y9
+	VPSRLD       $0x14, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       288(SI), Y7, Y7
+	VPADDD       608(AX), Y7, Y7
+	VPXOR        Y6, Y5, Y9
+	VPAND        Y4, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x0c, Y7, Y9
+	VPSRLD       $0x14, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       320(SI), Y2, Y2
+	VPADDD       640(AX), Y2, Y2
+	VPXOR        Y1, Y0, Y9
+	VPAND        Y3, Y9, Y9
+	VPXOR        Y1, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x11, Y2, Y9
+	VPSRLD       $0x0f, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       320(SI), Y6, Y6
+	VPADDD       672(AX), Y6, Y6
+	VPXOR        Y5, Y4, Y9
+	VPAND        Y7, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x11, Y6, Y9
+	VPSRLD       $0x0f, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       352(SI), Y1, Y1
+	VPADDD       704(AX), Y1, Y1
+	VPXOR        Y0, Y3, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x16, Y1, Y9
+	VPSRLD       $0x0a, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       352(SI), Y5, Y5
+	VPADDD       736(AX), Y5, Y5
+	VPXOR        Y4, Y7, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x16, Y5, Y9
+	VPSRLD       $0x0a, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       384(SI), Y0, Y0
+	VPADDD       768(AX), Y0, Y0
+	VPXOR        Y3, Y2, Y9
+	VPAND        Y1, Y9, Y9
+	VPXOR        Y3, Y9, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x07, Y0, Y9
+	VPSRLD       $0x19, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       384(SI), Y4, Y4
+	VPADDD       800(AX), Y4, Y4
+	VPXOR        Y7, Y6, Y9
+	VPAND        Y5, Y9, Y9
+	VPXOR        Y7, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x07, Y4, Y9
+	VPSRLD       $0x19, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       416(SI), Y3, Y3
+	VPADDD       832(AX), Y3, Y3
+	VPXOR        Y2, Y1, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x0c, Y3, Y9
+	VPSRLD       $0x14, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       416(SI), Y7, Y7
+	VPADDD       864(AX), Y7, Y7
+	VPXOR        Y6, Y5, Y9
+	VPAND        Y4, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x0c, Y7, Y9
+	VPSRLD       $0x14, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       448(SI), Y2, Y2
+	VPADDD       896(AX), Y2, Y2
+	VPXOR        Y1, Y0, Y9
+	VPAND        Y3, Y9, Y9
+	VPXOR        Y1, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x11, Y2, Y9
+	VPSRLD       $0x0f, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       448(SI), Y6, Y6
+	VPADDD       928(AX), Y6, Y6
+	VPXOR        Y5, Y4, Y9
+	VPAND        Y7, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x11, Y6, Y9
+	VPSRLD       $0x0f, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       480(SI), Y1, Y1
+	VPADDD       960(AX), Y1, Y1
+	VPXOR        Y0, Y3, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x16, Y1, Y9
+	VPSRLD       $0x0a, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       480(SI), Y5, Y5
+	VPADDD       992(AX), Y5, Y5
+	VPXOR        Y4, Y7, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x16, Y5, Y9
+	VPSRLD       $0x0a, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       512(SI), Y0, Y0
+	VPADDD       64(AX), Y0, Y0
+	VPANDN       Y2, Y3, Y9
+	VPADDD       Y9, Y0, Y0
+	VPAND        Y3, Y1, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x05, Y0, Y9
+	VPSRLD       $0x1b, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       512(SI), Y4, Y4
+	VPADDD       96(AX), Y4, Y4
+	VPANDN       Y6, Y7, Y9
+	VPADDD       Y9, Y4, Y4
+	VPAND        Y7, Y5, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x05, Y4, Y9
+	VPSRLD       $0x1b, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       544(SI), Y3, Y3
+	VPADDD       384(AX), Y3, Y3
+	VPANDN       Y1, Y2, Y9
+	VPADDD       Y9, Y3, Y3
+	VPAND        Y2, Y0, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x09, Y3, Y9
+	VPSRLD       $0x17, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       544(SI), Y7, Y7
+	VPADDD       416(AX), Y7, Y7
+	VPANDN       Y5, Y6, Y9
+	VPADDD       Y9, Y7, Y7
+	VPAND        Y6, Y4, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x09, Y7, Y9
+	VPSRLD       $0x17, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       576(SI), Y2, Y2
+	VPADDD       704(AX), Y2, Y2
+	VPANDN       Y0, Y1, Y9
+	VPADDD       Y9, Y2, Y2
+	VPAND        Y1, Y3, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x0e, Y2, Y9
+	VPSRLD       $0x12, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       576(SI), Y6, Y6
+	VPADDD       736(AX), Y6, Y6
+	VPANDN       Y4, Y5, Y9
+	VPADDD       Y9, Y6, Y6
+	VPAND        Y5, Y7, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x0e, Y6, Y9
+	VPSRLD       $0x12, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       608(SI), Y1, Y1
+	VPADDD       (AX), Y1, Y1
+	VPANDN       Y3, Y0, Y9
+	VPADDD       Y9, Y1, Y1
+	VPAND        Y0, Y2, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x14, Y1, Y9
+	VPSRLD       $0x0c, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       608(SI), Y5, Y5
+	VPADDD       32(AX), Y5, Y5
+	VPANDN       Y7, Y4, Y9
+	VPADDD       Y9, Y5, Y5
+	VPAND        Y4, Y6, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x14, Y5, Y9
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       640(SI), Y0, Y0
+	VPADDD       320(AX), Y0, Y0
+	VPANDN       Y2, Y3, Y9
+	VPADDD       Y9, Y0, Y0
+	VPAND        Y3, Y1, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x05, Y0, Y9
+	VPSRLD       $0x1b, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       640(SI), Y4, Y4
+	VPADDD       352(AX), Y4, Y4
+	VPANDN       Y6, Y7, Y9
+	VPADDD       Y9, Y4, Y4
+	VPAND        Y7, Y5, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x05, Y4, Y9
+	VPSRLD       $0x1b, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       672(SI), Y3, Y3
+	VPADDD       640(AX), Y3, Y3
+	VPANDN       Y1, Y2, Y9
+	VPADDD       Y9, Y3, Y3
+	VPAND        Y2, Y0, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x09, Y3, Y9
+	VPSRLD       $0x17, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       672(SI), Y7, Y7
+	VPADDD       672(AX), Y7, Y7
+	VPANDN       Y5, Y6, Y9
+	VPADDD       Y9, Y7, Y7
+	VPAND        Y6, Y4, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x09, Y7, Y9
+	VPSRLD       $0x17, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       704(SI), Y2, Y2
+	VPADDD       960(AX), Y2, Y2
+	VPANDN       Y0, Y1, Y9
+	VPADDD       Y9, Y2, Y2
+	VPAND        Y1, Y3, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x0e, Y2, Y9
+	VPSRLD       $0x12, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       704(SI), Y6, Y6
+	VPADDD       992(AX), Y6, Y6
+	VPANDN       Y4, Y5, Y9
+	VPADDD       Y9, Y6, Y6
+	VPAND        Y5, Y7, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x0e, Y6, Y9
+	VPSRLD       $0x12, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       736(SI), Y1, Y1
+	VPADDD       256(AX), Y1, Y1
+	VPANDN       Y3, Y0, Y9
+	VPADDD       Y9, Y1, Y1
+	VPAND        Y0, Y2, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x14, Y1, Y9
+	VPSRLD       $0x0c, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       736(SI), Y5, Y5
+	VPADDD       288(AX), Y5, Y5
+	VPANDN       Y7, Y4, Y9
+	VPADDD       Y9, Y5, Y5
+	VPAND        Y4, Y6, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x14, Y5, Y9
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       768(SI), Y0, Y0
+	VPADDD       576(AX), Y0, Y0
+	VPANDN       Y2, Y3, Y9
+	VPADDD       Y9, Y0, Y0
+	VPAND        Y3, Y1, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x05, Y0, Y9
+	VPSRLD       $0x1b, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       768(SI), Y4, Y4
+	VPADDD       608(AX), Y4, Y4
+	VPANDN       Y6, Y7, Y9
+	VPADDD       Y9, Y4, Y4
+	VPAND        Y7, Y5, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x05, Y4, Y9
+	VPSRLD       $0x1b, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       800(SI), Y3, Y3
+	VPADDD       896(AX), Y3, Y3
+	VPANDN       Y1, Y2, Y9
+	VPADDD       Y9, Y3, Y3
+	VPAND        Y2, Y0, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x09, Y3, Y9
+	VPSRLD       $0x17, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       800(SI), Y7, Y7
+	VPADDD       928(AX), Y7, Y7
+	VPANDN       Y5, Y6, Y9
+	VPADDD       Y9, Y7, Y7
+	VPAND        Y6, Y4, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x09, Y7, Y9
+	VPSRLD       $0x17, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       832(SI), Y2, Y2
+	VPADDD       192(AX), Y2, Y2
+	VPANDN       Y0, Y1, Y9
+	VPADDD       Y9, Y2, Y2
+	VPAND        Y1, Y3, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x0e, Y2, Y9
+	VPSRLD       $0x12, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       832(SI), Y6, Y6
+	VPADDD       224(AX), Y6, Y6
+	VPANDN       Y4, Y5, Y9
+	VPADDD       Y9, Y6, Y6
+	VPAND        Y5, Y7, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x0e, Y6, Y9
+	VPSRLD       $0x12, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       864(SI), Y1, Y1
+	VPADDD       512(AX), Y1, Y1
+	VPANDN       Y3, Y0, Y9
+	VPADDD       Y9, Y1, Y1
+	VPAND        Y0, Y2, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x14, Y1, Y9
+	VPSRLD       $0x0c, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       864(SI), Y5, Y5
+	VPADDD       544(AX), Y5, Y5
+	VPANDN       Y7, Y4, Y9
+	VPADDD       Y9, Y5, Y5
+	VPAND        Y4, Y6, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x14, Y5, Y9
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       896(SI), Y0, Y0
+	VPADDD       832(AX), Y0, Y0
+	VPANDN       Y2, Y3, Y9
+	VPADDD       Y9, Y0, Y0
+	VPAND        Y3, Y1, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x05, Y0, Y9
+	VPSRLD       $0x1b, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       896(SI), Y4, Y4
+	VPADDD       864(AX), Y4, Y4
+	VPANDN       Y6, Y7, Y9
+	VPADDD       Y9, Y4, Y4
+	VPAND        Y7, Y5, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x05, Y4, Y9
+	VPSRLD       $0x1b, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       928(SI), Y3, Y3
+	VPADDD       128(AX), Y3, Y3
+	VPANDN       Y1, Y2, Y9
+	VPADDD       Y9, Y3, Y3
+	VPAND        Y2, Y0, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x09, Y3, Y9
+	VPSRLD       $0x17, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       928(SI), Y7, Y7
+	VPADDD       160(AX), Y7, Y7
+	VPANDN       Y5, Y6, Y9
+	VPADDD       Y9, Y7, Y7
+	VPAND        Y6, Y4, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x09, Y7, Y9
+	VPSRLD       $0x17, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       960(SI), Y2, Y2
+	VPADDD       448(AX), Y2, Y2
+	VPANDN       Y0, Y1, Y9
+	VPADDD       Y9, Y2, Y2
+	VPAND        Y1, Y3, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x0e, Y2, Y9
+	VPSRLD       $0x12, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       960(SI), Y6, Y6
+	VPADDD       480(AX), Y6, Y6
+	VPANDN       Y4, Y5, Y9
+	VPADDD       Y9, Y6, Y6
+	VPAND        Y5, Y7, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x0e, Y6, Y9
+	VPSRLD       $0x12, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       992(SI), Y1, Y1
+	VPADDD       768(AX), Y1, Y1
+	VPANDN       Y3, Y0, Y9
+	VPADDD       Y9, Y1, Y1
+	VPAND        Y0, Y2, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x14, Y1, Y9
+	VPSRLD       $0x0c, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       992(SI), Y5, Y5
+	VPADDD       800(AX), Y5, Y5
+	VPANDN       Y7, Y4, Y9
+	VPADDD       Y9, Y5, Y5
+	VPAND        Y4, Y6, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x14, Y5, Y9
+	VPSRLD       $0x0c, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       1024(SI), Y0, Y0
+	VPADDD       320(AX), Y0, Y0
+	VPXOR        Y3, Y2, Y9
+	VPXOR        Y1, Y9, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x04, Y0, Y9
+	VPSRLD       $0x1c, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       1024(SI), Y4, Y4
+	VPADDD       352(AX), Y4, Y4
+	VPXOR        Y7, Y6, Y9
+	VPXOR        Y5, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x04, Y4, Y9
+	VPSRLD       $0x1c, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       1056(SI), Y3, Y3
+	VPADDD       512(AX), Y3, Y3
+	VPXOR        Y2, Y1, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x0b, Y3, Y9
+	VPSRLD       $0x15, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       1056(SI), Y7, Y7
+	VPADDD       544(AX), Y7, Y7
+	VPXOR        Y6, Y5, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x0b, Y7, Y9
+	VPSRLD       $0x15, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       1088(SI), Y2, Y2
+	VPADDD       704(AX), Y2, Y2
+	VPXOR        Y1, Y0, Y9
+	VPXOR        Y3, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x10, Y2, Y9
+	VPSRLD       $0x10, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       1088(SI), Y6, Y6
+	VPADDD       736(AX), Y6, Y6
+	VPXOR        Y5, Y4, Y9
+	VPXOR        Y7, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x10, Y6, Y9
+	VPSRLD       $0x10, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       1120(SI), Y1, Y1
+	VPADDD       896(AX), Y1, Y1
+	VPXOR        Y0, Y3, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x17, Y1, Y9
+	VPSRLD       $0x09, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       1120(SI), Y5, Y5
+	VPADDD       928(AX), Y5, Y5
+	VPXOR        Y4, Y7, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x17, Y5, Y9
+	VPSRLD       $0x09, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       1152(SI), Y0, Y0
+	VPADDD       64(AX), Y0, Y0
+	VPXOR        Y3, Y2, Y9
+	VPXOR        Y1, Y9, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x04, Y0, Y9
+	VPSRLD       $0x1c, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       1152(SI), Y4, Y4
+	VPADDD       96(AX), Y4, Y4
+	VPXOR        Y7, Y6, Y9
+	VPXOR        Y5, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x04, Y4, Y9
+	VPSRLD       $0x1c, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       1184(SI), Y3, Y3
+	VPADDD       256(AX), Y3, Y3
+	VPXOR        Y2, Y1, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x0b, Y3, Y9
+	VPSRLD       $0x15, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       1184(SI), Y7, Y7
+	VPADDD       288(AX), Y7, Y7
+	VPXOR        Y6, Y5, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x0b, Y7, Y9
+	VPSRLD       $0x15, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       1216(SI), Y2, Y2
+	VPADDD       448(AX), Y2, Y2
+	VPXOR        Y1, Y0, Y9
+	VPXOR        Y3, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x10, Y2, Y9
+	VPSRLD       $0x10, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       1216(SI), Y6, Y6
+	VPADDD       480(AX), Y6, Y6
+	VPXOR        Y5, Y4, Y9
+	VPXOR        Y7, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x10, Y6, Y9
+	VPSRLD       $0x10, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       1248(SI), Y1, Y1
+	VPADDD       640(AX), Y1, Y1
+	VPXOR        Y0, Y3, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x17, Y1, Y9
+	VPSRLD       $0x09, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       1248(SI), Y5, Y5
+	VPADDD       672(AX), Y5, Y5
+	VPXOR        Y4, Y7, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x17, Y5, Y9
+	VPSRLD       $0x09, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       1280(SI), Y0, Y0
+	VPADDD       832(AX), Y0, Y0
+	VPXOR        Y3, Y2, Y9
+	VPXOR        Y1, Y9, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x04, Y0, Y9
+	VPSRLD       $0x1c, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       1280(SI), Y4, Y4
+	VPADDD       864(AX), Y4, Y4
+	VPXOR        Y7, Y6, Y9
+	VPXOR        Y5, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x04, Y4, Y9
+	VPSRLD       $0x1c, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       1312(SI), Y3, Y3
+	VPADDD       (AX), Y3, Y3
+	VPXOR        Y2, Y1, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x0b, Y3, Y9
+	VPSRLD       $0x15, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       1312(SI), Y7, Y7
+	VPADDD       32(AX), Y7, Y7
+	VPXOR        Y6, Y5, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x0b, Y7, Y9
+	VPSRLD       $0x15, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       1344(SI), Y2, Y2
+	VPADDD       192(AX), Y2, Y2
+	VPXOR        Y1, Y0, Y9
+	VPXOR        Y3, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x10, Y2, Y9
+	VPSRLD       $0x10, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       1344(SI), Y6, Y6
+	VPADDD       224(AX), Y6, Y6
+	VPXOR        Y5, Y4, Y9
+	VPXOR        Y7, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x10, Y6, Y9
+	VPSRLD       $0x10, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       1376(SI), Y1, Y1
+	VPADDD       384(AX), Y1, Y1
+	VPXOR        Y0, Y3, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x17, Y1, Y9
+	VPSRLD       $0x09, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       1376(SI), Y5, Y5
+	VPADDD       416(AX), Y5, Y5
+	VPXOR        Y4, Y7, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x17, Y5, Y9
+	VPSRLD       $0x09, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       1408(SI), Y0, Y0
+	VPADDD       576(AX), Y0, Y0
+	VPXOR        Y3, Y2, Y9
+	VPXOR        Y1, Y9, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x04, Y0, Y9
+	VPSRLD       $0x1c, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       1408(SI), Y4, Y4
+	VPADDD       608(AX), Y4, Y4
+	VPXOR        Y7, Y6, Y9
+	VPXOR        Y5, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x04, Y4, Y9
+	VPSRLD       $0x1c, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       1440(SI), Y3, Y3
+	VPADDD       768(AX), Y3, Y3
+	VPXOR        Y2, Y1, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x0b, Y3, Y9
+	VPSRLD       $0x15, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       1440(SI), Y7, Y7
+	VPADDD       800(AX), Y7, Y7
+	VPXOR        Y6, Y5, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x0b, Y7, Y9
+	VPSRLD       $0x15, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       1472(SI), Y2, Y2
+	VPADDD       960(AX), Y2, Y2
+	VPXOR        Y1, Y0, Y9
+	VPXOR        Y3, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x10, Y2, Y9
+	VPSRLD       $0x10, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       1472(SI), Y6, Y6
+	VPADDD       992(AX), Y6, Y6
+	VPXOR        Y5, Y4, Y9
+	VPXOR        Y7, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x10, Y6, Y9
+	VPSRLD       $0x10, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       1504(SI), Y1, Y1
+	VPADDD       128(AX), Y1, Y1
+	VPXOR        Y0, Y3, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x17, Y1, Y9
+	VPSRLD       $0x09, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       1504(SI), Y5, Y5
+	VPADDD       160(AX), Y5, Y5
+	VPXOR        Y4, Y7, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x17, Y5, Y9
+	VPSRLD       $0x09, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       1536(SI), Y0, Y0
+	VPADDD       (AX), Y0, Y0
+	VPXOR        Y8, Y3, Y9
+	VPOR         Y1, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x06, Y0, Y9
+	VPSRLD       $0x1a, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       1536(SI), Y4, Y4
+	VPADDD       32(AX), Y4, Y4
+	VPXOR        Y8, Y7, Y9
+	VPOR         Y5, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x06, Y4, Y9
+	VPSRLD       $0x1a, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       1568(SI), Y3, Y3
+	VPADDD       448(AX), Y3, Y3
+	VPXOR        Y8, Y2, Y9
+	VPOR         Y0, Y9, Y9
+	VPXOR        Y1, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x0a, Y3, Y9
+	VPSRLD       $0x16, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       1568(SI), Y7, Y7
+	VPADDD       480(AX), Y7, Y7
+	VPXOR        Y8, Y6, Y9
+	VPOR         Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x0a, Y7, Y9
+	VPSRLD       $0x16, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       1600(SI), Y2, Y2
+	VPADDD       896(AX), Y2, Y2
+	VPXOR        Y8, Y1, Y9
+	VPOR         Y3, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x0f, Y2, Y9
+	VPSRLD       $0x11, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       1600(SI), Y6, Y6
+	VPADDD       928(AX), Y6, Y6
+	VPXOR        Y8, Y5, Y9
+	VPOR         Y7, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x0f, Y6, Y9
+	VPSRLD       $0x11, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       1632(SI), Y1, Y1
+	VPADDD       320(AX), Y1, Y1
+	VPXOR        Y8, Y0, Y9
+	VPOR         Y2, Y9, Y9
+	VPXOR        Y3, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x15, Y1, Y9
+	VPSRLD       $0x0b, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       1632(SI), Y5, Y5
+	VPADDD       352(AX), Y5, Y5
+	VPXOR        Y8, Y4, Y9
+	VPOR         Y6, Y9, Y9
+	VPXOR        Y7, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x15, Y5, Y9
+	VPSRLD       $0x0b, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       1664(SI), Y0, Y0
+	VPADDD       768(AX), Y0, Y0
+	VPXOR        Y8, Y3, Y9
+	VPOR         Y1, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x06, Y0, Y9
+	VPSRLD       $0x1a, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       1664(SI), Y4, Y4
+	VPADDD       800(AX), Y4, Y4
+	VPXOR        Y8, Y7, Y9
+	VPOR         Y5, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x06, Y4, Y9
+	VPSRLD       $0x1a, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       1696(SI), Y3, Y3
+	VPADDD       192(AX), Y3, Y3
+	VPXOR        Y8, Y2, Y9
+	VPOR         Y0, Y9, Y9
+	VPXOR        Y1, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x0a, Y3, Y9
+	VPSRLD       $0x16, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       1696(SI), Y7, Y7
+	VPADDD       224(AX), Y7, Y7
+	VPXOR        Y8, Y6, Y9
+	VPOR         Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x0a, Y7, Y9
+	VPSRLD       $0x16, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       1728(SI), Y2, Y2
+	VPADDD       640(AX), Y2, Y2
+	VPXOR        Y8, Y1, Y9
+	VPOR         Y3, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x0f, Y2, Y9
+	VPSRLD       $0x11, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       1728(SI), Y6, Y6
+	VPADDD       672(AX), Y6, Y6
+	VPXOR        Y8, Y5, Y9
+	VPOR         Y7, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x0f, Y6, Y9
+	VPSRLD       $0x11, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       1760(SI), Y1, Y1
+	VPADDD       64(AX), Y1, Y1
+	VPXOR        Y8, Y0, Y9
+	VPOR         Y2, Y9, Y9
+	VPXOR        Y3, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x15, Y1, Y9
+	VPSRLD       $0x0b, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       1760(SI), Y5, Y5
+	VPADDD       96(AX), Y5, Y5
+	VPXOR        Y8, Y4, Y9
+	VPOR         Y6, Y9, Y9
+	VPXOR        Y7, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x15, Y5, Y9
+	VPSRLD       $0x0b, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       1792(SI), Y0, Y0
+	VPADDD       512(AX), Y0, Y0
+	VPXOR        Y8, Y3, Y9
+	VPOR         Y1, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x06, Y0, Y9
+	VPSRLD       $0x1a, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       1792(SI), Y4, Y4
+	VPADDD       544(AX), Y4, Y4
+	VPXOR        Y8, Y7, Y9
+	VPOR         Y5, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x06, Y4, Y9
+	VPSRLD       $0x1a, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       1824(SI), Y3, Y3
+	VPADDD       960(AX), Y3, Y3
+	VPXOR        Y8, Y2, Y9
+	VPOR         Y0, Y9, Y9
+	VPXOR        Y1, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x0a, Y3, Y9
+	VPSRLD       $0x16, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       1824(SI), Y7, Y7
+	VPADDD       992(AX), Y7, Y7
+	VPXOR        Y8, Y6, Y9
+	VPOR         Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x0a, Y7, Y9
+	VPSRLD       $0x16, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       1856(SI), Y2, Y2
+	VPADDD       384(AX), Y2, Y2
+	VPXOR        Y8, Y1, Y9
+	VPOR         Y3, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x0f, Y2, Y9
+	VPSRLD       $0x11, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       1856(SI), Y6, Y6
+	VPADDD       416(AX), Y6, Y6
+	VPXOR        Y8, Y5, Y9
+	VPOR         Y7, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x0f, Y6, Y9
+	VPSRLD       $0x11, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       1888(SI), Y1, Y1
+	VPADDD       832(AX), Y1, Y1
+	VPXOR        Y8, Y0, Y9
+	VPOR         Y2, Y9, Y9
+	VPXOR        Y3, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x15, Y1, Y9
+	VPSRLD       $0x0b, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       1888(SI), Y5, Y5
+	VPADDD       864(AX), Y5, Y5
+	VPXOR        Y8, Y4, Y9
+	VPOR         Y6, Y9, Y9
+	VPXOR        Y7, Y9, Y9
+	VPADDD       Y9, Y5, Y5
+	VPSLLD       $0x15, Y5, Y9
+	VPSRLD       $0x0b, Y5, Y5
+	VPOR         Y9, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       1920(SI), Y0, Y0
+	VPADDD       256(AX), Y0, Y0
+	VPXOR        Y8, Y3, Y9
+	VPOR         Y1, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDD       Y9, Y0, Y0
+	VPSLLD       $0x06, Y0, Y9
+	VPSRLD       $0x1a, Y0, Y0
+	VPOR         Y9, Y0, Y0
+	VPADDD       Y1, Y0, Y0
+	VPADDD       1920(SI), Y4, Y4
+	VPADDD       288(AX), Y4, Y4
+	VPXOR        Y8, Y7, Y9
+	VPOR         Y5, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDD       Y9, Y4, Y4
+	VPSLLD       $0x06, Y4, Y9
+	VPSRLD       $0x1a, Y4, Y4
+	VPOR         Y9, Y4, Y4
+	VPADDD       Y5, Y4, Y4
+	VPADDD       1952(SI), Y3, Y3
+	VPADDD       704(AX), Y3, Y3
+	VPXOR        Y8, Y2, Y9
+	VPOR         Y0, Y9, Y9
+	VPXOR        Y1, Y9, Y9
+	VPADDD       Y9, Y3, Y3
+	VPSLLD       $0x0a, Y3, Y9
+	VPSRLD       $0x16, Y3, Y3
+	VPOR         Y9, Y3, Y3
+	VPADDD       Y0, Y3, Y3
+	VPADDD       1952(SI), Y7, Y7
+	VPADDD       736(AX), Y7, Y7
+	VPXOR        Y8, Y6, Y9
+	VPOR         Y4, Y9, Y9
+	VPXOR        Y5, Y9, Y9
+	VPADDD       Y9, Y7, Y7
+	VPSLLD       $0x0a, Y7, Y9
+	VPSRLD       $0x16, Y7, Y7
+	VPOR         Y9, Y7, Y7
+	VPADDD       Y4, Y7, Y7
+	VPADDD       1984(SI), Y2, Y2
+	VPADDD       128(AX), Y2, Y2
+	VPXOR        Y8, Y1, Y9
+	VPOR         Y3, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDD       Y9, Y2, Y2
+	VPSLLD       $0x0f, Y2, Y9
+	VPSRLD       $0x11, Y2, Y2
+	VPOR         Y9, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPADDD       1984(SI), Y6, Y6
+	VPADDD       160(AX), Y6, Y6
+	VPXOR        Y8, Y5, Y9
+	VPOR         Y7, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDD       Y9, Y6, Y6
+	VPSLLD       $0x0f, Y6, Y9
+	VPSRLD       $0x11, Y6, Y6
+	VPOR         Y9, Y6, Y6
+	VPADDD       Y7, Y6, Y6
+	VPADDD       2016(SI), Y1, Y1
+	VPADDD       576(AX), Y1, Y1
+	VPXOR        Y8, Y0, Y9
+	VPOR         Y2, Y9, Y9
+	VPXOR        Y3, Y9, Y9
+	VPADDD       Y9, Y1, Y1
+	VPSLLD       $0x15, Y1, Y9
+	VPSRLD       $0x0b, Y1, Y1
+	VPOR         Y9, Y1, Y1
+	VPADDD       Y2, Y1, Y1
+	VPADDD       2016(SI), Y5, Y5
+	VPADDD       608(AX), Y5, Y5
+	VPXOR        Y8, Y4, Y8
+	VPOR         Y6, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDD       Y8, Y5, Y5
+	VPSLLD       $0x15, Y5, Y8
+	VPSRLD       $0x0b, Y5, Y5
+	VPOR         Y8, Y5, Y5
+	VPADDD       Y6, Y5, Y5
+	VPADDD       1024(AX), Y0, Y0
+	VMOVDQU      Y0, 1024(AX)
+	VPADDD       1088(AX), Y1, Y1
+	VMOVDQU      Y1, 1088(AX)
+	VPADDD       1152(AX), Y2, Y2
+	VMOVDQU      Y2, 1152(AX)
+	VPADDD       1216(AX), Y3, Y3
+	VMOVDQU      Y3, 1216(AX)
+	VPADDD       1056(AX), Y4, Y4
+	VMOVDQU      Y4, 1056(AX)
+	VPADDD       1120(AX), Y5, Y5
+	VMOVDQU      Y5, 1120(AX)
+	VPADDD       1184(AX), Y6, Y6
+	VMOVDQU      Y6, 1184(AX)
+	VPADDD       1248(AX), Y7, Y7
+	VMOVDQU      Y7, 1248(AX)
+	CMPQ         BX, DI
+	JNE          sumAVX2x16_next
+	LEAQ         1368(SP), SI
+	NEGQ         SI
+	ADDQ         CX, SI
+	SHRQ         $0x03, SI
+	MOVQ         n+48(FP), R9
+	SUBQ         SI, R9
+	MOVQ         idx_base+24(FP), R10
+	LEAQ         (R10)(SI*4), R10
+	MOVQ         out+56(FP), SI
+	VMOVDQU      1024(AX), Y0
+	VMOVDQU      1088(AX), Y1
+	VMOVDQU      1152(AX), Y2
+	VMOVDQU      1216(AX), Y3
+	VPUNPCKLDQ   Y1, Y0, Y4
+	VPUNPCKHDQ   Y1, Y0, Y0
+	VPUNPCKLDQ   Y3, Y2, Y1
+	VPUNPCKHDQ   Y3, Y2, Y2
+	VPUNPCKLQDQ  Y1, Y4, Y3
+	VPUNPCKHQDQ  Y1, Y4, Y1
+	VPUNPCKLQDQ  Y2, Y0, Y4
+	VPUNPCKHQDQ  Y2, Y0, Y0
+	CMPQ         R9, $0x00000000
+	JLE          sumAVX2x16_stored
+	MOVLQSX      (R10), R11
+	SHLQ         $0x04, R11
+	VMOVDQU      X3, (SI)(R11*1)
+	CMPQ         R9, $0x00000001
+	JLE          sumAVX2x16_stored
+	MOVLQSX      4(R10), R11
+	SHLQ         $0x04, R11
+	VMOVDQU      X1, (SI)(R11*1)
+	CMPQ         R9, $0x00000002
+	JLE          sumAVX2x16_stored
+	MOVLQSX      8(R10), R11
+	SHLQ         $0x04, R11
+	VMOVDQU      X4, (SI)(R11*1)
+	CMPQ         R9, $0x00000003
+	JLE          sumAVX2x16_stored
+	MOVLQSX      12(R10), R11
+	SHLQ         $0x04, R11
+	VMOVDQU      X0, (SI)(R11*1)
+	CMPQ         R9, $0x00000004
+	JLE          sumAVX2x16_stored
+	MOVLQSX      16(R10), R11
+	SHLQ         $0x04, R11
+	VEXTRACTI128 $0x01, Y3, (SI)(R11*1)
+	CMPQ         R9, $0x00000005
+	JLE          sumAVX2x16_stored
+	MOVLQSX      20(R10), R11
+	SHLQ         $0x04, R11
+	VEXTRACTI128 $0x01, Y1, (SI)(R11*1)
+	CMPQ         R9, $0x00000006
+	JLE          sumAVX2x16_stored
+	MOVLQSX      24(R10), R11
+	SHLQ         $0x04, R11
+	VEXTRACTI128 $0x01, Y4, (SI)(R11*1)
+	CMPQ         R9, $0x00000007
+	JLE          sumAVX2x16_stored
+	MOVLQSX      28(R10), R11
+	SHLQ         $0x04, R11
+	VEXTRACTI128 $0x01, Y0, (SI)(R11*1)
+	VMOVDQU      1056(AX), Y0
+	VMOVDQU      1120(AX), Y1
+	VMOVDQU      1184(AX), Y2
+	VMOVDQU      1248(AX), Y3
+	VPUNPCKLDQ   Y1, Y0, Y4
+	VPUNPCKHDQ   Y1, Y0, Y0
+	VPUNPCKLDQ   Y3, Y2, Y1
+	VPUNPCKHDQ   Y3, Y2, Y2
+	VPUNPCKLQDQ  Y1, Y4, Y3
+	VPUNPCKHQDQ  Y1, Y4, Y1
+	VPUNPCKLQDQ  Y2, Y0, Y4
+	VPUNPCKHQDQ  Y2, Y0, Y0
+	CMPQ         R9, $0x00000008
+	JLE          sumAVX2x16_stored
+	MOVLQSX      32(R10), R11
+	SHLQ         $0x04, R11
+	VMOVDQU      X3, (SI)(R11*1)
+	CMPQ         R9, $0x00000009
+	JLE          sumAVX2x16_stored
+	MOVLQSX      36(R10), R11
+	SHLQ         $0x04, R11
+	VMOVDQU      X1, (SI)(R11*1)
+	CMPQ         R9, $0x0000000a
+	JLE          sumAVX2x16_stored
+	MOVLQSX      40(R10), R11
+	SHLQ         $0x04, R11
+	VMOVDQU      X4, (SI)(R11*1)
+	CMPQ         R9, $0x0000000b
+	JLE          sumAVX2x16_stored
+	MOVLQSX      44(R10), R11
+	SHLQ         $0x04, R11
+	VMOVDQU      X0, (SI)(R11*1)
+	CMPQ         R9, $0x0000000c
+	JLE          sumAVX2x16_stored
+	MOVLQSX      48(R10), R11
+	SHLQ         $0x04, R11
+	VEXTRACTI128 $0x01, Y3, (SI)(R11*1)
+	CMPQ         R9, $0x0000000d
+	JLE          sumAVX2x16_stored
+	MOVLQSX      52(R10), R11
+	SHLQ         $0x04, R11
+	VEXTRACTI128 $0x01, Y1, (SI)(R11*1)
+	CMPQ         R9, $0x0000000e
+	JLE          sumAVX2x16_stored
+	MOVLQSX      56(R10), R11
+	SHLQ         $0x04, R11
+	VEXTRACTI128 $0x01, Y4, (SI)(R11*1)
+	CMPQ         R9, $0x0000000f
+	JLE          sumAVX2x16_stored
+	MOVLQSX      60(R10), R9
+	SHLQ         $0x04, R9
+	VEXTRACTI128 $0x01, Y0, (SI)(R9*1)
+
+sumAVX2x16_stored:
+	VPBROADCASTD md5init<>+0(SB), Y0
+	VMOVDQU      Y0, 1024(AX)
+	VMOVDQU      Y0, 1056(AX)
+	VPBROADCASTD md5init<>+4(SB), Y0
+	VMOVDQU      Y0, 1088(AX)
+	VMOVDQU      Y0, 1120(AX)
+	VPBROADCASTD md5init<>+8(SB), Y0
+	VMOVDQU      Y0, 1152(AX)
+	VMOVDQU      Y0, 1184(AX)
+	VPBROADCASTD md5init<>+12(SB), Y0
+	VMOVDQU      Y0, 1216(AX)
+	VMOVDQU      Y0, 1248(AX)
+
+sumAVX2x16_next:
+	MOVQ CX, SI
+	MOVQ DX, R9
+	LEAQ 64(BX), R10
+	CMPQ R10, DI
+	JLE  sumAVX2x16_same
+	XORQ R10, R10
+	ADDQ $0x00000080, SI
+	ADDQ $0x00000080, R9
+
+sumAVX2x16_same:
+	CMPQ R8, $0x01
+	JNE  sumAVX2x16_more
+	MOVQ CX, SI
+	MOVQ DX, R9
+	MOVQ BX, R10
+
+sumAVX2x16_more:
+	MOVQ SI, CX
+	MOVQ R9, DX
+	MOVQ R10, BX
+	DECQ R8
+	JNZ  sumAVX2x16_loop
+	VZEROUPPER
+	RET
+
+DATA md5init<>+0(SB)/4, $0x67452301
+DATA md5init<>+4(SB)/4, $0xefcdab89
+DATA md5init<>+8(SB)/4, $0x98badcfe
+DATA md5init<>+12(SB)/4, $0x10325476
+GLOBL md5init<>(SB), RODATA|NOPTR, $16
+
+DATA padavx2<>+0(SB)/1, $0x00
+DATA padavx2<>+1(SB)/1, $0x01
+DATA padavx2<>+2(SB)/1, $0x02
+DATA padavx2<>+3(SB)/1, $0x03
+DATA padavx2<>+4(SB)/1, $0x04
+DATA padavx2<>+5(SB)/1, $0x05
+DATA padavx2<>+6(SB)/1, $0x06
+DATA padavx2<>+7(SB)/1, $0x07
+DATA padavx2<>+8(SB)/1, $0x08
+DATA padavx2<>+9(SB)/1, $0x09
+DATA padavx2<>+10(SB)/1, $0x0a
+DATA padavx2<>+11(SB)/1, $0x0b
+DATA padavx2<>+12(SB)/1, $0x0c
+DATA padavx2<>+13(SB)/1, $0x0d
+DATA padavx2<>+14(SB)/1, $0x0e
+DATA padavx2<>+15(SB)/1, $0x0f
+DATA padavx2<>+16(SB)/1, $0x10
+DATA padavx2<>+17(SB)/1, $0x11
+DATA padavx2<>+18(SB)/1, $0x12
+DATA padavx2<>+19(SB)/1, $0x13
+DATA padavx2<>+20(SB)/1, $0x14
+DATA padavx2<>+21(SB)/1, $0x15
+DATA padavx2<>+22(SB)/1, $0x16
+DATA padavx2<>+23(SB)/1, $0x17
+DATA padavx2<>+24(SB)/1, $0x18
+DATA padavx2<>+25(SB)/1, $0x19
+DATA padavx2<>+26(SB)/1, $0x1a
+DATA padavx2<>+27(SB)/1, $0x1b
+DATA padavx2<>+28(SB)/1, $0x1c
+DATA padavx2<>+29(SB)/1, $0x1d
+DATA padavx2<>+30(SB)/1, $0x1e
+DATA padavx2<>+31(SB)/1, $0x1f
+DATA padavx2<>+32(SB)/1, $0x00
+DATA padavx2<>+33(SB)/1, $0x00
+DATA padavx2<>+34(SB)/1, $0x00
+DATA padavx2<>+35(SB)/1, $0x00
+DATA padavx2<>+36(SB)/1, $0x04
+DATA padavx2<>+37(SB)/1, $0x04
+DATA padavx2<>+38(SB)/1, $0x04
+DATA padavx2<>+39(SB)/1, $0x04
+DATA padavx2<>+40(SB)/1, $0x08
+DATA padavx2<>+41(SB)/1, $0x08
+DATA padavx2<>+42(SB)/1, $0x08
+DATA padavx2<>+43(SB)/1, $0x08
+DATA padavx2<>+44(SB)/1, $0x0c
+DATA padavx2<>+45(SB)/1, $0x0c
+DATA padavx2<>+46(SB)/1, $0x0c
+DATA padavx2<>+47(SB)/1, $0x0c
+DATA padavx2<>+48(SB)/1, $0x10
+DATA padavx2<>+49(SB)/1, $0x10
+DATA padavx2<>+50(SB)/1, $0x10
+DATA padavx2<>+51(SB)/1, $0x10
+DATA padavx2<>+52(SB)/1, $0x14
+DATA padavx2<>+53(SB)/1, $0x14
+DATA padavx2<>+54(SB)/1, $0x14
+DATA padavx2<>+55(SB)/1, $0x14
+DATA padavx2<>+56(SB)/1, $0x18
+DATA padavx2<>+57(SB)/1, $0x18
+DATA padavx2<>+58(SB)/1, $0x18
+DATA padavx2<>+59(SB)/1, $0x18
+DATA padavx2<>+60(SB)/1, $0x1c
+DATA padavx2<>+61(SB)/1, $0x1c
+DATA padavx2<>+62(SB)/1, $0x1c
+DATA padavx2<>+63(SB)/1, $0x1c
+DATA padavx2<>+64(SB)/1, $0x80
+DATA padavx2<>+65(SB)/1, $0x80
+DATA padavx2<>+66(SB)/1, $0x80
+DATA padavx2<>+67(SB)/1, $0x80
+DATA padavx2<>+68(SB)/1, $0x80
+DATA padavx2<>+69(SB)/1, $0x80
+DATA padavx2<>+70(SB)/1, $0x80
+DATA padavx2<>+71(SB)/1, $0x80
+DATA padavx2<>+72(SB)/1, $0x80
+DATA padavx2<>+73(SB)/1, $0x80
+DATA padavx2<>+74(SB)/1, $0x80
+DATA padavx2<>+75(SB)/1, $0x80
+DATA padavx2<>+76(SB)/1, $0x80
+DATA padavx2<>+77(SB)/1, $0x80
+DATA padavx2<>+78(SB)/1, $0x80
+DATA padavx2<>+79(SB)/1, $0x80
+DATA padavx2<>+80(SB)/1, $0x80
+DATA padavx2<>+81(SB)/1, $0x80
+DATA padavx2<>+82(SB)/1, $0x80
+DATA padavx2<>+83(SB)/1, $0x80
+DATA padavx2<>+84(SB)/1, $0x80
+DATA padavx2<>+85(SB)/1, $0x80
+DATA padavx2<>+86(SB)/1, $0x80
+DATA padavx2<>+87(SB)/1, $0x80
+DATA padavx2<>+88(SB)/1, $0x80
+DATA padavx2<>+89(SB)/1, $0x80
+DATA padavx2<>+90(SB)/1, $0x80
+DATA padavx2<>+91(SB)/1, $0x80
+DATA padavx2<>+92(SB)/1, $0x80
+DATA padavx2<>+93(SB)/1, $0x80
+DATA padavx2<>+94(SB)/1, $0x80
+DATA padavx2<>+95(SB)/1, $0x80
+DATA padavx2<>+96(SB)/8, $0x0000000000000020
+DATA padavx2<>+104(SB)/8, $-1
+GLOBL padavx2<>(SB), RODATA|NOPTR, $112
+
 // func sumAVX512YMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
 TEXT ·sumAVX512YMMx16(SB), $6456-72
@@ -12094,12 +15293,6 @@ sumAVX512YMMx16_next:
 	JNZ   sumAVX512YMMx16_loop
 	VZEROUPPER
 	RET
-
-DATA md5init<>+0(SB)/4, $0x67452301
-DATA md5init<>+4(SB)/4, $0xefcdab89
-DATA md5init<>+8(SB)/4, $0x98badcfe
-DATA md5init<>+12(SB)/4, $0x10325476
-GLOBL md5init<>(SB), RODATA|NOPTR, $16
 
 DATA md5padmasks<>+0(SB)/4, $0x00000000
 DATA md5padmasks<>+4(SB)/4, $0x00000000

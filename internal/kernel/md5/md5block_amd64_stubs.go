@@ -39,6 +39,11 @@ func blockAVX512ZMMx16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
 //go:noescape
 func blockAVX512ZMMx32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)
 
+// sumAVX2x16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 16 lanes a round, and writes the digests of the first n to out[16*idx[i]:]. len(idx) is a multiple of 16, at most 256.
+//
+//go:noescape
+func sumAVX2x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+
 // sumAVX512YMMx16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value to the digest, 16 lanes a round, and writes the digests of the first n to out[16*idx[i]:]. len(idx) is a multiple of 16, at most 256.
 //
 //go:noescape

@@ -25,6 +25,7 @@ var laneKernels = []kernel.Multi[State]{
 
 // batchKernels lists the generated batch kernels, in the order the generator records them.
 var batchKernels = []kernel.Batch{
+	{Name: "avx2x16", Level: cpu.AVX2, Lanes: 16, Fn: sumAVX2x16},
 	{Name: "avx512ymmx16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512YMMx16},
 	{Name: "avx512zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512ZMMx16},
 	{Name: "avx512ymmx32", Level: cpu.AVX512, Lanes: 32, Fn: sumAVX512YMMx32},

@@ -63,6 +63,85 @@ func batchAVX512(sh shape) {
 	RET()
 }
 
+// batchAVX2 is the batch kernel of the AVX2 lanes: 16 lanes a round as
+// two groups of 8, the lane-fulls of whole messages of nblocks blocks one
+// after another, each block's rows padded as they load (RowAVX2) and
+// transposed into a stack buffer before its steps, as blockAVX2x16 does;
+// from the initial value to digests stored in place. It saves SumMany
+// staging each message whole with its padding, and moving the lanes'
+// states into the kernel's layout and out again around each call.
+func batchAVX2() {
+	const lanes = 16
+	name := "sumAVX2x16"
+	TEXT(name, 0, transpose.BatchSignature)
+	Pragma("noescape")
+	Doc(transpose.BatchDoc(name, lanes, 16))
+	msg := stack.Aligned(16*2*32 + 4*2*32 + 32) // word j of group g at (2j+g)*32
+	saved := msg.Offset(16 * 2 * 32)
+	scratch := saved.Offset(4 * 2 * 32)
+	bs := transpose.NewBatchStream(name, lanes, 64)
+	initState := func() {
+		for w := range 4 {
+			t := YMM()
+			VPBROADCASTD(initValue().Offset(4*w), t)
+			for g := range 2 {
+				VMOVDQU(t, saved.Offset(32*(2*w+g)))
+			}
+		}
+	}
+	initState()
+	loop := name + "_loop"
+	Label(loop)
+	for g := range 2 {
+		for h := range 2 {
+			transpose.Rows8x8(func(i int, r reg.VecVirtual) {
+				padding.RowAVX2(bs.Ptrs, bs.Bits, bs.Off, bs.LastOff(), 8*g+i, 32*h, scratch, r)
+			}, func(j int, r reg.VecVirtual) {
+				VMOVDQU(r, msg.Offset(32*(2*(8*h+j)+g)))
+			})
+		}
+	}
+	var st [2][4]reg.VecVirtual
+	for g := range 2 {
+		for w := range 4 {
+			st[g][w] = YMM()
+			VMOVDQU(saved.Offset(32*(2*w+g)), st[g][w])
+		}
+	}
+	kt := GP64()
+	LEAQ(broadcastConsts(), kt)
+	stepsAVX2(&st, msg, kt)
+	for g := range 2 {
+		for w := range 4 {
+			m := saved.Offset(32 * (2*w + g))
+			VPADDD(m, st[g][w], st[g][w])
+			VMOVDQU(st[g][w], m)
+		}
+	}
+	bs.IfLast(func() {
+		var u [4]reg.VecVirtual
+		bs.StoreDigests(16, 8, func(g int) {
+			var words [4]reg.VecVirtual
+			for w := range 4 {
+				words[w] = YMM()
+				VMOVDQU(saved.Offset(32*(2*w+g)), words[w])
+			}
+			u = transpose.Lanes4x8(words[0], words[1], words[2], words[3])
+		}, func(lane int, dst Mem) {
+			if j := lane % 8; j < 4 {
+				VMOVDQU(u[j].AsX(), dst)
+			} else {
+				VEXTRACTI128(U8(1), u[j-4], dst)
+			}
+		})
+		initState()
+	})
+	bs.Next()
+	bs.Advance(loop)
+	VZEROUPPER()
+	RET()
+}
+
 var padding = transpose.NewPadding("md5", 64, 8, false)
 
 // storeDigests writes a lane-full's digests: a 4x8 transpose of each

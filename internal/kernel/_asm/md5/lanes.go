@@ -50,8 +50,6 @@ func avx2() {
 			}
 		}
 	}
-	ones := YMM()
-	VPCMPEQD(ones, ones, ones)
 	var st [2][4]reg.VecVirtual
 	for g := range 2 {
 		for w := range 4 {
@@ -59,6 +57,35 @@ func avx2() {
 			VMOVDQU(saved.Offset(32*(2*w+g)), st[g][w])
 		}
 	}
+	stepsAVX2(&st, msg, kt)
+	for g := range 2 {
+		for w := range 4 {
+			m := saved.Offset(32 * (2*w + g))
+			VPADDD(m, st[g][w], st[g][w])
+			VMOVDQU(st[g][w], m)
+		}
+	}
+	ADDQ(U8(64), off)
+	DECQ(n)
+	JNZ(LabelRef("avx2_loop"))
+	for w := range 4 {
+		for g := range 2 {
+			t := YMM()
+			VMOVDQU(saved.Offset(32*(2*w+g)), t)
+			VMOVDQU(t, Mem{Base: sp, Disp: 64*w + 32*g})
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// stepsAVX2 is MD5's 64 steps on two groups of 8 lanes, interleaved step
+// by step, the message word j of group g at msg+(2j+g)*32 and the step
+// constants broadcast at kt; st ends as the steps leave it, before the
+// chaining addition.
+func stepsAVX2(st *[2][4]reg.VecVirtual, msg Mem, kt reg.Register) {
+	ones := YMM()
+	VPCMPEQD(ones, ones, ones)
 	for i := range 64 {
 		for g := range 2 {
 			a, b, c, d := st[g][0], st[g][1], st[g][2], st[g][3]
@@ -96,25 +123,6 @@ func avx2() {
 			st[g] = [4]reg.VecVirtual{d, a, b, c}
 		}
 	}
-	for g := range 2 {
-		for w := range 4 {
-			m := saved.Offset(32 * (2*w + g))
-			VPADDD(m, st[g][w], st[g][w])
-			VMOVDQU(st[g][w], m)
-		}
-	}
-	ADDQ(U8(64), off)
-	DECQ(n)
-	JNZ(LabelRef("avx2_loop"))
-	for w := range 4 {
-		for g := range 2 {
-			t := YMM()
-			VMOVDQU(saved.Offset(32*(2*w+g)), t)
-			VMOVDQU(t, Mem{Base: sp, Disp: 64*w + 32*g})
-		}
-	}
-	VZEROUPPER()
-	RET()
 }
 
 // avx512 hashes 8*groups lanes as interleaved groups of 8 in YMM registers,

@@ -32,6 +32,7 @@ func main() {
 	avx512(ymmGroups(4))
 	avx512(zmmGroups(1))
 	avx512(zmmGroups(2))
+	batchAVX2()
 	batchAVX512(ymmGroups(2))
 	batchAVX512(ymmGroups(4))
 	batchAVX512(zmmGroups(1))
@@ -46,6 +47,7 @@ func main() {
 		Doc: "Lanes in ZMM registers: half the YMM kernels' instructions."}, 4, 32)
 	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512ZMMx32", Level: "AVX512", Lanes: 32}, 4, 32)
 	// Narrowest first, as kernel.Batch lists go.
+	lanewrap.Batch(lanewrap.Kernel{Go: "AVX2x16", Level: "AVX2", Lanes: 16}, false)
 	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512YMMx16", Level: "AVX512", Lanes: 16}, false)
 	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512ZMMx16", Level: "AVX512", Lanes: 16}, false)
 	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512YMMx32", Level: "AVX512", Lanes: 32}, false)

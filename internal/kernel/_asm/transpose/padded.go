@@ -429,3 +429,122 @@ func log2(n int) uint8 {
 	}
 	return k
 }
+
+// avx2Consts is the read-only data of RowAVX2: byte j of the first row is
+// j (the bytes of a row before the message's end), byte 4k+3 of the second
+// is 4k (the dwords holding any of them), 32 bytes of 0x80, and the bounds
+// 32 and -1 of the bytes left, as quadwords.
+var avx2Consts Mem
+var haveAVX2Consts bool
+
+func avx2Data() Mem {
+	if !haveAVX2Consts {
+		haveAVX2Consts = true
+		avx2Consts = GLOBL("padavx2", RODATA|NOPTR)
+		// In increasing offsets, as the assembler wants them.
+		for j := range 32 {
+			DATA(j, U8(j))
+		}
+		for j := range 32 {
+			DATA(32+j, U8(j&^3))
+		}
+		for j := range 32 {
+			DATA(64+j, U8(0x80))
+		}
+		DATA(96, U64(32))
+		DATA(104, I64(-1))
+	}
+	return avx2Consts
+}
+
+// LastOff is the offset of a lane-full's last block, in every lane.
+func (s *BatchStream) LastOff() reg.Register { return s.lastOff }
+
+// RowAVX2 is Row for AVX2, which has no byte-masked loads: VPMASKMOVD
+// loads the dwords that hold any of the message's bytes (masked-out
+// dwords do not fault), a compare against the byte positions clears the
+// bytes past its end and another sets the 0x80, and in the last row of the
+// block at lastOff the bit length goes in with a blend. Dwords read whole
+// can reach 3 bytes past the message: where those would be on another page
+// than its last byte, the row is copied byte by byte into scratch (32
+// bytes) instead, so that no load touches a page the message does not.
+// Only for 64-byte blocks ending in a little-endian 8-byte length (MD5).
+func (p *Padding) RowAVX2(ptrs, bits, off, lastOff reg.Register, lane, pos int, scratch Mem, r reg.VecVirtual) {
+	if p.Block != 64 || p.LenBytes != 8 || p.BigEndian {
+		panic("transpose: RowAVX2 pads MD5's blocks only")
+	}
+	k := avx2Data()
+	label := fmt.Sprintf("%s_row%d", p.prefix, rowLabels)
+	rowLabels++
+	msg := LanePtr(ptrs, lane)
+	n := GP64() // the message's bytes left at the row's start, then clamped
+	MOVQ(Mem{Base: bits, Disp: 8 * lane}, n)
+	SHRQ(U8(3), n)
+	// Whether whole dwords at its end would cross onto the next page.
+	end := GP64()
+	LEAQ(Mem{Base: msg, Index: n, Scale: 1, Disp: -1}, end)
+	t := GP64()
+	LEAQ(Mem{Base: end, Disp: 3}, t)
+	XORQ(end, t)
+	SUBQ(off, n)
+	if pos > 0 {
+		SUBQ(U8(pos), n)
+	}
+	// Clamped to -1..32, n fits a byte, for the byte compares.
+	CMPQ(n, U8(32))
+	CMOVQGT(k.Offset(96), n)
+	CMPQ(n, I8(-1))
+	CMOVQLT(k.Offset(104), n)
+	rb := XMM()
+	MOVQ(n, rb)
+	rv := YMM()
+	VPBROADCASTB(rb, rv)
+	SHRQ(U8(12), t)
+	JNZ(LabelRef(label + "_slow"))
+	mask := YMM()
+	VPCMPGTB(k.Offset(32), rv, mask)
+	VPMASKMOVD(Mem{Base: msg, Index: off, Scale: 1, Disp: pos}, mask, r)
+	JMP(LabelRef(label + "_loaded"))
+
+	Label(label + "_slow")
+	z := YMM()
+	VPXOR(z, z, z)
+	VMOVDQU(z, scratch)
+	i := GP64()
+	XORQ(i, i)
+	src := GP64()
+	LEAQ(Mem{Base: msg, Index: off, Scale: 1, Disp: pos}, src)
+	Label(label + "_copy")
+	CMPQ(i, n)
+	JGE(LabelRef(label + "_copied"))
+	b := GP32()
+	MOVBLZX(Mem{Base: src, Index: i, Scale: 1}, b)
+	MOVB(b.As8(), Mem{Base: scratch.Base, Index: i, Scale: 1, Disp: scratch.Disp})
+	INCQ(i)
+	JMP(LabelRef(label + "_copy"))
+	Label(label + "_copied")
+	VMOVDQU(scratch, r)
+
+	Label(label + "_loaded")
+	keep := YMM()
+	VPCMPGTB(k, rv, keep) // bytes before the end
+	VPAND(keep, r, r)
+	VPCMPEQB(k, rv, keep) // the byte at the end
+	VPAND(k.Offset(64), keep, keep)
+	VPOR(keep, r, r)
+	if pos == p.Block-32 {
+		CMPQ(off, lastOff)
+		JNE(LabelRef(label + "_body"))
+		l := GP64()
+		MOVQ(Mem{Base: bits, Disp: 8 * lane}, l)
+		lx := XMM()
+		MOVQ(l, lx)
+		ly := YMM()
+		VPBROADCASTQ(lx, ly)
+		VPBLENDD(U8(0xc0), ly, r, r)
+		Label(label + "_body")
+	}
+}
+
+// rowLabels numbers RowAVX2's labels within a file.
+var rowLabels int

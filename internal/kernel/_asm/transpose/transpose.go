@@ -30,6 +30,15 @@ func Words8x8(ptrs, off reg.Register, first, disp int) [8]reg.VecVirtual {
 	return w
 }
 
+// Rows8x8 is Words8x8 on the rows load gives (row i into its register),
+// run at once, handing each finished word to done: for AVX2 kernels that
+// load their rows padded.
+func Rows8x8(load func(i int, r reg.VecVirtual), done func(j int, r reg.VecVirtual)) {
+	var d Deferred
+	words8x8(&d, false, load, done)
+	d.Flush()
+}
+
 // Words8x8EVEX is Words8x8 in EVEX forms, run at once, handing each
 // finished word to done (which may store it), for AVX-512 kernels whose
 // registers may be Y16-Y31.
