@@ -4878,6 +4878,2704 @@ avx512_rounds:
 	VZEROUPPER
 	RET
 
+// func sumAVX2x4(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
+// Requires: AVX, AVX2, CMOV, SSE2
+TEXT ·sumAVX2x4(SB), $7000-88
+	LEAQ (SP), AX
+	ADDQ $0x38, AX
+	ANDQ $-64, AX
+	MOVQ msgs_base+0(FP), CX
+	MOVQ idx_base+24(FP), DX
+	MOVQ idx_len+32(FP), BX
+	XORQ SI, SI
+
+sumAVX2x4_gather:
+	MOVLQSX      (DX)(SI*4), DI
+	LEAQ         (DI)(DI*2), DI
+	MOVQ         (CX)(DI*8), R8
+	TESTQ        R8, R8
+	CMOVQEQ      CX, R8
+	MOVQ         R8, 2904(SP)(SI*8)
+	MOVQ         8(CX)(DI*8), DI
+	SHLQ         $0x03, DI
+	MOVQ         DI, 4952(SP)(SI*8)
+	INCQ         SI
+	CMPQ         SI, BX
+	JB           sumAVX2x4_gather
+	LEAQ         2904(SP), CX
+	LEAQ         4952(SP), DX
+	XORQ         BX, BX
+	MOVQ         nblocks+64(FP), SI
+	LEAQ         -1(SI), DI
+	SHLQ         $0x07, DI
+	MOVQ         idx_len+32(FP), R8
+	SHRQ         $0x02, R8
+	IMULQ        SI, R8
+	MOVQ         iv+72(FP), SI
+	VPBROADCASTQ (SI), Y0
+	VMOVDQU      Y0, 2560(AX)
+	VPBROADCASTQ 8(SI), Y0
+	VMOVDQU      Y0, 2592(AX)
+	VPBROADCASTQ 16(SI), Y0
+	VMOVDQU      Y0, 2624(AX)
+	VPBROADCASTQ 24(SI), Y0
+	VMOVDQU      Y0, 2656(AX)
+	VPBROADCASTQ 32(SI), Y0
+	VMOVDQU      Y0, 2688(AX)
+	VPBROADCASTQ 40(SI), Y0
+	VMOVDQU      Y0, 2720(AX)
+	VPBROADCASTQ 48(SI), Y0
+	VMOVDQU      Y0, 2752(AX)
+	VPBROADCASTQ 56(SI), Y0
+	VMOVDQU      Y0, 2784(AX)
+
+sumAVX2x4_loop:
+	VMOVDQU      sha512bswap<>+0(SB), Y0
+	MOVQ         (CX), SI
+	MOVQ         (DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row0_slow
+	VPCMPGTB     padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   (SI)(BX*1), Y1, Y1
+	JMP          sha512_row0_loaded
+
+sha512_row0_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+sha512_row0_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row0_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row0_copy
+
+sha512_row0_copied:
+	VMOVDQU 2816(AX), Y1
+
+sha512_row0_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     padavx2<>+0(SB), Y2, Y3
+	VPAND        padavx2<>+64(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	MOVQ         8(CX), SI
+	MOVQ         8(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X2
+	VPBROADCASTB X2, Y3
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row1_slow
+	VPCMPGTB     padavx2<>+32(SB), Y3, Y2
+	VPMASKMOVD   (SI)(BX*1), Y2, Y2
+	JMP          sha512_row1_loaded
+
+sha512_row1_slow:
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU Y2, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+sha512_row1_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row1_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row1_copy
+
+sha512_row1_copied:
+	VMOVDQU 2816(AX), Y2
+
+sha512_row1_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y3, Y4
+	VPAND        Y4, Y2, Y2
+	VPCMPEQB     padavx2<>+0(SB), Y3, Y4
+	VPAND        padavx2<>+64(SB), Y4, Y4
+	VPOR         Y4, Y2, Y2
+	MOVQ         16(CX), SI
+	MOVQ         16(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X3
+	VPBROADCASTB X3, Y4
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row2_slow
+	VPCMPGTB     padavx2<>+32(SB), Y4, Y3
+	VPMASKMOVD   (SI)(BX*1), Y3, Y3
+	JMP          sha512_row2_loaded
+
+sha512_row2_slow:
+	VPXOR   Y3, Y3, Y3
+	VMOVDQU Y3, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+sha512_row2_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row2_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row2_copy
+
+sha512_row2_copied:
+	VMOVDQU 2816(AX), Y3
+
+sha512_row2_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y4, Y5
+	VPAND        Y5, Y3, Y3
+	VPCMPEQB     padavx2<>+0(SB), Y4, Y5
+	VPAND        padavx2<>+64(SB), Y5, Y5
+	VPOR         Y5, Y3, Y3
+	MOVQ         24(CX), SI
+	MOVQ         24(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X4
+	VPBROADCASTB X4, Y5
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row3_slow
+	VPCMPGTB     padavx2<>+32(SB), Y5, Y4
+	VPMASKMOVD   (SI)(BX*1), Y4, Y4
+	JMP          sha512_row3_loaded
+
+sha512_row3_slow:
+	VPXOR   Y4, Y4, Y4
+	VMOVDQU Y4, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+sha512_row3_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row3_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row3_copy
+
+sha512_row3_copied:
+	VMOVDQU 2816(AX), Y4
+
+sha512_row3_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y5, Y6
+	VPAND        Y6, Y4, Y4
+	VPCMPEQB     padavx2<>+0(SB), Y5, Y6
+	VPAND        padavx2<>+64(SB), Y6, Y6
+	VPOR         Y6, Y4, Y4
+	VPUNPCKLQDQ  Y2, Y1, Y5
+	VPUNPCKHQDQ  Y2, Y1, Y1
+	VPUNPCKLQDQ  Y4, Y3, Y2
+	VPUNPCKHQDQ  Y4, Y3, Y3
+	VPERM2I128   $0x20, Y2, Y5, Y4
+	VPSHUFB      Y0, Y4, Y4
+	VMOVDQU      Y4, (AX)
+	VPERM2I128   $0x20, Y3, Y1, Y4
+	VPSHUFB      Y0, Y4, Y4
+	VMOVDQU      Y4, 32(AX)
+	VPERM2I128   $0x31, Y2, Y5, Y2
+	VPSHUFB      Y0, Y2, Y2
+	VMOVDQU      Y2, 64(AX)
+	VPERM2I128   $0x31, Y3, Y1, Y1
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 96(AX)
+	MOVQ         (CX), SI
+	MOVQ         (DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row4_slow
+	VPCMPGTB     padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   32(SI)(BX*1), Y1, Y1
+	JMP          sha512_row4_loaded
+
+sha512_row4_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+sha512_row4_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row4_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row4_copy
+
+sha512_row4_copied:
+	VMOVDQU 2816(AX), Y1
+
+sha512_row4_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     padavx2<>+0(SB), Y2, Y3
+	VPAND        padavx2<>+64(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	MOVQ         8(CX), SI
+	MOVQ         8(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X2
+	VPBROADCASTB X2, Y3
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row5_slow
+	VPCMPGTB     padavx2<>+32(SB), Y3, Y2
+	VPMASKMOVD   32(SI)(BX*1), Y2, Y2
+	JMP          sha512_row5_loaded
+
+sha512_row5_slow:
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU Y2, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+sha512_row5_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row5_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row5_copy
+
+sha512_row5_copied:
+	VMOVDQU 2816(AX), Y2
+
+sha512_row5_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y3, Y4
+	VPAND        Y4, Y2, Y2
+	VPCMPEQB     padavx2<>+0(SB), Y3, Y4
+	VPAND        padavx2<>+64(SB), Y4, Y4
+	VPOR         Y4, Y2, Y2
+	MOVQ         16(CX), SI
+	MOVQ         16(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X3
+	VPBROADCASTB X3, Y4
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row6_slow
+	VPCMPGTB     padavx2<>+32(SB), Y4, Y3
+	VPMASKMOVD   32(SI)(BX*1), Y3, Y3
+	JMP          sha512_row6_loaded
+
+sha512_row6_slow:
+	VPXOR   Y3, Y3, Y3
+	VMOVDQU Y3, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+sha512_row6_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row6_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row6_copy
+
+sha512_row6_copied:
+	VMOVDQU 2816(AX), Y3
+
+sha512_row6_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y4, Y5
+	VPAND        Y5, Y3, Y3
+	VPCMPEQB     padavx2<>+0(SB), Y4, Y5
+	VPAND        padavx2<>+64(SB), Y5, Y5
+	VPOR         Y5, Y3, Y3
+	MOVQ         24(CX), SI
+	MOVQ         24(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X4
+	VPBROADCASTB X4, Y5
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row7_slow
+	VPCMPGTB     padavx2<>+32(SB), Y5, Y4
+	VPMASKMOVD   32(SI)(BX*1), Y4, Y4
+	JMP          sha512_row7_loaded
+
+sha512_row7_slow:
+	VPXOR   Y4, Y4, Y4
+	VMOVDQU Y4, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+sha512_row7_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row7_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row7_copy
+
+sha512_row7_copied:
+	VMOVDQU 2816(AX), Y4
+
+sha512_row7_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y5, Y6
+	VPAND        Y6, Y4, Y4
+	VPCMPEQB     padavx2<>+0(SB), Y5, Y6
+	VPAND        padavx2<>+64(SB), Y6, Y6
+	VPOR         Y6, Y4, Y4
+	VPUNPCKLQDQ  Y2, Y1, Y5
+	VPUNPCKHQDQ  Y2, Y1, Y1
+	VPUNPCKLQDQ  Y4, Y3, Y2
+	VPUNPCKHQDQ  Y4, Y3, Y3
+	VPERM2I128   $0x20, Y2, Y5, Y4
+	VPSHUFB      Y0, Y4, Y4
+	VMOVDQU      Y4, 128(AX)
+	VPERM2I128   $0x20, Y3, Y1, Y4
+	VPSHUFB      Y0, Y4, Y4
+	VMOVDQU      Y4, 160(AX)
+	VPERM2I128   $0x31, Y2, Y5, Y2
+	VPSHUFB      Y0, Y2, Y2
+	VMOVDQU      Y2, 192(AX)
+	VPERM2I128   $0x31, Y3, Y1, Y1
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 224(AX)
+	MOVQ         (CX), SI
+	MOVQ         (DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x40, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row8_slow
+	VPCMPGTB     padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   64(SI)(BX*1), Y1, Y1
+	JMP          sha512_row8_loaded
+
+sha512_row8_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    64(SI)(BX*1), SI
+
+sha512_row8_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row8_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row8_copy
+
+sha512_row8_copied:
+	VMOVDQU 2816(AX), Y1
+
+sha512_row8_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     padavx2<>+0(SB), Y2, Y3
+	VPAND        padavx2<>+64(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	MOVQ         8(CX), SI
+	MOVQ         8(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x40, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X2
+	VPBROADCASTB X2, Y3
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row9_slow
+	VPCMPGTB     padavx2<>+32(SB), Y3, Y2
+	VPMASKMOVD   64(SI)(BX*1), Y2, Y2
+	JMP          sha512_row9_loaded
+
+sha512_row9_slow:
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU Y2, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    64(SI)(BX*1), SI
+
+sha512_row9_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row9_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row9_copy
+
+sha512_row9_copied:
+	VMOVDQU 2816(AX), Y2
+
+sha512_row9_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y3, Y4
+	VPAND        Y4, Y2, Y2
+	VPCMPEQB     padavx2<>+0(SB), Y3, Y4
+	VPAND        padavx2<>+64(SB), Y4, Y4
+	VPOR         Y4, Y2, Y2
+	MOVQ         16(CX), SI
+	MOVQ         16(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x40, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X3
+	VPBROADCASTB X3, Y4
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row10_slow
+	VPCMPGTB     padavx2<>+32(SB), Y4, Y3
+	VPMASKMOVD   64(SI)(BX*1), Y3, Y3
+	JMP          sha512_row10_loaded
+
+sha512_row10_slow:
+	VPXOR   Y3, Y3, Y3
+	VMOVDQU Y3, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    64(SI)(BX*1), SI
+
+sha512_row10_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row10_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row10_copy
+
+sha512_row10_copied:
+	VMOVDQU 2816(AX), Y3
+
+sha512_row10_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y4, Y5
+	VPAND        Y5, Y3, Y3
+	VPCMPEQB     padavx2<>+0(SB), Y4, Y5
+	VPAND        padavx2<>+64(SB), Y5, Y5
+	VPOR         Y5, Y3, Y3
+	MOVQ         24(CX), SI
+	MOVQ         24(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x40, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X4
+	VPBROADCASTB X4, Y5
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row11_slow
+	VPCMPGTB     padavx2<>+32(SB), Y5, Y4
+	VPMASKMOVD   64(SI)(BX*1), Y4, Y4
+	JMP          sha512_row11_loaded
+
+sha512_row11_slow:
+	VPXOR   Y4, Y4, Y4
+	VMOVDQU Y4, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    64(SI)(BX*1), SI
+
+sha512_row11_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row11_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row11_copy
+
+sha512_row11_copied:
+	VMOVDQU 2816(AX), Y4
+
+sha512_row11_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y5, Y6
+	VPAND        Y6, Y4, Y4
+	VPCMPEQB     padavx2<>+0(SB), Y5, Y6
+	VPAND        padavx2<>+64(SB), Y6, Y6
+	VPOR         Y6, Y4, Y4
+	VPUNPCKLQDQ  Y2, Y1, Y5
+	VPUNPCKHQDQ  Y2, Y1, Y1
+	VPUNPCKLQDQ  Y4, Y3, Y2
+	VPUNPCKHQDQ  Y4, Y3, Y3
+	VPERM2I128   $0x20, Y2, Y5, Y4
+	VPSHUFB      Y0, Y4, Y4
+	VMOVDQU      Y4, 256(AX)
+	VPERM2I128   $0x20, Y3, Y1, Y4
+	VPSHUFB      Y0, Y4, Y4
+	VMOVDQU      Y4, 288(AX)
+	VPERM2I128   $0x31, Y2, Y5, Y2
+	VPSHUFB      Y0, Y2, Y2
+	VMOVDQU      Y2, 320(AX)
+	VPERM2I128   $0x31, Y3, Y1, Y1
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 352(AX)
+	MOVQ         (CX), SI
+	MOVQ         (DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x60, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row12_slow
+	VPCMPGTB     padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   96(SI)(BX*1), Y1, Y1
+	JMP          sha512_row12_loaded
+
+sha512_row12_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    96(SI)(BX*1), SI
+
+sha512_row12_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row12_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row12_copy
+
+sha512_row12_copied:
+	VMOVDQU 2816(AX), Y1
+
+sha512_row12_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     padavx2<>+0(SB), Y2, Y3
+	VPAND        padavx2<>+64(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	CMPQ         BX, DI
+	JNE          sha512_row12_body
+	MOVQ         (DX), SI
+	BSWAPQ       SI
+	MOVQ         SI, X2
+	VPBROADCASTQ X2, Y2
+	VPBLENDD     $0xc0, Y2, Y1, Y1
+
+sha512_row12_body:
+	MOVQ         8(CX), SI
+	MOVQ         8(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x60, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X2
+	VPBROADCASTB X2, Y3
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row13_slow
+	VPCMPGTB     padavx2<>+32(SB), Y3, Y2
+	VPMASKMOVD   96(SI)(BX*1), Y2, Y2
+	JMP          sha512_row13_loaded
+
+sha512_row13_slow:
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU Y2, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    96(SI)(BX*1), SI
+
+sha512_row13_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row13_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row13_copy
+
+sha512_row13_copied:
+	VMOVDQU 2816(AX), Y2
+
+sha512_row13_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y3, Y4
+	VPAND        Y4, Y2, Y2
+	VPCMPEQB     padavx2<>+0(SB), Y3, Y4
+	VPAND        padavx2<>+64(SB), Y4, Y4
+	VPOR         Y4, Y2, Y2
+	CMPQ         BX, DI
+	JNE          sha512_row13_body
+	MOVQ         8(DX), SI
+	BSWAPQ       SI
+	MOVQ         SI, X3
+	VPBROADCASTQ X3, Y3
+	VPBLENDD     $0xc0, Y3, Y2, Y2
+
+sha512_row13_body:
+	MOVQ         16(CX), SI
+	MOVQ         16(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x60, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X3
+	VPBROADCASTB X3, Y4
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row14_slow
+	VPCMPGTB     padavx2<>+32(SB), Y4, Y3
+	VPMASKMOVD   96(SI)(BX*1), Y3, Y3
+	JMP          sha512_row14_loaded
+
+sha512_row14_slow:
+	VPXOR   Y3, Y3, Y3
+	VMOVDQU Y3, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    96(SI)(BX*1), SI
+
+sha512_row14_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row14_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row14_copy
+
+sha512_row14_copied:
+	VMOVDQU 2816(AX), Y3
+
+sha512_row14_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y4, Y5
+	VPAND        Y5, Y3, Y3
+	VPCMPEQB     padavx2<>+0(SB), Y4, Y5
+	VPAND        padavx2<>+64(SB), Y5, Y5
+	VPOR         Y5, Y3, Y3
+	CMPQ         BX, DI
+	JNE          sha512_row14_body
+	MOVQ         16(DX), SI
+	BSWAPQ       SI
+	MOVQ         SI, X4
+	VPBROADCASTQ X4, Y4
+	VPBLENDD     $0xc0, Y4, Y3, Y3
+
+sha512_row14_body:
+	MOVQ         24(CX), SI
+	MOVQ         24(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x60, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      padavx2<>+96(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      padavx2<>+104(SB), R9
+	MOVQ         R9, X4
+	VPBROADCASTB X4, Y5
+	SHRQ         $0x0c, R11
+	JNZ          sha512_row15_slow
+	VPCMPGTB     padavx2<>+32(SB), Y5, Y4
+	VPMASKMOVD   96(SI)(BX*1), Y4, Y4
+	JMP          sha512_row15_loaded
+
+sha512_row15_slow:
+	VPXOR   Y4, Y4, Y4
+	VMOVDQU Y4, 2816(AX)
+	XORQ    R10, R10
+	LEAQ    96(SI)(BX*1), SI
+
+sha512_row15_copy:
+	CMPQ    R10, R9
+	JGE     sha512_row15_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 2816(AX)(R10*1)
+	INCQ    R10
+	JMP     sha512_row15_copy
+
+sha512_row15_copied:
+	VMOVDQU 2816(AX), Y4
+
+sha512_row15_loaded:
+	VPCMPGTB     padavx2<>+0(SB), Y5, Y6
+	VPAND        Y6, Y4, Y4
+	VPCMPEQB     padavx2<>+0(SB), Y5, Y6
+	VPAND        padavx2<>+64(SB), Y6, Y6
+	VPOR         Y6, Y4, Y4
+	CMPQ         BX, DI
+	JNE          sha512_row15_body
+	MOVQ         24(DX), SI
+	BSWAPQ       SI
+	MOVQ         SI, X5
+	VPBROADCASTQ X5, Y5
+	VPBLENDD     $0xc0, Y5, Y4, Y4
+
+sha512_row15_body:
+	VPUNPCKLQDQ Y2, Y1, Y5
+	VPUNPCKHQDQ Y2, Y1, Y1
+	VPUNPCKLQDQ Y4, Y3, Y2
+	VPUNPCKHQDQ Y4, Y3, Y3
+	VPERM2I128  $0x20, Y2, Y5, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 384(AX)
+	VPERM2I128  $0x20, Y3, Y1, Y4
+	VPSHUFB     Y0, Y4, Y4
+	VMOVDQU     Y4, 416(AX)
+	VPERM2I128  $0x31, Y2, Y5, Y2
+	VPSHUFB     Y0, Y2, Y2
+	VMOVDQU     Y2, 448(AX)
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPSHUFB     Y0, Y1, Y1
+	VMOVDQU     Y1, 480(AX)
+	VMOVDQU     2560(AX), Y0
+	VMOVDQU     2592(AX), Y1
+	VMOVDQU     2624(AX), Y2
+	VMOVDQU     2656(AX), Y3
+	VMOVDQU     2688(AX), Y4
+	VMOVDQU     2720(AX), Y5
+	VMOVDQU     2752(AX), Y6
+	VMOVDQU     2784(AX), Y7
+	LEAQ        (AX), SI
+	LEAQ        sha512consts<>+0(SB), R9
+	MOVQ        $0x00000004, R10
+
+sumAVX2x4_rounds:
+	VMOVDQU      32(SI), Y8
+	VPSLLQ       $0x3f, Y8, Y10
+	VPSRLQ       $0x01, Y8, Y9
+	VPOR         Y10, Y9, Y9
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y10
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y10, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VMOVDQU      448(SI), Y8
+	VPSLLQ       $0x2d, Y8, Y11
+	VPSRLQ       $0x13, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSLLQ       $0x03, Y8, Y12
+	VPSRLQ       $0x3d, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VPADDQ       Y9, Y10, Y10
+	VPADDQ       288(SI), Y10, Y10
+	VPADDQ       (SI), Y10, Y10
+	VMOVDQU      Y10, 512(SI)
+	VPBROADCASTQ (R9), Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       (SI), Y7, Y7
+	VPSLLQ       $0x32, Y4, Y9
+	VPSRLQ       $0x0e, Y4, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y4, Y10
+	VPSRLQ       $0x12, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y4, Y10
+	VPSRLQ       $0x29, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y4, Y8, Y8
+	VPXOR        Y6, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       Y7, Y3, Y3
+	VPSLLQ       $0x24, Y0, Y9
+	VPSRLQ       $0x1c, Y0, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y0, Y10
+	VPSRLQ       $0x22, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y0, Y10
+	VPSRLQ       $0x27, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPXOR        Y1, Y2, Y8
+	VPXOR        Y0, Y1, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VMOVDQU      64(SI), Y8
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VMOVDQU      480(SI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       320(SI), Y11, Y11
+	VPADDQ       32(SI), Y11, Y11
+	VMOVDQU      Y11, 544(SI)
+	VPBROADCASTQ 8(R9), Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       32(SI), Y6, Y6
+	VPSLLQ       $0x32, Y3, Y10
+	VPSRLQ       $0x0e, Y3, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y3, Y11
+	VPSRLQ       $0x12, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y3, Y11
+	VPSRLQ       $0x29, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y4, Y5, Y8
+	VPAND        Y3, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       Y6, Y2, Y2
+	VPSLLQ       $0x24, Y7, Y10
+	VPSRLQ       $0x1c, Y7, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y7, Y11
+	VPSRLQ       $0x22, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y7, Y11
+	VPSRLQ       $0x27, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y6, Y6
+	VMOVDQU      96(SI), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      512(SI), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       352(SI), Y11, Y11
+	VPADDQ       64(SI), Y11, Y11
+	VMOVDQU      Y11, 576(SI)
+	VPBROADCASTQ 16(R9), Y9
+	VPADDQ       Y9, Y5, Y5
+	VPADDQ       64(SI), Y5, Y5
+	VPSLLQ       $0x32, Y2, Y10
+	VPSRLQ       $0x0e, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y2, Y11
+	VPSRLQ       $0x12, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y2, Y11
+	VPSRLQ       $0x29, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y3, Y4, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPADDQ       Y5, Y1, Y1
+	VPSLLQ       $0x24, Y6, Y10
+	VPSRLQ       $0x1c, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y6, Y11
+	VPSRLQ       $0x22, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y6, Y11
+	VPSRLQ       $0x27, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y6, Y7, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VMOVDQU      128(SI), Y8
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VMOVDQU      544(SI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       384(SI), Y11, Y11
+	VPADDQ       96(SI), Y11, Y11
+	VMOVDQU      Y11, 608(SI)
+	VPBROADCASTQ 24(R9), Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       96(SI), Y4, Y4
+	VPSLLQ       $0x32, Y1, Y10
+	VPSRLQ       $0x0e, Y1, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y1, Y11
+	VPSRLQ       $0x12, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y1, Y11
+	VPSRLQ       $0x29, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y2, Y3, Y8
+	VPAND        Y1, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       Y4, Y0, Y0
+	VPSLLQ       $0x24, Y5, Y10
+	VPSRLQ       $0x1c, Y5, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y5, Y11
+	VPSRLQ       $0x22, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y5, Y11
+	VPSRLQ       $0x27, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDQ       Y9, Y4, Y4
+	VMOVDQU      160(SI), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      576(SI), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       416(SI), Y11, Y11
+	VPADDQ       128(SI), Y11, Y11
+	VMOVDQU      Y11, 640(SI)
+	VPBROADCASTQ 32(R9), Y9
+	VPADDQ       Y9, Y3, Y3
+	VPADDQ       128(SI), Y3, Y3
+	VPSLLQ       $0x32, Y0, Y10
+	VPSRLQ       $0x0e, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y0, Y11
+	VPSRLQ       $0x12, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y0, Y11
+	VPSRLQ       $0x29, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y1, Y2, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPADDQ       Y3, Y7, Y7
+	VPSLLQ       $0x24, Y4, Y10
+	VPSRLQ       $0x1c, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y4, Y11
+	VPSRLQ       $0x22, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y4, Y11
+	VPSRLQ       $0x27, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y4, Y5, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VMOVDQU      192(SI), Y8
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VMOVDQU      608(SI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       448(SI), Y11, Y11
+	VPADDQ       160(SI), Y11, Y11
+	VMOVDQU      Y11, 672(SI)
+	VPBROADCASTQ 40(R9), Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       160(SI), Y2, Y2
+	VPSLLQ       $0x32, Y7, Y10
+	VPSRLQ       $0x0e, Y7, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y7, Y11
+	VPSRLQ       $0x12, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y7, Y11
+	VPSRLQ       $0x29, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y0, Y1, Y8
+	VPAND        Y7, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       Y2, Y6, Y6
+	VPSLLQ       $0x24, Y3, Y10
+	VPSRLQ       $0x1c, Y3, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y3, Y11
+	VPSRLQ       $0x22, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y3, Y11
+	VPSRLQ       $0x27, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	VMOVDQU      224(SI), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      640(SI), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       480(SI), Y11, Y11
+	VPADDQ       192(SI), Y11, Y11
+	VMOVDQU      Y11, 704(SI)
+	VPBROADCASTQ 48(R9), Y9
+	VPADDQ       Y9, Y1, Y1
+	VPADDQ       192(SI), Y1, Y1
+	VPSLLQ       $0x32, Y6, Y10
+	VPSRLQ       $0x0e, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y6, Y11
+	VPSRLQ       $0x12, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y6, Y11
+	VPSRLQ       $0x29, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y7, Y0, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPADDQ       Y1, Y5, Y5
+	VPSLLQ       $0x24, Y2, Y10
+	VPSRLQ       $0x1c, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y2, Y11
+	VPSRLQ       $0x22, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y2, Y11
+	VPSRLQ       $0x27, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y2, Y3, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VMOVDQU      256(SI), Y8
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VMOVDQU      672(SI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       512(SI), Y11, Y11
+	VPADDQ       224(SI), Y11, Y11
+	VMOVDQU      Y11, 736(SI)
+	VPBROADCASTQ 56(R9), Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       224(SI), Y0, Y0
+	VPSLLQ       $0x32, Y5, Y10
+	VPSRLQ       $0x0e, Y5, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y5, Y11
+	VPSRLQ       $0x12, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y5, Y11
+	VPSRLQ       $0x29, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y6, Y7, Y8
+	VPAND        Y5, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       Y0, Y4, Y4
+	VPSLLQ       $0x24, Y1, Y10
+	VPSRLQ       $0x1c, Y1, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y1, Y11
+	VPSRLQ       $0x22, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y1, Y11
+	VPSRLQ       $0x27, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDQ       Y9, Y0, Y0
+	VMOVDQU      288(SI), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      704(SI), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       544(SI), Y11, Y11
+	VPADDQ       256(SI), Y11, Y11
+	VMOVDQU      Y11, 768(SI)
+	VPBROADCASTQ 64(R9), Y9
+	VPADDQ       Y9, Y7, Y7
+	VPADDQ       256(SI), Y7, Y7
+	VPSLLQ       $0x32, Y4, Y10
+	VPSRLQ       $0x0e, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y4, Y11
+	VPSRLQ       $0x12, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y4, Y11
+	VPSRLQ       $0x29, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y7, Y7
+	VPXOR        Y5, Y6, Y9
+	VPAND        Y4, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDQ       Y9, Y7, Y7
+	VPADDQ       Y7, Y3, Y3
+	VPSLLQ       $0x24, Y0, Y10
+	VPSRLQ       $0x1c, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y0, Y11
+	VPSRLQ       $0x22, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y0, Y11
+	VPSRLQ       $0x27, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y7, Y7
+	VPXOR        Y0, Y1, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VMOVDQU      320(SI), Y8
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VMOVDQU      736(SI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       576(SI), Y11, Y11
+	VPADDQ       288(SI), Y11, Y11
+	VMOVDQU      Y11, 800(SI)
+	VPBROADCASTQ 72(R9), Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       288(SI), Y6, Y6
+	VPSLLQ       $0x32, Y3, Y10
+	VPSRLQ       $0x0e, Y3, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y3, Y11
+	VPSRLQ       $0x12, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y3, Y11
+	VPSRLQ       $0x29, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y4, Y5, Y8
+	VPAND        Y3, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       Y6, Y2, Y2
+	VPSLLQ       $0x24, Y7, Y10
+	VPSRLQ       $0x1c, Y7, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y7, Y11
+	VPSRLQ       $0x22, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y7, Y11
+	VPSRLQ       $0x27, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y6, Y6
+	VMOVDQU      352(SI), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      768(SI), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       608(SI), Y11, Y11
+	VPADDQ       320(SI), Y11, Y11
+	VMOVDQU      Y11, 832(SI)
+	VPBROADCASTQ 80(R9), Y9
+	VPADDQ       Y9, Y5, Y5
+	VPADDQ       320(SI), Y5, Y5
+	VPSLLQ       $0x32, Y2, Y10
+	VPSRLQ       $0x0e, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y2, Y11
+	VPSRLQ       $0x12, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y2, Y11
+	VPSRLQ       $0x29, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y3, Y4, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPADDQ       Y5, Y1, Y1
+	VPSLLQ       $0x24, Y6, Y10
+	VPSRLQ       $0x1c, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y6, Y11
+	VPSRLQ       $0x22, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y6, Y11
+	VPSRLQ       $0x27, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y6, Y7, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VMOVDQU      384(SI), Y8
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VMOVDQU      800(SI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       640(SI), Y11, Y11
+	VPADDQ       352(SI), Y11, Y11
+	VMOVDQU      Y11, 864(SI)
+	VPBROADCASTQ 88(R9), Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       352(SI), Y4, Y4
+	VPSLLQ       $0x32, Y1, Y10
+	VPSRLQ       $0x0e, Y1, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y1, Y11
+	VPSRLQ       $0x12, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y1, Y11
+	VPSRLQ       $0x29, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y2, Y3, Y8
+	VPAND        Y1, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       Y4, Y0, Y0
+	VPSLLQ       $0x24, Y5, Y10
+	VPSRLQ       $0x1c, Y5, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y5, Y11
+	VPSRLQ       $0x22, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y5, Y11
+	VPSRLQ       $0x27, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDQ       Y9, Y4, Y4
+	VMOVDQU      416(SI), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      832(SI), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       672(SI), Y11, Y11
+	VPADDQ       384(SI), Y11, Y11
+	VMOVDQU      Y11, 896(SI)
+	VPBROADCASTQ 96(R9), Y9
+	VPADDQ       Y9, Y3, Y3
+	VPADDQ       384(SI), Y3, Y3
+	VPSLLQ       $0x32, Y0, Y10
+	VPSRLQ       $0x0e, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y0, Y11
+	VPSRLQ       $0x12, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y0, Y11
+	VPSRLQ       $0x29, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y1, Y2, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPADDQ       Y3, Y7, Y7
+	VPSLLQ       $0x24, Y4, Y10
+	VPSRLQ       $0x1c, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y4, Y11
+	VPSRLQ       $0x22, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y4, Y11
+	VPSRLQ       $0x27, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y4, Y5, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VMOVDQU      448(SI), Y8
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VMOVDQU      864(SI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       704(SI), Y11, Y11
+	VPADDQ       416(SI), Y11, Y11
+	VMOVDQU      Y11, 928(SI)
+	VPBROADCASTQ 104(R9), Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       416(SI), Y2, Y2
+	VPSLLQ       $0x32, Y7, Y10
+	VPSRLQ       $0x0e, Y7, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y7, Y11
+	VPSRLQ       $0x12, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y7, Y11
+	VPSRLQ       $0x29, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y0, Y1, Y8
+	VPAND        Y7, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       Y2, Y6, Y6
+	VPSLLQ       $0x24, Y3, Y10
+	VPSRLQ       $0x1c, Y3, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y3, Y11
+	VPSRLQ       $0x22, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y3, Y11
+	VPSRLQ       $0x27, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	VMOVDQU      480(SI), Y9
+	VPSLLQ       $0x3f, Y9, Y11
+	VPSRLQ       $0x01, Y9, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y9, Y11
+	VPSRLQ       $0x07, Y9, Y9
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y9, Y10, Y10
+	VMOVDQU      896(SI), Y9
+	VPSLLQ       $0x2d, Y9, Y12
+	VPSRLQ       $0x13, Y9, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y9, Y13
+	VPSRLQ       $0x3d, Y9, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y9, Y9
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y9, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       736(SI), Y11, Y11
+	VPADDQ       448(SI), Y11, Y11
+	VMOVDQU      Y11, 960(SI)
+	VPBROADCASTQ 112(R9), Y9
+	VPADDQ       Y9, Y1, Y1
+	VPADDQ       448(SI), Y1, Y1
+	VPSLLQ       $0x32, Y6, Y10
+	VPSRLQ       $0x0e, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y6, Y11
+	VPSRLQ       $0x12, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y6, Y11
+	VPSRLQ       $0x29, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y7, Y0, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPADDQ       Y1, Y5, Y5
+	VPSLLQ       $0x24, Y2, Y10
+	VPSRLQ       $0x1c, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y2, Y11
+	VPSRLQ       $0x22, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y2, Y11
+	VPSRLQ       $0x27, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y2, Y3, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VMOVDQU      512(SI), Y8
+	VPSLLQ       $0x3f, Y8, Y11
+	VPSRLQ       $0x01, Y8, Y10
+	VPOR         Y11, Y10, Y10
+	VPSHUFB      ror64by8<>+0(SB), Y8, Y11
+	VPSRLQ       $0x07, Y8, Y8
+	VPXOR        Y11, Y10, Y10
+	VPXOR        Y8, Y10, Y10
+	VMOVDQU      928(SI), Y8
+	VPSLLQ       $0x2d, Y8, Y12
+	VPSRLQ       $0x13, Y8, Y11
+	VPOR         Y12, Y11, Y11
+	VPSLLQ       $0x03, Y8, Y13
+	VPSRLQ       $0x3d, Y8, Y12
+	VPOR         Y13, Y12, Y12
+	VPSRLQ       $0x06, Y8, Y8
+	VPXOR        Y12, Y11, Y11
+	VPXOR        Y8, Y11, Y11
+	VPADDQ       Y10, Y11, Y11
+	VPADDQ       768(SI), Y11, Y11
+	VPADDQ       480(SI), Y11, Y11
+	VMOVDQU      Y11, 992(SI)
+	VPBROADCASTQ 120(R9), Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       480(SI), Y0, Y0
+	VPSLLQ       $0x32, Y5, Y10
+	VPSRLQ       $0x0e, Y5, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y5, Y11
+	VPSRLQ       $0x12, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y5, Y11
+	VPSRLQ       $0x29, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y6, Y7, Y8
+	VPAND        Y5, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       Y0, Y4, Y4
+	VPSLLQ       $0x24, Y1, Y10
+	VPSRLQ       $0x1c, Y1, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y1, Y11
+	VPSRLQ       $0x22, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y1, Y11
+	VPSRLQ       $0x27, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y8, Y9, Y8
+	VPXOR        Y2, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	ADDQ         $0x00000200, SI
+	ADDQ         $0x00000080, R9
+	DECQ         R10
+	JNZ          sumAVX2x4_rounds
+	VPBROADCASTQ (R9), Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       (SI), Y7, Y7
+	VPSLLQ       $0x32, Y4, Y9
+	VPSRLQ       $0x0e, Y4, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x2e, Y4, Y10
+	VPSRLQ       $0x12, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x17, Y4, Y10
+	VPSRLQ       $0x29, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y4, Y8, Y8
+	VPXOR        Y6, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPADDQ       Y7, Y3, Y3
+	VPSLLQ       $0x24, Y0, Y9
+	VPSRLQ       $0x1c, Y0, Y8
+	VPOR         Y9, Y8, Y8
+	VPSLLQ       $0x1e, Y0, Y10
+	VPSRLQ       $0x22, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPSLLQ       $0x19, Y0, Y10
+	VPSRLQ       $0x27, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPXOR        Y9, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPXOR        Y1, Y2, Y8
+	VPXOR        Y0, Y1, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPBROADCASTQ 8(R9), Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       32(SI), Y6, Y6
+	VPSLLQ       $0x32, Y3, Y10
+	VPSRLQ       $0x0e, Y3, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y3, Y11
+	VPSRLQ       $0x12, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y3, Y11
+	VPSRLQ       $0x29, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y4, Y5, Y8
+	VPAND        Y3, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       Y6, Y2, Y2
+	VPSLLQ       $0x24, Y7, Y10
+	VPSRLQ       $0x1c, Y7, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y7, Y11
+	VPSRLQ       $0x22, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y7, Y11
+	VPSRLQ       $0x27, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y6, Y6
+	VPBROADCASTQ 16(R9), Y9
+	VPADDQ       Y9, Y5, Y5
+	VPADDQ       64(SI), Y5, Y5
+	VPSLLQ       $0x32, Y2, Y10
+	VPSRLQ       $0x0e, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y2, Y11
+	VPSRLQ       $0x12, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y2, Y11
+	VPSRLQ       $0x29, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y3, Y4, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPADDQ       Y5, Y1, Y1
+	VPSLLQ       $0x24, Y6, Y10
+	VPSRLQ       $0x1c, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y6, Y11
+	VPSRLQ       $0x22, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y6, Y11
+	VPSRLQ       $0x27, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y6, Y7, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPBROADCASTQ 24(R9), Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       96(SI), Y4, Y4
+	VPSLLQ       $0x32, Y1, Y10
+	VPSRLQ       $0x0e, Y1, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y1, Y11
+	VPSRLQ       $0x12, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y1, Y11
+	VPSRLQ       $0x29, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y2, Y3, Y8
+	VPAND        Y1, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       Y4, Y0, Y0
+	VPSLLQ       $0x24, Y5, Y10
+	VPSRLQ       $0x1c, Y5, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y5, Y11
+	VPSRLQ       $0x22, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y5, Y11
+	VPSRLQ       $0x27, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDQ       Y9, Y4, Y4
+	VPBROADCASTQ 32(R9), Y9
+	VPADDQ       Y9, Y3, Y3
+	VPADDQ       128(SI), Y3, Y3
+	VPSLLQ       $0x32, Y0, Y10
+	VPSRLQ       $0x0e, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y0, Y11
+	VPSRLQ       $0x12, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y0, Y11
+	VPSRLQ       $0x29, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y1, Y2, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPADDQ       Y3, Y7, Y7
+	VPSLLQ       $0x24, Y4, Y10
+	VPSRLQ       $0x1c, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y4, Y11
+	VPSRLQ       $0x22, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y4, Y11
+	VPSRLQ       $0x27, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y4, Y5, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPBROADCASTQ 40(R9), Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       160(SI), Y2, Y2
+	VPSLLQ       $0x32, Y7, Y10
+	VPSRLQ       $0x0e, Y7, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y7, Y11
+	VPSRLQ       $0x12, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y7, Y11
+	VPSRLQ       $0x29, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y0, Y1, Y8
+	VPAND        Y7, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       Y2, Y6, Y6
+	VPSLLQ       $0x24, Y3, Y10
+	VPSRLQ       $0x1c, Y3, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y3, Y11
+	VPSRLQ       $0x22, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y3, Y11
+	VPSRLQ       $0x27, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	VPBROADCASTQ 48(R9), Y9
+	VPADDQ       Y9, Y1, Y1
+	VPADDQ       192(SI), Y1, Y1
+	VPSLLQ       $0x32, Y6, Y10
+	VPSRLQ       $0x0e, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y6, Y11
+	VPSRLQ       $0x12, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y6, Y11
+	VPSRLQ       $0x29, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y7, Y0, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPADDQ       Y1, Y5, Y5
+	VPSLLQ       $0x24, Y2, Y10
+	VPSRLQ       $0x1c, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y2, Y11
+	VPSRLQ       $0x22, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y2, Y11
+	VPSRLQ       $0x27, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y2, Y3, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPBROADCASTQ 56(R9), Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       224(SI), Y0, Y0
+	VPSLLQ       $0x32, Y5, Y10
+	VPSRLQ       $0x0e, Y5, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y5, Y11
+	VPSRLQ       $0x12, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y5, Y11
+	VPSRLQ       $0x29, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y6, Y7, Y8
+	VPAND        Y5, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       Y0, Y4, Y4
+	VPSLLQ       $0x24, Y1, Y10
+	VPSRLQ       $0x1c, Y1, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y1, Y11
+	VPSRLQ       $0x22, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y1, Y11
+	VPSRLQ       $0x27, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDQ       Y9, Y0, Y0
+	VPBROADCASTQ 64(R9), Y9
+	VPADDQ       Y9, Y7, Y7
+	VPADDQ       256(SI), Y7, Y7
+	VPSLLQ       $0x32, Y4, Y10
+	VPSRLQ       $0x0e, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y4, Y11
+	VPSRLQ       $0x12, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y4, Y11
+	VPSRLQ       $0x29, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y7, Y7
+	VPXOR        Y5, Y6, Y9
+	VPAND        Y4, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDQ       Y9, Y7, Y7
+	VPADDQ       Y7, Y3, Y3
+	VPSLLQ       $0x24, Y0, Y10
+	VPSRLQ       $0x1c, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y0, Y11
+	VPSRLQ       $0x22, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y0, Y11
+	VPSRLQ       $0x27, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y7, Y7
+	VPXOR        Y0, Y1, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y7, Y7
+	VPBROADCASTQ 72(R9), Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       288(SI), Y6, Y6
+	VPSLLQ       $0x32, Y3, Y10
+	VPSRLQ       $0x0e, Y3, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y3, Y11
+	VPSRLQ       $0x12, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y3, Y11
+	VPSRLQ       $0x29, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y4, Y5, Y8
+	VPAND        Y3, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPADDQ       Y6, Y2, Y2
+	VPSLLQ       $0x24, Y7, Y10
+	VPSRLQ       $0x1c, Y7, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y7, Y11
+	VPSRLQ       $0x22, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y7, Y11
+	VPSRLQ       $0x27, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y6, Y6
+	VPXOR        Y7, Y0, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y6, Y6
+	VPBROADCASTQ 80(R9), Y9
+	VPADDQ       Y9, Y5, Y5
+	VPADDQ       320(SI), Y5, Y5
+	VPSLLQ       $0x32, Y2, Y10
+	VPSRLQ       $0x0e, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y2, Y11
+	VPSRLQ       $0x12, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y2, Y11
+	VPSRLQ       $0x29, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y3, Y4, Y9
+	VPAND        Y2, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPADDQ       Y5, Y1, Y1
+	VPSLLQ       $0x24, Y6, Y10
+	VPSRLQ       $0x1c, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y6, Y11
+	VPSRLQ       $0x22, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y6, Y11
+	VPSRLQ       $0x27, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y5, Y5
+	VPXOR        Y6, Y7, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VPBROADCASTQ 88(R9), Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       352(SI), Y4, Y4
+	VPSLLQ       $0x32, Y1, Y10
+	VPSRLQ       $0x0e, Y1, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y1, Y11
+	VPSRLQ       $0x12, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y1, Y11
+	VPSRLQ       $0x29, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y2, Y3, Y8
+	VPAND        Y1, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPADDQ       Y4, Y0, Y0
+	VPSLLQ       $0x24, Y5, Y10
+	VPSRLQ       $0x1c, Y5, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y5, Y11
+	VPSRLQ       $0x22, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y5, Y11
+	VPSRLQ       $0x27, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y4, Y4
+	VPXOR        Y5, Y6, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y6, Y9, Y9
+	VPADDQ       Y9, Y4, Y4
+	VPBROADCASTQ 96(R9), Y9
+	VPADDQ       Y9, Y3, Y3
+	VPADDQ       384(SI), Y3, Y3
+	VPSLLQ       $0x32, Y0, Y10
+	VPSRLQ       $0x0e, Y0, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y0, Y11
+	VPSRLQ       $0x12, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y0, Y11
+	VPSRLQ       $0x29, Y0, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y1, Y2, Y9
+	VPAND        Y0, Y9, Y9
+	VPXOR        Y2, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPADDQ       Y3, Y7, Y7
+	VPSLLQ       $0x24, Y4, Y10
+	VPSRLQ       $0x1c, Y4, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y4, Y11
+	VPSRLQ       $0x22, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y4, Y11
+	VPSRLQ       $0x27, Y4, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y3, Y3
+	VPXOR        Y4, Y5, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VPBROADCASTQ 104(R9), Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       416(SI), Y2, Y2
+	VPSLLQ       $0x32, Y7, Y10
+	VPSRLQ       $0x0e, Y7, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y7, Y11
+	VPSRLQ       $0x12, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y7, Y11
+	VPSRLQ       $0x29, Y7, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y0, Y1, Y8
+	VPAND        Y7, Y8, Y8
+	VPXOR        Y1, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPADDQ       Y2, Y6, Y6
+	VPSLLQ       $0x24, Y3, Y10
+	VPSRLQ       $0x1c, Y3, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y3, Y11
+	VPSRLQ       $0x22, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y3, Y11
+	VPSRLQ       $0x27, Y3, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y2, Y2
+	VPXOR        Y3, Y4, Y8
+	VPAND        Y8, Y9, Y9
+	VPXOR        Y4, Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	VPBROADCASTQ 112(R9), Y9
+	VPADDQ       Y9, Y1, Y1
+	VPADDQ       448(SI), Y1, Y1
+	VPSLLQ       $0x32, Y6, Y10
+	VPSRLQ       $0x0e, Y6, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x2e, Y6, Y11
+	VPSRLQ       $0x12, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x17, Y6, Y11
+	VPSRLQ       $0x29, Y6, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y7, Y0, Y9
+	VPAND        Y6, Y9, Y9
+	VPXOR        Y0, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPADDQ       Y1, Y5, Y5
+	VPSLLQ       $0x24, Y2, Y10
+	VPSRLQ       $0x1c, Y2, Y9
+	VPOR         Y10, Y9, Y9
+	VPSLLQ       $0x1e, Y2, Y11
+	VPSRLQ       $0x22, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPSLLQ       $0x19, Y2, Y11
+	VPSRLQ       $0x27, Y2, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPXOR        Y2, Y3, Y9
+	VPAND        Y9, Y8, Y8
+	VPXOR        Y3, Y8, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPBROADCASTQ 120(R9), Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       480(SI), Y0, Y0
+	VPSLLQ       $0x32, Y5, Y10
+	VPSRLQ       $0x0e, Y5, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x2e, Y5, Y11
+	VPSRLQ       $0x12, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x17, Y5, Y11
+	VPSRLQ       $0x29, Y5, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y6, Y7, Y8
+	VPAND        Y5, Y8, Y8
+	VPXOR        Y7, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       Y0, Y4, Y4
+	VPSLLQ       $0x24, Y1, Y10
+	VPSRLQ       $0x1c, Y1, Y8
+	VPOR         Y10, Y8, Y8
+	VPSLLQ       $0x1e, Y1, Y11
+	VPSRLQ       $0x22, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPSLLQ       $0x19, Y1, Y11
+	VPSRLQ       $0x27, Y1, Y10
+	VPOR         Y11, Y10, Y10
+	VPXOR        Y10, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPXOR        Y1, Y2, Y8
+	VPAND        Y8, Y9, Y8
+	VPXOR        Y2, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPADDQ       2560(AX), Y0, Y0
+	VMOVDQU      Y0, 2560(AX)
+	VPADDQ       2592(AX), Y1, Y1
+	VMOVDQU      Y1, 2592(AX)
+	VPADDQ       2624(AX), Y2, Y2
+	VMOVDQU      Y2, 2624(AX)
+	VPADDQ       2656(AX), Y3, Y3
+	VMOVDQU      Y3, 2656(AX)
+	VPADDQ       2688(AX), Y4, Y4
+	VMOVDQU      Y4, 2688(AX)
+	VPADDQ       2720(AX), Y5, Y5
+	VMOVDQU      Y5, 2720(AX)
+	VPADDQ       2752(AX), Y6, Y6
+	VMOVDQU      Y6, 2752(AX)
+	VPADDQ       2784(AX), Y7, Y7
+	VMOVDQU      Y7, 2784(AX)
+	CMPQ         BX, DI
+	JNE          sumAVX2x4_next
+	VMOVDQU      2560(AX), Y0
+	VMOVDQU      2592(AX), Y1
+	VMOVDQU      2624(AX), Y2
+	VMOVDQU      2656(AX), Y3
+	VMOVDQU      2688(AX), Y4
+	VMOVDQU      2720(AX), Y5
+	VMOVDQU      2752(AX), Y6
+	VMOVDQU      2784(AX), Y7
+	VMOVDQU      sha512bswap<>+0(SB), Y8
+	LEAQ         2904(SP), SI
+	NEGQ         SI
+	ADDQ         CX, SI
+	SHRQ         $0x03, SI
+	MOVQ         n+48(FP), R9
+	SUBQ         SI, R9
+	MOVQ         idx_base+24(FP), R10
+	LEAQ         (R10)(SI*4), R10
+	MOVQ         out+56(FP), SI
+	MOVQ         size+80(FP), R11
+	VMOVDQA      Y0, Y0
+	VMOVDQA      Y1, Y1
+	VMOVDQA      Y2, Y2
+	VMOVDQA      Y3, Y3
+	VPUNPCKLQDQ  Y1, Y0, Y9
+	VPUNPCKHQDQ  Y1, Y0, Y0
+	VPUNPCKLQDQ  Y3, Y2, Y1
+	VPUNPCKHQDQ  Y3, Y2, Y2
+	VPERM2I128   $0x20, Y1, Y9, Y3
+	VPSHUFB      Y8, Y3, Y3
+	VPERM2I128   $0x20, Y2, Y0, Y10
+	VPSHUFB      Y8, Y10, Y10
+	VPERM2I128   $0x31, Y1, Y9, Y1
+	VPSHUFB      Y8, Y1, Y1
+	VPERM2I128   $0x31, Y2, Y0, Y0
+	VPSHUFB      Y8, Y0, Y0
+	VMOVDQA      Y4, Y2
+	VMOVDQA      Y5, Y4
+	VMOVDQA      Y6, Y5
+	VMOVDQA      Y7, Y6
+	VPUNPCKLQDQ  Y4, Y2, Y7
+	VPUNPCKHQDQ  Y4, Y2, Y2
+	VPUNPCKLQDQ  Y6, Y5, Y4
+	VPUNPCKHQDQ  Y6, Y5, Y5
+	VPERM2I128   $0x20, Y4, Y7, Y6
+	VPSHUFB      Y8, Y6, Y6
+	VPERM2I128   $0x20, Y5, Y2, Y9
+	VPSHUFB      Y8, Y9, Y9
+	VPERM2I128   $0x31, Y4, Y7, Y4
+	VPSHUFB      Y8, Y4, Y4
+	VPERM2I128   $0x31, Y5, Y2, Y2
+	VPSHUFB      Y8, Y2, Y2
+	CMPQ         R9, $0x00000000
+	JLE          sumAVX2x4_stored
+	MOVLQSX      (R10), R12
+	IMULQ        R11, R12
+	MOVQ         size+80(FP), R13
+	CMPQ         R13, $0x40
+	JNE          sumAVX2x4_lane0_not64
+	VMOVDQU      Y3, (SI)(R12*1)
+	VMOVDQU      Y6, 32(SI)(R12*1)
+	JMP          sumAVX2x4_lane0_stored
+
+sumAVX2x4_lane0_not64:
+	CMPQ    R13, $0x30
+	JNE     sumAVX2x4_lane0_not48
+	VMOVDQU Y3, (SI)(R12*1)
+	VMOVDQU X6, 32(SI)(R12*1)
+	JMP     sumAVX2x4_lane0_stored
+
+sumAVX2x4_lane0_not48:
+	CMPQ    R13, $0x20
+	JNE     sumAVX2x4_lane0_not32
+	VMOVDQU Y3, (SI)(R12*1)
+	JMP     sumAVX2x4_lane0_stored
+
+sumAVX2x4_lane0_not32:
+	VMOVDQU      X3, (SI)(R12*1)
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, 16(SI)(R12*1)
+	VPEXTRD      $0x02, X3, 24(SI)(R12*1)
+
+sumAVX2x4_lane0_stored:
+	CMPQ    R9, $0x00000001
+	JLE     sumAVX2x4_stored
+	MOVLQSX 4(R10), R12
+	IMULQ   R11, R12
+	MOVQ    size+80(FP), R13
+	CMPQ    R13, $0x40
+	JNE     sumAVX2x4_lane1_not64
+	VMOVDQU Y10, (SI)(R12*1)
+	VMOVDQU Y9, 32(SI)(R12*1)
+	JMP     sumAVX2x4_lane1_stored
+
+sumAVX2x4_lane1_not64:
+	CMPQ    R13, $0x30
+	JNE     sumAVX2x4_lane1_not48
+	VMOVDQU Y10, (SI)(R12*1)
+	VMOVDQU X9, 32(SI)(R12*1)
+	JMP     sumAVX2x4_lane1_stored
+
+sumAVX2x4_lane1_not48:
+	CMPQ    R13, $0x20
+	JNE     sumAVX2x4_lane1_not32
+	VMOVDQU Y10, (SI)(R12*1)
+	JMP     sumAVX2x4_lane1_stored
+
+sumAVX2x4_lane1_not32:
+	VMOVDQU      X10, (SI)(R12*1)
+	VEXTRACTI128 $0x01, Y10, X3
+	VMOVQ        X3, 16(SI)(R12*1)
+	VPEXTRD      $0x02, X3, 24(SI)(R12*1)
+
+sumAVX2x4_lane1_stored:
+	CMPQ    R9, $0x00000002
+	JLE     sumAVX2x4_stored
+	MOVLQSX 8(R10), R12
+	IMULQ   R11, R12
+	MOVQ    size+80(FP), R13
+	CMPQ    R13, $0x40
+	JNE     sumAVX2x4_lane2_not64
+	VMOVDQU Y1, (SI)(R12*1)
+	VMOVDQU Y4, 32(SI)(R12*1)
+	JMP     sumAVX2x4_lane2_stored
+
+sumAVX2x4_lane2_not64:
+	CMPQ    R13, $0x30
+	JNE     sumAVX2x4_lane2_not48
+	VMOVDQU Y1, (SI)(R12*1)
+	VMOVDQU X4, 32(SI)(R12*1)
+	JMP     sumAVX2x4_lane2_stored
+
+sumAVX2x4_lane2_not48:
+	CMPQ    R13, $0x20
+	JNE     sumAVX2x4_lane2_not32
+	VMOVDQU Y1, (SI)(R12*1)
+	JMP     sumAVX2x4_lane2_stored
+
+sumAVX2x4_lane2_not32:
+	VMOVDQU      X1, (SI)(R12*1)
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, 16(SI)(R12*1)
+	VPEXTRD      $0x02, X1, 24(SI)(R12*1)
+
+sumAVX2x4_lane2_stored:
+	CMPQ    R9, $0x00000003
+	JLE     sumAVX2x4_stored
+	MOVLQSX 12(R10), R9
+	IMULQ   R11, R9
+	MOVQ    size+80(FP), R10
+	CMPQ    R10, $0x40
+	JNE     sumAVX2x4_lane3_not64
+	VMOVDQU Y0, (SI)(R9*1)
+	VMOVDQU Y2, 32(SI)(R9*1)
+	JMP     sumAVX2x4_lane3_stored
+
+sumAVX2x4_lane3_not64:
+	CMPQ    R10, $0x30
+	JNE     sumAVX2x4_lane3_not48
+	VMOVDQU Y0, (SI)(R9*1)
+	VMOVDQU X2, 32(SI)(R9*1)
+	JMP     sumAVX2x4_lane3_stored
+
+sumAVX2x4_lane3_not48:
+	CMPQ    R10, $0x20
+	JNE     sumAVX2x4_lane3_not32
+	VMOVDQU Y0, (SI)(R9*1)
+	JMP     sumAVX2x4_lane3_stored
+
+sumAVX2x4_lane3_not32:
+	VMOVDQU      X0, (SI)(R9*1)
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, 16(SI)(R9*1)
+	VPEXTRD      $0x02, X0, 24(SI)(R9*1)
+
+sumAVX2x4_lane3_stored:
+sumAVX2x4_stored:
+	MOVQ         iv+72(FP), SI
+	VPBROADCASTQ (SI), Y0
+	VMOVDQU      Y0, 2560(AX)
+	VPBROADCASTQ 8(SI), Y0
+	VMOVDQU      Y0, 2592(AX)
+	VPBROADCASTQ 16(SI), Y0
+	VMOVDQU      Y0, 2624(AX)
+	VPBROADCASTQ 24(SI), Y0
+	VMOVDQU      Y0, 2656(AX)
+	VPBROADCASTQ 32(SI), Y0
+	VMOVDQU      Y0, 2688(AX)
+	VPBROADCASTQ 40(SI), Y0
+	VMOVDQU      Y0, 2720(AX)
+	VPBROADCASTQ 48(SI), Y0
+	VMOVDQU      Y0, 2752(AX)
+	VPBROADCASTQ 56(SI), Y0
+	VMOVDQU      Y0, 2784(AX)
+
+sumAVX2x4_next:
+	MOVQ CX, SI
+	MOVQ DX, R9
+	LEAQ 128(BX), R10
+	CMPQ R10, DI
+	JLE  sumAVX2x4_same
+	XORQ R10, R10
+	ADDQ $0x00000020, SI
+	ADDQ $0x00000020, R9
+
+sumAVX2x4_same:
+	CMPQ R8, $0x01
+	JNE  sumAVX2x4_more
+	MOVQ CX, SI
+	MOVQ DX, R9
+	MOVQ BX, R10
+
+sumAVX2x4_more:
+	MOVQ SI, CX
+	MOVQ R9, DX
+	MOVQ R10, BX
+	DECQ R8
+	JNZ  sumAVX2x4_loop
+	VZEROUPPER
+	RET
+
+DATA padavx2<>+0(SB)/1, $0x00
+DATA padavx2<>+1(SB)/1, $0x01
+DATA padavx2<>+2(SB)/1, $0x02
+DATA padavx2<>+3(SB)/1, $0x03
+DATA padavx2<>+4(SB)/1, $0x04
+DATA padavx2<>+5(SB)/1, $0x05
+DATA padavx2<>+6(SB)/1, $0x06
+DATA padavx2<>+7(SB)/1, $0x07
+DATA padavx2<>+8(SB)/1, $0x08
+DATA padavx2<>+9(SB)/1, $0x09
+DATA padavx2<>+10(SB)/1, $0x0a
+DATA padavx2<>+11(SB)/1, $0x0b
+DATA padavx2<>+12(SB)/1, $0x0c
+DATA padavx2<>+13(SB)/1, $0x0d
+DATA padavx2<>+14(SB)/1, $0x0e
+DATA padavx2<>+15(SB)/1, $0x0f
+DATA padavx2<>+16(SB)/1, $0x10
+DATA padavx2<>+17(SB)/1, $0x11
+DATA padavx2<>+18(SB)/1, $0x12
+DATA padavx2<>+19(SB)/1, $0x13
+DATA padavx2<>+20(SB)/1, $0x14
+DATA padavx2<>+21(SB)/1, $0x15
+DATA padavx2<>+22(SB)/1, $0x16
+DATA padavx2<>+23(SB)/1, $0x17
+DATA padavx2<>+24(SB)/1, $0x18
+DATA padavx2<>+25(SB)/1, $0x19
+DATA padavx2<>+26(SB)/1, $0x1a
+DATA padavx2<>+27(SB)/1, $0x1b
+DATA padavx2<>+28(SB)/1, $0x1c
+DATA padavx2<>+29(SB)/1, $0x1d
+DATA padavx2<>+30(SB)/1, $0x1e
+DATA padavx2<>+31(SB)/1, $0x1f
+DATA padavx2<>+32(SB)/1, $0x00
+DATA padavx2<>+33(SB)/1, $0x00
+DATA padavx2<>+34(SB)/1, $0x00
+DATA padavx2<>+35(SB)/1, $0x00
+DATA padavx2<>+36(SB)/1, $0x04
+DATA padavx2<>+37(SB)/1, $0x04
+DATA padavx2<>+38(SB)/1, $0x04
+DATA padavx2<>+39(SB)/1, $0x04
+DATA padavx2<>+40(SB)/1, $0x08
+DATA padavx2<>+41(SB)/1, $0x08
+DATA padavx2<>+42(SB)/1, $0x08
+DATA padavx2<>+43(SB)/1, $0x08
+DATA padavx2<>+44(SB)/1, $0x0c
+DATA padavx2<>+45(SB)/1, $0x0c
+DATA padavx2<>+46(SB)/1, $0x0c
+DATA padavx2<>+47(SB)/1, $0x0c
+DATA padavx2<>+48(SB)/1, $0x10
+DATA padavx2<>+49(SB)/1, $0x10
+DATA padavx2<>+50(SB)/1, $0x10
+DATA padavx2<>+51(SB)/1, $0x10
+DATA padavx2<>+52(SB)/1, $0x14
+DATA padavx2<>+53(SB)/1, $0x14
+DATA padavx2<>+54(SB)/1, $0x14
+DATA padavx2<>+55(SB)/1, $0x14
+DATA padavx2<>+56(SB)/1, $0x18
+DATA padavx2<>+57(SB)/1, $0x18
+DATA padavx2<>+58(SB)/1, $0x18
+DATA padavx2<>+59(SB)/1, $0x18
+DATA padavx2<>+60(SB)/1, $0x1c
+DATA padavx2<>+61(SB)/1, $0x1c
+DATA padavx2<>+62(SB)/1, $0x1c
+DATA padavx2<>+63(SB)/1, $0x1c
+DATA padavx2<>+64(SB)/1, $0x80
+DATA padavx2<>+65(SB)/1, $0x80
+DATA padavx2<>+66(SB)/1, $0x80
+DATA padavx2<>+67(SB)/1, $0x80
+DATA padavx2<>+68(SB)/1, $0x80
+DATA padavx2<>+69(SB)/1, $0x80
+DATA padavx2<>+70(SB)/1, $0x80
+DATA padavx2<>+71(SB)/1, $0x80
+DATA padavx2<>+72(SB)/1, $0x80
+DATA padavx2<>+73(SB)/1, $0x80
+DATA padavx2<>+74(SB)/1, $0x80
+DATA padavx2<>+75(SB)/1, $0x80
+DATA padavx2<>+76(SB)/1, $0x80
+DATA padavx2<>+77(SB)/1, $0x80
+DATA padavx2<>+78(SB)/1, $0x80
+DATA padavx2<>+79(SB)/1, $0x80
+DATA padavx2<>+80(SB)/1, $0x80
+DATA padavx2<>+81(SB)/1, $0x80
+DATA padavx2<>+82(SB)/1, $0x80
+DATA padavx2<>+83(SB)/1, $0x80
+DATA padavx2<>+84(SB)/1, $0x80
+DATA padavx2<>+85(SB)/1, $0x80
+DATA padavx2<>+86(SB)/1, $0x80
+DATA padavx2<>+87(SB)/1, $0x80
+DATA padavx2<>+88(SB)/1, $0x80
+DATA padavx2<>+89(SB)/1, $0x80
+DATA padavx2<>+90(SB)/1, $0x80
+DATA padavx2<>+91(SB)/1, $0x80
+DATA padavx2<>+92(SB)/1, $0x80
+DATA padavx2<>+93(SB)/1, $0x80
+DATA padavx2<>+94(SB)/1, $0x80
+DATA padavx2<>+95(SB)/1, $0x80
+DATA padavx2<>+96(SB)/8, $0x0000000000000020
+DATA padavx2<>+104(SB)/8, $-1
+GLOBL padavx2<>(SB), RODATA|NOPTR, $112
+
 // func sumAVX512YMMx8(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
 TEXT ·sumAVX512YMMx8(SB), $9784-88

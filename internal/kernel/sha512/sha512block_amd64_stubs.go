@@ -19,6 +19,11 @@ func blockAVX512YMMx8(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)
 //go:noescape
 func blockAVX512ZMMx8(s *[8][8]uint64, ptrs *[8]*byte, nblocks int)
 
+// sumAVX2x4 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value at iv to the digest, 4 lanes a round, and writes the digests (the first size bytes of the final state) of the first n to out[size*idx[i]:]. len(idx) is a multiple of 4, at most 256.
+//
+//go:noescape
+func sumAVX2x4(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
+
 // sumAVX512YMMx8 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value at iv to the digest, 8 lanes a round, and writes the digests (the first size bytes of the final state) of the first n to out[size*idx[i]:]. len(idx) is a multiple of 8, at most 256.
 //
 //go:noescape

@@ -21,6 +21,9 @@ var laneKernels = []kernel.Multi[State]{
 // batchKernels lists the generated batch kernels, in the order the generator records them.
 func batchKernels(iv *byte, size int) []kernel.Batch {
 	return []kernel.Batch{
+		{Name: "avx2x4", Level: cpu.AVX2, Lanes: 4, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
+			sumAVX2x4(msgs, idx, n, out, nblocks, iv, size)
+		}},
 		{Name: "avx512ymmx8", Level: cpu.AVX512, Lanes: 8, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
 			sumAVX512YMMx8(msgs, idx, n, out, nblocks, iv, size)
 		}},

@@ -83,3 +83,58 @@ func (ws Words) broadcast(m Mem, dst VecVirtual) {
 		VPBROADCASTD(m, dst)
 	}
 }
+
+// BatchAVX2 is Batch on the rounds of LanesAVX2: lane-fulls of one group
+// of lanes (4 of SHA-512's words in a YMM register), for CPUs with AVX2
+// but not AVX-512. load and store are as Batch's, store's state in
+// st[0]; scratch is 32 bytes for the padded loads' rows copied byte by
+// byte (transpose.Padding.RowAVX2).
+func (ws Words) BatchAVX2(name string, lanes, rounds int, consts, bswapMask Mem,
+	load func(ptrs, bits, off, lastOff Register, bswap VecVirtual, w Mem, row int, scratch Mem),
+	store func(st *[8]VecVirtual, bswap VecVirtual, bs *transpose.BatchStream),
+) {
+	const row = 32
+	w := stack.Aligned(rounds*row + 8*row + 32)
+	saved := w.Offset(rounds * row)
+	scratch := saved.Offset(8 * row)
+	bs := transpose.NewBatchStream(name, lanes, 16*ws.Bytes)
+	initState := func() {
+		iv := Load(Param("iv"), GP64())
+		for i := range 8 {
+			x := YMM()
+			ws.broadcast(Mem{Base: iv, Disp: ws.Bytes * i}, x)
+			ws.Load(x, saved.Offset(row*i))
+		}
+	}
+	initState()
+	loop := name + "_loop"
+	Label(loop)
+	bswap := YMM()
+	ws.Load(bswapMask, bswap)
+	load(bs.Ptrs, bs.Bits, bs.Off, bs.LastOff(), bswap, w, row, scratch)
+	var cur [8]VecVirtual
+	for i := range 8 {
+		cur[i] = YMM()
+		ws.Load(saved.Offset(row*i), cur[i])
+	}
+	ws.rounds(name, rounds, row, w, consts, [][8]VecVirtual{cur}, false, nil)
+	for i := range 8 {
+		ws.Add(saved.Offset(row*i), cur[i], cur[i])
+		ws.Load(cur[i], saved.Offset(row*i))
+	}
+	bs.IfLast(func() {
+		var st [8]VecVirtual
+		for i := range 8 {
+			st[i] = YMM()
+			ws.Load(saved.Offset(row*i), st[i])
+		}
+		bswap := YMM()
+		ws.Load(bswapMask, bswap)
+		store(&st, bswap, bs)
+		initState()
+	})
+	bs.Next()
+	bs.Advance(loop)
+	VZEROUPPER()
+	RET()
+}

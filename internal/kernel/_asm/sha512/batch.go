@@ -54,4 +54,39 @@ func batch512(name string, words sha2.Words) {
 		})
 }
 
+// batchAVX2 is the batch kernel on the rounds of avx2: lane-fulls of 4
+// whole messages, their rows padded as they load (RowAVX2, as AVX2 has no
+// byte-masked loads), from the initial value given to digests stored in
+// place.
+func batchAVX2() {
+	const lanes = 4
+	name := "sumAVX2x4"
+	TEXT(name, 0, transpose.BatchSignatureIV)
+	Pragma("noescape")
+	Doc(transpose.BatchDoc(name, lanes, 0))
+	sha2.SHA512AVX2.BatchAVX2(name, lanes, 80, constTable(), byteSwapMask(),
+		func(ptrs, bits, off, lastOff Register, bswap VecVirtual, w Mem, row int, scratch Mem) {
+			for c := range 4 {
+				load := func(k int, r VecVirtual) { padding.RowAVX2(ptrs, bits, off, lastOff, k, 32*c, scratch, r) }
+				words4x4(false, load, func(j int, r VecVirtual) {
+					VPSHUFB(bswap, r, r)
+					VMOVDQU(r, w.Offset(row*(4*c+j)))
+				})
+			}
+		},
+		func(st *[8]VecVirtual, bswap VecVirtual, bs *transpose.BatchStream) {
+			var half [2][4]VecVirtual // half[c][j]: words 4c..4c+3 of lane j
+			bs.StoreDigests(0, 4, func(int) {
+				for c := range 2 {
+					words4x4(false, func(k int, r VecVirtual) { VMOVDQA(st[4*c+k], r) }, func(j int, r VecVirtual) {
+						VPSHUFB(bswap, r, r)
+						half[c][j] = r
+					})
+				}
+			}, func(l int, dst Mem) {
+				transpose.StoreSizedAVX2(fmt.Sprintf("%s_lane%d", name, l), []VecVirtual{half[0][l], half[1][l]}, dst, []int{64, 48, 32, 28})
+			})
+		})
+}
+
 var padding = transpose.NewPadding("sha512", 128, 16, true)

@@ -359,11 +359,20 @@ const (
 
 // StorePrefix stores the first n bytes of the 32-byte vectors vs at dst,
 // n a multiple of 4: whole vectors, then 16, 8 and 4 bytes.
-func StorePrefix(vs []reg.VecVirtual, dst Mem, n int) {
+func StorePrefix(vs []reg.VecVirtual, dst Mem, n int) { storePrefix(vs, dst, n, true) }
+
+// StorePrefixAVX2 is StorePrefix in VEX forms, for AVX2 kernels.
+func StorePrefixAVX2(vs []reg.VecVirtual, dst Mem, n int) { storePrefix(vs, dst, n, false) }
+
+func storePrefix(vs []reg.VecVirtual, dst Mem, n int, evex bool) {
+	move, high := func(v Op, m Mem) { VMOVDQU64(v, m) }, func(v reg.VecVirtual, x Op) { VEXTRACTI32X4(U8(1), v, x) }
+	if !evex {
+		move, high = func(v Op, m Mem) { VMOVDQU(v, m) }, func(v reg.VecVirtual, x Op) { VEXTRACTI128(U8(1), v, x) }
+	}
 	for _, v := range vs {
 		switch {
 		case n >= 32:
-			VMOVDQU64(v, dst)
+			move(v, dst)
 			n -= 32
 			dst = dst.Offset(32)
 			continue
@@ -372,14 +381,14 @@ func StorePrefix(vs []reg.VecVirtual, dst Mem, n int) {
 		}
 		x := v.AsX()
 		if n >= 16 {
-			VMOVDQU64(x, dst)
+			move(x, dst)
 			n -= 16
 			dst = dst.Offset(16)
 			if n == 0 {
 				return
 			}
 			x = XMM()
-			VEXTRACTI32X4(U8(1), v, x)
+			high(v, x)
 		}
 		if n >= 8 {
 			VMOVQ(x, dst)
@@ -396,6 +405,15 @@ func StorePrefix(vs []reg.VecVirtual, dst Mem, n int) {
 // StoreSized stores the first size bytes of vs at dst, size the kernel's
 // size parameter, one of sizes: a compare and branch for each.
 func StoreSized(label string, vs []reg.VecVirtual, dst Mem, sizes []int) {
+	storeSized(label, vs, dst, sizes, StorePrefix)
+}
+
+// StoreSizedAVX2 is StoreSized in VEX forms, for AVX2 kernels.
+func StoreSizedAVX2(label string, vs []reg.VecVirtual, dst Mem, sizes []int) {
+	storeSized(label, vs, dst, sizes, StorePrefixAVX2)
+}
+
+func storeSized(label string, vs []reg.VecVirtual, dst Mem, sizes []int, storePrefix func([]reg.VecVirtual, Mem, int)) {
 	size := Load(Param("size"), GP64())
 	done := label + "_stored"
 	for i, n := range sizes {
@@ -404,7 +422,7 @@ func StoreSized(label string, vs []reg.VecVirtual, dst Mem, sizes []int) {
 			CMPQ(size, U8(n))
 			JNE(LabelRef(next))
 		}
-		StorePrefix(vs, dst, n)
+		storePrefix(vs, dst, n)
 		if i < len(sizes)-1 {
 			JMP(LabelRef(done))
 			Label(next)
@@ -468,11 +486,9 @@ func (s *BatchStream) LastOff() reg.Register { return s.lastOff }
 // can reach 3 bytes past the message: where those would be on another page
 // than its last byte, the row is copied byte by byte into scratch (32
 // bytes) instead, so that no load touches a page the message does not.
-// Only for 64-byte blocks ending in a little-endian 8-byte length (MD5).
+// The length's upper 8 bytes, if it has 16, stay zero: messages here are
+// short.
 func (p *Padding) RowAVX2(ptrs, bits, off, lastOff reg.Register, lane, pos int, scratch Mem, r reg.VecVirtual) {
-	if p.Block != 64 || p.LenBytes != 8 || p.BigEndian {
-		panic("transpose: RowAVX2 pads MD5's blocks only")
-	}
 	k := avx2Data()
 	label := fmt.Sprintf("%s_row%d", p.prefix, rowLabels)
 	rowLabels++
@@ -537,6 +553,9 @@ func (p *Padding) RowAVX2(ptrs, bits, off, lastOff reg.Register, lane, pos int, 
 		JNE(LabelRef(label + "_body"))
 		l := GP64()
 		MOVQ(Mem{Base: bits, Disp: 8 * lane}, l)
+		if p.BigEndian {
+			BSWAPQ(l)
+		}
 		lx := XMM()
 		MOVQ(l, lx)
 		ly := YMM()
