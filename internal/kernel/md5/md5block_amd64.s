@@ -11941,6 +11941,7 @@ md5_row31_body:
 	VMOVDQU      Y1, 736(AX)
 	VPERM2I128   $0x31, Y4, Y0, Y0
 	VMOVDQU      Y0, 992(AX)
+	LEAQ         md5consts8<>+0(SB), SI
 	VMOVDQU      1024(AX), Y0
 	VMOVDQU      1088(AX), Y1
 	VMOVDQU      1152(AX), Y2
@@ -11949,7 +11950,6 @@ md5_row31_body:
 	VMOVDQU      1120(AX), Y5
 	VMOVDQU      1184(AX), Y6
 	VMOVDQU      1248(AX), Y7
-	LEAQ         md5consts8<>+0(SB), SI
 	VPCMPEQD     Y8, Y8, Y8
 	VPADDD       (SI), Y0, Y0
 	VPADDD       (AX), Y0, Y0

@@ -101,23 +101,9 @@ func batchAVX2() {
 			})
 		}
 	}
-	var st [2][4]reg.VecVirtual
-	for g := range 2 {
-		for w := range 4 {
-			st[g][w] = YMM()
-			VMOVDQU(saved.Offset(32*(2*w+g)), st[g][w])
-		}
-	}
 	kt := GP64()
 	LEAQ(broadcastConsts(), kt)
-	stepsAVX2(&st, msg, kt)
-	for g := range 2 {
-		for w := range 4 {
-			m := saved.Offset(32 * (2*w + g))
-			VPADDD(m, st[g][w], st[g][w])
-			VMOVDQU(st[g][w], m)
-		}
-	}
+	blockStepsAVX2(msg, saved, kt)
 	bs.IfLast(func() {
 		var u [4]reg.VecVirtual
 		bs.StoreDigests(16, 8, func(g int) {

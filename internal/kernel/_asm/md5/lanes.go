@@ -50,21 +50,7 @@ func avx2() {
 			}
 		}
 	}
-	var st [2][4]reg.VecVirtual
-	for g := range 2 {
-		for w := range 4 {
-			st[g][w] = YMM()
-			VMOVDQU(saved.Offset(32*(2*w+g)), st[g][w])
-		}
-	}
-	stepsAVX2(&st, msg, kt)
-	for g := range 2 {
-		for w := range 4 {
-			m := saved.Offset(32 * (2*w + g))
-			VPADDD(m, st[g][w], st[g][w])
-			VMOVDQU(st[g][w], m)
-		}
-	}
+	blockStepsAVX2(msg, saved, kt)
 	ADDQ(U8(64), off)
 	DECQ(n)
 	JNZ(LabelRef("avx2_loop"))
@@ -79,11 +65,18 @@ func avx2() {
 	RET()
 }
 
-// stepsAVX2 is MD5's 64 steps on two groups of 8 lanes, interleaved step
-// by step, the message word j of group g at msg+(2j+g)*32 and the step
-// constants broadcast at kt; st ends as the steps leave it, before the
-// chaining addition.
-func stepsAVX2(st *[2][4]reg.VecVirtual, msg Mem, kt reg.Register) {
+// blockStepsAVX2 hashes one block of two groups of 8 lanes, their steps
+// interleaved: the message word j of group g at msg+(2j+g)*32, the state
+// word w of group g at saved+(2w+g)*32 (and the block's result there
+// after), the step constants broadcast at kt.
+func blockStepsAVX2(msg, saved Mem, kt reg.Register) {
+	var st [2][4]reg.VecVirtual
+	for g := range 2 {
+		for w := range 4 {
+			st[g][w] = YMM()
+			VMOVDQU(saved.Offset(32*(2*w+g)), st[g][w])
+		}
+	}
 	ones := YMM()
 	VPCMPEQD(ones, ones, ones)
 	for i := range 64 {
@@ -121,6 +114,13 @@ func stepsAVX2(st *[2][4]reg.VecVirtual, msg Mem, kt reg.Register) {
 			VPOR(r, a, a)
 			VPADDD(b, a, a)
 			st[g] = [4]reg.VecVirtual{d, a, b, c}
+		}
+	}
+	for g := range 2 {
+		for w := range 4 {
+			m := saved.Offset(32 * (2*w + g))
+			VPADDD(m, st[g][w], st[g][w])
+			VMOVDQU(st[g][w], m)
 		}
 	}
 }
