@@ -12,8 +12,7 @@ type batchChoice struct {
 // Batches returns the batch kernels SumMany runs, of all (in order of
 // width, the alternatives of one width next to each other): of each width
 // the one whose block kernel moves more by the current rates, the earlier
-// on a tie, and of the narrower widths only those worth their own calls
-// (narrowBatchMargin). all must be the same on every call.
+// on a tie. all must be the same on every call.
 func (c *Chooser) Batches(all []kernel.Batch) []kernel.Batch {
 	r := c.Rates()
 	if b := c.batches.Load(); b != nil && b.rates == r {
@@ -28,15 +27,6 @@ func (c *Chooser) Batches(all []kernel.Batch) []kernel.Batch {
 			continue
 		}
 		set = append(set, b)
-	}
-	// A narrower kernel runs a batch's last partial lane-full only where
-	// it beats the next wider one running that many lanes by
-	// narrowBatchMargin.
-	for i := len(set) - 2; i >= 0; i-- {
-		narrow, wide := set[i], set[i+1]
-		if r.Kernels[narrow.Name] < narrowBatchMargin*r.Kernels[wide.Name]*float64(narrow.Lanes)/float64(wide.Lanes) {
-			set = append(set[:i], set[i+1:]...)
-		}
 	}
 	c.batches.Store(&batchChoice{rates: r, set: set})
 	return set

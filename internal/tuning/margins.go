@@ -17,14 +17,6 @@ const waitMargin = 1.03
 // the other lanes' 512-bit work a core may slow its clock for.
 const loneMargin = 1.10
 
-// narrowBatchMargin is how much more a narrower batch kernel must move
-// than the next wider one would with only as many lanes busy, to run the
-// last partial lane-full of a batch: a call of the wider kernel half
-// empty costs what its full call does, but a narrower kernel of a lower
-// tier pads and loads its rows in more instructions than its rate (a
-// block kernel's) shows.
-const narrowBatchMargin = 1.25
-
 // priorMargin is how much more a kernel must move, by a measurement or a
 // wisdom file, than the one the prior chose for a ready count to take its
 // place: rates within it are a tie, and a tie keeps the prior's choice, so
