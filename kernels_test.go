@@ -148,9 +148,9 @@ func TestBatchChoice(t *testing.T) {
 			t.Errorf("MD5 batch kernels on %v: %v, want %v", prior, b, want)
 		}
 	}
-	// SHA-512's four AVX2 lanes take a lane-full's last few messages (up to
-	// four): by the priors' rates they move per lane what the eight-lane
-	// kernel does half full.
+	// SHA-512's four AVX2 lanes take a batch's last few messages (up to
+	// four), in less time than the eight-lane kernel half empty (docs/
+	// figures.md, "isa-l_crypto, side by side").
 	for prior, want := range map[string][]string{"zen4": {"avx2x4", "avx512ymmx8"}, "goldencove": {"avx2x4", "avx512zmmx8"}} {
 		s := priorServer[sha512.State](SHA384, cpu.AVX512, prior)
 		if b := s.Batches(); len(b) != 2 || b[0].Name != want[0] || b[1].Name != want[1] {
