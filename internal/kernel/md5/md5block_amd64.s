@@ -10333,14 +10333,14 @@ sumAVX2x16_loop:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X0
 	VPBROADCASTB X0, Y1
 	SHRQ         $0x0c, R11
 	JNZ          md5_row0_slow
-	VPCMPGTB     padavx2<>+32(SB), Y1, Y0
+	VPCMPGTB     md5padavx2<>+32(SB), Y1, Y0
 	VPMASKMOVD   (SI)(BX*1), Y0, Y0
 	JMP          md5_row0_loaded
 
@@ -10362,10 +10362,10 @@ md5_row0_copied:
 	VMOVDQU 1280(AX), Y0
 
 md5_row0_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y1, Y2
+	VPCMPGTB     md5padavx2<>+0(SB), Y1, Y2
 	VPAND        Y2, Y0, Y0
-	VPCMPEQB     padavx2<>+0(SB), Y1, Y2
-	VPAND        padavx2<>+64(SB), Y2, Y2
+	VPCMPEQB     md5padavx2<>+0(SB), Y1, Y2
+	VPAND        md5padbytes<>+0(SB), Y2, Y2
 	VPOR         Y2, Y0, Y0
 	MOVQ         8(CX), SI
 	MOVQ         8(DX), R9
@@ -10375,14 +10375,14 @@ md5_row0_loaded:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          md5_row1_slow
-	VPCMPGTB     padavx2<>+32(SB), Y2, Y1
+	VPCMPGTB     md5padavx2<>+32(SB), Y2, Y1
 	VPMASKMOVD   (SI)(BX*1), Y1, Y1
 	JMP          md5_row1_loaded
 
@@ -10404,10 +10404,10 @@ md5_row1_copied:
 	VMOVDQU 1280(AX), Y1
 
 md5_row1_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y2, Y3
+	VPCMPGTB     md5padavx2<>+0(SB), Y2, Y3
 	VPAND        Y3, Y1, Y1
-	VPCMPEQB     padavx2<>+0(SB), Y2, Y3
-	VPAND        padavx2<>+64(SB), Y3, Y3
+	VPCMPEQB     md5padavx2<>+0(SB), Y2, Y3
+	VPAND        md5padbytes<>+0(SB), Y3, Y3
 	VPOR         Y3, Y1, Y1
 	MOVQ         16(CX), SI
 	MOVQ         16(DX), R9
@@ -10417,14 +10417,14 @@ md5_row1_loaded:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X2
 	VPBROADCASTB X2, Y3
 	SHRQ         $0x0c, R11
 	JNZ          md5_row2_slow
-	VPCMPGTB     padavx2<>+32(SB), Y3, Y2
+	VPCMPGTB     md5padavx2<>+32(SB), Y3, Y2
 	VPMASKMOVD   (SI)(BX*1), Y2, Y2
 	JMP          md5_row2_loaded
 
@@ -10446,10 +10446,10 @@ md5_row2_copied:
 	VMOVDQU 1280(AX), Y2
 
 md5_row2_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y3, Y4
+	VPCMPGTB     md5padavx2<>+0(SB), Y3, Y4
 	VPAND        Y4, Y2, Y2
-	VPCMPEQB     padavx2<>+0(SB), Y3, Y4
-	VPAND        padavx2<>+64(SB), Y4, Y4
+	VPCMPEQB     md5padavx2<>+0(SB), Y3, Y4
+	VPAND        md5padbytes<>+0(SB), Y4, Y4
 	VPOR         Y4, Y2, Y2
 	MOVQ         24(CX), SI
 	MOVQ         24(DX), R9
@@ -10459,14 +10459,14 @@ md5_row2_loaded:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X3
 	VPBROADCASTB X3, Y4
 	SHRQ         $0x0c, R11
 	JNZ          md5_row3_slow
-	VPCMPGTB     padavx2<>+32(SB), Y4, Y3
+	VPCMPGTB     md5padavx2<>+32(SB), Y4, Y3
 	VPMASKMOVD   (SI)(BX*1), Y3, Y3
 	JMP          md5_row3_loaded
 
@@ -10488,10 +10488,10 @@ md5_row3_copied:
 	VMOVDQU 1280(AX), Y3
 
 md5_row3_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y4, Y5
+	VPCMPGTB     md5padavx2<>+0(SB), Y4, Y5
 	VPAND        Y5, Y3, Y3
-	VPCMPEQB     padavx2<>+0(SB), Y4, Y5
-	VPAND        padavx2<>+64(SB), Y5, Y5
+	VPCMPEQB     md5padavx2<>+0(SB), Y4, Y5
+	VPAND        md5padbytes<>+0(SB), Y5, Y5
 	VPOR         Y5, Y3, Y3
 	MOVQ         32(CX), SI
 	MOVQ         32(DX), R9
@@ -10501,14 +10501,14 @@ md5_row3_loaded:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X4
 	VPBROADCASTB X4, Y5
 	SHRQ         $0x0c, R11
 	JNZ          md5_row4_slow
-	VPCMPGTB     padavx2<>+32(SB), Y5, Y4
+	VPCMPGTB     md5padavx2<>+32(SB), Y5, Y4
 	VPMASKMOVD   (SI)(BX*1), Y4, Y4
 	JMP          md5_row4_loaded
 
@@ -10530,10 +10530,10 @@ md5_row4_copied:
 	VMOVDQU 1280(AX), Y4
 
 md5_row4_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y5, Y6
+	VPCMPGTB     md5padavx2<>+0(SB), Y5, Y6
 	VPAND        Y6, Y4, Y4
-	VPCMPEQB     padavx2<>+0(SB), Y5, Y6
-	VPAND        padavx2<>+64(SB), Y6, Y6
+	VPCMPEQB     md5padavx2<>+0(SB), Y5, Y6
+	VPAND        md5padbytes<>+0(SB), Y6, Y6
 	VPOR         Y6, Y4, Y4
 	MOVQ         40(CX), SI
 	MOVQ         40(DX), R9
@@ -10543,14 +10543,14 @@ md5_row4_loaded:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X5
 	VPBROADCASTB X5, Y6
 	SHRQ         $0x0c, R11
 	JNZ          md5_row5_slow
-	VPCMPGTB     padavx2<>+32(SB), Y6, Y5
+	VPCMPGTB     md5padavx2<>+32(SB), Y6, Y5
 	VPMASKMOVD   (SI)(BX*1), Y5, Y5
 	JMP          md5_row5_loaded
 
@@ -10572,10 +10572,10 @@ md5_row5_copied:
 	VMOVDQU 1280(AX), Y5
 
 md5_row5_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y6, Y7
+	VPCMPGTB     md5padavx2<>+0(SB), Y6, Y7
 	VPAND        Y7, Y5, Y5
-	VPCMPEQB     padavx2<>+0(SB), Y6, Y7
-	VPAND        padavx2<>+64(SB), Y7, Y7
+	VPCMPEQB     md5padavx2<>+0(SB), Y6, Y7
+	VPAND        md5padbytes<>+0(SB), Y7, Y7
 	VPOR         Y7, Y5, Y5
 	MOVQ         48(CX), SI
 	MOVQ         48(DX), R9
@@ -10585,14 +10585,14 @@ md5_row5_loaded:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X6
 	VPBROADCASTB X6, Y7
 	SHRQ         $0x0c, R11
 	JNZ          md5_row6_slow
-	VPCMPGTB     padavx2<>+32(SB), Y7, Y6
+	VPCMPGTB     md5padavx2<>+32(SB), Y7, Y6
 	VPMASKMOVD   (SI)(BX*1), Y6, Y6
 	JMP          md5_row6_loaded
 
@@ -10614,10 +10614,10 @@ md5_row6_copied:
 	VMOVDQU 1280(AX), Y6
 
 md5_row6_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y7, Y8
+	VPCMPGTB     md5padavx2<>+0(SB), Y7, Y8
 	VPAND        Y8, Y6, Y6
-	VPCMPEQB     padavx2<>+0(SB), Y7, Y8
-	VPAND        padavx2<>+64(SB), Y8, Y8
+	VPCMPEQB     md5padavx2<>+0(SB), Y7, Y8
+	VPAND        md5padbytes<>+0(SB), Y8, Y8
 	VPOR         Y8, Y6, Y6
 	MOVQ         56(CX), SI
 	MOVQ         56(DX), R9
@@ -10627,14 +10627,14 @@ md5_row6_loaded:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X7
 	VPBROADCASTB X7, Y8
 	SHRQ         $0x0c, R11
 	JNZ          md5_row7_slow
-	VPCMPGTB     padavx2<>+32(SB), Y8, Y7
+	VPCMPGTB     md5padavx2<>+32(SB), Y8, Y7
 	VPMASKMOVD   (SI)(BX*1), Y7, Y7
 	JMP          md5_row7_loaded
 
@@ -10656,10 +10656,10 @@ md5_row7_copied:
 	VMOVDQU 1280(AX), Y7
 
 md5_row7_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y8, Y9
+	VPCMPGTB     md5padavx2<>+0(SB), Y8, Y9
 	VPAND        Y9, Y7, Y7
-	VPCMPEQB     padavx2<>+0(SB), Y8, Y9
-	VPAND        padavx2<>+64(SB), Y9, Y9
+	VPCMPEQB     md5padavx2<>+0(SB), Y8, Y9
+	VPAND        md5padbytes<>+0(SB), Y9, Y9
 	VPOR         Y9, Y7, Y7
 	VPUNPCKLDQ   Y1, Y0, Y8
 	VPUNPCKHDQ   Y1, Y0, Y0
@@ -10702,14 +10702,14 @@ md5_row7_loaded:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X0
 	VPBROADCASTB X0, Y1
 	SHRQ         $0x0c, R11
 	JNZ          md5_row8_slow
-	VPCMPGTB     padavx2<>+32(SB), Y1, Y0
+	VPCMPGTB     md5padavx2<>+32(SB), Y1, Y0
 	VPMASKMOVD   32(SI)(BX*1), Y0, Y0
 	JMP          md5_row8_loaded
 
@@ -10731,10 +10731,10 @@ md5_row8_copied:
 	VMOVDQU 1280(AX), Y0
 
 md5_row8_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y1, Y2
+	VPCMPGTB     md5padavx2<>+0(SB), Y1, Y2
 	VPAND        Y2, Y0, Y0
-	VPCMPEQB     padavx2<>+0(SB), Y1, Y2
-	VPAND        padavx2<>+64(SB), Y2, Y2
+	VPCMPEQB     md5padavx2<>+0(SB), Y1, Y2
+	VPAND        md5padbytes<>+0(SB), Y2, Y2
 	VPOR         Y2, Y0, Y0
 	CMPQ         BX, DI
 	JNE          md5_row8_body
@@ -10753,14 +10753,14 @@ md5_row8_body:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          md5_row9_slow
-	VPCMPGTB     padavx2<>+32(SB), Y2, Y1
+	VPCMPGTB     md5padavx2<>+32(SB), Y2, Y1
 	VPMASKMOVD   32(SI)(BX*1), Y1, Y1
 	JMP          md5_row9_loaded
 
@@ -10782,10 +10782,10 @@ md5_row9_copied:
 	VMOVDQU 1280(AX), Y1
 
 md5_row9_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y2, Y3
+	VPCMPGTB     md5padavx2<>+0(SB), Y2, Y3
 	VPAND        Y3, Y1, Y1
-	VPCMPEQB     padavx2<>+0(SB), Y2, Y3
-	VPAND        padavx2<>+64(SB), Y3, Y3
+	VPCMPEQB     md5padavx2<>+0(SB), Y2, Y3
+	VPAND        md5padbytes<>+0(SB), Y3, Y3
 	VPOR         Y3, Y1, Y1
 	CMPQ         BX, DI
 	JNE          md5_row9_body
@@ -10804,14 +10804,14 @@ md5_row9_body:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X2
 	VPBROADCASTB X2, Y3
 	SHRQ         $0x0c, R11
 	JNZ          md5_row10_slow
-	VPCMPGTB     padavx2<>+32(SB), Y3, Y2
+	VPCMPGTB     md5padavx2<>+32(SB), Y3, Y2
 	VPMASKMOVD   32(SI)(BX*1), Y2, Y2
 	JMP          md5_row10_loaded
 
@@ -10833,10 +10833,10 @@ md5_row10_copied:
 	VMOVDQU 1280(AX), Y2
 
 md5_row10_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y3, Y4
+	VPCMPGTB     md5padavx2<>+0(SB), Y3, Y4
 	VPAND        Y4, Y2, Y2
-	VPCMPEQB     padavx2<>+0(SB), Y3, Y4
-	VPAND        padavx2<>+64(SB), Y4, Y4
+	VPCMPEQB     md5padavx2<>+0(SB), Y3, Y4
+	VPAND        md5padbytes<>+0(SB), Y4, Y4
 	VPOR         Y4, Y2, Y2
 	CMPQ         BX, DI
 	JNE          md5_row10_body
@@ -10855,14 +10855,14 @@ md5_row10_body:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X3
 	VPBROADCASTB X3, Y4
 	SHRQ         $0x0c, R11
 	JNZ          md5_row11_slow
-	VPCMPGTB     padavx2<>+32(SB), Y4, Y3
+	VPCMPGTB     md5padavx2<>+32(SB), Y4, Y3
 	VPMASKMOVD   32(SI)(BX*1), Y3, Y3
 	JMP          md5_row11_loaded
 
@@ -10884,10 +10884,10 @@ md5_row11_copied:
 	VMOVDQU 1280(AX), Y3
 
 md5_row11_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y4, Y5
+	VPCMPGTB     md5padavx2<>+0(SB), Y4, Y5
 	VPAND        Y5, Y3, Y3
-	VPCMPEQB     padavx2<>+0(SB), Y4, Y5
-	VPAND        padavx2<>+64(SB), Y5, Y5
+	VPCMPEQB     md5padavx2<>+0(SB), Y4, Y5
+	VPAND        md5padbytes<>+0(SB), Y5, Y5
 	VPOR         Y5, Y3, Y3
 	CMPQ         BX, DI
 	JNE          md5_row11_body
@@ -10906,14 +10906,14 @@ md5_row11_body:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X4
 	VPBROADCASTB X4, Y5
 	SHRQ         $0x0c, R11
 	JNZ          md5_row12_slow
-	VPCMPGTB     padavx2<>+32(SB), Y5, Y4
+	VPCMPGTB     md5padavx2<>+32(SB), Y5, Y4
 	VPMASKMOVD   32(SI)(BX*1), Y4, Y4
 	JMP          md5_row12_loaded
 
@@ -10935,10 +10935,10 @@ md5_row12_copied:
 	VMOVDQU 1280(AX), Y4
 
 md5_row12_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y5, Y6
+	VPCMPGTB     md5padavx2<>+0(SB), Y5, Y6
 	VPAND        Y6, Y4, Y4
-	VPCMPEQB     padavx2<>+0(SB), Y5, Y6
-	VPAND        padavx2<>+64(SB), Y6, Y6
+	VPCMPEQB     md5padavx2<>+0(SB), Y5, Y6
+	VPAND        md5padbytes<>+0(SB), Y6, Y6
 	VPOR         Y6, Y4, Y4
 	CMPQ         BX, DI
 	JNE          md5_row12_body
@@ -10957,14 +10957,14 @@ md5_row12_body:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X5
 	VPBROADCASTB X5, Y6
 	SHRQ         $0x0c, R11
 	JNZ          md5_row13_slow
-	VPCMPGTB     padavx2<>+32(SB), Y6, Y5
+	VPCMPGTB     md5padavx2<>+32(SB), Y6, Y5
 	VPMASKMOVD   32(SI)(BX*1), Y5, Y5
 	JMP          md5_row13_loaded
 
@@ -10986,10 +10986,10 @@ md5_row13_copied:
 	VMOVDQU 1280(AX), Y5
 
 md5_row13_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y6, Y7
+	VPCMPGTB     md5padavx2<>+0(SB), Y6, Y7
 	VPAND        Y7, Y5, Y5
-	VPCMPEQB     padavx2<>+0(SB), Y6, Y7
-	VPAND        padavx2<>+64(SB), Y7, Y7
+	VPCMPEQB     md5padavx2<>+0(SB), Y6, Y7
+	VPAND        md5padbytes<>+0(SB), Y7, Y7
 	VPOR         Y7, Y5, Y5
 	CMPQ         BX, DI
 	JNE          md5_row13_body
@@ -11008,14 +11008,14 @@ md5_row13_body:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X6
 	VPBROADCASTB X6, Y7
 	SHRQ         $0x0c, R11
 	JNZ          md5_row14_slow
-	VPCMPGTB     padavx2<>+32(SB), Y7, Y6
+	VPCMPGTB     md5padavx2<>+32(SB), Y7, Y6
 	VPMASKMOVD   32(SI)(BX*1), Y6, Y6
 	JMP          md5_row14_loaded
 
@@ -11037,10 +11037,10 @@ md5_row14_copied:
 	VMOVDQU 1280(AX), Y6
 
 md5_row14_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y7, Y8
+	VPCMPGTB     md5padavx2<>+0(SB), Y7, Y8
 	VPAND        Y8, Y6, Y6
-	VPCMPEQB     padavx2<>+0(SB), Y7, Y8
-	VPAND        padavx2<>+64(SB), Y8, Y8
+	VPCMPEQB     md5padavx2<>+0(SB), Y7, Y8
+	VPAND        md5padbytes<>+0(SB), Y8, Y8
 	VPOR         Y8, Y6, Y6
 	CMPQ         BX, DI
 	JNE          md5_row14_body
@@ -11059,14 +11059,14 @@ md5_row14_body:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X7
 	VPBROADCASTB X7, Y8
 	SHRQ         $0x0c, R11
 	JNZ          md5_row15_slow
-	VPCMPGTB     padavx2<>+32(SB), Y8, Y7
+	VPCMPGTB     md5padavx2<>+32(SB), Y8, Y7
 	VPMASKMOVD   32(SI)(BX*1), Y7, Y7
 	JMP          md5_row15_loaded
 
@@ -11088,10 +11088,10 @@ md5_row15_copied:
 	VMOVDQU 1280(AX), Y7
 
 md5_row15_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y8, Y9
+	VPCMPGTB     md5padavx2<>+0(SB), Y8, Y9
 	VPAND        Y9, Y7, Y7
-	VPCMPEQB     padavx2<>+0(SB), Y8, Y9
-	VPAND        padavx2<>+64(SB), Y9, Y9
+	VPCMPEQB     md5padavx2<>+0(SB), Y8, Y9
+	VPAND        md5padbytes<>+0(SB), Y9, Y9
 	VPOR         Y9, Y7, Y7
 	CMPQ         BX, DI
 	JNE          md5_row15_body
@@ -11141,14 +11141,14 @@ md5_row15_body:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X0
 	VPBROADCASTB X0, Y1
 	SHRQ         $0x0c, R11
 	JNZ          md5_row16_slow
-	VPCMPGTB     padavx2<>+32(SB), Y1, Y0
+	VPCMPGTB     md5padavx2<>+32(SB), Y1, Y0
 	VPMASKMOVD   (SI)(BX*1), Y0, Y0
 	JMP          md5_row16_loaded
 
@@ -11170,10 +11170,10 @@ md5_row16_copied:
 	VMOVDQU 1280(AX), Y0
 
 md5_row16_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y1, Y2
+	VPCMPGTB     md5padavx2<>+0(SB), Y1, Y2
 	VPAND        Y2, Y0, Y0
-	VPCMPEQB     padavx2<>+0(SB), Y1, Y2
-	VPAND        padavx2<>+64(SB), Y2, Y2
+	VPCMPEQB     md5padavx2<>+0(SB), Y1, Y2
+	VPAND        md5padbytes<>+0(SB), Y2, Y2
 	VPOR         Y2, Y0, Y0
 	MOVQ         72(CX), SI
 	MOVQ         72(DX), R9
@@ -11183,14 +11183,14 @@ md5_row16_loaded:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          md5_row17_slow
-	VPCMPGTB     padavx2<>+32(SB), Y2, Y1
+	VPCMPGTB     md5padavx2<>+32(SB), Y2, Y1
 	VPMASKMOVD   (SI)(BX*1), Y1, Y1
 	JMP          md5_row17_loaded
 
@@ -11212,10 +11212,10 @@ md5_row17_copied:
 	VMOVDQU 1280(AX), Y1
 
 md5_row17_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y2, Y3
+	VPCMPGTB     md5padavx2<>+0(SB), Y2, Y3
 	VPAND        Y3, Y1, Y1
-	VPCMPEQB     padavx2<>+0(SB), Y2, Y3
-	VPAND        padavx2<>+64(SB), Y3, Y3
+	VPCMPEQB     md5padavx2<>+0(SB), Y2, Y3
+	VPAND        md5padbytes<>+0(SB), Y3, Y3
 	VPOR         Y3, Y1, Y1
 	MOVQ         80(CX), SI
 	MOVQ         80(DX), R9
@@ -11225,14 +11225,14 @@ md5_row17_loaded:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X2
 	VPBROADCASTB X2, Y3
 	SHRQ         $0x0c, R11
 	JNZ          md5_row18_slow
-	VPCMPGTB     padavx2<>+32(SB), Y3, Y2
+	VPCMPGTB     md5padavx2<>+32(SB), Y3, Y2
 	VPMASKMOVD   (SI)(BX*1), Y2, Y2
 	JMP          md5_row18_loaded
 
@@ -11254,10 +11254,10 @@ md5_row18_copied:
 	VMOVDQU 1280(AX), Y2
 
 md5_row18_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y3, Y4
+	VPCMPGTB     md5padavx2<>+0(SB), Y3, Y4
 	VPAND        Y4, Y2, Y2
-	VPCMPEQB     padavx2<>+0(SB), Y3, Y4
-	VPAND        padavx2<>+64(SB), Y4, Y4
+	VPCMPEQB     md5padavx2<>+0(SB), Y3, Y4
+	VPAND        md5padbytes<>+0(SB), Y4, Y4
 	VPOR         Y4, Y2, Y2
 	MOVQ         88(CX), SI
 	MOVQ         88(DX), R9
@@ -11267,14 +11267,14 @@ md5_row18_loaded:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X3
 	VPBROADCASTB X3, Y4
 	SHRQ         $0x0c, R11
 	JNZ          md5_row19_slow
-	VPCMPGTB     padavx2<>+32(SB), Y4, Y3
+	VPCMPGTB     md5padavx2<>+32(SB), Y4, Y3
 	VPMASKMOVD   (SI)(BX*1), Y3, Y3
 	JMP          md5_row19_loaded
 
@@ -11296,10 +11296,10 @@ md5_row19_copied:
 	VMOVDQU 1280(AX), Y3
 
 md5_row19_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y4, Y5
+	VPCMPGTB     md5padavx2<>+0(SB), Y4, Y5
 	VPAND        Y5, Y3, Y3
-	VPCMPEQB     padavx2<>+0(SB), Y4, Y5
-	VPAND        padavx2<>+64(SB), Y5, Y5
+	VPCMPEQB     md5padavx2<>+0(SB), Y4, Y5
+	VPAND        md5padbytes<>+0(SB), Y5, Y5
 	VPOR         Y5, Y3, Y3
 	MOVQ         96(CX), SI
 	MOVQ         96(DX), R9
@@ -11309,14 +11309,14 @@ md5_row19_loaded:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X4
 	VPBROADCASTB X4, Y5
 	SHRQ         $0x0c, R11
 	JNZ          md5_row20_slow
-	VPCMPGTB     padavx2<>+32(SB), Y5, Y4
+	VPCMPGTB     md5padavx2<>+32(SB), Y5, Y4
 	VPMASKMOVD   (SI)(BX*1), Y4, Y4
 	JMP          md5_row20_loaded
 
@@ -11338,10 +11338,10 @@ md5_row20_copied:
 	VMOVDQU 1280(AX), Y4
 
 md5_row20_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y5, Y6
+	VPCMPGTB     md5padavx2<>+0(SB), Y5, Y6
 	VPAND        Y6, Y4, Y4
-	VPCMPEQB     padavx2<>+0(SB), Y5, Y6
-	VPAND        padavx2<>+64(SB), Y6, Y6
+	VPCMPEQB     md5padavx2<>+0(SB), Y5, Y6
+	VPAND        md5padbytes<>+0(SB), Y6, Y6
 	VPOR         Y6, Y4, Y4
 	MOVQ         104(CX), SI
 	MOVQ         104(DX), R9
@@ -11351,14 +11351,14 @@ md5_row20_loaded:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X5
 	VPBROADCASTB X5, Y6
 	SHRQ         $0x0c, R11
 	JNZ          md5_row21_slow
-	VPCMPGTB     padavx2<>+32(SB), Y6, Y5
+	VPCMPGTB     md5padavx2<>+32(SB), Y6, Y5
 	VPMASKMOVD   (SI)(BX*1), Y5, Y5
 	JMP          md5_row21_loaded
 
@@ -11380,10 +11380,10 @@ md5_row21_copied:
 	VMOVDQU 1280(AX), Y5
 
 md5_row21_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y6, Y7
+	VPCMPGTB     md5padavx2<>+0(SB), Y6, Y7
 	VPAND        Y7, Y5, Y5
-	VPCMPEQB     padavx2<>+0(SB), Y6, Y7
-	VPAND        padavx2<>+64(SB), Y7, Y7
+	VPCMPEQB     md5padavx2<>+0(SB), Y6, Y7
+	VPAND        md5padbytes<>+0(SB), Y7, Y7
 	VPOR         Y7, Y5, Y5
 	MOVQ         112(CX), SI
 	MOVQ         112(DX), R9
@@ -11393,14 +11393,14 @@ md5_row21_loaded:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X6
 	VPBROADCASTB X6, Y7
 	SHRQ         $0x0c, R11
 	JNZ          md5_row22_slow
-	VPCMPGTB     padavx2<>+32(SB), Y7, Y6
+	VPCMPGTB     md5padavx2<>+32(SB), Y7, Y6
 	VPMASKMOVD   (SI)(BX*1), Y6, Y6
 	JMP          md5_row22_loaded
 
@@ -11422,10 +11422,10 @@ md5_row22_copied:
 	VMOVDQU 1280(AX), Y6
 
 md5_row22_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y7, Y8
+	VPCMPGTB     md5padavx2<>+0(SB), Y7, Y8
 	VPAND        Y8, Y6, Y6
-	VPCMPEQB     padavx2<>+0(SB), Y7, Y8
-	VPAND        padavx2<>+64(SB), Y8, Y8
+	VPCMPEQB     md5padavx2<>+0(SB), Y7, Y8
+	VPAND        md5padbytes<>+0(SB), Y8, Y8
 	VPOR         Y8, Y6, Y6
 	MOVQ         120(CX), SI
 	MOVQ         120(DX), R9
@@ -11435,14 +11435,14 @@ md5_row22_loaded:
 	XORQ         R10, R11
 	SUBQ         BX, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X7
 	VPBROADCASTB X7, Y8
 	SHRQ         $0x0c, R11
 	JNZ          md5_row23_slow
-	VPCMPGTB     padavx2<>+32(SB), Y8, Y7
+	VPCMPGTB     md5padavx2<>+32(SB), Y8, Y7
 	VPMASKMOVD   (SI)(BX*1), Y7, Y7
 	JMP          md5_row23_loaded
 
@@ -11464,10 +11464,10 @@ md5_row23_copied:
 	VMOVDQU 1280(AX), Y7
 
 md5_row23_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y8, Y9
+	VPCMPGTB     md5padavx2<>+0(SB), Y8, Y9
 	VPAND        Y9, Y7, Y7
-	VPCMPEQB     padavx2<>+0(SB), Y8, Y9
-	VPAND        padavx2<>+64(SB), Y9, Y9
+	VPCMPEQB     md5padavx2<>+0(SB), Y8, Y9
+	VPAND        md5padbytes<>+0(SB), Y9, Y9
 	VPOR         Y9, Y7, Y7
 	VPUNPCKLDQ   Y1, Y0, Y8
 	VPUNPCKHDQ   Y1, Y0, Y0
@@ -11510,14 +11510,14 @@ md5_row23_loaded:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X0
 	VPBROADCASTB X0, Y1
 	SHRQ         $0x0c, R11
 	JNZ          md5_row24_slow
-	VPCMPGTB     padavx2<>+32(SB), Y1, Y0
+	VPCMPGTB     md5padavx2<>+32(SB), Y1, Y0
 	VPMASKMOVD   32(SI)(BX*1), Y0, Y0
 	JMP          md5_row24_loaded
 
@@ -11539,10 +11539,10 @@ md5_row24_copied:
 	VMOVDQU 1280(AX), Y0
 
 md5_row24_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y1, Y2
+	VPCMPGTB     md5padavx2<>+0(SB), Y1, Y2
 	VPAND        Y2, Y0, Y0
-	VPCMPEQB     padavx2<>+0(SB), Y1, Y2
-	VPAND        padavx2<>+64(SB), Y2, Y2
+	VPCMPEQB     md5padavx2<>+0(SB), Y1, Y2
+	VPAND        md5padbytes<>+0(SB), Y2, Y2
 	VPOR         Y2, Y0, Y0
 	CMPQ         BX, DI
 	JNE          md5_row24_body
@@ -11561,14 +11561,14 @@ md5_row24_body:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          md5_row25_slow
-	VPCMPGTB     padavx2<>+32(SB), Y2, Y1
+	VPCMPGTB     md5padavx2<>+32(SB), Y2, Y1
 	VPMASKMOVD   32(SI)(BX*1), Y1, Y1
 	JMP          md5_row25_loaded
 
@@ -11590,10 +11590,10 @@ md5_row25_copied:
 	VMOVDQU 1280(AX), Y1
 
 md5_row25_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y2, Y3
+	VPCMPGTB     md5padavx2<>+0(SB), Y2, Y3
 	VPAND        Y3, Y1, Y1
-	VPCMPEQB     padavx2<>+0(SB), Y2, Y3
-	VPAND        padavx2<>+64(SB), Y3, Y3
+	VPCMPEQB     md5padavx2<>+0(SB), Y2, Y3
+	VPAND        md5padbytes<>+0(SB), Y3, Y3
 	VPOR         Y3, Y1, Y1
 	CMPQ         BX, DI
 	JNE          md5_row25_body
@@ -11612,14 +11612,14 @@ md5_row25_body:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X2
 	VPBROADCASTB X2, Y3
 	SHRQ         $0x0c, R11
 	JNZ          md5_row26_slow
-	VPCMPGTB     padavx2<>+32(SB), Y3, Y2
+	VPCMPGTB     md5padavx2<>+32(SB), Y3, Y2
 	VPMASKMOVD   32(SI)(BX*1), Y2, Y2
 	JMP          md5_row26_loaded
 
@@ -11641,10 +11641,10 @@ md5_row26_copied:
 	VMOVDQU 1280(AX), Y2
 
 md5_row26_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y3, Y4
+	VPCMPGTB     md5padavx2<>+0(SB), Y3, Y4
 	VPAND        Y4, Y2, Y2
-	VPCMPEQB     padavx2<>+0(SB), Y3, Y4
-	VPAND        padavx2<>+64(SB), Y4, Y4
+	VPCMPEQB     md5padavx2<>+0(SB), Y3, Y4
+	VPAND        md5padbytes<>+0(SB), Y4, Y4
 	VPOR         Y4, Y2, Y2
 	CMPQ         BX, DI
 	JNE          md5_row26_body
@@ -11663,14 +11663,14 @@ md5_row26_body:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X3
 	VPBROADCASTB X3, Y4
 	SHRQ         $0x0c, R11
 	JNZ          md5_row27_slow
-	VPCMPGTB     padavx2<>+32(SB), Y4, Y3
+	VPCMPGTB     md5padavx2<>+32(SB), Y4, Y3
 	VPMASKMOVD   32(SI)(BX*1), Y3, Y3
 	JMP          md5_row27_loaded
 
@@ -11692,10 +11692,10 @@ md5_row27_copied:
 	VMOVDQU 1280(AX), Y3
 
 md5_row27_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y4, Y5
+	VPCMPGTB     md5padavx2<>+0(SB), Y4, Y5
 	VPAND        Y5, Y3, Y3
-	VPCMPEQB     padavx2<>+0(SB), Y4, Y5
-	VPAND        padavx2<>+64(SB), Y5, Y5
+	VPCMPEQB     md5padavx2<>+0(SB), Y4, Y5
+	VPAND        md5padbytes<>+0(SB), Y5, Y5
 	VPOR         Y5, Y3, Y3
 	CMPQ         BX, DI
 	JNE          md5_row27_body
@@ -11714,14 +11714,14 @@ md5_row27_body:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X4
 	VPBROADCASTB X4, Y5
 	SHRQ         $0x0c, R11
 	JNZ          md5_row28_slow
-	VPCMPGTB     padavx2<>+32(SB), Y5, Y4
+	VPCMPGTB     md5padavx2<>+32(SB), Y5, Y4
 	VPMASKMOVD   32(SI)(BX*1), Y4, Y4
 	JMP          md5_row28_loaded
 
@@ -11743,10 +11743,10 @@ md5_row28_copied:
 	VMOVDQU 1280(AX), Y4
 
 md5_row28_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y5, Y6
+	VPCMPGTB     md5padavx2<>+0(SB), Y5, Y6
 	VPAND        Y6, Y4, Y4
-	VPCMPEQB     padavx2<>+0(SB), Y5, Y6
-	VPAND        padavx2<>+64(SB), Y6, Y6
+	VPCMPEQB     md5padavx2<>+0(SB), Y5, Y6
+	VPAND        md5padbytes<>+0(SB), Y6, Y6
 	VPOR         Y6, Y4, Y4
 	CMPQ         BX, DI
 	JNE          md5_row28_body
@@ -11765,14 +11765,14 @@ md5_row28_body:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X5
 	VPBROADCASTB X5, Y6
 	SHRQ         $0x0c, R11
 	JNZ          md5_row29_slow
-	VPCMPGTB     padavx2<>+32(SB), Y6, Y5
+	VPCMPGTB     md5padavx2<>+32(SB), Y6, Y5
 	VPMASKMOVD   32(SI)(BX*1), Y5, Y5
 	JMP          md5_row29_loaded
 
@@ -11794,10 +11794,10 @@ md5_row29_copied:
 	VMOVDQU 1280(AX), Y5
 
 md5_row29_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y6, Y7
+	VPCMPGTB     md5padavx2<>+0(SB), Y6, Y7
 	VPAND        Y7, Y5, Y5
-	VPCMPEQB     padavx2<>+0(SB), Y6, Y7
-	VPAND        padavx2<>+64(SB), Y7, Y7
+	VPCMPEQB     md5padavx2<>+0(SB), Y6, Y7
+	VPAND        md5padbytes<>+0(SB), Y7, Y7
 	VPOR         Y7, Y5, Y5
 	CMPQ         BX, DI
 	JNE          md5_row29_body
@@ -11816,14 +11816,14 @@ md5_row29_body:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X6
 	VPBROADCASTB X6, Y7
 	SHRQ         $0x0c, R11
 	JNZ          md5_row30_slow
-	VPCMPGTB     padavx2<>+32(SB), Y7, Y6
+	VPCMPGTB     md5padavx2<>+32(SB), Y7, Y6
 	VPMASKMOVD   32(SI)(BX*1), Y6, Y6
 	JMP          md5_row30_loaded
 
@@ -11845,10 +11845,10 @@ md5_row30_copied:
 	VMOVDQU 1280(AX), Y6
 
 md5_row30_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y7, Y8
+	VPCMPGTB     md5padavx2<>+0(SB), Y7, Y8
 	VPAND        Y8, Y6, Y6
-	VPCMPEQB     padavx2<>+0(SB), Y7, Y8
-	VPAND        padavx2<>+64(SB), Y8, Y8
+	VPCMPEQB     md5padavx2<>+0(SB), Y7, Y8
+	VPAND        md5padbytes<>+0(SB), Y8, Y8
 	VPOR         Y8, Y6, Y6
 	CMPQ         BX, DI
 	JNE          md5_row30_body
@@ -11867,14 +11867,14 @@ md5_row30_body:
 	SUBQ         BX, R9
 	SUBQ         $0x20, R9
 	CMPQ         R9, $0x20
-	CMOVQGT      padavx2<>+96(SB), R9
+	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
-	CMOVQLT      padavx2<>+104(SB), R9
+	CMOVQLT      md5padavx2<>+72(SB), R9
 	MOVQ         R9, X7
 	VPBROADCASTB X7, Y8
 	SHRQ         $0x0c, R11
 	JNZ          md5_row31_slow
-	VPCMPGTB     padavx2<>+32(SB), Y8, Y7
+	VPCMPGTB     md5padavx2<>+32(SB), Y8, Y7
 	VPMASKMOVD   32(SI)(BX*1), Y7, Y7
 	JMP          md5_row31_loaded
 
@@ -11896,10 +11896,10 @@ md5_row31_copied:
 	VMOVDQU 1280(AX), Y7
 
 md5_row31_loaded:
-	VPCMPGTB     padavx2<>+0(SB), Y8, Y9
+	VPCMPGTB     md5padavx2<>+0(SB), Y8, Y9
 	VPAND        Y9, Y7, Y7
-	VPCMPEQB     padavx2<>+0(SB), Y8, Y9
-	VPAND        padavx2<>+64(SB), Y9, Y9
+	VPCMPEQB     md5padavx2<>+0(SB), Y8, Y9
+	VPAND        md5padbytes<>+0(SB), Y9, Y9
 	VPOR         Y9, Y7, Y7
 	CMPQ         BX, DI
 	JNE          md5_row31_body
@@ -13377,105 +13377,945 @@ DATA md5init<>+8(SB)/4, $0x98badcfe
 DATA md5init<>+12(SB)/4, $0x10325476
 GLOBL md5init<>(SB), RODATA|NOPTR, $16
 
-DATA padavx2<>+0(SB)/1, $0x00
-DATA padavx2<>+1(SB)/1, $0x01
-DATA padavx2<>+2(SB)/1, $0x02
-DATA padavx2<>+3(SB)/1, $0x03
-DATA padavx2<>+4(SB)/1, $0x04
-DATA padavx2<>+5(SB)/1, $0x05
-DATA padavx2<>+6(SB)/1, $0x06
-DATA padavx2<>+7(SB)/1, $0x07
-DATA padavx2<>+8(SB)/1, $0x08
-DATA padavx2<>+9(SB)/1, $0x09
-DATA padavx2<>+10(SB)/1, $0x0a
-DATA padavx2<>+11(SB)/1, $0x0b
-DATA padavx2<>+12(SB)/1, $0x0c
-DATA padavx2<>+13(SB)/1, $0x0d
-DATA padavx2<>+14(SB)/1, $0x0e
-DATA padavx2<>+15(SB)/1, $0x0f
-DATA padavx2<>+16(SB)/1, $0x10
-DATA padavx2<>+17(SB)/1, $0x11
-DATA padavx2<>+18(SB)/1, $0x12
-DATA padavx2<>+19(SB)/1, $0x13
-DATA padavx2<>+20(SB)/1, $0x14
-DATA padavx2<>+21(SB)/1, $0x15
-DATA padavx2<>+22(SB)/1, $0x16
-DATA padavx2<>+23(SB)/1, $0x17
-DATA padavx2<>+24(SB)/1, $0x18
-DATA padavx2<>+25(SB)/1, $0x19
-DATA padavx2<>+26(SB)/1, $0x1a
-DATA padavx2<>+27(SB)/1, $0x1b
-DATA padavx2<>+28(SB)/1, $0x1c
-DATA padavx2<>+29(SB)/1, $0x1d
-DATA padavx2<>+30(SB)/1, $0x1e
-DATA padavx2<>+31(SB)/1, $0x1f
-DATA padavx2<>+32(SB)/1, $0x00
-DATA padavx2<>+33(SB)/1, $0x00
-DATA padavx2<>+34(SB)/1, $0x00
-DATA padavx2<>+35(SB)/1, $0x00
-DATA padavx2<>+36(SB)/1, $0x04
-DATA padavx2<>+37(SB)/1, $0x04
-DATA padavx2<>+38(SB)/1, $0x04
-DATA padavx2<>+39(SB)/1, $0x04
-DATA padavx2<>+40(SB)/1, $0x08
-DATA padavx2<>+41(SB)/1, $0x08
-DATA padavx2<>+42(SB)/1, $0x08
-DATA padavx2<>+43(SB)/1, $0x08
-DATA padavx2<>+44(SB)/1, $0x0c
-DATA padavx2<>+45(SB)/1, $0x0c
-DATA padavx2<>+46(SB)/1, $0x0c
-DATA padavx2<>+47(SB)/1, $0x0c
-DATA padavx2<>+48(SB)/1, $0x10
-DATA padavx2<>+49(SB)/1, $0x10
-DATA padavx2<>+50(SB)/1, $0x10
-DATA padavx2<>+51(SB)/1, $0x10
-DATA padavx2<>+52(SB)/1, $0x14
-DATA padavx2<>+53(SB)/1, $0x14
-DATA padavx2<>+54(SB)/1, $0x14
-DATA padavx2<>+55(SB)/1, $0x14
-DATA padavx2<>+56(SB)/1, $0x18
-DATA padavx2<>+57(SB)/1, $0x18
-DATA padavx2<>+58(SB)/1, $0x18
-DATA padavx2<>+59(SB)/1, $0x18
-DATA padavx2<>+60(SB)/1, $0x1c
-DATA padavx2<>+61(SB)/1, $0x1c
-DATA padavx2<>+62(SB)/1, $0x1c
-DATA padavx2<>+63(SB)/1, $0x1c
-DATA padavx2<>+64(SB)/1, $0x80
-DATA padavx2<>+65(SB)/1, $0x80
-DATA padavx2<>+66(SB)/1, $0x80
-DATA padavx2<>+67(SB)/1, $0x80
-DATA padavx2<>+68(SB)/1, $0x80
-DATA padavx2<>+69(SB)/1, $0x80
-DATA padavx2<>+70(SB)/1, $0x80
-DATA padavx2<>+71(SB)/1, $0x80
-DATA padavx2<>+72(SB)/1, $0x80
-DATA padavx2<>+73(SB)/1, $0x80
-DATA padavx2<>+74(SB)/1, $0x80
-DATA padavx2<>+75(SB)/1, $0x80
-DATA padavx2<>+76(SB)/1, $0x80
-DATA padavx2<>+77(SB)/1, $0x80
-DATA padavx2<>+78(SB)/1, $0x80
-DATA padavx2<>+79(SB)/1, $0x80
-DATA padavx2<>+80(SB)/1, $0x80
-DATA padavx2<>+81(SB)/1, $0x80
-DATA padavx2<>+82(SB)/1, $0x80
-DATA padavx2<>+83(SB)/1, $0x80
-DATA padavx2<>+84(SB)/1, $0x80
-DATA padavx2<>+85(SB)/1, $0x80
-DATA padavx2<>+86(SB)/1, $0x80
-DATA padavx2<>+87(SB)/1, $0x80
-DATA padavx2<>+88(SB)/1, $0x80
-DATA padavx2<>+89(SB)/1, $0x80
-DATA padavx2<>+90(SB)/1, $0x80
-DATA padavx2<>+91(SB)/1, $0x80
-DATA padavx2<>+92(SB)/1, $0x80
-DATA padavx2<>+93(SB)/1, $0x80
-DATA padavx2<>+94(SB)/1, $0x80
-DATA padavx2<>+95(SB)/1, $0x80
-DATA padavx2<>+96(SB)/8, $0x0000000000000020
-DATA padavx2<>+104(SB)/8, $-1
-GLOBL padavx2<>(SB), RODATA|NOPTR, $112
+DATA md5padmasks<>+0(SB)/4, $0x00000000
+DATA md5padmasks<>+4(SB)/4, $0x00000000
+DATA md5padmasks<>+8(SB)/1, $0x08
+DATA md5padmasks<>+16(SB)/4, $0x00000000
+DATA md5padmasks<>+20(SB)/4, $0x00000000
+DATA md5padmasks<>+24(SB)/1, $0x08
+DATA md5padmasks<>+32(SB)/4, $0x00000000
+DATA md5padmasks<>+36(SB)/4, $0x00000000
+DATA md5padmasks<>+40(SB)/1, $0x08
+DATA md5padmasks<>+48(SB)/4, $0x00000000
+DATA md5padmasks<>+52(SB)/4, $0x00000000
+DATA md5padmasks<>+56(SB)/1, $0x08
+DATA md5padmasks<>+64(SB)/4, $0x00000000
+DATA md5padmasks<>+68(SB)/4, $0x00000000
+DATA md5padmasks<>+72(SB)/1, $0x08
+DATA md5padmasks<>+80(SB)/4, $0x00000000
+DATA md5padmasks<>+84(SB)/4, $0x00000000
+DATA md5padmasks<>+88(SB)/1, $0x08
+DATA md5padmasks<>+96(SB)/4, $0x00000000
+DATA md5padmasks<>+100(SB)/4, $0x00000000
+DATA md5padmasks<>+104(SB)/1, $0x08
+DATA md5padmasks<>+112(SB)/4, $0x00000000
+DATA md5padmasks<>+116(SB)/4, $0x00000000
+DATA md5padmasks<>+120(SB)/1, $0x08
+DATA md5padmasks<>+128(SB)/4, $0x00000000
+DATA md5padmasks<>+132(SB)/4, $0x00000000
+DATA md5padmasks<>+136(SB)/1, $0x08
+DATA md5padmasks<>+144(SB)/4, $0x00000000
+DATA md5padmasks<>+148(SB)/4, $0x00000000
+DATA md5padmasks<>+152(SB)/1, $0x08
+DATA md5padmasks<>+160(SB)/4, $0x00000000
+DATA md5padmasks<>+164(SB)/4, $0x00000000
+DATA md5padmasks<>+168(SB)/1, $0x08
+DATA md5padmasks<>+176(SB)/4, $0x00000000
+DATA md5padmasks<>+180(SB)/4, $0x00000000
+DATA md5padmasks<>+184(SB)/1, $0x08
+DATA md5padmasks<>+192(SB)/4, $0x00000000
+DATA md5padmasks<>+196(SB)/4, $0x00000000
+DATA md5padmasks<>+200(SB)/1, $0x08
+DATA md5padmasks<>+208(SB)/4, $0x00000000
+DATA md5padmasks<>+212(SB)/4, $0x00000000
+DATA md5padmasks<>+216(SB)/1, $0x08
+DATA md5padmasks<>+224(SB)/4, $0x00000000
+DATA md5padmasks<>+228(SB)/4, $0x00000000
+DATA md5padmasks<>+232(SB)/1, $0x08
+DATA md5padmasks<>+240(SB)/4, $0x00000000
+DATA md5padmasks<>+244(SB)/4, $0x00000000
+DATA md5padmasks<>+248(SB)/1, $0x08
+DATA md5padmasks<>+256(SB)/4, $0x00000000
+DATA md5padmasks<>+260(SB)/4, $0x00000000
+DATA md5padmasks<>+264(SB)/1, $0x08
+DATA md5padmasks<>+272(SB)/4, $0x00000000
+DATA md5padmasks<>+276(SB)/4, $0x00000000
+DATA md5padmasks<>+280(SB)/1, $0x08
+DATA md5padmasks<>+288(SB)/4, $0x00000000
+DATA md5padmasks<>+292(SB)/4, $0x00000000
+DATA md5padmasks<>+296(SB)/1, $0x08
+DATA md5padmasks<>+304(SB)/4, $0x00000000
+DATA md5padmasks<>+308(SB)/4, $0x00000000
+DATA md5padmasks<>+312(SB)/1, $0x08
+DATA md5padmasks<>+320(SB)/4, $0x00000000
+DATA md5padmasks<>+324(SB)/4, $0x00000000
+DATA md5padmasks<>+328(SB)/1, $0x08
+DATA md5padmasks<>+336(SB)/4, $0x00000000
+DATA md5padmasks<>+340(SB)/4, $0x00000000
+DATA md5padmasks<>+344(SB)/1, $0x08
+DATA md5padmasks<>+352(SB)/4, $0x00000000
+DATA md5padmasks<>+356(SB)/4, $0x00000000
+DATA md5padmasks<>+360(SB)/1, $0x08
+DATA md5padmasks<>+368(SB)/4, $0x00000000
+DATA md5padmasks<>+372(SB)/4, $0x00000000
+DATA md5padmasks<>+376(SB)/1, $0x08
+DATA md5padmasks<>+384(SB)/4, $0x00000000
+DATA md5padmasks<>+388(SB)/4, $0x00000000
+DATA md5padmasks<>+392(SB)/1, $0x08
+DATA md5padmasks<>+400(SB)/4, $0x00000000
+DATA md5padmasks<>+404(SB)/4, $0x00000000
+DATA md5padmasks<>+408(SB)/1, $0x08
+DATA md5padmasks<>+416(SB)/4, $0x00000000
+DATA md5padmasks<>+420(SB)/4, $0x00000000
+DATA md5padmasks<>+424(SB)/1, $0x08
+DATA md5padmasks<>+432(SB)/4, $0x00000000
+DATA md5padmasks<>+436(SB)/4, $0x00000000
+DATA md5padmasks<>+440(SB)/1, $0x08
+DATA md5padmasks<>+448(SB)/4, $0x00000000
+DATA md5padmasks<>+452(SB)/4, $0x00000000
+DATA md5padmasks<>+456(SB)/1, $0x08
+DATA md5padmasks<>+464(SB)/4, $0x00000000
+DATA md5padmasks<>+468(SB)/4, $0x00000000
+DATA md5padmasks<>+472(SB)/1, $0x08
+DATA md5padmasks<>+480(SB)/4, $0x00000000
+DATA md5padmasks<>+484(SB)/4, $0x00000000
+DATA md5padmasks<>+488(SB)/1, $0x08
+DATA md5padmasks<>+496(SB)/4, $0x00000000
+DATA md5padmasks<>+500(SB)/4, $0x00000000
+DATA md5padmasks<>+504(SB)/1, $0x08
+DATA md5padmasks<>+512(SB)/4, $0x00000000
+DATA md5padmasks<>+516(SB)/4, $0x00000000
+DATA md5padmasks<>+520(SB)/1, $0x08
+DATA md5padmasks<>+528(SB)/4, $0x00000000
+DATA md5padmasks<>+532(SB)/4, $0x00000000
+DATA md5padmasks<>+536(SB)/1, $0x08
+DATA md5padmasks<>+544(SB)/4, $0x00000000
+DATA md5padmasks<>+548(SB)/4, $0x00000000
+DATA md5padmasks<>+552(SB)/1, $0x08
+DATA md5padmasks<>+560(SB)/4, $0x00000000
+DATA md5padmasks<>+564(SB)/4, $0x00000000
+DATA md5padmasks<>+568(SB)/1, $0x08
+DATA md5padmasks<>+576(SB)/4, $0x00000000
+DATA md5padmasks<>+580(SB)/4, $0x00000000
+DATA md5padmasks<>+584(SB)/1, $0x08
+DATA md5padmasks<>+592(SB)/4, $0x00000000
+DATA md5padmasks<>+596(SB)/4, $0x00000000
+DATA md5padmasks<>+600(SB)/1, $0x08
+DATA md5padmasks<>+608(SB)/4, $0x00000000
+DATA md5padmasks<>+612(SB)/4, $0x00000000
+DATA md5padmasks<>+616(SB)/1, $0x08
+DATA md5padmasks<>+624(SB)/4, $0x00000000
+DATA md5padmasks<>+628(SB)/4, $0x00000000
+DATA md5padmasks<>+632(SB)/1, $0x08
+DATA md5padmasks<>+640(SB)/4, $0x00000000
+DATA md5padmasks<>+644(SB)/4, $0x00000001
+DATA md5padmasks<>+648(SB)/1, $0x08
+DATA md5padmasks<>+656(SB)/4, $0x00000001
+DATA md5padmasks<>+660(SB)/4, $0x00000002
+DATA md5padmasks<>+664(SB)/1, $0x08
+DATA md5padmasks<>+672(SB)/4, $0x00000003
+DATA md5padmasks<>+676(SB)/4, $0x00000004
+DATA md5padmasks<>+680(SB)/1, $0x08
+DATA md5padmasks<>+688(SB)/4, $0x00000007
+DATA md5padmasks<>+692(SB)/4, $0x00000008
+DATA md5padmasks<>+696(SB)/1, $0x08
+DATA md5padmasks<>+704(SB)/4, $0x0000000f
+DATA md5padmasks<>+708(SB)/4, $0x00000010
+DATA md5padmasks<>+712(SB)/1, $0x08
+DATA md5padmasks<>+720(SB)/4, $0x0000001f
+DATA md5padmasks<>+724(SB)/4, $0x00000020
+DATA md5padmasks<>+728(SB)/1, $0x08
+DATA md5padmasks<>+736(SB)/4, $0x0000003f
+DATA md5padmasks<>+740(SB)/4, $0x00000040
+DATA md5padmasks<>+744(SB)/1, $0x08
+DATA md5padmasks<>+752(SB)/4, $0x0000007f
+DATA md5padmasks<>+756(SB)/4, $0x00000080
+DATA md5padmasks<>+760(SB)/1, $0x08
+DATA md5padmasks<>+768(SB)/4, $0x000000ff
+DATA md5padmasks<>+772(SB)/4, $0x00000100
+DATA md5padmasks<>+776(SB)/1, $0x08
+DATA md5padmasks<>+784(SB)/4, $0x000001ff
+DATA md5padmasks<>+788(SB)/4, $0x00000200
+DATA md5padmasks<>+792(SB)/1, $0x08
+DATA md5padmasks<>+800(SB)/4, $0x000003ff
+DATA md5padmasks<>+804(SB)/4, $0x00000400
+DATA md5padmasks<>+808(SB)/1, $0x08
+DATA md5padmasks<>+816(SB)/4, $0x000007ff
+DATA md5padmasks<>+820(SB)/4, $0x00000800
+DATA md5padmasks<>+824(SB)/1, $0x08
+DATA md5padmasks<>+832(SB)/4, $0x00000fff
+DATA md5padmasks<>+836(SB)/4, $0x00001000
+DATA md5padmasks<>+840(SB)/1, $0x08
+DATA md5padmasks<>+848(SB)/4, $0x00001fff
+DATA md5padmasks<>+852(SB)/4, $0x00002000
+DATA md5padmasks<>+856(SB)/1, $0x08
+DATA md5padmasks<>+864(SB)/4, $0x00003fff
+DATA md5padmasks<>+868(SB)/4, $0x00004000
+DATA md5padmasks<>+872(SB)/1, $0x08
+DATA md5padmasks<>+880(SB)/4, $0x00007fff
+DATA md5padmasks<>+884(SB)/4, $0x00008000
+DATA md5padmasks<>+888(SB)/1, $0x08
+DATA md5padmasks<>+896(SB)/4, $0x0000ffff
+DATA md5padmasks<>+900(SB)/4, $0x00010000
+DATA md5padmasks<>+904(SB)/1, $0x08
+DATA md5padmasks<>+912(SB)/4, $0x0001ffff
+DATA md5padmasks<>+916(SB)/4, $0x00020000
+DATA md5padmasks<>+920(SB)/1, $0x08
+DATA md5padmasks<>+928(SB)/4, $0x0003ffff
+DATA md5padmasks<>+932(SB)/4, $0x00040000
+DATA md5padmasks<>+936(SB)/1, $0x08
+DATA md5padmasks<>+944(SB)/4, $0x0007ffff
+DATA md5padmasks<>+948(SB)/4, $0x00080000
+DATA md5padmasks<>+952(SB)/1, $0x08
+DATA md5padmasks<>+960(SB)/4, $0x000fffff
+DATA md5padmasks<>+964(SB)/4, $0x00100000
+DATA md5padmasks<>+968(SB)/1, $0x08
+DATA md5padmasks<>+976(SB)/4, $0x001fffff
+DATA md5padmasks<>+980(SB)/4, $0x00200000
+DATA md5padmasks<>+984(SB)/1, $0x08
+DATA md5padmasks<>+992(SB)/4, $0x003fffff
+DATA md5padmasks<>+996(SB)/4, $0x00400000
+DATA md5padmasks<>+1000(SB)/1, $0x08
+DATA md5padmasks<>+1008(SB)/4, $0x007fffff
+DATA md5padmasks<>+1012(SB)/4, $0x00800000
+DATA md5padmasks<>+1016(SB)/1, $0x08
+DATA md5padmasks<>+1024(SB)/4, $0x00ffffff
+DATA md5padmasks<>+1028(SB)/4, $0x01000000
+DATA md5padmasks<>+1032(SB)/1, $0x00
+DATA md5padmasks<>+1040(SB)/4, $0x01ffffff
+DATA md5padmasks<>+1044(SB)/4, $0x02000000
+DATA md5padmasks<>+1048(SB)/1, $0x00
+DATA md5padmasks<>+1056(SB)/4, $0x03ffffff
+DATA md5padmasks<>+1060(SB)/4, $0x04000000
+DATA md5padmasks<>+1064(SB)/1, $0x00
+DATA md5padmasks<>+1072(SB)/4, $0x07ffffff
+DATA md5padmasks<>+1076(SB)/4, $0x08000000
+DATA md5padmasks<>+1080(SB)/1, $0x00
+DATA md5padmasks<>+1088(SB)/4, $0x0fffffff
+DATA md5padmasks<>+1092(SB)/4, $0x10000000
+DATA md5padmasks<>+1096(SB)/1, $0x00
+DATA md5padmasks<>+1104(SB)/4, $0x1fffffff
+DATA md5padmasks<>+1108(SB)/4, $0x20000000
+DATA md5padmasks<>+1112(SB)/1, $0x00
+DATA md5padmasks<>+1120(SB)/4, $0x3fffffff
+DATA md5padmasks<>+1124(SB)/4, $0x40000000
+DATA md5padmasks<>+1128(SB)/1, $0x00
+DATA md5padmasks<>+1136(SB)/4, $0x7fffffff
+DATA md5padmasks<>+1140(SB)/4, $0x80000000
+DATA md5padmasks<>+1144(SB)/1, $0x00
+DATA md5padmasks<>+1152(SB)/4, $0xffffffff
+DATA md5padmasks<>+1156(SB)/4, $0x00000000
+DATA md5padmasks<>+1160(SB)/1, $0x00
+DATA md5padmasks<>+1168(SB)/4, $0xffffffff
+DATA md5padmasks<>+1172(SB)/4, $0x00000000
+DATA md5padmasks<>+1176(SB)/1, $0x00
+DATA md5padmasks<>+1184(SB)/4, $0xffffffff
+DATA md5padmasks<>+1188(SB)/4, $0x00000000
+DATA md5padmasks<>+1192(SB)/1, $0x00
+DATA md5padmasks<>+1200(SB)/4, $0xffffffff
+DATA md5padmasks<>+1204(SB)/4, $0x00000000
+DATA md5padmasks<>+1208(SB)/1, $0x00
+DATA md5padmasks<>+1216(SB)/4, $0xffffffff
+DATA md5padmasks<>+1220(SB)/4, $0x00000000
+DATA md5padmasks<>+1224(SB)/1, $0x00
+DATA md5padmasks<>+1232(SB)/4, $0xffffffff
+DATA md5padmasks<>+1236(SB)/4, $0x00000000
+DATA md5padmasks<>+1240(SB)/1, $0x00
+DATA md5padmasks<>+1248(SB)/4, $0xffffffff
+DATA md5padmasks<>+1252(SB)/4, $0x00000000
+DATA md5padmasks<>+1256(SB)/1, $0x00
+DATA md5padmasks<>+1264(SB)/4, $0xffffffff
+DATA md5padmasks<>+1268(SB)/4, $0x00000000
+DATA md5padmasks<>+1272(SB)/1, $0x00
+DATA md5padmasks<>+1280(SB)/4, $0xffffffff
+DATA md5padmasks<>+1284(SB)/4, $0x00000000
+DATA md5padmasks<>+1288(SB)/1, $0x00
+DATA md5padmasks<>+1296(SB)/4, $0xffffffff
+DATA md5padmasks<>+1300(SB)/4, $0x00000000
+DATA md5padmasks<>+1304(SB)/1, $0x00
+DATA md5padmasks<>+1312(SB)/4, $0xffffffff
+DATA md5padmasks<>+1316(SB)/4, $0x00000000
+DATA md5padmasks<>+1320(SB)/1, $0x00
+DATA md5padmasks<>+1328(SB)/4, $0xffffffff
+DATA md5padmasks<>+1332(SB)/4, $0x00000000
+DATA md5padmasks<>+1336(SB)/1, $0x00
+DATA md5padmasks<>+1344(SB)/4, $0xffffffff
+DATA md5padmasks<>+1348(SB)/4, $0x00000000
+DATA md5padmasks<>+1352(SB)/1, $0x00
+DATA md5padmasks<>+1360(SB)/4, $0xffffffff
+DATA md5padmasks<>+1364(SB)/4, $0x00000000
+DATA md5padmasks<>+1368(SB)/1, $0x00
+DATA md5padmasks<>+1376(SB)/4, $0xffffffff
+DATA md5padmasks<>+1380(SB)/4, $0x00000000
+DATA md5padmasks<>+1384(SB)/1, $0x00
+DATA md5padmasks<>+1392(SB)/4, $0xffffffff
+DATA md5padmasks<>+1396(SB)/4, $0x00000000
+DATA md5padmasks<>+1400(SB)/1, $0x00
+DATA md5padmasks<>+1408(SB)/4, $0xffffffff
+DATA md5padmasks<>+1412(SB)/4, $0x00000000
+DATA md5padmasks<>+1416(SB)/1, $0x00
+DATA md5padmasks<>+1424(SB)/4, $0xffffffff
+DATA md5padmasks<>+1428(SB)/4, $0x00000000
+DATA md5padmasks<>+1432(SB)/1, $0x00
+DATA md5padmasks<>+1440(SB)/4, $0xffffffff
+DATA md5padmasks<>+1444(SB)/4, $0x00000000
+DATA md5padmasks<>+1448(SB)/1, $0x00
+DATA md5padmasks<>+1456(SB)/4, $0xffffffff
+DATA md5padmasks<>+1460(SB)/4, $0x00000000
+DATA md5padmasks<>+1464(SB)/1, $0x00
+DATA md5padmasks<>+1472(SB)/4, $0xffffffff
+DATA md5padmasks<>+1476(SB)/4, $0x00000000
+DATA md5padmasks<>+1480(SB)/1, $0x00
+DATA md5padmasks<>+1488(SB)/4, $0xffffffff
+DATA md5padmasks<>+1492(SB)/4, $0x00000000
+DATA md5padmasks<>+1496(SB)/1, $0x00
+DATA md5padmasks<>+1504(SB)/4, $0xffffffff
+DATA md5padmasks<>+1508(SB)/4, $0x00000000
+DATA md5padmasks<>+1512(SB)/1, $0x00
+DATA md5padmasks<>+1520(SB)/4, $0xffffffff
+DATA md5padmasks<>+1524(SB)/4, $0x00000000
+DATA md5padmasks<>+1528(SB)/1, $0x00
+DATA md5padmasks<>+1536(SB)/4, $0xffffffff
+DATA md5padmasks<>+1540(SB)/4, $0x00000000
+DATA md5padmasks<>+1544(SB)/1, $0x00
+DATA md5padmasks<>+1552(SB)/4, $0xffffffff
+DATA md5padmasks<>+1556(SB)/4, $0x00000000
+DATA md5padmasks<>+1560(SB)/1, $0x00
+DATA md5padmasks<>+1568(SB)/4, $0xffffffff
+DATA md5padmasks<>+1572(SB)/4, $0x00000000
+DATA md5padmasks<>+1576(SB)/1, $0x00
+DATA md5padmasks<>+1584(SB)/4, $0xffffffff
+DATA md5padmasks<>+1588(SB)/4, $0x00000000
+DATA md5padmasks<>+1592(SB)/1, $0x00
+DATA md5padmasks<>+1600(SB)/4, $0xffffffff
+DATA md5padmasks<>+1604(SB)/4, $0x00000000
+DATA md5padmasks<>+1608(SB)/1, $0x00
+DATA md5padmasks<>+1616(SB)/4, $0xffffffff
+DATA md5padmasks<>+1620(SB)/4, $0x00000000
+DATA md5padmasks<>+1624(SB)/1, $0x00
+DATA md5padmasks<>+1632(SB)/4, $0xffffffff
+DATA md5padmasks<>+1636(SB)/4, $0x00000000
+DATA md5padmasks<>+1640(SB)/1, $0x00
+DATA md5padmasks<>+1648(SB)/4, $0xffffffff
+DATA md5padmasks<>+1652(SB)/4, $0x00000000
+DATA md5padmasks<>+1656(SB)/1, $0x00
+DATA md5padmasks<>+1664(SB)/4, $0xffffffff
+DATA md5padmasks<>+1668(SB)/4, $0x00000000
+DATA md5padmasks<>+1672(SB)/1, $0x00
+DATA md5padmasks<>+1680(SB)/4, $0xffffffff
+DATA md5padmasks<>+1684(SB)/4, $0x00000000
+DATA md5padmasks<>+1688(SB)/1, $0x00
+DATA md5padmasks<>+1696(SB)/4, $0xffffffff
+DATA md5padmasks<>+1700(SB)/4, $0x00000000
+DATA md5padmasks<>+1704(SB)/1, $0x00
+DATA md5padmasks<>+1712(SB)/4, $0xffffffff
+DATA md5padmasks<>+1716(SB)/4, $0x00000000
+DATA md5padmasks<>+1720(SB)/1, $0x00
+DATA md5padmasks<>+1728(SB)/4, $0xffffffff
+DATA md5padmasks<>+1732(SB)/4, $0x00000000
+DATA md5padmasks<>+1736(SB)/1, $0x00
+DATA md5padmasks<>+1744(SB)/4, $0xffffffff
+DATA md5padmasks<>+1748(SB)/4, $0x00000000
+DATA md5padmasks<>+1752(SB)/1, $0x00
+DATA md5padmasks<>+1760(SB)/4, $0xffffffff
+DATA md5padmasks<>+1764(SB)/4, $0x00000000
+DATA md5padmasks<>+1768(SB)/1, $0x00
+DATA md5padmasks<>+1776(SB)/4, $0xffffffff
+DATA md5padmasks<>+1780(SB)/4, $0x00000000
+DATA md5padmasks<>+1784(SB)/1, $0x00
+DATA md5padmasks<>+1792(SB)/4, $0xffffffff
+DATA md5padmasks<>+1796(SB)/4, $0x00000000
+DATA md5padmasks<>+1800(SB)/1, $0x00
+DATA md5padmasks<>+1808(SB)/4, $0xffffffff
+DATA md5padmasks<>+1812(SB)/4, $0x00000000
+DATA md5padmasks<>+1816(SB)/1, $0x00
+DATA md5padmasks<>+1824(SB)/4, $0xffffffff
+DATA md5padmasks<>+1828(SB)/4, $0x00000000
+DATA md5padmasks<>+1832(SB)/1, $0x00
+DATA md5padmasks<>+1840(SB)/4, $0xffffffff
+DATA md5padmasks<>+1844(SB)/4, $0x00000000
+DATA md5padmasks<>+1848(SB)/1, $0x00
+DATA md5padmasks<>+1856(SB)/4, $0xffffffff
+DATA md5padmasks<>+1860(SB)/4, $0x00000000
+DATA md5padmasks<>+1864(SB)/1, $0x00
+DATA md5padmasks<>+1872(SB)/4, $0xffffffff
+DATA md5padmasks<>+1876(SB)/4, $0x00000000
+DATA md5padmasks<>+1880(SB)/1, $0x00
+DATA md5padmasks<>+1888(SB)/4, $0xffffffff
+DATA md5padmasks<>+1892(SB)/4, $0x00000000
+DATA md5padmasks<>+1896(SB)/1, $0x00
+DATA md5padmasks<>+1904(SB)/4, $0xffffffff
+DATA md5padmasks<>+1908(SB)/4, $0x00000000
+DATA md5padmasks<>+1912(SB)/1, $0x00
+DATA md5padmasks<>+1920(SB)/4, $0xffffffff
+DATA md5padmasks<>+1924(SB)/4, $0x00000000
+DATA md5padmasks<>+1928(SB)/1, $0x00
+DATA md5padmasks<>+1936(SB)/4, $0xffffffff
+DATA md5padmasks<>+1940(SB)/4, $0x00000000
+DATA md5padmasks<>+1944(SB)/1, $0x00
+DATA md5padmasks<>+1952(SB)/4, $0xffffffff
+DATA md5padmasks<>+1956(SB)/4, $0x00000000
+DATA md5padmasks<>+1960(SB)/1, $0x00
+DATA md5padmasks<>+1968(SB)/4, $0xffffffff
+DATA md5padmasks<>+1972(SB)/4, $0x00000000
+DATA md5padmasks<>+1976(SB)/1, $0x00
+DATA md5padmasks<>+1984(SB)/4, $0xffffffff
+DATA md5padmasks<>+1988(SB)/4, $0x00000000
+DATA md5padmasks<>+1992(SB)/1, $0x00
+DATA md5padmasks<>+2000(SB)/4, $0xffffffff
+DATA md5padmasks<>+2004(SB)/4, $0x00000000
+DATA md5padmasks<>+2008(SB)/1, $0x00
+DATA md5padmasks<>+2016(SB)/4, $0xffffffff
+DATA md5padmasks<>+2020(SB)/4, $0x00000000
+DATA md5padmasks<>+2024(SB)/1, $0x00
+DATA md5padmasks<>+2032(SB)/4, $0xffffffff
+DATA md5padmasks<>+2036(SB)/4, $0x00000000
+DATA md5padmasks<>+2040(SB)/1, $0x00
+DATA md5padmasks<>+2048(SB)/4, $0xffffffff
+DATA md5padmasks<>+2052(SB)/4, $0x00000000
+DATA md5padmasks<>+2056(SB)/1, $0x00
+DATA md5padmasks<>+2064(SB)/4, $0xffffffff
+DATA md5padmasks<>+2068(SB)/4, $0x00000000
+DATA md5padmasks<>+2072(SB)/1, $0x00
+DATA md5padmasks<>+2080(SB)/4, $0xffffffff
+DATA md5padmasks<>+2084(SB)/4, $0x00000000
+DATA md5padmasks<>+2088(SB)/1, $0x00
+DATA md5padmasks<>+2096(SB)/4, $0xffffffff
+DATA md5padmasks<>+2100(SB)/4, $0x00000000
+DATA md5padmasks<>+2104(SB)/1, $0x00
+DATA md5padmasks<>+2112(SB)/4, $0xffffffff
+DATA md5padmasks<>+2116(SB)/4, $0x00000000
+DATA md5padmasks<>+2120(SB)/1, $0x00
+DATA md5padmasks<>+2128(SB)/4, $0xffffffff
+DATA md5padmasks<>+2132(SB)/4, $0x00000000
+DATA md5padmasks<>+2136(SB)/1, $0x00
+DATA md5padmasks<>+2144(SB)/4, $0xffffffff
+DATA md5padmasks<>+2148(SB)/4, $0x00000000
+DATA md5padmasks<>+2152(SB)/1, $0x00
+DATA md5padmasks<>+2160(SB)/4, $0xffffffff
+DATA md5padmasks<>+2164(SB)/4, $0x00000000
+DATA md5padmasks<>+2168(SB)/1, $0x00
+DATA md5padmasks<>+2176(SB)/4, $0xffffffff
+DATA md5padmasks<>+2180(SB)/4, $0x00000000
+DATA md5padmasks<>+2184(SB)/1, $0x00
+DATA md5padmasks<>+2192(SB)/4, $0xffffffff
+DATA md5padmasks<>+2196(SB)/4, $0x00000000
+DATA md5padmasks<>+2200(SB)/1, $0x00
+DATA md5padmasks<>+2208(SB)/4, $0xffffffff
+DATA md5padmasks<>+2212(SB)/4, $0x00000000
+DATA md5padmasks<>+2216(SB)/1, $0x00
+DATA md5padmasks<>+2224(SB)/4, $0xffffffff
+DATA md5padmasks<>+2228(SB)/4, $0x00000000
+DATA md5padmasks<>+2232(SB)/1, $0x00
+DATA md5padmasks<>+2240(SB)/4, $0xffffffff
+DATA md5padmasks<>+2244(SB)/4, $0x00000000
+DATA md5padmasks<>+2248(SB)/1, $0x00
+DATA md5padmasks<>+2256(SB)/4, $0xffffffff
+DATA md5padmasks<>+2260(SB)/4, $0x00000000
+DATA md5padmasks<>+2264(SB)/1, $0x00
+DATA md5padmasks<>+2272(SB)/4, $0xffffffff
+DATA md5padmasks<>+2276(SB)/4, $0x00000000
+DATA md5padmasks<>+2280(SB)/1, $0x00
+DATA md5padmasks<>+2288(SB)/4, $0xffffffff
+DATA md5padmasks<>+2292(SB)/4, $0x00000000
+DATA md5padmasks<>+2296(SB)/1, $0x00
+DATA md5padmasks<>+2304(SB)/4, $0xffffffff
+DATA md5padmasks<>+2308(SB)/4, $0x00000000
+DATA md5padmasks<>+2312(SB)/1, $0x00
+DATA md5padmasks<>+2320(SB)/4, $0xffffffff
+DATA md5padmasks<>+2324(SB)/4, $0x00000000
+DATA md5padmasks<>+2328(SB)/1, $0x00
+DATA md5padmasks<>+2336(SB)/4, $0xffffffff
+DATA md5padmasks<>+2340(SB)/4, $0x00000000
+DATA md5padmasks<>+2344(SB)/1, $0x00
+DATA md5padmasks<>+2352(SB)/4, $0xffffffff
+DATA md5padmasks<>+2356(SB)/4, $0x00000000
+DATA md5padmasks<>+2360(SB)/1, $0x00
+DATA md5padmasks<>+2368(SB)/4, $0xffffffff
+DATA md5padmasks<>+2372(SB)/4, $0x00000000
+DATA md5padmasks<>+2376(SB)/1, $0x00
+DATA md5padmasks<>+2384(SB)/4, $0xffffffff
+DATA md5padmasks<>+2388(SB)/4, $0x00000000
+DATA md5padmasks<>+2392(SB)/1, $0x00
+DATA md5padmasks<>+2400(SB)/4, $0xffffffff
+DATA md5padmasks<>+2404(SB)/4, $0x00000000
+DATA md5padmasks<>+2408(SB)/1, $0x00
+DATA md5padmasks<>+2416(SB)/4, $0xffffffff
+DATA md5padmasks<>+2420(SB)/4, $0x00000000
+DATA md5padmasks<>+2424(SB)/1, $0x00
+DATA md5padmasks<>+2432(SB)/4, $0xffffffff
+DATA md5padmasks<>+2436(SB)/4, $0x00000000
+DATA md5padmasks<>+2440(SB)/1, $0x00
+DATA md5padmasks<>+2448(SB)/4, $0xffffffff
+DATA md5padmasks<>+2452(SB)/4, $0x00000000
+DATA md5padmasks<>+2456(SB)/1, $0x00
+DATA md5padmasks<>+2464(SB)/4, $0xffffffff
+DATA md5padmasks<>+2468(SB)/4, $0x00000000
+DATA md5padmasks<>+2472(SB)/1, $0x00
+DATA md5padmasks<>+2480(SB)/4, $0xffffffff
+DATA md5padmasks<>+2484(SB)/4, $0x00000000
+DATA md5padmasks<>+2488(SB)/1, $0x00
+DATA md5padmasks<>+2496(SB)/4, $0xffffffff
+DATA md5padmasks<>+2500(SB)/4, $0x00000000
+DATA md5padmasks<>+2504(SB)/1, $0x00
+DATA md5padmasks<>+2512(SB)/4, $0xffffffff
+DATA md5padmasks<>+2516(SB)/4, $0x00000000
+DATA md5padmasks<>+2520(SB)/1, $0x00
+DATA md5padmasks<>+2528(SB)/4, $0xffffffff
+DATA md5padmasks<>+2532(SB)/4, $0x00000000
+DATA md5padmasks<>+2536(SB)/1, $0x00
+DATA md5padmasks<>+2544(SB)/4, $0xffffffff
+DATA md5padmasks<>+2548(SB)/4, $0x00000000
+DATA md5padmasks<>+2552(SB)/1, $0x00
+DATA md5padmasks<>+2560(SB)/4, $0xffffffff
+DATA md5padmasks<>+2564(SB)/4, $0x00000000
+DATA md5padmasks<>+2568(SB)/1, $0x00
+DATA md5padmasks<>+2576(SB)/4, $0xffffffff
+DATA md5padmasks<>+2580(SB)/4, $0x00000000
+DATA md5padmasks<>+2584(SB)/1, $0x00
+DATA md5padmasks<>+2592(SB)/4, $0xffffffff
+DATA md5padmasks<>+2596(SB)/4, $0x00000000
+DATA md5padmasks<>+2600(SB)/1, $0x00
+DATA md5padmasks<>+2608(SB)/4, $0xffffffff
+DATA md5padmasks<>+2612(SB)/4, $0x00000000
+DATA md5padmasks<>+2616(SB)/1, $0x00
+DATA md5padmasks<>+2624(SB)/4, $0xffffffff
+DATA md5padmasks<>+2628(SB)/4, $0x00000000
+DATA md5padmasks<>+2632(SB)/1, $0x00
+DATA md5padmasks<>+2640(SB)/4, $0xffffffff
+DATA md5padmasks<>+2644(SB)/4, $0x00000000
+DATA md5padmasks<>+2648(SB)/1, $0x00
+DATA md5padmasks<>+2656(SB)/4, $0xffffffff
+DATA md5padmasks<>+2660(SB)/4, $0x00000000
+DATA md5padmasks<>+2664(SB)/1, $0x00
+DATA md5padmasks<>+2672(SB)/4, $0xffffffff
+DATA md5padmasks<>+2676(SB)/4, $0x00000000
+DATA md5padmasks<>+2680(SB)/1, $0x00
+DATA md5padmasks<>+2688(SB)/4, $0xffffffff
+DATA md5padmasks<>+2692(SB)/4, $0x00000000
+DATA md5padmasks<>+2696(SB)/1, $0x00
+DATA md5padmasks<>+2704(SB)/4, $0xffffffff
+DATA md5padmasks<>+2708(SB)/4, $0x00000000
+DATA md5padmasks<>+2712(SB)/1, $0x00
+DATA md5padmasks<>+2720(SB)/4, $0xffffffff
+DATA md5padmasks<>+2724(SB)/4, $0x00000000
+DATA md5padmasks<>+2728(SB)/1, $0x00
+DATA md5padmasks<>+2736(SB)/4, $0xffffffff
+DATA md5padmasks<>+2740(SB)/4, $0x00000000
+DATA md5padmasks<>+2744(SB)/1, $0x00
+DATA md5padmasks<>+2752(SB)/4, $0xffffffff
+DATA md5padmasks<>+2756(SB)/4, $0x00000000
+DATA md5padmasks<>+2760(SB)/1, $0x00
+DATA md5padmasks<>+2768(SB)/4, $0xffffffff
+DATA md5padmasks<>+2772(SB)/4, $0x00000000
+DATA md5padmasks<>+2776(SB)/1, $0x00
+DATA md5padmasks<>+2784(SB)/4, $0xffffffff
+DATA md5padmasks<>+2788(SB)/4, $0x00000000
+DATA md5padmasks<>+2792(SB)/1, $0x00
+DATA md5padmasks<>+2800(SB)/4, $0xffffffff
+DATA md5padmasks<>+2804(SB)/4, $0x00000000
+DATA md5padmasks<>+2808(SB)/1, $0x00
+DATA md5padmasks<>+2816(SB)/4, $0xffffffff
+DATA md5padmasks<>+2820(SB)/4, $0x00000000
+DATA md5padmasks<>+2824(SB)/1, $0x00
+DATA md5padmasks<>+2832(SB)/4, $0xffffffff
+DATA md5padmasks<>+2836(SB)/4, $0x00000000
+DATA md5padmasks<>+2840(SB)/1, $0x00
+DATA md5padmasks<>+2848(SB)/4, $0xffffffff
+DATA md5padmasks<>+2852(SB)/4, $0x00000000
+DATA md5padmasks<>+2856(SB)/1, $0x00
+DATA md5padmasks<>+2864(SB)/4, $0xffffffff
+DATA md5padmasks<>+2868(SB)/4, $0x00000000
+DATA md5padmasks<>+2872(SB)/1, $0x00
+DATA md5padmasks<>+2880(SB)/4, $0xffffffff
+DATA md5padmasks<>+2884(SB)/4, $0x00000000
+DATA md5padmasks<>+2888(SB)/1, $0x00
+DATA md5padmasks<>+2896(SB)/4, $0xffffffff
+DATA md5padmasks<>+2900(SB)/4, $0x00000000
+DATA md5padmasks<>+2904(SB)/1, $0x00
+DATA md5padmasks<>+2912(SB)/4, $0xffffffff
+DATA md5padmasks<>+2916(SB)/4, $0x00000000
+DATA md5padmasks<>+2920(SB)/1, $0x00
+DATA md5padmasks<>+2928(SB)/4, $0xffffffff
+DATA md5padmasks<>+2932(SB)/4, $0x00000000
+DATA md5padmasks<>+2936(SB)/1, $0x00
+DATA md5padmasks<>+2944(SB)/4, $0xffffffff
+DATA md5padmasks<>+2948(SB)/4, $0x00000000
+DATA md5padmasks<>+2952(SB)/1, $0x00
+DATA md5padmasks<>+2960(SB)/4, $0xffffffff
+DATA md5padmasks<>+2964(SB)/4, $0x00000000
+DATA md5padmasks<>+2968(SB)/1, $0x00
+DATA md5padmasks<>+2976(SB)/4, $0xffffffff
+DATA md5padmasks<>+2980(SB)/4, $0x00000000
+DATA md5padmasks<>+2984(SB)/1, $0x00
+DATA md5padmasks<>+2992(SB)/4, $0xffffffff
+DATA md5padmasks<>+2996(SB)/4, $0x00000000
+DATA md5padmasks<>+3000(SB)/1, $0x00
+DATA md5padmasks<>+3008(SB)/4, $0xffffffff
+DATA md5padmasks<>+3012(SB)/4, $0x00000000
+DATA md5padmasks<>+3016(SB)/1, $0x00
+DATA md5padmasks<>+3024(SB)/4, $0xffffffff
+DATA md5padmasks<>+3028(SB)/4, $0x00000000
+DATA md5padmasks<>+3032(SB)/1, $0x00
+DATA md5padmasks<>+3040(SB)/4, $0xffffffff
+DATA md5padmasks<>+3044(SB)/4, $0x00000000
+DATA md5padmasks<>+3048(SB)/1, $0x00
+DATA md5padmasks<>+3056(SB)/4, $0xffffffff
+DATA md5padmasks<>+3060(SB)/4, $0x00000000
+DATA md5padmasks<>+3064(SB)/1, $0x00
+DATA md5padmasks<>+3072(SB)/4, $0xffffffff
+DATA md5padmasks<>+3076(SB)/4, $0x00000000
+DATA md5padmasks<>+3080(SB)/1, $0x00
+DATA md5padmasks<>+3088(SB)/4, $0xffffffff
+DATA md5padmasks<>+3092(SB)/4, $0x00000000
+DATA md5padmasks<>+3096(SB)/1, $0x00
+DATA md5padmasks<>+3104(SB)/4, $0xffffffff
+DATA md5padmasks<>+3108(SB)/4, $0x00000000
+DATA md5padmasks<>+3112(SB)/1, $0x00
+DATA md5padmasks<>+3120(SB)/4, $0xffffffff
+DATA md5padmasks<>+3124(SB)/4, $0x00000000
+DATA md5padmasks<>+3128(SB)/1, $0x00
+DATA md5padmasks<>+3136(SB)/4, $0xffffffff
+DATA md5padmasks<>+3140(SB)/4, $0x00000000
+DATA md5padmasks<>+3144(SB)/1, $0x00
+DATA md5padmasks<>+3152(SB)/4, $0xffffffff
+DATA md5padmasks<>+3156(SB)/4, $0x00000000
+DATA md5padmasks<>+3160(SB)/1, $0x00
+DATA md5padmasks<>+3168(SB)/4, $0xffffffff
+DATA md5padmasks<>+3172(SB)/4, $0x00000000
+DATA md5padmasks<>+3176(SB)/1, $0x00
+DATA md5padmasks<>+3184(SB)/4, $0xffffffff
+DATA md5padmasks<>+3188(SB)/4, $0x00000000
+DATA md5padmasks<>+3192(SB)/1, $0x00
+DATA md5padmasks<>+3200(SB)/4, $0xffffffff
+DATA md5padmasks<>+3204(SB)/4, $0x00000000
+DATA md5padmasks<>+3208(SB)/1, $0x00
+DATA md5padmasks<>+3216(SB)/4, $0xffffffff
+DATA md5padmasks<>+3220(SB)/4, $0x00000000
+DATA md5padmasks<>+3224(SB)/1, $0x00
+DATA md5padmasks<>+3232(SB)/4, $0xffffffff
+DATA md5padmasks<>+3236(SB)/4, $0x00000000
+DATA md5padmasks<>+3240(SB)/1, $0x00
+DATA md5padmasks<>+3248(SB)/4, $0xffffffff
+DATA md5padmasks<>+3252(SB)/4, $0x00000000
+DATA md5padmasks<>+3256(SB)/1, $0x00
+DATA md5padmasks<>+3264(SB)/4, $0xffffffff
+DATA md5padmasks<>+3268(SB)/4, $0x00000000
+DATA md5padmasks<>+3272(SB)/1, $0x00
+DATA md5padmasks<>+3280(SB)/4, $0xffffffff
+DATA md5padmasks<>+3284(SB)/4, $0x00000000
+DATA md5padmasks<>+3288(SB)/1, $0x00
+DATA md5padmasks<>+3296(SB)/4, $0xffffffff
+DATA md5padmasks<>+3300(SB)/4, $0x00000000
+DATA md5padmasks<>+3304(SB)/1, $0x00
+DATA md5padmasks<>+3312(SB)/4, $0xffffffff
+DATA md5padmasks<>+3316(SB)/4, $0x00000000
+DATA md5padmasks<>+3320(SB)/1, $0x00
+DATA md5padmasks<>+3328(SB)/4, $0xffffffff
+DATA md5padmasks<>+3332(SB)/4, $0x00000000
+DATA md5padmasks<>+3336(SB)/1, $0x00
+DATA md5padmasks<>+3344(SB)/4, $0xffffffff
+DATA md5padmasks<>+3348(SB)/4, $0x00000000
+DATA md5padmasks<>+3352(SB)/1, $0x00
+DATA md5padmasks<>+3360(SB)/4, $0xffffffff
+DATA md5padmasks<>+3364(SB)/4, $0x00000000
+DATA md5padmasks<>+3368(SB)/1, $0x00
+DATA md5padmasks<>+3376(SB)/4, $0xffffffff
+DATA md5padmasks<>+3380(SB)/4, $0x00000000
+DATA md5padmasks<>+3384(SB)/1, $0x00
+DATA md5padmasks<>+3392(SB)/4, $0xffffffff
+DATA md5padmasks<>+3396(SB)/4, $0x00000000
+DATA md5padmasks<>+3400(SB)/1, $0x00
+DATA md5padmasks<>+3408(SB)/4, $0xffffffff
+DATA md5padmasks<>+3412(SB)/4, $0x00000000
+DATA md5padmasks<>+3416(SB)/1, $0x00
+DATA md5padmasks<>+3424(SB)/4, $0xffffffff
+DATA md5padmasks<>+3428(SB)/4, $0x00000000
+DATA md5padmasks<>+3432(SB)/1, $0x00
+DATA md5padmasks<>+3440(SB)/4, $0xffffffff
+DATA md5padmasks<>+3444(SB)/4, $0x00000000
+DATA md5padmasks<>+3448(SB)/1, $0x00
+DATA md5padmasks<>+3456(SB)/4, $0xffffffff
+DATA md5padmasks<>+3460(SB)/4, $0x00000000
+DATA md5padmasks<>+3464(SB)/1, $0x00
+DATA md5padmasks<>+3472(SB)/4, $0xffffffff
+DATA md5padmasks<>+3476(SB)/4, $0x00000000
+DATA md5padmasks<>+3480(SB)/1, $0x00
+DATA md5padmasks<>+3488(SB)/4, $0xffffffff
+DATA md5padmasks<>+3492(SB)/4, $0x00000000
+DATA md5padmasks<>+3496(SB)/1, $0x00
+DATA md5padmasks<>+3504(SB)/4, $0xffffffff
+DATA md5padmasks<>+3508(SB)/4, $0x00000000
+DATA md5padmasks<>+3512(SB)/1, $0x00
+DATA md5padmasks<>+3520(SB)/4, $0xffffffff
+DATA md5padmasks<>+3524(SB)/4, $0x00000000
+DATA md5padmasks<>+3528(SB)/1, $0x00
+DATA md5padmasks<>+3536(SB)/4, $0xffffffff
+DATA md5padmasks<>+3540(SB)/4, $0x00000000
+DATA md5padmasks<>+3544(SB)/1, $0x00
+DATA md5padmasks<>+3552(SB)/4, $0xffffffff
+DATA md5padmasks<>+3556(SB)/4, $0x00000000
+DATA md5padmasks<>+3560(SB)/1, $0x00
+DATA md5padmasks<>+3568(SB)/4, $0xffffffff
+DATA md5padmasks<>+3572(SB)/4, $0x00000000
+DATA md5padmasks<>+3576(SB)/1, $0x00
+DATA md5padmasks<>+3584(SB)/4, $0xffffffff
+DATA md5padmasks<>+3588(SB)/4, $0x00000000
+DATA md5padmasks<>+3592(SB)/1, $0x00
+DATA md5padmasks<>+3600(SB)/4, $0xffffffff
+DATA md5padmasks<>+3604(SB)/4, $0x00000000
+DATA md5padmasks<>+3608(SB)/1, $0x00
+DATA md5padmasks<>+3616(SB)/4, $0xffffffff
+DATA md5padmasks<>+3620(SB)/4, $0x00000000
+DATA md5padmasks<>+3624(SB)/1, $0x00
+DATA md5padmasks<>+3632(SB)/4, $0xffffffff
+DATA md5padmasks<>+3636(SB)/4, $0x00000000
+DATA md5padmasks<>+3640(SB)/1, $0x00
+DATA md5padmasks<>+3648(SB)/4, $0xffffffff
+DATA md5padmasks<>+3652(SB)/4, $0x00000000
+DATA md5padmasks<>+3656(SB)/1, $0x00
+DATA md5padmasks<>+3664(SB)/4, $0xffffffff
+DATA md5padmasks<>+3668(SB)/4, $0x00000000
+DATA md5padmasks<>+3672(SB)/1, $0x00
+DATA md5padmasks<>+3680(SB)/4, $0xffffffff
+DATA md5padmasks<>+3684(SB)/4, $0x00000000
+DATA md5padmasks<>+3688(SB)/1, $0x00
+DATA md5padmasks<>+3696(SB)/4, $0xffffffff
+DATA md5padmasks<>+3700(SB)/4, $0x00000000
+DATA md5padmasks<>+3704(SB)/1, $0x00
+DATA md5padmasks<>+3712(SB)/4, $0xffffffff
+DATA md5padmasks<>+3716(SB)/4, $0x00000000
+DATA md5padmasks<>+3720(SB)/1, $0x00
+DATA md5padmasks<>+3728(SB)/4, $0xffffffff
+DATA md5padmasks<>+3732(SB)/4, $0x00000000
+DATA md5padmasks<>+3736(SB)/1, $0x00
+DATA md5padmasks<>+3744(SB)/4, $0xffffffff
+DATA md5padmasks<>+3748(SB)/4, $0x00000000
+DATA md5padmasks<>+3752(SB)/1, $0x00
+DATA md5padmasks<>+3760(SB)/4, $0xffffffff
+DATA md5padmasks<>+3764(SB)/4, $0x00000000
+DATA md5padmasks<>+3768(SB)/1, $0x00
+DATA md5padmasks<>+3776(SB)/4, $0xffffffff
+DATA md5padmasks<>+3780(SB)/4, $0x00000000
+DATA md5padmasks<>+3784(SB)/1, $0x00
+DATA md5padmasks<>+3792(SB)/4, $0xffffffff
+DATA md5padmasks<>+3796(SB)/4, $0x00000000
+DATA md5padmasks<>+3800(SB)/1, $0x00
+DATA md5padmasks<>+3808(SB)/4, $0xffffffff
+DATA md5padmasks<>+3812(SB)/4, $0x00000000
+DATA md5padmasks<>+3816(SB)/1, $0x00
+DATA md5padmasks<>+3824(SB)/4, $0xffffffff
+DATA md5padmasks<>+3828(SB)/4, $0x00000000
+DATA md5padmasks<>+3832(SB)/1, $0x00
+DATA md5padmasks<>+3840(SB)/4, $0xffffffff
+DATA md5padmasks<>+3844(SB)/4, $0x00000000
+DATA md5padmasks<>+3848(SB)/1, $0x00
+DATA md5padmasks<>+3856(SB)/4, $0xffffffff
+DATA md5padmasks<>+3860(SB)/4, $0x00000000
+DATA md5padmasks<>+3864(SB)/1, $0x00
+DATA md5padmasks<>+3872(SB)/4, $0xffffffff
+DATA md5padmasks<>+3876(SB)/4, $0x00000000
+DATA md5padmasks<>+3880(SB)/1, $0x00
+DATA md5padmasks<>+3888(SB)/4, $0xffffffff
+DATA md5padmasks<>+3892(SB)/4, $0x00000000
+DATA md5padmasks<>+3896(SB)/1, $0x00
+DATA md5padmasks<>+3904(SB)/4, $0xffffffff
+DATA md5padmasks<>+3908(SB)/4, $0x00000000
+DATA md5padmasks<>+3912(SB)/1, $0x00
+DATA md5padmasks<>+3920(SB)/4, $0xffffffff
+DATA md5padmasks<>+3924(SB)/4, $0x00000000
+DATA md5padmasks<>+3928(SB)/1, $0x00
+DATA md5padmasks<>+3936(SB)/4, $0xffffffff
+DATA md5padmasks<>+3940(SB)/4, $0x00000000
+DATA md5padmasks<>+3944(SB)/1, $0x00
+DATA md5padmasks<>+3952(SB)/4, $0xffffffff
+DATA md5padmasks<>+3956(SB)/4, $0x00000000
+DATA md5padmasks<>+3960(SB)/1, $0x00
+DATA md5padmasks<>+3968(SB)/4, $0xffffffff
+DATA md5padmasks<>+3972(SB)/4, $0x00000000
+DATA md5padmasks<>+3976(SB)/1, $0x00
+DATA md5padmasks<>+3984(SB)/4, $0xffffffff
+DATA md5padmasks<>+3988(SB)/4, $0x00000000
+DATA md5padmasks<>+3992(SB)/1, $0x00
+DATA md5padmasks<>+4000(SB)/4, $0xffffffff
+DATA md5padmasks<>+4004(SB)/4, $0x00000000
+DATA md5padmasks<>+4008(SB)/1, $0x00
+DATA md5padmasks<>+4016(SB)/4, $0xffffffff
+DATA md5padmasks<>+4020(SB)/4, $0x00000000
+DATA md5padmasks<>+4024(SB)/1, $0x00
+DATA md5padmasks<>+4032(SB)/4, $0xffffffff
+DATA md5padmasks<>+4036(SB)/4, $0x00000000
+DATA md5padmasks<>+4040(SB)/1, $0x00
+DATA md5padmasks<>+4048(SB)/4, $0xffffffff
+DATA md5padmasks<>+4052(SB)/4, $0x00000000
+DATA md5padmasks<>+4056(SB)/1, $0x00
+DATA md5padmasks<>+4064(SB)/4, $0xffffffff
+DATA md5padmasks<>+4068(SB)/4, $0x00000000
+DATA md5padmasks<>+4072(SB)/1, $0x00
+DATA md5padmasks<>+4080(SB)/4, $0xffffffff
+DATA md5padmasks<>+4084(SB)/4, $0x00000000
+DATA md5padmasks<>+4088(SB)/1, $0x00
+DATA md5padmasks<>+4096(SB)/4, $0xffffffff
+DATA md5padmasks<>+4100(SB)/4, $0x00000000
+DATA md5padmasks<>+4104(SB)/1, $0x00
+DATA md5padmasks<>+4112(SB)/4, $0xffffffff
+DATA md5padmasks<>+4116(SB)/4, $0x00000000
+DATA md5padmasks<>+4120(SB)/1, $0x00
+DATA md5padmasks<>+4128(SB)/4, $0xffffffff
+DATA md5padmasks<>+4132(SB)/4, $0x00000000
+DATA md5padmasks<>+4136(SB)/1, $0x00
+DATA md5padmasks<>+4144(SB)/4, $0xffffffff
+DATA md5padmasks<>+4148(SB)/4, $0x00000000
+DATA md5padmasks<>+4152(SB)/1, $0x00
+DATA md5padmasks<>+4160(SB)/4, $0xffffffff
+DATA md5padmasks<>+4164(SB)/4, $0x00000000
+DATA md5padmasks<>+4168(SB)/1, $0x00
+DATA md5padmasks<>+4176(SB)/4, $0xffffffff
+DATA md5padmasks<>+4180(SB)/4, $0x00000000
+DATA md5padmasks<>+4184(SB)/1, $0x00
+DATA md5padmasks<>+4192(SB)/4, $0xffffffff
+DATA md5padmasks<>+4196(SB)/4, $0x00000000
+DATA md5padmasks<>+4200(SB)/1, $0x00
+DATA md5padmasks<>+4208(SB)/4, $0xffffffff
+DATA md5padmasks<>+4212(SB)/4, $0x00000000
+DATA md5padmasks<>+4216(SB)/1, $0x00
+DATA md5padmasks<>+4224(SB)/4, $0xffffffff
+DATA md5padmasks<>+4228(SB)/4, $0x00000000
+DATA md5padmasks<>+4232(SB)/1, $0x00
+DATA md5padmasks<>+4240(SB)/4, $0xffffffff
+DATA md5padmasks<>+4244(SB)/4, $0x00000000
+DATA md5padmasks<>+4248(SB)/1, $0x00
+DATA md5padmasks<>+4256(SB)/4, $0xffffffff
+DATA md5padmasks<>+4260(SB)/4, $0x00000000
+DATA md5padmasks<>+4264(SB)/1, $0x00
+DATA md5padmasks<>+4272(SB)/4, $0xffffffff
+DATA md5padmasks<>+4276(SB)/4, $0x00000000
+DATA md5padmasks<>+4280(SB)/1, $0x00
+DATA md5padmasks<>+4288(SB)/4, $0xffffffff
+DATA md5padmasks<>+4292(SB)/4, $0x00000000
+DATA md5padmasks<>+4296(SB)/1, $0x00
+DATA md5padmasks<>+4304(SB)/4, $0xffffffff
+DATA md5padmasks<>+4308(SB)/4, $0x00000000
+DATA md5padmasks<>+4312(SB)/1, $0x00
+DATA md5padmasks<>+4320(SB)/4, $0xffffffff
+DATA md5padmasks<>+4324(SB)/4, $0x00000000
+DATA md5padmasks<>+4328(SB)/1, $0x00
+DATA md5padmasks<>+4336(SB)/4, $0xffffffff
+DATA md5padmasks<>+4340(SB)/4, $0x00000000
+DATA md5padmasks<>+4344(SB)/1, $0x00
+DATA md5padmasks<>+4352(SB)/4, $0xffffffff
+DATA md5padmasks<>+4356(SB)/4, $0x00000000
+DATA md5padmasks<>+4360(SB)/1, $0x00
+DATA md5padmasks<>+4368(SB)/4, $0xffffffff
+DATA md5padmasks<>+4372(SB)/4, $0x00000000
+DATA md5padmasks<>+4376(SB)/1, $0x00
+DATA md5padmasks<>+4384(SB)/4, $0xffffffff
+DATA md5padmasks<>+4388(SB)/4, $0x00000000
+DATA md5padmasks<>+4392(SB)/1, $0x00
+DATA md5padmasks<>+4400(SB)/4, $0xffffffff
+DATA md5padmasks<>+4404(SB)/4, $0x00000000
+DATA md5padmasks<>+4408(SB)/1, $0x00
+DATA md5padmasks<>+4416(SB)/4, $0xffffffff
+DATA md5padmasks<>+4420(SB)/4, $0x00000000
+DATA md5padmasks<>+4424(SB)/1, $0x00
+DATA md5padmasks<>+4432(SB)/4, $0xffffffff
+DATA md5padmasks<>+4436(SB)/4, $0x00000000
+DATA md5padmasks<>+4440(SB)/1, $0x00
+DATA md5padmasks<>+4448(SB)/4, $0xffffffff
+DATA md5padmasks<>+4452(SB)/4, $0x00000000
+DATA md5padmasks<>+4456(SB)/1, $0x00
+DATA md5padmasks<>+4464(SB)/4, $0xffffffff
+DATA md5padmasks<>+4468(SB)/4, $0x00000000
+DATA md5padmasks<>+4472(SB)/1, $0x00
+DATA md5padmasks<>+4480(SB)/4, $0xffffffff
+DATA md5padmasks<>+4484(SB)/4, $0x00000000
+DATA md5padmasks<>+4488(SB)/1, $0x00
+DATA md5padmasks<>+4496(SB)/4, $0xffffffff
+DATA md5padmasks<>+4500(SB)/4, $0x00000000
+DATA md5padmasks<>+4504(SB)/1, $0x00
+DATA md5padmasks<>+4512(SB)/4, $0xffffffff
+DATA md5padmasks<>+4516(SB)/4, $0x00000000
+DATA md5padmasks<>+4520(SB)/1, $0x00
+DATA md5padmasks<>+4528(SB)/4, $0xffffffff
+DATA md5padmasks<>+4532(SB)/4, $0x00000000
+DATA md5padmasks<>+4536(SB)/1, $0x00
+DATA md5padmasks<>+4544(SB)/4, $0xffffffff
+DATA md5padmasks<>+4548(SB)/4, $0x00000000
+DATA md5padmasks<>+4552(SB)/1, $0x00
+DATA md5padmasks<>+4560(SB)/4, $0xffffffff
+DATA md5padmasks<>+4564(SB)/4, $0x00000000
+DATA md5padmasks<>+4568(SB)/1, $0x00
+DATA md5padmasks<>+4576(SB)/4, $0xffffffff
+DATA md5padmasks<>+4580(SB)/4, $0x00000000
+DATA md5padmasks<>+4584(SB)/1, $0x00
+DATA md5padmasks<>+4592(SB)/4, $0xffffffff
+DATA md5padmasks<>+4596(SB)/4, $0x00000000
+DATA md5padmasks<>+4600(SB)/1, $0x00
+GLOBL md5padmasks<>(SB), RODATA|NOPTR, $4601
+
+DATA md5padbytes<>+0(SB)/8, $0x8080808080808080
+DATA md5padbytes<>+8(SB)/8, $0x8080808080808080
+DATA md5padbytes<>+16(SB)/8, $0x8080808080808080
+DATA md5padbytes<>+24(SB)/8, $0x8080808080808080
+GLOBL md5padbytes<>(SB), RODATA|NOPTR, $32
+
+DATA md5padavx2<>+0(SB)/1, $0x00
+DATA md5padavx2<>+1(SB)/1, $0x01
+DATA md5padavx2<>+2(SB)/1, $0x02
+DATA md5padavx2<>+3(SB)/1, $0x03
+DATA md5padavx2<>+4(SB)/1, $0x04
+DATA md5padavx2<>+5(SB)/1, $0x05
+DATA md5padavx2<>+6(SB)/1, $0x06
+DATA md5padavx2<>+7(SB)/1, $0x07
+DATA md5padavx2<>+8(SB)/1, $0x08
+DATA md5padavx2<>+9(SB)/1, $0x09
+DATA md5padavx2<>+10(SB)/1, $0x0a
+DATA md5padavx2<>+11(SB)/1, $0x0b
+DATA md5padavx2<>+12(SB)/1, $0x0c
+DATA md5padavx2<>+13(SB)/1, $0x0d
+DATA md5padavx2<>+14(SB)/1, $0x0e
+DATA md5padavx2<>+15(SB)/1, $0x0f
+DATA md5padavx2<>+16(SB)/1, $0x10
+DATA md5padavx2<>+17(SB)/1, $0x11
+DATA md5padavx2<>+18(SB)/1, $0x12
+DATA md5padavx2<>+19(SB)/1, $0x13
+DATA md5padavx2<>+20(SB)/1, $0x14
+DATA md5padavx2<>+21(SB)/1, $0x15
+DATA md5padavx2<>+22(SB)/1, $0x16
+DATA md5padavx2<>+23(SB)/1, $0x17
+DATA md5padavx2<>+24(SB)/1, $0x18
+DATA md5padavx2<>+25(SB)/1, $0x19
+DATA md5padavx2<>+26(SB)/1, $0x1a
+DATA md5padavx2<>+27(SB)/1, $0x1b
+DATA md5padavx2<>+28(SB)/1, $0x1c
+DATA md5padavx2<>+29(SB)/1, $0x1d
+DATA md5padavx2<>+30(SB)/1, $0x1e
+DATA md5padavx2<>+31(SB)/1, $0x1f
+DATA md5padavx2<>+32(SB)/1, $0x00
+DATA md5padavx2<>+33(SB)/1, $0x00
+DATA md5padavx2<>+34(SB)/1, $0x00
+DATA md5padavx2<>+35(SB)/1, $0x00
+DATA md5padavx2<>+36(SB)/1, $0x04
+DATA md5padavx2<>+37(SB)/1, $0x04
+DATA md5padavx2<>+38(SB)/1, $0x04
+DATA md5padavx2<>+39(SB)/1, $0x04
+DATA md5padavx2<>+40(SB)/1, $0x08
+DATA md5padavx2<>+41(SB)/1, $0x08
+DATA md5padavx2<>+42(SB)/1, $0x08
+DATA md5padavx2<>+43(SB)/1, $0x08
+DATA md5padavx2<>+44(SB)/1, $0x0c
+DATA md5padavx2<>+45(SB)/1, $0x0c
+DATA md5padavx2<>+46(SB)/1, $0x0c
+DATA md5padavx2<>+47(SB)/1, $0x0c
+DATA md5padavx2<>+48(SB)/1, $0x10
+DATA md5padavx2<>+49(SB)/1, $0x10
+DATA md5padavx2<>+50(SB)/1, $0x10
+DATA md5padavx2<>+51(SB)/1, $0x10
+DATA md5padavx2<>+52(SB)/1, $0x14
+DATA md5padavx2<>+53(SB)/1, $0x14
+DATA md5padavx2<>+54(SB)/1, $0x14
+DATA md5padavx2<>+55(SB)/1, $0x14
+DATA md5padavx2<>+56(SB)/1, $0x18
+DATA md5padavx2<>+57(SB)/1, $0x18
+DATA md5padavx2<>+58(SB)/1, $0x18
+DATA md5padavx2<>+59(SB)/1, $0x18
+DATA md5padavx2<>+60(SB)/1, $0x1c
+DATA md5padavx2<>+61(SB)/1, $0x1c
+DATA md5padavx2<>+62(SB)/1, $0x1c
+DATA md5padavx2<>+63(SB)/1, $0x1c
+DATA md5padavx2<>+64(SB)/8, $0x0000000000000020
+DATA md5padavx2<>+72(SB)/8, $-1
+GLOBL md5padavx2<>(SB), RODATA|NOPTR, $80
 
 // func sumAVX512YMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
@@ -15293,878 +16133,6 @@ sumAVX512YMMx16_next:
 	JNZ   sumAVX512YMMx16_loop
 	VZEROUPPER
 	RET
-
-DATA md5padmasks<>+0(SB)/4, $0x00000000
-DATA md5padmasks<>+4(SB)/4, $0x00000000
-DATA md5padmasks<>+8(SB)/1, $0x08
-DATA md5padmasks<>+16(SB)/4, $0x00000000
-DATA md5padmasks<>+20(SB)/4, $0x00000000
-DATA md5padmasks<>+24(SB)/1, $0x08
-DATA md5padmasks<>+32(SB)/4, $0x00000000
-DATA md5padmasks<>+36(SB)/4, $0x00000000
-DATA md5padmasks<>+40(SB)/1, $0x08
-DATA md5padmasks<>+48(SB)/4, $0x00000000
-DATA md5padmasks<>+52(SB)/4, $0x00000000
-DATA md5padmasks<>+56(SB)/1, $0x08
-DATA md5padmasks<>+64(SB)/4, $0x00000000
-DATA md5padmasks<>+68(SB)/4, $0x00000000
-DATA md5padmasks<>+72(SB)/1, $0x08
-DATA md5padmasks<>+80(SB)/4, $0x00000000
-DATA md5padmasks<>+84(SB)/4, $0x00000000
-DATA md5padmasks<>+88(SB)/1, $0x08
-DATA md5padmasks<>+96(SB)/4, $0x00000000
-DATA md5padmasks<>+100(SB)/4, $0x00000000
-DATA md5padmasks<>+104(SB)/1, $0x08
-DATA md5padmasks<>+112(SB)/4, $0x00000000
-DATA md5padmasks<>+116(SB)/4, $0x00000000
-DATA md5padmasks<>+120(SB)/1, $0x08
-DATA md5padmasks<>+128(SB)/4, $0x00000000
-DATA md5padmasks<>+132(SB)/4, $0x00000000
-DATA md5padmasks<>+136(SB)/1, $0x08
-DATA md5padmasks<>+144(SB)/4, $0x00000000
-DATA md5padmasks<>+148(SB)/4, $0x00000000
-DATA md5padmasks<>+152(SB)/1, $0x08
-DATA md5padmasks<>+160(SB)/4, $0x00000000
-DATA md5padmasks<>+164(SB)/4, $0x00000000
-DATA md5padmasks<>+168(SB)/1, $0x08
-DATA md5padmasks<>+176(SB)/4, $0x00000000
-DATA md5padmasks<>+180(SB)/4, $0x00000000
-DATA md5padmasks<>+184(SB)/1, $0x08
-DATA md5padmasks<>+192(SB)/4, $0x00000000
-DATA md5padmasks<>+196(SB)/4, $0x00000000
-DATA md5padmasks<>+200(SB)/1, $0x08
-DATA md5padmasks<>+208(SB)/4, $0x00000000
-DATA md5padmasks<>+212(SB)/4, $0x00000000
-DATA md5padmasks<>+216(SB)/1, $0x08
-DATA md5padmasks<>+224(SB)/4, $0x00000000
-DATA md5padmasks<>+228(SB)/4, $0x00000000
-DATA md5padmasks<>+232(SB)/1, $0x08
-DATA md5padmasks<>+240(SB)/4, $0x00000000
-DATA md5padmasks<>+244(SB)/4, $0x00000000
-DATA md5padmasks<>+248(SB)/1, $0x08
-DATA md5padmasks<>+256(SB)/4, $0x00000000
-DATA md5padmasks<>+260(SB)/4, $0x00000000
-DATA md5padmasks<>+264(SB)/1, $0x08
-DATA md5padmasks<>+272(SB)/4, $0x00000000
-DATA md5padmasks<>+276(SB)/4, $0x00000000
-DATA md5padmasks<>+280(SB)/1, $0x08
-DATA md5padmasks<>+288(SB)/4, $0x00000000
-DATA md5padmasks<>+292(SB)/4, $0x00000000
-DATA md5padmasks<>+296(SB)/1, $0x08
-DATA md5padmasks<>+304(SB)/4, $0x00000000
-DATA md5padmasks<>+308(SB)/4, $0x00000000
-DATA md5padmasks<>+312(SB)/1, $0x08
-DATA md5padmasks<>+320(SB)/4, $0x00000000
-DATA md5padmasks<>+324(SB)/4, $0x00000000
-DATA md5padmasks<>+328(SB)/1, $0x08
-DATA md5padmasks<>+336(SB)/4, $0x00000000
-DATA md5padmasks<>+340(SB)/4, $0x00000000
-DATA md5padmasks<>+344(SB)/1, $0x08
-DATA md5padmasks<>+352(SB)/4, $0x00000000
-DATA md5padmasks<>+356(SB)/4, $0x00000000
-DATA md5padmasks<>+360(SB)/1, $0x08
-DATA md5padmasks<>+368(SB)/4, $0x00000000
-DATA md5padmasks<>+372(SB)/4, $0x00000000
-DATA md5padmasks<>+376(SB)/1, $0x08
-DATA md5padmasks<>+384(SB)/4, $0x00000000
-DATA md5padmasks<>+388(SB)/4, $0x00000000
-DATA md5padmasks<>+392(SB)/1, $0x08
-DATA md5padmasks<>+400(SB)/4, $0x00000000
-DATA md5padmasks<>+404(SB)/4, $0x00000000
-DATA md5padmasks<>+408(SB)/1, $0x08
-DATA md5padmasks<>+416(SB)/4, $0x00000000
-DATA md5padmasks<>+420(SB)/4, $0x00000000
-DATA md5padmasks<>+424(SB)/1, $0x08
-DATA md5padmasks<>+432(SB)/4, $0x00000000
-DATA md5padmasks<>+436(SB)/4, $0x00000000
-DATA md5padmasks<>+440(SB)/1, $0x08
-DATA md5padmasks<>+448(SB)/4, $0x00000000
-DATA md5padmasks<>+452(SB)/4, $0x00000000
-DATA md5padmasks<>+456(SB)/1, $0x08
-DATA md5padmasks<>+464(SB)/4, $0x00000000
-DATA md5padmasks<>+468(SB)/4, $0x00000000
-DATA md5padmasks<>+472(SB)/1, $0x08
-DATA md5padmasks<>+480(SB)/4, $0x00000000
-DATA md5padmasks<>+484(SB)/4, $0x00000000
-DATA md5padmasks<>+488(SB)/1, $0x08
-DATA md5padmasks<>+496(SB)/4, $0x00000000
-DATA md5padmasks<>+500(SB)/4, $0x00000000
-DATA md5padmasks<>+504(SB)/1, $0x08
-DATA md5padmasks<>+512(SB)/4, $0x00000000
-DATA md5padmasks<>+516(SB)/4, $0x00000000
-DATA md5padmasks<>+520(SB)/1, $0x08
-DATA md5padmasks<>+528(SB)/4, $0x00000000
-DATA md5padmasks<>+532(SB)/4, $0x00000000
-DATA md5padmasks<>+536(SB)/1, $0x08
-DATA md5padmasks<>+544(SB)/4, $0x00000000
-DATA md5padmasks<>+548(SB)/4, $0x00000000
-DATA md5padmasks<>+552(SB)/1, $0x08
-DATA md5padmasks<>+560(SB)/4, $0x00000000
-DATA md5padmasks<>+564(SB)/4, $0x00000000
-DATA md5padmasks<>+568(SB)/1, $0x08
-DATA md5padmasks<>+576(SB)/4, $0x00000000
-DATA md5padmasks<>+580(SB)/4, $0x00000000
-DATA md5padmasks<>+584(SB)/1, $0x08
-DATA md5padmasks<>+592(SB)/4, $0x00000000
-DATA md5padmasks<>+596(SB)/4, $0x00000000
-DATA md5padmasks<>+600(SB)/1, $0x08
-DATA md5padmasks<>+608(SB)/4, $0x00000000
-DATA md5padmasks<>+612(SB)/4, $0x00000000
-DATA md5padmasks<>+616(SB)/1, $0x08
-DATA md5padmasks<>+624(SB)/4, $0x00000000
-DATA md5padmasks<>+628(SB)/4, $0x00000000
-DATA md5padmasks<>+632(SB)/1, $0x08
-DATA md5padmasks<>+640(SB)/4, $0x00000000
-DATA md5padmasks<>+644(SB)/4, $0x00000001
-DATA md5padmasks<>+648(SB)/1, $0x08
-DATA md5padmasks<>+656(SB)/4, $0x00000001
-DATA md5padmasks<>+660(SB)/4, $0x00000002
-DATA md5padmasks<>+664(SB)/1, $0x08
-DATA md5padmasks<>+672(SB)/4, $0x00000003
-DATA md5padmasks<>+676(SB)/4, $0x00000004
-DATA md5padmasks<>+680(SB)/1, $0x08
-DATA md5padmasks<>+688(SB)/4, $0x00000007
-DATA md5padmasks<>+692(SB)/4, $0x00000008
-DATA md5padmasks<>+696(SB)/1, $0x08
-DATA md5padmasks<>+704(SB)/4, $0x0000000f
-DATA md5padmasks<>+708(SB)/4, $0x00000010
-DATA md5padmasks<>+712(SB)/1, $0x08
-DATA md5padmasks<>+720(SB)/4, $0x0000001f
-DATA md5padmasks<>+724(SB)/4, $0x00000020
-DATA md5padmasks<>+728(SB)/1, $0x08
-DATA md5padmasks<>+736(SB)/4, $0x0000003f
-DATA md5padmasks<>+740(SB)/4, $0x00000040
-DATA md5padmasks<>+744(SB)/1, $0x08
-DATA md5padmasks<>+752(SB)/4, $0x0000007f
-DATA md5padmasks<>+756(SB)/4, $0x00000080
-DATA md5padmasks<>+760(SB)/1, $0x08
-DATA md5padmasks<>+768(SB)/4, $0x000000ff
-DATA md5padmasks<>+772(SB)/4, $0x00000100
-DATA md5padmasks<>+776(SB)/1, $0x08
-DATA md5padmasks<>+784(SB)/4, $0x000001ff
-DATA md5padmasks<>+788(SB)/4, $0x00000200
-DATA md5padmasks<>+792(SB)/1, $0x08
-DATA md5padmasks<>+800(SB)/4, $0x000003ff
-DATA md5padmasks<>+804(SB)/4, $0x00000400
-DATA md5padmasks<>+808(SB)/1, $0x08
-DATA md5padmasks<>+816(SB)/4, $0x000007ff
-DATA md5padmasks<>+820(SB)/4, $0x00000800
-DATA md5padmasks<>+824(SB)/1, $0x08
-DATA md5padmasks<>+832(SB)/4, $0x00000fff
-DATA md5padmasks<>+836(SB)/4, $0x00001000
-DATA md5padmasks<>+840(SB)/1, $0x08
-DATA md5padmasks<>+848(SB)/4, $0x00001fff
-DATA md5padmasks<>+852(SB)/4, $0x00002000
-DATA md5padmasks<>+856(SB)/1, $0x08
-DATA md5padmasks<>+864(SB)/4, $0x00003fff
-DATA md5padmasks<>+868(SB)/4, $0x00004000
-DATA md5padmasks<>+872(SB)/1, $0x08
-DATA md5padmasks<>+880(SB)/4, $0x00007fff
-DATA md5padmasks<>+884(SB)/4, $0x00008000
-DATA md5padmasks<>+888(SB)/1, $0x08
-DATA md5padmasks<>+896(SB)/4, $0x0000ffff
-DATA md5padmasks<>+900(SB)/4, $0x00010000
-DATA md5padmasks<>+904(SB)/1, $0x08
-DATA md5padmasks<>+912(SB)/4, $0x0001ffff
-DATA md5padmasks<>+916(SB)/4, $0x00020000
-DATA md5padmasks<>+920(SB)/1, $0x08
-DATA md5padmasks<>+928(SB)/4, $0x0003ffff
-DATA md5padmasks<>+932(SB)/4, $0x00040000
-DATA md5padmasks<>+936(SB)/1, $0x08
-DATA md5padmasks<>+944(SB)/4, $0x0007ffff
-DATA md5padmasks<>+948(SB)/4, $0x00080000
-DATA md5padmasks<>+952(SB)/1, $0x08
-DATA md5padmasks<>+960(SB)/4, $0x000fffff
-DATA md5padmasks<>+964(SB)/4, $0x00100000
-DATA md5padmasks<>+968(SB)/1, $0x08
-DATA md5padmasks<>+976(SB)/4, $0x001fffff
-DATA md5padmasks<>+980(SB)/4, $0x00200000
-DATA md5padmasks<>+984(SB)/1, $0x08
-DATA md5padmasks<>+992(SB)/4, $0x003fffff
-DATA md5padmasks<>+996(SB)/4, $0x00400000
-DATA md5padmasks<>+1000(SB)/1, $0x08
-DATA md5padmasks<>+1008(SB)/4, $0x007fffff
-DATA md5padmasks<>+1012(SB)/4, $0x00800000
-DATA md5padmasks<>+1016(SB)/1, $0x08
-DATA md5padmasks<>+1024(SB)/4, $0x00ffffff
-DATA md5padmasks<>+1028(SB)/4, $0x01000000
-DATA md5padmasks<>+1032(SB)/1, $0x00
-DATA md5padmasks<>+1040(SB)/4, $0x01ffffff
-DATA md5padmasks<>+1044(SB)/4, $0x02000000
-DATA md5padmasks<>+1048(SB)/1, $0x00
-DATA md5padmasks<>+1056(SB)/4, $0x03ffffff
-DATA md5padmasks<>+1060(SB)/4, $0x04000000
-DATA md5padmasks<>+1064(SB)/1, $0x00
-DATA md5padmasks<>+1072(SB)/4, $0x07ffffff
-DATA md5padmasks<>+1076(SB)/4, $0x08000000
-DATA md5padmasks<>+1080(SB)/1, $0x00
-DATA md5padmasks<>+1088(SB)/4, $0x0fffffff
-DATA md5padmasks<>+1092(SB)/4, $0x10000000
-DATA md5padmasks<>+1096(SB)/1, $0x00
-DATA md5padmasks<>+1104(SB)/4, $0x1fffffff
-DATA md5padmasks<>+1108(SB)/4, $0x20000000
-DATA md5padmasks<>+1112(SB)/1, $0x00
-DATA md5padmasks<>+1120(SB)/4, $0x3fffffff
-DATA md5padmasks<>+1124(SB)/4, $0x40000000
-DATA md5padmasks<>+1128(SB)/1, $0x00
-DATA md5padmasks<>+1136(SB)/4, $0x7fffffff
-DATA md5padmasks<>+1140(SB)/4, $0x80000000
-DATA md5padmasks<>+1144(SB)/1, $0x00
-DATA md5padmasks<>+1152(SB)/4, $0xffffffff
-DATA md5padmasks<>+1156(SB)/4, $0x00000000
-DATA md5padmasks<>+1160(SB)/1, $0x00
-DATA md5padmasks<>+1168(SB)/4, $0xffffffff
-DATA md5padmasks<>+1172(SB)/4, $0x00000000
-DATA md5padmasks<>+1176(SB)/1, $0x00
-DATA md5padmasks<>+1184(SB)/4, $0xffffffff
-DATA md5padmasks<>+1188(SB)/4, $0x00000000
-DATA md5padmasks<>+1192(SB)/1, $0x00
-DATA md5padmasks<>+1200(SB)/4, $0xffffffff
-DATA md5padmasks<>+1204(SB)/4, $0x00000000
-DATA md5padmasks<>+1208(SB)/1, $0x00
-DATA md5padmasks<>+1216(SB)/4, $0xffffffff
-DATA md5padmasks<>+1220(SB)/4, $0x00000000
-DATA md5padmasks<>+1224(SB)/1, $0x00
-DATA md5padmasks<>+1232(SB)/4, $0xffffffff
-DATA md5padmasks<>+1236(SB)/4, $0x00000000
-DATA md5padmasks<>+1240(SB)/1, $0x00
-DATA md5padmasks<>+1248(SB)/4, $0xffffffff
-DATA md5padmasks<>+1252(SB)/4, $0x00000000
-DATA md5padmasks<>+1256(SB)/1, $0x00
-DATA md5padmasks<>+1264(SB)/4, $0xffffffff
-DATA md5padmasks<>+1268(SB)/4, $0x00000000
-DATA md5padmasks<>+1272(SB)/1, $0x00
-DATA md5padmasks<>+1280(SB)/4, $0xffffffff
-DATA md5padmasks<>+1284(SB)/4, $0x00000000
-DATA md5padmasks<>+1288(SB)/1, $0x00
-DATA md5padmasks<>+1296(SB)/4, $0xffffffff
-DATA md5padmasks<>+1300(SB)/4, $0x00000000
-DATA md5padmasks<>+1304(SB)/1, $0x00
-DATA md5padmasks<>+1312(SB)/4, $0xffffffff
-DATA md5padmasks<>+1316(SB)/4, $0x00000000
-DATA md5padmasks<>+1320(SB)/1, $0x00
-DATA md5padmasks<>+1328(SB)/4, $0xffffffff
-DATA md5padmasks<>+1332(SB)/4, $0x00000000
-DATA md5padmasks<>+1336(SB)/1, $0x00
-DATA md5padmasks<>+1344(SB)/4, $0xffffffff
-DATA md5padmasks<>+1348(SB)/4, $0x00000000
-DATA md5padmasks<>+1352(SB)/1, $0x00
-DATA md5padmasks<>+1360(SB)/4, $0xffffffff
-DATA md5padmasks<>+1364(SB)/4, $0x00000000
-DATA md5padmasks<>+1368(SB)/1, $0x00
-DATA md5padmasks<>+1376(SB)/4, $0xffffffff
-DATA md5padmasks<>+1380(SB)/4, $0x00000000
-DATA md5padmasks<>+1384(SB)/1, $0x00
-DATA md5padmasks<>+1392(SB)/4, $0xffffffff
-DATA md5padmasks<>+1396(SB)/4, $0x00000000
-DATA md5padmasks<>+1400(SB)/1, $0x00
-DATA md5padmasks<>+1408(SB)/4, $0xffffffff
-DATA md5padmasks<>+1412(SB)/4, $0x00000000
-DATA md5padmasks<>+1416(SB)/1, $0x00
-DATA md5padmasks<>+1424(SB)/4, $0xffffffff
-DATA md5padmasks<>+1428(SB)/4, $0x00000000
-DATA md5padmasks<>+1432(SB)/1, $0x00
-DATA md5padmasks<>+1440(SB)/4, $0xffffffff
-DATA md5padmasks<>+1444(SB)/4, $0x00000000
-DATA md5padmasks<>+1448(SB)/1, $0x00
-DATA md5padmasks<>+1456(SB)/4, $0xffffffff
-DATA md5padmasks<>+1460(SB)/4, $0x00000000
-DATA md5padmasks<>+1464(SB)/1, $0x00
-DATA md5padmasks<>+1472(SB)/4, $0xffffffff
-DATA md5padmasks<>+1476(SB)/4, $0x00000000
-DATA md5padmasks<>+1480(SB)/1, $0x00
-DATA md5padmasks<>+1488(SB)/4, $0xffffffff
-DATA md5padmasks<>+1492(SB)/4, $0x00000000
-DATA md5padmasks<>+1496(SB)/1, $0x00
-DATA md5padmasks<>+1504(SB)/4, $0xffffffff
-DATA md5padmasks<>+1508(SB)/4, $0x00000000
-DATA md5padmasks<>+1512(SB)/1, $0x00
-DATA md5padmasks<>+1520(SB)/4, $0xffffffff
-DATA md5padmasks<>+1524(SB)/4, $0x00000000
-DATA md5padmasks<>+1528(SB)/1, $0x00
-DATA md5padmasks<>+1536(SB)/4, $0xffffffff
-DATA md5padmasks<>+1540(SB)/4, $0x00000000
-DATA md5padmasks<>+1544(SB)/1, $0x00
-DATA md5padmasks<>+1552(SB)/4, $0xffffffff
-DATA md5padmasks<>+1556(SB)/4, $0x00000000
-DATA md5padmasks<>+1560(SB)/1, $0x00
-DATA md5padmasks<>+1568(SB)/4, $0xffffffff
-DATA md5padmasks<>+1572(SB)/4, $0x00000000
-DATA md5padmasks<>+1576(SB)/1, $0x00
-DATA md5padmasks<>+1584(SB)/4, $0xffffffff
-DATA md5padmasks<>+1588(SB)/4, $0x00000000
-DATA md5padmasks<>+1592(SB)/1, $0x00
-DATA md5padmasks<>+1600(SB)/4, $0xffffffff
-DATA md5padmasks<>+1604(SB)/4, $0x00000000
-DATA md5padmasks<>+1608(SB)/1, $0x00
-DATA md5padmasks<>+1616(SB)/4, $0xffffffff
-DATA md5padmasks<>+1620(SB)/4, $0x00000000
-DATA md5padmasks<>+1624(SB)/1, $0x00
-DATA md5padmasks<>+1632(SB)/4, $0xffffffff
-DATA md5padmasks<>+1636(SB)/4, $0x00000000
-DATA md5padmasks<>+1640(SB)/1, $0x00
-DATA md5padmasks<>+1648(SB)/4, $0xffffffff
-DATA md5padmasks<>+1652(SB)/4, $0x00000000
-DATA md5padmasks<>+1656(SB)/1, $0x00
-DATA md5padmasks<>+1664(SB)/4, $0xffffffff
-DATA md5padmasks<>+1668(SB)/4, $0x00000000
-DATA md5padmasks<>+1672(SB)/1, $0x00
-DATA md5padmasks<>+1680(SB)/4, $0xffffffff
-DATA md5padmasks<>+1684(SB)/4, $0x00000000
-DATA md5padmasks<>+1688(SB)/1, $0x00
-DATA md5padmasks<>+1696(SB)/4, $0xffffffff
-DATA md5padmasks<>+1700(SB)/4, $0x00000000
-DATA md5padmasks<>+1704(SB)/1, $0x00
-DATA md5padmasks<>+1712(SB)/4, $0xffffffff
-DATA md5padmasks<>+1716(SB)/4, $0x00000000
-DATA md5padmasks<>+1720(SB)/1, $0x00
-DATA md5padmasks<>+1728(SB)/4, $0xffffffff
-DATA md5padmasks<>+1732(SB)/4, $0x00000000
-DATA md5padmasks<>+1736(SB)/1, $0x00
-DATA md5padmasks<>+1744(SB)/4, $0xffffffff
-DATA md5padmasks<>+1748(SB)/4, $0x00000000
-DATA md5padmasks<>+1752(SB)/1, $0x00
-DATA md5padmasks<>+1760(SB)/4, $0xffffffff
-DATA md5padmasks<>+1764(SB)/4, $0x00000000
-DATA md5padmasks<>+1768(SB)/1, $0x00
-DATA md5padmasks<>+1776(SB)/4, $0xffffffff
-DATA md5padmasks<>+1780(SB)/4, $0x00000000
-DATA md5padmasks<>+1784(SB)/1, $0x00
-DATA md5padmasks<>+1792(SB)/4, $0xffffffff
-DATA md5padmasks<>+1796(SB)/4, $0x00000000
-DATA md5padmasks<>+1800(SB)/1, $0x00
-DATA md5padmasks<>+1808(SB)/4, $0xffffffff
-DATA md5padmasks<>+1812(SB)/4, $0x00000000
-DATA md5padmasks<>+1816(SB)/1, $0x00
-DATA md5padmasks<>+1824(SB)/4, $0xffffffff
-DATA md5padmasks<>+1828(SB)/4, $0x00000000
-DATA md5padmasks<>+1832(SB)/1, $0x00
-DATA md5padmasks<>+1840(SB)/4, $0xffffffff
-DATA md5padmasks<>+1844(SB)/4, $0x00000000
-DATA md5padmasks<>+1848(SB)/1, $0x00
-DATA md5padmasks<>+1856(SB)/4, $0xffffffff
-DATA md5padmasks<>+1860(SB)/4, $0x00000000
-DATA md5padmasks<>+1864(SB)/1, $0x00
-DATA md5padmasks<>+1872(SB)/4, $0xffffffff
-DATA md5padmasks<>+1876(SB)/4, $0x00000000
-DATA md5padmasks<>+1880(SB)/1, $0x00
-DATA md5padmasks<>+1888(SB)/4, $0xffffffff
-DATA md5padmasks<>+1892(SB)/4, $0x00000000
-DATA md5padmasks<>+1896(SB)/1, $0x00
-DATA md5padmasks<>+1904(SB)/4, $0xffffffff
-DATA md5padmasks<>+1908(SB)/4, $0x00000000
-DATA md5padmasks<>+1912(SB)/1, $0x00
-DATA md5padmasks<>+1920(SB)/4, $0xffffffff
-DATA md5padmasks<>+1924(SB)/4, $0x00000000
-DATA md5padmasks<>+1928(SB)/1, $0x00
-DATA md5padmasks<>+1936(SB)/4, $0xffffffff
-DATA md5padmasks<>+1940(SB)/4, $0x00000000
-DATA md5padmasks<>+1944(SB)/1, $0x00
-DATA md5padmasks<>+1952(SB)/4, $0xffffffff
-DATA md5padmasks<>+1956(SB)/4, $0x00000000
-DATA md5padmasks<>+1960(SB)/1, $0x00
-DATA md5padmasks<>+1968(SB)/4, $0xffffffff
-DATA md5padmasks<>+1972(SB)/4, $0x00000000
-DATA md5padmasks<>+1976(SB)/1, $0x00
-DATA md5padmasks<>+1984(SB)/4, $0xffffffff
-DATA md5padmasks<>+1988(SB)/4, $0x00000000
-DATA md5padmasks<>+1992(SB)/1, $0x00
-DATA md5padmasks<>+2000(SB)/4, $0xffffffff
-DATA md5padmasks<>+2004(SB)/4, $0x00000000
-DATA md5padmasks<>+2008(SB)/1, $0x00
-DATA md5padmasks<>+2016(SB)/4, $0xffffffff
-DATA md5padmasks<>+2020(SB)/4, $0x00000000
-DATA md5padmasks<>+2024(SB)/1, $0x00
-DATA md5padmasks<>+2032(SB)/4, $0xffffffff
-DATA md5padmasks<>+2036(SB)/4, $0x00000000
-DATA md5padmasks<>+2040(SB)/1, $0x00
-DATA md5padmasks<>+2048(SB)/4, $0xffffffff
-DATA md5padmasks<>+2052(SB)/4, $0x00000000
-DATA md5padmasks<>+2056(SB)/1, $0x00
-DATA md5padmasks<>+2064(SB)/4, $0xffffffff
-DATA md5padmasks<>+2068(SB)/4, $0x00000000
-DATA md5padmasks<>+2072(SB)/1, $0x00
-DATA md5padmasks<>+2080(SB)/4, $0xffffffff
-DATA md5padmasks<>+2084(SB)/4, $0x00000000
-DATA md5padmasks<>+2088(SB)/1, $0x00
-DATA md5padmasks<>+2096(SB)/4, $0xffffffff
-DATA md5padmasks<>+2100(SB)/4, $0x00000000
-DATA md5padmasks<>+2104(SB)/1, $0x00
-DATA md5padmasks<>+2112(SB)/4, $0xffffffff
-DATA md5padmasks<>+2116(SB)/4, $0x00000000
-DATA md5padmasks<>+2120(SB)/1, $0x00
-DATA md5padmasks<>+2128(SB)/4, $0xffffffff
-DATA md5padmasks<>+2132(SB)/4, $0x00000000
-DATA md5padmasks<>+2136(SB)/1, $0x00
-DATA md5padmasks<>+2144(SB)/4, $0xffffffff
-DATA md5padmasks<>+2148(SB)/4, $0x00000000
-DATA md5padmasks<>+2152(SB)/1, $0x00
-DATA md5padmasks<>+2160(SB)/4, $0xffffffff
-DATA md5padmasks<>+2164(SB)/4, $0x00000000
-DATA md5padmasks<>+2168(SB)/1, $0x00
-DATA md5padmasks<>+2176(SB)/4, $0xffffffff
-DATA md5padmasks<>+2180(SB)/4, $0x00000000
-DATA md5padmasks<>+2184(SB)/1, $0x00
-DATA md5padmasks<>+2192(SB)/4, $0xffffffff
-DATA md5padmasks<>+2196(SB)/4, $0x00000000
-DATA md5padmasks<>+2200(SB)/1, $0x00
-DATA md5padmasks<>+2208(SB)/4, $0xffffffff
-DATA md5padmasks<>+2212(SB)/4, $0x00000000
-DATA md5padmasks<>+2216(SB)/1, $0x00
-DATA md5padmasks<>+2224(SB)/4, $0xffffffff
-DATA md5padmasks<>+2228(SB)/4, $0x00000000
-DATA md5padmasks<>+2232(SB)/1, $0x00
-DATA md5padmasks<>+2240(SB)/4, $0xffffffff
-DATA md5padmasks<>+2244(SB)/4, $0x00000000
-DATA md5padmasks<>+2248(SB)/1, $0x00
-DATA md5padmasks<>+2256(SB)/4, $0xffffffff
-DATA md5padmasks<>+2260(SB)/4, $0x00000000
-DATA md5padmasks<>+2264(SB)/1, $0x00
-DATA md5padmasks<>+2272(SB)/4, $0xffffffff
-DATA md5padmasks<>+2276(SB)/4, $0x00000000
-DATA md5padmasks<>+2280(SB)/1, $0x00
-DATA md5padmasks<>+2288(SB)/4, $0xffffffff
-DATA md5padmasks<>+2292(SB)/4, $0x00000000
-DATA md5padmasks<>+2296(SB)/1, $0x00
-DATA md5padmasks<>+2304(SB)/4, $0xffffffff
-DATA md5padmasks<>+2308(SB)/4, $0x00000000
-DATA md5padmasks<>+2312(SB)/1, $0x00
-DATA md5padmasks<>+2320(SB)/4, $0xffffffff
-DATA md5padmasks<>+2324(SB)/4, $0x00000000
-DATA md5padmasks<>+2328(SB)/1, $0x00
-DATA md5padmasks<>+2336(SB)/4, $0xffffffff
-DATA md5padmasks<>+2340(SB)/4, $0x00000000
-DATA md5padmasks<>+2344(SB)/1, $0x00
-DATA md5padmasks<>+2352(SB)/4, $0xffffffff
-DATA md5padmasks<>+2356(SB)/4, $0x00000000
-DATA md5padmasks<>+2360(SB)/1, $0x00
-DATA md5padmasks<>+2368(SB)/4, $0xffffffff
-DATA md5padmasks<>+2372(SB)/4, $0x00000000
-DATA md5padmasks<>+2376(SB)/1, $0x00
-DATA md5padmasks<>+2384(SB)/4, $0xffffffff
-DATA md5padmasks<>+2388(SB)/4, $0x00000000
-DATA md5padmasks<>+2392(SB)/1, $0x00
-DATA md5padmasks<>+2400(SB)/4, $0xffffffff
-DATA md5padmasks<>+2404(SB)/4, $0x00000000
-DATA md5padmasks<>+2408(SB)/1, $0x00
-DATA md5padmasks<>+2416(SB)/4, $0xffffffff
-DATA md5padmasks<>+2420(SB)/4, $0x00000000
-DATA md5padmasks<>+2424(SB)/1, $0x00
-DATA md5padmasks<>+2432(SB)/4, $0xffffffff
-DATA md5padmasks<>+2436(SB)/4, $0x00000000
-DATA md5padmasks<>+2440(SB)/1, $0x00
-DATA md5padmasks<>+2448(SB)/4, $0xffffffff
-DATA md5padmasks<>+2452(SB)/4, $0x00000000
-DATA md5padmasks<>+2456(SB)/1, $0x00
-DATA md5padmasks<>+2464(SB)/4, $0xffffffff
-DATA md5padmasks<>+2468(SB)/4, $0x00000000
-DATA md5padmasks<>+2472(SB)/1, $0x00
-DATA md5padmasks<>+2480(SB)/4, $0xffffffff
-DATA md5padmasks<>+2484(SB)/4, $0x00000000
-DATA md5padmasks<>+2488(SB)/1, $0x00
-DATA md5padmasks<>+2496(SB)/4, $0xffffffff
-DATA md5padmasks<>+2500(SB)/4, $0x00000000
-DATA md5padmasks<>+2504(SB)/1, $0x00
-DATA md5padmasks<>+2512(SB)/4, $0xffffffff
-DATA md5padmasks<>+2516(SB)/4, $0x00000000
-DATA md5padmasks<>+2520(SB)/1, $0x00
-DATA md5padmasks<>+2528(SB)/4, $0xffffffff
-DATA md5padmasks<>+2532(SB)/4, $0x00000000
-DATA md5padmasks<>+2536(SB)/1, $0x00
-DATA md5padmasks<>+2544(SB)/4, $0xffffffff
-DATA md5padmasks<>+2548(SB)/4, $0x00000000
-DATA md5padmasks<>+2552(SB)/1, $0x00
-DATA md5padmasks<>+2560(SB)/4, $0xffffffff
-DATA md5padmasks<>+2564(SB)/4, $0x00000000
-DATA md5padmasks<>+2568(SB)/1, $0x00
-DATA md5padmasks<>+2576(SB)/4, $0xffffffff
-DATA md5padmasks<>+2580(SB)/4, $0x00000000
-DATA md5padmasks<>+2584(SB)/1, $0x00
-DATA md5padmasks<>+2592(SB)/4, $0xffffffff
-DATA md5padmasks<>+2596(SB)/4, $0x00000000
-DATA md5padmasks<>+2600(SB)/1, $0x00
-DATA md5padmasks<>+2608(SB)/4, $0xffffffff
-DATA md5padmasks<>+2612(SB)/4, $0x00000000
-DATA md5padmasks<>+2616(SB)/1, $0x00
-DATA md5padmasks<>+2624(SB)/4, $0xffffffff
-DATA md5padmasks<>+2628(SB)/4, $0x00000000
-DATA md5padmasks<>+2632(SB)/1, $0x00
-DATA md5padmasks<>+2640(SB)/4, $0xffffffff
-DATA md5padmasks<>+2644(SB)/4, $0x00000000
-DATA md5padmasks<>+2648(SB)/1, $0x00
-DATA md5padmasks<>+2656(SB)/4, $0xffffffff
-DATA md5padmasks<>+2660(SB)/4, $0x00000000
-DATA md5padmasks<>+2664(SB)/1, $0x00
-DATA md5padmasks<>+2672(SB)/4, $0xffffffff
-DATA md5padmasks<>+2676(SB)/4, $0x00000000
-DATA md5padmasks<>+2680(SB)/1, $0x00
-DATA md5padmasks<>+2688(SB)/4, $0xffffffff
-DATA md5padmasks<>+2692(SB)/4, $0x00000000
-DATA md5padmasks<>+2696(SB)/1, $0x00
-DATA md5padmasks<>+2704(SB)/4, $0xffffffff
-DATA md5padmasks<>+2708(SB)/4, $0x00000000
-DATA md5padmasks<>+2712(SB)/1, $0x00
-DATA md5padmasks<>+2720(SB)/4, $0xffffffff
-DATA md5padmasks<>+2724(SB)/4, $0x00000000
-DATA md5padmasks<>+2728(SB)/1, $0x00
-DATA md5padmasks<>+2736(SB)/4, $0xffffffff
-DATA md5padmasks<>+2740(SB)/4, $0x00000000
-DATA md5padmasks<>+2744(SB)/1, $0x00
-DATA md5padmasks<>+2752(SB)/4, $0xffffffff
-DATA md5padmasks<>+2756(SB)/4, $0x00000000
-DATA md5padmasks<>+2760(SB)/1, $0x00
-DATA md5padmasks<>+2768(SB)/4, $0xffffffff
-DATA md5padmasks<>+2772(SB)/4, $0x00000000
-DATA md5padmasks<>+2776(SB)/1, $0x00
-DATA md5padmasks<>+2784(SB)/4, $0xffffffff
-DATA md5padmasks<>+2788(SB)/4, $0x00000000
-DATA md5padmasks<>+2792(SB)/1, $0x00
-DATA md5padmasks<>+2800(SB)/4, $0xffffffff
-DATA md5padmasks<>+2804(SB)/4, $0x00000000
-DATA md5padmasks<>+2808(SB)/1, $0x00
-DATA md5padmasks<>+2816(SB)/4, $0xffffffff
-DATA md5padmasks<>+2820(SB)/4, $0x00000000
-DATA md5padmasks<>+2824(SB)/1, $0x00
-DATA md5padmasks<>+2832(SB)/4, $0xffffffff
-DATA md5padmasks<>+2836(SB)/4, $0x00000000
-DATA md5padmasks<>+2840(SB)/1, $0x00
-DATA md5padmasks<>+2848(SB)/4, $0xffffffff
-DATA md5padmasks<>+2852(SB)/4, $0x00000000
-DATA md5padmasks<>+2856(SB)/1, $0x00
-DATA md5padmasks<>+2864(SB)/4, $0xffffffff
-DATA md5padmasks<>+2868(SB)/4, $0x00000000
-DATA md5padmasks<>+2872(SB)/1, $0x00
-DATA md5padmasks<>+2880(SB)/4, $0xffffffff
-DATA md5padmasks<>+2884(SB)/4, $0x00000000
-DATA md5padmasks<>+2888(SB)/1, $0x00
-DATA md5padmasks<>+2896(SB)/4, $0xffffffff
-DATA md5padmasks<>+2900(SB)/4, $0x00000000
-DATA md5padmasks<>+2904(SB)/1, $0x00
-DATA md5padmasks<>+2912(SB)/4, $0xffffffff
-DATA md5padmasks<>+2916(SB)/4, $0x00000000
-DATA md5padmasks<>+2920(SB)/1, $0x00
-DATA md5padmasks<>+2928(SB)/4, $0xffffffff
-DATA md5padmasks<>+2932(SB)/4, $0x00000000
-DATA md5padmasks<>+2936(SB)/1, $0x00
-DATA md5padmasks<>+2944(SB)/4, $0xffffffff
-DATA md5padmasks<>+2948(SB)/4, $0x00000000
-DATA md5padmasks<>+2952(SB)/1, $0x00
-DATA md5padmasks<>+2960(SB)/4, $0xffffffff
-DATA md5padmasks<>+2964(SB)/4, $0x00000000
-DATA md5padmasks<>+2968(SB)/1, $0x00
-DATA md5padmasks<>+2976(SB)/4, $0xffffffff
-DATA md5padmasks<>+2980(SB)/4, $0x00000000
-DATA md5padmasks<>+2984(SB)/1, $0x00
-DATA md5padmasks<>+2992(SB)/4, $0xffffffff
-DATA md5padmasks<>+2996(SB)/4, $0x00000000
-DATA md5padmasks<>+3000(SB)/1, $0x00
-DATA md5padmasks<>+3008(SB)/4, $0xffffffff
-DATA md5padmasks<>+3012(SB)/4, $0x00000000
-DATA md5padmasks<>+3016(SB)/1, $0x00
-DATA md5padmasks<>+3024(SB)/4, $0xffffffff
-DATA md5padmasks<>+3028(SB)/4, $0x00000000
-DATA md5padmasks<>+3032(SB)/1, $0x00
-DATA md5padmasks<>+3040(SB)/4, $0xffffffff
-DATA md5padmasks<>+3044(SB)/4, $0x00000000
-DATA md5padmasks<>+3048(SB)/1, $0x00
-DATA md5padmasks<>+3056(SB)/4, $0xffffffff
-DATA md5padmasks<>+3060(SB)/4, $0x00000000
-DATA md5padmasks<>+3064(SB)/1, $0x00
-DATA md5padmasks<>+3072(SB)/4, $0xffffffff
-DATA md5padmasks<>+3076(SB)/4, $0x00000000
-DATA md5padmasks<>+3080(SB)/1, $0x00
-DATA md5padmasks<>+3088(SB)/4, $0xffffffff
-DATA md5padmasks<>+3092(SB)/4, $0x00000000
-DATA md5padmasks<>+3096(SB)/1, $0x00
-DATA md5padmasks<>+3104(SB)/4, $0xffffffff
-DATA md5padmasks<>+3108(SB)/4, $0x00000000
-DATA md5padmasks<>+3112(SB)/1, $0x00
-DATA md5padmasks<>+3120(SB)/4, $0xffffffff
-DATA md5padmasks<>+3124(SB)/4, $0x00000000
-DATA md5padmasks<>+3128(SB)/1, $0x00
-DATA md5padmasks<>+3136(SB)/4, $0xffffffff
-DATA md5padmasks<>+3140(SB)/4, $0x00000000
-DATA md5padmasks<>+3144(SB)/1, $0x00
-DATA md5padmasks<>+3152(SB)/4, $0xffffffff
-DATA md5padmasks<>+3156(SB)/4, $0x00000000
-DATA md5padmasks<>+3160(SB)/1, $0x00
-DATA md5padmasks<>+3168(SB)/4, $0xffffffff
-DATA md5padmasks<>+3172(SB)/4, $0x00000000
-DATA md5padmasks<>+3176(SB)/1, $0x00
-DATA md5padmasks<>+3184(SB)/4, $0xffffffff
-DATA md5padmasks<>+3188(SB)/4, $0x00000000
-DATA md5padmasks<>+3192(SB)/1, $0x00
-DATA md5padmasks<>+3200(SB)/4, $0xffffffff
-DATA md5padmasks<>+3204(SB)/4, $0x00000000
-DATA md5padmasks<>+3208(SB)/1, $0x00
-DATA md5padmasks<>+3216(SB)/4, $0xffffffff
-DATA md5padmasks<>+3220(SB)/4, $0x00000000
-DATA md5padmasks<>+3224(SB)/1, $0x00
-DATA md5padmasks<>+3232(SB)/4, $0xffffffff
-DATA md5padmasks<>+3236(SB)/4, $0x00000000
-DATA md5padmasks<>+3240(SB)/1, $0x00
-DATA md5padmasks<>+3248(SB)/4, $0xffffffff
-DATA md5padmasks<>+3252(SB)/4, $0x00000000
-DATA md5padmasks<>+3256(SB)/1, $0x00
-DATA md5padmasks<>+3264(SB)/4, $0xffffffff
-DATA md5padmasks<>+3268(SB)/4, $0x00000000
-DATA md5padmasks<>+3272(SB)/1, $0x00
-DATA md5padmasks<>+3280(SB)/4, $0xffffffff
-DATA md5padmasks<>+3284(SB)/4, $0x00000000
-DATA md5padmasks<>+3288(SB)/1, $0x00
-DATA md5padmasks<>+3296(SB)/4, $0xffffffff
-DATA md5padmasks<>+3300(SB)/4, $0x00000000
-DATA md5padmasks<>+3304(SB)/1, $0x00
-DATA md5padmasks<>+3312(SB)/4, $0xffffffff
-DATA md5padmasks<>+3316(SB)/4, $0x00000000
-DATA md5padmasks<>+3320(SB)/1, $0x00
-DATA md5padmasks<>+3328(SB)/4, $0xffffffff
-DATA md5padmasks<>+3332(SB)/4, $0x00000000
-DATA md5padmasks<>+3336(SB)/1, $0x00
-DATA md5padmasks<>+3344(SB)/4, $0xffffffff
-DATA md5padmasks<>+3348(SB)/4, $0x00000000
-DATA md5padmasks<>+3352(SB)/1, $0x00
-DATA md5padmasks<>+3360(SB)/4, $0xffffffff
-DATA md5padmasks<>+3364(SB)/4, $0x00000000
-DATA md5padmasks<>+3368(SB)/1, $0x00
-DATA md5padmasks<>+3376(SB)/4, $0xffffffff
-DATA md5padmasks<>+3380(SB)/4, $0x00000000
-DATA md5padmasks<>+3384(SB)/1, $0x00
-DATA md5padmasks<>+3392(SB)/4, $0xffffffff
-DATA md5padmasks<>+3396(SB)/4, $0x00000000
-DATA md5padmasks<>+3400(SB)/1, $0x00
-DATA md5padmasks<>+3408(SB)/4, $0xffffffff
-DATA md5padmasks<>+3412(SB)/4, $0x00000000
-DATA md5padmasks<>+3416(SB)/1, $0x00
-DATA md5padmasks<>+3424(SB)/4, $0xffffffff
-DATA md5padmasks<>+3428(SB)/4, $0x00000000
-DATA md5padmasks<>+3432(SB)/1, $0x00
-DATA md5padmasks<>+3440(SB)/4, $0xffffffff
-DATA md5padmasks<>+3444(SB)/4, $0x00000000
-DATA md5padmasks<>+3448(SB)/1, $0x00
-DATA md5padmasks<>+3456(SB)/4, $0xffffffff
-DATA md5padmasks<>+3460(SB)/4, $0x00000000
-DATA md5padmasks<>+3464(SB)/1, $0x00
-DATA md5padmasks<>+3472(SB)/4, $0xffffffff
-DATA md5padmasks<>+3476(SB)/4, $0x00000000
-DATA md5padmasks<>+3480(SB)/1, $0x00
-DATA md5padmasks<>+3488(SB)/4, $0xffffffff
-DATA md5padmasks<>+3492(SB)/4, $0x00000000
-DATA md5padmasks<>+3496(SB)/1, $0x00
-DATA md5padmasks<>+3504(SB)/4, $0xffffffff
-DATA md5padmasks<>+3508(SB)/4, $0x00000000
-DATA md5padmasks<>+3512(SB)/1, $0x00
-DATA md5padmasks<>+3520(SB)/4, $0xffffffff
-DATA md5padmasks<>+3524(SB)/4, $0x00000000
-DATA md5padmasks<>+3528(SB)/1, $0x00
-DATA md5padmasks<>+3536(SB)/4, $0xffffffff
-DATA md5padmasks<>+3540(SB)/4, $0x00000000
-DATA md5padmasks<>+3544(SB)/1, $0x00
-DATA md5padmasks<>+3552(SB)/4, $0xffffffff
-DATA md5padmasks<>+3556(SB)/4, $0x00000000
-DATA md5padmasks<>+3560(SB)/1, $0x00
-DATA md5padmasks<>+3568(SB)/4, $0xffffffff
-DATA md5padmasks<>+3572(SB)/4, $0x00000000
-DATA md5padmasks<>+3576(SB)/1, $0x00
-DATA md5padmasks<>+3584(SB)/4, $0xffffffff
-DATA md5padmasks<>+3588(SB)/4, $0x00000000
-DATA md5padmasks<>+3592(SB)/1, $0x00
-DATA md5padmasks<>+3600(SB)/4, $0xffffffff
-DATA md5padmasks<>+3604(SB)/4, $0x00000000
-DATA md5padmasks<>+3608(SB)/1, $0x00
-DATA md5padmasks<>+3616(SB)/4, $0xffffffff
-DATA md5padmasks<>+3620(SB)/4, $0x00000000
-DATA md5padmasks<>+3624(SB)/1, $0x00
-DATA md5padmasks<>+3632(SB)/4, $0xffffffff
-DATA md5padmasks<>+3636(SB)/4, $0x00000000
-DATA md5padmasks<>+3640(SB)/1, $0x00
-DATA md5padmasks<>+3648(SB)/4, $0xffffffff
-DATA md5padmasks<>+3652(SB)/4, $0x00000000
-DATA md5padmasks<>+3656(SB)/1, $0x00
-DATA md5padmasks<>+3664(SB)/4, $0xffffffff
-DATA md5padmasks<>+3668(SB)/4, $0x00000000
-DATA md5padmasks<>+3672(SB)/1, $0x00
-DATA md5padmasks<>+3680(SB)/4, $0xffffffff
-DATA md5padmasks<>+3684(SB)/4, $0x00000000
-DATA md5padmasks<>+3688(SB)/1, $0x00
-DATA md5padmasks<>+3696(SB)/4, $0xffffffff
-DATA md5padmasks<>+3700(SB)/4, $0x00000000
-DATA md5padmasks<>+3704(SB)/1, $0x00
-DATA md5padmasks<>+3712(SB)/4, $0xffffffff
-DATA md5padmasks<>+3716(SB)/4, $0x00000000
-DATA md5padmasks<>+3720(SB)/1, $0x00
-DATA md5padmasks<>+3728(SB)/4, $0xffffffff
-DATA md5padmasks<>+3732(SB)/4, $0x00000000
-DATA md5padmasks<>+3736(SB)/1, $0x00
-DATA md5padmasks<>+3744(SB)/4, $0xffffffff
-DATA md5padmasks<>+3748(SB)/4, $0x00000000
-DATA md5padmasks<>+3752(SB)/1, $0x00
-DATA md5padmasks<>+3760(SB)/4, $0xffffffff
-DATA md5padmasks<>+3764(SB)/4, $0x00000000
-DATA md5padmasks<>+3768(SB)/1, $0x00
-DATA md5padmasks<>+3776(SB)/4, $0xffffffff
-DATA md5padmasks<>+3780(SB)/4, $0x00000000
-DATA md5padmasks<>+3784(SB)/1, $0x00
-DATA md5padmasks<>+3792(SB)/4, $0xffffffff
-DATA md5padmasks<>+3796(SB)/4, $0x00000000
-DATA md5padmasks<>+3800(SB)/1, $0x00
-DATA md5padmasks<>+3808(SB)/4, $0xffffffff
-DATA md5padmasks<>+3812(SB)/4, $0x00000000
-DATA md5padmasks<>+3816(SB)/1, $0x00
-DATA md5padmasks<>+3824(SB)/4, $0xffffffff
-DATA md5padmasks<>+3828(SB)/4, $0x00000000
-DATA md5padmasks<>+3832(SB)/1, $0x00
-DATA md5padmasks<>+3840(SB)/4, $0xffffffff
-DATA md5padmasks<>+3844(SB)/4, $0x00000000
-DATA md5padmasks<>+3848(SB)/1, $0x00
-DATA md5padmasks<>+3856(SB)/4, $0xffffffff
-DATA md5padmasks<>+3860(SB)/4, $0x00000000
-DATA md5padmasks<>+3864(SB)/1, $0x00
-DATA md5padmasks<>+3872(SB)/4, $0xffffffff
-DATA md5padmasks<>+3876(SB)/4, $0x00000000
-DATA md5padmasks<>+3880(SB)/1, $0x00
-DATA md5padmasks<>+3888(SB)/4, $0xffffffff
-DATA md5padmasks<>+3892(SB)/4, $0x00000000
-DATA md5padmasks<>+3896(SB)/1, $0x00
-DATA md5padmasks<>+3904(SB)/4, $0xffffffff
-DATA md5padmasks<>+3908(SB)/4, $0x00000000
-DATA md5padmasks<>+3912(SB)/1, $0x00
-DATA md5padmasks<>+3920(SB)/4, $0xffffffff
-DATA md5padmasks<>+3924(SB)/4, $0x00000000
-DATA md5padmasks<>+3928(SB)/1, $0x00
-DATA md5padmasks<>+3936(SB)/4, $0xffffffff
-DATA md5padmasks<>+3940(SB)/4, $0x00000000
-DATA md5padmasks<>+3944(SB)/1, $0x00
-DATA md5padmasks<>+3952(SB)/4, $0xffffffff
-DATA md5padmasks<>+3956(SB)/4, $0x00000000
-DATA md5padmasks<>+3960(SB)/1, $0x00
-DATA md5padmasks<>+3968(SB)/4, $0xffffffff
-DATA md5padmasks<>+3972(SB)/4, $0x00000000
-DATA md5padmasks<>+3976(SB)/1, $0x00
-DATA md5padmasks<>+3984(SB)/4, $0xffffffff
-DATA md5padmasks<>+3988(SB)/4, $0x00000000
-DATA md5padmasks<>+3992(SB)/1, $0x00
-DATA md5padmasks<>+4000(SB)/4, $0xffffffff
-DATA md5padmasks<>+4004(SB)/4, $0x00000000
-DATA md5padmasks<>+4008(SB)/1, $0x00
-DATA md5padmasks<>+4016(SB)/4, $0xffffffff
-DATA md5padmasks<>+4020(SB)/4, $0x00000000
-DATA md5padmasks<>+4024(SB)/1, $0x00
-DATA md5padmasks<>+4032(SB)/4, $0xffffffff
-DATA md5padmasks<>+4036(SB)/4, $0x00000000
-DATA md5padmasks<>+4040(SB)/1, $0x00
-DATA md5padmasks<>+4048(SB)/4, $0xffffffff
-DATA md5padmasks<>+4052(SB)/4, $0x00000000
-DATA md5padmasks<>+4056(SB)/1, $0x00
-DATA md5padmasks<>+4064(SB)/4, $0xffffffff
-DATA md5padmasks<>+4068(SB)/4, $0x00000000
-DATA md5padmasks<>+4072(SB)/1, $0x00
-DATA md5padmasks<>+4080(SB)/4, $0xffffffff
-DATA md5padmasks<>+4084(SB)/4, $0x00000000
-DATA md5padmasks<>+4088(SB)/1, $0x00
-DATA md5padmasks<>+4096(SB)/4, $0xffffffff
-DATA md5padmasks<>+4100(SB)/4, $0x00000000
-DATA md5padmasks<>+4104(SB)/1, $0x00
-DATA md5padmasks<>+4112(SB)/4, $0xffffffff
-DATA md5padmasks<>+4116(SB)/4, $0x00000000
-DATA md5padmasks<>+4120(SB)/1, $0x00
-DATA md5padmasks<>+4128(SB)/4, $0xffffffff
-DATA md5padmasks<>+4132(SB)/4, $0x00000000
-DATA md5padmasks<>+4136(SB)/1, $0x00
-DATA md5padmasks<>+4144(SB)/4, $0xffffffff
-DATA md5padmasks<>+4148(SB)/4, $0x00000000
-DATA md5padmasks<>+4152(SB)/1, $0x00
-DATA md5padmasks<>+4160(SB)/4, $0xffffffff
-DATA md5padmasks<>+4164(SB)/4, $0x00000000
-DATA md5padmasks<>+4168(SB)/1, $0x00
-DATA md5padmasks<>+4176(SB)/4, $0xffffffff
-DATA md5padmasks<>+4180(SB)/4, $0x00000000
-DATA md5padmasks<>+4184(SB)/1, $0x00
-DATA md5padmasks<>+4192(SB)/4, $0xffffffff
-DATA md5padmasks<>+4196(SB)/4, $0x00000000
-DATA md5padmasks<>+4200(SB)/1, $0x00
-DATA md5padmasks<>+4208(SB)/4, $0xffffffff
-DATA md5padmasks<>+4212(SB)/4, $0x00000000
-DATA md5padmasks<>+4216(SB)/1, $0x00
-DATA md5padmasks<>+4224(SB)/4, $0xffffffff
-DATA md5padmasks<>+4228(SB)/4, $0x00000000
-DATA md5padmasks<>+4232(SB)/1, $0x00
-DATA md5padmasks<>+4240(SB)/4, $0xffffffff
-DATA md5padmasks<>+4244(SB)/4, $0x00000000
-DATA md5padmasks<>+4248(SB)/1, $0x00
-DATA md5padmasks<>+4256(SB)/4, $0xffffffff
-DATA md5padmasks<>+4260(SB)/4, $0x00000000
-DATA md5padmasks<>+4264(SB)/1, $0x00
-DATA md5padmasks<>+4272(SB)/4, $0xffffffff
-DATA md5padmasks<>+4276(SB)/4, $0x00000000
-DATA md5padmasks<>+4280(SB)/1, $0x00
-DATA md5padmasks<>+4288(SB)/4, $0xffffffff
-DATA md5padmasks<>+4292(SB)/4, $0x00000000
-DATA md5padmasks<>+4296(SB)/1, $0x00
-DATA md5padmasks<>+4304(SB)/4, $0xffffffff
-DATA md5padmasks<>+4308(SB)/4, $0x00000000
-DATA md5padmasks<>+4312(SB)/1, $0x00
-DATA md5padmasks<>+4320(SB)/4, $0xffffffff
-DATA md5padmasks<>+4324(SB)/4, $0x00000000
-DATA md5padmasks<>+4328(SB)/1, $0x00
-DATA md5padmasks<>+4336(SB)/4, $0xffffffff
-DATA md5padmasks<>+4340(SB)/4, $0x00000000
-DATA md5padmasks<>+4344(SB)/1, $0x00
-DATA md5padmasks<>+4352(SB)/4, $0xffffffff
-DATA md5padmasks<>+4356(SB)/4, $0x00000000
-DATA md5padmasks<>+4360(SB)/1, $0x00
-DATA md5padmasks<>+4368(SB)/4, $0xffffffff
-DATA md5padmasks<>+4372(SB)/4, $0x00000000
-DATA md5padmasks<>+4376(SB)/1, $0x00
-DATA md5padmasks<>+4384(SB)/4, $0xffffffff
-DATA md5padmasks<>+4388(SB)/4, $0x00000000
-DATA md5padmasks<>+4392(SB)/1, $0x00
-DATA md5padmasks<>+4400(SB)/4, $0xffffffff
-DATA md5padmasks<>+4404(SB)/4, $0x00000000
-DATA md5padmasks<>+4408(SB)/1, $0x00
-DATA md5padmasks<>+4416(SB)/4, $0xffffffff
-DATA md5padmasks<>+4420(SB)/4, $0x00000000
-DATA md5padmasks<>+4424(SB)/1, $0x00
-DATA md5padmasks<>+4432(SB)/4, $0xffffffff
-DATA md5padmasks<>+4436(SB)/4, $0x00000000
-DATA md5padmasks<>+4440(SB)/1, $0x00
-DATA md5padmasks<>+4448(SB)/4, $0xffffffff
-DATA md5padmasks<>+4452(SB)/4, $0x00000000
-DATA md5padmasks<>+4456(SB)/1, $0x00
-DATA md5padmasks<>+4464(SB)/4, $0xffffffff
-DATA md5padmasks<>+4468(SB)/4, $0x00000000
-DATA md5padmasks<>+4472(SB)/1, $0x00
-DATA md5padmasks<>+4480(SB)/4, $0xffffffff
-DATA md5padmasks<>+4484(SB)/4, $0x00000000
-DATA md5padmasks<>+4488(SB)/1, $0x00
-DATA md5padmasks<>+4496(SB)/4, $0xffffffff
-DATA md5padmasks<>+4500(SB)/4, $0x00000000
-DATA md5padmasks<>+4504(SB)/1, $0x00
-DATA md5padmasks<>+4512(SB)/4, $0xffffffff
-DATA md5padmasks<>+4516(SB)/4, $0x00000000
-DATA md5padmasks<>+4520(SB)/1, $0x00
-DATA md5padmasks<>+4528(SB)/4, $0xffffffff
-DATA md5padmasks<>+4532(SB)/4, $0x00000000
-DATA md5padmasks<>+4536(SB)/1, $0x00
-DATA md5padmasks<>+4544(SB)/4, $0xffffffff
-DATA md5padmasks<>+4548(SB)/4, $0x00000000
-DATA md5padmasks<>+4552(SB)/1, $0x00
-DATA md5padmasks<>+4560(SB)/4, $0xffffffff
-DATA md5padmasks<>+4564(SB)/4, $0x00000000
-DATA md5padmasks<>+4568(SB)/1, $0x00
-DATA md5padmasks<>+4576(SB)/4, $0xffffffff
-DATA md5padmasks<>+4580(SB)/4, $0x00000000
-DATA md5padmasks<>+4584(SB)/1, $0x00
-DATA md5padmasks<>+4592(SB)/4, $0xffffffff
-DATA md5padmasks<>+4596(SB)/4, $0x00000000
-DATA md5padmasks<>+4600(SB)/1, $0x00
-GLOBL md5padmasks<>(SB), RODATA|NOPTR, $4601
-
-DATA md5padbytes<>+0(SB)/8, $0x8080808080808080
-DATA md5padbytes<>+8(SB)/8, $0x8080808080808080
-DATA md5padbytes<>+16(SB)/8, $0x8080808080808080
-DATA md5padbytes<>+24(SB)/8, $0x8080808080808080
-GLOBL md5padbytes<>(SB), RODATA|NOPTR, $32
 
 // func sumAVX512YMMx32(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV

@@ -32,6 +32,9 @@ type Padding struct {
 	BigEndian       bool
 	table, c80      Mem
 	made            bool
+	avx2            Mem // RowAVX2's positions and bounds (avx2Data)
+	madeAVX2        bool
+	rows            int // RowAVX2's rows so far, for their labels
 }
 
 // NewPadding names the padding data of a kernel file after prefix.
@@ -448,31 +451,26 @@ func log2(n int) uint8 {
 	return k
 }
 
-// avx2Consts is the read-only data of RowAVX2: byte j of the first row is
-// j (the bytes of a row before the message's end), byte 4k+3 of the second
-// is 4k (the dwords holding any of them), 32 bytes of 0x80, and the bounds
-// 32 and -1 of the bytes left, as quadwords.
-var avx2Consts Mem
-var haveAVX2Consts bool
-
-func avx2Data() Mem {
-	if !haveAVX2Consts {
-		haveAVX2Consts = true
-		avx2Consts = GLOBL("padavx2", RODATA|NOPTR)
-		// In increasing offsets, as the assembler wants them.
-		for j := range 32 {
-			DATA(j, U8(j))
-		}
-		for j := range 32 {
-			DATA(32+j, U8(j&^3))
-		}
-		for j := range 32 {
-			DATA(64+j, U8(0x80))
-		}
-		DATA(96, U64(32))
-		DATA(104, I64(-1))
+// avx2Data emits the read-only data of RowAVX2 besides data's 0x80
+// bytes: byte j of the first row is j (the bytes of a row before the
+// message's end), byte 4k+3 of the second is 4k (the dwords holding any of
+// them), then the bounds 32 and -1 of the bytes left, as quadwords.
+func (p *Padding) avx2Data() {
+	p.data()
+	if p.madeAVX2 {
+		return
 	}
-	return avx2Consts
+	p.madeAVX2 = true
+	p.avx2 = GLOBL(p.prefix+"padavx2", RODATA|NOPTR)
+	// In increasing offsets, as the assembler wants them.
+	for j := range 32 {
+		DATA(j, U8(j))
+	}
+	for j := range 32 {
+		DATA(32+j, U8(j&^3))
+	}
+	DATA(64, U64(32))
+	DATA(72, I64(-1))
 }
 
 // LastOff is the offset of a lane-full's last block, in every lane.
@@ -489,9 +487,10 @@ func (s *BatchStream) LastOff() reg.Register { return s.lastOff }
 // The length's upper 8 bytes, if it has 16, stay zero: messages here are
 // short.
 func (p *Padding) RowAVX2(ptrs, bits, off, lastOff reg.Register, lane, pos int, scratch Mem, r reg.VecVirtual) {
-	k := avx2Data()
-	label := fmt.Sprintf("%s_row%d", p.prefix, rowLabels)
-	rowLabels++
+	p.avx2Data()
+	k := p.avx2
+	label := fmt.Sprintf("%s_row%d", p.prefix, p.rows)
+	p.rows++
 	msg := LanePtr(ptrs, lane)
 	n := GP64() // the message's bytes left at the row's start, then clamped
 	MOVQ(Mem{Base: bits, Disp: 8 * lane}, n)
@@ -508,9 +507,9 @@ func (p *Padding) RowAVX2(ptrs, bits, off, lastOff reg.Register, lane, pos int, 
 	}
 	// Clamped to -1..32, n fits a byte, for the byte compares.
 	CMPQ(n, U8(32))
-	CMOVQGT(k.Offset(96), n)
+	CMOVQGT(k.Offset(64), n)
 	CMPQ(n, I8(-1))
-	CMOVQLT(k.Offset(104), n)
+	CMOVQLT(k.Offset(72), n)
 	rb := XMM()
 	MOVQ(n, rb)
 	rv := YMM()
@@ -546,7 +545,7 @@ func (p *Padding) RowAVX2(ptrs, bits, off, lastOff reg.Register, lane, pos int, 
 	VPCMPGTB(k, rv, keep) // bytes before the end
 	VPAND(keep, r, r)
 	VPCMPEQB(k, rv, keep) // the byte at the end
-	VPAND(k.Offset(64), keep, keep)
+	VPAND(p.c80, keep, keep)
 	VPOR(keep, r, r)
 	if pos == p.Block-32 {
 		CMPQ(off, lastOff)
@@ -564,6 +563,3 @@ func (p *Padding) RowAVX2(ptrs, bits, off, lastOff reg.Register, lane, pos int, 
 		Label(label + "_body")
 	}
 }
-
-// rowLabels numbers RowAVX2's labels within a file.
-var rowLabels int
