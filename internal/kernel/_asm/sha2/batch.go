@@ -112,16 +112,7 @@ func (ws Words) BatchAVX2(name string, lanes, rounds int, consts, bswapMask Mem,
 	bswap := YMM()
 	ws.Load(bswapMask, bswap)
 	load(bs.Ptrs, bs.Bits, bs.Off, bs.LastOff(), bswap, w, row, scratch)
-	var cur [8]VecVirtual
-	for i := range 8 {
-		cur[i] = YMM()
-		ws.Load(saved.Offset(row*i), cur[i])
-	}
-	ws.rounds(name, rounds, row, w, consts, [][8]VecVirtual{cur}, false, nil)
-	for i := range 8 {
-		ws.Add(saved.Offset(row*i), cur[i], cur[i])
-		ws.Load(cur[i], saved.Offset(row*i))
-	}
+	ws.blockAVX2(name, rounds, w, saved, consts)
 	bs.IfLast(func() {
 		var st [8]VecVirtual
 		for i := range 8 {

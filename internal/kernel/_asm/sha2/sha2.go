@@ -341,16 +341,7 @@ func (ws Words) LanesAVX2(fn string, codeBytes, rounds int, consts, bswapMask Me
 	bswap := YMM()
 	ws.Load(bswapMask, bswap)
 	load(pp, off, bswap, w, row)
-	var cur [8]VecVirtual
-	for i := range 8 {
-		cur[i] = YMM()
-		ws.Load(saved.Offset(row*i), cur[i])
-	}
-	ws.rounds("avx2", rounds, row, w, consts, [][8]VecVirtual{cur}, false, nil)
-	for i := range 8 {
-		ws.Add(saved.Offset(row*i), cur[i], cur[i])
-		ws.Load(cur[i], saved.Offset(row*i))
-	}
+	ws.blockAVX2("avx2", rounds, w, saved, consts)
 	ws.nextBlock(off)
 	DECQ(n)
 	JNZ(LabelRef("avx2_loop"))
@@ -361,6 +352,24 @@ func (ws Words) LanesAVX2(fn string, codeBytes, rounds int, consts, bswapMask Me
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// blockAVX2 hashes one block of one group of lanes in AVX2: the state
+// word i at saved+32i (and the block's result there after), the message
+// words at w (word t at w+32t, the first 16 filled), the round constants
+// at consts; name labels its rounds' loop.
+func (ws Words) blockAVX2(name string, rounds int, w, saved, consts Mem) {
+	const row = 32
+	var cur [8]VecVirtual
+	for i := range 8 {
+		cur[i] = YMM()
+		ws.Load(saved.Offset(row*i), cur[i])
+	}
+	ws.rounds(name, rounds, row, w, consts, [][8]VecVirtual{cur}, false, nil)
+	for i := range 8 {
+		ws.Add(saved.Offset(row*i), cur[i], cur[i])
+		ws.Load(cur[i], saved.Offset(row*i))
+	}
 }
 
 // rounds emits the rounds of one block for the groups of lanes whose
