@@ -422,6 +422,38 @@ func BenchmarkSum(b *testing.B) {
 	}
 }
 
+// BenchmarkReused is one hasher Reset and reused for message after
+// message, the shape of a program that hashes records, against the
+// standard library's hasher used the same way, paired (benchPairs): each
+// message is too short for lanes, so the hasher must cost what the
+// standard library's costs.
+func BenchmarkReused(b *testing.B) {
+	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
+		for _, size := range []int{64, 128, 1 << 10} {
+			msg := randomBytes(rand.New(rand.NewPCG(14, uint64(size))), size)
+			const calls = 256
+			reused := func(h hash.Hash) func() {
+				sum := make([]byte, 0, a.Size())
+				return func() {
+					for i := range calls {
+						msg[0] = byte(i)
+						h.Reset()
+						h.Write(msg)
+						sum = h.Sum(sum[:0])
+					}
+					sink += sum[0]
+				}
+			}
+			b.Run(fmt.Sprintf("alg=%v/size=%s", a, workload.SizeName(int64(size))), func(b *testing.B) {
+				b.ReportAllocs()
+				benchPairs(b, calls*size,
+					pairSide{name: "stdlib", run: reused(reference.ID(a).New())},
+					pairSide{name: "hashlanes", run: reused(New(a))})
+			})
+		}
+	}
+}
+
 // BenchmarkLoneUploads is an upload server's hashing when uploads come one
 // at a time: for each body a new MD5 hasher (the ETag), with md5+sha256 a
 // SHA-256 one too (the payload hash), the body written to both in the
