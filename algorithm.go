@@ -109,9 +109,13 @@ func (a Algorithm) BlockSize() int { return a.mustInfo().blockSize }
 
 func (a Algorithm) mustInfo() *algorithmDef {
 	if !a.valid() {
-		panic(fmt.Sprintf("hashlanes: unknown algorithm %d", int(a)))
+		a.panicUnknown() // out of line, so that mustInfo inlines
 	}
 	return &algorithmInfo[a]
+}
+
+func (a Algorithm) panicUnknown() {
+	panic(fmt.Sprintf("hashlanes: unknown algorithm %d", int(a)))
 }
 
 // ParseAlgorithm returns the algorithm with the given name. Case and the

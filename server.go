@@ -3,11 +3,13 @@ package hashlanes
 import (
 	"fmt"
 	"hash"
+	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/hashlanes/hashlanes/internal/hexenc"
+	"github.com/hashlanes/hashlanes/internal/reference"
 	"github.com/hashlanes/hashlanes/internal/tuning"
 )
 
@@ -44,17 +46,8 @@ type Server struct {
 // by one. It allocates nothing beyond growing dst, starts no goroutine, and
 // is safe to call from many goroutines at once.
 func (s *Server) SumMany(dst []byte, msgs [][]byte) []byte {
-	if len(msgs) <= maxManyMin && s.choice != nil {
-		total := 0
-		for _, m := range msgs {
-			total += len(m)
-		}
-		if total < manyMinBytes && (len(msgs) < 2 || alike(msgs, s.alg.BlockSize()) < s.sumManyCutoff()) {
-			for _, m := range msgs {
-				dst = oneShot(s.alg, dst, m)
-			}
-			return dst
-		}
+	if len(msgs) <= maxManyMin && s.choice != nil && s.fewForLanes(msgs) {
+		return reference.ID(s.alg).SumEach(dst, msgs) // the engine's algorithms: no BLAKE3 here
 	}
 	return s.many(dst, msgs)
 }
@@ -85,20 +78,26 @@ const (
 	maxManyMin   = 8 // the most messages the cut-off measurement tries
 )
 
-// alike is the most of msgs that pad to the same number of blocks of
-// blockSize: a kernel call hashes messages of one block count, so a few
-// messages of mixed lengths take a call each, and the cut-off (measured
-// on messages of one block) counts the messages of one call.
-func alike(msgs [][]byte, blockSize int) int {
-	lenBytes := blockSize / 8 // the padding's length field: 8 bytes, 16 for SHA-512's blocks
-	var counts [maxManyMin]int
-	most := 0
+// fewForLanes reports whether a batch of at most maxManyMin messages is
+// too small for a kernel call: under manyMinBytes in all, and with fewer
+// messages that pad to the same number of blocks than the cut-off (a
+// kernel call hashes messages of one block count, so a few messages of
+// mixed lengths take a call each, and the cut-off, measured on messages
+// of one block, counts the messages of one call). One pass, and shifts
+// for the block counts: at three messages a division each cost 4% of
+// the batch.
+func (s *Server) fewForLanes(msgs [][]byte) bool {
+	shift := uint(bits.TrailingZeros(uint(s.alg.BlockSize())))
+	lenBytes := 1 << shift / 8 // the padding's length field: 8 bytes, 16 for SHA-512's blocks
+	var counts [maxManyMin]uint8
+	total, most := 0, uint8(0)
 	for _, m := range msgs {
-		c := min((len(m)+lenBytes)/blockSize, maxManyMin-1)
+		total += len(m)
+		c := min((len(m)+lenBytes)>>shift, maxManyMin-1)
 		counts[c]++
 		most = max(most, counts[c])
 	}
-	return most
+	return total < manyMinBytes && (len(msgs) < 2 || int(most) < s.sumManyCutoff())
 }
 
 // sumManyCutoff is SumMany's cut-off: the prior's until the tuning has
@@ -131,12 +130,7 @@ func (s *Server) measureSumManyCutoff(o tuning.Options) (int, error) {
 	}
 	dst := make([]byte, 0, maxManyMin*s.alg.Size())
 	return tuning.MeasureCutoff(tuning.CutoffProbe{
-		Loop: func(n int) {
-			d := dst[:0]
-			for _, m := range msgs[:n] {
-				d = oneShot(s.alg, d, m)
-			}
-		},
+		Loop:  func(n int) { reference.ID(s.alg).SumEach(dst[:0], msgs[:n]) },
 		Lanes: func(n int) { s.many(dst[:0], msgs[:n]) },
 		Max:   maxManyMin,
 	}, o)

@@ -284,8 +284,6 @@ func BenchmarkSumMany(b *testing.B) {
 	}
 }
 
-// stdLoop is the baseline of BenchmarkSumMany: a plain loop of the standard
-// library's one-shot function appending to dst.
 // BenchmarkSumManyFew is the measurement behind sumManyCutoff: a few URL
 // paths through the server's lanes (its SumMany path whatever the count,
 // where SumMany itself runs the one-shot loop below the cut-off) against
@@ -313,6 +311,8 @@ func BenchmarkSumManyFew(b *testing.B) {
 	}
 }
 
+// stdLoop is the baseline of BenchmarkSumMany: a plain loop of the standard
+// library's one-shot function appending to dst.
 func stdLoop(a Algorithm, d []byte, msgs [][]byte) []byte {
 	switch a {
 	case MD5:
