@@ -1,9 +1,11 @@
 package tuning
 
 import (
+	"cmp"
 	"embed"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -615,6 +617,35 @@ func validWisdom() *Wisdom {
 // truncated, corrupt, of another format, CPU or build, with impossible
 // rates, unreadable, or a directory is refused with a reason, and a
 // family in auto mode then measures instead.
+// TestWisdomPath checks the wisdom file's name: in the user's cache
+// directory unless HASHLANES_TUNING_FILE names one, keyed by this CPU's
+// vendor (lower case, letters and digits only), family, model and
+// stepping in decimal, so that files written by earlier builds are found.
+func TestWisdomPath(t *testing.T) {
+	t.Setenv("HASHLANES_TUNING_FILE", "")
+	t.Setenv("XDG_CACHE_HOME", "/cache")
+	t.Setenv("HOME", "/home/someone")
+	c := ThisCPU()
+	vendor := strings.ToLower(strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, cmp.Or(c.Vendor, "unknown")))
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "hashlanes", fmt.Sprintf("tuning-%s-%d-%d-%d.json", vendor, c.Family, c.Model, c.Stepping))
+	if got, err := WisdomPath(); got != want || err != nil {
+		t.Errorf("WisdomPath() = %q, %v; want %q", got, err, want)
+	}
+	t.Setenv("HASHLANES_TUNING_FILE", "/elsewhere/t.json")
+	if got, err := WisdomPath(); got != "/elsewhere/t.json" || err != nil {
+		t.Errorf("with HASHLANES_TUNING_FILE: %q, %v", got, err)
+	}
+}
+
 func TestWisdomFile(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.json")

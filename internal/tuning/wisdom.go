@@ -14,7 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strings"
+	"strconv"
 	"sync"
 	"time"
 
@@ -282,14 +282,23 @@ func WisdomPath() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	c := ThisCPU()
-	vendor := strings.ToLower(strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			return r
+	// Built without fmt, and from the CPU's identity without a copy of
+	// its features: a fresh process reads the file on its first choice
+	// of kernels, and formatting cost it as much as the read.
+	id := cpu.ID
+	name := []byte("tuning-")
+	for _, r := range cmp.Or(id.Vendor, "unknown") {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			name = append(name, byte(r-'A'+'a'))
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			name = append(name, byte(r))
 		}
-		return -1
-	}, cmp.Or(c.Vendor, "unknown")))
-	return filepath.Join(dir, "hashlanes", fmt.Sprintf("tuning-%s-%d-%d-%d.json", vendor, c.Family, c.Model, c.Stepping)), nil
+	}
+	for _, n := range []uint32{id.Family, id.Model, id.Stepping} {
+		name = strconv.AppendUint(append(name, '-'), uint64(n), 10)
+	}
+	return filepath.Join(dir, "hashlanes", string(name)+".json"), nil
 }
 
 // ErrNoWisdom is LoadWisdom's reason when there is no file.
