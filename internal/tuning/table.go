@@ -60,9 +60,10 @@ func (c *Chooser) models(r *Rates) [][]float64 {
 	m := make([][]float64, len(c.kerns))
 	for i := range c.kerns {
 		k := &c.kerns[i]
-		m[i] = make([]float64, k.Lanes+1)
+		rate := r.Kernels[k.Name]
+		m[i] = r.shares(k)
 		for used := 1; used <= k.Lanes; used++ {
-			m[i][used] = r.Kernels[k.Name] * r.share(k, used)
+			m[i][used] *= rate
 		}
 	}
 	return m

@@ -20,6 +20,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
 // Kernel is what the choice knows of a kernel: its name and the shape of
@@ -57,28 +59,47 @@ type Rates struct {
 	ManyMin map[string]int `json:"summany_min,omitempty"`
 }
 
-// share is what lanes 0..used-1 of k move against all of them busy: the
-// measured fills, linear between them, or the blocks' share.
-func (r *Rates) share(k *Kernel, used int) float64 {
+// shares is what kernel k moves with 0 to k.Lanes lanes busy, each a
+// share of its rate with all of them busy: linear between the counts
+// Fills measured, and towards none busy and all busy; without a fill, and
+// for a hybrid kernel, the lanes' share of the blocks. One pass over the
+// fill: a choice table weighs every count of every kernel, and looking
+// each up in the map was most of building one.
+func (r *Rates) shares(k *Kernel) []float64 {
+	s := make([]float64, k.Lanes+1)
 	fill := r.Fills[k.Name]
-	if k.Fast > 0 || len(fill) == 0 || used >= k.Lanes {
-		return k.blockShare(used)
+	if k.Fast > 0 || len(fill) == 0 {
+		for used := 1; used <= k.Lanes; used++ {
+			s[used] = k.blockShare(used)
+		}
+		return s
 	}
-	lo, loShare := 0, 0.0 // the nearest measured counts around used
-	hi, hiShare := k.Lanes, 1.0
+	var measured uint64 // bit n: fill has a share at n busy
 	for n, f := range fill {
-		if n <= used && n > lo {
-			lo, loShare = n, f
-		}
-		if n >= used && n < hi {
-			hi, hiShare = n, f
+		if n >= 1 && n < k.Lanes {
+			s[n], measured = f, measured|1<<n
 		}
 	}
-	if hi == lo {
-		return loShare
+	lo, loShare := 0, 0.0 // the nearest measured count below, and its share
+	for hi := 1; hi <= k.Lanes; hi++ {
+		if hi < k.Lanes && measured&(1<<hi) == 0 {
+			continue
+		}
+		hiShare := 1.0
+		if hi < k.Lanes {
+			hiShare = s[hi]
+		}
+		for used := lo + 1; used < hi; used++ {
+			s[used] = loShare + (hiShare-loShare)*float64(used-lo)/float64(hi-lo)
+		}
+		s[hi] = hiShare
+		lo, loShare = hi, hiShare
 	}
-	return loShare + (hiShare-loShare)*float64(used-lo)/float64(hi-lo)
+	return s
 }
+
+// shares' bitmask holds every lane count.
+const _ uint = 63 - kernel.MaxLanes
 
 // check reports a rate no kernel can move: not positive, or beyond what
 // memory feeds one core.

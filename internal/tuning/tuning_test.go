@@ -129,11 +129,12 @@ func TestShare(t *testing.T) {
 		{"between two measured", x16, 3, 0.225},
 		{"below the least measured", x16, 1, 0.075},
 		{"above the most measured", x16, 12, 0.775},
+		{"none busy", x16, 0, 0},
 		{"all busy", x16, 16, 1},
 		{"no fill", plain, 2, 0.25},
 		{"hybrid", hybrid, 4, float64(2*4+2) / float64(2*4+8)},
 	} {
-		if got := r.share(tc.k, tc.used); math.Abs(got-tc.want) > 1e-9 {
+		if got := r.shares(tc.k)[tc.used]; math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("%s: %d busy: share %v, want %v", tc.name, tc.used, got, tc.want)
 		}
 	}
