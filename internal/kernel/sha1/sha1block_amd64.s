@@ -8144,6 +8144,2074 @@ blockSHANIx2AVX512YMMx8_warm_skip:
 	VZEROUPPER
 	RET
 
+// func sumSHANIx4(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
+// Requires: AVX, AVX2, CMOV, SHA, SSE2
+TEXT ·sumSHANIx4(SB), $4568-72
+	LEAQ (SP), AX
+	ADDQ $0x38, AX
+	ANDQ $-64, AX
+	MOVQ msgs_base+0(FP), CX
+	MOVQ idx_base+24(FP), DX
+	MOVQ idx_len+32(FP), BX
+	XORQ SI, SI
+
+sumSHANIx4_gather:
+	MOVLQSX (DX)(SI*4), DI
+	LEAQ    (DI)(DI*2), DI
+	MOVQ    (CX)(DI*8), R8
+	TESTQ   R8, R8
+	CMOVQEQ CX, R8
+	MOVQ    R8, 472(SP)(SI*8)
+	MOVQ    8(CX)(DI*8), DI
+	SHLQ    $0x03, DI
+	MOVQ    DI, 2520(SP)(SI*8)
+	INCQ    SI
+	CMPQ    SI, BX
+	JB      sumSHANIx4_gather
+	LEAQ    472(SP), CX
+	LEAQ    2520(SP), DX
+	XORQ    BX, BX
+	MOVQ    nblocks+64(FP), SI
+	LEAQ    -1(SI), DI
+	SHLQ    $0x06, DI
+	MOVQ    idx_len+32(FP), R8
+	SHRQ    $0x02, R8
+	IMULQ   SI, R8
+	VMOVDQU sha1initabcde<>+0(SB), Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, 96(AX)
+	VMOVDQU Y0, 192(AX)
+	VMOVDQU Y0, 288(AX)
+
+sumSHANIx4_loop:
+	VMOVDQU      sha1reverse32<>+0(SB), Y0
+	MOVQ         (CX), SI
+	MOVQ         (DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      sha1padavx2<>+64(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      sha1padavx2<>+72(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          sha1_row0_slow
+	VPCMPGTB     sha1padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   (SI)(BX*1), Y1, Y1
+	JMP          sha1_row0_loaded
+
+sha1_row0_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 384(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+sha1_row0_copy:
+	CMPQ    R10, R9
+	JGE     sha1_row0_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 384(AX)(R10*1)
+	INCQ    R10
+	JMP     sha1_row0_copy
+
+sha1_row0_copied:
+	VMOVDQU 384(AX), Y1
+
+sha1_row0_loaded:
+	VPCMPGTB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        sha1padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 32(AX)
+	MOVQ         (CX), SI
+	MOVQ         (DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      sha1padavx2<>+64(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      sha1padavx2<>+72(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          sha1_row1_slow
+	VPCMPGTB     sha1padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   32(SI)(BX*1), Y1, Y1
+	JMP          sha1_row1_loaded
+
+sha1_row1_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 384(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+sha1_row1_copy:
+	CMPQ    R10, R9
+	JGE     sha1_row1_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 384(AX)(R10*1)
+	INCQ    R10
+	JMP     sha1_row1_copy
+
+sha1_row1_copied:
+	VMOVDQU 384(AX), Y1
+
+sha1_row1_loaded:
+	VPCMPGTB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        sha1padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	CMPQ         BX, DI
+	JNE          sha1_row1_body
+	MOVQ         (DX), SI
+	BSWAPQ       SI
+	MOVQ         SI, X2
+	VPBROADCASTQ X2, Y2
+	VPBLENDD     $0xc0, Y2, Y1, Y1
+
+sha1_row1_body:
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 64(AX)
+	MOVQ         8(CX), SI
+	MOVQ         8(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      sha1padavx2<>+64(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      sha1padavx2<>+72(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          sha1_row2_slow
+	VPCMPGTB     sha1padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   (SI)(BX*1), Y1, Y1
+	JMP          sha1_row2_loaded
+
+sha1_row2_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 384(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+sha1_row2_copy:
+	CMPQ    R10, R9
+	JGE     sha1_row2_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 384(AX)(R10*1)
+	INCQ    R10
+	JMP     sha1_row2_copy
+
+sha1_row2_copied:
+	VMOVDQU 384(AX), Y1
+
+sha1_row2_loaded:
+	VPCMPGTB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        sha1padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 128(AX)
+	MOVQ         8(CX), SI
+	MOVQ         8(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      sha1padavx2<>+64(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      sha1padavx2<>+72(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          sha1_row3_slow
+	VPCMPGTB     sha1padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   32(SI)(BX*1), Y1, Y1
+	JMP          sha1_row3_loaded
+
+sha1_row3_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 384(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+sha1_row3_copy:
+	CMPQ    R10, R9
+	JGE     sha1_row3_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 384(AX)(R10*1)
+	INCQ    R10
+	JMP     sha1_row3_copy
+
+sha1_row3_copied:
+	VMOVDQU 384(AX), Y1
+
+sha1_row3_loaded:
+	VPCMPGTB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        sha1padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	CMPQ         BX, DI
+	JNE          sha1_row3_body
+	MOVQ         8(DX), SI
+	BSWAPQ       SI
+	MOVQ         SI, X2
+	VPBROADCASTQ X2, Y2
+	VPBLENDD     $0xc0, Y2, Y1, Y1
+
+sha1_row3_body:
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 160(AX)
+	MOVQ         16(CX), SI
+	MOVQ         16(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      sha1padavx2<>+64(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      sha1padavx2<>+72(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          sha1_row4_slow
+	VPCMPGTB     sha1padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   (SI)(BX*1), Y1, Y1
+	JMP          sha1_row4_loaded
+
+sha1_row4_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 384(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+sha1_row4_copy:
+	CMPQ    R10, R9
+	JGE     sha1_row4_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 384(AX)(R10*1)
+	INCQ    R10
+	JMP     sha1_row4_copy
+
+sha1_row4_copied:
+	VMOVDQU 384(AX), Y1
+
+sha1_row4_loaded:
+	VPCMPGTB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        sha1padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 224(AX)
+	MOVQ         16(CX), SI
+	MOVQ         16(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      sha1padavx2<>+64(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      sha1padavx2<>+72(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          sha1_row5_slow
+	VPCMPGTB     sha1padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   32(SI)(BX*1), Y1, Y1
+	JMP          sha1_row5_loaded
+
+sha1_row5_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 384(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+sha1_row5_copy:
+	CMPQ    R10, R9
+	JGE     sha1_row5_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 384(AX)(R10*1)
+	INCQ    R10
+	JMP     sha1_row5_copy
+
+sha1_row5_copied:
+	VMOVDQU 384(AX), Y1
+
+sha1_row5_loaded:
+	VPCMPGTB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        sha1padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	CMPQ         BX, DI
+	JNE          sha1_row5_body
+	MOVQ         16(DX), SI
+	BSWAPQ       SI
+	MOVQ         SI, X2
+	VPBROADCASTQ X2, Y2
+	VPBLENDD     $0xc0, Y2, Y1, Y1
+
+sha1_row5_body:
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 256(AX)
+	MOVQ         24(CX), SI
+	MOVQ         24(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      sha1padavx2<>+64(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      sha1padavx2<>+72(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          sha1_row6_slow
+	VPCMPGTB     sha1padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   (SI)(BX*1), Y1, Y1
+	JMP          sha1_row6_loaded
+
+sha1_row6_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 384(AX)
+	XORQ    R10, R10
+	LEAQ    (SI)(BX*1), SI
+
+sha1_row6_copy:
+	CMPQ    R10, R9
+	JGE     sha1_row6_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 384(AX)(R10*1)
+	INCQ    R10
+	JMP     sha1_row6_copy
+
+sha1_row6_copied:
+	VMOVDQU 384(AX), Y1
+
+sha1_row6_loaded:
+	VPCMPGTB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        sha1padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 320(AX)
+	MOVQ         24(CX), SI
+	MOVQ         24(DX), R9
+	SHRQ         $0x03, R9
+	LEAQ         -1(SI)(R9*1), R10
+	LEAQ         3(R10), R11
+	XORQ         R10, R11
+	SUBQ         BX, R9
+	SUBQ         $0x20, R9
+	CMPQ         R9, $0x20
+	CMOVQGT      sha1padavx2<>+64(SB), R9
+	CMPQ         R9, $-1
+	CMOVQLT      sha1padavx2<>+72(SB), R9
+	MOVQ         R9, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R11
+	JNZ          sha1_row7_slow
+	VPCMPGTB     sha1padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   32(SI)(BX*1), Y1, Y1
+	JMP          sha1_row7_loaded
+
+sha1_row7_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 384(AX)
+	XORQ    R10, R10
+	LEAQ    32(SI)(BX*1), SI
+
+sha1_row7_copy:
+	CMPQ    R10, R9
+	JGE     sha1_row7_copied
+	MOVBLZX (SI)(R10*1), R11
+	MOVB    R11, 384(AX)(R10*1)
+	INCQ    R10
+	JMP     sha1_row7_copy
+
+sha1_row7_copied:
+	VMOVDQU 384(AX), Y1
+
+sha1_row7_loaded:
+	VPCMPGTB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha1padavx2<>+0(SB), Y2, Y3
+	VPAND        sha1padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	CMPQ         BX, DI
+	JNE          sha1_row7_body
+	MOVQ         24(DX), SI
+	BSWAPQ       SI
+	MOVQ         SI, X2
+	VPBROADCASTQ X2, Y2
+	VPBLENDD     $0xc0, Y2, Y1, Y1
+
+sha1_row7_body:
+	VPSHUFB   Y0, Y1, Y1
+	VMOVDQU   Y1, 352(AX)
+	VZEROUPPER
+	VMOVDQU   (AX), X1
+	VMOVDQU   80(AX), X15
+	VMOVDQU   96(AX), X2
+	VMOVDQU   176(AX), X14
+	VMOVDQU   192(AX), X3
+	VMOVDQU   272(AX), X13
+	VMOVDQU   288(AX), X4
+	VMOVDQU   368(AX), X12
+	VMOVDQU   16(AX), X11
+	VPADDD    32(AX), X11, X11
+	VMOVDQU   X1, X10
+	SHA1RNDS4 $0x00, X11, X1
+	VMOVDQU   32(AX), X11
+	SHA1MSG1  48(AX), X11
+	VPXOR     64(AX), X11, X11
+	SHA1MSG2  X15, X11
+	VMOVDQU   X11, 32(AX)
+	VMOVDQU   112(AX), X15
+	VPADDD    128(AX), X15, X15
+	VMOVDQU   X2, X9
+	SHA1RNDS4 $0x00, X15, X2
+	VMOVDQU   128(AX), X15
+	SHA1MSG1  144(AX), X15
+	VPXOR     160(AX), X15, X15
+	SHA1MSG2  X14, X15
+	VMOVDQU   X15, 128(AX)
+	VMOVDQU   208(AX), X14
+	VPADDD    224(AX), X14, X14
+	VMOVDQU   X3, X8
+	SHA1RNDS4 $0x00, X14, X3
+	VMOVDQU   224(AX), X14
+	SHA1MSG1  240(AX), X14
+	VPXOR     256(AX), X14, X14
+	SHA1MSG2  X13, X14
+	VMOVDQU   X14, 224(AX)
+	VMOVDQU   304(AX), X13
+	VPADDD    320(AX), X13, X13
+	VMOVDQU   X4, X7
+	SHA1RNDS4 $0x00, X13, X4
+	VMOVDQU   320(AX), X13
+	SHA1MSG1  336(AX), X13
+	VPXOR     352(AX), X13, X13
+	SHA1MSG2  X12, X13
+	VMOVDQU   X13, 320(AX)
+	SHA1NEXTE 48(AX), X10
+	VMOVDQU   X1, X12
+	SHA1RNDS4 $0x00, X10, X1
+	VMOVDQU   48(AX), X10
+	SHA1MSG1  64(AX), X10
+	VPXOR     80(AX), X10, X10
+	SHA1MSG2  X11, X10
+	VMOVDQU   X10, 48(AX)
+	SHA1NEXTE 144(AX), X9
+	VMOVDQU   X2, X11
+	SHA1RNDS4 $0x00, X9, X2
+	VMOVDQU   144(AX), X9
+	SHA1MSG1  160(AX), X9
+	VPXOR     176(AX), X9, X9
+	SHA1MSG2  X15, X9
+	VMOVDQU   X9, 144(AX)
+	SHA1NEXTE 240(AX), X8
+	VMOVDQU   X3, X15
+	SHA1RNDS4 $0x00, X8, X3
+	VMOVDQU   240(AX), X8
+	SHA1MSG1  256(AX), X8
+	VPXOR     272(AX), X8, X8
+	SHA1MSG2  X14, X8
+	VMOVDQU   X8, 240(AX)
+	SHA1NEXTE 336(AX), X7
+	VMOVDQU   X4, X14
+	SHA1RNDS4 $0x00, X7, X4
+	VMOVDQU   336(AX), X7
+	SHA1MSG1  352(AX), X7
+	VPXOR     368(AX), X7, X7
+	SHA1MSG2  X13, X7
+	VMOVDQU   X7, 336(AX)
+	SHA1NEXTE 64(AX), X12
+	VMOVDQU   X1, X13
+	SHA1RNDS4 $0x00, X12, X1
+	VMOVDQU   64(AX), X12
+	SHA1MSG1  80(AX), X12
+	VPXOR     32(AX), X12, X12
+	SHA1MSG2  X10, X12
+	VMOVDQU   X12, 64(AX)
+	SHA1NEXTE 160(AX), X11
+	VMOVDQU   X2, X10
+	SHA1RNDS4 $0x00, X11, X2
+	VMOVDQU   160(AX), X11
+	SHA1MSG1  176(AX), X11
+	VPXOR     128(AX), X11, X11
+	SHA1MSG2  X9, X11
+	VMOVDQU   X11, 160(AX)
+	SHA1NEXTE 256(AX), X15
+	VMOVDQU   X3, X9
+	SHA1RNDS4 $0x00, X15, X3
+	VMOVDQU   256(AX), X15
+	SHA1MSG1  272(AX), X15
+	VPXOR     224(AX), X15, X15
+	SHA1MSG2  X8, X15
+	VMOVDQU   X15, 256(AX)
+	SHA1NEXTE 352(AX), X14
+	VMOVDQU   X4, X8
+	SHA1RNDS4 $0x00, X14, X4
+	VMOVDQU   352(AX), X14
+	SHA1MSG1  368(AX), X14
+	VPXOR     320(AX), X14, X14
+	SHA1MSG2  X7, X14
+	VMOVDQU   X14, 352(AX)
+	SHA1NEXTE 80(AX), X13
+	VMOVDQU   X1, X7
+	SHA1RNDS4 $0x00, X13, X1
+	VMOVDQU   80(AX), X13
+	SHA1MSG1  32(AX), X13
+	VPXOR     48(AX), X13, X13
+	SHA1MSG2  X12, X13
+	VMOVDQU   X13, 80(AX)
+	SHA1NEXTE 176(AX), X10
+	VMOVDQU   X2, X12
+	SHA1RNDS4 $0x00, X10, X2
+	VMOVDQU   176(AX), X10
+	SHA1MSG1  128(AX), X10
+	VPXOR     144(AX), X10, X10
+	SHA1MSG2  X11, X10
+	VMOVDQU   X10, 176(AX)
+	SHA1NEXTE 272(AX), X9
+	VMOVDQU   X3, X11
+	SHA1RNDS4 $0x00, X9, X3
+	VMOVDQU   272(AX), X9
+	SHA1MSG1  224(AX), X9
+	VPXOR     240(AX), X9, X9
+	SHA1MSG2  X15, X9
+	VMOVDQU   X9, 272(AX)
+	SHA1NEXTE 368(AX), X8
+	VMOVDQU   X4, X15
+	SHA1RNDS4 $0x00, X8, X4
+	VMOVDQU   368(AX), X8
+	SHA1MSG1  320(AX), X8
+	VPXOR     336(AX), X8, X8
+	SHA1MSG2  X14, X8
+	VMOVDQU   X8, 368(AX)
+	SHA1NEXTE 32(AX), X7
+	VMOVDQU   X1, X14
+	SHA1RNDS4 $0x00, X7, X1
+	VMOVDQU   32(AX), X7
+	SHA1MSG1  48(AX), X7
+	VPXOR     64(AX), X7, X7
+	SHA1MSG2  X13, X7
+	VMOVDQU   X7, 32(AX)
+	SHA1NEXTE 128(AX), X12
+	VMOVDQU   X2, X13
+	SHA1RNDS4 $0x00, X12, X2
+	VMOVDQU   128(AX), X12
+	SHA1MSG1  144(AX), X12
+	VPXOR     160(AX), X12, X12
+	SHA1MSG2  X10, X12
+	VMOVDQU   X12, 128(AX)
+	SHA1NEXTE 224(AX), X11
+	VMOVDQU   X3, X10
+	SHA1RNDS4 $0x00, X11, X3
+	VMOVDQU   224(AX), X11
+	SHA1MSG1  240(AX), X11
+	VPXOR     256(AX), X11, X11
+	SHA1MSG2  X9, X11
+	VMOVDQU   X11, 224(AX)
+	SHA1NEXTE 320(AX), X15
+	VMOVDQU   X4, X9
+	SHA1RNDS4 $0x00, X15, X4
+	VMOVDQU   320(AX), X15
+	SHA1MSG1  336(AX), X15
+	VPXOR     352(AX), X15, X15
+	SHA1MSG2  X8, X15
+	VMOVDQU   X15, 320(AX)
+	SHA1NEXTE 48(AX), X14
+	VMOVDQU   X1, X8
+	SHA1RNDS4 $0x01, X14, X1
+	VMOVDQU   48(AX), X14
+	SHA1MSG1  64(AX), X14
+	VPXOR     80(AX), X14, X14
+	SHA1MSG2  X7, X14
+	VMOVDQU   X14, 48(AX)
+	SHA1NEXTE 144(AX), X13
+	VMOVDQU   X2, X7
+	SHA1RNDS4 $0x01, X13, X2
+	VMOVDQU   144(AX), X13
+	SHA1MSG1  160(AX), X13
+	VPXOR     176(AX), X13, X13
+	SHA1MSG2  X12, X13
+	VMOVDQU   X13, 144(AX)
+	SHA1NEXTE 240(AX), X10
+	VMOVDQU   X3, X12
+	SHA1RNDS4 $0x01, X10, X3
+	VMOVDQU   240(AX), X10
+	SHA1MSG1  256(AX), X10
+	VPXOR     272(AX), X10, X10
+	SHA1MSG2  X11, X10
+	VMOVDQU   X10, 240(AX)
+	SHA1NEXTE 336(AX), X9
+	VMOVDQU   X4, X11
+	SHA1RNDS4 $0x01, X9, X4
+	VMOVDQU   336(AX), X9
+	SHA1MSG1  352(AX), X9
+	VPXOR     368(AX), X9, X9
+	SHA1MSG2  X15, X9
+	VMOVDQU   X9, 336(AX)
+	SHA1NEXTE 64(AX), X8
+	VMOVDQU   X1, X15
+	SHA1RNDS4 $0x01, X8, X1
+	VMOVDQU   64(AX), X8
+	SHA1MSG1  80(AX), X8
+	VPXOR     32(AX), X8, X8
+	SHA1MSG2  X14, X8
+	VMOVDQU   X8, 64(AX)
+	SHA1NEXTE 160(AX), X7
+	VMOVDQU   X2, X14
+	SHA1RNDS4 $0x01, X7, X2
+	VMOVDQU   160(AX), X7
+	SHA1MSG1  176(AX), X7
+	VPXOR     128(AX), X7, X7
+	SHA1MSG2  X13, X7
+	VMOVDQU   X7, 160(AX)
+	SHA1NEXTE 256(AX), X12
+	VMOVDQU   X3, X13
+	SHA1RNDS4 $0x01, X12, X3
+	VMOVDQU   256(AX), X12
+	SHA1MSG1  272(AX), X12
+	VPXOR     224(AX), X12, X12
+	SHA1MSG2  X10, X12
+	VMOVDQU   X12, 256(AX)
+	SHA1NEXTE 352(AX), X11
+	VMOVDQU   X4, X10
+	SHA1RNDS4 $0x01, X11, X4
+	VMOVDQU   352(AX), X11
+	SHA1MSG1  368(AX), X11
+	VPXOR     320(AX), X11, X11
+	SHA1MSG2  X9, X11
+	VMOVDQU   X11, 352(AX)
+	SHA1NEXTE 80(AX), X15
+	VMOVDQU   X1, X9
+	SHA1RNDS4 $0x01, X15, X1
+	VMOVDQU   80(AX), X15
+	SHA1MSG1  32(AX), X15
+	VPXOR     48(AX), X15, X15
+	SHA1MSG2  X8, X15
+	VMOVDQU   X15, 80(AX)
+	SHA1NEXTE 176(AX), X14
+	VMOVDQU   X2, X8
+	SHA1RNDS4 $0x01, X14, X2
+	VMOVDQU   176(AX), X14
+	SHA1MSG1  128(AX), X14
+	VPXOR     144(AX), X14, X14
+	SHA1MSG2  X7, X14
+	VMOVDQU   X14, 176(AX)
+	SHA1NEXTE 272(AX), X13
+	VMOVDQU   X3, X7
+	SHA1RNDS4 $0x01, X13, X3
+	VMOVDQU   272(AX), X13
+	SHA1MSG1  224(AX), X13
+	VPXOR     240(AX), X13, X13
+	SHA1MSG2  X12, X13
+	VMOVDQU   X13, 272(AX)
+	SHA1NEXTE 368(AX), X10
+	VMOVDQU   X4, X12
+	SHA1RNDS4 $0x01, X10, X4
+	VMOVDQU   368(AX), X10
+	SHA1MSG1  320(AX), X10
+	VPXOR     336(AX), X10, X10
+	SHA1MSG2  X11, X10
+	VMOVDQU   X10, 368(AX)
+	SHA1NEXTE 32(AX), X9
+	VMOVDQU   X1, X11
+	SHA1RNDS4 $0x01, X9, X1
+	VMOVDQU   32(AX), X9
+	SHA1MSG1  48(AX), X9
+	VPXOR     64(AX), X9, X9
+	SHA1MSG2  X15, X9
+	VMOVDQU   X9, 32(AX)
+	SHA1NEXTE 128(AX), X8
+	VMOVDQU   X2, X15
+	SHA1RNDS4 $0x01, X8, X2
+	VMOVDQU   128(AX), X8
+	SHA1MSG1  144(AX), X8
+	VPXOR     160(AX), X8, X8
+	SHA1MSG2  X14, X8
+	VMOVDQU   X8, 128(AX)
+	SHA1NEXTE 224(AX), X7
+	VMOVDQU   X3, X14
+	SHA1RNDS4 $0x01, X7, X3
+	VMOVDQU   224(AX), X7
+	SHA1MSG1  240(AX), X7
+	VPXOR     256(AX), X7, X7
+	SHA1MSG2  X13, X7
+	VMOVDQU   X7, 224(AX)
+	SHA1NEXTE 320(AX), X12
+	VMOVDQU   X4, X13
+	SHA1RNDS4 $0x01, X12, X4
+	VMOVDQU   320(AX), X12
+	SHA1MSG1  336(AX), X12
+	VPXOR     352(AX), X12, X12
+	SHA1MSG2  X10, X12
+	VMOVDQU   X12, 320(AX)
+	SHA1NEXTE 48(AX), X11
+	VMOVDQU   X1, X10
+	SHA1RNDS4 $0x01, X11, X1
+	VMOVDQU   48(AX), X11
+	SHA1MSG1  64(AX), X11
+	VPXOR     80(AX), X11, X11
+	SHA1MSG2  X9, X11
+	VMOVDQU   X11, 48(AX)
+	SHA1NEXTE 144(AX), X15
+	VMOVDQU   X2, X9
+	SHA1RNDS4 $0x01, X15, X2
+	VMOVDQU   144(AX), X15
+	SHA1MSG1  160(AX), X15
+	VPXOR     176(AX), X15, X15
+	SHA1MSG2  X8, X15
+	VMOVDQU   X15, 144(AX)
+	SHA1NEXTE 240(AX), X14
+	VMOVDQU   X3, X8
+	SHA1RNDS4 $0x01, X14, X3
+	VMOVDQU   240(AX), X14
+	SHA1MSG1  256(AX), X14
+	VPXOR     272(AX), X14, X14
+	SHA1MSG2  X7, X14
+	VMOVDQU   X14, 240(AX)
+	SHA1NEXTE 336(AX), X13
+	VMOVDQU   X4, X7
+	SHA1RNDS4 $0x01, X13, X4
+	VMOVDQU   336(AX), X13
+	SHA1MSG1  352(AX), X13
+	VPXOR     368(AX), X13, X13
+	SHA1MSG2  X12, X13
+	VMOVDQU   X13, 336(AX)
+	SHA1NEXTE 64(AX), X10
+	VMOVDQU   X1, X12
+	SHA1RNDS4 $0x02, X10, X1
+	VMOVDQU   64(AX), X10
+	SHA1MSG1  80(AX), X10
+	VPXOR     32(AX), X10, X10
+	SHA1MSG2  X11, X10
+	VMOVDQU   X10, 64(AX)
+	SHA1NEXTE 160(AX), X9
+	VMOVDQU   X2, X11
+	SHA1RNDS4 $0x02, X9, X2
+	VMOVDQU   160(AX), X9
+	SHA1MSG1  176(AX), X9
+	VPXOR     128(AX), X9, X9
+	SHA1MSG2  X15, X9
+	VMOVDQU   X9, 160(AX)
+	SHA1NEXTE 256(AX), X8
+	VMOVDQU   X3, X15
+	SHA1RNDS4 $0x02, X8, X3
+	VMOVDQU   256(AX), X8
+	SHA1MSG1  272(AX), X8
+	VPXOR     224(AX), X8, X8
+	SHA1MSG2  X14, X8
+	VMOVDQU   X8, 256(AX)
+	SHA1NEXTE 352(AX), X7
+	VMOVDQU   X4, X14
+	SHA1RNDS4 $0x02, X7, X4
+	VMOVDQU   352(AX), X7
+	SHA1MSG1  368(AX), X7
+	VPXOR     320(AX), X7, X7
+	SHA1MSG2  X13, X7
+	VMOVDQU   X7, 352(AX)
+	SHA1NEXTE 80(AX), X12
+	VMOVDQU   X1, X13
+	SHA1RNDS4 $0x02, X12, X1
+	VMOVDQU   80(AX), X12
+	SHA1MSG1  32(AX), X12
+	VPXOR     48(AX), X12, X12
+	SHA1MSG2  X10, X12
+	VMOVDQU   X12, 80(AX)
+	SHA1NEXTE 176(AX), X11
+	VMOVDQU   X2, X10
+	SHA1RNDS4 $0x02, X11, X2
+	VMOVDQU   176(AX), X11
+	SHA1MSG1  128(AX), X11
+	VPXOR     144(AX), X11, X11
+	SHA1MSG2  X9, X11
+	VMOVDQU   X11, 176(AX)
+	SHA1NEXTE 272(AX), X15
+	VMOVDQU   X3, X9
+	SHA1RNDS4 $0x02, X15, X3
+	VMOVDQU   272(AX), X15
+	SHA1MSG1  224(AX), X15
+	VPXOR     240(AX), X15, X15
+	SHA1MSG2  X8, X15
+	VMOVDQU   X15, 272(AX)
+	SHA1NEXTE 368(AX), X14
+	VMOVDQU   X4, X8
+	SHA1RNDS4 $0x02, X14, X4
+	VMOVDQU   368(AX), X14
+	SHA1MSG1  320(AX), X14
+	VPXOR     336(AX), X14, X14
+	SHA1MSG2  X7, X14
+	VMOVDQU   X14, 368(AX)
+	SHA1NEXTE 32(AX), X13
+	VMOVDQU   X1, X7
+	SHA1RNDS4 $0x02, X13, X1
+	VMOVDQU   32(AX), X13
+	SHA1MSG1  48(AX), X13
+	VPXOR     64(AX), X13, X13
+	SHA1MSG2  X12, X13
+	VMOVDQU   X13, 32(AX)
+	SHA1NEXTE 128(AX), X10
+	VMOVDQU   X2, X12
+	SHA1RNDS4 $0x02, X10, X2
+	VMOVDQU   128(AX), X10
+	SHA1MSG1  144(AX), X10
+	VPXOR     160(AX), X10, X10
+	SHA1MSG2  X11, X10
+	VMOVDQU   X10, 128(AX)
+	SHA1NEXTE 224(AX), X9
+	VMOVDQU   X3, X11
+	SHA1RNDS4 $0x02, X9, X3
+	VMOVDQU   224(AX), X9
+	SHA1MSG1  240(AX), X9
+	VPXOR     256(AX), X9, X9
+	SHA1MSG2  X15, X9
+	VMOVDQU   X9, 224(AX)
+	SHA1NEXTE 320(AX), X8
+	VMOVDQU   X4, X15
+	SHA1RNDS4 $0x02, X8, X4
+	VMOVDQU   320(AX), X8
+	SHA1MSG1  336(AX), X8
+	VPXOR     352(AX), X8, X8
+	SHA1MSG2  X14, X8
+	VMOVDQU   X8, 320(AX)
+	SHA1NEXTE 48(AX), X7
+	VMOVDQU   X1, X14
+	SHA1RNDS4 $0x02, X7, X1
+	VMOVDQU   48(AX), X7
+	SHA1MSG1  64(AX), X7
+	VPXOR     80(AX), X7, X7
+	SHA1MSG2  X13, X7
+	VMOVDQU   X7, 48(AX)
+	SHA1NEXTE 144(AX), X12
+	VMOVDQU   X2, X13
+	SHA1RNDS4 $0x02, X12, X2
+	VMOVDQU   144(AX), X12
+	SHA1MSG1  160(AX), X12
+	VPXOR     176(AX), X12, X12
+	SHA1MSG2  X10, X12
+	VMOVDQU   X12, 144(AX)
+	SHA1NEXTE 240(AX), X11
+	VMOVDQU   X3, X10
+	SHA1RNDS4 $0x02, X11, X3
+	VMOVDQU   240(AX), X11
+	SHA1MSG1  256(AX), X11
+	VPXOR     272(AX), X11, X11
+	SHA1MSG2  X9, X11
+	VMOVDQU   X11, 240(AX)
+	SHA1NEXTE 336(AX), X15
+	VMOVDQU   X4, X9
+	SHA1RNDS4 $0x02, X15, X4
+	VMOVDQU   336(AX), X15
+	SHA1MSG1  352(AX), X15
+	VPXOR     368(AX), X15, X15
+	SHA1MSG2  X8, X15
+	VMOVDQU   X15, 336(AX)
+	SHA1NEXTE 64(AX), X14
+	VMOVDQU   X1, X8
+	SHA1RNDS4 $0x02, X14, X1
+	VMOVDQU   64(AX), X14
+	SHA1MSG1  80(AX), X14
+	VPXOR     32(AX), X14, X14
+	SHA1MSG2  X7, X14
+	VMOVDQU   X14, 64(AX)
+	SHA1NEXTE 160(AX), X13
+	VMOVDQU   X2, X7
+	SHA1RNDS4 $0x02, X13, X2
+	VMOVDQU   160(AX), X13
+	SHA1MSG1  176(AX), X13
+	VPXOR     128(AX), X13, X13
+	SHA1MSG2  X12, X13
+	VMOVDQU   X13, 160(AX)
+	SHA1NEXTE 256(AX), X10
+	VMOVDQU   X3, X12
+	SHA1RNDS4 $0x02, X10, X3
+	VMOVDQU   256(AX), X10
+	SHA1MSG1  272(AX), X10
+	VPXOR     224(AX), X10, X10
+	SHA1MSG2  X11, X10
+	VMOVDQU   X10, 256(AX)
+	SHA1NEXTE 352(AX), X9
+	VMOVDQU   X4, X11
+	SHA1RNDS4 $0x02, X9, X4
+	VMOVDQU   352(AX), X9
+	SHA1MSG1  368(AX), X9
+	VPXOR     320(AX), X9, X9
+	SHA1MSG2  X15, X9
+	VMOVDQU   X9, 352(AX)
+	SHA1NEXTE 80(AX), X8
+	VMOVDQU   X1, X15
+	SHA1RNDS4 $0x03, X8, X1
+	VMOVDQU   80(AX), X8
+	SHA1MSG1  32(AX), X8
+	VPXOR     48(AX), X8, X8
+	SHA1MSG2  X14, X8
+	VMOVDQU   X8, 80(AX)
+	SHA1NEXTE 176(AX), X7
+	VMOVDQU   X2, X14
+	SHA1RNDS4 $0x03, X7, X2
+	VMOVDQU   176(AX), X7
+	SHA1MSG1  128(AX), X7
+	VPXOR     144(AX), X7, X7
+	SHA1MSG2  X13, X7
+	VMOVDQU   X7, 176(AX)
+	SHA1NEXTE 272(AX), X12
+	VMOVDQU   X3, X13
+	SHA1RNDS4 $0x03, X12, X3
+	VMOVDQU   272(AX), X12
+	SHA1MSG1  224(AX), X12
+	VPXOR     240(AX), X12, X12
+	SHA1MSG2  X10, X12
+	VMOVDQU   X12, 272(AX)
+	SHA1NEXTE 368(AX), X11
+	VMOVDQU   X4, X10
+	SHA1RNDS4 $0x03, X11, X4
+	VMOVDQU   368(AX), X11
+	SHA1MSG1  320(AX), X11
+	VPXOR     336(AX), X11, X11
+	SHA1MSG2  X9, X11
+	VMOVDQU   X11, 368(AX)
+	SHA1NEXTE 32(AX), X15
+	VMOVDQU   X1, X9
+	SHA1RNDS4 $0x03, X15, X1
+	SHA1NEXTE 128(AX), X14
+	VMOVDQU   X2, X15
+	SHA1RNDS4 $0x03, X14, X2
+	SHA1NEXTE 224(AX), X13
+	VMOVDQU   X3, X14
+	SHA1RNDS4 $0x03, X13, X3
+	SHA1NEXTE 320(AX), X10
+	VMOVDQU   X4, X13
+	SHA1RNDS4 $0x03, X10, X4
+	SHA1NEXTE 48(AX), X9
+	VMOVDQU   X1, X10
+	SHA1RNDS4 $0x03, X9, X1
+	SHA1NEXTE 144(AX), X15
+	VMOVDQU   X2, X9
+	SHA1RNDS4 $0x03, X15, X2
+	SHA1NEXTE 240(AX), X14
+	VMOVDQU   X3, X15
+	SHA1RNDS4 $0x03, X14, X3
+	SHA1NEXTE 336(AX), X13
+	VMOVDQU   X4, X14
+	SHA1RNDS4 $0x03, X13, X4
+	SHA1NEXTE 64(AX), X10
+	VMOVDQU   X1, X13
+	SHA1RNDS4 $0x03, X10, X1
+	SHA1NEXTE 160(AX), X9
+	VMOVDQU   X2, X10
+	SHA1RNDS4 $0x03, X9, X2
+	SHA1NEXTE 256(AX), X15
+	VMOVDQU   X3, X9
+	SHA1RNDS4 $0x03, X15, X3
+	SHA1NEXTE 352(AX), X14
+	VMOVDQU   X4, X15
+	SHA1RNDS4 $0x03, X14, X4
+	SHA1NEXTE 80(AX), X13
+	VMOVDQU   X1, X14
+	SHA1RNDS4 $0x03, X13, X1
+	SHA1NEXTE 176(AX), X10
+	VMOVDQU   X2, X13
+	SHA1RNDS4 $0x03, X10, X2
+	SHA1NEXTE 272(AX), X9
+	VMOVDQU   X3, X10
+	SHA1RNDS4 $0x03, X9, X3
+	SHA1NEXTE 368(AX), X15
+	VMOVDQU   X4, X9
+	SHA1RNDS4 $0x03, X15, X4
+	SHA1NEXTE 16(AX), X14
+	VMOVDQU   X14, 16(AX)
+	VPADDD    (AX), X1, X1
+	VMOVDQU   X1, (AX)
+	SHA1NEXTE 112(AX), X13
+	VMOVDQU   X13, 112(AX)
+	VPADDD    96(AX), X2, X2
+	VMOVDQU   X2, 96(AX)
+	SHA1NEXTE 208(AX), X10
+	VMOVDQU   X10, 208(AX)
+	VPADDD    192(AX), X3, X3
+	VMOVDQU   X3, 192(AX)
+	SHA1NEXTE 304(AX), X9
+	VMOVDQU   X9, 304(AX)
+	VPADDD    288(AX), X4, X4
+	VMOVDQU   X4, 288(AX)
+	CMPQ      BX, DI
+	JNE       sumSHANIx4_next
+	LEAQ      472(SP), SI
+	NEGQ      SI
+	ADDQ      CX, SI
+	SHRQ      $0x03, SI
+	MOVQ      n+48(FP), R9
+	SUBQ      SI, R9
+	MOVQ      idx_base+24(FP), R10
+	LEAQ      (R10)(SI*4), R10
+	MOVQ      out+56(FP), SI
+	VMOVDQU   sha1reverse<>+0(SB), X0
+	CMPQ      R9, $0x00000000
+	JLE       sumSHANIx4_stored
+	MOVLQSX   (R10), R11
+	LEAQ      (R11)(R11*4), R11
+	VMOVDQU   (AX), X1
+	VPSHUFB   X0, X1, X1
+	VMOVDQU   X1, (SI)(R11*4)
+	MOVL      28(AX), R12
+	BSWAPL    R12
+	MOVL      R12, 16(SI)(R11*4)
+	CMPQ      R9, $0x00000001
+	JLE       sumSHANIx4_stored
+	MOVLQSX   4(R10), R11
+	LEAQ      (R11)(R11*4), R11
+	VMOVDQU   96(AX), X1
+	VPSHUFB   X0, X1, X1
+	VMOVDQU   X1, (SI)(R11*4)
+	MOVL      124(AX), R12
+	BSWAPL    R12
+	MOVL      R12, 16(SI)(R11*4)
+	CMPQ      R9, $0x00000002
+	JLE       sumSHANIx4_stored
+	MOVLQSX   8(R10), R11
+	LEAQ      (R11)(R11*4), R11
+	VMOVDQU   192(AX), X1
+	VPSHUFB   X0, X1, X1
+	VMOVDQU   X1, (SI)(R11*4)
+	MOVL      220(AX), R12
+	BSWAPL    R12
+	MOVL      R12, 16(SI)(R11*4)
+	CMPQ      R9, $0x00000003
+	JLE       sumSHANIx4_stored
+	MOVLQSX   12(R10), R9
+	LEAQ      (R9)(R9*4), R9
+	VMOVDQU   288(AX), X1
+	VPSHUFB   X0, X1, X1
+	VMOVDQU   X1, (SI)(R9*4)
+	MOVL      316(AX), R10
+	BSWAPL    R10
+	MOVL      R10, 16(SI)(R9*4)
+
+sumSHANIx4_stored:
+	VMOVDQU sha1initabcde<>+0(SB), Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, 96(AX)
+	VMOVDQU Y0, 192(AX)
+	VMOVDQU Y0, 288(AX)
+
+sumSHANIx4_next:
+	MOVQ CX, SI
+	MOVQ DX, R9
+	LEAQ 64(BX), R10
+	CMPQ R10, DI
+	JLE  sumSHANIx4_same
+	XORQ R10, R10
+	ADDQ $0x00000020, SI
+	ADDQ $0x00000020, R9
+
+sumSHANIx4_same:
+	CMPQ R8, $0x01
+	JNE  sumSHANIx4_more
+	MOVQ CX, SI
+	MOVQ DX, R9
+	MOVQ BX, R10
+
+sumSHANIx4_more:
+	MOVQ SI, CX
+	MOVQ R9, DX
+	MOVQ R10, BX
+	DECQ R8
+	JNZ  sumSHANIx4_loop
+	VZEROUPPER
+	RET
+
+DATA sha1initabcde<>+0(SB)/4, $0x10325476
+DATA sha1initabcde<>+4(SB)/4, $0x98badcfe
+DATA sha1initabcde<>+8(SB)/4, $0xefcdab89
+DATA sha1initabcde<>+12(SB)/4, $0x67452301
+DATA sha1initabcde<>+16(SB)/4, $0x00000000
+DATA sha1initabcde<>+20(SB)/4, $0x00000000
+DATA sha1initabcde<>+24(SB)/4, $0x00000000
+DATA sha1initabcde<>+28(SB)/4, $0xc3d2e1f0
+GLOBL sha1initabcde<>(SB), RODATA|NOPTR, $32
+
+DATA sha1reverse32<>+0(SB)/4, $0x0c0d0e0f
+DATA sha1reverse32<>+4(SB)/4, $0x08090a0b
+DATA sha1reverse32<>+8(SB)/4, $0x04050607
+DATA sha1reverse32<>+12(SB)/4, $0x00010203
+DATA sha1reverse32<>+16(SB)/4, $0x0c0d0e0f
+DATA sha1reverse32<>+20(SB)/4, $0x08090a0b
+DATA sha1reverse32<>+24(SB)/4, $0x04050607
+DATA sha1reverse32<>+28(SB)/4, $0x00010203
+GLOBL sha1reverse32<>(SB), RODATA|NOPTR, $32
+
+DATA sha1padmasks<>+0(SB)/4, $0x00000000
+DATA sha1padmasks<>+4(SB)/4, $0x00000000
+DATA sha1padmasks<>+8(SB)/1, $0x08
+DATA sha1padmasks<>+16(SB)/4, $0x00000000
+DATA sha1padmasks<>+20(SB)/4, $0x00000000
+DATA sha1padmasks<>+24(SB)/1, $0x08
+DATA sha1padmasks<>+32(SB)/4, $0x00000000
+DATA sha1padmasks<>+36(SB)/4, $0x00000000
+DATA sha1padmasks<>+40(SB)/1, $0x08
+DATA sha1padmasks<>+48(SB)/4, $0x00000000
+DATA sha1padmasks<>+52(SB)/4, $0x00000000
+DATA sha1padmasks<>+56(SB)/1, $0x08
+DATA sha1padmasks<>+64(SB)/4, $0x00000000
+DATA sha1padmasks<>+68(SB)/4, $0x00000000
+DATA sha1padmasks<>+72(SB)/1, $0x08
+DATA sha1padmasks<>+80(SB)/4, $0x00000000
+DATA sha1padmasks<>+84(SB)/4, $0x00000000
+DATA sha1padmasks<>+88(SB)/1, $0x08
+DATA sha1padmasks<>+96(SB)/4, $0x00000000
+DATA sha1padmasks<>+100(SB)/4, $0x00000000
+DATA sha1padmasks<>+104(SB)/1, $0x08
+DATA sha1padmasks<>+112(SB)/4, $0x00000000
+DATA sha1padmasks<>+116(SB)/4, $0x00000000
+DATA sha1padmasks<>+120(SB)/1, $0x08
+DATA sha1padmasks<>+128(SB)/4, $0x00000000
+DATA sha1padmasks<>+132(SB)/4, $0x00000000
+DATA sha1padmasks<>+136(SB)/1, $0x08
+DATA sha1padmasks<>+144(SB)/4, $0x00000000
+DATA sha1padmasks<>+148(SB)/4, $0x00000000
+DATA sha1padmasks<>+152(SB)/1, $0x08
+DATA sha1padmasks<>+160(SB)/4, $0x00000000
+DATA sha1padmasks<>+164(SB)/4, $0x00000000
+DATA sha1padmasks<>+168(SB)/1, $0x08
+DATA sha1padmasks<>+176(SB)/4, $0x00000000
+DATA sha1padmasks<>+180(SB)/4, $0x00000000
+DATA sha1padmasks<>+184(SB)/1, $0x08
+DATA sha1padmasks<>+192(SB)/4, $0x00000000
+DATA sha1padmasks<>+196(SB)/4, $0x00000000
+DATA sha1padmasks<>+200(SB)/1, $0x08
+DATA sha1padmasks<>+208(SB)/4, $0x00000000
+DATA sha1padmasks<>+212(SB)/4, $0x00000000
+DATA sha1padmasks<>+216(SB)/1, $0x08
+DATA sha1padmasks<>+224(SB)/4, $0x00000000
+DATA sha1padmasks<>+228(SB)/4, $0x00000000
+DATA sha1padmasks<>+232(SB)/1, $0x08
+DATA sha1padmasks<>+240(SB)/4, $0x00000000
+DATA sha1padmasks<>+244(SB)/4, $0x00000000
+DATA sha1padmasks<>+248(SB)/1, $0x08
+DATA sha1padmasks<>+256(SB)/4, $0x00000000
+DATA sha1padmasks<>+260(SB)/4, $0x00000000
+DATA sha1padmasks<>+264(SB)/1, $0x08
+DATA sha1padmasks<>+272(SB)/4, $0x00000000
+DATA sha1padmasks<>+276(SB)/4, $0x00000000
+DATA sha1padmasks<>+280(SB)/1, $0x08
+DATA sha1padmasks<>+288(SB)/4, $0x00000000
+DATA sha1padmasks<>+292(SB)/4, $0x00000000
+DATA sha1padmasks<>+296(SB)/1, $0x08
+DATA sha1padmasks<>+304(SB)/4, $0x00000000
+DATA sha1padmasks<>+308(SB)/4, $0x00000000
+DATA sha1padmasks<>+312(SB)/1, $0x08
+DATA sha1padmasks<>+320(SB)/4, $0x00000000
+DATA sha1padmasks<>+324(SB)/4, $0x00000000
+DATA sha1padmasks<>+328(SB)/1, $0x08
+DATA sha1padmasks<>+336(SB)/4, $0x00000000
+DATA sha1padmasks<>+340(SB)/4, $0x00000000
+DATA sha1padmasks<>+344(SB)/1, $0x08
+DATA sha1padmasks<>+352(SB)/4, $0x00000000
+DATA sha1padmasks<>+356(SB)/4, $0x00000000
+DATA sha1padmasks<>+360(SB)/1, $0x08
+DATA sha1padmasks<>+368(SB)/4, $0x00000000
+DATA sha1padmasks<>+372(SB)/4, $0x00000000
+DATA sha1padmasks<>+376(SB)/1, $0x08
+DATA sha1padmasks<>+384(SB)/4, $0x00000000
+DATA sha1padmasks<>+388(SB)/4, $0x00000000
+DATA sha1padmasks<>+392(SB)/1, $0x08
+DATA sha1padmasks<>+400(SB)/4, $0x00000000
+DATA sha1padmasks<>+404(SB)/4, $0x00000000
+DATA sha1padmasks<>+408(SB)/1, $0x08
+DATA sha1padmasks<>+416(SB)/4, $0x00000000
+DATA sha1padmasks<>+420(SB)/4, $0x00000000
+DATA sha1padmasks<>+424(SB)/1, $0x08
+DATA sha1padmasks<>+432(SB)/4, $0x00000000
+DATA sha1padmasks<>+436(SB)/4, $0x00000000
+DATA sha1padmasks<>+440(SB)/1, $0x08
+DATA sha1padmasks<>+448(SB)/4, $0x00000000
+DATA sha1padmasks<>+452(SB)/4, $0x00000000
+DATA sha1padmasks<>+456(SB)/1, $0x08
+DATA sha1padmasks<>+464(SB)/4, $0x00000000
+DATA sha1padmasks<>+468(SB)/4, $0x00000000
+DATA sha1padmasks<>+472(SB)/1, $0x08
+DATA sha1padmasks<>+480(SB)/4, $0x00000000
+DATA sha1padmasks<>+484(SB)/4, $0x00000000
+DATA sha1padmasks<>+488(SB)/1, $0x08
+DATA sha1padmasks<>+496(SB)/4, $0x00000000
+DATA sha1padmasks<>+500(SB)/4, $0x00000000
+DATA sha1padmasks<>+504(SB)/1, $0x08
+DATA sha1padmasks<>+512(SB)/4, $0x00000000
+DATA sha1padmasks<>+516(SB)/4, $0x00000000
+DATA sha1padmasks<>+520(SB)/1, $0x08
+DATA sha1padmasks<>+528(SB)/4, $0x00000000
+DATA sha1padmasks<>+532(SB)/4, $0x00000000
+DATA sha1padmasks<>+536(SB)/1, $0x08
+DATA sha1padmasks<>+544(SB)/4, $0x00000000
+DATA sha1padmasks<>+548(SB)/4, $0x00000000
+DATA sha1padmasks<>+552(SB)/1, $0x08
+DATA sha1padmasks<>+560(SB)/4, $0x00000000
+DATA sha1padmasks<>+564(SB)/4, $0x00000000
+DATA sha1padmasks<>+568(SB)/1, $0x08
+DATA sha1padmasks<>+576(SB)/4, $0x00000000
+DATA sha1padmasks<>+580(SB)/4, $0x00000000
+DATA sha1padmasks<>+584(SB)/1, $0x08
+DATA sha1padmasks<>+592(SB)/4, $0x00000000
+DATA sha1padmasks<>+596(SB)/4, $0x00000000
+DATA sha1padmasks<>+600(SB)/1, $0x08
+DATA sha1padmasks<>+608(SB)/4, $0x00000000
+DATA sha1padmasks<>+612(SB)/4, $0x00000000
+DATA sha1padmasks<>+616(SB)/1, $0x08
+DATA sha1padmasks<>+624(SB)/4, $0x00000000
+DATA sha1padmasks<>+628(SB)/4, $0x00000000
+DATA sha1padmasks<>+632(SB)/1, $0x08
+DATA sha1padmasks<>+640(SB)/4, $0x00000000
+DATA sha1padmasks<>+644(SB)/4, $0x00000001
+DATA sha1padmasks<>+648(SB)/1, $0x08
+DATA sha1padmasks<>+656(SB)/4, $0x00000001
+DATA sha1padmasks<>+660(SB)/4, $0x00000002
+DATA sha1padmasks<>+664(SB)/1, $0x08
+DATA sha1padmasks<>+672(SB)/4, $0x00000003
+DATA sha1padmasks<>+676(SB)/4, $0x00000004
+DATA sha1padmasks<>+680(SB)/1, $0x08
+DATA sha1padmasks<>+688(SB)/4, $0x00000007
+DATA sha1padmasks<>+692(SB)/4, $0x00000008
+DATA sha1padmasks<>+696(SB)/1, $0x08
+DATA sha1padmasks<>+704(SB)/4, $0x0000000f
+DATA sha1padmasks<>+708(SB)/4, $0x00000010
+DATA sha1padmasks<>+712(SB)/1, $0x08
+DATA sha1padmasks<>+720(SB)/4, $0x0000001f
+DATA sha1padmasks<>+724(SB)/4, $0x00000020
+DATA sha1padmasks<>+728(SB)/1, $0x08
+DATA sha1padmasks<>+736(SB)/4, $0x0000003f
+DATA sha1padmasks<>+740(SB)/4, $0x00000040
+DATA sha1padmasks<>+744(SB)/1, $0x08
+DATA sha1padmasks<>+752(SB)/4, $0x0000007f
+DATA sha1padmasks<>+756(SB)/4, $0x00000080
+DATA sha1padmasks<>+760(SB)/1, $0x08
+DATA sha1padmasks<>+768(SB)/4, $0x000000ff
+DATA sha1padmasks<>+772(SB)/4, $0x00000100
+DATA sha1padmasks<>+776(SB)/1, $0x08
+DATA sha1padmasks<>+784(SB)/4, $0x000001ff
+DATA sha1padmasks<>+788(SB)/4, $0x00000200
+DATA sha1padmasks<>+792(SB)/1, $0x08
+DATA sha1padmasks<>+800(SB)/4, $0x000003ff
+DATA sha1padmasks<>+804(SB)/4, $0x00000400
+DATA sha1padmasks<>+808(SB)/1, $0x08
+DATA sha1padmasks<>+816(SB)/4, $0x000007ff
+DATA sha1padmasks<>+820(SB)/4, $0x00000800
+DATA sha1padmasks<>+824(SB)/1, $0x08
+DATA sha1padmasks<>+832(SB)/4, $0x00000fff
+DATA sha1padmasks<>+836(SB)/4, $0x00001000
+DATA sha1padmasks<>+840(SB)/1, $0x08
+DATA sha1padmasks<>+848(SB)/4, $0x00001fff
+DATA sha1padmasks<>+852(SB)/4, $0x00002000
+DATA sha1padmasks<>+856(SB)/1, $0x08
+DATA sha1padmasks<>+864(SB)/4, $0x00003fff
+DATA sha1padmasks<>+868(SB)/4, $0x00004000
+DATA sha1padmasks<>+872(SB)/1, $0x08
+DATA sha1padmasks<>+880(SB)/4, $0x00007fff
+DATA sha1padmasks<>+884(SB)/4, $0x00008000
+DATA sha1padmasks<>+888(SB)/1, $0x08
+DATA sha1padmasks<>+896(SB)/4, $0x0000ffff
+DATA sha1padmasks<>+900(SB)/4, $0x00010000
+DATA sha1padmasks<>+904(SB)/1, $0x08
+DATA sha1padmasks<>+912(SB)/4, $0x0001ffff
+DATA sha1padmasks<>+916(SB)/4, $0x00020000
+DATA sha1padmasks<>+920(SB)/1, $0x08
+DATA sha1padmasks<>+928(SB)/4, $0x0003ffff
+DATA sha1padmasks<>+932(SB)/4, $0x00040000
+DATA sha1padmasks<>+936(SB)/1, $0x08
+DATA sha1padmasks<>+944(SB)/4, $0x0007ffff
+DATA sha1padmasks<>+948(SB)/4, $0x00080000
+DATA sha1padmasks<>+952(SB)/1, $0x08
+DATA sha1padmasks<>+960(SB)/4, $0x000fffff
+DATA sha1padmasks<>+964(SB)/4, $0x00100000
+DATA sha1padmasks<>+968(SB)/1, $0x08
+DATA sha1padmasks<>+976(SB)/4, $0x001fffff
+DATA sha1padmasks<>+980(SB)/4, $0x00200000
+DATA sha1padmasks<>+984(SB)/1, $0x08
+DATA sha1padmasks<>+992(SB)/4, $0x003fffff
+DATA sha1padmasks<>+996(SB)/4, $0x00400000
+DATA sha1padmasks<>+1000(SB)/1, $0x08
+DATA sha1padmasks<>+1008(SB)/4, $0x007fffff
+DATA sha1padmasks<>+1012(SB)/4, $0x00800000
+DATA sha1padmasks<>+1016(SB)/1, $0x08
+DATA sha1padmasks<>+1024(SB)/4, $0x00ffffff
+DATA sha1padmasks<>+1028(SB)/4, $0x01000000
+DATA sha1padmasks<>+1032(SB)/1, $0x00
+DATA sha1padmasks<>+1040(SB)/4, $0x01ffffff
+DATA sha1padmasks<>+1044(SB)/4, $0x02000000
+DATA sha1padmasks<>+1048(SB)/1, $0x00
+DATA sha1padmasks<>+1056(SB)/4, $0x03ffffff
+DATA sha1padmasks<>+1060(SB)/4, $0x04000000
+DATA sha1padmasks<>+1064(SB)/1, $0x00
+DATA sha1padmasks<>+1072(SB)/4, $0x07ffffff
+DATA sha1padmasks<>+1076(SB)/4, $0x08000000
+DATA sha1padmasks<>+1080(SB)/1, $0x00
+DATA sha1padmasks<>+1088(SB)/4, $0x0fffffff
+DATA sha1padmasks<>+1092(SB)/4, $0x10000000
+DATA sha1padmasks<>+1096(SB)/1, $0x00
+DATA sha1padmasks<>+1104(SB)/4, $0x1fffffff
+DATA sha1padmasks<>+1108(SB)/4, $0x20000000
+DATA sha1padmasks<>+1112(SB)/1, $0x00
+DATA sha1padmasks<>+1120(SB)/4, $0x3fffffff
+DATA sha1padmasks<>+1124(SB)/4, $0x40000000
+DATA sha1padmasks<>+1128(SB)/1, $0x00
+DATA sha1padmasks<>+1136(SB)/4, $0x7fffffff
+DATA sha1padmasks<>+1140(SB)/4, $0x80000000
+DATA sha1padmasks<>+1144(SB)/1, $0x00
+DATA sha1padmasks<>+1152(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1156(SB)/4, $0x00000000
+DATA sha1padmasks<>+1160(SB)/1, $0x00
+DATA sha1padmasks<>+1168(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1172(SB)/4, $0x00000000
+DATA sha1padmasks<>+1176(SB)/1, $0x00
+DATA sha1padmasks<>+1184(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1188(SB)/4, $0x00000000
+DATA sha1padmasks<>+1192(SB)/1, $0x00
+DATA sha1padmasks<>+1200(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1204(SB)/4, $0x00000000
+DATA sha1padmasks<>+1208(SB)/1, $0x00
+DATA sha1padmasks<>+1216(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1220(SB)/4, $0x00000000
+DATA sha1padmasks<>+1224(SB)/1, $0x00
+DATA sha1padmasks<>+1232(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1236(SB)/4, $0x00000000
+DATA sha1padmasks<>+1240(SB)/1, $0x00
+DATA sha1padmasks<>+1248(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1252(SB)/4, $0x00000000
+DATA sha1padmasks<>+1256(SB)/1, $0x00
+DATA sha1padmasks<>+1264(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1268(SB)/4, $0x00000000
+DATA sha1padmasks<>+1272(SB)/1, $0x00
+DATA sha1padmasks<>+1280(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1284(SB)/4, $0x00000000
+DATA sha1padmasks<>+1288(SB)/1, $0x00
+DATA sha1padmasks<>+1296(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1300(SB)/4, $0x00000000
+DATA sha1padmasks<>+1304(SB)/1, $0x00
+DATA sha1padmasks<>+1312(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1316(SB)/4, $0x00000000
+DATA sha1padmasks<>+1320(SB)/1, $0x00
+DATA sha1padmasks<>+1328(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1332(SB)/4, $0x00000000
+DATA sha1padmasks<>+1336(SB)/1, $0x00
+DATA sha1padmasks<>+1344(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1348(SB)/4, $0x00000000
+DATA sha1padmasks<>+1352(SB)/1, $0x00
+DATA sha1padmasks<>+1360(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1364(SB)/4, $0x00000000
+DATA sha1padmasks<>+1368(SB)/1, $0x00
+DATA sha1padmasks<>+1376(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1380(SB)/4, $0x00000000
+DATA sha1padmasks<>+1384(SB)/1, $0x00
+DATA sha1padmasks<>+1392(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1396(SB)/4, $0x00000000
+DATA sha1padmasks<>+1400(SB)/1, $0x00
+DATA sha1padmasks<>+1408(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1412(SB)/4, $0x00000000
+DATA sha1padmasks<>+1416(SB)/1, $0x00
+DATA sha1padmasks<>+1424(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1428(SB)/4, $0x00000000
+DATA sha1padmasks<>+1432(SB)/1, $0x00
+DATA sha1padmasks<>+1440(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1444(SB)/4, $0x00000000
+DATA sha1padmasks<>+1448(SB)/1, $0x00
+DATA sha1padmasks<>+1456(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1460(SB)/4, $0x00000000
+DATA sha1padmasks<>+1464(SB)/1, $0x00
+DATA sha1padmasks<>+1472(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1476(SB)/4, $0x00000000
+DATA sha1padmasks<>+1480(SB)/1, $0x00
+DATA sha1padmasks<>+1488(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1492(SB)/4, $0x00000000
+DATA sha1padmasks<>+1496(SB)/1, $0x00
+DATA sha1padmasks<>+1504(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1508(SB)/4, $0x00000000
+DATA sha1padmasks<>+1512(SB)/1, $0x00
+DATA sha1padmasks<>+1520(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1524(SB)/4, $0x00000000
+DATA sha1padmasks<>+1528(SB)/1, $0x00
+DATA sha1padmasks<>+1536(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1540(SB)/4, $0x00000000
+DATA sha1padmasks<>+1544(SB)/1, $0x00
+DATA sha1padmasks<>+1552(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1556(SB)/4, $0x00000000
+DATA sha1padmasks<>+1560(SB)/1, $0x00
+DATA sha1padmasks<>+1568(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1572(SB)/4, $0x00000000
+DATA sha1padmasks<>+1576(SB)/1, $0x00
+DATA sha1padmasks<>+1584(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1588(SB)/4, $0x00000000
+DATA sha1padmasks<>+1592(SB)/1, $0x00
+DATA sha1padmasks<>+1600(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1604(SB)/4, $0x00000000
+DATA sha1padmasks<>+1608(SB)/1, $0x00
+DATA sha1padmasks<>+1616(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1620(SB)/4, $0x00000000
+DATA sha1padmasks<>+1624(SB)/1, $0x00
+DATA sha1padmasks<>+1632(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1636(SB)/4, $0x00000000
+DATA sha1padmasks<>+1640(SB)/1, $0x00
+DATA sha1padmasks<>+1648(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1652(SB)/4, $0x00000000
+DATA sha1padmasks<>+1656(SB)/1, $0x00
+DATA sha1padmasks<>+1664(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1668(SB)/4, $0x00000000
+DATA sha1padmasks<>+1672(SB)/1, $0x00
+DATA sha1padmasks<>+1680(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1684(SB)/4, $0x00000000
+DATA sha1padmasks<>+1688(SB)/1, $0x00
+DATA sha1padmasks<>+1696(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1700(SB)/4, $0x00000000
+DATA sha1padmasks<>+1704(SB)/1, $0x00
+DATA sha1padmasks<>+1712(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1716(SB)/4, $0x00000000
+DATA sha1padmasks<>+1720(SB)/1, $0x00
+DATA sha1padmasks<>+1728(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1732(SB)/4, $0x00000000
+DATA sha1padmasks<>+1736(SB)/1, $0x00
+DATA sha1padmasks<>+1744(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1748(SB)/4, $0x00000000
+DATA sha1padmasks<>+1752(SB)/1, $0x00
+DATA sha1padmasks<>+1760(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1764(SB)/4, $0x00000000
+DATA sha1padmasks<>+1768(SB)/1, $0x00
+DATA sha1padmasks<>+1776(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1780(SB)/4, $0x00000000
+DATA sha1padmasks<>+1784(SB)/1, $0x00
+DATA sha1padmasks<>+1792(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1796(SB)/4, $0x00000000
+DATA sha1padmasks<>+1800(SB)/1, $0x00
+DATA sha1padmasks<>+1808(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1812(SB)/4, $0x00000000
+DATA sha1padmasks<>+1816(SB)/1, $0x00
+DATA sha1padmasks<>+1824(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1828(SB)/4, $0x00000000
+DATA sha1padmasks<>+1832(SB)/1, $0x00
+DATA sha1padmasks<>+1840(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1844(SB)/4, $0x00000000
+DATA sha1padmasks<>+1848(SB)/1, $0x00
+DATA sha1padmasks<>+1856(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1860(SB)/4, $0x00000000
+DATA sha1padmasks<>+1864(SB)/1, $0x00
+DATA sha1padmasks<>+1872(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1876(SB)/4, $0x00000000
+DATA sha1padmasks<>+1880(SB)/1, $0x00
+DATA sha1padmasks<>+1888(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1892(SB)/4, $0x00000000
+DATA sha1padmasks<>+1896(SB)/1, $0x00
+DATA sha1padmasks<>+1904(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1908(SB)/4, $0x00000000
+DATA sha1padmasks<>+1912(SB)/1, $0x00
+DATA sha1padmasks<>+1920(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1924(SB)/4, $0x00000000
+DATA sha1padmasks<>+1928(SB)/1, $0x00
+DATA sha1padmasks<>+1936(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1940(SB)/4, $0x00000000
+DATA sha1padmasks<>+1944(SB)/1, $0x00
+DATA sha1padmasks<>+1952(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1956(SB)/4, $0x00000000
+DATA sha1padmasks<>+1960(SB)/1, $0x00
+DATA sha1padmasks<>+1968(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1972(SB)/4, $0x00000000
+DATA sha1padmasks<>+1976(SB)/1, $0x00
+DATA sha1padmasks<>+1984(SB)/4, $0xffffffff
+DATA sha1padmasks<>+1988(SB)/4, $0x00000000
+DATA sha1padmasks<>+1992(SB)/1, $0x00
+DATA sha1padmasks<>+2000(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2004(SB)/4, $0x00000000
+DATA sha1padmasks<>+2008(SB)/1, $0x00
+DATA sha1padmasks<>+2016(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2020(SB)/4, $0x00000000
+DATA sha1padmasks<>+2024(SB)/1, $0x00
+DATA sha1padmasks<>+2032(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2036(SB)/4, $0x00000000
+DATA sha1padmasks<>+2040(SB)/1, $0x00
+DATA sha1padmasks<>+2048(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2052(SB)/4, $0x00000000
+DATA sha1padmasks<>+2056(SB)/1, $0x00
+DATA sha1padmasks<>+2064(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2068(SB)/4, $0x00000000
+DATA sha1padmasks<>+2072(SB)/1, $0x00
+DATA sha1padmasks<>+2080(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2084(SB)/4, $0x00000000
+DATA sha1padmasks<>+2088(SB)/1, $0x00
+DATA sha1padmasks<>+2096(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2100(SB)/4, $0x00000000
+DATA sha1padmasks<>+2104(SB)/1, $0x00
+DATA sha1padmasks<>+2112(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2116(SB)/4, $0x00000000
+DATA sha1padmasks<>+2120(SB)/1, $0x00
+DATA sha1padmasks<>+2128(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2132(SB)/4, $0x00000000
+DATA sha1padmasks<>+2136(SB)/1, $0x00
+DATA sha1padmasks<>+2144(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2148(SB)/4, $0x00000000
+DATA sha1padmasks<>+2152(SB)/1, $0x00
+DATA sha1padmasks<>+2160(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2164(SB)/4, $0x00000000
+DATA sha1padmasks<>+2168(SB)/1, $0x00
+DATA sha1padmasks<>+2176(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2180(SB)/4, $0x00000000
+DATA sha1padmasks<>+2184(SB)/1, $0x00
+DATA sha1padmasks<>+2192(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2196(SB)/4, $0x00000000
+DATA sha1padmasks<>+2200(SB)/1, $0x00
+DATA sha1padmasks<>+2208(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2212(SB)/4, $0x00000000
+DATA sha1padmasks<>+2216(SB)/1, $0x00
+DATA sha1padmasks<>+2224(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2228(SB)/4, $0x00000000
+DATA sha1padmasks<>+2232(SB)/1, $0x00
+DATA sha1padmasks<>+2240(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2244(SB)/4, $0x00000000
+DATA sha1padmasks<>+2248(SB)/1, $0x00
+DATA sha1padmasks<>+2256(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2260(SB)/4, $0x00000000
+DATA sha1padmasks<>+2264(SB)/1, $0x00
+DATA sha1padmasks<>+2272(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2276(SB)/4, $0x00000000
+DATA sha1padmasks<>+2280(SB)/1, $0x00
+DATA sha1padmasks<>+2288(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2292(SB)/4, $0x00000000
+DATA sha1padmasks<>+2296(SB)/1, $0x00
+DATA sha1padmasks<>+2304(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2308(SB)/4, $0x00000000
+DATA sha1padmasks<>+2312(SB)/1, $0x00
+DATA sha1padmasks<>+2320(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2324(SB)/4, $0x00000000
+DATA sha1padmasks<>+2328(SB)/1, $0x00
+DATA sha1padmasks<>+2336(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2340(SB)/4, $0x00000000
+DATA sha1padmasks<>+2344(SB)/1, $0x00
+DATA sha1padmasks<>+2352(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2356(SB)/4, $0x00000000
+DATA sha1padmasks<>+2360(SB)/1, $0x00
+DATA sha1padmasks<>+2368(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2372(SB)/4, $0x00000000
+DATA sha1padmasks<>+2376(SB)/1, $0x00
+DATA sha1padmasks<>+2384(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2388(SB)/4, $0x00000000
+DATA sha1padmasks<>+2392(SB)/1, $0x00
+DATA sha1padmasks<>+2400(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2404(SB)/4, $0x00000000
+DATA sha1padmasks<>+2408(SB)/1, $0x00
+DATA sha1padmasks<>+2416(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2420(SB)/4, $0x00000000
+DATA sha1padmasks<>+2424(SB)/1, $0x00
+DATA sha1padmasks<>+2432(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2436(SB)/4, $0x00000000
+DATA sha1padmasks<>+2440(SB)/1, $0x00
+DATA sha1padmasks<>+2448(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2452(SB)/4, $0x00000000
+DATA sha1padmasks<>+2456(SB)/1, $0x00
+DATA sha1padmasks<>+2464(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2468(SB)/4, $0x00000000
+DATA sha1padmasks<>+2472(SB)/1, $0x00
+DATA sha1padmasks<>+2480(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2484(SB)/4, $0x00000000
+DATA sha1padmasks<>+2488(SB)/1, $0x00
+DATA sha1padmasks<>+2496(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2500(SB)/4, $0x00000000
+DATA sha1padmasks<>+2504(SB)/1, $0x00
+DATA sha1padmasks<>+2512(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2516(SB)/4, $0x00000000
+DATA sha1padmasks<>+2520(SB)/1, $0x00
+DATA sha1padmasks<>+2528(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2532(SB)/4, $0x00000000
+DATA sha1padmasks<>+2536(SB)/1, $0x00
+DATA sha1padmasks<>+2544(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2548(SB)/4, $0x00000000
+DATA sha1padmasks<>+2552(SB)/1, $0x00
+DATA sha1padmasks<>+2560(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2564(SB)/4, $0x00000000
+DATA sha1padmasks<>+2568(SB)/1, $0x00
+DATA sha1padmasks<>+2576(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2580(SB)/4, $0x00000000
+DATA sha1padmasks<>+2584(SB)/1, $0x00
+DATA sha1padmasks<>+2592(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2596(SB)/4, $0x00000000
+DATA sha1padmasks<>+2600(SB)/1, $0x00
+DATA sha1padmasks<>+2608(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2612(SB)/4, $0x00000000
+DATA sha1padmasks<>+2616(SB)/1, $0x00
+DATA sha1padmasks<>+2624(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2628(SB)/4, $0x00000000
+DATA sha1padmasks<>+2632(SB)/1, $0x00
+DATA sha1padmasks<>+2640(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2644(SB)/4, $0x00000000
+DATA sha1padmasks<>+2648(SB)/1, $0x00
+DATA sha1padmasks<>+2656(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2660(SB)/4, $0x00000000
+DATA sha1padmasks<>+2664(SB)/1, $0x00
+DATA sha1padmasks<>+2672(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2676(SB)/4, $0x00000000
+DATA sha1padmasks<>+2680(SB)/1, $0x00
+DATA sha1padmasks<>+2688(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2692(SB)/4, $0x00000000
+DATA sha1padmasks<>+2696(SB)/1, $0x00
+DATA sha1padmasks<>+2704(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2708(SB)/4, $0x00000000
+DATA sha1padmasks<>+2712(SB)/1, $0x00
+DATA sha1padmasks<>+2720(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2724(SB)/4, $0x00000000
+DATA sha1padmasks<>+2728(SB)/1, $0x00
+DATA sha1padmasks<>+2736(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2740(SB)/4, $0x00000000
+DATA sha1padmasks<>+2744(SB)/1, $0x00
+DATA sha1padmasks<>+2752(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2756(SB)/4, $0x00000000
+DATA sha1padmasks<>+2760(SB)/1, $0x00
+DATA sha1padmasks<>+2768(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2772(SB)/4, $0x00000000
+DATA sha1padmasks<>+2776(SB)/1, $0x00
+DATA sha1padmasks<>+2784(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2788(SB)/4, $0x00000000
+DATA sha1padmasks<>+2792(SB)/1, $0x00
+DATA sha1padmasks<>+2800(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2804(SB)/4, $0x00000000
+DATA sha1padmasks<>+2808(SB)/1, $0x00
+DATA sha1padmasks<>+2816(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2820(SB)/4, $0x00000000
+DATA sha1padmasks<>+2824(SB)/1, $0x00
+DATA sha1padmasks<>+2832(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2836(SB)/4, $0x00000000
+DATA sha1padmasks<>+2840(SB)/1, $0x00
+DATA sha1padmasks<>+2848(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2852(SB)/4, $0x00000000
+DATA sha1padmasks<>+2856(SB)/1, $0x00
+DATA sha1padmasks<>+2864(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2868(SB)/4, $0x00000000
+DATA sha1padmasks<>+2872(SB)/1, $0x00
+DATA sha1padmasks<>+2880(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2884(SB)/4, $0x00000000
+DATA sha1padmasks<>+2888(SB)/1, $0x00
+DATA sha1padmasks<>+2896(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2900(SB)/4, $0x00000000
+DATA sha1padmasks<>+2904(SB)/1, $0x00
+DATA sha1padmasks<>+2912(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2916(SB)/4, $0x00000000
+DATA sha1padmasks<>+2920(SB)/1, $0x00
+DATA sha1padmasks<>+2928(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2932(SB)/4, $0x00000000
+DATA sha1padmasks<>+2936(SB)/1, $0x00
+DATA sha1padmasks<>+2944(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2948(SB)/4, $0x00000000
+DATA sha1padmasks<>+2952(SB)/1, $0x00
+DATA sha1padmasks<>+2960(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2964(SB)/4, $0x00000000
+DATA sha1padmasks<>+2968(SB)/1, $0x00
+DATA sha1padmasks<>+2976(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2980(SB)/4, $0x00000000
+DATA sha1padmasks<>+2984(SB)/1, $0x00
+DATA sha1padmasks<>+2992(SB)/4, $0xffffffff
+DATA sha1padmasks<>+2996(SB)/4, $0x00000000
+DATA sha1padmasks<>+3000(SB)/1, $0x00
+DATA sha1padmasks<>+3008(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3012(SB)/4, $0x00000000
+DATA sha1padmasks<>+3016(SB)/1, $0x00
+DATA sha1padmasks<>+3024(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3028(SB)/4, $0x00000000
+DATA sha1padmasks<>+3032(SB)/1, $0x00
+DATA sha1padmasks<>+3040(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3044(SB)/4, $0x00000000
+DATA sha1padmasks<>+3048(SB)/1, $0x00
+DATA sha1padmasks<>+3056(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3060(SB)/4, $0x00000000
+DATA sha1padmasks<>+3064(SB)/1, $0x00
+DATA sha1padmasks<>+3072(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3076(SB)/4, $0x00000000
+DATA sha1padmasks<>+3080(SB)/1, $0x00
+DATA sha1padmasks<>+3088(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3092(SB)/4, $0x00000000
+DATA sha1padmasks<>+3096(SB)/1, $0x00
+DATA sha1padmasks<>+3104(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3108(SB)/4, $0x00000000
+DATA sha1padmasks<>+3112(SB)/1, $0x00
+DATA sha1padmasks<>+3120(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3124(SB)/4, $0x00000000
+DATA sha1padmasks<>+3128(SB)/1, $0x00
+DATA sha1padmasks<>+3136(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3140(SB)/4, $0x00000000
+DATA sha1padmasks<>+3144(SB)/1, $0x00
+DATA sha1padmasks<>+3152(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3156(SB)/4, $0x00000000
+DATA sha1padmasks<>+3160(SB)/1, $0x00
+DATA sha1padmasks<>+3168(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3172(SB)/4, $0x00000000
+DATA sha1padmasks<>+3176(SB)/1, $0x00
+DATA sha1padmasks<>+3184(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3188(SB)/4, $0x00000000
+DATA sha1padmasks<>+3192(SB)/1, $0x00
+DATA sha1padmasks<>+3200(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3204(SB)/4, $0x00000000
+DATA sha1padmasks<>+3208(SB)/1, $0x00
+DATA sha1padmasks<>+3216(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3220(SB)/4, $0x00000000
+DATA sha1padmasks<>+3224(SB)/1, $0x00
+DATA sha1padmasks<>+3232(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3236(SB)/4, $0x00000000
+DATA sha1padmasks<>+3240(SB)/1, $0x00
+DATA sha1padmasks<>+3248(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3252(SB)/4, $0x00000000
+DATA sha1padmasks<>+3256(SB)/1, $0x00
+DATA sha1padmasks<>+3264(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3268(SB)/4, $0x00000000
+DATA sha1padmasks<>+3272(SB)/1, $0x00
+DATA sha1padmasks<>+3280(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3284(SB)/4, $0x00000000
+DATA sha1padmasks<>+3288(SB)/1, $0x00
+DATA sha1padmasks<>+3296(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3300(SB)/4, $0x00000000
+DATA sha1padmasks<>+3304(SB)/1, $0x00
+DATA sha1padmasks<>+3312(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3316(SB)/4, $0x00000000
+DATA sha1padmasks<>+3320(SB)/1, $0x00
+DATA sha1padmasks<>+3328(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3332(SB)/4, $0x00000000
+DATA sha1padmasks<>+3336(SB)/1, $0x00
+DATA sha1padmasks<>+3344(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3348(SB)/4, $0x00000000
+DATA sha1padmasks<>+3352(SB)/1, $0x00
+DATA sha1padmasks<>+3360(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3364(SB)/4, $0x00000000
+DATA sha1padmasks<>+3368(SB)/1, $0x00
+DATA sha1padmasks<>+3376(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3380(SB)/4, $0x00000000
+DATA sha1padmasks<>+3384(SB)/1, $0x00
+DATA sha1padmasks<>+3392(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3396(SB)/4, $0x00000000
+DATA sha1padmasks<>+3400(SB)/1, $0x00
+DATA sha1padmasks<>+3408(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3412(SB)/4, $0x00000000
+DATA sha1padmasks<>+3416(SB)/1, $0x00
+DATA sha1padmasks<>+3424(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3428(SB)/4, $0x00000000
+DATA sha1padmasks<>+3432(SB)/1, $0x00
+DATA sha1padmasks<>+3440(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3444(SB)/4, $0x00000000
+DATA sha1padmasks<>+3448(SB)/1, $0x00
+DATA sha1padmasks<>+3456(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3460(SB)/4, $0x00000000
+DATA sha1padmasks<>+3464(SB)/1, $0x00
+DATA sha1padmasks<>+3472(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3476(SB)/4, $0x00000000
+DATA sha1padmasks<>+3480(SB)/1, $0x00
+DATA sha1padmasks<>+3488(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3492(SB)/4, $0x00000000
+DATA sha1padmasks<>+3496(SB)/1, $0x00
+DATA sha1padmasks<>+3504(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3508(SB)/4, $0x00000000
+DATA sha1padmasks<>+3512(SB)/1, $0x00
+DATA sha1padmasks<>+3520(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3524(SB)/4, $0x00000000
+DATA sha1padmasks<>+3528(SB)/1, $0x00
+DATA sha1padmasks<>+3536(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3540(SB)/4, $0x00000000
+DATA sha1padmasks<>+3544(SB)/1, $0x00
+DATA sha1padmasks<>+3552(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3556(SB)/4, $0x00000000
+DATA sha1padmasks<>+3560(SB)/1, $0x00
+DATA sha1padmasks<>+3568(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3572(SB)/4, $0x00000000
+DATA sha1padmasks<>+3576(SB)/1, $0x00
+DATA sha1padmasks<>+3584(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3588(SB)/4, $0x00000000
+DATA sha1padmasks<>+3592(SB)/1, $0x00
+DATA sha1padmasks<>+3600(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3604(SB)/4, $0x00000000
+DATA sha1padmasks<>+3608(SB)/1, $0x00
+DATA sha1padmasks<>+3616(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3620(SB)/4, $0x00000000
+DATA sha1padmasks<>+3624(SB)/1, $0x00
+DATA sha1padmasks<>+3632(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3636(SB)/4, $0x00000000
+DATA sha1padmasks<>+3640(SB)/1, $0x00
+DATA sha1padmasks<>+3648(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3652(SB)/4, $0x00000000
+DATA sha1padmasks<>+3656(SB)/1, $0x00
+DATA sha1padmasks<>+3664(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3668(SB)/4, $0x00000000
+DATA sha1padmasks<>+3672(SB)/1, $0x00
+DATA sha1padmasks<>+3680(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3684(SB)/4, $0x00000000
+DATA sha1padmasks<>+3688(SB)/1, $0x00
+DATA sha1padmasks<>+3696(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3700(SB)/4, $0x00000000
+DATA sha1padmasks<>+3704(SB)/1, $0x00
+DATA sha1padmasks<>+3712(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3716(SB)/4, $0x00000000
+DATA sha1padmasks<>+3720(SB)/1, $0x00
+DATA sha1padmasks<>+3728(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3732(SB)/4, $0x00000000
+DATA sha1padmasks<>+3736(SB)/1, $0x00
+DATA sha1padmasks<>+3744(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3748(SB)/4, $0x00000000
+DATA sha1padmasks<>+3752(SB)/1, $0x00
+DATA sha1padmasks<>+3760(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3764(SB)/4, $0x00000000
+DATA sha1padmasks<>+3768(SB)/1, $0x00
+DATA sha1padmasks<>+3776(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3780(SB)/4, $0x00000000
+DATA sha1padmasks<>+3784(SB)/1, $0x00
+DATA sha1padmasks<>+3792(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3796(SB)/4, $0x00000000
+DATA sha1padmasks<>+3800(SB)/1, $0x00
+DATA sha1padmasks<>+3808(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3812(SB)/4, $0x00000000
+DATA sha1padmasks<>+3816(SB)/1, $0x00
+DATA sha1padmasks<>+3824(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3828(SB)/4, $0x00000000
+DATA sha1padmasks<>+3832(SB)/1, $0x00
+DATA sha1padmasks<>+3840(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3844(SB)/4, $0x00000000
+DATA sha1padmasks<>+3848(SB)/1, $0x00
+DATA sha1padmasks<>+3856(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3860(SB)/4, $0x00000000
+DATA sha1padmasks<>+3864(SB)/1, $0x00
+DATA sha1padmasks<>+3872(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3876(SB)/4, $0x00000000
+DATA sha1padmasks<>+3880(SB)/1, $0x00
+DATA sha1padmasks<>+3888(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3892(SB)/4, $0x00000000
+DATA sha1padmasks<>+3896(SB)/1, $0x00
+DATA sha1padmasks<>+3904(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3908(SB)/4, $0x00000000
+DATA sha1padmasks<>+3912(SB)/1, $0x00
+DATA sha1padmasks<>+3920(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3924(SB)/4, $0x00000000
+DATA sha1padmasks<>+3928(SB)/1, $0x00
+DATA sha1padmasks<>+3936(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3940(SB)/4, $0x00000000
+DATA sha1padmasks<>+3944(SB)/1, $0x00
+DATA sha1padmasks<>+3952(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3956(SB)/4, $0x00000000
+DATA sha1padmasks<>+3960(SB)/1, $0x00
+DATA sha1padmasks<>+3968(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3972(SB)/4, $0x00000000
+DATA sha1padmasks<>+3976(SB)/1, $0x00
+DATA sha1padmasks<>+3984(SB)/4, $0xffffffff
+DATA sha1padmasks<>+3988(SB)/4, $0x00000000
+DATA sha1padmasks<>+3992(SB)/1, $0x00
+DATA sha1padmasks<>+4000(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4004(SB)/4, $0x00000000
+DATA sha1padmasks<>+4008(SB)/1, $0x00
+DATA sha1padmasks<>+4016(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4020(SB)/4, $0x00000000
+DATA sha1padmasks<>+4024(SB)/1, $0x00
+DATA sha1padmasks<>+4032(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4036(SB)/4, $0x00000000
+DATA sha1padmasks<>+4040(SB)/1, $0x00
+DATA sha1padmasks<>+4048(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4052(SB)/4, $0x00000000
+DATA sha1padmasks<>+4056(SB)/1, $0x00
+DATA sha1padmasks<>+4064(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4068(SB)/4, $0x00000000
+DATA sha1padmasks<>+4072(SB)/1, $0x00
+DATA sha1padmasks<>+4080(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4084(SB)/4, $0x00000000
+DATA sha1padmasks<>+4088(SB)/1, $0x00
+DATA sha1padmasks<>+4096(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4100(SB)/4, $0x00000000
+DATA sha1padmasks<>+4104(SB)/1, $0x00
+DATA sha1padmasks<>+4112(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4116(SB)/4, $0x00000000
+DATA sha1padmasks<>+4120(SB)/1, $0x00
+DATA sha1padmasks<>+4128(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4132(SB)/4, $0x00000000
+DATA sha1padmasks<>+4136(SB)/1, $0x00
+DATA sha1padmasks<>+4144(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4148(SB)/4, $0x00000000
+DATA sha1padmasks<>+4152(SB)/1, $0x00
+DATA sha1padmasks<>+4160(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4164(SB)/4, $0x00000000
+DATA sha1padmasks<>+4168(SB)/1, $0x00
+DATA sha1padmasks<>+4176(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4180(SB)/4, $0x00000000
+DATA sha1padmasks<>+4184(SB)/1, $0x00
+DATA sha1padmasks<>+4192(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4196(SB)/4, $0x00000000
+DATA sha1padmasks<>+4200(SB)/1, $0x00
+DATA sha1padmasks<>+4208(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4212(SB)/4, $0x00000000
+DATA sha1padmasks<>+4216(SB)/1, $0x00
+DATA sha1padmasks<>+4224(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4228(SB)/4, $0x00000000
+DATA sha1padmasks<>+4232(SB)/1, $0x00
+DATA sha1padmasks<>+4240(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4244(SB)/4, $0x00000000
+DATA sha1padmasks<>+4248(SB)/1, $0x00
+DATA sha1padmasks<>+4256(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4260(SB)/4, $0x00000000
+DATA sha1padmasks<>+4264(SB)/1, $0x00
+DATA sha1padmasks<>+4272(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4276(SB)/4, $0x00000000
+DATA sha1padmasks<>+4280(SB)/1, $0x00
+DATA sha1padmasks<>+4288(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4292(SB)/4, $0x00000000
+DATA sha1padmasks<>+4296(SB)/1, $0x00
+DATA sha1padmasks<>+4304(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4308(SB)/4, $0x00000000
+DATA sha1padmasks<>+4312(SB)/1, $0x00
+DATA sha1padmasks<>+4320(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4324(SB)/4, $0x00000000
+DATA sha1padmasks<>+4328(SB)/1, $0x00
+DATA sha1padmasks<>+4336(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4340(SB)/4, $0x00000000
+DATA sha1padmasks<>+4344(SB)/1, $0x00
+DATA sha1padmasks<>+4352(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4356(SB)/4, $0x00000000
+DATA sha1padmasks<>+4360(SB)/1, $0x00
+DATA sha1padmasks<>+4368(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4372(SB)/4, $0x00000000
+DATA sha1padmasks<>+4376(SB)/1, $0x00
+DATA sha1padmasks<>+4384(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4388(SB)/4, $0x00000000
+DATA sha1padmasks<>+4392(SB)/1, $0x00
+DATA sha1padmasks<>+4400(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4404(SB)/4, $0x00000000
+DATA sha1padmasks<>+4408(SB)/1, $0x00
+DATA sha1padmasks<>+4416(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4420(SB)/4, $0x00000000
+DATA sha1padmasks<>+4424(SB)/1, $0x00
+DATA sha1padmasks<>+4432(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4436(SB)/4, $0x00000000
+DATA sha1padmasks<>+4440(SB)/1, $0x00
+DATA sha1padmasks<>+4448(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4452(SB)/4, $0x00000000
+DATA sha1padmasks<>+4456(SB)/1, $0x00
+DATA sha1padmasks<>+4464(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4468(SB)/4, $0x00000000
+DATA sha1padmasks<>+4472(SB)/1, $0x00
+DATA sha1padmasks<>+4480(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4484(SB)/4, $0x00000000
+DATA sha1padmasks<>+4488(SB)/1, $0x00
+DATA sha1padmasks<>+4496(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4500(SB)/4, $0x00000000
+DATA sha1padmasks<>+4504(SB)/1, $0x00
+DATA sha1padmasks<>+4512(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4516(SB)/4, $0x00000000
+DATA sha1padmasks<>+4520(SB)/1, $0x00
+DATA sha1padmasks<>+4528(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4532(SB)/4, $0x00000000
+DATA sha1padmasks<>+4536(SB)/1, $0x00
+DATA sha1padmasks<>+4544(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4548(SB)/4, $0x00000000
+DATA sha1padmasks<>+4552(SB)/1, $0x00
+DATA sha1padmasks<>+4560(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4564(SB)/4, $0x00000000
+DATA sha1padmasks<>+4568(SB)/1, $0x00
+DATA sha1padmasks<>+4576(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4580(SB)/4, $0x00000000
+DATA sha1padmasks<>+4584(SB)/1, $0x00
+DATA sha1padmasks<>+4592(SB)/4, $0xffffffff
+DATA sha1padmasks<>+4596(SB)/4, $0x00000000
+DATA sha1padmasks<>+4600(SB)/1, $0x00
+GLOBL sha1padmasks<>(SB), RODATA|NOPTR, $4601
+
+DATA sha1padbytes<>+0(SB)/8, $0x8080808080808080
+DATA sha1padbytes<>+8(SB)/8, $0x8080808080808080
+DATA sha1padbytes<>+16(SB)/8, $0x8080808080808080
+DATA sha1padbytes<>+24(SB)/8, $0x8080808080808080
+GLOBL sha1padbytes<>(SB), RODATA|NOPTR, $32
+
+DATA sha1padavx2<>+0(SB)/1, $0x00
+DATA sha1padavx2<>+1(SB)/1, $0x01
+DATA sha1padavx2<>+2(SB)/1, $0x02
+DATA sha1padavx2<>+3(SB)/1, $0x03
+DATA sha1padavx2<>+4(SB)/1, $0x04
+DATA sha1padavx2<>+5(SB)/1, $0x05
+DATA sha1padavx2<>+6(SB)/1, $0x06
+DATA sha1padavx2<>+7(SB)/1, $0x07
+DATA sha1padavx2<>+8(SB)/1, $0x08
+DATA sha1padavx2<>+9(SB)/1, $0x09
+DATA sha1padavx2<>+10(SB)/1, $0x0a
+DATA sha1padavx2<>+11(SB)/1, $0x0b
+DATA sha1padavx2<>+12(SB)/1, $0x0c
+DATA sha1padavx2<>+13(SB)/1, $0x0d
+DATA sha1padavx2<>+14(SB)/1, $0x0e
+DATA sha1padavx2<>+15(SB)/1, $0x0f
+DATA sha1padavx2<>+16(SB)/1, $0x10
+DATA sha1padavx2<>+17(SB)/1, $0x11
+DATA sha1padavx2<>+18(SB)/1, $0x12
+DATA sha1padavx2<>+19(SB)/1, $0x13
+DATA sha1padavx2<>+20(SB)/1, $0x14
+DATA sha1padavx2<>+21(SB)/1, $0x15
+DATA sha1padavx2<>+22(SB)/1, $0x16
+DATA sha1padavx2<>+23(SB)/1, $0x17
+DATA sha1padavx2<>+24(SB)/1, $0x18
+DATA sha1padavx2<>+25(SB)/1, $0x19
+DATA sha1padavx2<>+26(SB)/1, $0x1a
+DATA sha1padavx2<>+27(SB)/1, $0x1b
+DATA sha1padavx2<>+28(SB)/1, $0x1c
+DATA sha1padavx2<>+29(SB)/1, $0x1d
+DATA sha1padavx2<>+30(SB)/1, $0x1e
+DATA sha1padavx2<>+31(SB)/1, $0x1f
+DATA sha1padavx2<>+32(SB)/1, $0x00
+DATA sha1padavx2<>+33(SB)/1, $0x00
+DATA sha1padavx2<>+34(SB)/1, $0x00
+DATA sha1padavx2<>+35(SB)/1, $0x00
+DATA sha1padavx2<>+36(SB)/1, $0x04
+DATA sha1padavx2<>+37(SB)/1, $0x04
+DATA sha1padavx2<>+38(SB)/1, $0x04
+DATA sha1padavx2<>+39(SB)/1, $0x04
+DATA sha1padavx2<>+40(SB)/1, $0x08
+DATA sha1padavx2<>+41(SB)/1, $0x08
+DATA sha1padavx2<>+42(SB)/1, $0x08
+DATA sha1padavx2<>+43(SB)/1, $0x08
+DATA sha1padavx2<>+44(SB)/1, $0x0c
+DATA sha1padavx2<>+45(SB)/1, $0x0c
+DATA sha1padavx2<>+46(SB)/1, $0x0c
+DATA sha1padavx2<>+47(SB)/1, $0x0c
+DATA sha1padavx2<>+48(SB)/1, $0x10
+DATA sha1padavx2<>+49(SB)/1, $0x10
+DATA sha1padavx2<>+50(SB)/1, $0x10
+DATA sha1padavx2<>+51(SB)/1, $0x10
+DATA sha1padavx2<>+52(SB)/1, $0x14
+DATA sha1padavx2<>+53(SB)/1, $0x14
+DATA sha1padavx2<>+54(SB)/1, $0x14
+DATA sha1padavx2<>+55(SB)/1, $0x14
+DATA sha1padavx2<>+56(SB)/1, $0x18
+DATA sha1padavx2<>+57(SB)/1, $0x18
+DATA sha1padavx2<>+58(SB)/1, $0x18
+DATA sha1padavx2<>+59(SB)/1, $0x18
+DATA sha1padavx2<>+60(SB)/1, $0x1c
+DATA sha1padavx2<>+61(SB)/1, $0x1c
+DATA sha1padavx2<>+62(SB)/1, $0x1c
+DATA sha1padavx2<>+63(SB)/1, $0x1c
+DATA sha1padavx2<>+64(SB)/8, $0x0000000000000020
+DATA sha1padavx2<>+72(SB)/8, $-1
+GLOBL sha1padavx2<>(SB), RODATA|NOPTR, $80
+
 // func sumAVX512YMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
 TEXT ·sumAVX512YMMx16(SB), $6552-72
@@ -10990,878 +13058,6 @@ DATA sha1init<>+8(SB)/4, $0x98badcfe
 DATA sha1init<>+12(SB)/4, $0x10325476
 DATA sha1init<>+16(SB)/4, $0xc3d2e1f0
 GLOBL sha1init<>(SB), RODATA|NOPTR, $20
-
-DATA sha1padmasks<>+0(SB)/4, $0x00000000
-DATA sha1padmasks<>+4(SB)/4, $0x00000000
-DATA sha1padmasks<>+8(SB)/1, $0x08
-DATA sha1padmasks<>+16(SB)/4, $0x00000000
-DATA sha1padmasks<>+20(SB)/4, $0x00000000
-DATA sha1padmasks<>+24(SB)/1, $0x08
-DATA sha1padmasks<>+32(SB)/4, $0x00000000
-DATA sha1padmasks<>+36(SB)/4, $0x00000000
-DATA sha1padmasks<>+40(SB)/1, $0x08
-DATA sha1padmasks<>+48(SB)/4, $0x00000000
-DATA sha1padmasks<>+52(SB)/4, $0x00000000
-DATA sha1padmasks<>+56(SB)/1, $0x08
-DATA sha1padmasks<>+64(SB)/4, $0x00000000
-DATA sha1padmasks<>+68(SB)/4, $0x00000000
-DATA sha1padmasks<>+72(SB)/1, $0x08
-DATA sha1padmasks<>+80(SB)/4, $0x00000000
-DATA sha1padmasks<>+84(SB)/4, $0x00000000
-DATA sha1padmasks<>+88(SB)/1, $0x08
-DATA sha1padmasks<>+96(SB)/4, $0x00000000
-DATA sha1padmasks<>+100(SB)/4, $0x00000000
-DATA sha1padmasks<>+104(SB)/1, $0x08
-DATA sha1padmasks<>+112(SB)/4, $0x00000000
-DATA sha1padmasks<>+116(SB)/4, $0x00000000
-DATA sha1padmasks<>+120(SB)/1, $0x08
-DATA sha1padmasks<>+128(SB)/4, $0x00000000
-DATA sha1padmasks<>+132(SB)/4, $0x00000000
-DATA sha1padmasks<>+136(SB)/1, $0x08
-DATA sha1padmasks<>+144(SB)/4, $0x00000000
-DATA sha1padmasks<>+148(SB)/4, $0x00000000
-DATA sha1padmasks<>+152(SB)/1, $0x08
-DATA sha1padmasks<>+160(SB)/4, $0x00000000
-DATA sha1padmasks<>+164(SB)/4, $0x00000000
-DATA sha1padmasks<>+168(SB)/1, $0x08
-DATA sha1padmasks<>+176(SB)/4, $0x00000000
-DATA sha1padmasks<>+180(SB)/4, $0x00000000
-DATA sha1padmasks<>+184(SB)/1, $0x08
-DATA sha1padmasks<>+192(SB)/4, $0x00000000
-DATA sha1padmasks<>+196(SB)/4, $0x00000000
-DATA sha1padmasks<>+200(SB)/1, $0x08
-DATA sha1padmasks<>+208(SB)/4, $0x00000000
-DATA sha1padmasks<>+212(SB)/4, $0x00000000
-DATA sha1padmasks<>+216(SB)/1, $0x08
-DATA sha1padmasks<>+224(SB)/4, $0x00000000
-DATA sha1padmasks<>+228(SB)/4, $0x00000000
-DATA sha1padmasks<>+232(SB)/1, $0x08
-DATA sha1padmasks<>+240(SB)/4, $0x00000000
-DATA sha1padmasks<>+244(SB)/4, $0x00000000
-DATA sha1padmasks<>+248(SB)/1, $0x08
-DATA sha1padmasks<>+256(SB)/4, $0x00000000
-DATA sha1padmasks<>+260(SB)/4, $0x00000000
-DATA sha1padmasks<>+264(SB)/1, $0x08
-DATA sha1padmasks<>+272(SB)/4, $0x00000000
-DATA sha1padmasks<>+276(SB)/4, $0x00000000
-DATA sha1padmasks<>+280(SB)/1, $0x08
-DATA sha1padmasks<>+288(SB)/4, $0x00000000
-DATA sha1padmasks<>+292(SB)/4, $0x00000000
-DATA sha1padmasks<>+296(SB)/1, $0x08
-DATA sha1padmasks<>+304(SB)/4, $0x00000000
-DATA sha1padmasks<>+308(SB)/4, $0x00000000
-DATA sha1padmasks<>+312(SB)/1, $0x08
-DATA sha1padmasks<>+320(SB)/4, $0x00000000
-DATA sha1padmasks<>+324(SB)/4, $0x00000000
-DATA sha1padmasks<>+328(SB)/1, $0x08
-DATA sha1padmasks<>+336(SB)/4, $0x00000000
-DATA sha1padmasks<>+340(SB)/4, $0x00000000
-DATA sha1padmasks<>+344(SB)/1, $0x08
-DATA sha1padmasks<>+352(SB)/4, $0x00000000
-DATA sha1padmasks<>+356(SB)/4, $0x00000000
-DATA sha1padmasks<>+360(SB)/1, $0x08
-DATA sha1padmasks<>+368(SB)/4, $0x00000000
-DATA sha1padmasks<>+372(SB)/4, $0x00000000
-DATA sha1padmasks<>+376(SB)/1, $0x08
-DATA sha1padmasks<>+384(SB)/4, $0x00000000
-DATA sha1padmasks<>+388(SB)/4, $0x00000000
-DATA sha1padmasks<>+392(SB)/1, $0x08
-DATA sha1padmasks<>+400(SB)/4, $0x00000000
-DATA sha1padmasks<>+404(SB)/4, $0x00000000
-DATA sha1padmasks<>+408(SB)/1, $0x08
-DATA sha1padmasks<>+416(SB)/4, $0x00000000
-DATA sha1padmasks<>+420(SB)/4, $0x00000000
-DATA sha1padmasks<>+424(SB)/1, $0x08
-DATA sha1padmasks<>+432(SB)/4, $0x00000000
-DATA sha1padmasks<>+436(SB)/4, $0x00000000
-DATA sha1padmasks<>+440(SB)/1, $0x08
-DATA sha1padmasks<>+448(SB)/4, $0x00000000
-DATA sha1padmasks<>+452(SB)/4, $0x00000000
-DATA sha1padmasks<>+456(SB)/1, $0x08
-DATA sha1padmasks<>+464(SB)/4, $0x00000000
-DATA sha1padmasks<>+468(SB)/4, $0x00000000
-DATA sha1padmasks<>+472(SB)/1, $0x08
-DATA sha1padmasks<>+480(SB)/4, $0x00000000
-DATA sha1padmasks<>+484(SB)/4, $0x00000000
-DATA sha1padmasks<>+488(SB)/1, $0x08
-DATA sha1padmasks<>+496(SB)/4, $0x00000000
-DATA sha1padmasks<>+500(SB)/4, $0x00000000
-DATA sha1padmasks<>+504(SB)/1, $0x08
-DATA sha1padmasks<>+512(SB)/4, $0x00000000
-DATA sha1padmasks<>+516(SB)/4, $0x00000000
-DATA sha1padmasks<>+520(SB)/1, $0x08
-DATA sha1padmasks<>+528(SB)/4, $0x00000000
-DATA sha1padmasks<>+532(SB)/4, $0x00000000
-DATA sha1padmasks<>+536(SB)/1, $0x08
-DATA sha1padmasks<>+544(SB)/4, $0x00000000
-DATA sha1padmasks<>+548(SB)/4, $0x00000000
-DATA sha1padmasks<>+552(SB)/1, $0x08
-DATA sha1padmasks<>+560(SB)/4, $0x00000000
-DATA sha1padmasks<>+564(SB)/4, $0x00000000
-DATA sha1padmasks<>+568(SB)/1, $0x08
-DATA sha1padmasks<>+576(SB)/4, $0x00000000
-DATA sha1padmasks<>+580(SB)/4, $0x00000000
-DATA sha1padmasks<>+584(SB)/1, $0x08
-DATA sha1padmasks<>+592(SB)/4, $0x00000000
-DATA sha1padmasks<>+596(SB)/4, $0x00000000
-DATA sha1padmasks<>+600(SB)/1, $0x08
-DATA sha1padmasks<>+608(SB)/4, $0x00000000
-DATA sha1padmasks<>+612(SB)/4, $0x00000000
-DATA sha1padmasks<>+616(SB)/1, $0x08
-DATA sha1padmasks<>+624(SB)/4, $0x00000000
-DATA sha1padmasks<>+628(SB)/4, $0x00000000
-DATA sha1padmasks<>+632(SB)/1, $0x08
-DATA sha1padmasks<>+640(SB)/4, $0x00000000
-DATA sha1padmasks<>+644(SB)/4, $0x00000001
-DATA sha1padmasks<>+648(SB)/1, $0x08
-DATA sha1padmasks<>+656(SB)/4, $0x00000001
-DATA sha1padmasks<>+660(SB)/4, $0x00000002
-DATA sha1padmasks<>+664(SB)/1, $0x08
-DATA sha1padmasks<>+672(SB)/4, $0x00000003
-DATA sha1padmasks<>+676(SB)/4, $0x00000004
-DATA sha1padmasks<>+680(SB)/1, $0x08
-DATA sha1padmasks<>+688(SB)/4, $0x00000007
-DATA sha1padmasks<>+692(SB)/4, $0x00000008
-DATA sha1padmasks<>+696(SB)/1, $0x08
-DATA sha1padmasks<>+704(SB)/4, $0x0000000f
-DATA sha1padmasks<>+708(SB)/4, $0x00000010
-DATA sha1padmasks<>+712(SB)/1, $0x08
-DATA sha1padmasks<>+720(SB)/4, $0x0000001f
-DATA sha1padmasks<>+724(SB)/4, $0x00000020
-DATA sha1padmasks<>+728(SB)/1, $0x08
-DATA sha1padmasks<>+736(SB)/4, $0x0000003f
-DATA sha1padmasks<>+740(SB)/4, $0x00000040
-DATA sha1padmasks<>+744(SB)/1, $0x08
-DATA sha1padmasks<>+752(SB)/4, $0x0000007f
-DATA sha1padmasks<>+756(SB)/4, $0x00000080
-DATA sha1padmasks<>+760(SB)/1, $0x08
-DATA sha1padmasks<>+768(SB)/4, $0x000000ff
-DATA sha1padmasks<>+772(SB)/4, $0x00000100
-DATA sha1padmasks<>+776(SB)/1, $0x08
-DATA sha1padmasks<>+784(SB)/4, $0x000001ff
-DATA sha1padmasks<>+788(SB)/4, $0x00000200
-DATA sha1padmasks<>+792(SB)/1, $0x08
-DATA sha1padmasks<>+800(SB)/4, $0x000003ff
-DATA sha1padmasks<>+804(SB)/4, $0x00000400
-DATA sha1padmasks<>+808(SB)/1, $0x08
-DATA sha1padmasks<>+816(SB)/4, $0x000007ff
-DATA sha1padmasks<>+820(SB)/4, $0x00000800
-DATA sha1padmasks<>+824(SB)/1, $0x08
-DATA sha1padmasks<>+832(SB)/4, $0x00000fff
-DATA sha1padmasks<>+836(SB)/4, $0x00001000
-DATA sha1padmasks<>+840(SB)/1, $0x08
-DATA sha1padmasks<>+848(SB)/4, $0x00001fff
-DATA sha1padmasks<>+852(SB)/4, $0x00002000
-DATA sha1padmasks<>+856(SB)/1, $0x08
-DATA sha1padmasks<>+864(SB)/4, $0x00003fff
-DATA sha1padmasks<>+868(SB)/4, $0x00004000
-DATA sha1padmasks<>+872(SB)/1, $0x08
-DATA sha1padmasks<>+880(SB)/4, $0x00007fff
-DATA sha1padmasks<>+884(SB)/4, $0x00008000
-DATA sha1padmasks<>+888(SB)/1, $0x08
-DATA sha1padmasks<>+896(SB)/4, $0x0000ffff
-DATA sha1padmasks<>+900(SB)/4, $0x00010000
-DATA sha1padmasks<>+904(SB)/1, $0x08
-DATA sha1padmasks<>+912(SB)/4, $0x0001ffff
-DATA sha1padmasks<>+916(SB)/4, $0x00020000
-DATA sha1padmasks<>+920(SB)/1, $0x08
-DATA sha1padmasks<>+928(SB)/4, $0x0003ffff
-DATA sha1padmasks<>+932(SB)/4, $0x00040000
-DATA sha1padmasks<>+936(SB)/1, $0x08
-DATA sha1padmasks<>+944(SB)/4, $0x0007ffff
-DATA sha1padmasks<>+948(SB)/4, $0x00080000
-DATA sha1padmasks<>+952(SB)/1, $0x08
-DATA sha1padmasks<>+960(SB)/4, $0x000fffff
-DATA sha1padmasks<>+964(SB)/4, $0x00100000
-DATA sha1padmasks<>+968(SB)/1, $0x08
-DATA sha1padmasks<>+976(SB)/4, $0x001fffff
-DATA sha1padmasks<>+980(SB)/4, $0x00200000
-DATA sha1padmasks<>+984(SB)/1, $0x08
-DATA sha1padmasks<>+992(SB)/4, $0x003fffff
-DATA sha1padmasks<>+996(SB)/4, $0x00400000
-DATA sha1padmasks<>+1000(SB)/1, $0x08
-DATA sha1padmasks<>+1008(SB)/4, $0x007fffff
-DATA sha1padmasks<>+1012(SB)/4, $0x00800000
-DATA sha1padmasks<>+1016(SB)/1, $0x08
-DATA sha1padmasks<>+1024(SB)/4, $0x00ffffff
-DATA sha1padmasks<>+1028(SB)/4, $0x01000000
-DATA sha1padmasks<>+1032(SB)/1, $0x00
-DATA sha1padmasks<>+1040(SB)/4, $0x01ffffff
-DATA sha1padmasks<>+1044(SB)/4, $0x02000000
-DATA sha1padmasks<>+1048(SB)/1, $0x00
-DATA sha1padmasks<>+1056(SB)/4, $0x03ffffff
-DATA sha1padmasks<>+1060(SB)/4, $0x04000000
-DATA sha1padmasks<>+1064(SB)/1, $0x00
-DATA sha1padmasks<>+1072(SB)/4, $0x07ffffff
-DATA sha1padmasks<>+1076(SB)/4, $0x08000000
-DATA sha1padmasks<>+1080(SB)/1, $0x00
-DATA sha1padmasks<>+1088(SB)/4, $0x0fffffff
-DATA sha1padmasks<>+1092(SB)/4, $0x10000000
-DATA sha1padmasks<>+1096(SB)/1, $0x00
-DATA sha1padmasks<>+1104(SB)/4, $0x1fffffff
-DATA sha1padmasks<>+1108(SB)/4, $0x20000000
-DATA sha1padmasks<>+1112(SB)/1, $0x00
-DATA sha1padmasks<>+1120(SB)/4, $0x3fffffff
-DATA sha1padmasks<>+1124(SB)/4, $0x40000000
-DATA sha1padmasks<>+1128(SB)/1, $0x00
-DATA sha1padmasks<>+1136(SB)/4, $0x7fffffff
-DATA sha1padmasks<>+1140(SB)/4, $0x80000000
-DATA sha1padmasks<>+1144(SB)/1, $0x00
-DATA sha1padmasks<>+1152(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1156(SB)/4, $0x00000000
-DATA sha1padmasks<>+1160(SB)/1, $0x00
-DATA sha1padmasks<>+1168(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1172(SB)/4, $0x00000000
-DATA sha1padmasks<>+1176(SB)/1, $0x00
-DATA sha1padmasks<>+1184(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1188(SB)/4, $0x00000000
-DATA sha1padmasks<>+1192(SB)/1, $0x00
-DATA sha1padmasks<>+1200(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1204(SB)/4, $0x00000000
-DATA sha1padmasks<>+1208(SB)/1, $0x00
-DATA sha1padmasks<>+1216(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1220(SB)/4, $0x00000000
-DATA sha1padmasks<>+1224(SB)/1, $0x00
-DATA sha1padmasks<>+1232(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1236(SB)/4, $0x00000000
-DATA sha1padmasks<>+1240(SB)/1, $0x00
-DATA sha1padmasks<>+1248(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1252(SB)/4, $0x00000000
-DATA sha1padmasks<>+1256(SB)/1, $0x00
-DATA sha1padmasks<>+1264(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1268(SB)/4, $0x00000000
-DATA sha1padmasks<>+1272(SB)/1, $0x00
-DATA sha1padmasks<>+1280(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1284(SB)/4, $0x00000000
-DATA sha1padmasks<>+1288(SB)/1, $0x00
-DATA sha1padmasks<>+1296(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1300(SB)/4, $0x00000000
-DATA sha1padmasks<>+1304(SB)/1, $0x00
-DATA sha1padmasks<>+1312(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1316(SB)/4, $0x00000000
-DATA sha1padmasks<>+1320(SB)/1, $0x00
-DATA sha1padmasks<>+1328(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1332(SB)/4, $0x00000000
-DATA sha1padmasks<>+1336(SB)/1, $0x00
-DATA sha1padmasks<>+1344(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1348(SB)/4, $0x00000000
-DATA sha1padmasks<>+1352(SB)/1, $0x00
-DATA sha1padmasks<>+1360(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1364(SB)/4, $0x00000000
-DATA sha1padmasks<>+1368(SB)/1, $0x00
-DATA sha1padmasks<>+1376(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1380(SB)/4, $0x00000000
-DATA sha1padmasks<>+1384(SB)/1, $0x00
-DATA sha1padmasks<>+1392(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1396(SB)/4, $0x00000000
-DATA sha1padmasks<>+1400(SB)/1, $0x00
-DATA sha1padmasks<>+1408(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1412(SB)/4, $0x00000000
-DATA sha1padmasks<>+1416(SB)/1, $0x00
-DATA sha1padmasks<>+1424(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1428(SB)/4, $0x00000000
-DATA sha1padmasks<>+1432(SB)/1, $0x00
-DATA sha1padmasks<>+1440(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1444(SB)/4, $0x00000000
-DATA sha1padmasks<>+1448(SB)/1, $0x00
-DATA sha1padmasks<>+1456(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1460(SB)/4, $0x00000000
-DATA sha1padmasks<>+1464(SB)/1, $0x00
-DATA sha1padmasks<>+1472(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1476(SB)/4, $0x00000000
-DATA sha1padmasks<>+1480(SB)/1, $0x00
-DATA sha1padmasks<>+1488(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1492(SB)/4, $0x00000000
-DATA sha1padmasks<>+1496(SB)/1, $0x00
-DATA sha1padmasks<>+1504(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1508(SB)/4, $0x00000000
-DATA sha1padmasks<>+1512(SB)/1, $0x00
-DATA sha1padmasks<>+1520(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1524(SB)/4, $0x00000000
-DATA sha1padmasks<>+1528(SB)/1, $0x00
-DATA sha1padmasks<>+1536(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1540(SB)/4, $0x00000000
-DATA sha1padmasks<>+1544(SB)/1, $0x00
-DATA sha1padmasks<>+1552(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1556(SB)/4, $0x00000000
-DATA sha1padmasks<>+1560(SB)/1, $0x00
-DATA sha1padmasks<>+1568(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1572(SB)/4, $0x00000000
-DATA sha1padmasks<>+1576(SB)/1, $0x00
-DATA sha1padmasks<>+1584(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1588(SB)/4, $0x00000000
-DATA sha1padmasks<>+1592(SB)/1, $0x00
-DATA sha1padmasks<>+1600(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1604(SB)/4, $0x00000000
-DATA sha1padmasks<>+1608(SB)/1, $0x00
-DATA sha1padmasks<>+1616(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1620(SB)/4, $0x00000000
-DATA sha1padmasks<>+1624(SB)/1, $0x00
-DATA sha1padmasks<>+1632(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1636(SB)/4, $0x00000000
-DATA sha1padmasks<>+1640(SB)/1, $0x00
-DATA sha1padmasks<>+1648(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1652(SB)/4, $0x00000000
-DATA sha1padmasks<>+1656(SB)/1, $0x00
-DATA sha1padmasks<>+1664(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1668(SB)/4, $0x00000000
-DATA sha1padmasks<>+1672(SB)/1, $0x00
-DATA sha1padmasks<>+1680(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1684(SB)/4, $0x00000000
-DATA sha1padmasks<>+1688(SB)/1, $0x00
-DATA sha1padmasks<>+1696(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1700(SB)/4, $0x00000000
-DATA sha1padmasks<>+1704(SB)/1, $0x00
-DATA sha1padmasks<>+1712(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1716(SB)/4, $0x00000000
-DATA sha1padmasks<>+1720(SB)/1, $0x00
-DATA sha1padmasks<>+1728(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1732(SB)/4, $0x00000000
-DATA sha1padmasks<>+1736(SB)/1, $0x00
-DATA sha1padmasks<>+1744(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1748(SB)/4, $0x00000000
-DATA sha1padmasks<>+1752(SB)/1, $0x00
-DATA sha1padmasks<>+1760(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1764(SB)/4, $0x00000000
-DATA sha1padmasks<>+1768(SB)/1, $0x00
-DATA sha1padmasks<>+1776(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1780(SB)/4, $0x00000000
-DATA sha1padmasks<>+1784(SB)/1, $0x00
-DATA sha1padmasks<>+1792(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1796(SB)/4, $0x00000000
-DATA sha1padmasks<>+1800(SB)/1, $0x00
-DATA sha1padmasks<>+1808(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1812(SB)/4, $0x00000000
-DATA sha1padmasks<>+1816(SB)/1, $0x00
-DATA sha1padmasks<>+1824(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1828(SB)/4, $0x00000000
-DATA sha1padmasks<>+1832(SB)/1, $0x00
-DATA sha1padmasks<>+1840(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1844(SB)/4, $0x00000000
-DATA sha1padmasks<>+1848(SB)/1, $0x00
-DATA sha1padmasks<>+1856(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1860(SB)/4, $0x00000000
-DATA sha1padmasks<>+1864(SB)/1, $0x00
-DATA sha1padmasks<>+1872(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1876(SB)/4, $0x00000000
-DATA sha1padmasks<>+1880(SB)/1, $0x00
-DATA sha1padmasks<>+1888(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1892(SB)/4, $0x00000000
-DATA sha1padmasks<>+1896(SB)/1, $0x00
-DATA sha1padmasks<>+1904(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1908(SB)/4, $0x00000000
-DATA sha1padmasks<>+1912(SB)/1, $0x00
-DATA sha1padmasks<>+1920(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1924(SB)/4, $0x00000000
-DATA sha1padmasks<>+1928(SB)/1, $0x00
-DATA sha1padmasks<>+1936(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1940(SB)/4, $0x00000000
-DATA sha1padmasks<>+1944(SB)/1, $0x00
-DATA sha1padmasks<>+1952(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1956(SB)/4, $0x00000000
-DATA sha1padmasks<>+1960(SB)/1, $0x00
-DATA sha1padmasks<>+1968(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1972(SB)/4, $0x00000000
-DATA sha1padmasks<>+1976(SB)/1, $0x00
-DATA sha1padmasks<>+1984(SB)/4, $0xffffffff
-DATA sha1padmasks<>+1988(SB)/4, $0x00000000
-DATA sha1padmasks<>+1992(SB)/1, $0x00
-DATA sha1padmasks<>+2000(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2004(SB)/4, $0x00000000
-DATA sha1padmasks<>+2008(SB)/1, $0x00
-DATA sha1padmasks<>+2016(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2020(SB)/4, $0x00000000
-DATA sha1padmasks<>+2024(SB)/1, $0x00
-DATA sha1padmasks<>+2032(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2036(SB)/4, $0x00000000
-DATA sha1padmasks<>+2040(SB)/1, $0x00
-DATA sha1padmasks<>+2048(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2052(SB)/4, $0x00000000
-DATA sha1padmasks<>+2056(SB)/1, $0x00
-DATA sha1padmasks<>+2064(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2068(SB)/4, $0x00000000
-DATA sha1padmasks<>+2072(SB)/1, $0x00
-DATA sha1padmasks<>+2080(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2084(SB)/4, $0x00000000
-DATA sha1padmasks<>+2088(SB)/1, $0x00
-DATA sha1padmasks<>+2096(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2100(SB)/4, $0x00000000
-DATA sha1padmasks<>+2104(SB)/1, $0x00
-DATA sha1padmasks<>+2112(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2116(SB)/4, $0x00000000
-DATA sha1padmasks<>+2120(SB)/1, $0x00
-DATA sha1padmasks<>+2128(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2132(SB)/4, $0x00000000
-DATA sha1padmasks<>+2136(SB)/1, $0x00
-DATA sha1padmasks<>+2144(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2148(SB)/4, $0x00000000
-DATA sha1padmasks<>+2152(SB)/1, $0x00
-DATA sha1padmasks<>+2160(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2164(SB)/4, $0x00000000
-DATA sha1padmasks<>+2168(SB)/1, $0x00
-DATA sha1padmasks<>+2176(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2180(SB)/4, $0x00000000
-DATA sha1padmasks<>+2184(SB)/1, $0x00
-DATA sha1padmasks<>+2192(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2196(SB)/4, $0x00000000
-DATA sha1padmasks<>+2200(SB)/1, $0x00
-DATA sha1padmasks<>+2208(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2212(SB)/4, $0x00000000
-DATA sha1padmasks<>+2216(SB)/1, $0x00
-DATA sha1padmasks<>+2224(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2228(SB)/4, $0x00000000
-DATA sha1padmasks<>+2232(SB)/1, $0x00
-DATA sha1padmasks<>+2240(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2244(SB)/4, $0x00000000
-DATA sha1padmasks<>+2248(SB)/1, $0x00
-DATA sha1padmasks<>+2256(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2260(SB)/4, $0x00000000
-DATA sha1padmasks<>+2264(SB)/1, $0x00
-DATA sha1padmasks<>+2272(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2276(SB)/4, $0x00000000
-DATA sha1padmasks<>+2280(SB)/1, $0x00
-DATA sha1padmasks<>+2288(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2292(SB)/4, $0x00000000
-DATA sha1padmasks<>+2296(SB)/1, $0x00
-DATA sha1padmasks<>+2304(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2308(SB)/4, $0x00000000
-DATA sha1padmasks<>+2312(SB)/1, $0x00
-DATA sha1padmasks<>+2320(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2324(SB)/4, $0x00000000
-DATA sha1padmasks<>+2328(SB)/1, $0x00
-DATA sha1padmasks<>+2336(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2340(SB)/4, $0x00000000
-DATA sha1padmasks<>+2344(SB)/1, $0x00
-DATA sha1padmasks<>+2352(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2356(SB)/4, $0x00000000
-DATA sha1padmasks<>+2360(SB)/1, $0x00
-DATA sha1padmasks<>+2368(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2372(SB)/4, $0x00000000
-DATA sha1padmasks<>+2376(SB)/1, $0x00
-DATA sha1padmasks<>+2384(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2388(SB)/4, $0x00000000
-DATA sha1padmasks<>+2392(SB)/1, $0x00
-DATA sha1padmasks<>+2400(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2404(SB)/4, $0x00000000
-DATA sha1padmasks<>+2408(SB)/1, $0x00
-DATA sha1padmasks<>+2416(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2420(SB)/4, $0x00000000
-DATA sha1padmasks<>+2424(SB)/1, $0x00
-DATA sha1padmasks<>+2432(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2436(SB)/4, $0x00000000
-DATA sha1padmasks<>+2440(SB)/1, $0x00
-DATA sha1padmasks<>+2448(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2452(SB)/4, $0x00000000
-DATA sha1padmasks<>+2456(SB)/1, $0x00
-DATA sha1padmasks<>+2464(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2468(SB)/4, $0x00000000
-DATA sha1padmasks<>+2472(SB)/1, $0x00
-DATA sha1padmasks<>+2480(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2484(SB)/4, $0x00000000
-DATA sha1padmasks<>+2488(SB)/1, $0x00
-DATA sha1padmasks<>+2496(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2500(SB)/4, $0x00000000
-DATA sha1padmasks<>+2504(SB)/1, $0x00
-DATA sha1padmasks<>+2512(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2516(SB)/4, $0x00000000
-DATA sha1padmasks<>+2520(SB)/1, $0x00
-DATA sha1padmasks<>+2528(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2532(SB)/4, $0x00000000
-DATA sha1padmasks<>+2536(SB)/1, $0x00
-DATA sha1padmasks<>+2544(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2548(SB)/4, $0x00000000
-DATA sha1padmasks<>+2552(SB)/1, $0x00
-DATA sha1padmasks<>+2560(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2564(SB)/4, $0x00000000
-DATA sha1padmasks<>+2568(SB)/1, $0x00
-DATA sha1padmasks<>+2576(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2580(SB)/4, $0x00000000
-DATA sha1padmasks<>+2584(SB)/1, $0x00
-DATA sha1padmasks<>+2592(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2596(SB)/4, $0x00000000
-DATA sha1padmasks<>+2600(SB)/1, $0x00
-DATA sha1padmasks<>+2608(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2612(SB)/4, $0x00000000
-DATA sha1padmasks<>+2616(SB)/1, $0x00
-DATA sha1padmasks<>+2624(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2628(SB)/4, $0x00000000
-DATA sha1padmasks<>+2632(SB)/1, $0x00
-DATA sha1padmasks<>+2640(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2644(SB)/4, $0x00000000
-DATA sha1padmasks<>+2648(SB)/1, $0x00
-DATA sha1padmasks<>+2656(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2660(SB)/4, $0x00000000
-DATA sha1padmasks<>+2664(SB)/1, $0x00
-DATA sha1padmasks<>+2672(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2676(SB)/4, $0x00000000
-DATA sha1padmasks<>+2680(SB)/1, $0x00
-DATA sha1padmasks<>+2688(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2692(SB)/4, $0x00000000
-DATA sha1padmasks<>+2696(SB)/1, $0x00
-DATA sha1padmasks<>+2704(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2708(SB)/4, $0x00000000
-DATA sha1padmasks<>+2712(SB)/1, $0x00
-DATA sha1padmasks<>+2720(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2724(SB)/4, $0x00000000
-DATA sha1padmasks<>+2728(SB)/1, $0x00
-DATA sha1padmasks<>+2736(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2740(SB)/4, $0x00000000
-DATA sha1padmasks<>+2744(SB)/1, $0x00
-DATA sha1padmasks<>+2752(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2756(SB)/4, $0x00000000
-DATA sha1padmasks<>+2760(SB)/1, $0x00
-DATA sha1padmasks<>+2768(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2772(SB)/4, $0x00000000
-DATA sha1padmasks<>+2776(SB)/1, $0x00
-DATA sha1padmasks<>+2784(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2788(SB)/4, $0x00000000
-DATA sha1padmasks<>+2792(SB)/1, $0x00
-DATA sha1padmasks<>+2800(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2804(SB)/4, $0x00000000
-DATA sha1padmasks<>+2808(SB)/1, $0x00
-DATA sha1padmasks<>+2816(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2820(SB)/4, $0x00000000
-DATA sha1padmasks<>+2824(SB)/1, $0x00
-DATA sha1padmasks<>+2832(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2836(SB)/4, $0x00000000
-DATA sha1padmasks<>+2840(SB)/1, $0x00
-DATA sha1padmasks<>+2848(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2852(SB)/4, $0x00000000
-DATA sha1padmasks<>+2856(SB)/1, $0x00
-DATA sha1padmasks<>+2864(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2868(SB)/4, $0x00000000
-DATA sha1padmasks<>+2872(SB)/1, $0x00
-DATA sha1padmasks<>+2880(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2884(SB)/4, $0x00000000
-DATA sha1padmasks<>+2888(SB)/1, $0x00
-DATA sha1padmasks<>+2896(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2900(SB)/4, $0x00000000
-DATA sha1padmasks<>+2904(SB)/1, $0x00
-DATA sha1padmasks<>+2912(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2916(SB)/4, $0x00000000
-DATA sha1padmasks<>+2920(SB)/1, $0x00
-DATA sha1padmasks<>+2928(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2932(SB)/4, $0x00000000
-DATA sha1padmasks<>+2936(SB)/1, $0x00
-DATA sha1padmasks<>+2944(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2948(SB)/4, $0x00000000
-DATA sha1padmasks<>+2952(SB)/1, $0x00
-DATA sha1padmasks<>+2960(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2964(SB)/4, $0x00000000
-DATA sha1padmasks<>+2968(SB)/1, $0x00
-DATA sha1padmasks<>+2976(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2980(SB)/4, $0x00000000
-DATA sha1padmasks<>+2984(SB)/1, $0x00
-DATA sha1padmasks<>+2992(SB)/4, $0xffffffff
-DATA sha1padmasks<>+2996(SB)/4, $0x00000000
-DATA sha1padmasks<>+3000(SB)/1, $0x00
-DATA sha1padmasks<>+3008(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3012(SB)/4, $0x00000000
-DATA sha1padmasks<>+3016(SB)/1, $0x00
-DATA sha1padmasks<>+3024(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3028(SB)/4, $0x00000000
-DATA sha1padmasks<>+3032(SB)/1, $0x00
-DATA sha1padmasks<>+3040(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3044(SB)/4, $0x00000000
-DATA sha1padmasks<>+3048(SB)/1, $0x00
-DATA sha1padmasks<>+3056(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3060(SB)/4, $0x00000000
-DATA sha1padmasks<>+3064(SB)/1, $0x00
-DATA sha1padmasks<>+3072(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3076(SB)/4, $0x00000000
-DATA sha1padmasks<>+3080(SB)/1, $0x00
-DATA sha1padmasks<>+3088(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3092(SB)/4, $0x00000000
-DATA sha1padmasks<>+3096(SB)/1, $0x00
-DATA sha1padmasks<>+3104(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3108(SB)/4, $0x00000000
-DATA sha1padmasks<>+3112(SB)/1, $0x00
-DATA sha1padmasks<>+3120(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3124(SB)/4, $0x00000000
-DATA sha1padmasks<>+3128(SB)/1, $0x00
-DATA sha1padmasks<>+3136(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3140(SB)/4, $0x00000000
-DATA sha1padmasks<>+3144(SB)/1, $0x00
-DATA sha1padmasks<>+3152(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3156(SB)/4, $0x00000000
-DATA sha1padmasks<>+3160(SB)/1, $0x00
-DATA sha1padmasks<>+3168(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3172(SB)/4, $0x00000000
-DATA sha1padmasks<>+3176(SB)/1, $0x00
-DATA sha1padmasks<>+3184(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3188(SB)/4, $0x00000000
-DATA sha1padmasks<>+3192(SB)/1, $0x00
-DATA sha1padmasks<>+3200(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3204(SB)/4, $0x00000000
-DATA sha1padmasks<>+3208(SB)/1, $0x00
-DATA sha1padmasks<>+3216(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3220(SB)/4, $0x00000000
-DATA sha1padmasks<>+3224(SB)/1, $0x00
-DATA sha1padmasks<>+3232(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3236(SB)/4, $0x00000000
-DATA sha1padmasks<>+3240(SB)/1, $0x00
-DATA sha1padmasks<>+3248(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3252(SB)/4, $0x00000000
-DATA sha1padmasks<>+3256(SB)/1, $0x00
-DATA sha1padmasks<>+3264(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3268(SB)/4, $0x00000000
-DATA sha1padmasks<>+3272(SB)/1, $0x00
-DATA sha1padmasks<>+3280(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3284(SB)/4, $0x00000000
-DATA sha1padmasks<>+3288(SB)/1, $0x00
-DATA sha1padmasks<>+3296(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3300(SB)/4, $0x00000000
-DATA sha1padmasks<>+3304(SB)/1, $0x00
-DATA sha1padmasks<>+3312(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3316(SB)/4, $0x00000000
-DATA sha1padmasks<>+3320(SB)/1, $0x00
-DATA sha1padmasks<>+3328(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3332(SB)/4, $0x00000000
-DATA sha1padmasks<>+3336(SB)/1, $0x00
-DATA sha1padmasks<>+3344(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3348(SB)/4, $0x00000000
-DATA sha1padmasks<>+3352(SB)/1, $0x00
-DATA sha1padmasks<>+3360(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3364(SB)/4, $0x00000000
-DATA sha1padmasks<>+3368(SB)/1, $0x00
-DATA sha1padmasks<>+3376(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3380(SB)/4, $0x00000000
-DATA sha1padmasks<>+3384(SB)/1, $0x00
-DATA sha1padmasks<>+3392(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3396(SB)/4, $0x00000000
-DATA sha1padmasks<>+3400(SB)/1, $0x00
-DATA sha1padmasks<>+3408(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3412(SB)/4, $0x00000000
-DATA sha1padmasks<>+3416(SB)/1, $0x00
-DATA sha1padmasks<>+3424(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3428(SB)/4, $0x00000000
-DATA sha1padmasks<>+3432(SB)/1, $0x00
-DATA sha1padmasks<>+3440(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3444(SB)/4, $0x00000000
-DATA sha1padmasks<>+3448(SB)/1, $0x00
-DATA sha1padmasks<>+3456(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3460(SB)/4, $0x00000000
-DATA sha1padmasks<>+3464(SB)/1, $0x00
-DATA sha1padmasks<>+3472(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3476(SB)/4, $0x00000000
-DATA sha1padmasks<>+3480(SB)/1, $0x00
-DATA sha1padmasks<>+3488(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3492(SB)/4, $0x00000000
-DATA sha1padmasks<>+3496(SB)/1, $0x00
-DATA sha1padmasks<>+3504(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3508(SB)/4, $0x00000000
-DATA sha1padmasks<>+3512(SB)/1, $0x00
-DATA sha1padmasks<>+3520(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3524(SB)/4, $0x00000000
-DATA sha1padmasks<>+3528(SB)/1, $0x00
-DATA sha1padmasks<>+3536(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3540(SB)/4, $0x00000000
-DATA sha1padmasks<>+3544(SB)/1, $0x00
-DATA sha1padmasks<>+3552(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3556(SB)/4, $0x00000000
-DATA sha1padmasks<>+3560(SB)/1, $0x00
-DATA sha1padmasks<>+3568(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3572(SB)/4, $0x00000000
-DATA sha1padmasks<>+3576(SB)/1, $0x00
-DATA sha1padmasks<>+3584(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3588(SB)/4, $0x00000000
-DATA sha1padmasks<>+3592(SB)/1, $0x00
-DATA sha1padmasks<>+3600(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3604(SB)/4, $0x00000000
-DATA sha1padmasks<>+3608(SB)/1, $0x00
-DATA sha1padmasks<>+3616(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3620(SB)/4, $0x00000000
-DATA sha1padmasks<>+3624(SB)/1, $0x00
-DATA sha1padmasks<>+3632(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3636(SB)/4, $0x00000000
-DATA sha1padmasks<>+3640(SB)/1, $0x00
-DATA sha1padmasks<>+3648(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3652(SB)/4, $0x00000000
-DATA sha1padmasks<>+3656(SB)/1, $0x00
-DATA sha1padmasks<>+3664(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3668(SB)/4, $0x00000000
-DATA sha1padmasks<>+3672(SB)/1, $0x00
-DATA sha1padmasks<>+3680(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3684(SB)/4, $0x00000000
-DATA sha1padmasks<>+3688(SB)/1, $0x00
-DATA sha1padmasks<>+3696(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3700(SB)/4, $0x00000000
-DATA sha1padmasks<>+3704(SB)/1, $0x00
-DATA sha1padmasks<>+3712(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3716(SB)/4, $0x00000000
-DATA sha1padmasks<>+3720(SB)/1, $0x00
-DATA sha1padmasks<>+3728(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3732(SB)/4, $0x00000000
-DATA sha1padmasks<>+3736(SB)/1, $0x00
-DATA sha1padmasks<>+3744(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3748(SB)/4, $0x00000000
-DATA sha1padmasks<>+3752(SB)/1, $0x00
-DATA sha1padmasks<>+3760(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3764(SB)/4, $0x00000000
-DATA sha1padmasks<>+3768(SB)/1, $0x00
-DATA sha1padmasks<>+3776(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3780(SB)/4, $0x00000000
-DATA sha1padmasks<>+3784(SB)/1, $0x00
-DATA sha1padmasks<>+3792(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3796(SB)/4, $0x00000000
-DATA sha1padmasks<>+3800(SB)/1, $0x00
-DATA sha1padmasks<>+3808(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3812(SB)/4, $0x00000000
-DATA sha1padmasks<>+3816(SB)/1, $0x00
-DATA sha1padmasks<>+3824(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3828(SB)/4, $0x00000000
-DATA sha1padmasks<>+3832(SB)/1, $0x00
-DATA sha1padmasks<>+3840(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3844(SB)/4, $0x00000000
-DATA sha1padmasks<>+3848(SB)/1, $0x00
-DATA sha1padmasks<>+3856(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3860(SB)/4, $0x00000000
-DATA sha1padmasks<>+3864(SB)/1, $0x00
-DATA sha1padmasks<>+3872(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3876(SB)/4, $0x00000000
-DATA sha1padmasks<>+3880(SB)/1, $0x00
-DATA sha1padmasks<>+3888(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3892(SB)/4, $0x00000000
-DATA sha1padmasks<>+3896(SB)/1, $0x00
-DATA sha1padmasks<>+3904(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3908(SB)/4, $0x00000000
-DATA sha1padmasks<>+3912(SB)/1, $0x00
-DATA sha1padmasks<>+3920(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3924(SB)/4, $0x00000000
-DATA sha1padmasks<>+3928(SB)/1, $0x00
-DATA sha1padmasks<>+3936(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3940(SB)/4, $0x00000000
-DATA sha1padmasks<>+3944(SB)/1, $0x00
-DATA sha1padmasks<>+3952(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3956(SB)/4, $0x00000000
-DATA sha1padmasks<>+3960(SB)/1, $0x00
-DATA sha1padmasks<>+3968(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3972(SB)/4, $0x00000000
-DATA sha1padmasks<>+3976(SB)/1, $0x00
-DATA sha1padmasks<>+3984(SB)/4, $0xffffffff
-DATA sha1padmasks<>+3988(SB)/4, $0x00000000
-DATA sha1padmasks<>+3992(SB)/1, $0x00
-DATA sha1padmasks<>+4000(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4004(SB)/4, $0x00000000
-DATA sha1padmasks<>+4008(SB)/1, $0x00
-DATA sha1padmasks<>+4016(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4020(SB)/4, $0x00000000
-DATA sha1padmasks<>+4024(SB)/1, $0x00
-DATA sha1padmasks<>+4032(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4036(SB)/4, $0x00000000
-DATA sha1padmasks<>+4040(SB)/1, $0x00
-DATA sha1padmasks<>+4048(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4052(SB)/4, $0x00000000
-DATA sha1padmasks<>+4056(SB)/1, $0x00
-DATA sha1padmasks<>+4064(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4068(SB)/4, $0x00000000
-DATA sha1padmasks<>+4072(SB)/1, $0x00
-DATA sha1padmasks<>+4080(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4084(SB)/4, $0x00000000
-DATA sha1padmasks<>+4088(SB)/1, $0x00
-DATA sha1padmasks<>+4096(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4100(SB)/4, $0x00000000
-DATA sha1padmasks<>+4104(SB)/1, $0x00
-DATA sha1padmasks<>+4112(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4116(SB)/4, $0x00000000
-DATA sha1padmasks<>+4120(SB)/1, $0x00
-DATA sha1padmasks<>+4128(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4132(SB)/4, $0x00000000
-DATA sha1padmasks<>+4136(SB)/1, $0x00
-DATA sha1padmasks<>+4144(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4148(SB)/4, $0x00000000
-DATA sha1padmasks<>+4152(SB)/1, $0x00
-DATA sha1padmasks<>+4160(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4164(SB)/4, $0x00000000
-DATA sha1padmasks<>+4168(SB)/1, $0x00
-DATA sha1padmasks<>+4176(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4180(SB)/4, $0x00000000
-DATA sha1padmasks<>+4184(SB)/1, $0x00
-DATA sha1padmasks<>+4192(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4196(SB)/4, $0x00000000
-DATA sha1padmasks<>+4200(SB)/1, $0x00
-DATA sha1padmasks<>+4208(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4212(SB)/4, $0x00000000
-DATA sha1padmasks<>+4216(SB)/1, $0x00
-DATA sha1padmasks<>+4224(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4228(SB)/4, $0x00000000
-DATA sha1padmasks<>+4232(SB)/1, $0x00
-DATA sha1padmasks<>+4240(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4244(SB)/4, $0x00000000
-DATA sha1padmasks<>+4248(SB)/1, $0x00
-DATA sha1padmasks<>+4256(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4260(SB)/4, $0x00000000
-DATA sha1padmasks<>+4264(SB)/1, $0x00
-DATA sha1padmasks<>+4272(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4276(SB)/4, $0x00000000
-DATA sha1padmasks<>+4280(SB)/1, $0x00
-DATA sha1padmasks<>+4288(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4292(SB)/4, $0x00000000
-DATA sha1padmasks<>+4296(SB)/1, $0x00
-DATA sha1padmasks<>+4304(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4308(SB)/4, $0x00000000
-DATA sha1padmasks<>+4312(SB)/1, $0x00
-DATA sha1padmasks<>+4320(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4324(SB)/4, $0x00000000
-DATA sha1padmasks<>+4328(SB)/1, $0x00
-DATA sha1padmasks<>+4336(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4340(SB)/4, $0x00000000
-DATA sha1padmasks<>+4344(SB)/1, $0x00
-DATA sha1padmasks<>+4352(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4356(SB)/4, $0x00000000
-DATA sha1padmasks<>+4360(SB)/1, $0x00
-DATA sha1padmasks<>+4368(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4372(SB)/4, $0x00000000
-DATA sha1padmasks<>+4376(SB)/1, $0x00
-DATA sha1padmasks<>+4384(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4388(SB)/4, $0x00000000
-DATA sha1padmasks<>+4392(SB)/1, $0x00
-DATA sha1padmasks<>+4400(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4404(SB)/4, $0x00000000
-DATA sha1padmasks<>+4408(SB)/1, $0x00
-DATA sha1padmasks<>+4416(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4420(SB)/4, $0x00000000
-DATA sha1padmasks<>+4424(SB)/1, $0x00
-DATA sha1padmasks<>+4432(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4436(SB)/4, $0x00000000
-DATA sha1padmasks<>+4440(SB)/1, $0x00
-DATA sha1padmasks<>+4448(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4452(SB)/4, $0x00000000
-DATA sha1padmasks<>+4456(SB)/1, $0x00
-DATA sha1padmasks<>+4464(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4468(SB)/4, $0x00000000
-DATA sha1padmasks<>+4472(SB)/1, $0x00
-DATA sha1padmasks<>+4480(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4484(SB)/4, $0x00000000
-DATA sha1padmasks<>+4488(SB)/1, $0x00
-DATA sha1padmasks<>+4496(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4500(SB)/4, $0x00000000
-DATA sha1padmasks<>+4504(SB)/1, $0x00
-DATA sha1padmasks<>+4512(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4516(SB)/4, $0x00000000
-DATA sha1padmasks<>+4520(SB)/1, $0x00
-DATA sha1padmasks<>+4528(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4532(SB)/4, $0x00000000
-DATA sha1padmasks<>+4536(SB)/1, $0x00
-DATA sha1padmasks<>+4544(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4548(SB)/4, $0x00000000
-DATA sha1padmasks<>+4552(SB)/1, $0x00
-DATA sha1padmasks<>+4560(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4564(SB)/4, $0x00000000
-DATA sha1padmasks<>+4568(SB)/1, $0x00
-DATA sha1padmasks<>+4576(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4580(SB)/4, $0x00000000
-DATA sha1padmasks<>+4584(SB)/1, $0x00
-DATA sha1padmasks<>+4592(SB)/4, $0xffffffff
-DATA sha1padmasks<>+4596(SB)/4, $0x00000000
-DATA sha1padmasks<>+4600(SB)/1, $0x00
-GLOBL sha1padmasks<>(SB), RODATA|NOPTR, $4601
-
-DATA sha1padbytes<>+0(SB)/8, $0x8080808080808080
-DATA sha1padbytes<>+8(SB)/8, $0x8080808080808080
-DATA sha1padbytes<>+16(SB)/8, $0x8080808080808080
-DATA sha1padbytes<>+24(SB)/8, $0x8080808080808080
-GLOBL sha1padbytes<>(SB), RODATA|NOPTR, $32
 
 // func sumAVX512ZMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV

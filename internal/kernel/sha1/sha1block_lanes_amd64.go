@@ -22,6 +22,7 @@ var laneKernels = []kernel.Multi[State]{
 
 // batchKernels lists the generated batch kernels, in the order the generator records them.
 var batchKernels = []kernel.Batch{
+	{Name: "shanix4", Level: cpu.AVX2, Needs: cpu.SHA, Lanes: 4, Fn: sumSHANIx4},
 	{Name: "avx512ymmx16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512YMMx16},
 	{Name: "avx512zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: sumAVX512ZMMx16},
 }

@@ -7770,6 +7770,2212 @@ avx512_rounds:
 	VZEROUPPER
 	RET
 
+// func sumSHANIx4(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
+// Requires: AVX, AVX2, CMOV, SHA, SSE2
+TEXT ·sumSHANIx4(SB), $4824-88
+	LEAQ (SP), AX
+	ADDQ $0x38, AX
+	ANDQ $-64, AX
+	MOVQ msgs_base+0(FP), CX
+	MOVQ idx_base+24(FP), DX
+	MOVQ idx_len+32(FP), BX
+	XORQ SI, SI
+
+sumSHANIx4_gather:
+	MOVLQSX (DX)(SI*4), DI
+	LEAQ    (DI)(DI*2), DI
+	MOVQ    (CX)(DI*8), R8
+	TESTQ   R8, R8
+	CMOVQEQ CX, R8
+	MOVQ    R8, 728(SP)(SI*8)
+	MOVQ    8(CX)(DI*8), DI
+	SHLQ    $0x03, DI
+	MOVQ    DI, 2776(SP)(SI*8)
+	INCQ    SI
+	CMPQ    SI, BX
+	JB      sumSHANIx4_gather
+	LEAQ    728(SP), CX
+	LEAQ    2776(SP), DX
+	XORQ    BX, BX
+	MOVQ    nblocks+64(FP), SI
+	LEAQ    -1(SI), DI
+	SHLQ    $0x06, DI
+	MOVQ    idx_len+32(FP), R8
+	SHRQ    $0x02, R8
+	IMULQ   SI, R8
+	MOVQ    iv+72(FP), SI
+	VMOVDQU sha256abef<>+0(SB), Y0
+	VPERMD  (SI), Y0, Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, 160(AX)
+	VMOVDQU Y0, 320(AX)
+	VMOVDQU Y0, 480(AX)
+
+sumSHANIx4_loop:
+	LEAQ         sha256consts<>+0(SB), SI
+	VMOVDQU      sha256bswap<>+0(SB), Y0
+	MOVQ         (CX), R9
+	MOVQ         (DX), R10
+	SHRQ         $0x03, R10
+	LEAQ         -1(R9)(R10*1), R11
+	LEAQ         3(R11), R12
+	XORQ         R11, R12
+	SUBQ         BX, R10
+	CMPQ         R10, $0x20
+	CMOVQGT      sha256padavx2<>+64(SB), R10
+	CMPQ         R10, $-1
+	CMOVQLT      sha256padavx2<>+72(SB), R10
+	MOVQ         R10, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R12
+	JNZ          sha256_row0_slow
+	VPCMPGTB     sha256padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   (R9)(BX*1), Y1, Y1
+	JMP          sha256_row0_loaded
+
+sha256_row0_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 640(AX)
+	XORQ    R11, R11
+	LEAQ    (R9)(BX*1), R9
+
+sha256_row0_copy:
+	CMPQ    R11, R10
+	JGE     sha256_row0_copied
+	MOVBLZX (R9)(R11*1), R12
+	MOVB    R12, 640(AX)(R11*1)
+	INCQ    R11
+	JMP     sha256_row0_copy
+
+sha256_row0_copied:
+	VMOVDQU 640(AX), Y1
+
+sha256_row0_loaded:
+	VPCMPGTB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        sha256padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 32(AX)
+	VPADDD       (SI), Y1, Y1
+	VMOVDQU      Y1, 96(AX)
+	MOVQ         (CX), R9
+	MOVQ         (DX), R10
+	SHRQ         $0x03, R10
+	LEAQ         -1(R9)(R10*1), R11
+	LEAQ         3(R11), R12
+	XORQ         R11, R12
+	SUBQ         BX, R10
+	SUBQ         $0x20, R10
+	CMPQ         R10, $0x20
+	CMOVQGT      sha256padavx2<>+64(SB), R10
+	CMPQ         R10, $-1
+	CMOVQLT      sha256padavx2<>+72(SB), R10
+	MOVQ         R10, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R12
+	JNZ          sha256_row1_slow
+	VPCMPGTB     sha256padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   32(R9)(BX*1), Y1, Y1
+	JMP          sha256_row1_loaded
+
+sha256_row1_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 640(AX)
+	XORQ    R11, R11
+	LEAQ    32(R9)(BX*1), R9
+
+sha256_row1_copy:
+	CMPQ    R11, R10
+	JGE     sha256_row1_copied
+	MOVBLZX (R9)(R11*1), R12
+	MOVB    R12, 640(AX)(R11*1)
+	INCQ    R11
+	JMP     sha256_row1_copy
+
+sha256_row1_copied:
+	VMOVDQU 640(AX), Y1
+
+sha256_row1_loaded:
+	VPCMPGTB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        sha256padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	CMPQ         BX, DI
+	JNE          sha256_row1_body
+	MOVQ         (DX), R9
+	BSWAPQ       R9
+	MOVQ         R9, X2
+	VPBROADCASTQ X2, Y2
+	VPBLENDD     $0xc0, Y2, Y1, Y1
+
+sha256_row1_body:
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 64(AX)
+	VPADDD       32(SI), Y1, Y1
+	VMOVDQU      Y1, 128(AX)
+	MOVQ         8(CX), R9
+	MOVQ         8(DX), R10
+	SHRQ         $0x03, R10
+	LEAQ         -1(R9)(R10*1), R11
+	LEAQ         3(R11), R12
+	XORQ         R11, R12
+	SUBQ         BX, R10
+	CMPQ         R10, $0x20
+	CMOVQGT      sha256padavx2<>+64(SB), R10
+	CMPQ         R10, $-1
+	CMOVQLT      sha256padavx2<>+72(SB), R10
+	MOVQ         R10, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R12
+	JNZ          sha256_row2_slow
+	VPCMPGTB     sha256padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   (R9)(BX*1), Y1, Y1
+	JMP          sha256_row2_loaded
+
+sha256_row2_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 640(AX)
+	XORQ    R11, R11
+	LEAQ    (R9)(BX*1), R9
+
+sha256_row2_copy:
+	CMPQ    R11, R10
+	JGE     sha256_row2_copied
+	MOVBLZX (R9)(R11*1), R12
+	MOVB    R12, 640(AX)(R11*1)
+	INCQ    R11
+	JMP     sha256_row2_copy
+
+sha256_row2_copied:
+	VMOVDQU 640(AX), Y1
+
+sha256_row2_loaded:
+	VPCMPGTB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        sha256padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 192(AX)
+	VPADDD       (SI), Y1, Y1
+	VMOVDQU      Y1, 256(AX)
+	MOVQ         8(CX), R9
+	MOVQ         8(DX), R10
+	SHRQ         $0x03, R10
+	LEAQ         -1(R9)(R10*1), R11
+	LEAQ         3(R11), R12
+	XORQ         R11, R12
+	SUBQ         BX, R10
+	SUBQ         $0x20, R10
+	CMPQ         R10, $0x20
+	CMOVQGT      sha256padavx2<>+64(SB), R10
+	CMPQ         R10, $-1
+	CMOVQLT      sha256padavx2<>+72(SB), R10
+	MOVQ         R10, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R12
+	JNZ          sha256_row3_slow
+	VPCMPGTB     sha256padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   32(R9)(BX*1), Y1, Y1
+	JMP          sha256_row3_loaded
+
+sha256_row3_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 640(AX)
+	XORQ    R11, R11
+	LEAQ    32(R9)(BX*1), R9
+
+sha256_row3_copy:
+	CMPQ    R11, R10
+	JGE     sha256_row3_copied
+	MOVBLZX (R9)(R11*1), R12
+	MOVB    R12, 640(AX)(R11*1)
+	INCQ    R11
+	JMP     sha256_row3_copy
+
+sha256_row3_copied:
+	VMOVDQU 640(AX), Y1
+
+sha256_row3_loaded:
+	VPCMPGTB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        sha256padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	CMPQ         BX, DI
+	JNE          sha256_row3_body
+	MOVQ         8(DX), R9
+	BSWAPQ       R9
+	MOVQ         R9, X2
+	VPBROADCASTQ X2, Y2
+	VPBLENDD     $0xc0, Y2, Y1, Y1
+
+sha256_row3_body:
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 224(AX)
+	VPADDD       32(SI), Y1, Y1
+	VMOVDQU      Y1, 288(AX)
+	MOVQ         16(CX), R9
+	MOVQ         16(DX), R10
+	SHRQ         $0x03, R10
+	LEAQ         -1(R9)(R10*1), R11
+	LEAQ         3(R11), R12
+	XORQ         R11, R12
+	SUBQ         BX, R10
+	CMPQ         R10, $0x20
+	CMOVQGT      sha256padavx2<>+64(SB), R10
+	CMPQ         R10, $-1
+	CMOVQLT      sha256padavx2<>+72(SB), R10
+	MOVQ         R10, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R12
+	JNZ          sha256_row4_slow
+	VPCMPGTB     sha256padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   (R9)(BX*1), Y1, Y1
+	JMP          sha256_row4_loaded
+
+sha256_row4_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 640(AX)
+	XORQ    R11, R11
+	LEAQ    (R9)(BX*1), R9
+
+sha256_row4_copy:
+	CMPQ    R11, R10
+	JGE     sha256_row4_copied
+	MOVBLZX (R9)(R11*1), R12
+	MOVB    R12, 640(AX)(R11*1)
+	INCQ    R11
+	JMP     sha256_row4_copy
+
+sha256_row4_copied:
+	VMOVDQU 640(AX), Y1
+
+sha256_row4_loaded:
+	VPCMPGTB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        sha256padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 352(AX)
+	VPADDD       (SI), Y1, Y1
+	VMOVDQU      Y1, 416(AX)
+	MOVQ         16(CX), R9
+	MOVQ         16(DX), R10
+	SHRQ         $0x03, R10
+	LEAQ         -1(R9)(R10*1), R11
+	LEAQ         3(R11), R12
+	XORQ         R11, R12
+	SUBQ         BX, R10
+	SUBQ         $0x20, R10
+	CMPQ         R10, $0x20
+	CMOVQGT      sha256padavx2<>+64(SB), R10
+	CMPQ         R10, $-1
+	CMOVQLT      sha256padavx2<>+72(SB), R10
+	MOVQ         R10, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R12
+	JNZ          sha256_row5_slow
+	VPCMPGTB     sha256padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   32(R9)(BX*1), Y1, Y1
+	JMP          sha256_row5_loaded
+
+sha256_row5_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 640(AX)
+	XORQ    R11, R11
+	LEAQ    32(R9)(BX*1), R9
+
+sha256_row5_copy:
+	CMPQ    R11, R10
+	JGE     sha256_row5_copied
+	MOVBLZX (R9)(R11*1), R12
+	MOVB    R12, 640(AX)(R11*1)
+	INCQ    R11
+	JMP     sha256_row5_copy
+
+sha256_row5_copied:
+	VMOVDQU 640(AX), Y1
+
+sha256_row5_loaded:
+	VPCMPGTB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        sha256padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	CMPQ         BX, DI
+	JNE          sha256_row5_body
+	MOVQ         16(DX), R9
+	BSWAPQ       R9
+	MOVQ         R9, X2
+	VPBROADCASTQ X2, Y2
+	VPBLENDD     $0xc0, Y2, Y1, Y1
+
+sha256_row5_body:
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 384(AX)
+	VPADDD       32(SI), Y1, Y1
+	VMOVDQU      Y1, 448(AX)
+	MOVQ         24(CX), R9
+	MOVQ         24(DX), R10
+	SHRQ         $0x03, R10
+	LEAQ         -1(R9)(R10*1), R11
+	LEAQ         3(R11), R12
+	XORQ         R11, R12
+	SUBQ         BX, R10
+	CMPQ         R10, $0x20
+	CMOVQGT      sha256padavx2<>+64(SB), R10
+	CMPQ         R10, $-1
+	CMOVQLT      sha256padavx2<>+72(SB), R10
+	MOVQ         R10, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R12
+	JNZ          sha256_row6_slow
+	VPCMPGTB     sha256padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   (R9)(BX*1), Y1, Y1
+	JMP          sha256_row6_loaded
+
+sha256_row6_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 640(AX)
+	XORQ    R11, R11
+	LEAQ    (R9)(BX*1), R9
+
+sha256_row6_copy:
+	CMPQ    R11, R10
+	JGE     sha256_row6_copied
+	MOVBLZX (R9)(R11*1), R12
+	MOVB    R12, 640(AX)(R11*1)
+	INCQ    R11
+	JMP     sha256_row6_copy
+
+sha256_row6_copied:
+	VMOVDQU 640(AX), Y1
+
+sha256_row6_loaded:
+	VPCMPGTB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        sha256padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	VPSHUFB      Y0, Y1, Y1
+	VMOVDQU      Y1, 512(AX)
+	VPADDD       (SI), Y1, Y1
+	VMOVDQU      Y1, 576(AX)
+	MOVQ         24(CX), R9
+	MOVQ         24(DX), R10
+	SHRQ         $0x03, R10
+	LEAQ         -1(R9)(R10*1), R11
+	LEAQ         3(R11), R12
+	XORQ         R11, R12
+	SUBQ         BX, R10
+	SUBQ         $0x20, R10
+	CMPQ         R10, $0x20
+	CMOVQGT      sha256padavx2<>+64(SB), R10
+	CMPQ         R10, $-1
+	CMOVQLT      sha256padavx2<>+72(SB), R10
+	MOVQ         R10, X1
+	VPBROADCASTB X1, Y2
+	SHRQ         $0x0c, R12
+	JNZ          sha256_row7_slow
+	VPCMPGTB     sha256padavx2<>+32(SB), Y2, Y1
+	VPMASKMOVD   32(R9)(BX*1), Y1, Y1
+	JMP          sha256_row7_loaded
+
+sha256_row7_slow:
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, 640(AX)
+	XORQ    R11, R11
+	LEAQ    32(R9)(BX*1), R9
+
+sha256_row7_copy:
+	CMPQ    R11, R10
+	JGE     sha256_row7_copied
+	MOVBLZX (R9)(R11*1), R12
+	MOVB    R12, 640(AX)(R11*1)
+	INCQ    R11
+	JMP     sha256_row7_copy
+
+sha256_row7_copied:
+	VMOVDQU 640(AX), Y1
+
+sha256_row7_loaded:
+	VPCMPGTB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        Y3, Y1, Y1
+	VPCMPEQB     sha256padavx2<>+0(SB), Y2, Y3
+	VPAND        sha256padbytes<>+0(SB), Y3, Y3
+	VPOR         Y3, Y1, Y1
+	CMPQ         BX, DI
+	JNE          sha256_row7_body
+	MOVQ         24(DX), R9
+	BSWAPQ       R9
+	MOVQ         R9, X2
+	VPBROADCASTQ X2, Y2
+	VPBLENDD     $0xc0, Y2, Y1, Y1
+
+sha256_row7_body:
+	VPSHUFB     Y0, Y1, Y1
+	VMOVDQU     Y1, 544(AX)
+	VPADDD      32(SI), Y1, Y0
+	VMOVDQU     Y0, 608(AX)
+	VZEROUPPER
+	MOVOU       (AX), X1
+	MOVOU       16(AX), X5
+	VMOVDQU     80(AX), X9
+	MOVOU       160(AX), X2
+	MOVOU       176(AX), X6
+	VMOVDQU     240(AX), X10
+	MOVOU       320(AX), X3
+	MOVOU       336(AX), X7
+	VMOVDQU     400(AX), X11
+	MOVOU       480(AX), X4
+	MOVOU       496(AX), X8
+	VMOVDQU     560(AX), X12
+	VMOVDQU     96(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       104(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     32(AX), X15
+	SHA256MSG1  48(AX), X15
+	VPALIGNR    $0x04, 64(AX), X9, X14
+	VPADDD      X14, X15, X15
+	SHA256MSG2  X9, X15
+	VMOVDQU     X15, 32(AX)
+	VPADDD      64(SI), X15, X14
+	VMOVDQU     X14, 96(AX)
+	VMOVDQU     256(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       264(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     192(AX), X9
+	SHA256MSG1  208(AX), X9
+	VPALIGNR    $0x04, 224(AX), X10, X14
+	VPADDD      X14, X9, X9
+	SHA256MSG2  X10, X9
+	VMOVDQU     X9, 192(AX)
+	VPADDD      64(SI), X9, X14
+	VMOVDQU     X14, 256(AX)
+	VMOVDQU     416(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       424(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     352(AX), X10
+	SHA256MSG1  368(AX), X10
+	VPALIGNR    $0x04, 384(AX), X11, X14
+	VPADDD      X14, X10, X10
+	SHA256MSG2  X11, X10
+	VMOVDQU     X10, 352(AX)
+	VPADDD      64(SI), X10, X14
+	VMOVDQU     X14, 416(AX)
+	VMOVDQU     576(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       584(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     512(AX), X11
+	SHA256MSG1  528(AX), X11
+	VPALIGNR    $0x04, 544(AX), X12, X14
+	VPADDD      X14, X11, X11
+	SHA256MSG2  X12, X11
+	VMOVDQU     X11, 512(AX)
+	VPADDD      64(SI), X11, X14
+	VMOVDQU     X14, 576(AX)
+	VMOVDQU     112(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       120(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     48(AX), X12
+	SHA256MSG1  64(AX), X12
+	VPALIGNR    $0x04, 80(AX), X15, X14
+	VPADDD      X14, X12, X12
+	SHA256MSG2  X15, X12
+	VMOVDQU     X12, 48(AX)
+	VPADDD      80(SI), X12, X14
+	VMOVDQU     X14, 112(AX)
+	VMOVDQU     272(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       280(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     208(AX), X15
+	SHA256MSG1  224(AX), X15
+	VPALIGNR    $0x04, 240(AX), X9, X14
+	VPADDD      X14, X15, X15
+	SHA256MSG2  X9, X15
+	VMOVDQU     X15, 208(AX)
+	VPADDD      80(SI), X15, X14
+	VMOVDQU     X14, 272(AX)
+	VMOVDQU     432(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       440(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     368(AX), X9
+	SHA256MSG1  384(AX), X9
+	VPALIGNR    $0x04, 400(AX), X10, X14
+	VPADDD      X14, X9, X9
+	SHA256MSG2  X10, X9
+	VMOVDQU     X9, 368(AX)
+	VPADDD      80(SI), X9, X14
+	VMOVDQU     X14, 432(AX)
+	VMOVDQU     592(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       600(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     528(AX), X10
+	SHA256MSG1  544(AX), X10
+	VPALIGNR    $0x04, 560(AX), X11, X14
+	VPADDD      X14, X10, X10
+	SHA256MSG2  X11, X10
+	VMOVDQU     X10, 528(AX)
+	VPADDD      80(SI), X10, X14
+	VMOVDQU     X14, 592(AX)
+	VMOVDQU     128(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       136(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     64(AX), X11
+	SHA256MSG1  80(AX), X11
+	VPALIGNR    $0x04, 32(AX), X12, X14
+	VPADDD      X14, X11, X11
+	SHA256MSG2  X12, X11
+	VMOVDQU     X11, 64(AX)
+	VPADDD      96(SI), X11, X14
+	VMOVDQU     X14, 128(AX)
+	VMOVDQU     288(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       296(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     224(AX), X12
+	SHA256MSG1  240(AX), X12
+	VPALIGNR    $0x04, 192(AX), X15, X14
+	VPADDD      X14, X12, X12
+	SHA256MSG2  X15, X12
+	VMOVDQU     X12, 224(AX)
+	VPADDD      96(SI), X12, X14
+	VMOVDQU     X14, 288(AX)
+	VMOVDQU     448(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       456(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     384(AX), X15
+	SHA256MSG1  400(AX), X15
+	VPALIGNR    $0x04, 352(AX), X9, X14
+	VPADDD      X14, X15, X15
+	SHA256MSG2  X9, X15
+	VMOVDQU     X15, 384(AX)
+	VPADDD      96(SI), X15, X14
+	VMOVDQU     X14, 448(AX)
+	VMOVDQU     608(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       616(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     544(AX), X9
+	SHA256MSG1  560(AX), X9
+	VPALIGNR    $0x04, 512(AX), X10, X14
+	VPADDD      X14, X9, X9
+	SHA256MSG2  X10, X9
+	VMOVDQU     X9, 544(AX)
+	VPADDD      96(SI), X9, X14
+	VMOVDQU     X14, 608(AX)
+	VMOVDQU     144(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       152(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     80(AX), X10
+	SHA256MSG1  32(AX), X10
+	VPALIGNR    $0x04, 48(AX), X11, X14
+	VPADDD      X14, X10, X10
+	SHA256MSG2  X11, X10
+	VMOVDQU     X10, 80(AX)
+	VPADDD      112(SI), X10, X14
+	VMOVDQU     X14, 144(AX)
+	VMOVDQU     304(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       312(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     240(AX), X11
+	SHA256MSG1  192(AX), X11
+	VPALIGNR    $0x04, 208(AX), X12, X14
+	VPADDD      X14, X11, X11
+	SHA256MSG2  X12, X11
+	VMOVDQU     X11, 240(AX)
+	VPADDD      112(SI), X11, X14
+	VMOVDQU     X14, 304(AX)
+	VMOVDQU     464(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       472(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     400(AX), X12
+	SHA256MSG1  352(AX), X12
+	VPALIGNR    $0x04, 368(AX), X15, X14
+	VPADDD      X14, X12, X12
+	SHA256MSG2  X15, X12
+	VMOVDQU     X12, 400(AX)
+	VPADDD      112(SI), X12, X14
+	VMOVDQU     X14, 464(AX)
+	VMOVDQU     624(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       632(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     560(AX), X15
+	SHA256MSG1  512(AX), X15
+	VPALIGNR    $0x04, 528(AX), X9, X14
+	VPADDD      X14, X15, X15
+	SHA256MSG2  X9, X15
+	VMOVDQU     X15, 560(AX)
+	VPADDD      112(SI), X15, X14
+	VMOVDQU     X14, 624(AX)
+	VMOVDQU     96(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       104(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     32(AX), X9
+	SHA256MSG1  48(AX), X9
+	VPALIGNR    $0x04, 64(AX), X10, X14
+	VPADDD      X14, X9, X9
+	SHA256MSG2  X10, X9
+	VMOVDQU     X9, 32(AX)
+	VPADDD      128(SI), X9, X14
+	VMOVDQU     X14, 96(AX)
+	VMOVDQU     256(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       264(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     192(AX), X10
+	SHA256MSG1  208(AX), X10
+	VPALIGNR    $0x04, 224(AX), X11, X14
+	VPADDD      X14, X10, X10
+	SHA256MSG2  X11, X10
+	VMOVDQU     X10, 192(AX)
+	VPADDD      128(SI), X10, X14
+	VMOVDQU     X14, 256(AX)
+	VMOVDQU     416(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       424(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     352(AX), X11
+	SHA256MSG1  368(AX), X11
+	VPALIGNR    $0x04, 384(AX), X12, X14
+	VPADDD      X14, X11, X11
+	SHA256MSG2  X12, X11
+	VMOVDQU     X11, 352(AX)
+	VPADDD      128(SI), X11, X14
+	VMOVDQU     X14, 416(AX)
+	VMOVDQU     576(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       584(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     512(AX), X12
+	SHA256MSG1  528(AX), X12
+	VPALIGNR    $0x04, 544(AX), X15, X14
+	VPADDD      X14, X12, X12
+	SHA256MSG2  X15, X12
+	VMOVDQU     X12, 512(AX)
+	VPADDD      128(SI), X12, X14
+	VMOVDQU     X14, 576(AX)
+	VMOVDQU     112(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       120(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     48(AX), X15
+	SHA256MSG1  64(AX), X15
+	VPALIGNR    $0x04, 80(AX), X9, X14
+	VPADDD      X14, X15, X15
+	SHA256MSG2  X9, X15
+	VMOVDQU     X15, 48(AX)
+	VPADDD      144(SI), X15, X14
+	VMOVDQU     X14, 112(AX)
+	VMOVDQU     272(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       280(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     208(AX), X9
+	SHA256MSG1  224(AX), X9
+	VPALIGNR    $0x04, 240(AX), X10, X14
+	VPADDD      X14, X9, X9
+	SHA256MSG2  X10, X9
+	VMOVDQU     X9, 208(AX)
+	VPADDD      144(SI), X9, X14
+	VMOVDQU     X14, 272(AX)
+	VMOVDQU     432(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       440(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     368(AX), X10
+	SHA256MSG1  384(AX), X10
+	VPALIGNR    $0x04, 400(AX), X11, X14
+	VPADDD      X14, X10, X10
+	SHA256MSG2  X11, X10
+	VMOVDQU     X10, 368(AX)
+	VPADDD      144(SI), X10, X14
+	VMOVDQU     X14, 432(AX)
+	VMOVDQU     592(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       600(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     528(AX), X11
+	SHA256MSG1  544(AX), X11
+	VPALIGNR    $0x04, 560(AX), X12, X14
+	VPADDD      X14, X11, X11
+	SHA256MSG2  X12, X11
+	VMOVDQU     X11, 528(AX)
+	VPADDD      144(SI), X11, X14
+	VMOVDQU     X14, 592(AX)
+	VMOVDQU     128(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       136(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     64(AX), X12
+	SHA256MSG1  80(AX), X12
+	VPALIGNR    $0x04, 32(AX), X15, X14
+	VPADDD      X14, X12, X12
+	SHA256MSG2  X15, X12
+	VMOVDQU     X12, 64(AX)
+	VPADDD      160(SI), X12, X14
+	VMOVDQU     X14, 128(AX)
+	VMOVDQU     288(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       296(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     224(AX), X15
+	SHA256MSG1  240(AX), X15
+	VPALIGNR    $0x04, 192(AX), X9, X14
+	VPADDD      X14, X15, X15
+	SHA256MSG2  X9, X15
+	VMOVDQU     X15, 224(AX)
+	VPADDD      160(SI), X15, X14
+	VMOVDQU     X14, 288(AX)
+	VMOVDQU     448(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       456(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     384(AX), X9
+	SHA256MSG1  400(AX), X9
+	VPALIGNR    $0x04, 352(AX), X10, X14
+	VPADDD      X14, X9, X9
+	SHA256MSG2  X10, X9
+	VMOVDQU     X9, 384(AX)
+	VPADDD      160(SI), X9, X14
+	VMOVDQU     X14, 448(AX)
+	VMOVDQU     608(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       616(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     544(AX), X10
+	SHA256MSG1  560(AX), X10
+	VPALIGNR    $0x04, 512(AX), X11, X14
+	VPADDD      X14, X10, X10
+	SHA256MSG2  X11, X10
+	VMOVDQU     X10, 544(AX)
+	VPADDD      160(SI), X10, X14
+	VMOVDQU     X14, 608(AX)
+	VMOVDQU     144(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       152(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     80(AX), X11
+	SHA256MSG1  32(AX), X11
+	VPALIGNR    $0x04, 48(AX), X12, X14
+	VPADDD      X14, X11, X11
+	SHA256MSG2  X12, X11
+	VMOVDQU     X11, 80(AX)
+	VPADDD      176(SI), X11, X14
+	VMOVDQU     X14, 144(AX)
+	VMOVDQU     304(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       312(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     240(AX), X12
+	SHA256MSG1  192(AX), X12
+	VPALIGNR    $0x04, 208(AX), X15, X14
+	VPADDD      X14, X12, X12
+	SHA256MSG2  X15, X12
+	VMOVDQU     X12, 240(AX)
+	VPADDD      176(SI), X12, X14
+	VMOVDQU     X14, 304(AX)
+	VMOVDQU     464(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       472(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     400(AX), X15
+	SHA256MSG1  352(AX), X15
+	VPALIGNR    $0x04, 368(AX), X9, X14
+	VPADDD      X14, X15, X15
+	SHA256MSG2  X9, X15
+	VMOVDQU     X15, 400(AX)
+	VPADDD      176(SI), X15, X14
+	VMOVDQU     X14, 464(AX)
+	VMOVDQU     624(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       632(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     560(AX), X9
+	SHA256MSG1  512(AX), X9
+	VPALIGNR    $0x04, 528(AX), X10, X14
+	VPADDD      X14, X9, X9
+	SHA256MSG2  X10, X9
+	VMOVDQU     X9, 560(AX)
+	VPADDD      176(SI), X9, X14
+	VMOVDQU     X14, 624(AX)
+	VMOVDQU     96(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       104(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     32(AX), X10
+	SHA256MSG1  48(AX), X10
+	VPALIGNR    $0x04, 64(AX), X11, X14
+	VPADDD      X14, X10, X10
+	SHA256MSG2  X11, X10
+	VMOVDQU     X10, 32(AX)
+	VPADDD      192(SI), X10, X14
+	VMOVDQU     X14, 96(AX)
+	VMOVDQU     256(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       264(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     192(AX), X11
+	SHA256MSG1  208(AX), X11
+	VPALIGNR    $0x04, 224(AX), X12, X14
+	VPADDD      X14, X11, X11
+	SHA256MSG2  X12, X11
+	VMOVDQU     X11, 192(AX)
+	VPADDD      192(SI), X11, X14
+	VMOVDQU     X14, 256(AX)
+	VMOVDQU     416(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       424(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     352(AX), X12
+	SHA256MSG1  368(AX), X12
+	VPALIGNR    $0x04, 384(AX), X15, X14
+	VPADDD      X14, X12, X12
+	SHA256MSG2  X15, X12
+	VMOVDQU     X12, 352(AX)
+	VPADDD      192(SI), X12, X14
+	VMOVDQU     X14, 416(AX)
+	VMOVDQU     576(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       584(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     512(AX), X15
+	SHA256MSG1  528(AX), X15
+	VPALIGNR    $0x04, 544(AX), X9, X14
+	VPADDD      X14, X15, X15
+	SHA256MSG2  X9, X15
+	VMOVDQU     X15, 512(AX)
+	VPADDD      192(SI), X15, X14
+	VMOVDQU     X14, 576(AX)
+	VMOVDQU     112(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       120(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     48(AX), X9
+	SHA256MSG1  64(AX), X9
+	VPALIGNR    $0x04, 80(AX), X10, X14
+	VPADDD      X14, X9, X9
+	SHA256MSG2  X10, X9
+	VMOVDQU     X9, 48(AX)
+	VPADDD      208(SI), X9, X14
+	VMOVDQU     X14, 112(AX)
+	VMOVDQU     272(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       280(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     208(AX), X10
+	SHA256MSG1  224(AX), X10
+	VPALIGNR    $0x04, 240(AX), X11, X14
+	VPADDD      X14, X10, X10
+	SHA256MSG2  X11, X10
+	VMOVDQU     X10, 208(AX)
+	VPADDD      208(SI), X10, X14
+	VMOVDQU     X14, 272(AX)
+	VMOVDQU     432(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       440(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     368(AX), X11
+	SHA256MSG1  384(AX), X11
+	VPALIGNR    $0x04, 400(AX), X12, X14
+	VPADDD      X14, X11, X11
+	SHA256MSG2  X12, X11
+	VMOVDQU     X11, 368(AX)
+	VPADDD      208(SI), X11, X14
+	VMOVDQU     X14, 432(AX)
+	VMOVDQU     592(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       600(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     528(AX), X12
+	SHA256MSG1  544(AX), X12
+	VPALIGNR    $0x04, 560(AX), X15, X14
+	VPADDD      X14, X12, X12
+	SHA256MSG2  X15, X12
+	VMOVDQU     X12, 528(AX)
+	VPADDD      208(SI), X12, X14
+	VMOVDQU     X14, 592(AX)
+	VMOVDQU     128(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       136(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     64(AX), X15
+	SHA256MSG1  80(AX), X15
+	VPALIGNR    $0x04, 32(AX), X9, X14
+	VPADDD      X14, X15, X15
+	SHA256MSG2  X9, X15
+	VMOVDQU     X15, 64(AX)
+	VPADDD      224(SI), X15, X14
+	VMOVDQU     X14, 128(AX)
+	VMOVDQU     288(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       296(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     224(AX), X9
+	SHA256MSG1  240(AX), X9
+	VPALIGNR    $0x04, 192(AX), X10, X14
+	VPADDD      X14, X9, X9
+	SHA256MSG2  X10, X9
+	VMOVDQU     X9, 224(AX)
+	VPADDD      224(SI), X9, X14
+	VMOVDQU     X14, 288(AX)
+	VMOVDQU     448(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       456(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     384(AX), X10
+	SHA256MSG1  400(AX), X10
+	VPALIGNR    $0x04, 352(AX), X11, X14
+	VPADDD      X14, X10, X10
+	SHA256MSG2  X11, X10
+	VMOVDQU     X10, 384(AX)
+	VPADDD      224(SI), X10, X14
+	VMOVDQU     X14, 448(AX)
+	VMOVDQU     608(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       616(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     544(AX), X11
+	SHA256MSG1  560(AX), X11
+	VPALIGNR    $0x04, 512(AX), X12, X14
+	VPADDD      X14, X11, X11
+	SHA256MSG2  X12, X11
+	VMOVDQU     X11, 544(AX)
+	VPADDD      224(SI), X11, X14
+	VMOVDQU     X14, 608(AX)
+	VMOVDQU     144(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       152(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     80(AX), X12
+	SHA256MSG1  32(AX), X12
+	VPALIGNR    $0x04, 48(AX), X15, X14
+	VPADDD      X14, X12, X12
+	SHA256MSG2  X15, X12
+	VMOVDQU     X12, 80(AX)
+	VPADDD      240(SI), X12, X14
+	VMOVDQU     X14, 144(AX)
+	VMOVDQU     304(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       312(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     240(AX), X15
+	SHA256MSG1  192(AX), X15
+	VPALIGNR    $0x04, 208(AX), X9, X14
+	VPADDD      X14, X15, X15
+	SHA256MSG2  X9, X15
+	VMOVDQU     X15, 240(AX)
+	VPADDD      240(SI), X15, X14
+	VMOVDQU     X14, 304(AX)
+	VMOVDQU     464(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       472(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     400(AX), X9
+	SHA256MSG1  352(AX), X9
+	VPALIGNR    $0x04, 368(AX), X10, X14
+	VPADDD      X14, X9, X9
+	SHA256MSG2  X10, X9
+	VMOVDQU     X9, 400(AX)
+	VPADDD      240(SI), X9, X14
+	VMOVDQU     X14, 464(AX)
+	VMOVDQU     624(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       632(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     560(AX), X10
+	SHA256MSG1  512(AX), X10
+	VPALIGNR    $0x04, 528(AX), X11, X14
+	VPADDD      X14, X10, X10
+	SHA256MSG2  X11, X10
+	VMOVDQU     X10, 560(AX)
+	VPADDD      240(SI), X10, X14
+	VMOVDQU     X14, 624(AX)
+	VMOVDQU     96(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       104(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     256(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       264(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     416(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       424(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     576(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       584(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     112(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       120(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     272(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       280(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     432(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       440(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     592(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       600(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     128(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       136(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     288(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       296(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     448(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       456(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     608(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       616(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VMOVDQU     144(AX), X0
+	SHA256RNDS2 X0, X1, X5
+	VMOVQ       152(AX), X0
+	SHA256RNDS2 X0, X5, X1
+	VMOVDQU     304(AX), X0
+	SHA256RNDS2 X0, X2, X6
+	VMOVQ       312(AX), X0
+	SHA256RNDS2 X0, X6, X2
+	VMOVDQU     464(AX), X0
+	SHA256RNDS2 X0, X3, X7
+	VMOVQ       472(AX), X0
+	SHA256RNDS2 X0, X7, X3
+	VMOVDQU     624(AX), X0
+	SHA256RNDS2 X0, X4, X8
+	VMOVQ       632(AX), X0
+	SHA256RNDS2 X0, X8, X4
+	VPADDD      (AX), X1, X1
+	VPADDD      16(AX), X5, X5
+	VMOVDQU     X1, (AX)
+	VMOVDQU     X5, 16(AX)
+	VPADDD      160(AX), X2, X2
+	VPADDD      176(AX), X6, X6
+	VMOVDQU     X2, 160(AX)
+	VMOVDQU     X6, 176(AX)
+	VPADDD      320(AX), X3, X3
+	VPADDD      336(AX), X7, X7
+	VMOVDQU     X3, 320(AX)
+	VMOVDQU     X7, 336(AX)
+	VPADDD      480(AX), X4, X4
+	VPADDD      496(AX), X8, X8
+	VMOVDQU     X4, 480(AX)
+	VMOVDQU     X8, 496(AX)
+	CMPQ        BX, DI
+	JNE         sumSHANIx4_next
+	LEAQ        728(SP), SI
+	NEGQ        SI
+	ADDQ        CX, SI
+	SHRQ        $0x03, SI
+	MOVQ        n+48(FP), R9
+	SUBQ        SI, R9
+	MOVQ        idx_base+24(FP), R10
+	LEAQ        (R10)(SI*4), R10
+	MOVQ        out+56(FP), SI
+	MOVQ        size+80(FP), R11
+	VMOVDQU     sha256words<>+0(SB), Y0
+	VMOVDQU     sha256bswap<>+0(SB), Y1
+	CMPQ        R9, $0x00000000
+	JLE         sumSHANIx4_stored
+	MOVLQSX     (R10), R12
+	IMULQ       R11, R12
+	VPERMD      (AX), Y0, Y2
+	VPSHUFB     Y1, Y2, Y2
+	MOVQ        size+80(FP), R13
+	CMPQ        R13, $0x20
+	JNE         sumSHANIx4_lane0_not32
+	VMOVDQU     Y2, (SI)(R12*1)
+	JMP         sumSHANIx4_lane0_stored
+
+sumSHANIx4_lane0_not32:
+	VMOVDQU      X2, (SI)(R12*1)
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, 16(SI)(R12*1)
+	VPEXTRD      $0x02, X2, 24(SI)(R12*1)
+
+sumSHANIx4_lane0_stored:
+	CMPQ    R9, $0x00000001
+	JLE     sumSHANIx4_stored
+	MOVLQSX 4(R10), R12
+	IMULQ   R11, R12
+	VPERMD  160(AX), Y0, Y2
+	VPSHUFB Y1, Y2, Y2
+	MOVQ    size+80(FP), R13
+	CMPQ    R13, $0x20
+	JNE     sumSHANIx4_lane1_not32
+	VMOVDQU Y2, (SI)(R12*1)
+	JMP     sumSHANIx4_lane1_stored
+
+sumSHANIx4_lane1_not32:
+	VMOVDQU      X2, (SI)(R12*1)
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, 16(SI)(R12*1)
+	VPEXTRD      $0x02, X2, 24(SI)(R12*1)
+
+sumSHANIx4_lane1_stored:
+	CMPQ    R9, $0x00000002
+	JLE     sumSHANIx4_stored
+	MOVLQSX 8(R10), R12
+	IMULQ   R11, R12
+	VPERMD  320(AX), Y0, Y2
+	VPSHUFB Y1, Y2, Y2
+	MOVQ    size+80(FP), R13
+	CMPQ    R13, $0x20
+	JNE     sumSHANIx4_lane2_not32
+	VMOVDQU Y2, (SI)(R12*1)
+	JMP     sumSHANIx4_lane2_stored
+
+sumSHANIx4_lane2_not32:
+	VMOVDQU      X2, (SI)(R12*1)
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, 16(SI)(R12*1)
+	VPEXTRD      $0x02, X2, 24(SI)(R12*1)
+
+sumSHANIx4_lane2_stored:
+	CMPQ    R9, $0x00000003
+	JLE     sumSHANIx4_stored
+	MOVLQSX 12(R10), R9
+	IMULQ   R11, R9
+	VPERMD  480(AX), Y0, Y0
+	VPSHUFB Y1, Y0, Y0
+	MOVQ    size+80(FP), R10
+	CMPQ    R10, $0x20
+	JNE     sumSHANIx4_lane3_not32
+	VMOVDQU Y0, (SI)(R9*1)
+	JMP     sumSHANIx4_lane3_stored
+
+sumSHANIx4_lane3_not32:
+	VMOVDQU      X0, (SI)(R9*1)
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, 16(SI)(R9*1)
+	VPEXTRD      $0x02, X0, 24(SI)(R9*1)
+
+sumSHANIx4_lane3_stored:
+sumSHANIx4_stored:
+	MOVQ    iv+72(FP), SI
+	VMOVDQU sha256abef<>+0(SB), Y0
+	VPERMD  (SI), Y0, Y0
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y0, 160(AX)
+	VMOVDQU Y0, 320(AX)
+	VMOVDQU Y0, 480(AX)
+
+sumSHANIx4_next:
+	MOVQ CX, SI
+	MOVQ DX, R9
+	LEAQ 64(BX), R10
+	CMPQ R10, DI
+	JLE  sumSHANIx4_same
+	XORQ R10, R10
+	ADDQ $0x00000020, SI
+	ADDQ $0x00000020, R9
+
+sumSHANIx4_same:
+	CMPQ R8, $0x01
+	JNE  sumSHANIx4_more
+	MOVQ CX, SI
+	MOVQ DX, R9
+	MOVQ BX, R10
+
+sumSHANIx4_more:
+	MOVQ SI, CX
+	MOVQ R9, DX
+	MOVQ R10, BX
+	DECQ R8
+	JNZ  sumSHANIx4_loop
+	VZEROUPPER
+	RET
+
+DATA sha256abef<>+0(SB)/4, $0x00000005
+DATA sha256abef<>+4(SB)/4, $0x00000004
+DATA sha256abef<>+8(SB)/4, $0x00000001
+DATA sha256abef<>+12(SB)/4, $0x00000000
+DATA sha256abef<>+16(SB)/4, $0x00000007
+DATA sha256abef<>+20(SB)/4, $0x00000006
+DATA sha256abef<>+24(SB)/4, $0x00000003
+DATA sha256abef<>+28(SB)/4, $0x00000002
+GLOBL sha256abef<>(SB), RODATA|NOPTR, $32
+
+DATA sha256padmasks<>+0(SB)/4, $0x00000000
+DATA sha256padmasks<>+4(SB)/4, $0x00000000
+DATA sha256padmasks<>+8(SB)/1, $0x08
+DATA sha256padmasks<>+16(SB)/4, $0x00000000
+DATA sha256padmasks<>+20(SB)/4, $0x00000000
+DATA sha256padmasks<>+24(SB)/1, $0x08
+DATA sha256padmasks<>+32(SB)/4, $0x00000000
+DATA sha256padmasks<>+36(SB)/4, $0x00000000
+DATA sha256padmasks<>+40(SB)/1, $0x08
+DATA sha256padmasks<>+48(SB)/4, $0x00000000
+DATA sha256padmasks<>+52(SB)/4, $0x00000000
+DATA sha256padmasks<>+56(SB)/1, $0x08
+DATA sha256padmasks<>+64(SB)/4, $0x00000000
+DATA sha256padmasks<>+68(SB)/4, $0x00000000
+DATA sha256padmasks<>+72(SB)/1, $0x08
+DATA sha256padmasks<>+80(SB)/4, $0x00000000
+DATA sha256padmasks<>+84(SB)/4, $0x00000000
+DATA sha256padmasks<>+88(SB)/1, $0x08
+DATA sha256padmasks<>+96(SB)/4, $0x00000000
+DATA sha256padmasks<>+100(SB)/4, $0x00000000
+DATA sha256padmasks<>+104(SB)/1, $0x08
+DATA sha256padmasks<>+112(SB)/4, $0x00000000
+DATA sha256padmasks<>+116(SB)/4, $0x00000000
+DATA sha256padmasks<>+120(SB)/1, $0x08
+DATA sha256padmasks<>+128(SB)/4, $0x00000000
+DATA sha256padmasks<>+132(SB)/4, $0x00000000
+DATA sha256padmasks<>+136(SB)/1, $0x08
+DATA sha256padmasks<>+144(SB)/4, $0x00000000
+DATA sha256padmasks<>+148(SB)/4, $0x00000000
+DATA sha256padmasks<>+152(SB)/1, $0x08
+DATA sha256padmasks<>+160(SB)/4, $0x00000000
+DATA sha256padmasks<>+164(SB)/4, $0x00000000
+DATA sha256padmasks<>+168(SB)/1, $0x08
+DATA sha256padmasks<>+176(SB)/4, $0x00000000
+DATA sha256padmasks<>+180(SB)/4, $0x00000000
+DATA sha256padmasks<>+184(SB)/1, $0x08
+DATA sha256padmasks<>+192(SB)/4, $0x00000000
+DATA sha256padmasks<>+196(SB)/4, $0x00000000
+DATA sha256padmasks<>+200(SB)/1, $0x08
+DATA sha256padmasks<>+208(SB)/4, $0x00000000
+DATA sha256padmasks<>+212(SB)/4, $0x00000000
+DATA sha256padmasks<>+216(SB)/1, $0x08
+DATA sha256padmasks<>+224(SB)/4, $0x00000000
+DATA sha256padmasks<>+228(SB)/4, $0x00000000
+DATA sha256padmasks<>+232(SB)/1, $0x08
+DATA sha256padmasks<>+240(SB)/4, $0x00000000
+DATA sha256padmasks<>+244(SB)/4, $0x00000000
+DATA sha256padmasks<>+248(SB)/1, $0x08
+DATA sha256padmasks<>+256(SB)/4, $0x00000000
+DATA sha256padmasks<>+260(SB)/4, $0x00000000
+DATA sha256padmasks<>+264(SB)/1, $0x08
+DATA sha256padmasks<>+272(SB)/4, $0x00000000
+DATA sha256padmasks<>+276(SB)/4, $0x00000000
+DATA sha256padmasks<>+280(SB)/1, $0x08
+DATA sha256padmasks<>+288(SB)/4, $0x00000000
+DATA sha256padmasks<>+292(SB)/4, $0x00000000
+DATA sha256padmasks<>+296(SB)/1, $0x08
+DATA sha256padmasks<>+304(SB)/4, $0x00000000
+DATA sha256padmasks<>+308(SB)/4, $0x00000000
+DATA sha256padmasks<>+312(SB)/1, $0x08
+DATA sha256padmasks<>+320(SB)/4, $0x00000000
+DATA sha256padmasks<>+324(SB)/4, $0x00000000
+DATA sha256padmasks<>+328(SB)/1, $0x08
+DATA sha256padmasks<>+336(SB)/4, $0x00000000
+DATA sha256padmasks<>+340(SB)/4, $0x00000000
+DATA sha256padmasks<>+344(SB)/1, $0x08
+DATA sha256padmasks<>+352(SB)/4, $0x00000000
+DATA sha256padmasks<>+356(SB)/4, $0x00000000
+DATA sha256padmasks<>+360(SB)/1, $0x08
+DATA sha256padmasks<>+368(SB)/4, $0x00000000
+DATA sha256padmasks<>+372(SB)/4, $0x00000000
+DATA sha256padmasks<>+376(SB)/1, $0x08
+DATA sha256padmasks<>+384(SB)/4, $0x00000000
+DATA sha256padmasks<>+388(SB)/4, $0x00000000
+DATA sha256padmasks<>+392(SB)/1, $0x08
+DATA sha256padmasks<>+400(SB)/4, $0x00000000
+DATA sha256padmasks<>+404(SB)/4, $0x00000000
+DATA sha256padmasks<>+408(SB)/1, $0x08
+DATA sha256padmasks<>+416(SB)/4, $0x00000000
+DATA sha256padmasks<>+420(SB)/4, $0x00000000
+DATA sha256padmasks<>+424(SB)/1, $0x08
+DATA sha256padmasks<>+432(SB)/4, $0x00000000
+DATA sha256padmasks<>+436(SB)/4, $0x00000000
+DATA sha256padmasks<>+440(SB)/1, $0x08
+DATA sha256padmasks<>+448(SB)/4, $0x00000000
+DATA sha256padmasks<>+452(SB)/4, $0x00000000
+DATA sha256padmasks<>+456(SB)/1, $0x08
+DATA sha256padmasks<>+464(SB)/4, $0x00000000
+DATA sha256padmasks<>+468(SB)/4, $0x00000000
+DATA sha256padmasks<>+472(SB)/1, $0x08
+DATA sha256padmasks<>+480(SB)/4, $0x00000000
+DATA sha256padmasks<>+484(SB)/4, $0x00000000
+DATA sha256padmasks<>+488(SB)/1, $0x08
+DATA sha256padmasks<>+496(SB)/4, $0x00000000
+DATA sha256padmasks<>+500(SB)/4, $0x00000000
+DATA sha256padmasks<>+504(SB)/1, $0x08
+DATA sha256padmasks<>+512(SB)/4, $0x00000000
+DATA sha256padmasks<>+516(SB)/4, $0x00000000
+DATA sha256padmasks<>+520(SB)/1, $0x08
+DATA sha256padmasks<>+528(SB)/4, $0x00000000
+DATA sha256padmasks<>+532(SB)/4, $0x00000000
+DATA sha256padmasks<>+536(SB)/1, $0x08
+DATA sha256padmasks<>+544(SB)/4, $0x00000000
+DATA sha256padmasks<>+548(SB)/4, $0x00000000
+DATA sha256padmasks<>+552(SB)/1, $0x08
+DATA sha256padmasks<>+560(SB)/4, $0x00000000
+DATA sha256padmasks<>+564(SB)/4, $0x00000000
+DATA sha256padmasks<>+568(SB)/1, $0x08
+DATA sha256padmasks<>+576(SB)/4, $0x00000000
+DATA sha256padmasks<>+580(SB)/4, $0x00000000
+DATA sha256padmasks<>+584(SB)/1, $0x08
+DATA sha256padmasks<>+592(SB)/4, $0x00000000
+DATA sha256padmasks<>+596(SB)/4, $0x00000000
+DATA sha256padmasks<>+600(SB)/1, $0x08
+DATA sha256padmasks<>+608(SB)/4, $0x00000000
+DATA sha256padmasks<>+612(SB)/4, $0x00000000
+DATA sha256padmasks<>+616(SB)/1, $0x08
+DATA sha256padmasks<>+624(SB)/4, $0x00000000
+DATA sha256padmasks<>+628(SB)/4, $0x00000000
+DATA sha256padmasks<>+632(SB)/1, $0x08
+DATA sha256padmasks<>+640(SB)/4, $0x00000000
+DATA sha256padmasks<>+644(SB)/4, $0x00000001
+DATA sha256padmasks<>+648(SB)/1, $0x08
+DATA sha256padmasks<>+656(SB)/4, $0x00000001
+DATA sha256padmasks<>+660(SB)/4, $0x00000002
+DATA sha256padmasks<>+664(SB)/1, $0x08
+DATA sha256padmasks<>+672(SB)/4, $0x00000003
+DATA sha256padmasks<>+676(SB)/4, $0x00000004
+DATA sha256padmasks<>+680(SB)/1, $0x08
+DATA sha256padmasks<>+688(SB)/4, $0x00000007
+DATA sha256padmasks<>+692(SB)/4, $0x00000008
+DATA sha256padmasks<>+696(SB)/1, $0x08
+DATA sha256padmasks<>+704(SB)/4, $0x0000000f
+DATA sha256padmasks<>+708(SB)/4, $0x00000010
+DATA sha256padmasks<>+712(SB)/1, $0x08
+DATA sha256padmasks<>+720(SB)/4, $0x0000001f
+DATA sha256padmasks<>+724(SB)/4, $0x00000020
+DATA sha256padmasks<>+728(SB)/1, $0x08
+DATA sha256padmasks<>+736(SB)/4, $0x0000003f
+DATA sha256padmasks<>+740(SB)/4, $0x00000040
+DATA sha256padmasks<>+744(SB)/1, $0x08
+DATA sha256padmasks<>+752(SB)/4, $0x0000007f
+DATA sha256padmasks<>+756(SB)/4, $0x00000080
+DATA sha256padmasks<>+760(SB)/1, $0x08
+DATA sha256padmasks<>+768(SB)/4, $0x000000ff
+DATA sha256padmasks<>+772(SB)/4, $0x00000100
+DATA sha256padmasks<>+776(SB)/1, $0x08
+DATA sha256padmasks<>+784(SB)/4, $0x000001ff
+DATA sha256padmasks<>+788(SB)/4, $0x00000200
+DATA sha256padmasks<>+792(SB)/1, $0x08
+DATA sha256padmasks<>+800(SB)/4, $0x000003ff
+DATA sha256padmasks<>+804(SB)/4, $0x00000400
+DATA sha256padmasks<>+808(SB)/1, $0x08
+DATA sha256padmasks<>+816(SB)/4, $0x000007ff
+DATA sha256padmasks<>+820(SB)/4, $0x00000800
+DATA sha256padmasks<>+824(SB)/1, $0x08
+DATA sha256padmasks<>+832(SB)/4, $0x00000fff
+DATA sha256padmasks<>+836(SB)/4, $0x00001000
+DATA sha256padmasks<>+840(SB)/1, $0x08
+DATA sha256padmasks<>+848(SB)/4, $0x00001fff
+DATA sha256padmasks<>+852(SB)/4, $0x00002000
+DATA sha256padmasks<>+856(SB)/1, $0x08
+DATA sha256padmasks<>+864(SB)/4, $0x00003fff
+DATA sha256padmasks<>+868(SB)/4, $0x00004000
+DATA sha256padmasks<>+872(SB)/1, $0x08
+DATA sha256padmasks<>+880(SB)/4, $0x00007fff
+DATA sha256padmasks<>+884(SB)/4, $0x00008000
+DATA sha256padmasks<>+888(SB)/1, $0x08
+DATA sha256padmasks<>+896(SB)/4, $0x0000ffff
+DATA sha256padmasks<>+900(SB)/4, $0x00010000
+DATA sha256padmasks<>+904(SB)/1, $0x08
+DATA sha256padmasks<>+912(SB)/4, $0x0001ffff
+DATA sha256padmasks<>+916(SB)/4, $0x00020000
+DATA sha256padmasks<>+920(SB)/1, $0x08
+DATA sha256padmasks<>+928(SB)/4, $0x0003ffff
+DATA sha256padmasks<>+932(SB)/4, $0x00040000
+DATA sha256padmasks<>+936(SB)/1, $0x08
+DATA sha256padmasks<>+944(SB)/4, $0x0007ffff
+DATA sha256padmasks<>+948(SB)/4, $0x00080000
+DATA sha256padmasks<>+952(SB)/1, $0x08
+DATA sha256padmasks<>+960(SB)/4, $0x000fffff
+DATA sha256padmasks<>+964(SB)/4, $0x00100000
+DATA sha256padmasks<>+968(SB)/1, $0x08
+DATA sha256padmasks<>+976(SB)/4, $0x001fffff
+DATA sha256padmasks<>+980(SB)/4, $0x00200000
+DATA sha256padmasks<>+984(SB)/1, $0x08
+DATA sha256padmasks<>+992(SB)/4, $0x003fffff
+DATA sha256padmasks<>+996(SB)/4, $0x00400000
+DATA sha256padmasks<>+1000(SB)/1, $0x08
+DATA sha256padmasks<>+1008(SB)/4, $0x007fffff
+DATA sha256padmasks<>+1012(SB)/4, $0x00800000
+DATA sha256padmasks<>+1016(SB)/1, $0x08
+DATA sha256padmasks<>+1024(SB)/4, $0x00ffffff
+DATA sha256padmasks<>+1028(SB)/4, $0x01000000
+DATA sha256padmasks<>+1032(SB)/1, $0x00
+DATA sha256padmasks<>+1040(SB)/4, $0x01ffffff
+DATA sha256padmasks<>+1044(SB)/4, $0x02000000
+DATA sha256padmasks<>+1048(SB)/1, $0x00
+DATA sha256padmasks<>+1056(SB)/4, $0x03ffffff
+DATA sha256padmasks<>+1060(SB)/4, $0x04000000
+DATA sha256padmasks<>+1064(SB)/1, $0x00
+DATA sha256padmasks<>+1072(SB)/4, $0x07ffffff
+DATA sha256padmasks<>+1076(SB)/4, $0x08000000
+DATA sha256padmasks<>+1080(SB)/1, $0x00
+DATA sha256padmasks<>+1088(SB)/4, $0x0fffffff
+DATA sha256padmasks<>+1092(SB)/4, $0x10000000
+DATA sha256padmasks<>+1096(SB)/1, $0x00
+DATA sha256padmasks<>+1104(SB)/4, $0x1fffffff
+DATA sha256padmasks<>+1108(SB)/4, $0x20000000
+DATA sha256padmasks<>+1112(SB)/1, $0x00
+DATA sha256padmasks<>+1120(SB)/4, $0x3fffffff
+DATA sha256padmasks<>+1124(SB)/4, $0x40000000
+DATA sha256padmasks<>+1128(SB)/1, $0x00
+DATA sha256padmasks<>+1136(SB)/4, $0x7fffffff
+DATA sha256padmasks<>+1140(SB)/4, $0x80000000
+DATA sha256padmasks<>+1144(SB)/1, $0x00
+DATA sha256padmasks<>+1152(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1156(SB)/4, $0x00000000
+DATA sha256padmasks<>+1160(SB)/1, $0x00
+DATA sha256padmasks<>+1168(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1172(SB)/4, $0x00000000
+DATA sha256padmasks<>+1176(SB)/1, $0x00
+DATA sha256padmasks<>+1184(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1188(SB)/4, $0x00000000
+DATA sha256padmasks<>+1192(SB)/1, $0x00
+DATA sha256padmasks<>+1200(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1204(SB)/4, $0x00000000
+DATA sha256padmasks<>+1208(SB)/1, $0x00
+DATA sha256padmasks<>+1216(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1220(SB)/4, $0x00000000
+DATA sha256padmasks<>+1224(SB)/1, $0x00
+DATA sha256padmasks<>+1232(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1236(SB)/4, $0x00000000
+DATA sha256padmasks<>+1240(SB)/1, $0x00
+DATA sha256padmasks<>+1248(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1252(SB)/4, $0x00000000
+DATA sha256padmasks<>+1256(SB)/1, $0x00
+DATA sha256padmasks<>+1264(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1268(SB)/4, $0x00000000
+DATA sha256padmasks<>+1272(SB)/1, $0x00
+DATA sha256padmasks<>+1280(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1284(SB)/4, $0x00000000
+DATA sha256padmasks<>+1288(SB)/1, $0x00
+DATA sha256padmasks<>+1296(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1300(SB)/4, $0x00000000
+DATA sha256padmasks<>+1304(SB)/1, $0x00
+DATA sha256padmasks<>+1312(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1316(SB)/4, $0x00000000
+DATA sha256padmasks<>+1320(SB)/1, $0x00
+DATA sha256padmasks<>+1328(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1332(SB)/4, $0x00000000
+DATA sha256padmasks<>+1336(SB)/1, $0x00
+DATA sha256padmasks<>+1344(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1348(SB)/4, $0x00000000
+DATA sha256padmasks<>+1352(SB)/1, $0x00
+DATA sha256padmasks<>+1360(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1364(SB)/4, $0x00000000
+DATA sha256padmasks<>+1368(SB)/1, $0x00
+DATA sha256padmasks<>+1376(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1380(SB)/4, $0x00000000
+DATA sha256padmasks<>+1384(SB)/1, $0x00
+DATA sha256padmasks<>+1392(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1396(SB)/4, $0x00000000
+DATA sha256padmasks<>+1400(SB)/1, $0x00
+DATA sha256padmasks<>+1408(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1412(SB)/4, $0x00000000
+DATA sha256padmasks<>+1416(SB)/1, $0x00
+DATA sha256padmasks<>+1424(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1428(SB)/4, $0x00000000
+DATA sha256padmasks<>+1432(SB)/1, $0x00
+DATA sha256padmasks<>+1440(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1444(SB)/4, $0x00000000
+DATA sha256padmasks<>+1448(SB)/1, $0x00
+DATA sha256padmasks<>+1456(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1460(SB)/4, $0x00000000
+DATA sha256padmasks<>+1464(SB)/1, $0x00
+DATA sha256padmasks<>+1472(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1476(SB)/4, $0x00000000
+DATA sha256padmasks<>+1480(SB)/1, $0x00
+DATA sha256padmasks<>+1488(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1492(SB)/4, $0x00000000
+DATA sha256padmasks<>+1496(SB)/1, $0x00
+DATA sha256padmasks<>+1504(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1508(SB)/4, $0x00000000
+DATA sha256padmasks<>+1512(SB)/1, $0x00
+DATA sha256padmasks<>+1520(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1524(SB)/4, $0x00000000
+DATA sha256padmasks<>+1528(SB)/1, $0x00
+DATA sha256padmasks<>+1536(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1540(SB)/4, $0x00000000
+DATA sha256padmasks<>+1544(SB)/1, $0x00
+DATA sha256padmasks<>+1552(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1556(SB)/4, $0x00000000
+DATA sha256padmasks<>+1560(SB)/1, $0x00
+DATA sha256padmasks<>+1568(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1572(SB)/4, $0x00000000
+DATA sha256padmasks<>+1576(SB)/1, $0x00
+DATA sha256padmasks<>+1584(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1588(SB)/4, $0x00000000
+DATA sha256padmasks<>+1592(SB)/1, $0x00
+DATA sha256padmasks<>+1600(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1604(SB)/4, $0x00000000
+DATA sha256padmasks<>+1608(SB)/1, $0x00
+DATA sha256padmasks<>+1616(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1620(SB)/4, $0x00000000
+DATA sha256padmasks<>+1624(SB)/1, $0x00
+DATA sha256padmasks<>+1632(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1636(SB)/4, $0x00000000
+DATA sha256padmasks<>+1640(SB)/1, $0x00
+DATA sha256padmasks<>+1648(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1652(SB)/4, $0x00000000
+DATA sha256padmasks<>+1656(SB)/1, $0x00
+DATA sha256padmasks<>+1664(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1668(SB)/4, $0x00000000
+DATA sha256padmasks<>+1672(SB)/1, $0x00
+DATA sha256padmasks<>+1680(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1684(SB)/4, $0x00000000
+DATA sha256padmasks<>+1688(SB)/1, $0x00
+DATA sha256padmasks<>+1696(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1700(SB)/4, $0x00000000
+DATA sha256padmasks<>+1704(SB)/1, $0x00
+DATA sha256padmasks<>+1712(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1716(SB)/4, $0x00000000
+DATA sha256padmasks<>+1720(SB)/1, $0x00
+DATA sha256padmasks<>+1728(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1732(SB)/4, $0x00000000
+DATA sha256padmasks<>+1736(SB)/1, $0x00
+DATA sha256padmasks<>+1744(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1748(SB)/4, $0x00000000
+DATA sha256padmasks<>+1752(SB)/1, $0x00
+DATA sha256padmasks<>+1760(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1764(SB)/4, $0x00000000
+DATA sha256padmasks<>+1768(SB)/1, $0x00
+DATA sha256padmasks<>+1776(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1780(SB)/4, $0x00000000
+DATA sha256padmasks<>+1784(SB)/1, $0x00
+DATA sha256padmasks<>+1792(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1796(SB)/4, $0x00000000
+DATA sha256padmasks<>+1800(SB)/1, $0x00
+DATA sha256padmasks<>+1808(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1812(SB)/4, $0x00000000
+DATA sha256padmasks<>+1816(SB)/1, $0x00
+DATA sha256padmasks<>+1824(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1828(SB)/4, $0x00000000
+DATA sha256padmasks<>+1832(SB)/1, $0x00
+DATA sha256padmasks<>+1840(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1844(SB)/4, $0x00000000
+DATA sha256padmasks<>+1848(SB)/1, $0x00
+DATA sha256padmasks<>+1856(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1860(SB)/4, $0x00000000
+DATA sha256padmasks<>+1864(SB)/1, $0x00
+DATA sha256padmasks<>+1872(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1876(SB)/4, $0x00000000
+DATA sha256padmasks<>+1880(SB)/1, $0x00
+DATA sha256padmasks<>+1888(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1892(SB)/4, $0x00000000
+DATA sha256padmasks<>+1896(SB)/1, $0x00
+DATA sha256padmasks<>+1904(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1908(SB)/4, $0x00000000
+DATA sha256padmasks<>+1912(SB)/1, $0x00
+DATA sha256padmasks<>+1920(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1924(SB)/4, $0x00000000
+DATA sha256padmasks<>+1928(SB)/1, $0x00
+DATA sha256padmasks<>+1936(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1940(SB)/4, $0x00000000
+DATA sha256padmasks<>+1944(SB)/1, $0x00
+DATA sha256padmasks<>+1952(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1956(SB)/4, $0x00000000
+DATA sha256padmasks<>+1960(SB)/1, $0x00
+DATA sha256padmasks<>+1968(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1972(SB)/4, $0x00000000
+DATA sha256padmasks<>+1976(SB)/1, $0x00
+DATA sha256padmasks<>+1984(SB)/4, $0xffffffff
+DATA sha256padmasks<>+1988(SB)/4, $0x00000000
+DATA sha256padmasks<>+1992(SB)/1, $0x00
+DATA sha256padmasks<>+2000(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2004(SB)/4, $0x00000000
+DATA sha256padmasks<>+2008(SB)/1, $0x00
+DATA sha256padmasks<>+2016(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2020(SB)/4, $0x00000000
+DATA sha256padmasks<>+2024(SB)/1, $0x00
+DATA sha256padmasks<>+2032(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2036(SB)/4, $0x00000000
+DATA sha256padmasks<>+2040(SB)/1, $0x00
+DATA sha256padmasks<>+2048(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2052(SB)/4, $0x00000000
+DATA sha256padmasks<>+2056(SB)/1, $0x00
+DATA sha256padmasks<>+2064(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2068(SB)/4, $0x00000000
+DATA sha256padmasks<>+2072(SB)/1, $0x00
+DATA sha256padmasks<>+2080(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2084(SB)/4, $0x00000000
+DATA sha256padmasks<>+2088(SB)/1, $0x00
+DATA sha256padmasks<>+2096(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2100(SB)/4, $0x00000000
+DATA sha256padmasks<>+2104(SB)/1, $0x00
+DATA sha256padmasks<>+2112(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2116(SB)/4, $0x00000000
+DATA sha256padmasks<>+2120(SB)/1, $0x00
+DATA sha256padmasks<>+2128(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2132(SB)/4, $0x00000000
+DATA sha256padmasks<>+2136(SB)/1, $0x00
+DATA sha256padmasks<>+2144(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2148(SB)/4, $0x00000000
+DATA sha256padmasks<>+2152(SB)/1, $0x00
+DATA sha256padmasks<>+2160(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2164(SB)/4, $0x00000000
+DATA sha256padmasks<>+2168(SB)/1, $0x00
+DATA sha256padmasks<>+2176(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2180(SB)/4, $0x00000000
+DATA sha256padmasks<>+2184(SB)/1, $0x00
+DATA sha256padmasks<>+2192(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2196(SB)/4, $0x00000000
+DATA sha256padmasks<>+2200(SB)/1, $0x00
+DATA sha256padmasks<>+2208(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2212(SB)/4, $0x00000000
+DATA sha256padmasks<>+2216(SB)/1, $0x00
+DATA sha256padmasks<>+2224(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2228(SB)/4, $0x00000000
+DATA sha256padmasks<>+2232(SB)/1, $0x00
+DATA sha256padmasks<>+2240(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2244(SB)/4, $0x00000000
+DATA sha256padmasks<>+2248(SB)/1, $0x00
+DATA sha256padmasks<>+2256(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2260(SB)/4, $0x00000000
+DATA sha256padmasks<>+2264(SB)/1, $0x00
+DATA sha256padmasks<>+2272(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2276(SB)/4, $0x00000000
+DATA sha256padmasks<>+2280(SB)/1, $0x00
+DATA sha256padmasks<>+2288(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2292(SB)/4, $0x00000000
+DATA sha256padmasks<>+2296(SB)/1, $0x00
+DATA sha256padmasks<>+2304(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2308(SB)/4, $0x00000000
+DATA sha256padmasks<>+2312(SB)/1, $0x00
+DATA sha256padmasks<>+2320(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2324(SB)/4, $0x00000000
+DATA sha256padmasks<>+2328(SB)/1, $0x00
+DATA sha256padmasks<>+2336(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2340(SB)/4, $0x00000000
+DATA sha256padmasks<>+2344(SB)/1, $0x00
+DATA sha256padmasks<>+2352(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2356(SB)/4, $0x00000000
+DATA sha256padmasks<>+2360(SB)/1, $0x00
+DATA sha256padmasks<>+2368(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2372(SB)/4, $0x00000000
+DATA sha256padmasks<>+2376(SB)/1, $0x00
+DATA sha256padmasks<>+2384(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2388(SB)/4, $0x00000000
+DATA sha256padmasks<>+2392(SB)/1, $0x00
+DATA sha256padmasks<>+2400(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2404(SB)/4, $0x00000000
+DATA sha256padmasks<>+2408(SB)/1, $0x00
+DATA sha256padmasks<>+2416(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2420(SB)/4, $0x00000000
+DATA sha256padmasks<>+2424(SB)/1, $0x00
+DATA sha256padmasks<>+2432(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2436(SB)/4, $0x00000000
+DATA sha256padmasks<>+2440(SB)/1, $0x00
+DATA sha256padmasks<>+2448(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2452(SB)/4, $0x00000000
+DATA sha256padmasks<>+2456(SB)/1, $0x00
+DATA sha256padmasks<>+2464(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2468(SB)/4, $0x00000000
+DATA sha256padmasks<>+2472(SB)/1, $0x00
+DATA sha256padmasks<>+2480(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2484(SB)/4, $0x00000000
+DATA sha256padmasks<>+2488(SB)/1, $0x00
+DATA sha256padmasks<>+2496(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2500(SB)/4, $0x00000000
+DATA sha256padmasks<>+2504(SB)/1, $0x00
+DATA sha256padmasks<>+2512(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2516(SB)/4, $0x00000000
+DATA sha256padmasks<>+2520(SB)/1, $0x00
+DATA sha256padmasks<>+2528(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2532(SB)/4, $0x00000000
+DATA sha256padmasks<>+2536(SB)/1, $0x00
+DATA sha256padmasks<>+2544(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2548(SB)/4, $0x00000000
+DATA sha256padmasks<>+2552(SB)/1, $0x00
+DATA sha256padmasks<>+2560(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2564(SB)/4, $0x00000000
+DATA sha256padmasks<>+2568(SB)/1, $0x00
+DATA sha256padmasks<>+2576(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2580(SB)/4, $0x00000000
+DATA sha256padmasks<>+2584(SB)/1, $0x00
+DATA sha256padmasks<>+2592(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2596(SB)/4, $0x00000000
+DATA sha256padmasks<>+2600(SB)/1, $0x00
+DATA sha256padmasks<>+2608(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2612(SB)/4, $0x00000000
+DATA sha256padmasks<>+2616(SB)/1, $0x00
+DATA sha256padmasks<>+2624(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2628(SB)/4, $0x00000000
+DATA sha256padmasks<>+2632(SB)/1, $0x00
+DATA sha256padmasks<>+2640(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2644(SB)/4, $0x00000000
+DATA sha256padmasks<>+2648(SB)/1, $0x00
+DATA sha256padmasks<>+2656(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2660(SB)/4, $0x00000000
+DATA sha256padmasks<>+2664(SB)/1, $0x00
+DATA sha256padmasks<>+2672(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2676(SB)/4, $0x00000000
+DATA sha256padmasks<>+2680(SB)/1, $0x00
+DATA sha256padmasks<>+2688(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2692(SB)/4, $0x00000000
+DATA sha256padmasks<>+2696(SB)/1, $0x00
+DATA sha256padmasks<>+2704(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2708(SB)/4, $0x00000000
+DATA sha256padmasks<>+2712(SB)/1, $0x00
+DATA sha256padmasks<>+2720(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2724(SB)/4, $0x00000000
+DATA sha256padmasks<>+2728(SB)/1, $0x00
+DATA sha256padmasks<>+2736(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2740(SB)/4, $0x00000000
+DATA sha256padmasks<>+2744(SB)/1, $0x00
+DATA sha256padmasks<>+2752(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2756(SB)/4, $0x00000000
+DATA sha256padmasks<>+2760(SB)/1, $0x00
+DATA sha256padmasks<>+2768(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2772(SB)/4, $0x00000000
+DATA sha256padmasks<>+2776(SB)/1, $0x00
+DATA sha256padmasks<>+2784(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2788(SB)/4, $0x00000000
+DATA sha256padmasks<>+2792(SB)/1, $0x00
+DATA sha256padmasks<>+2800(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2804(SB)/4, $0x00000000
+DATA sha256padmasks<>+2808(SB)/1, $0x00
+DATA sha256padmasks<>+2816(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2820(SB)/4, $0x00000000
+DATA sha256padmasks<>+2824(SB)/1, $0x00
+DATA sha256padmasks<>+2832(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2836(SB)/4, $0x00000000
+DATA sha256padmasks<>+2840(SB)/1, $0x00
+DATA sha256padmasks<>+2848(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2852(SB)/4, $0x00000000
+DATA sha256padmasks<>+2856(SB)/1, $0x00
+DATA sha256padmasks<>+2864(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2868(SB)/4, $0x00000000
+DATA sha256padmasks<>+2872(SB)/1, $0x00
+DATA sha256padmasks<>+2880(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2884(SB)/4, $0x00000000
+DATA sha256padmasks<>+2888(SB)/1, $0x00
+DATA sha256padmasks<>+2896(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2900(SB)/4, $0x00000000
+DATA sha256padmasks<>+2904(SB)/1, $0x00
+DATA sha256padmasks<>+2912(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2916(SB)/4, $0x00000000
+DATA sha256padmasks<>+2920(SB)/1, $0x00
+DATA sha256padmasks<>+2928(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2932(SB)/4, $0x00000000
+DATA sha256padmasks<>+2936(SB)/1, $0x00
+DATA sha256padmasks<>+2944(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2948(SB)/4, $0x00000000
+DATA sha256padmasks<>+2952(SB)/1, $0x00
+DATA sha256padmasks<>+2960(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2964(SB)/4, $0x00000000
+DATA sha256padmasks<>+2968(SB)/1, $0x00
+DATA sha256padmasks<>+2976(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2980(SB)/4, $0x00000000
+DATA sha256padmasks<>+2984(SB)/1, $0x00
+DATA sha256padmasks<>+2992(SB)/4, $0xffffffff
+DATA sha256padmasks<>+2996(SB)/4, $0x00000000
+DATA sha256padmasks<>+3000(SB)/1, $0x00
+DATA sha256padmasks<>+3008(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3012(SB)/4, $0x00000000
+DATA sha256padmasks<>+3016(SB)/1, $0x00
+DATA sha256padmasks<>+3024(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3028(SB)/4, $0x00000000
+DATA sha256padmasks<>+3032(SB)/1, $0x00
+DATA sha256padmasks<>+3040(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3044(SB)/4, $0x00000000
+DATA sha256padmasks<>+3048(SB)/1, $0x00
+DATA sha256padmasks<>+3056(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3060(SB)/4, $0x00000000
+DATA sha256padmasks<>+3064(SB)/1, $0x00
+DATA sha256padmasks<>+3072(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3076(SB)/4, $0x00000000
+DATA sha256padmasks<>+3080(SB)/1, $0x00
+DATA sha256padmasks<>+3088(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3092(SB)/4, $0x00000000
+DATA sha256padmasks<>+3096(SB)/1, $0x00
+DATA sha256padmasks<>+3104(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3108(SB)/4, $0x00000000
+DATA sha256padmasks<>+3112(SB)/1, $0x00
+DATA sha256padmasks<>+3120(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3124(SB)/4, $0x00000000
+DATA sha256padmasks<>+3128(SB)/1, $0x00
+DATA sha256padmasks<>+3136(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3140(SB)/4, $0x00000000
+DATA sha256padmasks<>+3144(SB)/1, $0x00
+DATA sha256padmasks<>+3152(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3156(SB)/4, $0x00000000
+DATA sha256padmasks<>+3160(SB)/1, $0x00
+DATA sha256padmasks<>+3168(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3172(SB)/4, $0x00000000
+DATA sha256padmasks<>+3176(SB)/1, $0x00
+DATA sha256padmasks<>+3184(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3188(SB)/4, $0x00000000
+DATA sha256padmasks<>+3192(SB)/1, $0x00
+DATA sha256padmasks<>+3200(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3204(SB)/4, $0x00000000
+DATA sha256padmasks<>+3208(SB)/1, $0x00
+DATA sha256padmasks<>+3216(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3220(SB)/4, $0x00000000
+DATA sha256padmasks<>+3224(SB)/1, $0x00
+DATA sha256padmasks<>+3232(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3236(SB)/4, $0x00000000
+DATA sha256padmasks<>+3240(SB)/1, $0x00
+DATA sha256padmasks<>+3248(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3252(SB)/4, $0x00000000
+DATA sha256padmasks<>+3256(SB)/1, $0x00
+DATA sha256padmasks<>+3264(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3268(SB)/4, $0x00000000
+DATA sha256padmasks<>+3272(SB)/1, $0x00
+DATA sha256padmasks<>+3280(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3284(SB)/4, $0x00000000
+DATA sha256padmasks<>+3288(SB)/1, $0x00
+DATA sha256padmasks<>+3296(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3300(SB)/4, $0x00000000
+DATA sha256padmasks<>+3304(SB)/1, $0x00
+DATA sha256padmasks<>+3312(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3316(SB)/4, $0x00000000
+DATA sha256padmasks<>+3320(SB)/1, $0x00
+DATA sha256padmasks<>+3328(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3332(SB)/4, $0x00000000
+DATA sha256padmasks<>+3336(SB)/1, $0x00
+DATA sha256padmasks<>+3344(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3348(SB)/4, $0x00000000
+DATA sha256padmasks<>+3352(SB)/1, $0x00
+DATA sha256padmasks<>+3360(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3364(SB)/4, $0x00000000
+DATA sha256padmasks<>+3368(SB)/1, $0x00
+DATA sha256padmasks<>+3376(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3380(SB)/4, $0x00000000
+DATA sha256padmasks<>+3384(SB)/1, $0x00
+DATA sha256padmasks<>+3392(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3396(SB)/4, $0x00000000
+DATA sha256padmasks<>+3400(SB)/1, $0x00
+DATA sha256padmasks<>+3408(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3412(SB)/4, $0x00000000
+DATA sha256padmasks<>+3416(SB)/1, $0x00
+DATA sha256padmasks<>+3424(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3428(SB)/4, $0x00000000
+DATA sha256padmasks<>+3432(SB)/1, $0x00
+DATA sha256padmasks<>+3440(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3444(SB)/4, $0x00000000
+DATA sha256padmasks<>+3448(SB)/1, $0x00
+DATA sha256padmasks<>+3456(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3460(SB)/4, $0x00000000
+DATA sha256padmasks<>+3464(SB)/1, $0x00
+DATA sha256padmasks<>+3472(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3476(SB)/4, $0x00000000
+DATA sha256padmasks<>+3480(SB)/1, $0x00
+DATA sha256padmasks<>+3488(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3492(SB)/4, $0x00000000
+DATA sha256padmasks<>+3496(SB)/1, $0x00
+DATA sha256padmasks<>+3504(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3508(SB)/4, $0x00000000
+DATA sha256padmasks<>+3512(SB)/1, $0x00
+DATA sha256padmasks<>+3520(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3524(SB)/4, $0x00000000
+DATA sha256padmasks<>+3528(SB)/1, $0x00
+DATA sha256padmasks<>+3536(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3540(SB)/4, $0x00000000
+DATA sha256padmasks<>+3544(SB)/1, $0x00
+DATA sha256padmasks<>+3552(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3556(SB)/4, $0x00000000
+DATA sha256padmasks<>+3560(SB)/1, $0x00
+DATA sha256padmasks<>+3568(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3572(SB)/4, $0x00000000
+DATA sha256padmasks<>+3576(SB)/1, $0x00
+DATA sha256padmasks<>+3584(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3588(SB)/4, $0x00000000
+DATA sha256padmasks<>+3592(SB)/1, $0x00
+DATA sha256padmasks<>+3600(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3604(SB)/4, $0x00000000
+DATA sha256padmasks<>+3608(SB)/1, $0x00
+DATA sha256padmasks<>+3616(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3620(SB)/4, $0x00000000
+DATA sha256padmasks<>+3624(SB)/1, $0x00
+DATA sha256padmasks<>+3632(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3636(SB)/4, $0x00000000
+DATA sha256padmasks<>+3640(SB)/1, $0x00
+DATA sha256padmasks<>+3648(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3652(SB)/4, $0x00000000
+DATA sha256padmasks<>+3656(SB)/1, $0x00
+DATA sha256padmasks<>+3664(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3668(SB)/4, $0x00000000
+DATA sha256padmasks<>+3672(SB)/1, $0x00
+DATA sha256padmasks<>+3680(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3684(SB)/4, $0x00000000
+DATA sha256padmasks<>+3688(SB)/1, $0x00
+DATA sha256padmasks<>+3696(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3700(SB)/4, $0x00000000
+DATA sha256padmasks<>+3704(SB)/1, $0x00
+DATA sha256padmasks<>+3712(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3716(SB)/4, $0x00000000
+DATA sha256padmasks<>+3720(SB)/1, $0x00
+DATA sha256padmasks<>+3728(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3732(SB)/4, $0x00000000
+DATA sha256padmasks<>+3736(SB)/1, $0x00
+DATA sha256padmasks<>+3744(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3748(SB)/4, $0x00000000
+DATA sha256padmasks<>+3752(SB)/1, $0x00
+DATA sha256padmasks<>+3760(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3764(SB)/4, $0x00000000
+DATA sha256padmasks<>+3768(SB)/1, $0x00
+DATA sha256padmasks<>+3776(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3780(SB)/4, $0x00000000
+DATA sha256padmasks<>+3784(SB)/1, $0x00
+DATA sha256padmasks<>+3792(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3796(SB)/4, $0x00000000
+DATA sha256padmasks<>+3800(SB)/1, $0x00
+DATA sha256padmasks<>+3808(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3812(SB)/4, $0x00000000
+DATA sha256padmasks<>+3816(SB)/1, $0x00
+DATA sha256padmasks<>+3824(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3828(SB)/4, $0x00000000
+DATA sha256padmasks<>+3832(SB)/1, $0x00
+DATA sha256padmasks<>+3840(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3844(SB)/4, $0x00000000
+DATA sha256padmasks<>+3848(SB)/1, $0x00
+DATA sha256padmasks<>+3856(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3860(SB)/4, $0x00000000
+DATA sha256padmasks<>+3864(SB)/1, $0x00
+DATA sha256padmasks<>+3872(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3876(SB)/4, $0x00000000
+DATA sha256padmasks<>+3880(SB)/1, $0x00
+DATA sha256padmasks<>+3888(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3892(SB)/4, $0x00000000
+DATA sha256padmasks<>+3896(SB)/1, $0x00
+DATA sha256padmasks<>+3904(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3908(SB)/4, $0x00000000
+DATA sha256padmasks<>+3912(SB)/1, $0x00
+DATA sha256padmasks<>+3920(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3924(SB)/4, $0x00000000
+DATA sha256padmasks<>+3928(SB)/1, $0x00
+DATA sha256padmasks<>+3936(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3940(SB)/4, $0x00000000
+DATA sha256padmasks<>+3944(SB)/1, $0x00
+DATA sha256padmasks<>+3952(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3956(SB)/4, $0x00000000
+DATA sha256padmasks<>+3960(SB)/1, $0x00
+DATA sha256padmasks<>+3968(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3972(SB)/4, $0x00000000
+DATA sha256padmasks<>+3976(SB)/1, $0x00
+DATA sha256padmasks<>+3984(SB)/4, $0xffffffff
+DATA sha256padmasks<>+3988(SB)/4, $0x00000000
+DATA sha256padmasks<>+3992(SB)/1, $0x00
+DATA sha256padmasks<>+4000(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4004(SB)/4, $0x00000000
+DATA sha256padmasks<>+4008(SB)/1, $0x00
+DATA sha256padmasks<>+4016(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4020(SB)/4, $0x00000000
+DATA sha256padmasks<>+4024(SB)/1, $0x00
+DATA sha256padmasks<>+4032(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4036(SB)/4, $0x00000000
+DATA sha256padmasks<>+4040(SB)/1, $0x00
+DATA sha256padmasks<>+4048(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4052(SB)/4, $0x00000000
+DATA sha256padmasks<>+4056(SB)/1, $0x00
+DATA sha256padmasks<>+4064(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4068(SB)/4, $0x00000000
+DATA sha256padmasks<>+4072(SB)/1, $0x00
+DATA sha256padmasks<>+4080(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4084(SB)/4, $0x00000000
+DATA sha256padmasks<>+4088(SB)/1, $0x00
+DATA sha256padmasks<>+4096(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4100(SB)/4, $0x00000000
+DATA sha256padmasks<>+4104(SB)/1, $0x00
+DATA sha256padmasks<>+4112(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4116(SB)/4, $0x00000000
+DATA sha256padmasks<>+4120(SB)/1, $0x00
+DATA sha256padmasks<>+4128(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4132(SB)/4, $0x00000000
+DATA sha256padmasks<>+4136(SB)/1, $0x00
+DATA sha256padmasks<>+4144(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4148(SB)/4, $0x00000000
+DATA sha256padmasks<>+4152(SB)/1, $0x00
+DATA sha256padmasks<>+4160(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4164(SB)/4, $0x00000000
+DATA sha256padmasks<>+4168(SB)/1, $0x00
+DATA sha256padmasks<>+4176(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4180(SB)/4, $0x00000000
+DATA sha256padmasks<>+4184(SB)/1, $0x00
+DATA sha256padmasks<>+4192(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4196(SB)/4, $0x00000000
+DATA sha256padmasks<>+4200(SB)/1, $0x00
+DATA sha256padmasks<>+4208(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4212(SB)/4, $0x00000000
+DATA sha256padmasks<>+4216(SB)/1, $0x00
+DATA sha256padmasks<>+4224(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4228(SB)/4, $0x00000000
+DATA sha256padmasks<>+4232(SB)/1, $0x00
+DATA sha256padmasks<>+4240(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4244(SB)/4, $0x00000000
+DATA sha256padmasks<>+4248(SB)/1, $0x00
+DATA sha256padmasks<>+4256(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4260(SB)/4, $0x00000000
+DATA sha256padmasks<>+4264(SB)/1, $0x00
+DATA sha256padmasks<>+4272(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4276(SB)/4, $0x00000000
+DATA sha256padmasks<>+4280(SB)/1, $0x00
+DATA sha256padmasks<>+4288(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4292(SB)/4, $0x00000000
+DATA sha256padmasks<>+4296(SB)/1, $0x00
+DATA sha256padmasks<>+4304(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4308(SB)/4, $0x00000000
+DATA sha256padmasks<>+4312(SB)/1, $0x00
+DATA sha256padmasks<>+4320(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4324(SB)/4, $0x00000000
+DATA sha256padmasks<>+4328(SB)/1, $0x00
+DATA sha256padmasks<>+4336(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4340(SB)/4, $0x00000000
+DATA sha256padmasks<>+4344(SB)/1, $0x00
+DATA sha256padmasks<>+4352(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4356(SB)/4, $0x00000000
+DATA sha256padmasks<>+4360(SB)/1, $0x00
+DATA sha256padmasks<>+4368(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4372(SB)/4, $0x00000000
+DATA sha256padmasks<>+4376(SB)/1, $0x00
+DATA sha256padmasks<>+4384(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4388(SB)/4, $0x00000000
+DATA sha256padmasks<>+4392(SB)/1, $0x00
+DATA sha256padmasks<>+4400(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4404(SB)/4, $0x00000000
+DATA sha256padmasks<>+4408(SB)/1, $0x00
+DATA sha256padmasks<>+4416(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4420(SB)/4, $0x00000000
+DATA sha256padmasks<>+4424(SB)/1, $0x00
+DATA sha256padmasks<>+4432(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4436(SB)/4, $0x00000000
+DATA sha256padmasks<>+4440(SB)/1, $0x00
+DATA sha256padmasks<>+4448(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4452(SB)/4, $0x00000000
+DATA sha256padmasks<>+4456(SB)/1, $0x00
+DATA sha256padmasks<>+4464(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4468(SB)/4, $0x00000000
+DATA sha256padmasks<>+4472(SB)/1, $0x00
+DATA sha256padmasks<>+4480(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4484(SB)/4, $0x00000000
+DATA sha256padmasks<>+4488(SB)/1, $0x00
+DATA sha256padmasks<>+4496(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4500(SB)/4, $0x00000000
+DATA sha256padmasks<>+4504(SB)/1, $0x00
+DATA sha256padmasks<>+4512(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4516(SB)/4, $0x00000000
+DATA sha256padmasks<>+4520(SB)/1, $0x00
+DATA sha256padmasks<>+4528(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4532(SB)/4, $0x00000000
+DATA sha256padmasks<>+4536(SB)/1, $0x00
+DATA sha256padmasks<>+4544(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4548(SB)/4, $0x00000000
+DATA sha256padmasks<>+4552(SB)/1, $0x00
+DATA sha256padmasks<>+4560(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4564(SB)/4, $0x00000000
+DATA sha256padmasks<>+4568(SB)/1, $0x00
+DATA sha256padmasks<>+4576(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4580(SB)/4, $0x00000000
+DATA sha256padmasks<>+4584(SB)/1, $0x00
+DATA sha256padmasks<>+4592(SB)/4, $0xffffffff
+DATA sha256padmasks<>+4596(SB)/4, $0x00000000
+DATA sha256padmasks<>+4600(SB)/1, $0x00
+GLOBL sha256padmasks<>(SB), RODATA|NOPTR, $4601
+
+DATA sha256padbytes<>+0(SB)/8, $0x8080808080808080
+DATA sha256padbytes<>+8(SB)/8, $0x8080808080808080
+DATA sha256padbytes<>+16(SB)/8, $0x8080808080808080
+DATA sha256padbytes<>+24(SB)/8, $0x8080808080808080
+GLOBL sha256padbytes<>(SB), RODATA|NOPTR, $32
+
+DATA sha256padavx2<>+0(SB)/1, $0x00
+DATA sha256padavx2<>+1(SB)/1, $0x01
+DATA sha256padavx2<>+2(SB)/1, $0x02
+DATA sha256padavx2<>+3(SB)/1, $0x03
+DATA sha256padavx2<>+4(SB)/1, $0x04
+DATA sha256padavx2<>+5(SB)/1, $0x05
+DATA sha256padavx2<>+6(SB)/1, $0x06
+DATA sha256padavx2<>+7(SB)/1, $0x07
+DATA sha256padavx2<>+8(SB)/1, $0x08
+DATA sha256padavx2<>+9(SB)/1, $0x09
+DATA sha256padavx2<>+10(SB)/1, $0x0a
+DATA sha256padavx2<>+11(SB)/1, $0x0b
+DATA sha256padavx2<>+12(SB)/1, $0x0c
+DATA sha256padavx2<>+13(SB)/1, $0x0d
+DATA sha256padavx2<>+14(SB)/1, $0x0e
+DATA sha256padavx2<>+15(SB)/1, $0x0f
+DATA sha256padavx2<>+16(SB)/1, $0x10
+DATA sha256padavx2<>+17(SB)/1, $0x11
+DATA sha256padavx2<>+18(SB)/1, $0x12
+DATA sha256padavx2<>+19(SB)/1, $0x13
+DATA sha256padavx2<>+20(SB)/1, $0x14
+DATA sha256padavx2<>+21(SB)/1, $0x15
+DATA sha256padavx2<>+22(SB)/1, $0x16
+DATA sha256padavx2<>+23(SB)/1, $0x17
+DATA sha256padavx2<>+24(SB)/1, $0x18
+DATA sha256padavx2<>+25(SB)/1, $0x19
+DATA sha256padavx2<>+26(SB)/1, $0x1a
+DATA sha256padavx2<>+27(SB)/1, $0x1b
+DATA sha256padavx2<>+28(SB)/1, $0x1c
+DATA sha256padavx2<>+29(SB)/1, $0x1d
+DATA sha256padavx2<>+30(SB)/1, $0x1e
+DATA sha256padavx2<>+31(SB)/1, $0x1f
+DATA sha256padavx2<>+32(SB)/1, $0x00
+DATA sha256padavx2<>+33(SB)/1, $0x00
+DATA sha256padavx2<>+34(SB)/1, $0x00
+DATA sha256padavx2<>+35(SB)/1, $0x00
+DATA sha256padavx2<>+36(SB)/1, $0x04
+DATA sha256padavx2<>+37(SB)/1, $0x04
+DATA sha256padavx2<>+38(SB)/1, $0x04
+DATA sha256padavx2<>+39(SB)/1, $0x04
+DATA sha256padavx2<>+40(SB)/1, $0x08
+DATA sha256padavx2<>+41(SB)/1, $0x08
+DATA sha256padavx2<>+42(SB)/1, $0x08
+DATA sha256padavx2<>+43(SB)/1, $0x08
+DATA sha256padavx2<>+44(SB)/1, $0x0c
+DATA sha256padavx2<>+45(SB)/1, $0x0c
+DATA sha256padavx2<>+46(SB)/1, $0x0c
+DATA sha256padavx2<>+47(SB)/1, $0x0c
+DATA sha256padavx2<>+48(SB)/1, $0x10
+DATA sha256padavx2<>+49(SB)/1, $0x10
+DATA sha256padavx2<>+50(SB)/1, $0x10
+DATA sha256padavx2<>+51(SB)/1, $0x10
+DATA sha256padavx2<>+52(SB)/1, $0x14
+DATA sha256padavx2<>+53(SB)/1, $0x14
+DATA sha256padavx2<>+54(SB)/1, $0x14
+DATA sha256padavx2<>+55(SB)/1, $0x14
+DATA sha256padavx2<>+56(SB)/1, $0x18
+DATA sha256padavx2<>+57(SB)/1, $0x18
+DATA sha256padavx2<>+58(SB)/1, $0x18
+DATA sha256padavx2<>+59(SB)/1, $0x18
+DATA sha256padavx2<>+60(SB)/1, $0x1c
+DATA sha256padavx2<>+61(SB)/1, $0x1c
+DATA sha256padavx2<>+62(SB)/1, $0x1c
+DATA sha256padavx2<>+63(SB)/1, $0x1c
+DATA sha256padavx2<>+64(SB)/8, $0x0000000000000020
+DATA sha256padavx2<>+72(SB)/8, $-1
+GLOBL sha256padavx2<>(SB), RODATA|NOPTR, $80
+
+DATA sha256words<>+0(SB)/4, $0x00000003
+DATA sha256words<>+4(SB)/4, $0x00000002
+DATA sha256words<>+8(SB)/4, $0x00000007
+DATA sha256words<>+12(SB)/4, $0x00000006
+DATA sha256words<>+16(SB)/4, $0x00000001
+DATA sha256words<>+20(SB)/4, $0x00000000
+DATA sha256words<>+24(SB)/4, $0x00000005
+DATA sha256words<>+28(SB)/4, $0x00000004
+GLOBL sha256words<>(SB), RODATA|NOPTR, $32
+
 // func sumAVX512YMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV
 TEXT ·sumAVX512YMMx16(SB), $8760-88
@@ -10313,878 +12519,6 @@ sumAVX512YMMx16_more:
 	JNZ  sumAVX512YMMx16_loop
 	VZEROUPPER
 	RET
-
-DATA sha256padmasks<>+0(SB)/4, $0x00000000
-DATA sha256padmasks<>+4(SB)/4, $0x00000000
-DATA sha256padmasks<>+8(SB)/1, $0x08
-DATA sha256padmasks<>+16(SB)/4, $0x00000000
-DATA sha256padmasks<>+20(SB)/4, $0x00000000
-DATA sha256padmasks<>+24(SB)/1, $0x08
-DATA sha256padmasks<>+32(SB)/4, $0x00000000
-DATA sha256padmasks<>+36(SB)/4, $0x00000000
-DATA sha256padmasks<>+40(SB)/1, $0x08
-DATA sha256padmasks<>+48(SB)/4, $0x00000000
-DATA sha256padmasks<>+52(SB)/4, $0x00000000
-DATA sha256padmasks<>+56(SB)/1, $0x08
-DATA sha256padmasks<>+64(SB)/4, $0x00000000
-DATA sha256padmasks<>+68(SB)/4, $0x00000000
-DATA sha256padmasks<>+72(SB)/1, $0x08
-DATA sha256padmasks<>+80(SB)/4, $0x00000000
-DATA sha256padmasks<>+84(SB)/4, $0x00000000
-DATA sha256padmasks<>+88(SB)/1, $0x08
-DATA sha256padmasks<>+96(SB)/4, $0x00000000
-DATA sha256padmasks<>+100(SB)/4, $0x00000000
-DATA sha256padmasks<>+104(SB)/1, $0x08
-DATA sha256padmasks<>+112(SB)/4, $0x00000000
-DATA sha256padmasks<>+116(SB)/4, $0x00000000
-DATA sha256padmasks<>+120(SB)/1, $0x08
-DATA sha256padmasks<>+128(SB)/4, $0x00000000
-DATA sha256padmasks<>+132(SB)/4, $0x00000000
-DATA sha256padmasks<>+136(SB)/1, $0x08
-DATA sha256padmasks<>+144(SB)/4, $0x00000000
-DATA sha256padmasks<>+148(SB)/4, $0x00000000
-DATA sha256padmasks<>+152(SB)/1, $0x08
-DATA sha256padmasks<>+160(SB)/4, $0x00000000
-DATA sha256padmasks<>+164(SB)/4, $0x00000000
-DATA sha256padmasks<>+168(SB)/1, $0x08
-DATA sha256padmasks<>+176(SB)/4, $0x00000000
-DATA sha256padmasks<>+180(SB)/4, $0x00000000
-DATA sha256padmasks<>+184(SB)/1, $0x08
-DATA sha256padmasks<>+192(SB)/4, $0x00000000
-DATA sha256padmasks<>+196(SB)/4, $0x00000000
-DATA sha256padmasks<>+200(SB)/1, $0x08
-DATA sha256padmasks<>+208(SB)/4, $0x00000000
-DATA sha256padmasks<>+212(SB)/4, $0x00000000
-DATA sha256padmasks<>+216(SB)/1, $0x08
-DATA sha256padmasks<>+224(SB)/4, $0x00000000
-DATA sha256padmasks<>+228(SB)/4, $0x00000000
-DATA sha256padmasks<>+232(SB)/1, $0x08
-DATA sha256padmasks<>+240(SB)/4, $0x00000000
-DATA sha256padmasks<>+244(SB)/4, $0x00000000
-DATA sha256padmasks<>+248(SB)/1, $0x08
-DATA sha256padmasks<>+256(SB)/4, $0x00000000
-DATA sha256padmasks<>+260(SB)/4, $0x00000000
-DATA sha256padmasks<>+264(SB)/1, $0x08
-DATA sha256padmasks<>+272(SB)/4, $0x00000000
-DATA sha256padmasks<>+276(SB)/4, $0x00000000
-DATA sha256padmasks<>+280(SB)/1, $0x08
-DATA sha256padmasks<>+288(SB)/4, $0x00000000
-DATA sha256padmasks<>+292(SB)/4, $0x00000000
-DATA sha256padmasks<>+296(SB)/1, $0x08
-DATA sha256padmasks<>+304(SB)/4, $0x00000000
-DATA sha256padmasks<>+308(SB)/4, $0x00000000
-DATA sha256padmasks<>+312(SB)/1, $0x08
-DATA sha256padmasks<>+320(SB)/4, $0x00000000
-DATA sha256padmasks<>+324(SB)/4, $0x00000000
-DATA sha256padmasks<>+328(SB)/1, $0x08
-DATA sha256padmasks<>+336(SB)/4, $0x00000000
-DATA sha256padmasks<>+340(SB)/4, $0x00000000
-DATA sha256padmasks<>+344(SB)/1, $0x08
-DATA sha256padmasks<>+352(SB)/4, $0x00000000
-DATA sha256padmasks<>+356(SB)/4, $0x00000000
-DATA sha256padmasks<>+360(SB)/1, $0x08
-DATA sha256padmasks<>+368(SB)/4, $0x00000000
-DATA sha256padmasks<>+372(SB)/4, $0x00000000
-DATA sha256padmasks<>+376(SB)/1, $0x08
-DATA sha256padmasks<>+384(SB)/4, $0x00000000
-DATA sha256padmasks<>+388(SB)/4, $0x00000000
-DATA sha256padmasks<>+392(SB)/1, $0x08
-DATA sha256padmasks<>+400(SB)/4, $0x00000000
-DATA sha256padmasks<>+404(SB)/4, $0x00000000
-DATA sha256padmasks<>+408(SB)/1, $0x08
-DATA sha256padmasks<>+416(SB)/4, $0x00000000
-DATA sha256padmasks<>+420(SB)/4, $0x00000000
-DATA sha256padmasks<>+424(SB)/1, $0x08
-DATA sha256padmasks<>+432(SB)/4, $0x00000000
-DATA sha256padmasks<>+436(SB)/4, $0x00000000
-DATA sha256padmasks<>+440(SB)/1, $0x08
-DATA sha256padmasks<>+448(SB)/4, $0x00000000
-DATA sha256padmasks<>+452(SB)/4, $0x00000000
-DATA sha256padmasks<>+456(SB)/1, $0x08
-DATA sha256padmasks<>+464(SB)/4, $0x00000000
-DATA sha256padmasks<>+468(SB)/4, $0x00000000
-DATA sha256padmasks<>+472(SB)/1, $0x08
-DATA sha256padmasks<>+480(SB)/4, $0x00000000
-DATA sha256padmasks<>+484(SB)/4, $0x00000000
-DATA sha256padmasks<>+488(SB)/1, $0x08
-DATA sha256padmasks<>+496(SB)/4, $0x00000000
-DATA sha256padmasks<>+500(SB)/4, $0x00000000
-DATA sha256padmasks<>+504(SB)/1, $0x08
-DATA sha256padmasks<>+512(SB)/4, $0x00000000
-DATA sha256padmasks<>+516(SB)/4, $0x00000000
-DATA sha256padmasks<>+520(SB)/1, $0x08
-DATA sha256padmasks<>+528(SB)/4, $0x00000000
-DATA sha256padmasks<>+532(SB)/4, $0x00000000
-DATA sha256padmasks<>+536(SB)/1, $0x08
-DATA sha256padmasks<>+544(SB)/4, $0x00000000
-DATA sha256padmasks<>+548(SB)/4, $0x00000000
-DATA sha256padmasks<>+552(SB)/1, $0x08
-DATA sha256padmasks<>+560(SB)/4, $0x00000000
-DATA sha256padmasks<>+564(SB)/4, $0x00000000
-DATA sha256padmasks<>+568(SB)/1, $0x08
-DATA sha256padmasks<>+576(SB)/4, $0x00000000
-DATA sha256padmasks<>+580(SB)/4, $0x00000000
-DATA sha256padmasks<>+584(SB)/1, $0x08
-DATA sha256padmasks<>+592(SB)/4, $0x00000000
-DATA sha256padmasks<>+596(SB)/4, $0x00000000
-DATA sha256padmasks<>+600(SB)/1, $0x08
-DATA sha256padmasks<>+608(SB)/4, $0x00000000
-DATA sha256padmasks<>+612(SB)/4, $0x00000000
-DATA sha256padmasks<>+616(SB)/1, $0x08
-DATA sha256padmasks<>+624(SB)/4, $0x00000000
-DATA sha256padmasks<>+628(SB)/4, $0x00000000
-DATA sha256padmasks<>+632(SB)/1, $0x08
-DATA sha256padmasks<>+640(SB)/4, $0x00000000
-DATA sha256padmasks<>+644(SB)/4, $0x00000001
-DATA sha256padmasks<>+648(SB)/1, $0x08
-DATA sha256padmasks<>+656(SB)/4, $0x00000001
-DATA sha256padmasks<>+660(SB)/4, $0x00000002
-DATA sha256padmasks<>+664(SB)/1, $0x08
-DATA sha256padmasks<>+672(SB)/4, $0x00000003
-DATA sha256padmasks<>+676(SB)/4, $0x00000004
-DATA sha256padmasks<>+680(SB)/1, $0x08
-DATA sha256padmasks<>+688(SB)/4, $0x00000007
-DATA sha256padmasks<>+692(SB)/4, $0x00000008
-DATA sha256padmasks<>+696(SB)/1, $0x08
-DATA sha256padmasks<>+704(SB)/4, $0x0000000f
-DATA sha256padmasks<>+708(SB)/4, $0x00000010
-DATA sha256padmasks<>+712(SB)/1, $0x08
-DATA sha256padmasks<>+720(SB)/4, $0x0000001f
-DATA sha256padmasks<>+724(SB)/4, $0x00000020
-DATA sha256padmasks<>+728(SB)/1, $0x08
-DATA sha256padmasks<>+736(SB)/4, $0x0000003f
-DATA sha256padmasks<>+740(SB)/4, $0x00000040
-DATA sha256padmasks<>+744(SB)/1, $0x08
-DATA sha256padmasks<>+752(SB)/4, $0x0000007f
-DATA sha256padmasks<>+756(SB)/4, $0x00000080
-DATA sha256padmasks<>+760(SB)/1, $0x08
-DATA sha256padmasks<>+768(SB)/4, $0x000000ff
-DATA sha256padmasks<>+772(SB)/4, $0x00000100
-DATA sha256padmasks<>+776(SB)/1, $0x08
-DATA sha256padmasks<>+784(SB)/4, $0x000001ff
-DATA sha256padmasks<>+788(SB)/4, $0x00000200
-DATA sha256padmasks<>+792(SB)/1, $0x08
-DATA sha256padmasks<>+800(SB)/4, $0x000003ff
-DATA sha256padmasks<>+804(SB)/4, $0x00000400
-DATA sha256padmasks<>+808(SB)/1, $0x08
-DATA sha256padmasks<>+816(SB)/4, $0x000007ff
-DATA sha256padmasks<>+820(SB)/4, $0x00000800
-DATA sha256padmasks<>+824(SB)/1, $0x08
-DATA sha256padmasks<>+832(SB)/4, $0x00000fff
-DATA sha256padmasks<>+836(SB)/4, $0x00001000
-DATA sha256padmasks<>+840(SB)/1, $0x08
-DATA sha256padmasks<>+848(SB)/4, $0x00001fff
-DATA sha256padmasks<>+852(SB)/4, $0x00002000
-DATA sha256padmasks<>+856(SB)/1, $0x08
-DATA sha256padmasks<>+864(SB)/4, $0x00003fff
-DATA sha256padmasks<>+868(SB)/4, $0x00004000
-DATA sha256padmasks<>+872(SB)/1, $0x08
-DATA sha256padmasks<>+880(SB)/4, $0x00007fff
-DATA sha256padmasks<>+884(SB)/4, $0x00008000
-DATA sha256padmasks<>+888(SB)/1, $0x08
-DATA sha256padmasks<>+896(SB)/4, $0x0000ffff
-DATA sha256padmasks<>+900(SB)/4, $0x00010000
-DATA sha256padmasks<>+904(SB)/1, $0x08
-DATA sha256padmasks<>+912(SB)/4, $0x0001ffff
-DATA sha256padmasks<>+916(SB)/4, $0x00020000
-DATA sha256padmasks<>+920(SB)/1, $0x08
-DATA sha256padmasks<>+928(SB)/4, $0x0003ffff
-DATA sha256padmasks<>+932(SB)/4, $0x00040000
-DATA sha256padmasks<>+936(SB)/1, $0x08
-DATA sha256padmasks<>+944(SB)/4, $0x0007ffff
-DATA sha256padmasks<>+948(SB)/4, $0x00080000
-DATA sha256padmasks<>+952(SB)/1, $0x08
-DATA sha256padmasks<>+960(SB)/4, $0x000fffff
-DATA sha256padmasks<>+964(SB)/4, $0x00100000
-DATA sha256padmasks<>+968(SB)/1, $0x08
-DATA sha256padmasks<>+976(SB)/4, $0x001fffff
-DATA sha256padmasks<>+980(SB)/4, $0x00200000
-DATA sha256padmasks<>+984(SB)/1, $0x08
-DATA sha256padmasks<>+992(SB)/4, $0x003fffff
-DATA sha256padmasks<>+996(SB)/4, $0x00400000
-DATA sha256padmasks<>+1000(SB)/1, $0x08
-DATA sha256padmasks<>+1008(SB)/4, $0x007fffff
-DATA sha256padmasks<>+1012(SB)/4, $0x00800000
-DATA sha256padmasks<>+1016(SB)/1, $0x08
-DATA sha256padmasks<>+1024(SB)/4, $0x00ffffff
-DATA sha256padmasks<>+1028(SB)/4, $0x01000000
-DATA sha256padmasks<>+1032(SB)/1, $0x00
-DATA sha256padmasks<>+1040(SB)/4, $0x01ffffff
-DATA sha256padmasks<>+1044(SB)/4, $0x02000000
-DATA sha256padmasks<>+1048(SB)/1, $0x00
-DATA sha256padmasks<>+1056(SB)/4, $0x03ffffff
-DATA sha256padmasks<>+1060(SB)/4, $0x04000000
-DATA sha256padmasks<>+1064(SB)/1, $0x00
-DATA sha256padmasks<>+1072(SB)/4, $0x07ffffff
-DATA sha256padmasks<>+1076(SB)/4, $0x08000000
-DATA sha256padmasks<>+1080(SB)/1, $0x00
-DATA sha256padmasks<>+1088(SB)/4, $0x0fffffff
-DATA sha256padmasks<>+1092(SB)/4, $0x10000000
-DATA sha256padmasks<>+1096(SB)/1, $0x00
-DATA sha256padmasks<>+1104(SB)/4, $0x1fffffff
-DATA sha256padmasks<>+1108(SB)/4, $0x20000000
-DATA sha256padmasks<>+1112(SB)/1, $0x00
-DATA sha256padmasks<>+1120(SB)/4, $0x3fffffff
-DATA sha256padmasks<>+1124(SB)/4, $0x40000000
-DATA sha256padmasks<>+1128(SB)/1, $0x00
-DATA sha256padmasks<>+1136(SB)/4, $0x7fffffff
-DATA sha256padmasks<>+1140(SB)/4, $0x80000000
-DATA sha256padmasks<>+1144(SB)/1, $0x00
-DATA sha256padmasks<>+1152(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1156(SB)/4, $0x00000000
-DATA sha256padmasks<>+1160(SB)/1, $0x00
-DATA sha256padmasks<>+1168(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1172(SB)/4, $0x00000000
-DATA sha256padmasks<>+1176(SB)/1, $0x00
-DATA sha256padmasks<>+1184(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1188(SB)/4, $0x00000000
-DATA sha256padmasks<>+1192(SB)/1, $0x00
-DATA sha256padmasks<>+1200(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1204(SB)/4, $0x00000000
-DATA sha256padmasks<>+1208(SB)/1, $0x00
-DATA sha256padmasks<>+1216(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1220(SB)/4, $0x00000000
-DATA sha256padmasks<>+1224(SB)/1, $0x00
-DATA sha256padmasks<>+1232(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1236(SB)/4, $0x00000000
-DATA sha256padmasks<>+1240(SB)/1, $0x00
-DATA sha256padmasks<>+1248(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1252(SB)/4, $0x00000000
-DATA sha256padmasks<>+1256(SB)/1, $0x00
-DATA sha256padmasks<>+1264(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1268(SB)/4, $0x00000000
-DATA sha256padmasks<>+1272(SB)/1, $0x00
-DATA sha256padmasks<>+1280(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1284(SB)/4, $0x00000000
-DATA sha256padmasks<>+1288(SB)/1, $0x00
-DATA sha256padmasks<>+1296(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1300(SB)/4, $0x00000000
-DATA sha256padmasks<>+1304(SB)/1, $0x00
-DATA sha256padmasks<>+1312(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1316(SB)/4, $0x00000000
-DATA sha256padmasks<>+1320(SB)/1, $0x00
-DATA sha256padmasks<>+1328(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1332(SB)/4, $0x00000000
-DATA sha256padmasks<>+1336(SB)/1, $0x00
-DATA sha256padmasks<>+1344(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1348(SB)/4, $0x00000000
-DATA sha256padmasks<>+1352(SB)/1, $0x00
-DATA sha256padmasks<>+1360(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1364(SB)/4, $0x00000000
-DATA sha256padmasks<>+1368(SB)/1, $0x00
-DATA sha256padmasks<>+1376(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1380(SB)/4, $0x00000000
-DATA sha256padmasks<>+1384(SB)/1, $0x00
-DATA sha256padmasks<>+1392(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1396(SB)/4, $0x00000000
-DATA sha256padmasks<>+1400(SB)/1, $0x00
-DATA sha256padmasks<>+1408(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1412(SB)/4, $0x00000000
-DATA sha256padmasks<>+1416(SB)/1, $0x00
-DATA sha256padmasks<>+1424(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1428(SB)/4, $0x00000000
-DATA sha256padmasks<>+1432(SB)/1, $0x00
-DATA sha256padmasks<>+1440(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1444(SB)/4, $0x00000000
-DATA sha256padmasks<>+1448(SB)/1, $0x00
-DATA sha256padmasks<>+1456(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1460(SB)/4, $0x00000000
-DATA sha256padmasks<>+1464(SB)/1, $0x00
-DATA sha256padmasks<>+1472(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1476(SB)/4, $0x00000000
-DATA sha256padmasks<>+1480(SB)/1, $0x00
-DATA sha256padmasks<>+1488(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1492(SB)/4, $0x00000000
-DATA sha256padmasks<>+1496(SB)/1, $0x00
-DATA sha256padmasks<>+1504(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1508(SB)/4, $0x00000000
-DATA sha256padmasks<>+1512(SB)/1, $0x00
-DATA sha256padmasks<>+1520(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1524(SB)/4, $0x00000000
-DATA sha256padmasks<>+1528(SB)/1, $0x00
-DATA sha256padmasks<>+1536(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1540(SB)/4, $0x00000000
-DATA sha256padmasks<>+1544(SB)/1, $0x00
-DATA sha256padmasks<>+1552(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1556(SB)/4, $0x00000000
-DATA sha256padmasks<>+1560(SB)/1, $0x00
-DATA sha256padmasks<>+1568(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1572(SB)/4, $0x00000000
-DATA sha256padmasks<>+1576(SB)/1, $0x00
-DATA sha256padmasks<>+1584(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1588(SB)/4, $0x00000000
-DATA sha256padmasks<>+1592(SB)/1, $0x00
-DATA sha256padmasks<>+1600(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1604(SB)/4, $0x00000000
-DATA sha256padmasks<>+1608(SB)/1, $0x00
-DATA sha256padmasks<>+1616(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1620(SB)/4, $0x00000000
-DATA sha256padmasks<>+1624(SB)/1, $0x00
-DATA sha256padmasks<>+1632(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1636(SB)/4, $0x00000000
-DATA sha256padmasks<>+1640(SB)/1, $0x00
-DATA sha256padmasks<>+1648(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1652(SB)/4, $0x00000000
-DATA sha256padmasks<>+1656(SB)/1, $0x00
-DATA sha256padmasks<>+1664(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1668(SB)/4, $0x00000000
-DATA sha256padmasks<>+1672(SB)/1, $0x00
-DATA sha256padmasks<>+1680(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1684(SB)/4, $0x00000000
-DATA sha256padmasks<>+1688(SB)/1, $0x00
-DATA sha256padmasks<>+1696(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1700(SB)/4, $0x00000000
-DATA sha256padmasks<>+1704(SB)/1, $0x00
-DATA sha256padmasks<>+1712(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1716(SB)/4, $0x00000000
-DATA sha256padmasks<>+1720(SB)/1, $0x00
-DATA sha256padmasks<>+1728(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1732(SB)/4, $0x00000000
-DATA sha256padmasks<>+1736(SB)/1, $0x00
-DATA sha256padmasks<>+1744(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1748(SB)/4, $0x00000000
-DATA sha256padmasks<>+1752(SB)/1, $0x00
-DATA sha256padmasks<>+1760(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1764(SB)/4, $0x00000000
-DATA sha256padmasks<>+1768(SB)/1, $0x00
-DATA sha256padmasks<>+1776(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1780(SB)/4, $0x00000000
-DATA sha256padmasks<>+1784(SB)/1, $0x00
-DATA sha256padmasks<>+1792(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1796(SB)/4, $0x00000000
-DATA sha256padmasks<>+1800(SB)/1, $0x00
-DATA sha256padmasks<>+1808(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1812(SB)/4, $0x00000000
-DATA sha256padmasks<>+1816(SB)/1, $0x00
-DATA sha256padmasks<>+1824(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1828(SB)/4, $0x00000000
-DATA sha256padmasks<>+1832(SB)/1, $0x00
-DATA sha256padmasks<>+1840(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1844(SB)/4, $0x00000000
-DATA sha256padmasks<>+1848(SB)/1, $0x00
-DATA sha256padmasks<>+1856(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1860(SB)/4, $0x00000000
-DATA sha256padmasks<>+1864(SB)/1, $0x00
-DATA sha256padmasks<>+1872(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1876(SB)/4, $0x00000000
-DATA sha256padmasks<>+1880(SB)/1, $0x00
-DATA sha256padmasks<>+1888(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1892(SB)/4, $0x00000000
-DATA sha256padmasks<>+1896(SB)/1, $0x00
-DATA sha256padmasks<>+1904(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1908(SB)/4, $0x00000000
-DATA sha256padmasks<>+1912(SB)/1, $0x00
-DATA sha256padmasks<>+1920(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1924(SB)/4, $0x00000000
-DATA sha256padmasks<>+1928(SB)/1, $0x00
-DATA sha256padmasks<>+1936(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1940(SB)/4, $0x00000000
-DATA sha256padmasks<>+1944(SB)/1, $0x00
-DATA sha256padmasks<>+1952(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1956(SB)/4, $0x00000000
-DATA sha256padmasks<>+1960(SB)/1, $0x00
-DATA sha256padmasks<>+1968(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1972(SB)/4, $0x00000000
-DATA sha256padmasks<>+1976(SB)/1, $0x00
-DATA sha256padmasks<>+1984(SB)/4, $0xffffffff
-DATA sha256padmasks<>+1988(SB)/4, $0x00000000
-DATA sha256padmasks<>+1992(SB)/1, $0x00
-DATA sha256padmasks<>+2000(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2004(SB)/4, $0x00000000
-DATA sha256padmasks<>+2008(SB)/1, $0x00
-DATA sha256padmasks<>+2016(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2020(SB)/4, $0x00000000
-DATA sha256padmasks<>+2024(SB)/1, $0x00
-DATA sha256padmasks<>+2032(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2036(SB)/4, $0x00000000
-DATA sha256padmasks<>+2040(SB)/1, $0x00
-DATA sha256padmasks<>+2048(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2052(SB)/4, $0x00000000
-DATA sha256padmasks<>+2056(SB)/1, $0x00
-DATA sha256padmasks<>+2064(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2068(SB)/4, $0x00000000
-DATA sha256padmasks<>+2072(SB)/1, $0x00
-DATA sha256padmasks<>+2080(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2084(SB)/4, $0x00000000
-DATA sha256padmasks<>+2088(SB)/1, $0x00
-DATA sha256padmasks<>+2096(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2100(SB)/4, $0x00000000
-DATA sha256padmasks<>+2104(SB)/1, $0x00
-DATA sha256padmasks<>+2112(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2116(SB)/4, $0x00000000
-DATA sha256padmasks<>+2120(SB)/1, $0x00
-DATA sha256padmasks<>+2128(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2132(SB)/4, $0x00000000
-DATA sha256padmasks<>+2136(SB)/1, $0x00
-DATA sha256padmasks<>+2144(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2148(SB)/4, $0x00000000
-DATA sha256padmasks<>+2152(SB)/1, $0x00
-DATA sha256padmasks<>+2160(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2164(SB)/4, $0x00000000
-DATA sha256padmasks<>+2168(SB)/1, $0x00
-DATA sha256padmasks<>+2176(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2180(SB)/4, $0x00000000
-DATA sha256padmasks<>+2184(SB)/1, $0x00
-DATA sha256padmasks<>+2192(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2196(SB)/4, $0x00000000
-DATA sha256padmasks<>+2200(SB)/1, $0x00
-DATA sha256padmasks<>+2208(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2212(SB)/4, $0x00000000
-DATA sha256padmasks<>+2216(SB)/1, $0x00
-DATA sha256padmasks<>+2224(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2228(SB)/4, $0x00000000
-DATA sha256padmasks<>+2232(SB)/1, $0x00
-DATA sha256padmasks<>+2240(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2244(SB)/4, $0x00000000
-DATA sha256padmasks<>+2248(SB)/1, $0x00
-DATA sha256padmasks<>+2256(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2260(SB)/4, $0x00000000
-DATA sha256padmasks<>+2264(SB)/1, $0x00
-DATA sha256padmasks<>+2272(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2276(SB)/4, $0x00000000
-DATA sha256padmasks<>+2280(SB)/1, $0x00
-DATA sha256padmasks<>+2288(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2292(SB)/4, $0x00000000
-DATA sha256padmasks<>+2296(SB)/1, $0x00
-DATA sha256padmasks<>+2304(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2308(SB)/4, $0x00000000
-DATA sha256padmasks<>+2312(SB)/1, $0x00
-DATA sha256padmasks<>+2320(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2324(SB)/4, $0x00000000
-DATA sha256padmasks<>+2328(SB)/1, $0x00
-DATA sha256padmasks<>+2336(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2340(SB)/4, $0x00000000
-DATA sha256padmasks<>+2344(SB)/1, $0x00
-DATA sha256padmasks<>+2352(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2356(SB)/4, $0x00000000
-DATA sha256padmasks<>+2360(SB)/1, $0x00
-DATA sha256padmasks<>+2368(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2372(SB)/4, $0x00000000
-DATA sha256padmasks<>+2376(SB)/1, $0x00
-DATA sha256padmasks<>+2384(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2388(SB)/4, $0x00000000
-DATA sha256padmasks<>+2392(SB)/1, $0x00
-DATA sha256padmasks<>+2400(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2404(SB)/4, $0x00000000
-DATA sha256padmasks<>+2408(SB)/1, $0x00
-DATA sha256padmasks<>+2416(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2420(SB)/4, $0x00000000
-DATA sha256padmasks<>+2424(SB)/1, $0x00
-DATA sha256padmasks<>+2432(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2436(SB)/4, $0x00000000
-DATA sha256padmasks<>+2440(SB)/1, $0x00
-DATA sha256padmasks<>+2448(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2452(SB)/4, $0x00000000
-DATA sha256padmasks<>+2456(SB)/1, $0x00
-DATA sha256padmasks<>+2464(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2468(SB)/4, $0x00000000
-DATA sha256padmasks<>+2472(SB)/1, $0x00
-DATA sha256padmasks<>+2480(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2484(SB)/4, $0x00000000
-DATA sha256padmasks<>+2488(SB)/1, $0x00
-DATA sha256padmasks<>+2496(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2500(SB)/4, $0x00000000
-DATA sha256padmasks<>+2504(SB)/1, $0x00
-DATA sha256padmasks<>+2512(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2516(SB)/4, $0x00000000
-DATA sha256padmasks<>+2520(SB)/1, $0x00
-DATA sha256padmasks<>+2528(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2532(SB)/4, $0x00000000
-DATA sha256padmasks<>+2536(SB)/1, $0x00
-DATA sha256padmasks<>+2544(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2548(SB)/4, $0x00000000
-DATA sha256padmasks<>+2552(SB)/1, $0x00
-DATA sha256padmasks<>+2560(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2564(SB)/4, $0x00000000
-DATA sha256padmasks<>+2568(SB)/1, $0x00
-DATA sha256padmasks<>+2576(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2580(SB)/4, $0x00000000
-DATA sha256padmasks<>+2584(SB)/1, $0x00
-DATA sha256padmasks<>+2592(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2596(SB)/4, $0x00000000
-DATA sha256padmasks<>+2600(SB)/1, $0x00
-DATA sha256padmasks<>+2608(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2612(SB)/4, $0x00000000
-DATA sha256padmasks<>+2616(SB)/1, $0x00
-DATA sha256padmasks<>+2624(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2628(SB)/4, $0x00000000
-DATA sha256padmasks<>+2632(SB)/1, $0x00
-DATA sha256padmasks<>+2640(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2644(SB)/4, $0x00000000
-DATA sha256padmasks<>+2648(SB)/1, $0x00
-DATA sha256padmasks<>+2656(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2660(SB)/4, $0x00000000
-DATA sha256padmasks<>+2664(SB)/1, $0x00
-DATA sha256padmasks<>+2672(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2676(SB)/4, $0x00000000
-DATA sha256padmasks<>+2680(SB)/1, $0x00
-DATA sha256padmasks<>+2688(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2692(SB)/4, $0x00000000
-DATA sha256padmasks<>+2696(SB)/1, $0x00
-DATA sha256padmasks<>+2704(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2708(SB)/4, $0x00000000
-DATA sha256padmasks<>+2712(SB)/1, $0x00
-DATA sha256padmasks<>+2720(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2724(SB)/4, $0x00000000
-DATA sha256padmasks<>+2728(SB)/1, $0x00
-DATA sha256padmasks<>+2736(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2740(SB)/4, $0x00000000
-DATA sha256padmasks<>+2744(SB)/1, $0x00
-DATA sha256padmasks<>+2752(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2756(SB)/4, $0x00000000
-DATA sha256padmasks<>+2760(SB)/1, $0x00
-DATA sha256padmasks<>+2768(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2772(SB)/4, $0x00000000
-DATA sha256padmasks<>+2776(SB)/1, $0x00
-DATA sha256padmasks<>+2784(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2788(SB)/4, $0x00000000
-DATA sha256padmasks<>+2792(SB)/1, $0x00
-DATA sha256padmasks<>+2800(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2804(SB)/4, $0x00000000
-DATA sha256padmasks<>+2808(SB)/1, $0x00
-DATA sha256padmasks<>+2816(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2820(SB)/4, $0x00000000
-DATA sha256padmasks<>+2824(SB)/1, $0x00
-DATA sha256padmasks<>+2832(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2836(SB)/4, $0x00000000
-DATA sha256padmasks<>+2840(SB)/1, $0x00
-DATA sha256padmasks<>+2848(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2852(SB)/4, $0x00000000
-DATA sha256padmasks<>+2856(SB)/1, $0x00
-DATA sha256padmasks<>+2864(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2868(SB)/4, $0x00000000
-DATA sha256padmasks<>+2872(SB)/1, $0x00
-DATA sha256padmasks<>+2880(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2884(SB)/4, $0x00000000
-DATA sha256padmasks<>+2888(SB)/1, $0x00
-DATA sha256padmasks<>+2896(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2900(SB)/4, $0x00000000
-DATA sha256padmasks<>+2904(SB)/1, $0x00
-DATA sha256padmasks<>+2912(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2916(SB)/4, $0x00000000
-DATA sha256padmasks<>+2920(SB)/1, $0x00
-DATA sha256padmasks<>+2928(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2932(SB)/4, $0x00000000
-DATA sha256padmasks<>+2936(SB)/1, $0x00
-DATA sha256padmasks<>+2944(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2948(SB)/4, $0x00000000
-DATA sha256padmasks<>+2952(SB)/1, $0x00
-DATA sha256padmasks<>+2960(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2964(SB)/4, $0x00000000
-DATA sha256padmasks<>+2968(SB)/1, $0x00
-DATA sha256padmasks<>+2976(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2980(SB)/4, $0x00000000
-DATA sha256padmasks<>+2984(SB)/1, $0x00
-DATA sha256padmasks<>+2992(SB)/4, $0xffffffff
-DATA sha256padmasks<>+2996(SB)/4, $0x00000000
-DATA sha256padmasks<>+3000(SB)/1, $0x00
-DATA sha256padmasks<>+3008(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3012(SB)/4, $0x00000000
-DATA sha256padmasks<>+3016(SB)/1, $0x00
-DATA sha256padmasks<>+3024(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3028(SB)/4, $0x00000000
-DATA sha256padmasks<>+3032(SB)/1, $0x00
-DATA sha256padmasks<>+3040(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3044(SB)/4, $0x00000000
-DATA sha256padmasks<>+3048(SB)/1, $0x00
-DATA sha256padmasks<>+3056(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3060(SB)/4, $0x00000000
-DATA sha256padmasks<>+3064(SB)/1, $0x00
-DATA sha256padmasks<>+3072(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3076(SB)/4, $0x00000000
-DATA sha256padmasks<>+3080(SB)/1, $0x00
-DATA sha256padmasks<>+3088(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3092(SB)/4, $0x00000000
-DATA sha256padmasks<>+3096(SB)/1, $0x00
-DATA sha256padmasks<>+3104(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3108(SB)/4, $0x00000000
-DATA sha256padmasks<>+3112(SB)/1, $0x00
-DATA sha256padmasks<>+3120(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3124(SB)/4, $0x00000000
-DATA sha256padmasks<>+3128(SB)/1, $0x00
-DATA sha256padmasks<>+3136(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3140(SB)/4, $0x00000000
-DATA sha256padmasks<>+3144(SB)/1, $0x00
-DATA sha256padmasks<>+3152(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3156(SB)/4, $0x00000000
-DATA sha256padmasks<>+3160(SB)/1, $0x00
-DATA sha256padmasks<>+3168(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3172(SB)/4, $0x00000000
-DATA sha256padmasks<>+3176(SB)/1, $0x00
-DATA sha256padmasks<>+3184(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3188(SB)/4, $0x00000000
-DATA sha256padmasks<>+3192(SB)/1, $0x00
-DATA sha256padmasks<>+3200(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3204(SB)/4, $0x00000000
-DATA sha256padmasks<>+3208(SB)/1, $0x00
-DATA sha256padmasks<>+3216(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3220(SB)/4, $0x00000000
-DATA sha256padmasks<>+3224(SB)/1, $0x00
-DATA sha256padmasks<>+3232(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3236(SB)/4, $0x00000000
-DATA sha256padmasks<>+3240(SB)/1, $0x00
-DATA sha256padmasks<>+3248(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3252(SB)/4, $0x00000000
-DATA sha256padmasks<>+3256(SB)/1, $0x00
-DATA sha256padmasks<>+3264(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3268(SB)/4, $0x00000000
-DATA sha256padmasks<>+3272(SB)/1, $0x00
-DATA sha256padmasks<>+3280(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3284(SB)/4, $0x00000000
-DATA sha256padmasks<>+3288(SB)/1, $0x00
-DATA sha256padmasks<>+3296(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3300(SB)/4, $0x00000000
-DATA sha256padmasks<>+3304(SB)/1, $0x00
-DATA sha256padmasks<>+3312(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3316(SB)/4, $0x00000000
-DATA sha256padmasks<>+3320(SB)/1, $0x00
-DATA sha256padmasks<>+3328(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3332(SB)/4, $0x00000000
-DATA sha256padmasks<>+3336(SB)/1, $0x00
-DATA sha256padmasks<>+3344(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3348(SB)/4, $0x00000000
-DATA sha256padmasks<>+3352(SB)/1, $0x00
-DATA sha256padmasks<>+3360(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3364(SB)/4, $0x00000000
-DATA sha256padmasks<>+3368(SB)/1, $0x00
-DATA sha256padmasks<>+3376(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3380(SB)/4, $0x00000000
-DATA sha256padmasks<>+3384(SB)/1, $0x00
-DATA sha256padmasks<>+3392(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3396(SB)/4, $0x00000000
-DATA sha256padmasks<>+3400(SB)/1, $0x00
-DATA sha256padmasks<>+3408(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3412(SB)/4, $0x00000000
-DATA sha256padmasks<>+3416(SB)/1, $0x00
-DATA sha256padmasks<>+3424(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3428(SB)/4, $0x00000000
-DATA sha256padmasks<>+3432(SB)/1, $0x00
-DATA sha256padmasks<>+3440(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3444(SB)/4, $0x00000000
-DATA sha256padmasks<>+3448(SB)/1, $0x00
-DATA sha256padmasks<>+3456(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3460(SB)/4, $0x00000000
-DATA sha256padmasks<>+3464(SB)/1, $0x00
-DATA sha256padmasks<>+3472(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3476(SB)/4, $0x00000000
-DATA sha256padmasks<>+3480(SB)/1, $0x00
-DATA sha256padmasks<>+3488(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3492(SB)/4, $0x00000000
-DATA sha256padmasks<>+3496(SB)/1, $0x00
-DATA sha256padmasks<>+3504(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3508(SB)/4, $0x00000000
-DATA sha256padmasks<>+3512(SB)/1, $0x00
-DATA sha256padmasks<>+3520(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3524(SB)/4, $0x00000000
-DATA sha256padmasks<>+3528(SB)/1, $0x00
-DATA sha256padmasks<>+3536(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3540(SB)/4, $0x00000000
-DATA sha256padmasks<>+3544(SB)/1, $0x00
-DATA sha256padmasks<>+3552(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3556(SB)/4, $0x00000000
-DATA sha256padmasks<>+3560(SB)/1, $0x00
-DATA sha256padmasks<>+3568(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3572(SB)/4, $0x00000000
-DATA sha256padmasks<>+3576(SB)/1, $0x00
-DATA sha256padmasks<>+3584(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3588(SB)/4, $0x00000000
-DATA sha256padmasks<>+3592(SB)/1, $0x00
-DATA sha256padmasks<>+3600(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3604(SB)/4, $0x00000000
-DATA sha256padmasks<>+3608(SB)/1, $0x00
-DATA sha256padmasks<>+3616(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3620(SB)/4, $0x00000000
-DATA sha256padmasks<>+3624(SB)/1, $0x00
-DATA sha256padmasks<>+3632(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3636(SB)/4, $0x00000000
-DATA sha256padmasks<>+3640(SB)/1, $0x00
-DATA sha256padmasks<>+3648(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3652(SB)/4, $0x00000000
-DATA sha256padmasks<>+3656(SB)/1, $0x00
-DATA sha256padmasks<>+3664(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3668(SB)/4, $0x00000000
-DATA sha256padmasks<>+3672(SB)/1, $0x00
-DATA sha256padmasks<>+3680(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3684(SB)/4, $0x00000000
-DATA sha256padmasks<>+3688(SB)/1, $0x00
-DATA sha256padmasks<>+3696(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3700(SB)/4, $0x00000000
-DATA sha256padmasks<>+3704(SB)/1, $0x00
-DATA sha256padmasks<>+3712(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3716(SB)/4, $0x00000000
-DATA sha256padmasks<>+3720(SB)/1, $0x00
-DATA sha256padmasks<>+3728(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3732(SB)/4, $0x00000000
-DATA sha256padmasks<>+3736(SB)/1, $0x00
-DATA sha256padmasks<>+3744(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3748(SB)/4, $0x00000000
-DATA sha256padmasks<>+3752(SB)/1, $0x00
-DATA sha256padmasks<>+3760(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3764(SB)/4, $0x00000000
-DATA sha256padmasks<>+3768(SB)/1, $0x00
-DATA sha256padmasks<>+3776(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3780(SB)/4, $0x00000000
-DATA sha256padmasks<>+3784(SB)/1, $0x00
-DATA sha256padmasks<>+3792(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3796(SB)/4, $0x00000000
-DATA sha256padmasks<>+3800(SB)/1, $0x00
-DATA sha256padmasks<>+3808(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3812(SB)/4, $0x00000000
-DATA sha256padmasks<>+3816(SB)/1, $0x00
-DATA sha256padmasks<>+3824(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3828(SB)/4, $0x00000000
-DATA sha256padmasks<>+3832(SB)/1, $0x00
-DATA sha256padmasks<>+3840(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3844(SB)/4, $0x00000000
-DATA sha256padmasks<>+3848(SB)/1, $0x00
-DATA sha256padmasks<>+3856(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3860(SB)/4, $0x00000000
-DATA sha256padmasks<>+3864(SB)/1, $0x00
-DATA sha256padmasks<>+3872(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3876(SB)/4, $0x00000000
-DATA sha256padmasks<>+3880(SB)/1, $0x00
-DATA sha256padmasks<>+3888(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3892(SB)/4, $0x00000000
-DATA sha256padmasks<>+3896(SB)/1, $0x00
-DATA sha256padmasks<>+3904(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3908(SB)/4, $0x00000000
-DATA sha256padmasks<>+3912(SB)/1, $0x00
-DATA sha256padmasks<>+3920(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3924(SB)/4, $0x00000000
-DATA sha256padmasks<>+3928(SB)/1, $0x00
-DATA sha256padmasks<>+3936(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3940(SB)/4, $0x00000000
-DATA sha256padmasks<>+3944(SB)/1, $0x00
-DATA sha256padmasks<>+3952(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3956(SB)/4, $0x00000000
-DATA sha256padmasks<>+3960(SB)/1, $0x00
-DATA sha256padmasks<>+3968(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3972(SB)/4, $0x00000000
-DATA sha256padmasks<>+3976(SB)/1, $0x00
-DATA sha256padmasks<>+3984(SB)/4, $0xffffffff
-DATA sha256padmasks<>+3988(SB)/4, $0x00000000
-DATA sha256padmasks<>+3992(SB)/1, $0x00
-DATA sha256padmasks<>+4000(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4004(SB)/4, $0x00000000
-DATA sha256padmasks<>+4008(SB)/1, $0x00
-DATA sha256padmasks<>+4016(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4020(SB)/4, $0x00000000
-DATA sha256padmasks<>+4024(SB)/1, $0x00
-DATA sha256padmasks<>+4032(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4036(SB)/4, $0x00000000
-DATA sha256padmasks<>+4040(SB)/1, $0x00
-DATA sha256padmasks<>+4048(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4052(SB)/4, $0x00000000
-DATA sha256padmasks<>+4056(SB)/1, $0x00
-DATA sha256padmasks<>+4064(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4068(SB)/4, $0x00000000
-DATA sha256padmasks<>+4072(SB)/1, $0x00
-DATA sha256padmasks<>+4080(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4084(SB)/4, $0x00000000
-DATA sha256padmasks<>+4088(SB)/1, $0x00
-DATA sha256padmasks<>+4096(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4100(SB)/4, $0x00000000
-DATA sha256padmasks<>+4104(SB)/1, $0x00
-DATA sha256padmasks<>+4112(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4116(SB)/4, $0x00000000
-DATA sha256padmasks<>+4120(SB)/1, $0x00
-DATA sha256padmasks<>+4128(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4132(SB)/4, $0x00000000
-DATA sha256padmasks<>+4136(SB)/1, $0x00
-DATA sha256padmasks<>+4144(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4148(SB)/4, $0x00000000
-DATA sha256padmasks<>+4152(SB)/1, $0x00
-DATA sha256padmasks<>+4160(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4164(SB)/4, $0x00000000
-DATA sha256padmasks<>+4168(SB)/1, $0x00
-DATA sha256padmasks<>+4176(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4180(SB)/4, $0x00000000
-DATA sha256padmasks<>+4184(SB)/1, $0x00
-DATA sha256padmasks<>+4192(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4196(SB)/4, $0x00000000
-DATA sha256padmasks<>+4200(SB)/1, $0x00
-DATA sha256padmasks<>+4208(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4212(SB)/4, $0x00000000
-DATA sha256padmasks<>+4216(SB)/1, $0x00
-DATA sha256padmasks<>+4224(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4228(SB)/4, $0x00000000
-DATA sha256padmasks<>+4232(SB)/1, $0x00
-DATA sha256padmasks<>+4240(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4244(SB)/4, $0x00000000
-DATA sha256padmasks<>+4248(SB)/1, $0x00
-DATA sha256padmasks<>+4256(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4260(SB)/4, $0x00000000
-DATA sha256padmasks<>+4264(SB)/1, $0x00
-DATA sha256padmasks<>+4272(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4276(SB)/4, $0x00000000
-DATA sha256padmasks<>+4280(SB)/1, $0x00
-DATA sha256padmasks<>+4288(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4292(SB)/4, $0x00000000
-DATA sha256padmasks<>+4296(SB)/1, $0x00
-DATA sha256padmasks<>+4304(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4308(SB)/4, $0x00000000
-DATA sha256padmasks<>+4312(SB)/1, $0x00
-DATA sha256padmasks<>+4320(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4324(SB)/4, $0x00000000
-DATA sha256padmasks<>+4328(SB)/1, $0x00
-DATA sha256padmasks<>+4336(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4340(SB)/4, $0x00000000
-DATA sha256padmasks<>+4344(SB)/1, $0x00
-DATA sha256padmasks<>+4352(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4356(SB)/4, $0x00000000
-DATA sha256padmasks<>+4360(SB)/1, $0x00
-DATA sha256padmasks<>+4368(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4372(SB)/4, $0x00000000
-DATA sha256padmasks<>+4376(SB)/1, $0x00
-DATA sha256padmasks<>+4384(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4388(SB)/4, $0x00000000
-DATA sha256padmasks<>+4392(SB)/1, $0x00
-DATA sha256padmasks<>+4400(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4404(SB)/4, $0x00000000
-DATA sha256padmasks<>+4408(SB)/1, $0x00
-DATA sha256padmasks<>+4416(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4420(SB)/4, $0x00000000
-DATA sha256padmasks<>+4424(SB)/1, $0x00
-DATA sha256padmasks<>+4432(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4436(SB)/4, $0x00000000
-DATA sha256padmasks<>+4440(SB)/1, $0x00
-DATA sha256padmasks<>+4448(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4452(SB)/4, $0x00000000
-DATA sha256padmasks<>+4456(SB)/1, $0x00
-DATA sha256padmasks<>+4464(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4468(SB)/4, $0x00000000
-DATA sha256padmasks<>+4472(SB)/1, $0x00
-DATA sha256padmasks<>+4480(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4484(SB)/4, $0x00000000
-DATA sha256padmasks<>+4488(SB)/1, $0x00
-DATA sha256padmasks<>+4496(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4500(SB)/4, $0x00000000
-DATA sha256padmasks<>+4504(SB)/1, $0x00
-DATA sha256padmasks<>+4512(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4516(SB)/4, $0x00000000
-DATA sha256padmasks<>+4520(SB)/1, $0x00
-DATA sha256padmasks<>+4528(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4532(SB)/4, $0x00000000
-DATA sha256padmasks<>+4536(SB)/1, $0x00
-DATA sha256padmasks<>+4544(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4548(SB)/4, $0x00000000
-DATA sha256padmasks<>+4552(SB)/1, $0x00
-DATA sha256padmasks<>+4560(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4564(SB)/4, $0x00000000
-DATA sha256padmasks<>+4568(SB)/1, $0x00
-DATA sha256padmasks<>+4576(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4580(SB)/4, $0x00000000
-DATA sha256padmasks<>+4584(SB)/1, $0x00
-DATA sha256padmasks<>+4592(SB)/4, $0xffffffff
-DATA sha256padmasks<>+4596(SB)/4, $0x00000000
-DATA sha256padmasks<>+4600(SB)/1, $0x00
-GLOBL sha256padmasks<>(SB), RODATA|NOPTR, $4601
-
-DATA sha256padbytes<>+0(SB)/8, $0x8080808080808080
-DATA sha256padbytes<>+8(SB)/8, $0x8080808080808080
-DATA sha256padbytes<>+16(SB)/8, $0x8080808080808080
-DATA sha256padbytes<>+24(SB)/8, $0x8080808080808080
-GLOBL sha256padbytes<>(SB), RODATA|NOPTR, $32
 
 // func sumAVX512ZMMx16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, CMOV

@@ -39,6 +39,11 @@ func blockAVX512ZMMx16(s *[8][16]uint32, ptrs *[16]*byte, nblocks int)
 //go:noescape
 func blockSHANIx2AVX512YMMx8(fs *[2][8]uint32, fp *[2]*byte, s *[8][8]uint32, ptrs *[8]*byte, nblocks int)
 
+// sumSHANIx4 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value at iv to the digest, 4 lanes a round, and writes the digests (the first size bytes of the final state) of the first n to out[size*idx[i]:]. len(idx) is a multiple of 4, at most 256.
+//
+//go:noescape
+func sumSHANIx4(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
+
 // sumAVX512YMMx16 hashes the messages msgs[idx[i]], which all pad to nblocks blocks (at most 4), from the initial value at iv to the digest, 16 lanes a round, and writes the digests (the first size bytes of the final state) of the first n to out[size*idx[i]:]. len(idx) is a multiple of 16, at most 256.
 //
 //go:noescape

@@ -23,6 +23,9 @@ var laneKernels = []kernel.Multi[State]{
 // batchKernels lists the generated batch kernels, in the order the generator records them.
 func batchKernels(iv *byte, size int) []kernel.Batch {
 	return []kernel.Batch{
+		{Name: "shanix4", Level: cpu.AVX2, Needs: cpu.SHA, Lanes: 4, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
+			sumSHANIx4(msgs, idx, n, out, nblocks, iv, size)
+		}},
 		{Name: "avx512ymmx16", Level: cpu.AVX512, Lanes: 16, Fn: func(msgs [][]byte, idx []int32, n int, out *byte, nblocks int) {
 			sumAVX512YMMx16(msgs, idx, n, out, nblocks, iv, size)
 		}},

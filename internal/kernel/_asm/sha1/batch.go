@@ -4,6 +4,7 @@ package main
 // finished in lanes.
 
 import (
+	"github.com/hashlanes/hashlanes/internal/kernel/_asm/interleave"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/stack"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
@@ -124,4 +125,94 @@ func deferMessageZMM(d *transpose.Deferred, ptrs, off, buf Register, bswap VecVi
 		VPSHUFB(bswap, r, r)
 		VMOVDQU32(r, Mem{Base: buf, Disp: 64 * j})
 	})
+}
+
+// batchSHANIx4 is the batch kernel of shaniX4: lane-fulls of four whole
+// messages, their blocks' rows padded as they load (RowAVX2, so it needs
+// AVX2 beside SHA-NI) straight into each stream's message ring, ABCD and
+// E kept in the stream's area between blocks (the rounds need every
+// register), from the initial value to digests stored in place.
+func batchSHANIx4() {
+	const streams = 4
+	// A stream's area, as shaniX4's: ABCD (A in the top dword) and E (in
+	// the top dword) at the block's start, then its message ring.
+	const area, savedE, ring = 96, 16, 32
+	name := "sumSHANIx4"
+	TEXT(name, 0, transpose.BatchSignature)
+	Pragma("noescape")
+	Doc(transpose.BatchDoc(name, streams, 20))
+	frame := stack.Aligned(area*streams + 32)
+	at := func(l, off int) Mem { return frame.Offset(area*l + off) }
+	scratch := frame.Offset(area * streams)
+	bs := transpose.NewBatchStream(name, streams, 64)
+	initState := func() {
+		st := YMM()
+		VMOVDQU(initABCDE(), st)
+		for l := range streams {
+			VMOVDQU(st, at(l, 0))
+		}
+	}
+	initState()
+	loop := name + "_loop"
+	Label(loop)
+	reverse := YMM()
+	VMOVDQU(reverseMask32(), reverse)
+	for l := range streams {
+		for h := range 2 {
+			r := YMM()
+			padding.RowAVX2(bs.Ptrs, bs.Bits, bs.Off, bs.LastOff(), l, 32*h, scratch, r)
+			VPSHUFB(reverse, r, r) // each group's words byte-swapped, its first in the top dword
+			VMOVDQU(r, at(l, ring+32*h))
+		}
+	}
+	VZEROUPPER() // the rounds are legacy SSE
+	abcd := [streams]VecPhysical{X1, X2, X3, X4}
+	pool := interleave.NewPool(X0, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15)
+	var newest [streams]VecPhysical
+	for l := range streams {
+		VMOVDQU(at(l, 0), abcd[l])
+		newest[l] = pool.Take()
+		VMOVDQU(at(l, ring+48), newest[l])
+	}
+	e := shaniX4Rounds(at, ring, savedE, &abcd, &newest, pool)
+	for l := range streams {
+		SHA1NEXTE(at(l, savedE), e[l])
+		VMOVDQU(e[l], at(l, savedE))
+		VPADDD(at(l, 0), abcd[l], abcd[l])
+		VMOVDQU(abcd[l], at(l, 0))
+	}
+	bs.IfLast(func() {
+		rev := XMM()
+		bs.StoreDigests(20, streams, func(int) { VMOVDQU(reverseMask(), rev) }, func(l int, dst Mem) {
+			x := XMM()
+			VMOVDQU(at(l, 0), x)
+			VPSHUFB(rev, x, x) // A..D, big-endian
+			VMOVDQU(x, dst)
+			t := GP32()
+			MOVL(at(l, savedE+12), t)
+			BSWAPL(t)
+			MOVL(t, dst.Offset(16))
+		})
+		initState()
+	})
+	bs.Next()
+	bs.Advance(loop)
+	VZEROUPPER()
+	RET()
+}
+
+// initABCDE is the initial state in a SHA-NI stream's area: ABCD with A in
+// the top dword, then E in the top dword of the next 16 bytes.
+func initABCDE() Mem {
+	return sha2.SHA256.Consts("sha1initabcde", []uint64{0x10325476, 0x98badcfe, 0xefcdab89, 0x67452301, 0, 0, 0, 0xc3d2e1f0})
+}
+
+// reverseMask32 is reverseMask for both halves of a YMM register.
+func reverseMask32() Mem {
+	m := make([]uint64, 8)
+	for i := range m {
+		b := 4 * (i % 4)
+		m[i] = uint64(15-b) | uint64(14-b)<<8 | uint64(13-b)<<16 | uint64(12-b)<<24
+	}
+	return sha2.SHA256.Consts("sha1reverse32", m)
 }

@@ -19,6 +19,7 @@ func main() {
 	zmm()
 	hybrid()
 	highvec.For("blockSHANIx2AVX512YMMx8")
+	batchSHANIx4()
 	batchAVX512()
 	batchZMM()
 	// The Go side of the kernels: wrappers and the package's lists (the
@@ -28,6 +29,7 @@ func main() {
 	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX2x8", Level: "AVX2", Lanes: 8}, 5, 32)
 	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512YMMx16", Level: "AVX512", Lanes: 16}, 5, 32)
 	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512ZMMx16", Level: "AVX512", Lanes: 16}, 5, 32)
+	lanewrap.Batch(lanewrap.Kernel{Go: "SHANIx4", Level: "AVX2", Needs: "SHA", Lanes: 4}, false)
 	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512YMMx16", Level: "AVX512", Lanes: 16}, false)
 	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512ZMMx16", Level: "AVX512", Lanes: 16}, false)
 	Generate()

@@ -191,7 +191,7 @@ func shaniX4() {
 	at := interleave.Kernel(streams, area)
 	abcd := [streams]VecPhysical{X1, X2, X3, X4}
 	pool := interleave.NewPool(X0, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15)
-	var e, newest [streams]VecPhysical
+	var newest [streams]VecPhysical
 
 	sp, n, ptr := interleave.Params(streams)
 	for l := range streams {
@@ -219,34 +219,7 @@ func shaniX4() {
 			}
 		}
 	}
-	for g := range 20 { // rounds 4g..4g+3 of each stream in turn
-		for l := range streams {
-			slot := at(l, ring+16*(g%4))
-			if g == 0 {
-				e[l] = pool.Take()
-				VMOVDQU(at(l, savedE), e[l])
-				VPADDD(slot, e[l], e[l])
-			} else {
-				SHA1NEXTE(slot, e[l])
-			}
-			next := pool.Take() // the next group's E comes from this ABCD's A
-			VMOVDQU(abcd[l], next)
-			SHA1RNDS4(U8(g/5), e[l], abcd[l])
-			pool.Put(e[l])
-			e[l] = next
-			if g > 15 {
-				continue
-			}
-			w := pool.Take() // group g+4 into group g's slot
-			VMOVDQU(slot, w)
-			SHA1MSG1(at(l, ring+16*((g+1)%4)), w)
-			VPXOR(at(l, ring+16*((g+2)%4)), w, w)
-			SHA1MSG2(newest[l], w)
-			VMOVDQU(w, slot)
-			pool.Put(newest[l])
-			newest[l] = w
-		}
-	}
+	e := shaniX4Rounds(at, ring, savedE, &abcd, &newest, pool)
 	for l := range streams {
 		SHA1NEXTE(at(l, savedE), e[l])
 		VMOVDQU(e[l], at(l, savedE))
@@ -281,4 +254,43 @@ func reverseMask() Mem {
 		haveReverse = true
 	}
 	return reverse
+}
+
+// shaniX4Rounds emits the 80 rounds of a block of four streams, group by
+// group in turn, the layout shaniX4's: stream l's E at the block's start
+// at at(l, savedE) and message ring at at(l, ring), whose newest group is
+// in newest[l], its ABCD in abcd[l]; pool holds the free registers. It
+// returns the registers of the streams' last E, which the caller adds to
+// the saved one.
+func shaniX4Rounds(at func(l, off int) Mem, ring, savedE int, abcd, newest *[4]VecPhysical, pool *interleave.Pool) (e [4]VecPhysical) {
+	const streams = 4
+	for g := range 20 { // rounds 4g..4g+3 of each stream in turn
+		for l := range streams {
+			slot := at(l, ring+16*(g%4))
+			if g == 0 {
+				e[l] = pool.Take()
+				VMOVDQU(at(l, savedE), e[l])
+				VPADDD(slot, e[l], e[l])
+			} else {
+				SHA1NEXTE(slot, e[l])
+			}
+			next := pool.Take() // the next group's E comes from this ABCD's A
+			VMOVDQU(abcd[l], next)
+			SHA1RNDS4(U8(g/5), e[l], abcd[l])
+			pool.Put(e[l])
+			e[l] = next
+			if g > 15 {
+				continue
+			}
+			w := pool.Take() // group g+4 into group g's slot
+			VMOVDQU(slot, w)
+			SHA1MSG1(at(l, ring+16*((g+1)%4)), w)
+			VPXOR(at(l, ring+16*((g+2)%4)), w, w)
+			SHA1MSG2(newest[l], w)
+			VMOVDQU(w, slot)
+			pool.Put(newest[l])
+			newest[l] = w
+		}
+	}
+	return e
 }

@@ -21,6 +21,7 @@ func main() {
 	zmm()
 	hybrid()
 	highvec.For("blockSHANIx2AVX512YMMx8")
+	batchSHANIx4()
 	batchAVX512()
 	batchZMM()
 	// The Go side of the kernels: wrappers and the package's lists (the
@@ -30,6 +31,7 @@ func main() {
 	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX2x8", Level: "AVX2", Lanes: 8}, 8, 32)
 	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512YMMx16", Level: "AVX512", Lanes: 16}, 8, 32)
 	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512ZMMx16", Level: "AVX512", Lanes: 16}, 8, 32)
+	lanewrap.Batch(lanewrap.Kernel{Go: "SHANIx4", Level: "AVX2", Needs: "SHA", Lanes: 4}, true)
 	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512YMMx16", Level: "AVX512", Lanes: 16}, true)
 	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512ZMMx16", Level: "AVX512", Lanes: 16}, true)
 	Generate()

@@ -141,31 +141,7 @@ func shaniX4() {
 			}
 		}
 	}
-	for g := range 16 { // rounds 4g..4g+3 of each stream in turn
-		for l := range streams {
-			slot := 16 * (g % 4)
-			VMOVDQU(at(l, wk+slot), X0)
-			SHA256RNDS2(X0, abef[l], cdgh[l])
-			VMOVQ(at(l, wk+slot+8), X0)
-			SHA256RNDS2(X0, cdgh[l], abef[l])
-			if g > 11 {
-				continue
-			}
-			// Group g+4 into group g's slot: w[t-16] + sigma0(w[t-15]) +
-			// w[t-7] + sigma1(w[t-2]), with group g+3 in newest[l].
-			w, u := pool.Take(), pool.Take()
-			VMOVDQU(at(l, ring+slot), w)
-			SHA256MSG1(at(l, ring+16*((g+1)%4)), w)
-			VPALIGNR(U8(4), at(l, ring+16*((g+2)%4)), newest[l], u) // words 4g+9..4g+12
-			VPADDD(u, w, w)
-			SHA256MSG2(newest[l], w)
-			VMOVDQU(w, at(l, ring+slot))
-			VPADDD(Mem{Base: kt, Disp: 16 * (g + 4)}, w, u)
-			VMOVDQU(u, at(l, wk+slot))
-			pool.Put(u, newest[l])
-			newest[l] = w
-		}
-	}
+	shaniX4Rounds(at, ring, wk, kt, &abef, &cdgh, &newest, pool)
 	for l := range streams {
 		VPADDD(at(l, 0), abef[l], abef[l])
 		VPADDD(at(l, 16), cdgh[l], cdgh[l])
@@ -212,4 +188,37 @@ func extend(m [4]VecVirtual, g int) {
 	PALIGNR(U8(4), m[(g+2)%4], w) // words 4g+9..4g+12
 	PADDD(w, m[g%4])
 	SHA256MSG2(m[(g+3)%4], m[g%4])
+}
+
+// shaniX4Rounds emits the 64 rounds of a block of four streams, group by
+// group in turn, the layout shaniX4's: stream l's message ring (whose
+// newest group is in newest[l]) and W+K at at(l, ring) and at(l, wk), its
+// state in abef[l], cdgh[l]; pool holds three free registers.
+func shaniX4Rounds(at func(l, off int) Mem, ring, wk int, kt Register, abef, cdgh, newest *[4]VecPhysical, pool *interleave.Pool) {
+	const streams = 4
+	for g := range 16 { // rounds 4g..4g+3 of each stream in turn
+		for l := range streams {
+			slot := 16 * (g % 4)
+			VMOVDQU(at(l, wk+slot), X0)
+			SHA256RNDS2(X0, abef[l], cdgh[l])
+			VMOVQ(at(l, wk+slot+8), X0)
+			SHA256RNDS2(X0, cdgh[l], abef[l])
+			if g > 11 {
+				continue
+			}
+			// Group g+4 into group g's slot: w[t-16] + sigma0(w[t-15]) +
+			// w[t-7] + sigma1(w[t-2]), with group g+3 in newest[l].
+			w, u := pool.Take(), pool.Take()
+			VMOVDQU(at(l, ring+slot), w)
+			SHA256MSG1(at(l, ring+16*((g+1)%4)), w)
+			VPALIGNR(U8(4), at(l, ring+16*((g+2)%4)), newest[l], u) // words 4g+9..4g+12
+			VPADDD(u, w, w)
+			SHA256MSG2(newest[l], w)
+			VMOVDQU(w, at(l, ring+slot))
+			VPADDD(Mem{Base: kt, Disp: 16 * (g + 4)}, w, u)
+			VMOVDQU(u, at(l, wk+slot))
+			pool.Put(u, newest[l])
+			newest[l] = w
+		}
+	}
 }
