@@ -148,8 +148,8 @@ func TestBatchChoice(t *testing.T) {
 	}
 	for prior, wide := range map[string]string{"zen4": "avx512ymmx16", "goldencove": "avx512zmmx16"} {
 		// Four SHA-NI streams take a batch's last few messages (up to
-		// four) in a third of the time of sixteen lanes mostly empty (docs/figures.md, "SumMany
-		// of URL paths").
+		// four) in a third of the time of sixteen lanes mostly empty
+		// (docs/figures.md, "SumMany of URL paths on SHA-NI").
 		check("SHA-256 on "+prior, priorServer[sha256.State](SHA256, cpu.AVX512, prior).Batches(), "shanix4", wide)
 		check("SHA-1 on "+prior, priorServer[sha1.State](SHA1, cpu.AVX512, prior).Batches(), "shanix4", wide)
 	}

@@ -62,9 +62,9 @@ var padding = transpose.NewPadding("sha256", 64, 8, true)
 // AVX2 beside SHA-NI) straight into each stream's message ring and W+K,
 // the state kept in the stream's area between blocks (the rounds need
 // every register), from the initial value given to digests stored in
-// place. On CPUs with SHA-NI it moves a block of a short message in
-// about a quarter of a lone stream's time, where the lane kernels' batch
-// form moves one in half of it (docs/figures.md, "SumMany of URL paths").
+// place. Where AVX-512 is missing it halves SumMany's time on URL paths
+// against staging them for the block kernels (docs/figures.md, "SumMany
+// of URL paths on SHA-NI").
 func batchSHANIx4() {
 	const streams = 4
 	// A stream's area, as shaniX4's: its state as ABEF then CDGH (32
