@@ -137,14 +137,7 @@ func batchSHANIx4() {
 	// A stream's area, as shaniX4's: ABCD (A in the top dword) and E (in
 	// the top dword) at the block's start, then its message ring.
 	const area, savedE, ring = 96, 16, 32
-	name := "sumSHANIx4"
-	TEXT(name, 0, transpose.BatchSignature)
-	Pragma("noescape")
-	Doc(transpose.BatchDoc(name, streams, 20))
-	frame := stack.Aligned(area*streams + 32)
-	at := func(l, off int) Mem { return frame.Offset(area*l + off) }
-	scratch := frame.Offset(area * streams)
-	bs := transpose.NewBatchStream(name, streams, 64)
+	at, scratch, bs := interleave.Batch(streams, area, false, 20)
 	initState := func() {
 		st := YMM()
 		VMOVDQU(initABCDE(), st)
@@ -153,7 +146,7 @@ func batchSHANIx4() {
 		}
 	}
 	initState()
-	loop := name + "_loop"
+	loop := "sumSHANIx4_loop"
 	Label(loop)
 	reverse := YMM()
 	VMOVDQU(reverseMask32(), reverse)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/interleave"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/sha2"
-	"github.com/hashlanes/hashlanes/internal/kernel/_asm/stack"
 	"github.com/hashlanes/hashlanes/internal/kernel/_asm/transpose"
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -70,14 +69,7 @@ func batchSHANIx4() {
 	// A stream's area, as shaniX4's: its state as ABEF then CDGH (32
 	// bytes), its message ring (64) and W+K (64).
 	const area, ring, wk = 160, 32, 96
-	name := "sumSHANIx4"
-	TEXT(name, 0, transpose.BatchSignatureIV)
-	Pragma("noescape")
-	Doc(transpose.BatchDoc(name, streams, 0))
-	frame := stack.Aligned(area*streams + 32)
-	at := func(l, off int) Mem { return frame.Offset(area*l + off) }
-	scratch := frame.Offset(area * streams)
-	bs := transpose.NewBatchStream(name, streams, 64)
+	at, scratch, bs := interleave.Batch(streams, area, true, 0)
 	initState := func() {
 		iv := Load(Param("iv"), GP64())
 		st, order := YMM(), YMM()
@@ -88,7 +80,7 @@ func batchSHANIx4() {
 		}
 	}
 	initState()
-	loop := name + "_loop"
+	loop := "sumSHANIx4_loop"
 	Label(loop)
 	kt := GP64()
 	LEAQ(constTable(), kt)
@@ -129,7 +121,7 @@ func batchSHANIx4() {
 			d := YMM()
 			VPERMD(at(l, 0), order, d)
 			VPSHUFB(bswap, d, d)
-			transpose.StoreSizedAVX2(fmt.Sprintf("%s_lane%d", name, l), []VecVirtual{d}, dst, []int{32, 28})
+			transpose.StoreSizedAVX2(fmt.Sprintf("sumSHANIx4_lane%d", l), []VecVirtual{d}, dst, []int{32, 28})
 		})
 		initState()
 	})
