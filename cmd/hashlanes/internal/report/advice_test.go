@@ -185,22 +185,25 @@ func TestSettle(t *testing.T) {
 		algo("sha512", "stdlib", 128, 300), algo("sha512", "stdlib", 8<<10, 70), algo("sha512", "stdlib", 1<<20, 660), // 6: stays
 	}
 	tries := map[int]int{}
-	settle(rows, func(i int) (Row, bool) {
+	settle(rows, func(i, end int) ([]Row, bool) {
+		if end != i+1 {
+			t.Fatalf("rows %d..%d measured again together; none were measured side by side", i, end-1)
+		}
 		tries[i]++
 		switch {
 		case i == 0 && tries[i] == 1:
-			return algo("sha256", "stdlib", 1<<20, 1000, 1300, 1000), true // better, still noisy
+			return []Row{algo("sha256", "stdlib", 1<<20, 1000, 1300, 1000)}, true // better, still noisy
 		case i == 0:
-			return calm, true
+			return []Row{calm}, true
 		case i == 1:
-			return algo("md5", "stdlib", 1<<20, 100, 400), true // worse: the first stays
+			return []Row{algo("md5", "stdlib", 1<<20, 100, 400)}, true // worse: the first stays
 		case i == 3:
-			return algo("blake3", "blake3", 8<<10, 640, 650, 645), true
+			return []Row{algo("blake3", "blake3", 8<<10, 640, 650, 645)}, true
 		case i == 6:
-			return algo("sha512", "stdlib", 8<<10, 71, 70, 70), true
+			return []Row{algo("sha512", "stdlib", 8<<10, 71, 70, 70)}, true
 		}
 		t.Fatalf("row %d measured again", i)
-		return Row{}, false
+		return nil, false
 	})
 	if !reflect.DeepEqual(tries, map[int]int{0: 2, 1: 2, 3: 1, 6: 1}) {
 		t.Errorf("measured again: %v", tries)
@@ -220,6 +223,44 @@ func TestSettle(t *testing.T) {
 	for _, i := range []int{2, 4, 5, 7} {
 		if rows[i].Uncertain != "" || rows[i].Remeasured != 0 {
 			t.Errorf("row %d: %+v", i, rows[i])
+		}
+	}
+}
+
+// TestSettleSideBySide: a noisy row measured side by side is measured
+// again with its partner, side by side, and both keep the attempt and
+// their Pair, so that their ratio stays one of turns taken together; the
+// same for a dip.
+func TestSettleSideBySide(t *testing.T) {
+	pair := func(p int, r Row) Row { r.Pair = p; return r }
+	rows := []Row{
+		pair(1, algo("sha384", "stdlib", 128, 300, 300, 300)),
+		pair(1, algo("sha384", "hashlanes", 128, 200, 310, 300)), // noisy
+		pair(2, algo("sha384", "stdlib", 8<<10, 700, 700, 700)),
+		pair(2, algo("sha384", "hashlanes", 8<<10, 100, 100, 100)), // a dip
+		pair(3, algo("sha384", "stdlib", 1<<20, 710, 710, 710)),
+		pair(3, algo("sha384", "hashlanes", 1<<20, 700, 700, 700)),
+	}
+	var groups [][2]int
+	settle(rows, func(start, end int) ([]Row, bool) {
+		groups = append(groups, [2]int{start, end})
+		size := rows[start].Size
+		return []Row{
+			pair(rows[start].Pair, algo("sha384", "stdlib", size, 290, 290, 290)),
+			pair(rows[start].Pair, algo("sha384", "hashlanes", size, 295, 295, 295)),
+		}, true
+	})
+	if !reflect.DeepEqual(groups, [][2]int{{0, 2}, {2, 4}}) {
+		t.Fatalf("measured again: %v, want rows 0-1, then 2-3", groups)
+	}
+	for i, r := range rows[:4] {
+		if r.Pair != i/2+1 || r.Remeasured != 1 || r.Uncertain != "" || r.MBps() < 289 || r.MBps() > 296 {
+			t.Errorf("row %d: %+v", i, r)
+		}
+	}
+	for i, r := range rows[4:] {
+		if r.Remeasured != 0 {
+			t.Errorf("row %d measured again: %+v", i+4, r)
 		}
 	}
 }
@@ -276,12 +317,12 @@ func TestStrays(t *testing.T) {
 		t.Fatalf("strays %v, want [0]", got)
 	}
 	tries := 0
-	settle(rows, func(i int) (Row, bool) {
+	settle(rows, func(i, end int) ([]Row, bool) {
 		tries++
-		if i != 0 {
-			t.Fatalf("row %d measured again", i)
+		if i != 0 || end != 1 {
+			t.Fatalf("rows %d..%d measured again", i, end-1)
 		}
-		return lane("sha512", "stdlib", 1, 520, 520, 520), true
+		return []Row{lane("sha512", "stdlib", 1, 520, 520, 520)}, true
 	})
 	if tries != 1 || !strings.Contains(rows[0].Uncertain, "off the same implementation") {
 		t.Errorf("after %d tries, row 0: %+v", tries, rows[0])

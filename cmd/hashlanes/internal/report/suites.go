@@ -151,16 +151,18 @@ func Run(p Plan) ([]Row, error) {
 	if p.Progress != nil {
 		p.Progress(len(jobs), len(jobs), "")
 	}
-	settle(rows, func(i int) (Row, bool) {
-		if of[i].run != nil {
-			return Row{}, false // measured elsewhere (Python): taken as it came
+	settle(rows, func(start, end int) ([]Row, bool) {
+		if of[start].run != nil {
+			return nil, false // measured elsewhere (Python): taken as it came
 		}
 		if p.Progress != nil {
-			p.Progress(len(jobs), len(jobs), rows[i].Name()+" (again)")
+			p.Progress(len(jobs), len(jobs), rows[start].Name()+" (again)")
 		}
-		r, err := measure(of[i])
-		r.Pair = 0 // measured alone now: its samples no longer pair with the others'
-		return r, err == nil
+		if end > start+1 {
+			return sideBySide(of[start:end]), true
+		}
+		r, err := measure(of[start])
+		return []Row{r}, err == nil
 	})
 	return rows, nil
 }
@@ -200,27 +202,59 @@ const (
 	strayFrom     = 0.15
 )
 
-// settle applies the outlier rule to rows, measuring row i again with
-// again(i), which reports false for a row it cannot measure again.
-func settle(rows []Row, again func(i int) (Row, bool)) {
-	for i := range rows {
-		for rows[i].Noisy() && rows[i].Remeasured < maxRemeasures {
-			r, ok := again(i)
+// settle applies the outlier rule to rows, measuring the rows start..end-1
+// again with again(start, end), which reports false for rows it cannot
+// measure again. Rows measured side by side (one Pair, next to each other)
+// are measured again together, so that the comparison they were measured
+// for stays one of turns taken together: a row measured again alone, a
+// minute later on a machine whose speed had changed, made a ratio that
+// moved by up to 58% between two runs of the report (docs/figures.md,
+// "Side by side").
+func settle(rows []Row, again func(start, end int) ([]Row, bool)) {
+	retry := func(start, end int) ([]Row, bool) {
+		rs, ok := again(start, end)
+		if ok && len(rs) != end-start {
+			panic("report: rows measured again do not match their group")
+		}
+		return rs, ok
+	}
+	for start := 0; start < len(rows); {
+		end := groupEnd(rows, start)
+		g := rows[start:end]
+		for worstSpread(g) > NoisyAbove && g[0].Remeasured < maxRemeasures {
+			rs, ok := retry(start, end)
 			if !ok {
 				break
 			}
-			r.Remeasured = rows[i].Remeasured + 1
-			if Spread(r.Samples) < Spread(rows[i].Samples) {
-				rows[i] = r
-			} else {
-				rows[i].Remeasured = r.Remeasured
+			n := g[0].Remeasured + 1
+			if worstSpread(rs) < worstSpread(g) {
+				copy(g, rs)
+			}
+			for k := range g {
+				g[k].Remeasured = n
 			}
 		}
+		start = end
 	}
+	var starts []int // the groups of the dips and strays, each once
 	for _, i := range append(Dips(rows), Strays(rows)...) {
-		if r, ok := again(i); ok {
-			r.Remeasured = rows[i].Remeasured + 1
-			rows[i] = r
+		start := i
+		for start > 0 && groupEnd(rows, start-1) > i {
+			start--
+		}
+		if !slices.Contains(starts, start) {
+			starts = append(starts, start)
+		}
+	}
+	slices.Sort(starts)
+	for _, start := range starts {
+		end := groupEnd(rows, start)
+		if rs, ok := retry(start, end); ok {
+			n := rows[start].Remeasured + 1
+			copy(rows[start:end], rs)
+			for k := start; k < end; k++ {
+				rows[k].Remeasured = n
+			}
 		}
 	}
 	for i := range rows {
@@ -235,6 +269,25 @@ func settle(rows []Row, again func(i int) (Row, bool)) {
 		rows[i].Uncertain = fmt.Sprintf("%.0f MB/s, more than %.0f%% off the same implementation at the other stream counts (%.0f), twice",
 			rows[i].MBps(), 100*strayFrom, siblingsMedian(rows, i))
 	}
+}
+
+// groupEnd is the end of the rows measured with rows[start]: those of its
+// Pair next to it, or start+1 for a row measured alone.
+func groupEnd(rows []Row, start int) int {
+	end := start + 1
+	for rows[start].Pair != 0 && end < len(rows) && rows[end].Pair == rows[start].Pair {
+		end++
+	}
+	return end
+}
+
+// worstSpread is the largest spread of rows' samples.
+func worstSpread(rows []Row) float64 {
+	w := 0.0
+	for _, r := range rows {
+		w = max(w, Spread(r.Samples))
+	}
+	return w
 }
 
 // Strays returns the indices of the lanes suite's reference rows (not
