@@ -79,6 +79,30 @@ func TestSumManyAgainstStdlib(t *testing.T) {
 	}
 }
 
+// TestSumManyHugeAmongTiny mixes a 64 MiB message with empty, one-byte
+// and one-block ones (a batch's short classes and its long lanes at
+// once), at every tier: the short ones finish in their batch kernel
+// calls while the long one runs through its lanes.
+func TestSumManyHugeAmongTiny(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hashes 64 MiB per algorithm and tier")
+	}
+	r := rand.New(rand.NewPCG(64, 64))
+	huge := randomBytes(r, 64<<20)
+	msgs := [][]byte{nil, {}, []byte("a"), huge, randomBytes(r, 55), {0}, randomBytes(r, 56), huge[1:], nil, []byte("b")}
+	for range 20 {
+		msgs = append(msgs, randomBytes(r, r.IntN(120)))
+	}
+	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} { // one of each kernel family
+		want := loopSum(a, msgs)
+		forEachCPU(t, a, func(t *testing.T, s *Server) {
+			if got := s.SumMany(nil, msgs); !bytes.Equal(got, want) {
+				t.Fatal("digests differ")
+			}
+		})
+	}
+}
+
 // TestSumManyFullCalls fills the batch kernels' calls: hundreds of
 // messages of one padded length, past one call's worth, and the URL
 // corpus, whose paths nearly all take one block.
