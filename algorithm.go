@@ -118,12 +118,17 @@ func (a Algorithm) panicUnknown() {
 	panic(fmt.Sprintf("hashlanes: unknown algorithm %d", int(a)))
 }
 
+// algorithmPunct writes the separators people use in names as ParseAlgorithm
+// matches them; built once, as building a Replacer cost more than the
+// rest of a parse.
+var algorithmPunct = strings.NewReplacer("_", "-", "/", "-")
+
 // ParseAlgorithm returns the algorithm with the given name. Case and the
 // punctuation people write ("SHA-256", "sha512/256", "sha512_256") do not
 // matter.
 func ParseAlgorithm(name string) (Algorithm, error) {
 	n := strings.ToLower(name)
-	n = strings.NewReplacer("_", "-", "/", "-").Replace(n)
+	n = algorithmPunct.Replace(n)
 	if strings.HasPrefix(n, "sha-") {
 		n = "sha" + n[len("sha-"):]
 	}
