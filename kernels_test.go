@@ -108,6 +108,42 @@ func TestKernelChoice(t *testing.T) {
 	}
 }
 
+// TestLonePickWithoutTable checks the choice for one stream made before
+// any table is built (what a process's first write asks) against the
+// table's, for every prior, tier and kernel family, with and without the
+// hybrid kernels.
+func TestLonePickWithoutTable(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the priors and the kernels they rate are amd64's")
+	}
+	cputest.RequireFeatures(t, cpu.SHA)
+	choosers := func(prior string, l cpu.Level) map[string]*tuning.Chooser {
+		return map[string]*tuning.Chooser{
+			"md5":    priorServer[md5.State](MD5, l, prior).Choice(),
+			"sha1":   priorServer[sha1.State](SHA1, l, prior).Choice(),
+			"sha256": priorServer[sha256.State](SHA256, l, prior).Choice(),
+			"sha512": priorServer[sha512.State](SHA512, l, prior).Choice(),
+		}
+	}
+	for _, prior := range tuning.PriorNames() {
+		for _, l := range []cpu.Level{cpu.Generic, cpu.AVX2, cpu.AVX512} {
+			for fam, c := range choosers(prior, l) {
+				var before [2][2]int
+				for h := range 2 {
+					before[h][0], before[h][1] = c.Pick(1, h == 1)
+				}
+				c.Rate(2) // builds the table
+				for h := range 2 {
+					if k, lanes := c.Pick(1, h == 1); k != before[h][0] || lanes != before[h][1] {
+						t.Errorf("%s on %s at %v, hybrid %v: %d on %d lanes before the table, %d on %d from it",
+							fam, prior, l, h == 1, before[h][0], before[h][1], k, lanes)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestKernelsLeftOutNeverRun checks that a kernel without a rate in the
 // prior is never run on it: Golden Cove's rates leave out SHA-1's hybrid
 // of SHA-NI streams and YMM lanes on purpose (internal/tuning's leftOut).

@@ -194,6 +194,10 @@ func (c *combiner[S]) wakeAll() {
 // round by round by the rates of src.
 func NewServer[S any](spec *kernel.Spec[S], k Kernels[S], src tuning.Source) *Server[S] {
 	s := &Server[S]{spec: spec, kern: k, lanes: k.maxLanes(), epoch: time.Now()}
+	// No writer yet, and no company seen: quiet, so that a process's first
+	// write, alone, skips the lock and the combine as later lone writes do
+	// (the start of a process is no sign of company).
+	s.quiet.Store(true)
 	single, multi := k.describe()
 	s.choice = tuning.NewChooser(src, single, multi)
 	s.scratch.New = func() any { return new(combiner[S]) }

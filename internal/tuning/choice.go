@@ -37,6 +37,7 @@ type Chooser struct {
 	prior     *table // the choice by the source's prior, which ties keep (see priorTable)
 	priorOnce sync.Once
 	batches   atomic.Pointer[batchChoice] // SumMany's kernels (see Batches)
+	lone      atomic.Pointer[loneChoice]  // one stream's kernel before a table (see lonePick)
 
 	// Guarded by the caller's lock.
 	scales   []scale // by kernel: observed against estimated rate
@@ -102,8 +103,50 @@ func (c *Chooser) current() *table {
 // it takes. Hybrid kernels (whose fast lanes hash more blocks than the
 // others) are considered only if hybrid is set.
 func (c *Chooser) Pick(ready int, hybrid bool) (k, lanes int) {
-	p := c.current().best[b2i(hybrid)][min(ready, MaxReady)]
+	var p pick
+	if ready <= 1 && c.table.Load() == nil {
+		p = c.lonePick(hybrid)
+	} else {
+		p = c.current().best[b2i(hybrid)][min(ready, MaxReady)]
+	}
 	return p.k - 1, c.lanesFor(p, ready)
+}
+
+// lonePick is the first table's choice for one stream, made without
+// building the table: a process's first write asks only this (is a lone
+// stream's kernel the single-stream one?), and the table, every kernel
+// weighed for every ready count, cost its first write 24-37 µs in a fresh
+// process. While no table is built, the one current would build is the
+// source's rates with no rounds observed and no earlier choice to keep
+// (the prior's own, or fixed rates): for one stream, the best of the
+// candidates by the rates at one lane, as fill finds it. Later snapshots
+// keep the prior's choices within a margin, so they build the table.
+func (c *Chooser) lonePick(hybrid bool) pick {
+	snap := c.src.current()
+	if l := c.lone.Load(); l != nil && l.gen == snap.gen {
+		return l.best[b2i(hybrid)]
+	}
+	if prior := c.src.prior(); prior != nil && snap != prior {
+		return c.current().best[b2i(hybrid)][1]
+	}
+	one := make([]float64, len(c.kerns)) // each kernel's estimate with one lane busy
+	for i := range c.kerns {
+		one[i] = snap.rates.Kernels[c.kerns[i].Name] * snap.rates.shares(&c.kerns[i])[1]
+	}
+	l := &loneChoice{gen: snap.gen}
+	for h := range l.best {
+		var buf [16]scored
+		l.best[h] = c.candidates(buf[:0], 1, h == 1, func(i, _ int) float64 { return one[i] })[0].pick
+	}
+	c.lone.Store(l)
+	return l.best[b2i(hybrid)]
+}
+
+// loneChoice is lonePick's, without and with the hybrid kernels, for the
+// rates of generation gen.
+type loneChoice struct {
+	gen  uint64
+	best [2]pick
 }
 
 // Rate is what one core moves with ready streams on the kernel Pick
