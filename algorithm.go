@@ -109,13 +109,9 @@ func (a Algorithm) BlockSize() int { return a.mustInfo().blockSize }
 
 func (a Algorithm) mustInfo() *algorithmDef {
 	if !a.valid() {
-		a.panicUnknown() // out of line, so that mustInfo inlines
+		panic(fmt.Sprintf("hashlanes: unknown algorithm %d", int(a)))
 	}
 	return &algorithmInfo[a]
-}
-
-func (a Algorithm) panicUnknown() {
-	panic(fmt.Sprintf("hashlanes: unknown algorithm %d", int(a)))
 }
 
 // algorithmPunct writes the separators people use in names as ParseAlgorithm

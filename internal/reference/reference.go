@@ -102,8 +102,8 @@ func (id ID) must() {
 }
 
 // Sum appends the reference implementation's digest of m to dst, through
-// its one-shot function (md5.Sum, ...): a switch of direct calls, since
-// SumMany's small batches are measured against exactly that loop.
+// its one-shot function (md5.Sum, ...): a switch of direct calls, as
+// AppendSum's short messages take it (SumEach for a batch).
 func (id ID) Sum(dst, m []byte) []byte {
 	switch id {
 	case MD5:
