@@ -28,21 +28,13 @@ func Kernel(n, area int) (at func(l, off int) Mem) {
 }
 
 // Batch declares sumSHANIx<n>, the batch kernel of n interleaved streams
-// (transpose.BatchSignatureIV when it takes the initial value and digest
-// size, else transpose.BatchSignature with digests of size bytes), and
-// lays out its stack as Kernel does, with 32 bytes of scratch for the
-// padded loads after the streams' areas. It returns the areas, the
-// scratch and the walk through the messages' blocks.
-func Batch(n, area int, iv bool, size int) (at func(l, off int) Mem, scratch Mem, bs *transpose.BatchStream) {
+// (transpose.DeclareBatch: size 0 for one that takes the initial value
+// and digest size), and lays out its stack as Kernel does, with 32 bytes
+// of scratch for the padded loads after the streams' areas. It returns
+// the areas, the scratch and the walk through the messages' blocks.
+func Batch(n, area, size int) (at func(l, off int) Mem, scratch Mem, bs *transpose.BatchStream) {
 	name := fmt.Sprintf("sumSHANIx%d", n)
-	if iv {
-		TEXT(name, 0, transpose.BatchSignatureIV)
-		size = 0
-	} else {
-		TEXT(name, 0, transpose.BatchSignature)
-	}
-	Pragma("noescape")
-	Doc(transpose.BatchDoc(name, n, size))
+	transpose.DeclareBatch(name, n, size)
 	frame := stack.Aligned(area*n + 32)
 	return func(l, off int) Mem { return frame.Offset(area*l + off) }, frame.Offset(area * n), transpose.NewBatchStream(name, n, 64)
 }

@@ -21,9 +21,7 @@ import (
 func batchAVX512(sh shape) {
 	groups, lanes := sh.groups, sh.lanes()
 	name := sh.name("sum")
-	TEXT(name, 0, transpose.BatchSignature)
-	Pragma("noescape")
-	Doc(transpose.BatchDoc(name, lanes, 16))
+	transpose.DeclareBatch(name, lanes, 16)
 	row := 4 * lanes
 	bufs := stack.Aligned(2*16*row + 4*row)
 	saved := bufs.Offset(2 * 16 * row)
@@ -73,9 +71,7 @@ func batchAVX512(sh shape) {
 func batchAVX2() {
 	const lanes = 16
 	name := "sumAVX2x16"
-	TEXT(name, 0, transpose.BatchSignature)
-	Pragma("noescape")
-	Doc(transpose.BatchDoc(name, lanes, 16))
+	transpose.DeclareBatch(name, lanes, 16)
 	msg := stack.Aligned(16*2*32 + 4*2*32 + 32) // word j of group g at (2j+g)*32
 	saved := msg.Offset(16 * 2 * 32)
 	scratch := saved.Offset(4 * 2 * 32)

@@ -25,9 +25,7 @@ func batchZMM() { batch16("sumAVX512ZMMx16", true) }
 
 func batch16(name string, wide bool) {
 	const lanes, row = 16, 64
-	TEXT(name, 0, transpose.BatchSignature)
-	Pragma("noescape")
-	Doc(transpose.BatchDoc(name, lanes, 20))
+	transpose.DeclareBatch(name, lanes, 20)
 	rings := stack.Aligned(2*16*row + 5*row + 32)
 	saved := rings.Offset(2 * 16 * row)
 	lastE := saved.Offset(5 * row)
@@ -137,7 +135,7 @@ func batchSHANIx4() {
 	// A stream's area, as shaniX4's: ABCD (A in the top dword) and E (in
 	// the top dword) at the block's start, then its message ring.
 	const area, savedE, ring = 96, 16, 32
-	at, scratch, bs := interleave.Batch(streams, area, false, 20)
+	at, scratch, bs := interleave.Batch(streams, area, 20)
 	initState := func() {
 		st := YMM()
 		VMOVDQU(initABCDE(), st)

@@ -27,9 +27,7 @@ func batchZMM() { batch512("sumAVX512ZMMx16", sha2.SHA256.ZMM()) }
 
 func batch512(name string, words sha2.Words) {
 	const lanes = 16
-	TEXT(name, 0, transpose.BatchSignatureIV)
-	Pragma("noescape")
-	Doc(transpose.BatchDoc(name, lanes, 0))
+	transpose.DeclareBatch(name, lanes, 0)
 	words.Batch(name, lanes, 64, constTable(), byteSwapMask(),
 		func(ptrs, bits, off Register, bswap VecVirtual, w Mem, row int) {
 			var d transpose.Deferred
@@ -69,7 +67,7 @@ func batchSHANIx4() {
 	// A stream's area, as shaniX4's: its state as ABEF then CDGH (32
 	// bytes), its message ring (64) and W+K (64).
 	const area, ring, wk = 160, 32, 96
-	at, scratch, bs := interleave.Batch(streams, area, true, 0)
+	at, scratch, bs := interleave.Batch(streams, area, 0)
 	initState := func() {
 		iv := Load(Param("iv"), GP64())
 		st, order := YMM(), YMM()

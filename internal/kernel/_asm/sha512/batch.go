@@ -23,9 +23,7 @@ func batchZMM() { batch512("sumAVX512ZMMx8", sha2.SHA512.ZMM()) }
 
 func batch512(name string, words sha2.Words) {
 	const lanes = 8
-	TEXT(name, 0, transpose.BatchSignatureIV)
-	Pragma("noescape")
-	Doc(transpose.BatchDoc(name, lanes, 0))
+	transpose.DeclareBatch(name, lanes, 0)
 	words.Batch(name, lanes, 80, constTable(), byteSwapMask(),
 		func(ptrs, bits, off Register, bswap VecVirtual, w Mem, row int) {
 			base := padding.Base(off)
@@ -61,9 +59,7 @@ func batch512(name string, words sha2.Words) {
 func batchAVX2() {
 	const lanes = 4
 	name := "sumAVX2x4"
-	TEXT(name, 0, transpose.BatchSignatureIV)
-	Pragma("noescape")
-	Doc(transpose.BatchDoc(name, lanes, 0))
+	transpose.DeclareBatch(name, lanes, 0)
 	sha2.SHA512AVX2.BatchAVX2(name, lanes, 80, constTable(), byteSwapMask(),
 		func(ptrs, bits, off, lastOff Register, bswap VecVirtual, w Mem, row int, scratch Mem) {
 			for c := range 4 {

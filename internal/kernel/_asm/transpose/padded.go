@@ -434,6 +434,20 @@ func storeSized(label string, vs []reg.VecVirtual, dst Mem, sizes []int, storePr
 	Label(done)
 }
 
+// DeclareBatch declares the batch kernel name of lanes lanes: with size
+// 0 one that takes the initial value and the digest size as parameters
+// (BatchSignatureIV), else one whose digests are size bytes
+// (BatchSignature).
+func DeclareBatch(name string, lanes, size int) {
+	sig := BatchSignature
+	if size == 0 {
+		sig = BatchSignatureIV
+	}
+	TEXT(name, 0, sig)
+	Pragma("noescape")
+	Doc(BatchDoc(name, lanes, size))
+}
+
 // BatchDoc is a batch kernel's doc comment; size 0 means the kernel takes
 // the initial value and the digest size as parameters.
 func BatchDoc(name string, lanes, size int) string {
