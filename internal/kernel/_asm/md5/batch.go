@@ -54,7 +54,7 @@ func batchAVX512(sh shape) {
 	bs.Pipelined(bufs, 16*row, message,
 		func(buf reg.Register, pipe *transpose.Deferred) { hashBlock(sh, st, saved, kt, buf, row, pipe) },
 		func() { // the lane-full's digests, and the next one's start
-			storeDigests(sh, st, bs)
+			storeDigests(bs, true, stateWords(sh, st))
 			initState()
 		})
 	VZEROUPPER()
@@ -101,20 +101,13 @@ func batchAVX2() {
 	LEAQ(broadcastConsts(), kt)
 	blockStepsAVX2(msg, saved, kt)
 	bs.IfLast(func() {
-		var u [4]reg.VecVirtual
-		bs.StoreDigests(16, 8, func(g int) {
-			var words [4]reg.VecVirtual
-			for w := range 4 {
+		storeDigests(bs, false, func(g int) []reg.VecVirtual {
+			words := make([]reg.VecVirtual, 4)
+			for w := range words {
 				words[w] = YMM()
 				VMOVDQU(saved.Offset(32*(2*w+g)), words[w])
 			}
-			u = transpose.Lanes4x8(words[0], words[1], words[2], words[3])
-		}, func(lane int, dst Mem) {
-			if j := lane % 8; j < 4 {
-				VMOVDQU(u[j].AsX(), dst)
-			} else {
-				VEXTRACTI128(U8(1), u[j-4], dst)
-			}
+			return words
 		})
 		initState()
 	})
@@ -127,11 +120,33 @@ func batchAVX2() {
 var padding = transpose.NewPadding("md5", 64, 8, false)
 
 // storeDigests writes a lane-full's digests: a 4x8 transpose of each
-// group's state words, then one 16-byte store a lane.
-func storeDigests(sh shape, st [][4]reg.VecVirtual, bs *transpose.BatchStream) {
+// group of 8 lanes' state words (words(g), in YMM registers), then one
+// 16-byte store a lane, in EVEX forms or, for AVX2 kernels, VEX ones.
+func storeDigests(bs *transpose.BatchStream, evex bool, words func(g int) []reg.VecVirtual) {
 	var u [4]reg.VecVirtual // u[k]: lane k, then lane 4+k of the group
-	var hi []reg.VecVirtual // a ZMM group's upper 8 lanes
 	bs.StoreDigests(16, 8, func(g int) {
+		w := words(g)
+		u = transpose.Lanes4x8(w[0], w[1], w[2], w[3])
+	}, func(lane int, dst Mem) {
+		j := lane % 8
+		switch {
+		case j < 4 && evex:
+			VMOVDQU32(u[j].AsX(), dst)
+		case j < 4:
+			VMOVDQU(u[j].AsX(), dst)
+		case evex:
+			VEXTRACTI32X4(U8(1), u[j-4], dst)
+		default:
+			VEXTRACTI128(U8(1), u[j-4], dst)
+		}
+	})
+}
+
+// stateWords is storeDigests' words for the AVX-512 kernels' state st:
+// a YMM group's words, or a ZMM group's as two groups of 8 lanes.
+func stateWords(sh shape, st [][4]reg.VecVirtual) func(g int) []reg.VecVirtual {
+	var hi []reg.VecVirtual // a ZMM group's upper 8 lanes
+	return func(g int) []reg.VecVirtual {
 		var words []reg.VecVirtual
 		switch {
 		case !sh.wide:
@@ -141,12 +156,6 @@ func storeDigests(sh shape, st [][4]reg.VecVirtual, bs *transpose.BatchStream) {
 		default:
 			words = hi
 		}
-		u = transpose.Lanes4x8(words[0], words[1], words[2], words[3])
-	}, func(lane int, dst Mem) {
-		if j := lane % 8; j < 4 {
-			VMOVDQU32(u[j].AsX(), dst)
-		} else {
-			VEXTRACTI32X4(U8(1), u[j-4], dst)
-		}
-	})
+		return words
+	}
 }
