@@ -15,27 +15,41 @@ import (
 // one Hasher from two goroutines at once panics rather than corrupting any
 // other stream.
 type Hasher[S any] struct {
-	// The pointers first, so that the collector scans a short prefix.
-	srv   *Server[S]
-	req   request[S]
-	state S
-	n     uint64 // bytes written
-	nbuf  int
-	busy  atomic.Bool
-	// laneMin is the shortest write that may go to the lanes
-	// (minLaneBlocks blocks): shorter ones stay in lib. A field, so that
-	// the library's path reads nothing of the server.
-	laneMin int
+	srv *Server[S]
+	// e is the stream's state in the engine, made when the stream first
+	// leaves the library's hasher: a stream that never does (short
+	// messages, a lone stream) allocates what the standard library's
+	// hasher allocates and a few words more. Hashers made one per message
+	// at two Ps ran 6% slower with the engine's state (480 bytes for
+	// SHA-1) made in each, on memory traffic alone (docs/engine.md,
+	// "Writes alone").
+	e *stream[S]
 
 	// While inLib, the stream is in lib, the standard library's hasher
-	// (made on first use), not in state: a write too short for the lanes
+	// (made on first use), not in e: a write too short for the lanes
 	// costs there what the standard library costs, where the engine adds
 	// its bookkeeping to each block. A write that could share lanes moves
 	// the stream to the engine (leaveLib), through the marshalled state
 	// the two share.
 	lib   hash.Hash
 	inLib atomic.Bool // read before the guard (see Write)
+	busy  atomic.Bool
+	// laneMin is the shortest write that may go to the lanes
+	// (minLaneBlocks blocks): shorter ones stay in lib. A field, so that
+	// the library's path reads nothing of the server.
+	laneMin int32 // with the flags, the Hasher fits 48 bytes
+	// probed: the stream has looked for company since it was made or
+	// Reset (see Server.blocks).
+	probed bool
+}
 
+// stream is a Hasher's state in the engine.
+type stream[S any] struct {
+	// The pointers first, so that the collector scans a short prefix.
+	req   request[S]
+	state S
+	n     uint64 // bytes written
+	nbuf  int
 	// Sum's copy of the state, here because the kernel is called through
 	// a function value and would make a stack copy escape.
 	sumState S
@@ -46,11 +60,24 @@ type Hasher[S any] struct {
 
 // NewHash returns a new stream in its initial state.
 func (s *Server[S]) NewHash() *Hasher[S] {
-	h := &Hasher[S]{srv: s, laneMin: minLaneBlocks * s.spec.BlockSize}
-	h.state = s.spec.Init
-	h.req.state = &h.state
-	h.inLib.Store(s.startsInLib())
+	h := &Hasher[S]{srv: s, laneMin: int32(minLaneBlocks * s.spec.BlockSize)}
+	if s.startsInLib() {
+		h.inLib.Store(true)
+	} else {
+		h.engine()
+	}
 	return h
+}
+
+// engine returns the stream's state in the engine, made in its initial
+// state on first use.
+func (h *Hasher[S]) engine() *stream[S] {
+	if h.e == nil {
+		e := &stream[S]{state: h.srv.spec.Init}
+		e.req.state = &e.state
+		h.e = e
+	}
+	return h.e
 }
 
 // startsInLib reports whether a new stream starts in the standard
@@ -71,13 +98,13 @@ func (h *Hasher[S]) libHash() hash.Hash {
 // alone on the single-stream kernel anyway (the engine's own test, which
 // also counts as the stream's probe for company).
 func (h *Hasher[S]) staysInLib(n int) bool {
-	if n < h.laneMin {
+	if n < int(h.laneMin) {
 		return true
 	}
-	if h.srv.lanes == 0 || h.srv.closed.Load() || !h.srv.alone(n, !h.req.probed) {
+	if h.srv.lanes == 0 || h.srv.closed.Load() || !h.srv.alone(n, !h.probed) {
 		return false
 	}
-	h.req.probed = true
+	h.probed = true
 	return true
 }
 
@@ -85,6 +112,7 @@ func (h *Hasher[S]) staysInLib(n int) bool {
 // state, through the marshalled form they share.
 func (h *Hasher[S]) leaveLib() {
 	h.inLib.Store(false)
+	h.engine()
 	if h.lib == nil {
 		return // nothing written yet: the engine's state is the initial one
 	}
@@ -130,8 +158,10 @@ func (h *Hasher[S]) Reset() {
 func (h *Hasher[S]) resetEngine() {
 	h.enter()
 	defer h.leave()
-	h.state, h.n, h.nbuf = h.srv.spec.Init, 0, 0
-	h.req.probed = false // a new message may have new company
+	h.probed = false // a new message may have new company
+	if e := h.e; e != nil {
+		e.state, e.n, e.nbuf = h.srv.spec.Init, 0, 0
+	}
 	if h.inLib.Store(h.srv.startsInLib()); h.lib != nil {
 		h.lib.Reset()
 	}
@@ -141,7 +171,7 @@ func (h *Hasher[S]) resetEngine() {
 // p directly, in lanes with other streams when they are ready; no reference
 // to p is kept once Write returns.
 func (h *Hasher[S]) Write(p []byte) (int, error) {
-	if h.inLib.Load() && len(p) < h.laneMin && h.lib != nil {
+	if h.inLib.Load() && len(p) < int(h.laneMin) && h.lib != nil {
 		// In the library's hasher alone: misuse from two goroutines
 		// can garble this stream, as the library's would, but no
 		// other, so the guard below is not needed (it costs two
@@ -161,23 +191,24 @@ func (h *Hasher[S]) write(p []byte) (int, error) {
 	if h.inLib.Load() {
 		h.leaveLib()
 	}
+	e := h.e
 	n := len(p)
-	h.n += uint64(n)
-	if h.nbuf > 0 {
-		k := copy(h.buf[h.nbuf:bs], p)
-		h.nbuf += k
+	e.n += uint64(n)
+	if e.nbuf > 0 {
+		k := copy(e.buf[e.nbuf:bs], p)
+		e.nbuf += k
 		p = p[k:]
-		if h.nbuf < bs {
+		if e.nbuf < bs {
 			return n, nil
 		}
-		h.srv.single(&h.state, h.buf[:bs], false)
-		h.nbuf = 0
+		h.srv.single(&e.state, e.buf[:bs], false)
+		e.nbuf = 0
 	}
 	if whole := len(p) / bs * bs; whole > 0 {
-		h.srv.blocks(&h.req, p[:whole])
+		h.srv.blocks(&e.req, p[:whole], &h.probed)
 		p = p[whole:]
 	}
-	h.nbuf = copy(h.buf[:], p)
+	e.nbuf = copy(e.buf[:], p)
 	return n, nil
 }
 
@@ -196,10 +227,10 @@ func (h *Hasher[S]) sum(b []byte) []byte {
 	}
 	h.enter()
 	defer h.leave()
-	sp := h.srv.spec
-	h.sumState = h.state
-	h.srv.kern.Single.Fn(&h.sumState, padAfter(sp, h.buf[:], h.nbuf, h.n))
-	return sp.AppendDigest(b, &h.sumState)
+	sp, e := h.srv.spec, h.e
+	e.sumState = e.state
+	h.srv.kern.Single.Fn(&e.sumState, padAfter(sp, e.buf[:], e.nbuf, e.n))
+	return sp.AppendDigest(b, &e.sumState)
 }
 
 // AppendBinary appends the stream's state in the standard library's format,
@@ -207,15 +238,15 @@ func (h *Hasher[S]) sum(b []byte) []byte {
 func (h *Hasher[S]) AppendBinary(b []byte) ([]byte, error) {
 	h.enter()
 	defer h.leave()
-	if h.inLib.Load() && h.lib != nil {
-		return h.lib.(encoding.BinaryAppender).AppendBinary(b)
+	if h.inLib.Load() {
+		return h.libHash().(encoding.BinaryAppender).AppendBinary(b)
 	}
-	sp := h.srv.spec
+	sp, e := h.srv.spec, h.e
 	b = append(b, sp.Magic...)
-	b = sp.AppendState(b, &h.state)
-	b = append(b, h.buf[:h.nbuf]...)
-	b = append(b, make([]byte, sp.BlockSize-h.nbuf)...)
-	return binary.BigEndian.AppendUint64(b, h.n), nil
+	b = sp.AppendState(b, &e.state)
+	b = append(b, e.buf[:e.nbuf]...)
+	b = append(b, make([]byte, sp.BlockSize-e.nbuf)...)
+	return binary.BigEndian.AppendUint64(b, e.n), nil
 }
 
 // MarshalBinary returns the stream's state in the standard library's format.
@@ -246,10 +277,11 @@ func (h *Hasher[S]) unmarshal(b []byte) error {
 	if len(b) != marshaledSize(sp) {
 		return errors.New("hashlanes: " + sp.Name + ": " + kernel.ErrStateSize.Error())
 	}
-	b = sp.ReadState(b[len(sp.Magic):], &h.state)
-	b = b[copy(h.buf[:sp.BlockSize], b):]
-	h.n = binary.BigEndian.Uint64(b)
-	h.nbuf = int(h.n % uint64(sp.BlockSize))
+	e := h.engine()
+	b = sp.ReadState(b[len(sp.Magic):], &e.state)
+	b = b[copy(e.buf[:sp.BlockSize], b):]
+	e.n = binary.BigEndian.Uint64(b)
+	e.nbuf = int(e.n % uint64(sp.BlockSize))
 	return nil
 }
 
@@ -262,6 +294,7 @@ func (h *Hasher[S]) Clone() (hash.Cloner, error) {
 	}
 	c := h.srv.NewHash()
 	c.inLib.Store(false)
-	c.state, c.n, c.nbuf, c.buf = h.state, h.n, h.nbuf, h.buf
+	e, ce := h.e, c.engine()
+	ce.state, ce.n, ce.nbuf, ce.buf = e.state, e.n, e.nbuf, e.buf
 	return c, nil
 }

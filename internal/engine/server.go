@@ -122,7 +122,6 @@ type request[S any] struct {
 	wake   chan struct{}
 	queued bool // in the queue, not in a lane
 	done   bool
-	probed bool   // the hasher has looked for company since it was made or Reset
 	round  uint64 // the latest round its stream was in lanes for (Server.rounds after it)
 }
 
@@ -222,14 +221,16 @@ func (s *Server[S]) Close() error {
 	return nil
 }
 
-// blocks hashes p, a whole number of blocks, into r.state.
-func (s *Server[S]) blocks(r *request[S], p []byte) {
+// blocks hashes p, a whole number of blocks, into r.state. *probed is
+// whether the stream has looked for company since it was made or Reset:
+// its first write that could share lanes does (a probe).
+func (s *Server[S]) blocks(r *request[S], p []byte, probed *bool) {
 	if s.lanes == 0 || len(p) < minLaneBlocks*s.spec.BlockSize || s.closed.Load() {
 		s.single(r.state, p, false)
 		return
 	}
-	probe := !r.probed
-	r.probed = true
+	probe := !*probed
+	*probed = true
 	if s.alone(len(p), probe) {
 		s.single(r.state, p, true)
 		return
