@@ -180,32 +180,42 @@ const floorPurpose = "Against the standard library, one message at a time"
 func adviseFloor(rows []Row) Advice {
 	a := Advice{Purpose: floorPurpose,
 		Why: "The same calls on both, one message or stream at a time: hashlanes promises to be no slower; a row named here breaks the promise beyond the noise."}
-	type key struct {
-		alg  string
-		size int64
-	}
-	std := map[key]Row{}
-	for _, r := range rows {
-		if r.Suite == "algos" && r.Impl == "stdlib" && r.Uncertain == "" {
-			std[key{r.Alg, r.Size}] = r
-		}
-	}
-	compared := 0
-	for _, r := range rows {
-		s, ok := std[key{r.Alg, r.Size}]
-		if r.Suite != "algos" || r.Impl != "hashlanes" || r.Uncertain != "" || !ok {
-			continue
-		}
-		compared++
+	pairs := floorPairs(rows)
+	for _, p := range pairs {
+		s, r := rows[p[0]], rows[p[1]]
 		if apart(s, r) {
 			a.Lines = append(a.Lines, fmt.Sprintf("Slower: %s at %s, %s against the standard library's %s (%.0f%% less).",
 				algName(r.Alg), workload.SizeName(r.Size), figure(r), figure(s), 100*(1-r.MBps()/s.MBps())))
 		}
 	}
-	if len(a.Lines) == 0 && compared > 0 {
-		a.Lines = append(a.Lines, fmt.Sprintf("No row slower beyond the noise: hashlanes is within it or faster in all %d comparisons.", compared))
+	if len(a.Lines) == 0 && len(pairs) > 0 {
+		a.Lines = append(a.Lines, fmt.Sprintf("No row slower beyond the noise: hashlanes is within it or faster in all %d comparisons.", len(pairs)))
 	}
 	return a
+}
+
+// floorPairs are the comparisons of the floor advice: each certain row of
+// the algos suite through hashlanes, with the certain standard library's
+// row of its algorithm and size, as indices into rows [stdlib, hashlanes].
+func floorPairs(rows []Row) [][2]int {
+	type key struct {
+		alg  string
+		size int64
+	}
+	std := map[key]int{}
+	for i, r := range rows {
+		if r.Suite == "algos" && r.Impl == "stdlib" && r.Uncertain == "" {
+			std[key{r.Alg, r.Size}] = i
+		}
+	}
+	var pairs [][2]int
+	for i, r := range rows {
+		s, ok := std[key{r.Alg, r.Size}]
+		if r.Suite == "algos" && r.Impl == "hashlanes" && r.Uncertain == "" && ok {
+			pairs = append(pairs, [2]int{s, i})
+		}
+	}
+	return pairs
 }
 
 // bestByAlg is, for each algorithm that fit accepts, its fastest certain

@@ -302,6 +302,44 @@ func TestAdviceFloor(t *testing.T) {
 	}
 }
 
+// TestSettleConfirmsFloorClaims: a row that reads slower than the
+// standard library beyond the noise is measured again with its partner,
+// side by side, and the advice names it only if the second measurement
+// finds the gap too; rows within the noise are not measured again.
+func TestSettleConfirmsFloorClaims(t *testing.T) {
+	pair := func(p int, r Row) Row { r.Pair = p; return r }
+	rows := []Row{
+		pair(1, algo("sha384", "stdlib", 128, 318, 318, 318)),
+		pair(1, algo("sha384", "hashlanes", 128, 300, 300, 300)), // 6% less: a noise burst
+		pair(2, algo("sha512", "stdlib", 128, 300, 300, 300)),
+		pair(2, algo("sha512", "hashlanes", 128, 250, 250, 250)), // 17% less: a real gap
+		pair(3, algo("md5", "stdlib", 128, 500, 500, 500)),
+		pair(3, algo("md5", "hashlanes", 128, 495, 495, 495)), // within the noise
+	}
+	again := map[int]Row{
+		0: pair(1, algo("sha384", "stdlib", 128, 318, 318, 318)),
+		1: pair(1, algo("sha384", "hashlanes", 128, 315, 315, 315)),
+		2: pair(2, algo("sha512", "stdlib", 128, 300, 300, 300)),
+		3: pair(2, algo("sha512", "hashlanes", 128, 252, 252, 252)),
+	}
+	var groups [][2]int
+	settle(rows, func(start, end int) ([]Row, bool) {
+		groups = append(groups, [2]int{start, end})
+		var rs []Row
+		for i := start; i < end; i++ {
+			rs = append(rs, again[i])
+		}
+		return rs, true
+	})
+	if !reflect.DeepEqual(groups, [][2]int{{0, 2}, {2, 4}}) {
+		t.Fatalf("measured again: %v, want rows 0-1 and 2-3", groups)
+	}
+	got := lines(Advise(rows), floorPurpose)
+	if len(got) != 1 || !strings.Contains(got[0], "sha512 at 128B") {
+		t.Errorf("claims after a second measurement: %q, want sha512's alone", got)
+	}
+}
+
 // TestStrays: a reference row of the lanes suite far from the same
 // implementation's rows at the other stream counts is measured again and
 // stays uncertain if it still strays, so no speed-up is claimed over it;
