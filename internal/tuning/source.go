@@ -164,13 +164,23 @@ type cutoff struct {
 // source that measures measures it once with measure (if not nil), but
 // only once its family's kernels are measured (see calibrateAfter): until
 // then it gives the prior's, not final, so that a process hashing a few
-// messages never pays for the measurement.
+// messages never pays for the measurement. In auto mode it does not read
+// the wisdom file either: the engine's first round on the lanes does
+// (see due), and the caller asks again when the rates change. A process
+// that sums a few messages at a time never reads it; their cut-off is the
+// prior's for this CPU, and a batch it sends to the lanes reads the file.
+// The read cost a fresh process's first SumMany of three URL paths 8-10
+// µs, where the standard library's loop takes under 1.
 func (s Source) ManyMin(alg string, measure func() (int, error)) (int, bool) {
 	if s.fixed != nil {
 		return manyMinOf(s.current().rates, alg), true
 	}
 	f := s.fam
-	f.settle(false) // the file, at most, unless the work is done
+	if f.mode.Kind == ModeAuto {
+		f.begin()
+	} else {
+		f.settle(false) // the file, at most, unless the work is done
+	}
 	snap := s.current()
 	if !s.online() || f.mode.Kind == ModeFile || measure == nil {
 		return manyMinOf(snap.rates, alg), f.state.Load() == stateDone

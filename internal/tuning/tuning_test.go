@@ -614,10 +614,6 @@ func validWisdom() *Wisdom {
 		Families: map[string]*Rates{"fake": rates("single", 1000, "x2", 1900, "x16", 9000)}}
 }
 
-// TestWisdomFile checks that the wisdom file round-trips, and that a file
-// truncated, corrupt, of another format, CPU or build, with impossible
-// rates, unreadable, or a directory is refused with a reason, and a
-// family in auto mode then measures instead.
 // TestWisdomPath checks the wisdom file's name: in the user's cache
 // directory unless HASHLANES_TUNING_FILE names one, keyed by this CPU's
 // vendor (lower case, letters and digits only), family, model and
@@ -647,6 +643,10 @@ func TestWisdomPath(t *testing.T) {
 	}
 }
 
+// TestWisdomFile checks that the wisdom file round-trips, and that a file
+// truncated, corrupt, of another format, CPU or build, with impossible
+// rates, unreadable, or a directory is refused with a reason, and a
+// family in auto mode then measures instead.
 func TestWisdomFile(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.json")
@@ -729,6 +729,37 @@ func TestWisdomFile(t *testing.T) {
 	src.prepare()
 	if got := src.current(); got.kind != kindPrior {
 		t.Errorf("file mode with a refused file: %s, want the prior", got.origin)
+	}
+}
+
+// TestManyMinLeavesTheFile: in auto mode SumMany's cut-off is the
+// prior's, not final, and asking for it reads no wisdom file (a fresh
+// process's first few messages paid 8-10 µs for the read); the file is
+// read at the engine's first round on the lanes, and then its cut-off is
+// final. In file mode the first ask reads it.
+func TestManyMinLeavesTheFile(t *testing.T) {
+	kerns := []Kernel{single, multis[0], multis[3]}
+	slow := func(string, int) time.Duration { return time.Millisecond }
+	w := validWisdom()
+	w.Families["fake"].ManyMin = map[string]int{"fake": 7}
+	for _, m := range []ModeKind{ModeAuto, ModeFile} {
+		f := fakeFamily(t, Mode{Kind: m}, kerns, slow)
+		reads := 0
+		f.load = func() (*Wisdom, string, error) { reads++; return w, "wisdom.json", nil }
+		src := f.Source(f.mode)
+		n, final := src.ManyMin("fake", nil)
+		if m == ModeAuto && (reads != 0 || final || n == 7) {
+			t.Errorf("auto: first cut-off %d (final %v) after %d reads of the file, want the prior's, not final, no read", n, final, reads)
+		}
+		if m == ModeFile && (reads != 1 || !final || n != 7) {
+			t.Errorf("file: first cut-off %d (final %v) after %d reads of the file, want the file's 7, final, one read", n, final, reads)
+		}
+		if src.due(1) {
+			src.settle()
+		}
+		if n, final = src.ManyMin("fake", nil); reads != 1 || !final || n != 7 {
+			t.Errorf("%v, after the first round: cut-off %d (final %v) after %d reads, want the file's 7, final, one read", m, n, final, reads)
+		}
 	}
 }
 
