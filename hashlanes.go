@@ -41,22 +41,35 @@ import (
 	"crypto/sha512"
 	"hash"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"github.com/hashlanes/hashlanes/internal/reference"
 )
 
-var defaultServers [maxAlgorithm]struct {
-	once sync.Once
-	srv  *Server
-}
+var (
+	defaultServers [maxAlgorithm]atomic.Pointer[Server]
+	defaultOnce    [maxAlgorithm]sync.Once
+)
 
 // DefaultServer returns the Server that New and Sum use for a.
 func DefaultServer(a Algorithm) *Server {
+	// Small enough to be inlined in every one-shot call once the server
+	// is made: the whole call cost 10 ns of a 270 ns SumMany of three
+	// URL paths.
+	if uint(a) < uint(len(defaultServers)) {
+		if s := defaultServers[a].Load(); s != nil {
+			return s
+		}
+	}
+	return makeDefaultServer(a)
+}
+
+// makeDefaultServer makes a's default server, once.
+func makeDefaultServer(a Algorithm) *Server {
 	a.mustInfo()
-	d := &defaultServers[a]
-	d.once.Do(func() { d.srv = NewServer(a) })
-	return d.srv
+	defaultOnce[a].Do(func() { defaultServers[a].Store(NewServer(a)) })
+	return defaultServers[a].Load()
 }
 
 // New returns a new hash.Hash computing algorithm a, backed by the default

@@ -7,6 +7,7 @@ package hashlanes
 import (
 	"fmt"
 	"hash"
+	"math/bits"
 	"sync"
 
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
@@ -102,7 +103,7 @@ func servedNew(a Algorithm) func() hash.Hash {
 }
 
 func newServerOf(a Algorithm, newHash func() hash.Hash, close func() error, kernel func() string) *Server {
-	s := &Server{alg: a, newHash: newHash, close: close, kernel: kernel}
+	s := &Server{alg: a, newHash: newHash, close: close, kernel: kernel, blockShift: uint8(bits.TrailingZeros(uint(a.BlockSize())))}
 	s.pool.New = func() any { return newHash() }
 	s.many = s.sumManyLoop
 	if a == BLAKE3 && blake3tree.HaveMany() {

@@ -336,6 +336,56 @@ func BenchmarkSumManyFew(b *testing.B) {
 // (reference.ID.SumEach, which SumMany itself runs below its cut-off).
 func stdLoop(a Algorithm, d []byte, msgs [][]byte) []byte { return reference.ID(a).SumEach(d, msgs) }
 
+// TestFewForLanes checks SumMany's choice of the one-shot loop against
+// its definition, counted plainly: under manyMinBytes in all, and one
+// message, or fewer messages that pad to one block count than the
+// cut-off, for every cut-off and block size.
+func TestFewForLanes(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for _, a := range []Algorithm{MD5, SHA256, SHA512} {
+		s := NewServer(a)
+		if s.choice == nil {
+			t.Skipf("%v is not on the engine in this build", a)
+		}
+		for cut := 0; cut <= maxManyMin+1; cut++ {
+			s.manyMin.Store(&manyMinCached{n: cut, final: true})
+			for range 2000 {
+				msgs := make([][]byte, r.IntN(maxManyMin+1))
+				for i := range msgs {
+					msgs[i] = make([]byte, r.IntN(3*a.BlockSize()))
+					if r.IntN(20) == 0 {
+						msgs[i] = make([]byte, r.IntN(2*manyMinBytes))
+					}
+				}
+				total, counts := 0, map[int]int{}
+				most := 0
+				for _, m := range msgs {
+					total += len(m)
+					lenField := 8
+					if a.BlockSize() == 128 {
+						lenField = 16
+					}
+					c := min((len(m)+lenField)/a.BlockSize(), maxManyMin-1)
+					counts[c]++
+					most = max(most, counts[c])
+				}
+				want := total < manyMinBytes && (len(msgs) < 2 || most < cut)
+				if got := s.fewForLanes(msgs); got != want {
+					t.Fatalf("%v, cut-off %d, lengths %v: fewForLanes %v, want %v", a, cut, lengths(msgs), got, want)
+				}
+			}
+		}
+	}
+}
+
+func lengths(msgs [][]byte) []int {
+	var n []int
+	for _, m := range msgs {
+		n = append(n, len(m))
+	}
+	return n
+}
+
 // TestManyMinMsgs checks that every prior's cut-offs cover the
 // algorithms on the engine: a missing one would send few messages through
 // the lanes at the default cut-off, and a lone message must never go
