@@ -86,8 +86,8 @@ const (
 // mixed lengths take a call each, and the cut-off, measured on messages
 // of one block, counts the messages of one call). Fewer messages than the
 // cut-off need no block counts; the counts are found with shifts, in the
-// bytes of one word: with a division and an array of counts for every
-// batch, this cost 10-17 ns, 4-6% of a batch of three URL paths.
+// bytes of one word: it is a few messages' cost to decide, a share of
+// their time (docs/figures.md, "A fresh process's first use").
 func (s *Server) fewForLanes(msgs [][]byte) bool {
 	total := 0
 	for _, m := range msgs {

@@ -19,10 +19,9 @@ type Hasher[S any] struct {
 	// e is the stream's state in the engine, made when the stream first
 	// leaves the library's hasher: a stream that never does (short
 	// messages, a lone stream) allocates what the standard library's
-	// hasher allocates and a few words more. Hashers made one per message
-	// at two Ps ran 6% slower with the engine's state (480 bytes for
-	// SHA-1) made in each, on memory traffic alone (docs/engine.md,
-	// "Writes alone").
+	// hasher allocates and a few words more: made in every hasher, the
+	// engine's state cost hashers made per message their speed in memory
+	// traffic alone (docs/engine.md, "Writes alone").
 	e *stream[S]
 
 	// While inLib, the stream is in lib, the standard library's hasher

@@ -169,8 +169,9 @@ type cutoff struct {
 // (see due), and the caller asks again when the rates change. A process
 // that sums a few messages at a time never reads it; their cut-off is the
 // prior's for this CPU, and a batch it sends to the lanes reads the file.
-// The read cost a fresh process's first SumMany of three URL paths 8-10
-// µs, where the standard library's loop takes under 1.
+// The read cost a fresh process's first SumMany of a few messages many
+// times the messages' own time (docs/figures.md, "A fresh process's
+// first use").
 func (s Source) ManyMin(alg string, measure func() (int, error)) (int, bool) {
 	if s.fixed != nil {
 		return manyMinOf(s.current().rates, alg), true
