@@ -37,7 +37,8 @@ type Server struct {
 	choice  *tuning.Chooser
 	src     tuning.Source
 	manyMin atomic.Pointer[manyMinCached]
-	// blockShift is log2 of the algorithm's block size, for fewForLanes.
+	// blockShift is log2 of the algorithm's block size, for fewForLanes
+	// (which serves the engine's algorithms, of 64- and 128-byte blocks).
 	blockShift uint8
 }
 
@@ -126,7 +127,8 @@ func (s *Server) sumManyCutoff() int {
 }
 
 // askManyMin asks the source for the cut-off and keeps it; apart from
-// sumManyCutoff, so that the check above is inlined in every SumMany.
+// sumManyCutoff, so that every SumMany's check is a short function
+// without this path's frame.
 func (s *Server) askManyMin() int {
 	gen := s.src.Generation()
 	n, final := s.src.ManyMin(s.alg.String(), func() (int, error) { return s.measureSumManyCutoff(tuning.QuickMeasure) })
