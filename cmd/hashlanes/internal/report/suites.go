@@ -196,6 +196,11 @@ func pairEnd(jobs []job, i int) int {
 // MB/s ±8% where the rest read 674-677) is measured again once, and
 // marked Uncertain if it still strays, since every speed-up over it would
 // be off by as much.
+//
+// A pair of the algos suite whose hashlanes row reads slower than the
+// standard library's beyond the noise (what the floor advice would name)
+// is measured again once, side by side, and the second measurement is
+// kept: the advice names only a gap both found.
 const (
 	maxRemeasures = 2
 	dipBelow      = 0.5
@@ -243,7 +248,7 @@ func settle(rows []Row, again func(start, end int) ([]Row, bool)) {
 		}
 	}
 	slices.Sort(starts)
-	again1 := func(start int) {
+	measureAgain := func(start int) {
 		end := groupEnd(rows, start)
 		if rs, ok := retry(start, end); ok {
 			n := rows[start].Remeasured + 1
@@ -254,7 +259,7 @@ func settle(rows []Row, again func(start, end int) ([]Row, bool)) {
 		}
 	}
 	for _, start := range starts {
-		again1(start)
+		measureAgain(start)
 	}
 	// A claim that hashlanes is slower than the standard library is made
 	// only if a second measurement makes it again: the measurement that
@@ -264,7 +269,7 @@ func settle(rows []Row, again func(start, end int) ([]Row, bool)) {
 	// advice names must be one the next run names too.
 	for _, p := range floorPairs(rows) {
 		if apart(rows[p[0]], rows[p[1]]) {
-			again1(groupStart(rows, p[1]))
+			measureAgain(groupStart(rows, p[1]))
 		}
 	}
 	for i := range rows {
