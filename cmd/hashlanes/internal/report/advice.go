@@ -377,12 +377,28 @@ func adviseKeys(rows []Row) Advice {
 }
 
 // payoff is the speed-up the lanes must bring for the advice to call
-// them worth it.
-const payoff = 1.5
+// them worth it; payoffBand, how near it a measured speed-up must be for
+// the pair to be measured again (see settle).
+const (
+	payoff     = 1.5
+	payoffBand = 0.25
+)
+
+// laneSpeedup is speedup for a lanes pair, with the speed-ups measured
+// again later in the run (Row.Checks): the median of all, the least and
+// most any of them may be within the paired noise, and all of them.
+func laneSpeedup(r, b Row) (up, low, high float64, all []float64) {
+	up, low, high = speedup(r, b)
+	all = append([]float64{up}, r.Checks...)
+	for _, c := range r.Checks {
+		low, high = min(low, c*(1-minPairNoise)), max(high, c*(1+minPairNoise))
+	}
+	return Median(all), low, high, all
+}
 
 func adviseStreams(rows []Row) Advice {
 	a := Advice{Purpose: "Many concurrent streams",
-		Why: fmt.Sprintf("Uploads, files or connections hashed at the same time on one core: hashlanes runs them in lanes. Worth it from the stream count whose speed-up over the reference implementation is %.1f× or more beyond the noise.", payoff)}
+		Why: fmt.Sprintf("Uploads, files or connections hashed at the same time on one core: hashlanes runs them in lanes. Worth it from the stream count whose speed-up over the reference implementation is %.1f× or more beyond the noise; a count whose speed-up came near that was measured %d times, at different moments, and is worth it only if every measurement says so.", payoff, payoffChecks+1)}
 	algs, by := lanePairs(rows)
 	for _, alg := range algs {
 		var figs []string
@@ -396,9 +412,13 @@ func adviseStreams(rows []Row) Advice {
 				}
 				continue
 			}
-			up, low, high := speedup(r, b)
+			up, low, high, all := laneSpeedup(r, b)
 			best = max(best, up)
-			figs = append(figs, fmt.Sprintf("%.2f× at %d", up, r.Streams))
+			fig := fmt.Sprintf("%.2f× at %d", up, r.Streams)
+			if len(all) > 1 {
+				fig += fmt.Sprintf(" (%.2f–%.2f× in %d measurements)", slices.Min(all), slices.Max(all), len(all))
+			}
+			figs = append(figs, fig)
 			switch {
 			case low >= payoff && from == 0:
 				from = r.Streams

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"reflect"
 	"regexp"
 	"slices"
@@ -401,5 +402,45 @@ func TestAdviceSideBySide(t *testing.T) {
 	hl2.Pair = 7
 	if got := lines(Advise([]Row{std, hl2}), floorPurpose); !strings.Contains(got[0], "all 1 comparisons") {
 		t.Errorf("turns that disagree: %q", got)
+	}
+}
+
+// TestSettleChecksNearPayoff: a lanes pair whose speed-up is near the
+// payoff is measured twice more, side by side, and the streams advice
+// calls a count worth it only if every measurement does: a run whose
+// first measurement of two streams read 1.80× while a later one read
+// 1.30× names two streams as within noise, not worth it. A pair far from
+// the payoff is measured once.
+func TestSettleChecksNearPayoff(t *testing.T) {
+	pair := func(p int, r Row) Row { r.Pair = p; return r }
+	rows := []Row{
+		pair(1, lane("md5", "stdlib", 2, 800, 800, 800)),
+		pair(1, lane("md5", "hashlanes", 2, 1440, 1440, 1440)), // 1.80×
+		pair(2, lane("md5", "stdlib", 16, 800, 800, 800)),
+		pair(2, lane("md5", "hashlanes", 16, 8000, 8000, 8000)), // 10×: far from it
+	}
+	again := map[int][]float64{1: {1040, 1400}} // hashlanes' MB/s in the later measurements
+	var groups [][2]int
+	settle(rows, func(start, end int) ([]Row, bool) {
+		groups = append(groups, [2]int{start, end})
+		n := len(groups) - 1
+		return []Row{
+			pair(rows[start].Pair, lane("md5", "stdlib", rows[start].Streams, 800, 800, 800)),
+			pair(rows[start].Pair, lane("md5", "hashlanes", rows[start].Streams, again[start+1][n], again[start+1][n], again[start+1][n])),
+		}, true
+	})
+	if !reflect.DeepEqual(groups, [][2]int{{0, 2}, {0, 2}}) {
+		t.Fatalf("measured again: %v, want rows 0-1 twice", groups)
+	}
+	if want := []float64{1.3, 1.75}; len(rows[1].Checks) != 2 || math.Abs(rows[1].Checks[0]-want[0]) > 1e-9 || math.Abs(rows[1].Checks[1]-want[1]) > 1e-9 {
+		t.Errorf("checks %v, want %v", rows[1].Checks, want)
+	}
+	if rows[1].MBps() != 1440 || rows[3].Checks != nil {
+		t.Errorf("rows changed: %+v, %+v", rows[1], rows[3])
+	}
+	got := lines(Advise(rows), "Many concurrent streams")
+	want := []string{"md5†: 1.75× at 2 (1.30–1.80× in 3 measurements), 10.00× at 16 streams; worth it from 16 streams (at 2 within noise of 1.5×)."}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
 }

@@ -32,6 +32,12 @@ type Row struct {
 	Remeasured int    `json:"remeasured,omitempty"`
 	Uncertain  string `json:"uncertain,omitempty"`
 
+	// Checks, on a hashlanes row of the lanes suite whose speed-up is
+	// near the payoff, are the speed-ups its Pair measured again later
+	// in the run, side by side (see settle): where the machine's speed
+	// moves a speed-up across the payoff, the advice tells it by them.
+	Checks []float64 `json:"checks,omitempty"`
+
 	// Pair, if not 0, is shared by rows measured side by side: their
 	// repetitions take turns, so sample i of each ran at about the same
 	// time, and their ratio is told sample by sample (see apart).
