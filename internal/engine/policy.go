@@ -271,3 +271,19 @@ func (s *Server[S]) offloadKeep(c *combiner[S], procs int) (keep int, ok bool) {
 	}
 	return keep, true
 }
+
+// payingCompany is how many streams of a round of busy count as company
+// (lastBusy, and a probe's outcome): busy where the choice for busy ready
+// streams is a multi-lane kernel, 1 where it is the single-stream kernel.
+// Streams that run one after another anyway gain nothing from meeting,
+// and yields to gather them would cost their writers time
+// (docs/engine.md, "Company that does not pay").
+func (s *Server[S]) payingCompany(busy int) int {
+	if busy <= 1 {
+		return busy
+	}
+	if k, _ := s.choice.Pick(busy, true); k < 0 {
+		return 1
+	}
+	return busy
+}

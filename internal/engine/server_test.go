@@ -4,6 +4,7 @@ import (
 	"hash"
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
@@ -192,5 +193,46 @@ func TestWritesAlone(t *testing.T) {
 	}
 	if n := write(h, short); n != 0 {
 		t.Errorf("a write once company faded: %d rounds, want none", n)
+	}
+}
+
+// TestCompanyThatDoesNotPay: two streams whose choice is the
+// single-stream kernel (a 4-lane kernel at 2 lanes only ties it) are no
+// company: rounds that hold both do not keep the server from letting
+// writes go alone, and probes that find only them back off, so two short
+// uploads at once on one P yield a few times in all, where with a kernel
+// that pays at 2 lanes they yield to meet on most uploads.
+func TestCompanyThatDoesNotPay(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	const singleTies = 480 // the 4-lane kernel moves 1000 with 4 lanes busy, 500 with 2
+	ties := nullServer(kernel.Multi[sha256k.State]{Name: "alike4", Lanes: 4}, singleTies)
+	for busy, want := range []int{0, 1, 1, 3, 4} {
+		if got := ties.payingCompany(busy); got != want {
+			t.Errorf("payingCompany(%d) = %d, want %d", busy, got, want)
+		}
+	}
+	const uploads = 200
+	run := func(s *Server[sha256k.State]) Stats {
+		piece := make([]byte, 8<<10)
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Go(func() {
+				for range uploads {
+					h := s.NewHash()
+					h.Write(piece)
+					h.Write(piece)
+					h.Sum(nil)
+				}
+			})
+		}
+		wg.Wait()
+		return s.Stats()
+	}
+	if st := run(ties); st.Yields > 4*maxYields || st.MultiCalls > 0 {
+		t.Errorf("2 ready on the single-stream kernel: %d yields, %d multi-lane calls in %d uploads", st.Yields, st.MultiCalls, 2*uploads)
+	}
+	pays := nullServer(kernel.Multi[sha256k.State]{Name: "alike4", Lanes: 4}, lanesFrom2)
+	if st := run(pays); st.Yields < uploads {
+		t.Errorf("2 ready on a kernel that pays: %d yields in %d uploads; the test no longer tells the two apart", st.Yields, 2*uploads)
 	}
 }

@@ -17,6 +17,15 @@ const waitMargin = 1.03
 // the other lanes' 512-bit work a core may slow its clock for.
 const loneMargin = 1.10
 
+// combineMargin is how much more a multi-lane kernel must move with two or
+// more ready streams in its lanes than the single-stream kernel hashing
+// them one after another: its rate does not show what a combined round
+// pays besides the kernel (the lock, the states moved into lanes and out,
+// the yields that gather the streams), so a kernel that only ties the
+// single stream's rate loses to it in the engine (docs/engine.md,
+// "Company that does not pay").
+const combineMargin = 1.05
+
 // priorMargin is how much more a kernel must move, by a measurement or a
 // wisdom file, than the one the prior chose for a ready count to take its
 // place: rates within it are a tie, and a tie keeps the prior's choice, so

@@ -167,6 +167,8 @@ func (c *Chooser) candidates(cands []scored, ready int, hybrid bool, est func(i,
 		}
 		if ready == 1 {
 			score /= loneMargin
+		} else {
+			score /= combineMargin
 		}
 		p := scored{pick{k: i, lanes: used, rate: rate}, score}
 		j := len(cands)
