@@ -206,9 +206,9 @@ func pairEnd(jobs []job, i int) int {
 // payoff (what the streams advice reads) is measured twice more, side by
 // side, at the end of the run, and each speed-up is kept in Checks: on a
 // shared machine the speed-up of two streams moved across the payoff
-// between runs while each run's turns agreed (docs/figures.md, "The
-// benchmark report"), so a count is called worth it only if every
-// measurement of it is.
+// between runs while each run's turns agreed (docs/figures.md, "Side by
+// side"), so a count is called worth it only if every measurement of it
+// is.
 const (
 	maxRemeasures = 2
 	payoffChecks  = 2
