@@ -228,7 +228,10 @@ func TestCompanyThatDoesNotPay(t *testing.T) {
 		wg.Wait()
 		return s.Stats()
 	}
-	if st := run(ties); st.Yields > 4*maxYields || st.MultiCalls > 0 {
+	// Probes that find nobody back off for pauses that double from a
+	// millisecond, so the yields grow with the log of the run's time (16
+	// in the fastest builds, 17 in the pure-Go one); 1,216 without the rule.
+	if st := run(ties); st.Yields > uploads/4 || st.MultiCalls > 0 {
 		t.Errorf("2 ready on the single-stream kernel: %d yields, %d multi-lane calls in %d uploads", st.Yields, st.MultiCalls, 2*uploads)
 	}
 	pays := nullServer(kernel.Multi[sha256k.State]{Name: "alike4", Lanes: 4}, lanesFrom2)
