@@ -281,17 +281,15 @@ func settle(rows []Row, again func(start, end int) ([]Row, bool)) {
 			measureAgain(groupStart(rows, p[1]))
 		}
 	}
-	for _, i := range nearPayoff(rows) {
-		start := groupStart(rows, i)
-		end := groupEnd(rows, start)
+	for _, p := range payoffPairs(rows) {
+		start := groupStart(rows, p[1])
 		for range payoffChecks {
-			rs, ok := retry(start, end)
+			rs, ok := retry(start, groupEnd(rows, start))
 			if !ok {
 				break
 			}
-			hl, ref := rs[i-start], rs[laneReference(rows, start, end, i)-start]
-			up, _, _ := speedup(hl, ref)
-			rows[i].Checks = append(rows[i].Checks, up)
+			up, _, _ := speedup(rs[p[1]-start], rs[p[0]-start])
+			rows[p[1]].Checks = append(rows[p[1]].Checks, up)
 		}
 	}
 	for i := range rows {
@@ -308,36 +306,28 @@ func settle(rows []Row, again func(start, end int) ([]Row, bool)) {
 	}
 }
 
-// nearPayoff lists the hashlanes rows of the lanes suite whose speed-up
-// over the reference row of their Pair is within payoffBand of the payoff.
-func nearPayoff(rows []Row) []int {
-	var near []int
+// payoffPairs are the comparisons of the streams advice whose speed-up is
+// within payoffBand of the payoff: each hashlanes row of the lanes suite
+// with the other row of its Pair, as indices into rows [reference,
+// hashlanes] (as floorPairs gives the floor advice's).
+func payoffPairs(rows []Row) [][2]int {
+	var pairs [][2]int
 	for i, r := range rows {
 		if r.Suite != "lanes" || r.Impl != "hashlanes" || r.Pair == 0 {
 			continue
 		}
 		start := groupStart(rows, i)
-		end := groupEnd(rows, start)
-		j := laneReference(rows, start, end, i)
-		if j < 0 {
-			continue
-		}
-		if up, _, _ := speedup(r, rows[j]); up > payoff/(1+payoffBand) && up < payoff*(1+payoffBand) {
-			near = append(near, i)
-		}
-	}
-	return near
-}
-
-// laneReference is the row of rows[start:end] other than i, the one a
-// lanes row is compared with, or -1.
-func laneReference(rows []Row, start, end, i int) int {
-	for j := start; j < end; j++ {
-		if j != i && rows[j].Suite == "lanes" && rows[j].Streams == rows[i].Streams {
-			return j
+		for j := start; j < groupEnd(rows, start); j++ {
+			if j == i {
+				continue
+			}
+			if up, _, _ := speedup(r, rows[j]); up > payoff/(1+payoffBand) && up < payoff*(1+payoffBand) {
+				pairs = append(pairs, [2]int{j, i})
+			}
+			break
 		}
 	}
-	return -1
+	return pairs
 }
 
 // groupEnd is the end of the rows measured with rows[start]: those of its
