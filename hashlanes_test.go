@@ -60,14 +60,11 @@ func forEachLaneAlgorithm(t *testing.T, f func(t *testing.T, a Algorithm, s *Ser
 // lanesPay reports whether s's current choice runs ready streams on a
 // multi-lane kernel rather than on the single-stream one.
 func lanesPay(s *Server, ready int) bool {
-	single := ""
-	for _, part := range strings.Split(s.Kernel(), " + ") {
-		if name, ok := strings.CutSuffix(part, " (single stream)"); ok {
-			single = name
-		}
+	if s.choice == nil {
+		return false
 	}
-	c := s.Tuning().Choices
-	return ready <= len(c) && c[ready-1].Kernel != single
+	k, _ := s.choice.Pick(ready, true)
+	return k >= 0
 }
 
 // refSum is the standard library's digest of msg.
