@@ -12,6 +12,13 @@
 // alternating the standard library and hashlanes, and prints the median
 // ratio (the standard library's time over hashlanes') of each case, the
 // worst case, and the engine's waits and yields in the hashlanes runs.
+//
+// Those cases time the work inside the process. The whole-process case
+// times a process from exec to exit, start-up included: a program that
+// hashes one small file and exits, built twice (./whole/std and
+// ./whole/hashlanes, so that the standard library's side links nothing of
+// hashlanes); -whole names the folder holding the two binaries, which
+// scripts/floor builds.
 package main
 
 import (
@@ -227,6 +234,7 @@ func main() {
 	procs := flag.String("procs", "1,2", "GOMAXPROCS values")
 	algs := flag.String("a", "md5,sha1,sha256,sha512", "algorithms")
 	only := flag.String("case", "", "run only the cases whose name contains this")
+	whole := flag.String("whole", "", "folder with the whole-process programs std and hashlanes (built from ./whole; the case is left out without it)")
 	flag.Parse()
 	if *child != "" {
 		runChild(*child, *file)
@@ -247,7 +255,18 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
-	drive(self, *file, *pairs, strings.Split(*procs, ","), strings.Split(*algs, ","), *only)
+	small, err := os.CreateTemp("", "floor-4KiB")
+	if err != nil {
+		fatal(err)
+	}
+	defer os.Remove(small.Name())
+	if _, err := small.Write(workload.RandomBytes(4<<10, 10)); err != nil {
+		fatal(err)
+	}
+	if err := small.Close(); err != nil {
+		fatal(err)
+	}
+	drive(self, *file, *pairs, strings.Split(*procs, ","), strings.Split(*algs, ","), *only, wholeRun{dir: *whole, file: small.Name()})
 }
 
 // runChild runs one case and prints its time in nanoseconds and the
@@ -270,6 +289,7 @@ func runChild(spec, file string) {
 type result struct {
 	ns            int64
 	awaits, yield uint64
+	digest        string // the whole-process programs' output
 }
 
 func once(self, file, spec, procs string) result {
@@ -285,15 +305,58 @@ func once(self, file, spec, procs string) result {
 	if _, err := fmt.Sscan(string(out), &r.ns, &r.awaits, &r.yield, &x); err != nil {
 		fatal(fmt.Errorf("%s: %q: %v", spec, out, err))
 	}
+	r.digest = strconv.Itoa(x) // the same on both sides, or one of them hashed wrong
 	return r
 }
 
-func drive(self, file string, pairs int, procs, algs []string, only string) {
+// wholeCase is the whole-process case's name in the table.
+const wholeCase = "whole process: one 4 KiB file, exec to exit"
+
+// wholeRun is where the whole-process case's programs and its file are.
+type wholeRun struct{ dir, file string }
+
+// once runs the whole-process program of one side and returns its time
+// from exec to exit, and the waits and yields it reports.
+func (w wholeRun) once(alg, side, procs string) result {
+	cmd := exec.Command(w.dir+"/"+side, alg, w.file)
+	cmd.Env = append(os.Environ(), "GOMAXPROCS="+procs)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	out, err := cmd.Output()
+	ns := time.Since(start).Nanoseconds()
+	if err != nil {
+		fatal(fmt.Errorf("%s %s: %v: %s", side, alg, err, stderr.String()))
+	}
+	r := result{ns: ns, digest: string(out)}
+	if _, err := fmt.Sscan(stderr.String(), &r.awaits, &r.yield); err != nil {
+		fatal(fmt.Errorf("%s %s: %q: %v", side, alg, stderr.String(), err))
+	}
+	return r
+}
+
+func drive(self, file string, pairs int, procs, algs []string, only string, whole wholeRun) {
 	fmt.Printf("# ratio = the standard library's time / hashlanes', median of %d fresh-process pairs; in brackets, the ratio of the two sides' median times; waits and yields: the most in one hashlanes process\n", pairs)
 	fmt.Printf("%-48s %-6s %s\n", "case", "procs", strings.Join(algs, "                    "))
 	worst, worstAt := 1e9, ""
 	worstSides, worstSidesAt := 1e9, ""
+	// A row is one case: its name and how to run one side of it.
+	type row struct {
+		name string
+		once func(alg, side, procs string) result
+	}
+	var rows []row
 	for ci, c := range cases {
+		rows = append(rows, row{c.name, func(alg, side, procs string) result {
+			return once(self, file, fmt.Sprintf("%d,%s,%s", ci, alg, side), procs)
+		}})
+	}
+	if whole.dir != "" {
+		rows = append(rows, row{wholeCase, whole.once})
+	} else if only == "" || strings.Contains(wholeCase, only) {
+		defer fmt.Printf("# %q left out: it needs -whole DIR, the programs of ./whole built there (scripts/floor builds them)\n", wholeCase)
+	}
+	for _, c := range rows {
 		if only != "" && !strings.Contains(c.name, only) {
 			continue
 		}
@@ -303,16 +366,18 @@ func drive(self, file string, pairs int, procs, algs []string, only string) {
 				var ratios, stdTimes, ourTimes []float64
 				var waits, yields uint64
 				for i := range pairs {
-					spec := fmt.Sprintf("%d,%s,", ci, a)
 					// Alternate which goes first, so that neither always
 					// follows the other.
 					var s, h result
 					if i%2 == 0 {
-						s = once(self, file, spec+"std", p)
-						h = once(self, file, spec+"hashlanes", p)
+						s = c.once(a, "std", p)
+						h = c.once(a, "hashlanes", p)
 					} else {
-						h = once(self, file, spec+"hashlanes", p)
-						s = once(self, file, spec+"std", p)
+						h = c.once(a, "hashlanes", p)
+						s = c.once(a, "std", p)
+					}
+					if s.digest != h.digest {
+						fatal(fmt.Errorf("%s, %s: the two sides printed %q and %q", c.name, a, s.digest, h.digest))
 					}
 					ratios = append(ratios, float64(s.ns)/float64(h.ns))
 					stdTimes, ourTimes = append(stdTimes, float64(s.ns)), append(ourTimes, float64(h.ns))
