@@ -528,9 +528,9 @@ func BenchmarkSmallWrites(b *testing.B) {
 // BenchmarkBLAKE3OneShot is Sum(BLAKE3) against lukechampine.com/blake3's
 // Sum256, paired, at the sizes of one chunk and around it.
 func BenchmarkBLAKE3OneShot(b *testing.B) {
-	for _, size := range []int{64, 1 << 10, 4 << 10} {
+	for _, size := range []int{64, 1 << 10, 4 << 10, 9 << 10, 64 << 10} {
 		msg := randomBytes(rand.New(rand.NewPCG(9, uint64(size))), size)
-		const calls = 256
+		calls := max(1, 256*1024/max(size, 1024))
 		b.Run(fmt.Sprintf("size=%s", workload.SizeName(int64(size))), func(b *testing.B) {
 			b.ReportAllocs()
 			ref := pairSide{name: "lukechampine", run: func() {

@@ -152,10 +152,9 @@ func SumManyHex(a Algorithm, dst []byte, msgs [][]byte) []byte {
 // (md5.Sum, ...), or panics on a bad Algorithm.
 func oneShot(a Algorithm, dst, m []byte) []byte {
 	a.mustInfo()
-	if a == BLAKE3 && blake3tree.HaveSmall() {
-		// On hashlanes' kernels: one chunk in vector rows, where its
-		// library compresses a lone chunk in Go; more, 16 chunks at a
-		// time (docs/figures.md, "BLAKE3").
+	if a == BLAKE3 {
+		// hashlanes' own tree: on the kernels, one chunk in vector rows
+		// and more 16 chunks at a time (docs/figures.md, "BLAKE3").
 		return blake3tree.Sum256(dst, m)
 	}
 	return reference.ID(a).Sum(dst, m)

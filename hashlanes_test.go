@@ -18,6 +18,7 @@ import (
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
 	"github.com/hashlanes/hashlanes/internal/reference"
+	_ "github.com/hashlanes/hashlanes/internal/reference/blake3ref" // BLAKE3's reference, which the library does not link
 )
 
 // forEachCPU runs f once per CPU tier, with a Server capped at that tier; a

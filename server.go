@@ -199,8 +199,8 @@ func (s *Server) Algorithm() Algorithm { return s.alg }
 // Kernel describes the kernels the server runs, e.g.
 // "avx512ymmx16 (16 lanes) + amd64 (single stream)", or, for a server off
 // the engine (see Reference), what hashes its streams: a package's import
-// path, e.g. "crypto/sha3", or for BLAKE3 hashlanes' kernels and the code
-// they leave to lukechampine.com/blake3.
+// path, e.g. "crypto/sha3", or for BLAKE3 hashlanes' kernels and the
+// compression function in Go that takes what they leave.
 func (s *Server) Kernel() string { return s.kernel() }
 
 // Reference reports whether the server's streams stay off the multi-lane

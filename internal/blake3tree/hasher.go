@@ -1,10 +1,6 @@
 package blake3tree
 
-import (
-	"errors"
-
-	"lukechampine.com/blake3/guts"
-)
+import "errors"
 
 // group is the bytes of a chunk group: the chunks one kernel call
 // compresses.
@@ -14,8 +10,7 @@ const group = 16 * chunk
 // whole chunk group and one byte more have come (the last chunk is
 // compressed only at the end, as the root or the tree's last leaf), and
 // each group is compressed on the kernels (16 chunks a call, and their
-// parents) where lukechampine.com/blake3's hasher compresses chunk after
-// chunk (docs/figures.md, "Figures behind the code"). Its state is plain data: a copy is a
+// parents) rather than chunk after chunk (docs/figures.md, "Figures behind the code"). Its state is plain data: a copy is a
 // clone.
 type Hasher struct {
 	mode    Mode
@@ -71,7 +66,8 @@ func (h *Hasher) flush() {
 
 // addChunk compresses one whole chunk, the next, and adds it to the stack.
 func (h *Hasher) addChunk(p []byte) {
-	h.add(guts.ChainingValue(guts.CompressChunk(p, &h.mode.Key, h.counter, h.mode.Flags)), 0)
+	n := compressChunk(p, &h.mode.Key, h.counter, h.mode.Flags)
+	h.add(chainingValue(&n), 0)
 }
 
 // lastChunk adds the whole chunks of p but its last to the stack, one by
@@ -103,7 +99,8 @@ func (h *Hasher) addGroup(g *[group]byte) {
 			cv[w] = cvs[0][w][0]
 		}
 	} else {
-		cv = guts.ChainingValue(guts.CompressBuffer(g, group, &h.mode.Key, h.counter, h.mode.Flags))
+		root := compressBuffer(g, group, &h.mode.Key, h.counter, h.mode.Flags)
+		cv = chainingValue(&root)
 	}
 	h.add(cv, 4)
 }
@@ -114,7 +111,8 @@ func (h *Hasher) addGroup(g *[group]byte) {
 func (h *Hasher) add(cv [8]uint32, k int) {
 	i := k
 	for ; h.counter&(1<<i) != 0; i++ {
-		cv = guts.ChainingValue(guts.ParentNode(h.stack[i], cv, &h.mode.Key, h.mode.Flags))
+		p := parentNode(&h.stack[i], &cv, &h.mode.Key, h.mode.Flags)
+		cv = chainingValue(&p)
 	}
 	h.stack[i] = cv
 	h.counter += 1 << k
@@ -127,26 +125,27 @@ func (h *Hasher) Sum(dst []byte, outLen int) []byte {
 }
 
 // root is the root node of what was written, not finalized.
-func (h *Hasher) root() guts.Node {
+func (h *Hasher) root() node {
 	counter, stack := h.counter, &h.stack
 	buf := h.buf[:h.n]
-	var node guts.Node
+	var root node
 	if counter%16 == 0 {
 		// The rest is at most a group: one subtree.
-		node = guts.CompressBuffer(&h.buf, h.n, &h.mode.Key, counter, h.mode.Flags)
+		root = compressBuffer(&h.buf, h.n, &h.mode.Key, counter, h.mode.Flags)
 	} else {
 		// Off a group's start: its whole chunks one by one on a copy.
 		c := *h
 		buf = c.lastChunk(buf)
 		counter, stack = c.counter, &c.stack
-		node = guts.CompressChunk(buf, &h.mode.Key, counter, h.mode.Flags)
+		root = compressChunk(buf, &h.mode.Key, counter, h.mode.Flags)
 	}
 	for i := range 64 {
 		if counter&(1<<i) != 0 {
-			node = guts.ParentNode(stack[i], guts.ChainingValue(node), &h.mode.Key, h.mode.Flags)
+			cv := chainingValue(&root)
+			root = parentNode(&stack[i], &cv, &h.mode.Key, h.mode.Flags)
 		}
 	}
-	return node
+	return root
 }
 
 // State is the hasher as BLAKE3's reference hasher holds it: the chunks

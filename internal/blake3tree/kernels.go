@@ -35,28 +35,47 @@ func parents16(out *[8][16]uint32, in *[2][8][16]uint32, key *[8]uint32, flags u
 	compressParents8(out, in, key, flags, 8)
 }
 
-// parentsTo1 reduces the 16 chaining values of a group in lanes 0..15 of
-// cvs[0] to the group's, in lane 0: four levels of parents, 8, 4, 2, 1,
-// the kernel's other lanes idle (on AVX2 one call of 8 a level).
-func parentsTo1(cvs *[2][8][16]uint32, key *[8]uint32, flags uint32) {
-	for range 4 {
-		if use16 {
-			compressParents16(&cvs[0], cvs, key, flags)
-		} else {
-			compressParents8(&cvs[0], cvs, key, flags, 0)
-		}
+// chunksVarUpTo is chunksVar16 for the first n lanes (the others idle):
+// on AVX2, the second call of eight only where n is more than 8.
+func chunksVarUpTo(n int, cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, ends *[3][16]uint32, blocks int, flags uint32) {
+	if use16 {
+		compressChunksVar16(cvs, ptrs, key, ctr, ends, blocks, flags)
+		return
+	}
+	compressChunksVar8(cvs, ptrs, key, ctr, ends, blocks, flags, 0)
+	if n > 8 {
+		compressChunksVar8(cvs, ptrs, key, ctr, ends, blocks, flags, 8)
 	}
 }
 
-// Kernels describes what compresses the chunks and parents: hashlanes'
-// kernels at the CPU's tier, with lukechampine.com/blake3's code for what
-// they leave (a lone chunk, a tree's last few nodes), or that code alone.
+// parentsLow replaces the chaining values in lanes 0..15 of cvs[0] by
+// their parents, pair by pair, in lanes 0..7 (the kernel's other lanes
+// idle; on AVX2 one call of 8).
+func parentsLow(cvs *[2][8][16]uint32, key *[8]uint32, flags uint32) {
+	if use16 {
+		compressParents16(&cvs[0], cvs, key, flags)
+	} else {
+		compressParents8(&cvs[0], cvs, key, flags, 0)
+	}
+}
+
+// parentsTo1 reduces the 16 chaining values of a group in lanes 0..15 of
+// cvs[0] to the group's, in lane 0: four levels of parents, 8, 4, 2, 1.
+func parentsTo1(cvs *[2][8][16]uint32, key *[8]uint32, flags uint32) {
+	for range 4 {
+		parentsLow(cvs, key, flags)
+	}
+}
+
+// Kernels describes what compresses the chunks and parents: the kernels
+// at the CPU's tier, with the compression function in Go for what they
+// leave (a lone chunk, a root's output), or that alone.
 func Kernels() string {
 	switch {
 	case use16:
-		return "avx512x16 (16 chunks a call) + lukechampine.com/blake3/guts"
+		return "avx512x16 (16 chunks a call) + generic"
 	case use8:
-		return "avx2x8 (8 chunks a call) + lukechampine.com/blake3/guts"
+		return "avx2x8 (8 chunks a call) + generic"
 	}
-	return "lukechampine.com/blake3/guts"
+	return "generic"
 }

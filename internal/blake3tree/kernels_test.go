@@ -6,8 +6,8 @@ import (
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"
 )
 
-// kernelSets are the ways this package can run: on lukechampine.com/
-// blake3's code alone, on the AVX2 kernels (8 lanes a call, two calls for
+// kernelSets are the ways this package can run: on the compression
+// function in Go alone, on the AVX2 kernels (8 lanes a call, two calls for
 // 16), and on the AVX-512 ones.
 type kernelSet struct {
 	name        string
@@ -17,7 +17,7 @@ type kernelSet struct {
 }
 
 var kernelSets = []kernelSet{
-	{"guts", false, false, "", func() bool { return true }},
+	{"generic", false, false, "", func() bool { return true }},
 	{"avx2", false, true, "avx2", func() bool { return haveKernels && cpuHasKernels8() }},
 	{"avx512", true, false, "avx512", func() bool { return haveKernels && cpuHasKernels() }},
 }

@@ -1,7 +1,5 @@
 package blake3tree
 
-import "lukechampine.com/blake3/guts"
-
 // ManyMax is the longest message SumMany shares lanes with others: past
 // it, Sum's leaves of a quarter MiB fill the kernels by themselves.
 const ManyMax = 64 * chunk
@@ -100,20 +98,20 @@ func SumMany(dst []byte, m Mode, msgs [][]byte, outLen int) []byte {
 			continue // a root whose output is more than its chaining value's words
 		}
 		tail := msg[(n-1)*chunk:]
-		nb := max(1, (len(tail)+guts.BlockSize-1)/guts.BlockSize)
+		nb := max(1, (len(tail)+blockSize-1)/blockSize)
 		if len(tail) == chunk {
 			ptrs[lane] = &tail[0]
 		} else {
 			copy(pad[lane][:], tail)
-			clear(pad[lane][len(tail) : nb*guts.BlockSize])
+			clear(pad[lane][len(tail) : nb*blockSize])
 			ptrs[lane] = &pad[lane][0]
 		}
 		ctr[0][lane], ctr[1][lane] = uint32(n-1), 0
 		ends[0][lane] = uint32(nb - 1)
-		ends[1][lane] = uint32(len(tail) - guts.BlockSize*(nb-1))
-		ends[2][lane] = guts.FlagChunkEnd
+		ends[1][lane] = uint32(len(tail) - blockSize*(nb-1))
+		ends[2][lane] = flagChunkEnd
 		if n == 1 {
-			ends[2][lane] |= guts.FlagRoot
+			ends[2][lane] |= flagRoot
 		}
 		slots[lane] = &lastCVs[i]
 		blocks = max(blocks, nb)
@@ -163,12 +161,12 @@ func SumMany(dst []byte, m Mode, msgs [][]byte, outLen int) []byte {
 			// A root chunk: its last block's output is the hash.
 			dst = appendWords(dst, &lastCVs[i])
 		case n == 1:
-			dst = append(dst, output(guts.CompressChunk(msg, &m.Key, 0, m.Flags), outLen)...)
+			dst = append(dst, output(compressChunk(msg, &m.Key, 0, m.Flags), outLen)...)
 		case outLen == 32:
 			dst = appendWords(dst, &nodes[tasks[rootOf[i]].out])
 		default:
 			t := tasks[rootOf[i]]
-			dst = append(dst, output(guts.ParentNode(nodes[t.l], nodes[t.r], &m.Key, m.Flags), outLen)...)
+			dst = append(dst, output(parentNode(&nodes[t.l], &nodes[t.r], &m.Key, m.Flags), outLen)...)
 		}
 	}
 	return dst
@@ -259,12 +257,12 @@ func (m *Mode) compressTasks(nodes [][8]uint32, tasks []parentTask, outLen int) 
 		if t.root {
 			batch[k] = i
 			if k++; k == 16 {
-				flush(m.Flags | guts.FlagRoot)
+				flush(m.Flags | flagRoot)
 			}
 		}
 	}
 	if k > 0 {
-		flush(m.Flags | guts.FlagRoot)
+		flush(m.Flags | flagRoot)
 	}
 }
 

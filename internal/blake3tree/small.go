@@ -1,6 +1,6 @@
 package blake3tree
 
-import "lukechampine.com/blake3/guts"
+import "encoding/binary"
 
 // SmallMax is the longest input Sum256Small takes: one chunk.
 const SmallMax = chunk
@@ -10,23 +10,40 @@ func HaveSmall() bool { return use16 }
 
 // Sum256Small appends the 32-byte BLAKE3 hash of p, at most one chunk, to
 // dst: its blocks compressed one after another in the rows of four vector
-// registers (compressChunk1), where lukechampine.com/blake3 compresses a
-// lone chunk in Go. Call it only where HaveSmall.
+// registers (compressChunk1), where the compression function in Go would
+// take its blocks one at a time. Call it only where HaveSmall.
 func Sum256Small(dst, p []byte) []byte {
 	var buf [chunk]byte
 	copy(buf[:], p)
-	blocks := max(1, (len(p)+guts.BlockSize-1)/guts.BlockSize)
-	cv := guts.IV
-	compressChunk1(&cv, &buf, blocks, uint32(len(p)-guts.BlockSize*(blocks-1)), 0, 0, guts.FlagRoot)
+	blocks := max(1, (len(p)+blockSize-1)/blockSize)
+	cv := iv
+	compressChunk1(&cv, &buf, blocks, uint32(len(p)-blockSize*(blocks-1)), 0, 0, flagRoot)
 	return appendWords(dst, &cv)
 }
 
 // Sum256 appends the 32-byte BLAKE3 hash of p, one message alone, to dst:
-// one chunk in vector rows (Sum256Small) where the CPU has them, more
-// through Sum.
+// one chunk in vector rows (Sum256Small) where the CPU has them, or its
+// blocks one after another in Go; more through Sum.
 func Sum256(dst, p []byte) []byte {
-	if len(p) <= SmallMax && HaveSmall() {
-		return Sum256Small(dst, p)
+	if len(p) <= SmallMax {
+		if HaveSmall() {
+			return Sum256Small(dst, p)
+		}
+		var root node
+		if len(p) <= blockSize { // the one block is the root
+			root = node{cv: iv, flags: flagChunkStart | flagChunkEnd}
+			root.loadBlock(p)
+		} else {
+			key := iv
+			root = compressChunk(p, &key, 0, 0)
+		}
+		root.flags |= flagRoot
+		cv := chainingValue(&root)
+		var out [32]byte
+		for i, w := range cv {
+			binary.LittleEndian.PutUint32(out[4*i:], w)
+		}
+		return append(dst, out[:]...)
 	}
 	return append(dst, Sum(Hash(), p, 32)...)
 }

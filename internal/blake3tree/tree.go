@@ -4,8 +4,8 @@
 // compressed at once, 16 chunks a kernel call, AVX-512 or AVX2 (twice 8),
 // and their chaining values joined up the tree; memory is a buffer a core,
 // whatever the input's size), and many short inputs together, their chunks
-// in the lanes of the same calls (SumMany). Without the kernels,
-// lukechampine.com/blake3/guts compresses.
+// in the lanes of the same calls (SumMany). Without the kernels, the
+// compression function in Go (compress.go) does.
 package blake3tree
 
 import (
@@ -14,8 +14,6 @@ import (
 	"io"
 	"math/bits"
 	"sync"
-
-	"lukechampine.com/blake3/guts"
 )
 
 // Mode is what BLAKE3 computes: the key words its nodes start from and
@@ -26,7 +24,7 @@ type Mode struct {
 }
 
 // Hash is the plain hash.
-func Hash() Mode { return Mode{Key: guts.IV} }
+func Hash() Mode { return Mode{Key: iv} }
 
 // Keyed is the keyed hash with a 32-byte key.
 func Keyed(key *[32]byte) Mode {
@@ -34,20 +32,20 @@ func Keyed(key *[32]byte) Mode {
 	for i := range m.Key {
 		m.Key[i] = binary.LittleEndian.Uint32(key[4*i:])
 	}
-	m.Flags = guts.FlagKeyedHash
+	m.Flags = flagKeyedHash
 	return m
 }
 
 // DeriveKey is the key derivation with a context string: its key is the
 // hash of the context in the context mode.
 func DeriveKey(context string) Mode {
-	ctx := Mode{Key: guts.IV, Flags: guts.FlagDeriveKeyContext}
+	ctx := Mode{Key: iv, Flags: flagDeriveKeyContext}
 	k := Sum(ctx, []byte(context), 32)
 	var m Mode
 	for i := range m.Key {
 		m.Key[i] = binary.LittleEndian.Uint32(k[4*i:])
 	}
-	m.Flags = guts.FlagDeriveKeyMaterial
+	m.Flags = flagDeriveKeyMaterial
 	return m
 }
 
@@ -56,11 +54,10 @@ func DeriveKey(context string) Mode {
 const leafChunks = 256
 
 const (
-	chunk   = guts.ChunkSize
 	leafLen = leafChunks * chunk
 	// A leaf buffer has room for a whole kernel call past its last byte:
 	// the kernel reads 16 chunks whatever the length it is given.
-	bufLen = leafLen + guts.MaxSIMD*chunk
+	bufLen = leafLen + maxSIMD*chunk
 )
 
 // File is an open file SumFile reads: *os.File, or one opened otherwise
@@ -86,27 +83,28 @@ func chunks(n int64) uint64 { return uint64(max(1, (n+chunk-1)/chunk)) }
 // power of two below n.
 func leftChunks(n uint64) uint64 { return 1 << (bits.Len64(n-1) - 1) }
 
-// node compresses buf[off:off+length], the n chunks from counter on (a
+// subtree compresses buf[off:off+length], the n chunks from counter on (a
 // leaf or less): the subtree's root node, not finalized.
-func node(m *Mode, buf *[bufLen]byte, off, length int, counter, n uint64) guts.Node {
-	if n <= guts.MaxSIMD {
-		k := (*[guts.MaxSIMD * chunk]byte)(buf[off : off+guts.MaxSIMD*chunk])
-		return guts.CompressBuffer(k, length, &m.Key, counter, m.Flags)
+func subtree(m *Mode, buf *[bufLen]byte, off, length int, counter, n uint64) node {
+	if n <= maxSIMD {
+		k := (*[maxSIMD * chunk]byte)(buf[off : off+maxSIMD*chunk])
+		return compressBuffer(k, length, &m.Key, counter, m.Flags)
 	}
 	left := leftChunks(n)
 	ll := int(left) * chunk
-	l := guts.ChainingValue(node(m, buf, off, ll, counter, left))
-	r := guts.ChainingValue(node(m, buf, off+ll, length-ll, counter+left, n-left))
-	return guts.ParentNode(l, r, &m.Key, m.Flags)
+	ln := subtree(m, buf, off, ll, counter, left)
+	rn := subtree(m, buf, off+ll, length-ll, counter+left, n-left)
+	l, r := chainingValue(&ln), chainingValue(&rn)
+	return parentNode(&l, &r, &m.Key, m.Flags)
 }
 
 // output is the first outLen bytes of root's output (BLAKE3's XOF).
-func output(root guts.Node, outLen int) []byte {
-	root.Flags |= guts.FlagRoot
-	out := make([]byte, 0, outLen+guts.BlockSize)
+func output(root node, outLen int) []byte {
+	root.flags |= flagRoot
+	out := make([]byte, 0, outLen+blockSize)
 	for i := uint64(0); len(out) < outLen; i++ {
-		root.Counter = i
-		words := guts.CompressNode(root)
+		root.counter = i
+		words := compress(&root)
 		for _, w := range words {
 			out = binary.LittleEndian.AppendUint32(out, w)
 		}
@@ -163,7 +161,7 @@ func SumReaderAt(ctx context.Context, r io.ReaderAt, size int64, m Mode, outLen,
 		if err != nil {
 			return nil, err
 		}
-		return output(node(&m, buf, 0, len(data), 0, n), outLen), nil
+		return output(subtree(&m, buf, 0, len(data), 0, n), outLen), nil
 	}
 
 	cvs := make([][8]uint32, leaves)
@@ -187,7 +185,8 @@ func leafCV(m *Mode, buf *[bufLen]byte, length int, counter uint64) [8]uint32 {
 	if useKernels() && length == leafLen {
 		return leafKernels(m, (*[leafLen]byte)(buf[:leafLen]), counter)
 	}
-	return guts.ChainingValue(node(m, buf, 0, length, counter, chunks(int64(length))))
+	root := subtree(m, buf, 0, length, counter, chunks(int64(length)))
+	return chainingValue(&root)
 }
 
 // inParallel runs work(i, buf) for i = 0..n-1 on up to parts goroutines,
@@ -232,13 +231,15 @@ func inParallel(ctx context.Context, parts int, n int64, work func(i int64, buf 
 
 // join is the root node of the n chunks from leaf first on, from the
 // leaves' chaining values (n > leafChunks).
-func join(m *Mode, cvs [][8]uint32, first, n uint64) guts.Node {
+func join(m *Mode, cvs [][8]uint32, first, n uint64) node {
 	cv := func(first, n uint64) [8]uint32 {
 		if n <= leafChunks {
 			return cvs[first]
 		}
-		return guts.ChainingValue(join(m, cvs, first, n))
+		root := join(m, cvs, first, n)
+		return chainingValue(&root)
 	}
 	left := leftChunks(n)
-	return guts.ParentNode(cv(first, left), cv(first+left/leafChunks, n-left), &m.Key, m.Flags)
+	l, r := cv(first, left), cv(first+left/leafChunks, n-left)
+	return parentNode(&l, &r, &m.Key, m.Flags)
 }

@@ -4,6 +4,12 @@
 // and lukechampine.com/blake3. The library serves the algorithms it runs
 // no kernels for through them; its tests, the command's benchmark and the
 // benchmarks beside it compare with them.
+//
+// BLAKE3's is installed by importing ./blake3ref, which the tests and the
+// command do and the library does not: it serves BLAKE3 on its own tree,
+// and lukechampine.com/blake3 would bring its CPU detection, dozens of
+// CPUID instructions (each a trap to the hypervisor in a VM) at the start
+// of every program that imports hashlanes (docs/engine.md, "Start-up").
 package reference
 
 import (
@@ -16,7 +22,6 @@ import (
 
 	"golang.org/x/crypto/blake2b"
 	"golang.org/x/crypto/blake2s"
-	"lukechampine.com/blake3"
 )
 
 // ID names an algorithm. The values are hashlanes.Algorithm's (a test of
@@ -61,7 +66,17 @@ var impls = [end]struct {
 	SHA3_512:   {"sha3-512", "crypto/sha3", func() hash.Hash { return sha3.New512() }},
 	BLAKE2b:    {"blake2b", "golang.org/x/crypto/blake2b", func() hash.Hash { return must(blake2b.New512(nil)) }},
 	BLAKE2s:    {"blake2s", "golang.org/x/crypto/blake2s", func() hash.Hash { return must(blake2s.New256(nil)) }},
-	BLAKE3:     {"blake3", "lukechampine.com/blake3", func() hash.Hash { return blake3.New(32, nil) }},
+	BLAKE3:     {"blake3", "lukechampine.com/blake3", nil}, // SetBLAKE3
+}
+
+// blake3Sum256 is BLAKE3's one-shot function, installed with its hasher.
+var blake3Sum256 func([]byte) [32]byte
+
+// SetBLAKE3 installs BLAKE3's reference implementation, its hasher and
+// one-shot function (see the package documentation). It is not safe to
+// call while the package is in use.
+func SetBLAKE3(newHash func() hash.Hash, sum256 func([]byte) [32]byte) {
+	impls[BLAKE3].new, blake3Sum256 = newHash, sum256
 }
 
 // must unwraps constructors that fail only for bad keys, and no key is
@@ -93,11 +108,19 @@ func (id ID) Name() string { id.must(); return impls[id].name }
 func (id ID) Package() string { id.must(); return impls[id].pkg }
 
 // New returns a hasher of the reference implementation.
-func (id ID) New() hash.Hash { id.must(); return impls[id].new() }
+func (id ID) New() hash.Hash { id.mustLinked(); return impls[id].new() }
 
 func (id ID) must() {
 	if !id.valid() {
 		panic("reference: unknown algorithm")
+	}
+}
+
+// mustLinked is must, and that the implementation is installed.
+func (id ID) mustLinked() {
+	id.must()
+	if impls[id].new == nil {
+		panic("reference: " + impls[id].pkg + " is not linked: import github.com/hashlanes/hashlanes/internal/reference/blake3ref")
 	}
 }
 
@@ -149,7 +172,8 @@ func (id ID) Sum(dst, m []byte) []byte {
 		s := blake2s.Sum256(m)
 		return append(dst, s[:]...)
 	case BLAKE3:
-		s := blake3.Sum256(m)
+		id.mustLinked()
+		s := blake3Sum256(m)
 		return append(dst, s[:]...)
 	}
 	h := id.New() // panics on an unknown ID

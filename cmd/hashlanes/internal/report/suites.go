@@ -16,6 +16,7 @@ import (
 
 	"github.com/hashlanes/hashlanes"
 	"github.com/hashlanes/hashlanes/internal/reference"
+	_ "github.com/hashlanes/hashlanes/internal/reference/blake3ref" // BLAKE3's library rows: lukechampine.com/blake3
 	"github.com/hashlanes/hashlanes/internal/workload"
 	"github.com/zeebo/xxh3"
 )
