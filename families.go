@@ -20,13 +20,40 @@ import (
 
 // The kernel families of the algorithms on the engine, as the tuning
 // measures them: SHA-224 shares SHA-256's kernels, SHA-384 and SHA-512/t
-// SHA-512's.
+// SHA-512's. Each is made on first use: a program pays for the families
+// of the algorithms it hashes, not for all at its start (docs/engine.md,
+// "Start-up"). tuning.Families makes them all, with their algorithms'
+// SumMany cut-offs, for hashlanes tune.
 var (
-	md5Family    = newFamily("md5", md5.BlockSize, md5.Singles(), md5.Multis())
-	sha1Family   = newFamily("sha1", sha1.BlockSize, sha1.Singles(), sha1.Multis())
-	sha256Family = newFamily("sha256", sha256.BlockSize, sha256.Singles(), sha256.Multis())
-	sha512Family = newFamily("sha512", sha512.BlockSize, sha512.Singles(), sha512.Multis())
+	md5Family = sync.OnceValue(func() *tuning.Family {
+		return newFamily("md5", md5.BlockSize, md5.Singles(), md5.Multis())
+	})
+	sha1Family = sync.OnceValue(func() *tuning.Family {
+		return newFamily("sha1", sha1.BlockSize, sha1.Singles(), sha1.Multis())
+	})
+	sha256Family = sync.OnceValue(func() *tuning.Family {
+		return newFamily("sha256", sha256.BlockSize, sha256.Singles(), sha256.Multis())
+	})
+	sha512Family = sync.OnceValue(func() *tuning.Family {
+		return newFamily("sha512", sha512.BlockSize, sha512.Singles(), sha512.Multis())
+	})
 )
+
+func init() {
+	tuning.Provide(func() {
+		for _, a := range Algorithms() {
+			if f := familyFor(a); f != nil {
+				f.AddCutoff(a.String(), func(o tuning.Options) (int, error) {
+					s := DefaultServer(a)
+					if s.choice == nil {
+						return 0, fmt.Errorf("%v is not on the engine in this build", a)
+					}
+					return s.measureSumManyCutoff(o)
+				})
+			}
+		}
+	})
+}
 
 // onEngine is how an algorithm runs on the engine, its entry in
 // algorithmInfo: its Spec (from its kernel package), its kernel family and
@@ -40,13 +67,13 @@ type onEngine interface {
 
 type engineAlgorithm[S any] struct {
 	spec    *kernel.Spec[S]
-	fam     *tuning.Family
+	fam     func() *tuning.Family
 	singles []kernel.Single[S]
 	multis  []kernel.Multi[S]
 	batches []kernel.Batch // set up for spec's algorithm
 }
 
-func (e engineAlgorithm[S]) family() *tuning.Family { return e.fam }
+func (e engineAlgorithm[S]) family() *tuning.Family { return e.fam() }
 
 // kernels lists the kernels that run at level l.
 func (e engineAlgorithm[S]) kernels(l cpu.Level) engine.Kernels[S] {
@@ -95,19 +122,4 @@ func ratesIn(f *tuning.Family, m tuning.Mode) tuning.Source {
 		otherModes.m[f][m] = g
 	}
 	return g.Source(m)
-}
-
-// The SumMany cut-off of each algorithm on the engine, for hashlanes tune.
-func init() {
-	for _, a := range Algorithms() {
-		if f := familyFor(a); f != nil {
-			f.AddCutoff(a.String(), func(o tuning.Options) (int, error) {
-				s := DefaultServer(a)
-				if s.choice == nil {
-					return 0, fmt.Errorf("%v is not on the engine in this build", a)
-				}
-				return s.measureSumManyCutoff(o)
-			})
-		}
-	}
 }

@@ -24,7 +24,7 @@ type priorChoice func(l cpu.Level, prior string, ready int) (string, int)
 // of the prior named prior.
 func priorServer[S any](a Algorithm, l cpu.Level, prior string) *engine.Server[S] {
 	e := algorithmInfo[a].engine.(engineAlgorithm[S])
-	return engine.NewServer(e.spec, e.kernels(l), e.fam.Source(tuning.Mode{Kind: tuning.ModeTable, Prior: prior}))
+	return engine.NewServer(e.spec, e.kernels(l), e.fam().Source(tuning.Mode{Kind: tuning.ModeTable, Prior: prior}))
 }
 
 func choiceBy[S any](a Algorithm) priorChoice {

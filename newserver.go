@@ -50,7 +50,7 @@ func (e engineAlgorithm[S]) server(a Algorithm, l cpu.Level, src func(*tuning.Fa
 	if k.Single.Reference && !forcedGeneric {
 		return referenceServer(a)
 	}
-	fs := src(e.fam)
+	fs := src(e.fam())
 	return fromEngine(a, engine.NewServer(e.spec, k, fs), fs)
 }
 

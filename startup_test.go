@@ -2,8 +2,11 @@ package hashlanes
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hashlanes/hashlanes/internal/tuning"
 )
 
 // TestStartupImports: the library links no package whose initialisation
@@ -27,5 +30,19 @@ func TestStartupImports(t *testing.T) {
 				t.Errorf("the library links %s", pkg)
 			}
 		}
+	}
+}
+
+// TestFamiliesForTune: the kernel families are made on first use, and
+// hashlanes tune still finds every one of them.
+func TestFamiliesForTune(t *testing.T) {
+	var names []string
+	for _, f := range tuning.Families() {
+		names = append(names, f.Name())
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	if want := []string{"md5", "sha1", "sha256", "sha512"}; !slices.Equal(names, want) {
+		t.Errorf("tuning.Families() names %v, want %v", names, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/cpu"
 )
@@ -117,7 +118,7 @@ const (
 
 // Has reports whether this CPU has every feature in f. With HASHLANES_CPU
 // at generic, it has none: generic means no SIMD and no hash extensions.
-func Has(f Feature) bool { return f&^available == 0 }
+func Has(f Feature) bool { return f&^available() == 0 }
 
 func (f Feature) String() string {
 	switch f {
@@ -129,7 +130,8 @@ func (f Feature) String() string {
 	return fmt.Sprintf("Feature(%#x)", uint(f))
 }
 
-var available = func() Feature {
+// available is the features Has reports, read on first use (see ID).
+var available = sync.OnceValue(func() Feature {
 	var f Feature
 	switch runtime.GOARCH {
 	case "amd64":
@@ -145,7 +147,7 @@ var available = func() Feature {
 		}
 	}
 	return f
-}()
+})
 
 // Supports reports whether code of level l can run on this CPU.
 func Supports(l Level) bool { return l <= Detected }
@@ -197,5 +199,7 @@ type Identity struct {
 	AMX                     bool
 }
 
-// ID is this CPU's identity.
-var ID = identify()
+// ID returns this CPU's identity, read on first use: eight CPUID
+// instructions, each a trap to the hypervisor in a VM, that a program
+// hashing a lone stream never needs (docs/engine.md, "Start-up").
+var ID = sync.OnceValue(identify)

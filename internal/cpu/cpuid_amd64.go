@@ -4,6 +4,7 @@ package cpu
 
 import (
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/cpu"
 )
@@ -14,9 +15,7 @@ import (
 // SSE4.1 shuffles its kernels use alongside, read once: under a
 // hypervisor each CPUID is a trap, and Features' first call in a fresh
 // process cost 16-41 µs when it asked again.
-func hasSHA() bool { return shaNI }
-
-var shaNI = probeSHA()
+var hasSHA = sync.OnceValue(probeSHA)
 
 func probeSHA() bool {
 	if max, _, _, _ := cpuid(0, 0); max < 7 {

@@ -182,7 +182,11 @@ func (f *Family) readFile() {
 
 var registry struct {
 	sync.Mutex
-	families []*Family
+	families  []*Family
+	providers []func() // see Provide
+	// providing is held while the providers run, so that a Families
+	// called meanwhile lists what they make.
+	providing sync.Mutex
 }
 
 // Register adds f to the families hashlanes tune measures and BuildID
@@ -194,8 +198,25 @@ func Register(f *Family) *Family {
 	return f
 }
 
-// Families lists the registered families.
+// Provide gives Families a function that makes (and registers) families
+// made on first use: Families runs each once before it lists them.
+func Provide(make func()) {
+	registry.Lock()
+	defer registry.Unlock()
+	registry.providers = append(registry.providers, make)
+}
+
+// Families lists the registered families, once every provider has run.
 func Families() []*Family {
+	registry.providing.Lock()
+	registry.Lock()
+	providers := registry.providers
+	registry.providers = nil
+	registry.Unlock()
+	for _, make := range providers {
+		make()
+	}
+	registry.providing.Unlock()
 	registry.Lock()
 	defer registry.Unlock()
 	return slices.Clone(registry.families)

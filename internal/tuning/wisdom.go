@@ -62,7 +62,7 @@ func ThisCPU() CPU {
 // thisCPU reads the processor's identity once: under a hypervisor each
 // CPUID instruction behind it is a trap.
 var thisCPU = sync.OnceValue(func() CPU {
-	id := cpu.ID
+	id := cpu.ID()
 	f := slices.Clone(cpu.Features())
 	if id.AMX {
 		f = append(f, "amx")
@@ -148,8 +148,10 @@ func (w *Wisdom) rates(family string) *Rates {
 
 // priors returns the priors (priors/*.json, as Go values in
 // priors_table.go: decoding JSON at start would cost a fresh process more
-// than the hashing it came for).
-func priors() []*Wisdom { return priorTable }
+// than the hashing it came for), made on first use: as a package variable
+// their maps cost every program's start 144 allocations (docs/engine.md,
+// "Start-up").
+var priors = sync.OnceValue(priorTable)
 
 // PriorNames lists the priors' names.
 func PriorNames() []string {
@@ -285,7 +287,7 @@ func WisdomPath() (string, error) {
 	// Built without fmt, and from the CPU's identity without a copy of
 	// its features: a fresh process reads the file on its first choice
 	// of kernels, and formatting cost it as much as the read.
-	id := cpu.ID
+	id := cpu.ID()
 	name := []byte("tuning-")
 	for _, r := range cmp.Or(id.Vendor, "unknown") {
 		switch {
