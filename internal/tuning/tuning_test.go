@@ -832,7 +832,7 @@ var priorFiles embed.FS
 // priors/*.json say: run go generate after changing a prior.
 func TestPriorTableCurrent(t *testing.T) {
 	names, _ := fs.Glob(priorFiles, "priors/*.json")
-	table := priorTable()
+	table := priors()
 	if len(names) != len(table) {
 		t.Fatalf("%d priors, %d in priors_table.go: run go generate", len(names), len(table))
 	}

@@ -146,12 +146,36 @@ func (w *Wisdom) rates(family string) *Rates {
 
 //go:generate go run ./internal/genpriors -out priors_table.go
 
-// priors returns the priors (priors/*.json, as Go values in
-// priors_table.go: decoding JSON at start would cost a fresh process more
-// than the hashing it came for), made on first use: as a package variable
-// their maps cost every program's start 144 allocations (docs/engine.md,
+// A priorEntry is a prior (priors/*.json, as Go values in priors_table.go:
+// decoding JSON at start would cost a fresh process more than the hashing
+// it came for): its match, which costs nothing to hold, and the function
+// that makes the whole prior, its maps, on first use (docs/engine.md,
 // "Start-up").
-var priors = sync.OnceValue(priorTable)
+type priorEntry struct {
+	match *Match
+	make  func() *Wisdom
+}
+
+// priorMade is each prior's once-made value.
+var priorMade = sync.OnceValue(func() []func() *Wisdom {
+	fs := make([]func() *Wisdom, len(priorEntries))
+	for i, e := range priorEntries {
+		fs[i] = sync.OnceValue(e.make)
+	}
+	return fs
+})
+
+// prior returns prior i, made once.
+func prior(i int) *Wisdom { return priorMade()[i]() }
+
+// priors returns every prior.
+func priors() []*Wisdom {
+	ws := make([]*Wisdom, len(priorEntries))
+	for i := range ws {
+		ws[i] = prior(i)
+	}
+	return ws
+}
 
 // PriorNames lists the priors' names.
 func PriorNames() []string {
@@ -186,21 +210,19 @@ func priorForCPU() (*Wisdom, bool) {
 const priorArch = "amd64"
 
 func priorFor(c CPU, detected cpu.Level) (*Wisdom, bool) {
-	ps := priors()
-	for _, p := range ps {
-		if p.Match.matches(c, detected) {
-			return p, true
+	for i, e := range priorEntries {
+		if e.match.matches(c, detected) {
+			return prior(i), true
 		}
 	}
 	// The nearest: the prior for the highest level at or below this CPU's,
 	// else for the lowest above it.
-	var best *Wisdom
-	bestScore := 0
-	for _, p := range ps {
-		if p.Match == nil || p.Match.NearestFor == "" {
+	best, bestScore := -1, 0
+	for i, e := range priorEntries {
+		if e.match == nil || e.match.NearestFor == "" {
 			continue
 		}
-		l, err := cpu.ParseLevelOf(priorArch, p.Match.NearestFor)
+		l, err := cpu.ParseLevelOf(priorArch, e.match.NearestFor)
 		if err != nil {
 			continue
 		}
@@ -208,11 +230,14 @@ func priorFor(c CPU, detected cpu.Level) (*Wisdom, bool) {
 		if l > detected {
 			score = -int(l)
 		}
-		if best == nil || score > bestScore {
-			best, bestScore = p, score
+		if best < 0 || score > bestScore {
+			best, bestScore = i, score
 		}
 	}
-	return best, false
+	if best < 0 {
+		return nil, false
+	}
+	return prior(best), false
 }
 
 // parseWisdom decodes and checks a wisdom file or a prior.
