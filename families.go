@@ -39,6 +39,8 @@ var (
 	})
 )
 
+// hashlanes tune's families: tuning.Families makes every one, with the
+// SumMany cut-off of each algorithm on it.
 func init() {
 	tuning.Provide(func() {
 		for _, a := range Algorithms() {

@@ -199,7 +199,8 @@ type Identity struct {
 	AMX                     bool
 }
 
-// ID returns this CPU's identity, read on first use: eight CPUID
+// ID returns this CPU's identity, read on first use: six CPUID
 // instructions, each a trap to the hypervisor in a VM, that a program
-// hashing a lone stream never needs (docs/engine.md, "Start-up").
+// which never reaches the engine's tuning does not need (docs/engine.md,
+// "Start-up").
 var ID = sync.OnceValue(identify)

@@ -200,10 +200,10 @@ func Register(f *Family) *Family {
 
 // Provide gives Families a function that makes (and registers) families
 // made on first use: Families runs each once before it lists them.
-func Provide(make func()) {
+func Provide(provider func()) {
 	registry.Lock()
 	defer registry.Unlock()
-	registry.providers = append(registry.providers, make)
+	registry.providers = append(registry.providers, provider)
 }
 
 // Families lists the registered families, once every provider has run.
@@ -213,8 +213,8 @@ func Families() []*Family {
 	providers := registry.providers
 	registry.providers = nil
 	registry.Unlock()
-	for _, make := range providers {
-		make()
+	for _, provide := range providers {
+		provide()
 	}
 	registry.providing.Unlock()
 	registry.Lock()
