@@ -238,7 +238,7 @@ func bufferKernels(buf *[maxSIMD * chunk]byte, length int, key *[8]uint32, count
 		ptrs [16]*byte
 		ctr  [2][16]uint32
 		ends [3][16]uint32
-		pad  [chunk]byte // the last chunk, where short: the kernel reads whole blocks
+		pad  [chunk]byte // the last chunk, where short
 		cvs  [2][8][16]uint32
 	)
 	for i := range 16 {
@@ -246,19 +246,7 @@ func bufferKernels(buf *[maxSIMD * chunk]byte, length int, key *[8]uint32, count
 			ptrs[i] = &zeroChunk[0] // an idle lane: zero ends
 			continue
 		}
-		p := buf[i*chunk : min(length, (i+1)*chunk)]
-		nb := (len(p) + blockSize - 1) / blockSize
-		if len(p) == chunk {
-			ptrs[i] = &p[0]
-		} else {
-			copy(pad[:], p)
-			ptrs[i] = &pad[0]
-		}
-		c := counter + uint64(i)
-		ctr[0][i], ctr[1][i] = uint32(c), uint32(c>>32)
-		ends[0][i] = uint32(nb - 1)
-		ends[1][i] = uint32(len(p) - blockSize*(nb-1))
-		ends[2][i] = flagChunkEnd
+		ptrs[i], _ = lastChunkLane(&ctr, &ends, i, buf[i*chunk:min(length, (i+1)*chunk)], &pad, counter+uint64(i))
 	}
 	chunksVarUpTo(n, &cvs[0], &ptrs, key, &ctr, &ends, chunk/blockSize, flags)
 	for n > 2 {

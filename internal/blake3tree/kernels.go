@@ -48,6 +48,28 @@ func chunksVarUpTo(n int, cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, c
 	}
 }
 
+// lastChunkLane sets lane l of a chunksVar16 call to the chunk p (a whole
+// chunk or less, at counter c, its last block flagged as the chunk's
+// end), and returns the lane's pointer and blocks: p itself where whole,
+// else a copy in pad with zeros to its last block's end, since the kernel
+// reads whole blocks. The pointer is returned, not stored: stored through
+// a parameter, it would move the caller's pad to the heap.
+func lastChunkLane(ctr *[2][16]uint32, ends *[3][16]uint32, l int, p []byte, pad *[chunk]byte, c uint64) (*byte, int) {
+	nb := max(1, (len(p)+blockSize-1)/blockSize)
+	ptr := &pad[0]
+	if len(p) == chunk {
+		ptr = &p[0]
+	} else {
+		copy(pad[:], p)
+		clear(pad[len(p) : nb*blockSize])
+	}
+	ctr[0][l], ctr[1][l] = uint32(c), uint32(c>>32)
+	ends[0][l] = uint32(nb - 1)
+	ends[1][l] = uint32(len(p) - blockSize*(nb-1))
+	ends[2][l] = flagChunkEnd
+	return ptr, nb
+}
+
 // parentsLow replaces the chaining values in lanes 0..15 of cvs[0] by
 // their parents, pair by pair, in lanes 0..7 (the kernel's other lanes
 // idle; on AVX2 one call of 8).

@@ -97,19 +97,8 @@ func SumMany(dst []byte, m Mode, msgs [][]byte, outLen int) []byte {
 		if n == 1 && outLen != 32 {
 			continue // a root whose output is more than its chaining value's words
 		}
-		tail := msg[(n-1)*chunk:]
-		nb := max(1, (len(tail)+blockSize-1)/blockSize)
-		if len(tail) == chunk {
-			ptrs[lane] = &tail[0]
-		} else {
-			copy(pad[lane][:], tail)
-			clear(pad[lane][len(tail) : nb*blockSize])
-			ptrs[lane] = &pad[lane][0]
-		}
-		ctr[0][lane], ctr[1][lane] = uint32(n-1), 0
-		ends[0][lane] = uint32(nb - 1)
-		ends[1][lane] = uint32(len(tail) - blockSize*(nb-1))
-		ends[2][lane] = flagChunkEnd
+		var nb int
+		ptrs[lane], nb = lastChunkLane(&ctr, &ends, lane, msg[(n-1)*chunk:], &pad[lane], uint64(n-1))
 		if n == 1 {
 			ends[2][lane] |= flagRoot
 		}

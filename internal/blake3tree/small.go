@@ -1,7 +1,5 @@
 package blake3tree
 
-import "encoding/binary"
-
 // SmallMax is the longest input Sum256Small takes: one chunk.
 const SmallMax = chunk
 
@@ -29,21 +27,11 @@ func Sum256(dst, p []byte) []byte {
 		if HaveSmall() {
 			return Sum256Small(dst, p)
 		}
-		var root node
-		if len(p) <= blockSize { // the one block is the root
-			root = node{cv: iv, flags: flagChunkStart | flagChunkEnd}
-			root.loadBlock(p)
-		} else {
-			key := iv
-			root = compressChunk(p, &key, 0, 0)
-		}
+		key := iv
+		root := compressChunk(p, &key, 0, 0)
 		root.flags |= flagRoot
 		cv := chainingValue(&root)
-		var out [32]byte
-		for i, w := range cv {
-			binary.LittleEndian.PutUint32(out[4*i:], w)
-		}
-		return append(dst, out[:]...)
+		return appendWords(dst, &cv)
 	}
 	return append(dst, Sum(Hash(), p, 32)...)
 }
