@@ -190,17 +190,22 @@ func Features() []string {
 }
 
 // Identity is what CPUID says of the design: vendor, family, model and
-// stepping (extended fields folded in), the brand string, and whether it has
-// AMX tiles. The tuning package keys measured kernel rates by it.
+// stepping (extended fields folded in), and whether it has AMX tiles. The
+// tuning package picks its prior by it and keys measured kernel rates by
+// it.
 type Identity struct {
 	Vendor                  string // "GenuineIntel", "AuthenticAMD"; empty off x86
 	Family, Model, Stepping uint32
-	Brand                   string // "AMD EPYC 9R14 96-Core Processor"; what a hypervisor passes through
 	AMX                     bool
 }
 
-// ID returns this CPU's identity, read on first use: six CPUID
+// ID returns this CPU's identity, read on first use: two CPUID
 // instructions, each a trap to the hypervisor in a VM, that a program
 // which never reaches the engine's tuning does not need (docs/engine.md,
 // "Start-up").
 var ID = sync.OnceValue(identify)
+
+// Brand returns the CPU's brand string ("AMD EPYC 9R14 96-Core
+// Processor", or what a hypervisor passes through), read on first use:
+// four more CPUIDs, which only what prints or saves the identity needs.
+var Brand = sync.OnceValue(brand)

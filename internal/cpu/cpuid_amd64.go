@@ -18,19 +18,25 @@ import (
 var hasSHA = sync.OnceValue(probeSHA)
 
 func probeSHA() bool {
-	if max, _, _, _ := cpuid(0, 0); max < 7 {
+	if max, _ := basic(); max < 7 {
 		return false
 	}
 	_, b, _, _ := cpuid(7, 0)
 	return b&(1<<29) != 0 && cpu.X86.HasSSSE3 && cpu.X86.HasSSE41
 }
 
-// identify reads the vendor (leaf 0), family, model and stepping (leaf 1),
-// the brand string (leaves 80000002h-80000004h) and AMX (leaf 7, EDX bit
-// 24, which golang.org/x/sys/cpu reports).
+// basic is CPUID leaf 0, read once for the identity and the SHA probe:
+// the highest basic leaf and the vendor.
+var basic = sync.OnceValues(func() (uint32, string) {
+	max, b, c, d := cpuid(0, 0)
+	return max, string(appendWords(nil, b, d, c))
+})
+
+// identify reads the vendor (leaf 0), family, model and stepping (leaf 1)
+// and AMX (leaf 7, EDX bit 24, which golang.org/x/sys/cpu reports).
 func identify() Identity {
-	_, b, c, d := cpuid(0, 0)
-	id := Identity{Vendor: string(appendWords(nil, b, d, c)), AMX: cpu.X86.HasAMXTile}
+	_, vendor := basic()
+	id := Identity{Vendor: vendor, AMX: cpu.X86.HasAMXTile}
 	a, _, _, _ := cpuid(1, 0)
 	id.Stepping = a & 0xf
 	id.Family = a >> 8 & 0xf
@@ -41,15 +47,20 @@ func identify() Identity {
 	if id.Family == 0xf {
 		id.Family += a >> 20 & 0xff
 	}
-	if max, _, _, _ := cpuid(0x80000000, 0); max >= 0x80000004 {
-		var brand []byte
-		for leaf := uint32(0x80000002); leaf <= 0x80000004; leaf++ {
-			a, b, c, d := cpuid(leaf, 0)
-			brand = appendWords(brand, a, b, c, d)
-		}
-		id.Brand = strings.TrimSpace(strings.TrimRight(string(brand), "\x00"))
-	}
 	return id
+}
+
+// brand reads the brand string, leaves 80000002h-80000004h.
+func brand() string {
+	if max, _, _, _ := cpuid(0x80000000, 0); max < 0x80000004 {
+		return ""
+	}
+	var b []byte
+	for leaf := uint32(0x80000002); leaf <= 0x80000004; leaf++ {
+		a, b1, c, d := cpuid(leaf, 0)
+		b = appendWords(b, a, b1, c, d)
+	}
+	return strings.TrimSpace(strings.TrimRight(string(b), "\x00"))
 }
 
 // appendWords appends the words' bytes, little-endian: CPUID's strings.

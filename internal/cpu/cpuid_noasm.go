@@ -5,3 +5,5 @@ package cpu
 func hasSHA() bool { return false }
 
 func identify() Identity { return Identity{} }
+
+func brand() string { return "" }
