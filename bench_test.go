@@ -323,7 +323,7 @@ func BenchmarkLoneFirst(b *testing.B) {
 				pairSide{name: "pending", setup: func() {
 					measure := tuning.Mode{Kind: tuning.ModeMeasure}
 					f := familyFor(a)
-					fresh := tuning.NewFamily(f.Name(), f.Probes(), measure)
+					fresh := tuning.NewFamily(f.Name(), f.Probes, measure)
 					pending = newServer(a, cpu.Active, func(*tuning.Family) tuning.Source { return fresh.Source(measure) })
 					if !pending.choice.Pending() {
 						b.Fatal("a fresh family has measured")

@@ -85,7 +85,8 @@ func (e engineAlgorithm[S]) kernels(l cpu.Level) engine.Kernels[S] {
 // newFamily registers a kernel family with the tuning, in the process's
 // mode (HASHLANES_TUNING), measuring the kernels HASHLANES_CPU allows.
 func newFamily[S any](name string, blockSize int, singles []kernel.Single[S], multis []kernel.Multi[S]) *tuning.Family {
-	return tuning.Register(tuning.NewFamily(name, tuning.Probes(blockSize, singles, multis, cpu.Active), tuning.EnvMode))
+	probes := func() []tuning.Probe { return tuning.Probes(blockSize, singles, multis, cpu.Active) }
+	return tuning.Register(tuning.NewFamily(name, probes, tuning.EnvMode))
 }
 
 // familyFor is the kernel family of an algorithm on the engine, nil for
@@ -120,7 +121,7 @@ func ratesIn(f *tuning.Family, m tuning.Mode) tuning.Source {
 	}
 	g := otherModes.m[f][m]
 	if g == nil {
-		g = tuning.NewFamily(f.Name(), f.Probes(), m)
+		g = tuning.NewFamily(f.Name(), f.Probes, m)
 		otherModes.m[f][m] = g
 	}
 	return g.Source(m)

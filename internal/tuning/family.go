@@ -18,9 +18,9 @@ import (
 // most once per process.
 type Family struct {
 	name      string
-	probes    []Probe
+	probes    func() []Probe // made on first use: only a measurement needs them
 	mode      Mode
-	prior     *Wisdom
+	prior     int  // index of the prior in priorEntries, -1 for none
 	exact     bool // the prior is this CPU's own, not the nearest
 	priorSnap *snapshot
 
@@ -47,16 +47,17 @@ type Family struct {
 func (f *Family) Source(m Mode) Source {
 	if m.Kind == ModeTable {
 		p, exact := f.priorFor(m.Prior)
-		return Source{fixed: newSnapshot(kindPrior, p.rates(f.name), priorOrigin(p, exact))}
+		return Source{fixed: newSnapshot(kindPrior, priorRates(p, f.name), priorOrigin(p, exact))}
 	}
 	f.begin()
 	return Source{fam: f}
 }
 
-// NewFamily returns the family name of the given kernels (Probes), in mode
-// m, starting from this CPU's prior.
-func NewFamily(name string, probes []Probe, m Mode) *Family {
-	f := &Family{name: name, probes: probes, mode: m, manyMins: map[string]*cutoff{}, load: LoadWisdom, clock: monotonic}
+// NewFamily returns the family name of the kernels probes makes (Probes), in
+// mode m, starting from this CPU's prior. probes runs once, when the
+// kernels are first measured or listed.
+func NewFamily(name string, probes func() []Probe, m Mode) *Family {
+	f := &Family{name: name, probes: sync.OnceValue(probes), mode: m, prior: -1, manyMins: map[string]*cutoff{}, load: LoadWisdom, clock: monotonic}
 	if m.Kind == ModeTable {
 		f.state.Store(stateDone)
 	}
@@ -79,7 +80,7 @@ func (f *Family) AddCutoff(alg string, measure func(Options) (int, error)) {
 func (f *Family) begin() {
 	f.start.Do(func() {
 		f.prior, f.exact = f.priorFor(f.mode.Prior)
-		f.priorSnap = newSnapshot(kindPrior, f.prior.rates(f.name), priorOrigin(f.prior, f.exact))
+		f.priorSnap = newSnapshot(kindPrior, priorRates(f.prior, f.name), priorOrigin(f.prior, f.exact))
 		f.snap.Store(f.priorSnap)
 	})
 }
@@ -91,24 +92,24 @@ func (f *Family) Name() string { return f.name }
 func (f *Family) Mode() Mode { return f.mode }
 
 // Probes returns the kernels the family measures.
-func (f *Family) Probes() []Probe { return f.probes }
+func (f *Family) Probes() []Probe { return f.probes() }
 
-func (f *Family) priorFor(name string) (*Wisdom, bool) {
+func (f *Family) priorFor(name string) (int, bool) {
 	if name != "" {
-		p, _ := priorNamed(name)
-		return p, true
+		i, _ := priorNamed(name)
+		return i, true
 	}
 	return priorForCPU()
 }
 
-func priorOrigin(p *Wisdom, exact bool) string {
-	if p == nil {
+func priorOrigin(i int, exact bool) string {
+	if i < 0 {
 		return NoPrior()
 	}
 	if exact {
-		return "prior " + p.Name
+		return "prior " + priorEntries[i].name
 	}
-	return "prior " + p.Name + " (nearest)"
+	return "prior " + priorEntries[i].name + " (nearest)"
 }
 
 // prepare moves the family from its prior to the wisdom file's rates or
@@ -152,12 +153,12 @@ func (f *Family) settle(force bool) {
 	o := QuickMeasure
 	o.Clock = f.clock
 	start := f.clock()
-	r, err := Measure(f.probes, o)
+	r, err := Measure(f.probes(), o)
 	cost := f.clock() - start
 	if err != nil {
 		return // the prior stays
 	}
-	f.snap.Store(newSnapshot(kindMeasured, f.prior.rates(f.name).merged(r), fmt.Sprintf("measured in %.1f ms", float64(cost.Microseconds())/1e3)))
+	f.snap.Store(newSnapshot(kindMeasured, f.priorSnap.rates.merged(r), fmt.Sprintf("measured in %.1f ms", float64(cost.Microseconds())/1e3)))
 }
 
 // readFile takes the wisdom file's rates for the family where the mode
@@ -170,7 +171,7 @@ func (f *Family) readFile() {
 	}
 	if w, path, _ := f.load(); w != nil {
 		if r, ok := w.Families[f.name]; ok {
-			f.snap.Store(newSnapshot(kindFile, f.prior.rates(f.name).merged(r), "file "+path))
+			f.snap.Store(newSnapshot(kindFile, f.priorSnap.rates.merged(r), "file "+path))
 			f.state.Store(stateDone)
 			return
 		}
@@ -226,7 +227,7 @@ func Families() []*Family {
 // CPU's own.
 func (f *Family) Prior() (*Wisdom, bool) {
 	f.begin()
-	return f.prior, f.exact
+	return prior(f.prior), f.exact
 }
 
 // NoPrior says that this architecture has no prior.

@@ -297,7 +297,7 @@ func Tune(o Options, progress func(family string)) (*Wisdom, error) {
 		if progress != nil {
 			progress(f.name)
 		}
-		r, err := Measure(f.probes, o)
+		r, err := Measure(f.probes(), o)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", f.name, err)
 		}

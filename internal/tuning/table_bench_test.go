@@ -6,8 +6,8 @@ import "testing"
 // ready count: a server's first choice pays it, in a fresh process too.
 // Zen 4's prior for MD5 on AVX-512, the family with the most kernels.
 func BenchmarkBuildTable(b *testing.B) {
-	p, _ := priorNamed("zen4")
-	r := p.rates("md5")
+	i, _ := priorNamed("zen4")
+	r := priorRates(i, "md5")
 	snap := newSnapshot(kindPrior, r, "zen4")
 	multi := []Kernel{{Name: "amd64x2", Lanes: 2}, {Name: "avx2x16", Lanes: 16}, {Name: "avx512ymmx16", Lanes: 16},
 		{Name: "avx512ymmx32", Lanes: 32}, {Name: "avx512zmmx16", Lanes: 16}, {Name: "avx512zmmx32", Lanes: 32}}

@@ -156,7 +156,7 @@ func fakeFamily(t *testing.T, m Mode, kerns []Kernel, cost func(name string, cal
 			}, (&k).blocks(busy) * nblocks * 64
 		}})
 	}
-	f := NewFamily("fake", probes, m)
+	f := NewFamily("fake", func() []Probe { return probes }, m)
 	f.clock = func() time.Duration { return now }
 	f.load = func() (*Wisdom, string, error) { return nil, "", ErrNoWisdom }
 	return f
@@ -184,7 +184,7 @@ func TestMeasureKeepsTheFastest(t *testing.T) {
 		}
 		return d
 	})
-	r, err := Measure(f.probes, Options{LaneBytes: QuickMeasure.LaneBytes, Rounds: 4, Calls: 2, Budget: time.Hour, Clock: f.clock})
+	r, err := Measure(f.probes(), Options{LaneBytes: QuickMeasure.LaneBytes, Rounds: 4, Calls: 2, Budget: time.Hour, Clock: f.clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestMeasureKeepsTheFastest(t *testing.T) {
 		}
 		return time.Microsecond
 	})
-	r, err = Measure(still.probes, Options{LaneBytes: QuickMeasure.LaneBytes, Rounds: 3, Calls: 1, Clock: still.clock})
+	r, err = Measure(still.probes(), Options{LaneBytes: QuickMeasure.LaneBytes, Rounds: 3, Calls: 1, Clock: still.clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestMeasureKeepsTheFastest(t *testing.T) {
 		t.Errorf("rates %v: want x16 left out, the others in", r.Kernels)
 	}
 	none := fakeFamily(t, Mode{Kind: ModeMeasure}, kerns, func(string, int) time.Duration { return 0 })
-	if _, err := Measure(none.probes, Options{LaneBytes: 2048, Rounds: 3, Calls: 1, Clock: none.clock}); err == nil {
+	if _, err := Measure(none.probes(), Options{LaneBytes: 2048, Rounds: 3, Calls: 1, Clock: none.clock}); err == nil {
 		t.Error("a measurement that timed nothing succeeded")
 	}
 }
@@ -227,7 +227,7 @@ func TestMeasureDisturbedKernel(t *testing.T) {
 		}
 		return d
 	})
-	r, err := Measure(f.probes, Options{LaneBytes: QuickMeasure.LaneBytes, Rounds: 3, Calls: 1, Budget: time.Hour, Busy: []int{8}, Clock: f.clock})
+	r, err := Measure(f.probes(), Options{LaneBytes: QuickMeasure.LaneBytes, Rounds: 3, Calls: 1, Budget: time.Hour, Busy: []int{8}, Clock: f.clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func TestMeasureBudget(t *testing.T) {
 		calls++
 		return time.Millisecond
 	})
-	if _, err := Measure(f.probes, Options{LaneBytes: 2048, Rounds: 1000, Calls: 1, Budget: 5 * time.Millisecond, Clock: f.clock}); err != nil {
+	if _, err := Measure(f.probes(), Options{LaneBytes: 2048, Rounds: 1000, Calls: 1, Budget: 5 * time.Millisecond, Clock: f.clock}); err != nil {
 		t.Fatal(err)
 	}
 	if calls > 10 {
@@ -584,8 +584,8 @@ func TestPriors(t *testing.T) {
 		{intel(0x97, false), cpu.Generic, "zen3", false},                                               // no AVX2
 		{CPU{Vendor: "AuthenticAMD", Family: 6, Features: []string{"amx"}}, cpu.AVX512, "zen4", false}, // AMX, not Intel
 	} {
-		p, exact := priorFor(c.cpu, c.detected)
-		if p == nil || p.Name != c.want || exact != c.exact {
+		i, exact := priorFor(c.cpu, c.detected)
+		if p := prior(i); p == nil || p.Name != c.want || exact != c.exact {
 			t.Errorf("%+v at %v: %v (exact %v), want %s (exact %v)", c.cpu, c.detected, p, exact, c.want, c.exact)
 		}
 	}
@@ -808,7 +808,7 @@ func BenchmarkRound(b *testing.B) {
 			return func() { now += time.Microsecond }, (&k).blocks(busy) * nblocks * 64
 		}})
 	}
-	f := NewFamily("bench", probes, Mode{Kind: ModeMeasure})
+	f := NewFamily("bench", func() []Probe { return probes }, Mode{Kind: ModeMeasure})
 	f.clock = func() time.Duration { return now }
 	c := NewChooser(f.Source(f.mode), single, multis)
 	c.Prepare(2)

@@ -52,22 +52,24 @@ type CPU struct {
 	Features []string `json:"features"` // as cpu.Features, and amx
 }
 
-// ThisCPU is this processor's identity.
+// ThisCPU is this processor's identity, brand string included.
 func ThisCPU() CPU {
 	c := thisCPU()
 	c.Features = slices.Clone(c.Features)
+	c.Brand = cpu.Brand()
 	return c
 }
 
-// thisCPU reads the processor's identity once: under a hypervisor each
-// CPUID instruction behind it is a trap.
+// thisCPU reads the processor's identity once, without the brand string,
+// which no prior's match reads: under a hypervisor each CPUID instruction
+// behind it is a trap.
 var thisCPU = sync.OnceValue(func() CPU {
 	id := cpu.ID()
 	f := slices.Clone(cpu.Features())
 	if id.AMX {
 		f = append(f, "amx")
 	}
-	return CPU{Vendor: id.Vendor, Family: id.Family, Model: id.Model, Stepping: id.Stepping, Brand: id.Brand, Features: f}
+	return CPU{Vendor: id.Vendor, Family: id.Family, Model: id.Model, Stepping: id.Stepping, Features: f}
 })
 
 func (c CPU) String() string {
@@ -132,41 +134,60 @@ func (m *Match) matchesAll(c CPU, detected cpu.Level) bool {
 	return true
 }
 
-// rates returns the prior's rates of a family; none if it has none, or
-// if there is no prior (w nil).
-func (w *Wisdom) rates(family string) *Rates {
-	if w == nil {
-		return &Rates{}
-	}
-	if r := w.Families[family]; r != nil {
-		return r
-	}
-	return &Rates{}
-}
-
 //go:generate go run ./internal/genpriors -out priors_table.go
 
 // A priorEntry is a prior (priors/*.json, as Go values in priors_table.go:
 // decoding JSON at start would cost a fresh process more than the hashing
-// it came for): its match, which costs nothing to hold, and the function
-// that makes the whole prior, its maps, on first use (docs/engine.md,
-// "Start-up").
+// it came for): its name and match, which cost nothing to hold, and
+// functions that make, on first use, a family's rates (what a family's
+// engine starts from) and the rest of the prior (what tune and the report
+// print). A process that hashes with one family makes only that family's
+// maps (docs/engine.md, "Start-up").
 type priorEntry struct {
-	match *Match
-	make  func() *Wisdom
+	name     string
+	match    *Match
+	families []string
+	wisdom   func() *Wisdom             // the prior without its families' rates
+	rates    func(family string) *Rates // nil for a family it has none of
 }
 
-// priorMade is each prior's once-made value.
+// make makes the whole prior.
+func (e *priorEntry) make() *Wisdom {
+	w := e.wisdom()
+	w.Families = make(map[string]*Rates, len(e.families))
+	for _, name := range e.families {
+		w.Families[name] = e.rates(name)
+	}
+	return w
+}
+
+// priorMade is each whole prior's once-made value.
 var priorMade = sync.OnceValue(func() []func() *Wisdom {
 	fs := make([]func() *Wisdom, len(priorEntries))
-	for i, e := range priorEntries {
-		fs[i] = sync.OnceValue(e.make)
+	for i := range priorEntries {
+		fs[i] = sync.OnceValue(priorEntries[i].make)
 	}
 	return fs
 })
 
-// prior returns prior i, made once.
-func prior(i int) *Wisdom { return priorMade()[i]() }
+// prior returns prior i, made once; nil for i < 0.
+func prior(i int) *Wisdom {
+	if i < 0 {
+		return nil
+	}
+	return priorMade()[i]()
+}
+
+// priorRates returns prior i's rates of a family, made anew; none if it has
+// none of the family, or for i < 0 (no prior).
+func priorRates(i int, family string) *Rates {
+	if i >= 0 {
+		if r := priorEntries[i].rates(family); r != nil {
+			return r
+		}
+	}
+	return &Rates{}
+}
 
 // priors returns every prior.
 func priors() []*Wisdom {
@@ -180,28 +201,29 @@ func priors() []*Wisdom {
 // PriorNames lists the priors' names.
 func PriorNames() []string {
 	var names []string
-	for _, p := range priors() {
-		names = append(names, p.Name)
+	for _, e := range priorEntries {
+		names = append(names, e.name)
 	}
 	return names
 }
 
-func priorNamed(name string) (*Wisdom, bool) {
-	for _, p := range priors() {
-		if p.Name == name {
-			return p, true
+// priorNamed returns the index of the prior named name.
+func priorNamed(name string) (int, bool) {
+	for i, e := range priorEntries {
+		if e.name == name {
+			return i, true
 		}
 	}
-	return nil, false
+	return -1, false
 }
 
-// priorForCPU returns this CPU's prior and true, or the nearest by
-// instruction set and false.
-func priorForCPU() (*Wisdom, bool) {
+// priorForCPU returns the index of this CPU's prior and true, or of the
+// nearest by instruction set and false; -1 where there is no prior.
+func priorForCPU() (int, bool) {
 	if runtime.GOARCH != priorArch {
-		return nil, false
+		return -1, false
 	}
-	return priorFor(ThisCPU(), cpu.Detected)
+	return priorFor(thisCPU(), cpu.Detected) // a match reads no brand
 }
 
 // priorArch is the architecture the priors were measured on: elsewhere a
@@ -209,10 +231,10 @@ func priorForCPU() (*Wisdom, bool) {
 // kernel, and measures the kernels the first time it has a choice.
 const priorArch = "amd64"
 
-func priorFor(c CPU, detected cpu.Level) (*Wisdom, bool) {
+func priorFor(c CPU, detected cpu.Level) (int, bool) {
 	for i, e := range priorEntries {
 		if e.match.matches(c, detected) {
-			return prior(i), true
+			return i, true
 		}
 	}
 	// The nearest: the prior for the highest level at or below this CPU's,
@@ -234,10 +256,7 @@ func priorFor(c CPU, detected cpu.Level) (*Wisdom, bool) {
 			best, bestScore = i, score
 		}
 	}
-	if best < 0 {
-		return nil, false
-	}
-	return prior(best), false
+	return best, false
 }
 
 // parseWisdom decodes and checks a wisdom file or a prior.
@@ -291,7 +310,7 @@ func BuildID() string {
 	h := sha256.New()
 	for _, f := range Families() {
 		fmt.Fprintf(h, "%s:", f.name)
-		for _, p := range f.probes {
+		for _, p := range f.probes() {
 			fmt.Fprintf(h, "%s/%d/%d/%d,", p.Name, p.Lanes, p.Fast, p.FastBlocks)
 		}
 	}
