@@ -893,3 +893,21 @@ func TestSaveKeepsWhatIsThere(t *testing.T) {
 		t.Error("saved over a directory")
 	}
 }
+
+// TestProbesMadeOnDemand checks that a family makes its probes when its
+// kernels are first listed or measured, once, and not to choose from its
+// prior: a process that hashes a little never needs them.
+func TestProbesMadeOnDemand(t *testing.T) {
+	made := 0
+	f := NewFamily("md5", func() []Probe { made++; return nil }, Mode{Kind: ModeAuto})
+	src := f.Source(Mode{Kind: ModeAuto})
+	_ = src.Rates()
+	if made != 0 {
+		t.Fatalf("the probes were made %d times before anything listed them", made)
+	}
+	f.Probes()
+	f.Probes()
+	if made != 1 {
+		t.Fatalf("the probes were made %d times for two listings, want 1", made)
+	}
+}
