@@ -55,12 +55,12 @@ func brand() string {
 	if max, _, _, _ := cpuid(0x80000000, 0); max < 0x80000004 {
 		return ""
 	}
-	var b []byte
+	var s []byte
 	for leaf := uint32(0x80000002); leaf <= 0x80000004; leaf++ {
-		a, b1, c, d := cpuid(leaf, 0)
-		b = appendWords(b, a, b1, c, d)
+		a, b, c, d := cpuid(leaf, 0)
+		s = appendWords(s, a, b, c, d)
 	}
-	return strings.TrimSpace(strings.TrimRight(string(b), "\x00"))
+	return strings.TrimSpace(strings.TrimRight(string(s), "\x00"))
 }
 
 // appendWords appends the words' bytes, little-endian: CPUID's strings.

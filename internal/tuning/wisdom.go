@@ -151,8 +151,8 @@ type priorEntry struct {
 	rates    func(family string) *Rates // nil for a family it has none of
 }
 
-// make makes the whole prior.
-func (e *priorEntry) make() *Wisdom {
+// whole makes the whole prior.
+func (e *priorEntry) whole() *Wisdom {
 	w := e.wisdom()
 	w.Families = make(map[string]*Rates, len(e.families))
 	for _, name := range e.families {
@@ -165,7 +165,7 @@ func (e *priorEntry) make() *Wisdom {
 var priorMade = sync.OnceValue(func() []func() *Wisdom {
 	fs := make([]func() *Wisdom, len(priorEntries))
 	for i := range priorEntries {
-		fs[i] = sync.OnceValue(priorEntries[i].make)
+		fs[i] = sync.OnceValue(priorEntries[i].whole)
 	}
 	return fs
 })
