@@ -25,18 +25,10 @@ import (
 // "Start-up"). tuning.Families makes them all, with their algorithms'
 // SumMany cut-offs, for hashlanes tune.
 var (
-	md5Family = sync.OnceValue(func() *tuning.Family {
-		return newFamily("md5", md5.BlockSize, md5.Singles(), md5.Multis())
-	})
-	sha1Family = sync.OnceValue(func() *tuning.Family {
-		return newFamily("sha1", sha1.BlockSize, sha1.Singles(), sha1.Multis())
-	})
-	sha256Family = sync.OnceValue(func() *tuning.Family {
-		return newFamily("sha256", sha256.BlockSize, sha256.Singles(), sha256.Multis())
-	})
-	sha512Family = sync.OnceValue(func() *tuning.Family {
-		return newFamily("sha512", sha512.BlockSize, sha512.Singles(), sha512.Multis())
-	})
+	md5Family    = lazyFamily("md5", md5.BlockSize, md5.Singles, md5.Multis)
+	sha1Family   = lazyFamily("sha1", sha1.BlockSize, sha1.Singles, sha1.Multis)
+	sha256Family = lazyFamily("sha256", sha256.BlockSize, sha256.Singles, sha256.Multis)
+	sha512Family = lazyFamily("sha512", sha512.BlockSize, sha512.Singles, sha512.Multis)
 )
 
 // hashlanes tune's families: tuning.Families makes every one, with the
@@ -82,11 +74,14 @@ func (e engineAlgorithm[S]) kernels(l cpu.Level) engine.Kernels[S] {
 	return kernelsAt(e.singles, e.multis, e.batches, l)
 }
 
-// newFamily registers a kernel family with the tuning, in the process's
-// mode (HASHLANES_TUNING), measuring the kernels HASHLANES_CPU allows.
-func newFamily[S any](name string, blockSize int, singles []kernel.Single[S], multis []kernel.Multi[S]) *tuning.Family {
-	probes := func() []tuning.Probe { return tuning.Probes(blockSize, singles, multis, cpu.Active) }
-	return tuning.Register(tuning.NewFamily(name, probes, tuning.EnvMode))
+// lazyFamily returns the kernel family name, made and registered with the
+// tuning on first use, in the process's mode (HASHLANES_TUNING), measuring
+// the kernels HASHLANES_CPU allows.
+func lazyFamily[S any](name string, blockSize int, singles func() []kernel.Single[S], multis func() []kernel.Multi[S]) func() *tuning.Family {
+	return sync.OnceValue(func() *tuning.Family {
+		probes := func() []tuning.Probe { return tuning.Probes(blockSize, singles(), multis(), cpu.Active) }
+		return tuning.Register(tuning.NewFamily(name, probes, tuning.EnvMode))
+	})
 }
 
 // familyFor is the kernel family of an algorithm on the engine, nil for
