@@ -31,14 +31,18 @@ var Init = State{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476}
 var zeroLanes [kernel.MaxLaneBytes]byte
 
 // Singles lists every single-stream implementation built for this GOARCH,
-// slowest first.
-func Singles() []kernel.Single[State] { return singles }
+// slowest first. The lists are made on each call, not held from the
+// package's start: a process that links the package but serves another
+// algorithm runs none of it (docs/engine.md, "Start-up").
+func Singles() []kernel.Single[State] { return singles() }
 
 // Multis lists every multi-lane implementation built for this GOARCH,
 // slowest first. The generic one is the reference the others are pinned to.
-func Multis() []kernel.Multi[State] { return multis }
+func Multis() []kernel.Multi[State] { return multis() }
 
 // Batches lists the batch kernels built for this GOARCH, narrowest first.
 func Batches() []kernel.Batch { return batches }
 
-var generic = kernel.Reference(blockGeneric, BlockSize)
+// generic is the pure-Go reference in lanes, the kernel the others are
+// pinned to.
+func generic() kernel.Multi[State] { return kernel.Reference(blockGeneric, BlockSize) }

@@ -9,14 +9,18 @@ import (
 
 //go:generate go run -C ../_asm ./md5 -out ../md5/md5block_amd64.s -stubs ../md5/md5block_amd64_stubs.go -lanes ../md5/md5block_lanes_amd64.go -pkg md5
 
-var singles = []kernel.Single[State]{
-	{Name: "generic", Level: cpu.Generic, Reference: true, Fn: blockGeneric},
-	// Base x86-64 only, so it also serves HASHLANES_CPU=generic.
-	{Name: "amd64", Level: cpu.Generic, Fn: blockScalar},
+func singles() []kernel.Single[State] {
+	return []kernel.Single[State]{
+		{Name: "generic", Level: cpu.Generic, Reference: true, Fn: blockGeneric},
+		// Base x86-64 only, so it also serves HASHLANES_CPU=generic.
+		{Name: "amd64", Level: cpu.Generic, Fn: blockScalar},
+	}
 }
 
 // multis: the reference, then the generated kernels.
-var multis = append([]kernel.Multi[State]{generic}, laneKernels...)
+func multis() []kernel.Multi[State] {
+	return append([]kernel.Multi[State]{generic()}, laneKernels...)
+}
 
 // The batch kernels were measured on URL paths (SumMany, one block each);
 // the 32-lane one is the faster per message, the 16-lane one wastes fewer

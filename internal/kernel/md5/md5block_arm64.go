@@ -9,9 +9,11 @@ import (
 // A lone stream runs crypto/md5's arm64 assembly; two streams interleaved
 // in general registers and the NEON lanes (every arm64 CPU has NEON) run
 // concurrent ones.
-var singles = kernel.LibSingles(blockGeneric, Spec)
+func singles() []kernel.Single[State] { return kernel.LibSingles(blockGeneric, Spec) }
 
 // multis: the reference, then the generated kernels.
-var multis = append([]kernel.Multi[State]{generic}, laneKernels...)
+func multis() []kernel.Multi[State] {
+	return append([]kernel.Multi[State]{generic()}, laneKernels...)
+}
 
 var batches []kernel.Batch

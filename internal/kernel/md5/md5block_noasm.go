@@ -4,8 +4,12 @@ package md5
 
 import "github.com/hashlanes/hashlanes/internal/kernel"
 
-var singles = []kernel.Single[State]{{Name: "generic", Reference: true, Fn: blockGeneric}}
+func singles() []kernel.Single[State] {
+	return []kernel.Single[State]{{Name: "generic", Reference: true, Fn: blockGeneric}}
+}
 
-var multis = []kernel.Multi[State]{generic}
+func multis() []kernel.Multi[State] {
+	return []kernel.Multi[State]{generic()}
+}
 
 var batches []kernel.Batch

@@ -32,15 +32,20 @@ var (
 var zeroLanes [kernel.MaxLaneBytes]byte
 
 // Singles lists every single-stream implementation built, slowest first.
-func Singles() []kernel.Single[State] { return singles }
+// The lists are made on each call, not held from the package's start: a
+// process that links the package but serves another algorithm runs none
+// of it (docs/engine.md, "Start-up").
+func Singles() []kernel.Single[State] { return singles() }
 
 // Multis lists every multi-lane implementation built, slowest first; the
 // generic one is the reference.
-func Multis() []kernel.Multi[State] { return multis }
+func Multis() []kernel.Multi[State] { return multis() }
 
 // Batches lists the batch kernels built for this GOARCH, narrowest first,
 // for sp, one of the package's Specs (SHA-224 and SHA-256): the batch
 // kernels start from its initial value and keep its digest's bytes.
 func Batches(sp *kernel.Spec[State]) []kernel.Batch { return batches(&sp.Init, sp.Size) }
 
-var generic = kernel.Reference(blockGeneric, BlockSize)
+// generic is the pure-Go reference in lanes, the kernel the others are
+// pinned to.
+func generic() kernel.Multi[State] { return kernel.Reference(blockGeneric, BlockSize) }

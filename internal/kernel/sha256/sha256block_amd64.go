@@ -11,9 +11,11 @@ import (
 
 //go:generate go run -C ../_asm ./sha256 -out ../sha256/sha256block_amd64.s -stubs ../sha256/sha256block_amd64_stubs.go -lanes ../sha256/sha256block_lanes_amd64.go -pkg sha256
 
-var singles = []kernel.Single[State]{
-	{Name: "generic", Level: cpu.Generic, Reference: true, Fn: blockGeneric},
-	{Name: "shani", Level: cpu.Generic, Needs: cpu.SHA, Fn: blockSHANIState},
+func singles() []kernel.Single[State] {
+	return []kernel.Single[State]{
+		{Name: "generic", Level: cpu.Generic, Reference: true, Fn: blockGeneric},
+		{Name: "shani", Level: cpu.Generic, Needs: cpu.SHA, Fn: blockSHANIState},
+	}
 }
 
 func batches(init *State, size int) []kernel.Batch {
@@ -21,8 +23,10 @@ func batches(init *State, size int) []kernel.Batch {
 }
 
 // multis: the reference, the generated kernels, then the hybrid.
-var multis = append(append([]kernel.Multi[State]{generic}, laneKernels...),
-	kernel.Multi[State]{Name: "shanix2+avx512ymmx8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid})
+func multis() []kernel.Multi[State] {
+	return append(append([]kernel.Multi[State]{generic()}, laneKernels...),
+		kernel.Multi[State]{Name: "shanix2+avx512ymmx8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid})
+}
 
 // hybridFastBlocks is the blocks each SHA-NI stream of the hybrid kernel
 // hashes for every block of its lanes (the generator's hybridPasses, 4

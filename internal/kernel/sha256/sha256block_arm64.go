@@ -9,9 +9,11 @@ import (
 // A lone stream runs crypto/sha256's arm64 assembly (the crypto
 // extensions where the CPU has them); two or three concurrent ones can
 // interleave on those extensions.
-var singles = kernel.LibSingles(blockGeneric, Spec256)
+func singles() []kernel.Single[State] { return kernel.LibSingles(blockGeneric, Spec256) }
 
 // multis: the reference, then the generated kernels.
-var multis = append([]kernel.Multi[State]{generic}, laneKernels...)
+func multis() []kernel.Multi[State] {
+	return append([]kernel.Multi[State]{generic()}, laneKernels...)
+}
 
 func batches(*State, int) []kernel.Batch { return nil }

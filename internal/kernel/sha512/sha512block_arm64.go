@@ -9,9 +9,11 @@ import (
 // A lone stream runs crypto/sha512's arm64 assembly (the SHA-512
 // instructions where the CPU has them); two concurrent ones can interleave
 // on those instructions.
-var singles = kernel.LibSingles(blockGeneric, Spec512)
+func singles() []kernel.Single[State] { return kernel.LibSingles(blockGeneric, Spec512) }
 
 // multis: the reference, then the generated kernel.
-var multis = append([]kernel.Multi[State]{generic}, laneKernels...)
+func multis() []kernel.Multi[State] {
+	return append([]kernel.Multi[State]{generic()}, laneKernels...)
+}
 
 func batches(*State, int) []kernel.Batch { return nil }

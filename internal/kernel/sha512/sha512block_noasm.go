@@ -4,7 +4,11 @@ package sha512
 
 import "github.com/hashlanes/hashlanes/internal/kernel"
 
-var singles = []kernel.Single[State]{{Name: "generic", Reference: true, Fn: blockGeneric}}
-var multis = []kernel.Multi[State]{generic}
+func singles() []kernel.Single[State] {
+	return []kernel.Single[State]{{Name: "generic", Reference: true, Fn: blockGeneric}}
+}
+func multis() []kernel.Multi[State] {
+	return []kernel.Multi[State]{generic()}
+}
 
 func batches(*State, int) []kernel.Batch { return nil }
