@@ -3,11 +3,6 @@ package hashlanes
 import (
 	"fmt"
 	"strings"
-
-	"github.com/hashlanes/hashlanes/internal/kernel/md5"
-	"github.com/hashlanes/hashlanes/internal/kernel/sha1"
-	"github.com/hashlanes/hashlanes/internal/kernel/sha256"
-	"github.com/hashlanes/hashlanes/internal/kernel/sha512"
 )
 
 // Algorithm names a hash function.
@@ -50,34 +45,26 @@ type algorithmDef struct {
 // it (NewServer). The sizes of an algorithm on the engine are its kernel
 // spec's (engineDef).
 var algorithmInfo = [maxAlgorithm]algorithmDef{
-	MD5: engineDef("md5", engineAlgorithm[md5.State]{
-		md5.Spec, md5Family, md5.Singles(), md5.Multis(), md5.Batches()}),
-	SHA1: engineDef("sha1", engineAlgorithm[sha1.State]{
-		sha1.Spec, sha1Family, sha1.Singles(), sha1.Multis(), sha1.Batches()}),
-	SHA224: engineDef("sha224", engineAlgorithm[sha256.State]{
-		sha256.Spec224, sha256Family, sha256.Singles(), sha256.Multis(), sha256.Batches(sha256.Spec224)}),
-	SHA256: engineDef("sha256", engineAlgorithm[sha256.State]{
-		sha256.Spec256, sha256Family, sha256.Singles(), sha256.Multis(), sha256.Batches(sha256.Spec256)}),
-	SHA384: engineDef("sha384", engineAlgorithm[sha512.State]{
-		sha512.Spec384, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec384)}),
-	SHA512: engineDef("sha512", engineAlgorithm[sha512.State]{
-		sha512.Spec512, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec512)}),
-	SHA512_224: engineDef("sha512-224", engineAlgorithm[sha512.State]{
-		sha512.Spec512_224, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec512_224)}),
-	SHA512_256: engineDef("sha512-256", engineAlgorithm[sha512.State]{
-		sha512.Spec512_256, sha512Family, sha512.Singles(), sha512.Multis(), sha512.Batches(sha512.Spec512_256)}),
-	SHA3_224: {name: "sha3-224", size: 28, blockSize: 144},
-	SHA3_256: {name: "sha3-256", size: 32, blockSize: 136},
-	SHA3_384: {name: "sha3-384", size: 48, blockSize: 104},
-	SHA3_512: {name: "sha3-512", size: 64, blockSize: 72},
-	BLAKE2b:  {name: "blake2b", size: 64, blockSize: 128},
-	BLAKE2s:  {name: "blake2s", size: 32, blockSize: 64},
-	BLAKE3:   {name: "blake3", size: 32, blockSize: 64},
+	MD5:        engineDef("md5", &md5Engine),
+	SHA1:       engineDef("sha1", &sha1Engine),
+	SHA224:     engineDef("sha224", &sha224Engine),
+	SHA256:     engineDef("sha256", &sha256Engine),
+	SHA384:     engineDef("sha384", &sha384Engine),
+	SHA512:     engineDef("sha512", &sha512Engine),
+	SHA512_224: engineDef("sha512-224", &sha512_224Engine),
+	SHA512_256: engineDef("sha512-256", &sha512_256Engine),
+	SHA3_224:   {name: "sha3-224", size: 28, blockSize: 144},
+	SHA3_256:   {name: "sha3-256", size: 32, blockSize: 136},
+	SHA3_384:   {name: "sha3-384", size: 48, blockSize: 104},
+	SHA3_512:   {name: "sha3-512", size: 64, blockSize: 72},
+	BLAKE2b:    {name: "blake2b", size: 64, blockSize: 128},
+	BLAKE2s:    {name: "blake2s", size: 32, blockSize: 64},
+	BLAKE3:     {name: "blake3", size: 32, blockSize: 64},
 }
 
 // engineDef is the row of an algorithm on the engine, its sizes its
 // spec's.
-func engineDef[S any](name string, e engineAlgorithm[S]) algorithmDef {
+func engineDef[S any](name string, e *engineAlgorithm[S]) algorithmDef {
 	return algorithmDef{name: name, size: e.spec.Size, blockSize: e.spec.BlockSize, engine: e}
 }
 

@@ -273,7 +273,7 @@ func BenchmarkVersusTable(b *testing.B) {
 // ready pays) and each algorithm's SumMany cut-off (the first batch that
 // could go either way), in wall time and in this process's CPU time.
 func BenchmarkCalibrate(b *testing.B) {
-	for _, f := range []*tuning.Family{md5Family(), sha1Family(), sha256Family(), sha512Family()} {
+	for _, f := range []*tuning.Family{md5Family.get(), sha1Family.get(), sha256Family.get(), sha512Family.get()} {
 		b.Run("family="+f.Name(), func(b *testing.B) {
 			cpu0 := processCPU()
 			for b.Loop() {

@@ -25,10 +25,18 @@ import (
 // "Start-up"). tuning.Families makes them all, with their algorithms'
 // SumMany cut-offs, for hashlanes tune.
 var (
-	md5Family    = lazyFamily("md5", md5.BlockSize, md5.Singles, md5.Multis)
-	sha1Family   = lazyFamily("sha1", sha1.BlockSize, sha1.Singles, sha1.Multis)
-	sha256Family = lazyFamily("sha256", sha256.BlockSize, sha256.Singles, sha256.Multis)
-	sha512Family = lazyFamily("sha512", sha512.BlockSize, sha512.Singles, sha512.Multis)
+	md5Family = &lazyFamily{name: "md5", probes: func() []tuning.Probe {
+		return tuning.Probes(md5.BlockSize, md5.Singles(), md5.Multis(), cpu.Active)
+	}}
+	sha1Family = &lazyFamily{name: "sha1", probes: func() []tuning.Probe {
+		return tuning.Probes(sha1.BlockSize, sha1.Singles(), sha1.Multis(), cpu.Active)
+	}}
+	sha256Family = &lazyFamily{name: "sha256", probes: func() []tuning.Probe {
+		return tuning.Probes(sha256.BlockSize, sha256.Singles(), sha256.Multis(), cpu.Active)
+	}}
+	sha512Family = &lazyFamily{name: "sha512", probes: func() []tuning.Probe {
+		return tuning.Probes(sha512.BlockSize, sha512.Singles(), sha512.Multis(), cpu.Active)
+	}}
 )
 
 // hashlanes tune's families: tuning.Families makes every one, with the
@@ -59,29 +67,56 @@ type onEngine interface {
 	server(a Algorithm, l cpu.Level, src func(*tuning.Family) tuning.Source) *Server
 }
 
+// engineAlgorithm holds functions, not lists, so that the table is static
+// data: a process lists the kernels of the algorithms it serves, when it
+// first serves them, and its start runs no code for any (docs/engine.md,
+// "Start-up").
 type engineAlgorithm[S any] struct {
 	spec    *kernel.Spec[S]
-	fam     func() *tuning.Family
-	singles []kernel.Single[S]
-	multis  []kernel.Multi[S]
-	batches []kernel.Batch // set up for spec's algorithm
+	fam     *lazyFamily
+	singles func() []kernel.Single[S]
+	multis  func() []kernel.Multi[S]
+	batches func() []kernel.Batch // set up for spec's algorithm
 }
 
-func (e engineAlgorithm[S]) family() *tuning.Family { return e.fam() }
+// The algorithms on the engine, their rows in algorithmInfo.
+var (
+	md5Engine    = engineAlgorithm[md5.State]{md5.Spec, md5Family, md5.Singles, md5.Multis, md5.Batches}
+	sha1Engine   = engineAlgorithm[sha1.State]{sha1.Spec, sha1Family, sha1.Singles, sha1.Multis, sha1.Batches}
+	sha224Engine = engineAlgorithm[sha256.State]{sha256.Spec224, sha256Family, sha256.Singles, sha256.Multis,
+		func() []kernel.Batch { return sha256.Batches(sha256.Spec224) }}
+	sha256Engine = engineAlgorithm[sha256.State]{sha256.Spec256, sha256Family, sha256.Singles, sha256.Multis,
+		func() []kernel.Batch { return sha256.Batches(sha256.Spec256) }}
+	sha384Engine = engineAlgorithm[sha512.State]{sha512.Spec384, sha512Family, sha512.Singles, sha512.Multis,
+		func() []kernel.Batch { return sha512.Batches(sha512.Spec384) }}
+	sha512Engine = engineAlgorithm[sha512.State]{sha512.Spec512, sha512Family, sha512.Singles, sha512.Multis,
+		func() []kernel.Batch { return sha512.Batches(sha512.Spec512) }}
+	sha512_224Engine = engineAlgorithm[sha512.State]{sha512.Spec512_224, sha512Family, sha512.Singles, sha512.Multis,
+		func() []kernel.Batch { return sha512.Batches(sha512.Spec512_224) }}
+	sha512_256Engine = engineAlgorithm[sha512.State]{sha512.Spec512_256, sha512Family, sha512.Singles, sha512.Multis,
+		func() []kernel.Batch { return sha512.Batches(sha512.Spec512_256) }}
+)
+
+func (e *engineAlgorithm[S]) family() *tuning.Family { return e.fam.get() }
 
 // kernels lists the kernels that run at level l.
-func (e engineAlgorithm[S]) kernels(l cpu.Level) engine.Kernels[S] {
-	return kernelsAt(e.singles, e.multis, e.batches, l)
+func (e *engineAlgorithm[S]) kernels(l cpu.Level) engine.Kernels[S] {
+	return kernelsAt(e.singles(), e.multis(), e.batches(), l)
 }
 
-// lazyFamily returns the kernel family name, made and registered with the
-// tuning on first use, in the process's mode (HASHLANES_TUNING), measuring
-// the kernels HASHLANES_CPU allows.
-func lazyFamily[S any](name string, blockSize int, singles func() []kernel.Single[S], multis func() []kernel.Multi[S]) func() *tuning.Family {
-	return sync.OnceValue(func() *tuning.Family {
-		probes := func() []tuning.Probe { return tuning.Probes(blockSize, singles(), multis(), cpu.Active) }
-		return tuning.Register(tuning.NewFamily(name, probes, tuning.EnvMode))
-	})
+// lazyFamily is the kernel family name, made and registered with the
+// tuning on first use (get), in the process's mode (HASHLANES_TUNING),
+// measuring the kernels probes lists at the level HASHLANES_CPU allows.
+type lazyFamily struct {
+	name   string
+	probes func() []tuning.Probe
+	once   sync.Once
+	fam    *tuning.Family
+}
+
+func (l *lazyFamily) get() *tuning.Family {
+	l.once.Do(func() { l.fam = tuning.Register(tuning.NewFamily(l.name, l.probes, tuning.EnvMode)) })
+	return l.fam
 }
 
 // familyFor is the kernel family of an algorithm on the engine, nil for

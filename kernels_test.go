@@ -23,8 +23,8 @@ type priorChoice func(l cpu.Level, prior string, ready int) (string, int)
 // priorServer is algorithm a's engine at level l, choosing by the rates
 // of the prior named prior.
 func priorServer[S any](a Algorithm, l cpu.Level, prior string) *engine.Server[S] {
-	e := algorithmInfo[a].engine.(engineAlgorithm[S])
-	return engine.NewServer(e.spec, e.kernels(l), e.fam().Source(tuning.Mode{Kind: tuning.ModeTable, Prior: prior}))
+	e := algorithmInfo[a].engine.(*engineAlgorithm[S])
+	return engine.NewServer(e.spec, e.kernels(l), e.fam.get().Source(tuning.Mode{Kind: tuning.ModeTable, Prior: prior}))
 }
 
 func choiceBy[S any](a Algorithm) priorChoice {

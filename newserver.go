@@ -44,13 +44,13 @@ func newServer(a Algorithm, l cpu.Level, src func(*tuning.Family) tuning.Source)
 // assembly, and a lone stream must never be slower. A generic tier chosen
 // by HASHLANES_CPU or WithCPU still runs the engine's pure-Go path; that is
 // how it is tested.
-func (e engineAlgorithm[S]) server(a Algorithm, l cpu.Level, src func(*tuning.Family) tuning.Source) *Server {
+func (e *engineAlgorithm[S]) server(a Algorithm, l cpu.Level, src func(*tuning.Family) tuning.Source) *Server {
 	k := e.kernels(l)
 	forcedGeneric := l == cpu.Generic && cpu.Detected > cpu.Generic
 	if k.Single.Reference && !forcedGeneric {
 		return referenceServer(a)
 	}
-	fs := src(e.fam())
+	fs := src(e.fam.get())
 	return fromEngine(a, engine.NewServer(e.spec, k, fs), fs)
 }
 

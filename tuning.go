@@ -16,7 +16,7 @@ func TuningEnvError() error { return tuning.EnvErr }
 // (used, absent, or ignored and why).
 func Tuning() string {
 	var s string
-	switch prior, exact := md5Family().Prior(); {
+	switch prior, exact := md5Family.get().Prior(); {
 	case prior == nil:
 		s = fmt.Sprintf("mode %s; %s", tuning.EnvMode, tuning.NoPrior())
 	case exact:
