@@ -141,6 +141,13 @@ func ratesIn(f *tuning.Family, m tuning.Mode) tuning.Source {
 	if m == f.Mode() || m.Kind == tuning.ModeTable {
 		return f.Source(m)
 	}
+	return otherModeFamily(f, m).Source(m)
+}
+
+// otherModeFamily is the family of f's kernels in mode m, made once. Apart
+// from ratesIn, whose frame is on the first use's stack (see
+// makeDefaultServer).
+func otherModeFamily(f *tuning.Family, m tuning.Mode) *tuning.Family {
 	otherModes.Lock()
 	defer otherModes.Unlock()
 	if otherModes.m == nil {
@@ -154,5 +161,5 @@ func ratesIn(f *tuning.Family, m tuning.Mode) tuning.Source {
 		g = tuning.NewFamily(f.Name(), f.Probes, m)
 		otherModes.m[f][m] = g
 	}
-	return g.Source(m)
+	return g
 }

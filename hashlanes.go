@@ -49,7 +49,7 @@ import (
 
 var (
 	defaultServers [maxAlgorithm]atomic.Pointer[Server]
-	defaultOnce    [maxAlgorithm]sync.Once
+	defaultMade    [maxAlgorithm]sync.Mutex // held while one is made
 )
 
 // DefaultServer returns the Server that New and Sum use for a.
@@ -65,11 +65,20 @@ func DefaultServer(a Algorithm) *Server {
 	return makeDefaultServer(a)
 }
 
-// makeDefaultServer makes a's default server, once.
+// makeDefaultServer makes a's default server, once. A lock rather than
+// a sync.Once: the first use's calls nest deep enough that the closures
+// of a Once made a fresh process grow its stack (docs/engine.md,
+// "Start-up").
 func makeDefaultServer(a Algorithm) *Server {
 	a.mustInfo()
-	defaultOnce[a].Do(func() { defaultServers[a].Store(NewServer(a)) })
-	return defaultServers[a].Load()
+	defaultMade[a].Lock()
+	defer defaultMade[a].Unlock()
+	s := defaultServers[a].Load()
+	if s == nil {
+		s = NewServer(a)
+		defaultServers[a].Store(s)
+	}
+	return s
 }
 
 // New returns a new hash.Hash computing algorithm a, backed by the default

@@ -199,11 +199,11 @@ type Identity struct {
 	AMX                     bool
 }
 
-// ID returns this CPU's identity, read on first use: two CPUID
-// instructions, each a trap to the hypervisor in a VM, that a program
-// which never reaches the engine's tuning does not need (docs/engine.md,
+// ID returns this CPU's identity, read on first use with the SHA probe:
+// three CPUID instructions, each a trap to the hypervisor in a VM, that a
+// program which never reaches the engine does not need (docs/engine.md,
 // "Start-up").
-var ID = sync.OnceValue(identify)
+func ID() Identity { return identify() }
 
 // Brand returns the CPU's brand string ("AMD EPYC 9R14 96-Core
 // Processor", or what a hypervisor passes through), read on first use:

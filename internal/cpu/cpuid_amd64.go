@@ -11,32 +11,35 @@ import (
 
 //go:generate go run -C ../kernel/_asm ./cpuid -out ../../cpu/cpuid_amd64.s -stubs ../../cpu/cpuid_amd64_stubs.go -pkg cpu
 
-// hasSHA reports SHA-NI (CPUID leaf 7, EBX bit 29) with the SSSE3 and
-// SSE4.1 shuffles its kernels use alongside, read once: under a
-// hypervisor each CPUID is a trap, and Features' first call in a fresh
-// process cost 16-41 µs when it asked again.
-var hasSHA = sync.OnceValue(probeSHA)
-
-func probeSHA() bool {
-	if max, _ := basic(); max < 7 {
-		return false
-	}
-	_, b, _, _ := cpuid(7, 0)
-	return b&(1<<29) != 0 && cpu.X86.HasSSSE3 && cpu.X86.HasSSE41
+// leaves is what the identity and the SHA probe read of CPUID, read
+// together and once (readLeaves): under a hypervisor each CPUID is a
+// trap. A plain Once over one flat function, not values made once inside
+// one another: the first use's calls nest deep, and each such layer of
+// closures costs stack a fresh process must then grow (docs/engine.md,
+// "Start-up").
+var leaves struct {
+	once sync.Once
+	id   Identity
+	sha  bool
 }
-
-// basic is CPUID leaf 0, read once for the identity and the SHA probe:
-// the highest basic leaf and the vendor.
-var basic = sync.OnceValues(func() (uint32, string) {
-	max, b, c, d := cpuid(0, 0)
-	return max, string(appendWords(nil, b, d, c))
-})
 
 // identify reads the vendor (leaf 0), family, model and stepping (leaf 1)
 // and AMX (leaf 7, EDX bit 24, which golang.org/x/sys/cpu reports).
 func identify() Identity {
-	_, vendor := basic()
-	id := Identity{Vendor: vendor, AMX: cpu.X86.HasAMXTile}
+	leaves.once.Do(readLeaves)
+	return leaves.id
+}
+
+// hasSHA reports SHA-NI (CPUID leaf 7, EBX bit 29) with the SSSE3 and
+// SSE4.1 shuffles its kernels use alongside.
+func hasSHA() bool {
+	leaves.once.Do(readLeaves)
+	return leaves.sha
+}
+
+func readLeaves() {
+	max, b, c, d := cpuid(0, 0)
+	id := Identity{Vendor: string(appendWords(nil, b, d, c)), AMX: cpu.X86.HasAMXTile}
 	a, _, _, _ := cpuid(1, 0)
 	id.Stepping = a & 0xf
 	id.Family = a >> 8 & 0xf
@@ -47,7 +50,11 @@ func identify() Identity {
 	if id.Family == 0xf {
 		id.Family += a >> 20 & 0xff
 	}
-	return id
+	leaves.id = id
+	if max >= 7 {
+		_, b, _, _ := cpuid(7, 0)
+		leaves.sha = b&(1<<29) != 0 && cpu.X86.HasSSSE3 && cpu.X86.HasSSE41
+	}
 }
 
 // brand reads the brand string, leaves 80000002h-80000004h.

@@ -62,15 +62,26 @@ func ThisCPU() CPU {
 
 // thisCPU reads the processor's identity once, without the brand string,
 // which no prior's match reads: under a hypervisor each CPUID instruction
-// behind it is a trap.
-var thisCPU = sync.OnceValue(func() CPU {
+// behind it is a trap. A plain Once over a flat function, as in package
+// cpu, for the same reason: the stack of the first use.
+func thisCPU() CPU {
+	this.once.Do(readThisCPU)
+	return this.cpu
+}
+
+var this struct {
+	once sync.Once
+	cpu  CPU
+}
+
+func readThisCPU() {
 	id := cpu.ID()
 	f := slices.Clone(cpu.Features())
 	if id.AMX {
 		f = append(f, "amx")
 	}
-	return CPU{Vendor: id.Vendor, Family: id.Family, Model: id.Model, Stepping: id.Stepping, Features: f}
-})
+	this.cpu = CPU{Vendor: id.Vendor, Family: id.Family, Model: id.Model, Stepping: id.Stepping, Features: f}
+}
 
 func (c CPU) String() string {
 	s := fmt.Sprintf("%s family %#x model %#x stepping %d", cmp.Or(c.Vendor, "unknown vendor"), c.Family, c.Model, c.Stepping)
