@@ -17,8 +17,21 @@ import (
 // x^32 term, MSB-first.
 const poly = 0x04C11DB7
 
-// table[k][b] is the CRC, from 0, of byte b followed by k zero bytes.
-var table = func() (t [8][256]uint32) {
+// crcTable returns the table: t[k][b] is the CRC, from 0, of byte b
+// followed by k zero bytes. Made on first use rather than at start: every
+// run of the command links this package, and most never compute the CRC.
+func crcTable() *[8][256]uint32 {
+	table.once.Do(fillTable)
+	return &table.t
+}
+
+var table struct {
+	once sync.Once
+	t    [8][256]uint32
+}
+
+func fillTable() {
+	t := &table.t
 	for b := range 256 {
 		c := uint32(b) << 24
 		for range 8 {
@@ -36,11 +49,11 @@ var table = func() (t [8][256]uint32) {
 			t[k][b] = c<<8 ^ t[0][c>>24]
 		}
 	}
-	return t
-}()
+}
 
 // updateTable continues crc over p, eight bytes a step.
 func updateTable(crc uint32, p []byte) uint32 {
+	table := crcTable()
 	for len(p) >= 8 {
 		crc ^= binary.BigEndian.Uint32(p)
 		crc = table[7][crc>>24] ^ table[6][crc>>16&0xff] ^ table[5][crc>>8&0xff] ^ table[4][crc&0xff] ^
@@ -95,9 +108,9 @@ func (h *crc) Write(p []byte) (int, error) {
 }
 
 func (h *crc) Sum32() uint32 {
-	c := h.c
+	c, t := h.c, crcTable()
 	for n := h.n; n != 0; n >>= 8 {
-		c = c<<8 ^ table[0][byte(c>>24)^byte(n)]
+		c = c<<8 ^ t[0][byte(c>>24)^byte(n)]
 	}
 	return ^c
 }

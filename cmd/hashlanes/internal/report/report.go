@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // scenarioAlg is what the page's calculator knows of an algorithm and
@@ -131,7 +132,7 @@ func WriteHTML(w io.Writer, r Report) error {
 		Payoff       float64
 		PayoffTimes  int
 	}{r, charts, r.tables(), Advise(r.Rows), notes(r), template.JS(data), 100 * NoisyAbove, 100 * minPairNoise, payoff, payoffChecks + 1}
-	return reportTemplate.Execute(w, page)
+	return reportTemplate().Execute(w, page)
 }
 
 func svgOf(chart func([]Row) (*Chart, error)) func([]Row) ([]byte, error) {
@@ -152,7 +153,12 @@ func stripXMLHeader(svg []byte) string {
 	return s
 }
 
-var reportTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+// reportTemplate is the page, parsed when a report is written: parsing it
+// was hundreds of allocations at the start of every run of the command,
+// a checksum of one file included.
+var reportTemplate = sync.OnceValue(func() *template.Template { return template.Must(template.New("report").Parse(reportPage)) })
+
+const reportPage = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -293,4 +299,4 @@ update();
 </script>
 </body>
 </html>
-`))
+`
