@@ -37,7 +37,10 @@ func Singles() []kernel.Single[State] { return singles() }
 func Multis() []kernel.Multi[State] { return multis() }
 
 // Batches lists the batch kernels built for this GOARCH, narrowest first.
-func Batches() []kernel.Batch { return batches }
+// It takes the spec, as the SHA-2 packages' does (their batches are set up
+// for one of several algorithms), so that the four are called alike;
+// there is one spec here.
+func Batches(*kernel.Spec[State]) []kernel.Batch { return batches }
 
 // generic is the pure-Go reference in lanes, the kernel the others are
 // pinned to.
