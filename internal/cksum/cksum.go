@@ -21,17 +21,17 @@ const poly = 0x04C11DB7
 // followed by k zero bytes. Made on first use rather than at start: every
 // run of the command links this package, and most never compute the CRC.
 func crcTable() *[8][256]uint32 {
-	table.once.Do(fillTable)
-	return &table.t
+	tableMade.once.Do(fillTable)
+	return &tableMade.t
 }
 
-var table struct {
+var tableMade struct {
 	once sync.Once
 	t    [8][256]uint32
 }
 
 func fillTable() {
-	t := &table.t
+	t := &tableMade.t
 	for b := range 256 {
 		c := uint32(b) << 24
 		for range 8 {
