@@ -65,11 +65,11 @@ func ThisCPU() CPU {
 // behind it is a trap. A plain Once over a flat function, as in package
 // cpu, for the same reason: the stack of the first use.
 func thisCPU() CPU {
-	this.once.Do(readThisCPU)
-	return this.cpu
+	thisCPUMade.once.Do(readThisCPU)
+	return thisCPUMade.cpu
 }
 
-var this struct {
+var thisCPUMade struct {
 	once sync.Once
 	cpu  CPU
 }
@@ -80,7 +80,7 @@ func readThisCPU() {
 	if id.AMX {
 		f = append(f, "amx")
 	}
-	this.cpu = CPU{Vendor: id.Vendor, Family: id.Family, Model: id.Model, Stepping: id.Stepping, Features: f}
+	thisCPUMade.cpu = CPU{Vendor: id.Vendor, Family: id.Family, Model: id.Model, Stepping: id.Stepping, Features: f}
 }
 
 func (c CPU) String() string {
