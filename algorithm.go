@@ -3,6 +3,7 @@ package hashlanes
 import (
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // Algorithm names a hash function.
@@ -101,17 +102,22 @@ func (a Algorithm) mustInfo() *algorithmDef {
 	return &algorithmInfo[a]
 }
 
-// algorithmPunct writes the separators people use in names as ParseAlgorithm
-// matches them; built once, as building a Replacer cost more than the
-// rest of a parse.
-var algorithmPunct = strings.NewReplacer("_", "-", "/", "-")
+// nameRune folds a rune of a name as ParseAlgorithm matches it: lower case,
+// and the separators people write ("_", "/") as "-". A function rather
+// than a strings.Replacer, which a package variable would build at every
+// process's start.
+func nameRune(r rune) rune {
+	if r == '_' || r == '/' {
+		return '-'
+	}
+	return unicode.ToLower(r)
+}
 
 // ParseAlgorithm returns the algorithm with the given name. Case and the
 // punctuation people write ("SHA-256", "sha512/256", "sha512_256") do not
 // matter.
 func ParseAlgorithm(name string) (Algorithm, error) {
-	n := strings.ToLower(name)
-	n = algorithmPunct.Replace(n)
+	n := strings.Map(nameRune, name)
 	if strings.HasPrefix(n, "sha-") {
 		n = "sha" + n[len("sha-"):]
 	}

@@ -64,12 +64,14 @@ func ReadWordsBE[W Word, S any](b []byte, s *S) []byte {
 	return b[size*len(w):]
 }
 
-// DigestBE is the digest of the SHA family: the state's first size bytes,
-// big-endian, which for SHA-224 and SHA-512/224 ends inside a word. It
-// writes no byte past them, as SumMany writes digests in place.
-func DigestBE[W Word, S any](size int) func(b []byte, s *S) []byte {
-	return func(b []byte, s *S) []byte {
-		var buf [64]byte
-		return append(b, AppendWordsBE[W](buf[:0], s)[:size]...)
-	}
+// DigestBE appends the digest of the SHA family: the state's first size
+// bytes, big-endian, which for SHA-224 and SHA-512/224 ends inside a word.
+// It writes no byte past them, as SumMany writes digests in place. The
+// packages wrap it in a function of each size: a Spec's AppendDigest is a
+// plain function, so that a Spec is static data, made by no code at a
+// process's start. Where the digest is the whole state, AppendWordsBE is
+// it.
+func DigestBE[W Word, S any](b []byte, s *S, size int) []byte {
+	var buf [64]byte
+	return append(b, AppendWordsBE[W](buf[:0], s)[:size]...)
 }

@@ -2,27 +2,29 @@ package sha512
 
 import (
 	"crypto/sha512"
-	"hash"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
 // The algorithms of the SHA-512 block function (FIPS 180-4): four initial
-// values and digest lengths, a 128-bit length field.
+// values and digest lengths, a 128-bit length field. Each is static data:
+// a process that links the package runs no code for them.
 var (
-	Spec512     = spec("sha512", 64, Init512, "sha\x07", sha512.New)
-	Spec384     = spec("sha384", 48, Init384, "sha\x04", sha512.New384)
-	Spec512_224 = spec("sha512-224", 28, Init512_224, "sha\x05", sha512.New512_224)
-	Spec512_256 = spec("sha512-256", 32, Init512_256, "sha\x06", sha512.New512_256)
+	Spec512 = &kernel.Spec[State]{Name: "sha512", Size: 64, Init: Init512, Magic: "sha\x07", Lib: sha512.New,
+		AppendDigest: kernel.AppendWordsBE[uint64, State], // the whole state
+		BlockSize:    BlockSize, LenBytes: 16, BigEndian: true, AppendState: appendState, ReadState: readState}
+	Spec384 = &kernel.Spec[State]{Name: "sha384", Size: 48, Init: Init384, Magic: "sha\x04", Lib: sha512.New384,
+		AppendDigest: func(b []byte, s *State) []byte { return kernel.DigestBE[uint64](b, s, 48) },
+		BlockSize:    BlockSize, LenBytes: 16, BigEndian: true, AppendState: appendState, ReadState: readState}
+	Spec512_224 = &kernel.Spec[State]{Name: "sha512-224", Size: 28, Init: Init512_224, Magic: "sha\x05", Lib: sha512.New512_224,
+		AppendDigest: func(b []byte, s *State) []byte { return kernel.DigestBE[uint64](b, s, 28) },
+		BlockSize:    BlockSize, LenBytes: 16, BigEndian: true, AppendState: appendState, ReadState: readState}
+	Spec512_256 = &kernel.Spec[State]{Name: "sha512-256", Size: 32, Init: Init512_256, Magic: "sha\x06", Lib: sha512.New512_256,
+		AppendDigest: func(b []byte, s *State) []byte { return kernel.DigestBE[uint64](b, s, 32) },
+		BlockSize:    BlockSize, LenBytes: 16, BigEndian: true, AppendState: appendState, ReadState: readState}
 )
 
-func spec(name string, size int, init State, magic string, lib func() hash.Hash) *kernel.Spec[State] {
-	return &kernel.Spec[State]{
-		Name: name, Size: size, BlockSize: BlockSize, Init: init, LenBytes: 16, BigEndian: true,
-		AppendDigest: kernel.DigestBE[uint64, State](size),
-		Magic:        magic,
-		AppendState:  kernel.AppendWordsBE[uint64, State],
-		ReadState:    kernel.ReadWordsBE[uint64, State],
-		Lib:          lib,
-	}
-}
+var (
+	appendState = kernel.AppendWordsBE[uint64, State]
+	readState   = kernel.ReadWordsBE[uint64, State]
+)
