@@ -1,8 +1,12 @@
 package hashlanes
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -30,6 +34,67 @@ func TestStartupImports(t *testing.T) {
 				t.Errorf("the library links %s", pkg)
 			}
 		}
+	}
+}
+
+// TestStartupInits: linking hashlanes runs almost no code at a program's
+// start. The floor's whole program (bench/floor/whole/hashlanes), run with
+// GODEBUG=inittrace=1, must show no init work in the kernel packages
+// (their lists and specs are static data or made when asked for) and at
+// most initAllocBudget allocations in all of hashlanes' packages: today
+// the root package's registration of hashlanes tune's families, the CPU
+// level read from HASHLANES_CPU and the tuning mode from
+// HASHLANES_TUNING. A package variable built by code (an append, a
+// closure, a sync.OnceValue, a parsed template) is what this catches
+// (docs/engine.md, "Start-up").
+func TestStartupInits(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the budget is amd64's; other GOARCHes list other kernels")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build the program")
+	}
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "whole")
+	build := exec.Command(goTool, "build", "-o", prog, "./bench/floor/whole/hashlanes")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	file := filepath.Join(dir, "input")
+	if err := os.WriteFile(file, []byte("hashlanes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := exec.Command(prog, "md5", file)
+	run.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var stderr strings.Builder
+	run.Stderr = &stderr
+	if err := run.Run(); err != nil {
+		t.Fatalf("%s: %v\n%s", prog, err, stderr.String())
+	}
+	const initAllocBudget = 10
+	allocs, seen := 0, 0
+	for line := range strings.Lines(stderr.String()) {
+		// init PKG @T ms, C ms clock, B bytes, N allocs
+		f := strings.Fields(line)
+		if len(f) < 11 || f[0] != "init" || !strings.HasPrefix(f[1], "github.com/hashlanes/hashlanes") {
+			continue
+		}
+		seen++
+		if strings.HasPrefix(f[1], "github.com/hashlanes/hashlanes/internal/kernel") {
+			t.Errorf("%s runs code at start: %s", f[1], strings.TrimSpace(line))
+		}
+		n, err := strconv.Atoi(f[9])
+		if err != nil {
+			t.Fatalf("cannot read the allocations of %q", line)
+		}
+		allocs += n
+	}
+	if seen == 0 {
+		t.Fatalf("no init trace of hashlanes' packages in:\n%s", stderr.String())
+	}
+	if allocs > initAllocBudget {
+		t.Errorf("hashlanes' package inits allocate %d times, more than %d:\n%s", allocs, initAllocBudget, stderr.String())
 	}
 }
 
