@@ -13,7 +13,10 @@ import (
 // kernel it allows but the pure-Go reference. Which of them a round runs
 // is the tuning's choice.
 func kernelsAt[S any](singles []kernel.Single[S], multis []kernel.Multi[S], batches []kernel.Batch, l cpu.Level) engine.Kernels[S] {
-	var k engine.Kernels[S]
+	// Room for every kernel at once: a fresh process's first server makes
+	// these lists, and growing them an append at a time was a handful of
+	// allocations of its first use.
+	k := engine.Kernels[S]{Multi: make([]kernel.Multi[S], 0, len(multis)), Batch: make([]kernel.Batch, 0, len(batches))}
 	k.Single, _ = kernel.Best(singles, l)
 	for _, m := range multis {
 		if !m.Reference && m.Usable(l) {

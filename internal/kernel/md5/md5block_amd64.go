@@ -5,6 +5,7 @@ package md5
 import (
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
+	"slices"
 )
 
 //go:generate go run -C ../_asm ./md5 -out ../md5/md5block_amd64.s -stubs ../md5/md5block_amd64_stubs.go -lanes ../md5/md5block_lanes_amd64.go -pkg md5
@@ -19,7 +20,7 @@ func singles() []kernel.Single[State] {
 
 // multis: the reference, then the generated kernels.
 func multis() []kernel.Multi[State] {
-	return append([]kernel.Multi[State]{generic()}, laneKernels...)
+	return slices.Concat([]kernel.Multi[State]{generic()}, laneKernels)
 }
 
 // The batch kernels were measured on URL paths (SumMany, one block each);

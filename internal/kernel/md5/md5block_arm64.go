@@ -4,6 +4,7 @@ package md5
 
 import (
 	"github.com/hashlanes/hashlanes/internal/kernel"
+	"slices"
 )
 
 // A lone stream runs crypto/md5's arm64 assembly; two streams interleaved
@@ -13,7 +14,7 @@ func singles() []kernel.Single[State] { return kernel.LibSingles(blockGeneric, S
 
 // multis: the reference, then the generated kernels.
 func multis() []kernel.Multi[State] {
-	return append([]kernel.Multi[State]{generic()}, laneKernels...)
+	return slices.Concat([]kernel.Multi[State]{generic()}, laneKernels)
 }
 
 var batches []kernel.Batch

@@ -3,6 +3,7 @@
 package sha1
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
@@ -22,8 +23,7 @@ var batches = batchKernels
 
 // multis: the reference, the generated kernels, then the hybrid.
 func multis() []kernel.Multi[State] {
-	return append(append([]kernel.Multi[State]{generic()}, laneKernels...),
-		kernel.Multi[State]{Name: "shanix2+avx512ymmx8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid})
+	return slices.Concat([]kernel.Multi[State]{generic()}, laneKernels, []kernel.Multi[State]{{Name: "shanix2+avx512ymmx8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid}})
 }
 
 // hybridFastBlocks is the blocks each SHA-NI stream of the hybrid kernel

@@ -3,6 +3,7 @@
 package sha256
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
@@ -24,8 +25,7 @@ func batches(init *State, size int) []kernel.Batch {
 
 // multis: the reference, the generated kernels, then the hybrid.
 func multis() []kernel.Multi[State] {
-	return append(append([]kernel.Multi[State]{generic()}, laneKernels...),
-		kernel.Multi[State]{Name: "shanix2+avx512ymmx8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid})
+	return slices.Concat([]kernel.Multi[State]{generic()}, laneKernels, []kernel.Multi[State]{{Name: "shanix2+avx512ymmx8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid}})
 }
 
 // hybridFastBlocks is the blocks each SHA-NI stream of the hybrid kernel

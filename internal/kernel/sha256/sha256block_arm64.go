@@ -4,6 +4,7 @@ package sha256
 
 import (
 	"github.com/hashlanes/hashlanes/internal/kernel"
+	"slices"
 )
 
 // A lone stream runs crypto/sha256's arm64 assembly (the crypto
@@ -13,7 +14,7 @@ func singles() []kernel.Single[State] { return kernel.LibSingles(blockGeneric, S
 
 // multis: the reference, then the generated kernels.
 func multis() []kernel.Multi[State] {
-	return append([]kernel.Multi[State]{generic()}, laneKernels...)
+	return slices.Concat([]kernel.Multi[State]{generic()}, laneKernels)
 }
 
 func batches(*State, int) []kernel.Batch { return nil }

@@ -3,6 +3,7 @@
 package sha512
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
@@ -21,5 +22,5 @@ func batches(init *State, size int) []kernel.Batch {
 
 // multis: the reference, then the generated kernels.
 func multis() []kernel.Multi[State] {
-	return append([]kernel.Multi[State]{generic()}, laneKernels...)
+	return slices.Concat([]kernel.Multi[State]{generic()}, laneKernels)
 }
