@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash"
 	"math/bits"
-	"sync"
 
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"github.com/hashlanes/hashlanes/internal/cpu"
@@ -55,26 +54,28 @@ func (e *engineAlgorithm[S]) server(a Algorithm, l cpu.Level, src func(*tuning.F
 }
 
 func fromEngine[S any](a Algorithm, e *engine.Server[S], src tuning.Source) *Server {
-	// Written when asked for: a fresh process's first hasher need not pay
-	// for formatting it.
-	desc := sync.OnceValue(func() string {
-		k := e.Kernels()
-		desc := k.Single.Name + " (single stream)"
-		for i := len(k.Multi) - 1; i >= 0; i-- {
-			m := &k.Multi[i]
-			lanes := fmt.Sprint(m.Lanes)
-			if m.Fast > 0 { // a hybrid kernel: its fast lanes, then the others
-				lanes = fmt.Sprintf("%d+%d", m.Fast, m.Lanes-m.Fast)
-			}
-			desc = fmt.Sprintf("%s (%s lanes) + %s", m.Name, lanes, desc)
-		}
-		return desc
-	})
-	s := newServerOf(a, func() hash.Hash { return e.NewHash() }, e.Close, desc)
+	s := newServerOf(a, func() hash.Hash { return e.NewHash() }, e.Close, func() string { return describe(e.Kernels()) })
 	s.stats = func() Stats { return Stats(e.Stats()) }
 	s.many = e.SumMany
 	s.choice, s.src = e.Choice(), src
 	return s
+}
+
+// describe names an engine's kernels for Server.Kernel, formatted when
+// asked for (not when the server is made: a fresh process's first hasher
+// need not pay for it): "avx512ymmx16 (16 lanes) + ... + shani (single
+// stream)".
+func describe[S any](k engine.Kernels[S]) string {
+	desc := k.Single.Name + " (single stream)"
+	for i := len(k.Multi) - 1; i >= 0; i-- {
+		m := &k.Multi[i]
+		lanes := fmt.Sprint(m.Lanes)
+		if m.Fast > 0 { // a hybrid kernel: its fast lanes, then the others
+			lanes = fmt.Sprintf("%d+%d", m.Fast, m.Lanes-m.Fast)
+		}
+		desc = fmt.Sprintf("%s (%s lanes) + %s", m.Name, lanes, desc)
+	}
+	return desc
 }
 
 // referenceServer serves a through its reference implementation; its
@@ -86,6 +87,13 @@ func referenceServer(a Algorithm) *Server {
 	}
 	s := newServerOf(a, servedNew(a), func() error { return nil }, func() string { return pkg })
 	s.reference = true
+	s.many = s.sumManyLoop
+	if a == BLAKE3 && blake3tree.HaveMany() {
+		// In lanes across the messages (blake3tree.SumMany).
+		s.many = func(dst []byte, msgs [][]byte) []byte {
+			return blake3tree.SumMany(dst, blake3tree.Hash(), msgs, 32)
+		}
+	}
 	return s
 }
 
@@ -102,15 +110,10 @@ func servedNew(a Algorithm) func() hash.Hash {
 	return reference.ID(a).New
 }
 
+// newServerOf makes what both kinds of Server share; the caller sets many,
+// SumMany's path.
 func newServerOf(a Algorithm, newHash func() hash.Hash, close func() error, kernel func() string) *Server {
 	s := &Server{alg: a, newHash: newHash, close: close, kernel: kernel, blockShift: uint8(bits.TrailingZeros(uint(a.BlockSize())))}
 	s.pool.New = func() any { return newHash() }
-	s.many = s.sumManyLoop
-	if a == BLAKE3 && blake3tree.HaveMany() {
-		// In lanes across the messages (blake3tree.SumMany).
-		s.many = func(dst []byte, msgs [][]byte) []byte {
-			return blake3tree.SumMany(dst, blake3tree.Hash(), msgs, 32)
-		}
-	}
 	return s
 }
