@@ -3,9 +3,10 @@
 package md5
 
 import (
+	"slices"
+
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
-	"slices"
 )
 
 //go:generate go run -C ../_asm ./md5 -out ../md5/md5block_amd64.s -stubs ../md5/md5block_amd64_stubs.go -lanes ../md5/md5block_lanes_amd64.go -pkg md5

@@ -3,8 +3,9 @@
 package md5
 
 import (
-	"github.com/hashlanes/hashlanes/internal/kernel"
 	"slices"
+
+	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
 // A lone stream runs crypto/md5's arm64 assembly; two streams interleaved

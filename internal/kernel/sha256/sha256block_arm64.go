@@ -3,8 +3,9 @@
 package sha256
 
 import (
-	"github.com/hashlanes/hashlanes/internal/kernel"
 	"slices"
+
+	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
 // A lone stream runs crypto/sha256's arm64 assembly (the crypto

@@ -3,8 +3,9 @@
 package sha512
 
 import (
-	"github.com/hashlanes/hashlanes/internal/kernel"
 	"slices"
+
+	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
 // A lone stream runs crypto/sha512's arm64 assembly (the SHA-512
