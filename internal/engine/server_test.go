@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
 	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
@@ -167,9 +168,18 @@ func TestWritesAlone(t *testing.T) {
 	if got, want := lone()-before, uint64(4*len(short)/sha256k.BlockSize); got != want {
 		t.Errorf("writes alone counted %d lone blocks, want %d", got, want)
 	}
+	// The first probe found nobody, so probes back off for minAwaitPause.
+	// A slow machine can spend that long in the writes above; the pause
+	// is stretched here so that the rule is checked, not the clock.
+	if s.probeAfter.Load() == 0 {
+		t.Fatal("a probe that found nobody set no backoff")
+	}
+	after := s.probeAfter.Load()
+	s.probeAfter.Store(int64(time.Since(s.epoch) + time.Hour))
 	if n := write(s.NewHash(), short); n != 0 {
 		t.Errorf("a new stream's first write while probes back off: %d rounds, want none", n)
 	}
+	s.probeAfter.Store(after)
 	if n := write(h, make([]byte, awaitMinBytes)); n == 0 {
 		t.Error("a write of awaitMinBytes skipped the combine: it may wait for company")
 	}
