@@ -454,6 +454,39 @@ func BenchmarkReused(b *testing.B) {
 	}
 }
 
+// BenchmarkNewPerMessage is a new hasher for each message, the shape of
+// a program that hashes one input after another with New, Write and Sum:
+// against the standard library's New used the same way, paired
+// (benchPairs). From 1 KiB a write is long enough for the lanes, so each
+// new hasher's first write is a probe for company (docs/engine.md,
+// "Probes back off").
+func BenchmarkNewPerMessage(b *testing.B) {
+	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
+		for _, size := range []int{128, 1 << 10, 8 << 10} {
+			msg := randomBytes(rand.New(rand.NewPCG(15, uint64(size))), size)
+			const calls = 256
+			perMessage := func(newHash func() hash.Hash) func() {
+				sum := make([]byte, 0, a.Size())
+				return func() {
+					for i := range calls {
+						msg[0] = byte(i)
+						h := newHash()
+						h.Write(msg)
+						sum = h.Sum(sum[:0])
+					}
+					sink += sum[0]
+				}
+			}
+			b.Run(fmt.Sprintf("alg=%v/size=%s", a, workload.SizeName(int64(size))), func(b *testing.B) {
+				b.ReportAllocs()
+				benchPairs(b, calls*size,
+					pairSide{name: "stdlib", run: perMessage(reference.ID(a).New)},
+					pairSide{name: "hashlanes", run: perMessage(func() hash.Hash { return New(a) })})
+			})
+		}
+	}
+}
+
 // BenchmarkLoneUploads is an upload server's hashing when uploads come one
 // at a time: for each body a new MD5 hasher (the ETag), with md5+sha256 a
 // SHA-256 one too (the payload hash), the body written to both in the

@@ -66,9 +66,27 @@ func (s *Server[S]) alone(n int, probe bool) bool {
 	return k < 0
 }
 
-// probesPaused reports whether probes are backing off now.
+// probesPaused reports whether probes are backing off now. While a pause
+// lasts the clock is read only every awaitSkips probes, as in mayAwait: a
+// lone stream probes once a message, and a clock read cost a short
+// message more than the rest of what hashlanes adds to it (docs/engine.md,
+// "Probes back off"). The count is kept with plain atomic loads and
+// stores: writers racing on it lose a skip or two, which only moves the
+// next read of the clock.
 func (s *Server[S]) probesPaused() bool {
-	return int64(time.Since(s.epoch)) < s.probeAfter.Load()
+	after := s.probeAfter.Load()
+	if after == 0 {
+		return false
+	}
+	if k := s.probeSkip.Load(); k > 0 {
+		s.probeSkip.Store(k - 1)
+		return true
+	}
+	if int64(time.Since(s.epoch)) < after {
+		s.probeSkip.Store(awaitSkips)
+		return true
+	}
+	return false
 }
 
 // mayAwait reports whether a combiner alone at one P, after others queued

@@ -68,6 +68,30 @@ func TestPolicyDecisions(t *testing.T) {
 		t.Errorf("skipping: %v, %d, want false, 2", ok, skip)
 	}
 
+	// probesPaused: no pause, no clock; during one, the clock is read
+	// once every awaitSkips probes, so a pause that has ended is seen
+	// within awaitSkips probes.
+	s.probeAfter.Store(0)
+	s.probeSkip.Store(5)
+	if s.probesPaused() || s.probeSkip.Load() != 5 {
+		t.Error("paused, or a skip counted, with no backoff on")
+	}
+	s.probeSkip.Store(0)
+	s.probeAfter.Store(int64(time.Since(s.epoch) + time.Hour))
+	if !s.probesPaused() || s.probeSkip.Load() != awaitSkips {
+		t.Errorf("a probe during a pause: skips %d, want %d", s.probeSkip.Load(), awaitSkips)
+	}
+	s.probeAfter.Store(1) // ended long ago: only the clock can tell
+	for i := range awaitSkips {
+		if !s.probesPaused() {
+			t.Fatalf("probe %d after the clock's read: not paused, so the clock was read again", i+1)
+		}
+	}
+	if s.probesPaused() || s.probeSkip.Load() != 0 {
+		t.Errorf("after %d skips: still paused (skips %d)", awaitSkips, s.probeSkip.Load())
+	}
+	s.probeAfter.Store(0)
+
 	// awaitsCompany: alone, at one P, with a long enough write.
 	for _, c := range []struct {
 		procs, busy, n int

@@ -62,6 +62,7 @@ type Server[S any] struct {
 	// probes that brought nobody (zero when they do not): no probe before
 	// it. Atomic, as alone reads it without s.mu.
 	probeAfter atomic.Int64
+	probeSkip  atomic.Int32 // probes let go before the clock is read again
 
 	// quiet is set, as s.mu's holders leave it, while no writer is queued
 	// or combining and the latest rounds had no company: a write may skip
