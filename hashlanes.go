@@ -130,6 +130,17 @@ func Sum(a Algorithm, data []byte) []byte {
 // ones go through the default engine, whose lone streams run at
 // single-stream speed and whose concurrent ones share lanes.
 func AppendSum(a Algorithm, dst, data []byte) []byte {
+	if len(data) < sumLanesMin && a.valid() && a != BLAKE3 {
+		// Small enough to inline: the one-shot function is one call
+		// away, as in a program that calls it itself (BenchmarkSum).
+		return reference.ID(a).Sum(dst, data)
+	}
+	return appendSumOther(a, dst, data)
+}
+
+// appendSumOther is AppendSum of a long message, a BLAKE3 one or a bad
+// Algorithm.
+func appendSumOther(a Algorithm, dst, data []byte) []byte {
 	if len(data) < sumLanesMin {
 		return oneShot(a, dst, data) // which panics on a bad Algorithm
 	}
