@@ -122,6 +122,16 @@ func (c *Chooser) Pick(ready int, hybrid bool) (k, lanes int) {
 // candidates by the rates at one lane, as fill finds it. Later snapshots
 // keep the prior's choices within a margin, so they build the table.
 func (c *Chooser) lonePick(hybrid bool) pick {
+	if !c.src.begun() {
+		// No rates read yet: the single-stream kernel, which every
+		// prior chooses for one stream (loneMargin; TestKernelChoice),
+		// without reading one. The prior needs this CPU's identity (CPUID
+		// leaves, each a trap under a hypervisor) and its rates made:
+		// most of a fresh process's first write (docs/engine.md,
+		// "Start-up"). The source is read when a choice has two streams
+		// or more, or SumMany's cut-off is asked for.
+		return pick{k: 0}
+	}
 	snap := c.src.current()
 	if l := c.lone.Load(); l != nil && l.gen == snap.gen {
 		return l.best[b2i(hybrid)]

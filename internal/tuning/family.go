@@ -43,13 +43,14 @@ type Family struct {
 }
 
 // Source returns the family's rates in mode m: the family's own for the
-// process's mode, a fixed prior for table modes.
+// process's mode, a fixed prior for table modes. The family takes its
+// prior when the source is first read, not here: a server whose streams
+// never have a choice to make never reads it (see Chooser.lonePick).
 func (f *Family) Source(m Mode) Source {
 	if m.Kind == ModeTable {
 		p, exact := f.priorFor(m.Prior)
 		return Source{fixed: newSnapshot(kindPrior, priorRates(p, f.name), priorOrigin(p, exact))}
 	}
-	f.begin()
 	return Source{fam: f}
 }
 

@@ -100,12 +100,22 @@ func Fixed(r *Rates, origin string) Source {
 	return Source{fixed: newSnapshot(kindPrior, r, origin)}
 }
 
+// current is the snapshot of the rates now, taking the family's prior
+// first if nothing has yet (see Family.begin).
 func (s Source) current() *snapshot {
 	if s.fixed != nil {
 		return s.fixed
 	}
+	if snap := s.fam.snap.Load(); snap != nil {
+		return snap
+	}
+	s.fam.begin()
 	return s.fam.snap.Load()
 }
+
+// begun reports whether the source has rates in hand: fixed ones, or a
+// family that has taken its prior.
+func (s Source) begun() bool { return s.fixed != nil || s.fam.snap.Load() != nil }
 
 func (s Source) online() bool { return s.fixed == nil && s.fam.mode.Kind != ModeTable }
 
@@ -130,6 +140,7 @@ func (s Source) prior() *snapshot {
 	if s.fixed != nil {
 		return nil
 	}
+	s.fam.begin()
 	return s.fam.priorSnap
 }
 

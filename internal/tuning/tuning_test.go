@@ -911,3 +911,24 @@ func TestProbesMadeOnDemand(t *testing.T) {
 		t.Fatalf("the probes were made %d times for two listings, want 1", made)
 	}
 }
+
+// TestLoneStreamReadsNoPrior checks that a lone stream's choice takes the
+// single-stream kernel without the family reading its prior (this CPU's
+// identity and the prior's rates, most of a fresh process's first write),
+// and that the first choice with two streams reads it.
+func TestLoneStreamReadsNoPrior(t *testing.T) {
+	f := NewFamily("md5", func() []Probe { return nil }, Mode{Kind: ModeAuto})
+	c := NewChooser(f.Source(Mode{Kind: ModeAuto}), Kernel{Name: "amd64"}, []Kernel{{Name: "amd64x2", Lanes: 2}})
+	for _, hybrid := range []bool{false, true} {
+		if k, lanes := c.Pick(1, hybrid); k != -1 || lanes != 1 {
+			t.Errorf("a lone stream (hybrid %v): kernel %d, %d lanes; want the single-stream kernel", hybrid, k, lanes)
+		}
+	}
+	if f.snap.Load() != nil {
+		t.Fatal("the family took its prior for a lone stream's choice")
+	}
+	c.Pick(2, true)
+	if f.snap.Load() == nil {
+		t.Error("a choice for two streams was made without the family's rates")
+	}
+}
