@@ -1,10 +1,10 @@
 // Command floor measures the first programs a person writes with hashlanes
 // against the same programs on the standard library, each in a fresh
 // process: one file through io.Copy, hashers one after another, one hasher
-// reused per message, one-shot sums, a few messages in one SumMany. A long
-// benchmark warms the engine's heuristics and hides start-up costs; these
-// cases run once per process, so whatever a process pays before its
-// heuristics settle is in the figure.
+// reused per message, a new hasher per message, one-shot sums, a few
+// messages in one SumMany. A long benchmark warms the engine's heuristics
+// and hides start-up costs; these cases run once per process, so whatever
+// a process pays before its heuristics settle is in the figure.
 //
 //	go run ./bench/floor -pairs 5 -procs 1,2
 //
@@ -145,6 +145,19 @@ var cases = []floorCase{
 	}},
 	{"one hasher reused, 4,000 x 1 KiB", func(e env) byte {
 		return reused(e, 1<<10, 4000)
+	}},
+	{"a new hasher per message, 4,000 x 1 KiB", func(e env) byte {
+		p := workload.RandomBytes(1<<10, 7)
+		sum := make([]byte, 0, 64)
+		var x byte
+		for i := range 4000 {
+			p[0] = byte(i)
+			h := e.newHash()
+			h.Write(p)
+			sum = h.Sum(sum[:0])
+			x ^= sum[0]
+		}
+		return x
 	}},
 	{"AppendSum, 20,000 x 64 B", func(e env) byte {
 		p := workload.RandomBytes(64, 4)
