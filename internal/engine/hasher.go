@@ -29,7 +29,8 @@ type Hasher[S any] struct {
 	// costs there what the standard library costs, where the engine adds
 	// its bookkeeping to each block. A write that could share lanes moves
 	// the stream to the engine (leaveLib), through the marshalled state
-	// the two share.
+	// the two share; so does a reused stream's short message where the
+	// engine's short path costs less (placeMessage).
 	lib   hash.Hash
 	inLib atomic.Bool // read before the guard (see Write)
 	busy  atomic.Bool
@@ -40,6 +41,11 @@ type Hasher[S any] struct {
 	// probed: the stream has looked for company since it was made or
 	// Reset (see Server.blocks).
 	probed bool
+	// fresh: the stream was Reset and nothing has been written since; its
+	// first write picks where the message runs (see Write). Written only
+	// when it changes, so that misuse of a hasher never reset races on
+	// it only as readers do.
+	fresh bool
 }
 
 // stream is a Hasher's state in the engine.
@@ -83,6 +89,13 @@ func (h *Hasher[S]) engine() *stream[S] {
 // library's hasher (see Hasher.inLib): not when the tier was forced down
 // to the pure-Go reference, which the engine's path then tests.
 func (s *Server[S]) startsInLib() bool { return s.spec.Lib != nil && !s.kern.Single.Reference }
+
+// shortInEngine reports whether a reused stream's short messages run on
+// the engine's single-stream kernel (see Hasher.writeShort) rather than in
+// the library's hasher: where that kernel says they cost less there
+// (kernel.Single.Short; docs/engine.md, "Short messages of a reused
+// stream").
+func (s *Server[S]) shortInEngine() bool { return s.kern.Single.Short }
 
 // libHash returns the stream's library hasher, made on first use.
 func (h *Hasher[S]) libHash() hash.Hash {
@@ -144,40 +157,116 @@ func (h *Hasher[S]) BlockSize() int { return h.srv.spec.BlockSize }
 // Reset, Write and Sum each take the library's path first, in a body
 // without the guard's deferred release: a short message costs what the
 // library's hasher costs, plus a call (BenchmarkReused).
+//
+// A stream Reset after a message is one reused message after message: its
+// next message runs where its first write says (see Write).
 func (h *Hasher[S]) Reset() {
 	if h.inLib.Load() { // nothing of the stream is in the engine
 		if h.lib != nil {
 			h.lib.Reset()
+			h.setFresh(h.srv.shortInEngine())
 		}
 		return
 	}
+	// Like a short write, a reset touches nothing but the stream's own
+	// state: no guard.
 	h.resetEngine()
+	if h.srv.shortInEngine() {
+		h.setFresh(true)
+	} else if h.srv.startsInLib() {
+		h.inLib.Store(true)
+		if h.lib != nil {
+			h.lib.Reset()
+		}
+	}
 }
 
+// setFresh sets fresh, writing it only if it changes (see fresh).
+func (h *Hasher[S]) setFresh(f bool) {
+	if h.fresh != f {
+		h.fresh = f
+	}
+}
+
+// resetEngine returns the engine's state to the initial one.
 func (h *Hasher[S]) resetEngine() {
-	h.enter()
-	defer h.leave()
 	h.probed = false // a new message may have new company
-	if e := h.e; e != nil {
-		e.state, e.n, e.nbuf = h.srv.spec.Init, 0, 0
-	}
-	if h.inLib.Store(h.srv.startsInLib()); h.lib != nil {
-		h.lib.Reset()
-	}
+	e := h.e
+	e.state, e.n, e.nbuf = h.srv.spec.Init, 0, 0
 }
 
 // Write adds p to the stream. It never fails. Whole blocks are hashed from
 // p directly, in lanes with other streams when they are ready; no reference
 // to p is kept once Write returns.
 func (h *Hasher[S]) Write(p []byte) (int, error) {
-	if h.inLib.Load() && len(p) < int(h.laneMin) && h.lib != nil {
-		// In the library's hasher alone: misuse from two goroutines
-		// can garble this stream, as the library's would, but no
-		// other, so the guard below is not needed (it costs two
-		// locked instructions a call).
-		return h.lib.Write(p)
+	if h.fresh {
+		h.fresh = false
+		if (len(p) < int(h.laneMin)) == h.inLib.Load() {
+			h.placeMessage(len(p))
+		}
+	}
+	if len(p) < int(h.laneMin) {
+		// Too short for the lanes, the write touches the stream's own
+		// state alone, in the library's hasher or on the single-stream
+		// kernel: misuse from two goroutines can garble this stream, as
+		// the library's hasher would, but no other, so the guard of the
+		// engine's path is not needed (it costs two locked
+		// instructions a call).
+		if !h.inLib.Load() {
+			h.writeShort(p)
+			return len(p), nil
+		}
+		if h.lib != nil {
+			return h.lib.Write(p)
+		}
 	}
 	return h.write(p)
+}
+
+// placeMessage moves a reused stream whose message's first write, n bytes
+// long, is short and in the library's hasher, or long and in the engine,
+// to where it runs best: a short one to the engine's short path, which
+// costs less than the library's hasher where the server allows it
+// (shortInEngine), a long one to the library's hasher, as a new stream's
+// first write would. The stream moves only when a message differs from
+// the one before, so that a stream of like messages pays no move (each
+// is a locked store).
+func (h *Hasher[S]) placeMessage(n int) {
+	if n < int(h.laneMin) {
+		h.engine()
+		h.resetEngine()
+		h.inLib.Store(false)
+		return
+	}
+	if h.e.n == 0 && h.srv.startsInLib() {
+		if h.lib != nil {
+			h.lib.Reset()
+		}
+		h.inLib.Store(true)
+	}
+}
+
+// writeShort adds p, shorter than laneMin, to a stream in the engine:
+// whole blocks on the single-stream kernel, as the engine's path hashes a
+// write this short, and the rest in the buffer.
+func (h *Hasher[S]) writeShort(p []byte) {
+	e, bs, fn := h.e, h.srv.spec.BlockSize, h.srv.kern.Single.Fn
+	e.n += uint64(len(p))
+	if e.nbuf > 0 {
+		k := copy(e.buf[e.nbuf:bs], p)
+		e.nbuf += k
+		p = p[k:]
+		if e.nbuf < bs {
+			return
+		}
+		fn(&e.state, e.buf[:bs])
+		e.nbuf = 0
+	}
+	if whole := len(p) / bs * bs; whole > 0 {
+		fn(&e.state, p[:whole])
+		p = p[whole:]
+	}
+	e.nbuf = copy(e.buf[:], p)
 }
 
 func (h *Hasher[S]) write(p []byte) (int, error) {
@@ -213,19 +302,13 @@ func (h *Hasher[S]) write(p []byte) (int, error) {
 
 // Sum appends the digest of what was written so far to b; the stream goes
 // on unchanged.
+//
+// Like a short write, it touches nothing but the stream's own state, so
+// it needs no guard.
 func (h *Hasher[S]) Sum(b []byte) []byte {
-	if h.inLib.Load() && h.lib != nil {
-		return h.lib.Sum(b)
-	}
-	return h.sum(b)
-}
-
-func (h *Hasher[S]) sum(b []byte) []byte {
 	if h.inLib.Load() {
 		return h.libHash().Sum(b)
 	}
-	h.enter()
-	defer h.leave()
 	sp, e := h.srv.spec, h.e
 	e.sumState = e.state
 	h.srv.kern.Single.Fn(&e.sumState, padAfter(sp, e.buf[:], e.nbuf, e.n))
@@ -263,6 +346,7 @@ func (h *Hasher[S]) UnmarshalBinary(b []byte) error {
 		return err
 	}
 	h.inLib.Store(false)
+	h.setFresh(false) // the message goes on where the state was saved
 	return nil
 }
 

@@ -33,7 +33,13 @@ type Single[S any] struct {
 	Level     cpu.Level   // lowest CPU level it needs
 	Needs     cpu.Feature // extensions it needs besides the level's (SHA-NI)
 	Reference bool        // the pure-Go reference, slower than the standard library's assembly
-	Fn        func(s *S, p []byte)
+	// Short: a stream reused message after message hashes its short
+	// messages on it rather than in the standard library's hasher,
+	// because this kernel with the engine's Sum costs less there (the
+	// engine's choice, measured with BenchmarkReused; docs/engine.md,
+	// "Short messages of a reused stream").
+	Short bool
+	Fn    func(s *S, p []byte)
 }
 
 // Multi hashes nblocks blocks in each lane whose bit is set in mask, reading

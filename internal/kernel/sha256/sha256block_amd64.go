@@ -15,7 +15,7 @@ import (
 func singles() []kernel.Single[State] {
 	return []kernel.Single[State]{
 		{Name: "generic", Level: cpu.Generic, Reference: true, Fn: blockGeneric},
-		{Name: "shani", Level: cpu.Generic, Needs: cpu.SHA, Fn: blockSHANIState},
+		{Name: "shani", Level: cpu.Generic, Needs: cpu.SHA, Short: true, Fn: blockSHANIState},
 	}
 }
 

@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hashlanes/hashlanes/internal/kernel"
+	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
+	"github.com/hashlanes/hashlanes/internal/tuning"
+)
+
+// TestShortMessagesOfAReusedStream follows a SHA-256 stream reset and
+// reused for messages of mixed lengths: where its single-stream kernel is
+// Short, a message whose first write is short runs in the engine, and
+// where it is not, in the library's hasher, as a new stream's first
+// message does either way. Each digest is checked against the standard
+// library's (a message stays where its first write put it), and a state
+// saved mid-message goes on in the standard library's hasher and after a
+// restore.
+func TestShortMessagesOfAReusedStream(t *testing.T) {
+	serverOf := func(short bool) *Server[sha256k.State] {
+		single := kernel.Single[sha256k.State]{Name: "single", Short: short, Fn: refBlock()}
+		multi := kernel.Reference(refBlock(), sha256k.BlockSize)
+		multi.Name, multi.Reference = "lanes", false
+		return NewServer(testSpec, Kernels[sha256k.State]{Single: single, Multi: []kernel.Multi[sha256k.State]{multi}},
+			tuning.Fixed(&tuning.Rates{Kernels: map[string]float64{"single": 1000, "lanes": 1000}}, "test"))
+	}
+	r := rand.New(rand.NewPCG(21, 22))
+	msg := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		return b
+	}
+	const short, long = 100, 2 << 10 // under and over laneMin
+	for _, kernelShort := range []bool{true, false} {
+		s := serverOf(kernelShort)
+		h := s.NewHash()
+		plan := [][]int{{short}, {short}, {short, 40, 7}, {long}, {long}, {short, long, 5}, {long, 10}, {3, 3}, {}, {short}}
+		for i, writes := range plan {
+			if i > 0 {
+				h.Reset()
+			}
+			var whole []byte
+			for j, n := range writes {
+				p := msg(n)
+				whole = append(whole, p...)
+				h.Write(p)
+				if j == 0 && n < int(h.laneMin) {
+					// A new stream starts in the library's hasher; a reused
+					// one's message that starts short runs in the engine if
+					// the kernel is Short. (One that starts long goes to the
+					// library's hasher, and may leave it for the lanes as
+					// a new stream's would.)
+					want := i == 0 || !kernelShort
+					if got := h.inLib.Load(); got != want {
+						t.Errorf("short kernel %v, message %d (writes %v): in the library's hasher %v after its first write, want %v", kernelShort, i, writes, got, want)
+					}
+				}
+			}
+			if want := sha256.Sum256(whole); !bytes.Equal(h.Sum(nil), want[:]) {
+				t.Fatalf("short kernel %v, message %d (writes %v): wrong digest", kernelShort, i, writes)
+			}
+		}
+
+		// A state saved mid-message, on the short path, goes on in the
+		// standard library's hasher, and the other way round.
+		h.Reset()
+		head, tail := msg(70), msg(300)
+		h.Write(head)
+		st, err := h.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lib := sha256.New()
+		if err := lib.(encoding.BinaryUnmarshaler).UnmarshalBinary(st); err != nil {
+			t.Fatal(err)
+		}
+		lib.Write(tail)
+		h.Write(tail)
+		want := sha256.Sum256(append(head, tail...))
+		if !bytes.Equal(lib.Sum(nil), want[:]) || !bytes.Equal(h.Sum(nil), want[:]) {
+			t.Errorf("short kernel %v: a state saved after a short write does not go on", kernelShort)
+		}
+		h.Reset()
+		if err := h.UnmarshalBinary(st); err != nil {
+			t.Fatal(err)
+		}
+		h.Write(tail) // long after the restore: the restored message goes on
+		if !bytes.Equal(h.Sum(nil), want[:]) {
+			t.Errorf("short kernel %v: a restored state lost to the next message's placement", kernelShort)
+		}
+	}
+}
