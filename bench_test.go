@@ -427,32 +427,7 @@ func BenchmarkSum(b *testing.B) {
 // standard library's hasher used the same way, paired (benchPairs): each
 // message is too short for lanes, so the hasher must cost what the
 // standard library's costs.
-func BenchmarkReused(b *testing.B) {
-	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
-		for _, size := range []int{64, 128, 1 << 10} {
-			msg := randomBytes(rand.New(rand.NewPCG(14, uint64(size))), size)
-			const calls = 256
-			reused := func(h hash.Hash) func() {
-				sum := make([]byte, 0, a.Size())
-				return func() {
-					for i := range calls {
-						msg[0] = byte(i)
-						h.Reset()
-						h.Write(msg)
-						sum = h.Sum(sum[:0])
-					}
-					sink += sum[0]
-				}
-			}
-			b.Run(fmt.Sprintf("alg=%v/size=%s", a, workload.SizeName(int64(size))), func(b *testing.B) {
-				b.ReportAllocs()
-				benchPairs(b, calls*size,
-					pairSide{name: "stdlib", run: reused(reference.ID(a).New())},
-					pairSide{name: "hashlanes", run: reused(New(a))})
-			})
-		}
-	}
-}
+func BenchmarkReused(b *testing.B) { benchPerMessage(b, 14, []int{64, 128, 1 << 10}, true) }
 
 // BenchmarkNewPerMessage is a new hasher for each message, the shape of
 // a program that hashes one input after another with New, Write and Sum:
@@ -461,16 +436,28 @@ func BenchmarkReused(b *testing.B) {
 // new hasher's first write is a probe for company (docs/engine.md,
 // "Probes back off").
 func BenchmarkNewPerMessage(b *testing.B) {
+	benchPerMessage(b, 15, []int{128, 1 << 10, 8 << 10}, false)
+}
+
+// benchPerMessage hashes 256 messages of each size a run, one hasher Reset
+// for each if reuse, else a new one, on the standard library and on
+// hashlanes, paired.
+func benchPerMessage(b *testing.B, seed uint64, sizes []int, reuse bool) {
 	for _, a := range []Algorithm{MD5, SHA1, SHA256, SHA512} {
-		for _, size := range []int{128, 1 << 10, 8 << 10} {
-			msg := randomBytes(rand.New(rand.NewPCG(15, uint64(size))), size)
+		for _, size := range sizes {
+			msg := randomBytes(rand.New(rand.NewPCG(seed, uint64(size))), size)
 			const calls = 256
-			perMessage := func(newHash func() hash.Hash) func() {
+			side := func(newHash func() hash.Hash) func() {
 				sum := make([]byte, 0, a.Size())
+				h := newHash()
 				return func() {
 					for i := range calls {
 						msg[0] = byte(i)
-						h := newHash()
+						if reuse {
+							h.Reset()
+						} else {
+							h = newHash()
+						}
 						h.Write(msg)
 						sum = h.Sum(sum[:0])
 					}
@@ -480,8 +467,8 @@ func BenchmarkNewPerMessage(b *testing.B) {
 			b.Run(fmt.Sprintf("alg=%v/size=%s", a, workload.SizeName(int64(size))), func(b *testing.B) {
 				b.ReportAllocs()
 				benchPairs(b, calls*size,
-					pairSide{name: "stdlib", run: perMessage(reference.ID(a).New)},
-					pairSide{name: "hashlanes", run: perMessage(func() hash.Hash { return New(a) })})
+					pairSide{name: "stdlib", run: side(reference.ID(a).New)},
+					pairSide{name: "hashlanes", run: side(func() hash.Hash { return New(a) })})
 			})
 		}
 	}
