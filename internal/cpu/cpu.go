@@ -199,10 +199,9 @@ type Identity struct {
 	AMX                     bool
 }
 
-// ID returns this CPU's identity, read on first use with the SHA probe:
-// three CPUID instructions, each a trap to the hypervisor in a VM, that a
-// program which never reaches the engine does not need (docs/engine.md,
-// "Start-up").
+// ID returns this CPU's identity, read on first use and apart from the SHA
+// probe: two CPUID instructions, each a trap to the hypervisor in a VM,
+// that only the tuning's prior needs (docs/engine.md, "Start-up").
 func ID() Identity { return identify() }
 
 // Brand returns the CPU's brand string ("AMD EPYC 9R14 96-Core

@@ -247,10 +247,16 @@ func (h *Hasher[S]) placeMessage(n int) {
 }
 
 // writeShort adds p, shorter than laneMin, to a stream in the engine:
-// whole blocks on the single-stream kernel, as the engine's path hashes a
-// write this short, and the rest in the buffer.
-func (h *Hasher[S]) writeShort(p []byte) {
-	e, bs, fn := h.e, h.srv.spec.BlockSize, h.srv.kern.Single.Fn
+// whole blocks straight on the single-stream kernel, as the engine's path
+// hashes a write this short, without its counters.
+func (h *Hasher[S]) writeShort(p []byte) { h.absorb(p, false) }
+
+// absorb adds p to the engine's state: it completes the buffered block,
+// hashes p's whole blocks and buffers the rest. The blocks go through the
+// engine's path (blocks, and single's counters) if engine is set, else
+// straight to the single-stream kernel (writeShort).
+func (h *Hasher[S]) absorb(p []byte, engine bool) {
+	e, bs := h.e, h.srv.spec.BlockSize
 	e.n += uint64(len(p))
 	if e.nbuf > 0 {
 		k := copy(e.buf[e.nbuf:bs], p)
@@ -259,11 +265,19 @@ func (h *Hasher[S]) writeShort(p []byte) {
 		if e.nbuf < bs {
 			return
 		}
-		fn(&e.state, e.buf[:bs])
+		if engine {
+			h.srv.single(&e.state, e.buf[:bs], false)
+		} else {
+			h.srv.kern.Single.Fn(&e.state, e.buf[:bs])
+		}
 		e.nbuf = 0
 	}
 	if whole := len(p) / bs * bs; whole > 0 {
-		fn(&e.state, p[:whole])
+		if engine {
+			h.srv.blocks(&e.req, p[:whole], &h.probed)
+		} else {
+			h.srv.kern.Single.Fn(&e.state, p[:whole])
+		}
 		p = p[whole:]
 	}
 	e.nbuf = copy(e.buf[:], p)
@@ -273,31 +287,13 @@ func (h *Hasher[S]) write(p []byte) (int, error) {
 	if h.inLib.Load() && h.staysInLib(len(p)) {
 		return h.libHash().Write(p) // as in Write
 	}
-	bs := h.srv.spec.BlockSize
 	h.enter()
 	defer h.leave()
 	if h.inLib.Load() {
 		h.leaveLib()
 	}
-	e := h.e
-	n := len(p)
-	e.n += uint64(n)
-	if e.nbuf > 0 {
-		k := copy(e.buf[e.nbuf:bs], p)
-		e.nbuf += k
-		p = p[k:]
-		if e.nbuf < bs {
-			return n, nil
-		}
-		h.srv.single(&e.state, e.buf[:bs], false)
-		e.nbuf = 0
-	}
-	if whole := len(p) / bs * bs; whole > 0 {
-		h.srv.blocks(&e.req, p[:whole], &h.probed)
-		p = p[whole:]
-	}
-	e.nbuf = copy(e.buf[:], p)
-	return n, nil
+	h.absorb(p, true)
+	return len(p), nil
 }
 
 // Sum appends the digest of what was written so far to b; the stream goes

@@ -67,12 +67,12 @@ func (s *Server[S]) alone(n int, probe bool) bool {
 }
 
 // probesPaused reports whether probes are backing off now. While a pause
-// lasts the clock is read only every awaitSkips probes, as in mayAwait: a
-// lone stream probes once a message, and a clock read cost a short
-// message more than the rest of what hashlanes adds to it (docs/engine.md,
-// "Probes back off"). The count is kept with plain atomic loads and
-// stores: writers racing on it lose a skip or two, which only moves the
-// next read of the clock.
+// lasts the clock is read only every awaitSkips probes, as in mayAwait:
+// every new hasher's first write long enough for the lanes probes, and a
+// clock read was 3-4% of a new SHA-256 hasher's 1 KiB message
+// (docs/engine.md, "Probes back off"). The count is kept with plain
+// atomic loads and stores: writers racing on it lose a skip or two, which
+// only moves the next read of the clock.
 func (s *Server[S]) probesPaused() bool {
 	after := s.probeAfter.Load()
 	if after == 0 {
