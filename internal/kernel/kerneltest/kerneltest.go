@@ -542,6 +542,44 @@ func BenchmarkMemoryLanes[S comparable](b *testing.B, a Algorithm[S], name strin
 	}
 }
 
+// BenchmarkLaneLayout measures every multi-lane kernel on lanes whose
+// blocks sit at equal offsets modulo 4 KiB (layout=aliased: buffers of a
+// power of two from 4 KiB up, as Go allocates them, and the streams of
+// io.Copy) and on lanes staggered 256 bytes apart (layout=staggered), 64
+// KiB a lane, in the L2, one call per 32 KiB. Blocks at equal offsets
+// share an L1 set; a kernel that loads a block in pieces at different
+// times can lose it between them (docs/kernel-design.md, "Loading the
+// lanes"). Compare the two rows of a kernel run in one process.
+func BenchmarkLaneLayout[S comparable](b *testing.B, a Algorithm[S]) {
+	const laneBytes = 64 << 10
+	for _, impl := range a.Multis {
+		if impl.Reference || impl.FastBlocks > 0 {
+			continue // the reference's and the hybrids' loads are not the lanes' transpose
+		}
+		for _, layout := range []struct {
+			name    string
+			stagger int
+		}{{"aliased", 0}, {"staggered", 256}} {
+			b.Run(fmt.Sprintf("impl=%s/lanes=%d/layout=%s", impl.Name, impl.Lanes, layout.name), func(b *testing.B) {
+				cputest.Require(b, impl.Level)
+				cputest.RequireFeatures(b, impl.Needs)
+				stride := laneBytes + layout.stagger
+				buf := RandomBytes(rand.New(rand.NewPCG(3, 3)), impl.Lanes*stride+4096)
+				buf = buf[(4096-int(uintptr(unsafe.Pointer(&buf[0]))%4096))%4096:] // lane 0 at a page
+				msgs := make([][]byte, impl.Lanes)
+				for i := range msgs {
+					msgs[i] = buf[i*stride:][:laneBytes]
+				}
+				pass := streamPass(a, impl, msgs, laneBytes)
+				b.SetBytes(int64(impl.Lanes * laneBytes))
+				for b.Loop() {
+					pass()
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkBatch measures the batch kernels alone, on one lane-full and
 // on the most messages a call takes, each of the longest length that pads
 // to nblocks blocks: what SumMany costs a message besides its gathering.

@@ -54,5 +54,9 @@ func BenchmarkMemoryLanes(b *testing.B) { kerneltest.BenchmarkMemoryLanes(b, alg
 // 4 to 64 streams of 1 MiB; see kerneltest.BenchmarkFootprint.
 func BenchmarkFootprint(b *testing.B) { kerneltest.BenchmarkFootprint(b, alg, "shanix4") }
 
+// BenchmarkLaneLayout measures every lane kernel on blocks at equal
+// offsets modulo 4 KiB and staggered; see kerneltest.BenchmarkLaneLayout.
+func BenchmarkLaneLayout(b *testing.B) { kerneltest.BenchmarkLaneLayout(b, alg) }
+
 // BenchmarkBatch measures the batch kernels alone; see kerneltest.BenchmarkBatch.
 func BenchmarkBatch(b *testing.B) { kerneltest.BenchmarkBatch(b, alg) }
