@@ -5,1244 +5,1148 @@
 #include "textflag.h"
 
 // func compressChunks16(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, flags uint32)
-// Requires: AVX, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512F, AVX512VL, CMOV, MMX+
 TEXT ·compressChunks16(SB), $2104-36
-	LEAQ            (SP), AX
-	ADDQ            $0x38, AX
-	ANDQ            $-64, AX
-	MOVQ            cvs+0(FP), CX
-	MOVQ            ptrs+8(FP), DX
-	MOVQ            key+16(FP), BX
-	MOVQ            ctr+24(FP), SI
-	MOVL            flags+32(FP), DI
-	LEAQ            blake3iv<>+0(SB), R8
-	MOVQ            $0x00000010, R9
-	LEAQ            (AX), R10
-	LEAQ            1024(AX), AX
-	MOVQ            R9, R11
-	DECQ            R11
-	SHLQ            $0x06, R11
-	XORQ            R12, R12
-	VPBROADCASTD    (BX), Z0
-	VPBROADCASTD    4(BX), Z1
-	VPBROADCASTD    8(BX), Z2
-	VPBROADCASTD    12(BX), Z3
-	VPBROADCASTD    16(BX), Z4
-	VPBROADCASTD    20(BX), Z5
-	VPBROADCASTD    24(BX), Z6
-	VPBROADCASTD    28(BX), Z7
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 (BX)(R12*1), Z8
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R12*1), Z8, Z8
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R12*1), Z8, Z8
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R12*1), Z8, Z8
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 (BX)(R12*1), Z9
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R12*1), Z9, Z9
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R12*1), Z9, Z9
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R12*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 (BX)(R12*1), Z9
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R12*1), Z9, Z9
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R12*1), Z9, Z9
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R12*1), Z9, Z9
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 (BX)(R12*1), Z11
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R12*1), Z11, Z11
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R12*1), Z11, Z11
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R12*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQA32       Z11, (R10)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQA32       Z10, 64(R10)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQA32       Z10, 128(R10)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQA32       Z8, 192(R10)
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 16(BX)(R12*1), Z8
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R12*1), Z8, Z8
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R12*1), Z8, Z8
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R12*1), Z8, Z8
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 16(BX)(R12*1), Z9
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R12*1), Z9, Z9
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R12*1), Z9, Z9
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R12*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 16(BX)(R12*1), Z9
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R12*1), Z9, Z9
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R12*1), Z9, Z9
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R12*1), Z9, Z9
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 16(BX)(R12*1), Z11
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R12*1), Z11, Z11
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R12*1), Z11, Z11
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R12*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQA32       Z11, 256(R10)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQA32       Z10, 320(R10)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQA32       Z10, 384(R10)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQA32       Z8, 448(R10)
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 32(BX)(R12*1), Z8
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R12*1), Z8, Z8
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R12*1), Z8, Z8
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R12*1), Z8, Z8
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 32(BX)(R12*1), Z9
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R12*1), Z9, Z9
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R12*1), Z9, Z9
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R12*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 32(BX)(R12*1), Z9
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R12*1), Z9, Z9
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R12*1), Z9, Z9
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R12*1), Z9, Z9
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 32(BX)(R12*1), Z11
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R12*1), Z11, Z11
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R12*1), Z11, Z11
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R12*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQA32       Z11, 512(R10)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQA32       Z10, 576(R10)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQA32       Z10, 640(R10)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQA32       Z8, 704(R10)
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 48(BX)(R12*1), Z8
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R12*1), Z8, Z8
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R12*1), Z8, Z8
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R12*1), Z8, Z8
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 48(BX)(R12*1), Z9
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R12*1), Z9, Z9
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R12*1), Z9, Z9
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R12*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 48(BX)(R12*1), Z9
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R12*1), Z9, Z9
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R12*1), Z9, Z9
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R12*1), Z9, Z9
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 48(BX)(R12*1), Z11
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R12*1), Z11, Z11
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R12*1), Z11, Z11
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R12*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQA32       Z11, 768(R10)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQA32       Z10, 832(R10)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQA32       Z10, 896(R10)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQA32       Z8, 960(R10)
+	LEAQ          (SP), AX
+	ADDQ          $0x38, AX
+	ANDQ          $-64, AX
+	MOVQ          cvs+0(FP), CX
+	MOVQ          ptrs+8(FP), DX
+	MOVQ          key+16(FP), BX
+	MOVQ          ctr+24(FP), SI
+	MOVL          flags+32(FP), DI
+	LEAQ          blake3iv<>+0(SB), R8
+	MOVQ          $0x00000010, R9
+	LEAQ          (AX), R10
+	LEAQ          1024(AX), AX
+	MOVQ          R9, R11
+	DECQ          R11
+	SHLQ          $0x06, R11
+	XORQ          R12, R12
+	VPBROADCASTD  (BX), Z0
+	VPBROADCASTD  4(BX), Z1
+	VPBROADCASTD  8(BX), Z2
+	VPBROADCASTD  12(BX), Z3
+	VPBROADCASTD  16(BX), Z4
+	VPBROADCASTD  20(BX), Z5
+	VPBROADCASTD  24(BX), Z6
+	VPBROADCASTD  28(BX), Z7
+	MOVQ          (DX), BX
+	VMOVDQU32     (BX)(R12*1), Z8
+	MOVQ          8(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z9
+	MOVQ          16(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z10
+	MOVQ          24(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z11
+	VPUNPCKLDQ    Z9, Z8, Z12
+	VPUNPCKHDQ    Z9, Z8, Z8
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPUNPCKLQDQ   Z10, Z8, Z12
+	VPUNPCKHQDQ   Z10, Z8, Z8
+	MOVQ          32(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z10
+	MOVQ          40(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z13
+	MOVQ          48(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z14
+	MOVQ          56(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z15
+	VPUNPCKLDQ    Z13, Z10, Z16
+	VPUNPCKHDQ    Z13, Z10, Z10
+	VPUNPCKLDQ    Z15, Z14, Z13
+	VPUNPCKHDQ    Z15, Z14, Z14
+	VPUNPCKLQDQ   Z13, Z16, Z15
+	VPUNPCKHQDQ   Z13, Z16, Z13
+	VPUNPCKLQDQ   Z14, Z10, Z16
+	VPUNPCKHQDQ   Z14, Z10, Z10
+	VMOVDQU64     transpose16pairs<>+0(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, (R10)
+	VEXTRACTI64X4 $0x01, Z14, 256(R10)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 512(R10)
+	VEXTRACTI64X4 $0x01, Z14, 768(R10)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 64(R10)
+	VEXTRACTI64X4 $0x01, Z11, 320(R10)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 576(R10)
+	VEXTRACTI64X4 $0x01, Z11, 832(R10)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 128(R10)
+	VEXTRACTI64X4 $0x01, Z9, 384(R10)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 640(R10)
+	VEXTRACTI64X4 $0x01, Z9, 896(R10)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 192(R10)
+	VEXTRACTI64X4 $0x01, Z9, 448(R10)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 704(R10)
+	VEXTRACTI64X4 $0x01, Z9, 960(R10)
+	MOVQ          64(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z8
+	MOVQ          72(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z9
+	MOVQ          80(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z10
+	MOVQ          88(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z11
+	VPUNPCKLDQ    Z9, Z8, Z12
+	VPUNPCKHDQ    Z9, Z8, Z8
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPUNPCKLQDQ   Z10, Z8, Z12
+	VPUNPCKHQDQ   Z10, Z8, Z8
+	MOVQ          96(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z10
+	MOVQ          104(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z13
+	MOVQ          112(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z14
+	MOVQ          120(DX), BX
+	VMOVDQU32     (BX)(R12*1), Z15
+	VPUNPCKLDQ    Z13, Z10, Z16
+	VPUNPCKHDQ    Z13, Z10, Z10
+	VPUNPCKLDQ    Z15, Z14, Z13
+	VPUNPCKHDQ    Z15, Z14, Z14
+	VPUNPCKLQDQ   Z13, Z16, Z15
+	VPUNPCKHQDQ   Z13, Z16, Z13
+	VPUNPCKLQDQ   Z14, Z10, Z16
+	VPUNPCKHQDQ   Z14, Z10, Z10
+	VMOVDQU64     transpose16pairs<>+0(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 32(R10)
+	VEXTRACTI64X4 $0x01, Z14, 288(R10)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 544(R10)
+	VEXTRACTI64X4 $0x01, Z14, 800(R10)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 96(R10)
+	VEXTRACTI64X4 $0x01, Z11, 352(R10)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 608(R10)
+	VEXTRACTI64X4 $0x01, Z11, 864(R10)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 160(R10)
+	VEXTRACTI64X4 $0x01, Z9, 416(R10)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 672(R10)
+	VEXTRACTI64X4 $0x01, Z9, 928(R10)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 224(R10)
+	VEXTRACTI64X4 $0x01, Z9, 480(R10)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 736(R10)
+	VEXTRACTI64X4 $0x01, Z9, 992(R10)
 
 compressChunks16_loop:
-	LEAQ            64(R12), R13
-	CMPQ            R13, R11
-	CMOVQGT         R11, R13
-	MOVL            DI, BX
-	XORL            R14, R14
-	MOVL            $0x00000001, R15
-	CMPQ            R12, $0x00
-	CMOVLNE         R14, R15
-	ORL             R15, BX
-	MOVL            $0x00000002, R15
-	CMPQ            R12, $0x000003c0
-	CMOVLNE         R14, R15
-	ORL             R15, BX
-	VPBROADCASTD    (R8), Z8
-	VPBROADCASTD    4(R8), Z9
-	VPBROADCASTD    8(R8), Z10
-	VPBROADCASTD    12(R8), Z11
-	VMOVDQU32       (SI), Z12
-	VMOVDQU32       64(SI), Z13
-	MOVL            $0x00000040, R14
-	VPBROADCASTD    R14, Z14
-	VPBROADCASTD    BX, Z15
-	VPADDD          Z4, Z0, Z0
-	VPADDD          (R10), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          128(R10), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          256(R10), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          384(R10), Z3, Z3
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 (BX)(R13*1), Z16
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R13*1), Z16, Z16
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R13*1), Z16, Z16
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R13*1), Z16, Z16
-	VPADDD          Z4, Z0, Z0
-	VPADDD          64(R10), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          192(R10), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          320(R10), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          448(R10), Z3, Z3
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 (BX)(R13*1), Z17
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R13*1), Z17, Z17
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R13*1), Z17, Z17
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R13*1), Z17, Z17
-	VPADDD          Z5, Z0, Z0
-	VPADDD          512(R10), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          640(R10), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          768(R10), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          896(R10), Z3, Z3
-	VPUNPCKLDQ      Z17, Z16, Z18
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPUNPCKHDQ      Z17, Z16, Z16
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 (BX)(R13*1), Z17
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R13*1), Z17, Z17
-	VPADDD          Z5, Z0, Z0
-	VPADDD          576(R10), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          704(R10), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          832(R10), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          960(R10), Z3, Z3
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R13*1), Z17, Z17
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R13*1), Z17, Z17
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 (BX)(R13*1), Z19
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R13*1), Z19, Z19
-	VPADDD          Z4, Z0, Z0
-	VPADDD          128(R10), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          192(R10), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          448(R10), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          256(R10), Z3, Z3
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R13*1), Z19, Z19
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R13*1), Z19, Z19
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	VPUNPCKLDQ      Z19, Z17, Z20
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPUNPCKHDQ      Z19, Z17, Z17
-	VPADDD          Z4, Z0, Z0
-	VPADDD          384(R10), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          640(R10), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          (R10), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          832(R10), Z3, Z3
-	VPUNPCKLQDQ     Z20, Z18, Z19
-	VMOVDQA32       Z19, (AX)
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPUNPCKHQDQ     Z20, Z18, Z18
-	VMOVDQA32       Z18, 64(AX)
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	VPUNPCKLQDQ     Z17, Z16, Z18
-	VMOVDQA32       Z18, 128(AX)
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPUNPCKHQDQ     Z17, Z16, Z16
-	VMOVDQA32       Z16, 192(AX)
-	VPADDD          Z5, Z0, Z0
-	VPADDD          64(R10), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          768(R10), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          576(R10), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          960(R10), Z3, Z3
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 16(BX)(R13*1), Z16
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R13*1), Z16, Z16
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R13*1), Z16, Z16
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R13*1), Z16, Z16
-	VPADDD          Z5, Z0, Z0
-	VPADDD          704(R10), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          320(R10), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          896(R10), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          512(R10), Z3, Z3
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 16(BX)(R13*1), Z17
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R13*1), Z17, Z17
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R13*1), Z17, Z17
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R13*1), Z17, Z17
-	VPADDD          Z4, Z0, Z0
-	VPADDD          192(R10), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          640(R10), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          832(R10), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          448(R10), Z3, Z3
-	VPUNPCKLDQ      Z17, Z16, Z18
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPUNPCKHDQ      Z17, Z16, Z16
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 16(BX)(R13*1), Z17
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R13*1), Z17, Z17
-	VPADDD          Z4, Z0, Z0
-	VPADDD          256(R10), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          768(R10), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          128(R10), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          896(R10), Z3, Z3
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R13*1), Z17, Z17
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R13*1), Z17, Z17
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 16(BX)(R13*1), Z19
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R13*1), Z19, Z19
-	VPADDD          Z5, Z0, Z0
-	VPADDD          384(R10), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          576(R10), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          704(R10), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          512(R10), Z3, Z3
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R13*1), Z19, Z19
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R13*1), Z19, Z19
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	VPUNPCKLDQ      Z19, Z17, Z20
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPUNPCKHDQ      Z19, Z17, Z17
-	VPADDD          Z5, Z0, Z0
-	VPADDD          320(R10), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          (R10), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          960(R10), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          64(R10), Z3, Z3
-	VPUNPCKLQDQ     Z20, Z18, Z19
-	VMOVDQA32       Z19, 256(AX)
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPUNPCKHQDQ     Z20, Z18, Z18
-	VMOVDQA32       Z18, 320(AX)
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	VPUNPCKLQDQ     Z17, Z16, Z18
-	VMOVDQA32       Z18, 384(AX)
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPUNPCKHQDQ     Z17, Z16, Z16
-	VMOVDQA32       Z16, 448(AX)
-	VPADDD          Z4, Z0, Z0
-	VPADDD          640(R10), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          768(R10), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          896(R10), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          832(R10), Z3, Z3
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 32(BX)(R13*1), Z16
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R13*1), Z16, Z16
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R13*1), Z16, Z16
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R13*1), Z16, Z16
-	VPADDD          Z4, Z0, Z0
-	VPADDD          448(R10), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          576(R10), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          192(R10), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          960(R10), Z3, Z3
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 32(BX)(R13*1), Z17
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R13*1), Z17, Z17
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R13*1), Z17, Z17
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R13*1), Z17, Z17
-	VPADDD          Z5, Z0, Z0
-	VPADDD          256(R10), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          704(R10), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          320(R10), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          64(R10), Z3, Z3
-	VPUNPCKLDQ      Z17, Z16, Z18
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPUNPCKHDQ      Z17, Z16, Z16
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 32(BX)(R13*1), Z17
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R13*1), Z17, Z17
-	VPADDD          Z5, Z0, Z0
-	VPADDD          (R10), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          128(R10), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          512(R10), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          384(R10), Z3, Z3
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R13*1), Z17, Z17
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R13*1), Z17, Z17
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 32(BX)(R13*1), Z19
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R13*1), Z19, Z19
-	VPADDD          Z4, Z0, Z0
-	VPADDD          768(R10), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          576(R10), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          960(R10), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          896(R10), Z3, Z3
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R13*1), Z19, Z19
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R13*1), Z19, Z19
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	VPUNPCKLDQ      Z19, Z17, Z20
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPUNPCKHDQ      Z19, Z17, Z17
-	VPADDD          Z4, Z0, Z0
-	VPADDD          832(R10), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          704(R10), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          640(R10), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          512(R10), Z3, Z3
-	VPUNPCKLQDQ     Z20, Z18, Z19
-	VMOVDQA32       Z19, 512(AX)
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPUNPCKHQDQ     Z20, Z18, Z18
-	VMOVDQA32       Z18, 576(AX)
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	VPUNPCKLQDQ     Z17, Z16, Z18
-	VMOVDQA32       Z18, 640(AX)
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPUNPCKHQDQ     Z17, Z16, Z16
-	VMOVDQA32       Z16, 704(AX)
-	VPADDD          Z5, Z0, Z0
-	VPADDD          448(R10), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          320(R10), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          (R10), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          384(R10), Z3, Z3
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 48(BX)(R13*1), Z16
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R13*1), Z16, Z16
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R13*1), Z16, Z16
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R13*1), Z16, Z16
-	VPADDD          Z5, Z0, Z0
-	VPADDD          128(R10), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          192(R10), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          64(R10), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          256(R10), Z3, Z3
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 48(BX)(R13*1), Z17
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R13*1), Z17, Z17
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R13*1), Z17, Z17
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R13*1), Z17, Z17
-	VPADDD          Z4, Z0, Z0
-	VPADDD          576(R10), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          704(R10), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          512(R10), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          960(R10), Z3, Z3
-	VPUNPCKLDQ      Z17, Z16, Z18
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPUNPCKHDQ      Z17, Z16, Z16
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 48(BX)(R13*1), Z17
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R13*1), Z17, Z17
-	VPADDD          Z4, Z0, Z0
-	VPADDD          896(R10), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          320(R10), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          768(R10), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          64(R10), Z3, Z3
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R13*1), Z17, Z17
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R13*1), Z17, Z17
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 48(BX)(R13*1), Z19
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R13*1), Z19, Z19
-	VPADDD          Z5, Z0, Z0
-	VPADDD          832(R10), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          (R10), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          128(R10), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          256(R10), Z3, Z3
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R13*1), Z19, Z19
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R13*1), Z19, Z19
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	VPUNPCKLDQ      Z19, Z17, Z20
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPUNPCKHDQ      Z19, Z17, Z17
-	VPADDD          Z5, Z0, Z0
-	VPADDD          192(R10), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          640(R10), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          384(R10), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          448(R10), Z3, Z3
-	VPUNPCKLQDQ     Z20, Z18, Z19
-	VMOVDQA32       Z19, 768(AX)
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPUNPCKHQDQ     Z20, Z18, Z18
-	VMOVDQA32       Z18, 832(AX)
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	VPUNPCKLQDQ     Z17, Z16, Z18
-	VMOVDQA32       Z18, 896(AX)
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPUNPCKHQDQ     Z17, Z16, Z16
-	VMOVDQA32       Z16, 960(AX)
-	VPADDD          Z4, Z0, Z0
-	VPADDD          704(R10), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          320(R10), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          64(R10), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          512(R10), Z3, Z3
-	MOVQ            (DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	MOVQ            8(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            16(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	MOVQ            24(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPADDD          Z4, Z0, Z0
-	VPADDD          960(R10), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          (R10), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          576(R10), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          384(R10), Z3, Z3
-	MOVQ            32(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	MOVQ            40(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            48(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	MOVQ            56(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPADDD          Z5, Z0, Z0
-	VPADDD          896(R10), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          128(R10), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          192(R10), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          448(R10), Z3, Z3
-	MOVQ            64(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	MOVQ            72(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            80(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	MOVQ            88(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPADDD          Z5, Z0, Z0
-	VPADDD          640(R10), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          768(R10), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          256(R10), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          832(R10), Z3, Z3
-	MOVQ            96(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	MOVQ            104(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            112(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	MOVQ            120(DX), BX
-	PREFETCHT0      16384(BX)(R12*1)
-	VPXORD          Z8, Z0, Z0
-	VPXORD          Z9, Z1, Z1
-	VPXORD          Z10, Z2, Z2
-	VPXORD          Z11, Z3, Z3
-	VPXORD          Z12, Z4, Z4
-	VPXORD          Z13, Z5, Z5
-	VPXORD          Z14, Z6, Z6
-	VPXORD          Z15, Z7, Z7
-	MOVQ            R13, R12
-	XCHGQ           R10, AX
-	DECQ            R9
-	JNZ             compressChunks16_loop
-	VMOVDQU32       Z0, (CX)
-	VMOVDQU32       Z1, 64(CX)
-	VMOVDQU32       Z2, 128(CX)
-	VMOVDQU32       Z3, 192(CX)
-	VMOVDQU32       Z4, 256(CX)
-	VMOVDQU32       Z5, 320(CX)
-	VMOVDQU32       Z6, 384(CX)
-	VMOVDQU32       Z7, 448(CX)
+	LEAQ          64(R12), R13
+	CMPQ          R13, R11
+	CMOVQGT       R11, R13
+	MOVL          DI, BX
+	XORL          R14, R14
+	MOVL          $0x00000001, R15
+	CMPQ          R12, $0x00
+	CMOVLNE       R14, R15
+	ORL           R15, BX
+	MOVL          $0x00000002, R15
+	CMPQ          R12, $0x000003c0
+	CMOVLNE       R14, R15
+	ORL           R15, BX
+	VPBROADCASTD  (R8), Z8
+	VPBROADCASTD  4(R8), Z9
+	VPBROADCASTD  8(R8), Z10
+	VPBROADCASTD  12(R8), Z11
+	VMOVDQU32     (SI), Z12
+	VMOVDQU32     64(SI), Z13
+	MOVL          $0x00000040, R14
+	VPBROADCASTD  R14, Z14
+	VPBROADCASTD  BX, Z15
+	VPADDD        Z4, Z0, Z0
+	VPADDD        (R10), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        128(R10), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        256(R10), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        384(R10), Z3, Z3
+	MOVQ          (DX), BX
+	VMOVDQU32     (BX)(R13*1), Z16
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	MOVQ          8(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z17
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	MOVQ          16(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z18
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	MOVQ          24(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z19
+	VPADDD        Z4, Z0, Z0
+	VPADDD        64(R10), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        192(R10), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        320(R10), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        448(R10), Z3, Z3
+	VPUNPCKLDQ    Z17, Z16, Z20
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPUNPCKHDQ    Z17, Z16, Z16
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPUNPCKLDQ    Z19, Z18, Z17
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPUNPCKHDQ    Z19, Z18, Z18
+	VPADDD        Z5, Z0, Z0
+	VPADDD        512(R10), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        640(R10), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        768(R10), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        896(R10), Z3, Z3
+	VPUNPCKLQDQ   Z17, Z20, Z19
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPUNPCKHQDQ   Z17, Z20, Z17
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPUNPCKLQDQ   Z18, Z16, Z20
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPUNPCKHQDQ   Z18, Z16, Z16
+	VPADDD        Z5, Z0, Z0
+	VPADDD        576(R10), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        704(R10), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        832(R10), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        960(R10), Z3, Z3
+	MOVQ          32(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z18
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	MOVQ          40(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z21
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	MOVQ          48(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z22
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	MOVQ          56(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z23
+	VPADDD        Z4, Z0, Z0
+	VPADDD        128(R10), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        192(R10), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        448(R10), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        256(R10), Z3, Z3
+	VPUNPCKLDQ    Z21, Z18, Z24
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPUNPCKHDQ    Z21, Z18, Z18
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPUNPCKLDQ    Z23, Z22, Z21
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPUNPCKHDQ    Z23, Z22, Z22
+	VPADDD        Z4, Z0, Z0
+	VPADDD        384(R10), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        640(R10), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        (R10), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        832(R10), Z3, Z3
+	VPUNPCKLQDQ   Z21, Z24, Z23
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPUNPCKHQDQ   Z21, Z24, Z21
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPUNPCKLQDQ   Z22, Z18, Z24
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPUNPCKHQDQ   Z22, Z18, Z18
+	VPADDD        Z5, Z0, Z0
+	VPADDD        64(R10), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        768(R10), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        576(R10), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        960(R10), Z3, Z3
+	VMOVDQU64     transpose16pairs<>+0(SB), Z22
+	VPERMI2Q      Z23, Z19, Z22
+	VMOVDQU32     Y22, (AX)
+	VEXTRACTI64X4 $0x01, Z22, 256(AX)
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VMOVDQU64     transpose16pairs<>+64(SB), Z22
+	VPERMI2Q      Z23, Z19, Z22
+	VMOVDQU32     Y22, 512(AX)
+	VEXTRACTI64X4 $0x01, Z22, 768(AX)
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VMOVDQU64     transpose16pairs<>+0(SB), Z19
+	VPERMI2Q      Z21, Z17, Z19
+	VMOVDQU32     Y19, 64(AX)
+	VEXTRACTI64X4 $0x01, Z19, 320(AX)
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VMOVDQU64     transpose16pairs<>+64(SB), Z19
+	VPERMI2Q      Z21, Z17, Z19
+	VMOVDQU32     Y19, 576(AX)
+	VEXTRACTI64X4 $0x01, Z19, 832(AX)
+	VPADDD        Z5, Z0, Z0
+	VPADDD        704(R10), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        320(R10), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        896(R10), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        512(R10), Z3, Z3
+	VMOVDQU64     transpose16pairs<>+0(SB), Z17
+	VPERMI2Q      Z24, Z20, Z17
+	VMOVDQU32     Y17, 128(AX)
+	VEXTRACTI64X4 $0x01, Z17, 384(AX)
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VMOVDQU64     transpose16pairs<>+64(SB), Z17
+	VPERMI2Q      Z24, Z20, Z17
+	VMOVDQU32     Y17, 640(AX)
+	VEXTRACTI64X4 $0x01, Z17, 896(AX)
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VMOVDQU64     transpose16pairs<>+0(SB), Z17
+	VPERMI2Q      Z18, Z16, Z17
+	VMOVDQU32     Y17, 192(AX)
+	VEXTRACTI64X4 $0x01, Z17, 448(AX)
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VMOVDQU64     transpose16pairs<>+64(SB), Z17
+	VPERMI2Q      Z18, Z16, Z17
+	VMOVDQU32     Y17, 704(AX)
+	VEXTRACTI64X4 $0x01, Z17, 960(AX)
+	VPADDD        Z4, Z0, Z0
+	VPADDD        192(R10), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        640(R10), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        832(R10), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        448(R10), Z3, Z3
+	MOVQ          64(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z16
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	MOVQ          72(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z17
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	MOVQ          80(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z18
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	MOVQ          88(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z19
+	VPADDD        Z4, Z0, Z0
+	VPADDD        256(R10), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        768(R10), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        128(R10), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        896(R10), Z3, Z3
+	VPUNPCKLDQ    Z17, Z16, Z20
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPUNPCKHDQ    Z17, Z16, Z16
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPUNPCKLDQ    Z19, Z18, Z17
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPUNPCKHDQ    Z19, Z18, Z18
+	VPADDD        Z5, Z0, Z0
+	VPADDD        384(R10), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        576(R10), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        704(R10), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        512(R10), Z3, Z3
+	VPUNPCKLQDQ   Z17, Z20, Z19
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPUNPCKHQDQ   Z17, Z20, Z17
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPUNPCKLQDQ   Z18, Z16, Z20
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPUNPCKHQDQ   Z18, Z16, Z16
+	VPADDD        Z5, Z0, Z0
+	VPADDD        320(R10), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        (R10), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        960(R10), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        64(R10), Z3, Z3
+	MOVQ          96(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z18
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	MOVQ          104(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z21
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	MOVQ          112(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z22
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	MOVQ          120(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z23
+	VPADDD        Z4, Z0, Z0
+	VPADDD        640(R10), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        768(R10), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        896(R10), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        832(R10), Z3, Z3
+	VPUNPCKLDQ    Z21, Z18, Z24
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPUNPCKHDQ    Z21, Z18, Z18
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPUNPCKLDQ    Z23, Z22, Z21
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPUNPCKHDQ    Z23, Z22, Z22
+	VPADDD        Z4, Z0, Z0
+	VPADDD        448(R10), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        576(R10), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        192(R10), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        960(R10), Z3, Z3
+	VPUNPCKLQDQ   Z21, Z24, Z23
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPUNPCKHQDQ   Z21, Z24, Z21
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPUNPCKLQDQ   Z22, Z18, Z24
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPUNPCKHQDQ   Z22, Z18, Z18
+	VPADDD        Z5, Z0, Z0
+	VPADDD        256(R10), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        704(R10), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        320(R10), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        64(R10), Z3, Z3
+	VMOVDQU64     transpose16pairs<>+0(SB), Z22
+	VPERMI2Q      Z23, Z19, Z22
+	VMOVDQU32     Y22, 32(AX)
+	VEXTRACTI64X4 $0x01, Z22, 288(AX)
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VMOVDQU64     transpose16pairs<>+64(SB), Z22
+	VPERMI2Q      Z23, Z19, Z22
+	VMOVDQU32     Y22, 544(AX)
+	VEXTRACTI64X4 $0x01, Z22, 800(AX)
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VMOVDQU64     transpose16pairs<>+0(SB), Z19
+	VPERMI2Q      Z21, Z17, Z19
+	VMOVDQU32     Y19, 96(AX)
+	VEXTRACTI64X4 $0x01, Z19, 352(AX)
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VMOVDQU64     transpose16pairs<>+64(SB), Z19
+	VPERMI2Q      Z21, Z17, Z19
+	VMOVDQU32     Y19, 608(AX)
+	VEXTRACTI64X4 $0x01, Z19, 864(AX)
+	VPADDD        Z5, Z0, Z0
+	VPADDD        (R10), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        128(R10), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        512(R10), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        384(R10), Z3, Z3
+	VMOVDQU64     transpose16pairs<>+0(SB), Z17
+	VPERMI2Q      Z24, Z20, Z17
+	VMOVDQU32     Y17, 160(AX)
+	VEXTRACTI64X4 $0x01, Z17, 416(AX)
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VMOVDQU64     transpose16pairs<>+64(SB), Z17
+	VPERMI2Q      Z24, Z20, Z17
+	VMOVDQU32     Y17, 672(AX)
+	VEXTRACTI64X4 $0x01, Z17, 928(AX)
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VMOVDQU64     transpose16pairs<>+0(SB), Z17
+	VPERMI2Q      Z18, Z16, Z17
+	VMOVDQU32     Y17, 224(AX)
+	VEXTRACTI64X4 $0x01, Z17, 480(AX)
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VMOVDQU64     transpose16pairs<>+64(SB), Z17
+	VPERMI2Q      Z18, Z16, Z17
+	VMOVDQU32     Y17, 736(AX)
+	VEXTRACTI64X4 $0x01, Z17, 992(AX)
+	VPADDD        Z4, Z0, Z0
+	VPADDD        768(R10), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        576(R10), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        960(R10), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        896(R10), Z3, Z3
+	MOVQ          (DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	MOVQ          8(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	MOVQ          16(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	MOVQ          24(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPADDD        Z4, Z0, Z0
+	VPADDD        832(R10), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        704(R10), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        640(R10), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        512(R10), Z3, Z3
+	MOVQ          32(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	MOVQ          40(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	MOVQ          48(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	MOVQ          56(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPADDD        Z5, Z0, Z0
+	VPADDD        448(R10), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        320(R10), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        (R10), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        384(R10), Z3, Z3
+	MOVQ          64(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	MOVQ          72(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	MOVQ          80(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	MOVQ          88(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPADDD        Z5, Z0, Z0
+	VPADDD        128(R10), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        192(R10), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        64(R10), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        256(R10), Z3, Z3
+	MOVQ          96(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	MOVQ          104(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	MOVQ          112(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	MOVQ          120(DX), BX
+	PREFETCHT0    16384(BX)(R12*1)
+	VPADDD        Z4, Z0, Z0
+	VPADDD        576(R10), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        704(R10), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        512(R10), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        960(R10), Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z0, Z0
+	VPADDD        896(R10), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        320(R10), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        768(R10), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        64(R10), Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPADDD        Z5, Z0, Z0
+	VPADDD        832(R10), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        (R10), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        128(R10), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        256(R10), Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPADDD        Z5, Z0, Z0
+	VPADDD        192(R10), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        640(R10), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        384(R10), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        448(R10), Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPADDD        Z4, Z0, Z0
+	VPADDD        704(R10), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        320(R10), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        64(R10), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        512(R10), Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z0, Z0
+	VPADDD        960(R10), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        (R10), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        576(R10), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        384(R10), Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPADDD        Z5, Z0, Z0
+	VPADDD        896(R10), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        128(R10), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        192(R10), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        448(R10), Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPADDD        Z5, Z0, Z0
+	VPADDD        640(R10), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        768(R10), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        256(R10), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        832(R10), Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z8, Z0, Z0
+	VPXORD        Z9, Z1, Z1
+	VPXORD        Z10, Z2, Z2
+	VPXORD        Z11, Z3, Z3
+	VPXORD        Z12, Z4, Z4
+	VPXORD        Z13, Z5, Z5
+	VPXORD        Z14, Z6, Z6
+	VPXORD        Z15, Z7, Z7
+	MOVQ          R13, R12
+	XCHGQ         R10, AX
+	DECQ          R9
+	JNZ           compressChunks16_loop
+	VMOVDQU32     Z0, (CX)
+	VMOVDQU32     Z1, 64(CX)
+	VMOVDQU32     Z2, 128(CX)
+	VMOVDQU32     Z3, 192(CX)
+	VMOVDQU32     Z4, 256(CX)
+	VMOVDQU32     Z5, 320(CX)
+	VMOVDQU32     Z6, 384(CX)
+	VMOVDQU32     Z7, 448(CX)
 	VZEROUPPER
 	RET
 
@@ -1256,1265 +1160,1187 @@ DATA blake3iv<>+24(SB)/4, $0x1f83d9ab
 DATA blake3iv<>+28(SB)/4, $0x5be0cd19
 GLOBL blake3iv<>(SB), RODATA|NOPTR, $32
 
+DATA transpose16pairs<>+0(SB)/8, $0x0000000000000000
+DATA transpose16pairs<>+8(SB)/8, $0x0000000000000001
+DATA transpose16pairs<>+16(SB)/8, $0x0000000000000008
+DATA transpose16pairs<>+24(SB)/8, $0x0000000000000009
+DATA transpose16pairs<>+32(SB)/8, $0x0000000000000002
+DATA transpose16pairs<>+40(SB)/8, $0x0000000000000003
+DATA transpose16pairs<>+48(SB)/8, $0x000000000000000a
+DATA transpose16pairs<>+56(SB)/8, $0x000000000000000b
+DATA transpose16pairs<>+64(SB)/8, $0x0000000000000004
+DATA transpose16pairs<>+72(SB)/8, $0x0000000000000005
+DATA transpose16pairs<>+80(SB)/8, $0x000000000000000c
+DATA transpose16pairs<>+88(SB)/8, $0x000000000000000d
+DATA transpose16pairs<>+96(SB)/8, $0x0000000000000006
+DATA transpose16pairs<>+104(SB)/8, $0x0000000000000007
+DATA transpose16pairs<>+112(SB)/8, $0x000000000000000e
+DATA transpose16pairs<>+120(SB)/8, $0x000000000000000f
+GLOBL transpose16pairs<>(SB), RODATA|NOPTR, $128
+
 // func compressChunksVar16(cvs *[8][16]uint32, ptrs *[16]*byte, key *[8]uint32, ctr *[2][16]uint32, ends *[3][16]uint32, blocks int, flags uint32)
-// Requires: AVX, AVX512F, CMOV, MMX+
+// Requires: AVX, AVX512F, AVX512VL, CMOV, MMX+
 TEXT ·compressChunksVar16(SB), $2616-52
-	LEAQ            (SP), AX
-	ADDQ            $0x38, AX
-	ANDQ            $-64, AX
-	MOVQ            cvs+0(FP), CX
-	MOVQ            ptrs+8(FP), DX
-	MOVQ            key+16(FP), BX
-	MOVQ            ctr+24(FP), SI
-	MOVL            flags+48(FP), DI
-	LEAQ            blake3iv<>+0(SB), R8
-	MOVQ            ends+32(FP), R10
-	MOVQ            blocks+40(FP), R9
-	LEAQ            (AX), R11
-	LEAQ            1024(AX), AX
-	MOVQ            R9, R12
-	DECQ            R12
-	SHLQ            $0x06, R12
-	XORQ            R13, R13
-	VPBROADCASTD    (BX), Z0
-	VPBROADCASTD    4(BX), Z1
-	VPBROADCASTD    8(BX), Z2
-	VPBROADCASTD    12(BX), Z3
-	VPBROADCASTD    16(BX), Z4
-	VPBROADCASTD    20(BX), Z5
-	VPBROADCASTD    24(BX), Z6
-	VPBROADCASTD    28(BX), Z7
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 (BX)(R13*1), Z8
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R13*1), Z8, Z8
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R13*1), Z8, Z8
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R13*1), Z8, Z8
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 (BX)(R13*1), Z9
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R13*1), Z9, Z9
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R13*1), Z9, Z9
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R13*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 (BX)(R13*1), Z9
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R13*1), Z9, Z9
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R13*1), Z9, Z9
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R13*1), Z9, Z9
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 (BX)(R13*1), Z11
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R13*1), Z11, Z11
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R13*1), Z11, Z11
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R13*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQA32       Z11, (R11)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQA32       Z10, 64(R11)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQA32       Z10, 128(R11)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQA32       Z8, 192(R11)
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 16(BX)(R13*1), Z8
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R13*1), Z8, Z8
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R13*1), Z8, Z8
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R13*1), Z8, Z8
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 16(BX)(R13*1), Z9
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R13*1), Z9, Z9
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R13*1), Z9, Z9
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R13*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 16(BX)(R13*1), Z9
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R13*1), Z9, Z9
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R13*1), Z9, Z9
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R13*1), Z9, Z9
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 16(BX)(R13*1), Z11
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R13*1), Z11, Z11
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R13*1), Z11, Z11
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R13*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQA32       Z11, 256(R11)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQA32       Z10, 320(R11)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQA32       Z10, 384(R11)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQA32       Z8, 448(R11)
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 32(BX)(R13*1), Z8
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R13*1), Z8, Z8
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R13*1), Z8, Z8
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R13*1), Z8, Z8
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 32(BX)(R13*1), Z9
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R13*1), Z9, Z9
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R13*1), Z9, Z9
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R13*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 32(BX)(R13*1), Z9
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R13*1), Z9, Z9
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R13*1), Z9, Z9
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R13*1), Z9, Z9
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 32(BX)(R13*1), Z11
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R13*1), Z11, Z11
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R13*1), Z11, Z11
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R13*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQA32       Z11, 512(R11)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQA32       Z10, 576(R11)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQA32       Z10, 640(R11)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQA32       Z8, 704(R11)
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 48(BX)(R13*1), Z8
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R13*1), Z8, Z8
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R13*1), Z8, Z8
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R13*1), Z8, Z8
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 48(BX)(R13*1), Z9
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R13*1), Z9, Z9
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R13*1), Z9, Z9
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R13*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 48(BX)(R13*1), Z9
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R13*1), Z9, Z9
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R13*1), Z9, Z9
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R13*1), Z9, Z9
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 48(BX)(R13*1), Z11
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R13*1), Z11, Z11
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R13*1), Z11, Z11
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R13*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQA32       Z11, 768(R11)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQA32       Z10, 832(R11)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQA32       Z10, 896(R11)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQA32       Z8, 960(R11)
+	LEAQ          (SP), AX
+	ADDQ          $0x38, AX
+	ANDQ          $-64, AX
+	MOVQ          cvs+0(FP), CX
+	MOVQ          ptrs+8(FP), DX
+	MOVQ          key+16(FP), BX
+	MOVQ          ctr+24(FP), SI
+	MOVL          flags+48(FP), DI
+	LEAQ          blake3iv<>+0(SB), R8
+	MOVQ          ends+32(FP), R10
+	MOVQ          blocks+40(FP), R9
+	LEAQ          (AX), R11
+	LEAQ          1024(AX), AX
+	MOVQ          R9, R12
+	DECQ          R12
+	SHLQ          $0x06, R12
+	XORQ          R13, R13
+	VPBROADCASTD  (BX), Z0
+	VPBROADCASTD  4(BX), Z1
+	VPBROADCASTD  8(BX), Z2
+	VPBROADCASTD  12(BX), Z3
+	VPBROADCASTD  16(BX), Z4
+	VPBROADCASTD  20(BX), Z5
+	VPBROADCASTD  24(BX), Z6
+	VPBROADCASTD  28(BX), Z7
+	MOVQ          (DX), BX
+	VMOVDQU32     (BX)(R13*1), Z8
+	MOVQ          8(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z9
+	MOVQ          16(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z10
+	MOVQ          24(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z11
+	VPUNPCKLDQ    Z9, Z8, Z12
+	VPUNPCKHDQ    Z9, Z8, Z8
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPUNPCKLQDQ   Z10, Z8, Z12
+	VPUNPCKHQDQ   Z10, Z8, Z8
+	MOVQ          32(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z10
+	MOVQ          40(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z13
+	MOVQ          48(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z14
+	MOVQ          56(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z15
+	VPUNPCKLDQ    Z13, Z10, Z16
+	VPUNPCKHDQ    Z13, Z10, Z10
+	VPUNPCKLDQ    Z15, Z14, Z13
+	VPUNPCKHDQ    Z15, Z14, Z14
+	VPUNPCKLQDQ   Z13, Z16, Z15
+	VPUNPCKHQDQ   Z13, Z16, Z13
+	VPUNPCKLQDQ   Z14, Z10, Z16
+	VPUNPCKHQDQ   Z14, Z10, Z10
+	VMOVDQU64     transpose16pairs<>+0(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, (R11)
+	VEXTRACTI64X4 $0x01, Z14, 256(R11)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 512(R11)
+	VEXTRACTI64X4 $0x01, Z14, 768(R11)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 64(R11)
+	VEXTRACTI64X4 $0x01, Z11, 320(R11)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 576(R11)
+	VEXTRACTI64X4 $0x01, Z11, 832(R11)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 128(R11)
+	VEXTRACTI64X4 $0x01, Z9, 384(R11)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 640(R11)
+	VEXTRACTI64X4 $0x01, Z9, 896(R11)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 192(R11)
+	VEXTRACTI64X4 $0x01, Z9, 448(R11)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 704(R11)
+	VEXTRACTI64X4 $0x01, Z9, 960(R11)
+	MOVQ          64(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z8
+	MOVQ          72(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z9
+	MOVQ          80(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z10
+	MOVQ          88(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z11
+	VPUNPCKLDQ    Z9, Z8, Z12
+	VPUNPCKHDQ    Z9, Z8, Z8
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPUNPCKLQDQ   Z10, Z8, Z12
+	VPUNPCKHQDQ   Z10, Z8, Z8
+	MOVQ          96(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z10
+	MOVQ          104(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z13
+	MOVQ          112(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z14
+	MOVQ          120(DX), BX
+	VMOVDQU32     (BX)(R13*1), Z15
+	VPUNPCKLDQ    Z13, Z10, Z16
+	VPUNPCKHDQ    Z13, Z10, Z10
+	VPUNPCKLDQ    Z15, Z14, Z13
+	VPUNPCKHDQ    Z15, Z14, Z14
+	VPUNPCKLQDQ   Z13, Z16, Z15
+	VPUNPCKHQDQ   Z13, Z16, Z13
+	VPUNPCKLQDQ   Z14, Z10, Z16
+	VPUNPCKHQDQ   Z14, Z10, Z10
+	VMOVDQU64     transpose16pairs<>+0(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 32(R11)
+	VEXTRACTI64X4 $0x01, Z14, 288(R11)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 544(R11)
+	VEXTRACTI64X4 $0x01, Z14, 800(R11)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 96(R11)
+	VEXTRACTI64X4 $0x01, Z11, 352(R11)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 608(R11)
+	VEXTRACTI64X4 $0x01, Z11, 864(R11)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 160(R11)
+	VEXTRACTI64X4 $0x01, Z9, 416(R11)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 672(R11)
+	VEXTRACTI64X4 $0x01, Z9, 928(R11)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 224(R11)
+	VEXTRACTI64X4 $0x01, Z9, 480(R11)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 736(R11)
+	VEXTRACTI64X4 $0x01, Z9, 992(R11)
 
 compressChunksVar16_loop:
-	LEAQ            64(R13), R14
-	CMPQ            R14, R12
-	CMOVQGT         R12, R14
-	MOVL            DI, BX
-	XORL            R15, R15
-	MOVL            $0x00000001, BP
-	CMPQ            R13, $0x00
-	CMOVLNE         R15, BP
-	ORL             BP, BX
-	VPBROADCASTD    (R8), Z8
-	VPBROADCASTD    4(R8), Z9
-	VPBROADCASTD    8(R8), Z10
-	VPBROADCASTD    12(R8), Z11
-	VMOVDQU32       (SI), Z12
-	VMOVDQU32       64(SI), Z13
-	MOVL            $0x00000040, R15
-	VPBROADCASTD    R15, Z14
-	VPBROADCASTD    BX, Z15
-	MOVQ            R13, BX
-	SHRQ            $0x06, BX
-	VPBROADCASTD    BX, Z16
-	VPCMPEQD        (R10), Z16, K1
-	VPCMPUD         $0x06, (R10), Z16, K2
-	VMOVDQU32       64(R10), K1, Z14
-	VPORD           128(R10), Z15, K1, Z15
-	VMOVDQU32       Z0, 2104(SP)
-	VMOVDQU32       Z1, 2168(SP)
-	VMOVDQU32       Z2, 2232(SP)
-	VMOVDQU32       Z3, 2296(SP)
-	VMOVDQU32       Z4, 2360(SP)
-	VMOVDQU32       Z5, 2424(SP)
-	VMOVDQU32       Z6, 2488(SP)
-	VMOVDQU32       Z7, 2552(SP)
-	VPADDD          Z4, Z0, Z0
-	VPADDD          (R11), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          128(R11), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          256(R11), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          384(R11), Z3, Z3
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 (BX)(R14*1), Z16
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R14*1), Z16, Z16
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R14*1), Z16, Z16
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R14*1), Z16, Z16
-	VPADDD          Z4, Z0, Z0
-	VPADDD          64(R11), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          192(R11), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          320(R11), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          448(R11), Z3, Z3
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 (BX)(R14*1), Z17
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R14*1), Z17, Z17
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R14*1), Z17, Z17
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R14*1), Z17, Z17
-	VPADDD          Z5, Z0, Z0
-	VPADDD          512(R11), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          640(R11), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          768(R11), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          896(R11), Z3, Z3
-	VPUNPCKLDQ      Z17, Z16, Z18
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPUNPCKHDQ      Z17, Z16, Z16
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 (BX)(R14*1), Z17
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R14*1), Z17, Z17
-	VPADDD          Z5, Z0, Z0
-	VPADDD          576(R11), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          704(R11), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          832(R11), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          960(R11), Z3, Z3
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R14*1), Z17, Z17
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R14*1), Z17, Z17
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 (BX)(R14*1), Z19
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, (BX)(R14*1), Z19, Z19
-	VPADDD          Z4, Z0, Z0
-	VPADDD          128(R11), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          192(R11), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          448(R11), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          256(R11), Z3, Z3
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, (BX)(R14*1), Z19, Z19
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, (BX)(R14*1), Z19, Z19
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	VPUNPCKLDQ      Z19, Z17, Z20
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPUNPCKHDQ      Z19, Z17, Z17
-	VPADDD          Z4, Z0, Z0
-	VPADDD          384(R11), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          640(R11), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          (R11), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          832(R11), Z3, Z3
-	VPUNPCKLQDQ     Z20, Z18, Z19
-	VMOVDQA32       Z19, (AX)
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPUNPCKHQDQ     Z20, Z18, Z18
-	VMOVDQA32       Z18, 64(AX)
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	VPUNPCKLQDQ     Z17, Z16, Z18
-	VMOVDQA32       Z18, 128(AX)
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPUNPCKHQDQ     Z17, Z16, Z16
-	VMOVDQA32       Z16, 192(AX)
-	VPADDD          Z5, Z0, Z0
-	VPADDD          64(R11), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          768(R11), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          576(R11), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          960(R11), Z3, Z3
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 16(BX)(R14*1), Z16
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R14*1), Z16, Z16
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R14*1), Z16, Z16
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R14*1), Z16, Z16
-	VPADDD          Z5, Z0, Z0
-	VPADDD          704(R11), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          320(R11), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          896(R11), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          512(R11), Z3, Z3
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 16(BX)(R14*1), Z17
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R14*1), Z17, Z17
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R14*1), Z17, Z17
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R14*1), Z17, Z17
-	VPADDD          Z4, Z0, Z0
-	VPADDD          192(R11), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          640(R11), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          832(R11), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          448(R11), Z3, Z3
-	VPUNPCKLDQ      Z17, Z16, Z18
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPUNPCKHDQ      Z17, Z16, Z16
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 16(BX)(R14*1), Z17
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R14*1), Z17, Z17
-	VPADDD          Z4, Z0, Z0
-	VPADDD          256(R11), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          768(R11), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          128(R11), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          896(R11), Z3, Z3
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R14*1), Z17, Z17
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R14*1), Z17, Z17
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 16(BX)(R14*1), Z19
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, 16(BX)(R14*1), Z19, Z19
-	VPADDD          Z5, Z0, Z0
-	VPADDD          384(R11), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          576(R11), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          704(R11), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          512(R11), Z3, Z3
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, 16(BX)(R14*1), Z19, Z19
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, 16(BX)(R14*1), Z19, Z19
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	VPUNPCKLDQ      Z19, Z17, Z20
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPUNPCKHDQ      Z19, Z17, Z17
-	VPADDD          Z5, Z0, Z0
-	VPADDD          320(R11), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          (R11), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          960(R11), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          64(R11), Z3, Z3
-	VPUNPCKLQDQ     Z20, Z18, Z19
-	VMOVDQA32       Z19, 256(AX)
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPUNPCKHQDQ     Z20, Z18, Z18
-	VMOVDQA32       Z18, 320(AX)
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	VPUNPCKLQDQ     Z17, Z16, Z18
-	VMOVDQA32       Z18, 384(AX)
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPUNPCKHQDQ     Z17, Z16, Z16
-	VMOVDQA32       Z16, 448(AX)
-	VPADDD          Z4, Z0, Z0
-	VPADDD          640(R11), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          768(R11), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          896(R11), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          832(R11), Z3, Z3
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 32(BX)(R14*1), Z16
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R14*1), Z16, Z16
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R14*1), Z16, Z16
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R14*1), Z16, Z16
-	VPADDD          Z4, Z0, Z0
-	VPADDD          448(R11), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          576(R11), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          192(R11), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          960(R11), Z3, Z3
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 32(BX)(R14*1), Z17
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R14*1), Z17, Z17
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R14*1), Z17, Z17
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R14*1), Z17, Z17
-	VPADDD          Z5, Z0, Z0
-	VPADDD          256(R11), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          704(R11), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          320(R11), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          64(R11), Z3, Z3
-	VPUNPCKLDQ      Z17, Z16, Z18
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPUNPCKHDQ      Z17, Z16, Z16
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 32(BX)(R14*1), Z17
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R14*1), Z17, Z17
-	VPADDD          Z5, Z0, Z0
-	VPADDD          (R11), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          128(R11), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          512(R11), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          384(R11), Z3, Z3
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R14*1), Z17, Z17
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R14*1), Z17, Z17
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 32(BX)(R14*1), Z19
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, 32(BX)(R14*1), Z19, Z19
-	VPADDD          Z4, Z0, Z0
-	VPADDD          768(R11), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          576(R11), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          960(R11), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          896(R11), Z3, Z3
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, 32(BX)(R14*1), Z19, Z19
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, 32(BX)(R14*1), Z19, Z19
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	VPUNPCKLDQ      Z19, Z17, Z20
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPUNPCKHDQ      Z19, Z17, Z17
-	VPADDD          Z4, Z0, Z0
-	VPADDD          832(R11), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          704(R11), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          640(R11), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          512(R11), Z3, Z3
-	VPUNPCKLQDQ     Z20, Z18, Z19
-	VMOVDQA32       Z19, 512(AX)
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPUNPCKHQDQ     Z20, Z18, Z18
-	VMOVDQA32       Z18, 576(AX)
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	VPUNPCKLQDQ     Z17, Z16, Z18
-	VMOVDQA32       Z18, 640(AX)
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPUNPCKHQDQ     Z17, Z16, Z16
-	VMOVDQA32       Z16, 704(AX)
-	VPADDD          Z5, Z0, Z0
-	VPADDD          448(R11), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          320(R11), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          (R11), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          384(R11), Z3, Z3
-	MOVQ            (DX), BX
-	VBROADCASTI32X4 48(BX)(R14*1), Z16
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	MOVQ            32(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R14*1), Z16, Z16
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            64(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R14*1), Z16, Z16
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	MOVQ            96(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R14*1), Z16, Z16
-	VPADDD          Z5, Z0, Z0
-	VPADDD          128(R11), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          192(R11), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          64(R11), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          256(R11), Z3, Z3
-	MOVQ            8(DX), BX
-	VBROADCASTI32X4 48(BX)(R14*1), Z17
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	MOVQ            40(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R14*1), Z17, Z17
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            72(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R14*1), Z17, Z17
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	MOVQ            104(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R14*1), Z17, Z17
-	VPADDD          Z4, Z0, Z0
-	VPADDD          576(R11), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          704(R11), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          512(R11), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          960(R11), Z3, Z3
-	VPUNPCKLDQ      Z17, Z16, Z18
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPUNPCKHDQ      Z17, Z16, Z16
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            16(DX), BX
-	VBROADCASTI32X4 48(BX)(R14*1), Z17
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	MOVQ            48(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R14*1), Z17, Z17
-	VPADDD          Z4, Z0, Z0
-	VPADDD          896(R11), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          320(R11), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          768(R11), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          64(R11), Z3, Z3
-	MOVQ            80(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R14*1), Z17, Z17
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	MOVQ            112(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R14*1), Z17, Z17
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            24(DX), BX
-	VBROADCASTI32X4 48(BX)(R14*1), Z19
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	MOVQ            56(DX), BX
-	VINSERTI32X4    $0x01, 48(BX)(R14*1), Z19, Z19
-	VPADDD          Z5, Z0, Z0
-	VPADDD          832(R11), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          (R11), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          128(R11), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          256(R11), Z3, Z3
-	MOVQ            88(DX), BX
-	VINSERTI32X4    $0x02, 48(BX)(R14*1), Z19, Z19
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	MOVQ            120(DX), BX
-	VINSERTI32X4    $0x03, 48(BX)(R14*1), Z19, Z19
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	VPUNPCKLDQ      Z19, Z17, Z20
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPUNPCKHDQ      Z19, Z17, Z17
-	VPADDD          Z5, Z0, Z0
-	VPADDD          192(R11), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          640(R11), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          384(R11), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          448(R11), Z3, Z3
-	VPUNPCKLQDQ     Z20, Z18, Z19
-	VMOVDQA32       Z19, 768(AX)
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPUNPCKHQDQ     Z20, Z18, Z18
-	VMOVDQA32       Z18, 832(AX)
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	VPUNPCKLQDQ     Z17, Z16, Z18
-	VMOVDQA32       Z18, 896(AX)
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPUNPCKHQDQ     Z17, Z16, Z16
-	VMOVDQA32       Z16, 960(AX)
-	VPADDD          Z4, Z0, Z0
-	VPADDD          704(R11), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          320(R11), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          64(R11), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          512(R11), Z3, Z3
-	MOVQ            (DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	MOVQ            8(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            16(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	MOVQ            24(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPADDD          Z4, Z0, Z0
-	VPADDD          960(R11), Z0, Z0
-	VPADDD          Z5, Z1, Z1
-	VPADDD          (R11), Z1, Z1
-	VPADDD          Z6, Z2, Z2
-	VPADDD          576(R11), Z2, Z2
-	VPADDD          Z7, Z3, Z3
-	VPADDD          384(R11), Z3, Z3
-	MOVQ            32(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPXORD          Z0, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z1, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z2, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	VPXORD          Z3, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	MOVQ            40(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPADDD          Z12, Z8, Z8
-	VPADDD          Z13, Z9, Z9
-	VPADDD          Z14, Z10, Z10
-	VPADDD          Z15, Z11, Z11
-	MOVQ            48(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPXORD          Z8, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	VPXORD          Z9, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z10, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z11, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	MOVQ            56(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPADDD          Z5, Z0, Z0
-	VPADDD          896(R11), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          128(R11), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          192(R11), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          448(R11), Z3, Z3
-	MOVQ            64(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x10, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x10, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x10, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x10, Z14, Z14
-	MOVQ            72(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            80(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x0c, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x0c, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x0c, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x0c, Z4, Z4
-	MOVQ            88(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPADDD          Z5, Z0, Z0
-	VPADDD          640(R11), Z0, Z0
-	VPADDD          Z6, Z1, Z1
-	VPADDD          768(R11), Z1, Z1
-	VPADDD          Z7, Z2, Z2
-	VPADDD          256(R11), Z2, Z2
-	VPADDD          Z4, Z3, Z3
-	VPADDD          832(R11), Z3, Z3
-	MOVQ            96(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPXORD          Z0, Z15, Z15
-	VPRORD          $0x08, Z15, Z15
-	VPXORD          Z1, Z12, Z12
-	VPRORD          $0x08, Z12, Z12
-	VPXORD          Z2, Z13, Z13
-	VPRORD          $0x08, Z13, Z13
-	VPXORD          Z3, Z14, Z14
-	VPRORD          $0x08, Z14, Z14
-	MOVQ            104(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPADDD          Z15, Z10, Z10
-	VPADDD          Z12, Z11, Z11
-	VPADDD          Z13, Z8, Z8
-	VPADDD          Z14, Z9, Z9
-	MOVQ            112(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPXORD          Z10, Z5, Z5
-	VPRORD          $0x07, Z5, Z5
-	VPXORD          Z11, Z6, Z6
-	VPRORD          $0x07, Z6, Z6
-	VPXORD          Z8, Z7, Z7
-	VPRORD          $0x07, Z7, Z7
-	VPXORD          Z9, Z4, Z4
-	VPRORD          $0x07, Z4, Z4
-	MOVQ            120(DX), BX
-	PREFETCHT0      16384(BX)(R13*1)
-	VPXORD          Z8, Z0, Z0
-	VMOVDQU32       2104(SP), K2, Z0
-	VPXORD          Z9, Z1, Z1
-	VMOVDQU32       2168(SP), K2, Z1
-	VPXORD          Z10, Z2, Z2
-	VMOVDQU32       2232(SP), K2, Z2
-	VPXORD          Z11, Z3, Z3
-	VMOVDQU32       2296(SP), K2, Z3
-	VPXORD          Z12, Z4, Z4
-	VMOVDQU32       2360(SP), K2, Z4
-	VPXORD          Z13, Z5, Z5
-	VMOVDQU32       2424(SP), K2, Z5
-	VPXORD          Z14, Z6, Z6
-	VMOVDQU32       2488(SP), K2, Z6
-	VPXORD          Z15, Z7, Z7
-	VMOVDQU32       2552(SP), K2, Z7
-	MOVQ            R14, R13
-	XCHGQ           R11, AX
-	DECQ            R9
-	JNZ             compressChunksVar16_loop
-	VMOVDQU32       Z0, (CX)
-	VMOVDQU32       Z1, 64(CX)
-	VMOVDQU32       Z2, 128(CX)
-	VMOVDQU32       Z3, 192(CX)
-	VMOVDQU32       Z4, 256(CX)
-	VMOVDQU32       Z5, 320(CX)
-	VMOVDQU32       Z6, 384(CX)
-	VMOVDQU32       Z7, 448(CX)
+	LEAQ          64(R13), R14
+	CMPQ          R14, R12
+	CMOVQGT       R12, R14
+	MOVL          DI, BX
+	XORL          R15, R15
+	MOVL          $0x00000001, BP
+	CMPQ          R13, $0x00
+	CMOVLNE       R15, BP
+	ORL           BP, BX
+	VPBROADCASTD  (R8), Z8
+	VPBROADCASTD  4(R8), Z9
+	VPBROADCASTD  8(R8), Z10
+	VPBROADCASTD  12(R8), Z11
+	VMOVDQU32     (SI), Z12
+	VMOVDQU32     64(SI), Z13
+	MOVL          $0x00000040, R15
+	VPBROADCASTD  R15, Z14
+	VPBROADCASTD  BX, Z15
+	MOVQ          R13, BX
+	SHRQ          $0x06, BX
+	VPBROADCASTD  BX, Z16
+	VPCMPEQD      (R10), Z16, K1
+	VPCMPUD       $0x06, (R10), Z16, K2
+	VMOVDQU32     64(R10), K1, Z14
+	VPORD         128(R10), Z15, K1, Z15
+	VMOVDQU32     Z0, 2104(SP)
+	VMOVDQU32     Z1, 2168(SP)
+	VMOVDQU32     Z2, 2232(SP)
+	VMOVDQU32     Z3, 2296(SP)
+	VMOVDQU32     Z4, 2360(SP)
+	VMOVDQU32     Z5, 2424(SP)
+	VMOVDQU32     Z6, 2488(SP)
+	VMOVDQU32     Z7, 2552(SP)
+	VPADDD        Z4, Z0, Z0
+	VPADDD        (R11), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        128(R11), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        256(R11), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        384(R11), Z3, Z3
+	MOVQ          (DX), BX
+	VMOVDQU32     (BX)(R14*1), Z16
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	MOVQ          8(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z17
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	MOVQ          16(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z18
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	MOVQ          24(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z19
+	VPADDD        Z4, Z0, Z0
+	VPADDD        64(R11), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        192(R11), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        320(R11), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        448(R11), Z3, Z3
+	VPUNPCKLDQ    Z17, Z16, Z20
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPUNPCKHDQ    Z17, Z16, Z16
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPUNPCKLDQ    Z19, Z18, Z17
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPUNPCKHDQ    Z19, Z18, Z18
+	VPADDD        Z5, Z0, Z0
+	VPADDD        512(R11), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        640(R11), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        768(R11), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        896(R11), Z3, Z3
+	VPUNPCKLQDQ   Z17, Z20, Z19
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPUNPCKHQDQ   Z17, Z20, Z17
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPUNPCKLQDQ   Z18, Z16, Z20
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPUNPCKHQDQ   Z18, Z16, Z16
+	VPADDD        Z5, Z0, Z0
+	VPADDD        576(R11), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        704(R11), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        832(R11), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        960(R11), Z3, Z3
+	MOVQ          32(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z18
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	MOVQ          40(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z21
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	MOVQ          48(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z22
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	MOVQ          56(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z23
+	VPADDD        Z4, Z0, Z0
+	VPADDD        128(R11), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        192(R11), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        448(R11), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        256(R11), Z3, Z3
+	VPUNPCKLDQ    Z21, Z18, Z24
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPUNPCKHDQ    Z21, Z18, Z18
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPUNPCKLDQ    Z23, Z22, Z21
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPUNPCKHDQ    Z23, Z22, Z22
+	VPADDD        Z4, Z0, Z0
+	VPADDD        384(R11), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        640(R11), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        (R11), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        832(R11), Z3, Z3
+	VPUNPCKLQDQ   Z21, Z24, Z23
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPUNPCKHQDQ   Z21, Z24, Z21
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPUNPCKLQDQ   Z22, Z18, Z24
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPUNPCKHQDQ   Z22, Z18, Z18
+	VPADDD        Z5, Z0, Z0
+	VPADDD        64(R11), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        768(R11), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        576(R11), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        960(R11), Z3, Z3
+	VMOVDQU64     transpose16pairs<>+0(SB), Z22
+	VPERMI2Q      Z23, Z19, Z22
+	VMOVDQU32     Y22, (AX)
+	VEXTRACTI64X4 $0x01, Z22, 256(AX)
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VMOVDQU64     transpose16pairs<>+64(SB), Z22
+	VPERMI2Q      Z23, Z19, Z22
+	VMOVDQU32     Y22, 512(AX)
+	VEXTRACTI64X4 $0x01, Z22, 768(AX)
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VMOVDQU64     transpose16pairs<>+0(SB), Z19
+	VPERMI2Q      Z21, Z17, Z19
+	VMOVDQU32     Y19, 64(AX)
+	VEXTRACTI64X4 $0x01, Z19, 320(AX)
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VMOVDQU64     transpose16pairs<>+64(SB), Z19
+	VPERMI2Q      Z21, Z17, Z19
+	VMOVDQU32     Y19, 576(AX)
+	VEXTRACTI64X4 $0x01, Z19, 832(AX)
+	VPADDD        Z5, Z0, Z0
+	VPADDD        704(R11), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        320(R11), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        896(R11), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        512(R11), Z3, Z3
+	VMOVDQU64     transpose16pairs<>+0(SB), Z17
+	VPERMI2Q      Z24, Z20, Z17
+	VMOVDQU32     Y17, 128(AX)
+	VEXTRACTI64X4 $0x01, Z17, 384(AX)
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VMOVDQU64     transpose16pairs<>+64(SB), Z17
+	VPERMI2Q      Z24, Z20, Z17
+	VMOVDQU32     Y17, 640(AX)
+	VEXTRACTI64X4 $0x01, Z17, 896(AX)
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VMOVDQU64     transpose16pairs<>+0(SB), Z17
+	VPERMI2Q      Z18, Z16, Z17
+	VMOVDQU32     Y17, 192(AX)
+	VEXTRACTI64X4 $0x01, Z17, 448(AX)
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VMOVDQU64     transpose16pairs<>+64(SB), Z17
+	VPERMI2Q      Z18, Z16, Z17
+	VMOVDQU32     Y17, 704(AX)
+	VEXTRACTI64X4 $0x01, Z17, 960(AX)
+	VPADDD        Z4, Z0, Z0
+	VPADDD        192(R11), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        640(R11), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        832(R11), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        448(R11), Z3, Z3
+	MOVQ          64(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z16
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	MOVQ          72(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z17
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	MOVQ          80(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z18
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	MOVQ          88(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z19
+	VPADDD        Z4, Z0, Z0
+	VPADDD        256(R11), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        768(R11), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        128(R11), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        896(R11), Z3, Z3
+	VPUNPCKLDQ    Z17, Z16, Z20
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPUNPCKHDQ    Z17, Z16, Z16
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPUNPCKLDQ    Z19, Z18, Z17
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPUNPCKHDQ    Z19, Z18, Z18
+	VPADDD        Z5, Z0, Z0
+	VPADDD        384(R11), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        576(R11), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        704(R11), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        512(R11), Z3, Z3
+	VPUNPCKLQDQ   Z17, Z20, Z19
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPUNPCKHQDQ   Z17, Z20, Z17
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPUNPCKLQDQ   Z18, Z16, Z20
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPUNPCKHQDQ   Z18, Z16, Z16
+	VPADDD        Z5, Z0, Z0
+	VPADDD        320(R11), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        (R11), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        960(R11), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        64(R11), Z3, Z3
+	MOVQ          96(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z18
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	MOVQ          104(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z21
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	MOVQ          112(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z22
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	MOVQ          120(DX), BX
+	VMOVDQU32     (BX)(R14*1), Z23
+	VPADDD        Z4, Z0, Z0
+	VPADDD        640(R11), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        768(R11), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        896(R11), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        832(R11), Z3, Z3
+	VPUNPCKLDQ    Z21, Z18, Z24
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPUNPCKHDQ    Z21, Z18, Z18
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPUNPCKLDQ    Z23, Z22, Z21
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPUNPCKHDQ    Z23, Z22, Z22
+	VPADDD        Z4, Z0, Z0
+	VPADDD        448(R11), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        576(R11), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        192(R11), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        960(R11), Z3, Z3
+	VPUNPCKLQDQ   Z21, Z24, Z23
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPUNPCKHQDQ   Z21, Z24, Z21
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPUNPCKLQDQ   Z22, Z18, Z24
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPUNPCKHQDQ   Z22, Z18, Z18
+	VPADDD        Z5, Z0, Z0
+	VPADDD        256(R11), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        704(R11), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        320(R11), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        64(R11), Z3, Z3
+	VMOVDQU64     transpose16pairs<>+0(SB), Z22
+	VPERMI2Q      Z23, Z19, Z22
+	VMOVDQU32     Y22, 32(AX)
+	VEXTRACTI64X4 $0x01, Z22, 288(AX)
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VMOVDQU64     transpose16pairs<>+64(SB), Z22
+	VPERMI2Q      Z23, Z19, Z22
+	VMOVDQU32     Y22, 544(AX)
+	VEXTRACTI64X4 $0x01, Z22, 800(AX)
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VMOVDQU64     transpose16pairs<>+0(SB), Z19
+	VPERMI2Q      Z21, Z17, Z19
+	VMOVDQU32     Y19, 96(AX)
+	VEXTRACTI64X4 $0x01, Z19, 352(AX)
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VMOVDQU64     transpose16pairs<>+64(SB), Z19
+	VPERMI2Q      Z21, Z17, Z19
+	VMOVDQU32     Y19, 608(AX)
+	VEXTRACTI64X4 $0x01, Z19, 864(AX)
+	VPADDD        Z5, Z0, Z0
+	VPADDD        (R11), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        128(R11), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        512(R11), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        384(R11), Z3, Z3
+	VMOVDQU64     transpose16pairs<>+0(SB), Z17
+	VPERMI2Q      Z24, Z20, Z17
+	VMOVDQU32     Y17, 160(AX)
+	VEXTRACTI64X4 $0x01, Z17, 416(AX)
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VMOVDQU64     transpose16pairs<>+64(SB), Z17
+	VPERMI2Q      Z24, Z20, Z17
+	VMOVDQU32     Y17, 672(AX)
+	VEXTRACTI64X4 $0x01, Z17, 928(AX)
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VMOVDQU64     transpose16pairs<>+0(SB), Z17
+	VPERMI2Q      Z18, Z16, Z17
+	VMOVDQU32     Y17, 224(AX)
+	VEXTRACTI64X4 $0x01, Z17, 480(AX)
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VMOVDQU64     transpose16pairs<>+64(SB), Z17
+	VPERMI2Q      Z18, Z16, Z17
+	VMOVDQU32     Y17, 736(AX)
+	VEXTRACTI64X4 $0x01, Z17, 992(AX)
+	VPADDD        Z4, Z0, Z0
+	VPADDD        768(R11), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        576(R11), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        960(R11), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        896(R11), Z3, Z3
+	MOVQ          (DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	MOVQ          8(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	MOVQ          16(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	MOVQ          24(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPADDD        Z4, Z0, Z0
+	VPADDD        832(R11), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        704(R11), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        640(R11), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        512(R11), Z3, Z3
+	MOVQ          32(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	MOVQ          40(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	MOVQ          48(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	MOVQ          56(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPADDD        Z5, Z0, Z0
+	VPADDD        448(R11), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        320(R11), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        (R11), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        384(R11), Z3, Z3
+	MOVQ          64(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	MOVQ          72(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	MOVQ          80(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	MOVQ          88(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPADDD        Z5, Z0, Z0
+	VPADDD        128(R11), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        192(R11), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        64(R11), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        256(R11), Z3, Z3
+	MOVQ          96(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	MOVQ          104(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	MOVQ          112(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	MOVQ          120(DX), BX
+	PREFETCHT0    16384(BX)(R13*1)
+	VPADDD        Z4, Z0, Z0
+	VPADDD        576(R11), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        704(R11), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        512(R11), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        960(R11), Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z0, Z0
+	VPADDD        896(R11), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        320(R11), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        768(R11), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        64(R11), Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPADDD        Z5, Z0, Z0
+	VPADDD        832(R11), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        (R11), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        128(R11), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        256(R11), Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPADDD        Z5, Z0, Z0
+	VPADDD        192(R11), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        640(R11), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        384(R11), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        448(R11), Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPADDD        Z4, Z0, Z0
+	VPADDD        704(R11), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        320(R11), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        64(R11), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        512(R11), Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z0, Z0
+	VPADDD        960(R11), Z0, Z0
+	VPADDD        Z5, Z1, Z1
+	VPADDD        (R11), Z1, Z1
+	VPADDD        Z6, Z2, Z2
+	VPADDD        576(R11), Z2, Z2
+	VPADDD        Z7, Z3, Z3
+	VPADDD        384(R11), Z3, Z3
+	VPXORD        Z0, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z1, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z2, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPXORD        Z3, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPADDD        Z12, Z8, Z8
+	VPADDD        Z13, Z9, Z9
+	VPADDD        Z14, Z10, Z10
+	VPADDD        Z15, Z11, Z11
+	VPXORD        Z8, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z9, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z10, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z11, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPADDD        Z5, Z0, Z0
+	VPADDD        896(R11), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        128(R11), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        192(R11), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        448(R11), Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x10, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x10, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x10, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x10, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x0c, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x0c, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x0c, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x0c, Z4, Z4
+	VPADDD        Z5, Z0, Z0
+	VPADDD        640(R11), Z0, Z0
+	VPADDD        Z6, Z1, Z1
+	VPADDD        768(R11), Z1, Z1
+	VPADDD        Z7, Z2, Z2
+	VPADDD        256(R11), Z2, Z2
+	VPADDD        Z4, Z3, Z3
+	VPADDD        832(R11), Z3, Z3
+	VPXORD        Z0, Z15, Z15
+	VPRORD        $0x08, Z15, Z15
+	VPXORD        Z1, Z12, Z12
+	VPRORD        $0x08, Z12, Z12
+	VPXORD        Z2, Z13, Z13
+	VPRORD        $0x08, Z13, Z13
+	VPXORD        Z3, Z14, Z14
+	VPRORD        $0x08, Z14, Z14
+	VPADDD        Z15, Z10, Z10
+	VPADDD        Z12, Z11, Z11
+	VPADDD        Z13, Z8, Z8
+	VPADDD        Z14, Z9, Z9
+	VPXORD        Z10, Z5, Z5
+	VPRORD        $0x07, Z5, Z5
+	VPXORD        Z11, Z6, Z6
+	VPRORD        $0x07, Z6, Z6
+	VPXORD        Z8, Z7, Z7
+	VPRORD        $0x07, Z7, Z7
+	VPXORD        Z9, Z4, Z4
+	VPRORD        $0x07, Z4, Z4
+	VPXORD        Z8, Z0, Z0
+	VMOVDQU32     2104(SP), K2, Z0
+	VPXORD        Z9, Z1, Z1
+	VMOVDQU32     2168(SP), K2, Z1
+	VPXORD        Z10, Z2, Z2
+	VMOVDQU32     2232(SP), K2, Z2
+	VPXORD        Z11, Z3, Z3
+	VMOVDQU32     2296(SP), K2, Z3
+	VPXORD        Z12, Z4, Z4
+	VMOVDQU32     2360(SP), K2, Z4
+	VPXORD        Z13, Z5, Z5
+	VMOVDQU32     2424(SP), K2, Z5
+	VPXORD        Z14, Z6, Z6
+	VMOVDQU32     2488(SP), K2, Z6
+	VPXORD        Z15, Z7, Z7
+	VMOVDQU32     2552(SP), K2, Z7
+	MOVQ          R14, R13
+	XCHGQ         R11, AX
+	DECQ          R9
+	JNZ           compressChunksVar16_loop
+	VMOVDQU32     Z0, (CX)
+	VMOVDQU32     Z1, 64(CX)
+	VMOVDQU32     Z2, 128(CX)
+	VMOVDQU32     Z3, 192(CX)
+	VMOVDQU32     Z4, 256(CX)
+	VMOVDQU32     Z5, 320(CX)
+	VMOVDQU32     Z6, 384(CX)
+	VMOVDQU32     Z7, 448(CX)
 	VZEROUPPER
 	RET
 

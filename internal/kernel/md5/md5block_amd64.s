@@ -7745,201 +7745,153 @@ blockAVX512YMMx32_warm_skip:
 	RET
 
 // func blockAVX512ZMMx16(s *[4][16]uint32, ptrs *[16]*byte, nblocks int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·blockAVX512ZMMx16(SB), $2360-24
-	LEAQ            (SP), AX
-	ADDQ            $0x38, AX
-	ANDQ            $-64, AX
-	MOVQ            s+0(FP), CX
-	MOVQ            ptrs+8(FP), DX
-	MOVQ            nblocks+16(FP), BX
-	LEAQ            md5consts<>+0(SB), SI
-	LEAQ            (AX), DI
-	LEAQ            1024(AX), R8
-	MOVQ            BX, R9
-	DECQ            R9
-	SHLQ            $0x06, R9
-	XORQ            R10, R10
-	VMOVDQU32       (CX), Z0
-	VMOVDQU32       64(CX), Z1
-	VMOVDQU32       128(CX), Z2
-	VMOVDQU32       192(CX), Z3
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z4
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z4, Z4
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z4, Z4
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z4, Z4
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z5
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z5, Z5
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z5, Z5
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z5, Z5
-	VPUNPCKLDQ      Z5, Z4, Z6
-	VPUNPCKHDQ      Z5, Z4, Z4
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z5
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z5, Z5
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z5, Z5
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z5, Z5
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z7
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z7, Z7
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z7, Z7
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z7, Z7
-	VPUNPCKLDQ      Z7, Z5, Z8
-	VPUNPCKHDQ      Z7, Z5, Z5
-	VPUNPCKLQDQ     Z8, Z6, Z7
-	VMOVDQU32       Z7, (DI)
-	VPUNPCKHQDQ     Z8, Z6, Z6
-	VMOVDQU32       Z6, 64(DI)
-	VPUNPCKLQDQ     Z5, Z4, Z6
-	VMOVDQU32       Z6, 128(DI)
-	VPUNPCKHQDQ     Z5, Z4, Z4
-	VMOVDQU32       Z4, 192(DI)
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z4
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z4, Z4
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z4, Z4
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z4, Z4
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z5
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z5, Z5
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z5, Z5
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z5, Z5
-	VPUNPCKLDQ      Z5, Z4, Z6
-	VPUNPCKHDQ      Z5, Z4, Z4
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z5
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z5, Z5
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z5, Z5
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z5, Z5
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z7
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z7, Z7
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z7, Z7
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z7, Z7
-	VPUNPCKLDQ      Z7, Z5, Z8
-	VPUNPCKHDQ      Z7, Z5, Z5
-	VPUNPCKLQDQ     Z8, Z6, Z7
-	VMOVDQU32       Z7, 256(DI)
-	VPUNPCKHQDQ     Z8, Z6, Z6
-	VMOVDQU32       Z6, 320(DI)
-	VPUNPCKLQDQ     Z5, Z4, Z6
-	VMOVDQU32       Z6, 384(DI)
-	VPUNPCKHQDQ     Z5, Z4, Z4
-	VMOVDQU32       Z4, 448(DI)
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z4
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z4, Z4
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z4, Z4
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z4, Z4
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z5
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z5, Z5
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z5, Z5
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z5, Z5
-	VPUNPCKLDQ      Z5, Z4, Z6
-	VPUNPCKHDQ      Z5, Z4, Z4
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z5
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z5, Z5
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z5, Z5
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z5, Z5
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z7
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z7, Z7
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z7, Z7
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z7, Z7
-	VPUNPCKLDQ      Z7, Z5, Z8
-	VPUNPCKHDQ      Z7, Z5, Z5
-	VPUNPCKLQDQ     Z8, Z6, Z7
-	VMOVDQU32       Z7, 512(DI)
-	VPUNPCKHQDQ     Z8, Z6, Z6
-	VMOVDQU32       Z6, 576(DI)
-	VPUNPCKLQDQ     Z5, Z4, Z6
-	VMOVDQU32       Z6, 640(DI)
-	VPUNPCKHQDQ     Z5, Z4, Z4
-	VMOVDQU32       Z4, 704(DI)
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z4
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z4, Z4
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z4, Z4
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z4, Z4
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z5
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z5, Z5
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z5, Z5
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z5, Z5
-	VPUNPCKLDQ      Z5, Z4, Z6
-	VPUNPCKHDQ      Z5, Z4, Z4
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z5
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z5, Z5
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z5, Z5
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z5, Z5
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z7
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z7, Z7
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z7, Z7
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z7, Z7
-	VPUNPCKLDQ      Z7, Z5, Z8
-	VPUNPCKHDQ      Z7, Z5, Z5
-	VPUNPCKLQDQ     Z8, Z6, Z7
-	VMOVDQU32       Z7, 768(DI)
-	VPUNPCKHQDQ     Z8, Z6, Z6
-	VMOVDQU32       Z6, 832(DI)
-	VPUNPCKLQDQ     Z5, Z4, Z6
-	VMOVDQU32       Z6, 896(DI)
-	VPUNPCKHQDQ     Z5, Z4, Z4
-	VMOVDQU32       Z4, 960(DI)
+	LEAQ          (SP), AX
+	ADDQ          $0x38, AX
+	ANDQ          $-64, AX
+	MOVQ          s+0(FP), CX
+	MOVQ          ptrs+8(FP), DX
+	MOVQ          nblocks+16(FP), BX
+	LEAQ          md5consts<>+0(SB), SI
+	LEAQ          (AX), DI
+	LEAQ          1024(AX), R8
+	MOVQ          BX, R9
+	DECQ          R9
+	SHLQ          $0x06, R9
+	XORQ          R10, R10
+	VMOVDQU32     (CX), Z0
+	VMOVDQU32     64(CX), Z1
+	VMOVDQU32     128(CX), Z2
+	VMOVDQU32     192(CX), Z3
+	MOVQ          (DX), R11
+	VMOVDQU32     (R11)(R10*1), Z4
+	MOVQ          8(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z5
+	MOVQ          16(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z6
+	MOVQ          24(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z7
+	VPUNPCKLDQ    Z5, Z4, Z8
+	VPUNPCKHDQ    Z5, Z4, Z4
+	VPUNPCKLDQ    Z7, Z6, Z5
+	VPUNPCKHDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ   Z5, Z8, Z7
+	VPUNPCKHQDQ   Z5, Z8, Z5
+	VPUNPCKLQDQ   Z6, Z4, Z8
+	VPUNPCKHQDQ   Z6, Z4, Z4
+	MOVQ          32(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z6
+	MOVQ          40(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z9
+	MOVQ          48(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          56(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z11
+	VPUNPCKLDQ    Z9, Z6, Z12
+	VPUNPCKHDQ    Z9, Z6, Z6
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPUNPCKLQDQ   Z10, Z6, Z12
+	VPUNPCKHQDQ   Z10, Z6, Z6
+	VMOVDQU64     transpose16pairs<>+0(SB), Z10
+	VPERMI2Q      Z11, Z7, Z10
+	VMOVDQU32     Y10, (DI)
+	VEXTRACTI64X4 $0x01, Z10, 256(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z10
+	VPERMI2Q      Z11, Z7, Z10
+	VMOVDQU32     Y10, 512(DI)
+	VEXTRACTI64X4 $0x01, Z10, 768(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z7
+	VPERMI2Q      Z9, Z5, Z7
+	VMOVDQU32     Y7, 64(DI)
+	VEXTRACTI64X4 $0x01, Z7, 320(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z7
+	VPERMI2Q      Z9, Z5, Z7
+	VMOVDQU32     Y7, 576(DI)
+	VEXTRACTI64X4 $0x01, Z7, 832(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z5
+	VPERMI2Q      Z12, Z8, Z5
+	VMOVDQU32     Y5, 128(DI)
+	VEXTRACTI64X4 $0x01, Z5, 384(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z5
+	VPERMI2Q      Z12, Z8, Z5
+	VMOVDQU32     Y5, 640(DI)
+	VEXTRACTI64X4 $0x01, Z5, 896(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z5
+	VPERMI2Q      Z6, Z4, Z5
+	VMOVDQU32     Y5, 192(DI)
+	VEXTRACTI64X4 $0x01, Z5, 448(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z5
+	VPERMI2Q      Z6, Z4, Z5
+	VMOVDQU32     Y5, 704(DI)
+	VEXTRACTI64X4 $0x01, Z5, 960(DI)
+	MOVQ          64(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z4
+	MOVQ          72(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z5
+	MOVQ          80(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z6
+	MOVQ          88(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z7
+	VPUNPCKLDQ    Z5, Z4, Z8
+	VPUNPCKHDQ    Z5, Z4, Z4
+	VPUNPCKLDQ    Z7, Z6, Z5
+	VPUNPCKHDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ   Z5, Z8, Z7
+	VPUNPCKHQDQ   Z5, Z8, Z5
+	VPUNPCKLQDQ   Z6, Z4, Z8
+	VPUNPCKHQDQ   Z6, Z4, Z4
+	MOVQ          96(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z6
+	MOVQ          104(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z9
+	MOVQ          112(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          120(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z11
+	VPUNPCKLDQ    Z9, Z6, Z12
+	VPUNPCKHDQ    Z9, Z6, Z6
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPUNPCKLQDQ   Z10, Z6, Z12
+	VPUNPCKHQDQ   Z10, Z6, Z6
+	VMOVDQU64     transpose16pairs<>+0(SB), Z10
+	VPERMI2Q      Z11, Z7, Z10
+	VMOVDQU32     Y10, 32(DI)
+	VEXTRACTI64X4 $0x01, Z10, 288(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z10
+	VPERMI2Q      Z11, Z7, Z10
+	VMOVDQU32     Y10, 544(DI)
+	VEXTRACTI64X4 $0x01, Z10, 800(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z7
+	VPERMI2Q      Z9, Z5, Z7
+	VMOVDQU32     Y7, 96(DI)
+	VEXTRACTI64X4 $0x01, Z7, 352(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z7
+	VPERMI2Q      Z9, Z5, Z7
+	VMOVDQU32     Y7, 608(DI)
+	VEXTRACTI64X4 $0x01, Z7, 864(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z5
+	VPERMI2Q      Z12, Z8, Z5
+	VMOVDQU32     Y5, 160(DI)
+	VEXTRACTI64X4 $0x01, Z5, 416(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z5
+	VPERMI2Q      Z12, Z8, Z5
+	VMOVDQU32     Y5, 672(DI)
+	VEXTRACTI64X4 $0x01, Z5, 928(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z5
+	VPERMI2Q      Z6, Z4, Z5
+	VMOVDQU32     Y5, 224(DI)
+	VEXTRACTI64X4 $0x01, Z5, 480(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z5
+	VPERMI2Q      Z6, Z4, Z5
+	VMOVDQU32     Y5, 736(DI)
+	VEXTRACTI64X4 $0x01, Z5, 992(DI)
 
 blockAVX512ZMMx16_loop:
 	// warm: the first 6144 bytes of blockAVX512ZMMx16, every 128 blocks
@@ -7958,1027 +7910,901 @@ blockAVX512ZMMx16_warm:
 	JNZ  blockAVX512ZMMx16_warm
 
 blockAVX512ZMMx16_warm_skip:
-	LEAQ            64(R10), R10
-	CMPQ            R10, R9
-	CMOVQGT         R9, R10
-	VMOVDQU32       Z0, 2048(AX)
-	VMOVDQU32       Z1, 2112(AX)
-	VMOVDQU32       Z2, 2176(AX)
-	VMOVDQU32       Z3, 2240(AX)
-	VPADDD.BCST     (SI), Z0, Z0
-	VPADDD          (DI), Z0, Z0
-	VMOVDQA32       Z1, Z4
-	VPTERNLOGD      $0xca, Z3, Z2, Z4
-	VPADDD          Z4, Z0, Z0
-	VPROLD          $0x07, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z4
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z4, Z4
-	VPADDD.BCST     4(SI), Z3, Z3
-	VPADDD          64(DI), Z3, Z3
-	VMOVDQA32       Z0, Z5
-	VPTERNLOGD      $0xca, Z2, Z1, Z5
-	VPADDD          Z5, Z3, Z3
-	VPROLD          $0x0c, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z4, Z4
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z4, Z4
-	VPADDD.BCST     8(SI), Z2, Z2
-	VPADDD          128(DI), Z2, Z2
-	VMOVDQA32       Z3, Z5
-	VPTERNLOGD      $0xca, Z1, Z0, Z5
-	VPADDD          Z5, Z2, Z2
-	VPROLD          $0x11, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z5
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z5, Z5
-	VPADDD.BCST     12(SI), Z1, Z1
-	VPADDD          192(DI), Z1, Z1
-	VMOVDQA32       Z2, Z6
-	VPTERNLOGD      $0xca, Z0, Z3, Z6
-	VPADDD          Z6, Z1, Z1
-	VPROLD          $0x16, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z5, Z5
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z5, Z5
-	VPADDD.BCST     16(SI), Z0, Z0
-	VPADDD          256(DI), Z0, Z0
-	VMOVDQA32       Z1, Z6
-	VPTERNLOGD      $0xca, Z3, Z2, Z6
-	VPADDD          Z6, Z0, Z0
-	VPROLD          $0x07, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPUNPCKLDQ      Z5, Z4, Z6
-	VPUNPCKHDQ      Z5, Z4, Z4
-	VPADDD.BCST     20(SI), Z3, Z3
-	VPADDD          320(DI), Z3, Z3
-	VMOVDQA32       Z0, Z5
-	VPTERNLOGD      $0xca, Z2, Z1, Z5
-	VPADDD          Z5, Z3, Z3
-	VPROLD          $0x0c, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z5
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z5, Z5
-	VPADDD.BCST     24(SI), Z2, Z2
-	VPADDD          384(DI), Z2, Z2
-	VMOVDQA32       Z3, Z7
-	VPTERNLOGD      $0xca, Z1, Z0, Z7
-	VPADDD          Z7, Z2, Z2
-	VPROLD          $0x11, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z5, Z5
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z5, Z5
-	VPADDD.BCST     28(SI), Z1, Z1
-	VPADDD          448(DI), Z1, Z1
-	VMOVDQA32       Z2, Z7
-	VPTERNLOGD      $0xca, Z0, Z3, Z7
-	VPADDD          Z7, Z1, Z1
-	VPROLD          $0x16, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z7
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z7, Z7
-	VPADDD.BCST     32(SI), Z0, Z0
-	VPADDD          512(DI), Z0, Z0
-	VMOVDQA32       Z1, Z8
-	VPTERNLOGD      $0xca, Z3, Z2, Z8
-	VPADDD          Z8, Z0, Z0
-	VPROLD          $0x07, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z7, Z7
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z7, Z7
-	VPADDD.BCST     36(SI), Z3, Z3
-	VPADDD          576(DI), Z3, Z3
-	VMOVDQA32       Z0, Z8
-	VPTERNLOGD      $0xca, Z2, Z1, Z8
-	VPADDD          Z8, Z3, Z3
-	VPROLD          $0x0c, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPUNPCKLDQ      Z7, Z5, Z8
-	VPUNPCKHDQ      Z7, Z5, Z5
-	VPADDD.BCST     40(SI), Z2, Z2
-	VPADDD          640(DI), Z2, Z2
-	VMOVDQA32       Z3, Z7
-	VPTERNLOGD      $0xca, Z1, Z0, Z7
-	VPADDD          Z7, Z2, Z2
-	VPROLD          $0x11, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPUNPCKLQDQ     Z8, Z6, Z7
-	VMOVDQU32       Z7, (R8)
-	VPUNPCKHQDQ     Z8, Z6, Z6
-	VMOVDQU32       Z6, 64(R8)
-	VPADDD.BCST     44(SI), Z1, Z1
-	VPADDD          704(DI), Z1, Z1
-	VMOVDQA32       Z2, Z6
-	VPTERNLOGD      $0xca, Z0, Z3, Z6
-	VPADDD          Z6, Z1, Z1
-	VPROLD          $0x16, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPUNPCKLQDQ     Z5, Z4, Z6
-	VMOVDQU32       Z6, 128(R8)
-	VPUNPCKHQDQ     Z5, Z4, Z4
-	VMOVDQU32       Z4, 192(R8)
-	VPADDD.BCST     48(SI), Z0, Z0
-	VPADDD          768(DI), Z0, Z0
-	VMOVDQA32       Z1, Z4
-	VPTERNLOGD      $0xca, Z3, Z2, Z4
-	VPADDD          Z4, Z0, Z0
-	VPROLD          $0x07, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z4
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z4, Z4
-	VPADDD.BCST     52(SI), Z3, Z3
-	VPADDD          832(DI), Z3, Z3
-	VMOVDQA32       Z0, Z5
-	VPTERNLOGD      $0xca, Z2, Z1, Z5
-	VPADDD          Z5, Z3, Z3
-	VPROLD          $0x0c, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z4, Z4
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z4, Z4
-	VPADDD.BCST     56(SI), Z2, Z2
-	VPADDD          896(DI), Z2, Z2
-	VMOVDQA32       Z3, Z5
-	VPTERNLOGD      $0xca, Z1, Z0, Z5
-	VPADDD          Z5, Z2, Z2
-	VPROLD          $0x11, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z5
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z5, Z5
-	VPADDD.BCST     60(SI), Z1, Z1
-	VPADDD          960(DI), Z1, Z1
-	VMOVDQA32       Z2, Z6
-	VPTERNLOGD      $0xca, Z0, Z3, Z6
-	VPADDD          Z6, Z1, Z1
-	VPROLD          $0x16, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z5, Z5
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z5, Z5
-	VPADDD.BCST     64(SI), Z0, Z0
-	VPADDD          64(DI), Z0, Z0
-	VMOVDQA32       Z1, Z6
-	VPTERNLOGD      $0xe4, Z3, Z2, Z6
-	VPADDD          Z6, Z0, Z0
-	VPROLD          $0x05, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPUNPCKLDQ      Z5, Z4, Z6
-	VPUNPCKHDQ      Z5, Z4, Z4
-	VPADDD.BCST     68(SI), Z3, Z3
-	VPADDD          384(DI), Z3, Z3
-	VMOVDQA32       Z0, Z5
-	VPTERNLOGD      $0xe4, Z2, Z1, Z5
-	VPADDD          Z5, Z3, Z3
-	VPROLD          $0x09, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z5
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z5, Z5
-	VPADDD.BCST     72(SI), Z2, Z2
-	VPADDD          704(DI), Z2, Z2
-	VMOVDQA32       Z3, Z7
-	VPTERNLOGD      $0xe4, Z1, Z0, Z7
-	VPADDD          Z7, Z2, Z2
-	VPROLD          $0x0e, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z5, Z5
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z5, Z5
-	VPADDD.BCST     76(SI), Z1, Z1
-	VPADDD          (DI), Z1, Z1
-	VMOVDQA32       Z2, Z7
-	VPTERNLOGD      $0xe4, Z0, Z3, Z7
-	VPADDD          Z7, Z1, Z1
-	VPROLD          $0x14, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z7
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z7, Z7
-	VPADDD.BCST     80(SI), Z0, Z0
-	VPADDD          320(DI), Z0, Z0
-	VMOVDQA32       Z1, Z8
-	VPTERNLOGD      $0xe4, Z3, Z2, Z8
-	VPADDD          Z8, Z0, Z0
-	VPROLD          $0x05, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z7, Z7
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z7, Z7
-	VPADDD.BCST     84(SI), Z3, Z3
-	VPADDD          640(DI), Z3, Z3
-	VMOVDQA32       Z0, Z8
-	VPTERNLOGD      $0xe4, Z2, Z1, Z8
-	VPADDD          Z8, Z3, Z3
-	VPROLD          $0x09, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPUNPCKLDQ      Z7, Z5, Z8
-	VPUNPCKHDQ      Z7, Z5, Z5
-	VPADDD.BCST     88(SI), Z2, Z2
-	VPADDD          960(DI), Z2, Z2
-	VMOVDQA32       Z3, Z7
-	VPTERNLOGD      $0xe4, Z1, Z0, Z7
-	VPADDD          Z7, Z2, Z2
-	VPROLD          $0x0e, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPUNPCKLQDQ     Z8, Z6, Z7
-	VMOVDQU32       Z7, 256(R8)
-	VPUNPCKHQDQ     Z8, Z6, Z6
-	VMOVDQU32       Z6, 320(R8)
-	VPADDD.BCST     92(SI), Z1, Z1
-	VPADDD          256(DI), Z1, Z1
-	VMOVDQA32       Z2, Z6
-	VPTERNLOGD      $0xe4, Z0, Z3, Z6
-	VPADDD          Z6, Z1, Z1
-	VPROLD          $0x14, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPUNPCKLQDQ     Z5, Z4, Z6
-	VMOVDQU32       Z6, 384(R8)
-	VPUNPCKHQDQ     Z5, Z4, Z4
-	VMOVDQU32       Z4, 448(R8)
-	VPADDD.BCST     96(SI), Z0, Z0
-	VPADDD          576(DI), Z0, Z0
-	VMOVDQA32       Z1, Z4
-	VPTERNLOGD      $0xe4, Z3, Z2, Z4
-	VPADDD          Z4, Z0, Z0
-	VPROLD          $0x05, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z4
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z4, Z4
-	VPADDD.BCST     100(SI), Z3, Z3
-	VPADDD          896(DI), Z3, Z3
-	VMOVDQA32       Z0, Z5
-	VPTERNLOGD      $0xe4, Z2, Z1, Z5
-	VPADDD          Z5, Z3, Z3
-	VPROLD          $0x09, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z4, Z4
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z4, Z4
-	VPADDD.BCST     104(SI), Z2, Z2
-	VPADDD          192(DI), Z2, Z2
-	VMOVDQA32       Z3, Z5
-	VPTERNLOGD      $0xe4, Z1, Z0, Z5
-	VPADDD          Z5, Z2, Z2
-	VPROLD          $0x0e, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z5
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z5, Z5
-	VPADDD.BCST     108(SI), Z1, Z1
-	VPADDD          512(DI), Z1, Z1
-	VMOVDQA32       Z2, Z6
-	VPTERNLOGD      $0xe4, Z0, Z3, Z6
-	VPADDD          Z6, Z1, Z1
-	VPROLD          $0x14, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z5, Z5
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z5, Z5
-	VPADDD.BCST     112(SI), Z0, Z0
-	VPADDD          832(DI), Z0, Z0
-	VMOVDQA32       Z1, Z6
-	VPTERNLOGD      $0xe4, Z3, Z2, Z6
-	VPADDD          Z6, Z0, Z0
-	VPROLD          $0x05, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPUNPCKLDQ      Z5, Z4, Z6
-	VPUNPCKHDQ      Z5, Z4, Z4
-	VPADDD.BCST     116(SI), Z3, Z3
-	VPADDD          128(DI), Z3, Z3
-	VMOVDQA32       Z0, Z5
-	VPTERNLOGD      $0xe4, Z2, Z1, Z5
-	VPADDD          Z5, Z3, Z3
-	VPROLD          $0x09, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z5
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z5, Z5
-	VPADDD.BCST     120(SI), Z2, Z2
-	VPADDD          448(DI), Z2, Z2
-	VMOVDQA32       Z3, Z7
-	VPTERNLOGD      $0xe4, Z1, Z0, Z7
-	VPADDD          Z7, Z2, Z2
-	VPROLD          $0x0e, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z5, Z5
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z5, Z5
-	VPADDD.BCST     124(SI), Z1, Z1
-	VPADDD          768(DI), Z1, Z1
-	VMOVDQA32       Z2, Z7
-	VPTERNLOGD      $0xe4, Z0, Z3, Z7
-	VPADDD          Z7, Z1, Z1
-	VPROLD          $0x14, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z7
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z7, Z7
-	VPADDD.BCST     128(SI), Z0, Z0
-	VPADDD          320(DI), Z0, Z0
-	VMOVDQA32       Z1, Z8
-	VPTERNLOGD      $0x96, Z3, Z2, Z8
-	VPADDD          Z8, Z0, Z0
-	VPROLD          $0x04, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z7, Z7
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z7, Z7
-	VPADDD.BCST     132(SI), Z3, Z3
-	VPADDD          512(DI), Z3, Z3
-	VMOVDQA32       Z0, Z8
-	VPTERNLOGD      $0x96, Z2, Z1, Z8
-	VPADDD          Z8, Z3, Z3
-	VPROLD          $0x0b, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPUNPCKLDQ      Z7, Z5, Z8
-	VPUNPCKHDQ      Z7, Z5, Z5
-	VPADDD.BCST     136(SI), Z2, Z2
-	VPADDD          704(DI), Z2, Z2
-	VMOVDQA32       Z3, Z7
-	VPTERNLOGD      $0x96, Z1, Z0, Z7
-	VPADDD          Z7, Z2, Z2
-	VPROLD          $0x10, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPUNPCKLQDQ     Z8, Z6, Z7
-	VMOVDQU32       Z7, 512(R8)
-	VPUNPCKHQDQ     Z8, Z6, Z6
-	VMOVDQU32       Z6, 576(R8)
-	VPADDD.BCST     140(SI), Z1, Z1
-	VPADDD          896(DI), Z1, Z1
-	VMOVDQA32       Z2, Z6
-	VPTERNLOGD      $0x96, Z0, Z3, Z6
-	VPADDD          Z6, Z1, Z1
-	VPROLD          $0x17, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPUNPCKLQDQ     Z5, Z4, Z6
-	VMOVDQU32       Z6, 640(R8)
-	VPUNPCKHQDQ     Z5, Z4, Z4
-	VMOVDQU32       Z4, 704(R8)
-	VPADDD.BCST     144(SI), Z0, Z0
-	VPADDD          64(DI), Z0, Z0
-	VMOVDQA32       Z1, Z4
-	VPTERNLOGD      $0x96, Z3, Z2, Z4
-	VPADDD          Z4, Z0, Z0
-	VPROLD          $0x04, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z4
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z4, Z4
-	VPADDD.BCST     148(SI), Z3, Z3
-	VPADDD          256(DI), Z3, Z3
-	VMOVDQA32       Z0, Z5
-	VPTERNLOGD      $0x96, Z2, Z1, Z5
-	VPADDD          Z5, Z3, Z3
-	VPROLD          $0x0b, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z4, Z4
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z4, Z4
-	VPADDD.BCST     152(SI), Z2, Z2
-	VPADDD          448(DI), Z2, Z2
-	VMOVDQA32       Z3, Z5
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VPADDD          Z5, Z2, Z2
-	VPROLD          $0x10, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z5
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z5, Z5
-	VPADDD.BCST     156(SI), Z1, Z1
-	VPADDD          640(DI), Z1, Z1
-	VMOVDQA32       Z2, Z6
-	VPTERNLOGD      $0x96, Z0, Z3, Z6
-	VPADDD          Z6, Z1, Z1
-	VPROLD          $0x17, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z5, Z5
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z5, Z5
-	VPADDD.BCST     160(SI), Z0, Z0
-	VPADDD          832(DI), Z0, Z0
-	VMOVDQA32       Z1, Z6
-	VPTERNLOGD      $0x96, Z3, Z2, Z6
-	VPADDD          Z6, Z0, Z0
-	VPROLD          $0x04, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPUNPCKLDQ      Z5, Z4, Z6
-	VPUNPCKHDQ      Z5, Z4, Z4
-	VPADDD.BCST     164(SI), Z3, Z3
-	VPADDD          (DI), Z3, Z3
-	VMOVDQA32       Z0, Z5
-	VPTERNLOGD      $0x96, Z2, Z1, Z5
-	VPADDD          Z5, Z3, Z3
-	VPROLD          $0x0b, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z5
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z5, Z5
-	VPADDD.BCST     168(SI), Z2, Z2
-	VPADDD          192(DI), Z2, Z2
-	VMOVDQA32       Z3, Z7
-	VPTERNLOGD      $0x96, Z1, Z0, Z7
-	VPADDD          Z7, Z2, Z2
-	VPROLD          $0x10, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z5, Z5
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z5, Z5
-	VPADDD.BCST     172(SI), Z1, Z1
-	VPADDD          384(DI), Z1, Z1
-	VMOVDQA32       Z2, Z7
-	VPTERNLOGD      $0x96, Z0, Z3, Z7
-	VPADDD          Z7, Z1, Z1
-	VPROLD          $0x17, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z7
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z7, Z7
-	VPADDD.BCST     176(SI), Z0, Z0
-	VPADDD          576(DI), Z0, Z0
-	VMOVDQA32       Z1, Z8
-	VPTERNLOGD      $0x96, Z3, Z2, Z8
-	VPADDD          Z8, Z0, Z0
-	VPROLD          $0x04, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z7, Z7
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z7, Z7
-	VPADDD.BCST     180(SI), Z3, Z3
-	VPADDD          768(DI), Z3, Z3
-	VMOVDQA32       Z0, Z8
-	VPTERNLOGD      $0x96, Z2, Z1, Z8
-	VPADDD          Z8, Z3, Z3
-	VPROLD          $0x0b, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPUNPCKLDQ      Z7, Z5, Z8
-	VPUNPCKHDQ      Z7, Z5, Z5
-	VPADDD.BCST     184(SI), Z2, Z2
-	VPADDD          960(DI), Z2, Z2
-	VMOVDQA32       Z3, Z7
-	VPTERNLOGD      $0x96, Z1, Z0, Z7
-	VPADDD          Z7, Z2, Z2
-	VPROLD          $0x10, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPUNPCKLQDQ     Z8, Z6, Z7
-	VMOVDQU32       Z7, 768(R8)
-	VPUNPCKHQDQ     Z8, Z6, Z6
-	VMOVDQU32       Z6, 832(R8)
-	VPADDD.BCST     188(SI), Z1, Z1
-	VPADDD          128(DI), Z1, Z1
-	VMOVDQA32       Z2, Z6
-	VPTERNLOGD      $0x96, Z0, Z3, Z6
-	VPADDD          Z6, Z1, Z1
-	VPROLD          $0x17, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPUNPCKLQDQ     Z5, Z4, Z6
-	VMOVDQU32       Z6, 896(R8)
-	VPUNPCKHQDQ     Z5, Z4, Z4
-	VMOVDQU32       Z4, 960(R8)
-	VPADDD.BCST     192(SI), Z0, Z0
-	VPADDD          (DI), Z0, Z0
-	VMOVDQA32       Z1, Z4
-	VPTERNLOGD      $0x39, Z3, Z2, Z4
-	VPADDD          Z4, Z0, Z0
-	VPROLD          $0x06, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     196(SI), Z3, Z3
-	VPADDD          448(DI), Z3, Z3
-	VMOVDQA32       Z0, Z4
-	VPTERNLOGD      $0x39, Z2, Z1, Z4
-	VPADDD          Z4, Z3, Z3
-	VPROLD          $0x0a, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     200(SI), Z2, Z2
-	VPADDD          896(DI), Z2, Z2
-	VMOVDQA32       Z3, Z4
-	VPTERNLOGD      $0x39, Z1, Z0, Z4
-	VPADDD          Z4, Z2, Z2
-	VPROLD          $0x0f, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     204(SI), Z1, Z1
-	VPADDD          320(DI), Z1, Z1
-	VMOVDQA32       Z2, Z4
-	VPTERNLOGD      $0x39, Z0, Z3, Z4
-	VPADDD          Z4, Z1, Z1
-	VPROLD          $0x15, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     208(SI), Z0, Z0
-	VPADDD          768(DI), Z0, Z0
-	VMOVDQA32       Z1, Z4
-	VPTERNLOGD      $0x39, Z3, Z2, Z4
-	VPADDD          Z4, Z0, Z0
-	VPROLD          $0x06, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     212(SI), Z3, Z3
-	VPADDD          192(DI), Z3, Z3
-	VMOVDQA32       Z0, Z4
-	VPTERNLOGD      $0x39, Z2, Z1, Z4
-	VPADDD          Z4, Z3, Z3
-	VPROLD          $0x0a, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     216(SI), Z2, Z2
-	VPADDD          640(DI), Z2, Z2
-	VMOVDQA32       Z3, Z4
-	VPTERNLOGD      $0x39, Z1, Z0, Z4
-	VPADDD          Z4, Z2, Z2
-	VPROLD          $0x0f, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     220(SI), Z1, Z1
-	VPADDD          64(DI), Z1, Z1
-	VMOVDQA32       Z2, Z4
-	VPTERNLOGD      $0x39, Z0, Z3, Z4
-	VPADDD          Z4, Z1, Z1
-	VPROLD          $0x15, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     224(SI), Z0, Z0
-	VPADDD          512(DI), Z0, Z0
-	VMOVDQA32       Z1, Z4
-	VPTERNLOGD      $0x39, Z3, Z2, Z4
-	VPADDD          Z4, Z0, Z0
-	VPROLD          $0x06, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     228(SI), Z3, Z3
-	VPADDD          960(DI), Z3, Z3
-	VMOVDQA32       Z0, Z4
-	VPTERNLOGD      $0x39, Z2, Z1, Z4
-	VPADDD          Z4, Z3, Z3
-	VPROLD          $0x0a, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     232(SI), Z2, Z2
-	VPADDD          384(DI), Z2, Z2
-	VMOVDQA32       Z3, Z4
-	VPTERNLOGD      $0x39, Z1, Z0, Z4
-	VPADDD          Z4, Z2, Z2
-	VPROLD          $0x0f, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     236(SI), Z1, Z1
-	VPADDD          832(DI), Z1, Z1
-	VMOVDQA32       Z2, Z4
-	VPTERNLOGD      $0x39, Z0, Z3, Z4
-	VPADDD          Z4, Z1, Z1
-	VPROLD          $0x15, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     240(SI), Z0, Z0
-	VPADDD          256(DI), Z0, Z0
-	VMOVDQA32       Z1, Z4
-	VPTERNLOGD      $0x39, Z3, Z2, Z4
-	VPADDD          Z4, Z0, Z0
-	VPROLD          $0x06, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     244(SI), Z3, Z3
-	VPADDD          704(DI), Z3, Z3
-	VMOVDQA32       Z0, Z4
-	VPTERNLOGD      $0x39, Z2, Z1, Z4
-	VPADDD          Z4, Z3, Z3
-	VPROLD          $0x0a, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     248(SI), Z2, Z2
-	VPADDD          128(DI), Z2, Z2
-	VMOVDQA32       Z3, Z4
-	VPTERNLOGD      $0x39, Z1, Z0, Z4
-	VPADDD          Z4, Z2, Z2
-	VPROLD          $0x0f, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     252(SI), Z1, Z1
-	VPADDD          576(DI), Z1, Z1
-	VMOVDQA32       Z2, Z4
-	VPTERNLOGD      $0x39, Z0, Z3, Z4
-	VPADDD          Z4, Z1, Z1
-	VPROLD          $0x15, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD          2048(AX), Z0, Z0
-	VPADDD          2112(AX), Z1, Z1
-	VPADDD          2176(AX), Z2, Z2
-	VPADDD          2240(AX), Z3, Z3
-	XCHGQ           DI, R8
-	DECQ            BX
-	JNZ             blockAVX512ZMMx16_loop
-	VMOVDQU32       Z0, (CX)
-	VMOVDQU32       Z1, 64(CX)
-	VMOVDQU32       Z2, 128(CX)
-	VMOVDQU32       Z3, 192(CX)
+	LEAQ          64(R10), R10
+	CMPQ          R10, R9
+	CMOVQGT       R9, R10
+	VMOVDQU32     Z0, 2048(AX)
+	VMOVDQU32     Z1, 2112(AX)
+	VMOVDQU32     Z2, 2176(AX)
+	VMOVDQU32     Z3, 2240(AX)
+	VPADDD.BCST   (SI), Z0, Z0
+	VPADDD        (DI), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0xca, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	MOVQ          (DX), R11
+	VMOVDQU32     (R11)(R10*1), Z4
+	MOVQ          8(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z5
+	VPADDD.BCST   4(SI), Z3, Z3
+	VPADDD        64(DI), Z3, Z3
+	VMOVDQA32     Z0, Z6
+	VPTERNLOGD    $0xca, Z2, Z1, Z6
+	VPADDD        Z6, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	MOVQ          16(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z6
+	MOVQ          24(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z7
+	VPADDD.BCST   8(SI), Z2, Z2
+	VPADDD        128(DI), Z2, Z2
+	VMOVDQA32     Z3, Z8
+	VPTERNLOGD    $0xca, Z1, Z0, Z8
+	VPADDD        Z8, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPUNPCKLDQ    Z5, Z4, Z8
+	VPUNPCKHDQ    Z5, Z4, Z4
+	VPADDD.BCST   12(SI), Z1, Z1
+	VPADDD        192(DI), Z1, Z1
+	VMOVDQA32     Z2, Z5
+	VPTERNLOGD    $0xca, Z0, Z3, Z5
+	VPADDD        Z5, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPUNPCKLDQ    Z7, Z6, Z5
+	VPUNPCKHDQ    Z7, Z6, Z6
+	VPADDD.BCST   16(SI), Z0, Z0
+	VPADDD        256(DI), Z0, Z0
+	VMOVDQA32     Z1, Z7
+	VPTERNLOGD    $0xca, Z3, Z2, Z7
+	VPADDD        Z7, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPUNPCKLQDQ   Z5, Z8, Z7
+	VPUNPCKHQDQ   Z5, Z8, Z5
+	VPADDD.BCST   20(SI), Z3, Z3
+	VPADDD        320(DI), Z3, Z3
+	VMOVDQA32     Z0, Z8
+	VPTERNLOGD    $0xca, Z2, Z1, Z8
+	VPADDD        Z8, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPUNPCKLQDQ   Z6, Z4, Z8
+	VPUNPCKHQDQ   Z6, Z4, Z4
+	VPADDD.BCST   24(SI), Z2, Z2
+	VPADDD        384(DI), Z2, Z2
+	VMOVDQA32     Z3, Z6
+	VPTERNLOGD    $0xca, Z1, Z0, Z6
+	VPADDD        Z6, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	MOVQ          32(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z6
+	MOVQ          40(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z9
+	VPADDD.BCST   28(SI), Z1, Z1
+	VPADDD        448(DI), Z1, Z1
+	VMOVDQA32     Z2, Z10
+	VPTERNLOGD    $0xca, Z0, Z3, Z10
+	VPADDD        Z10, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	MOVQ          48(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          56(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z11
+	VPADDD.BCST   32(SI), Z0, Z0
+	VPADDD        512(DI), Z0, Z0
+	VMOVDQA32     Z1, Z12
+	VPTERNLOGD    $0xca, Z3, Z2, Z12
+	VPADDD        Z12, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPUNPCKLDQ    Z9, Z6, Z12
+	VPUNPCKHDQ    Z9, Z6, Z6
+	VPADDD.BCST   36(SI), Z3, Z3
+	VPADDD        576(DI), Z3, Z3
+	VMOVDQA32     Z0, Z9
+	VPTERNLOGD    $0xca, Z2, Z1, Z9
+	VPADDD        Z9, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPADDD.BCST   40(SI), Z2, Z2
+	VPADDD        640(DI), Z2, Z2
+	VMOVDQA32     Z3, Z11
+	VPTERNLOGD    $0xca, Z1, Z0, Z11
+	VPADDD        Z11, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPADDD.BCST   44(SI), Z1, Z1
+	VPADDD        704(DI), Z1, Z1
+	VMOVDQA32     Z2, Z12
+	VPTERNLOGD    $0xca, Z0, Z3, Z12
+	VPADDD        Z12, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPUNPCKLQDQ   Z10, Z6, Z12
+	VPUNPCKHQDQ   Z10, Z6, Z6
+	VPADDD.BCST   48(SI), Z0, Z0
+	VPADDD        768(DI), Z0, Z0
+	VMOVDQA32     Z1, Z10
+	VPTERNLOGD    $0xca, Z3, Z2, Z10
+	VPADDD        Z10, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VMOVDQU64     transpose16pairs<>+0(SB), Z10
+	VPERMI2Q      Z11, Z7, Z10
+	VMOVDQU32     Y10, (R8)
+	VEXTRACTI64X4 $0x01, Z10, 256(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z10
+	VPERMI2Q      Z11, Z7, Z10
+	VMOVDQU32     Y10, 512(R8)
+	VEXTRACTI64X4 $0x01, Z10, 768(R8)
+	VPADDD.BCST   52(SI), Z3, Z3
+	VPADDD        832(DI), Z3, Z3
+	VMOVDQA32     Z0, Z7
+	VPTERNLOGD    $0xca, Z2, Z1, Z7
+	VPADDD        Z7, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VMOVDQU64     transpose16pairs<>+0(SB), Z7
+	VPERMI2Q      Z9, Z5, Z7
+	VMOVDQU32     Y7, 64(R8)
+	VEXTRACTI64X4 $0x01, Z7, 320(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z7
+	VPERMI2Q      Z9, Z5, Z7
+	VMOVDQU32     Y7, 576(R8)
+	VEXTRACTI64X4 $0x01, Z7, 832(R8)
+	VPADDD.BCST   56(SI), Z2, Z2
+	VPADDD        896(DI), Z2, Z2
+	VMOVDQA32     Z3, Z5
+	VPTERNLOGD    $0xca, Z1, Z0, Z5
+	VPADDD        Z5, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VMOVDQU64     transpose16pairs<>+0(SB), Z5
+	VPERMI2Q      Z12, Z8, Z5
+	VMOVDQU32     Y5, 128(R8)
+	VEXTRACTI64X4 $0x01, Z5, 384(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z5
+	VPERMI2Q      Z12, Z8, Z5
+	VMOVDQU32     Y5, 640(R8)
+	VEXTRACTI64X4 $0x01, Z5, 896(R8)
+	VPADDD.BCST   60(SI), Z1, Z1
+	VPADDD        960(DI), Z1, Z1
+	VMOVDQA32     Z2, Z5
+	VPTERNLOGD    $0xca, Z0, Z3, Z5
+	VPADDD        Z5, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VMOVDQU64     transpose16pairs<>+0(SB), Z5
+	VPERMI2Q      Z6, Z4, Z5
+	VMOVDQU32     Y5, 192(R8)
+	VEXTRACTI64X4 $0x01, Z5, 448(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z5
+	VPERMI2Q      Z6, Z4, Z5
+	VMOVDQU32     Y5, 704(R8)
+	VEXTRACTI64X4 $0x01, Z5, 960(R8)
+	VPADDD.BCST   64(SI), Z0, Z0
+	VPADDD        64(DI), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0xe4, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	MOVQ          64(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z4
+	MOVQ          72(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z5
+	VPADDD.BCST   68(SI), Z3, Z3
+	VPADDD        384(DI), Z3, Z3
+	VMOVDQA32     Z0, Z6
+	VPTERNLOGD    $0xe4, Z2, Z1, Z6
+	VPADDD        Z6, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	MOVQ          80(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z6
+	MOVQ          88(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z7
+	VPADDD.BCST   72(SI), Z2, Z2
+	VPADDD        704(DI), Z2, Z2
+	VMOVDQA32     Z3, Z8
+	VPTERNLOGD    $0xe4, Z1, Z0, Z8
+	VPADDD        Z8, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPUNPCKLDQ    Z5, Z4, Z8
+	VPUNPCKHDQ    Z5, Z4, Z4
+	VPADDD.BCST   76(SI), Z1, Z1
+	VPADDD        (DI), Z1, Z1
+	VMOVDQA32     Z2, Z5
+	VPTERNLOGD    $0xe4, Z0, Z3, Z5
+	VPADDD        Z5, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPUNPCKLDQ    Z7, Z6, Z5
+	VPUNPCKHDQ    Z7, Z6, Z6
+	VPADDD.BCST   80(SI), Z0, Z0
+	VPADDD        320(DI), Z0, Z0
+	VMOVDQA32     Z1, Z7
+	VPTERNLOGD    $0xe4, Z3, Z2, Z7
+	VPADDD        Z7, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPUNPCKLQDQ   Z5, Z8, Z7
+	VPUNPCKHQDQ   Z5, Z8, Z5
+	VPADDD.BCST   84(SI), Z3, Z3
+	VPADDD        640(DI), Z3, Z3
+	VMOVDQA32     Z0, Z8
+	VPTERNLOGD    $0xe4, Z2, Z1, Z8
+	VPADDD        Z8, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPUNPCKLQDQ   Z6, Z4, Z8
+	VPUNPCKHQDQ   Z6, Z4, Z4
+	VPADDD.BCST   88(SI), Z2, Z2
+	VPADDD        960(DI), Z2, Z2
+	VMOVDQA32     Z3, Z6
+	VPTERNLOGD    $0xe4, Z1, Z0, Z6
+	VPADDD        Z6, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	MOVQ          96(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z6
+	MOVQ          104(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z9
+	VPADDD.BCST   92(SI), Z1, Z1
+	VPADDD        256(DI), Z1, Z1
+	VMOVDQA32     Z2, Z10
+	VPTERNLOGD    $0xe4, Z0, Z3, Z10
+	VPADDD        Z10, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	MOVQ          112(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          120(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z11
+	VPADDD.BCST   96(SI), Z0, Z0
+	VPADDD        576(DI), Z0, Z0
+	VMOVDQA32     Z1, Z12
+	VPTERNLOGD    $0xe4, Z3, Z2, Z12
+	VPADDD        Z12, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPUNPCKLDQ    Z9, Z6, Z12
+	VPUNPCKHDQ    Z9, Z6, Z6
+	VPADDD.BCST   100(SI), Z3, Z3
+	VPADDD        896(DI), Z3, Z3
+	VMOVDQA32     Z0, Z9
+	VPTERNLOGD    $0xe4, Z2, Z1, Z9
+	VPADDD        Z9, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPADDD.BCST   104(SI), Z2, Z2
+	VPADDD        192(DI), Z2, Z2
+	VMOVDQA32     Z3, Z11
+	VPTERNLOGD    $0xe4, Z1, Z0, Z11
+	VPADDD        Z11, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPADDD.BCST   108(SI), Z1, Z1
+	VPADDD        512(DI), Z1, Z1
+	VMOVDQA32     Z2, Z12
+	VPTERNLOGD    $0xe4, Z0, Z3, Z12
+	VPADDD        Z12, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPUNPCKLQDQ   Z10, Z6, Z12
+	VPUNPCKHQDQ   Z10, Z6, Z6
+	VPADDD.BCST   112(SI), Z0, Z0
+	VPADDD        832(DI), Z0, Z0
+	VMOVDQA32     Z1, Z10
+	VPTERNLOGD    $0xe4, Z3, Z2, Z10
+	VPADDD        Z10, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VMOVDQU64     transpose16pairs<>+0(SB), Z10
+	VPERMI2Q      Z11, Z7, Z10
+	VMOVDQU32     Y10, 32(R8)
+	VEXTRACTI64X4 $0x01, Z10, 288(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z10
+	VPERMI2Q      Z11, Z7, Z10
+	VMOVDQU32     Y10, 544(R8)
+	VEXTRACTI64X4 $0x01, Z10, 800(R8)
+	VPADDD.BCST   116(SI), Z3, Z3
+	VPADDD        128(DI), Z3, Z3
+	VMOVDQA32     Z0, Z7
+	VPTERNLOGD    $0xe4, Z2, Z1, Z7
+	VPADDD        Z7, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VMOVDQU64     transpose16pairs<>+0(SB), Z7
+	VPERMI2Q      Z9, Z5, Z7
+	VMOVDQU32     Y7, 96(R8)
+	VEXTRACTI64X4 $0x01, Z7, 352(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z7
+	VPERMI2Q      Z9, Z5, Z7
+	VMOVDQU32     Y7, 608(R8)
+	VEXTRACTI64X4 $0x01, Z7, 864(R8)
+	VPADDD.BCST   120(SI), Z2, Z2
+	VPADDD        448(DI), Z2, Z2
+	VMOVDQA32     Z3, Z5
+	VPTERNLOGD    $0xe4, Z1, Z0, Z5
+	VPADDD        Z5, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VMOVDQU64     transpose16pairs<>+0(SB), Z5
+	VPERMI2Q      Z12, Z8, Z5
+	VMOVDQU32     Y5, 160(R8)
+	VEXTRACTI64X4 $0x01, Z5, 416(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z5
+	VPERMI2Q      Z12, Z8, Z5
+	VMOVDQU32     Y5, 672(R8)
+	VEXTRACTI64X4 $0x01, Z5, 928(R8)
+	VPADDD.BCST   124(SI), Z1, Z1
+	VPADDD        768(DI), Z1, Z1
+	VMOVDQA32     Z2, Z5
+	VPTERNLOGD    $0xe4, Z0, Z3, Z5
+	VPADDD        Z5, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VMOVDQU64     transpose16pairs<>+0(SB), Z5
+	VPERMI2Q      Z6, Z4, Z5
+	VMOVDQU32     Y5, 224(R8)
+	VEXTRACTI64X4 $0x01, Z5, 480(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z5
+	VPERMI2Q      Z6, Z4, Z5
+	VMOVDQU32     Y5, 736(R8)
+	VEXTRACTI64X4 $0x01, Z5, 992(R8)
+	VPADDD.BCST   128(SI), Z0, Z0
+	VPADDD        320(DI), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0x96, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   132(SI), Z3, Z3
+	VPADDD        512(DI), Z3, Z3
+	VMOVDQA32     Z0, Z4
+	VPTERNLOGD    $0x96, Z2, Z1, Z4
+	VPADDD        Z4, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   136(SI), Z2, Z2
+	VPADDD        704(DI), Z2, Z2
+	VMOVDQA32     Z3, Z4
+	VPTERNLOGD    $0x96, Z1, Z0, Z4
+	VPADDD        Z4, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   140(SI), Z1, Z1
+	VPADDD        896(DI), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0x96, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   144(SI), Z0, Z0
+	VPADDD        64(DI), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0x96, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   148(SI), Z3, Z3
+	VPADDD        256(DI), Z3, Z3
+	VMOVDQA32     Z0, Z4
+	VPTERNLOGD    $0x96, Z2, Z1, Z4
+	VPADDD        Z4, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   152(SI), Z2, Z2
+	VPADDD        448(DI), Z2, Z2
+	VMOVDQA32     Z3, Z4
+	VPTERNLOGD    $0x96, Z1, Z0, Z4
+	VPADDD        Z4, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   156(SI), Z1, Z1
+	VPADDD        640(DI), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0x96, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   160(SI), Z0, Z0
+	VPADDD        832(DI), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0x96, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   164(SI), Z3, Z3
+	VPADDD        (DI), Z3, Z3
+	VMOVDQA32     Z0, Z4
+	VPTERNLOGD    $0x96, Z2, Z1, Z4
+	VPADDD        Z4, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   168(SI), Z2, Z2
+	VPADDD        192(DI), Z2, Z2
+	VMOVDQA32     Z3, Z4
+	VPTERNLOGD    $0x96, Z1, Z0, Z4
+	VPADDD        Z4, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   172(SI), Z1, Z1
+	VPADDD        384(DI), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0x96, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   176(SI), Z0, Z0
+	VPADDD        576(DI), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0x96, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   180(SI), Z3, Z3
+	VPADDD        768(DI), Z3, Z3
+	VMOVDQA32     Z0, Z4
+	VPTERNLOGD    $0x96, Z2, Z1, Z4
+	VPADDD        Z4, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   184(SI), Z2, Z2
+	VPADDD        960(DI), Z2, Z2
+	VMOVDQA32     Z3, Z4
+	VPTERNLOGD    $0x96, Z1, Z0, Z4
+	VPADDD        Z4, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   188(SI), Z1, Z1
+	VPADDD        128(DI), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0x96, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   192(SI), Z0, Z0
+	VPADDD        (DI), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0x39, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   196(SI), Z3, Z3
+	VPADDD        448(DI), Z3, Z3
+	VMOVDQA32     Z0, Z4
+	VPTERNLOGD    $0x39, Z2, Z1, Z4
+	VPADDD        Z4, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   200(SI), Z2, Z2
+	VPADDD        896(DI), Z2, Z2
+	VMOVDQA32     Z3, Z4
+	VPTERNLOGD    $0x39, Z1, Z0, Z4
+	VPADDD        Z4, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   204(SI), Z1, Z1
+	VPADDD        320(DI), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0x39, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   208(SI), Z0, Z0
+	VPADDD        768(DI), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0x39, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   212(SI), Z3, Z3
+	VPADDD        192(DI), Z3, Z3
+	VMOVDQA32     Z0, Z4
+	VPTERNLOGD    $0x39, Z2, Z1, Z4
+	VPADDD        Z4, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   216(SI), Z2, Z2
+	VPADDD        640(DI), Z2, Z2
+	VMOVDQA32     Z3, Z4
+	VPTERNLOGD    $0x39, Z1, Z0, Z4
+	VPADDD        Z4, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   220(SI), Z1, Z1
+	VPADDD        64(DI), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0x39, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   224(SI), Z0, Z0
+	VPADDD        512(DI), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0x39, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   228(SI), Z3, Z3
+	VPADDD        960(DI), Z3, Z3
+	VMOVDQA32     Z0, Z4
+	VPTERNLOGD    $0x39, Z2, Z1, Z4
+	VPADDD        Z4, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   232(SI), Z2, Z2
+	VPADDD        384(DI), Z2, Z2
+	VMOVDQA32     Z3, Z4
+	VPTERNLOGD    $0x39, Z1, Z0, Z4
+	VPADDD        Z4, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   236(SI), Z1, Z1
+	VPADDD        832(DI), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0x39, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   240(SI), Z0, Z0
+	VPADDD        256(DI), Z0, Z0
+	VMOVDQA32     Z1, Z4
+	VPTERNLOGD    $0x39, Z3, Z2, Z4
+	VPADDD        Z4, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   244(SI), Z3, Z3
+	VPADDD        704(DI), Z3, Z3
+	VMOVDQA32     Z0, Z4
+	VPTERNLOGD    $0x39, Z2, Z1, Z4
+	VPADDD        Z4, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   248(SI), Z2, Z2
+	VPADDD        128(DI), Z2, Z2
+	VMOVDQA32     Z3, Z4
+	VPTERNLOGD    $0x39, Z1, Z0, Z4
+	VPADDD        Z4, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   252(SI), Z1, Z1
+	VPADDD        576(DI), Z1, Z1
+	VMOVDQA32     Z2, Z4
+	VPTERNLOGD    $0x39, Z0, Z3, Z4
+	VPADDD        Z4, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD        2048(AX), Z0, Z0
+	VPADDD        2112(AX), Z1, Z1
+	VPADDD        2176(AX), Z2, Z2
+	VPADDD        2240(AX), Z3, Z3
+	XCHGQ         DI, R8
+	DECQ          BX
+	JNZ           blockAVX512ZMMx16_loop
+	VMOVDQU32     Z0, (CX)
+	VMOVDQU32     Z1, 64(CX)
+	VMOVDQU32     Z2, 128(CX)
+	VMOVDQU32     Z3, 192(CX)
 	VZEROUPPER
 	RET
 
+DATA transpose16pairs<>+0(SB)/8, $0x0000000000000000
+DATA transpose16pairs<>+8(SB)/8, $0x0000000000000001
+DATA transpose16pairs<>+16(SB)/8, $0x0000000000000008
+DATA transpose16pairs<>+24(SB)/8, $0x0000000000000009
+DATA transpose16pairs<>+32(SB)/8, $0x0000000000000002
+DATA transpose16pairs<>+40(SB)/8, $0x0000000000000003
+DATA transpose16pairs<>+48(SB)/8, $0x000000000000000a
+DATA transpose16pairs<>+56(SB)/8, $0x000000000000000b
+DATA transpose16pairs<>+64(SB)/8, $0x0000000000000004
+DATA transpose16pairs<>+72(SB)/8, $0x0000000000000005
+DATA transpose16pairs<>+80(SB)/8, $0x000000000000000c
+DATA transpose16pairs<>+88(SB)/8, $0x000000000000000d
+DATA transpose16pairs<>+96(SB)/8, $0x0000000000000006
+DATA transpose16pairs<>+104(SB)/8, $0x0000000000000007
+DATA transpose16pairs<>+112(SB)/8, $0x000000000000000e
+DATA transpose16pairs<>+120(SB)/8, $0x000000000000000f
+GLOBL transpose16pairs<>(SB), RODATA|NOPTR, $128
+
 // func blockAVX512ZMMx32(s *[4][32]uint32, ptrs *[32]*byte, nblocks int)
-// Requires: AVX, AVX512F, CMOV
+// Requires: AVX, AVX512F, AVX512VL, CMOV
 TEXT ·blockAVX512ZMMx32(SB), $4664-24
-	LEAQ            (SP), AX
-	ADDQ            $0x38, AX
-	ANDQ            $-64, AX
-	MOVQ            s+0(FP), CX
-	MOVQ            ptrs+8(FP), DX
-	MOVQ            nblocks+16(FP), BX
-	LEAQ            md5consts<>+0(SB), SI
-	LEAQ            (AX), DI
-	LEAQ            2048(AX), R8
-	MOVQ            BX, R9
-	DECQ            R9
-	SHLQ            $0x06, R9
-	XORQ            R10, R10
-	VMOVDQU32       (CX), Z0
-	VMOVDQU32       128(CX), Z1
-	VMOVDQU32       256(CX), Z2
-	VMOVDQU32       384(CX), Z3
-	VMOVDQU32       64(CX), Z4
-	VMOVDQU32       192(CX), Z5
-	VMOVDQU32       320(CX), Z6
-	VMOVDQU32       448(CX), Z7
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z8
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z8, Z8
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z8, Z8
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z8, Z8
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z9
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z9
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z11
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z11, Z11
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z11, Z11
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, (DI)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 128(DI)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 256(DI)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 384(DI)
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z8
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z8, Z8
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z8, Z8
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z8, Z8
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z9
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z9
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z11
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z11, Z11
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z11, Z11
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, 512(DI)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 640(DI)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 768(DI)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 896(DI)
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z8
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z8, Z8
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z8, Z8
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z8, Z8
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z9
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z9
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z11
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z11, Z11
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z11, Z11
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, 1024(DI)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 1152(DI)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 1280(DI)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 1408(DI)
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z8
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z8, Z8
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z8, Z8
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z8, Z8
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z9
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z9
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z11
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z11, Z11
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z11, Z11
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, 1536(DI)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 1664(DI)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 1792(DI)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 1920(DI)
-	MOVQ            128(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z8
-	MOVQ            160(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z8, Z8
-	MOVQ            192(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z8, Z8
-	MOVQ            224(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z8, Z8
-	MOVQ            136(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z9
-	MOVQ            168(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
-	MOVQ            200(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
-	MOVQ            232(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            144(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z9
-	MOVQ            176(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
-	MOVQ            208(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
-	MOVQ            240(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
-	MOVQ            152(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z11
-	MOVQ            184(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z11, Z11
-	MOVQ            216(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z11, Z11
-	MOVQ            248(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, 64(DI)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 192(DI)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 320(DI)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 448(DI)
-	MOVQ            128(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z8
-	MOVQ            160(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z8, Z8
-	MOVQ            192(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z8, Z8
-	MOVQ            224(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z8, Z8
-	MOVQ            136(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z9
-	MOVQ            168(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
-	MOVQ            200(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
-	MOVQ            232(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            144(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z9
-	MOVQ            176(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
-	MOVQ            208(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
-	MOVQ            240(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
-	MOVQ            152(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z11
-	MOVQ            184(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z11, Z11
-	MOVQ            216(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z11, Z11
-	MOVQ            248(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, 576(DI)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 704(DI)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 832(DI)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 960(DI)
-	MOVQ            128(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z8
-	MOVQ            160(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z8, Z8
-	MOVQ            192(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z8, Z8
-	MOVQ            224(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z8, Z8
-	MOVQ            136(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z9
-	MOVQ            168(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
-	MOVQ            200(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
-	MOVQ            232(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            144(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z9
-	MOVQ            176(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
-	MOVQ            208(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
-	MOVQ            240(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
-	MOVQ            152(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z11
-	MOVQ            184(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z11, Z11
-	MOVQ            216(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z11, Z11
-	MOVQ            248(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, 1088(DI)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 1216(DI)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 1344(DI)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 1472(DI)
-	MOVQ            128(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z8
-	MOVQ            160(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z8, Z8
-	MOVQ            192(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z8, Z8
-	MOVQ            224(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z8, Z8
-	MOVQ            136(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z9
-	MOVQ            168(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
-	MOVQ            200(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
-	MOVQ            232(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            144(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z9
-	MOVQ            176(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
-	MOVQ            208(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
-	MOVQ            240(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
-	MOVQ            152(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z11
-	MOVQ            184(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z11, Z11
-	MOVQ            216(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z11, Z11
-	MOVQ            248(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, 1600(DI)
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 1728(DI)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 1856(DI)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 1984(DI)
+	LEAQ          (SP), AX
+	ADDQ          $0x38, AX
+	ANDQ          $-64, AX
+	MOVQ          s+0(FP), CX
+	MOVQ          ptrs+8(FP), DX
+	MOVQ          nblocks+16(FP), BX
+	LEAQ          md5consts<>+0(SB), SI
+	LEAQ          (AX), DI
+	LEAQ          2048(AX), R8
+	MOVQ          BX, R9
+	DECQ          R9
+	SHLQ          $0x06, R9
+	XORQ          R10, R10
+	VMOVDQU32     (CX), Z0
+	VMOVDQU32     128(CX), Z1
+	VMOVDQU32     256(CX), Z2
+	VMOVDQU32     384(CX), Z3
+	VMOVDQU32     64(CX), Z4
+	VMOVDQU32     192(CX), Z5
+	VMOVDQU32     320(CX), Z6
+	VMOVDQU32     448(CX), Z7
+	MOVQ          (DX), R11
+	VMOVDQU32     (R11)(R10*1), Z8
+	MOVQ          8(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z9
+	MOVQ          16(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          24(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z11
+	VPUNPCKLDQ    Z9, Z8, Z12
+	VPUNPCKHDQ    Z9, Z8, Z8
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPUNPCKLQDQ   Z10, Z8, Z12
+	VPUNPCKHQDQ   Z10, Z8, Z8
+	MOVQ          32(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          40(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z13
+	MOVQ          48(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z14
+	MOVQ          56(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z15
+	VPUNPCKLDQ    Z13, Z10, Z16
+	VPUNPCKHDQ    Z13, Z10, Z10
+	VPUNPCKLDQ    Z15, Z14, Z13
+	VPUNPCKHDQ    Z15, Z14, Z14
+	VPUNPCKLQDQ   Z13, Z16, Z15
+	VPUNPCKHQDQ   Z13, Z16, Z13
+	VPUNPCKLQDQ   Z14, Z10, Z16
+	VPUNPCKHQDQ   Z14, Z10, Z10
+	VMOVDQU64     transpose16pairs<>+0(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, (DI)
+	VEXTRACTI64X4 $0x01, Z14, 512(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 1024(DI)
+	VEXTRACTI64X4 $0x01, Z14, 1536(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 128(DI)
+	VEXTRACTI64X4 $0x01, Z11, 640(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 1152(DI)
+	VEXTRACTI64X4 $0x01, Z11, 1664(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 256(DI)
+	VEXTRACTI64X4 $0x01, Z9, 768(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 1280(DI)
+	VEXTRACTI64X4 $0x01, Z9, 1792(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 384(DI)
+	VEXTRACTI64X4 $0x01, Z9, 896(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 1408(DI)
+	VEXTRACTI64X4 $0x01, Z9, 1920(DI)
+	MOVQ          64(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z8
+	MOVQ          72(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z9
+	MOVQ          80(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          88(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z11
+	VPUNPCKLDQ    Z9, Z8, Z12
+	VPUNPCKHDQ    Z9, Z8, Z8
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPUNPCKLQDQ   Z10, Z8, Z12
+	VPUNPCKHQDQ   Z10, Z8, Z8
+	MOVQ          96(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          104(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z13
+	MOVQ          112(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z14
+	MOVQ          120(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z15
+	VPUNPCKLDQ    Z13, Z10, Z16
+	VPUNPCKHDQ    Z13, Z10, Z10
+	VPUNPCKLDQ    Z15, Z14, Z13
+	VPUNPCKHDQ    Z15, Z14, Z14
+	VPUNPCKLQDQ   Z13, Z16, Z15
+	VPUNPCKHQDQ   Z13, Z16, Z13
+	VPUNPCKLQDQ   Z14, Z10, Z16
+	VPUNPCKHQDQ   Z14, Z10, Z10
+	VMOVDQU64     transpose16pairs<>+0(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 32(DI)
+	VEXTRACTI64X4 $0x01, Z14, 544(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 1056(DI)
+	VEXTRACTI64X4 $0x01, Z14, 1568(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 160(DI)
+	VEXTRACTI64X4 $0x01, Z11, 672(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 1184(DI)
+	VEXTRACTI64X4 $0x01, Z11, 1696(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 288(DI)
+	VEXTRACTI64X4 $0x01, Z9, 800(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 1312(DI)
+	VEXTRACTI64X4 $0x01, Z9, 1824(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 416(DI)
+	VEXTRACTI64X4 $0x01, Z9, 928(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 1440(DI)
+	VEXTRACTI64X4 $0x01, Z9, 1952(DI)
+	MOVQ          128(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z8
+	MOVQ          136(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z9
+	MOVQ          144(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          152(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z11
+	VPUNPCKLDQ    Z9, Z8, Z12
+	VPUNPCKHDQ    Z9, Z8, Z8
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPUNPCKLQDQ   Z10, Z8, Z12
+	VPUNPCKHQDQ   Z10, Z8, Z8
+	MOVQ          160(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          168(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z13
+	MOVQ          176(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z14
+	MOVQ          184(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z15
+	VPUNPCKLDQ    Z13, Z10, Z16
+	VPUNPCKHDQ    Z13, Z10, Z10
+	VPUNPCKLDQ    Z15, Z14, Z13
+	VPUNPCKHDQ    Z15, Z14, Z14
+	VPUNPCKLQDQ   Z13, Z16, Z15
+	VPUNPCKHQDQ   Z13, Z16, Z13
+	VPUNPCKLQDQ   Z14, Z10, Z16
+	VPUNPCKHQDQ   Z14, Z10, Z10
+	VMOVDQU64     transpose16pairs<>+0(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 64(DI)
+	VEXTRACTI64X4 $0x01, Z14, 576(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 1088(DI)
+	VEXTRACTI64X4 $0x01, Z14, 1600(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 192(DI)
+	VEXTRACTI64X4 $0x01, Z11, 704(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 1216(DI)
+	VEXTRACTI64X4 $0x01, Z11, 1728(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 320(DI)
+	VEXTRACTI64X4 $0x01, Z9, 832(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 1344(DI)
+	VEXTRACTI64X4 $0x01, Z9, 1856(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 448(DI)
+	VEXTRACTI64X4 $0x01, Z9, 960(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 1472(DI)
+	VEXTRACTI64X4 $0x01, Z9, 1984(DI)
+	MOVQ          192(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z8
+	MOVQ          200(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z9
+	MOVQ          208(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          216(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z11
+	VPUNPCKLDQ    Z9, Z8, Z12
+	VPUNPCKHDQ    Z9, Z8, Z8
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPUNPCKLQDQ   Z10, Z8, Z12
+	VPUNPCKHQDQ   Z10, Z8, Z8
+	MOVQ          224(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          232(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z13
+	MOVQ          240(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z14
+	MOVQ          248(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z15
+	VPUNPCKLDQ    Z13, Z10, Z16
+	VPUNPCKHDQ    Z13, Z10, Z10
+	VPUNPCKLDQ    Z15, Z14, Z13
+	VPUNPCKHDQ    Z15, Z14, Z14
+	VPUNPCKLQDQ   Z13, Z16, Z15
+	VPUNPCKHQDQ   Z13, Z16, Z13
+	VPUNPCKLQDQ   Z14, Z10, Z16
+	VPUNPCKHQDQ   Z14, Z10, Z10
+	VMOVDQU64     transpose16pairs<>+0(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 96(DI)
+	VEXTRACTI64X4 $0x01, Z14, 608(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 1120(DI)
+	VEXTRACTI64X4 $0x01, Z14, 1632(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 224(DI)
+	VEXTRACTI64X4 $0x01, Z11, 736(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 1248(DI)
+	VEXTRACTI64X4 $0x01, Z11, 1760(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 352(DI)
+	VEXTRACTI64X4 $0x01, Z9, 864(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 1376(DI)
+	VEXTRACTI64X4 $0x01, Z9, 1888(DI)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 480(DI)
+	VEXTRACTI64X4 $0x01, Z9, 992(DI)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 1504(DI)
+	VEXTRACTI64X4 $0x01, Z9, 2016(DI)
 
 blockAVX512ZMMx32_loop:
 	// warm: the first 12288 bytes of blockAVX512ZMMx32, every 128 blocks
@@ -8997,1284 +8823,1188 @@ blockAVX512ZMMx32_warm:
 	JNZ  blockAVX512ZMMx32_warm
 
 blockAVX512ZMMx32_warm_skip:
-	LEAQ            64(R10), R10
-	CMPQ            R10, R9
-	CMOVQGT         R9, R10
-	VMOVDQU32       Z0, 4096(AX)
-	VMOVDQU32       Z1, 4224(AX)
-	VMOVDQU32       Z2, 4352(AX)
-	VMOVDQU32       Z3, 4480(AX)
-	VMOVDQU32       Z4, 4160(AX)
-	VMOVDQU32       Z5, 4288(AX)
-	VMOVDQU32       Z6, 4416(AX)
-	VMOVDQU32       Z7, 4544(AX)
-	VPADDD.BCST     (SI), Z0, Z0
-	VPADDD          (DI), Z0, Z0
-	VMOVDQA32       Z1, Z8
-	VPTERNLOGD      $0xca, Z3, Z2, Z8
-	VPADDD          Z8, Z0, Z0
-	VPROLD          $0x07, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     (SI), Z4, Z4
-	VPADDD          64(DI), Z4, Z4
-	VMOVDQA32       Z5, Z8
-	VPTERNLOGD      $0xca, Z7, Z6, Z8
-	VPADDD          Z8, Z4, Z4
-	VPROLD          $0x07, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z8
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z8, Z8
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z8, Z8
-	VPADDD.BCST     4(SI), Z3, Z3
-	VPADDD          128(DI), Z3, Z3
-	VMOVDQA32       Z0, Z9
-	VPTERNLOGD      $0xca, Z2, Z1, Z9
-	VPADDD          Z9, Z3, Z3
-	VPROLD          $0x0c, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     4(SI), Z7, Z7
-	VPADDD          192(DI), Z7, Z7
-	VMOVDQA32       Z4, Z9
-	VPTERNLOGD      $0xca, Z6, Z5, Z9
-	VPADDD          Z9, Z7, Z7
-	VPROLD          $0x0c, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z8, Z8
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z9
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
-	VPADDD.BCST     8(SI), Z2, Z2
-	VPADDD          256(DI), Z2, Z2
-	VMOVDQA32       Z3, Z10
-	VPTERNLOGD      $0xca, Z1, Z0, Z10
-	VPADDD          Z10, Z2, Z2
-	VPROLD          $0x11, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     8(SI), Z6, Z6
-	VPADDD          320(DI), Z6, Z6
-	VMOVDQA32       Z7, Z10
-	VPTERNLOGD      $0xca, Z5, Z4, Z10
-	VPADDD          Z10, Z6, Z6
-	VPROLD          $0x11, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPADDD.BCST     12(SI), Z1, Z1
-	VPADDD          384(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0xca, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x16, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     12(SI), Z5, Z5
-	VPADDD          448(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0xca, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x16, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z9
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
-	VPADDD.BCST     16(SI), Z0, Z0
-	VPADDD          512(DI), Z0, Z0
-	VMOVDQA32       Z1, Z11
-	VPTERNLOGD      $0xca, Z3, Z2, Z11
-	VPADDD          Z11, Z0, Z0
-	VPROLD          $0x07, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     16(SI), Z4, Z4
-	VPADDD          576(DI), Z4, Z4
-	VMOVDQA32       Z5, Z11
-	VPTERNLOGD      $0xca, Z7, Z6, Z11
-	VPADDD          Z11, Z4, Z4
-	VPROLD          $0x07, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z11
-	VPADDD.BCST     20(SI), Z3, Z3
-	VPADDD          640(DI), Z3, Z3
-	VMOVDQA32       Z0, Z12
-	VPTERNLOGD      $0xca, Z2, Z1, Z12
-	VPADDD          Z12, Z3, Z3
-	VPROLD          $0x0c, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     20(SI), Z7, Z7
-	VPADDD          704(DI), Z7, Z7
-	VMOVDQA32       Z4, Z12
-	VPTERNLOGD      $0xca, Z6, Z5, Z12
-	VPADDD          Z12, Z7, Z7
-	VPROLD          $0x0c, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z11, Z11
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z11, Z11
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z11, Z11
-	VPADDD.BCST     24(SI), Z2, Z2
-	VPADDD          768(DI), Z2, Z2
-	VMOVDQA32       Z3, Z12
-	VPTERNLOGD      $0xca, Z1, Z0, Z12
-	VPADDD          Z12, Z2, Z2
-	VPROLD          $0x11, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     24(SI), Z6, Z6
-	VPADDD          832(DI), Z6, Z6
-	VMOVDQA32       Z7, Z12
-	VPTERNLOGD      $0xca, Z5, Z4, Z12
-	VPADDD          Z12, Z6, Z6
-	VPROLD          $0x11, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, (R8)
-	VPADDD.BCST     28(SI), Z1, Z1
-	VPADDD          896(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0xca, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x16, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     28(SI), Z5, Z5
-	VPADDD          960(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0xca, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x16, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 128(R8)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 256(R8)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 384(R8)
-	VPADDD.BCST     32(SI), Z0, Z0
-	VPADDD          1024(DI), Z0, Z0
-	VMOVDQA32       Z1, Z8
-	VPTERNLOGD      $0xca, Z3, Z2, Z8
-	VPADDD          Z8, Z0, Z0
-	VPROLD          $0x07, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     32(SI), Z4, Z4
-	VPADDD          1088(DI), Z4, Z4
-	VMOVDQA32       Z5, Z8
-	VPTERNLOGD      $0xca, Z7, Z6, Z8
-	VPADDD          Z8, Z4, Z4
-	VPROLD          $0x07, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z8
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z8, Z8
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z8, Z8
-	VPADDD.BCST     36(SI), Z3, Z3
-	VPADDD          1152(DI), Z3, Z3
-	VMOVDQA32       Z0, Z9
-	VPTERNLOGD      $0xca, Z2, Z1, Z9
-	VPADDD          Z9, Z3, Z3
-	VPROLD          $0x0c, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     36(SI), Z7, Z7
-	VPADDD          1216(DI), Z7, Z7
-	VMOVDQA32       Z4, Z9
-	VPTERNLOGD      $0xca, Z6, Z5, Z9
-	VPADDD          Z9, Z7, Z7
-	VPROLD          $0x0c, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z8, Z8
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z9
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
-	VPADDD.BCST     40(SI), Z2, Z2
-	VPADDD          1280(DI), Z2, Z2
-	VMOVDQA32       Z3, Z10
-	VPTERNLOGD      $0xca, Z1, Z0, Z10
-	VPADDD          Z10, Z2, Z2
-	VPROLD          $0x11, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     40(SI), Z6, Z6
-	VPADDD          1344(DI), Z6, Z6
-	VMOVDQA32       Z7, Z10
-	VPTERNLOGD      $0xca, Z5, Z4, Z10
-	VPADDD          Z10, Z6, Z6
-	VPROLD          $0x11, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPADDD.BCST     44(SI), Z1, Z1
-	VPADDD          1408(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0xca, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x16, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     44(SI), Z5, Z5
-	VPADDD          1472(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0xca, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x16, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z9
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
-	VPADDD.BCST     48(SI), Z0, Z0
-	VPADDD          1536(DI), Z0, Z0
-	VMOVDQA32       Z1, Z11
-	VPTERNLOGD      $0xca, Z3, Z2, Z11
-	VPADDD          Z11, Z0, Z0
-	VPROLD          $0x07, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     48(SI), Z4, Z4
-	VPADDD          1600(DI), Z4, Z4
-	VMOVDQA32       Z5, Z11
-	VPTERNLOGD      $0xca, Z7, Z6, Z11
-	VPADDD          Z11, Z4, Z4
-	VPROLD          $0x07, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z11
-	VPADDD.BCST     52(SI), Z3, Z3
-	VPADDD          1664(DI), Z3, Z3
-	VMOVDQA32       Z0, Z12
-	VPTERNLOGD      $0xca, Z2, Z1, Z12
-	VPADDD          Z12, Z3, Z3
-	VPROLD          $0x0c, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     52(SI), Z7, Z7
-	VPADDD          1728(DI), Z7, Z7
-	VMOVDQA32       Z4, Z12
-	VPTERNLOGD      $0xca, Z6, Z5, Z12
-	VPADDD          Z12, Z7, Z7
-	VPROLD          $0x0c, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z11, Z11
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z11, Z11
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z11, Z11
-	VPADDD.BCST     56(SI), Z2, Z2
-	VPADDD          1792(DI), Z2, Z2
-	VMOVDQA32       Z3, Z12
-	VPTERNLOGD      $0xca, Z1, Z0, Z12
-	VPADDD          Z12, Z2, Z2
-	VPROLD          $0x11, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     56(SI), Z6, Z6
-	VPADDD          1856(DI), Z6, Z6
-	VMOVDQA32       Z7, Z12
-	VPTERNLOGD      $0xca, Z5, Z4, Z12
-	VPADDD          Z12, Z6, Z6
-	VPROLD          $0x11, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, 512(R8)
-	VPADDD.BCST     60(SI), Z1, Z1
-	VPADDD          1920(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0xca, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x16, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     60(SI), Z5, Z5
-	VPADDD          1984(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0xca, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x16, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 640(R8)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 768(R8)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 896(R8)
-	VPADDD.BCST     64(SI), Z0, Z0
-	VPADDD          128(DI), Z0, Z0
-	VMOVDQA32       Z1, Z8
-	VPTERNLOGD      $0xe4, Z3, Z2, Z8
-	VPADDD          Z8, Z0, Z0
-	VPROLD          $0x05, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     64(SI), Z4, Z4
-	VPADDD          192(DI), Z4, Z4
-	VMOVDQA32       Z5, Z8
-	VPTERNLOGD      $0xe4, Z7, Z6, Z8
-	VPADDD          Z8, Z4, Z4
-	VPROLD          $0x05, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z8
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z8, Z8
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z8, Z8
-	VPADDD.BCST     68(SI), Z3, Z3
-	VPADDD          768(DI), Z3, Z3
-	VMOVDQA32       Z0, Z9
-	VPTERNLOGD      $0xe4, Z2, Z1, Z9
-	VPADDD          Z9, Z3, Z3
-	VPROLD          $0x09, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     68(SI), Z7, Z7
-	VPADDD          832(DI), Z7, Z7
-	VMOVDQA32       Z4, Z9
-	VPTERNLOGD      $0xe4, Z6, Z5, Z9
-	VPADDD          Z9, Z7, Z7
-	VPROLD          $0x09, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z8, Z8
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z9
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
-	VPADDD.BCST     72(SI), Z2, Z2
-	VPADDD          1408(DI), Z2, Z2
-	VMOVDQA32       Z3, Z10
-	VPTERNLOGD      $0xe4, Z1, Z0, Z10
-	VPADDD          Z10, Z2, Z2
-	VPROLD          $0x0e, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     72(SI), Z6, Z6
-	VPADDD          1472(DI), Z6, Z6
-	VMOVDQA32       Z7, Z10
-	VPTERNLOGD      $0xe4, Z5, Z4, Z10
-	VPADDD          Z10, Z6, Z6
-	VPROLD          $0x0e, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPADDD.BCST     76(SI), Z1, Z1
-	VPADDD          (DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0xe4, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x14, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     76(SI), Z5, Z5
-	VPADDD          64(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0xe4, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x14, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z9
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
-	VPADDD.BCST     80(SI), Z0, Z0
-	VPADDD          640(DI), Z0, Z0
-	VMOVDQA32       Z1, Z11
-	VPTERNLOGD      $0xe4, Z3, Z2, Z11
-	VPADDD          Z11, Z0, Z0
-	VPROLD          $0x05, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     80(SI), Z4, Z4
-	VPADDD          704(DI), Z4, Z4
-	VMOVDQA32       Z5, Z11
-	VPTERNLOGD      $0xe4, Z7, Z6, Z11
-	VPADDD          Z11, Z4, Z4
-	VPROLD          $0x05, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z11
-	VPADDD.BCST     84(SI), Z3, Z3
-	VPADDD          1280(DI), Z3, Z3
-	VMOVDQA32       Z0, Z12
-	VPTERNLOGD      $0xe4, Z2, Z1, Z12
-	VPADDD          Z12, Z3, Z3
-	VPROLD          $0x09, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     84(SI), Z7, Z7
-	VPADDD          1344(DI), Z7, Z7
-	VMOVDQA32       Z4, Z12
-	VPTERNLOGD      $0xe4, Z6, Z5, Z12
-	VPADDD          Z12, Z7, Z7
-	VPROLD          $0x09, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z11, Z11
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z11, Z11
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z11, Z11
-	VPADDD.BCST     88(SI), Z2, Z2
-	VPADDD          1920(DI), Z2, Z2
-	VMOVDQA32       Z3, Z12
-	VPTERNLOGD      $0xe4, Z1, Z0, Z12
-	VPADDD          Z12, Z2, Z2
-	VPROLD          $0x0e, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     88(SI), Z6, Z6
-	VPADDD          1984(DI), Z6, Z6
-	VMOVDQA32       Z7, Z12
-	VPTERNLOGD      $0xe4, Z5, Z4, Z12
-	VPADDD          Z12, Z6, Z6
-	VPROLD          $0x0e, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, 1024(R8)
-	VPADDD.BCST     92(SI), Z1, Z1
-	VPADDD          512(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0xe4, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x14, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     92(SI), Z5, Z5
-	VPADDD          576(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0xe4, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x14, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 1152(R8)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 1280(R8)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 1408(R8)
-	VPADDD.BCST     96(SI), Z0, Z0
-	VPADDD          1152(DI), Z0, Z0
-	VMOVDQA32       Z1, Z8
-	VPTERNLOGD      $0xe4, Z3, Z2, Z8
-	VPADDD          Z8, Z0, Z0
-	VPROLD          $0x05, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     96(SI), Z4, Z4
-	VPADDD          1216(DI), Z4, Z4
-	VMOVDQA32       Z5, Z8
-	VPTERNLOGD      $0xe4, Z7, Z6, Z8
-	VPADDD          Z8, Z4, Z4
-	VPROLD          $0x05, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            (DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z8
-	MOVQ            32(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z8, Z8
-	MOVQ            64(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z8, Z8
-	VPADDD.BCST     100(SI), Z3, Z3
-	VPADDD          1792(DI), Z3, Z3
-	VMOVDQA32       Z0, Z9
-	VPTERNLOGD      $0xe4, Z2, Z1, Z9
-	VPADDD          Z9, Z3, Z3
-	VPROLD          $0x09, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     100(SI), Z7, Z7
-	VPADDD          1856(DI), Z7, Z7
-	VMOVDQA32       Z4, Z9
-	VPTERNLOGD      $0xe4, Z6, Z5, Z9
-	VPADDD          Z9, Z7, Z7
-	VPROLD          $0x09, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            96(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z8, Z8
-	MOVQ            8(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z9
-	MOVQ            40(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
-	VPADDD.BCST     104(SI), Z2, Z2
-	VPADDD          384(DI), Z2, Z2
-	VMOVDQA32       Z3, Z10
-	VPTERNLOGD      $0xe4, Z1, Z0, Z10
-	VPADDD          Z10, Z2, Z2
-	VPROLD          $0x0e, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     104(SI), Z6, Z6
-	VPADDD          448(DI), Z6, Z6
-	VMOVDQA32       Z7, Z10
-	VPTERNLOGD      $0xe4, Z5, Z4, Z10
-	VPADDD          Z10, Z6, Z6
-	VPROLD          $0x0e, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	MOVQ            72(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
-	MOVQ            104(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPADDD.BCST     108(SI), Z1, Z1
-	VPADDD          1024(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0xe4, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x14, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     108(SI), Z5, Z5
-	VPADDD          1088(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0xe4, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x14, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            16(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z9
-	MOVQ            48(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
-	VPADDD.BCST     112(SI), Z0, Z0
-	VPADDD          1664(DI), Z0, Z0
-	VMOVDQA32       Z1, Z11
-	VPTERNLOGD      $0xe4, Z3, Z2, Z11
-	VPADDD          Z11, Z0, Z0
-	VPROLD          $0x05, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     112(SI), Z4, Z4
-	VPADDD          1728(DI), Z4, Z4
-	VMOVDQA32       Z5, Z11
-	VPTERNLOGD      $0xe4, Z7, Z6, Z11
-	VPADDD          Z11, Z4, Z4
-	VPROLD          $0x05, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            80(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
-	MOVQ            112(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
-	MOVQ            24(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z11
-	VPADDD.BCST     116(SI), Z3, Z3
-	VPADDD          256(DI), Z3, Z3
-	VMOVDQA32       Z0, Z12
-	VPTERNLOGD      $0xe4, Z2, Z1, Z12
-	VPADDD          Z12, Z3, Z3
-	VPROLD          $0x09, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     116(SI), Z7, Z7
-	VPADDD          320(DI), Z7, Z7
-	VMOVDQA32       Z4, Z12
-	VPTERNLOGD      $0xe4, Z6, Z5, Z12
-	VPADDD          Z12, Z7, Z7
-	VPROLD          $0x09, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            56(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z11, Z11
-	MOVQ            88(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z11, Z11
-	MOVQ            120(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z11, Z11
-	VPADDD.BCST     120(SI), Z2, Z2
-	VPADDD          896(DI), Z2, Z2
-	VMOVDQA32       Z3, Z12
-	VPTERNLOGD      $0xe4, Z1, Z0, Z12
-	VPADDD          Z12, Z2, Z2
-	VPROLD          $0x0e, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     120(SI), Z6, Z6
-	VPADDD          960(DI), Z6, Z6
-	VMOVDQA32       Z7, Z12
-	VPTERNLOGD      $0xe4, Z5, Z4, Z12
-	VPADDD          Z12, Z6, Z6
-	VPROLD          $0x0e, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, 1536(R8)
-	VPADDD.BCST     124(SI), Z1, Z1
-	VPADDD          1536(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0xe4, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x14, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     124(SI), Z5, Z5
-	VPADDD          1600(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0xe4, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x14, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 1664(R8)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 1792(R8)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 1920(R8)
-	VPADDD.BCST     128(SI), Z0, Z0
-	VPADDD          640(DI), Z0, Z0
-	VMOVDQA32       Z1, Z8
-	VPTERNLOGD      $0x96, Z3, Z2, Z8
-	VPADDD          Z8, Z0, Z0
-	VPROLD          $0x04, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     128(SI), Z4, Z4
-	VPADDD          704(DI), Z4, Z4
-	VMOVDQA32       Z5, Z8
-	VPTERNLOGD      $0x96, Z7, Z6, Z8
-	VPADDD          Z8, Z4, Z4
-	VPROLD          $0x04, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            128(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z8
-	MOVQ            160(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z8, Z8
-	MOVQ            192(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z8, Z8
-	VPADDD.BCST     132(SI), Z3, Z3
-	VPADDD          1024(DI), Z3, Z3
-	VMOVDQA32       Z0, Z9
-	VPTERNLOGD      $0x96, Z2, Z1, Z9
-	VPADDD          Z9, Z3, Z3
-	VPROLD          $0x0b, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     132(SI), Z7, Z7
-	VPADDD          1088(DI), Z7, Z7
-	VMOVDQA32       Z4, Z9
-	VPTERNLOGD      $0x96, Z6, Z5, Z9
-	VPADDD          Z9, Z7, Z7
-	VPROLD          $0x0b, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            224(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z8, Z8
-	MOVQ            136(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z9
-	MOVQ            168(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
-	VPADDD.BCST     136(SI), Z2, Z2
-	VPADDD          1408(DI), Z2, Z2
-	VMOVDQA32       Z3, Z10
-	VPTERNLOGD      $0x96, Z1, Z0, Z10
-	VPADDD          Z10, Z2, Z2
-	VPROLD          $0x10, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     136(SI), Z6, Z6
-	VPADDD          1472(DI), Z6, Z6
-	VMOVDQA32       Z7, Z10
-	VPTERNLOGD      $0x96, Z5, Z4, Z10
-	VPADDD          Z10, Z6, Z6
-	VPROLD          $0x10, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	MOVQ            200(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
-	MOVQ            232(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPADDD.BCST     140(SI), Z1, Z1
-	VPADDD          1792(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0x96, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x17, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     140(SI), Z5, Z5
-	VPADDD          1856(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0x96, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x17, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            144(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z9
-	MOVQ            176(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z9, Z9
-	VPADDD.BCST     144(SI), Z0, Z0
-	VPADDD          128(DI), Z0, Z0
-	VMOVDQA32       Z1, Z11
-	VPTERNLOGD      $0x96, Z3, Z2, Z11
-	VPADDD          Z11, Z0, Z0
-	VPROLD          $0x04, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     144(SI), Z4, Z4
-	VPADDD          192(DI), Z4, Z4
-	VMOVDQA32       Z5, Z11
-	VPTERNLOGD      $0x96, Z7, Z6, Z11
-	VPADDD          Z11, Z4, Z4
-	VPROLD          $0x04, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            208(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z9, Z9
-	MOVQ            240(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z9, Z9
-	MOVQ            152(DX), R11
-	VBROADCASTI32X4 (R11)(R10*1), Z11
-	VPADDD.BCST     148(SI), Z3, Z3
-	VPADDD          512(DI), Z3, Z3
-	VMOVDQA32       Z0, Z12
-	VPTERNLOGD      $0x96, Z2, Z1, Z12
-	VPADDD          Z12, Z3, Z3
-	VPROLD          $0x0b, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     148(SI), Z7, Z7
-	VPADDD          576(DI), Z7, Z7
-	VMOVDQA32       Z4, Z12
-	VPTERNLOGD      $0x96, Z6, Z5, Z12
-	VPADDD          Z12, Z7, Z7
-	VPROLD          $0x0b, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            184(DX), R11
-	VINSERTI32X4    $0x01, (R11)(R10*1), Z11, Z11
-	MOVQ            216(DX), R11
-	VINSERTI32X4    $0x02, (R11)(R10*1), Z11, Z11
-	MOVQ            248(DX), R11
-	VINSERTI32X4    $0x03, (R11)(R10*1), Z11, Z11
-	VPADDD.BCST     152(SI), Z2, Z2
-	VPADDD          896(DI), Z2, Z2
-	VMOVDQA32       Z3, Z12
-	VPTERNLOGD      $0x96, Z1, Z0, Z12
-	VPADDD          Z12, Z2, Z2
-	VPROLD          $0x10, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     152(SI), Z6, Z6
-	VPADDD          960(DI), Z6, Z6
-	VMOVDQA32       Z7, Z12
-	VPTERNLOGD      $0x96, Z5, Z4, Z12
-	VPADDD          Z12, Z6, Z6
-	VPROLD          $0x10, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, 64(R8)
-	VPADDD.BCST     156(SI), Z1, Z1
-	VPADDD          1280(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0x96, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x17, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     156(SI), Z5, Z5
-	VPADDD          1344(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0x96, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x17, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 192(R8)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 320(R8)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 448(R8)
-	VPADDD.BCST     160(SI), Z0, Z0
-	VPADDD          1664(DI), Z0, Z0
-	VMOVDQA32       Z1, Z8
-	VPTERNLOGD      $0x96, Z3, Z2, Z8
-	VPADDD          Z8, Z0, Z0
-	VPROLD          $0x04, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     160(SI), Z4, Z4
-	VPADDD          1728(DI), Z4, Z4
-	VMOVDQA32       Z5, Z8
-	VPTERNLOGD      $0x96, Z7, Z6, Z8
-	VPADDD          Z8, Z4, Z4
-	VPROLD          $0x04, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            128(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z8
-	MOVQ            160(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z8, Z8
-	MOVQ            192(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z8, Z8
-	VPADDD.BCST     164(SI), Z3, Z3
-	VPADDD          (DI), Z3, Z3
-	VMOVDQA32       Z0, Z9
-	VPTERNLOGD      $0x96, Z2, Z1, Z9
-	VPADDD          Z9, Z3, Z3
-	VPROLD          $0x0b, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     164(SI), Z7, Z7
-	VPADDD          64(DI), Z7, Z7
-	VMOVDQA32       Z4, Z9
-	VPTERNLOGD      $0x96, Z6, Z5, Z9
-	VPADDD          Z9, Z7, Z7
-	VPROLD          $0x0b, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            224(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z8, Z8
-	MOVQ            136(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z9
-	MOVQ            168(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
-	VPADDD.BCST     168(SI), Z2, Z2
-	VPADDD          384(DI), Z2, Z2
-	VMOVDQA32       Z3, Z10
-	VPTERNLOGD      $0x96, Z1, Z0, Z10
-	VPADDD          Z10, Z2, Z2
-	VPROLD          $0x10, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     168(SI), Z6, Z6
-	VPADDD          448(DI), Z6, Z6
-	VMOVDQA32       Z7, Z10
-	VPTERNLOGD      $0x96, Z5, Z4, Z10
-	VPADDD          Z10, Z6, Z6
-	VPROLD          $0x10, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	MOVQ            200(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
-	MOVQ            232(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPADDD.BCST     172(SI), Z1, Z1
-	VPADDD          768(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0x96, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x17, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     172(SI), Z5, Z5
-	VPADDD          832(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0x96, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x17, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            144(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z9
-	MOVQ            176(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z9, Z9
-	VPADDD.BCST     176(SI), Z0, Z0
-	VPADDD          1152(DI), Z0, Z0
-	VMOVDQA32       Z1, Z11
-	VPTERNLOGD      $0x96, Z3, Z2, Z11
-	VPADDD          Z11, Z0, Z0
-	VPROLD          $0x04, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     176(SI), Z4, Z4
-	VPADDD          1216(DI), Z4, Z4
-	VMOVDQA32       Z5, Z11
-	VPTERNLOGD      $0x96, Z7, Z6, Z11
-	VPADDD          Z11, Z4, Z4
-	VPROLD          $0x04, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            208(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z9, Z9
-	MOVQ            240(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z9, Z9
-	MOVQ            152(DX), R11
-	VBROADCASTI32X4 16(R11)(R10*1), Z11
-	VPADDD.BCST     180(SI), Z3, Z3
-	VPADDD          1536(DI), Z3, Z3
-	VMOVDQA32       Z0, Z12
-	VPTERNLOGD      $0x96, Z2, Z1, Z12
-	VPADDD          Z12, Z3, Z3
-	VPROLD          $0x0b, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     180(SI), Z7, Z7
-	VPADDD          1600(DI), Z7, Z7
-	VMOVDQA32       Z4, Z12
-	VPTERNLOGD      $0x96, Z6, Z5, Z12
-	VPADDD          Z12, Z7, Z7
-	VPROLD          $0x0b, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            184(DX), R11
-	VINSERTI32X4    $0x01, 16(R11)(R10*1), Z11, Z11
-	MOVQ            216(DX), R11
-	VINSERTI32X4    $0x02, 16(R11)(R10*1), Z11, Z11
-	MOVQ            248(DX), R11
-	VINSERTI32X4    $0x03, 16(R11)(R10*1), Z11, Z11
-	VPADDD.BCST     184(SI), Z2, Z2
-	VPADDD          1920(DI), Z2, Z2
-	VMOVDQA32       Z3, Z12
-	VPTERNLOGD      $0x96, Z1, Z0, Z12
-	VPADDD          Z12, Z2, Z2
-	VPROLD          $0x10, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     184(SI), Z6, Z6
-	VPADDD          1984(DI), Z6, Z6
-	VMOVDQA32       Z7, Z12
-	VPTERNLOGD      $0x96, Z5, Z4, Z12
-	VPADDD          Z12, Z6, Z6
-	VPROLD          $0x10, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, 576(R8)
-	VPADDD.BCST     188(SI), Z1, Z1
-	VPADDD          256(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0x96, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x17, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     188(SI), Z5, Z5
-	VPADDD          320(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0x96, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x17, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 704(R8)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 832(R8)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 960(R8)
-	VPADDD.BCST     192(SI), Z0, Z0
-	VPADDD          (DI), Z0, Z0
-	VMOVDQA32       Z1, Z8
-	VPTERNLOGD      $0x39, Z3, Z2, Z8
-	VPADDD          Z8, Z0, Z0
-	VPROLD          $0x06, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     192(SI), Z4, Z4
-	VPADDD          64(DI), Z4, Z4
-	VMOVDQA32       Z5, Z8
-	VPTERNLOGD      $0x39, Z7, Z6, Z8
-	VPADDD          Z8, Z4, Z4
-	VPROLD          $0x06, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            128(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z8
-	MOVQ            160(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z8, Z8
-	MOVQ            192(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z8, Z8
-	VPADDD.BCST     196(SI), Z3, Z3
-	VPADDD          896(DI), Z3, Z3
-	VMOVDQA32       Z0, Z9
-	VPTERNLOGD      $0x39, Z2, Z1, Z9
-	VPADDD          Z9, Z3, Z3
-	VPROLD          $0x0a, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     196(SI), Z7, Z7
-	VPADDD          960(DI), Z7, Z7
-	VMOVDQA32       Z4, Z9
-	VPTERNLOGD      $0x39, Z6, Z5, Z9
-	VPADDD          Z9, Z7, Z7
-	VPROLD          $0x0a, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            224(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z8, Z8
-	MOVQ            136(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z9
-	MOVQ            168(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
-	VPADDD.BCST     200(SI), Z2, Z2
-	VPADDD          1792(DI), Z2, Z2
-	VMOVDQA32       Z3, Z10
-	VPTERNLOGD      $0x39, Z1, Z0, Z10
-	VPADDD          Z10, Z2, Z2
-	VPROLD          $0x0f, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     200(SI), Z6, Z6
-	VPADDD          1856(DI), Z6, Z6
-	VMOVDQA32       Z7, Z10
-	VPTERNLOGD      $0x39, Z5, Z4, Z10
-	VPADDD          Z10, Z6, Z6
-	VPROLD          $0x0f, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	MOVQ            200(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
-	MOVQ            232(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPADDD.BCST     204(SI), Z1, Z1
-	VPADDD          640(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0x39, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x15, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     204(SI), Z5, Z5
-	VPADDD          704(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0x39, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x15, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            144(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z9
-	MOVQ            176(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z9, Z9
-	VPADDD.BCST     208(SI), Z0, Z0
-	VPADDD          1536(DI), Z0, Z0
-	VMOVDQA32       Z1, Z11
-	VPTERNLOGD      $0x39, Z3, Z2, Z11
-	VPADDD          Z11, Z0, Z0
-	VPROLD          $0x06, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     208(SI), Z4, Z4
-	VPADDD          1600(DI), Z4, Z4
-	VMOVDQA32       Z5, Z11
-	VPTERNLOGD      $0x39, Z7, Z6, Z11
-	VPADDD          Z11, Z4, Z4
-	VPROLD          $0x06, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            208(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z9, Z9
-	MOVQ            240(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z9, Z9
-	MOVQ            152(DX), R11
-	VBROADCASTI32X4 32(R11)(R10*1), Z11
-	VPADDD.BCST     212(SI), Z3, Z3
-	VPADDD          384(DI), Z3, Z3
-	VMOVDQA32       Z0, Z12
-	VPTERNLOGD      $0x39, Z2, Z1, Z12
-	VPADDD          Z12, Z3, Z3
-	VPROLD          $0x0a, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     212(SI), Z7, Z7
-	VPADDD          448(DI), Z7, Z7
-	VMOVDQA32       Z4, Z12
-	VPTERNLOGD      $0x39, Z6, Z5, Z12
-	VPADDD          Z12, Z7, Z7
-	VPROLD          $0x0a, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            184(DX), R11
-	VINSERTI32X4    $0x01, 32(R11)(R10*1), Z11, Z11
-	MOVQ            216(DX), R11
-	VINSERTI32X4    $0x02, 32(R11)(R10*1), Z11, Z11
-	MOVQ            248(DX), R11
-	VINSERTI32X4    $0x03, 32(R11)(R10*1), Z11, Z11
-	VPADDD.BCST     216(SI), Z2, Z2
-	VPADDD          1280(DI), Z2, Z2
-	VMOVDQA32       Z3, Z12
-	VPTERNLOGD      $0x39, Z1, Z0, Z12
-	VPADDD          Z12, Z2, Z2
-	VPROLD          $0x0f, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     216(SI), Z6, Z6
-	VPADDD          1344(DI), Z6, Z6
-	VMOVDQA32       Z7, Z12
-	VPTERNLOGD      $0x39, Z5, Z4, Z12
-	VPADDD          Z12, Z6, Z6
-	VPROLD          $0x0f, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, 1088(R8)
-	VPADDD.BCST     220(SI), Z1, Z1
-	VPADDD          128(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0x39, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x15, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     220(SI), Z5, Z5
-	VPADDD          192(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0x39, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x15, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 1216(R8)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 1344(R8)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 1472(R8)
-	VPADDD.BCST     224(SI), Z0, Z0
-	VPADDD          1024(DI), Z0, Z0
-	VMOVDQA32       Z1, Z8
-	VPTERNLOGD      $0x39, Z3, Z2, Z8
-	VPADDD          Z8, Z0, Z0
-	VPROLD          $0x06, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     224(SI), Z4, Z4
-	VPADDD          1088(DI), Z4, Z4
-	VMOVDQA32       Z5, Z8
-	VPTERNLOGD      $0x39, Z7, Z6, Z8
-	VPADDD          Z8, Z4, Z4
-	VPROLD          $0x06, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            128(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z8
-	MOVQ            160(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z8, Z8
-	MOVQ            192(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z8, Z8
-	VPADDD.BCST     228(SI), Z3, Z3
-	VPADDD          1920(DI), Z3, Z3
-	VMOVDQA32       Z0, Z9
-	VPTERNLOGD      $0x39, Z2, Z1, Z9
-	VPADDD          Z9, Z3, Z3
-	VPROLD          $0x0a, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     228(SI), Z7, Z7
-	VPADDD          1984(DI), Z7, Z7
-	VMOVDQA32       Z4, Z9
-	VPTERNLOGD      $0x39, Z6, Z5, Z9
-	VPADDD          Z9, Z7, Z7
-	VPROLD          $0x0a, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            224(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z8, Z8
-	MOVQ            136(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z9
-	MOVQ            168(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
-	VPADDD.BCST     232(SI), Z2, Z2
-	VPADDD          768(DI), Z2, Z2
-	VMOVDQA32       Z3, Z10
-	VPTERNLOGD      $0x39, Z1, Z0, Z10
-	VPADDD          Z10, Z2, Z2
-	VPROLD          $0x0f, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     232(SI), Z6, Z6
-	VPADDD          832(DI), Z6, Z6
-	VMOVDQA32       Z7, Z10
-	VPTERNLOGD      $0x39, Z5, Z4, Z10
-	VPADDD          Z10, Z6, Z6
-	VPROLD          $0x0f, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	MOVQ            200(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
-	MOVQ            232(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
-	VPUNPCKLDQ      Z9, Z8, Z10
-	VPADDD.BCST     236(SI), Z1, Z1
-	VPADDD          1664(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0x39, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x15, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     236(SI), Z5, Z5
-	VPADDD          1728(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0x39, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x15, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHDQ      Z9, Z8, Z8
-	MOVQ            144(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z9
-	MOVQ            176(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z9, Z9
-	VPADDD.BCST     240(SI), Z0, Z0
-	VPADDD          512(DI), Z0, Z0
-	VMOVDQA32       Z1, Z11
-	VPTERNLOGD      $0x39, Z3, Z2, Z11
-	VPADDD          Z11, Z0, Z0
-	VPROLD          $0x06, Z0, Z0
-	VPADDD          Z1, Z0, Z0
-	VPADDD.BCST     240(SI), Z4, Z4
-	VPADDD          576(DI), Z4, Z4
-	VMOVDQA32       Z5, Z11
-	VPTERNLOGD      $0x39, Z7, Z6, Z11
-	VPADDD          Z11, Z4, Z4
-	VPROLD          $0x06, Z4, Z4
-	VPADDD          Z5, Z4, Z4
-	MOVQ            208(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z9, Z9
-	MOVQ            240(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z9, Z9
-	MOVQ            152(DX), R11
-	VBROADCASTI32X4 48(R11)(R10*1), Z11
-	VPADDD.BCST     244(SI), Z3, Z3
-	VPADDD          1408(DI), Z3, Z3
-	VMOVDQA32       Z0, Z12
-	VPTERNLOGD      $0x39, Z2, Z1, Z12
-	VPADDD          Z12, Z3, Z3
-	VPROLD          $0x0a, Z3, Z3
-	VPADDD          Z0, Z3, Z3
-	VPADDD.BCST     244(SI), Z7, Z7
-	VPADDD          1472(DI), Z7, Z7
-	VMOVDQA32       Z4, Z12
-	VPTERNLOGD      $0x39, Z6, Z5, Z12
-	VPADDD          Z12, Z7, Z7
-	VPROLD          $0x0a, Z7, Z7
-	VPADDD          Z4, Z7, Z7
-	MOVQ            184(DX), R11
-	VINSERTI32X4    $0x01, 48(R11)(R10*1), Z11, Z11
-	MOVQ            216(DX), R11
-	VINSERTI32X4    $0x02, 48(R11)(R10*1), Z11, Z11
-	MOVQ            248(DX), R11
-	VINSERTI32X4    $0x03, 48(R11)(R10*1), Z11, Z11
-	VPADDD.BCST     248(SI), Z2, Z2
-	VPADDD          256(DI), Z2, Z2
-	VMOVDQA32       Z3, Z12
-	VPTERNLOGD      $0x39, Z1, Z0, Z12
-	VPADDD          Z12, Z2, Z2
-	VPROLD          $0x0f, Z2, Z2
-	VPADDD          Z3, Z2, Z2
-	VPADDD.BCST     248(SI), Z6, Z6
-	VPADDD          320(DI), Z6, Z6
-	VMOVDQA32       Z7, Z12
-	VPTERNLOGD      $0x39, Z5, Z4, Z12
-	VPADDD          Z12, Z6, Z6
-	VPROLD          $0x0f, Z6, Z6
-	VPADDD          Z7, Z6, Z6
-	VPUNPCKLDQ      Z11, Z9, Z12
-	VPUNPCKHDQ      Z11, Z9, Z9
-	VPUNPCKLQDQ     Z12, Z10, Z11
-	VMOVDQU32       Z11, 1600(R8)
-	VPADDD.BCST     252(SI), Z1, Z1
-	VPADDD          1152(DI), Z1, Z1
-	VMOVDQA32       Z2, Z11
-	VPTERNLOGD      $0x39, Z0, Z3, Z11
-	VPADDD          Z11, Z1, Z1
-	VPROLD          $0x15, Z1, Z1
-	VPADDD          Z2, Z1, Z1
-	VPADDD.BCST     252(SI), Z5, Z5
-	VPADDD          1216(DI), Z5, Z5
-	VMOVDQA32       Z6, Z11
-	VPTERNLOGD      $0x39, Z4, Z7, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x15, Z5, Z5
-	VPADDD          Z6, Z5, Z5
-	VPUNPCKHQDQ     Z12, Z10, Z10
-	VMOVDQU32       Z10, 1728(R8)
-	VPUNPCKLQDQ     Z9, Z8, Z10
-	VMOVDQU32       Z10, 1856(R8)
-	VPUNPCKHQDQ     Z9, Z8, Z8
-	VMOVDQU32       Z8, 1984(R8)
-	VPADDD          4096(AX), Z0, Z0
-	VPADDD          4224(AX), Z1, Z1
-	VPADDD          4352(AX), Z2, Z2
-	VPADDD          4480(AX), Z3, Z3
-	VPADDD          4160(AX), Z4, Z4
-	VPADDD          4288(AX), Z5, Z5
-	VPADDD          4416(AX), Z6, Z6
-	VPADDD          4544(AX), Z7, Z7
-	XCHGQ           DI, R8
-	DECQ            BX
-	JNZ             blockAVX512ZMMx32_loop
-	VMOVDQU32       Z0, (CX)
-	VMOVDQU32       Z1, 128(CX)
-	VMOVDQU32       Z2, 256(CX)
-	VMOVDQU32       Z3, 384(CX)
-	VMOVDQU32       Z4, 64(CX)
-	VMOVDQU32       Z5, 192(CX)
-	VMOVDQU32       Z6, 320(CX)
-	VMOVDQU32       Z7, 448(CX)
+	LEAQ          64(R10), R10
+	CMPQ          R10, R9
+	CMOVQGT       R9, R10
+	VMOVDQU32     Z0, 4096(AX)
+	VMOVDQU32     Z1, 4224(AX)
+	VMOVDQU32     Z2, 4352(AX)
+	VMOVDQU32     Z3, 4480(AX)
+	VMOVDQU32     Z4, 4160(AX)
+	VMOVDQU32     Z5, 4288(AX)
+	VMOVDQU32     Z6, 4416(AX)
+	VMOVDQU32     Z7, 4544(AX)
+	VPADDD.BCST   (SI), Z0, Z0
+	VPADDD        (DI), Z0, Z0
+	VMOVDQA32     Z1, Z8
+	VPTERNLOGD    $0xca, Z3, Z2, Z8
+	VPADDD        Z8, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   (SI), Z4, Z4
+	VPADDD        64(DI), Z4, Z4
+	VMOVDQA32     Z5, Z8
+	VPTERNLOGD    $0xca, Z7, Z6, Z8
+	VPADDD        Z8, Z4, Z4
+	VPROLD        $0x07, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	MOVQ          (DX), R11
+	VMOVDQU32     (R11)(R10*1), Z8
+	MOVQ          8(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z9
+	MOVQ          16(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	VPADDD.BCST   4(SI), Z3, Z3
+	VPADDD        128(DI), Z3, Z3
+	VMOVDQA32     Z0, Z11
+	VPTERNLOGD    $0xca, Z2, Z1, Z11
+	VPADDD        Z11, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   4(SI), Z7, Z7
+	VPADDD        192(DI), Z7, Z7
+	VMOVDQA32     Z4, Z11
+	VPTERNLOGD    $0xca, Z6, Z5, Z11
+	VPADDD        Z11, Z7, Z7
+	VPROLD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	MOVQ          24(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z11
+	VPUNPCKLDQ    Z9, Z8, Z12
+	VPUNPCKHDQ    Z9, Z8, Z8
+	VPADDD.BCST   8(SI), Z2, Z2
+	VPADDD        256(DI), Z2, Z2
+	VMOVDQA32     Z3, Z9
+	VPTERNLOGD    $0xca, Z1, Z0, Z9
+	VPADDD        Z9, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   8(SI), Z6, Z6
+	VPADDD        320(DI), Z6, Z6
+	VMOVDQA32     Z7, Z9
+	VPTERNLOGD    $0xca, Z5, Z4, Z9
+	VPADDD        Z9, Z6, Z6
+	VPROLD        $0x11, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPADDD.BCST   12(SI), Z1, Z1
+	VPADDD        384(DI), Z1, Z1
+	VMOVDQA32     Z2, Z13
+	VPTERNLOGD    $0xca, Z0, Z3, Z13
+	VPADDD        Z13, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   12(SI), Z5, Z5
+	VPADDD        448(DI), Z5, Z5
+	VMOVDQA32     Z6, Z13
+	VPTERNLOGD    $0xca, Z4, Z7, Z13
+	VPADDD        Z13, Z5, Z5
+	VPROLD        $0x16, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPUNPCKLQDQ   Z10, Z8, Z12
+	VPUNPCKHQDQ   Z10, Z8, Z8
+	VPADDD.BCST   16(SI), Z0, Z0
+	VPADDD        512(DI), Z0, Z0
+	VMOVDQA32     Z1, Z10
+	VPTERNLOGD    $0xca, Z3, Z2, Z10
+	VPADDD        Z10, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   16(SI), Z4, Z4
+	VPADDD        576(DI), Z4, Z4
+	VMOVDQA32     Z5, Z10
+	VPTERNLOGD    $0xca, Z7, Z6, Z10
+	VPADDD        Z10, Z4, Z4
+	VPROLD        $0x07, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	MOVQ          32(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          40(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z13
+	MOVQ          48(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z14
+	VPADDD.BCST   20(SI), Z3, Z3
+	VPADDD        640(DI), Z3, Z3
+	VMOVDQA32     Z0, Z15
+	VPTERNLOGD    $0xca, Z2, Z1, Z15
+	VPADDD        Z15, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   20(SI), Z7, Z7
+	VPADDD        704(DI), Z7, Z7
+	VMOVDQA32     Z4, Z15
+	VPTERNLOGD    $0xca, Z6, Z5, Z15
+	VPADDD        Z15, Z7, Z7
+	VPROLD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	MOVQ          56(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z15
+	VPUNPCKLDQ    Z13, Z10, Z16
+	VPUNPCKHDQ    Z13, Z10, Z10
+	VPADDD.BCST   24(SI), Z2, Z2
+	VPADDD        768(DI), Z2, Z2
+	VMOVDQA32     Z3, Z13
+	VPTERNLOGD    $0xca, Z1, Z0, Z13
+	VPADDD        Z13, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   24(SI), Z6, Z6
+	VPADDD        832(DI), Z6, Z6
+	VMOVDQA32     Z7, Z13
+	VPTERNLOGD    $0xca, Z5, Z4, Z13
+	VPADDD        Z13, Z6, Z6
+	VPROLD        $0x11, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPUNPCKLDQ    Z15, Z14, Z13
+	VPUNPCKHDQ    Z15, Z14, Z14
+	VPUNPCKLQDQ   Z13, Z16, Z15
+	VPADDD.BCST   28(SI), Z1, Z1
+	VPADDD        896(DI), Z1, Z1
+	VMOVDQA32     Z2, Z17
+	VPTERNLOGD    $0xca, Z0, Z3, Z17
+	VPADDD        Z17, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   28(SI), Z5, Z5
+	VPADDD        960(DI), Z5, Z5
+	VMOVDQA32     Z6, Z17
+	VPTERNLOGD    $0xca, Z4, Z7, Z17
+	VPADDD        Z17, Z5, Z5
+	VPROLD        $0x16, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPUNPCKHQDQ   Z13, Z16, Z13
+	VPUNPCKLQDQ   Z14, Z10, Z16
+	VPUNPCKHQDQ   Z14, Z10, Z10
+	VPADDD.BCST   32(SI), Z0, Z0
+	VPADDD        1024(DI), Z0, Z0
+	VMOVDQA32     Z1, Z14
+	VPTERNLOGD    $0xca, Z3, Z2, Z14
+	VPADDD        Z14, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   32(SI), Z4, Z4
+	VPADDD        1088(DI), Z4, Z4
+	VMOVDQA32     Z5, Z14
+	VPTERNLOGD    $0xca, Z7, Z6, Z14
+	VPADDD        Z14, Z4, Z4
+	VPROLD        $0x07, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VMOVDQU64     transpose16pairs<>+0(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, (R8)
+	VEXTRACTI64X4 $0x01, Z14, 512(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 1024(R8)
+	VEXTRACTI64X4 $0x01, Z14, 1536(R8)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 128(R8)
+	VEXTRACTI64X4 $0x01, Z11, 640(R8)
+	VPADDD.BCST   36(SI), Z3, Z3
+	VPADDD        1152(DI), Z3, Z3
+	VMOVDQA32     Z0, Z11
+	VPTERNLOGD    $0xca, Z2, Z1, Z11
+	VPADDD        Z11, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   36(SI), Z7, Z7
+	VPADDD        1216(DI), Z7, Z7
+	VMOVDQA32     Z4, Z11
+	VPTERNLOGD    $0xca, Z6, Z5, Z11
+	VPADDD        Z11, Z7, Z7
+	VPROLD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 1152(R8)
+	VEXTRACTI64X4 $0x01, Z11, 1664(R8)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 256(R8)
+	VEXTRACTI64X4 $0x01, Z9, 768(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 1280(R8)
+	VEXTRACTI64X4 $0x01, Z9, 1792(R8)
+	VPADDD.BCST   40(SI), Z2, Z2
+	VPADDD        1280(DI), Z2, Z2
+	VMOVDQA32     Z3, Z9
+	VPTERNLOGD    $0xca, Z1, Z0, Z9
+	VPADDD        Z9, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   40(SI), Z6, Z6
+	VPADDD        1344(DI), Z6, Z6
+	VMOVDQA32     Z7, Z9
+	VPTERNLOGD    $0xca, Z5, Z4, Z9
+	VPADDD        Z9, Z6, Z6
+	VPROLD        $0x11, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 384(R8)
+	VEXTRACTI64X4 $0x01, Z9, 896(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 1408(R8)
+	VEXTRACTI64X4 $0x01, Z9, 1920(R8)
+	MOVQ          64(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z8
+	VPADDD.BCST   44(SI), Z1, Z1
+	VPADDD        1408(DI), Z1, Z1
+	VMOVDQA32     Z2, Z9
+	VPTERNLOGD    $0xca, Z0, Z3, Z9
+	VPADDD        Z9, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   44(SI), Z5, Z5
+	VPADDD        1472(DI), Z5, Z5
+	VMOVDQA32     Z6, Z9
+	VPTERNLOGD    $0xca, Z4, Z7, Z9
+	VPADDD        Z9, Z5, Z5
+	VPROLD        $0x16, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	MOVQ          72(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z9
+	MOVQ          80(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          88(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z11
+	VPADDD.BCST   48(SI), Z0, Z0
+	VPADDD        1536(DI), Z0, Z0
+	VMOVDQA32     Z1, Z12
+	VPTERNLOGD    $0xca, Z3, Z2, Z12
+	VPADDD        Z12, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   48(SI), Z4, Z4
+	VPADDD        1600(DI), Z4, Z4
+	VMOVDQA32     Z5, Z12
+	VPTERNLOGD    $0xca, Z7, Z6, Z12
+	VPADDD        Z12, Z4, Z4
+	VPROLD        $0x07, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPUNPCKLDQ    Z9, Z8, Z12
+	VPUNPCKHDQ    Z9, Z8, Z8
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPADDD.BCST   52(SI), Z3, Z3
+	VPADDD        1664(DI), Z3, Z3
+	VMOVDQA32     Z0, Z13
+	VPTERNLOGD    $0xca, Z2, Z1, Z13
+	VPADDD        Z13, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   52(SI), Z7, Z7
+	VPADDD        1728(DI), Z7, Z7
+	VMOVDQA32     Z4, Z13
+	VPTERNLOGD    $0xca, Z6, Z5, Z13
+	VPADDD        Z13, Z7, Z7
+	VPROLD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPADDD.BCST   56(SI), Z2, Z2
+	VPADDD        1792(DI), Z2, Z2
+	VMOVDQA32     Z3, Z12
+	VPTERNLOGD    $0xca, Z1, Z0, Z12
+	VPADDD        Z12, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   56(SI), Z6, Z6
+	VPADDD        1856(DI), Z6, Z6
+	VMOVDQA32     Z7, Z12
+	VPTERNLOGD    $0xca, Z5, Z4, Z12
+	VPADDD        Z12, Z6, Z6
+	VPROLD        $0x11, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPUNPCKLQDQ   Z10, Z8, Z12
+	VPUNPCKHQDQ   Z10, Z8, Z8
+	MOVQ          96(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	VPADDD.BCST   60(SI), Z1, Z1
+	VPADDD        1920(DI), Z1, Z1
+	VMOVDQA32     Z2, Z13
+	VPTERNLOGD    $0xca, Z0, Z3, Z13
+	VPADDD        Z13, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   60(SI), Z5, Z5
+	VPADDD        1984(DI), Z5, Z5
+	VMOVDQA32     Z6, Z13
+	VPTERNLOGD    $0xca, Z4, Z7, Z13
+	VPADDD        Z13, Z5, Z5
+	VPROLD        $0x16, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	MOVQ          104(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z13
+	MOVQ          112(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z14
+	MOVQ          120(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z15
+	VPADDD.BCST   64(SI), Z0, Z0
+	VPADDD        128(DI), Z0, Z0
+	VMOVDQA32     Z1, Z16
+	VPTERNLOGD    $0xe4, Z3, Z2, Z16
+	VPADDD        Z16, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   64(SI), Z4, Z4
+	VPADDD        192(DI), Z4, Z4
+	VMOVDQA32     Z5, Z16
+	VPTERNLOGD    $0xe4, Z7, Z6, Z16
+	VPADDD        Z16, Z4, Z4
+	VPROLD        $0x05, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPUNPCKLDQ    Z13, Z10, Z16
+	VPUNPCKHDQ    Z13, Z10, Z10
+	VPUNPCKLDQ    Z15, Z14, Z13
+	VPADDD.BCST   68(SI), Z3, Z3
+	VPADDD        768(DI), Z3, Z3
+	VMOVDQA32     Z0, Z17
+	VPTERNLOGD    $0xe4, Z2, Z1, Z17
+	VPADDD        Z17, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   68(SI), Z7, Z7
+	VPADDD        832(DI), Z7, Z7
+	VMOVDQA32     Z4, Z17
+	VPTERNLOGD    $0xe4, Z6, Z5, Z17
+	VPADDD        Z17, Z7, Z7
+	VPROLD        $0x09, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPUNPCKHDQ    Z15, Z14, Z14
+	VPUNPCKLQDQ   Z13, Z16, Z15
+	VPUNPCKHQDQ   Z13, Z16, Z13
+	VPADDD.BCST   72(SI), Z2, Z2
+	VPADDD        1408(DI), Z2, Z2
+	VMOVDQA32     Z3, Z16
+	VPTERNLOGD    $0xe4, Z1, Z0, Z16
+	VPADDD        Z16, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   72(SI), Z6, Z6
+	VPADDD        1472(DI), Z6, Z6
+	VMOVDQA32     Z7, Z16
+	VPTERNLOGD    $0xe4, Z5, Z4, Z16
+	VPADDD        Z16, Z6, Z6
+	VPROLD        $0x0e, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPUNPCKLQDQ   Z14, Z10, Z16
+	VPUNPCKHQDQ   Z14, Z10, Z10
+	VMOVDQU64     transpose16pairs<>+0(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 32(R8)
+	VEXTRACTI64X4 $0x01, Z14, 544(R8)
+	VPADDD.BCST   76(SI), Z1, Z1
+	VPADDD        (DI), Z1, Z1
+	VMOVDQA32     Z2, Z14
+	VPTERNLOGD    $0xe4, Z0, Z3, Z14
+	VPADDD        Z14, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   76(SI), Z5, Z5
+	VPADDD        64(DI), Z5, Z5
+	VMOVDQA32     Z6, Z14
+	VPTERNLOGD    $0xe4, Z4, Z7, Z14
+	VPADDD        Z14, Z5, Z5
+	VPROLD        $0x14, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VMOVDQU64     transpose16pairs<>+64(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 1056(R8)
+	VEXTRACTI64X4 $0x01, Z14, 1568(R8)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 160(R8)
+	VEXTRACTI64X4 $0x01, Z11, 672(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 1184(R8)
+	VEXTRACTI64X4 $0x01, Z11, 1696(R8)
+	VPADDD.BCST   80(SI), Z0, Z0
+	VPADDD        640(DI), Z0, Z0
+	VMOVDQA32     Z1, Z9
+	VPTERNLOGD    $0xe4, Z3, Z2, Z9
+	VPADDD        Z9, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   80(SI), Z4, Z4
+	VPADDD        704(DI), Z4, Z4
+	VMOVDQA32     Z5, Z9
+	VPTERNLOGD    $0xe4, Z7, Z6, Z9
+	VPADDD        Z9, Z4, Z4
+	VPROLD        $0x05, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 288(R8)
+	VEXTRACTI64X4 $0x01, Z9, 800(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 1312(R8)
+	VEXTRACTI64X4 $0x01, Z9, 1824(R8)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 416(R8)
+	VEXTRACTI64X4 $0x01, Z9, 928(R8)
+	VPADDD.BCST   84(SI), Z3, Z3
+	VPADDD        1280(DI), Z3, Z3
+	VMOVDQA32     Z0, Z9
+	VPTERNLOGD    $0xe4, Z2, Z1, Z9
+	VPADDD        Z9, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   84(SI), Z7, Z7
+	VPADDD        1344(DI), Z7, Z7
+	VMOVDQA32     Z4, Z9
+	VPTERNLOGD    $0xe4, Z6, Z5, Z9
+	VPADDD        Z9, Z7, Z7
+	VPROLD        $0x09, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 1440(R8)
+	VEXTRACTI64X4 $0x01, Z9, 1952(R8)
+	MOVQ          128(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z8
+	MOVQ          136(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z9
+	VPADDD.BCST   88(SI), Z2, Z2
+	VPADDD        1920(DI), Z2, Z2
+	VMOVDQA32     Z3, Z10
+	VPTERNLOGD    $0xe4, Z1, Z0, Z10
+	VPADDD        Z10, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   88(SI), Z6, Z6
+	VPADDD        1984(DI), Z6, Z6
+	VMOVDQA32     Z7, Z10
+	VPTERNLOGD    $0xe4, Z5, Z4, Z10
+	VPADDD        Z10, Z6, Z6
+	VPROLD        $0x0e, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	MOVQ          144(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          152(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z11
+	VPUNPCKLDQ    Z9, Z8, Z12
+	VPADDD.BCST   92(SI), Z1, Z1
+	VPADDD        512(DI), Z1, Z1
+	VMOVDQA32     Z2, Z13
+	VPTERNLOGD    $0xe4, Z0, Z3, Z13
+	VPADDD        Z13, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   92(SI), Z5, Z5
+	VPADDD        576(DI), Z5, Z5
+	VMOVDQA32     Z6, Z13
+	VPTERNLOGD    $0xe4, Z4, Z7, Z13
+	VPADDD        Z13, Z5, Z5
+	VPROLD        $0x14, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPUNPCKHDQ    Z9, Z8, Z8
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPADDD.BCST   96(SI), Z0, Z0
+	VPADDD        1152(DI), Z0, Z0
+	VMOVDQA32     Z1, Z11
+	VPTERNLOGD    $0xe4, Z3, Z2, Z11
+	VPADDD        Z11, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   96(SI), Z4, Z4
+	VPADDD        1216(DI), Z4, Z4
+	VMOVDQA32     Z5, Z11
+	VPTERNLOGD    $0xe4, Z7, Z6, Z11
+	VPADDD        Z11, Z4, Z4
+	VPROLD        $0x05, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPUNPCKLQDQ   Z10, Z8, Z12
+	VPADDD.BCST   100(SI), Z3, Z3
+	VPADDD        1792(DI), Z3, Z3
+	VMOVDQA32     Z0, Z13
+	VPTERNLOGD    $0xe4, Z2, Z1, Z13
+	VPADDD        Z13, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   100(SI), Z7, Z7
+	VPADDD        1856(DI), Z7, Z7
+	VMOVDQA32     Z4, Z13
+	VPTERNLOGD    $0xe4, Z6, Z5, Z13
+	VPADDD        Z13, Z7, Z7
+	VPROLD        $0x09, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPUNPCKHQDQ   Z10, Z8, Z8
+	MOVQ          160(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          168(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z13
+	VPADDD.BCST   104(SI), Z2, Z2
+	VPADDD        384(DI), Z2, Z2
+	VMOVDQA32     Z3, Z14
+	VPTERNLOGD    $0xe4, Z1, Z0, Z14
+	VPADDD        Z14, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   104(SI), Z6, Z6
+	VPADDD        448(DI), Z6, Z6
+	VMOVDQA32     Z7, Z14
+	VPTERNLOGD    $0xe4, Z5, Z4, Z14
+	VPADDD        Z14, Z6, Z6
+	VPROLD        $0x0e, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	MOVQ          176(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z14
+	MOVQ          184(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z15
+	VPUNPCKLDQ    Z13, Z10, Z16
+	VPADDD.BCST   108(SI), Z1, Z1
+	VPADDD        1024(DI), Z1, Z1
+	VMOVDQA32     Z2, Z17
+	VPTERNLOGD    $0xe4, Z0, Z3, Z17
+	VPADDD        Z17, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   108(SI), Z5, Z5
+	VPADDD        1088(DI), Z5, Z5
+	VMOVDQA32     Z6, Z17
+	VPTERNLOGD    $0xe4, Z4, Z7, Z17
+	VPADDD        Z17, Z5, Z5
+	VPROLD        $0x14, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPUNPCKHDQ    Z13, Z10, Z10
+	VPUNPCKLDQ    Z15, Z14, Z13
+	VPUNPCKHDQ    Z15, Z14, Z14
+	VPADDD.BCST   112(SI), Z0, Z0
+	VPADDD        1664(DI), Z0, Z0
+	VMOVDQA32     Z1, Z15
+	VPTERNLOGD    $0xe4, Z3, Z2, Z15
+	VPADDD        Z15, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   112(SI), Z4, Z4
+	VPADDD        1728(DI), Z4, Z4
+	VMOVDQA32     Z5, Z15
+	VPTERNLOGD    $0xe4, Z7, Z6, Z15
+	VPADDD        Z15, Z4, Z4
+	VPROLD        $0x05, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPUNPCKLQDQ   Z13, Z16, Z15
+	VPUNPCKHQDQ   Z13, Z16, Z13
+	VPUNPCKLQDQ   Z14, Z10, Z16
+	VPADDD.BCST   116(SI), Z3, Z3
+	VPADDD        256(DI), Z3, Z3
+	VMOVDQA32     Z0, Z17
+	VPTERNLOGD    $0xe4, Z2, Z1, Z17
+	VPADDD        Z17, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   116(SI), Z7, Z7
+	VPADDD        320(DI), Z7, Z7
+	VMOVDQA32     Z4, Z17
+	VPTERNLOGD    $0xe4, Z6, Z5, Z17
+	VPADDD        Z17, Z7, Z7
+	VPROLD        $0x09, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPUNPCKHQDQ   Z14, Z10, Z10
+	VMOVDQU64     transpose16pairs<>+0(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 64(R8)
+	VEXTRACTI64X4 $0x01, Z14, 576(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 1088(R8)
+	VEXTRACTI64X4 $0x01, Z14, 1600(R8)
+	VPADDD.BCST   120(SI), Z2, Z2
+	VPADDD        896(DI), Z2, Z2
+	VMOVDQA32     Z3, Z11
+	VPTERNLOGD    $0xe4, Z1, Z0, Z11
+	VPADDD        Z11, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   120(SI), Z6, Z6
+	VPADDD        960(DI), Z6, Z6
+	VMOVDQA32     Z7, Z11
+	VPTERNLOGD    $0xe4, Z5, Z4, Z11
+	VPADDD        Z11, Z6, Z6
+	VPROLD        $0x0e, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VMOVDQU64     transpose16pairs<>+0(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 192(R8)
+	VEXTRACTI64X4 $0x01, Z11, 704(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 1216(R8)
+	VEXTRACTI64X4 $0x01, Z11, 1728(R8)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 320(R8)
+	VEXTRACTI64X4 $0x01, Z9, 832(R8)
+	VPADDD.BCST   124(SI), Z1, Z1
+	VPADDD        1536(DI), Z1, Z1
+	VMOVDQA32     Z2, Z9
+	VPTERNLOGD    $0xe4, Z0, Z3, Z9
+	VPADDD        Z9, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   124(SI), Z5, Z5
+	VPADDD        1600(DI), Z5, Z5
+	VMOVDQA32     Z6, Z9
+	VPTERNLOGD    $0xe4, Z4, Z7, Z9
+	VPADDD        Z9, Z5, Z5
+	VPROLD        $0x14, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 1344(R8)
+	VEXTRACTI64X4 $0x01, Z9, 1856(R8)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 448(R8)
+	VEXTRACTI64X4 $0x01, Z9, 960(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 1472(R8)
+	VEXTRACTI64X4 $0x01, Z9, 1984(R8)
+	VPADDD.BCST   128(SI), Z0, Z0
+	VPADDD        640(DI), Z0, Z0
+	VMOVDQA32     Z1, Z8
+	VPTERNLOGD    $0x96, Z3, Z2, Z8
+	VPADDD        Z8, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   128(SI), Z4, Z4
+	VPADDD        704(DI), Z4, Z4
+	VMOVDQA32     Z5, Z8
+	VPTERNLOGD    $0x96, Z7, Z6, Z8
+	VPADDD        Z8, Z4, Z4
+	VPROLD        $0x04, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	MOVQ          192(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z8
+	MOVQ          200(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z9
+	MOVQ          208(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	VPADDD.BCST   132(SI), Z3, Z3
+	VPADDD        1024(DI), Z3, Z3
+	VMOVDQA32     Z0, Z11
+	VPTERNLOGD    $0x96, Z2, Z1, Z11
+	VPADDD        Z11, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   132(SI), Z7, Z7
+	VPADDD        1088(DI), Z7, Z7
+	VMOVDQA32     Z4, Z11
+	VPTERNLOGD    $0x96, Z6, Z5, Z11
+	VPADDD        Z11, Z7, Z7
+	VPROLD        $0x0b, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	MOVQ          216(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z11
+	VPUNPCKLDQ    Z9, Z8, Z12
+	VPUNPCKHDQ    Z9, Z8, Z8
+	VPADDD.BCST   136(SI), Z2, Z2
+	VPADDD        1408(DI), Z2, Z2
+	VMOVDQA32     Z3, Z9
+	VPTERNLOGD    $0x96, Z1, Z0, Z9
+	VPADDD        Z9, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   136(SI), Z6, Z6
+	VPADDD        1472(DI), Z6, Z6
+	VMOVDQA32     Z7, Z9
+	VPTERNLOGD    $0x96, Z5, Z4, Z9
+	VPADDD        Z9, Z6, Z6
+	VPROLD        $0x10, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPUNPCKLDQ    Z11, Z10, Z9
+	VPUNPCKHDQ    Z11, Z10, Z10
+	VPUNPCKLQDQ   Z9, Z12, Z11
+	VPADDD.BCST   140(SI), Z1, Z1
+	VPADDD        1792(DI), Z1, Z1
+	VMOVDQA32     Z2, Z13
+	VPTERNLOGD    $0x96, Z0, Z3, Z13
+	VPADDD        Z13, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   140(SI), Z5, Z5
+	VPADDD        1856(DI), Z5, Z5
+	VMOVDQA32     Z6, Z13
+	VPTERNLOGD    $0x96, Z4, Z7, Z13
+	VPADDD        Z13, Z5, Z5
+	VPROLD        $0x17, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPUNPCKHQDQ   Z9, Z12, Z9
+	VPUNPCKLQDQ   Z10, Z8, Z12
+	VPUNPCKHQDQ   Z10, Z8, Z8
+	VPADDD.BCST   144(SI), Z0, Z0
+	VPADDD        128(DI), Z0, Z0
+	VMOVDQA32     Z1, Z10
+	VPTERNLOGD    $0x96, Z3, Z2, Z10
+	VPADDD        Z10, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   144(SI), Z4, Z4
+	VPADDD        192(DI), Z4, Z4
+	VMOVDQA32     Z5, Z10
+	VPTERNLOGD    $0x96, Z7, Z6, Z10
+	VPADDD        Z10, Z4, Z4
+	VPROLD        $0x04, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	MOVQ          224(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z10
+	MOVQ          232(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z13
+	MOVQ          240(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z14
+	VPADDD.BCST   148(SI), Z3, Z3
+	VPADDD        512(DI), Z3, Z3
+	VMOVDQA32     Z0, Z15
+	VPTERNLOGD    $0x96, Z2, Z1, Z15
+	VPADDD        Z15, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   148(SI), Z7, Z7
+	VPADDD        576(DI), Z7, Z7
+	VMOVDQA32     Z4, Z15
+	VPTERNLOGD    $0x96, Z6, Z5, Z15
+	VPADDD        Z15, Z7, Z7
+	VPROLD        $0x0b, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	MOVQ          248(DX), R11
+	VMOVDQU32     (R11)(R10*1), Z15
+	VPUNPCKLDQ    Z13, Z10, Z16
+	VPUNPCKHDQ    Z13, Z10, Z10
+	VPADDD.BCST   152(SI), Z2, Z2
+	VPADDD        896(DI), Z2, Z2
+	VMOVDQA32     Z3, Z13
+	VPTERNLOGD    $0x96, Z1, Z0, Z13
+	VPADDD        Z13, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   152(SI), Z6, Z6
+	VPADDD        960(DI), Z6, Z6
+	VMOVDQA32     Z7, Z13
+	VPTERNLOGD    $0x96, Z5, Z4, Z13
+	VPADDD        Z13, Z6, Z6
+	VPROLD        $0x10, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPUNPCKLDQ    Z15, Z14, Z13
+	VPUNPCKHDQ    Z15, Z14, Z14
+	VPUNPCKLQDQ   Z13, Z16, Z15
+	VPADDD.BCST   156(SI), Z1, Z1
+	VPADDD        1280(DI), Z1, Z1
+	VMOVDQA32     Z2, Z17
+	VPTERNLOGD    $0x96, Z0, Z3, Z17
+	VPADDD        Z17, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   156(SI), Z5, Z5
+	VPADDD        1344(DI), Z5, Z5
+	VMOVDQA32     Z6, Z17
+	VPTERNLOGD    $0x96, Z4, Z7, Z17
+	VPADDD        Z17, Z5, Z5
+	VPROLD        $0x17, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPUNPCKHQDQ   Z13, Z16, Z13
+	VPUNPCKLQDQ   Z14, Z10, Z16
+	VPUNPCKHQDQ   Z14, Z10, Z10
+	VPADDD.BCST   160(SI), Z0, Z0
+	VPADDD        1664(DI), Z0, Z0
+	VMOVDQA32     Z1, Z14
+	VPTERNLOGD    $0x96, Z3, Z2, Z14
+	VPADDD        Z14, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   160(SI), Z4, Z4
+	VPADDD        1728(DI), Z4, Z4
+	VMOVDQA32     Z5, Z14
+	VPTERNLOGD    $0x96, Z7, Z6, Z14
+	VPADDD        Z14, Z4, Z4
+	VPROLD        $0x04, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VMOVDQU64     transpose16pairs<>+0(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 96(R8)
+	VEXTRACTI64X4 $0x01, Z14, 608(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z14
+	VPERMI2Q      Z15, Z11, Z14
+	VMOVDQU32     Y14, 1120(R8)
+	VEXTRACTI64X4 $0x01, Z14, 1632(R8)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 224(R8)
+	VEXTRACTI64X4 $0x01, Z11, 736(R8)
+	VPADDD.BCST   164(SI), Z3, Z3
+	VPADDD        (DI), Z3, Z3
+	VMOVDQA32     Z0, Z11
+	VPTERNLOGD    $0x96, Z2, Z1, Z11
+	VPADDD        Z11, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   164(SI), Z7, Z7
+	VPADDD        64(DI), Z7, Z7
+	VMOVDQA32     Z4, Z11
+	VPTERNLOGD    $0x96, Z6, Z5, Z11
+	VPADDD        Z11, Z7, Z7
+	VPROLD        $0x0b, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z13, Z9, Z11
+	VMOVDQU32     Y11, 1248(R8)
+	VEXTRACTI64X4 $0x01, Z11, 1760(R8)
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 352(R8)
+	VEXTRACTI64X4 $0x01, Z9, 864(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z16, Z12, Z9
+	VMOVDQU32     Y9, 1376(R8)
+	VEXTRACTI64X4 $0x01, Z9, 1888(R8)
+	VPADDD.BCST   168(SI), Z2, Z2
+	VPADDD        384(DI), Z2, Z2
+	VMOVDQA32     Z3, Z9
+	VPTERNLOGD    $0x96, Z1, Z0, Z9
+	VPADDD        Z9, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   168(SI), Z6, Z6
+	VPADDD        448(DI), Z6, Z6
+	VMOVDQA32     Z7, Z9
+	VPTERNLOGD    $0x96, Z5, Z4, Z9
+	VPADDD        Z9, Z6, Z6
+	VPROLD        $0x10, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 480(R8)
+	VEXTRACTI64X4 $0x01, Z9, 992(R8)
+	VMOVDQU64     transpose16pairs<>+64(SB), Z9
+	VPERMI2Q      Z10, Z8, Z9
+	VMOVDQU32     Y9, 1504(R8)
+	VEXTRACTI64X4 $0x01, Z9, 2016(R8)
+	VPADDD.BCST   172(SI), Z1, Z1
+	VPADDD        768(DI), Z1, Z1
+	VMOVDQA32     Z2, Z8
+	VPTERNLOGD    $0x96, Z0, Z3, Z8
+	VPADDD        Z8, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   172(SI), Z5, Z5
+	VPADDD        832(DI), Z5, Z5
+	VMOVDQA32     Z6, Z8
+	VPTERNLOGD    $0x96, Z4, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x17, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPADDD.BCST   176(SI), Z0, Z0
+	VPADDD        1152(DI), Z0, Z0
+	VMOVDQA32     Z1, Z8
+	VPTERNLOGD    $0x96, Z3, Z2, Z8
+	VPADDD        Z8, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   176(SI), Z4, Z4
+	VPADDD        1216(DI), Z4, Z4
+	VMOVDQA32     Z5, Z8
+	VPTERNLOGD    $0x96, Z7, Z6, Z8
+	VPADDD        Z8, Z4, Z4
+	VPROLD        $0x04, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPADDD.BCST   180(SI), Z3, Z3
+	VPADDD        1536(DI), Z3, Z3
+	VMOVDQA32     Z0, Z8
+	VPTERNLOGD    $0x96, Z2, Z1, Z8
+	VPADDD        Z8, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   180(SI), Z7, Z7
+	VPADDD        1600(DI), Z7, Z7
+	VMOVDQA32     Z4, Z8
+	VPTERNLOGD    $0x96, Z6, Z5, Z8
+	VPADDD        Z8, Z7, Z7
+	VPROLD        $0x0b, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPADDD.BCST   184(SI), Z2, Z2
+	VPADDD        1920(DI), Z2, Z2
+	VMOVDQA32     Z3, Z8
+	VPTERNLOGD    $0x96, Z1, Z0, Z8
+	VPADDD        Z8, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   184(SI), Z6, Z6
+	VPADDD        1984(DI), Z6, Z6
+	VMOVDQA32     Z7, Z8
+	VPTERNLOGD    $0x96, Z5, Z4, Z8
+	VPADDD        Z8, Z6, Z6
+	VPROLD        $0x10, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPADDD.BCST   188(SI), Z1, Z1
+	VPADDD        256(DI), Z1, Z1
+	VMOVDQA32     Z2, Z8
+	VPTERNLOGD    $0x96, Z0, Z3, Z8
+	VPADDD        Z8, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   188(SI), Z5, Z5
+	VPADDD        320(DI), Z5, Z5
+	VMOVDQA32     Z6, Z8
+	VPTERNLOGD    $0x96, Z4, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x17, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPADDD.BCST   192(SI), Z0, Z0
+	VPADDD        (DI), Z0, Z0
+	VMOVDQA32     Z1, Z8
+	VPTERNLOGD    $0x39, Z3, Z2, Z8
+	VPADDD        Z8, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   192(SI), Z4, Z4
+	VPADDD        64(DI), Z4, Z4
+	VMOVDQA32     Z5, Z8
+	VPTERNLOGD    $0x39, Z7, Z6, Z8
+	VPADDD        Z8, Z4, Z4
+	VPROLD        $0x06, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPADDD.BCST   196(SI), Z3, Z3
+	VPADDD        896(DI), Z3, Z3
+	VMOVDQA32     Z0, Z8
+	VPTERNLOGD    $0x39, Z2, Z1, Z8
+	VPADDD        Z8, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   196(SI), Z7, Z7
+	VPADDD        960(DI), Z7, Z7
+	VMOVDQA32     Z4, Z8
+	VPTERNLOGD    $0x39, Z6, Z5, Z8
+	VPADDD        Z8, Z7, Z7
+	VPROLD        $0x0a, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPADDD.BCST   200(SI), Z2, Z2
+	VPADDD        1792(DI), Z2, Z2
+	VMOVDQA32     Z3, Z8
+	VPTERNLOGD    $0x39, Z1, Z0, Z8
+	VPADDD        Z8, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   200(SI), Z6, Z6
+	VPADDD        1856(DI), Z6, Z6
+	VMOVDQA32     Z7, Z8
+	VPTERNLOGD    $0x39, Z5, Z4, Z8
+	VPADDD        Z8, Z6, Z6
+	VPROLD        $0x0f, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPADDD.BCST   204(SI), Z1, Z1
+	VPADDD        640(DI), Z1, Z1
+	VMOVDQA32     Z2, Z8
+	VPTERNLOGD    $0x39, Z0, Z3, Z8
+	VPADDD        Z8, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   204(SI), Z5, Z5
+	VPADDD        704(DI), Z5, Z5
+	VMOVDQA32     Z6, Z8
+	VPTERNLOGD    $0x39, Z4, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x15, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPADDD.BCST   208(SI), Z0, Z0
+	VPADDD        1536(DI), Z0, Z0
+	VMOVDQA32     Z1, Z8
+	VPTERNLOGD    $0x39, Z3, Z2, Z8
+	VPADDD        Z8, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   208(SI), Z4, Z4
+	VPADDD        1600(DI), Z4, Z4
+	VMOVDQA32     Z5, Z8
+	VPTERNLOGD    $0x39, Z7, Z6, Z8
+	VPADDD        Z8, Z4, Z4
+	VPROLD        $0x06, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPADDD.BCST   212(SI), Z3, Z3
+	VPADDD        384(DI), Z3, Z3
+	VMOVDQA32     Z0, Z8
+	VPTERNLOGD    $0x39, Z2, Z1, Z8
+	VPADDD        Z8, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   212(SI), Z7, Z7
+	VPADDD        448(DI), Z7, Z7
+	VMOVDQA32     Z4, Z8
+	VPTERNLOGD    $0x39, Z6, Z5, Z8
+	VPADDD        Z8, Z7, Z7
+	VPROLD        $0x0a, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPADDD.BCST   216(SI), Z2, Z2
+	VPADDD        1280(DI), Z2, Z2
+	VMOVDQA32     Z3, Z8
+	VPTERNLOGD    $0x39, Z1, Z0, Z8
+	VPADDD        Z8, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   216(SI), Z6, Z6
+	VPADDD        1344(DI), Z6, Z6
+	VMOVDQA32     Z7, Z8
+	VPTERNLOGD    $0x39, Z5, Z4, Z8
+	VPADDD        Z8, Z6, Z6
+	VPROLD        $0x0f, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPADDD.BCST   220(SI), Z1, Z1
+	VPADDD        128(DI), Z1, Z1
+	VMOVDQA32     Z2, Z8
+	VPTERNLOGD    $0x39, Z0, Z3, Z8
+	VPADDD        Z8, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   220(SI), Z5, Z5
+	VPADDD        192(DI), Z5, Z5
+	VMOVDQA32     Z6, Z8
+	VPTERNLOGD    $0x39, Z4, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x15, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPADDD.BCST   224(SI), Z0, Z0
+	VPADDD        1024(DI), Z0, Z0
+	VMOVDQA32     Z1, Z8
+	VPTERNLOGD    $0x39, Z3, Z2, Z8
+	VPADDD        Z8, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   224(SI), Z4, Z4
+	VPADDD        1088(DI), Z4, Z4
+	VMOVDQA32     Z5, Z8
+	VPTERNLOGD    $0x39, Z7, Z6, Z8
+	VPADDD        Z8, Z4, Z4
+	VPROLD        $0x06, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPADDD.BCST   228(SI), Z3, Z3
+	VPADDD        1920(DI), Z3, Z3
+	VMOVDQA32     Z0, Z8
+	VPTERNLOGD    $0x39, Z2, Z1, Z8
+	VPADDD        Z8, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   228(SI), Z7, Z7
+	VPADDD        1984(DI), Z7, Z7
+	VMOVDQA32     Z4, Z8
+	VPTERNLOGD    $0x39, Z6, Z5, Z8
+	VPADDD        Z8, Z7, Z7
+	VPROLD        $0x0a, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPADDD.BCST   232(SI), Z2, Z2
+	VPADDD        768(DI), Z2, Z2
+	VMOVDQA32     Z3, Z8
+	VPTERNLOGD    $0x39, Z1, Z0, Z8
+	VPADDD        Z8, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   232(SI), Z6, Z6
+	VPADDD        832(DI), Z6, Z6
+	VMOVDQA32     Z7, Z8
+	VPTERNLOGD    $0x39, Z5, Z4, Z8
+	VPADDD        Z8, Z6, Z6
+	VPROLD        $0x0f, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPADDD.BCST   236(SI), Z1, Z1
+	VPADDD        1664(DI), Z1, Z1
+	VMOVDQA32     Z2, Z8
+	VPTERNLOGD    $0x39, Z0, Z3, Z8
+	VPADDD        Z8, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   236(SI), Z5, Z5
+	VPADDD        1728(DI), Z5, Z5
+	VMOVDQA32     Z6, Z8
+	VPTERNLOGD    $0x39, Z4, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x15, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPADDD.BCST   240(SI), Z0, Z0
+	VPADDD        512(DI), Z0, Z0
+	VMOVDQA32     Z1, Z8
+	VPTERNLOGD    $0x39, Z3, Z2, Z8
+	VPADDD        Z8, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   240(SI), Z4, Z4
+	VPADDD        576(DI), Z4, Z4
+	VMOVDQA32     Z5, Z8
+	VPTERNLOGD    $0x39, Z7, Z6, Z8
+	VPADDD        Z8, Z4, Z4
+	VPROLD        $0x06, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPADDD.BCST   244(SI), Z3, Z3
+	VPADDD        1408(DI), Z3, Z3
+	VMOVDQA32     Z0, Z8
+	VPTERNLOGD    $0x39, Z2, Z1, Z8
+	VPADDD        Z8, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   244(SI), Z7, Z7
+	VPADDD        1472(DI), Z7, Z7
+	VMOVDQA32     Z4, Z8
+	VPTERNLOGD    $0x39, Z6, Z5, Z8
+	VPADDD        Z8, Z7, Z7
+	VPROLD        $0x0a, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPADDD.BCST   248(SI), Z2, Z2
+	VPADDD        256(DI), Z2, Z2
+	VMOVDQA32     Z3, Z8
+	VPTERNLOGD    $0x39, Z1, Z0, Z8
+	VPADDD        Z8, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   248(SI), Z6, Z6
+	VPADDD        320(DI), Z6, Z6
+	VMOVDQA32     Z7, Z8
+	VPTERNLOGD    $0x39, Z5, Z4, Z8
+	VPADDD        Z8, Z6, Z6
+	VPROLD        $0x0f, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPADDD.BCST   252(SI), Z1, Z1
+	VPADDD        1152(DI), Z1, Z1
+	VMOVDQA32     Z2, Z8
+	VPTERNLOGD    $0x39, Z0, Z3, Z8
+	VPADDD        Z8, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   252(SI), Z5, Z5
+	VPADDD        1216(DI), Z5, Z5
+	VMOVDQA32     Z6, Z8
+	VPTERNLOGD    $0x39, Z4, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x15, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPADDD        4096(AX), Z0, Z0
+	VPADDD        4224(AX), Z1, Z1
+	VPADDD        4352(AX), Z2, Z2
+	VPADDD        4480(AX), Z3, Z3
+	VPADDD        4160(AX), Z4, Z4
+	VPADDD        4288(AX), Z5, Z5
+	VPADDD        4416(AX), Z6, Z6
+	VPADDD        4544(AX), Z7, Z7
+	XCHGQ         DI, R8
+	DECQ          BX
+	JNZ           blockAVX512ZMMx32_loop
+	VMOVDQU32     Z0, (CX)
+	VMOVDQU32     Z1, 128(CX)
+	VMOVDQU32     Z2, 256(CX)
+	VMOVDQU32     Z3, 384(CX)
+	VMOVDQU32     Z4, 64(CX)
+	VMOVDQU32     Z5, 192(CX)
+	VMOVDQU32     Z6, 320(CX)
+	VMOVDQU32     Z7, 448(CX)
 	VZEROUPPER
 	RET
 
@@ -21607,26 +21337,26 @@ sumAVX512ZMMx32_more:
 	MOVQ          24(R11), R14
 	VMOVDQU8.Z    (R14)(R13*1), K1, Y11
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
-	VPADDD.BCST   4(SI), Z3, Z3
-	VPADDD        128(R9), Z3, Z3
-	VMOVDQA32     Z0, Z12
-	VPTERNLOGD    $0xca, Z2, Z1, Z12
-	VPADDD        Z12, Z3, Z3
-	VPROLD        $0x0c, Z3, Z3
-	VPADDD        Z0, Z3, Z3
-	VPADDD.BCST   4(SI), Z7, Z7
-	VPADDD        192(R9), Z7, Z7
-	VMOVDQA32     Z4, Z12
-	VPTERNLOGD    $0xca, Z6, Z5, Z12
-	VPADDD        Z12, Z7, Z7
-	VPROLD        $0x0c, Z7, Z7
-	VPADDD        Z4, Z7, Z7
 	MOVQ          32(R12), R14
 	KMOVD         (DX)(R14*2), K1
 	KMOVD         4(DX)(R14*2), K2
 	MOVQ          32(R11), R14
 	VMOVDQU8.Z    (R14)(R13*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
+	VPADDD.BCST   4(SI), Z3, Z3
+	VPADDD        128(R9), Z3, Z3
+	VMOVDQA32     Z0, Z13
+	VPTERNLOGD    $0xca, Z2, Z1, Z13
+	VPADDD        Z13, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   4(SI), Z7, Z7
+	VPADDD        192(R9), Z7, Z7
+	VMOVDQA32     Z4, Z13
+	VPTERNLOGD    $0xca, Z6, Z5, Z13
+	VPADDD        Z13, Z7, Z7
+	VPROLD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z7, Z7
 	MOVQ          40(R12), R14
 	KMOVD         (DX)(R14*2), K1
 	KMOVD         4(DX)(R14*2), K2
@@ -21646,6 +21376,8 @@ sumAVX512ZMMx32_more:
 	VMOVDQU8.Z    (R14)(R13*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
 	VPUNPCKLDQ    Y9, Y8, Y16
+	VPUNPCKHDQ    Y9, Y8, Y8
+	VPUNPCKLDQ    Y11, Y10, Y9
 	VPADDD.BCST   8(SI), Z2, Z2
 	VPADDD        256(R9), Z2, Z2
 	VMOVDQA32     Z3, Z17
@@ -21660,30 +21392,32 @@ sumAVX512ZMMx32_more:
 	VPADDD        Z17, Z6, Z6
 	VPROLD        $0x11, Z6, Z6
 	VPADDD        Z7, Z6, Z6
-	VPUNPCKHDQ    Y9, Y8, Y8
-	VPUNPCKLDQ    Y11, Y10, Y9
 	VPUNPCKHDQ    Y11, Y10, Y10
 	VPUNPCKLQDQ   Y9, Y16, Y11
 	VPUNPCKHQDQ   Y9, Y16, Y9
+	VPUNPCKLQDQ   Y10, Y8, Y16
+	VPUNPCKHQDQ   Y10, Y8, Y8
+	VPUNPCKLDQ    Y13, Y12, Y10
 	VPADDD.BCST   12(SI), Z1, Z1
 	VPADDD        384(R9), Z1, Z1
-	VMOVDQA32     Z2, Z16
-	VPTERNLOGD    $0xca, Z0, Z3, Z16
-	VPADDD        Z16, Z1, Z1
+	VMOVDQA32     Z2, Z17
+	VPTERNLOGD    $0xca, Z0, Z3, Z17
+	VPADDD        Z17, Z1, Z1
 	VPROLD        $0x16, Z1, Z1
 	VPADDD        Z2, Z1, Z1
 	VPADDD.BCST   12(SI), Z5, Z5
 	VPADDD        448(R9), Z5, Z5
-	VMOVDQA32     Z6, Z16
-	VPTERNLOGD    $0xca, Z4, Z7, Z16
-	VPADDD        Z16, Z5, Z5
+	VMOVDQA32     Z6, Z17
+	VPTERNLOGD    $0xca, Z4, Z7, Z17
+	VPADDD        Z17, Z5, Z5
 	VPROLD        $0x16, Z5, Z5
 	VPADDD        Z6, Z5, Z5
-	VPUNPCKLQDQ   Y10, Y8, Y16
-	VPUNPCKHQDQ   Y10, Y8, Y8
-	VPUNPCKLDQ    Y13, Y12, Y10
 	VPUNPCKHDQ    Y13, Y12, Y12
 	VPUNPCKLDQ    Y15, Y14, Y13
+	VPUNPCKHDQ    Y15, Y14, Y14
+	VPUNPCKLQDQ   Y13, Y10, Y15
+	VPUNPCKHQDQ   Y13, Y10, Y10
+	VPUNPCKLQDQ   Y14, Y12, Y13
 	VPADDD.BCST   16(SI), Z0, Z0
 	VPADDD        512(R9), Z0, Z0
 	VMOVDQA32     Z1, Z17
@@ -21698,25 +21432,7 @@ sumAVX512ZMMx32_more:
 	VPADDD        Z17, Z4, Z4
 	VPROLD        $0x07, Z4, Z4
 	VPADDD        Z5, Z4, Z4
-	VPUNPCKHDQ    Y15, Y14, Y14
-	VPUNPCKLQDQ   Y13, Y10, Y15
-	VPUNPCKHQDQ   Y13, Y10, Y10
-	VPUNPCKLQDQ   Y14, Y12, Y13
 	VPUNPCKHQDQ   Y14, Y12, Y12
-	VPADDD.BCST   20(SI), Z3, Z3
-	VPADDD        640(R9), Z3, Z3
-	VMOVDQA32     Z0, Z14
-	VPTERNLOGD    $0xca, Z2, Z1, Z14
-	VPADDD        Z14, Z3, Z3
-	VPROLD        $0x0c, Z3, Z3
-	VPADDD        Z0, Z3, Z3
-	VPADDD.BCST   20(SI), Z7, Z7
-	VPADDD        704(R9), Z7, Z7
-	VMOVDQA32     Z4, Z14
-	VPTERNLOGD    $0xca, Z6, Z5, Z14
-	VPADDD        Z14, Z7, Z7
-	VPROLD        $0x0c, Z7, Z7
-	VPADDD        Z4, Z7, Z7
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
 	VMOVDQU32     Y14, (R10)
 	VSHUFI64X2    $0x03, Y15, Y11, Y11
@@ -21727,20 +21443,20 @@ sumAVX512ZMMx32_more:
 	VMOVDQU32     Y9, 640(R10)
 	VSHUFI64X2    $0x00, Y13, Y16, Y9
 	VMOVDQU32     Y9, 256(R10)
-	VPADDD.BCST   24(SI), Z2, Z2
-	VPADDD        768(R9), Z2, Z2
-	VMOVDQA32     Z3, Z9
-	VPTERNLOGD    $0xca, Z1, Z0, Z9
-	VPADDD        Z9, Z2, Z2
-	VPROLD        $0x11, Z2, Z2
-	VPADDD        Z3, Z2, Z2
-	VPADDD.BCST   24(SI), Z6, Z6
-	VPADDD        832(R9), Z6, Z6
-	VMOVDQA32     Z7, Z9
-	VPTERNLOGD    $0xca, Z5, Z4, Z9
-	VPADDD        Z9, Z6, Z6
-	VPROLD        $0x11, Z6, Z6
-	VPADDD        Z7, Z6, Z6
+	VPADDD.BCST   20(SI), Z3, Z3
+	VPADDD        640(R9), Z3, Z3
+	VMOVDQA32     Z0, Z9
+	VPTERNLOGD    $0xca, Z2, Z1, Z9
+	VPADDD        Z9, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   20(SI), Z7, Z7
+	VPADDD        704(R9), Z7, Z7
+	VMOVDQA32     Z4, Z9
+	VPTERNLOGD    $0xca, Z6, Z5, Z9
+	VPADDD        Z9, Z7, Z7
+	VPROLD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z7, Z7
 	VSHUFI64X2    $0x03, Y13, Y16, Y9
 	VMOVDQU32     Y9, 768(R10)
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
@@ -21763,20 +21479,6 @@ sumAVX512ZMMx32_more:
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
 	KMOVB         -504(DX)(R14*2), K1
 	VPBROADCASTQ  R14, K1, Y9
-	VPADDD.BCST   28(SI), Z1, Z1
-	VPADDD        896(R9), Z1, Z1
-	VMOVDQA32     Z2, Z10
-	VPTERNLOGD    $0xca, Z0, Z3, Z10
-	VPADDD        Z10, Z1, Z1
-	VPROLD        $0x16, Z1, Z1
-	VPADDD        Z2, Z1, Z1
-	VPADDD.BCST   28(SI), Z5, Z5
-	VPADDD        960(R9), Z5, Z5
-	VMOVDQA32     Z6, Z10
-	VPTERNLOGD    $0xca, Z4, Z7, Z10
-	VPADDD        Z10, Z5, Z5
-	VPROLD        $0x16, Z5, Z5
-	VPADDD        Z6, Z5, Z5
 	MOVQ          16(R12), R14
 	KMOVD         -512(DX)(R14*2), K1
 	KMOVD         -508(DX)(R14*2), K2
@@ -21785,6 +21487,20 @@ sumAVX512ZMMx32_more:
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
 	KMOVB         -504(DX)(R14*2), K1
 	VPBROADCASTQ  R14, K1, Y10
+	VPADDD.BCST   24(SI), Z2, Z2
+	VPADDD        768(R9), Z2, Z2
+	VMOVDQA32     Z3, Z11
+	VPTERNLOGD    $0xca, Z1, Z0, Z11
+	VPADDD        Z11, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   24(SI), Z6, Z6
+	VPADDD        832(R9), Z6, Z6
+	VMOVDQA32     Z7, Z11
+	VPTERNLOGD    $0xca, Z5, Z4, Z11
+	VPADDD        Z11, Z6, Z6
+	VPROLD        $0x11, Z6, Z6
+	VPADDD        Z7, Z6, Z6
 	MOVQ          24(R12), R14
 	KMOVD         -512(DX)(R14*2), K1
 	KMOVD         -508(DX)(R14*2), K2
@@ -21817,20 +21533,6 @@ sumAVX512ZMMx32_more:
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
 	KMOVB         -504(DX)(R14*2), K1
 	VPBROADCASTQ  R14, K1, Y14
-	VPADDD.BCST   32(SI), Z0, Z0
-	VPADDD        1024(R9), Z0, Z0
-	VMOVDQA32     Z1, Z15
-	VPTERNLOGD    $0xca, Z3, Z2, Z15
-	VPADDD        Z15, Z0, Z0
-	VPROLD        $0x07, Z0, Z0
-	VPADDD        Z1, Z0, Z0
-	VPADDD.BCST   32(SI), Z4, Z4
-	VPADDD        1088(R9), Z4, Z4
-	VMOVDQA32     Z5, Z15
-	VPTERNLOGD    $0xca, Z7, Z6, Z15
-	VPADDD        Z15, Z4, Z4
-	VPROLD        $0x07, Z4, Z4
-	VPADDD        Z5, Z4, Z4
 	MOVQ          56(R12), R14
 	KMOVD         -512(DX)(R14*2), K1
 	KMOVD         -508(DX)(R14*2), K2
@@ -21840,61 +21542,61 @@ sumAVX512ZMMx32_more:
 	KMOVB         -504(DX)(R14*2), K1
 	VPBROADCASTQ  R14, K1, Y15
 	VPUNPCKLDQ    Y9, Y8, Y16
+	VPADDD.BCST   28(SI), Z1, Z1
+	VPADDD        896(R9), Z1, Z1
+	VMOVDQA32     Z2, Z17
+	VPTERNLOGD    $0xca, Z0, Z3, Z17
+	VPADDD        Z17, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   28(SI), Z5, Z5
+	VPADDD        960(R9), Z5, Z5
+	VMOVDQA32     Z6, Z17
+	VPTERNLOGD    $0xca, Z4, Z7, Z17
+	VPADDD        Z17, Z5, Z5
+	VPROLD        $0x16, Z5, Z5
+	VPADDD        Z6, Z5, Z5
 	VPUNPCKHDQ    Y9, Y8, Y8
 	VPUNPCKLDQ    Y11, Y10, Y9
 	VPUNPCKHDQ    Y11, Y10, Y10
-	VPADDD.BCST   36(SI), Z3, Z3
-	VPADDD        1152(R9), Z3, Z3
-	VMOVDQA32     Z0, Z11
-	VPTERNLOGD    $0xca, Z2, Z1, Z11
-	VPADDD        Z11, Z3, Z3
-	VPROLD        $0x0c, Z3, Z3
-	VPADDD        Z0, Z3, Z3
-	VPADDD.BCST   36(SI), Z7, Z7
-	VPADDD        1216(R9), Z7, Z7
-	VMOVDQA32     Z4, Z11
-	VPTERNLOGD    $0xca, Z6, Z5, Z11
-	VPADDD        Z11, Z7, Z7
-	VPROLD        $0x0c, Z7, Z7
-	VPADDD        Z4, Z7, Z7
 	VPUNPCKLQDQ   Y9, Y16, Y11
 	VPUNPCKHQDQ   Y9, Y16, Y9
 	VPUNPCKLQDQ   Y10, Y8, Y16
+	VPADDD.BCST   32(SI), Z0, Z0
+	VPADDD        1024(R9), Z0, Z0
+	VMOVDQA32     Z1, Z17
+	VPTERNLOGD    $0xca, Z3, Z2, Z17
+	VPADDD        Z17, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   32(SI), Z4, Z4
+	VPADDD        1088(R9), Z4, Z4
+	VMOVDQA32     Z5, Z17
+	VPTERNLOGD    $0xca, Z7, Z6, Z17
+	VPADDD        Z17, Z4, Z4
+	VPROLD        $0x07, Z4, Z4
+	VPADDD        Z5, Z4, Z4
 	VPUNPCKHQDQ   Y10, Y8, Y8
 	VPUNPCKLDQ    Y13, Y12, Y10
-	VPADDD.BCST   40(SI), Z2, Z2
-	VPADDD        1280(R9), Z2, Z2
-	VMOVDQA32     Z3, Z17
-	VPTERNLOGD    $0xca, Z1, Z0, Z17
-	VPADDD        Z17, Z2, Z2
-	VPROLD        $0x11, Z2, Z2
-	VPADDD        Z3, Z2, Z2
-	VPADDD.BCST   40(SI), Z6, Z6
-	VPADDD        1344(R9), Z6, Z6
-	VMOVDQA32     Z7, Z17
-	VPTERNLOGD    $0xca, Z5, Z4, Z17
-	VPADDD        Z17, Z6, Z6
-	VPROLD        $0x11, Z6, Z6
-	VPADDD        Z7, Z6, Z6
 	VPUNPCKHDQ    Y13, Y12, Y12
 	VPUNPCKLDQ    Y15, Y14, Y13
 	VPUNPCKHDQ    Y15, Y14, Y14
 	VPUNPCKLQDQ   Y13, Y10, Y15
+	VPADDD.BCST   36(SI), Z3, Z3
+	VPADDD        1152(R9), Z3, Z3
+	VMOVDQA32     Z0, Z17
+	VPTERNLOGD    $0xca, Z2, Z1, Z17
+	VPADDD        Z17, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   36(SI), Z7, Z7
+	VPADDD        1216(R9), Z7, Z7
+	VMOVDQA32     Z4, Z17
+	VPTERNLOGD    $0xca, Z6, Z5, Z17
+	VPADDD        Z17, Z7, Z7
+	VPROLD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z7, Z7
 	VPUNPCKHQDQ   Y13, Y10, Y10
-	VPADDD.BCST   44(SI), Z1, Z1
-	VPADDD        1408(R9), Z1, Z1
-	VMOVDQA32     Z2, Z13
-	VPTERNLOGD    $0xca, Z0, Z3, Z13
-	VPADDD        Z13, Z1, Z1
-	VPROLD        $0x16, Z1, Z1
-	VPADDD        Z2, Z1, Z1
-	VPADDD.BCST   44(SI), Z5, Z5
-	VPADDD        1472(R9), Z5, Z5
-	VMOVDQA32     Z6, Z13
-	VPTERNLOGD    $0xca, Z4, Z7, Z13
-	VPADDD        Z13, Z5, Z5
-	VPROLD        $0x16, Z5, Z5
-	VPADDD        Z6, Z5, Z5
 	VPUNPCKLQDQ   Y14, Y12, Y13
 	VPUNPCKHQDQ   Y14, Y12, Y12
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
@@ -21903,20 +21605,20 @@ sumAVX512ZMMx32_more:
 	VMOVDQU32     Y11, 1536(R10)
 	VSHUFI64X2    $0x00, Y10, Y9, Y11
 	VMOVDQU32     Y11, 1152(R10)
-	VPADDD.BCST   48(SI), Z0, Z0
-	VPADDD        1536(R9), Z0, Z0
-	VMOVDQA32     Z1, Z11
-	VPTERNLOGD    $0xca, Z3, Z2, Z11
-	VPADDD        Z11, Z0, Z0
-	VPROLD        $0x07, Z0, Z0
-	VPADDD        Z1, Z0, Z0
-	VPADDD.BCST   48(SI), Z4, Z4
-	VPADDD        1600(R9), Z4, Z4
-	VMOVDQA32     Z5, Z11
-	VPTERNLOGD    $0xca, Z7, Z6, Z11
-	VPADDD        Z11, Z4, Z4
-	VPROLD        $0x07, Z4, Z4
-	VPADDD        Z5, Z4, Z4
+	VPADDD.BCST   40(SI), Z2, Z2
+	VPADDD        1280(R9), Z2, Z2
+	VMOVDQA32     Z3, Z11
+	VPTERNLOGD    $0xca, Z1, Z0, Z11
+	VPADDD        Z11, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   40(SI), Z6, Z6
+	VPADDD        1344(R9), Z6, Z6
+	VMOVDQA32     Z7, Z11
+	VPTERNLOGD    $0xca, Z5, Z4, Z11
+	VPADDD        Z11, Z6, Z6
+	VPROLD        $0x11, Z6, Z6
+	VPADDD        Z7, Z6, Z6
 	VSHUFI64X2    $0x03, Y10, Y9, Y9
 	VMOVDQU32     Y9, 1664(R10)
 	VSHUFI64X2    $0x00, Y13, Y16, Y9
@@ -21927,26 +21629,26 @@ sumAVX512ZMMx32_more:
 	VMOVDQU32     Y9, 1408(R10)
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
 	VMOVDQU32     Y8, 1920(R10)
-	VPADDD.BCST   52(SI), Z3, Z3
-	VPADDD        1664(R9), Z3, Z3
-	VMOVDQA32     Z0, Z8
-	VPTERNLOGD    $0xca, Z2, Z1, Z8
-	VPADDD        Z8, Z3, Z3
-	VPROLD        $0x0c, Z3, Z3
-	VPADDD        Z0, Z3, Z3
-	VPADDD.BCST   52(SI), Z7, Z7
-	VPADDD        1728(R9), Z7, Z7
-	VMOVDQA32     Z4, Z8
-	VPTERNLOGD    $0xca, Z6, Z5, Z8
-	VPADDD        Z8, Z7, Z7
-	VPROLD        $0x0c, Z7, Z7
-	VPADDD        Z4, Z7, Z7
 	MOVQ          64(R12), R14
 	KMOVD         (DX)(R14*2), K1
 	KMOVD         4(DX)(R14*2), K2
 	MOVQ          64(R11), R14
 	VMOVDQU8.Z    (R14)(R13*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
+	VPADDD.BCST   44(SI), Z1, Z1
+	VPADDD        1408(R9), Z1, Z1
+	VMOVDQA32     Z2, Z9
+	VPTERNLOGD    $0xca, Z0, Z3, Z9
+	VPADDD        Z9, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   44(SI), Z5, Z5
+	VPADDD        1472(R9), Z5, Z5
+	VMOVDQA32     Z6, Z9
+	VPTERNLOGD    $0xca, Z4, Z7, Z9
+	VPADDD        Z9, Z5, Z5
+	VPROLD        $0x16, Z5, Z5
+	VPADDD        Z6, Z5, Z5
 	MOVQ          72(R12), R14
 	KMOVD         (DX)(R14*2), K1
 	KMOVD         4(DX)(R14*2), K2
@@ -21971,20 +21673,6 @@ sumAVX512ZMMx32_more:
 	MOVQ          96(R11), R14
 	VMOVDQU8.Z    (R14)(R13*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
-	VPADDD.BCST   56(SI), Z2, Z2
-	VPADDD        1792(R9), Z2, Z2
-	VMOVDQA32     Z3, Z13
-	VPTERNLOGD    $0xca, Z1, Z0, Z13
-	VPADDD        Z13, Z2, Z2
-	VPROLD        $0x11, Z2, Z2
-	VPADDD        Z3, Z2, Z2
-	VPADDD.BCST   56(SI), Z6, Z6
-	VPADDD        1856(R9), Z6, Z6
-	VMOVDQA32     Z7, Z13
-	VPTERNLOGD    $0xca, Z5, Z4, Z13
-	VPADDD        Z13, Z6, Z6
-	VPROLD        $0x11, Z6, Z6
-	VPADDD        Z7, Z6, Z6
 	MOVQ          104(R12), R14
 	KMOVD         (DX)(R14*2), K1
 	KMOVD         4(DX)(R14*2), K2
@@ -21997,6 +21685,20 @@ sumAVX512ZMMx32_more:
 	MOVQ          112(R11), R14
 	VMOVDQU8.Z    (R14)(R13*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
+	VPADDD.BCST   48(SI), Z0, Z0
+	VPADDD        1536(R9), Z0, Z0
+	VMOVDQA32     Z1, Z15
+	VPTERNLOGD    $0xca, Z3, Z2, Z15
+	VPADDD        Z15, Z0, Z0
+	VPROLD        $0x07, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   48(SI), Z4, Z4
+	VPADDD        1600(R9), Z4, Z4
+	VMOVDQA32     Z5, Z15
+	VPTERNLOGD    $0xca, Z7, Z6, Z15
+	VPADDD        Z15, Z4, Z4
+	VPROLD        $0x07, Z4, Z4
+	VPADDD        Z5, Z4, Z4
 	MOVQ          120(R12), R14
 	KMOVD         (DX)(R14*2), K1
 	KMOVD         4(DX)(R14*2), K2
@@ -22005,78 +21707,64 @@ sumAVX512ZMMx32_more:
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
 	VPUNPCKLDQ    Y9, Y8, Y16
 	VPUNPCKHDQ    Y9, Y8, Y8
-	VPADDD.BCST   60(SI), Z1, Z1
-	VPADDD        1920(R9), Z1, Z1
-	VMOVDQA32     Z2, Z9
-	VPTERNLOGD    $0xca, Z0, Z3, Z9
-	VPADDD        Z9, Z1, Z1
-	VPROLD        $0x16, Z1, Z1
-	VPADDD        Z2, Z1, Z1
-	VPADDD.BCST   60(SI), Z5, Z5
-	VPADDD        1984(R9), Z5, Z5
-	VMOVDQA32     Z6, Z9
-	VPTERNLOGD    $0xca, Z4, Z7, Z9
-	VPADDD        Z9, Z5, Z5
-	VPROLD        $0x16, Z5, Z5
-	VPADDD        Z6, Z5, Z5
 	VPUNPCKLDQ    Y11, Y10, Y9
 	VPUNPCKHDQ    Y11, Y10, Y10
 	VPUNPCKLQDQ   Y9, Y16, Y11
+	VPADDD.BCST   52(SI), Z3, Z3
+	VPADDD        1664(R9), Z3, Z3
+	VMOVDQA32     Z0, Z17
+	VPTERNLOGD    $0xca, Z2, Z1, Z17
+	VPADDD        Z17, Z3, Z3
+	VPROLD        $0x0c, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   52(SI), Z7, Z7
+	VPADDD        1728(R9), Z7, Z7
+	VMOVDQA32     Z4, Z17
+	VPTERNLOGD    $0xca, Z6, Z5, Z17
+	VPADDD        Z17, Z7, Z7
+	VPROLD        $0x0c, Z7, Z7
+	VPADDD        Z4, Z7, Z7
 	VPUNPCKHQDQ   Y9, Y16, Y9
 	VPUNPCKLQDQ   Y10, Y8, Y16
-	VPADDD.BCST   64(SI), Z0, Z0
-	VPADDD        128(R9), Z0, Z0
-	VMOVDQA32     Z1, Z17
-	VPTERNLOGD    $0xe4, Z3, Z2, Z17
-	VPADDD        Z17, Z0, Z0
-	VPROLD        $0x05, Z0, Z0
-	VPADDD        Z1, Z0, Z0
-	VPADDD.BCST   64(SI), Z4, Z4
-	VPADDD        192(R9), Z4, Z4
-	VMOVDQA32     Z5, Z17
-	VPTERNLOGD    $0xe4, Z7, Z6, Z17
-	VPADDD        Z17, Z4, Z4
-	VPROLD        $0x05, Z4, Z4
-	VPADDD        Z5, Z4, Z4
 	VPUNPCKHQDQ   Y10, Y8, Y8
 	VPUNPCKLDQ    Y13, Y12, Y10
 	VPUNPCKHDQ    Y13, Y12, Y12
 	VPUNPCKLDQ    Y15, Y14, Y13
+	VPADDD.BCST   56(SI), Z2, Z2
+	VPADDD        1792(R9), Z2, Z2
+	VMOVDQA32     Z3, Z17
+	VPTERNLOGD    $0xca, Z1, Z0, Z17
+	VPADDD        Z17, Z2, Z2
+	VPROLD        $0x11, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   56(SI), Z6, Z6
+	VPADDD        1856(R9), Z6, Z6
+	VMOVDQA32     Z7, Z17
+	VPTERNLOGD    $0xca, Z5, Z4, Z17
+	VPADDD        Z17, Z6, Z6
+	VPROLD        $0x11, Z6, Z6
+	VPADDD        Z7, Z6, Z6
 	VPUNPCKHDQ    Y15, Y14, Y14
-	VPADDD.BCST   68(SI), Z3, Z3
-	VPADDD        768(R9), Z3, Z3
-	VMOVDQA32     Z0, Z15
-	VPTERNLOGD    $0xe4, Z2, Z1, Z15
-	VPADDD        Z15, Z3, Z3
-	VPROLD        $0x09, Z3, Z3
-	VPADDD        Z0, Z3, Z3
-	VPADDD.BCST   68(SI), Z7, Z7
-	VPADDD        832(R9), Z7, Z7
-	VMOVDQA32     Z4, Z15
-	VPTERNLOGD    $0xe4, Z6, Z5, Z15
-	VPADDD        Z15, Z7, Z7
-	VPROLD        $0x09, Z7, Z7
-	VPADDD        Z4, Z7, Z7
 	VPUNPCKLQDQ   Y13, Y10, Y15
 	VPUNPCKHQDQ   Y13, Y10, Y10
 	VPUNPCKLQDQ   Y14, Y12, Y13
 	VPUNPCKHQDQ   Y14, Y12, Y12
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
 	VMOVDQU32     Y14, 32(R10)
-	VPADDD.BCST   72(SI), Z2, Z2
-	VPADDD        1408(R9), Z2, Z2
-	VMOVDQA32     Z3, Z14
-	VPTERNLOGD    $0xe4, Z1, Z0, Z14
-	VPADDD        Z14, Z2, Z2
-	VPROLD        $0x0e, Z2, Z2
-	VPADDD        Z3, Z2, Z2
-	VPADDD.BCST   72(SI), Z6, Z6
-	VPADDD        1472(R9), Z6, Z6
-	VMOVDQA32     Z7, Z14
-	VPTERNLOGD    $0xe4, Z5, Z4, Z14
-	VPADDD        Z14, Z6, Z6
-	VPROLD        $0x0e, Z6, Z6
-	VPADDD        Z7, Z6, Z6
+	VPADDD.BCST   60(SI), Z1, Z1
+	VPADDD        1920(R9), Z1, Z1
+	VMOVDQA32     Z2, Z14
+	VPTERNLOGD    $0xca, Z0, Z3, Z14
+	VPADDD        Z14, Z1, Z1
+	VPROLD        $0x16, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   60(SI), Z5, Z5
+	VPADDD        1984(R9), Z5, Z5
+	VMOVDQA32     Z6, Z14
+	VPTERNLOGD    $0xca, Z4, Z7, Z14
+	VPADDD        Z14, Z5, Z5
+	VPROLD        $0x16, Z5, Z5
+	VPADDD        Z6, Z5, Z5
 	VSHUFI64X2    $0x03, Y15, Y11, Y11
 	VMOVDQU32     Y11, 544(R10)
 	VSHUFI64X2    $0x00, Y10, Y9, Y11
@@ -22087,22 +21775,22 @@ sumAVX512ZMMx32_more:
 	VMOVDQU32     Y9, 288(R10)
 	VSHUFI64X2    $0x03, Y13, Y16, Y9
 	VMOVDQU32     Y9, 800(R10)
-	VPADDD.BCST   76(SI), Z1, Z1
-	VPADDD        (R9), Z1, Z1
-	VMOVDQA32     Z2, Z9
-	VPTERNLOGD    $0xe4, Z0, Z3, Z9
-	VPADDD        Z9, Z1, Z1
-	VPROLD        $0x14, Z1, Z1
-	VPADDD        Z2, Z1, Z1
-	VPADDD.BCST   76(SI), Z5, Z5
-	VPADDD        64(R9), Z5, Z5
-	VMOVDQA32     Z6, Z9
-	VPTERNLOGD    $0xe4, Z4, Z7, Z9
-	VPADDD        Z9, Z5, Z5
-	VPROLD        $0x14, Z5, Z5
-	VPADDD        Z6, Z5, Z5
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
 	VMOVDQU32     Y9, 416(R10)
+	VPADDD.BCST   64(SI), Z0, Z0
+	VPADDD        128(R9), Z0, Z0
+	VMOVDQA32     Z1, Z9
+	VPTERNLOGD    $0xe4, Z3, Z2, Z9
+	VPADDD        Z9, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   64(SI), Z4, Z4
+	VPADDD        192(R9), Z4, Z4
+	VMOVDQA32     Z5, Z9
+	VPTERNLOGD    $0xe4, Z7, Z6, Z9
+	VPADDD        Z9, Z4, Z4
+	VPROLD        $0x05, Z4, Z4
+	VPADDD        Z5, Z4, Z4
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
 	VMOVDQU32     Y8, 928(R10)
 	MOVQ          64(R12), R14
@@ -22129,20 +21817,6 @@ sumAVX512ZMMx32_more:
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
 	KMOVB         -504(DX)(R14*2), K1
 	VPBROADCASTQ  R14, K1, Y10
-	VPADDD.BCST   80(SI), Z0, Z0
-	VPADDD        640(R9), Z0, Z0
-	VMOVDQA32     Z1, Z11
-	VPTERNLOGD    $0xe4, Z3, Z2, Z11
-	VPADDD        Z11, Z0, Z0
-	VPROLD        $0x05, Z0, Z0
-	VPADDD        Z1, Z0, Z0
-	VPADDD.BCST   80(SI), Z4, Z4
-	VPADDD        704(R9), Z4, Z4
-	VMOVDQA32     Z5, Z11
-	VPTERNLOGD    $0xe4, Z7, Z6, Z11
-	VPADDD        Z11, Z4, Z4
-	VPROLD        $0x05, Z4, Z4
-	VPADDD        Z5, Z4, Z4
 	MOVQ          88(R12), R14
 	KMOVD         -512(DX)(R14*2), K1
 	KMOVD         -508(DX)(R14*2), K2
@@ -22159,6 +21833,20 @@ sumAVX512ZMMx32_more:
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
 	KMOVB         -504(DX)(R14*2), K1
 	VPBROADCASTQ  R14, K1, Y12
+	VPADDD.BCST   68(SI), Z3, Z3
+	VPADDD        768(R9), Z3, Z3
+	VMOVDQA32     Z0, Z13
+	VPTERNLOGD    $0xe4, Z2, Z1, Z13
+	VPADDD        Z13, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   68(SI), Z7, Z7
+	VPADDD        832(R9), Z7, Z7
+	VMOVDQA32     Z4, Z13
+	VPTERNLOGD    $0xe4, Z6, Z5, Z13
+	VPADDD        Z13, Z7, Z7
+	VPROLD        $0x09, Z7, Z7
+	VPADDD        Z4, Z7, Z7
 	MOVQ          104(R12), R14
 	KMOVD         -512(DX)(R14*2), K1
 	KMOVD         -508(DX)(R14*2), K2
@@ -22183,72 +21871,58 @@ sumAVX512ZMMx32_more:
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
 	KMOVB         -504(DX)(R14*2), K1
 	VPBROADCASTQ  R14, K1, Y15
-	VPADDD.BCST   84(SI), Z3, Z3
-	VPADDD        1280(R9), Z3, Z3
-	VMOVDQA32     Z0, Z16
-	VPTERNLOGD    $0xe4, Z2, Z1, Z16
-	VPADDD        Z16, Z3, Z3
-	VPROLD        $0x09, Z3, Z3
-	VPADDD        Z0, Z3, Z3
-	VPADDD.BCST   84(SI), Z7, Z7
-	VPADDD        1344(R9), Z7, Z7
-	VMOVDQA32     Z4, Z16
-	VPTERNLOGD    $0xe4, Z6, Z5, Z16
-	VPADDD        Z16, Z7, Z7
-	VPROLD        $0x09, Z7, Z7
-	VPADDD        Z4, Z7, Z7
 	VPUNPCKLDQ    Y9, Y8, Y16
 	VPUNPCKHDQ    Y9, Y8, Y8
 	VPUNPCKLDQ    Y11, Y10, Y9
-	VPUNPCKHDQ    Y11, Y10, Y10
-	VPUNPCKLQDQ   Y9, Y16, Y11
-	VPADDD.BCST   88(SI), Z2, Z2
-	VPADDD        1920(R9), Z2, Z2
+	VPADDD.BCST   72(SI), Z2, Z2
+	VPADDD        1408(R9), Z2, Z2
 	VMOVDQA32     Z3, Z17
 	VPTERNLOGD    $0xe4, Z1, Z0, Z17
 	VPADDD        Z17, Z2, Z2
 	VPROLD        $0x0e, Z2, Z2
 	VPADDD        Z3, Z2, Z2
-	VPADDD.BCST   88(SI), Z6, Z6
-	VPADDD        1984(R9), Z6, Z6
+	VPADDD.BCST   72(SI), Z6, Z6
+	VPADDD        1472(R9), Z6, Z6
 	VMOVDQA32     Z7, Z17
 	VPTERNLOGD    $0xe4, Z5, Z4, Z17
 	VPADDD        Z17, Z6, Z6
 	VPROLD        $0x0e, Z6, Z6
 	VPADDD        Z7, Z6, Z6
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPUNPCKLQDQ   Y9, Y16, Y11
 	VPUNPCKHQDQ   Y9, Y16, Y9
 	VPUNPCKLQDQ   Y10, Y8, Y16
 	VPUNPCKHQDQ   Y10, Y8, Y8
 	VPUNPCKLDQ    Y13, Y12, Y10
-	VPUNPCKHDQ    Y13, Y12, Y12
-	VPADDD.BCST   92(SI), Z1, Z1
-	VPADDD        512(R9), Z1, Z1
-	VMOVDQA32     Z2, Z13
-	VPTERNLOGD    $0xe4, Z0, Z3, Z13
-	VPADDD        Z13, Z1, Z1
+	VPADDD.BCST   76(SI), Z1, Z1
+	VPADDD        (R9), Z1, Z1
+	VMOVDQA32     Z2, Z17
+	VPTERNLOGD    $0xe4, Z0, Z3, Z17
+	VPADDD        Z17, Z1, Z1
 	VPROLD        $0x14, Z1, Z1
 	VPADDD        Z2, Z1, Z1
-	VPADDD.BCST   92(SI), Z5, Z5
-	VPADDD        576(R9), Z5, Z5
-	VMOVDQA32     Z6, Z13
-	VPTERNLOGD    $0xe4, Z4, Z7, Z13
-	VPADDD        Z13, Z5, Z5
+	VPADDD.BCST   76(SI), Z5, Z5
+	VPADDD        64(R9), Z5, Z5
+	VMOVDQA32     Z6, Z17
+	VPTERNLOGD    $0xe4, Z4, Z7, Z17
+	VPADDD        Z17, Z5, Z5
 	VPROLD        $0x14, Z5, Z5
 	VPADDD        Z6, Z5, Z5
+	VPUNPCKHDQ    Y13, Y12, Y12
 	VPUNPCKLDQ    Y15, Y14, Y13
 	VPUNPCKHDQ    Y15, Y14, Y14
 	VPUNPCKLQDQ   Y13, Y10, Y15
 	VPUNPCKHQDQ   Y13, Y10, Y10
 	VPUNPCKLQDQ   Y14, Y12, Y13
-	VPADDD.BCST   96(SI), Z0, Z0
-	VPADDD        1152(R9), Z0, Z0
+	VPADDD.BCST   80(SI), Z0, Z0
+	VPADDD        640(R9), Z0, Z0
 	VMOVDQA32     Z1, Z17
 	VPTERNLOGD    $0xe4, Z3, Z2, Z17
 	VPADDD        Z17, Z0, Z0
 	VPROLD        $0x05, Z0, Z0
 	VPADDD        Z1, Z0, Z0
-	VPADDD.BCST   96(SI), Z4, Z4
-	VPADDD        1216(R9), Z4, Z4
+	VPADDD.BCST   80(SI), Z4, Z4
+	VPADDD        704(R9), Z4, Z4
 	VMOVDQA32     Z5, Z17
 	VPTERNLOGD    $0xe4, Z7, Z6, Z17
 	VPADDD        Z17, Z4, Z4
@@ -22263,22 +21937,22 @@ sumAVX512ZMMx32_more:
 	VMOVDQU32     Y11, 1184(R10)
 	VSHUFI64X2    $0x03, Y10, Y9, Y9
 	VMOVDQU32     Y9, 1696(R10)
-	VPADDD.BCST   100(SI), Z3, Z3
-	VPADDD        1792(R9), Z3, Z3
+	VSHUFI64X2    $0x00, Y13, Y16, Y9
+	VMOVDQU32     Y9, 1312(R10)
+	VPADDD.BCST   84(SI), Z3, Z3
+	VPADDD        1280(R9), Z3, Z3
 	VMOVDQA32     Z0, Z9
 	VPTERNLOGD    $0xe4, Z2, Z1, Z9
 	VPADDD        Z9, Z3, Z3
 	VPROLD        $0x09, Z3, Z3
 	VPADDD        Z0, Z3, Z3
-	VPADDD.BCST   100(SI), Z7, Z7
-	VPADDD        1856(R9), Z7, Z7
+	VPADDD.BCST   84(SI), Z7, Z7
+	VPADDD        1344(R9), Z7, Z7
 	VMOVDQA32     Z4, Z9
 	VPTERNLOGD    $0xe4, Z6, Z5, Z9
 	VPADDD        Z9, Z7, Z7
 	VPROLD        $0x09, Z7, Z7
 	VPADDD        Z4, Z7, Z7
-	VSHUFI64X2    $0x00, Y13, Y16, Y9
-	VMOVDQU32     Y9, 1312(R10)
 	VSHUFI64X2    $0x03, Y13, Y16, Y9
 	VMOVDQU32     Y9, 1824(R10)
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
@@ -22291,20 +21965,6 @@ sumAVX512ZMMx32_more:
 	MOVQ          128(R11), R14
 	VMOVDQU8.Z    (R14)(R13*1), K1, Y8
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
-	VPADDD.BCST   104(SI), Z2, Z2
-	VPADDD        384(R9), Z2, Z2
-	VMOVDQA32     Z3, Z9
-	VPTERNLOGD    $0xe4, Z1, Z0, Z9
-	VPADDD        Z9, Z2, Z2
-	VPROLD        $0x0e, Z2, Z2
-	VPADDD        Z3, Z2, Z2
-	VPADDD.BCST   104(SI), Z6, Z6
-	VPADDD        448(R9), Z6, Z6
-	VMOVDQA32     Z7, Z9
-	VPTERNLOGD    $0xe4, Z5, Z4, Z9
-	VPADDD        Z9, Z6, Z6
-	VPROLD        $0x0e, Z6, Z6
-	VPADDD        Z7, Z6, Z6
 	MOVQ          136(R12), R14
 	KMOVD         (DX)(R14*2), K1
 	KMOVD         4(DX)(R14*2), K2
@@ -22317,6 +21977,20 @@ sumAVX512ZMMx32_more:
 	MOVQ          144(R11), R14
 	VMOVDQU8.Z    (R14)(R13*1), K1, Y10
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
+	VPADDD.BCST   88(SI), Z2, Z2
+	VPADDD        1920(R9), Z2, Z2
+	VMOVDQA32     Z3, Z11
+	VPTERNLOGD    $0xe4, Z1, Z0, Z11
+	VPADDD        Z11, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   88(SI), Z6, Z6
+	VPADDD        1984(R9), Z6, Z6
+	VMOVDQA32     Z7, Z11
+	VPTERNLOGD    $0xe4, Z5, Z4, Z11
+	VPADDD        Z11, Z6, Z6
+	VPROLD        $0x0e, Z6, Z6
+	VPADDD        Z7, Z6, Z6
 	MOVQ          152(R12), R14
 	KMOVD         (DX)(R14*2), K1
 	KMOVD         4(DX)(R14*2), K2
@@ -22335,20 +22009,6 @@ sumAVX512ZMMx32_more:
 	MOVQ          168(R11), R14
 	VMOVDQU8.Z    (R14)(R13*1), K1, Y13
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y13
-	VPADDD.BCST   108(SI), Z1, Z1
-	VPADDD        1024(R9), Z1, Z1
-	VMOVDQA32     Z2, Z14
-	VPTERNLOGD    $0xe4, Z0, Z3, Z14
-	VPADDD        Z14, Z1, Z1
-	VPROLD        $0x14, Z1, Z1
-	VPADDD        Z2, Z1, Z1
-	VPADDD.BCST   108(SI), Z5, Z5
-	VPADDD        1088(R9), Z5, Z5
-	VMOVDQA32     Z6, Z14
-	VPTERNLOGD    $0xe4, Z4, Z7, Z14
-	VPADDD        Z14, Z5, Z5
-	VPROLD        $0x14, Z5, Z5
-	VPADDD        Z6, Z5, Z5
 	MOVQ          176(R12), R14
 	KMOVD         (DX)(R14*2), K1
 	KMOVD         4(DX)(R14*2), K2
@@ -22362,60 +22022,60 @@ sumAVX512ZMMx32_more:
 	VMOVDQU8.Z    (R14)(R13*1), K1, Y15
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y15
 	VPUNPCKLDQ    Y9, Y8, Y16
+	VPADDD.BCST   92(SI), Z1, Z1
+	VPADDD        512(R9), Z1, Z1
+	VMOVDQA32     Z2, Z17
+	VPTERNLOGD    $0xe4, Z0, Z3, Z17
+	VPADDD        Z17, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   92(SI), Z5, Z5
+	VPADDD        576(R9), Z5, Z5
+	VMOVDQA32     Z6, Z17
+	VPTERNLOGD    $0xe4, Z4, Z7, Z17
+	VPADDD        Z17, Z5, Z5
+	VPROLD        $0x14, Z5, Z5
+	VPADDD        Z6, Z5, Z5
 	VPUNPCKHDQ    Y9, Y8, Y8
 	VPUNPCKLDQ    Y11, Y10, Y9
-	VPADDD.BCST   112(SI), Z0, Z0
-	VPADDD        1664(R9), Z0, Z0
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPUNPCKLQDQ   Y9, Y16, Y11
+	VPUNPCKHQDQ   Y9, Y16, Y9
+	VPUNPCKLQDQ   Y10, Y8, Y16
+	VPADDD.BCST   96(SI), Z0, Z0
+	VPADDD        1152(R9), Z0, Z0
 	VMOVDQA32     Z1, Z17
 	VPTERNLOGD    $0xe4, Z3, Z2, Z17
 	VPADDD        Z17, Z0, Z0
 	VPROLD        $0x05, Z0, Z0
 	VPADDD        Z1, Z0, Z0
-	VPADDD.BCST   112(SI), Z4, Z4
-	VPADDD        1728(R9), Z4, Z4
+	VPADDD.BCST   96(SI), Z4, Z4
+	VPADDD        1216(R9), Z4, Z4
 	VMOVDQA32     Z5, Z17
 	VPTERNLOGD    $0xe4, Z7, Z6, Z17
 	VPADDD        Z17, Z4, Z4
 	VPROLD        $0x05, Z4, Z4
 	VPADDD        Z5, Z4, Z4
-	VPUNPCKHDQ    Y11, Y10, Y10
-	VPUNPCKLQDQ   Y9, Y16, Y11
-	VPUNPCKHQDQ   Y9, Y16, Y9
-	VPUNPCKLQDQ   Y10, Y8, Y16
 	VPUNPCKHQDQ   Y10, Y8, Y8
-	VPADDD.BCST   116(SI), Z3, Z3
-	VPADDD        256(R9), Z3, Z3
-	VMOVDQA32     Z0, Z10
-	VPTERNLOGD    $0xe4, Z2, Z1, Z10
-	VPADDD        Z10, Z3, Z3
-	VPROLD        $0x09, Z3, Z3
-	VPADDD        Z0, Z3, Z3
-	VPADDD.BCST   116(SI), Z7, Z7
-	VPADDD        320(R9), Z7, Z7
-	VMOVDQA32     Z4, Z10
-	VPTERNLOGD    $0xe4, Z6, Z5, Z10
-	VPADDD        Z10, Z7, Z7
-	VPROLD        $0x09, Z7, Z7
-	VPADDD        Z4, Z7, Z7
 	VPUNPCKLDQ    Y13, Y12, Y10
 	VPUNPCKHDQ    Y13, Y12, Y12
 	VPUNPCKLDQ    Y15, Y14, Y13
 	VPUNPCKHDQ    Y15, Y14, Y14
 	VPUNPCKLQDQ   Y13, Y10, Y15
-	VPADDD.BCST   120(SI), Z2, Z2
-	VPADDD        896(R9), Z2, Z2
-	VMOVDQA32     Z3, Z17
-	VPTERNLOGD    $0xe4, Z1, Z0, Z17
-	VPADDD        Z17, Z2, Z2
-	VPROLD        $0x0e, Z2, Z2
-	VPADDD        Z3, Z2, Z2
-	VPADDD.BCST   120(SI), Z6, Z6
-	VPADDD        960(R9), Z6, Z6
-	VMOVDQA32     Z7, Z17
-	VPTERNLOGD    $0xe4, Z5, Z4, Z17
-	VPADDD        Z17, Z6, Z6
-	VPROLD        $0x0e, Z6, Z6
-	VPADDD        Z7, Z6, Z6
+	VPADDD.BCST   100(SI), Z3, Z3
+	VPADDD        1792(R9), Z3, Z3
+	VMOVDQA32     Z0, Z17
+	VPTERNLOGD    $0xe4, Z2, Z1, Z17
+	VPADDD        Z17, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   100(SI), Z7, Z7
+	VPADDD        1856(R9), Z7, Z7
+	VMOVDQA32     Z4, Z17
+	VPTERNLOGD    $0xe4, Z6, Z5, Z17
+	VPADDD        Z17, Z7, Z7
+	VPROLD        $0x09, Z7, Z7
+	VPADDD        Z4, Z7, Z7
 	VPUNPCKHQDQ   Y13, Y10, Y10
 	VPUNPCKLQDQ   Y14, Y12, Y13
 	VPUNPCKHQDQ   Y14, Y12, Y12
@@ -22423,22 +22083,22 @@ sumAVX512ZMMx32_more:
 	VMOVDQU32     Y14, 64(R10)
 	VSHUFI64X2    $0x03, Y15, Y11, Y11
 	VMOVDQU32     Y11, 576(R10)
-	VPADDD.BCST   124(SI), Z1, Z1
-	VPADDD        1536(R9), Z1, Z1
-	VMOVDQA32     Z2, Z11
-	VPTERNLOGD    $0xe4, Z0, Z3, Z11
-	VPADDD        Z11, Z1, Z1
-	VPROLD        $0x14, Z1, Z1
-	VPADDD        Z2, Z1, Z1
-	VPADDD.BCST   124(SI), Z5, Z5
-	VPADDD        1600(R9), Z5, Z5
-	VMOVDQA32     Z6, Z11
-	VPTERNLOGD    $0xe4, Z4, Z7, Z11
-	VPADDD        Z11, Z5, Z5
-	VPROLD        $0x14, Z5, Z5
-	VPADDD        Z6, Z5, Z5
 	VSHUFI64X2    $0x00, Y10, Y9, Y11
 	VMOVDQU32     Y11, 192(R10)
+	VPADDD.BCST   104(SI), Z2, Z2
+	VPADDD        384(R9), Z2, Z2
+	VMOVDQA32     Z3, Z11
+	VPTERNLOGD    $0xe4, Z1, Z0, Z11
+	VPADDD        Z11, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   104(SI), Z6, Z6
+	VPADDD        448(R9), Z6, Z6
+	VMOVDQA32     Z7, Z11
+	VPTERNLOGD    $0xe4, Z5, Z4, Z11
+	VPADDD        Z11, Z6, Z6
+	VPROLD        $0x0e, Z6, Z6
+	VPADDD        Z7, Z6, Z6
 	VSHUFI64X2    $0x03, Y10, Y9, Y9
 	VMOVDQU32     Y9, 704(R10)
 	VSHUFI64X2    $0x00, Y13, Y16, Y9
@@ -22447,20 +22107,6 @@ sumAVX512ZMMx32_more:
 	VMOVDQU32     Y9, 832(R10)
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
 	VMOVDQU32     Y9, 448(R10)
-	VPADDD.BCST   128(SI), Z0, Z0
-	VPADDD        640(R9), Z0, Z0
-	VMOVDQA32     Z1, Z9
-	VPTERNLOGD    $0x96, Z3, Z2, Z9
-	VPADDD        Z9, Z0, Z0
-	VPROLD        $0x04, Z0, Z0
-	VPADDD        Z1, Z0, Z0
-	VPADDD.BCST   128(SI), Z4, Z4
-	VPADDD        704(R9), Z4, Z4
-	VMOVDQA32     Z5, Z9
-	VPTERNLOGD    $0x96, Z7, Z6, Z9
-	VPADDD        Z9, Z4, Z4
-	VPROLD        $0x04, Z4, Z4
-	VPADDD        Z5, Z4, Z4
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
 	VMOVDQU32     Y8, 960(R10)
 	MOVQ          128(R12), R14
@@ -22471,6 +22117,20 @@ sumAVX512ZMMx32_more:
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y8
 	KMOVB         -504(DX)(R14*2), K1
 	VPBROADCASTQ  R14, K1, Y8
+	VPADDD.BCST   108(SI), Z1, Z1
+	VPADDD        1024(R9), Z1, Z1
+	VMOVDQA32     Z2, Z9
+	VPTERNLOGD    $0xe4, Z0, Z3, Z9
+	VPADDD        Z9, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   108(SI), Z5, Z5
+	VPADDD        1088(R9), Z5, Z5
+	VMOVDQA32     Z6, Z9
+	VPTERNLOGD    $0xe4, Z4, Z7, Z9
+	VPADDD        Z9, Z5, Z5
+	VPROLD        $0x14, Z5, Z5
+	VPADDD        Z6, Z5, Z5
 	MOVQ          136(R12), R14
 	KMOVD         -512(DX)(R14*2), K1
 	KMOVD         -508(DX)(R14*2), K2
@@ -22495,20 +22155,6 @@ sumAVX512ZMMx32_more:
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y11
 	KMOVB         -504(DX)(R14*2), K1
 	VPBROADCASTQ  R14, K1, Y11
-	VPADDD.BCST   132(SI), Z3, Z3
-	VPADDD        1024(R9), Z3, Z3
-	VMOVDQA32     Z0, Z12
-	VPTERNLOGD    $0x96, Z2, Z1, Z12
-	VPADDD        Z12, Z3, Z3
-	VPROLD        $0x0b, Z3, Z3
-	VPADDD        Z0, Z3, Z3
-	VPADDD.BCST   132(SI), Z7, Z7
-	VPADDD        1088(R9), Z7, Z7
-	VMOVDQA32     Z4, Z12
-	VPTERNLOGD    $0x96, Z6, Z5, Z12
-	VPADDD        Z12, Z7, Z7
-	VPROLD        $0x0b, Z7, Z7
-	VPADDD        Z4, Z7, Z7
 	MOVQ          160(R12), R14
 	KMOVD         -512(DX)(R14*2), K1
 	KMOVD         -508(DX)(R14*2), K2
@@ -22533,6 +22179,20 @@ sumAVX512ZMMx32_more:
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
 	KMOVB         -504(DX)(R14*2), K1
 	VPBROADCASTQ  R14, K1, Y14
+	VPADDD.BCST   112(SI), Z0, Z0
+	VPADDD        1664(R9), Z0, Z0
+	VMOVDQA32     Z1, Z15
+	VPTERNLOGD    $0xe4, Z3, Z2, Z15
+	VPADDD        Z15, Z0, Z0
+	VPROLD        $0x05, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   112(SI), Z4, Z4
+	VPADDD        1728(R9), Z4, Z4
+	VMOVDQA32     Z5, Z15
+	VPTERNLOGD    $0xe4, Z7, Z6, Z15
+	VPADDD        Z15, Z4, Z4
+	VPROLD        $0x05, Z4, Z4
+	VPADDD        Z5, Z4, Z4
 	MOVQ          184(R12), R14
 	KMOVD         -512(DX)(R14*2), K1
 	KMOVD         -508(DX)(R14*2), K2
@@ -22542,79 +22202,65 @@ sumAVX512ZMMx32_more:
 	KMOVB         -504(DX)(R14*2), K1
 	VPBROADCASTQ  R14, K1, Y15
 	VPUNPCKLDQ    Y9, Y8, Y16
-	VPADDD.BCST   136(SI), Z2, Z2
-	VPADDD        1408(R9), Z2, Z2
-	VMOVDQA32     Z3, Z17
-	VPTERNLOGD    $0x96, Z1, Z0, Z17
-	VPADDD        Z17, Z2, Z2
-	VPROLD        $0x10, Z2, Z2
-	VPADDD        Z3, Z2, Z2
-	VPADDD.BCST   136(SI), Z6, Z6
-	VPADDD        1472(R9), Z6, Z6
-	VMOVDQA32     Z7, Z17
-	VPTERNLOGD    $0x96, Z5, Z4, Z17
-	VPADDD        Z17, Z6, Z6
-	VPROLD        $0x10, Z6, Z6
-	VPADDD        Z7, Z6, Z6
 	VPUNPCKHDQ    Y9, Y8, Y8
 	VPUNPCKLDQ    Y11, Y10, Y9
 	VPUNPCKHDQ    Y11, Y10, Y10
 	VPUNPCKLQDQ   Y9, Y16, Y11
+	VPADDD.BCST   116(SI), Z3, Z3
+	VPADDD        256(R9), Z3, Z3
+	VMOVDQA32     Z0, Z17
+	VPTERNLOGD    $0xe4, Z2, Z1, Z17
+	VPADDD        Z17, Z3, Z3
+	VPROLD        $0x09, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   116(SI), Z7, Z7
+	VPADDD        320(R9), Z7, Z7
+	VMOVDQA32     Z4, Z17
+	VPTERNLOGD    $0xe4, Z6, Z5, Z17
+	VPADDD        Z17, Z7, Z7
+	VPROLD        $0x09, Z7, Z7
+	VPADDD        Z4, Z7, Z7
 	VPUNPCKHQDQ   Y9, Y16, Y9
-	VPADDD.BCST   140(SI), Z1, Z1
-	VPADDD        1792(R9), Z1, Z1
-	VMOVDQA32     Z2, Z16
-	VPTERNLOGD    $0x96, Z0, Z3, Z16
-	VPADDD        Z16, Z1, Z1
-	VPROLD        $0x17, Z1, Z1
-	VPADDD        Z2, Z1, Z1
-	VPADDD.BCST   140(SI), Z5, Z5
-	VPADDD        1856(R9), Z5, Z5
-	VMOVDQA32     Z6, Z16
-	VPTERNLOGD    $0x96, Z4, Z7, Z16
-	VPADDD        Z16, Z5, Z5
-	VPROLD        $0x17, Z5, Z5
-	VPADDD        Z6, Z5, Z5
 	VPUNPCKLQDQ   Y10, Y8, Y16
 	VPUNPCKHQDQ   Y10, Y8, Y8
 	VPUNPCKLDQ    Y13, Y12, Y10
 	VPUNPCKHDQ    Y13, Y12, Y12
 	VPUNPCKLDQ    Y15, Y14, Y13
-	VPADDD.BCST   144(SI), Z0, Z0
-	VPADDD        128(R9), Z0, Z0
-	VMOVDQA32     Z1, Z17
-	VPTERNLOGD    $0x96, Z3, Z2, Z17
-	VPADDD        Z17, Z0, Z0
-	VPROLD        $0x04, Z0, Z0
-	VPADDD        Z1, Z0, Z0
-	VPADDD.BCST   144(SI), Z4, Z4
-	VPADDD        192(R9), Z4, Z4
-	VMOVDQA32     Z5, Z17
-	VPTERNLOGD    $0x96, Z7, Z6, Z17
-	VPADDD        Z17, Z4, Z4
-	VPROLD        $0x04, Z4, Z4
-	VPADDD        Z5, Z4, Z4
+	VPADDD.BCST   120(SI), Z2, Z2
+	VPADDD        896(R9), Z2, Z2
+	VMOVDQA32     Z3, Z17
+	VPTERNLOGD    $0xe4, Z1, Z0, Z17
+	VPADDD        Z17, Z2, Z2
+	VPROLD        $0x0e, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   120(SI), Z6, Z6
+	VPADDD        960(R9), Z6, Z6
+	VMOVDQA32     Z7, Z17
+	VPTERNLOGD    $0xe4, Z5, Z4, Z17
+	VPADDD        Z17, Z6, Z6
+	VPROLD        $0x0e, Z6, Z6
+	VPADDD        Z7, Z6, Z6
 	VPUNPCKHDQ    Y15, Y14, Y14
 	VPUNPCKLQDQ   Y13, Y10, Y15
 	VPUNPCKHQDQ   Y13, Y10, Y10
 	VPUNPCKLQDQ   Y14, Y12, Y13
 	VPUNPCKHQDQ   Y14, Y12, Y12
-	VPADDD.BCST   148(SI), Z3, Z3
-	VPADDD        512(R9), Z3, Z3
-	VMOVDQA32     Z0, Z14
-	VPTERNLOGD    $0x96, Z2, Z1, Z14
-	VPADDD        Z14, Z3, Z3
-	VPROLD        $0x0b, Z3, Z3
-	VPADDD        Z0, Z3, Z3
-	VPADDD.BCST   148(SI), Z7, Z7
-	VPADDD        576(R9), Z7, Z7
-	VMOVDQA32     Z4, Z14
-	VPTERNLOGD    $0x96, Z6, Z5, Z14
-	VPADDD        Z14, Z7, Z7
-	VPROLD        $0x0b, Z7, Z7
-	VPADDD        Z4, Z7, Z7
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
 	VMOVDQU32     Y14, 1088(R10)
+	VPADDD.BCST   124(SI), Z1, Z1
+	VPADDD        1536(R9), Z1, Z1
+	VMOVDQA32     Z2, Z14
+	VPTERNLOGD    $0xe4, Z0, Z3, Z14
+	VPADDD        Z14, Z1, Z1
+	VPROLD        $0x14, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   124(SI), Z5, Z5
+	VPADDD        1600(R9), Z5, Z5
+	VMOVDQA32     Z6, Z14
+	VPTERNLOGD    $0xe4, Z4, Z7, Z14
+	VPADDD        Z14, Z5, Z5
+	VPROLD        $0x14, Z5, Z5
+	VPADDD        Z6, Z5, Z5
 	VSHUFI64X2    $0x03, Y15, Y11, Y11
 	VMOVDQU32     Y11, 1600(R10)
 	VSHUFI64X2    $0x00, Y10, Y9, Y11
@@ -22623,24 +22269,24 @@ sumAVX512ZMMx32_more:
 	VMOVDQU32     Y9, 1728(R10)
 	VSHUFI64X2    $0x00, Y13, Y16, Y9
 	VMOVDQU32     Y9, 1344(R10)
-	VPADDD.BCST   152(SI), Z2, Z2
-	VPADDD        896(R9), Z2, Z2
-	VMOVDQA32     Z3, Z9
-	VPTERNLOGD    $0x96, Z1, Z0, Z9
-	VPADDD        Z9, Z2, Z2
-	VPROLD        $0x10, Z2, Z2
-	VPADDD        Z3, Z2, Z2
-	VPADDD.BCST   152(SI), Z6, Z6
-	VPADDD        960(R9), Z6, Z6
-	VMOVDQA32     Z7, Z9
-	VPTERNLOGD    $0x96, Z5, Z4, Z9
-	VPADDD        Z9, Z6, Z6
-	VPROLD        $0x10, Z6, Z6
-	VPADDD        Z7, Z6, Z6
 	VSHUFI64X2    $0x03, Y13, Y16, Y9
 	VMOVDQU32     Y9, 1856(R10)
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
 	VMOVDQU32     Y9, 1472(R10)
+	VPADDD.BCST   128(SI), Z0, Z0
+	VPADDD        640(R9), Z0, Z0
+	VMOVDQA32     Z1, Z9
+	VPTERNLOGD    $0x96, Z3, Z2, Z9
+	VPADDD        Z9, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   128(SI), Z4, Z4
+	VPADDD        704(R9), Z4, Z4
+	VMOVDQA32     Z5, Z9
+	VPTERNLOGD    $0x96, Z7, Z6, Z9
+	VPADDD        Z9, Z4, Z4
+	VPROLD        $0x04, Z4, Z4
+	VPADDD        Z5, Z4, Z4
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
 	VMOVDQU32     Y8, 1984(R10)
 	MOVQ          192(R12), R14
@@ -22655,20 +22301,6 @@ sumAVX512ZMMx32_more:
 	MOVQ          200(R11), R14
 	VMOVDQU8.Z    (R14)(R13*1), K1, Y9
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y9
-	VPADDD.BCST   156(SI), Z1, Z1
-	VPADDD        1280(R9), Z1, Z1
-	VMOVDQA32     Z2, Z10
-	VPTERNLOGD    $0x96, Z0, Z3, Z10
-	VPADDD        Z10, Z1, Z1
-	VPROLD        $0x17, Z1, Z1
-	VPADDD        Z2, Z1, Z1
-	VPADDD.BCST   156(SI), Z5, Z5
-	VPADDD        1344(R9), Z5, Z5
-	VMOVDQA32     Z6, Z10
-	VPTERNLOGD    $0x96, Z4, Z7, Z10
-	VPADDD        Z10, Z5, Z5
-	VPROLD        $0x17, Z5, Z5
-	VPADDD        Z6, Z5, Z5
 	MOVQ          208(R12), R14
 	KMOVD         (DX)(R14*2), K1
 	KMOVD         4(DX)(R14*2), K2
@@ -22687,6 +22319,20 @@ sumAVX512ZMMx32_more:
 	MOVQ          224(R11), R14
 	VMOVDQU8.Z    (R14)(R13*1), K1, Y12
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
+	VPADDD.BCST   132(SI), Z3, Z3
+	VPADDD        1024(R9), Z3, Z3
+	VMOVDQA32     Z0, Z13
+	VPTERNLOGD    $0x96, Z2, Z1, Z13
+	VPADDD        Z13, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   132(SI), Z7, Z7
+	VPADDD        1088(R9), Z7, Z7
+	VMOVDQA32     Z4, Z13
+	VPTERNLOGD    $0x96, Z6, Z5, Z13
+	VPADDD        Z13, Z7, Z7
+	VPROLD        $0x0b, Z7, Z7
+	VPADDD        Z4, Z7, Z7
 	MOVQ          232(R12), R14
 	KMOVD         (DX)(R14*2), K1
 	KMOVD         4(DX)(R14*2), K2
@@ -22699,20 +22345,6 @@ sumAVX512ZMMx32_more:
 	MOVQ          240(R11), R14
 	VMOVDQU8.Z    (R14)(R13*1), K1, Y14
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y14
-	VPADDD.BCST   160(SI), Z0, Z0
-	VPADDD        1664(R9), Z0, Z0
-	VMOVDQA32     Z1, Z15
-	VPTERNLOGD    $0x96, Z3, Z2, Z15
-	VPADDD        Z15, Z0, Z0
-	VPROLD        $0x04, Z0, Z0
-	VPADDD        Z1, Z0, Z0
-	VPADDD.BCST   160(SI), Z4, Z4
-	VPADDD        1728(R9), Z4, Z4
-	VMOVDQA32     Z5, Z15
-	VPTERNLOGD    $0x96, Z7, Z6, Z15
-	VPADDD        Z15, Z4, Z4
-	VPROLD        $0x04, Z4, Z4
-	VPADDD        Z5, Z4, Z4
 	MOVQ          248(R12), R14
 	KMOVD         (DX)(R14*2), K1
 	KMOVD         4(DX)(R14*2), K2
@@ -22722,60 +22354,60 @@ sumAVX512ZMMx32_more:
 	VPUNPCKLDQ    Y9, Y8, Y16
 	VPUNPCKHDQ    Y9, Y8, Y8
 	VPUNPCKLDQ    Y11, Y10, Y9
-	VPUNPCKHDQ    Y11, Y10, Y10
-	VPADDD.BCST   164(SI), Z3, Z3
-	VPADDD        (R9), Z3, Z3
-	VMOVDQA32     Z0, Z11
-	VPTERNLOGD    $0x96, Z2, Z1, Z11
-	VPADDD        Z11, Z3, Z3
-	VPROLD        $0x0b, Z3, Z3
-	VPADDD        Z0, Z3, Z3
-	VPADDD.BCST   164(SI), Z7, Z7
-	VPADDD        64(R9), Z7, Z7
-	VMOVDQA32     Z4, Z11
-	VPTERNLOGD    $0x96, Z6, Z5, Z11
-	VPADDD        Z11, Z7, Z7
-	VPROLD        $0x0b, Z7, Z7
-	VPADDD        Z4, Z7, Z7
-	VPUNPCKLQDQ   Y9, Y16, Y11
-	VPUNPCKHQDQ   Y9, Y16, Y9
-	VPUNPCKLQDQ   Y10, Y8, Y16
-	VPUNPCKHQDQ   Y10, Y8, Y8
-	VPUNPCKLDQ    Y13, Y12, Y10
-	VPADDD.BCST   168(SI), Z2, Z2
-	VPADDD        384(R9), Z2, Z2
+	VPADDD.BCST   136(SI), Z2, Z2
+	VPADDD        1408(R9), Z2, Z2
 	VMOVDQA32     Z3, Z17
 	VPTERNLOGD    $0x96, Z1, Z0, Z17
 	VPADDD        Z17, Z2, Z2
 	VPROLD        $0x10, Z2, Z2
 	VPADDD        Z3, Z2, Z2
-	VPADDD.BCST   168(SI), Z6, Z6
-	VPADDD        448(R9), Z6, Z6
+	VPADDD.BCST   136(SI), Z6, Z6
+	VPADDD        1472(R9), Z6, Z6
 	VMOVDQA32     Z7, Z17
 	VPTERNLOGD    $0x96, Z5, Z4, Z17
 	VPADDD        Z17, Z6, Z6
 	VPROLD        $0x10, Z6, Z6
 	VPADDD        Z7, Z6, Z6
+	VPUNPCKHDQ    Y11, Y10, Y10
+	VPUNPCKLQDQ   Y9, Y16, Y11
+	VPUNPCKHQDQ   Y9, Y16, Y9
+	VPUNPCKLQDQ   Y10, Y8, Y16
+	VPUNPCKHQDQ   Y10, Y8, Y8
+	VPUNPCKLDQ    Y13, Y12, Y10
+	VPADDD.BCST   140(SI), Z1, Z1
+	VPADDD        1792(R9), Z1, Z1
+	VMOVDQA32     Z2, Z17
+	VPTERNLOGD    $0x96, Z0, Z3, Z17
+	VPADDD        Z17, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   140(SI), Z5, Z5
+	VPADDD        1856(R9), Z5, Z5
+	VMOVDQA32     Z6, Z17
+	VPTERNLOGD    $0x96, Z4, Z7, Z17
+	VPADDD        Z17, Z5, Z5
+	VPROLD        $0x17, Z5, Z5
+	VPADDD        Z6, Z5, Z5
 	VPUNPCKHDQ    Y13, Y12, Y12
 	VPUNPCKLDQ    Y15, Y14, Y13
 	VPUNPCKHDQ    Y15, Y14, Y14
 	VPUNPCKLQDQ   Y13, Y10, Y15
 	VPUNPCKHQDQ   Y13, Y10, Y10
-	VPADDD.BCST   172(SI), Z1, Z1
-	VPADDD        768(R9), Z1, Z1
-	VMOVDQA32     Z2, Z13
-	VPTERNLOGD    $0x96, Z0, Z3, Z13
-	VPADDD        Z13, Z1, Z1
-	VPROLD        $0x17, Z1, Z1
-	VPADDD        Z2, Z1, Z1
-	VPADDD.BCST   172(SI), Z5, Z5
-	VPADDD        832(R9), Z5, Z5
-	VMOVDQA32     Z6, Z13
-	VPTERNLOGD    $0x96, Z4, Z7, Z13
-	VPADDD        Z13, Z5, Z5
-	VPROLD        $0x17, Z5, Z5
-	VPADDD        Z6, Z5, Z5
 	VPUNPCKLQDQ   Y14, Y12, Y13
+	VPADDD.BCST   144(SI), Z0, Z0
+	VPADDD        128(R9), Z0, Z0
+	VMOVDQA32     Z1, Z17
+	VPTERNLOGD    $0x96, Z3, Z2, Z17
+	VPADDD        Z17, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   144(SI), Z4, Z4
+	VPADDD        192(R9), Z4, Z4
+	VMOVDQA32     Z5, Z17
+	VPTERNLOGD    $0x96, Z7, Z6, Z17
+	VPADDD        Z17, Z4, Z4
+	VPROLD        $0x04, Z4, Z4
+	VPADDD        Z5, Z4, Z4
 	VPUNPCKHQDQ   Y14, Y12, Y12
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
 	VMOVDQU32     Y14, 96(R10)
@@ -22783,44 +22415,30 @@ sumAVX512ZMMx32_more:
 	VMOVDQU32     Y11, 608(R10)
 	VSHUFI64X2    $0x00, Y10, Y9, Y11
 	VMOVDQU32     Y11, 224(R10)
-	VPADDD.BCST   176(SI), Z0, Z0
-	VPADDD        1152(R9), Z0, Z0
-	VMOVDQA32     Z1, Z11
-	VPTERNLOGD    $0x96, Z3, Z2, Z11
-	VPADDD        Z11, Z0, Z0
-	VPROLD        $0x04, Z0, Z0
-	VPADDD        Z1, Z0, Z0
-	VPADDD.BCST   176(SI), Z4, Z4
-	VPADDD        1216(R9), Z4, Z4
-	VMOVDQA32     Z5, Z11
-	VPTERNLOGD    $0x96, Z7, Z6, Z11
-	VPADDD        Z11, Z4, Z4
-	VPROLD        $0x04, Z4, Z4
-	VPADDD        Z5, Z4, Z4
 	VSHUFI64X2    $0x03, Y10, Y9, Y9
 	VMOVDQU32     Y9, 736(R10)
 	VSHUFI64X2    $0x00, Y13, Y16, Y9
 	VMOVDQU32     Y9, 352(R10)
+	VPADDD.BCST   148(SI), Z3, Z3
+	VPADDD        512(R9), Z3, Z3
+	VMOVDQA32     Z0, Z9
+	VPTERNLOGD    $0x96, Z2, Z1, Z9
+	VPADDD        Z9, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   148(SI), Z7, Z7
+	VPADDD        576(R9), Z7, Z7
+	VMOVDQA32     Z4, Z9
+	VPTERNLOGD    $0x96, Z6, Z5, Z9
+	VPADDD        Z9, Z7, Z7
+	VPROLD        $0x0b, Z7, Z7
+	VPADDD        Z4, Z7, Z7
 	VSHUFI64X2    $0x03, Y13, Y16, Y9
 	VMOVDQU32     Y9, 864(R10)
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
 	VMOVDQU32     Y9, 480(R10)
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
 	VMOVDQU32     Y8, 992(R10)
-	VPADDD.BCST   180(SI), Z3, Z3
-	VPADDD        1536(R9), Z3, Z3
-	VMOVDQA32     Z0, Z8
-	VPTERNLOGD    $0x96, Z2, Z1, Z8
-	VPADDD        Z8, Z3, Z3
-	VPROLD        $0x0b, Z3, Z3
-	VPADDD        Z0, Z3, Z3
-	VPADDD.BCST   180(SI), Z7, Z7
-	VPADDD        1600(R9), Z7, Z7
-	VMOVDQA32     Z4, Z8
-	VPTERNLOGD    $0x96, Z6, Z5, Z8
-	VPADDD        Z8, Z7, Z7
-	VPROLD        $0x0b, Z7, Z7
-	VPADDD        Z4, Z7, Z7
 	MOVQ          192(R12), R14
 	KMOVD         -512(DX)(R14*2), K1
 	KMOVD         -508(DX)(R14*2), K2
@@ -22845,6 +22463,20 @@ sumAVX512ZMMx32_more:
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y10
 	KMOVB         -504(DX)(R14*2), K1
 	VPBROADCASTQ  R14, K1, Y10
+	VPADDD.BCST   152(SI), Z2, Z2
+	VPADDD        896(R9), Z2, Z2
+	VMOVDQA32     Z3, Z11
+	VPTERNLOGD    $0x96, Z1, Z0, Z11
+	VPADDD        Z11, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   152(SI), Z6, Z6
+	VPADDD        960(R9), Z6, Z6
+	VMOVDQA32     Z7, Z11
+	VPTERNLOGD    $0x96, Z5, Z4, Z11
+	VPADDD        Z11, Z6, Z6
+	VPROLD        $0x10, Z6, Z6
+	VPADDD        Z7, Z6, Z6
 	MOVQ          216(R12), R14
 	KMOVD         -512(DX)(R14*2), K1
 	KMOVD         -508(DX)(R14*2), K2
@@ -22861,20 +22493,6 @@ sumAVX512ZMMx32_more:
 	VMOVDQU8      md5padbytes<>+0(SB), K2, Y12
 	KMOVB         -504(DX)(R14*2), K1
 	VPBROADCASTQ  R14, K1, Y12
-	VPADDD.BCST   184(SI), Z2, Z2
-	VPADDD        1920(R9), Z2, Z2
-	VMOVDQA32     Z3, Z13
-	VPTERNLOGD    $0x96, Z1, Z0, Z13
-	VPADDD        Z13, Z2, Z2
-	VPROLD        $0x10, Z2, Z2
-	VPADDD        Z3, Z2, Z2
-	VPADDD.BCST   184(SI), Z6, Z6
-	VPADDD        1984(R9), Z6, Z6
-	VMOVDQA32     Z7, Z13
-	VPTERNLOGD    $0x96, Z5, Z4, Z13
-	VPADDD        Z13, Z6, Z6
-	VPROLD        $0x10, Z6, Z6
-	VPADDD        Z7, Z6, Z6
 	MOVQ          232(R12), R14
 	KMOVD         -512(DX)(R14*2), K1
 	KMOVD         -508(DX)(R14*2), K2
@@ -22900,107 +22518,219 @@ sumAVX512ZMMx32_more:
 	KMOVB         -504(DX)(R14*2), K1
 	VPBROADCASTQ  R14, K1, Y15
 	VPUNPCKLDQ    Y9, Y8, Y16
-	VPUNPCKHDQ    Y9, Y8, Y8
-	VPADDD.BCST   188(SI), Z1, Z1
-	VPADDD        256(R9), Z1, Z1
-	VMOVDQA32     Z2, Z9
-	VPTERNLOGD    $0x96, Z0, Z3, Z9
-	VPADDD        Z9, Z1, Z1
+	VPADDD.BCST   156(SI), Z1, Z1
+	VPADDD        1280(R9), Z1, Z1
+	VMOVDQA32     Z2, Z17
+	VPTERNLOGD    $0x96, Z0, Z3, Z17
+	VPADDD        Z17, Z1, Z1
 	VPROLD        $0x17, Z1, Z1
 	VPADDD        Z2, Z1, Z1
-	VPADDD.BCST   188(SI), Z5, Z5
-	VPADDD        320(R9), Z5, Z5
-	VMOVDQA32     Z6, Z9
-	VPTERNLOGD    $0x96, Z4, Z7, Z9
-	VPADDD        Z9, Z5, Z5
+	VPADDD.BCST   156(SI), Z5, Z5
+	VPADDD        1344(R9), Z5, Z5
+	VMOVDQA32     Z6, Z17
+	VPTERNLOGD    $0x96, Z4, Z7, Z17
+	VPADDD        Z17, Z5, Z5
 	VPROLD        $0x17, Z5, Z5
 	VPADDD        Z6, Z5, Z5
+	VPUNPCKHDQ    Y9, Y8, Y8
 	VPUNPCKLDQ    Y11, Y10, Y9
 	VPUNPCKHDQ    Y11, Y10, Y10
 	VPUNPCKLQDQ   Y9, Y16, Y11
 	VPUNPCKHQDQ   Y9, Y16, Y9
 	VPUNPCKLQDQ   Y10, Y8, Y16
-	VPADDD.BCST   192(SI), Z0, Z0
-	VPADDD        (R9), Z0, Z0
+	VPADDD.BCST   160(SI), Z0, Z0
+	VPADDD        1664(R9), Z0, Z0
 	VMOVDQA32     Z1, Z17
-	VPTERNLOGD    $0x39, Z3, Z2, Z17
+	VPTERNLOGD    $0x96, Z3, Z2, Z17
 	VPADDD        Z17, Z0, Z0
-	VPROLD        $0x06, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
 	VPADDD        Z1, Z0, Z0
-	VPADDD.BCST   192(SI), Z4, Z4
-	VPADDD        64(R9), Z4, Z4
+	VPADDD.BCST   160(SI), Z4, Z4
+	VPADDD        1728(R9), Z4, Z4
 	VMOVDQA32     Z5, Z17
-	VPTERNLOGD    $0x39, Z7, Z6, Z17
+	VPTERNLOGD    $0x96, Z7, Z6, Z17
 	VPADDD        Z17, Z4, Z4
-	VPROLD        $0x06, Z4, Z4
+	VPROLD        $0x04, Z4, Z4
 	VPADDD        Z5, Z4, Z4
 	VPUNPCKHQDQ   Y10, Y8, Y8
 	VPUNPCKLDQ    Y13, Y12, Y10
 	VPUNPCKHDQ    Y13, Y12, Y12
 	VPUNPCKLDQ    Y15, Y14, Y13
 	VPUNPCKHDQ    Y15, Y14, Y14
-	VPADDD.BCST   196(SI), Z3, Z3
-	VPADDD        896(R9), Z3, Z3
-	VMOVDQA32     Z0, Z15
-	VPTERNLOGD    $0x39, Z2, Z1, Z15
-	VPADDD        Z15, Z3, Z3
-	VPROLD        $0x0a, Z3, Z3
-	VPADDD        Z0, Z3, Z3
-	VPADDD.BCST   196(SI), Z7, Z7
-	VPADDD        960(R9), Z7, Z7
-	VMOVDQA32     Z4, Z15
-	VPTERNLOGD    $0x39, Z6, Z5, Z15
-	VPADDD        Z15, Z7, Z7
-	VPROLD        $0x0a, Z7, Z7
-	VPADDD        Z4, Z7, Z7
 	VPUNPCKLQDQ   Y13, Y10, Y15
+	VPADDD.BCST   164(SI), Z3, Z3
+	VPADDD        (R9), Z3, Z3
+	VMOVDQA32     Z0, Z17
+	VPTERNLOGD    $0x96, Z2, Z1, Z17
+	VPADDD        Z17, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   164(SI), Z7, Z7
+	VPADDD        64(R9), Z7, Z7
+	VMOVDQA32     Z4, Z17
+	VPTERNLOGD    $0x96, Z6, Z5, Z17
+	VPADDD        Z17, Z7, Z7
+	VPROLD        $0x0b, Z7, Z7
+	VPADDD        Z4, Z7, Z7
 	VPUNPCKHQDQ   Y13, Y10, Y10
 	VPUNPCKLQDQ   Y14, Y12, Y13
 	VPUNPCKHQDQ   Y14, Y12, Y12
 	VSHUFI64X2    $0x00, Y15, Y11, Y14
 	VMOVDQU32     Y14, 1120(R10)
-	VPADDD.BCST   200(SI), Z2, Z2
-	VPADDD        1792(R9), Z2, Z2
-	VMOVDQA32     Z3, Z14
-	VPTERNLOGD    $0x39, Z1, Z0, Z14
-	VPADDD        Z14, Z2, Z2
-	VPROLD        $0x0f, Z2, Z2
-	VPADDD        Z3, Z2, Z2
-	VPADDD.BCST   200(SI), Z6, Z6
-	VPADDD        1856(R9), Z6, Z6
-	VMOVDQA32     Z7, Z14
-	VPTERNLOGD    $0x39, Z5, Z4, Z14
-	VPADDD        Z14, Z6, Z6
-	VPROLD        $0x0f, Z6, Z6
-	VPADDD        Z7, Z6, Z6
 	VSHUFI64X2    $0x03, Y15, Y11, Y11
 	VMOVDQU32     Y11, 1632(R10)
 	VSHUFI64X2    $0x00, Y10, Y9, Y11
 	VMOVDQU32     Y11, 1248(R10)
+	VPADDD.BCST   168(SI), Z2, Z2
+	VPADDD        384(R9), Z2, Z2
+	VMOVDQA32     Z3, Z11
+	VPTERNLOGD    $0x96, Z1, Z0, Z11
+	VPADDD        Z11, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   168(SI), Z6, Z6
+	VPADDD        448(R9), Z6, Z6
+	VMOVDQA32     Z7, Z11
+	VPTERNLOGD    $0x96, Z5, Z4, Z11
+	VPADDD        Z11, Z6, Z6
+	VPROLD        $0x10, Z6, Z6
+	VPADDD        Z7, Z6, Z6
 	VSHUFI64X2    $0x03, Y10, Y9, Y9
 	VMOVDQU32     Y9, 1760(R10)
 	VSHUFI64X2    $0x00, Y13, Y16, Y9
 	VMOVDQU32     Y9, 1376(R10)
 	VSHUFI64X2    $0x03, Y13, Y16, Y9
 	VMOVDQU32     Y9, 1888(R10)
-	VPADDD.BCST   204(SI), Z1, Z1
-	VPADDD        640(R9), Z1, Z1
-	VMOVDQA32     Z2, Z9
-	VPTERNLOGD    $0x39, Z0, Z3, Z9
-	VPADDD        Z9, Z1, Z1
-	VPROLD        $0x15, Z1, Z1
-	VPADDD        Z2, Z1, Z1
-	VPADDD.BCST   204(SI), Z5, Z5
-	VPADDD        704(R9), Z5, Z5
-	VMOVDQA32     Z6, Z9
-	VPTERNLOGD    $0x39, Z4, Z7, Z9
-	VPADDD        Z9, Z5, Z5
-	VPROLD        $0x15, Z5, Z5
-	VPADDD        Z6, Z5, Z5
 	VSHUFI64X2    $0x00, Y12, Y8, Y9
 	VMOVDQU32     Y9, 1504(R10)
 	VSHUFI64X2    $0x03, Y12, Y8, Y8
 	VMOVDQU32     Y8, 2016(R10)
+	VPADDD.BCST   172(SI), Z1, Z1
+	VPADDD        768(R9), Z1, Z1
+	VMOVDQA32     Z2, Z8
+	VPTERNLOGD    $0x96, Z0, Z3, Z8
+	VPADDD        Z8, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   172(SI), Z5, Z5
+	VPADDD        832(R9), Z5, Z5
+	VMOVDQA32     Z6, Z8
+	VPTERNLOGD    $0x96, Z4, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x17, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPADDD.BCST   176(SI), Z0, Z0
+	VPADDD        1152(R9), Z0, Z0
+	VMOVDQA32     Z1, Z8
+	VPTERNLOGD    $0x96, Z3, Z2, Z8
+	VPADDD        Z8, Z0, Z0
+	VPROLD        $0x04, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   176(SI), Z4, Z4
+	VPADDD        1216(R9), Z4, Z4
+	VMOVDQA32     Z5, Z8
+	VPTERNLOGD    $0x96, Z7, Z6, Z8
+	VPADDD        Z8, Z4, Z4
+	VPROLD        $0x04, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPADDD.BCST   180(SI), Z3, Z3
+	VPADDD        1536(R9), Z3, Z3
+	VMOVDQA32     Z0, Z8
+	VPTERNLOGD    $0x96, Z2, Z1, Z8
+	VPADDD        Z8, Z3, Z3
+	VPROLD        $0x0b, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   180(SI), Z7, Z7
+	VPADDD        1600(R9), Z7, Z7
+	VMOVDQA32     Z4, Z8
+	VPTERNLOGD    $0x96, Z6, Z5, Z8
+	VPADDD        Z8, Z7, Z7
+	VPROLD        $0x0b, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPADDD.BCST   184(SI), Z2, Z2
+	VPADDD        1920(R9), Z2, Z2
+	VMOVDQA32     Z3, Z8
+	VPTERNLOGD    $0x96, Z1, Z0, Z8
+	VPADDD        Z8, Z2, Z2
+	VPROLD        $0x10, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   184(SI), Z6, Z6
+	VPADDD        1984(R9), Z6, Z6
+	VMOVDQA32     Z7, Z8
+	VPTERNLOGD    $0x96, Z5, Z4, Z8
+	VPADDD        Z8, Z6, Z6
+	VPROLD        $0x10, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPADDD.BCST   188(SI), Z1, Z1
+	VPADDD        256(R9), Z1, Z1
+	VMOVDQA32     Z2, Z8
+	VPTERNLOGD    $0x96, Z0, Z3, Z8
+	VPADDD        Z8, Z1, Z1
+	VPROLD        $0x17, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   188(SI), Z5, Z5
+	VPADDD        320(R9), Z5, Z5
+	VMOVDQA32     Z6, Z8
+	VPTERNLOGD    $0x96, Z4, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x17, Z5, Z5
+	VPADDD        Z6, Z5, Z5
+	VPADDD.BCST   192(SI), Z0, Z0
+	VPADDD        (R9), Z0, Z0
+	VMOVDQA32     Z1, Z8
+	VPTERNLOGD    $0x39, Z3, Z2, Z8
+	VPADDD        Z8, Z0, Z0
+	VPROLD        $0x06, Z0, Z0
+	VPADDD        Z1, Z0, Z0
+	VPADDD.BCST   192(SI), Z4, Z4
+	VPADDD        64(R9), Z4, Z4
+	VMOVDQA32     Z5, Z8
+	VPTERNLOGD    $0x39, Z7, Z6, Z8
+	VPADDD        Z8, Z4, Z4
+	VPROLD        $0x06, Z4, Z4
+	VPADDD        Z5, Z4, Z4
+	VPADDD.BCST   196(SI), Z3, Z3
+	VPADDD        896(R9), Z3, Z3
+	VMOVDQA32     Z0, Z8
+	VPTERNLOGD    $0x39, Z2, Z1, Z8
+	VPADDD        Z8, Z3, Z3
+	VPROLD        $0x0a, Z3, Z3
+	VPADDD        Z0, Z3, Z3
+	VPADDD.BCST   196(SI), Z7, Z7
+	VPADDD        960(R9), Z7, Z7
+	VMOVDQA32     Z4, Z8
+	VPTERNLOGD    $0x39, Z6, Z5, Z8
+	VPADDD        Z8, Z7, Z7
+	VPROLD        $0x0a, Z7, Z7
+	VPADDD        Z4, Z7, Z7
+	VPADDD.BCST   200(SI), Z2, Z2
+	VPADDD        1792(R9), Z2, Z2
+	VMOVDQA32     Z3, Z8
+	VPTERNLOGD    $0x39, Z1, Z0, Z8
+	VPADDD        Z8, Z2, Z2
+	VPROLD        $0x0f, Z2, Z2
+	VPADDD        Z3, Z2, Z2
+	VPADDD.BCST   200(SI), Z6, Z6
+	VPADDD        1856(R9), Z6, Z6
+	VMOVDQA32     Z7, Z8
+	VPTERNLOGD    $0x39, Z5, Z4, Z8
+	VPADDD        Z8, Z6, Z6
+	VPROLD        $0x0f, Z6, Z6
+	VPADDD        Z7, Z6, Z6
+	VPADDD.BCST   204(SI), Z1, Z1
+	VPADDD        640(R9), Z1, Z1
+	VMOVDQA32     Z2, Z8
+	VPTERNLOGD    $0x39, Z0, Z3, Z8
+	VPADDD        Z8, Z1, Z1
+	VPROLD        $0x15, Z1, Z1
+	VPADDD        Z2, Z1, Z1
+	VPADDD.BCST   204(SI), Z5, Z5
+	VPADDD        704(R9), Z5, Z5
+	VMOVDQA32     Z6, Z8
+	VPTERNLOGD    $0x39, Z4, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x15, Z5, Z5
+	VPADDD        Z6, Z5, Z5
 	VPADDD.BCST   208(SI), Z0, Z0
 	VPADDD        1536(R9), Z0, Z0
 	VMOVDQA32     Z1, Z8

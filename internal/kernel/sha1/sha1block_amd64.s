@@ -5230,7 +5230,7 @@ DATA sha1consts<>+12(SB)/4, $0xca62c1d6
 GLOBL sha1consts<>(SB), RODATA|NOPTR, $16
 
 // func blockAVX512ZMMx16(s *[5][16]uint32, ptrs *[16]*byte, nblocks int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, CMOV
 TEXT ·blockAVX512ZMMx16(SB), $2424-24
 	LEAQ            (SP), AX
 	ADDQ            $0x38, AX
@@ -5256,197 +5256,149 @@ TEXT ·blockAVX512ZMMx16(SB), $2424-24
 	VMOVDQU32       192(CX), Z8
 	VMOVDQU32       256(CX), Z9
 	MOVQ            (DX), R10
-	VBROADCASTI32X4 (R10)(R9*1), Z10
-	MOVQ            32(DX), R10
-	VINSERTI32X4    $0x01, (R10)(R9*1), Z10, Z10
-	MOVQ            64(DX), R10
-	VINSERTI32X4    $0x02, (R10)(R9*1), Z10, Z10
-	MOVQ            96(DX), R10
-	VINSERTI32X4    $0x03, (R10)(R9*1), Z10, Z10
-	MOVQ            8(DX), R10
-	VBROADCASTI32X4 (R10)(R9*1), Z11
-	MOVQ            40(DX), R10
-	VINSERTI32X4    $0x01, (R10)(R9*1), Z11, Z11
-	MOVQ            72(DX), R10
-	VINSERTI32X4    $0x02, (R10)(R9*1), Z11, Z11
-	MOVQ            104(DX), R10
-	VINSERTI32X4    $0x03, (R10)(R9*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z10, Z12
-	VPUNPCKHDQ      Z11, Z10, Z10
-	MOVQ            16(DX), R10
-	VBROADCASTI32X4 (R10)(R9*1), Z11
-	MOVQ            48(DX), R10
-	VINSERTI32X4    $0x01, (R10)(R9*1), Z11, Z11
-	MOVQ            80(DX), R10
-	VINSERTI32X4    $0x02, (R10)(R9*1), Z11, Z11
-	MOVQ            112(DX), R10
-	VINSERTI32X4    $0x03, (R10)(R9*1), Z11, Z11
-	MOVQ            24(DX), R10
-	VBROADCASTI32X4 (R10)(R9*1), Z13
-	MOVQ            56(DX), R10
-	VINSERTI32X4    $0x01, (R10)(R9*1), Z13, Z13
-	MOVQ            88(DX), R10
-	VINSERTI32X4    $0x02, (R10)(R9*1), Z13, Z13
-	MOVQ            120(DX), R10
-	VINSERTI32X4    $0x03, (R10)(R9*1), Z13, Z13
-	VPUNPCKLDQ      Z13, Z11, Z14
-	VPUNPCKHDQ      Z13, Z11, Z11
-	VPUNPCKLQDQ     Z14, Z12, Z13
-	VPSHUFB         Z4, Z13, Z13
-	VMOVDQU32       Z13, (SI)
-	VPUNPCKHQDQ     Z14, Z12, Z12
-	VPSHUFB         Z4, Z12, Z12
-	VMOVDQU32       Z12, 64(SI)
-	VPUNPCKLQDQ     Z11, Z10, Z12
-	VPSHUFB         Z4, Z12, Z12
-	VMOVDQU32       Z12, 128(SI)
-	VPUNPCKHQDQ     Z11, Z10, Z10
+	VMOVDQU32       (R10)(R9*1), Z10
 	VPSHUFB         Z4, Z10, Z10
-	VMOVDQU32       Z10, 192(SI)
-	MOVQ            (DX), R10
-	VBROADCASTI32X4 16(R10)(R9*1), Z10
-	MOVQ            32(DX), R10
-	VINSERTI32X4    $0x01, 16(R10)(R9*1), Z10, Z10
-	MOVQ            64(DX), R10
-	VINSERTI32X4    $0x02, 16(R10)(R9*1), Z10, Z10
-	MOVQ            96(DX), R10
-	VINSERTI32X4    $0x03, 16(R10)(R9*1), Z10, Z10
 	MOVQ            8(DX), R10
-	VBROADCASTI32X4 16(R10)(R9*1), Z11
-	MOVQ            40(DX), R10
-	VINSERTI32X4    $0x01, 16(R10)(R9*1), Z11, Z11
-	MOVQ            72(DX), R10
-	VINSERTI32X4    $0x02, 16(R10)(R9*1), Z11, Z11
-	MOVQ            104(DX), R10
-	VINSERTI32X4    $0x03, 16(R10)(R9*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z10, Z12
-	VPUNPCKHDQ      Z11, Z10, Z10
+	VMOVDQU32       (R10)(R9*1), Z11
+	VPSHUFB         Z4, Z11, Z11
 	MOVQ            16(DX), R10
-	VBROADCASTI32X4 16(R10)(R9*1), Z11
-	MOVQ            48(DX), R10
-	VINSERTI32X4    $0x01, 16(R10)(R9*1), Z11, Z11
-	MOVQ            80(DX), R10
-	VINSERTI32X4    $0x02, 16(R10)(R9*1), Z11, Z11
-	MOVQ            112(DX), R10
-	VINSERTI32X4    $0x03, 16(R10)(R9*1), Z11, Z11
+	VMOVDQU32       (R10)(R9*1), Z12
+	VPSHUFB         Z4, Z12, Z12
 	MOVQ            24(DX), R10
-	VBROADCASTI32X4 16(R10)(R9*1), Z13
-	MOVQ            56(DX), R10
-	VINSERTI32X4    $0x01, 16(R10)(R9*1), Z13, Z13
-	MOVQ            88(DX), R10
-	VINSERTI32X4    $0x02, 16(R10)(R9*1), Z13, Z13
-	MOVQ            120(DX), R10
-	VINSERTI32X4    $0x03, 16(R10)(R9*1), Z13, Z13
-	VPUNPCKLDQ      Z13, Z11, Z14
-	VPUNPCKHDQ      Z13, Z11, Z11
-	VPUNPCKLQDQ     Z14, Z12, Z13
+	VMOVDQU32       (R10)(R9*1), Z13
 	VPSHUFB         Z4, Z13, Z13
-	VMOVDQU32       Z13, 256(SI)
-	VPUNPCKHQDQ     Z14, Z12, Z12
-	VPSHUFB         Z4, Z12, Z12
-	VMOVDQU32       Z12, 320(SI)
-	VPUNPCKLQDQ     Z11, Z10, Z12
-	VPSHUFB         Z4, Z12, Z12
-	VMOVDQU32       Z12, 384(SI)
-	VPUNPCKHQDQ     Z11, Z10, Z10
-	VPSHUFB         Z4, Z10, Z10
-	VMOVDQU32       Z10, 448(SI)
-	MOVQ            (DX), R10
-	VBROADCASTI32X4 32(R10)(R9*1), Z10
+	VPUNPCKLDQ      Z11, Z10, Z14
+	VPUNPCKHDQ      Z11, Z10, Z10
+	VPUNPCKLDQ      Z13, Z12, Z11
+	VPUNPCKHDQ      Z13, Z12, Z12
+	VPUNPCKLQDQ     Z11, Z14, Z13
+	VPUNPCKHQDQ     Z11, Z14, Z11
+	VPUNPCKLQDQ     Z12, Z10, Z14
+	VPUNPCKHQDQ     Z12, Z10, Z10
 	MOVQ            32(DX), R10
-	VINSERTI32X4    $0x01, 32(R10)(R9*1), Z10, Z10
-	MOVQ            64(DX), R10
-	VINSERTI32X4    $0x02, 32(R10)(R9*1), Z10, Z10
-	MOVQ            96(DX), R10
-	VINSERTI32X4    $0x03, 32(R10)(R9*1), Z10, Z10
-	MOVQ            8(DX), R10
-	VBROADCASTI32X4 32(R10)(R9*1), Z11
+	VMOVDQU32       (R10)(R9*1), Z12
+	VPSHUFB         Z4, Z12, Z12
 	MOVQ            40(DX), R10
-	VINSERTI32X4    $0x01, 32(R10)(R9*1), Z11, Z11
-	MOVQ            72(DX), R10
-	VINSERTI32X4    $0x02, 32(R10)(R9*1), Z11, Z11
-	MOVQ            104(DX), R10
-	VINSERTI32X4    $0x03, 32(R10)(R9*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z10, Z12
-	VPUNPCKHDQ      Z11, Z10, Z10
-	MOVQ            16(DX), R10
-	VBROADCASTI32X4 32(R10)(R9*1), Z11
+	VMOVDQU32       (R10)(R9*1), Z15
+	VPSHUFB         Z4, Z15, Z15
 	MOVQ            48(DX), R10
-	VINSERTI32X4    $0x01, 32(R10)(R9*1), Z11, Z11
-	MOVQ            80(DX), R10
-	VINSERTI32X4    $0x02, 32(R10)(R9*1), Z11, Z11
-	MOVQ            112(DX), R10
-	VINSERTI32X4    $0x03, 32(R10)(R9*1), Z11, Z11
-	MOVQ            24(DX), R10
-	VBROADCASTI32X4 32(R10)(R9*1), Z13
+	VMOVDQU32       (R10)(R9*1), Z16
+	VPSHUFB         Z4, Z16, Z16
 	MOVQ            56(DX), R10
-	VINSERTI32X4    $0x01, 32(R10)(R9*1), Z13, Z13
-	MOVQ            88(DX), R10
-	VINSERTI32X4    $0x02, 32(R10)(R9*1), Z13, Z13
-	MOVQ            120(DX), R10
-	VINSERTI32X4    $0x03, 32(R10)(R9*1), Z13, Z13
-	VPUNPCKLDQ      Z13, Z11, Z14
-	VPUNPCKHDQ      Z13, Z11, Z11
-	VPUNPCKLQDQ     Z14, Z12, Z13
-	VPSHUFB         Z4, Z13, Z13
-	VMOVDQU32       Z13, 512(SI)
-	VPUNPCKHQDQ     Z14, Z12, Z12
-	VPSHUFB         Z4, Z12, Z12
-	VMOVDQU32       Z12, 576(SI)
-	VPUNPCKLQDQ     Z11, Z10, Z12
-	VPSHUFB         Z4, Z12, Z12
-	VMOVDQU32       Z12, 640(SI)
-	VPUNPCKHQDQ     Z11, Z10, Z10
-	VPSHUFB         Z4, Z10, Z10
-	VMOVDQU32       Z10, 704(SI)
-	MOVQ            (DX), R10
-	VBROADCASTI32X4 48(R10)(R9*1), Z10
-	MOVQ            32(DX), R10
-	VINSERTI32X4    $0x01, 48(R10)(R9*1), Z10, Z10
+	VMOVDQU32       (R10)(R9*1), Z17
+	VPSHUFB         Z4, Z17, Z17
+	VPUNPCKLDQ      Z15, Z12, Z18
+	VPUNPCKHDQ      Z15, Z12, Z12
+	VPUNPCKLDQ      Z17, Z16, Z15
+	VPUNPCKHDQ      Z17, Z16, Z16
+	VPUNPCKLQDQ     Z15, Z18, Z17
+	VPUNPCKHQDQ     Z15, Z18, Z15
+	VPUNPCKLQDQ     Z16, Z12, Z18
+	VPUNPCKHQDQ     Z16, Z12, Z12
+	VMOVDQU64       transpose16pairs<>+0(SB), Z16
+	VPERMI2Q        Z17, Z13, Z16
+	VMOVDQU32       Y16, (SI)
+	VEXTRACTI64X4   $0x01, Z16, 256(SI)
+	VMOVDQU64       transpose16pairs<>+64(SB), Z16
+	VPERMI2Q        Z17, Z13, Z16
+	VMOVDQU32       Y16, 512(SI)
+	VEXTRACTI64X4   $0x01, Z16, 768(SI)
+	VMOVDQU64       transpose16pairs<>+0(SB), Z13
+	VPERMI2Q        Z15, Z11, Z13
+	VMOVDQU32       Y13, 64(SI)
+	VEXTRACTI64X4   $0x01, Z13, 320(SI)
+	VMOVDQU64       transpose16pairs<>+64(SB), Z13
+	VPERMI2Q        Z15, Z11, Z13
+	VMOVDQU32       Y13, 576(SI)
+	VEXTRACTI64X4   $0x01, Z13, 832(SI)
+	VMOVDQU64       transpose16pairs<>+0(SB), Z11
+	VPERMI2Q        Z18, Z14, Z11
+	VMOVDQU32       Y11, 128(SI)
+	VEXTRACTI64X4   $0x01, Z11, 384(SI)
+	VMOVDQU64       transpose16pairs<>+64(SB), Z11
+	VPERMI2Q        Z18, Z14, Z11
+	VMOVDQU32       Y11, 640(SI)
+	VEXTRACTI64X4   $0x01, Z11, 896(SI)
+	VMOVDQU64       transpose16pairs<>+0(SB), Z11
+	VPERMI2Q        Z12, Z10, Z11
+	VMOVDQU32       Y11, 192(SI)
+	VEXTRACTI64X4   $0x01, Z11, 448(SI)
+	VMOVDQU64       transpose16pairs<>+64(SB), Z11
+	VPERMI2Q        Z12, Z10, Z11
+	VMOVDQU32       Y11, 704(SI)
+	VEXTRACTI64X4   $0x01, Z11, 960(SI)
 	MOVQ            64(DX), R10
-	VINSERTI32X4    $0x02, 48(R10)(R9*1), Z10, Z10
-	MOVQ            96(DX), R10
-	VINSERTI32X4    $0x03, 48(R10)(R9*1), Z10, Z10
-	MOVQ            8(DX), R10
-	VBROADCASTI32X4 48(R10)(R9*1), Z11
-	MOVQ            40(DX), R10
-	VINSERTI32X4    $0x01, 48(R10)(R9*1), Z11, Z11
-	MOVQ            72(DX), R10
-	VINSERTI32X4    $0x02, 48(R10)(R9*1), Z11, Z11
-	MOVQ            104(DX), R10
-	VINSERTI32X4    $0x03, 48(R10)(R9*1), Z11, Z11
-	VPUNPCKLDQ      Z11, Z10, Z12
-	VPUNPCKHDQ      Z11, Z10, Z10
-	MOVQ            16(DX), R10
-	VBROADCASTI32X4 48(R10)(R9*1), Z11
-	MOVQ            48(DX), R10
-	VINSERTI32X4    $0x01, 48(R10)(R9*1), Z11, Z11
-	MOVQ            80(DX), R10
-	VINSERTI32X4    $0x02, 48(R10)(R9*1), Z11, Z11
-	MOVQ            112(DX), R10
-	VINSERTI32X4    $0x03, 48(R10)(R9*1), Z11, Z11
-	MOVQ            24(DX), R10
-	VBROADCASTI32X4 48(R10)(R9*1), Z13
-	MOVQ            56(DX), R10
-	VINSERTI32X4    $0x01, 48(R10)(R9*1), Z13, Z13
-	MOVQ            88(DX), R10
-	VINSERTI32X4    $0x02, 48(R10)(R9*1), Z13, Z13
-	MOVQ            120(DX), R10
-	VINSERTI32X4    $0x03, 48(R10)(R9*1), Z13, Z13
-	VPUNPCKLDQ      Z13, Z11, Z14
-	VPUNPCKHDQ      Z13, Z11, Z11
-	VPUNPCKLQDQ     Z14, Z12, Z13
-	VPSHUFB         Z4, Z13, Z13
-	VMOVDQU32       Z13, 768(SI)
-	VPUNPCKHQDQ     Z14, Z12, Z12
-	VPSHUFB         Z4, Z12, Z12
-	VMOVDQU32       Z12, 832(SI)
-	VPUNPCKLQDQ     Z11, Z10, Z12
-	VPSHUFB         Z4, Z12, Z12
-	VMOVDQU32       Z12, 896(SI)
-	VPUNPCKHQDQ     Z11, Z10, Z10
+	VMOVDQU32       (R10)(R9*1), Z10
 	VPSHUFB         Z4, Z10, Z10
-	VMOVDQU32       Z10, 960(SI)
+	MOVQ            72(DX), R10
+	VMOVDQU32       (R10)(R9*1), Z11
+	VPSHUFB         Z4, Z11, Z11
+	MOVQ            80(DX), R10
+	VMOVDQU32       (R10)(R9*1), Z12
+	VPSHUFB         Z4, Z12, Z12
+	MOVQ            88(DX), R10
+	VMOVDQU32       (R10)(R9*1), Z13
+	VPSHUFB         Z4, Z13, Z13
+	VPUNPCKLDQ      Z11, Z10, Z14
+	VPUNPCKHDQ      Z11, Z10, Z10
+	VPUNPCKLDQ      Z13, Z12, Z11
+	VPUNPCKHDQ      Z13, Z12, Z12
+	VPUNPCKLQDQ     Z11, Z14, Z13
+	VPUNPCKHQDQ     Z11, Z14, Z11
+	VPUNPCKLQDQ     Z12, Z10, Z14
+	VPUNPCKHQDQ     Z12, Z10, Z10
+	MOVQ            96(DX), R10
+	VMOVDQU32       (R10)(R9*1), Z12
+	VPSHUFB         Z4, Z12, Z12
+	MOVQ            104(DX), R10
+	VMOVDQU32       (R10)(R9*1), Z15
+	VPSHUFB         Z4, Z15, Z15
+	MOVQ            112(DX), R10
+	VMOVDQU32       (R10)(R9*1), Z16
+	VPSHUFB         Z4, Z16, Z16
+	MOVQ            120(DX), R10
+	VMOVDQU32       (R10)(R9*1), Z17
+	VPSHUFB         Z4, Z17, Z17
+	VPUNPCKLDQ      Z15, Z12, Z18
+	VPUNPCKHDQ      Z15, Z12, Z12
+	VPUNPCKLDQ      Z17, Z16, Z15
+	VPUNPCKHDQ      Z17, Z16, Z16
+	VPUNPCKLQDQ     Z15, Z18, Z17
+	VPUNPCKHQDQ     Z15, Z18, Z15
+	VPUNPCKLQDQ     Z16, Z12, Z18
+	VPUNPCKHQDQ     Z16, Z12, Z12
+	VMOVDQU64       transpose16pairs<>+0(SB), Z16
+	VPERMI2Q        Z17, Z13, Z16
+	VMOVDQU32       Y16, 32(SI)
+	VEXTRACTI64X4   $0x01, Z16, 288(SI)
+	VMOVDQU64       transpose16pairs<>+64(SB), Z16
+	VPERMI2Q        Z17, Z13, Z16
+	VMOVDQU32       Y16, 544(SI)
+	VEXTRACTI64X4   $0x01, Z16, 800(SI)
+	VMOVDQU64       transpose16pairs<>+0(SB), Z13
+	VPERMI2Q        Z15, Z11, Z13
+	VMOVDQU32       Y13, 96(SI)
+	VEXTRACTI64X4   $0x01, Z13, 352(SI)
+	VMOVDQU64       transpose16pairs<>+64(SB), Z13
+	VPERMI2Q        Z15, Z11, Z13
+	VMOVDQU32       Y13, 608(SI)
+	VEXTRACTI64X4   $0x01, Z13, 864(SI)
+	VMOVDQU64       transpose16pairs<>+0(SB), Z11
+	VPERMI2Q        Z18, Z14, Z11
+	VMOVDQU32       Y11, 160(SI)
+	VEXTRACTI64X4   $0x01, Z11, 416(SI)
+	VMOVDQU64       transpose16pairs<>+64(SB), Z11
+	VPERMI2Q        Z18, Z14, Z11
+	VMOVDQU32       Y11, 672(SI)
+	VEXTRACTI64X4   $0x01, Z11, 928(SI)
+	VMOVDQU64       transpose16pairs<>+0(SB), Z11
+	VPERMI2Q        Z12, Z10, Z11
+	VMOVDQU32       Y11, 224(SI)
+	VEXTRACTI64X4   $0x01, Z11, 480(SI)
+	VMOVDQU64       transpose16pairs<>+64(SB), Z11
+	VPERMI2Q        Z12, Z10, Z11
+	VMOVDQU32       Y11, 736(SI)
+	VEXTRACTI64X4   $0x01, Z11, 992(SI)
 
 avx512_loop:
 	// warm: the first 15360 bytes of blockAVX512ZMMx16, every 128 blocks
@@ -5465,1104 +5417,1074 @@ blockAVX512ZMMx16_warm:
 	JNZ  blockAVX512ZMMx16_warm
 
 blockAVX512ZMMx16_warm_skip:
-	LEAQ            64(R9), R9
-	CMPQ            R9, R8
-	CMOVQGT         R8, R9
-	VMOVDQU32       Z5, 2048(AX)
-	VMOVDQU32       Z6, 2112(AX)
-	VMOVDQU32       Z7, 2176(AX)
-	VMOVDQU32       Z8, 2240(AX)
-	VMOVDQU32       Z9, 2304(AX)
-	VPADDD          (SI), Z9, Z9
-	VPADDD          Z0, Z9, Z9
-	VPADDD          64(SI), Z8, Z10
-	VPADDD          Z0, Z10, Z10
-	VPTERNLOGD      $0xb8, Z7, Z6, Z8
-	VPADDD          Z8, Z9, Z9
-	VPROLD          $0x05, Z5, Z8
-	VPADDD          Z8, Z9, Z9
-	VPROLD          $0x1e, Z6, Z6
-	MOVQ            (DX), R10
-	VBROADCASTI32X4 (R10)(R9*1), Z8
-	MOVQ            32(DX), R10
-	VINSERTI32X4    $0x01, (R10)(R9*1), Z8, Z8
-	VPADDD          128(SI), Z7, Z11
-	VPADDD          Z0, Z11, Z11
-	VPTERNLOGD      $0xb8, Z6, Z5, Z7
-	VPADDD          Z7, Z10, Z10
-	VPROLD          $0x05, Z9, Z7
-	VPADDD          Z7, Z10, Z10
-	VPROLD          $0x1e, Z5, Z5
-	MOVQ            64(DX), R10
-	VINSERTI32X4    $0x02, (R10)(R9*1), Z8, Z8
-	MOVQ            96(DX), R10
-	VINSERTI32X4    $0x03, (R10)(R9*1), Z8, Z8
-	VPADDD          192(SI), Z6, Z7
-	VPADDD          Z0, Z7, Z7
-	VPTERNLOGD      $0xb8, Z5, Z9, Z6
-	VPADDD          Z6, Z11, Z11
-	VPROLD          $0x05, Z10, Z6
-	VPADDD          Z6, Z11, Z11
-	VPROLD          $0x1e, Z9, Z9
-	MOVQ            8(DX), R10
-	VBROADCASTI32X4 (R10)(R9*1), Z6
-	MOVQ            40(DX), R10
-	VINSERTI32X4    $0x01, (R10)(R9*1), Z6, Z6
-	VPADDD          256(SI), Z5, Z12
-	VPADDD          Z0, Z12, Z12
-	VPTERNLOGD      $0xb8, Z9, Z10, Z5
-	VPADDD          Z5, Z7, Z7
-	VPROLD          $0x05, Z11, Z5
-	VPADDD          Z5, Z7, Z7
-	VPROLD          $0x1e, Z10, Z10
-	MOVQ            72(DX), R10
-	VINSERTI32X4    $0x02, (R10)(R9*1), Z6, Z6
-	MOVQ            104(DX), R10
-	VINSERTI32X4    $0x03, (R10)(R9*1), Z6, Z6
-	VPADDD          320(SI), Z9, Z5
-	VPADDD          Z0, Z5, Z5
-	VPTERNLOGD      $0xb8, Z10, Z11, Z9
-	VPADDD          Z9, Z12, Z12
-	VPROLD          $0x05, Z7, Z9
-	VPADDD          Z9, Z12, Z12
-	VPROLD          $0x1e, Z11, Z11
-	VPUNPCKLDQ      Z6, Z8, Z9
-	VPUNPCKHDQ      Z6, Z8, Z6
-	VPADDD          384(SI), Z10, Z8
-	VPADDD          Z0, Z8, Z8
-	VPTERNLOGD      $0xb8, Z11, Z7, Z10
-	VPADDD          Z10, Z5, Z5
-	VPROLD          $0x05, Z12, Z10
-	VPADDD          Z10, Z5, Z5
-	VPROLD          $0x1e, Z7, Z7
-	MOVQ            16(DX), R10
-	VBROADCASTI32X4 (R10)(R9*1), Z10
-	MOVQ            48(DX), R10
-	VINSERTI32X4    $0x01, (R10)(R9*1), Z10, Z10
-	VPADDD          448(SI), Z11, Z13
-	VPADDD          Z0, Z13, Z13
-	VPTERNLOGD      $0xb8, Z7, Z12, Z11
-	VPADDD          Z11, Z8, Z8
-	VPROLD          $0x05, Z5, Z11
-	VPADDD          Z11, Z8, Z8
-	VPROLD          $0x1e, Z12, Z12
-	MOVQ            80(DX), R10
-	VINSERTI32X4    $0x02, (R10)(R9*1), Z10, Z10
-	MOVQ            112(DX), R10
-	VINSERTI32X4    $0x03, (R10)(R9*1), Z10, Z10
-	VPADDD          512(SI), Z7, Z11
-	VPADDD          Z0, Z11, Z11
-	VPTERNLOGD      $0xb8, Z12, Z5, Z7
-	VPADDD          Z7, Z13, Z13
-	VPROLD          $0x05, Z8, Z7
-	VPADDD          Z7, Z13, Z13
-	VPROLD          $0x1e, Z5, Z5
-	MOVQ            24(DX), R10
-	VBROADCASTI32X4 (R10)(R9*1), Z7
-	MOVQ            56(DX), R10
-	VINSERTI32X4    $0x01, (R10)(R9*1), Z7, Z7
-	VPADDD          576(SI), Z12, Z14
-	VPADDD          Z0, Z14, Z14
-	VPTERNLOGD      $0xb8, Z5, Z8, Z12
-	VPADDD          Z12, Z11, Z11
-	VPROLD          $0x05, Z13, Z12
-	VPADDD          Z12, Z11, Z11
-	VPROLD          $0x1e, Z8, Z8
-	MOVQ            88(DX), R10
-	VINSERTI32X4    $0x02, (R10)(R9*1), Z7, Z7
-	MOVQ            120(DX), R10
-	VINSERTI32X4    $0x03, (R10)(R9*1), Z7, Z7
-	VPADDD          640(SI), Z5, Z12
-	VPADDD          Z0, Z12, Z12
-	VPTERNLOGD      $0xb8, Z8, Z13, Z5
-	VPADDD          Z5, Z14, Z14
-	VPROLD          $0x05, Z11, Z5
-	VPADDD          Z5, Z14, Z14
-	VPROLD          $0x1e, Z13, Z13
-	VPUNPCKLDQ      Z7, Z10, Z5
-	VPUNPCKHDQ      Z7, Z10, Z7
-	VPADDD          704(SI), Z8, Z10
-	VPADDD          Z0, Z10, Z10
-	VPTERNLOGD      $0xb8, Z13, Z11, Z8
-	VPADDD          Z8, Z12, Z12
-	VPROLD          $0x05, Z14, Z8
-	VPADDD          Z8, Z12, Z12
-	VPROLD          $0x1e, Z11, Z11
-	VPUNPCKLQDQ     Z5, Z9, Z8
-	VPSHUFB         Z4, Z8, Z8
-	VMOVDQU32       Z8, (DI)
-	VPUNPCKHQDQ     Z5, Z9, Z5
-	VPSHUFB         Z4, Z5, Z5
-	VMOVDQU32       Z5, 64(DI)
-	VPADDD          768(SI), Z13, Z5
-	VPADDD          Z0, Z5, Z5
-	VPTERNLOGD      $0xb8, Z11, Z14, Z13
-	VPADDD          Z13, Z10, Z10
-	VPROLD          $0x05, Z12, Z8
-	VPADDD          Z8, Z10, Z10
-	VPROLD          $0x1e, Z14, Z14
-	VPUNPCKLQDQ     Z7, Z6, Z8
-	VPSHUFB         Z4, Z8, Z8
-	VMOVDQU32       Z8, 128(DI)
-	VPUNPCKHQDQ     Z7, Z6, Z6
-	VPSHUFB         Z4, Z6, Z6
-	VMOVDQU32       Z6, 192(DI)
-	VPADDD          832(SI), Z11, Z6
-	VPADDD          Z0, Z6, Z6
-	VPTERNLOGD      $0xb8, Z14, Z12, Z11
-	VPADDD          Z11, Z5, Z5
-	VPROLD          $0x05, Z10, Z7
-	VPADDD          Z7, Z5, Z5
-	VPROLD          $0x1e, Z12, Z12
-	MOVQ            (DX), R10
-	VBROADCASTI32X4 16(R10)(R9*1), Z7
-	MOVQ            32(DX), R10
-	VINSERTI32X4    $0x01, 16(R10)(R9*1), Z7, Z7
-	VPADDD          896(SI), Z14, Z8
-	VPADDD          Z0, Z8, Z8
-	VPTERNLOGD      $0xb8, Z12, Z10, Z14
-	VPADDD          Z14, Z6, Z6
-	VPROLD          $0x05, Z5, Z9
-	VPADDD          Z9, Z6, Z6
-	VPROLD          $0x1e, Z10, Z10
-	MOVQ            64(DX), R10
-	VINSERTI32X4    $0x02, 16(R10)(R9*1), Z7, Z7
-	MOVQ            96(DX), R10
-	VINSERTI32X4    $0x03, 16(R10)(R9*1), Z7, Z7
-	VPADDD          960(SI), Z12, Z9
-	VPADDD          Z0, Z9, Z9
-	VPTERNLOGD      $0xb8, Z10, Z5, Z12
-	VPADDD          Z12, Z8, Z8
-	VPROLD          $0x05, Z6, Z11
-	VPADDD          Z11, Z8, Z8
-	VPROLD          $0x1e, Z5, Z5
-	MOVQ            8(DX), R10
-	VBROADCASTI32X4 16(R10)(R9*1), Z11
-	MOVQ            40(DX), R10
-	VINSERTI32X4    $0x01, 16(R10)(R9*1), Z11, Z11
-	VMOVDQU32       832(SI), Z13
-	VMOVDQU32       512(SI), Z12
-	VPTERNLOGD      $0x96, 128(SI), Z12, Z13
-	VPXORD          (SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, (SI)
-	VPADDD          Z13, Z10, Z12
-	VPADDD          Z0, Z12, Z12
-	VPTERNLOGD      $0xb8, Z5, Z6, Z10
-	VPADDD          Z10, Z9, Z9
-	VPROLD          $0x05, Z8, Z10
-	VPADDD          Z10, Z9, Z9
-	VPROLD          $0x1e, Z6, Z6
-	MOVQ            72(DX), R10
-	VINSERTI32X4    $0x02, 16(R10)(R9*1), Z11, Z11
-	MOVQ            104(DX), R10
-	VINSERTI32X4    $0x03, 16(R10)(R9*1), Z11, Z11
-	VMOVDQU32       896(SI), Z14
-	VMOVDQU32       576(SI), Z10
-	VPTERNLOGD      $0x96, 192(SI), Z10, Z14
-	VPXORD          64(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 64(SI)
-	VPADDD          Z14, Z5, Z10
-	VPADDD          Z0, Z10, Z10
-	VPTERNLOGD      $0xb8, Z6, Z8, Z5
-	VPADDD          Z5, Z12, Z12
-	VPROLD          $0x05, Z9, Z5
-	VPADDD          Z5, Z12, Z12
-	VPROLD          $0x1e, Z8, Z8
-	VPUNPCKLDQ      Z11, Z7, Z5
-	VPUNPCKHDQ      Z11, Z7, Z7
-	VMOVDQU32       960(SI), Z15
-	VMOVDQU32       640(SI), Z11
-	VPTERNLOGD      $0x96, 256(SI), Z11, Z15
-	VPXORD          128(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 128(SI)
-	VPADDD          Z15, Z6, Z11
-	VPADDD          Z0, Z11, Z11
-	VPTERNLOGD      $0xb8, Z8, Z9, Z6
-	VPADDD          Z6, Z10, Z10
-	VPROLD          $0x05, Z12, Z6
-	VPADDD          Z6, Z10, Z10
-	VPROLD          $0x1e, Z9, Z9
-	MOVQ            16(DX), R10
-	VBROADCASTI32X4 16(R10)(R9*1), Z6
-	MOVQ            48(DX), R10
-	VINSERTI32X4    $0x01, 16(R10)(R9*1), Z6, Z6
-	VMOVDQU32       704(SI), Z16
-	VPTERNLOGD      $0x96, 320(SI), Z16, Z13
-	VPXORD          192(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 192(SI)
-	VPADDD          Z13, Z8, Z16
-	VPADDD          Z0, Z16, Z16
-	VPTERNLOGD      $0xb8, Z9, Z12, Z8
-	VPADDD          Z8, Z11, Z11
-	VPROLD          $0x05, Z10, Z8
-	VPADDD          Z8, Z11, Z11
-	VPROLD          $0x1e, Z12, Z12
-	MOVQ            80(DX), R10
-	VINSERTI32X4    $0x02, 16(R10)(R9*1), Z6, Z6
-	MOVQ            112(DX), R10
-	VINSERTI32X4    $0x03, 16(R10)(R9*1), Z6, Z6
-	VMOVDQU32       768(SI), Z8
-	VPTERNLOGD      $0x96, 384(SI), Z8, Z14
-	VPXORD          256(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 256(SI)
-	VPADDD          Z14, Z9, Z8
-	VPADDD          Z1, Z8, Z8
-	VPTERNLOGD      $0xb8, Z12, Z10, Z9
-	VPADDD          Z9, Z16, Z16
-	VPROLD          $0x05, Z11, Z9
-	VPADDD          Z9, Z16, Z16
-	VPROLD          $0x1e, Z10, Z10
-	MOVQ            24(DX), R10
-	VBROADCASTI32X4 16(R10)(R9*1), Z9
-	MOVQ            56(DX), R10
-	VINSERTI32X4    $0x01, 16(R10)(R9*1), Z9, Z9
-	VMOVDQU32       832(SI), Z17
-	VPTERNLOGD      $0x96, 448(SI), Z17, Z15
-	VPXORD          320(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 320(SI)
-	VPADDD          Z15, Z12, Z17
-	VPADDD          Z1, Z17, Z17
-	VPTERNLOGD      $0x96, Z10, Z11, Z12
-	VPADDD          Z12, Z8, Z8
-	VPROLD          $0x05, Z16, Z12
-	VPADDD          Z12, Z8, Z8
-	VPROLD          $0x1e, Z11, Z11
-	MOVQ            88(DX), R10
-	VINSERTI32X4    $0x02, 16(R10)(R9*1), Z9, Z9
-	MOVQ            120(DX), R10
-	VINSERTI32X4    $0x03, 16(R10)(R9*1), Z9, Z9
-	VMOVDQU32       896(SI), Z12
-	VPTERNLOGD      $0x96, 512(SI), Z12, Z13
-	VPXORD          384(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 384(SI)
-	VPADDD          Z13, Z10, Z12
-	VPADDD          Z1, Z12, Z12
-	VPTERNLOGD      $0x96, Z11, Z16, Z10
-	VPADDD          Z10, Z17, Z17
-	VPROLD          $0x05, Z8, Z10
-	VPADDD          Z10, Z17, Z17
-	VPROLD          $0x1e, Z16, Z16
-	VPUNPCKLDQ      Z9, Z6, Z10
-	VPUNPCKHDQ      Z9, Z6, Z6
-	VMOVDQU32       960(SI), Z9
-	VPTERNLOGD      $0x96, 576(SI), Z9, Z14
-	VPXORD          448(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 448(SI)
-	VPADDD          Z14, Z11, Z9
-	VPADDD          Z1, Z9, Z9
-	VPTERNLOGD      $0x96, Z16, Z8, Z11
-	VPADDD          Z11, Z12, Z12
-	VPROLD          $0x05, Z17, Z11
-	VPADDD          Z11, Z12, Z12
-	VPROLD          $0x1e, Z8, Z8
-	VPUNPCKLQDQ     Z10, Z5, Z11
-	VPSHUFB         Z4, Z11, Z11
-	VMOVDQU32       Z11, 256(DI)
-	VPUNPCKHQDQ     Z10, Z5, Z5
-	VPSHUFB         Z4, Z5, Z5
-	VMOVDQU32       Z5, 320(DI)
-	VMOVDQU32       (SI), Z5
-	VPTERNLOGD      $0x96, 640(SI), Z5, Z15
-	VPXORD          512(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 512(SI)
-	VPADDD          Z15, Z16, Z5
-	VPADDD          Z1, Z5, Z5
-	VPTERNLOGD      $0x96, Z8, Z17, Z16
-	VPADDD          Z16, Z9, Z9
-	VPROLD          $0x05, Z12, Z10
-	VPADDD          Z10, Z9, Z9
-	VPROLD          $0x1e, Z17, Z17
-	VPUNPCKLQDQ     Z6, Z7, Z10
-	VPSHUFB         Z4, Z10, Z10
-	VMOVDQU32       Z10, 384(DI)
-	VPUNPCKHQDQ     Z6, Z7, Z6
-	VPSHUFB         Z4, Z6, Z6
-	VMOVDQU32       Z6, 448(DI)
-	VMOVDQU32       64(SI), Z6
-	VPTERNLOGD      $0x96, 704(SI), Z6, Z13
-	VPXORD          576(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 576(SI)
-	VPADDD          Z13, Z8, Z6
-	VPADDD          Z1, Z6, Z6
-	VPTERNLOGD      $0x96, Z17, Z12, Z8
-	VPADDD          Z8, Z5, Z5
-	VPROLD          $0x05, Z9, Z7
-	VPADDD          Z7, Z5, Z5
-	VPROLD          $0x1e, Z12, Z12
-	MOVQ            (DX), R10
-	VBROADCASTI32X4 32(R10)(R9*1), Z7
-	MOVQ            32(DX), R10
-	VINSERTI32X4    $0x01, 32(R10)(R9*1), Z7, Z7
-	VMOVDQU32       128(SI), Z8
-	VPTERNLOGD      $0x96, 768(SI), Z8, Z14
-	VPXORD          640(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 640(SI)
-	VPADDD          Z14, Z17, Z8
-	VPADDD          Z1, Z8, Z8
-	VPTERNLOGD      $0x96, Z12, Z9, Z17
-	VPADDD          Z17, Z6, Z6
-	VPROLD          $0x05, Z5, Z10
-	VPADDD          Z10, Z6, Z6
-	VPROLD          $0x1e, Z9, Z9
-	MOVQ            64(DX), R10
-	VINSERTI32X4    $0x02, 32(R10)(R9*1), Z7, Z7
-	MOVQ            96(DX), R10
-	VINSERTI32X4    $0x03, 32(R10)(R9*1), Z7, Z7
-	VMOVDQU32       192(SI), Z10
-	VPTERNLOGD      $0x96, 832(SI), Z10, Z15
-	VPXORD          704(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 704(SI)
-	VPADDD          Z15, Z12, Z10
-	VPADDD          Z1, Z10, Z10
-	VPTERNLOGD      $0x96, Z9, Z5, Z12
-	VPADDD          Z12, Z8, Z8
-	VPROLD          $0x05, Z6, Z11
-	VPADDD          Z11, Z8, Z8
-	VPROLD          $0x1e, Z5, Z5
-	MOVQ            8(DX), R10
-	VBROADCASTI32X4 32(R10)(R9*1), Z11
-	MOVQ            40(DX), R10
-	VINSERTI32X4    $0x01, 32(R10)(R9*1), Z11, Z11
-	VMOVDQU32       256(SI), Z12
-	VPTERNLOGD      $0x96, 896(SI), Z12, Z13
-	VPXORD          768(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 768(SI)
-	VPADDD          Z13, Z9, Z12
-	VPADDD          Z1, Z12, Z12
-	VPTERNLOGD      $0x96, Z5, Z6, Z9
-	VPADDD          Z9, Z10, Z10
-	VPROLD          $0x05, Z8, Z9
-	VPADDD          Z9, Z10, Z10
-	VPROLD          $0x1e, Z6, Z6
-	MOVQ            72(DX), R10
-	VINSERTI32X4    $0x02, 32(R10)(R9*1), Z11, Z11
-	MOVQ            104(DX), R10
-	VINSERTI32X4    $0x03, 32(R10)(R9*1), Z11, Z11
-	VMOVDQU32       320(SI), Z9
-	VPTERNLOGD      $0x96, 960(SI), Z9, Z14
-	VPXORD          832(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 832(SI)
-	VPADDD          Z14, Z5, Z9
-	VPADDD          Z1, Z9, Z9
-	VPTERNLOGD      $0x96, Z6, Z8, Z5
-	VPADDD          Z5, Z12, Z12
-	VPROLD          $0x05, Z10, Z5
-	VPADDD          Z5, Z12, Z12
-	VPROLD          $0x1e, Z8, Z8
-	VPUNPCKLDQ      Z11, Z7, Z5
-	VPUNPCKHDQ      Z11, Z7, Z7
-	VMOVDQU32       384(SI), Z11
-	VPTERNLOGD      $0x96, (SI), Z11, Z15
-	VPXORD          896(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 896(SI)
-	VPADDD          Z15, Z6, Z11
-	VPADDD          Z1, Z11, Z11
-	VPTERNLOGD      $0x96, Z8, Z10, Z6
-	VPADDD          Z6, Z9, Z9
-	VPROLD          $0x05, Z12, Z6
-	VPADDD          Z6, Z9, Z9
-	VPROLD          $0x1e, Z10, Z10
-	MOVQ            16(DX), R10
-	VBROADCASTI32X4 32(R10)(R9*1), Z6
-	MOVQ            48(DX), R10
-	VINSERTI32X4    $0x01, 32(R10)(R9*1), Z6, Z6
-	VMOVDQU32       448(SI), Z16
-	VPTERNLOGD      $0x96, 64(SI), Z16, Z13
-	VPXORD          960(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 960(SI)
-	VPADDD          Z13, Z8, Z16
-	VPADDD          Z1, Z16, Z16
-	VPTERNLOGD      $0x96, Z10, Z12, Z8
-	VPADDD          Z8, Z11, Z11
-	VPROLD          $0x05, Z9, Z8
-	VPADDD          Z8, Z11, Z11
-	VPROLD          $0x1e, Z12, Z12
-	MOVQ            80(DX), R10
-	VINSERTI32X4    $0x02, 32(R10)(R9*1), Z6, Z6
-	MOVQ            112(DX), R10
-	VINSERTI32X4    $0x03, 32(R10)(R9*1), Z6, Z6
-	VMOVDQU32       512(SI), Z8
-	VPTERNLOGD      $0x96, 128(SI), Z8, Z14
-	VPXORD          (SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, (SI)
-	VPADDD          Z14, Z10, Z8
-	VPADDD          Z1, Z8, Z8
-	VPTERNLOGD      $0x96, Z12, Z9, Z10
-	VPADDD          Z10, Z16, Z16
-	VPROLD          $0x05, Z11, Z10
-	VPADDD          Z10, Z16, Z16
-	VPROLD          $0x1e, Z9, Z9
-	MOVQ            24(DX), R10
-	VBROADCASTI32X4 32(R10)(R9*1), Z10
-	MOVQ            56(DX), R10
-	VINSERTI32X4    $0x01, 32(R10)(R9*1), Z10, Z10
-	VMOVDQU32       576(SI), Z17
-	VPTERNLOGD      $0x96, 192(SI), Z17, Z15
-	VPXORD          64(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 64(SI)
-	VPADDD          Z15, Z12, Z17
-	VPADDD          Z1, Z17, Z17
-	VPTERNLOGD      $0x96, Z9, Z11, Z12
-	VPADDD          Z12, Z8, Z8
-	VPROLD          $0x05, Z16, Z12
-	VPADDD          Z12, Z8, Z8
-	VPROLD          $0x1e, Z11, Z11
-	MOVQ            88(DX), R10
-	VINSERTI32X4    $0x02, 32(R10)(R9*1), Z10, Z10
-	MOVQ            120(DX), R10
-	VINSERTI32X4    $0x03, 32(R10)(R9*1), Z10, Z10
-	VMOVDQU32       640(SI), Z12
-	VPTERNLOGD      $0x96, 256(SI), Z12, Z13
-	VPXORD          128(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 128(SI)
-	VPADDD          Z13, Z9, Z12
-	VPADDD          Z1, Z12, Z12
-	VPTERNLOGD      $0x96, Z11, Z16, Z9
-	VPADDD          Z9, Z17, Z17
-	VPROLD          $0x05, Z8, Z9
-	VPADDD          Z9, Z17, Z17
-	VPROLD          $0x1e, Z16, Z16
-	VPUNPCKLDQ      Z10, Z6, Z9
-	VPUNPCKHDQ      Z10, Z6, Z6
-	VMOVDQU32       704(SI), Z10
-	VPTERNLOGD      $0x96, 320(SI), Z10, Z14
-	VPXORD          192(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 192(SI)
-	VPADDD          Z14, Z11, Z10
-	VPADDD          Z1, Z10, Z10
-	VPTERNLOGD      $0x96, Z16, Z8, Z11
-	VPADDD          Z11, Z12, Z12
-	VPROLD          $0x05, Z17, Z11
-	VPADDD          Z11, Z12, Z12
-	VPROLD          $0x1e, Z8, Z8
-	VPUNPCKLQDQ     Z9, Z5, Z11
-	VPSHUFB         Z4, Z11, Z11
-	VMOVDQU32       Z11, 512(DI)
-	VPUNPCKHQDQ     Z9, Z5, Z5
-	VPSHUFB         Z4, Z5, Z5
-	VMOVDQU32       Z5, 576(DI)
-	VMOVDQU32       768(SI), Z5
-	VPTERNLOGD      $0x96, 384(SI), Z5, Z15
-	VPXORD          256(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 256(SI)
-	VPADDD          Z15, Z16, Z5
-	VPADDD          Z1, Z5, Z5
-	VPTERNLOGD      $0x96, Z8, Z17, Z16
-	VPADDD          Z16, Z10, Z10
-	VPROLD          $0x05, Z12, Z9
-	VPADDD          Z9, Z10, Z10
-	VPROLD          $0x1e, Z17, Z17
-	VPUNPCKLQDQ     Z6, Z7, Z9
-	VPSHUFB         Z4, Z9, Z9
-	VMOVDQU32       Z9, 640(DI)
-	VPUNPCKHQDQ     Z6, Z7, Z6
-	VPSHUFB         Z4, Z6, Z6
-	VMOVDQU32       Z6, 704(DI)
-	VMOVDQU32       832(SI), Z6
-	VPTERNLOGD      $0x96, 448(SI), Z6, Z13
-	VPXORD          320(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 320(SI)
-	VPADDD          Z13, Z8, Z6
-	VPADDD          Z1, Z6, Z6
-	VPTERNLOGD      $0x96, Z17, Z12, Z8
-	VPADDD          Z8, Z5, Z5
-	VPROLD          $0x05, Z10, Z7
-	VPADDD          Z7, Z5, Z5
-	VPROLD          $0x1e, Z12, Z12
-	MOVQ            (DX), R10
-	VBROADCASTI32X4 48(R10)(R9*1), Z7
-	MOVQ            32(DX), R10
-	VINSERTI32X4    $0x01, 48(R10)(R9*1), Z7, Z7
-	VMOVDQU32       896(SI), Z8
-	VPTERNLOGD      $0x96, 512(SI), Z8, Z14
-	VPXORD          384(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 384(SI)
-	VPADDD          Z14, Z17, Z8
-	VPADDD          Z1, Z8, Z8
-	VPTERNLOGD      $0x96, Z12, Z10, Z17
-	VPADDD          Z17, Z6, Z6
-	VPROLD          $0x05, Z5, Z9
-	VPADDD          Z9, Z6, Z6
-	VPROLD          $0x1e, Z10, Z10
-	MOVQ            64(DX), R10
-	VINSERTI32X4    $0x02, 48(R10)(R9*1), Z7, Z7
-	MOVQ            96(DX), R10
-	VINSERTI32X4    $0x03, 48(R10)(R9*1), Z7, Z7
-	VMOVDQU32       960(SI), Z9
-	VPTERNLOGD      $0x96, 576(SI), Z9, Z15
-	VPXORD          448(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 448(SI)
-	VPADDD          Z15, Z12, Z9
-	VPADDD          Z1, Z9, Z9
-	VPTERNLOGD      $0x96, Z10, Z5, Z12
-	VPADDD          Z12, Z8, Z8
-	VPROLD          $0x05, Z6, Z11
-	VPADDD          Z11, Z8, Z8
-	VPROLD          $0x1e, Z5, Z5
-	MOVQ            8(DX), R10
-	VBROADCASTI32X4 48(R10)(R9*1), Z11
-	MOVQ            40(DX), R10
-	VINSERTI32X4    $0x01, 48(R10)(R9*1), Z11, Z11
-	VMOVDQU32       (SI), Z12
-	VPTERNLOGD      $0x96, 640(SI), Z12, Z13
-	VPXORD          512(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 512(SI)
-	VPADDD          Z13, Z10, Z12
-	VPADDD          Z2, Z12, Z12
-	VPTERNLOGD      $0x96, Z5, Z6, Z10
-	VPADDD          Z10, Z9, Z9
-	VPROLD          $0x05, Z8, Z10
-	VPADDD          Z10, Z9, Z9
-	VPROLD          $0x1e, Z6, Z6
-	MOVQ            72(DX), R10
-	VINSERTI32X4    $0x02, 48(R10)(R9*1), Z11, Z11
-	MOVQ            104(DX), R10
-	VINSERTI32X4    $0x03, 48(R10)(R9*1), Z11, Z11
-	VMOVDQU32       64(SI), Z10
-	VPTERNLOGD      $0x96, 704(SI), Z10, Z14
-	VPXORD          576(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 576(SI)
-	VPADDD          Z14, Z5, Z10
-	VPADDD          Z2, Z10, Z10
-	VPTERNLOGD      $0xe8, Z6, Z8, Z5
-	VPADDD          Z5, Z12, Z12
-	VPROLD          $0x05, Z9, Z5
-	VPADDD          Z5, Z12, Z12
-	VPROLD          $0x1e, Z8, Z8
-	VPUNPCKLDQ      Z11, Z7, Z5
-	VPUNPCKHDQ      Z11, Z7, Z7
-	VMOVDQU32       128(SI), Z11
-	VPTERNLOGD      $0x96, 768(SI), Z11, Z15
-	VPXORD          640(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 640(SI)
-	VPADDD          Z15, Z6, Z11
-	VPADDD          Z2, Z11, Z11
-	VPTERNLOGD      $0xe8, Z8, Z9, Z6
-	VPADDD          Z6, Z10, Z10
-	VPROLD          $0x05, Z12, Z6
-	VPADDD          Z6, Z10, Z10
-	VPROLD          $0x1e, Z9, Z9
-	MOVQ            16(DX), R10
-	VBROADCASTI32X4 48(R10)(R9*1), Z6
-	MOVQ            48(DX), R10
-	VINSERTI32X4    $0x01, 48(R10)(R9*1), Z6, Z6
-	VMOVDQU32       192(SI), Z16
-	VPTERNLOGD      $0x96, 832(SI), Z16, Z13
-	VPXORD          704(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 704(SI)
-	VPADDD          Z13, Z8, Z16
-	VPADDD          Z2, Z16, Z16
-	VPTERNLOGD      $0xe8, Z9, Z12, Z8
-	VPADDD          Z8, Z11, Z11
-	VPROLD          $0x05, Z10, Z8
-	VPADDD          Z8, Z11, Z11
-	VPROLD          $0x1e, Z12, Z12
-	MOVQ            80(DX), R10
-	VINSERTI32X4    $0x02, 48(R10)(R9*1), Z6, Z6
-	MOVQ            112(DX), R10
-	VINSERTI32X4    $0x03, 48(R10)(R9*1), Z6, Z6
-	VMOVDQU32       256(SI), Z8
-	VPTERNLOGD      $0x96, 896(SI), Z8, Z14
-	VPXORD          768(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 768(SI)
-	VPADDD          Z14, Z9, Z8
-	VPADDD          Z2, Z8, Z8
-	VPTERNLOGD      $0xe8, Z12, Z10, Z9
-	VPADDD          Z9, Z16, Z16
-	VPROLD          $0x05, Z11, Z9
-	VPADDD          Z9, Z16, Z16
-	VPROLD          $0x1e, Z10, Z10
-	MOVQ            24(DX), R10
-	VBROADCASTI32X4 48(R10)(R9*1), Z9
-	MOVQ            56(DX), R10
-	VINSERTI32X4    $0x01, 48(R10)(R9*1), Z9, Z9
-	VMOVDQU32       320(SI), Z17
-	VPTERNLOGD      $0x96, 960(SI), Z17, Z15
-	VPXORD          832(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 832(SI)
-	VPADDD          Z15, Z12, Z17
-	VPADDD          Z2, Z17, Z17
-	VPTERNLOGD      $0xe8, Z10, Z11, Z12
-	VPADDD          Z12, Z8, Z8
-	VPROLD          $0x05, Z16, Z12
-	VPADDD          Z12, Z8, Z8
-	VPROLD          $0x1e, Z11, Z11
-	MOVQ            88(DX), R10
-	VINSERTI32X4    $0x02, 48(R10)(R9*1), Z9, Z9
-	MOVQ            120(DX), R10
-	VINSERTI32X4    $0x03, 48(R10)(R9*1), Z9, Z9
-	VMOVDQU32       384(SI), Z12
-	VPTERNLOGD      $0x96, (SI), Z12, Z13
-	VPXORD          896(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 896(SI)
-	VPADDD          Z13, Z10, Z12
-	VPADDD          Z2, Z12, Z12
-	VPTERNLOGD      $0xe8, Z11, Z16, Z10
-	VPADDD          Z10, Z17, Z17
-	VPROLD          $0x05, Z8, Z10
-	VPADDD          Z10, Z17, Z17
-	VPROLD          $0x1e, Z16, Z16
-	VPUNPCKLDQ      Z9, Z6, Z10
-	VPUNPCKHDQ      Z9, Z6, Z6
-	VMOVDQU32       448(SI), Z9
-	VPTERNLOGD      $0x96, 64(SI), Z9, Z14
-	VPXORD          960(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 960(SI)
-	VPADDD          Z14, Z11, Z9
-	VPADDD          Z2, Z9, Z9
-	VPTERNLOGD      $0xe8, Z16, Z8, Z11
-	VPADDD          Z11, Z12, Z12
-	VPROLD          $0x05, Z17, Z11
-	VPADDD          Z11, Z12, Z12
-	VPROLD          $0x1e, Z8, Z8
-	VPUNPCKLQDQ     Z10, Z5, Z11
-	VPSHUFB         Z4, Z11, Z11
-	VMOVDQU32       Z11, 768(DI)
-	VPUNPCKHQDQ     Z10, Z5, Z5
-	VPSHUFB         Z4, Z5, Z5
-	VMOVDQU32       Z5, 832(DI)
-	VMOVDQU32       512(SI), Z5
-	VPTERNLOGD      $0x96, 128(SI), Z5, Z15
-	VPXORD          (SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, (SI)
-	VPADDD          Z15, Z16, Z5
-	VPADDD          Z2, Z5, Z5
-	VPTERNLOGD      $0xe8, Z8, Z17, Z16
-	VPADDD          Z16, Z9, Z9
-	VPROLD          $0x05, Z12, Z10
-	VPADDD          Z10, Z9, Z9
-	VPROLD          $0x1e, Z17, Z17
-	VPUNPCKLQDQ     Z6, Z7, Z10
-	VPSHUFB         Z4, Z10, Z10
-	VMOVDQU32       Z10, 896(DI)
-	VPUNPCKHQDQ     Z6, Z7, Z6
-	VPSHUFB         Z4, Z6, Z6
-	VMOVDQU32       Z6, 960(DI)
-	VMOVDQU32       576(SI), Z6
-	VPTERNLOGD      $0x96, 192(SI), Z6, Z13
-	VPXORD          64(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 64(SI)
-	VPADDD          Z13, Z8, Z6
-	VPADDD          Z2, Z6, Z6
-	VPTERNLOGD      $0xe8, Z17, Z12, Z8
-	VPADDD          Z8, Z5, Z5
-	VPROLD          $0x05, Z9, Z7
-	VPADDD          Z7, Z5, Z5
-	VPROLD          $0x1e, Z12, Z12
-	VMOVDQU32       640(SI), Z7
-	VPTERNLOGD      $0x96, 256(SI), Z7, Z14
-	VPXORD          128(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 128(SI)
-	VPADDD          Z14, Z17, Z7
-	VPADDD          Z2, Z7, Z7
-	VPTERNLOGD      $0xe8, Z12, Z9, Z17
-	VPADDD          Z17, Z6, Z6
-	VPROLD          $0x05, Z5, Z8
-	VPADDD          Z8, Z6, Z6
-	VPROLD          $0x1e, Z9, Z9
-	VMOVDQU32       704(SI), Z8
-	VPTERNLOGD      $0x96, 320(SI), Z8, Z15
-	VPXORD          192(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 192(SI)
-	VPADDD          Z15, Z12, Z8
-	VPADDD          Z2, Z8, Z8
-	VPTERNLOGD      $0xe8, Z9, Z5, Z12
-	VPADDD          Z12, Z7, Z7
-	VPROLD          $0x05, Z6, Z10
-	VPADDD          Z10, Z7, Z7
-	VPROLD          $0x1e, Z5, Z5
-	VMOVDQU32       768(SI), Z10
-	VPTERNLOGD      $0x96, 384(SI), Z10, Z13
-	VPXORD          256(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 256(SI)
-	VPADDD          Z13, Z9, Z10
-	VPADDD          Z2, Z10, Z10
-	VPTERNLOGD      $0xe8, Z5, Z6, Z9
-	VPADDD          Z9, Z8, Z8
-	VPROLD          $0x05, Z7, Z9
-	VPADDD          Z9, Z8, Z8
-	VPROLD          $0x1e, Z6, Z6
-	VMOVDQU32       832(SI), Z9
-	VPTERNLOGD      $0x96, 448(SI), Z9, Z14
-	VPXORD          320(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 320(SI)
-	VPADDD          Z14, Z5, Z9
-	VPADDD          Z2, Z9, Z9
-	VPTERNLOGD      $0xe8, Z6, Z7, Z5
-	VPADDD          Z5, Z10, Z10
-	VPROLD          $0x05, Z8, Z5
-	VPADDD          Z5, Z10, Z10
-	VPROLD          $0x1e, Z7, Z7
-	VMOVDQU32       896(SI), Z5
-	VPTERNLOGD      $0x96, 512(SI), Z5, Z15
-	VPXORD          384(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 384(SI)
-	VPADDD          Z15, Z6, Z5
-	VPADDD          Z2, Z5, Z5
-	VPTERNLOGD      $0xe8, Z7, Z8, Z6
-	VPADDD          Z6, Z9, Z9
-	VPROLD          $0x05, Z10, Z6
-	VPADDD          Z6, Z9, Z9
-	VPROLD          $0x1e, Z8, Z8
-	VMOVDQU32       960(SI), Z6
-	VPTERNLOGD      $0x96, 576(SI), Z6, Z13
-	VPXORD          448(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 448(SI)
-	VPADDD          Z13, Z7, Z6
-	VPADDD          Z2, Z6, Z6
-	VPTERNLOGD      $0xe8, Z8, Z10, Z7
-	VPADDD          Z7, Z5, Z5
-	VPROLD          $0x05, Z9, Z7
-	VPADDD          Z7, Z5, Z5
-	VPROLD          $0x1e, Z10, Z10
-	VMOVDQU32       (SI), Z7
-	VPTERNLOGD      $0x96, 640(SI), Z7, Z14
-	VPXORD          512(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 512(SI)
-	VPADDD          Z14, Z8, Z7
-	VPADDD          Z2, Z7, Z7
-	VPTERNLOGD      $0xe8, Z10, Z9, Z8
-	VPADDD          Z8, Z6, Z6
-	VPROLD          $0x05, Z5, Z8
-	VPADDD          Z8, Z6, Z6
-	VPROLD          $0x1e, Z9, Z9
-	VMOVDQU32       64(SI), Z8
-	VPTERNLOGD      $0x96, 704(SI), Z8, Z15
-	VPXORD          576(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 576(SI)
-	VPADDD          Z15, Z10, Z8
-	VPADDD          Z2, Z8, Z8
-	VPTERNLOGD      $0xe8, Z9, Z5, Z10
-	VPADDD          Z10, Z7, Z7
-	VPROLD          $0x05, Z6, Z10
-	VPADDD          Z10, Z7, Z7
-	VPROLD          $0x1e, Z5, Z5
-	VMOVDQU32       128(SI), Z10
-	VPTERNLOGD      $0x96, 768(SI), Z10, Z13
-	VPXORD          640(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 640(SI)
-	VPADDD          Z13, Z9, Z10
-	VPADDD          Z2, Z10, Z10
-	VPTERNLOGD      $0xe8, Z5, Z6, Z9
-	VPADDD          Z9, Z8, Z8
-	VPROLD          $0x05, Z7, Z9
-	VPADDD          Z9, Z8, Z8
-	VPROLD          $0x1e, Z6, Z6
-	VMOVDQU32       192(SI), Z9
-	VPTERNLOGD      $0x96, 832(SI), Z9, Z14
-	VPXORD          704(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 704(SI)
-	VPADDD          Z14, Z5, Z9
-	VPADDD          Z2, Z9, Z9
-	VPTERNLOGD      $0xe8, Z6, Z7, Z5
-	VPADDD          Z5, Z10, Z10
-	VPROLD          $0x05, Z8, Z5
-	VPADDD          Z5, Z10, Z10
-	VPROLD          $0x1e, Z7, Z7
-	VMOVDQU32       256(SI), Z5
-	VPTERNLOGD      $0x96, 896(SI), Z5, Z15
-	VPXORD          768(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 768(SI)
-	VPADDD          Z15, Z6, Z5
-	VPADDD          Z3, Z5, Z5
-	VPTERNLOGD      $0xe8, Z7, Z8, Z6
-	VPADDD          Z6, Z9, Z9
-	VPROLD          $0x05, Z10, Z6
-	VPADDD          Z6, Z9, Z9
-	VPROLD          $0x1e, Z8, Z8
-	VMOVDQU32       320(SI), Z6
-	VPTERNLOGD      $0x96, 960(SI), Z6, Z13
-	VPXORD          832(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 832(SI)
-	VPADDD          Z13, Z7, Z6
-	VPADDD          Z3, Z6, Z6
-	VPTERNLOGD      $0x96, Z8, Z10, Z7
-	VPADDD          Z7, Z5, Z5
-	VPROLD          $0x05, Z9, Z7
-	VPADDD          Z7, Z5, Z5
-	VPROLD          $0x1e, Z10, Z10
-	VMOVDQU32       384(SI), Z7
-	VPTERNLOGD      $0x96, (SI), Z7, Z14
-	VPXORD          896(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 896(SI)
-	VPADDD          Z14, Z8, Z7
-	VPADDD          Z3, Z7, Z7
-	VPTERNLOGD      $0x96, Z10, Z9, Z8
-	VPADDD          Z8, Z6, Z6
-	VPROLD          $0x05, Z5, Z8
-	VPADDD          Z8, Z6, Z6
-	VPROLD          $0x1e, Z9, Z9
-	VMOVDQU32       448(SI), Z8
-	VPTERNLOGD      $0x96, 64(SI), Z8, Z15
-	VPXORD          960(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 960(SI)
-	VPADDD          Z15, Z10, Z8
-	VPADDD          Z3, Z8, Z8
-	VPTERNLOGD      $0x96, Z9, Z5, Z10
-	VPADDD          Z10, Z7, Z7
-	VPROLD          $0x05, Z6, Z10
-	VPADDD          Z10, Z7, Z7
-	VPROLD          $0x1e, Z5, Z5
-	VMOVDQU32       512(SI), Z10
-	VPTERNLOGD      $0x96, 128(SI), Z10, Z13
-	VPXORD          (SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, (SI)
-	VPADDD          Z13, Z9, Z10
-	VPADDD          Z3, Z10, Z10
-	VPTERNLOGD      $0x96, Z5, Z6, Z9
-	VPADDD          Z9, Z8, Z8
-	VPROLD          $0x05, Z7, Z9
-	VPADDD          Z9, Z8, Z8
-	VPROLD          $0x1e, Z6, Z6
-	VMOVDQU32       576(SI), Z9
-	VPTERNLOGD      $0x96, 192(SI), Z9, Z14
-	VPXORD          64(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 64(SI)
-	VPADDD          Z14, Z5, Z9
-	VPADDD          Z3, Z9, Z9
-	VPTERNLOGD      $0x96, Z6, Z7, Z5
-	VPADDD          Z5, Z10, Z10
-	VPROLD          $0x05, Z8, Z5
-	VPADDD          Z5, Z10, Z10
-	VPROLD          $0x1e, Z7, Z7
-	VMOVDQU32       640(SI), Z5
-	VPTERNLOGD      $0x96, 256(SI), Z5, Z15
-	VPXORD          128(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 128(SI)
-	VPADDD          Z15, Z6, Z5
-	VPADDD          Z3, Z5, Z5
-	VPTERNLOGD      $0x96, Z7, Z8, Z6
-	VPADDD          Z6, Z9, Z9
-	VPROLD          $0x05, Z10, Z6
-	VPADDD          Z6, Z9, Z9
-	VPROLD          $0x1e, Z8, Z8
-	VMOVDQU32       704(SI), Z6
-	VPTERNLOGD      $0x96, 320(SI), Z6, Z13
-	VPXORD          192(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 192(SI)
-	VPADDD          Z13, Z7, Z6
-	VPADDD          Z3, Z6, Z6
-	VPTERNLOGD      $0x96, Z8, Z10, Z7
-	VPADDD          Z7, Z5, Z5
-	VPROLD          $0x05, Z9, Z7
-	VPADDD          Z7, Z5, Z5
-	VPROLD          $0x1e, Z10, Z10
-	VMOVDQU32       768(SI), Z7
-	VPTERNLOGD      $0x96, 384(SI), Z7, Z14
-	VPXORD          256(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 256(SI)
-	VPADDD          Z14, Z8, Z7
-	VPADDD          Z3, Z7, Z7
-	VPTERNLOGD      $0x96, Z10, Z9, Z8
-	VPADDD          Z8, Z6, Z6
-	VPROLD          $0x05, Z5, Z8
-	VPADDD          Z8, Z6, Z6
-	VPROLD          $0x1e, Z9, Z9
-	VMOVDQU32       832(SI), Z8
-	VPTERNLOGD      $0x96, 448(SI), Z8, Z15
-	VPXORD          320(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 320(SI)
-	VPADDD          Z15, Z10, Z8
-	VPADDD          Z3, Z8, Z8
-	VPTERNLOGD      $0x96, Z9, Z5, Z10
-	VPADDD          Z10, Z7, Z7
-	VPROLD          $0x05, Z6, Z10
-	VPADDD          Z10, Z7, Z7
-	VPROLD          $0x1e, Z5, Z5
-	VMOVDQU32       896(SI), Z10
-	VPTERNLOGD      $0x96, 512(SI), Z10, Z13
-	VPXORD          384(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 384(SI)
-	VPADDD          Z13, Z9, Z10
-	VPADDD          Z3, Z10, Z10
-	VPTERNLOGD      $0x96, Z5, Z6, Z9
-	VPADDD          Z9, Z8, Z8
-	VPROLD          $0x05, Z7, Z9
-	VPADDD          Z9, Z8, Z8
-	VPROLD          $0x1e, Z6, Z6
-	VMOVDQU32       960(SI), Z9
-	VPTERNLOGD      $0x96, 576(SI), Z9, Z14
-	VPXORD          448(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 448(SI)
-	VPADDD          Z14, Z5, Z9
-	VPADDD          Z3, Z9, Z9
-	VPTERNLOGD      $0x96, Z6, Z7, Z5
-	VPADDD          Z5, Z10, Z10
-	VPROLD          $0x05, Z8, Z5
-	VPADDD          Z5, Z10, Z10
-	VPROLD          $0x1e, Z7, Z7
-	VMOVDQU32       (SI), Z5
-	VPTERNLOGD      $0x96, 640(SI), Z5, Z15
-	VPXORD          512(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 512(SI)
-	VPADDD          Z15, Z6, Z5
-	VPADDD          Z3, Z5, Z5
-	VPTERNLOGD      $0x96, Z7, Z8, Z6
-	VPADDD          Z6, Z9, Z9
-	VPROLD          $0x05, Z10, Z6
-	VPADDD          Z6, Z9, Z9
-	VPROLD          $0x1e, Z8, Z8
-	VMOVDQU32       64(SI), Z6
-	VPTERNLOGD      $0x96, 704(SI), Z6, Z13
-	VPXORD          576(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 576(SI)
-	VPADDD          Z13, Z7, Z6
-	VPADDD          Z3, Z6, Z6
-	VPTERNLOGD      $0x96, Z8, Z10, Z7
-	VPADDD          Z7, Z5, Z5
-	VPROLD          $0x05, Z9, Z7
-	VPADDD          Z7, Z5, Z5
-	VPROLD          $0x1e, Z10, Z10
-	VMOVDQU32       128(SI), Z7
-	VPTERNLOGD      $0x96, 768(SI), Z7, Z14
-	VPXORD          640(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 640(SI)
-	VPADDD          Z14, Z8, Z7
-	VPADDD          Z3, Z7, Z7
-	VPTERNLOGD      $0x96, Z10, Z9, Z8
-	VPADDD          Z8, Z6, Z6
-	VPROLD          $0x05, Z5, Z8
-	VPADDD          Z8, Z6, Z6
-	VPROLD          $0x1e, Z9, Z9
-	VMOVDQU32       192(SI), Z8
-	VPTERNLOGD      $0x96, 832(SI), Z8, Z15
-	VPXORD          704(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 704(SI)
-	VPADDD          Z15, Z10, Z8
-	VPADDD          Z3, Z8, Z8
-	VPTERNLOGD      $0x96, Z9, Z5, Z10
-	VPADDD          Z10, Z7, Z7
-	VPROLD          $0x05, Z6, Z10
-	VPADDD          Z10, Z7, Z7
-	VPROLD          $0x1e, Z5, Z5
-	VMOVDQU32       256(SI), Z10
-	VPTERNLOGD      $0x96, 896(SI), Z10, Z13
-	VPXORD          768(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 768(SI)
-	VPADDD          Z13, Z9, Z10
-	VPADDD          Z3, Z10, Z10
-	VPTERNLOGD      $0x96, Z5, Z6, Z9
-	VPADDD          Z9, Z8, Z8
-	VPROLD          $0x05, Z7, Z9
-	VPADDD          Z9, Z8, Z8
-	VPROLD          $0x1e, Z6, Z6
-	VMOVDQU32       320(SI), Z9
-	VPTERNLOGD      $0x96, 960(SI), Z9, Z14
-	VPXORD          832(SI), Z14, Z14
-	VPROLD          $0x01, Z14, Z14
-	VMOVDQU32       Z14, 832(SI)
-	VPADDD          Z14, Z5, Z11
-	VPADDD          Z3, Z11, Z11
-	VPTERNLOGD      $0x96, Z6, Z7, Z5
-	VPADDD          Z5, Z10, Z10
-	VPROLD          $0x05, Z8, Z5
-	VPADDD          Z5, Z10, Z10
-	VPROLD          $0x1e, Z7, Z7
-	VMOVDQU32       384(SI), Z5
-	VPTERNLOGD      $0x96, (SI), Z5, Z15
-	VPXORD          896(SI), Z15, Z15
-	VPROLD          $0x01, Z15, Z15
-	VMOVDQU32       Z15, 896(SI)
-	VPADDD          Z15, Z6, Z12
-	VPADDD          Z3, Z12, Z12
-	VPTERNLOGD      $0x96, Z7, Z8, Z6
-	VPADDD          Z6, Z11, Z11
-	VPROLD          $0x05, Z10, Z5
-	VPADDD          Z5, Z11, Z11
-	VPROLD          $0x1e, Z8, Z8
-	VMOVDQU32       448(SI), Z5
-	VPTERNLOGD      $0x96, 64(SI), Z5, Z13
-	VPXORD          960(SI), Z13, Z13
-	VPROLD          $0x01, Z13, Z13
-	VMOVDQU32       Z13, 960(SI)
-	VPADDD          Z13, Z7, Z5
-	VPADDD          Z3, Z5, Z5
-	VPTERNLOGD      $0x96, Z8, Z10, Z7
-	VPADDD          Z7, Z12, Z12
-	VPROLD          $0x05, Z11, Z6
-	VPADDD          Z6, Z12, Z12
-	VPROLD          $0x1e, Z10, Z10
-	VPADDD          2304(AX), Z8, Z9
-	VPTERNLOGD      $0x96, Z10, Z11, Z8
-	VPADDD          Z8, Z5, Z5
-	VPROLD          $0x05, Z12, Z6
-	VPADDD          Z6, Z5, Z5
-	VPROLD          $0x1e, Z11, Z11
-	VPADDD          2048(AX), Z5, Z5
-	VPADDD          2112(AX), Z12, Z6
-	VPADDD          2176(AX), Z11, Z7
-	VPADDD          2240(AX), Z10, Z8
-	XCHGQ           SI, DI
-	DECQ            BX
-	JNZ             avx512_loop
-	VMOVDQU32       Z5, (CX)
-	VMOVDQU32       Z6, 64(CX)
-	VMOVDQU32       Z7, 128(CX)
-	VMOVDQU32       Z8, 192(CX)
-	VMOVDQU32       Z9, 256(CX)
+	LEAQ          64(R9), R9
+	CMPQ          R9, R8
+	CMOVQGT       R8, R9
+	VMOVDQU32     Z5, 2048(AX)
+	VMOVDQU32     Z6, 2112(AX)
+	VMOVDQU32     Z7, 2176(AX)
+	VMOVDQU32     Z8, 2240(AX)
+	VMOVDQU32     Z9, 2304(AX)
+	VPADDD        (SI), Z9, Z9
+	VPADDD        Z0, Z9, Z9
+	VPADDD        64(SI), Z8, Z10
+	VPADDD        Z0, Z10, Z10
+	VPTERNLOGD    $0xb8, Z7, Z6, Z8
+	VPADDD        Z8, Z9, Z9
+	VPROLD        $0x05, Z5, Z8
+	VPADDD        Z8, Z9, Z9
+	VPROLD        $0x1e, Z6, Z6
+	MOVQ          (DX), R10
+	VMOVDQU32     (R10)(R9*1), Z8
+	VPSHUFB       Z4, Z8, Z8
+	VPADDD        128(SI), Z7, Z11
+	VPADDD        Z0, Z11, Z11
+	VPTERNLOGD    $0xb8, Z6, Z5, Z7
+	VPADDD        Z7, Z10, Z10
+	VPROLD        $0x05, Z9, Z7
+	VPADDD        Z7, Z10, Z10
+	VPROLD        $0x1e, Z5, Z5
+	MOVQ          8(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z7
+	VPSHUFB       Z4, Z7, Z7
+	VPADDD        192(SI), Z6, Z12
+	VPADDD        Z0, Z12, Z12
+	VPTERNLOGD    $0xb8, Z5, Z9, Z6
+	VPADDD        Z6, Z11, Z11
+	VPROLD        $0x05, Z10, Z6
+	VPADDD        Z6, Z11, Z11
+	VPROLD        $0x1e, Z9, Z9
+	MOVQ          16(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z6
+	VPSHUFB       Z4, Z6, Z6
+	VPADDD        256(SI), Z5, Z13
+	VPADDD        Z0, Z13, Z13
+	VPTERNLOGD    $0xb8, Z9, Z10, Z5
+	VPADDD        Z5, Z12, Z12
+	VPROLD        $0x05, Z11, Z5
+	VPADDD        Z5, Z12, Z12
+	VPROLD        $0x1e, Z10, Z10
+	MOVQ          24(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z5
+	VPSHUFB       Z4, Z5, Z5
+	VPADDD        320(SI), Z9, Z14
+	VPADDD        Z0, Z14, Z14
+	VPTERNLOGD    $0xb8, Z10, Z11, Z9
+	VPADDD        Z9, Z13, Z13
+	VPROLD        $0x05, Z12, Z9
+	VPADDD        Z9, Z13, Z13
+	VPROLD        $0x1e, Z11, Z11
+	VPUNPCKLDQ    Z7, Z8, Z9
+	VPADDD        384(SI), Z10, Z15
+	VPADDD        Z0, Z15, Z15
+	VPTERNLOGD    $0xb8, Z11, Z12, Z10
+	VPADDD        Z10, Z14, Z14
+	VPROLD        $0x05, Z13, Z10
+	VPADDD        Z10, Z14, Z14
+	VPROLD        $0x1e, Z12, Z12
+	VPUNPCKHDQ    Z7, Z8, Z7
+	VPADDD        448(SI), Z11, Z8
+	VPADDD        Z0, Z8, Z8
+	VPTERNLOGD    $0xb8, Z12, Z13, Z11
+	VPADDD        Z11, Z15, Z15
+	VPROLD        $0x05, Z14, Z10
+	VPADDD        Z10, Z15, Z15
+	VPROLD        $0x1e, Z13, Z13
+	VPUNPCKLDQ    Z5, Z6, Z10
+	VPADDD        512(SI), Z12, Z11
+	VPADDD        Z0, Z11, Z11
+	VPTERNLOGD    $0xb8, Z13, Z14, Z12
+	VPADDD        Z12, Z8, Z8
+	VPROLD        $0x05, Z15, Z12
+	VPADDD        Z12, Z8, Z8
+	VPROLD        $0x1e, Z14, Z14
+	VPUNPCKHDQ    Z5, Z6, Z5
+	VPADDD        576(SI), Z13, Z6
+	VPADDD        Z0, Z6, Z6
+	VPTERNLOGD    $0xb8, Z14, Z15, Z13
+	VPADDD        Z13, Z11, Z11
+	VPROLD        $0x05, Z8, Z12
+	VPADDD        Z12, Z11, Z11
+	VPROLD        $0x1e, Z15, Z15
+	VPUNPCKLQDQ   Z10, Z9, Z12
+	VPADDD        640(SI), Z14, Z13
+	VPADDD        Z0, Z13, Z13
+	VPTERNLOGD    $0xb8, Z15, Z8, Z14
+	VPADDD        Z14, Z6, Z6
+	VPROLD        $0x05, Z11, Z14
+	VPADDD        Z14, Z6, Z6
+	VPROLD        $0x1e, Z8, Z8
+	VPUNPCKHQDQ   Z10, Z9, Z9
+	VPADDD        704(SI), Z15, Z10
+	VPADDD        Z0, Z10, Z10
+	VPTERNLOGD    $0xb8, Z8, Z11, Z15
+	VPADDD        Z15, Z13, Z13
+	VPROLD        $0x05, Z6, Z14
+	VPADDD        Z14, Z13, Z13
+	VPROLD        $0x1e, Z11, Z11
+	VPUNPCKLQDQ   Z5, Z7, Z14
+	VPADDD        768(SI), Z8, Z15
+	VPADDD        Z0, Z15, Z15
+	VPTERNLOGD    $0xb8, Z11, Z6, Z8
+	VPADDD        Z8, Z10, Z10
+	VPROLD        $0x05, Z13, Z8
+	VPADDD        Z8, Z10, Z10
+	VPROLD        $0x1e, Z6, Z6
+	VPUNPCKHQDQ   Z5, Z7, Z5
+	VPADDD        832(SI), Z11, Z7
+	VPADDD        Z0, Z7, Z7
+	VPTERNLOGD    $0xb8, Z6, Z13, Z11
+	VPADDD        Z11, Z15, Z15
+	VPROLD        $0x05, Z10, Z8
+	VPADDD        Z8, Z15, Z15
+	VPROLD        $0x1e, Z13, Z13
+	MOVQ          32(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z8
+	VPSHUFB       Z4, Z8, Z8
+	VPADDD        896(SI), Z6, Z11
+	VPADDD        Z0, Z11, Z11
+	VPTERNLOGD    $0xb8, Z13, Z10, Z6
+	VPADDD        Z6, Z7, Z7
+	VPROLD        $0x05, Z15, Z6
+	VPADDD        Z6, Z7, Z7
+	VPROLD        $0x1e, Z10, Z10
+	MOVQ          40(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z6
+	VPSHUFB       Z4, Z6, Z6
+	VPADDD        960(SI), Z13, Z16
+	VPADDD        Z0, Z16, Z16
+	VPTERNLOGD    $0xb8, Z10, Z15, Z13
+	VPADDD        Z13, Z11, Z11
+	VPROLD        $0x05, Z7, Z13
+	VPADDD        Z13, Z11, Z11
+	VPROLD        $0x1e, Z15, Z15
+	MOVQ          48(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z13
+	VPSHUFB       Z4, Z13, Z13
+	VMOVDQU32     832(SI), Z18
+	VMOVDQU32     512(SI), Z17
+	VPTERNLOGD    $0x96, 128(SI), Z17, Z18
+	VPXORD        (SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, (SI)
+	VPADDD        Z18, Z10, Z17
+	VPADDD        Z0, Z17, Z17
+	VPTERNLOGD    $0xb8, Z15, Z7, Z10
+	VPADDD        Z10, Z16, Z16
+	VPROLD        $0x05, Z11, Z10
+	VPADDD        Z10, Z16, Z16
+	VPROLD        $0x1e, Z7, Z7
+	MOVQ          56(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z10
+	VPSHUFB       Z4, Z10, Z10
+	VMOVDQU32     896(SI), Z20
+	VMOVDQU32     576(SI), Z19
+	VPTERNLOGD    $0x96, 192(SI), Z19, Z20
+	VPXORD        64(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 64(SI)
+	VPADDD        Z20, Z15, Z19
+	VPADDD        Z0, Z19, Z19
+	VPTERNLOGD    $0xb8, Z7, Z11, Z15
+	VPADDD        Z15, Z17, Z17
+	VPROLD        $0x05, Z16, Z15
+	VPADDD        Z15, Z17, Z17
+	VPROLD        $0x1e, Z11, Z11
+	VPUNPCKLDQ    Z6, Z8, Z15
+	VMOVDQU32     960(SI), Z22
+	VMOVDQU32     640(SI), Z21
+	VPTERNLOGD    $0x96, 256(SI), Z21, Z22
+	VPXORD        128(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 128(SI)
+	VPADDD        Z22, Z7, Z21
+	VPADDD        Z0, Z21, Z21
+	VPTERNLOGD    $0xb8, Z11, Z16, Z7
+	VPADDD        Z7, Z19, Z19
+	VPROLD        $0x05, Z17, Z7
+	VPADDD        Z7, Z19, Z19
+	VPROLD        $0x1e, Z16, Z16
+	VPUNPCKHDQ    Z6, Z8, Z6
+	VMOVDQU32     704(SI), Z7
+	VPTERNLOGD    $0x96, 320(SI), Z7, Z18
+	VPXORD        192(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 192(SI)
+	VPADDD        Z18, Z11, Z7
+	VPADDD        Z0, Z7, Z7
+	VPTERNLOGD    $0xb8, Z16, Z17, Z11
+	VPADDD        Z11, Z21, Z21
+	VPROLD        $0x05, Z19, Z8
+	VPADDD        Z8, Z21, Z21
+	VPROLD        $0x1e, Z17, Z17
+	VPUNPCKLDQ    Z10, Z13, Z8
+	VMOVDQU32     768(SI), Z11
+	VPTERNLOGD    $0x96, 384(SI), Z11, Z20
+	VPXORD        256(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 256(SI)
+	VPADDD        Z20, Z16, Z11
+	VPADDD        Z1, Z11, Z11
+	VPTERNLOGD    $0xb8, Z17, Z19, Z16
+	VPADDD        Z16, Z7, Z7
+	VPROLD        $0x05, Z21, Z16
+	VPADDD        Z16, Z7, Z7
+	VPROLD        $0x1e, Z19, Z19
+	VPUNPCKHDQ    Z10, Z13, Z10
+	VMOVDQU32     832(SI), Z13
+	VPTERNLOGD    $0x96, 448(SI), Z13, Z22
+	VPXORD        320(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 320(SI)
+	VPADDD        Z22, Z17, Z13
+	VPADDD        Z1, Z13, Z13
+	VPTERNLOGD    $0x96, Z19, Z21, Z17
+	VPADDD        Z17, Z11, Z11
+	VPROLD        $0x05, Z7, Z16
+	VPADDD        Z16, Z11, Z11
+	VPROLD        $0x1e, Z21, Z21
+	VPUNPCKLQDQ   Z8, Z15, Z16
+	VMOVDQU32     896(SI), Z17
+	VPTERNLOGD    $0x96, 512(SI), Z17, Z18
+	VPXORD        384(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 384(SI)
+	VPADDD        Z18, Z19, Z17
+	VPADDD        Z1, Z17, Z17
+	VPTERNLOGD    $0x96, Z21, Z7, Z19
+	VPADDD        Z19, Z13, Z13
+	VPROLD        $0x05, Z11, Z19
+	VPADDD        Z19, Z13, Z13
+	VPROLD        $0x1e, Z7, Z7
+	VPUNPCKHQDQ   Z8, Z15, Z8
+	VMOVDQU32     960(SI), Z15
+	VPTERNLOGD    $0x96, 576(SI), Z15, Z20
+	VPXORD        448(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 448(SI)
+	VPADDD        Z20, Z21, Z15
+	VPADDD        Z1, Z15, Z15
+	VPTERNLOGD    $0x96, Z7, Z11, Z21
+	VPADDD        Z21, Z17, Z17
+	VPROLD        $0x05, Z13, Z19
+	VPADDD        Z19, Z17, Z17
+	VPROLD        $0x1e, Z11, Z11
+	VPUNPCKLQDQ   Z10, Z6, Z19
+	VMOVDQU32     (SI), Z21
+	VPTERNLOGD    $0x96, 640(SI), Z21, Z22
+	VPXORD        512(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 512(SI)
+	VPADDD        Z22, Z7, Z21
+	VPADDD        Z1, Z21, Z21
+	VPTERNLOGD    $0x96, Z11, Z13, Z7
+	VPADDD        Z7, Z15, Z15
+	VPROLD        $0x05, Z17, Z7
+	VPADDD        Z7, Z15, Z15
+	VPROLD        $0x1e, Z13, Z13
+	VPUNPCKHQDQ   Z10, Z6, Z6
+	VMOVDQU32     64(SI), Z7
+	VPTERNLOGD    $0x96, 704(SI), Z7, Z18
+	VPXORD        576(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 576(SI)
+	VPADDD        Z18, Z11, Z7
+	VPADDD        Z1, Z7, Z7
+	VPTERNLOGD    $0x96, Z13, Z17, Z11
+	VPADDD        Z11, Z21, Z21
+	VPROLD        $0x05, Z15, Z10
+	VPADDD        Z10, Z21, Z21
+	VPROLD        $0x1e, Z17, Z17
+	VMOVDQU64     transpose16pairs<>+0(SB), Z10
+	VPERMI2Q      Z16, Z12, Z10
+	VMOVDQU32     Y10, (DI)
+	VEXTRACTI64X4 $0x01, Z10, 256(DI)
+	VMOVDQU32     128(SI), Z10
+	VPTERNLOGD    $0x96, 768(SI), Z10, Z20
+	VPXORD        640(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 640(SI)
+	VPADDD        Z20, Z13, Z10
+	VPADDD        Z1, Z10, Z10
+	VPTERNLOGD    $0x96, Z17, Z15, Z13
+	VPADDD        Z13, Z7, Z7
+	VPROLD        $0x05, Z21, Z11
+	VPADDD        Z11, Z7, Z7
+	VPROLD        $0x1e, Z15, Z15
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z16, Z12, Z11
+	VMOVDQU32     Y11, 512(DI)
+	VEXTRACTI64X4 $0x01, Z11, 768(DI)
+	VMOVDQU32     192(SI), Z11
+	VPTERNLOGD    $0x96, 832(SI), Z11, Z22
+	VPXORD        704(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 704(SI)
+	VPADDD        Z22, Z17, Z11
+	VPADDD        Z1, Z11, Z11
+	VPTERNLOGD    $0x96, Z15, Z21, Z17
+	VPADDD        Z17, Z10, Z10
+	VPROLD        $0x05, Z7, Z12
+	VPADDD        Z12, Z10, Z10
+	VPROLD        $0x1e, Z21, Z21
+	VMOVDQU64     transpose16pairs<>+0(SB), Z12
+	VPERMI2Q      Z8, Z9, Z12
+	VMOVDQU32     Y12, 64(DI)
+	VEXTRACTI64X4 $0x01, Z12, 320(DI)
+	VMOVDQU32     256(SI), Z12
+	VPTERNLOGD    $0x96, 896(SI), Z12, Z18
+	VPXORD        768(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 768(SI)
+	VPADDD        Z18, Z15, Z12
+	VPADDD        Z1, Z12, Z12
+	VPTERNLOGD    $0x96, Z21, Z7, Z15
+	VPADDD        Z15, Z11, Z11
+	VPROLD        $0x05, Z10, Z13
+	VPADDD        Z13, Z11, Z11
+	VPROLD        $0x1e, Z7, Z7
+	VMOVDQU64     transpose16pairs<>+64(SB), Z13
+	VPERMI2Q      Z8, Z9, Z13
+	VMOVDQU32     Y13, 576(DI)
+	VEXTRACTI64X4 $0x01, Z13, 832(DI)
+	VMOVDQU32     320(SI), Z8
+	VPTERNLOGD    $0x96, 960(SI), Z8, Z20
+	VPXORD        832(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 832(SI)
+	VPADDD        Z20, Z21, Z8
+	VPADDD        Z1, Z8, Z8
+	VPTERNLOGD    $0x96, Z7, Z10, Z21
+	VPADDD        Z21, Z12, Z12
+	VPROLD        $0x05, Z11, Z9
+	VPADDD        Z9, Z12, Z12
+	VPROLD        $0x1e, Z10, Z10
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z19, Z14, Z9
+	VMOVDQU32     Y9, 128(DI)
+	VEXTRACTI64X4 $0x01, Z9, 384(DI)
+	VMOVDQU32     384(SI), Z9
+	VPTERNLOGD    $0x96, (SI), Z9, Z22
+	VPXORD        896(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 896(SI)
+	VPADDD        Z22, Z7, Z9
+	VPADDD        Z1, Z9, Z9
+	VPTERNLOGD    $0x96, Z10, Z11, Z7
+	VPADDD        Z7, Z8, Z8
+	VPROLD        $0x05, Z12, Z7
+	VPADDD        Z7, Z8, Z8
+	VPROLD        $0x1e, Z11, Z11
+	VMOVDQU64     transpose16pairs<>+64(SB), Z7
+	VPERMI2Q      Z19, Z14, Z7
+	VMOVDQU32     Y7, 640(DI)
+	VEXTRACTI64X4 $0x01, Z7, 896(DI)
+	VMOVDQU32     448(SI), Z7
+	VPTERNLOGD    $0x96, 64(SI), Z7, Z18
+	VPXORD        960(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 960(SI)
+	VPADDD        Z18, Z10, Z7
+	VPADDD        Z1, Z7, Z7
+	VPTERNLOGD    $0x96, Z11, Z12, Z10
+	VPADDD        Z10, Z9, Z9
+	VPROLD        $0x05, Z8, Z10
+	VPADDD        Z10, Z9, Z9
+	VPROLD        $0x1e, Z12, Z12
+	VMOVDQU64     transpose16pairs<>+0(SB), Z10
+	VPERMI2Q      Z6, Z5, Z10
+	VMOVDQU32     Y10, 192(DI)
+	VEXTRACTI64X4 $0x01, Z10, 448(DI)
+	VMOVDQU32     512(SI), Z10
+	VPTERNLOGD    $0x96, 128(SI), Z10, Z20
+	VPXORD        (SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, (SI)
+	VPADDD        Z20, Z11, Z10
+	VPADDD        Z1, Z10, Z10
+	VPTERNLOGD    $0x96, Z12, Z8, Z11
+	VPADDD        Z11, Z7, Z7
+	VPROLD        $0x05, Z9, Z11
+	VPADDD        Z11, Z7, Z7
+	VPROLD        $0x1e, Z8, Z8
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z6, Z5, Z11
+	VMOVDQU32     Y11, 704(DI)
+	VEXTRACTI64X4 $0x01, Z11, 960(DI)
+	VMOVDQU32     576(SI), Z5
+	VPTERNLOGD    $0x96, 192(SI), Z5, Z22
+	VPXORD        64(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 64(SI)
+	VPADDD        Z22, Z12, Z5
+	VPADDD        Z1, Z5, Z5
+	VPTERNLOGD    $0x96, Z8, Z9, Z12
+	VPADDD        Z12, Z10, Z10
+	VPROLD        $0x05, Z7, Z6
+	VPADDD        Z6, Z10, Z10
+	VPROLD        $0x1e, Z9, Z9
+	MOVQ          64(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z6
+	VPSHUFB       Z4, Z6, Z6
+	VMOVDQU32     640(SI), Z11
+	VPTERNLOGD    $0x96, 256(SI), Z11, Z18
+	VPXORD        128(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 128(SI)
+	VPADDD        Z18, Z8, Z11
+	VPADDD        Z1, Z11, Z11
+	VPTERNLOGD    $0x96, Z9, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x05, Z10, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x1e, Z7, Z7
+	MOVQ          72(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z8
+	VPSHUFB       Z4, Z8, Z8
+	VMOVDQU32     704(SI), Z12
+	VPTERNLOGD    $0x96, 320(SI), Z12, Z20
+	VPXORD        192(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 192(SI)
+	VPADDD        Z20, Z9, Z12
+	VPADDD        Z1, Z12, Z12
+	VPTERNLOGD    $0x96, Z7, Z10, Z9
+	VPADDD        Z9, Z11, Z11
+	VPROLD        $0x05, Z5, Z9
+	VPADDD        Z9, Z11, Z11
+	VPROLD        $0x1e, Z10, Z10
+	MOVQ          80(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z9
+	VPSHUFB       Z4, Z9, Z9
+	VMOVDQU32     768(SI), Z13
+	VPTERNLOGD    $0x96, 384(SI), Z13, Z22
+	VPXORD        256(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 256(SI)
+	VPADDD        Z22, Z7, Z13
+	VPADDD        Z1, Z13, Z13
+	VPTERNLOGD    $0x96, Z10, Z5, Z7
+	VPADDD        Z7, Z12, Z12
+	VPROLD        $0x05, Z11, Z7
+	VPADDD        Z7, Z12, Z12
+	VPROLD        $0x1e, Z5, Z5
+	MOVQ          88(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z7
+	VPSHUFB       Z4, Z7, Z7
+	VMOVDQU32     832(SI), Z14
+	VPTERNLOGD    $0x96, 448(SI), Z14, Z18
+	VPXORD        320(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 320(SI)
+	VPADDD        Z18, Z10, Z14
+	VPADDD        Z1, Z14, Z14
+	VPTERNLOGD    $0x96, Z5, Z11, Z10
+	VPADDD        Z10, Z13, Z13
+	VPROLD        $0x05, Z12, Z10
+	VPADDD        Z10, Z13, Z13
+	VPROLD        $0x1e, Z11, Z11
+	VPUNPCKLDQ    Z8, Z6, Z10
+	VMOVDQU32     896(SI), Z15
+	VPTERNLOGD    $0x96, 512(SI), Z15, Z20
+	VPXORD        384(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 384(SI)
+	VPADDD        Z20, Z5, Z15
+	VPADDD        Z1, Z15, Z15
+	VPTERNLOGD    $0x96, Z11, Z12, Z5
+	VPADDD        Z5, Z14, Z14
+	VPROLD        $0x05, Z13, Z5
+	VPADDD        Z5, Z14, Z14
+	VPROLD        $0x1e, Z12, Z12
+	VPUNPCKHDQ    Z8, Z6, Z5
+	VMOVDQU32     960(SI), Z6
+	VPTERNLOGD    $0x96, 576(SI), Z6, Z22
+	VPXORD        448(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 448(SI)
+	VPADDD        Z22, Z11, Z6
+	VPADDD        Z1, Z6, Z6
+	VPTERNLOGD    $0x96, Z12, Z13, Z11
+	VPADDD        Z11, Z15, Z15
+	VPROLD        $0x05, Z14, Z8
+	VPADDD        Z8, Z15, Z15
+	VPROLD        $0x1e, Z13, Z13
+	VPUNPCKLDQ    Z7, Z9, Z8
+	VMOVDQU32     (SI), Z11
+	VPTERNLOGD    $0x96, 640(SI), Z11, Z18
+	VPXORD        512(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 512(SI)
+	VPADDD        Z18, Z12, Z11
+	VPADDD        Z2, Z11, Z11
+	VPTERNLOGD    $0x96, Z13, Z14, Z12
+	VPADDD        Z12, Z6, Z6
+	VPROLD        $0x05, Z15, Z12
+	VPADDD        Z12, Z6, Z6
+	VPROLD        $0x1e, Z14, Z14
+	VPUNPCKHDQ    Z7, Z9, Z7
+	VMOVDQU32     64(SI), Z9
+	VPTERNLOGD    $0x96, 704(SI), Z9, Z20
+	VPXORD        576(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 576(SI)
+	VPADDD        Z20, Z13, Z9
+	VPADDD        Z2, Z9, Z9
+	VPTERNLOGD    $0xe8, Z14, Z15, Z13
+	VPADDD        Z13, Z11, Z11
+	VPROLD        $0x05, Z6, Z12
+	VPADDD        Z12, Z11, Z11
+	VPROLD        $0x1e, Z15, Z15
+	VPUNPCKLQDQ   Z8, Z10, Z12
+	VMOVDQU32     128(SI), Z13
+	VPTERNLOGD    $0x96, 768(SI), Z13, Z22
+	VPXORD        640(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 640(SI)
+	VPADDD        Z22, Z14, Z13
+	VPADDD        Z2, Z13, Z13
+	VPTERNLOGD    $0xe8, Z15, Z6, Z14
+	VPADDD        Z14, Z9, Z9
+	VPROLD        $0x05, Z11, Z14
+	VPADDD        Z14, Z9, Z9
+	VPROLD        $0x1e, Z6, Z6
+	VPUNPCKHQDQ   Z8, Z10, Z8
+	VMOVDQU32     192(SI), Z10
+	VPTERNLOGD    $0x96, 832(SI), Z10, Z18
+	VPXORD        704(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 704(SI)
+	VPADDD        Z18, Z15, Z10
+	VPADDD        Z2, Z10, Z10
+	VPTERNLOGD    $0xe8, Z6, Z11, Z15
+	VPADDD        Z15, Z13, Z13
+	VPROLD        $0x05, Z9, Z14
+	VPADDD        Z14, Z13, Z13
+	VPROLD        $0x1e, Z11, Z11
+	VPUNPCKLQDQ   Z7, Z5, Z14
+	VMOVDQU32     256(SI), Z15
+	VPTERNLOGD    $0x96, 896(SI), Z15, Z20
+	VPXORD        768(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 768(SI)
+	VPADDD        Z20, Z6, Z15
+	VPADDD        Z2, Z15, Z15
+	VPTERNLOGD    $0xe8, Z11, Z9, Z6
+	VPADDD        Z6, Z10, Z10
+	VPROLD        $0x05, Z13, Z6
+	VPADDD        Z6, Z10, Z10
+	VPROLD        $0x1e, Z9, Z9
+	VPUNPCKHQDQ   Z7, Z5, Z5
+	VMOVDQU32     320(SI), Z6
+	VPTERNLOGD    $0x96, 960(SI), Z6, Z22
+	VPXORD        832(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 832(SI)
+	VPADDD        Z22, Z11, Z6
+	VPADDD        Z2, Z6, Z6
+	VPTERNLOGD    $0xe8, Z9, Z13, Z11
+	VPADDD        Z11, Z15, Z15
+	VPROLD        $0x05, Z10, Z7
+	VPADDD        Z7, Z15, Z15
+	VPROLD        $0x1e, Z13, Z13
+	MOVQ          96(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z7
+	VPSHUFB       Z4, Z7, Z7
+	VMOVDQU32     384(SI), Z11
+	VPTERNLOGD    $0x96, (SI), Z11, Z18
+	VPXORD        896(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 896(SI)
+	VPADDD        Z18, Z9, Z11
+	VPADDD        Z2, Z11, Z11
+	VPTERNLOGD    $0xe8, Z13, Z10, Z9
+	VPADDD        Z9, Z6, Z6
+	VPROLD        $0x05, Z15, Z9
+	VPADDD        Z9, Z6, Z6
+	VPROLD        $0x1e, Z10, Z10
+	MOVQ          104(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z9
+	VPSHUFB       Z4, Z9, Z9
+	VMOVDQU32     448(SI), Z16
+	VPTERNLOGD    $0x96, 64(SI), Z16, Z20
+	VPXORD        960(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 960(SI)
+	VPADDD        Z20, Z13, Z16
+	VPADDD        Z2, Z16, Z16
+	VPTERNLOGD    $0xe8, Z10, Z15, Z13
+	VPADDD        Z13, Z11, Z11
+	VPROLD        $0x05, Z6, Z13
+	VPADDD        Z13, Z11, Z11
+	VPROLD        $0x1e, Z15, Z15
+	MOVQ          112(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z13
+	VPSHUFB       Z4, Z13, Z13
+	VMOVDQU32     512(SI), Z17
+	VPTERNLOGD    $0x96, 128(SI), Z17, Z22
+	VPXORD        (SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, (SI)
+	VPADDD        Z22, Z10, Z17
+	VPADDD        Z2, Z17, Z17
+	VPTERNLOGD    $0xe8, Z15, Z6, Z10
+	VPADDD        Z10, Z16, Z16
+	VPROLD        $0x05, Z11, Z10
+	VPADDD        Z10, Z16, Z16
+	VPROLD        $0x1e, Z6, Z6
+	MOVQ          120(DX), R10
+	VMOVDQU32     (R10)(R9*1), Z10
+	VPSHUFB       Z4, Z10, Z10
+	VMOVDQU32     576(SI), Z19
+	VPTERNLOGD    $0x96, 192(SI), Z19, Z18
+	VPXORD        64(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 64(SI)
+	VPADDD        Z18, Z15, Z19
+	VPADDD        Z2, Z19, Z19
+	VPTERNLOGD    $0xe8, Z6, Z11, Z15
+	VPADDD        Z15, Z17, Z17
+	VPROLD        $0x05, Z16, Z15
+	VPADDD        Z15, Z17, Z17
+	VPROLD        $0x1e, Z11, Z11
+	VPUNPCKLDQ    Z9, Z7, Z15
+	VMOVDQU32     640(SI), Z21
+	VPTERNLOGD    $0x96, 256(SI), Z21, Z20
+	VPXORD        128(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 128(SI)
+	VPADDD        Z20, Z6, Z21
+	VPADDD        Z2, Z21, Z21
+	VPTERNLOGD    $0xe8, Z11, Z16, Z6
+	VPADDD        Z6, Z19, Z19
+	VPROLD        $0x05, Z17, Z6
+	VPADDD        Z6, Z19, Z19
+	VPROLD        $0x1e, Z16, Z16
+	VPUNPCKHDQ    Z9, Z7, Z6
+	VMOVDQU32     704(SI), Z7
+	VPTERNLOGD    $0x96, 320(SI), Z7, Z22
+	VPXORD        192(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 192(SI)
+	VPADDD        Z22, Z11, Z7
+	VPADDD        Z2, Z7, Z7
+	VPTERNLOGD    $0xe8, Z16, Z17, Z11
+	VPADDD        Z11, Z21, Z21
+	VPROLD        $0x05, Z19, Z9
+	VPADDD        Z9, Z21, Z21
+	VPROLD        $0x1e, Z17, Z17
+	VPUNPCKLDQ    Z10, Z13, Z9
+	VMOVDQU32     768(SI), Z11
+	VPTERNLOGD    $0x96, 384(SI), Z11, Z18
+	VPXORD        256(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 256(SI)
+	VPADDD        Z18, Z16, Z11
+	VPADDD        Z2, Z11, Z11
+	VPTERNLOGD    $0xe8, Z17, Z19, Z16
+	VPADDD        Z16, Z7, Z7
+	VPROLD        $0x05, Z21, Z16
+	VPADDD        Z16, Z7, Z7
+	VPROLD        $0x1e, Z19, Z19
+	VPUNPCKHDQ    Z10, Z13, Z10
+	VMOVDQU32     832(SI), Z13
+	VPTERNLOGD    $0x96, 448(SI), Z13, Z20
+	VPXORD        320(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 320(SI)
+	VPADDD        Z20, Z17, Z13
+	VPADDD        Z2, Z13, Z13
+	VPTERNLOGD    $0xe8, Z19, Z21, Z17
+	VPADDD        Z17, Z11, Z11
+	VPROLD        $0x05, Z7, Z16
+	VPADDD        Z16, Z11, Z11
+	VPROLD        $0x1e, Z21, Z21
+	VPUNPCKLQDQ   Z9, Z15, Z16
+	VMOVDQU32     896(SI), Z17
+	VPTERNLOGD    $0x96, 512(SI), Z17, Z22
+	VPXORD        384(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 384(SI)
+	VPADDD        Z22, Z19, Z17
+	VPADDD        Z2, Z17, Z17
+	VPTERNLOGD    $0xe8, Z21, Z7, Z19
+	VPADDD        Z19, Z13, Z13
+	VPROLD        $0x05, Z11, Z19
+	VPADDD        Z19, Z13, Z13
+	VPROLD        $0x1e, Z7, Z7
+	VPUNPCKHQDQ   Z9, Z15, Z9
+	VMOVDQU32     960(SI), Z15
+	VPTERNLOGD    $0x96, 576(SI), Z15, Z18
+	VPXORD        448(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 448(SI)
+	VPADDD        Z18, Z21, Z15
+	VPADDD        Z2, Z15, Z15
+	VPTERNLOGD    $0xe8, Z7, Z11, Z21
+	VPADDD        Z21, Z17, Z17
+	VPROLD        $0x05, Z13, Z19
+	VPADDD        Z19, Z17, Z17
+	VPROLD        $0x1e, Z11, Z11
+	VPUNPCKLQDQ   Z10, Z6, Z19
+	VMOVDQU32     (SI), Z21
+	VPTERNLOGD    $0x96, 640(SI), Z21, Z20
+	VPXORD        512(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 512(SI)
+	VPADDD        Z20, Z7, Z21
+	VPADDD        Z2, Z21, Z21
+	VPTERNLOGD    $0xe8, Z11, Z13, Z7
+	VPADDD        Z7, Z15, Z15
+	VPROLD        $0x05, Z17, Z7
+	VPADDD        Z7, Z15, Z15
+	VPROLD        $0x1e, Z13, Z13
+	VPUNPCKHQDQ   Z10, Z6, Z6
+	VMOVDQU32     64(SI), Z7
+	VPTERNLOGD    $0x96, 704(SI), Z7, Z22
+	VPXORD        576(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 576(SI)
+	VPADDD        Z22, Z11, Z7
+	VPADDD        Z2, Z7, Z7
+	VPTERNLOGD    $0xe8, Z13, Z17, Z11
+	VPADDD        Z11, Z21, Z21
+	VPROLD        $0x05, Z15, Z10
+	VPADDD        Z10, Z21, Z21
+	VPROLD        $0x1e, Z17, Z17
+	VMOVDQU64     transpose16pairs<>+0(SB), Z10
+	VPERMI2Q      Z16, Z12, Z10
+	VMOVDQU32     Y10, 32(DI)
+	VEXTRACTI64X4 $0x01, Z10, 288(DI)
+	VMOVDQU32     128(SI), Z10
+	VPTERNLOGD    $0x96, 768(SI), Z10, Z18
+	VPXORD        640(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 640(SI)
+	VPADDD        Z18, Z13, Z10
+	VPADDD        Z2, Z10, Z10
+	VPTERNLOGD    $0xe8, Z17, Z15, Z13
+	VPADDD        Z13, Z7, Z7
+	VPROLD        $0x05, Z21, Z11
+	VPADDD        Z11, Z7, Z7
+	VPROLD        $0x1e, Z15, Z15
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z16, Z12, Z11
+	VMOVDQU32     Y11, 544(DI)
+	VEXTRACTI64X4 $0x01, Z11, 800(DI)
+	VMOVDQU32     192(SI), Z11
+	VPTERNLOGD    $0x96, 832(SI), Z11, Z20
+	VPXORD        704(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 704(SI)
+	VPADDD        Z20, Z17, Z11
+	VPADDD        Z2, Z11, Z11
+	VPTERNLOGD    $0xe8, Z15, Z21, Z17
+	VPADDD        Z17, Z10, Z10
+	VPROLD        $0x05, Z7, Z12
+	VPADDD        Z12, Z10, Z10
+	VPROLD        $0x1e, Z21, Z21
+	VMOVDQU64     transpose16pairs<>+0(SB), Z12
+	VPERMI2Q      Z9, Z8, Z12
+	VMOVDQU32     Y12, 96(DI)
+	VEXTRACTI64X4 $0x01, Z12, 352(DI)
+	VMOVDQU32     256(SI), Z12
+	VPTERNLOGD    $0x96, 896(SI), Z12, Z22
+	VPXORD        768(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 768(SI)
+	VPADDD        Z22, Z15, Z12
+	VPADDD        Z3, Z12, Z12
+	VPTERNLOGD    $0xe8, Z21, Z7, Z15
+	VPADDD        Z15, Z11, Z11
+	VPROLD        $0x05, Z10, Z13
+	VPADDD        Z13, Z11, Z11
+	VPROLD        $0x1e, Z7, Z7
+	VMOVDQU64     transpose16pairs<>+64(SB), Z13
+	VPERMI2Q      Z9, Z8, Z13
+	VMOVDQU32     Y13, 608(DI)
+	VEXTRACTI64X4 $0x01, Z13, 864(DI)
+	VMOVDQU32     320(SI), Z8
+	VPTERNLOGD    $0x96, 960(SI), Z8, Z18
+	VPXORD        832(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 832(SI)
+	VPADDD        Z18, Z21, Z8
+	VPADDD        Z3, Z8, Z8
+	VPTERNLOGD    $0x96, Z7, Z10, Z21
+	VPADDD        Z21, Z12, Z12
+	VPROLD        $0x05, Z11, Z9
+	VPADDD        Z9, Z12, Z12
+	VPROLD        $0x1e, Z10, Z10
+	VMOVDQU64     transpose16pairs<>+0(SB), Z9
+	VPERMI2Q      Z19, Z14, Z9
+	VMOVDQU32     Y9, 160(DI)
+	VEXTRACTI64X4 $0x01, Z9, 416(DI)
+	VMOVDQU32     384(SI), Z9
+	VPTERNLOGD    $0x96, (SI), Z9, Z20
+	VPXORD        896(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 896(SI)
+	VPADDD        Z20, Z7, Z9
+	VPADDD        Z3, Z9, Z9
+	VPTERNLOGD    $0x96, Z10, Z11, Z7
+	VPADDD        Z7, Z8, Z8
+	VPROLD        $0x05, Z12, Z7
+	VPADDD        Z7, Z8, Z8
+	VPROLD        $0x1e, Z11, Z11
+	VMOVDQU64     transpose16pairs<>+64(SB), Z7
+	VPERMI2Q      Z19, Z14, Z7
+	VMOVDQU32     Y7, 672(DI)
+	VEXTRACTI64X4 $0x01, Z7, 928(DI)
+	VMOVDQU32     448(SI), Z7
+	VPTERNLOGD    $0x96, 64(SI), Z7, Z22
+	VPXORD        960(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 960(SI)
+	VPADDD        Z22, Z10, Z7
+	VPADDD        Z3, Z7, Z7
+	VPTERNLOGD    $0x96, Z11, Z12, Z10
+	VPADDD        Z10, Z9, Z9
+	VPROLD        $0x05, Z8, Z10
+	VPADDD        Z10, Z9, Z9
+	VPROLD        $0x1e, Z12, Z12
+	VMOVDQU64     transpose16pairs<>+0(SB), Z10
+	VPERMI2Q      Z6, Z5, Z10
+	VMOVDQU32     Y10, 224(DI)
+	VEXTRACTI64X4 $0x01, Z10, 480(DI)
+	VMOVDQU32     512(SI), Z10
+	VPTERNLOGD    $0x96, 128(SI), Z10, Z18
+	VPXORD        (SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, (SI)
+	VPADDD        Z18, Z11, Z10
+	VPADDD        Z3, Z10, Z10
+	VPTERNLOGD    $0x96, Z12, Z8, Z11
+	VPADDD        Z11, Z7, Z7
+	VPROLD        $0x05, Z9, Z11
+	VPADDD        Z11, Z7, Z7
+	VPROLD        $0x1e, Z8, Z8
+	VMOVDQU64     transpose16pairs<>+64(SB), Z11
+	VPERMI2Q      Z6, Z5, Z11
+	VMOVDQU32     Y11, 736(DI)
+	VEXTRACTI64X4 $0x01, Z11, 992(DI)
+	VMOVDQU32     576(SI), Z5
+	VPTERNLOGD    $0x96, 192(SI), Z5, Z20
+	VPXORD        64(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 64(SI)
+	VPADDD        Z20, Z12, Z5
+	VPADDD        Z3, Z5, Z5
+	VPTERNLOGD    $0x96, Z8, Z9, Z12
+	VPADDD        Z12, Z10, Z10
+	VPROLD        $0x05, Z7, Z6
+	VPADDD        Z6, Z10, Z10
+	VPROLD        $0x1e, Z9, Z9
+	VMOVDQU32     640(SI), Z6
+	VPTERNLOGD    $0x96, 256(SI), Z6, Z22
+	VPXORD        128(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 128(SI)
+	VPADDD        Z22, Z8, Z6
+	VPADDD        Z3, Z6, Z6
+	VPTERNLOGD    $0x96, Z9, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x05, Z10, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x1e, Z7, Z7
+	VMOVDQU32     704(SI), Z8
+	VPTERNLOGD    $0x96, 320(SI), Z8, Z18
+	VPXORD        192(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 192(SI)
+	VPADDD        Z18, Z9, Z8
+	VPADDD        Z3, Z8, Z8
+	VPTERNLOGD    $0x96, Z7, Z10, Z9
+	VPADDD        Z9, Z6, Z6
+	VPROLD        $0x05, Z5, Z9
+	VPADDD        Z9, Z6, Z6
+	VPROLD        $0x1e, Z10, Z10
+	VMOVDQU32     768(SI), Z9
+	VPTERNLOGD    $0x96, 384(SI), Z9, Z20
+	VPXORD        256(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 256(SI)
+	VPADDD        Z20, Z7, Z9
+	VPADDD        Z3, Z9, Z9
+	VPTERNLOGD    $0x96, Z10, Z5, Z7
+	VPADDD        Z7, Z8, Z8
+	VPROLD        $0x05, Z6, Z7
+	VPADDD        Z7, Z8, Z8
+	VPROLD        $0x1e, Z5, Z5
+	VMOVDQU32     832(SI), Z7
+	VPTERNLOGD    $0x96, 448(SI), Z7, Z22
+	VPXORD        320(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 320(SI)
+	VPADDD        Z22, Z10, Z7
+	VPADDD        Z3, Z7, Z7
+	VPTERNLOGD    $0x96, Z5, Z6, Z10
+	VPADDD        Z10, Z9, Z9
+	VPROLD        $0x05, Z8, Z10
+	VPADDD        Z10, Z9, Z9
+	VPROLD        $0x1e, Z6, Z6
+	VMOVDQU32     896(SI), Z10
+	VPTERNLOGD    $0x96, 512(SI), Z10, Z18
+	VPXORD        384(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 384(SI)
+	VPADDD        Z18, Z5, Z10
+	VPADDD        Z3, Z10, Z10
+	VPTERNLOGD    $0x96, Z6, Z8, Z5
+	VPADDD        Z5, Z7, Z7
+	VPROLD        $0x05, Z9, Z5
+	VPADDD        Z5, Z7, Z7
+	VPROLD        $0x1e, Z8, Z8
+	VMOVDQU32     960(SI), Z5
+	VPTERNLOGD    $0x96, 576(SI), Z5, Z20
+	VPXORD        448(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 448(SI)
+	VPADDD        Z20, Z6, Z5
+	VPADDD        Z3, Z5, Z5
+	VPTERNLOGD    $0x96, Z8, Z9, Z6
+	VPADDD        Z6, Z10, Z10
+	VPROLD        $0x05, Z7, Z6
+	VPADDD        Z6, Z10, Z10
+	VPROLD        $0x1e, Z9, Z9
+	VMOVDQU32     (SI), Z6
+	VPTERNLOGD    $0x96, 640(SI), Z6, Z22
+	VPXORD        512(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 512(SI)
+	VPADDD        Z22, Z8, Z6
+	VPADDD        Z3, Z6, Z6
+	VPTERNLOGD    $0x96, Z9, Z7, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x05, Z10, Z8
+	VPADDD        Z8, Z5, Z5
+	VPROLD        $0x1e, Z7, Z7
+	VMOVDQU32     64(SI), Z8
+	VPTERNLOGD    $0x96, 704(SI), Z8, Z18
+	VPXORD        576(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 576(SI)
+	VPADDD        Z18, Z9, Z8
+	VPADDD        Z3, Z8, Z8
+	VPTERNLOGD    $0x96, Z7, Z10, Z9
+	VPADDD        Z9, Z6, Z6
+	VPROLD        $0x05, Z5, Z9
+	VPADDD        Z9, Z6, Z6
+	VPROLD        $0x1e, Z10, Z10
+	VMOVDQU32     128(SI), Z9
+	VPTERNLOGD    $0x96, 768(SI), Z9, Z20
+	VPXORD        640(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 640(SI)
+	VPADDD        Z20, Z7, Z9
+	VPADDD        Z3, Z9, Z9
+	VPTERNLOGD    $0x96, Z10, Z5, Z7
+	VPADDD        Z7, Z8, Z8
+	VPROLD        $0x05, Z6, Z7
+	VPADDD        Z7, Z8, Z8
+	VPROLD        $0x1e, Z5, Z5
+	VMOVDQU32     192(SI), Z7
+	VPTERNLOGD    $0x96, 832(SI), Z7, Z22
+	VPXORD        704(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 704(SI)
+	VPADDD        Z22, Z10, Z7
+	VPADDD        Z3, Z7, Z7
+	VPTERNLOGD    $0x96, Z5, Z6, Z10
+	VPADDD        Z10, Z9, Z9
+	VPROLD        $0x05, Z8, Z10
+	VPADDD        Z10, Z9, Z9
+	VPROLD        $0x1e, Z6, Z6
+	VMOVDQU32     256(SI), Z10
+	VPTERNLOGD    $0x96, 896(SI), Z10, Z18
+	VPXORD        768(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 768(SI)
+	VPADDD        Z18, Z5, Z10
+	VPADDD        Z3, Z10, Z10
+	VPTERNLOGD    $0x96, Z6, Z8, Z5
+	VPADDD        Z5, Z7, Z7
+	VPROLD        $0x05, Z9, Z5
+	VPADDD        Z5, Z7, Z7
+	VPROLD        $0x1e, Z8, Z8
+	VMOVDQU32     320(SI), Z5
+	VPTERNLOGD    $0x96, 960(SI), Z5, Z20
+	VPXORD        832(SI), Z20, Z20
+	VPROLD        $0x01, Z20, Z20
+	VMOVDQU32     Z20, 832(SI)
+	VPADDD        Z20, Z6, Z11
+	VPADDD        Z3, Z11, Z11
+	VPTERNLOGD    $0x96, Z8, Z9, Z6
+	VPADDD        Z6, Z10, Z10
+	VPROLD        $0x05, Z7, Z5
+	VPADDD        Z5, Z10, Z10
+	VPROLD        $0x1e, Z9, Z9
+	VMOVDQU32     384(SI), Z5
+	VPTERNLOGD    $0x96, (SI), Z5, Z22
+	VPXORD        896(SI), Z22, Z22
+	VPROLD        $0x01, Z22, Z22
+	VMOVDQU32     Z22, 896(SI)
+	VPADDD        Z22, Z8, Z6
+	VPADDD        Z3, Z6, Z6
+	VPTERNLOGD    $0x96, Z9, Z7, Z8
+	VPADDD        Z8, Z11, Z11
+	VPROLD        $0x05, Z10, Z5
+	VPADDD        Z5, Z11, Z11
+	VPROLD        $0x1e, Z7, Z7
+	VMOVDQU32     448(SI), Z5
+	VPTERNLOGD    $0x96, 64(SI), Z5, Z18
+	VPXORD        960(SI), Z18, Z18
+	VPROLD        $0x01, Z18, Z18
+	VMOVDQU32     Z18, 960(SI)
+	VPADDD        Z18, Z9, Z5
+	VPADDD        Z3, Z5, Z5
+	VPTERNLOGD    $0x96, Z7, Z10, Z9
+	VPADDD        Z9, Z6, Z6
+	VPROLD        $0x05, Z11, Z8
+	VPADDD        Z8, Z6, Z6
+	VPROLD        $0x1e, Z10, Z10
+	VPADDD        2304(AX), Z7, Z9
+	VPTERNLOGD    $0x96, Z10, Z11, Z7
+	VPADDD        Z7, Z5, Z5
+	VPROLD        $0x05, Z6, Z7
+	VPADDD        Z7, Z5, Z5
+	VPROLD        $0x1e, Z11, Z11
+	VPADDD        2048(AX), Z5, Z5
+	VPADDD        2112(AX), Z6, Z6
+	VPADDD        2176(AX), Z11, Z7
+	VPADDD        2240(AX), Z10, Z8
+	XCHGQ         SI, DI
+	DECQ          BX
+	JNZ           avx512_loop
+	VMOVDQU32     Z5, (CX)
+	VMOVDQU32     Z6, 64(CX)
+	VMOVDQU32     Z7, 128(CX)
+	VMOVDQU32     Z8, 192(CX)
+	VMOVDQU32     Z9, 256(CX)
 	VZEROUPPER
 	RET
+
+DATA transpose16pairs<>+0(SB)/8, $0x0000000000000000
+DATA transpose16pairs<>+8(SB)/8, $0x0000000000000001
+DATA transpose16pairs<>+16(SB)/8, $0x0000000000000008
+DATA transpose16pairs<>+24(SB)/8, $0x0000000000000009
+DATA transpose16pairs<>+32(SB)/8, $0x0000000000000002
+DATA transpose16pairs<>+40(SB)/8, $0x0000000000000003
+DATA transpose16pairs<>+48(SB)/8, $0x000000000000000a
+DATA transpose16pairs<>+56(SB)/8, $0x000000000000000b
+DATA transpose16pairs<>+64(SB)/8, $0x0000000000000004
+DATA transpose16pairs<>+72(SB)/8, $0x0000000000000005
+DATA transpose16pairs<>+80(SB)/8, $0x000000000000000c
+DATA transpose16pairs<>+88(SB)/8, $0x000000000000000d
+DATA transpose16pairs<>+96(SB)/8, $0x0000000000000006
+DATA transpose16pairs<>+104(SB)/8, $0x0000000000000007
+DATA transpose16pairs<>+112(SB)/8, $0x000000000000000e
+DATA transpose16pairs<>+120(SB)/8, $0x000000000000000f
+GLOBL transpose16pairs<>(SB), RODATA|NOPTR, $128
 
 // func blockSHANIx2AVX512YMMx8(fs *[2][8]uint32, fp *[2]*byte, s *[5][8]uint32, ptrs *[8]*byte, nblocks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, SHA

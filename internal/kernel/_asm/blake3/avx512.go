@@ -150,9 +150,7 @@ func chunks16(variable bool) {
 // message queues the transpose of the block at offset off of the 16
 // chunks at ptrs into buf, word j at row j.
 func message(d *transpose.Deferred, ptrs, off, buf reg.Register) {
-	transpose.DeferWords16(d, ptrs, off, 0, func(j int, r reg.VecVirtual) {
-		VMOVDQA32(r, Mem{Base: buf, Disp: 64 * j})
-	})
+	transpose.DeferRows16(d, ptrs, off, 0, nil, func(j int) Mem { return Mem{Base: buf, Disp: 64 * j} })
 }
 
 // parents16 compresses 16 parent nodes: parent p's children are

@@ -193,7 +193,15 @@ func hashBlock(sh shape, st [][4]reg.VecVirtual, saved Mem, kt, buf reg.Register
 			VMOVDQU32(st[g][w], saved.Offset(row*w+sh.bytes*g))
 		}
 	}
-	perStep := (len(*pipe) + 63) / 64
+	// The 512-bit transpose (transpose.DeferRows16) ends each row with
+	// a 32-byte store late in the block, which the next block's first
+	// steps read: spread over the first 48 steps it measured faster
+	// (docs/kernel-design.md, "Loading the lanes").
+	steps := 64
+	if sh.wide {
+		steps = 48
+	}
+	perStep := (len(*pipe) + steps - 1) / steps
 	final := newRoundState(sh, st, kt, buf, row)
 	for i := range 64 {
 		final.step(i)
@@ -276,15 +284,13 @@ var ternFuncsDst = [4]uint8{0xd8, 0xac, 0x96, 0x63}
 
 // deferMessage queues the transpose of the block at off in every lane into
 // buf: two 8x8 transposes (the halves of the block) per group of 8 lanes,
-// or one 16x16 transpose per group of 16 (a third of the shuffles, see
-// transpose.DeferWords16).
+// or one 16x16 transpose of whole blocks per group of 16 (see
+// transpose.DeferRows16).
 func deferMessage(d *transpose.Deferred, sh shape, ptrs, off, buf reg.Register) {
 	row := sh.bytes * sh.groups
 	for g := range sh.groups {
 		if sh.wide {
-			transpose.DeferWords16(d, ptrs, off, 16*g, func(j int, r reg.VecVirtual) {
-				VMOVDQU32(r, Mem{Base: buf, Disp: row*j + 64*g})
-			})
+			transpose.DeferRows16(d, ptrs, off, 16*g, nil, func(j int) Mem { return Mem{Base: buf, Disp: row*j + 64*g} })
 			continue
 		}
 		for h := range 2 {

@@ -113,16 +113,12 @@ func deferMessage(d *transpose.Deferred, ptrs, off, buf Register, bswap VecVirtu
 }
 
 // deferMessageZMM is deferMessage for the 512-bit kernel: one 16x16
-// transpose whose chunks the loads place (transpose.DeferWords16), a
-// 512-bit byte swap and store a word. Four 8x8 transposes in 256-bit
+// transpose of whole blocks in 512-bit registers, each block byte-swapped
+// as it loads (transpose.DeferRows16). Four 8x8 transposes in 256-bit
 // registers, as deferMessage does, take 256 shuffles a block, all on the
-// one port that shuffles, against 48 here (and 48 inserts, on either
-// 512-bit port).
+// one port that shuffles, against 48 here and 16 extracting stores.
 func deferMessageZMM(d *transpose.Deferred, ptrs, off, buf Register, bswap VecVirtual) {
-	transpose.DeferWords16(d, ptrs, off, 0, func(j int, r VecVirtual) {
-		VPSHUFB(bswap, r, r)
-		VMOVDQU32(r, Mem{Base: buf, Disp: 64 * j})
-	})
+	transpose.DeferRows16(d, ptrs, off, 0, bswap, func(j int) Mem { return Mem{Base: buf, Disp: 64 * j} })
 }
 
 // batchSHANIx4 is the batch kernel of shaniX4: lane-fulls of four whole

@@ -51,8 +51,8 @@ func avx512() { lanes512("blockAVX512YMMx16", "256-bit", sha2.SHA256, false) }
 func zmm() { lanes512("blockAVX512ZMMx16", "512-bit", sha2.SHA256.ZMM(), true) }
 
 // lanes512 emits a 16-lane kernel; wide ones transpose the message in
-// 512-bit registers (transpose.DeferWords16: 48 inserts from memory, 32
-// unpacks and 16 byte swaps a block, against 192 shuffles and 64 byte
+// 512-bit registers (transpose.DeferRows16: 48 shuffles, 16 extracting
+// stores and 16 byte swaps a block, against 192 shuffles and 64 byte
 // swaps for four 256-bit 8x8 transposes, all on the one port that
 // shuffles).
 func lanes512(name, forms string, words sha2.Words, wide bool) {
@@ -64,10 +64,7 @@ func lanes512(name, forms string, words sha2.Words, wide bool) {
 			bswap512 := ZMM()
 			VBROADCASTI32X4(byteSwapMask(), bswap512)
 			var d transpose.Deferred
-			transpose.DeferWords16(&d, pp, off, 0, func(j int, r VecVirtual) {
-				VPSHUFB(bswap512, r, r)
-				VMOVDQU32(r, w.Offset(row*j))
-			})
+			transpose.DeferRows16(&d, pp, off, 0, bswap512, func(j int) Mem { return w.Offset(row * j) })
 			d.Flush()
 			return
 		}

@@ -113,56 +113,77 @@ func DeferWords8x8(d *Deferred, ptrs, off reg.Register, first, disp int, done fu
 	words8x8(d, true, rowLoads(true, ptrs, off, first, disp), done)
 }
 
-// DeferWords16 queues the transpose of the 64-byte blocks at ptrs[i]+off,
-// lanes i = first..first+15, into 16 ZMM registers, the j-th holding
-// 32-bit word j of every lane (lane i in element i-first), handing each to
-// done as soon as it is finished. The loads place the 128-bit chunks:
-// register k of chunk c holds words 4c..4c+3 of lanes k, 4+k, 8+k and
-// 12+k, a broadcast load and three inserts from memory (on the load ports
-// and either 512-bit ALU port), which leaves a transpose of 32-bit words
-// within the chunks: 8 shuffles a chunk, 32 in all, where a transpose of
-// whole rows takes 64 and four DeferWords8x8 take 96 (all on the one port
-// that shuffles). At most five registers are live at once.
-func DeferWords16(d *Deferred, ptrs, off reg.Register, first int, done func(j int, r reg.VecVirtual)) {
-	chunk := func(lane, c int) Mem {
-		return Mem{Base: LanePtr(ptrs, first+lane), Index: off, Scale: 1, Disp: 16 * c}
-	}
-	for c := range 4 {
-		var r [4]reg.VecVirtual
-		var lo, hi [2]reg.VecVirtual // words (0, 1) and (2, 3) of lanes pair 01 and 23
-		// Pair p is registers 2p and 2p+1, unpacked before the next pair
-		// loads, so that fewer are live at once.
-		for p := range 2 {
-			for k := 2 * p; k < 2*p+2; k++ {
+// DeferRows16 queues the transpose of the 64-byte blocks at ptrs[i]+off,
+// lanes i = first..first+15, into 16 rows of 64 bytes at dst(j), row j
+// holding 32-bit word j of every lane (lane i at byte 4(i-first)); swap,
+// if not nil, is a VPSHUFB mask applied to each block as it loads (a
+// byte swap within words).
+//
+// Each block is one 64-byte load. Blocks at equal offsets modulo 4 KiB
+// share an L1 set (page-aligned buffers, as Go allocates from 4 KiB up,
+// put every lane there), and 16 lanes overflow its 8 ways: a transpose
+// that loads each block in pieces at different times fetches it again
+// for each piece (docs/kernel-design.md, "Loading the lanes"). Each half
+// of the lanes is transposed as two groups of four by unpacks within
+// 128-bit chunks; then one two-table permute a pair of words puts the
+// two groups' pieces of each side by side, stored as the 32-byte halves
+// of two rows. About ten registers are live at once.
+func DeferRows16(d *Deferred, ptrs, off reg.Register, first int, swap reg.VecVirtual, dst func(j int) Mem) {
+	pairs := pairTable()
+	for half := range 2 {
+		// u[s][m], chunk c: word 4c+m of the half's lanes 4s..4s+3.
+		var u [2][4]reg.VecVirtual
+		for s := range 2 {
+			var r [4]reg.VecVirtual
+			for i := range 4 {
 				*d = append(*d, func() {
-					r[k] = ZMM()
-					VBROADCASTI32X4(chunk(k, c), r[k]) // writes all of r[k]: a load alone
+					r[i] = ZMM()
+					VMOVDQU32(Mem{Base: LanePtr(ptrs, first+8*half+4*s+i), Index: off, Scale: 1}, r[i])
+					if swap != nil {
+						VPSHUFB(swap, r[i], r[i])
+					}
 				})
-				for q := 1; q < 4; q++ {
-					*d = append(*d, func() { VINSERTI32X4(U8(q), chunk(4*q+k, c), r[k], r[k]) })
-				}
 			}
+			var lo01, hi01, lo23, hi23 reg.VecVirtual
 			*d = append(*d,
-				func() { lo[p] = ZMM(); VPUNPCKLDQ(r[2*p+1], r[2*p], lo[p]) },
-				func() { hi[p] = ZMM(); VPUNPCKHDQ(r[2*p+1], r[2*p], hi[p]) })
+				func() { lo01 = ZMM(); VPUNPCKLDQ(r[1], r[0], lo01) },
+				func() { hi01 = ZMM(); VPUNPCKHDQ(r[1], r[0], hi01) },
+				func() { lo23 = ZMM(); VPUNPCKLDQ(r[3], r[2], lo23) },
+				func() { hi23 = ZMM(); VPUNPCKHDQ(r[3], r[2], hi23) },
+				func() { u[s][0] = ZMM(); VPUNPCKLQDQ(lo23, lo01, u[s][0]) },
+				func() { u[s][1] = ZMM(); VPUNPCKHQDQ(lo23, lo01, u[s][1]) },
+				func() { u[s][2] = ZMM(); VPUNPCKLQDQ(hi23, hi01, u[s][2]) },
+				func() { u[s][3] = ZMM(); VPUNPCKHQDQ(hi23, hi01, u[s][3]) },
+			)
 		}
 		for m := range 4 {
-			*d = append(*d, func() {
-				x, y := lo[0], lo[1]
-				if m >= 2 {
-					x, y = hi[0], hi[1]
-				}
-				w := ZMM()
-				if m%2 == 0 {
-					VPUNPCKLQDQ(y, x, w)
-				} else {
-					VPUNPCKHQDQ(y, x, w)
-				}
-				done(4*c+m, w)
-			})
+			for p := range 2 { // chunks 2p and 2p+1: words 8p+m and 8p+4+m
+				*d = append(*d, func() {
+					w := ZMM()
+					VMOVDQU64(pairs.Offset(64*p), w)
+					VPERMI2Q(u[1][m], u[0][m], w)
+					VMOVDQU32(w.AsY(), dst(8*p+m).Offset(32*half))
+					VEXTRACTI64X4(U8(1), w, dst(8*p+4+m).Offset(32*half))
+				})
+			}
 		}
 	}
 }
+
+// pairTable is DeferRows16's two VPERMI2Q indices: chunks 0 and 1, then 2
+// and 3, of the first table and the second, interleaved.
+func pairTable() Mem {
+	if pairIndex.Symbol.Name != "" {
+		return pairIndex // one table a file
+	}
+	pairIndex = GLOBL("transpose16pairs", RODATA|NOPTR)
+	for i, q := range []uint64{0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15} {
+		DATA(8*i, U64(q))
+	}
+	return pairIndex
+}
+
+var pairIndex Mem
 
 // DeferRows8x8 is DeferWords8x8 with the rows loaded by load, which fills
 // register r with the 32 bytes of lane i (0..7) that become its column:
