@@ -52,7 +52,7 @@ func batchAVX512(sh shape) {
 	}
 	initState()
 	bs.Pipelined(bufs, 16*row, message,
-		func(buf reg.Register, pipe *transpose.Deferred) { hashBlock(sh, st, saved, kt, buf, row, pipe) },
+		func(buf reg.Register, pipe *transpose.Deferred) { hashBlock(sh, st, saved, kt, buf, row, pipe, nil) },
 		func() { // the lane-full's digests, and the next one's start
 			storeDigests(bs, true, stateWords(sh, st))
 			initState()
@@ -99,7 +99,7 @@ func batchAVX2() {
 	}
 	kt := GP64()
 	LEAQ(broadcastConsts(), kt)
-	blockStepsAVX2(msg, saved, kt)
+	blockStepsAVX2(msg, saved, kt, nil)
 	bs.IfLast(func() {
 		storeDigests(bs, false, func(g int) []reg.VecVirtual {
 			words := make([]reg.VecVirtual, 4)

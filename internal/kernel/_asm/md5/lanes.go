@@ -50,7 +50,15 @@ func avx2() {
 			}
 		}
 	}
-	blockStepsAVX2(msg, saved, kt)
+	// The next block of one lane every fourth step: its transpose loads
+	// all 16 lanes at once at the top of the loop, and misses there cost
+	// more than spread through the steps (docs/kernel-design.md,
+	// "Loading the lanes"). A prefetch past a lane's end never faults.
+	blockStepsAVX2(msg, saved, kt, func(i int) {
+		if i%4 == 0 {
+			PREFETCHT0(Mem{Base: transpose.LanePtr(pp, i/4), Index: off, Scale: 1, Disp: 64})
+		}
+	})
 	ADDQ(U8(64), off)
 	DECQ(n)
 	JNZ(LabelRef("avx2_loop"))
@@ -68,8 +76,9 @@ func avx2() {
 // blockStepsAVX2 hashes one block of two groups of 8 lanes, their steps
 // interleaved: the message word j of group g at msg+(2j+g)*32, the state
 // word w of group g at saved+(2w+g)*32 (and the block's result there
-// after), the step constants broadcast at kt.
-func blockStepsAVX2(msg, saved Mem, kt reg.Register) {
+// after), the step constants broadcast at kt; ride, if not nil, is
+// emitted before each step.
+func blockStepsAVX2(msg, saved Mem, kt reg.Register, ride func(step int)) {
 	var st [2][4]reg.VecVirtual
 	for g := range 2 {
 		for w := range 4 {
@@ -80,6 +89,9 @@ func blockStepsAVX2(msg, saved Mem, kt reg.Register) {
 	ones := YMM()
 	VPCMPEQD(ones, ones, ones)
 	for i := range 64 {
+		if ride != nil {
+			ride(i)
+		}
 		for g := range 2 {
 			a, b, c, d := st[g][0], st[g][1], st[g][2], st[g][3]
 			t := YMM()
@@ -171,7 +183,17 @@ func avx512(sh shape) {
 	pl.Begin()
 	var pipe transpose.Deferred
 	deferMessage(&pipe, sh, pp, pl.Next, pl.Nxt)
-	hashBlock(sh, st, saved, kt, pl.Cur, row, &pipe)
+	// The block after the next, one lane every 64/lanes steps: with 32
+	// streams from memory the loads of the next block's transpose waited
+	// on the memory, as if the hardware's prefetch followed fewer
+	// streams (docs/kernel-design.md, "Loading the lanes"). A prefetch
+	// past a lane's end never faults.
+	every := 64 / lanes
+	hashBlock(sh, st, saved, kt, pl.Cur, row, &pipe, func(i int) {
+		if i%every == 0 {
+			PREFETCHT0(Mem{Base: transpose.LanePtr(pp, i/every), Index: pl.Next, Scale: 1, Disp: 64})
+		}
+	})
 	pl.End()
 	DECQ(n)
 	JNZ(LabelRef(loop))
@@ -186,8 +208,9 @@ func avx512(sh shape) {
 
 // hashBlock emits one block's rounds on the message words in buf, with
 // the instructions of pipe (the next block's transpose) spread through
-// them, and adds the result into st.
-func hashBlock(sh shape, st [][4]reg.VecVirtual, saved Mem, kt, buf reg.Register, row int, pipe *transpose.Deferred) {
+// them and ride, if not nil, before each step, and adds the result into
+// st.
+func hashBlock(sh shape, st [][4]reg.VecVirtual, saved Mem, kt, buf reg.Register, row int, pipe *transpose.Deferred, ride func(int)) {
 	for g := range sh.groups {
 		for w := range 4 {
 			VMOVDQU32(st[g][w], saved.Offset(row*w+sh.bytes*g))
@@ -204,6 +227,9 @@ func hashBlock(sh shape, st [][4]reg.VecVirtual, saved Mem, kt, buf reg.Register
 	perStep := (len(*pipe) + steps - 1) / steps
 	final := newRoundState(sh, st, kt, buf, row)
 	for i := range 64 {
+		if ride != nil {
+			ride(i)
+		}
 		final.step(i)
 		pipe.Emit(perStep)
 	}
