@@ -6,6 +6,7 @@ package tuning
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 )
@@ -40,15 +41,16 @@ type Chooser struct {
 	lone      atomic.Pointer[loneChoice]  // one stream's kernel before a table (see lonePick)
 
 	// Guarded by the caller's lock.
-	scales   []scale // by kernel: observed against estimated rate
-	gen      uint64  // the source generation the scales were observed on
-	observed int     // observations since the last rebuild
-	explore  [MaxReady + 1]uint8
-	recheck  [MaxReady + 1]uint8 // tries left at recheckEvery, by ready count
-	loser    [MaxReady + 1]pick  // the choice a change of choice replaced, to recheck
-	streak   [MaxReady + 1]uint8 // rounds left of a try, by ready count
-	sweeps   [MaxReady + 1]uint8 // tries at exploreEvery, by ready count
-	tried    [MaxReady + 1]pick  // the kernel of that try
+	scales   []scale              // by kernel: observed against estimated rate
+	gen      uint64               // the source generation the scales were observed on
+	observed int                  // observations since the last rebuild
+	explore  [MaxReady + 1]uint16 // rounds since the latest try, by ready count
+	recheck  [MaxReady + 1]uint8  // tries left at recheckEvery, by ready count
+	loser    [MaxReady + 1]pick   // the choice a change of choice replaced, to recheck
+	streak   [MaxReady + 1]uint8  // rounds left of a try, by ready count
+	sweeps   [MaxReady + 1]uint8  // tries at exploreInterval, by ready count
+	calm     [MaxReady + 1]uint8  // of those, since the choice last changed (saturating)
+	tried    [MaxReady + 1]pick   // the kernel of that try
 	tries    uint64
 	scratch  *table      // a rebuild, published only if its choices differ (made when first needed)
 	model    [][]float64 // by kernel and lanes used: the rates' estimate, unscaled
@@ -166,7 +168,7 @@ func (c *Chooser) Rate(ready int) float64 {
 }
 
 // Explore is Pick for a round the caller will time and report with
-// Observe: every exploreEvery rounds of a ready count it starts a try,
+// Observe: every exploreInterval rounds of a ready count it starts a try,
 // tryRounds rounds of a close runner-up instead (never one expected to
 // move less than the single-stream kernel unless that kernel is the
 // choice), every baseEvery-th try of the rates' own choice if the rounds
@@ -188,9 +190,12 @@ func (c *Chooser) Explore(ready int) (k, lanes int) {
 				p = c.try(r, c.loser[r])
 			}
 		default:
-			if c.explore[r]++; c.explore[r] >= exploreEvery {
+			if c.explore[r]++; int(c.explore[r]) >= c.exploreInterval(r) {
 				c.explore[r] = 0
 				c.sweeps[r]++
+				if c.calm[r] < math.MaxUint8 {
+					c.calm[r]++
+				}
 				if b := t.base[r]; c.sweeps[r]%baseEvery == 0 && b.k != p.k {
 					p = c.try(r, b)
 				} else if s := t.second[r]; s.k != none {
@@ -200,6 +205,16 @@ func (c *Chooser) Explore(ready int) (k, lanes int) {
 		}
 	}
 	return p.k - 1, c.lanesFor(p, ready)
+}
+
+// exploreInterval is the rounds of ready count r between two tries:
+// exploreEvery at first and after each change of its choice, doubled after
+// every exploreDoubling tries that changed nothing, up to exploreEvery <<
+// exploreMaxDoublings. A try runs a slower kernel for tryRounds rounds;
+// once tries keep confirming the choice, a steady load pays for fewer of
+// them (docs/engine.md, "Tries back off").
+func (c *Chooser) exploreInterval(r int) int {
+	return exploreEvery << min(int(c.calm[r])/exploreDoubling, exploreMaxDoublings)
 }
 
 // try starts a try of p for ready count r: tryRounds rounds in a row, so

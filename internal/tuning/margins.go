@@ -48,6 +48,16 @@ const (
 	exploreRange = 1.3
 )
 
+// exploreDoubling and exploreMaxDoublings shape the backoff of the tries
+// (see Chooser.exploreInterval): the interval doubles after every
+// exploreDoubling tries that left the choice as it was (one of them a
+// try of the rates' own choice, baseEvery), up to exploreEvery <<
+// exploreMaxDoublings rounds, 512.
+const (
+	exploreDoubling     = baseEvery
+	exploreMaxDoublings = 4
+)
+
 // baseEvery is how often, in tries at exploreEvery, the try is of the
 // choice the rates alone make (the measurement's or the prior's), when the
 // rounds have moved away from it, however far behind its estimate is:

@@ -50,6 +50,7 @@ func (c *Chooser) Observe(k, used, bytes int, ns int64) {
 			for r := range t.best[1] {
 				if c.scratch.best[1][r].k != t.best[1][r].k {
 					c.recheck[r], c.loser[r] = recheckTries, t.best[1][r]
+					c.calm[r] = 0 // tries at the fastest cadence again
 				}
 			}
 			nt := new(table)

@@ -932,3 +932,59 @@ func TestLoneStreamReadsNoPrior(t *testing.T) {
 		t.Error("a choice for two streams was made without the family's rates")
 	}
 }
+
+// TestTriesBackOff checks that a steady load, whose tries keep confirming
+// the choice, runs fewer and fewer of them, down to one in
+// exploreEvery<<exploreMaxDoublings rounds, and that a change of choice
+// brings the tries back to one in exploreEvery.
+func TestTriesBackOff(t *testing.T) {
+	kerns := []Kernel{single, multis[2], multis[3]}
+	true_ := map[string]float64{"single": 1000, "x8": 7000, "x16": 8000}
+	f := fakeFamily(t, Mode{Kind: ModeMeasure}, kerns, func(name string, _ int) time.Duration {
+		return perMB(kerns[map[string]int{"single": 0, "x8": 1, "x16": 2}[name]], true_[name])
+	})
+	c := NewChooser(f.Source(f.mode), single, kerns[1:])
+	c.Prepare(16)
+	const ready, steady = 16, 8000
+	rate := func(slow float64) func(string) float64 {
+		return func(k string) float64 {
+			if k == "x16" {
+				return slow * true_[k]
+			}
+			return true_[k]
+		}
+	}
+	// x8, on 8 of the 16 ready, moves 7000 against x16's 8000: a close
+	// runner-up, tried now and then.
+	tries := c.Tries()
+	var last int
+	for i := range steady {
+		before := c.Tries()
+		timedRound(c, kerns, ready, rate(1))
+		if c.Tries() > before {
+			last = i
+		}
+	}
+	if got, _ := c.Pick(ready, true); name(c, got) != "x16" {
+		t.Fatalf("%s chosen for %d ready, want x16", name(c, got), ready)
+	}
+	n := c.Tries() - tries
+	// Without the backoff: steady/(exploreEvery+tryRounds), 228.
+	if most := uint64(steady / (exploreEvery << 2)); n == 0 || n > most {
+		t.Errorf("%d tries in %d steady rounds, want 1 to %d", n, steady, most)
+	}
+	if gap := steady - last; gap > exploreEvery<<exploreMaxDoublings+2*tryRounds {
+		t.Errorf("no try in the last %d rounds, want one in every %d", gap, exploreEvery<<exploreMaxDoublings)
+	}
+	// A spell that makes x16 lose the choice, and then the same load.
+	for range 40 {
+		timedRound(c, kerns, ready, rate(0.5))
+	}
+	tries = c.Tries()
+	for range 4 * exploreEvery {
+		timedRound(c, kerns, ready, rate(1))
+	}
+	if n := c.Tries() - tries; n < 4 {
+		t.Errorf("%d tries in the %d rounds after a change of choice, want at least 4", n, 4*exploreEvery)
+	}
+}
