@@ -21,6 +21,7 @@ func (c *Chooser) Observe(k, used, bytes int, ns int64) {
 		for i := range c.scales {
 			c.scales[i], c.built[i] = scale{}, 1
 		}
+		c.calm = [MaxReady + 1]uint8{} // new rates, new choices: tries at the fastest cadence
 	}
 	i := k + 1
 	if i == 0 {
