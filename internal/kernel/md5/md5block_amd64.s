@@ -2108,7 +2108,7 @@ blockAVX2x16_warm_skip:
 	VMOVDQU     1184(AX), Y6
 	VMOVDQU     1248(AX), Y7
 	VPCMPEQD    Y8, Y8, Y8
-	MOVQ        (DX), R8
+	MOVQ        64(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      (SI), Y0, Y0
 	VPADDD      (AX), Y0, Y0
@@ -2190,7 +2190,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x0a, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        8(DX), R8
+	MOVQ        72(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      128(SI), Y0, Y0
 	VPADDD      256(AX), Y0, Y0
@@ -2272,7 +2272,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x0a, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        16(DX), R8
+	MOVQ        80(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      256(SI), Y0, Y0
 	VPADDD      512(AX), Y0, Y0
@@ -2354,7 +2354,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x0a, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        24(DX), R8
+	MOVQ        88(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      384(SI), Y0, Y0
 	VPADDD      768(AX), Y0, Y0
@@ -2436,7 +2436,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x0a, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        32(DX), R8
+	MOVQ        96(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      512(SI), Y0, Y0
 	VPADDD      64(AX), Y0, Y0
@@ -2518,7 +2518,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x0c, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        40(DX), R8
+	MOVQ        104(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      640(SI), Y0, Y0
 	VPADDD      320(AX), Y0, Y0
@@ -2600,7 +2600,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x0c, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        48(DX), R8
+	MOVQ        112(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      768(SI), Y0, Y0
 	VPADDD      576(AX), Y0, Y0
@@ -2682,7 +2682,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x0c, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        56(DX), R8
+	MOVQ        120(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      896(SI), Y0, Y0
 	VPADDD      832(AX), Y0, Y0
@@ -2764,7 +2764,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x0c, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        64(DX), R8
+	MOVQ        (DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      1024(SI), Y0, Y0
 	VPADDD      320(AX), Y0, Y0
@@ -2838,7 +2838,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x09, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        72(DX), R8
+	MOVQ        8(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      1152(SI), Y0, Y0
 	VPADDD      64(AX), Y0, Y0
@@ -2912,7 +2912,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x09, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        80(DX), R8
+	MOVQ        16(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      1280(SI), Y0, Y0
 	VPADDD      832(AX), Y0, Y0
@@ -2986,7 +2986,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x09, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        88(DX), R8
+	MOVQ        24(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      1408(SI), Y0, Y0
 	VPADDD      576(AX), Y0, Y0
@@ -3060,7 +3060,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x09, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        96(DX), R8
+	MOVQ        32(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      1536(SI), Y0, Y0
 	VPADDD      (AX), Y0, Y0
@@ -3142,7 +3142,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x0b, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        104(DX), R8
+	MOVQ        40(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      1664(SI), Y0, Y0
 	VPADDD      768(AX), Y0, Y0
@@ -3224,7 +3224,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x0b, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        112(DX), R8
+	MOVQ        48(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      1792(SI), Y0, Y0
 	VPADDD      512(AX), Y0, Y0
@@ -3306,7 +3306,7 @@ blockAVX2x16_warm_skip:
 	VPSRLD      $0x0b, Y5, Y5
 	VPOR        Y9, Y5, Y5
 	VPADDD      Y6, Y5, Y5
-	MOVQ        120(DX), R8
+	MOVQ        56(DX), R8
 	PREFETCHT0  64(R8)(DI*1)
 	VPADDD      1920(SI), Y0, Y0
 	VPADDD      256(AX), Y0, Y0

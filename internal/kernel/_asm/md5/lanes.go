@@ -52,11 +52,13 @@ func avx2() {
 	}
 	// The next block of one lane every fourth step: its transpose loads
 	// all 16 lanes at once at the top of the loop, and misses there cost
-	// more than spread through the steps (docs/kernel-design.md,
+	// more than spread through the steps. Lanes 8-15 first: on lanes at
+	// equal offsets modulo 4 KiB the 16 blocks share an 8-way L1 set, and
+	// the transpose takes lanes 0-7 first (docs/kernel-design.md,
 	// "Loading the lanes"). A prefetch past a lane's end never faults.
 	blockStepsAVX2(msg, saved, kt, func(i int) {
 		if i%4 == 0 {
-			PREFETCHT0(Mem{Base: transpose.LanePtr(pp, i/4), Index: off, Scale: 1, Disp: 64})
+			PREFETCHT0(Mem{Base: transpose.LanePtr(pp, (i/4+8)%16), Index: off, Scale: 1, Disp: 64})
 		}
 	})
 	ADDQ(U8(64), off)
