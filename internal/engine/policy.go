@@ -69,7 +69,7 @@ func (s *Server[S]) alone(n int, probe bool) bool {
 // probesPaused reports whether probes are backing off now. While a pause
 // lasts the clock is read only every awaitSkips probes, as in mayAwait:
 // every new hasher's first write long enough for the lanes probes, and a
-// clock read was 3-4% of a new SHA-256 hasher's 1 KiB message
+// clock read was a measurable share of a new hasher's short message
 // (docs/engine.md, "Probes back off"). The count is kept with plain
 // atomic loads and stores: writers racing on it lose a skip or two, which
 // only moves the next read of the clock.
