@@ -118,9 +118,9 @@ func (s *Server[S]) mayAwait() (await bool, skip int) {
 // whether the probe was the only reason to yield, so that its outcome
 // sets the probes' backoff. n is the write's length; fresh, whether the
 // probe is the first write of a stream other than the last writer's: while
-// probes back off it still yields once, since a new stream beside an old
-// one is the burst the backoff must not hide (docs/engine.md, "Probes
-// back off").
+// probes back off it still yields, twice, since a new stream beside an old
+// one is the burst the backoff must not hide, and one yield can hand the P
+// straight back (see gather; docs/engine.md, "Probes back off").
 func (s *Server[S]) companyYields(procs, n int, probe, fresh bool) (yields int, capped, probed bool) {
 	probe = probe && mayHaveCompany()
 	if probe || s.lastBusy > 1 || s.queued > 0 || s.combiners > 1 {
@@ -141,7 +141,7 @@ func (s *Server[S]) companyYields(procs, n int, probe, fresh bool) (yields int, 
 	probed = probe && (procs == 1 || n < awaitMinBytes) && s.lastBusy <= 1 && s.queued == 0 && s.combiners == 1
 	if probed && s.probesPaused() {
 		if fresh {
-			return 1, false, true
+			return 2, false, true
 		}
 		return 0, true, false
 	}

@@ -30,7 +30,7 @@ func TestPolicyDecisions(t *testing.T) {
 		{lastBusy: 1, queued: 1, procs: 1, n: 1 << 10, yields: maxYields, capped: true},
 		{lastBusy: 1, procs: 1, n: 32 << 10, probe: true, yields: maxYields, probed: true},
 		{lastBusy: 1, procs: 1, n: 32 << 10, probe: true, paused: true, capped: true},
-		{lastBusy: 1, procs: 1, n: 32 << 10, probe: true, paused: true, fresh: true, yields: 1, probed: true},
+		{lastBusy: 1, procs: 1, n: 32 << 10, probe: true, paused: true, fresh: true, yields: 2, probed: true},
 		{lastBusy: 1, procs: 2, n: 32 << 10, probe: true, yields: maxYields},
 	} {
 		s.lastBusy, s.queued = c.lastBusy, c.queued

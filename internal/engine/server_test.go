@@ -249,3 +249,43 @@ func TestCompanyThatDoesNotPay(t *testing.T) {
 		t.Errorf("2 ready on a kernel that pays: %d yields in %d uploads; the test no longer tells the two apart", st.Yields, 2*uploads)
 	}
 }
+
+// TestBurstWhileProbesPaused: two new streams that start together while
+// probes back off (a spell of lone streams found nobody) meet in the
+// lanes, every time. The pause is set by hand before each burst, so the
+// outcome does not hang on where the backoff's clock stands: the first
+// write of a stream other than the last writer's still yields, and the
+// second yield lets the second writer queue when the first one handed the
+// P straight back (the scheduler serving its global queue first).
+func TestBurstWhileProbesPaused(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	s := nullServer(kernel.Multi[sha256k.State]{Name: "alike16", Lanes: 16}, lanesFrom2)
+	msg := make([]byte, 256<<10)
+	write := func(h hash.Hash) {
+		for p := msg; len(p) > 0; p = p[32<<10:] {
+			h.Write(p[:32<<10])
+		}
+		h.Sum(nil)
+	}
+	loner := s.NewHash()
+	for burst := range 20 {
+		write(loner) // the last writer before the burst is a stream of its own
+		s.mu.Lock()
+		// What a lone spell leaves: no company lately, no switch of
+		// writers to wait after, probes paused.
+		s.lastBusy, s.pairBusy, s.prevBusy, s.switched = 1, 1, 1, false
+		s.probeAfter.Store(int64(time.Since(s.epoch) + time.Hour))
+		s.probeSkip.Store(0)
+		s.mu.Unlock()
+		before := s.Stats()
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Go(func() { write(s.NewHash()) })
+		}
+		wg.Wait()
+		st := s.Stats()
+		if lone, total := st.LoneBlocks-before.LoneBlocks, 2*len(msg)/testSpec.BlockSize; lone > uint64(total/4) {
+			t.Fatalf("burst %d: %d of %d blocks hashed alone (%+v)", burst, lone, total, st)
+		}
+	}
+}
