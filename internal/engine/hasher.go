@@ -29,8 +29,8 @@ type Hasher[S any] struct {
 	// costs there what the standard library costs, where the engine adds
 	// its bookkeeping to each block. A write that could share lanes moves
 	// the stream to the engine (leaveLib), through the marshalled state
-	// the two share; so does a reused stream's short message where the
-	// engine's short path costs less (placeMessage).
+	// the two share; so does a reused stream's message where the engine's
+	// short path costs less (placeMessage).
 	lib   hash.Hash
 	inLib atomic.Bool // read before the guard (see Write)
 	busy  atomic.Bool
@@ -41,8 +41,9 @@ type Hasher[S any] struct {
 	// probed: the stream has looked for company since it was made or
 	// Reset (see Server.blocks).
 	probed bool
-	// fresh: the stream was Reset and nothing has been written since; its
-	// first write picks where the message runs (see Write). Written only
+	// fresh: the stream was Reset in the library's hasher, on a server
+	// whose short path costs less, and nothing has been written since: its
+	// first write moves it to the engine (placeMessage). Written only
 	// when it changes, so that misuse of a hasher never reset races on
 	// it only as readers do.
 	fresh bool
@@ -105,11 +106,12 @@ func (h *Hasher[S]) libHash() hash.Hash {
 	return h.lib
 }
 
-// staysInLib reports whether a write of n bytes leaves the stream in the
-// library's hasher: one too short for the lanes, or one that would run
-// alone on the single-stream kernel anyway (the engine's own test, which
-// also counts as the stream's probe for company).
-func (h *Hasher[S]) staysInLib(n int) bool {
+// runsAlone reports whether a write of n bytes runs by itself, in the
+// library's hasher or on the engine's short path, wherever the stream
+// is: one too short for the lanes, or one that would run alone on the
+// single-stream kernel anyway (the engine's own test, which also counts
+// as the stream's probe for company).
+func (h *Hasher[S]) runsAlone(n int) bool {
 	if n < int(h.laneMin) {
 		return true
 	}
@@ -158,8 +160,9 @@ func (h *Hasher[S]) BlockSize() int { return h.srv.spec.BlockSize }
 // without the guard's deferred release: a short message costs what the
 // library's hasher costs, plus a call (BenchmarkReused).
 //
-// A stream Reset after a message is one reused message after message: its
-// next message runs where its first write says (see Write).
+// A stream Reset after a message is one reused message after message: on
+// a server whose short path costs less (shortInEngine) its next message
+// runs in the engine (see placeMessage).
 func (h *Hasher[S]) Reset() {
 	if h.inLib.Load() { // nothing of the stream is in the engine
 		if h.lib != nil {
@@ -171,9 +174,7 @@ func (h *Hasher[S]) Reset() {
 	// Like a short write, a reset touches nothing but the stream's own
 	// state: no guard.
 	h.resetEngine()
-	if h.srv.shortInEngine() {
-		h.setFresh(true)
-	} else if h.srv.startsInLib() {
+	if !h.srv.shortInEngine() && h.srv.startsInLib() {
 		h.inLib.Store(true)
 		if h.lib != nil {
 			h.lib.Reset()
@@ -201,8 +202,8 @@ func (h *Hasher[S]) resetEngine() {
 func (h *Hasher[S]) Write(p []byte) (int, error) {
 	if h.fresh {
 		h.fresh = false
-		if (len(p) < int(h.laneMin)) == h.inLib.Load() {
-			h.placeMessage(len(p))
+		if h.inLib.Load() {
+			h.placeMessage()
 		}
 	}
 	if len(p) < int(h.laneMin) {
@@ -223,32 +224,23 @@ func (h *Hasher[S]) Write(p []byte) (int, error) {
 	return h.write(p)
 }
 
-// placeMessage moves a reused stream whose message's first write, n bytes
-// long, is short and in the library's hasher, or long and in the engine,
-// to where it runs best: a short one to the engine's short path, which
-// costs less than the library's hasher where the server allows it
-// (shortInEngine), a long one to the library's hasher, as a new stream's
-// first write would. The stream moves only when a message differs from
-// the one before, so that a stream of like messages pays no move (each
-// is a locked store).
-func (h *Hasher[S]) placeMessage(n int) {
-	if n < int(h.laneMin) {
-		h.engine()
-		h.resetEngine()
-		h.inLib.Store(false)
-		return
-	}
-	if h.e.n == 0 && h.srv.startsInLib() {
-		if h.lib != nil {
-			h.lib.Reset()
-		}
-		h.inLib.Store(true)
-	}
+// placeMessage moves a reused stream's message, at its first write, from
+// the library's hasher to the engine's short path, which costs less there
+// where the server allows it (shortInEngine): its short writes go straight
+// to the kernel, and a long write that runs alone does too (see write),
+// where the library's hasher would pay the same blocks and a dearer Sum.
+// A stream made per message stays in the library's hasher: its engine
+// state would be one more allocation a message.
+func (h *Hasher[S]) placeMessage() {
+	h.engine()
+	h.resetEngine()
+	h.inLib.Store(false)
 }
 
-// writeShort adds p, shorter than laneMin, to a stream in the engine:
-// whole blocks straight on the single-stream kernel, as the engine's path
-// hashes a write this short, without its counters.
+// writeShort adds p, shorter than laneMin or running alone (see write), to
+// a stream in the engine: whole blocks straight on the single-stream
+// kernel, as the library's hasher would hash them, without the engine's
+// counters.
 func (h *Hasher[S]) writeShort(p []byte) { h.absorb(p, false) }
 
 // absorb adds p to the engine's state: it completes the buffered block,
@@ -284,8 +276,15 @@ func (h *Hasher[S]) absorb(p []byte, engine bool) {
 }
 
 func (h *Hasher[S]) write(p []byte) (int, error) {
-	if h.inLib.Load() && h.staysInLib(len(p)) {
-		return h.libHash().Write(p) // as in Write
+	if h.inLib.Load() {
+		if h.runsAlone(len(p)) {
+			return h.libHash().Write(p) // as in Write
+		}
+	} else if h.srv.shortInEngine() && h.runsAlone(len(p)) {
+		// Alone on the kernel the library's hasher would run, without
+		// the guard and the counters, as a short write (see placeMessage).
+		h.writeShort(p)
+		return len(p), nil
 	}
 	h.enter()
 	defer h.leave()
