@@ -714,7 +714,7 @@ func TestReferenceIDs(t *testing.T) {
 // TestBurstAfterLonePhase: two streams that start together after a spell
 // of lone streams meet in the lanes. The lone spell's probes found nobody
 // and backed off; the new streams' first writes are a new writer's, which
-// still yield once, so the second writer queues beside the first instead
+// still yield, so the second writer queues beside the first instead
 // of each hashing its whole message alone (and waiting for the other).
 // The rates are a prior's, fixed, one where two streams run in lanes:
 // where lanes and the single stream tie for two streams (SHA-512's
