@@ -58,6 +58,7 @@ func fromEngine[S any](a Algorithm, e *engine.Server[S], src tuning.Source) *Ser
 	s.stats = func() Stats { return Stats(e.Stats()) }
 	s.many = e.SumMany
 	s.choice, s.src = e.Choice(), src
+	s.shortOnEngine = e.Kernels().Single.Short
 	return s
 }
 

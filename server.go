@@ -33,10 +33,15 @@ type Server struct {
 	many      func(dst []byte, msgs [][]byte) []byte
 	// The tuning that chooses the engine's kernels (nil for a reference
 	// server), and SumMany's cut-off once known: fewer messages than this
-	// (and under manyMinBytes) go through the one-shot loop.
+	// (and under manyMinBytes) go message by message (fewLoop).
 	choice  *tuning.Chooser
 	src     tuning.Source
 	manyMin atomic.Pointer[manyMinCached]
+	// shortOnEngine: the engine's single-stream kernel hashes a short
+	// message for less than the standard library's one-shot function (a
+	// Short kernel: SHA-1's and SHA-256's shani), so SumMany's few
+	// messages go through a pooled hasher of the engine's short path.
+	shortOnEngine bool
 	// blockShift is log2 of the algorithm's block size, for fewForLanes
 	// (which serves the engine's algorithms, of 64- and 128-byte blocks).
 	blockShift uint8
@@ -49,9 +54,20 @@ type Server struct {
 // is safe to call from many goroutines at once.
 func (s *Server) SumMany(dst []byte, msgs [][]byte) []byte {
 	if len(msgs) <= maxManyMin && s.choice != nil && s.fewForLanes(msgs) {
-		return reference.ID(s.alg).SumEach(dst, msgs) // the engine's algorithms: no BLAKE3 here
+		return s.fewLoop(dst, msgs)
 	}
 	return s.many(dst, msgs)
+}
+
+// fewLoop is SumMany below its cut-off, message by message: through a
+// pooled hasher of the engine's short path where that costs less than the
+// standard library's one-shot function (shortOnEngine), else through that
+// function.
+func (s *Server) fewLoop(dst []byte, msgs [][]byte) []byte {
+	if s.shortOnEngine {
+		return s.sumManyLoop(dst, msgs)
+	}
+	return reference.ID(s.alg).SumEach(dst, msgs) // the engine's algorithms: no BLAKE3 here
 }
 
 // SumManyHex is SumMany with each digest appended as lower-case hex,
@@ -145,7 +161,7 @@ type manyMinCached struct {
 }
 
 // measureSumManyCutoff times SumMany's two ways on 2 to maxManyMin URL paths
-// (55 bytes, a block each): the loop of one-shot sums and the lanes.
+// (55 bytes, a block each): message by message (fewLoop) and the lanes.
 func (s *Server) measureSumManyCutoff(o tuning.Options) (int, error) {
 	msgs := make([][]byte, maxManyMin)
 	for i := range msgs {
@@ -153,7 +169,7 @@ func (s *Server) measureSumManyCutoff(o tuning.Options) (int, error) {
 	}
 	dst := make([]byte, 0, maxManyMin*s.alg.Size())
 	return tuning.MeasureCutoff(tuning.CutoffProbe{
-		Loop:  func(n int) { reference.ID(s.alg).SumEach(dst[:0], msgs[:n]) },
+		Loop:  func(n int) { s.fewLoop(dst[:0], msgs[:n]) },
 		Lanes: func(n int) { s.many(dst[:0], msgs[:n]) },
 		Max:   maxManyMin,
 	}, o)
@@ -211,8 +227,10 @@ func (s *Server) Kernel() string { return s.kernel() }
 // GOARCH, -tags purego), which then run the standard library's code.
 func (s *Server) Reference() bool { return s.reference }
 
-// sumManyLoop is SumMany for algorithms not yet on the engine: one pooled
-// hasher, message after message.
+// sumManyLoop is SumMany for algorithms not yet on the engine, and for a
+// few messages where the engine's short path costs less than the
+// standard library's one-shot function: one pooled hasher, message after
+// message.
 func (s *Server) sumManyLoop(dst []byte, msgs [][]byte) []byte {
 	dst = slices.Grow(dst, len(msgs)*s.alg.Size())
 	h := s.pool.Get().(hash.Hash)
