@@ -8,8 +8,10 @@
 // # Which function when
 //
 //   - One message in memory: [Sum], or [AppendSum] to append the digest
-//     to a buffer without allocating. Short messages go straight to the
-//     standard library's one-shot function.
+//     to a buffer without allocating. Short messages go straight to a
+//     one-shot function: the standard library's, or for SHA-1, SHA-224
+//     and SHA-256 on a CPU with SHA-NI hashlanes' own, which pads the
+//     message in place.
 //   - A stream written piece by piece (an upload, a pipe): [New], a
 //     [hash.Hash] like crypto/sha256.New's. Hashers written by different
 //     goroutines at the same time share lanes by themselves.
@@ -44,6 +46,8 @@ import (
 	"sync/atomic"
 
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
+	sha1k "github.com/hashlanes/hashlanes/internal/kernel/sha1"
+	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
 	"github.com/hashlanes/hashlanes/internal/reference"
 )
 
@@ -89,6 +93,9 @@ func New(a Algorithm) hash.Hash { return DefaultServer(a).NewHash() }
 // function (md5.Sum, sha256.Sum256, ...) computes it.
 func Sum(a Algorithm, data []byte) []byte {
 	if len(data) < sumLanesMin {
+		if d, ok := appendSumSHANI(a, make([]byte, 0, a.Size()), data); ok {
+			return d
+		}
 		// The standard library's digest itself, moved to the heap: one
 		// allocation of its size, no copy into another.
 		switch a {
@@ -125,11 +132,17 @@ func Sum(a Algorithm, data []byte) []byte {
 // slice; with room in dst it allocates nothing (but for BLAKE3, whose
 // library allocates for long messages). A message shorter than
 // 16 KiB goes straight to the standard library's one-shot function (or
-// its library's, for SHA-3, BLAKE2 and BLAKE3): a lone message has no
-// lanes to share, and the call costs what that function costs. Longer
-// ones go through the default engine, whose lone streams run at
-// single-stream speed and whose concurrent ones share lanes.
+// its library's, for SHA-3, BLAKE2 and BLAKE3), or for SHA-1, SHA-224 and
+// SHA-256 on a CPU with SHA-NI to hashlanes' own SHA-NI path, which pads
+// the message in place and costs less: a lone message has no lanes to
+// share. Longer ones go through the default engine, whose lone streams
+// run at single-stream speed and whose concurrent ones share lanes.
 func AppendSum(a Algorithm, dst, data []byte) []byte {
+	if len(data) < sumLanesMin {
+		if d, ok := appendSumSHANI(a, dst, data); ok {
+			return d
+		}
+	}
 	if len(data) < sumLanesMin && a.valid() && a != BLAKE3 {
 		// Small enough to inline: the one-shot function is one call
 		// away, as in a program that calls it itself (BenchmarkSum).
@@ -149,6 +162,25 @@ func appendSumOther(a Algorithm, dst, data []byte) []byte {
 		return oneShot(a, dst, data)
 	}
 	return srv.appendSum(dst, data)
+}
+
+// appendSumSHANI is AppendSum of a short message on hashlanes' SHA-NI
+// kernels, where the CPU has them (and HASHLANES_CPU allows them), for
+// SHA-1, SHA-224 and SHA-256: the whole blocks straight from the message,
+// the tail padded on the stack, where the standard library's one-shot
+// function copies its hasher and writes the padding through Write
+// (docs/figures.md, "One-shot sums on SHA-NI"). ok is false for the
+// other algorithms and CPUs.
+func appendSumSHANI(a Algorithm, dst, data []byte) (d []byte, ok bool) {
+	switch a {
+	case SHA1:
+		return sha1k.AppendSumSHANI(dst, &sha1k.Init, sha1k.Size, data)
+	case SHA224:
+		return sha256k.AppendSumSHANI(dst, &sha256k.Init224, 28, data)
+	case SHA256:
+		return sha256k.AppendSumSHANI(dst, &sha256k.Init256, 32, data)
+	}
+	return dst, false
 }
 
 // sumLanesMin is the shortest message Sum hands to the engine: at 16 KiB

@@ -40,7 +40,8 @@ type Server struct {
 	// shortOnEngine: the engine's single-stream kernel hashes a short
 	// message for less than the standard library's one-shot function (a
 	// Short kernel: SHA-1's and SHA-256's shani), so SumMany's few
-	// messages go through a pooled hasher of the engine's short path.
+	// messages go through the same kernel's one-shot path
+	// (appendSumSHANI).
 	shortOnEngine bool
 	// blockShift is log2 of the algorithm's block size, for fewForLanes
 	// (which serves the engine's algorithms, of 64- and 128-byte blocks).
@@ -59,13 +60,22 @@ func (s *Server) SumMany(dst []byte, msgs [][]byte) []byte {
 	return s.many(dst, msgs)
 }
 
-// fewLoop is SumMany below its cut-off, message by message: through a
-// pooled hasher of the engine's short path where that costs less than the
-// standard library's one-shot function (shortOnEngine), else through that
+// fewLoop is SumMany below its cut-off, message by message: on
+// hashlanes' one-shot SHA-NI path where the server's single-stream kernel
+// is SHA-NI (shortOnEngine), else through the standard library's one-shot
 // function.
 func (s *Server) fewLoop(dst []byte, msgs [][]byte) []byte {
 	if s.shortOnEngine {
-		return s.sumManyLoop(dst, msgs)
+		out := dst
+		for _, m := range msgs {
+			var ok bool
+			if out, ok = appendSumSHANI(s.alg, out, m); !ok {
+				break // no SHA-NI after all: the library's function
+			}
+		}
+		if len(out) == len(dst)+len(msgs)*s.alg.Size() {
+			return out
+		}
 	}
 	return reference.ID(s.alg).SumEach(dst, msgs) // the engine's algorithms: no BLAKE3 here
 }
@@ -227,10 +237,8 @@ func (s *Server) Kernel() string { return s.kernel() }
 // GOARCH, -tags purego), which then run the standard library's code.
 func (s *Server) Reference() bool { return s.reference }
 
-// sumManyLoop is SumMany for algorithms not yet on the engine, and for a
-// few messages where the engine's short path costs less than the
-// standard library's one-shot function: one pooled hasher, message after
-// message.
+// sumManyLoop is SumMany for algorithms not yet on the engine: one pooled
+// hasher, message after message.
 func (s *Server) sumManyLoop(dst []byte, msgs [][]byte) []byte {
 	dst = slices.Grow(dst, len(msgs)*s.alg.Size())
 	h := s.pool.Get().(hash.Hash)
