@@ -170,3 +170,24 @@ func FuzzLibraryState(f *testing.F) {
 		h.Sum(nil)
 	})
 }
+
+// FuzzSum: Sum and AppendSum of any message equal the standard library's
+// digest for every algorithm on the engine, whichever path the message
+// takes (the one-shot SHA-NI path, the standard library's function, or
+// the engine for long ones), and AppendSum appends to what dst holds.
+func FuzzSum(f *testing.F) {
+	for _, n := range []int{0, 1, 55, 56, 63, 64, 119, 120, 1000} {
+		f.Add(bytes.Repeat([]byte{byte(n)}, n))
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		for _, a := range laneAlgorithms() {
+			want := refSum(a, msg)
+			if got := Sum(a, msg); !bytes.Equal(got, want) {
+				t.Fatalf("%v, %d bytes: Sum %x, want %x", a, len(msg), got, want)
+			}
+			if got := AppendSum(a, []byte("prefix"), msg); !bytes.Equal(got, append([]byte("prefix"), want...)) {
+				t.Fatalf("%v, %d bytes: AppendSum %x", a, len(msg), got)
+			}
+		}
+	})
+}

@@ -663,7 +663,7 @@ func TestLibraryAlgorithms(t *testing.T) {
 func TestAppendSum(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	for _, a := range Algorithms() {
-		for _, n := range []int{0, 1, 55, 64, 1000, sumLanesMin - 1, sumLanesMin, sumLanesMin + 129, 100_000} {
+		for _, n := range []int{0, 1, 55, 56, 63, 64, 119, 120, 1000, sumLanesMin - 1, sumLanesMin, sumLanesMin + 129, 100_000} {
 			msg := randomBytes(r, n)
 			h := reference.ID(a).New()
 			h.Write(msg)
