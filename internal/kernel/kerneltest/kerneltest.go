@@ -638,3 +638,25 @@ func BenchmarkFootprint[S comparable](b *testing.B, a Algorithm[S], name string)
 		})
 	}
 }
+
+// AppendSum checks a one-shot sum, sum(dst, msg) appending msg's digest to
+// dst, against the standard library's (want), at every length around the
+// padding's one- and two-block cases of 64-byte blocks, appended after
+// what dst holds. It skips t where sum reports it has no path here (ok
+// false), after cputest's feature check, which HASHLANES_TEST_REQUIRE can
+// turn into a failure.
+func AppendSum(t *testing.T, sum func(dst, msg []byte) ([]byte, bool), want func(msg []byte) []byte, features cpu.Feature) {
+	if _, ok := sum(nil, nil); !ok {
+		cputest.RequireFeatures(t, features)
+		t.Skip("no such path in this build")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	prefix := []byte("prefix")
+	for n := range 4*64 + 2 {
+		msg := RandomBytes(r, n)
+		got, _ := sum(append([]byte(nil), prefix...), msg)
+		if w := want(msg); !bytes.Equal(got[:len(prefix)], prefix) || !bytes.Equal(got[len(prefix):], w) {
+			t.Fatalf("len %d: got %x, want %s%x", n, got, prefix, w)
+		}
+	}
+}

@@ -3,16 +3,14 @@
 package sha1
 
 import (
-	"encoding/binary"
-
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
 // AppendSumSHANI appends to dst the digest of msg from the initial state
-// init, its first size bytes (Init and Size), on the
-// SHA-NI kernel: the whole blocks straight from msg, the tail and its
-// padding in a buffer on the stack. The standard library's one-shot
+// init, its first size bytes (Init and Size), on the SHA-NI kernel: the
+// whole blocks straight from msg, the tail and its padding in a buffer on
+// the stack. The standard library's one-shot
 // function copies its hasher and writes the padding through Write. ok is
 // false where the CPU lacks SHA-NI, or HASHLANES_CPU turns it off.
 func AppendSumSHANI(dst []byte, init *State, size int, msg []byte) (out []byte, ok bool) {
@@ -25,13 +23,6 @@ func AppendSumSHANI(dst []byte, init *State, size int, msg []byte) (out []byte, 
 		blockSHANI((*[5]uint32)(&st), msg[:n])
 	}
 	var buf [2 * BlockSize]byte
-	k := copy(buf[:], msg[n:])
-	buf[k] = 0x80
-	end := BlockSize
-	if k >= BlockSize-8 { // no room for the length after the 0x80
-		end = 2 * BlockSize
-	}
-	binary.BigEndian.PutUint64(buf[end-8:end], uint64(len(msg))<<3)
-	blockSHANI((*[5]uint32)(&st), buf[:end])
+	blockSHANI((*[5]uint32)(&st), kernel.PadTail64BE(&buf, msg[n:], uint64(len(msg))))
 	return kernel.DigestBE[uint32](dst, &st, size), true
 }

@@ -3,8 +3,6 @@
 package sha256
 
 import (
-	"encoding/binary"
-
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
@@ -25,13 +23,6 @@ func AppendSumSHANI(dst []byte, init *State, size int, msg []byte) (out []byte, 
 		blockSHANI((*[8]uint32)(&st), msg[:n])
 	}
 	var buf [2 * BlockSize]byte
-	k := copy(buf[:], msg[n:])
-	buf[k] = 0x80
-	end := BlockSize
-	if k >= BlockSize-8 { // no room for the length after the 0x80
-		end = 2 * BlockSize
-	}
-	binary.BigEndian.PutUint64(buf[end-8:end], uint64(len(msg))<<3)
-	blockSHANI((*[8]uint32)(&st), buf[:end])
+	blockSHANI((*[8]uint32)(&st), kernel.PadTail64BE(&buf, msg[n:], uint64(len(msg))))
 	return kernel.DigestBE[uint32](dst, &st, size), true
 }
