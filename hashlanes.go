@@ -11,7 +11,7 @@
 //     to a buffer without allocating. Short messages go straight to a
 //     one-shot function: the standard library's, or for SHA-1, SHA-224
 //     and SHA-256 on a CPU with SHA-NI hashlanes' own, which pads the
-//     message in place.
+//     message's tail on the stack.
 //   - A stream written piece by piece (an upload, a pipe): [New], a
 //     [hash.Hash] like crypto/sha256.New's. Hashers written by different
 //     goroutines at the same time share lanes by themselves.
@@ -93,22 +93,29 @@ func New(a Algorithm) hash.Hash { return DefaultServer(a).NewHash() }
 // function (md5.Sum, sha256.Sum256, ...) computes it.
 func Sum(a Algorithm, data []byte) []byte {
 	if len(data) < sumLanesMin {
-		if d, ok := appendSumSHANI(a, make([]byte, 0, a.Size()), data); ok {
-			return d
-		}
-		// The standard library's digest itself, moved to the heap: one
+		// The SHA-NI path where it runs (appendSumSHANI), else the
+		// standard library's digest itself, moved to the heap: one
 		// allocation of its size, no copy into another.
 		switch a {
 		case MD5:
 			s := md5.Sum(data)
 			return s[:]
 		case SHA1:
+			if d, ok := sha1k.AppendSumSHANI(make([]byte, 0, sha1.Size), &sha1k.Init, sha1.Size, data); ok {
+				return d
+			}
 			s := sha1.Sum(data)
 			return s[:]
 		case SHA224:
+			if d, ok := sha256k.AppendSumSHANI(make([]byte, 0, sha256.Size224), &sha256k.Init224, sha256.Size224, data); ok {
+				return d
+			}
 			s := sha256.Sum224(data)
 			return s[:]
 		case SHA256:
+			if d, ok := sha256k.AppendSumSHANI(make([]byte, 0, sha256.Size), &sha256k.Init256, sha256.Size, data); ok {
+				return d
+			}
 			s := sha256.Sum256(data)
 			return s[:]
 		case SHA384:
@@ -134,8 +141,8 @@ func Sum(a Algorithm, data []byte) []byte {
 // 16 KiB goes straight to the standard library's one-shot function (or
 // its library's, for SHA-3, BLAKE2 and BLAKE3), or for SHA-1, SHA-224 and
 // SHA-256 on a CPU with SHA-NI to hashlanes' own SHA-NI path, which pads
-// the message in place and costs less: a lone message has no lanes to
-// share. Longer ones go through the default engine, whose lone streams
+// the message's tail on the stack and costs less: a lone message has no
+// lanes to share. Longer ones go through the default engine, whose lone streams
 // run at single-stream speed and whose concurrent ones share lanes.
 func AppendSum(a Algorithm, dst, data []byte) []byte {
 	if len(data) < sumLanesMin {

@@ -679,6 +679,21 @@ func TestAppendSum(t *testing.T) {
 	}
 }
 
+// TestSumAllocs checks that Sum of a short message allocates its result
+// and nothing else, on every path it takes (the SHA-NI one-shot path, the
+// standard library's function).
+func TestSumAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector (see raceEnabled)")
+	}
+	msg := make([]byte, 64)
+	for _, a := range laneAlgorithms() {
+		if allocs := testing.AllocsPerRun(20, func() { Sum(a, msg) }); allocs != 1 {
+			t.Errorf("%v: %.1f allocations a call, want the result's one", a, allocs)
+		}
+	}
+}
+
 // TestAppendSumAllocs checks that AppendSum into room allocates nothing,
 // below the engine's length and above it, for every algorithm but BLAKE3:
 // lukechampine.com/blake3's own Sum256 allocates 30 times for 64 KiB.
