@@ -147,14 +147,16 @@ func Sum(a Algorithm, data []byte) []byte {
 // run at single-stream speed and whose concurrent ones share lanes.
 func AppendSum(a Algorithm, dst, data []byte) []byte {
 	if len(data) < sumLanesMin {
-		if d, ok := appendSumSHANI(a, dst, data); ok {
-			return d
+		if a >= SHA1 && a <= SHA256 { // SHA1, SHA224, SHA256: no call for the others
+			if d, ok := appendSumSHANI(a, dst, data); ok {
+				return d
+			}
 		}
-	}
-	if len(data) < sumLanesMin && a.valid() && a != BLAKE3 {
-		// Small enough to inline: the one-shot function is one call
-		// away, as in a program that calls it itself (BenchmarkSum).
-		return reference.ID(a).Sum(dst, data)
+		if a.valid() && a != BLAKE3 {
+			// Small enough to inline: the one-shot function is one call
+			// away, as in a program that calls it itself (BenchmarkSum).
+			return reference.ID(a).Sum(dst, data)
+		}
 	}
 	return appendSumOther(a, dst, data)
 }
@@ -172,23 +174,20 @@ func appendSumOther(a Algorithm, dst, data []byte) []byte {
 	return srv.appendSum(dst, data)
 }
 
-// appendSumSHANI is AppendSum of a short message on hashlanes' SHA-NI
-// kernels, where the CPU has them (and HASHLANES_CPU allows them), for
-// SHA-1, SHA-224 and SHA-256: the whole blocks straight from the message,
+// appendSumSHANI is AppendSum of a short message of a, SHA1, SHA224 or
+// SHA256, on hashlanes' SHA-NI kernels, where the CPU has them (and
+// HASHLANES_CPU allows them): the whole blocks straight from the message,
 // the tail padded on the stack, where the standard library's one-shot
 // function copies its hasher and writes the padding through Write
-// (docs/figures.md, "One-shot sums on SHA-NI"). ok is false for the
-// other algorithms and CPUs.
+// (docs/figures.md, "One-shot sums on SHA-NI"). ok is false on other CPUs.
 func appendSumSHANI(a Algorithm, dst, data []byte) (d []byte, ok bool) {
 	switch a {
 	case SHA1:
 		return sha1k.AppendSumSHANI(dst, &sha1k.Init, sha1k.Size, data)
 	case SHA224:
-		return sha256k.AppendSumSHANI(dst, &sha256k.Init224, 28, data)
-	case SHA256:
-		return sha256k.AppendSumSHANI(dst, &sha256k.Init256, 32, data)
+		return sha256k.AppendSumSHANI(dst, &sha256k.Init224, sha256.Size224, data)
 	}
-	return dst, false
+	return sha256k.AppendSumSHANI(dst, &sha256k.Init256, sha256.Size, data)
 }
 
 // sumLanesMin is the shortest message Sum hands to the engine: at 16 KiB

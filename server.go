@@ -65,17 +65,16 @@ func (s *Server) SumMany(dst []byte, msgs [][]byte) []byte {
 // is SHA-NI (shortOnEngine), else through the standard library's one-shot
 // function.
 func (s *Server) fewLoop(dst []byte, msgs [][]byte) []byte {
-	if s.shortOnEngine {
-		out := dst
+	if s.shortOnEngine { // SHA-1's or SHA-2-256's shani kernel
 		for _, m := range msgs {
 			var ok bool
-			if out, ok = appendSumSHANI(s.alg, out, m); !ok {
-				break // no SHA-NI after all: the library's function
+			if dst, ok = appendSumSHANI(s.alg, dst, m); !ok {
+				// A Short kernel is SHA-NI's, listed only where the
+				// CPU has it (kernel.Best), as the one-shot path asks.
+				panic("hashlanes: a SHA-NI kernel without the one-shot SHA-NI path")
 			}
 		}
-		if len(out) == len(dst)+len(msgs)*s.alg.Size() {
-			return out
-		}
+		return dst
 	}
 	return reference.ID(s.alg).SumEach(dst, msgs) // the engine's algorithms: no BLAKE3 here
 }
