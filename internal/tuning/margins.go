@@ -41,7 +41,7 @@ const keepMargin = 1.10
 
 // exploreEvery is how often, in rounds of one ready count, a round tries
 // the runner-up instead, so that an estimate that is wrong corrects
-// itself; exploreRange is how far behind the leader a runner-up may be
+// itself (at first: the tries back off, see exploreDoubling); exploreRange is how far behind the leader a runner-up may be
 // to be tried.
 const (
 	exploreEvery = 32
@@ -58,7 +58,7 @@ const (
 	exploreMaxDoublings = 4
 )
 
-// baseEvery is how often, in tries at exploreEvery, the try is of the
+// baseEvery is how often, in tries, the try is of the
 // choice the rates alone make (the measurement's or the prior's), when the
 // rounds have moved away from it, however far behind its estimate is:
 // rounds timed in a spell of load can drop a kernel below a runner-up's
