@@ -10233,7 +10233,7 @@ blockAVX512ZMMx32_warm_skip:
 	RET
 
 // func sumAVX2x16(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
-// Requires: AVX, AVX2, CMOV, SSE2
+// Requires: AVX, AVX2, CMOV
 TEXT ·sumAVX2x16(SB), $5464-72
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
@@ -10290,7 +10290,7 @@ sumAVX2x16_loop:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X0
+	VMOVQ        R9, X0
 	VPBROADCASTB X0, Y1
 	SHRQ         $0x0c, R11
 	JNZ          md5_row0_slow
@@ -10332,7 +10332,7 @@ md5_row0_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          md5_row1_slow
@@ -10374,7 +10374,7 @@ md5_row1_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X2
+	VMOVQ        R9, X2
 	VPBROADCASTB X2, Y3
 	SHRQ         $0x0c, R11
 	JNZ          md5_row2_slow
@@ -10416,7 +10416,7 @@ md5_row2_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X3
+	VMOVQ        R9, X3
 	VPBROADCASTB X3, Y4
 	SHRQ         $0x0c, R11
 	JNZ          md5_row3_slow
@@ -10458,7 +10458,7 @@ md5_row3_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X4
+	VMOVQ        R9, X4
 	VPBROADCASTB X4, Y5
 	SHRQ         $0x0c, R11
 	JNZ          md5_row4_slow
@@ -10500,7 +10500,7 @@ md5_row4_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X5
+	VMOVQ        R9, X5
 	VPBROADCASTB X5, Y6
 	SHRQ         $0x0c, R11
 	JNZ          md5_row5_slow
@@ -10542,7 +10542,7 @@ md5_row5_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X6
+	VMOVQ        R9, X6
 	VPBROADCASTB X6, Y7
 	SHRQ         $0x0c, R11
 	JNZ          md5_row6_slow
@@ -10584,7 +10584,7 @@ md5_row6_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X7
+	VMOVQ        R9, X7
 	VPBROADCASTB X7, Y8
 	SHRQ         $0x0c, R11
 	JNZ          md5_row7_slow
@@ -10659,7 +10659,7 @@ md5_row7_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X0
+	VMOVQ        R9, X0
 	VPBROADCASTB X0, Y1
 	SHRQ         $0x0c, R11
 	JNZ          md5_row8_slow
@@ -10693,7 +10693,7 @@ md5_row8_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row8_body
 	MOVQ         (DX), SI
-	MOVQ         SI, X1
+	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
 	VPBLENDD     $0xc0, Y1, Y0, Y0
 
@@ -10710,7 +10710,7 @@ md5_row8_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          md5_row9_slow
@@ -10744,7 +10744,7 @@ md5_row9_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row9_body
 	MOVQ         8(DX), SI
-	MOVQ         SI, X2
+	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
 	VPBLENDD     $0xc0, Y2, Y1, Y1
 
@@ -10761,7 +10761,7 @@ md5_row9_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X2
+	VMOVQ        R9, X2
 	VPBROADCASTB X2, Y3
 	SHRQ         $0x0c, R11
 	JNZ          md5_row10_slow
@@ -10795,7 +10795,7 @@ md5_row10_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row10_body
 	MOVQ         16(DX), SI
-	MOVQ         SI, X3
+	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
 	VPBLENDD     $0xc0, Y3, Y2, Y2
 
@@ -10812,7 +10812,7 @@ md5_row10_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X3
+	VMOVQ        R9, X3
 	VPBROADCASTB X3, Y4
 	SHRQ         $0x0c, R11
 	JNZ          md5_row11_slow
@@ -10846,7 +10846,7 @@ md5_row11_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row11_body
 	MOVQ         24(DX), SI
-	MOVQ         SI, X4
+	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
 	VPBLENDD     $0xc0, Y4, Y3, Y3
 
@@ -10863,7 +10863,7 @@ md5_row11_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X4
+	VMOVQ        R9, X4
 	VPBROADCASTB X4, Y5
 	SHRQ         $0x0c, R11
 	JNZ          md5_row12_slow
@@ -10897,7 +10897,7 @@ md5_row12_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row12_body
 	MOVQ         32(DX), SI
-	MOVQ         SI, X5
+	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
 	VPBLENDD     $0xc0, Y5, Y4, Y4
 
@@ -10914,7 +10914,7 @@ md5_row12_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X5
+	VMOVQ        R9, X5
 	VPBROADCASTB X5, Y6
 	SHRQ         $0x0c, R11
 	JNZ          md5_row13_slow
@@ -10948,7 +10948,7 @@ md5_row13_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row13_body
 	MOVQ         40(DX), SI
-	MOVQ         SI, X6
+	VMOVQ        SI, X6
 	VPBROADCASTQ X6, Y6
 	VPBLENDD     $0xc0, Y6, Y5, Y5
 
@@ -10965,7 +10965,7 @@ md5_row13_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X6
+	VMOVQ        R9, X6
 	VPBROADCASTB X6, Y7
 	SHRQ         $0x0c, R11
 	JNZ          md5_row14_slow
@@ -10999,7 +10999,7 @@ md5_row14_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row14_body
 	MOVQ         48(DX), SI
-	MOVQ         SI, X7
+	VMOVQ        SI, X7
 	VPBROADCASTQ X7, Y7
 	VPBLENDD     $0xc0, Y7, Y6, Y6
 
@@ -11016,7 +11016,7 @@ md5_row14_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X7
+	VMOVQ        R9, X7
 	VPBROADCASTB X7, Y8
 	SHRQ         $0x0c, R11
 	JNZ          md5_row15_slow
@@ -11050,7 +11050,7 @@ md5_row15_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row15_body
 	MOVQ         56(DX), SI
-	MOVQ         SI, X8
+	VMOVQ        SI, X8
 	VPBROADCASTQ X8, Y8
 	VPBLENDD     $0xc0, Y8, Y7, Y7
 
@@ -11098,7 +11098,7 @@ md5_row15_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X0
+	VMOVQ        R9, X0
 	VPBROADCASTB X0, Y1
 	SHRQ         $0x0c, R11
 	JNZ          md5_row16_slow
@@ -11140,7 +11140,7 @@ md5_row16_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          md5_row17_slow
@@ -11182,7 +11182,7 @@ md5_row17_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X2
+	VMOVQ        R9, X2
 	VPBROADCASTB X2, Y3
 	SHRQ         $0x0c, R11
 	JNZ          md5_row18_slow
@@ -11224,7 +11224,7 @@ md5_row18_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X3
+	VMOVQ        R9, X3
 	VPBROADCASTB X3, Y4
 	SHRQ         $0x0c, R11
 	JNZ          md5_row19_slow
@@ -11266,7 +11266,7 @@ md5_row19_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X4
+	VMOVQ        R9, X4
 	VPBROADCASTB X4, Y5
 	SHRQ         $0x0c, R11
 	JNZ          md5_row20_slow
@@ -11308,7 +11308,7 @@ md5_row20_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X5
+	VMOVQ        R9, X5
 	VPBROADCASTB X5, Y6
 	SHRQ         $0x0c, R11
 	JNZ          md5_row21_slow
@@ -11350,7 +11350,7 @@ md5_row21_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X6
+	VMOVQ        R9, X6
 	VPBROADCASTB X6, Y7
 	SHRQ         $0x0c, R11
 	JNZ          md5_row22_slow
@@ -11392,7 +11392,7 @@ md5_row22_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X7
+	VMOVQ        R9, X7
 	VPBROADCASTB X7, Y8
 	SHRQ         $0x0c, R11
 	JNZ          md5_row23_slow
@@ -11467,7 +11467,7 @@ md5_row23_loaded:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X0
+	VMOVQ        R9, X0
 	VPBROADCASTB X0, Y1
 	SHRQ         $0x0c, R11
 	JNZ          md5_row24_slow
@@ -11501,7 +11501,7 @@ md5_row24_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row24_body
 	MOVQ         64(DX), SI
-	MOVQ         SI, X1
+	VMOVQ        SI, X1
 	VPBROADCASTQ X1, Y1
 	VPBLENDD     $0xc0, Y1, Y0, Y0
 
@@ -11518,7 +11518,7 @@ md5_row24_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          md5_row25_slow
@@ -11552,7 +11552,7 @@ md5_row25_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row25_body
 	MOVQ         72(DX), SI
-	MOVQ         SI, X2
+	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
 	VPBLENDD     $0xc0, Y2, Y1, Y1
 
@@ -11569,7 +11569,7 @@ md5_row25_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X2
+	VMOVQ        R9, X2
 	VPBROADCASTB X2, Y3
 	SHRQ         $0x0c, R11
 	JNZ          md5_row26_slow
@@ -11603,7 +11603,7 @@ md5_row26_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row26_body
 	MOVQ         80(DX), SI
-	MOVQ         SI, X3
+	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
 	VPBLENDD     $0xc0, Y3, Y2, Y2
 
@@ -11620,7 +11620,7 @@ md5_row26_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X3
+	VMOVQ        R9, X3
 	VPBROADCASTB X3, Y4
 	SHRQ         $0x0c, R11
 	JNZ          md5_row27_slow
@@ -11654,7 +11654,7 @@ md5_row27_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row27_body
 	MOVQ         88(DX), SI
-	MOVQ         SI, X4
+	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
 	VPBLENDD     $0xc0, Y4, Y3, Y3
 
@@ -11671,7 +11671,7 @@ md5_row27_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X4
+	VMOVQ        R9, X4
 	VPBROADCASTB X4, Y5
 	SHRQ         $0x0c, R11
 	JNZ          md5_row28_slow
@@ -11705,7 +11705,7 @@ md5_row28_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row28_body
 	MOVQ         96(DX), SI
-	MOVQ         SI, X5
+	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
 	VPBLENDD     $0xc0, Y5, Y4, Y4
 
@@ -11722,7 +11722,7 @@ md5_row28_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X5
+	VMOVQ        R9, X5
 	VPBROADCASTB X5, Y6
 	SHRQ         $0x0c, R11
 	JNZ          md5_row29_slow
@@ -11756,7 +11756,7 @@ md5_row29_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row29_body
 	MOVQ         104(DX), SI
-	MOVQ         SI, X6
+	VMOVQ        SI, X6
 	VPBROADCASTQ X6, Y6
 	VPBLENDD     $0xc0, Y6, Y5, Y5
 
@@ -11773,7 +11773,7 @@ md5_row29_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X6
+	VMOVQ        R9, X6
 	VPBROADCASTB X6, Y7
 	SHRQ         $0x0c, R11
 	JNZ          md5_row30_slow
@@ -11807,7 +11807,7 @@ md5_row30_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row30_body
 	MOVQ         112(DX), SI
-	MOVQ         SI, X7
+	VMOVQ        SI, X7
 	VPBROADCASTQ X7, Y7
 	VPBLENDD     $0xc0, Y7, Y6, Y6
 
@@ -11824,7 +11824,7 @@ md5_row30_body:
 	CMOVQGT      md5padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      md5padavx2<>+72(SB), R9
-	MOVQ         R9, X7
+	VMOVQ        R9, X7
 	VPBROADCASTB X7, Y8
 	SHRQ         $0x0c, R11
 	JNZ          md5_row31_slow
@@ -11858,7 +11858,7 @@ md5_row31_loaded:
 	CMPQ         BX, DI
 	JNE          md5_row31_body
 	MOVQ         120(DX), SI
-	MOVQ         SI, X8
+	VMOVQ        SI, X8
 	VPBROADCASTQ X8, Y8
 	VPBLENDD     $0xc0, Y8, Y7, Y7
 

@@ -8067,7 +8067,7 @@ blockSHANIx2AVX512YMMx8_warm_skip:
 	RET
 
 // func sumSHANIx4(msgs [][]byte, idx []int32, n int, out *byte, nblocks int)
-// Requires: AVX, AVX2, CMOV, SHA, SSE2
+// Requires: AVX, AVX2, CMOV, SHA
 TEXT ·sumSHANIx4(SB), $4568-72
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
@@ -8118,7 +8118,7 @@ sumSHANIx4_loop:
 	CMOVQGT      sha1padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha1padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          sha1_row0_slow
@@ -8163,7 +8163,7 @@ sha1_row0_loaded:
 	CMOVQGT      sha1padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha1padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          sha1_row1_slow
@@ -8198,7 +8198,7 @@ sha1_row1_loaded:
 	JNE          sha1_row1_body
 	MOVQ         (DX), SI
 	BSWAPQ       SI
-	MOVQ         SI, X2
+	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
 	VPBLENDD     $0xc0, Y2, Y1, Y1
 
@@ -8216,7 +8216,7 @@ sha1_row1_body:
 	CMOVQGT      sha1padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha1padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          sha1_row2_slow
@@ -8261,7 +8261,7 @@ sha1_row2_loaded:
 	CMOVQGT      sha1padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha1padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          sha1_row3_slow
@@ -8296,7 +8296,7 @@ sha1_row3_loaded:
 	JNE          sha1_row3_body
 	MOVQ         8(DX), SI
 	BSWAPQ       SI
-	MOVQ         SI, X2
+	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
 	VPBLENDD     $0xc0, Y2, Y1, Y1
 
@@ -8314,7 +8314,7 @@ sha1_row3_body:
 	CMOVQGT      sha1padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha1padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          sha1_row4_slow
@@ -8359,7 +8359,7 @@ sha1_row4_loaded:
 	CMOVQGT      sha1padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha1padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          sha1_row5_slow
@@ -8394,7 +8394,7 @@ sha1_row5_loaded:
 	JNE          sha1_row5_body
 	MOVQ         16(DX), SI
 	BSWAPQ       SI
-	MOVQ         SI, X2
+	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
 	VPBLENDD     $0xc0, Y2, Y1, Y1
 
@@ -8412,7 +8412,7 @@ sha1_row5_body:
 	CMOVQGT      sha1padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha1padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          sha1_row6_slow
@@ -8457,7 +8457,7 @@ sha1_row6_loaded:
 	CMOVQGT      sha1padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha1padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          sha1_row7_slow
@@ -8492,7 +8492,7 @@ sha1_row7_loaded:
 	JNE          sha1_row7_body
 	MOVQ         24(DX), SI
 	BSWAPQ       SI
-	MOVQ         SI, X2
+	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
 	VPBLENDD     $0xc0, Y2, Y1, Y1
 

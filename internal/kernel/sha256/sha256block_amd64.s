@@ -7795,7 +7795,7 @@ sumSHANIx4_loop:
 	CMOVQGT      sha256padavx2<>+64(SB), R10
 	CMPQ         R10, $-1
 	CMOVQLT      sha256padavx2<>+72(SB), R10
-	MOVQ         R10, X1
+	VMOVQ        R10, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R12
 	JNZ          sha256_row0_slow
@@ -7842,7 +7842,7 @@ sha256_row0_loaded:
 	CMOVQGT      sha256padavx2<>+64(SB), R10
 	CMPQ         R10, $-1
 	CMOVQLT      sha256padavx2<>+72(SB), R10
-	MOVQ         R10, X1
+	VMOVQ        R10, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R12
 	JNZ          sha256_row1_slow
@@ -7877,7 +7877,7 @@ sha256_row1_loaded:
 	JNE          sha256_row1_body
 	MOVQ         (DX), R9
 	BSWAPQ       R9
-	MOVQ         R9, X2
+	VMOVQ        R9, X2
 	VPBROADCASTQ X2, Y2
 	VPBLENDD     $0xc0, Y2, Y1, Y1
 
@@ -7897,7 +7897,7 @@ sha256_row1_body:
 	CMOVQGT      sha256padavx2<>+64(SB), R10
 	CMPQ         R10, $-1
 	CMOVQLT      sha256padavx2<>+72(SB), R10
-	MOVQ         R10, X1
+	VMOVQ        R10, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R12
 	JNZ          sha256_row2_slow
@@ -7944,7 +7944,7 @@ sha256_row2_loaded:
 	CMOVQGT      sha256padavx2<>+64(SB), R10
 	CMPQ         R10, $-1
 	CMOVQLT      sha256padavx2<>+72(SB), R10
-	MOVQ         R10, X1
+	VMOVQ        R10, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R12
 	JNZ          sha256_row3_slow
@@ -7979,7 +7979,7 @@ sha256_row3_loaded:
 	JNE          sha256_row3_body
 	MOVQ         8(DX), R9
 	BSWAPQ       R9
-	MOVQ         R9, X2
+	VMOVQ        R9, X2
 	VPBROADCASTQ X2, Y2
 	VPBLENDD     $0xc0, Y2, Y1, Y1
 
@@ -7999,7 +7999,7 @@ sha256_row3_body:
 	CMOVQGT      sha256padavx2<>+64(SB), R10
 	CMPQ         R10, $-1
 	CMOVQLT      sha256padavx2<>+72(SB), R10
-	MOVQ         R10, X1
+	VMOVQ        R10, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R12
 	JNZ          sha256_row4_slow
@@ -8046,7 +8046,7 @@ sha256_row4_loaded:
 	CMOVQGT      sha256padavx2<>+64(SB), R10
 	CMPQ         R10, $-1
 	CMOVQLT      sha256padavx2<>+72(SB), R10
-	MOVQ         R10, X1
+	VMOVQ        R10, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R12
 	JNZ          sha256_row5_slow
@@ -8081,7 +8081,7 @@ sha256_row5_loaded:
 	JNE          sha256_row5_body
 	MOVQ         16(DX), R9
 	BSWAPQ       R9
-	MOVQ         R9, X2
+	VMOVQ        R9, X2
 	VPBROADCASTQ X2, Y2
 	VPBLENDD     $0xc0, Y2, Y1, Y1
 
@@ -8101,7 +8101,7 @@ sha256_row5_body:
 	CMOVQGT      sha256padavx2<>+64(SB), R10
 	CMPQ         R10, $-1
 	CMOVQLT      sha256padavx2<>+72(SB), R10
-	MOVQ         R10, X1
+	VMOVQ        R10, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R12
 	JNZ          sha256_row6_slow
@@ -8148,7 +8148,7 @@ sha256_row6_loaded:
 	CMOVQGT      sha256padavx2<>+64(SB), R10
 	CMPQ         R10, $-1
 	CMOVQLT      sha256padavx2<>+72(SB), R10
-	MOVQ         R10, X1
+	VMOVQ        R10, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R12
 	JNZ          sha256_row7_slow
@@ -8183,7 +8183,7 @@ sha256_row7_loaded:
 	JNE          sha256_row7_body
 	MOVQ         24(DX), R9
 	BSWAPQ       R9
-	MOVQ         R9, X2
+	VMOVQ        R9, X2
 	VPBROADCASTQ X2, Y2
 	VPBLENDD     $0xc0, Y2, Y1, Y1
 

@@ -4879,7 +4879,7 @@ avx512_rounds:
 	RET
 
 // func sumAVX2x4(msgs [][]byte, idx []int32, n int, out *byte, nblocks int, iv *byte, size int)
-// Requires: AVX, AVX2, CMOV, SSE2
+// Requires: AVX, AVX2, CMOV
 TEXT ·sumAVX2x4(SB), $7000-88
 	LEAQ (SP), AX
 	ADDQ $0x38, AX
@@ -4942,7 +4942,7 @@ sumAVX2x4_loop:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row0_slow
@@ -4984,7 +4984,7 @@ sha512_row0_loaded:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X2
+	VMOVQ        R9, X2
 	VPBROADCASTB X2, Y3
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row1_slow
@@ -5026,7 +5026,7 @@ sha512_row1_loaded:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X3
+	VMOVQ        R9, X3
 	VPBROADCASTB X3, Y4
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row2_slow
@@ -5068,7 +5068,7 @@ sha512_row2_loaded:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X4
+	VMOVQ        R9, X4
 	VPBROADCASTB X4, Y5
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row3_slow
@@ -5127,7 +5127,7 @@ sha512_row3_loaded:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row4_slow
@@ -5170,7 +5170,7 @@ sha512_row4_loaded:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X2
+	VMOVQ        R9, X2
 	VPBROADCASTB X2, Y3
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row5_slow
@@ -5213,7 +5213,7 @@ sha512_row5_loaded:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X3
+	VMOVQ        R9, X3
 	VPBROADCASTB X3, Y4
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row6_slow
@@ -5256,7 +5256,7 @@ sha512_row6_loaded:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X4
+	VMOVQ        R9, X4
 	VPBROADCASTB X4, Y5
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row7_slow
@@ -5315,7 +5315,7 @@ sha512_row7_loaded:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row8_slow
@@ -5358,7 +5358,7 @@ sha512_row8_loaded:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X2
+	VMOVQ        R9, X2
 	VPBROADCASTB X2, Y3
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row9_slow
@@ -5401,7 +5401,7 @@ sha512_row9_loaded:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X3
+	VMOVQ        R9, X3
 	VPBROADCASTB X3, Y4
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row10_slow
@@ -5444,7 +5444,7 @@ sha512_row10_loaded:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X4
+	VMOVQ        R9, X4
 	VPBROADCASTB X4, Y5
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row11_slow
@@ -5503,7 +5503,7 @@ sha512_row11_loaded:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X1
+	VMOVQ        R9, X1
 	VPBROADCASTB X1, Y2
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row12_slow
@@ -5538,7 +5538,7 @@ sha512_row12_loaded:
 	JNE          sha512_row12_body
 	MOVQ         (DX), SI
 	BSWAPQ       SI
-	MOVQ         SI, X2
+	VMOVQ        SI, X2
 	VPBROADCASTQ X2, Y2
 	VPBLENDD     $0xc0, Y2, Y1, Y1
 
@@ -5555,7 +5555,7 @@ sha512_row12_body:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X2
+	VMOVQ        R9, X2
 	VPBROADCASTB X2, Y3
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row13_slow
@@ -5590,7 +5590,7 @@ sha512_row13_loaded:
 	JNE          sha512_row13_body
 	MOVQ         8(DX), SI
 	BSWAPQ       SI
-	MOVQ         SI, X3
+	VMOVQ        SI, X3
 	VPBROADCASTQ X3, Y3
 	VPBLENDD     $0xc0, Y3, Y2, Y2
 
@@ -5607,7 +5607,7 @@ sha512_row13_body:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X3
+	VMOVQ        R9, X3
 	VPBROADCASTB X3, Y4
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row14_slow
@@ -5642,7 +5642,7 @@ sha512_row14_loaded:
 	JNE          sha512_row14_body
 	MOVQ         16(DX), SI
 	BSWAPQ       SI
-	MOVQ         SI, X4
+	VMOVQ        SI, X4
 	VPBROADCASTQ X4, Y4
 	VPBLENDD     $0xc0, Y4, Y3, Y3
 
@@ -5659,7 +5659,7 @@ sha512_row14_body:
 	CMOVQGT      sha512padavx2<>+64(SB), R9
 	CMPQ         R9, $-1
 	CMOVQLT      sha512padavx2<>+72(SB), R9
-	MOVQ         R9, X4
+	VMOVQ        R9, X4
 	VPBROADCASTB X4, Y5
 	SHRQ         $0x0c, R11
 	JNZ          sha512_row15_slow
@@ -5694,7 +5694,7 @@ sha512_row15_loaded:
 	JNE          sha512_row15_body
 	MOVQ         24(DX), SI
 	BSWAPQ       SI
-	MOVQ         SI, X5
+	VMOVQ        SI, X5
 	VPBROADCASTQ X5, Y5
 	VPBLENDD     $0xc0, Y5, Y4, Y4
 

@@ -525,7 +525,7 @@ func (p *Padding) RowAVX2(ptrs, bits, off, lastOff reg.Register, lane, pos int, 
 	CMPQ(n, I8(-1))
 	CMOVQLT(k.Offset(72), n)
 	rb := XMM()
-	MOVQ(n, rb)
+	VMOVQ(n, rb)
 	rv := YMM()
 	VPBROADCASTB(rb, rv)
 	SHRQ(U8(12), t)
@@ -570,7 +570,7 @@ func (p *Padding) RowAVX2(ptrs, bits, off, lastOff reg.Register, lane, pos int, 
 			BSWAPQ(l)
 		}
 		lx := XMM()
-		MOVQ(l, lx)
+		VMOVQ(l, lx)
 		ly := YMM()
 		VPBROADCASTQ(lx, ly)
 		VPBLENDD(U8(0xc0), ly, r, r)
