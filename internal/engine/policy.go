@@ -19,12 +19,18 @@ import (
 // not seen yet; a writer that queues ends it at once. When nothing at all
 // is runnable the runtime sleeps in whole milliseconds, so a wait that
 // brings nobody can last up to 1 ms; after one, awaitCompany pauses,
-// longer after each (from minAwaitPause to maxAwaitPause), so that a
-// stream that is truly alone loses at most 1 ms in maxAwaitPause.
+// longer after each (from minAwaitPause to maxAwaitPause). From the second
+// wait in a row that brings nobody the pause is at least awaitCostShare
+// times as long as that wait took, so that a stream that is truly alone
+// loses a few waits at its start and then at most about 1/awaitCostShare
+// of its time, not a millisecond in every two, four, eight (docs/engine.md,
+// "The floor"); a single miss among waits that bring company (two uploads
+// at one P) pauses for minAwaitPause only.
 const (
-	awaitTimeout  = 50 * time.Microsecond
-	minAwaitPause = time.Millisecond
-	maxAwaitPause = 256 * time.Millisecond
+	awaitTimeout   = 50 * time.Microsecond
+	minAwaitPause  = time.Millisecond
+	maxAwaitPause  = 256 * time.Millisecond
+	awaitCostShare = 64
 	// awaitRecentRounds is how recently, in rounds, another stream must
 	// have queued for a wait to be worth trying.
 	awaitRecentRounds = 4096
@@ -157,13 +163,18 @@ func awaitsCompany(procs, busy, n int) bool {
 }
 
 // backoff returns the next pause of a try that found nobody when missed
-// (from minAwaitPause, doubling up to maxAwaitPause) and sets *after to
+// (from minAwaitPause, doubling up to maxAwaitPause; after a pause, at
+// least awaitCostShare times cost, what the try took) and sets *after to
 // the end of it; a try that found company resets the pause.
-func backoff(after *time.Duration, pause time.Duration, missed bool, epoch time.Time) time.Duration {
+func backoff(after *time.Duration, pause time.Duration, missed bool, cost time.Duration, epoch time.Time) time.Duration {
 	if !missed {
 		return 0
 	}
-	pause = min(max(2*pause, minAwaitPause), maxAwaitPause)
+	next := max(2*pause, minAwaitPause)
+	if pause > 0 {
+		next = max(next, awaitCostShare*cost)
+	}
+	pause = min(next, maxAwaitPause)
 	*after = time.Since(epoch) + pause
 	return pause
 }

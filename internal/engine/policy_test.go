@@ -113,3 +113,54 @@ func TestPolicyDecisions(t *testing.T) {
 		t.Error("an offload with every P combining")
 	}
 }
+
+// TestAwaitBackoffBoundsAloneStream follows the waits a truly alone
+// stream makes, each costing what a sleep with nothing runnable costs at
+// one P (about a millisecond), on a simulated clock: the pauses after
+// them must keep the waits' share of the stream's time small from the
+// start, not only once the pauses reach maxAwaitPause. A report's lone
+// stream of about 100 ms read 0.93-0.95x the standard library after
+// other streams had written, from seven waits where the pauses doubled
+// from 1 ms (docs/engine.md, "The floor"). A single miss among waits that
+// bring company pauses for minAwaitPause only.
+func TestAwaitBackoffBoundsAloneStream(t *testing.T) {
+	epoch := time.Now()
+	const waitCost = 1100 * time.Microsecond
+	for _, span := range []time.Duration{50 * time.Millisecond, 110 * time.Millisecond, time.Second, 10 * time.Second} {
+		var (
+			now, after, pause, lost time.Duration
+			waits                   int
+		)
+		for now < span {
+			if now >= after { // a wait that brings nobody
+				waits++
+				lost += waitCost
+				now += waitCost
+				var real time.Duration // backoff's end of the pause, on the real clock
+				pause = backoff(&real, pause, true, waitCost, epoch)
+				after = now + pause
+				continue
+			}
+			now += 100 * time.Microsecond // hashing between the chances to wait
+		}
+		share := float64(lost) / float64(now)
+		t.Logf("%v alone: %d waits, %.1f%% of the time", span, waits, 100*share)
+		if limit := 0.045; span >= 100*time.Millisecond && share > limit {
+			t.Errorf("%v alone: %d waits took %.1f%% of the time, want at most %.1f%%", span, waits, 100*share, 100*limit)
+		}
+	}
+
+	var after time.Duration
+	if p := backoff(&after, 0, true, waitCost, epoch); p != minAwaitPause {
+		t.Errorf("a first miss paused %v, want %v", p, minAwaitPause)
+	}
+	if p := backoff(&after, minAwaitPause, true, waitCost, epoch); p < awaitCostShare*waitCost {
+		t.Errorf("a second miss in a row paused %v, want at least %v", p, awaitCostShare*waitCost)
+	}
+	if p := backoff(&after, maxAwaitPause, true, time.Second, epoch); p != maxAwaitPause {
+		t.Errorf("a miss after the longest pause paused %v, want %v", p, maxAwaitPause)
+	}
+	if p := backoff(&after, 64*time.Millisecond, false, waitCost, epoch); p != 0 {
+		t.Errorf("a wait that found company left a pause of %v", p)
+	}
+}

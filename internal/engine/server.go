@@ -594,7 +594,7 @@ func (s *Server[S]) gatherCompany(c *combiner[S], me *request[S], procs int, pro
 	s.gather(c, procs, yields, func() int { return s.gatherTarget(procs, capped) })
 	if probed { // the probe was the only reason to yield
 		after := time.Duration(s.probeAfter.Load())
-		if s.probeBackoff = backoff(&after, s.probeBackoff, s.payingCompany(c.busy) == 1, s.epoch); s.probeBackoff == 0 {
+		if s.probeBackoff = backoff(&after, s.probeBackoff, s.payingCompany(c.busy) == 1, 0, s.epoch); s.probeBackoff == 0 {
 			after = 0
 		}
 		s.probeAfter.Store(int64(after))
@@ -650,17 +650,19 @@ func (s *Server[S]) awaitCompany(c *combiner[S], me *request[S]) bool {
 	} else {
 		c.await.Reset(awaitTimeout)
 	}
+	start := time.Now()
 	select {
 	case <-me.wake:
 	case <-c.await.C:
 	}
+	waited := time.Since(start)
 	c.await.Stop()
 	s.mu.Lock()
 	if s.awaiting == me {
 		s.awaiting = nil
 	}
 	joined := s.head != nil
-	s.awaitBackoff = backoff(&s.awaitAfter, s.awaitBackoff, !joined, s.epoch)
+	s.awaitBackoff = backoff(&s.awaitAfter, s.awaitBackoff, !joined, waited, s.epoch)
 	if joined {
 		s.stats.awaitsJoined.Add(1)
 	}
