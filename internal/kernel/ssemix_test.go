@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -73,7 +74,7 @@ func sseMixes(t *testing.T, name string) []string {
 		}
 		op := fields[0]
 		where := func(what string) string {
-			return filepath.Base(name) + ":" + itoa(line) + " " + fn + ": " + what + ": " + strings.TrimSpace(text)
+			return filepath.Base(name) + ":" + strconv.Itoa(line) + " " + fn + ": " + what + ": " + strings.TrimSpace(text)
 		}
 		switch {
 		case op == "TEXT":
@@ -97,17 +98,4 @@ func sseMixes(t *testing.T, name string) []string {
 		t.Fatal(err)
 	}
 	return found
-}
-
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			return string(b[i:])
-		}
-	}
 }
