@@ -14,11 +14,11 @@ import (
 // module and fails where a legacy SSE instruction (one without a VEX or
 // EVEX encoding, SHA-NI's among them) can run while the upper halves of
 // YMM0-15 or ZMM0-15 hold data, or where a function returns in that state.
-// On Intel cores with AVX-512 each such instruction waits on the whole
-// register's upper state: a MOVQ from a general register into X1 in the
-// batch kernels' padding made them 14 times slower on an Emerald Rapids
-// Xeon, and AMD's cores, where it costs nothing, do not show it
-// (docs/kernel-design.md, "Vector registers beside the SHA extensions").
+// On an Emerald Rapids Xeon such an instruction cost about 250 ns: a MOVQ
+// from a general register into X1 in the batch kernels' padding made them
+// 14 times slower, unseen where they had been measured before, on AMD
+// Zen 3 and Zen 4 (docs/kernel-design.md, "Vector registers beside the
+// SHA extensions").
 //
 // The scan follows each function's text in order: a reference to a
 // YMM0-15 or ZMM0-15 register makes the state dirty, VZEROUPPER or
