@@ -93,30 +93,26 @@ func New(a Algorithm) hash.Hash { return DefaultServer(a).NewHash() }
 // function (md5.Sum, sha256.Sum256, ...) computes it.
 func Sum(a Algorithm, data []byte) []byte {
 	if len(data) < sumLanesMin {
-		// The SHA-NI path where it runs (appendSumSHANI), appending to
-		// nil so that only a digest made allocates, else the standard
-		// library's digest itself, moved to the heap: one allocation of
-		// its size, no copy into another.
+		// The SHA-NI path where it runs, appending to nil so that only the
+		// digest allocates, as in AppendSum.
+		if a >= SHA1 && a <= SHA256 {
+			if d, ok := appendSumSHANI(a, nil, data); ok {
+				return d
+			}
+		}
+		// Else the standard library's digest itself, moved to the heap:
+		// one allocation of its size, no copy into another.
 		switch a {
 		case MD5:
 			s := md5.Sum(data)
 			return s[:]
 		case SHA1:
-			if d, ok := sha1k.AppendSumSHANI(nil, &sha1k.Init, sha1.Size, data); ok {
-				return d
-			}
 			s := sha1.Sum(data)
 			return s[:]
 		case SHA224:
-			if d, ok := sha256k.AppendSumSHANI(nil, &sha256k.Init224, sha256.Size224, data); ok {
-				return d
-			}
 			s := sha256.Sum224(data)
 			return s[:]
 		case SHA256:
-			if d, ok := sha256k.AppendSumSHANI(nil, &sha256k.Init256, sha256.Size, data); ok {
-				return d
-			}
 			s := sha256.Sum256(data)
 			return s[:]
 		case SHA384:
