@@ -26,12 +26,20 @@ import (
 // forEachCPU runs f once per CPU tier, with a Server capped at that tier; a
 // tier this machine lacks is skipped (or fails, see cputest).
 func forEachCPU(t *testing.T, a Algorithm, f func(t *testing.T, s *Server), opts ...Option) {
+	forEachTier(t, func(t *testing.T, c CPU) {
+		s := NewServer(a, append([]Option{WithCPU(c)}, opts...)...)
+		defer s.Close()
+		f(t, s)
+	})
+}
+
+// forEachTier runs f once per CPU tier, as a subtest, skipping the tiers
+// this CPU lacks (see cputest.Require).
+func forEachTier(t *testing.T, f func(t *testing.T, c CPU)) {
 	for _, c := range []CPU{CPUGeneric, CPUAVX2, CPUAVX512} {
 		t.Run(c.String(), func(t *testing.T) {
 			cputest.Require(t, cpu.Level(c))
-			s := NewServer(a, append([]Option{WithCPU(c)}, opts...)...)
-			defer s.Close()
-			f(t, s)
+			f(t, c)
 		})
 	}
 }
@@ -748,17 +756,14 @@ func TestBurstAfterLonePhase(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	for _, a := range laneAlgorithms() {
 		t.Run(a.String(), func(t *testing.T) {
-			for _, c := range []CPU{CPUGeneric, CPUAVX2, CPUAVX512} {
-				t.Run(c.String(), func(t *testing.T) {
-					cputest.Require(t, cpu.Level(c))
-					s := serverWhereLanesPay(a, c, 2)
-					if s == nil {
-						t.Skip("no prior runs two streams in lanes at this tier: no company to meet")
-					}
-					defer s.Close()
-					testBurstAfterLonePhase(t, s)
-				})
-			}
+			forEachTier(t, func(t *testing.T, c CPU) {
+				s := serverWhereLanesPay(a, c, 2)
+				if s == nil {
+					t.Skip("no prior runs two streams in lanes at this tier: no company to meet")
+				}
+				defer s.Close()
+				testBurstAfterLonePhase(t, s)
+			})
 		})
 	}
 }
