@@ -30,10 +30,13 @@ type Hasher[S any] struct {
 	// its bookkeeping to each block. A write that could share lanes moves
 	// the stream to the engine (leaveLib), through the marshalled state
 	// the two share; so does a reused stream's message where the engine's
-	// short path costs less (placeMessage).
-	lib   hash.Hash
-	inLib atomic.Bool // read before the guard (see Write)
-	busy  atomic.Bool
+	// short path costs less (placeMessage). The flag is inEngine, inLib's
+	// opposite, so that a new hasher starts in lib as made: setting an
+	// atomic is a locked instruction, a measurable share of a hasher made
+	// per message.
+	lib      hash.Hash
+	inEngine atomic.Bool // read before the guard (see Write)
+	busy     atomic.Bool
 	// laneMin is the shortest write that may go to the lanes
 	// (minLaneBlocks blocks): shorter ones stay in lib. A field, so that
 	// the library's path reads nothing of the server.
@@ -67,13 +70,15 @@ type stream[S any] struct {
 // NewHash returns a new stream in its initial state.
 func (s *Server[S]) NewHash() *Hasher[S] {
 	h := &Hasher[S]{srv: s, laneMin: int32(minLaneBlocks * s.spec.BlockSize)}
-	if s.startsInLib() {
-		h.inLib.Store(true)
-	} else {
+	if !s.startsInLib() {
 		h.engine()
+		h.inEngine.Store(true)
 	}
 	return h
 }
+
+// inLib reports whether the stream is in the library's hasher.
+func (h *Hasher[S]) inLib() bool { return !h.inEngine.Load() }
 
 // engine returns the stream's state in the engine, made in its initial
 // state on first use.
@@ -125,7 +130,7 @@ func (h *Hasher[S]) runsAlone(n int) bool {
 // leaveLib moves the stream from the library's hasher to the engine's
 // state, through the marshalled form they share.
 func (h *Hasher[S]) leaveLib() {
-	h.inLib.Store(false)
+	h.inEngine.Store(true)
 	h.engine()
 	if h.lib == nil {
 		return // nothing written yet: the engine's state is the initial one
@@ -164,7 +169,7 @@ func (h *Hasher[S]) BlockSize() int { return h.srv.spec.BlockSize }
 // a server whose short path costs less (shortInEngine) its next message
 // runs in the engine (see placeMessage).
 func (h *Hasher[S]) Reset() {
-	if h.inLib.Load() { // nothing of the stream is in the engine
+	if h.inLib() { // nothing of the stream is in the engine
 		if h.lib != nil {
 			h.lib.Reset()
 			h.setFresh(h.srv.shortInEngine())
@@ -175,7 +180,7 @@ func (h *Hasher[S]) Reset() {
 	// state: no guard.
 	h.resetEngine()
 	if !h.srv.shortInEngine() && h.srv.startsInLib() {
-		h.inLib.Store(true)
+		h.inEngine.Store(false)
 		if h.lib != nil {
 			h.lib.Reset()
 		}
@@ -202,7 +207,7 @@ func (h *Hasher[S]) resetEngine() {
 func (h *Hasher[S]) Write(p []byte) (int, error) {
 	if h.fresh {
 		h.fresh = false
-		if h.inLib.Load() {
+		if h.inLib() {
 			h.placeMessage()
 		}
 	}
@@ -213,7 +218,7 @@ func (h *Hasher[S]) Write(p []byte) (int, error) {
 		// the library's hasher would, but no other, so the guard of the
 		// engine's path is not needed (it costs two locked
 		// instructions a call).
-		if !h.inLib.Load() {
+		if !h.inLib() {
 			h.writeShort(p)
 			return len(p), nil
 		}
@@ -234,7 +239,7 @@ func (h *Hasher[S]) Write(p []byte) (int, error) {
 func (h *Hasher[S]) placeMessage() {
 	h.engine()
 	h.resetEngine()
-	h.inLib.Store(false)
+	h.inEngine.Store(true)
 }
 
 // writeShort adds p, shorter than laneMin or running alone (see write), to
@@ -276,7 +281,7 @@ func (h *Hasher[S]) absorb(p []byte, engine bool) {
 }
 
 func (h *Hasher[S]) write(p []byte) (int, error) {
-	if h.inLib.Load() {
+	if h.inLib() {
 		if h.runsAlone(len(p)) {
 			return h.libHash().Write(p) // as in Write
 		}
@@ -288,7 +293,7 @@ func (h *Hasher[S]) write(p []byte) (int, error) {
 	}
 	h.enter()
 	defer h.leave()
-	if h.inLib.Load() {
+	if h.inLib() {
 		h.leaveLib()
 	}
 	h.absorb(p, true)
@@ -301,7 +306,7 @@ func (h *Hasher[S]) write(p []byte) (int, error) {
 // Like a short write, it touches nothing but the stream's own state, so
 // it needs no guard.
 func (h *Hasher[S]) Sum(b []byte) []byte {
-	if h.inLib.Load() {
+	if h.inLib() {
 		return h.libHash().Sum(b)
 	}
 	sp, e := h.srv.spec, h.e
@@ -315,7 +320,7 @@ func (h *Hasher[S]) Sum(b []byte) []byte {
 func (h *Hasher[S]) AppendBinary(b []byte) ([]byte, error) {
 	h.enter()
 	defer h.leave()
-	if h.inLib.Load() {
+	if h.inLib() {
 		return h.libHash().(encoding.BinaryAppender).AppendBinary(b)
 	}
 	sp, e := h.srv.spec, h.e
@@ -340,7 +345,7 @@ func (h *Hasher[S]) UnmarshalBinary(b []byte) error {
 	if err := h.unmarshal(b); err != nil {
 		return err
 	}
-	h.inLib.Store(false)
+	h.inEngine.Store(true)
 	h.setFresh(false) // the message goes on where the state was saved
 	return nil
 }
@@ -367,11 +372,11 @@ func (h *Hasher[S]) unmarshal(b []byte) error {
 func (h *Hasher[S]) Clone() (hash.Cloner, error) {
 	h.enter()
 	defer h.leave()
-	if h.inLib.Load() {
+	if h.inLib() {
 		h.leaveLib() // the copy shares no library hasher with h
 	}
 	c := h.srv.NewHash()
-	c.inLib.Store(false)
+	c.inEngine.Store(true)
 	e, ce := h.e, c.engine()
 	ce.state, ce.n, ce.nbuf, ce.buf = e.state, e.n, e.nbuf, e.buf
 	return c, nil

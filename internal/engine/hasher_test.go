@@ -58,7 +58,7 @@ func TestShortMessagesOfAReusedStream(t *testing.T) {
 					// write may leave the library's hasher for the lanes
 					// as a new stream's would.
 					want := i == 0 || !kernelShort
-					if got := h.inLib.Load(); got != want {
+					if got := h.inLib(); got != want {
 						t.Errorf("short kernel %v, message %d (writes %v): in the library's hasher %v after its first write, want %v", kernelShort, i, writes, got, want)
 					}
 				}
