@@ -54,7 +54,7 @@ func (e *engineAlgorithm[S]) server(a Algorithm, l cpu.Level, src func(*tuning.F
 }
 
 func fromEngine[S any](a Algorithm, e *engine.Server[S], src tuning.Source) *Server {
-	s := newServerOf(a, func() hash.Hash { return e.NewHash() }, e.Close, func() string { return describe(e.Kernels()) })
+	s := newServerOf(a, e.NewStream, e.Close, func() string { return describe(e.Kernels()) })
 	s.stats = func() Stats { return Stats(e.Stats()) }
 	s.many = e.SumMany
 	s.choice, s.src = e.Choice(), src

@@ -5,6 +5,8 @@
 //
 // The files divide the work:
 //   - hasher.go: one stream, the hash.Hash a user writes.
+//   - front.go: a new stream on a kernel cheaper than the library's
+//     hasher, until it writes enough for the lanes.
 //   - server.go: the mechanism of the combine: the queue, the lock, the
 //     lanes, the rounds, the yields and the waits.
 //   - policy.go: its decisions, on the server's state, that neither lock,

@@ -323,12 +323,8 @@ func (h *Hasher[S]) AppendBinary(b []byte) ([]byte, error) {
 	if h.inLib() {
 		return h.libHash().(encoding.BinaryAppender).AppendBinary(b)
 	}
-	sp, e := h.srv.spec, h.e
-	b = append(b, sp.Magic...)
-	b = sp.AppendState(b, &e.state)
-	b = append(b, e.buf[:e.nbuf]...)
-	b = append(b, make([]byte, sp.BlockSize-e.nbuf)...)
-	return binary.BigEndian.AppendUint64(b, e.n), nil
+	e := h.e
+	return appendMarshaled(h.srv.spec, b, &e.state, e.buf[:e.nbuf], e.n), nil
 }
 
 // MarshalBinary returns the stream's state in the standard library's format.
@@ -353,19 +349,57 @@ func (h *Hasher[S]) UnmarshalBinary(b []byte) error {
 // unmarshal reads a marshalled state into the engine's; on error the
 // stream is unchanged.
 func (h *Hasher[S]) unmarshal(b []byte) error {
-	sp := h.srv.spec
+	if err := checkMarshaled(h.srv.spec, b); err != nil {
+		return err
+	}
+	e := h.engine()
+	n, _ := readMarshaled(h.srv.spec, b, &e.state, e.buf[:])
+	e.n, e.nbuf = n, int(n%uint64(h.srv.spec.BlockSize))
+	return nil
+}
+
+// adopt puts the stream in the engine with the state st after n bytes, of
+// which tail, the last ones, are not hashed yet, and probed as given: a
+// Front's stream moving to the lanes.
+func (h *Hasher[S]) adopt(st *S, n uint64, tail []byte, probed bool) {
+	e := h.engine()
+	e.state, e.n, e.nbuf = *st, n, copy(e.buf[:], tail)
+	h.inEngine.Store(true)
+	h.probed = probed
+}
+
+// appendMarshaled appends a stream's state in the standard library's
+// format: the magic, the chaining value, the partial block tail padded
+// with zeros to a block, and the length n.
+func appendMarshaled[S any](sp *kernel.Spec[S], b []byte, st *S, tail []byte, n uint64) []byte {
+	b = append(b, sp.Magic...)
+	b = sp.AppendState(b, st)
+	b = append(b, tail...)
+	b = append(b, make([]byte, sp.BlockSize-len(tail))...)
+	return binary.BigEndian.AppendUint64(b, n)
+}
+
+// checkMarshaled reports what is wrong with b as a marshalled state of sp.
+func checkMarshaled[S any](sp *kernel.Spec[S], b []byte) error {
 	if len(b) < len(sp.Magic) || string(b[:len(sp.Magic)]) != sp.Magic {
 		return errors.New("hashlanes: " + sp.Name + ": " + kernel.ErrStateID.Error())
 	}
 	if len(b) != marshaledSize(sp) {
 		return errors.New("hashlanes: " + sp.Name + ": " + kernel.ErrStateSize.Error())
 	}
-	e := h.engine()
-	b = sp.ReadState(b[len(sp.Magic):], &e.state)
-	b = b[copy(e.buf[:sp.BlockSize], b):]
-	e.n = binary.BigEndian.Uint64(b)
-	e.nbuf = int(e.n % uint64(sp.BlockSize))
 	return nil
+}
+
+// readMarshaled reads a state marshalled by appendMarshaled (or the
+// standard library) into st and buf (a block long), and returns its
+// length; on error it changes nothing.
+func readMarshaled[S any](sp *kernel.Spec[S], b []byte, st *S, buf []byte) (uint64, error) {
+	if err := checkMarshaled(sp, b); err != nil {
+		return 0, err
+	}
+	b = sp.ReadState(b[len(sp.Magic):], st)
+	b = b[copy(buf[:sp.BlockSize], b):]
+	return binary.BigEndian.Uint64(b), nil
 }
 
 // Clone returns an independent copy of the stream.

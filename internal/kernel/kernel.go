@@ -33,11 +33,12 @@ type Single[S any] struct {
 	Level     cpu.Level   // lowest CPU level it needs
 	Needs     cpu.Feature // extensions it needs besides the level's (SHA-NI)
 	Reference bool        // the pure-Go reference, slower than the standard library's assembly
-	// Short: a stream reused message after message hashes its short
-	// messages on it rather than in the standard library's hasher,
-	// because this kernel with the engine's Sum costs less there (the
-	// engine's choice, measured with BenchmarkReused; docs/engine.md,
-	// "Short messages of a reused stream").
+	// Short: a new stream starts on it (the engine's Front), and a stream
+	// reused message after message hashes its short messages on it,
+	// rather than in the standard library's hasher, because this kernel
+	// with the engine's Sum costs less there (measured with
+	// BenchmarkNewPerMessage and BenchmarkReused; docs/engine.md, "A new
+	// stream's front" and "Short messages of a reused stream").
 	Short bool
 	Fn    func(s *S, p []byte)
 }

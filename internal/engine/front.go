@@ -1,0 +1,190 @@
+package engine
+
+import (
+	"encoding/binary"
+	"hash"
+)
+
+// Front is a new stream where the single-stream kernel costs less than
+// the library's hasher (kernel.Single.Short, the SHA-NI kernels): the
+// state, the length and one block inline, in one allocation of the
+// library's hasher's size, hashed by the kernel itself. A Hasher would be
+// two allocations, itself and the library's hasher, and a fresh process
+// pays for every page it first touches (docs/engine.md, "A new stream's
+// front"). A write that could share lanes moves the stream to a Hasher
+// (attach), which the Front then forwards every call to.
+type Front[S any] struct {
+	srv *Server[S]
+	eng *Hasher[S] // the stream, once in the engine
+	st  S
+	// probed: the stream has looked for company since it was made or
+	// Reset (see Hasher.probed). Beside the state, in the room its
+	// alignment leaves: SHA-1's Front fits 112 bytes, as its library
+	// hasher does.
+	probed bool
+	n      uint64 // bytes written; the last n % frontBlock wait in buf
+	buf    [frontBlock]byte
+}
+
+// frontBlock is the block size of the algorithms a Front serves (MD5's,
+// SHA-1's, SHA-256's), whose padding ends in an 8-byte length.
+const frontBlock = 64
+
+// servesFront reports whether s's new streams start in a Front.
+func (s *Server[S]) servesFront() bool {
+	k := &s.kern.Single
+	return k.Short && !k.Reference && s.spec.BlockSize == frontBlock && s.spec.LenBytes == 8
+}
+
+// NewStream returns a new stream in its initial state: a Front where the
+// server serves one, else a Hasher. Besides hash.Hash, both implement
+// encoding.BinaryMarshaler, encoding.BinaryAppender,
+// encoding.BinaryUnmarshaler and hash.Cloner.
+func (s *Server[S]) NewStream() hash.Hash {
+	if s.servesFront() {
+		return &Front[S]{srv: s, st: s.spec.Init}
+	}
+	return s.NewHash()
+}
+
+// Size returns the digest length in bytes.
+func (f *Front[S]) Size() int { return f.srv.spec.Size }
+
+// BlockSize returns the algorithm's block size in bytes.
+func (f *Front[S]) BlockSize() int { return frontBlock }
+
+// Reset returns the stream to its initial state; one in the engine stays
+// there (its Hasher takes a reused stream's short messages on the kernel
+// as the Front does).
+func (f *Front[S]) Reset() {
+	if f.eng != nil {
+		f.eng.Reset()
+		return
+	}
+	f.st, f.n, f.probed = f.srv.spec.Init, 0, false
+}
+
+// Write adds p to the stream. A write too short for the lanes, or one that
+// would run alone anyway (the Hasher's test, see Hasher.runsAlone), goes
+// straight to the kernel; any other moves the stream to the engine.
+func (f *Front[S]) Write(p []byte) (int, error) {
+	if f.eng == nil {
+		if len(p) < minLaneBlocks*frontBlock || f.runsAlone(len(p)) {
+			f.absorb(p)
+			return len(p), nil
+		}
+		f.attach()
+	}
+	return f.eng.Write(p)
+}
+
+// runsAlone is Hasher.runsAlone for a write of n bytes, at least the
+// lanes' least.
+func (f *Front[S]) runsAlone(n int) bool {
+	s := f.srv
+	if s.lanes == 0 || s.closed.Load() || !s.alone(n, !f.probed) {
+		return false
+	}
+	f.probed = true
+	return true
+}
+
+// absorb hashes p's whole blocks, after completing the buffered one, on
+// the single-stream kernel, and buffers the rest. p is shorter than
+// awaitMinBytes (see alone), so one call stays short.
+func (f *Front[S]) absorb(p []byte) {
+	fn := f.srv.kern.Single.Fn
+	k := int(f.n % frontBlock)
+	f.n += uint64(len(p))
+	if k > 0 {
+		c := copy(f.buf[k:], p)
+		p = p[c:]
+		if k+c < frontBlock {
+			return
+		}
+		fn(&f.st, f.buf[:])
+	}
+	if whole := len(p) &^ (frontBlock - 1); whole > 0 {
+		fn(&f.st, p[:whole])
+		p = p[whole:]
+	}
+	copy(f.buf[:], p)
+}
+
+// attach moves the stream to a Hasher in the engine, with its state.
+func (f *Front[S]) attach() {
+	h := f.srv.NewHash()
+	h.adopt(&f.st, f.n, f.buf[:f.n%frontBlock], f.probed)
+	f.eng = h
+}
+
+// Sum appends the digest of what was written so far to b; the stream goes
+// on unchanged. The padding takes the stream's own block and the kernel
+// runs on its own state, both put back after: a buffer or a state on the
+// stack, handed to the kernel through a function value, would be moved to
+// the heap at every Sum.
+func (f *Front[S]) Sum(b []byte) []byte {
+	if f.eng != nil {
+		return f.eng.Sum(b)
+	}
+	sp, fn := f.srv.spec, f.srv.kern.Single.Fn
+	st := f.st
+	k := int(f.n % frontBlock)
+	f.buf[k] = 0x80
+	clear(f.buf[k+1:])
+	if k+1 > frontBlock-8 {
+		// No room for the length: a block more, over the tail, which is
+		// put back after (what lies past it is never read as data).
+		tail := f.buf
+		fn(&f.st, f.buf[:])
+		clear(f.buf[:])
+		defer func() { f.buf = tail }()
+	}
+	bits := f.n << 3
+	if sp.BigEndian {
+		binary.BigEndian.PutUint64(f.buf[frontBlock-8:], bits)
+	} else {
+		binary.LittleEndian.PutUint64(f.buf[frontBlock-8:], bits)
+	}
+	fn(&f.st, f.buf[:])
+	b = sp.AppendDigest(b, &f.st)
+	f.st = st
+	return b
+}
+
+// AppendBinary appends the stream's state in the standard library's format.
+func (f *Front[S]) AppendBinary(b []byte) ([]byte, error) {
+	if f.eng != nil {
+		return f.eng.AppendBinary(b)
+	}
+	return appendMarshaled(f.srv.spec, b, &f.st, f.buf[:f.n%frontBlock], f.n), nil
+}
+
+// MarshalBinary returns the stream's state in the standard library's format.
+func (f *Front[S]) MarshalBinary() ([]byte, error) {
+	return f.AppendBinary(make([]byte, 0, marshaledSize(f.srv.spec)))
+}
+
+// UnmarshalBinary restores a state saved by MarshalBinary or by the
+// standard library's hash of the same algorithm. On error the stream is
+// unchanged.
+func (f *Front[S]) UnmarshalBinary(b []byte) error {
+	if f.eng != nil {
+		return f.eng.UnmarshalBinary(b)
+	}
+	n, err := readMarshaled(f.srv.spec, b, &f.st, f.buf[:])
+	if err != nil {
+		return err
+	}
+	f.n = n
+	return nil
+}
+
+// Clone returns an independent copy of the stream.
+func (f *Front[S]) Clone() (hash.Cloner, error) {
+	if f.eng != nil {
+		return f.eng.Clone()
+	}
+	c := *f
+	return &c, nil
+}

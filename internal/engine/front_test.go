@@ -1,0 +1,137 @@
+package engine
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding"
+	"hash"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hashlanes/hashlanes/internal/hashtest"
+	"github.com/hashlanes/hashlanes/internal/kernel"
+	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
+	"github.com/hashlanes/hashlanes/internal/tuning"
+)
+
+// frontServer is a SHA-256 server on the pure-Go kernels whose
+// single-stream kernel is Short or not.
+func frontServer(short bool) *Server[sha256k.State] {
+	single := kernel.Single[sha256k.State]{Name: "single", Short: short, Fn: refBlock()}
+	multi := kernel.Reference(refBlock(), sha256k.BlockSize)
+	multi.Name, multi.Reference = "lanes", false
+	return NewServer(testSpec, Kernels[sha256k.State]{Single: single, Multi: []kernel.Multi[sha256k.State]{multi}},
+		tuning.Fixed(&tuning.Rates{Kernels: map[string]float64{"single": 1000, "lanes": 1000}}, "test"))
+}
+
+// TestFront checks a new stream's Front: made only where the kernel is
+// Short, its digests at every tail length (the padding in its own block,
+// one or two blocks of it), a long write that moves it to the engine
+// mid-block, and its state saved, restored and cloned, in the Front and
+// in the engine.
+func TestFront(t *testing.T) {
+	if _, ok := frontServer(false).NewStream().(*Hasher[sha256k.State]); !ok {
+		t.Fatal("a server whose kernel is not Short made a Front")
+	}
+	s := frontServer(true)
+	newFront := func() *Front[sha256k.State] {
+		f, ok := s.NewStream().(*Front[sha256k.State])
+		if !ok {
+			t.Fatal("a server whose kernel is Short made no Front")
+		}
+		return f
+	}
+	r := rand.New(rand.NewPCG(31, 32))
+	msg := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		return b
+	}
+	check := func(what string, h hash.Hash, whole []byte) {
+		t.Helper()
+		if want := sha256.Sum256(whole); !bytes.Equal(h.Sum(nil), want[:]) {
+			t.Fatalf("%s: wrong digest", what)
+		}
+	}
+
+	// Every tail length over two blocks, written whole and in two pieces;
+	// Sum twice, as it must leave the stream as it was.
+	for n := range 2*frontBlock + 2 {
+		m := msg(n)
+		f := newFront()
+		f.Write(m[:n/3])
+		f.Write(m[n/3:])
+		check("two writes", f, m)
+		check("Sum again", f, m)
+		f.Reset()
+		f.Write(m)
+		check("after Reset", f, m)
+	}
+
+	// A long write (beyond awaitMinBytes, never alone) moves the stream to
+	// the engine after 100 bytes in the Front; it stays there across a Reset.
+	f := newFront()
+	head, long, tail := msg(100), msg(awaitMinBytes+70), msg(30)
+	f.Write(head)
+	if f.eng != nil {
+		t.Fatal("a short write moved the stream to the engine")
+	}
+	f.Write(long)
+	if f.eng == nil {
+		t.Fatal("a write of awaitMinBytes stayed in the Front")
+	}
+	f.Write(tail)
+	whole := bytes.Join([][]byte{head, long, tail}, nil)
+	check("moved to the engine", f, whole)
+	f.Reset()
+	f.Write(head)
+	check("reset in the engine", f, head)
+
+	// Saved in the Front mid-block, the state goes on in the standard
+	// library's hasher, in a Front, and in one moved to the engine; a
+	// clone goes on apart.
+	f = newFront()
+	f.Write(head)
+	st, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib := sha256.New()
+	if err := lib.(encoding.BinaryUnmarshaler).UnmarshalBinary(st); err != nil {
+		t.Fatal(err)
+	}
+	lib.Write(tail)
+	check("the standard library, from a Front's state", lib, append(bytes.Clone(head), tail...))
+	c, err := f.Clone()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(long)
+	check("Front then engine", f, append(bytes.Clone(head), long...))
+	ch := c.(hash.Hash)
+	ch.Write(tail)
+	check("clone", ch, append(bytes.Clone(head), tail...))
+	g := newFront()
+	if err := g.UnmarshalBinary(st); err != nil {
+		t.Fatal(err)
+	}
+	g.Write(tail)
+	check("a Front restored", g, append(bytes.Clone(head), tail...))
+	st2, err := f.MarshalBinary() // from the engine
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = newFront()
+	if err := g.UnmarshalBinary(st2); err != nil {
+		t.Fatal(err)
+	}
+	check("a Front restored from the engine", g, append(bytes.Clone(head), long...))
+	if err := g.UnmarshalBinary(st2[:len(st2)-1]); err == nil {
+		t.Error("a Front took a truncated state")
+	}
+	check("a Front after a state it refused", g, append(bytes.Clone(head), long...))
+
+	hashtest.Run(t, func() hash.Hash { return s.NewStream() }, func() hash.Hash { return sha256.New224() })
+}
