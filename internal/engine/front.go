@@ -172,11 +172,10 @@ func (f *Front[S]) UnmarshalBinary(b []byte) error {
 	if f.eng != nil {
 		return f.eng.UnmarshalBinary(b)
 	}
-	n, err := readMarshaled(f.srv.spec, b, &f.st, f.buf[:])
-	if err != nil {
+	if err := checkMarshaled(f.srv.spec, b); err != nil {
 		return err
 	}
-	f.n = n
+	f.n = readMarshaled(f.srv.spec, b, &f.st, f.buf[:])
 	return nil
 }
 

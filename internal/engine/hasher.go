@@ -353,8 +353,8 @@ func (h *Hasher[S]) unmarshal(b []byte) error {
 		return err
 	}
 	e := h.engine()
-	n, _ := readMarshaled(h.srv.spec, b, &e.state, e.buf[:])
-	e.n, e.nbuf = n, int(n%uint64(h.srv.spec.BlockSize))
+	e.n = readMarshaled(h.srv.spec, b, &e.state, e.buf[:])
+	e.nbuf = int(e.n % uint64(h.srv.spec.BlockSize))
 	return nil
 }
 
@@ -391,15 +391,12 @@ func checkMarshaled[S any](sp *kernel.Spec[S], b []byte) error {
 }
 
 // readMarshaled reads a state marshalled by appendMarshaled (or the
-// standard library) into st and buf (a block long), and returns its
-// length; on error it changes nothing.
-func readMarshaled[S any](sp *kernel.Spec[S], b []byte, st *S, buf []byte) (uint64, error) {
-	if err := checkMarshaled(sp, b); err != nil {
-		return 0, err
-	}
+// standard library), which checkMarshaled found sound, into st and buf (a
+// block long), and returns its length.
+func readMarshaled[S any](sp *kernel.Spec[S], b []byte, st *S, buf []byte) uint64 {
 	b = sp.ReadState(b[len(sp.Magic):], st)
 	b = b[copy(buf[:sp.BlockSize], b):]
-	return binary.BigEndian.Uint64(b), nil
+	return binary.BigEndian.Uint64(b)
 }
 
 // Clone returns an independent copy of the stream.
