@@ -26,8 +26,8 @@ type Front[S any] struct {
 	buf    [frontBlock]byte
 }
 
-// frontBlock is the block size of the algorithms a Front serves (MD5's,
-// SHA-1's, SHA-256's), whose padding ends in an 8-byte length.
+// frontBlock is the block a Front holds: SHA-1's and SHA-256's (and
+// MD5's), whose padding ends in an 8-byte length.
 const frontBlock = 64
 
 // servesFront reports whether s's new streams start in a Front.
@@ -41,7 +41,7 @@ func (s *Server[S]) servesFront() bool {
 // encoding.BinaryMarshaler, encoding.BinaryAppender,
 // encoding.BinaryUnmarshaler and hash.Cloner.
 func (s *Server[S]) NewStream() hash.Hash {
-	if s.servesFront() {
+	if s.front {
 		return &Front[S]{srv: s, st: s.spec.Init}
 	}
 	return s.NewHash()

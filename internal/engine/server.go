@@ -34,7 +34,8 @@ type Server[S any] struct {
 	spec   *kernel.Spec[S]
 	kern   Kernels[S]
 	choice *tuning.Chooser
-	lanes  int // 0 when there is no multi-lane kernel
+	lanes  int  // 0 when there is no multi-lane kernel
+	front  bool // new streams start in a Front (servesFront)
 
 	mu        sync.Mutex
 	head      *request[S] // queue of requests waiting for a lane
@@ -194,6 +195,7 @@ func (c *combiner[S]) wakeAll() {
 // round by round by the rates of src.
 func NewServer[S any](spec *kernel.Spec[S], k Kernels[S], src tuning.Source) *Server[S] {
 	s := &Server[S]{spec: spec, kern: k, lanes: k.maxLanes(), epoch: time.Now()}
+	s.front = s.servesFront()
 	// No writer yet, and no company seen: quiet, so that a process's first
 	// write, alone, skips the lock and the combine as later lone writes do
 	// (the start of a process is no sign of company).
