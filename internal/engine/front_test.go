@@ -14,9 +14,9 @@ import (
 	"github.com/hashlanes/hashlanes/internal/tuning"
 )
 
-// frontServer is a SHA-256 server on the pure-Go kernels whose
+// shortServer is a SHA-256 server on the pure-Go kernels whose
 // single-stream kernel is Short or not.
-func frontServer(short bool) *Server[sha256k.State] {
+func shortServer(short bool) *Server[sha256k.State] {
 	single := kernel.Single[sha256k.State]{Name: "single", Short: short, Fn: refBlock()}
 	multi := kernel.Reference(refBlock(), sha256k.BlockSize)
 	multi.Name, multi.Reference = "lanes", false
@@ -30,10 +30,10 @@ func frontServer(short bool) *Server[sha256k.State] {
 // mid-block, and its state saved, restored and cloned, in the Front and
 // in the engine.
 func TestFront(t *testing.T) {
-	if _, ok := frontServer(false).NewStream().(*Hasher[sha256k.State]); !ok {
+	if _, ok := shortServer(false).NewStream().(*Hasher[sha256k.State]); !ok {
 		t.Fatal("a server whose kernel is not Short made a Front")
 	}
-	s := frontServer(true)
+	s := shortServer(true)
 	newFront := func() *Front[sha256k.State] {
 		f, ok := s.NewStream().(*Front[sha256k.State])
 		if !ok {
@@ -98,12 +98,7 @@ func TestFront(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lib := sha256.New()
-	if err := lib.(encoding.BinaryUnmarshaler).UnmarshalBinary(st); err != nil {
-		t.Fatal(err)
-	}
-	lib.Write(tail)
-	check("the standard library, from a Front's state", lib, append(bytes.Clone(head), tail...))
+	check("the standard library, from a Front's state", goOnInLibrary(t, st, tail), append(bytes.Clone(head), tail...))
 	c, err := f.Clone()
 	if err != nil {
 		t.Fatal(err)
@@ -134,4 +129,16 @@ func TestFront(t *testing.T) {
 	check("a Front after a state it refused", g, append(bytes.Clone(head), long...))
 
 	hashtest.Run(t, func() hash.Hash { return s.NewStream() }, func() hash.Hash { return sha256.New224() })
+}
+
+// goOnInLibrary restores a SHA-256 state in the standard library's hasher
+// and writes more to it.
+func goOnInLibrary(t *testing.T, st, more []byte) hash.Hash {
+	t.Helper()
+	lib := sha256.New()
+	if err := lib.(encoding.BinaryUnmarshaler).UnmarshalBinary(st); err != nil {
+		t.Fatal(err)
+	}
+	lib.Write(more)
+	return lib
 }

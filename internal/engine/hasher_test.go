@@ -3,13 +3,8 @@ package engine
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/hashlanes/hashlanes/internal/kernel"
-	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
-	"github.com/hashlanes/hashlanes/internal/tuning"
 )
 
 // TestShortMessagesOfAReusedStream follows a SHA-256 stream reset and
@@ -21,13 +16,6 @@ import (
 // saved mid-message goes on in the standard library's hasher and after a
 // restore.
 func TestShortMessagesOfAReusedStream(t *testing.T) {
-	serverOf := func(short bool) *Server[sha256k.State] {
-		single := kernel.Single[sha256k.State]{Name: "single", Short: short, Fn: refBlock()}
-		multi := kernel.Reference(refBlock(), sha256k.BlockSize)
-		multi.Name, multi.Reference = "lanes", false
-		return NewServer(testSpec, Kernels[sha256k.State]{Single: single, Multi: []kernel.Multi[sha256k.State]{multi}},
-			tuning.Fixed(&tuning.Rates{Kernels: map[string]float64{"single": 1000, "lanes": 1000}}, "test"))
-	}
 	r := rand.New(rand.NewPCG(21, 22))
 	msg := func(n int) []byte {
 		b := make([]byte, n)
@@ -38,7 +26,7 @@ func TestShortMessagesOfAReusedStream(t *testing.T) {
 	}
 	const short, long = 100, 2 << 10 // under and over laneMin
 	for _, kernelShort := range []bool{true, false} {
-		s := serverOf(kernelShort)
+		s := shortServer(kernelShort)
 		h := s.NewHash()
 		plan := [][]int{{short}, {short}, {short, 40, 7}, {long}, {long}, {short, long, 5}, {long, 10}, {3, 3}, {}, {short}}
 		for i, writes := range plan {
@@ -77,11 +65,7 @@ func TestShortMessagesOfAReusedStream(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lib := sha256.New()
-		if err := lib.(encoding.BinaryUnmarshaler).UnmarshalBinary(st); err != nil {
-			t.Fatal(err)
-		}
-		lib.Write(tail)
+		lib := goOnInLibrary(t, st, tail)
 		h.Write(tail)
 		want := sha256.Sum256(append(head, tail...))
 		if !bytes.Equal(lib.Sum(nil), want[:]) || !bytes.Equal(h.Sum(nil), want[:]) {
