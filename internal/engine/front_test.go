@@ -41,14 +41,7 @@ func TestFront(t *testing.T) {
 		}
 		return f
 	}
-	r := rand.New(rand.NewPCG(31, 32))
-	msg := func(n int) []byte {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte(r.Uint32())
-		}
-		return b
-	}
+	msg := messages(31)
 	check := func(what string, h hash.Hash, whole []byte) {
 		t.Helper()
 		if want := sha256.Sum256(whole); !bytes.Equal(h.Sum(nil), want[:]) {
@@ -141,4 +134,17 @@ func goOnInLibrary(t *testing.T, st, more []byte) hash.Hash {
 	}
 	lib.Write(more)
 	return lib
+}
+
+// messages returns a maker of random messages of a given length, the same
+// ones for the same seed.
+func messages(seed uint64) func(n int) []byte {
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	return func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		return b
+	}
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"crypto/sha256"
-	"math/rand/v2"
 	"testing"
 )
 
@@ -16,14 +15,7 @@ import (
 // saved mid-message goes on in the standard library's hasher and after a
 // restore.
 func TestShortMessagesOfAReusedStream(t *testing.T) {
-	r := rand.New(rand.NewPCG(21, 22))
-	msg := func(n int) []byte {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte(r.Uint32())
-		}
-		return b
-	}
+	msg := messages(21)
 	const short, long = 100, 2 << 10 // under and over laneMin
 	for _, kernelShort := range []bool{true, false} {
 		s := shortServer(kernelShort)
