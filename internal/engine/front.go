@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"encoding/binary"
-	"hash"
-)
+import "hash"
 
 // Front is a new stream where the single-stream kernel costs less than
 // the library's hasher (kernel.Single.Short, the SHA-NI kernels): the
@@ -65,28 +62,17 @@ func (f *Front[S]) Reset() {
 }
 
 // Write adds p to the stream. A write too short for the lanes, or one that
-// would run alone anyway (the Hasher's test, see Hasher.runsAlone), goes
+// would run alone anyway (writesAlone, the Hasher's test too), goes
 // straight to the kernel; any other moves the stream to the engine.
 func (f *Front[S]) Write(p []byte) (int, error) {
 	if f.eng == nil {
-		if len(p) < minLaneBlocks*frontBlock || f.runsAlone(len(p)) {
+		if len(p) < minLaneBlocks*frontBlock || f.srv.writesAlone(len(p), &f.probed) {
 			f.absorb(p)
 			return len(p), nil
 		}
 		f.attach()
 	}
 	return f.eng.Write(p)
-}
-
-// runsAlone is Hasher.runsAlone for a write of n bytes, at least the
-// lanes' least.
-func (f *Front[S]) runsAlone(n int) bool {
-	s := f.srv
-	if s.lanes == 0 || s.closed.Load() || !s.alone(n, !f.probed) {
-		return false
-	}
-	f.probed = true
-	return true
 }
 
 // absorb hashes p's whole blocks, after completing the buffered one, on
@@ -140,12 +126,7 @@ func (f *Front[S]) Sum(b []byte) []byte {
 		clear(f.buf[:])
 		defer func() { f.buf = tail }()
 	}
-	bits := f.n << 3
-	if sp.BigEndian {
-		binary.BigEndian.PutUint64(f.buf[frontBlock-8:], bits)
-	} else {
-		binary.LittleEndian.PutUint64(f.buf[frontBlock-8:], bits)
-	}
+	putLength(sp, f.buf[:], f.n)
 	fn(&f.st, f.buf[:])
 	b = sp.AppendDigest(b, &f.st)
 	f.st = st

@@ -117,13 +117,18 @@ func (h *Hasher[S]) libHash() hash.Hash {
 // single-stream kernel anyway (the engine's own test, which also counts
 // as the stream's probe for company).
 func (h *Hasher[S]) runsAlone(n int) bool {
-	if n < int(h.laneMin) {
-		return true
-	}
-	if h.srv.lanes == 0 || h.srv.closed.Load() || !h.srv.alone(n, !h.probed) {
+	return n < int(h.laneMin) || h.srv.writesAlone(n, &h.probed)
+}
+
+// writesAlone reports whether a stream's write of n bytes, at least the
+// lanes' least, would run alone on the single-stream kernel anyway (the
+// engine's own test, alone), and if so marks the stream *probed: the test
+// counts as its probe for company. A Hasher and a Front ask it alike.
+func (s *Server[S]) writesAlone(n int, probed *bool) bool {
+	if s.lanes == 0 || s.closed.Load() || !s.alone(n, !*probed) {
 		return false
 	}
-	h.probed = true
+	*probed = true
 	return true
 }
 

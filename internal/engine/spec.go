@@ -83,16 +83,23 @@ func padAfter[S any](sp *kernel.Spec[S], buf []byte, k int, n uint64) []byte {
 	total := paddedBlocks(k, sp.LenBytes, sp.BlockSize) * sp.BlockSize
 	buf[k] = 0x80
 	clear(buf[k+1 : total-8])
+	putLength(sp, buf[:total], n)
+	return buf[:total]
+}
+
+// putLength writes the padding's length field, for a message of n bytes,
+// at the end of block.
+func putLength[S any](sp *kernel.Spec[S], block []byte, n uint64) {
+	end := len(block)
 	bits := n << 3
 	if sp.BigEndian {
-		binary.BigEndian.PutUint64(buf[total-8:], bits)
+		binary.BigEndian.PutUint64(block[end-8:], bits)
 		if sp.LenBytes == 16 {
-			binary.BigEndian.PutUint64(buf[total-16:], n>>61)
+			binary.BigEndian.PutUint64(block[end-16:], n>>61)
 		}
 	} else {
-		binary.LittleEndian.PutUint64(buf[total-8:], bits)
+		binary.LittleEndian.PutUint64(block[end-8:], bits)
 	}
-	return buf[:total]
 }
 
 // paddedBlocks is the number of blocks of blockSize bytes a message of n
