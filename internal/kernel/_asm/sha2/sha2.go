@@ -199,7 +199,7 @@ func (ws Words) Schedule(w Mem, row, t, g int, recent map[int]VecVirtual) {
 // constants at kt and the message word at wt, and returns the roles for
 // the next round: h becomes T1, then T1+T2 (the new a), and d becomes d+T1
 // (the new e), so nothing moves between registers.
-func (ws Words) Round(v [8]VecVirtual, kt GPVirtual, wt Mem, t int, ab *VecVirtual) [8]VecVirtual {
+func (ws Words) Round(v [8]VecVirtual, kt GPVirtual, wt Op, t int, ab *VecVirtual) [8]VecVirtual {
 	a, b, c, d, e, f, g, h := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
 	if ws.vex() {
 		k := YMM()
@@ -265,7 +265,13 @@ type Rider interface {
 func (ws Words) LanesRiding(fn string, codeBytes, groups, rounds int, consts, bswapMask Mem, load func(pp, off Register, bswap VecVirtual, w Mem, row int), rider Rider) {
 	vb := ws.vb()
 	row := vb * groups // bytes of one word across the lanes of every group
-	w, saved, sp, pp, n, off := frame(rounds, row)
+	// One group of ZMM lanes leaves sixteen registers for the schedule.
+	inRegisters := groups == 1 && rider == nil
+	words := rounds
+	if inRegisters {
+		words = 16
+	}
+	w, saved, sp, pp, n, off := frame(words, row)
 	inMemory := rider != nil
 	st := make([][8]VecVirtual, groups)
 	for g := range st {
@@ -297,7 +303,11 @@ func (ws Words) LanesRiding(fn string, codeBytes, groups, rounds int, consts, bs
 			}
 		}
 	}
-	ws.rounds("avx512", rounds, row, w, consts, st, true, ride)
+	if inRegisters {
+		ws.roundsInRegisters("avx512", rounds, row, w, consts, st[0])
+	} else {
+		ws.rounds("avx512", rounds, row, w, consts, st, true, ride)
+	}
 	for g := range st {
 		for i := range 8 {
 			ws.Add(saved.Offset(row*i+vb*g), st[g][i], st[g][i])
@@ -417,6 +427,48 @@ func (ws Words) rounds(name string, rounds, row int, w Mem, consts Mem, st [][8]
 	body(false)
 }
 
+// roundsInRegisters is rounds for one group of lanes in ZMM registers
+// with the message schedule in sixteen more, a ring: round t reads word t
+// from register t mod 16, and the schedule then puts word t+16 there. No
+// schedule word goes through memory, and no instruction has a memory
+// operand but the round constant's broadcast.
+func (ws Words) roundsInRegisters(name string, rounds, row int, w, consts Mem, st [8]VecVirtual) {
+	var ring [16]VecVirtual
+	for t := range ring {
+		ring[t] = ws.vec()
+		ws.Load(w.Offset(row*t), ring[t])
+	}
+	kp, it := GP64(), GP64()
+	LEAQ(consts, kp)
+	MOVQ(U32(rounds/16-1), it)
+	small := func(x VecVirtual, k [3]uint8) VecVirtual {
+		s, u, v := ws.vec(), ws.vec(), ws.vec()
+		ws.ror(k[0], x, s)
+		ws.ror(k[1], x, u)
+		ws.Srl(U8(k[2]), x, v)
+		ws.xor3(v, u, s)
+		return s
+	}
+	body := func(schedule bool) {
+		cur := st
+		for t := range 16 {
+			cur = ws.Round(cur, kp, ring[t], t, nil)
+			if schedule { // word t+16 = σ1(w[t+14]) + w[t+9] + σ0(w[t+1]) + w[t]
+				x := ring[t]
+				ws.Add(small(ring[(t+1)%16], ws.Small0), x, x)
+				ws.Add(ring[(t+9)%16], x, x)
+				ws.Add(small(ring[(t+14)%16], ws.Small1), x, x)
+			}
+		}
+	}
+	Label(name + "_rounds")
+	body(true)
+	ADDQ(U32(16*ws.Bytes), kp)
+	DECQ(it)
+	JNZ(LabelRef(name + "_rounds"))
+	body(false)
+}
+
 // nextBlock advances the block offset by one block of 16 words; 128 does
 // not fit a sign-extended byte.
 func (ws Words) nextBlock(off Register) {
@@ -427,12 +479,12 @@ func (ws Words) nextBlock(off Register) {
 	}
 }
 
-// frame allocates a lane kernel's stack (the message schedule w, rounds
+// frame allocates a lane kernel's stack (the message schedule w, words
 // rows of row bytes, and the saved state) and loads its arguments; off, the
 // block offset in every lane, starts at 0.
-func frame(rounds, row int) (w, saved Mem, sp, pp, n, off Register) {
-	w = stack.Aligned(rounds*row + 8*row)
-	saved = w.Offset(rounds * row)
+func frame(words, row int) (w, saved Mem, sp, pp, n, off Register) {
+	w = stack.Aligned(words*row + 8*row)
+	saved = w.Offset(words * row)
 	sp = Load(Param("s"), GP64())
 	pp = Load(Param("ptrs"), GP64())
 	n = Load(Param("nblocks"), GP64())
