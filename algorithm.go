@@ -1,6 +1,10 @@
 package hashlanes
 
 import (
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
 	"fmt"
 	"strings"
 	"unicode"
@@ -43,17 +47,16 @@ type algorithmDef struct {
 }
 
 // algorithmInfo is the one table of the algorithms; servers are built from
-// it (NewServer). The sizes of an algorithm on the engine are its kernel
-// spec's (engineDef).
+// it (NewServer).
 var algorithmInfo = [maxAlgorithm]algorithmDef{
-	MD5:        engineDef("md5", &md5Engine),
-	SHA1:       engineDef("sha1", &sha1Engine),
-	SHA224:     engineDef("sha224", &sha224Engine),
-	SHA256:     engineDef("sha256", &sha256Engine),
-	SHA384:     engineDef("sha384", &sha384Engine),
-	SHA512:     engineDef("sha512", &sha512Engine),
-	SHA512_224: engineDef("sha512-224", &sha512_224Engine),
-	SHA512_256: engineDef("sha512-256", &sha512_256Engine),
+	MD5:        engineDef("md5", md5.Size, md5.BlockSize, &md5Engine),
+	SHA1:       engineDef("sha1", sha1.Size, sha1.BlockSize, &sha1Engine),
+	SHA224:     engineDef("sha224", sha256.Size224, sha256.BlockSize, &sha224Engine),
+	SHA256:     engineDef("sha256", sha256.Size, sha256.BlockSize, &sha256Engine),
+	SHA384:     engineDef("sha384", sha512.Size384, sha512.BlockSize, &sha384Engine),
+	SHA512:     engineDef("sha512", sha512.Size, sha512.BlockSize, &sha512Engine),
+	SHA512_224: engineDef("sha512-224", sha512.Size224, sha512.BlockSize, &sha512_224Engine),
+	SHA512_256: engineDef("sha512-256", sha512.Size256, sha512.BlockSize, &sha512_256Engine),
 	SHA3_224:   {name: "sha3-224", size: 28, blockSize: 144},
 	SHA3_256:   {name: "sha3-256", size: 32, blockSize: 136},
 	SHA3_384:   {name: "sha3-384", size: 48, blockSize: 104},
@@ -63,10 +66,13 @@ var algorithmInfo = [maxAlgorithm]algorithmDef{
 	BLAKE3:     {name: "blake3", size: 32, blockSize: 64},
 }
 
-// engineDef is the row of an algorithm on the engine, its sizes its
-// spec's.
-func engineDef[S any](name string, e *engineAlgorithm[S]) algorithmDef {
-	return algorithmDef{name: name, size: e.spec.Size, blockSize: e.spec.BlockSize, engine: e}
+// engineDef is the row of an algorithm on the engine. Its sizes are the
+// standard library's constants, not read from the spec, so that the table
+// is static data: reading another package's variable at start would be
+// code run, and a page of the binary written, in every process
+// (TestAlgorithmSizesAreTheSpecs checks they agree).
+func engineDef[S any](name string, size, blockSize int, e *engineAlgorithm[S]) algorithmDef {
+	return algorithmDef{name: name, size: size, blockSize: blockSize, engine: e}
 }
 
 // Algorithms lists every algorithm, in the order of the constants.

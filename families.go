@@ -81,14 +81,14 @@ type engineAlgorithm[S any] struct {
 
 // The algorithms on the engine, their rows in algorithmInfo.
 var (
-	md5Engine        = engineAlgorithm[md5.State]{md5.Spec, md5Family, md5.Singles, md5.Multis, md5.Batches}
-	sha1Engine       = engineAlgorithm[sha1.State]{sha1.Spec, sha1Family, sha1.Singles, sha1.Multis, sha1.Batches}
-	sha224Engine     = engineAlgorithm[sha256.State]{sha256.Spec224, sha256Family, sha256.Singles, sha256.Multis, sha256.Batches}
-	sha256Engine     = engineAlgorithm[sha256.State]{sha256.Spec256, sha256Family, sha256.Singles, sha256.Multis, sha256.Batches}
-	sha384Engine     = engineAlgorithm[sha512.State]{sha512.Spec384, sha512Family, sha512.Singles, sha512.Multis, sha512.Batches}
-	sha512Engine     = engineAlgorithm[sha512.State]{sha512.Spec512, sha512Family, sha512.Singles, sha512.Multis, sha512.Batches}
-	sha512_224Engine = engineAlgorithm[sha512.State]{sha512.Spec512_224, sha512Family, sha512.Singles, sha512.Multis, sha512.Batches}
-	sha512_256Engine = engineAlgorithm[sha512.State]{sha512.Spec512_256, sha512Family, sha512.Singles, sha512.Multis, sha512.Batches}
+	md5Engine        = engineAlgorithm[md5.State]{&md5.Spec, md5Family, md5.Singles, md5.Multis, md5.Batches}
+	sha1Engine       = engineAlgorithm[sha1.State]{&sha1.Spec, sha1Family, sha1.Singles, sha1.Multis, sha1.Batches}
+	sha224Engine     = engineAlgorithm[sha256.State]{&sha256.Spec224, sha256Family, sha256.Singles, sha256.Multis, sha256.Batches}
+	sha256Engine     = engineAlgorithm[sha256.State]{&sha256.Spec256, sha256Family, sha256.Singles, sha256.Multis, sha256.Batches}
+	sha384Engine     = engineAlgorithm[sha512.State]{&sha512.Spec384, sha512Family, sha512.Singles, sha512.Multis, sha512.Batches}
+	sha512Engine     = engineAlgorithm[sha512.State]{&sha512.Spec512, sha512Family, sha512.Singles, sha512.Multis, sha512.Batches}
+	sha512_224Engine = engineAlgorithm[sha512.State]{&sha512.Spec512_224, sha512Family, sha512.Singles, sha512.Multis, sha512.Batches}
+	sha512_256Engine = engineAlgorithm[sha512.State]{&sha512.Spec512_256, sha512Family, sha512.Singles, sha512.Multis, sha512.Batches}
 )
 
 func (e *engineAlgorithm[S]) family() *tuning.Family { return e.fam.get() }

@@ -169,7 +169,7 @@ func TestKernelsLeftOutNeverRun(t *testing.T) {
 func TestBatchChoice(t *testing.T) {
 	cputest.Require(t, cpu.AVX512)
 	cputest.RequireFeatures(t, cpu.SHA)
-	if len(sha1.Batches(sha1.Spec)) == 0 {
+	if len(sha1.Batches(&sha1.Spec)) == 0 {
 		t.Skip("no batch kernels in this build (purego)")
 	}
 	check := func(what string, b []kernel.Batch, want ...string) {
@@ -199,5 +199,35 @@ func TestBatchChoice(t *testing.T) {
 	// figures.md, "isa-l_crypto, side by side").
 	for prior, want := range map[string][]string{"zen4": {"avx2x4", "avx512ymmx8"}, "goldencove": {"avx2x4", "avx512zmmx8"}} {
 		check("SHA-384 on "+prior, priorServer[sha512.State](SHA384, cpu.AVX512, prior).Batches(), want...)
+	}
+}
+
+// TestAlgorithmSizesAreTheSpecs checks the algorithm table's sizes, written
+// there as constants so that the table is static data (engineDef), against
+// the kernel specs the engine hashes with.
+func TestAlgorithmSizesAreTheSpecs(t *testing.T) {
+	type sizes struct{ size, block int }
+	specs := map[Algorithm]sizes{
+		MD5:        {md5.Spec.Size, md5.Spec.BlockSize},
+		SHA1:       {sha1.Spec.Size, sha1.Spec.BlockSize},
+		SHA224:     {sha256.Spec224.Size, sha256.Spec224.BlockSize},
+		SHA256:     {sha256.Spec256.Size, sha256.Spec256.BlockSize},
+		SHA384:     {sha512.Spec384.Size, sha512.Spec384.BlockSize},
+		SHA512:     {sha512.Spec512.Size, sha512.Spec512.BlockSize},
+		SHA512_224: {sha512.Spec512_224.Size, sha512.Spec512_224.BlockSize},
+		SHA512_256: {sha512.Spec512_256.Size, sha512.Spec512_256.BlockSize},
+	}
+	for _, a := range Algorithms() {
+		want, onEngine := specs[a]
+		if onEngine != (algorithmInfo[a].engine != nil) {
+			t.Errorf("%v: on the engine %v, with a spec here %v", a, algorithmInfo[a].engine != nil, onEngine)
+			continue
+		}
+		if !onEngine {
+			continue
+		}
+		if got := (sizes{a.Size(), a.BlockSize()}); got != want {
+			t.Errorf("%v: table sizes %v, the spec's %v", a, got, want)
+		}
 	}
 }

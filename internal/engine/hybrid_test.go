@@ -25,7 +25,7 @@ func appendWords(b []byte, s *sha256k.State) []byte {
 
 // testSpec is SHA-256, for tests that need a real algorithm under the
 // engine.
-var testSpec = sha256k.Spec256
+var testSpec = &sha256k.Spec256
 
 // refBlock is the pure-Go single-stream block function.
 func refBlock() func(*sha256k.State, []byte) {

@@ -27,7 +27,7 @@ var alg = kerneltest.Algorithm[State]{
 	Random:    kerneltest.RandomState[State],
 	Singles:   Singles(),
 	Multis:    Multis(),
-	Batches:   Batches(Spec),
+	Batches:   Batches(&Spec),
 	Sum:       func(m []byte) []byte { s := md5.Sum(m); return s[:] },
 	Size:      Size,
 }

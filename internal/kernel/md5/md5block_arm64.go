@@ -11,7 +11,7 @@ import (
 // A lone stream runs crypto/md5's arm64 assembly; two streams interleaved
 // in general registers and the NEON lanes (every arm64 CPU has NEON) run
 // concurrent ones.
-func singles() []kernel.Single[State] { return kernel.LibSingles(blockGeneric, Spec) }
+func singles() []kernel.Single[State] { return kernel.LibSingles(blockGeneric, &Spec) }
 
 // multis: the reference, then the generated kernels.
 func multis() []kernel.Multi[State] {

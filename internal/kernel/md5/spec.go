@@ -8,7 +8,7 @@ import (
 )
 
 // Spec is MD5 (RFC 1321): a little-endian length field and digest.
-var Spec = &kernel.Spec[State]{
+var Spec = kernel.Spec[State]{
 	Name: "md5", Size: Size, BlockSize: BlockSize, Init: Init, LenBytes: 8,
 	AppendDigest: func(b []byte, s *State) []byte {
 		for _, w := range s {

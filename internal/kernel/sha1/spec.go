@@ -7,7 +7,7 @@ import (
 )
 
 // Spec is SHA-1 (FIPS 180-4). Its digest is the whole state.
-var Spec = &kernel.Spec[State]{
+var Spec = kernel.Spec[State]{
 	Name: "sha1", Size: Size, BlockSize: BlockSize, Init: Init, LenBytes: 8, BigEndian: true,
 	AppendDigest: kernel.AppendWordsBE[uint32, State],
 	Magic:        "sha\x01",

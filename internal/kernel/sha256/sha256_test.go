@@ -33,7 +33,7 @@ var alg = kerneltest.Algorithm[State]{
 	Random:    kerneltest.RandomState[State],
 	Singles:   Singles(),
 	Multis:    Multis(),
-	Batches:   Batches(Spec256),
+	Batches:   Batches(&Spec256),
 	Sum:       func(m []byte) []byte { s := sha256.Sum256(m); return s[:] },
 	Size:      32,
 }
@@ -41,7 +41,7 @@ var alg = kerneltest.Algorithm[State]{
 // alg224 is alg with the batch kernels set up for SHA-224.
 var alg224 = func() kerneltest.Algorithm[State] {
 	a := alg
-	a.Batches = Batches(Spec224)
+	a.Batches = Batches(&Spec224)
 	a.Sum = func(m []byte) []byte { s := sha256.Sum224(m); return s[:] }
 	a.Size = 28
 	return a

@@ -11,7 +11,7 @@ import (
 // A lone stream runs crypto/sha256's arm64 assembly (the crypto
 // extensions where the CPU has them); two or three concurrent ones can
 // interleave on those extensions.
-func singles() []kernel.Single[State] { return kernel.LibSingles(blockGeneric, Spec256) }
+func singles() []kernel.Single[State] { return kernel.LibSingles(blockGeneric, &Spec256) }
 
 // multis: the reference, then the generated kernels.
 func multis() []kernel.Multi[State] {

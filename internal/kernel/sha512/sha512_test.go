@@ -60,7 +60,7 @@ var alg = kerneltest.Algorithm[State]{
 	Random:    kerneltest.RandomState[State],
 	Singles:   Singles(),
 	Multis:    Multis(),
-	Batches:   Batches(Spec512),
+	Batches:   Batches(&Spec512),
 	Sum:       func(m []byte) []byte { s := sha512.Sum512(m); return s[:] },
 	Size:      64,
 }
@@ -75,13 +75,13 @@ func variant(sp *kernel.Spec[State], sum func([]byte) []byte) kerneltest.Algorit
 
 func TestBatchesVariants(t *testing.T) {
 	t.Run("sha384", func(t *testing.T) {
-		kerneltest.Batches(t, variant(Spec384, func(m []byte) []byte { s := sha512.Sum384(m); return s[:] }))
+		kerneltest.Batches(t, variant(&Spec384, func(m []byte) []byte { s := sha512.Sum384(m); return s[:] }))
 	})
 	t.Run("sha512-224", func(t *testing.T) {
-		kerneltest.Batches(t, variant(Spec512_224, func(m []byte) []byte { s := sha512.Sum512_224(m); return s[:] }))
+		kerneltest.Batches(t, variant(&Spec512_224, func(m []byte) []byte { s := sha512.Sum512_224(m); return s[:] }))
 	})
 	t.Run("sha512-256", func(t *testing.T) {
-		kerneltest.Batches(t, variant(Spec512_256, func(m []byte) []byte { s := sha512.Sum512_256(m); return s[:] }))
+		kerneltest.Batches(t, variant(&Spec512_256, func(m []byte) []byte { s := sha512.Sum512_256(m); return s[:] }))
 	})
 }
 

@@ -14,7 +14,7 @@ import (
 // A lone stream runs crypto/sha512's assembly, the fastest single stream
 // on amd64: one stream's rounds are a dependency chain that wider
 // registers do not shorten.
-func singles() []kernel.Single[State] { return kernel.LibSingles(blockGeneric, Spec512) }
+func singles() []kernel.Single[State] { return kernel.LibSingles(blockGeneric, &Spec512) }
 
 func batches(init *State, size int) []kernel.Batch {
 	return batchKernels((*byte)(unsafe.Pointer(init)), size)

@@ -11,7 +11,7 @@ import (
 // A lone stream runs crypto/sha512's arm64 assembly (the SHA-512
 // instructions where the CPU has them); two concurrent ones can interleave
 // on those instructions.
-func singles() []kernel.Single[State] { return kernel.LibSingles(blockGeneric, Spec512) }
+func singles() []kernel.Single[State] { return kernel.LibSingles(blockGeneric, &Spec512) }
 
 // multis: the reference, then the generated kernel.
 func multis() []kernel.Multi[State] {
