@@ -27,17 +27,20 @@ import (
 var (
 	md5Family = &lazyFamily{name: "md5", probes: func() []tuning.Probe {
 		return tuning.Probes(md5.BlockSize, md5.Singles(), md5.Multis(), cpu.Active)
-	}}
+	}, made: &md5Made}
 	sha1Family = &lazyFamily{name: "sha1", probes: func() []tuning.Probe {
 		return tuning.Probes(sha1.BlockSize, sha1.Singles(), sha1.Multis(), cpu.Active)
-	}}
+	}, made: &sha1Made}
 	sha256Family = &lazyFamily{name: "sha256", probes: func() []tuning.Probe {
 		return tuning.Probes(sha256.BlockSize, sha256.Singles(), sha256.Multis(), cpu.Active)
-	}}
+	}, made: &sha256Made}
 	sha512Family = &lazyFamily{name: "sha512", probes: func() []tuning.Probe {
 		return tuning.Probes(sha512.BlockSize, sha512.Singles(), sha512.Multis(), cpu.Active)
-	}}
+	}, made: &sha512Made}
 )
+
+// The families' state once made (lazyFamily.made), zero at start.
+var md5Made, sha1Made, sha256Made, sha512Made familyMade
 
 // hashlanes tune's families: tuning.Families makes every one, with the
 // SumMany cut-off of each algorithm on it.
@@ -104,13 +107,25 @@ func (e *engineAlgorithm[S]) kernels(l cpu.Level) engine.Kernels[S] {
 type lazyFamily struct {
 	name   string
 	probes func() []tuning.Probe
-	once   sync.Once
-	fam    *tuning.Family
+	// made is written on first use, apart from the rest, which the binary
+	// holds as initialised data: zero, it lies with the zero data, where
+	// the first write finds a page the process has written already. A
+	// first write to the initialised data's page is a copy-on-write fault
+	// and a TLB shootdown to the process's other threads (docs/engine.md,
+	// "Start-up").
+	made *familyMade
+}
+
+// familyMade is a lazyFamily once made.
+type familyMade struct {
+	once sync.Once
+	fam  *tuning.Family
 }
 
 func (l *lazyFamily) get() *tuning.Family {
-	l.once.Do(func() { l.fam = tuning.Register(tuning.NewFamily(l.name, l.probes, tuning.EnvMode)) })
-	return l.fam
+	m := l.made
+	m.once.Do(func() { m.fam = tuning.Register(tuning.NewFamily(l.name, l.probes, tuning.EnvMode)) })
+	return m.fam
 }
 
 // familyFor is the kernel family of an algorithm on the engine, nil for
