@@ -110,11 +110,17 @@ const (
 // rated singleRate, and shape's multi-lane one (its Fn set here) rated
 // 1000.
 func nullServer(shape kernel.Multi[sha256k.State], singleRate float64) *Server[sha256k.State] {
+	return nullServerAt(shape, singleRate, 1000)
+}
+
+// nullServerAt is nullServer with the lanes moving lanesRate with every
+// lane busy.
+func nullServerAt(shape kernel.Multi[sha256k.State], singleRate, lanesRate float64) *Server[sha256k.State] {
 	shape.Fn = func(*[kernel.MaxLanes]*sha256k.State, *[kernel.MaxLanes]*byte, uint32, int) {}
 	return NewServer(testSpec, Kernels[sha256k.State]{
 		Single: kernel.Single[sha256k.State]{Name: "null", Fn: func(*sha256k.State, []byte) {}},
 		Multi:  []kernel.Multi[sha256k.State]{shape},
-	}, tuning.Fixed(&tuning.Rates{Kernels: map[string]float64{"null": singleRate, shape.Name: 1000}}, "test"))
+	}, tuning.Fixed(&tuning.Rates{Kernels: map[string]float64{"null": singleRate, shape.Name: lanesRate}}, "test"))
 }
 
 // nullMessages is n messages of overheadSize zero bytes, for the null

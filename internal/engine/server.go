@@ -503,7 +503,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe, fresh bool) {
 		probe, fresh = false, false
 		// Company fades by halves, not at once: an unlucky round alone
 		// (below) must not end the sharing.
-		s.lastBusy = max(s.payingCompany(c.busy), s.lastBusy/2)
+		s.lastBusy = max(s.payingCompany(c.busy, c.sharedBytes()), s.lastBusy/2)
 		s.pairBusy = s.company(c, c.busy)
 		if c.settle {
 			// The tuning reads the wisdom file or measures the kernels,
@@ -596,7 +596,7 @@ func (s *Server[S]) gatherCompany(c *combiner[S], me *request[S], procs int, pro
 	s.gather(c, procs, yields, func() int { return s.gatherTarget(procs, capped) })
 	if probed { // the probe was the only reason to yield
 		after := time.Duration(s.probeAfter.Load())
-		if s.probeBackoff = backoff(&after, s.probeBackoff, s.payingCompany(c.busy) == 1, 0, s.epoch); s.probeBackoff == 0 {
+		if s.probeBackoff = backoff(&after, s.probeBackoff, s.payingCompany(c.busy, c.sharedBytes()) == 1, 0, s.epoch); s.probeBackoff == 0 {
 			after = 0
 		}
 		s.probeAfter.Store(int64(after))

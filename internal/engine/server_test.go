@@ -217,7 +217,7 @@ func TestCompanyThatDoesNotPay(t *testing.T) {
 	const singleTies = 480 // the 4-lane kernel moves 1000 with 4 lanes busy, 500 with 2
 	ties := nullServer(kernel.Multi[sha256k.State]{Name: "alike4", Lanes: 4}, singleTies)
 	for busy, want := range []int{0, 1, 1, 3, 4} {
-		if got := ties.payingCompany(busy); got != want {
+		if got := ties.payingCompany(busy, 8<<10); got != want {
 			t.Errorf("payingCompany(%d) = %d, want %d", busy, got, want)
 		}
 	}
@@ -247,6 +247,54 @@ func TestCompanyThatDoesNotPay(t *testing.T) {
 	pays := nullServer(kernel.Multi[sha256k.State]{Name: "alike4", Lanes: 4}, lanesFrom2)
 	if st := run(pays); st.Yields < uploads {
 		t.Errorf("2 ready on a kernel that pays: %d yields in %d uploads; the test no longer tells the two apart", st.Yields, 2*uploads)
+	}
+}
+
+// TestCompanyTooShortToPay: where a multi-lane kernel moves a little more
+// than the single-stream kernel (here 1.1x with two streams: SHA-1's two
+// SHA-NI streams against one in the goldencove prior, 2,397 against 2,180
+// MB/s), two streams of 8 KiB writes count as company for no round, and
+// their writers barely yield; with 64 KiB writes the same kernels' rounds
+// save more than meeting costs, and the streams gather.
+func TestCompanyTooShortToPay(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	shape := kernel.Multi[sha256k.State]{Name: "alike4", Lanes: 4}
+	const single, lanes = 2180, 2 * 2397 // 2,397 MB/s with 2 of the 4 lanes busy
+	s := nullServerAt(shape, single, lanes)
+	for _, tc := range []struct{ busy, shared, want int }{
+		{2, 8 << 10, 1},  // 16 KiB save 0.7 µs, meeting costs 1.0
+		{2, 64 << 10, 2}, // 128 KiB save 5.4 µs
+		{2, 1 << 20, 2},  // a round is at most kernel.MaxLaneBytes a lane
+		{4, 8 << 10, 4},  // 4,794 against 2,180 MB/s: 32 KiB save 8.2 µs
+		{1, 64 << 10, 1},
+	} {
+		if got := s.payingCompany(tc.busy, tc.shared); got != tc.want {
+			t.Errorf("payingCompany(%d, %d) = %d, want %d", tc.busy, tc.shared, got, tc.want)
+		}
+	}
+	const uploads = 200
+	run := func(write int) Stats {
+		s := nullServerAt(shape, single, lanes)
+		piece := make([]byte, write)
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Go(func() {
+				for range uploads {
+					h := s.NewHash()
+					h.Write(piece)
+					h.Write(piece)
+					h.Sum(nil)
+				}
+			})
+		}
+		wg.Wait()
+		return s.Stats()
+	}
+	if st := run(8 << 10); st.Yields > uploads/4 {
+		t.Errorf("8 KiB writes, lanes 1.1x the single stream: %d yields in %d uploads", st.Yields, 2*uploads)
+	}
+	if st := run(64 << 10); st.Yields < uploads {
+		t.Errorf("64 KiB writes, lanes 1.1x the single stream: %d yields in %d uploads; the test no longer tells the two apart", st.Yields, 2*uploads)
 	}
 }
 
