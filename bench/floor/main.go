@@ -349,10 +349,11 @@ func (w wholeRun) once(alg, side, procs string) result {
 }
 
 func drive(self, file string, pairs int, procs, algs []string, only string, whole wholeRun) {
-	fmt.Printf("# ratio = the standard library's time / hashlanes', median of %d fresh-process pairs; in brackets, the ratio of the two sides' median times; waits and yields: the most in one hashlanes process\n", pairs)
-	fmt.Printf("%-48s %-6s %s\n", "case", "procs", strings.Join(algs, "                    "))
+	fmt.Printf("# ratio = the standard library's time / hashlanes', median of %d fresh-process pairs; after ±, half the pairs' interquartile range (the case's noise); in brackets, the ratio of the two sides' median times; waits and yields: the most in one hashlanes process\n", pairs)
+	fmt.Printf("%-48s %-6s %s\n", "case", "procs", strings.Join(algs, "                            "))
 	worst, worstAt := 1e9, ""
 	worstSides, worstSidesAt := 1e9, ""
+	var below []string // cells whose upper quartile is below the floor too
 	// A row is one case: its name and how to run one side of it.
 	type row struct {
 		name string
@@ -396,7 +397,7 @@ func drive(self, file string, pairs int, procs, algs []string, only string, whol
 					stdTimes, ourTimes = append(stdTimes, float64(s.ns)), append(ourTimes, float64(h.ns))
 					waits, yields = max(waits, h.awaits), max(yields, h.yield)
 				}
-				m := median(ratios)
+				q1, m, q3 := quartiles(ratios)
 				sides := median(stdTimes) / median(ourTimes)
 				at := fmt.Sprintf("%s, %s, GOMAXPROCS=%s", c.name, a, p)
 				if m < worst {
@@ -405,13 +406,32 @@ func drive(self, file string, pairs int, procs, algs []string, only string, whol
 				if sides < worstSides {
 					worstSides, worstSidesAt = sides, at
 				}
-				fmt.Printf(" %5.3fx (%5.3fx) w%d y%-3d", m, sides, waits, yields)
+				if q3 < floorRatio {
+					below = append(below, fmt.Sprintf("%s (%.3fx, upper quartile %.3fx)", at, m, q3))
+				}
+				fmt.Printf(" %5.3fx ±%.3f (%5.3fx) w%d y%-3d", m, (q3-q1)/2, sides, waits, yields)
 			}
 			fmt.Println()
 		}
 	}
 	fmt.Printf("worst: %.3fx (%s)\n", worst, worstAt)
 	fmt.Printf("worst by the sides' medians: %.3fx (%s)\n", worstSides, worstSidesAt)
+	fmt.Printf("below %.2fx by the upper quartile too: %d\n", floorRatio, len(below))
+	for _, b := range below {
+		fmt.Printf("  %s\n", b)
+	}
+}
+
+// floorRatio is the floor the cases are held to: hashlanes at least this
+// share of the standard library's speed.
+const floorRatio = 0.97
+
+// quartiles returns the lower quartile, the median and the upper quartile
+// of v (sorted in place), each the nearest element.
+func quartiles(v []float64) (q1, m, q3 float64) {
+	slices.Sort(v)
+	n := len(v)
+	return v[n/4], v[n/2], v[(3*n)/4]
 }
 
 // median is the middle of v (sorted in place), the upper of the two
