@@ -222,22 +222,7 @@ func TestCompanyThatDoesNotPay(t *testing.T) {
 		}
 	}
 	const uploads = 200
-	run := func(s *Server[sha256k.State]) Stats {
-		piece := make([]byte, 8<<10)
-		var wg sync.WaitGroup
-		for range 2 {
-			wg.Go(func() {
-				for range uploads {
-					h := s.NewHash()
-					h.Write(piece)
-					h.Write(piece)
-					h.Sum(nil)
-				}
-			})
-		}
-		wg.Wait()
-		return s.Stats()
-	}
+	run := func(s *Server[sha256k.State]) Stats { return twoUploads(s, uploads, 8<<10) }
 	// Probes that find nobody back off for pauses that double from a
 	// millisecond, so the yields grow with the log of the run's time (16
 	// in the fastest builds, 17 in the pure-Go one); 1,216 without the rule.
@@ -273,29 +258,33 @@ func TestCompanyTooShortToPay(t *testing.T) {
 		}
 	}
 	const uploads = 200
-	run := func(write int) Stats {
-		s := nullServerAt(shape, single, lanes)
-		piece := make([]byte, write)
-		var wg sync.WaitGroup
-		for range 2 {
-			wg.Go(func() {
-				for range uploads {
-					h := s.NewHash()
-					h.Write(piece)
-					h.Write(piece)
-					h.Sum(nil)
-				}
-			})
-		}
-		wg.Wait()
-		return s.Stats()
-	}
+	run := func(write int) Stats { return twoUploads(nullServerAt(shape, single, lanes), uploads, write) }
 	if st := run(8 << 10); st.Yields > uploads/4 {
 		t.Errorf("8 KiB writes, lanes 1.1x the single stream: %d yields in %d uploads", st.Yields, 2*uploads)
 	}
 	if st := run(64 << 10); st.Yields < uploads {
 		t.Errorf("64 KiB writes, lanes 1.1x the single stream: %d yields in %d uploads; the test no longer tells the two apart", st.Yields, 2*uploads)
 	}
+}
+
+// twoUploads runs two goroutines at once on s, each hashing uploads
+// messages of two writes of write bytes, a new hasher each, and returns
+// s's counters.
+func twoUploads(s *Server[sha256k.State], uploads, write int) Stats {
+	piece := make([]byte, write)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			for range uploads {
+				h := s.NewHash()
+				h.Write(piece)
+				h.Write(piece)
+				h.Sum(nil)
+			}
+		})
+	}
+	wg.Wait()
+	return s.Stats()
 }
 
 // TestBurstWhileProbesPaused: two new streams that start together while

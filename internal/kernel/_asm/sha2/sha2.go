@@ -159,6 +159,16 @@ func (ws Words) maj(a, b, c VecVirtual, ab *VecVirtual) VecVirtual {
 	return x
 }
 
+// small returns σ0 or σ1 of x (k: its two rotations and its shift).
+func (ws Words) small(x VecVirtual, k [3]uint8) VecVirtual {
+	s, u, v := ws.vec(), ws.vec(), ws.vec()
+	ws.ror(k[0], x, s)
+	ws.ror(k[1], x, u)
+	ws.Srl(U8(k[2]), x, v)
+	ws.xor3(v, u, s)
+	return s
+}
+
 // Schedule computes message word t of group g in the buffer w, whose rows
 // of row bytes hold one word of every lane:
 // σ1(w[t-2]) + w[t-7] + σ0(w[t-15]) + w[t-16].
@@ -167,14 +177,6 @@ func (ws Words) maj(a, b, c VecVirtual, ab *VecVirtual) VecVirtual {
 // through memory put a store-to-load round trip on that chain.
 func (ws Words) Schedule(w Mem, row, t, g int, recent map[int]VecVirtual) {
 	at := func(i int) Mem { return w.Offset(row*i + ws.vb()*g) }
-	small := func(x VecVirtual, k [3]uint8) VecVirtual {
-		s, u, v := ws.vec(), ws.vec(), ws.vec()
-		ws.ror(k[0], x, s)
-		ws.ror(k[1], x, u)
-		ws.Srl(U8(k[2]), x, v)
-		ws.xor3(v, u, s)
-		return s
-	}
 	load := func(i int) VecVirtual {
 		if x, ok := recent[i]; ok {
 			delete(recent, i)
@@ -184,8 +186,8 @@ func (ws Words) Schedule(w Mem, row, t, g int, recent map[int]VecVirtual) {
 		ws.Load(at(i), x)
 		return x
 	}
-	s0 := small(load(t-15), ws.Small0)
-	s1 := small(load(t-2), ws.Small1)
+	s0 := ws.small(load(t-15), ws.Small0)
+	s1 := ws.small(load(t-2), ws.Small1)
 	ws.Add(s0, s1, s1)
 	ws.Add(at(t-7), s1, s1)
 	ws.Add(at(t-16), s1, s1)
@@ -441,23 +443,15 @@ func (ws Words) roundsInRegisters(name string, rounds, row int, w, consts Mem, s
 	kp, it := GP64(), GP64()
 	LEAQ(consts, kp)
 	MOVQ(U32(rounds/16-1), it)
-	small := func(x VecVirtual, k [3]uint8) VecVirtual {
-		s, u, v := ws.vec(), ws.vec(), ws.vec()
-		ws.ror(k[0], x, s)
-		ws.ror(k[1], x, u)
-		ws.Srl(U8(k[2]), x, v)
-		ws.xor3(v, u, s)
-		return s
-	}
 	body := func(schedule bool) {
 		cur := st
 		for t := range 16 {
 			cur = ws.Round(cur, kp, ring[t], t, nil)
 			if schedule { // word t+16 = σ1(w[t+14]) + w[t+9] + σ0(w[t+1]) + w[t]
 				x := ring[t]
-				ws.Add(small(ring[(t+1)%16], ws.Small0), x, x)
+				ws.Add(ws.small(ring[(t+1)%16], ws.Small0), x, x)
 				ws.Add(ring[(t+9)%16], x, x)
-				ws.Add(small(ring[(t+14)%16], ws.Small1), x, x)
+				ws.Add(ws.small(ring[(t+14)%16], ws.Small1), x, x)
 			}
 		}
 	}
