@@ -330,9 +330,10 @@ func (s *Server[S]) payingCompany(busy, shared int) int {
 // companyCost is what a stream pays to meet others in a round at one P: a
 // writer's yields, its park and wake-up and its share of the round's
 // bookkeeping. Two uploads at once in 8 KiB writes on an Emerald Rapids
-// Xeon bracket it: SHA-1's two SHA-NI streams save 1.0 µs a round of two
-// writes by the rates and lost 12% to meeting, SHA-512's two lanes save
-// 2.8 µs and gained 23% (docs/engine.md, "Company that does not pay").
+// Xeon bracket it: by the goldencove prior's rates SHA-1's two SHA-NI
+// streams save 0.7 µs a round of two writes, and lost about 10% to
+// meeting; SHA-512's two lanes save 1.4 µs, and gained 7-28%
+// (docs/engine.md, "Company that does not pay").
 const companyCost = 500 * time.Nanosecond
 
 // sharedBytes is what each of c's busy lanes holds at least: the bytes
