@@ -437,6 +437,6 @@ func quartiles(v []float64) (q1, m, q3 float64) {
 // median is the middle of v (sorted in place), the upper of the two
 // middles for an even count.
 func median(v []float64) float64 {
-	slices.Sort(v)
-	return v[len(v)/2]
+	_, m, _ := quartiles(v)
+	return m
 }

@@ -79,22 +79,9 @@ func (f *Front[S]) Write(p []byte) (int, error) {
 // the single-stream kernel, and buffers the rest. p is shorter than
 // awaitMinBytes (see alone), so one call stays short.
 func (f *Front[S]) absorb(p []byte) {
-	fn := f.srv.kern.Single.Fn
 	k := int(f.n % frontBlock)
 	f.n += uint64(len(p))
-	if k > 0 {
-		c := copy(f.buf[k:], p)
-		p = p[c:]
-		if k+c < frontBlock {
-			return
-		}
-		fn(&f.st, f.buf[:])
-	}
-	if whole := len(p) &^ (frontBlock - 1); whole > 0 {
-		fn(&f.st, p[:whole])
-		p = p[whole:]
-	}
-	copy(f.buf[:], p)
+	kernelBlocks(f.srv.kern.Single.Fn, &f.st, f.buf[:], k, p)
 }
 
 // attach moves the stream to a Hasher in the engine, with its state.

@@ -251,13 +251,38 @@ func (h *Hasher[S]) placeMessage() {
 // a stream in the engine: whole blocks straight on the single-stream
 // kernel, as the library's hasher would hash them, without the engine's
 // counters.
-func (h *Hasher[S]) writeShort(p []byte) { h.absorb(p, false) }
+func (h *Hasher[S]) writeShort(p []byte) {
+	e := h.e
+	e.n += uint64(len(p))
+	e.nbuf = kernelBlocks(h.srv.kern.Single.Fn, &e.state, e.buf[:h.srv.spec.BlockSize], e.nbuf, p)
+}
 
-// absorb adds p to the engine's state: it completes the buffered block,
-// hashes p's whole blocks and buffers the rest. The blocks go through the
-// engine's path (blocks, and single's counters) if engine is set, else
-// straight to the single-stream kernel (writeShort).
-func (h *Hasher[S]) absorb(p []byte, engine bool) {
+// kernelBlocks adds p to a stream whose state is st and whose last nbuf
+// bytes wait in block (a block long), on the single-stream kernel fn: it
+// completes the waiting block, hashes p's whole blocks and keeps the rest
+// in block, and returns how many bytes wait there now. A Hasher's short
+// writes and a Front's writes both run it.
+func kernelBlocks[S any](fn func(*S, []byte), st *S, block []byte, nbuf int, p []byte) int {
+	bs := len(block)
+	if nbuf > 0 {
+		k := copy(block[nbuf:], p)
+		if nbuf += k; nbuf < bs {
+			return nbuf
+		}
+		p = p[k:]
+		fn(st, block)
+	}
+	if whole := len(p) / bs * bs; whole > 0 {
+		fn(st, p[:whole])
+		p = p[whole:]
+	}
+	return copy(block, p)
+}
+
+// absorb adds p to the engine's state through the engine's path: it
+// completes the buffered block (single, with its counters), sends p's
+// whole blocks to the lanes' request (blocks) and buffers the rest.
+func (h *Hasher[S]) absorb(p []byte) {
 	e, bs := h.e, h.srv.spec.BlockSize
 	e.n += uint64(len(p))
 	if e.nbuf > 0 {
@@ -267,19 +292,11 @@ func (h *Hasher[S]) absorb(p []byte, engine bool) {
 		if e.nbuf < bs {
 			return
 		}
-		if engine {
-			h.srv.single(&e.state, e.buf[:bs], false)
-		} else {
-			h.srv.kern.Single.Fn(&e.state, e.buf[:bs])
-		}
+		h.srv.single(&e.state, e.buf[:bs], false)
 		e.nbuf = 0
 	}
 	if whole := len(p) / bs * bs; whole > 0 {
-		if engine {
-			h.srv.blocks(&e.req, p[:whole], &h.probed)
-		} else {
-			h.srv.kern.Single.Fn(&e.state, p[:whole])
-		}
+		h.srv.blocks(&e.req, p[:whole], &h.probed)
 		p = p[whole:]
 	}
 	e.nbuf = copy(e.buf[:], p)
@@ -301,7 +318,7 @@ func (h *Hasher[S]) write(p []byte) (int, error) {
 	if h.inLib() {
 		h.leaveLib()
 	}
-	h.absorb(p, true)
+	h.absorb(p)
 	return len(p), nil
 }
 

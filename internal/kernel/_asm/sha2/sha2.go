@@ -420,9 +420,19 @@ func (ws Words) rounds(name string, rounds, row int, w Mem, consts Mem, st [][8]
 			}
 		}
 	}
+	ws.passes(name, kp, it, body, func() { ADDQ(U32(16*row), wp) })
+}
+
+// passes emits a block's rounds as a loop: body(true), the passes of 16
+// rounds that extend the schedule, counted by it (loaded with their
+// count), each followed by next (if not nil) and kp's move to the next 16
+// round constants; then body(false), the last 16.
+func (ws Words) passes(name string, kp, it GPVirtual, body func(schedule bool), next func()) {
 	Label(name + "_rounds")
 	body(true)
-	ADDQ(U32(16*row), wp)
+	if next != nil {
+		next()
+	}
 	ADDQ(U32(16*ws.Bytes), kp)
 	DECQ(it)
 	JNZ(LabelRef(name + "_rounds"))
@@ -455,12 +465,7 @@ func (ws Words) roundsInRegisters(name string, rounds, row int, w, consts Mem, s
 			}
 		}
 	}
-	Label(name + "_rounds")
-	body(true)
-	ADDQ(U32(16*ws.Bytes), kp)
-	DECQ(it)
-	JNZ(LabelRef(name + "_rounds"))
-	body(false)
+	ws.passes(name, kp, it, body, nil)
 }
 
 // nextBlock advances the block offset by one block of 16 words; 128 does
