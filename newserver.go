@@ -58,7 +58,8 @@ func fromEngine[S any](a Algorithm, e *engine.Server[S], src tuning.Source) *Ser
 	s.stats = func() Stats { return Stats(e.Stats()) }
 	s.many = e.SumMany
 	s.choice, s.src = e.Choice(), src
-	s.shortOnEngine = e.Kernels().Single.Short
+	single := e.Kernels().Single
+	s.oneShotSHANI = single.Short && single.Needs&cpu.SHA != 0
 	return s
 }
 

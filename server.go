@@ -37,12 +37,12 @@ type Server struct {
 	choice  *tuning.Chooser
 	src     tuning.Source
 	manyMin atomic.Pointer[manyMinCached]
-	// shortOnEngine: the engine's single-stream kernel hashes a short
-	// message for less than the standard library's one-shot function (a
-	// Short kernel: SHA-1's and SHA-256's shani), so SumMany's few
-	// messages go through the same kernel's one-shot path
+	// oneShotSHANI: the engine's single-stream kernel is SHA-NI and
+	// hashes a short message for less than the standard library's
+	// one-shot function (a Short kernel: SHA-1's and SHA-256's shani), so
+	// SumMany's few messages go through the same kernel's one-shot path
 	// (appendSumSHANI).
-	shortOnEngine bool
+	oneShotSHANI bool
 	// blockShift is log2 of the algorithm's block size, for fewForLanes
 	// (which serves the engine's algorithms, of 64- and 128-byte blocks).
 	blockShift uint8
@@ -62,15 +62,15 @@ func (s *Server) SumMany(dst []byte, msgs [][]byte) []byte {
 
 // fewLoop is SumMany below its cut-off, message by message: on
 // hashlanes' one-shot SHA-NI path where the server's single-stream kernel
-// is SHA-NI (shortOnEngine), else through the standard library's one-shot
+// is SHA-NI (oneShotSHANI), else through the standard library's one-shot
 // function.
 func (s *Server) fewLoop(dst []byte, msgs [][]byte) []byte {
-	if s.shortOnEngine { // SHA-1's or SHA-2-256's shani kernel
+	if s.oneShotSHANI { // SHA-1's or SHA-2-256's shani kernel
 		for _, m := range msgs {
 			var ok bool
 			if dst, ok = appendSumSHANI(s.alg, dst, m); !ok {
-				// A Short kernel is SHA-NI's, listed only where the
-				// CPU has it (kernel.Best), as the one-shot path asks.
+				// A SHA-NI kernel is listed only where the CPU has
+				// it (kernel.Best), as the one-shot path asks.
 				panic("hashlanes: a SHA-NI kernel without the one-shot SHA-NI path")
 			}
 		}

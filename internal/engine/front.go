@@ -1,11 +1,15 @@
 package engine
 
-import "hash"
+import (
+	"hash"
+
+	"github.com/hashlanes/hashlanes/internal/kernel"
+)
 
 // Front is a new stream where the single-stream kernel costs less than
-// the library's hasher (kernel.Single.Short, the SHA-NI kernels): the
-// state, the length and one block inline, in one allocation of the
-// library's hasher's size, hashed by the kernel itself. A Hasher would be
+// the library's hasher (kernel.Single.Short: the SHA-NI kernels, MD5's):
+// the state, the length and one block inline, in one allocation of about
+// the library's hasher's size, hashed by the kernel itself. A Hasher would be
 // two allocations, itself and the library's hasher, and a fresh process
 // pays for every page it first touches (docs/engine.md, "A new stream's
 // front"). A write that could share lanes moves the stream to a Hasher
@@ -103,8 +107,7 @@ func (f *Front[S]) Sum(b []byte) []byte {
 	sp, fn := f.srv.spec, f.srv.kern.Single.Fn
 	st := f.st
 	k := int(f.n % frontBlock)
-	f.buf[k] = 0x80
-	clear(f.buf[k+1:])
+	kernel.EndMessage(f.buf[:], k)
 	if k+1 > frontBlock-8 {
 		// No room for the length: a block more, over the tail, which is
 		// put back after (what lies past it is never read as data).

@@ -81,8 +81,7 @@ func pad[S any](sp *kernel.Spec[S], dst *[2 * maxBlockSize]byte, tail []byte, n 
 // and returns it up to the end of the padding.
 func padAfter[S any](sp *kernel.Spec[S], buf []byte, k int, n uint64) []byte {
 	total := paddedBlocks(k, sp.LenBytes, sp.BlockSize) * sp.BlockSize
-	buf[k] = 0x80
-	clear(buf[k+1 : total-8])
+	kernel.EndMessage(buf[:total-8], k)
 	putLength(sp, buf[:total], n)
 	return buf[:total]
 }

@@ -6,7 +6,9 @@ import "encoding/binary"
 // 64-byte block, and the message's padding (0x80, zeros, the length in
 // bits big-endian: SHA-1's and SHA-256's) into buf, and returns the one or
 // two blocks to hash. The buffer is the caller's, on its stack: a one-shot
-// sum that calls its assembly directly pads without an allocation.
+// sum that calls its assembly directly pads without an allocation. Its
+// 0x80 is a byte store (not EndMessage): the buffer is zero already, and
+// the SHA-NI kernels' 16-byte loads span more than one store either way.
 func PadTail64BE(buf *[128]byte, tail []byte, n uint64) []byte {
 	k := copy(buf[:64], tail)
 	buf[k] = 0x80
@@ -16,4 +18,22 @@ func PadTail64BE(buf *[128]byte, tail []byte, n uint64) []byte {
 	}
 	binary.BigEndian.PutUint64(buf[end-8:end], n<<3)
 	return buf[:end]
+}
+
+// EndMessage writes the padding's first byte, 0x80, after the k bytes of a
+// message's end in buf, and zeroes buf past it. The 8-byte word that holds
+// the 0x80 is written whole, the message's bytes in it included: a
+// kernel's load of that word is then served by one store, where a byte
+// store beside the zeroing would make the load wait until both reach the
+// cache, which is after every instruction before them (the last block's
+// hashing too) has retired (docs/engine.md, "Padding a kernel can read
+// at once"). len(buf) is a multiple of 8 greater than k.
+func EndMessage(buf []byte, k int) {
+	w := k &^ 7
+	word := uint64(0x80) << (8 * (k & 7))
+	for i := w; i < k; i++ {
+		word |= uint64(buf[i]) << (8 * (i - w))
+	}
+	clear(buf[w:])
+	binary.LittleEndian.PutUint64(buf[w:], word)
 }
