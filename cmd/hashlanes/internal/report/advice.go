@@ -402,11 +402,12 @@ func adviseStreams(rows []Row) Advice {
 	algs, by := lanePairs(rows)
 	for _, alg := range algs {
 		var figs []string
-		from, unsure, odd, best := 0, 0, 0, 0.0
+		from, unsure, odd, uncertain, best := 0, 0, 0, 0, 0.0
 		for _, pr := range by[alg] {
 			r, b := pr.hl, pr.ref
 			if r.Uncertain != "" || b.Uncertain != "" {
 				figs = append(figs, fmt.Sprintf("uncertain at %d", r.Streams))
+				uncertain++
 				if from == 0 && odd == 0 {
 					odd = r.Streams
 				}
@@ -441,6 +442,10 @@ func adviseStreams(rows []Row) Advice {
 			line += fmt.Sprintf("; worth it from %d streams", from)
 		case unsure > 0:
 			line += fmt.Sprintf("; within noise of %.1f× from %d streams, best %.2f×", payoff, unsure, best)
+		case uncertain > 0:
+			// An uncertain count may be the one that pays: no verdict.
+			line += fmt.Sprintf("; not settled here (best %.2f× where measured, uncertain at %d of %d counts): rerun on a quieter machine or with --full",
+				best, uncertain, len(by[alg]))
 		default:
 			line += fmt.Sprintf("; below %.1f× here (best %.2f×): hash its streams one by one", payoff, best)
 		}
