@@ -402,14 +402,15 @@ func adviseStreams(rows []Row) Advice {
 	algs, by := lanePairs(rows)
 	for _, alg := range algs {
 		var figs []string
-		from, unsure, odd, uncertain, best := 0, 0, 0, 0, 0.0
+		from, unsure, uncertain, best := 0, 0, 0, 0.0
+		var odd []string // the uncertain counts below the first that pays
 		for _, pr := range by[alg] {
 			r, b := pr.hl, pr.ref
 			if r.Uncertain != "" || b.Uncertain != "" {
 				figs = append(figs, fmt.Sprintf("uncertain at %d", r.Streams))
 				uncertain++
-				if from == 0 && odd == 0 {
-					odd = r.Streams
+				if from == 0 {
+					odd = append(odd, fmt.Sprint(r.Streams))
 				}
 				continue
 			}
@@ -432,8 +433,8 @@ func adviseStreams(rows []Row) Advice {
 		if unsure > 0 {
 			also = append(also, fmt.Sprintf("at %d within noise of %.1f×", unsure, payoff))
 		}
-		if odd > 0 {
-			also = append(also, fmt.Sprintf("%d uncertain", odd))
+		if len(odd) > 0 {
+			also = append(also, strings.Join(odd, ", ")+" uncertain")
 		}
 		switch {
 		case from > 0 && len(also) > 0:

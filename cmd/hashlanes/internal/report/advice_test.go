@@ -118,6 +118,11 @@ func TestAdviceStreams(t *testing.T) {
 		// that could pay was uncertain: no verdict either way.
 		lane("sha1", "stdlib", 2, 1000, 1000, 1000), lane("sha1", "hashlanes", 2, 1060, 1060, 1060),
 		lane("sha1", "stdlib", 16, 1000, 1000, 1000), odd(lane("sha1", "hashlanes", 16, 3700, 3000, 4400)),
+		// Every uncertain count below the first that pays may move it.
+		odd(lane("sha384", "stdlib", 1, 1000, 1000, 1000)), lane("sha384", "hashlanes", 1, 1000, 1000, 1000),
+		lane("sha384", "stdlib", 2, 1000, 1000, 1000), odd(lane("sha384", "hashlanes", 2, 1400, 1000, 1800)),
+		lane("sha384", "stdlib", 8, 1000, 1000, 1000), lane("sha384", "hashlanes", 8, 4400, 4400, 4400),
+		lane("sha384", "stdlib", 16, 1000, 1000, 1000), odd(lane("sha384", "hashlanes", 16, 4400, 3000, 5800)),
 	}
 	got := lines(Advise(rows), "Many concurrent streams")
 	want := []string{
@@ -125,6 +130,7 @@ func TestAdviceStreams(t *testing.T) {
 		"md5†: 11.67× at 16 streams; worth it from 16 streams.",
 		"sha512: 1.17× at 16 streams; below 1.5× here (best 1.17×): hash its streams one by one.",
 		"sha1†: 1.06× at 2, uncertain at 16 streams; not settled here (best 1.06× where measured, uncertain at 1 of 2 counts): rerun on a quieter machine or with --full.",
+		"sha384: uncertain at 1, uncertain at 2, 4.40× at 8, uncertain at 16 streams; worth it from 8 streams (1, 2 uncertain).",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
