@@ -42,14 +42,71 @@ const brokenNote = "† collision resistance broken (MD5, SHA-1): never for inte
 // from one run to the next.
 const minNoise = 0.05
 
+// judge tells rows apart beyond their noise. drift is the run's own
+// evidence of how far rows measured at different moments move (see
+// runDrift): an unpaired row's noise is at least half of it, so two such
+// rows are apart only where their gap exceeds the largest gap between
+// rows that measure the same work. Rows measured side by side are told
+// turn by turn, which the drift does not touch.
+type judge struct{ drift float64 }
+
+// judgeOf is the judge of a finished run's rows.
+func judgeOf(rows []Row) judge { return judge{drift: runDrift(rows)} }
+
+// sideBySide judges the comparisons made while the run is measured,
+// between rows measured side by side: the drift is not known yet, and
+// their ratios do not need it.
+var sideBySide judge
+
+// sameCost are algorithms that hash a message with one compression
+// function on the same blocks: SHA-224 and SHA-256, and SHA-512 and its
+// truncations. Their rows at one size and implementation measure the
+// same work.
+var sameCost = [][]string{{"sha224", "sha256"}, {"sha384", "sha512", "sha512-224", "sha512-256"}}
+
+// runDrift is the largest relative gap between certain rows of the algos
+// suite that measure the same work (sameCost, one size, one
+// implementation): how far this run's machine moved between rows
+// measured at different moments, whatever each row's samples say. Two
+// --quick runs on a shared Xeon once read SHA-256 at 128 B 663 and 809
+// MB/s, each row within ±1-9%, and the second run named it ahead of
+// SHA-224 (619) and BLAKE2b (630) beyond the noise.
+func runDrift(rows []Row) float64 {
+	type key struct {
+		group, impl string
+		size        int64
+	}
+	lo, hi := map[key]float64{}, map[key]float64{}
+	for _, r := range rows {
+		if r.Suite != "algos" || r.Uncertain != "" {
+			continue
+		}
+		for g, algs := range sameCost {
+			if !slices.Contains(algs, r.Alg) {
+				continue
+			}
+			k := key{fmt.Sprint(g), r.Impl, r.Size}
+			if v, ok := lo[k]; !ok || r.MBps() < v {
+				lo[k] = r.MBps()
+			}
+			hi[k] = max(hi[k], r.MBps())
+		}
+	}
+	var d float64
+	for k, l := range lo {
+		d = max(d, hi[k]/l-1)
+	}
+	return d
+}
+
 // noise is a row's relative uncertainty: its samples' spread, at least
-// minNoise.
-func noise(r Row) float64 {
+// minNoise and half the run's drift.
+func (j judge) noise(r Row) float64 {
 	s := Spread(r.Samples)
 	if math.IsNaN(s) {
 		s = 0
 	}
-	return max(s, minNoise)
+	return max(s, minNoise, j.drift/2)
 }
 
 // minPairNoise is the least uncertainty of a ratio told sample by
@@ -66,23 +123,23 @@ const minPairNoise = 0.04
 // rate over b's in each turn, less the ratios' spread (at least
 // minPairNoise), above 1. Others: a's median, less its noise, above b's,
 // plus its own.
-func apart(a, b Row) bool {
+func (j judge) apart(a, b Row) bool {
 	if ratios := pairedRatios(a, b); ratios != nil {
 		return Median(ratios)*(1-max(Spread(ratios), minPairNoise)) > 1
 	}
-	return a.MBps()*(1-noise(a)) > b.MBps()*(1+noise(b))
+	return a.MBps()*(1-j.noise(a)) > b.MBps()*(1+j.noise(b))
 }
 
 // speedup is r's rate over b's, and the least and most it may be within
 // their noise: turn by turn for rows measured side by side (see apart).
-func speedup(r, b Row) (up, low, high float64) {
+func (j judge) speedup(r, b Row) (up, low, high float64) {
 	if ratios := pairedRatios(r, b); ratios != nil {
 		up = Median(ratios)
 		n := max(Spread(ratios), minPairNoise)
 		return up, up * (1 - n), up * (1 + n)
 	}
 	up = r.MBps() / b.MBps()
-	return up, r.MBps() * (1 - noise(r)) / (b.MBps() * (1 + noise(b))), r.MBps() * (1 + noise(r)) / (b.MBps() * (1 - noise(b)))
+	return up, r.MBps() * (1 - j.noise(r)) / (b.MBps() * (1 + j.noise(b))), r.MBps() * (1 + j.noise(r)) / (b.MBps() * (1 - j.noise(b)))
 }
 
 // pairedRatios are a's rate over b's in each turn of rows measured side
@@ -150,20 +207,21 @@ func lanePairs(rows []Row) (algs []string, by map[string][]lanePair) {
 // that a rerun on the same machine gives the same advice; uncertain rows
 // (see Row.Uncertain) are left out.
 func Advise(rows []Row) []Advice {
+	j := judgeOf(rows)
 	var out []Advice
-	if a := adviseIntegrity(rows); len(a.Lines) > 0 {
+	if a := adviseIntegrity(j, rows); len(a.Lines) > 0 {
 		out = append(out, a)
 	}
-	if a := adviseChecksums(rows); len(a.Lines) > 0 {
+	if a := adviseChecksums(j, rows); len(a.Lines) > 0 {
 		out = append(out, a)
 	}
 	if a := adviseKeys(rows); len(a.Lines) > 0 {
 		out = append(out, a)
 	}
-	if a := adviseStreams(rows); len(a.Lines) > 0 {
+	if a := adviseStreams(j, rows); len(a.Lines) > 0 {
 		out = append(out, a)
 	}
-	if a := adviseFloor(rows); len(a.Lines) > 0 {
+	if a := adviseFloor(j, rows); len(a.Lines) > 0 {
 		out = append(out, a)
 	}
 	return out
@@ -177,13 +235,13 @@ const floorPurpose = "Against the standard library, one message at a time"
 // library's doing the same, and names every one where the standard
 // library is faster beyond both rows' noise: hashlanes promises never
 // to be slower, and a report that left such a row unsaid would mislead.
-func adviseFloor(rows []Row) Advice {
+func adviseFloor(j judge, rows []Row) Advice {
 	a := Advice{Purpose: floorPurpose,
 		Why: "The same calls on both, one message or stream at a time: hashlanes promises to be no slower; a row named here breaks the promise beyond the noise."}
 	pairs := floorPairs(rows)
 	for _, p := range pairs {
 		s, r := rows[p[0]], rows[p[1]]
-		if apart(s, r) {
+		if j.apart(s, r) {
 			a.Lines = append(a.Lines, fmt.Sprintf("Slower: %s at %s, %s against the standard library's %s (%.0f%% less).",
 				algName(r.Alg), workload.SizeName(r.Size), figure(r), figure(s), 100*(1-r.MBps()/s.MBps())))
 		}
@@ -222,7 +280,7 @@ func floorPairs(rows []Row) [][2]int {
 // row of the algos suite at size: the implementation a user would pick,
 // hashlanes' unless another is faster beyond the noise (one stream runs
 // the same code either way, and the pick must not flip with the noise).
-func bestByAlg(rows []Row, size int64, fit func(alg string) bool) []Row {
+func (j judge) bestByAlg(rows []Row, size int64, fit func(alg string) bool) []Row {
 	best := map[string]Row{}
 	for _, r := range rows {
 		if r.Suite != "algos" || r.Size != size || r.Uncertain != "" || !fit(r.Alg) {
@@ -230,7 +288,7 @@ func bestByAlg(rows []Row, size int64, fit func(alg string) bool) []Row {
 		}
 		b, ok := best[r.Alg]
 		switch {
-		case !ok, r.Impl == "hashlanes" && !apart(b, r), b.Impl != "hashlanes" && r.MBps() > b.MBps(), apart(r, b):
+		case !ok, r.Impl == "hashlanes" && !j.apart(b, r), b.Impl != "hashlanes" && r.MBps() > b.MBps(), j.apart(r, b):
 			best[r.Alg] = r
 		}
 	}
@@ -244,10 +302,10 @@ func bestByAlg(rows []Row, size int64, fit func(alg string) bool) []Row {
 
 // leaders is the fastest of ranked (fastest first) and every row within
 // noise of it, in alphabetical order.
-func leaders(ranked []Row) []Row {
+func (j judge) leaders(ranked []Row) []Row {
 	var tied []Row
 	for _, r := range ranked {
-		if !apart(ranked[0], r) {
+		if !j.apart(ranked[0], r) {
 			tied = append(tied, r)
 		}
 	}
@@ -256,8 +314,8 @@ func leaders(ranked []Row) []Row {
 }
 
 // fastest says which of ranked lead at a size, with their figures.
-func fastest(what string, size int64, ranked []Row) string {
-	lead := leaders(ranked)
+func (j judge) fastest(what string, size int64, ranked []Row) string {
+	lead := j.leaders(ranked)
 	var parts []string
 	for _, r := range lead {
 		parts = append(parts, named(r)+" "+figure(r))
@@ -267,7 +325,7 @@ func fastest(what string, size int64, ranked []Row) string {
 		line += parts[0]
 		if len(ranked) > 1 {
 			var next []string // the runners-up, tied among themselves
-			for _, r := range leaders(ranked[1:]) {
+			for _, r := range j.leaders(ranked[1:]) {
 				next = append(next, named(r)+" "+figure(r))
 			}
 			line += ", ahead of " + strings.Join(next, ", ") + " beyond the noise"
@@ -294,7 +352,7 @@ func sizesOf(rows []Row) (small, large int64) {
 	return small, large
 }
 
-func adviseIntegrity(rows []Row) Advice {
+func adviseIntegrity(j judge, rows []Row) Advice {
 	a := Advice{Purpose: "Integrity against an adversary",
 		Why: "Signatures, downloads, content addresses, anything an attacker may have chosen: a hash whose collisions nobody can make (SHA-2, SHA-3, BLAKE2, BLAKE3)."}
 	fit := func(alg string) bool { return !Broken(alg) && !isNonCrypto(alg) }
@@ -306,8 +364,8 @@ func adviseIntegrity(rows []Row) Advice {
 		if s.size == 0 {
 			continue
 		}
-		if ranked := bestByAlg(rows, s.size, fit); len(ranked) > 0 {
-			a.Lines = append(a.Lines, fastest(s.what, s.size, ranked))
+		if ranked := j.bestByAlg(rows, s.size, fit); len(ranked) > 0 {
+			a.Lines = append(a.Lines, j.fastest(s.what, s.size, ranked))
 		}
 	}
 	if len(a.Lines) > 0 {
@@ -316,20 +374,20 @@ func adviseIntegrity(rows []Row) Advice {
 	return a
 }
 
-func adviseChecksums(rows []Row) Advice {
+func adviseChecksums(j judge, rows []Row) Advice {
 	a := Advice{Purpose: "Checksums and deduplication, no adversary",
 		Why: "Detecting accidental corruption, or deduplicating data only you write: any hash that spreads its input well, cryptographic or not."}
 	_, large := sizesOf(rows)
 	if large == 0 {
 		return a
 	}
-	ranked := bestByAlg(rows, large, func(string) bool { return true })
+	ranked := j.bestByAlg(rows, large, func(string) bool { return true })
 	if len(ranked) == 0 {
 		return a
 	}
-	a.Lines = append(a.Lines, fastest("Fastest here", large, ranked))
+	a.Lines = append(a.Lines, j.fastest("Fastest here", large, ranked))
 	var caveats []string
-	for _, r := range leaders(ranked) {
+	for _, r := range j.leaders(ranked) {
 		switch {
 		case isNonCrypto(r.Alg):
 			caveats = append(caveats, r.Alg+" is not cryptographic: anyone can make its collisions")
@@ -387,8 +445,8 @@ const (
 // laneSpeedup is speedup for a lanes pair, with the speed-ups measured
 // again later in the run (Row.Checks): the median of all, the least and
 // most any of them may be within the paired noise, and all of them.
-func laneSpeedup(r, b Row) (up, low, high float64, all []float64) {
-	up, low, high = speedup(r, b)
+func (j judge) laneSpeedup(r, b Row) (up, low, high float64, all []float64) {
+	up, low, high = j.speedup(r, b)
 	all = append([]float64{up}, r.Checks...)
 	for _, c := range r.Checks {
 		low, high = min(low, c*(1-minPairNoise)), max(high, c*(1+minPairNoise))
@@ -396,7 +454,7 @@ func laneSpeedup(r, b Row) (up, low, high float64, all []float64) {
 	return Median(all), low, high, all
 }
 
-func adviseStreams(rows []Row) Advice {
+func adviseStreams(j judge, rows []Row) Advice {
 	a := Advice{Purpose: "Many concurrent streams",
 		Why: fmt.Sprintf("Uploads, files or connections hashed at the same time on one core: hashlanes runs them in lanes. Worth it from the stream count whose speed-up over the reference implementation is %.1f× or more beyond the noise; a count whose speed-up came near that was measured %d times, at different moments, and is worth it only if every measurement says so.", payoff, payoffChecks+1)}
 	algs, by := lanePairs(rows)
@@ -414,7 +472,7 @@ func adviseStreams(rows []Row) Advice {
 				}
 				continue
 			}
-			up, low, high, all := laneSpeedup(r, b)
+			up, low, high, all := j.laneSpeedup(r, b)
 			best = max(best, up)
 			fig := fmt.Sprintf("%.2f× at %d", up, r.Streams)
 			if len(all) > 1 {

@@ -103,6 +103,37 @@ func TestAdviceStable(t *testing.T) {
 	}
 }
 
+// TestAdviceDrift: rows that measure the same work (SHA-224 and SHA-256
+// through one implementation) but read 31% apart show how far the
+// machine moved between rows: an unpaired gap smaller than that is a tie,
+// though each row's samples agree within 1%. The same rows without the
+// witness are told apart, and a gap beyond the drift still is (SHA3-256
+// is not among the leaders).
+func TestAdviceDrift(t *testing.T) {
+	sha256Row := algo("sha256", "hashlanes", 128, 809, 805, 812)
+	blake := algo("blake2b", "x/crypto", 128, 630, 628, 633)
+	witness := algo("sha224", "hashlanes", 128, 619, 617, 622)
+	small := func(rows ...Row) string {
+		return lines(Advise(rows), "Integrity against an adversary")[0]
+	}
+	if got := small(sha256Row, blake); !strings.Contains(got, "ahead of blake2b") {
+		t.Errorf("without the witness: %q", got)
+	}
+	if got := small(sha256Row, blake, witness); !strings.Contains(got, "within noise of each other") || !strings.Contains(got, "blake2b") {
+		t.Errorf("with the witness: %q", got)
+	}
+	slow := algo("sha3-256", "stdlib", 128, 400, 401, 399)
+	if got := small(sha256Row, slow, witness); strings.Contains(got, "sha3-256") {
+		t.Errorf("a gap beyond the drift: %q", got)
+	}
+	if d := runDrift([]Row{sha256Row, witness, algo("sha224", "stdlib", 128, 500)}); math.Abs(d-(809.0/619-1)) > 0.01 {
+		t.Errorf("drift %.3f, want %.3f (one implementation's rows only)", d, 809.0/619-1)
+	}
+	if ns := notes(Report{Rows: []Row{sha256Row, blake, witness}}); !slices.ContainsFunc(ns, func(n string) bool { return strings.HasPrefix(n, "Drift: ") && strings.Contains(n, "31% apart") }) {
+		t.Errorf("no drift note: %q", ns)
+	}
+}
+
 // TestAdviceStreams: the stream count from which lanes are worth it is
 // the first beyond the noise; one within the noise of the threshold is
 // named as such; with an uncertain count and none that pays, there is no

@@ -90,9 +90,10 @@ func ThroughputChart(rows []Row) (*Chart, error) {
 			sizes = append(sizes, r.Size)
 		}
 	}
+	j := judgeOf(rows)
 	for _, size := range sizes {
 		picked := map[string]bool{}
-		for _, r := range bestByAlg(rows, size, func(string) bool { return true }) {
+		for _, r := range j.bestByAlg(rows, size, func(string) bool { return true }) {
 			add(r) // the implementation the advice would name
 			picked[r.Alg] = true
 		}

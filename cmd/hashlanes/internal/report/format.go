@@ -203,6 +203,9 @@ func notes(r Report) []string {
 			out = append(out, fmt.Sprintf("Uncertain: %s: %s; left out of the charts, the calculator and the advice.", row.Name(), row.Uncertain))
 		}
 	}
+	if d := runDrift(r.Rows); d > 2*minNoise {
+		out = append(out, fmt.Sprintf("Drift: rows that do the same work (SHA-224 and SHA-256, SHA-512 and its truncations) read up to %.0f%% apart in this run, so the advice calls rows of different algorithms apart only beyond that.", 100*d))
+	}
 	return append(out, noiseLine(r))
 }
 

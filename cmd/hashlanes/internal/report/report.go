@@ -131,7 +131,10 @@ func WriteHTML(w io.Writer, r Report) error {
 		PairPercent  float64
 		Payoff       float64
 		PayoffTimes  int
-	}{r, charts, r.tables(), Advise(r.Rows), notes(r), template.JS(data), 100 * NoisyAbove, 100 * minPairNoise, payoff, payoffChecks + 1}
+		MinPercent   float64
+		DriftPercent float64
+	}{r, charts, r.tables(), Advise(r.Rows), notes(r), template.JS(data), 100 * NoisyAbove, 100 * minPairNoise, payoff, payoffChecks + 1,
+		100 * minNoise, 100 * runDrift(r.Rows)}
 	return reportTemplate().Execute(w, page)
 }
 
@@ -201,6 +204,7 @@ th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
 <ul>
 <li><b>MB/s</b> is 10<sup>6</sup> bytes a second on one core (GOMAXPROCS=1 for every suite but the files'), the <b>median</b> of {{if .Reps}}{{.Reps}}{{else}}several{{end}} timed repetitions{{if .MinTime}} of at least {{.MinTime}} each{{end}}, after a warm-up; <b>±N%</b> is how far the farthest repetition strays from that median.</li>
 <li>Rows that the recommendations compare (an algorithm's reference implementation and hashlanes at one size, or at one stream count) are measured <b>side by side</b>, their repetitions taking turns, and compared turn by turn: a gap is named only when it stands beyond the turns' spread (at least {{.PairPercent}}%, what such a ratio moves between two runs on a shared machine); anything less is called within noise. A row named slower than the standard library was measured twice, and both measurements found the gap: the figures shown are the second's. A stream count whose speed-up came near the {{.Payoff}}× that the streams advice asks for was measured {{.PayoffTimes}} times, at different moments, and is called worth it only if every measurement says so; the advice quotes their range.</li>
+<li>Rows of different algorithms, measured at different moments, are compared by their medians: one is named ahead only beyond both rows' spread (at least {{printf "%.0f" .MinPercent}}% each) and beyond the largest gap this run found between rows that do the same work (SHA-224 and SHA-256, SHA-512 and its truncations, through one implementation at one size): {{printf "%.0f" .DriftPercent}}% here.</li>
 <li><b>noisy</b>: repetitions more than ±{{.NoisyPercent}}% apart; such a row is measured again up to twice. <b>uncertain</b>: still noisy, a rate under half the sizes beside it, or a reference rate far from the same implementation's at the other stream counts, after measuring again; it is listed in the tables and left out of the charts, the recommendations and the scenarios.</li>
 <li><b>Implementations</b>: <i>stdlib</i> is Go's crypto/… package; <i>hashlanes</i> is this library through New (one hasher reused per message) or, in the lanes suite, one hasher per stream written by its own goroutine; <i>x/crypto</i>, <i>blake3</i>, <i>zeebo/xxh3</i> and <i>hash/crc32</i> are those libraries; <i>loop</i> and <i>summany</i> (small messages) are a loop of one-shot sums and one SumMany call; <i>python-hashlib</i> is Python's hashlib in a loop.</li>
 <li><b>Ways of hashing a file</b> (files suite): <i>readall</i> reads the whole file into memory, then hashes it; <i>iocopy</i> is io.Copy from the file into the hasher; <i>bufio</i> is io.Copy through a bufio.Reader; <i>pooled</i> is io.CopyBuffer with a 64 KiB buffer from a sync.Pool; <i>hashlanes</i> is hashlanes.SumFile.</li>

@@ -278,7 +278,7 @@ func settle(rows []Row, again func(start, end int) ([]Row, bool)) {
 	// runs of the report named three different sets of rows; a gap the
 	// advice names must be one the next run names too.
 	for _, p := range floorPairs(rows) {
-		if apart(rows[p[0]], rows[p[1]]) {
+		if sideBySide.apart(rows[p[0]], rows[p[1]]) {
 			measureAgain(groupStart(rows, p[1]))
 		}
 	}
@@ -289,7 +289,7 @@ func settle(rows []Row, again func(start, end int) ([]Row, bool)) {
 			if !ok {
 				break
 			}
-			up, _, _ := speedup(rs[p[1]-start], rs[p[0]-start])
+			up, _, _ := sideBySide.speedup(rs[p[1]-start], rs[p[0]-start])
 			rows[p[1]].Checks = append(rows[p[1]].Checks, up)
 		}
 	}
@@ -322,7 +322,7 @@ func payoffPairs(rows []Row) [][2]int {
 			if j == i {
 				continue
 			}
-			if up, _, _ := speedup(r, rows[j]); up > payoff/(1+payoffBand) && up < payoff*(1+payoffBand) {
+			if up, _, _ := sideBySide.speedup(r, rows[j]); up > payoff/(1+payoffBand) && up < payoff*(1+payoffBand) {
 				pairs = append(pairs, [2]int{j, i})
 			}
 			break
