@@ -67,14 +67,13 @@ var sameCost = [][]string{{"sha224", "sha256"}, {"sha384", "sha512", "sha512-224
 // runDrift is the largest relative gap between certain rows of the algos
 // suite that measure the same work (sameCost, one size, one
 // implementation): how far this run's machine moved between rows
-// measured at different moments, whatever each row's samples say. Two
-// --quick runs on a shared Xeon once read SHA-256 at 128 B 663 and 809
-// MB/s, each row within ±1-9%, and the second run named it ahead of
-// SHA-224 (619) and BLAKE2b (630) beyond the noise.
+// measured at different moments, whatever each row's samples say
+// (docs/figures.md, "The benchmark report").
 func runDrift(rows []Row) float64 {
 	type key struct {
-		group, impl string
-		size        int64
+		group int
+		impl  string
+		size  int64
 	}
 	lo, hi := map[key]float64{}, map[key]float64{}
 	for _, r := range rows {
@@ -85,7 +84,7 @@ func runDrift(rows []Row) float64 {
 			if !slices.Contains(algs, r.Alg) {
 				continue
 			}
-			k := key{fmt.Sprint(g), r.Impl, r.Size}
+			k := key{g, r.Impl, r.Size}
 			if v, ok := lo[k]; !ok || r.MBps() < v {
 				lo[k] = r.MBps()
 			}
