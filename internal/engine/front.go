@@ -2,6 +2,7 @@ package engine
 
 import (
 	"hash"
+	"sync/atomic"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
@@ -16,7 +17,12 @@ import (
 // (attach), which the Front then forwards every call to.
 type Front[S any] struct {
 	srv *Server[S]
-	eng *Hasher[S] // the stream, once in the engine
+	// eng is the stream once in the engine. Set once, atomically: a
+	// stream misused from two goroutines may garble itself in the Front,
+	// as the library's hasher would, but its move to the engine must be
+	// one move, whose Hasher's guard then catches the misuse (a panic),
+	// as it does for a stream that started there.
+	eng atomic.Pointer[Hasher[S]]
 	st  S
 	// probed: the stream has looked for company since it was made or
 	// Reset (see Hasher.probed). Beside the state, in the room its
@@ -58,8 +64,8 @@ func (f *Front[S]) BlockSize() int { return frontBlock }
 // there (its Hasher takes a reused stream's short messages on the kernel
 // as the Front does).
 func (f *Front[S]) Reset() {
-	if f.eng != nil {
-		f.eng.Reset()
+	if h := f.eng.Load(); h != nil {
+		h.Reset()
 		return
 	}
 	f.st, f.n, f.probed = f.srv.spec.Init, 0, false
@@ -69,14 +75,20 @@ func (f *Front[S]) Reset() {
 // would run alone anyway (writesAlone, the Hasher's test too), goes
 // straight to the kernel; any other moves the stream to the engine.
 func (f *Front[S]) Write(p []byte) (int, error) {
-	if f.eng == nil {
-		if len(p) < minLaneBlocks*frontBlock || f.srv.writesAlone(len(p), &f.probed) {
+	h := f.eng.Load()
+	if h == nil {
+		if len(p) < minLaneBlocks*frontBlock {
 			f.absorb(p)
 			return len(p), nil
 		}
-		f.attach()
+		if f.srv.writesAlone(len(p), f.probed) {
+			f.probed = true // the test was the stream's probe
+			f.absorb(p)
+			return len(p), nil
+		}
+		h = f.attach()
 	}
-	return f.eng.Write(p)
+	return h.Write(p)
 }
 
 // absorb hashes p's whole blocks, after completing the buffered one, on
@@ -88,11 +100,16 @@ func (f *Front[S]) absorb(p []byte) {
 	kernelBlocks(f.srv.kern.Single.Fn, &f.st, f.buf[:], k, p)
 }
 
-// attach moves the stream to a Hasher in the engine, with its state.
-func (f *Front[S]) attach() {
+// attach moves the stream to a Hasher in the engine, with its state, and
+// returns it; of two goroutines attaching at once, both get the one that
+// was set first.
+func (f *Front[S]) attach() *Hasher[S] {
 	h := f.srv.NewHash()
 	h.adopt(&f.st, f.n, f.buf[:f.n%frontBlock], f.probed)
-	f.eng = h
+	if !f.eng.CompareAndSwap(nil, h) {
+		return f.eng.Load()
+	}
+	return h
 }
 
 // Sum appends the digest of what was written so far to b; the stream goes
@@ -101,8 +118,8 @@ func (f *Front[S]) attach() {
 // stack, handed to the kernel through a function value, would be moved to
 // the heap at every Sum.
 func (f *Front[S]) Sum(b []byte) []byte {
-	if f.eng != nil {
-		return f.eng.Sum(b)
+	if h := f.eng.Load(); h != nil {
+		return h.Sum(b)
 	}
 	sp, fn := f.srv.spec, f.srv.kern.Single.Fn
 	st := f.st
@@ -125,8 +142,8 @@ func (f *Front[S]) Sum(b []byte) []byte {
 
 // AppendBinary appends the stream's state in the standard library's format.
 func (f *Front[S]) AppendBinary(b []byte) ([]byte, error) {
-	if f.eng != nil {
-		return f.eng.AppendBinary(b)
+	if h := f.eng.Load(); h != nil {
+		return h.AppendBinary(b)
 	}
 	return appendMarshaled(f.srv.spec, b, &f.st, f.buf[:f.n%frontBlock], f.n), nil
 }
@@ -140,8 +157,8 @@ func (f *Front[S]) MarshalBinary() ([]byte, error) {
 // standard library's hash of the same algorithm. On error the stream is
 // unchanged.
 func (f *Front[S]) UnmarshalBinary(b []byte) error {
-	if f.eng != nil {
-		return f.eng.UnmarshalBinary(b)
+	if h := f.eng.Load(); h != nil {
+		return h.UnmarshalBinary(b)
 	}
 	if err := checkMarshaled(f.srv.spec, b); err != nil {
 		return err
@@ -152,9 +169,8 @@ func (f *Front[S]) UnmarshalBinary(b []byte) error {
 
 // Clone returns an independent copy of the stream.
 func (f *Front[S]) Clone() (hash.Cloner, error) {
-	if f.eng != nil {
-		return f.eng.Clone()
+	if h := f.eng.Load(); h != nil {
+		return h.Clone()
 	}
-	c := *f
-	return &c, nil
+	return &Front[S]{srv: f.srv, st: f.st, probed: f.probed, n: f.n, buf: f.buf}, nil
 }

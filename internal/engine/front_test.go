@@ -68,11 +68,11 @@ func TestFront(t *testing.T) {
 	f := newFront()
 	head, long, tail := msg(100), msg(awaitMinBytes+70), msg(30)
 	f.Write(head)
-	if f.eng != nil {
+	if f.eng.Load() != nil {
 		t.Fatal("a short write moved the stream to the engine")
 	}
 	f.Write(long)
-	if f.eng == nil {
+	if f.eng.Load() == nil {
 		t.Fatal("a write of awaitMinBytes stayed in the Front")
 	}
 	f.Write(tail)

@@ -37,13 +37,18 @@ type Hasher[S any] struct {
 	lib      hash.Hash
 	inEngine atomic.Bool // read before the guard (see Write)
 	busy     atomic.Bool
+	// probed: the stream has looked for company since it was made or
+	// Reset (see Server.blocks). Atomic, as a lone write's test reads it
+	// outside the guard while a write inside may set it (misuse from two
+	// goroutines, which the guard must catch rather than the race
+	// detector); stored only when it changes (setProbed), as a store is a
+	// locked instruction. A Front's stays a plain bool: nothing guarded
+	// touches it.
+	probed atomic.Bool
 	// laneMin is the shortest write that may go to the lanes
 	// (minLaneBlocks blocks): shorter ones stay in lib. A field, so that
 	// the library's path reads nothing of the server.
-	laneMin int32 // with the flags, the Hasher fits 48 bytes
-	// probed: the stream has looked for company since it was made or
-	// Reset (see Server.blocks).
-	probed bool
+	laneMin uint16 // with the flags, the Hasher fits 48 bytes
 	// fresh: the stream was Reset in the library's hasher, on a server
 	// whose short path costs less, and nothing has been written since: its
 	// first write moves it to the engine (placeMessage). Written only
@@ -69,7 +74,7 @@ type stream[S any] struct {
 
 // NewHash returns a new stream in its initial state.
 func (s *Server[S]) NewHash() *Hasher[S] {
-	h := &Hasher[S]{srv: s, laneMin: int32(minLaneBlocks * s.spec.BlockSize)}
+	h := &Hasher[S]{srv: s, laneMin: minLaneBlocks * uint16(s.spec.BlockSize)}
 	if !s.startsInLib() {
 		h.engine()
 		h.inEngine.Store(true)
@@ -117,19 +122,32 @@ func (h *Hasher[S]) libHash() hash.Hash {
 // single-stream kernel anyway (the engine's own test, which also counts
 // as the stream's probe for company).
 func (h *Hasher[S]) runsAlone(n int) bool {
-	return n < int(h.laneMin) || h.srv.writesAlone(n, &h.probed)
+	if n < int(h.laneMin) {
+		return true
+	}
+	if !h.srv.writesAlone(n, h.probed.Load()) {
+		return false
+	}
+	setProbed(&h.probed, true)
+	return true
 }
 
 // writesAlone reports whether a stream's write of n bytes, at least the
 // lanes' least, would run alone on the single-stream kernel anyway (the
-// engine's own test, alone), and if so marks the stream *probed: the test
-// counts as its probe for company. A Hasher and a Front ask it alike.
-func (s *Server[S]) writesAlone(n int, probed *bool) bool {
-	if s.lanes == 0 || s.closed.Load() || !s.alone(n, !*probed) {
-		return false
+// engine's own test, alone); probed is whether the stream has looked for
+// company in this message. If so, the caller marks the stream probed: the
+// test counts as its probe. A Hasher and a Front ask it alike.
+func (s *Server[S]) writesAlone(n int, probed bool) bool {
+	return s.lanes != 0 && !s.closed.Load() && s.alone(n, !probed)
+}
+
+// setProbed sets a stream's probed flag to v, storing only if it changes:
+// a store is a locked instruction, and a reused stream resets it message
+// after message.
+func setProbed(probed *atomic.Bool, v bool) {
+	if probed.Load() != v {
+		probed.Store(v)
 	}
-	*probed = true
-	return true
 }
 
 // leaveLib moves the stream from the library's hasher to the engine's
@@ -201,7 +219,7 @@ func (h *Hasher[S]) setFresh(f bool) {
 
 // resetEngine returns the engine's state to the initial one.
 func (h *Hasher[S]) resetEngine() {
-	h.probed = false // a new message may have new company
+	setProbed(&h.probed, false) // a new message may have new company
 	e := h.e
 	e.state, e.n, e.nbuf = h.srv.spec.Init, 0, 0
 }
@@ -387,7 +405,7 @@ func (h *Hasher[S]) adopt(st *S, n uint64, tail []byte, probed bool) {
 	e := h.engine()
 	e.state, e.n, e.nbuf = *st, n, copy(e.buf[:], tail)
 	h.inEngine.Store(true)
-	h.probed = probed
+	setProbed(&h.probed, probed)
 }
 
 // appendMarshaled appends a stream's state in the standard library's

@@ -227,13 +227,13 @@ func (s *Server[S]) Close() error {
 // blocks hashes p, a whole number of blocks, into r.state. *probed is
 // whether the stream has looked for company since it was made or Reset:
 // its first write that could share lanes does (a probe).
-func (s *Server[S]) blocks(r *request[S], p []byte, probed *bool) {
+func (s *Server[S]) blocks(r *request[S], p []byte, probed *atomic.Bool) {
 	if s.lanes == 0 || len(p) < minLaneBlocks*s.spec.BlockSize || s.closed.Load() {
 		s.single(r.state, p, false)
 		return
 	}
-	probe := !*probed
-	*probed = true
+	probe := !probed.Load()
+	setProbed(probed, true)
 	if s.alone(len(p), probe) {
 		s.single(r.state, p, true)
 		return
