@@ -135,8 +135,9 @@ func (h *Hasher[S]) runsAlone(n int) bool {
 // writesAlone reports whether a stream's write of n bytes, at least the
 // lanes' least, would run alone on the single-stream kernel anyway (the
 // engine's own test, alone); probed is whether the stream has looked for
-// company in this message. If so, the caller marks the stream probed: the
-// test counts as its probe. A Hasher and a Front ask it alike.
+// company in this message. Where the write runs alone, the caller marks
+// the stream probed: the test counts as its probe. A Hasher and a Front
+// ask it alike.
 func (s *Server[S]) writesAlone(n int, probed bool) bool {
 	return s.lanes != 0 && !s.closed.Load() && s.alone(n, !probed)
 }
