@@ -3,19 +3,21 @@ package engine
 import (
 	"hash"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
 
 // Front is a new stream where the single-stream kernel costs less than
-// the library's hasher (kernel.Single.Short: the SHA-NI kernels, MD5's):
+// the library's hasher (kernel.Single.Short: the SHA-NI kernels, MD5's,
+// SHA-512's own):
 // the state, the length and one block inline, in one allocation of about
 // the library's hasher's size, hashed by the kernel itself. A Hasher would be
 // two allocations, itself and the library's hasher, and a fresh process
 // pays for every page it first touches (docs/engine.md, "A new stream's
 // front"). A write that could share lanes moves the stream to a Hasher
 // (attach), which the Front then forwards every call to.
-type Front[S any] struct {
+type Front[S any, B block] struct {
 	srv *Server[S]
 	// eng is the stream once in the engine. Set once, atomically: a
 	// stream misused from two goroutines may garble itself in the Front,
@@ -29,18 +31,25 @@ type Front[S any] struct {
 	// alignment leaves: SHA-1's Front fits 112 bytes, as its library
 	// hasher does.
 	probed bool
-	n      uint64 // bytes written; the last n % frontBlock wait in buf
-	buf    [frontBlock]byte
+	n      uint64 // bytes written; the last n % block size wait in buf
+	buf    B
 }
 
-// frontBlock is the block a Front holds: SHA-1's and SHA-256's (and
-// MD5's), whose padding ends in an 8-byte length.
-const frontBlock = 64
+// block is the block a Front holds, inline: an array, so that the Front
+// is one allocation of its algorithm's size. Go slices an array type
+// parameter only where every array of its set has one length;
+// blockBytes does it for both.
+type block interface{ [64]byte | [128]byte }
+
+// blockBytes returns b as a slice.
+func blockBytes[B block](b *B) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(b)), unsafe.Sizeof(*b))
+}
 
 // servesFront reports whether s's new streams start in a Front.
 func (s *Server[S]) servesFront() bool {
 	k := &s.kern.Single
-	return k.Short && !k.Reference && s.spec.BlockSize == frontBlock && s.spec.LenBytes == 8
+	return k.Short && !k.Reference && (s.spec.BlockSize == 64 || s.spec.BlockSize == 128)
 }
 
 // NewStream returns a new stream in its initial state: a Front where the
@@ -48,22 +57,25 @@ func (s *Server[S]) servesFront() bool {
 // encoding.BinaryMarshaler, encoding.BinaryAppender,
 // encoding.BinaryUnmarshaler and hash.Cloner.
 func (s *Server[S]) NewStream() hash.Hash {
-	if s.front {
-		return &Front[S]{srv: s, st: s.spec.Init}
+	switch {
+	case !s.front:
+		return s.NewHash()
+	case s.spec.BlockSize == 128:
+		return &Front[S, [128]byte]{srv: s, st: s.spec.Init}
 	}
-	return s.NewHash()
+	return &Front[S, [64]byte]{srv: s, st: s.spec.Init}
 }
 
 // Size returns the digest length in bytes.
-func (f *Front[S]) Size() int { return f.srv.spec.Size }
+func (f *Front[S, B]) Size() int { return f.srv.spec.Size }
 
 // BlockSize returns the algorithm's block size in bytes.
-func (f *Front[S]) BlockSize() int { return frontBlock }
+func (f *Front[S, B]) BlockSize() int { return int(unsafe.Sizeof(f.buf)) }
 
 // Reset returns the stream to its initial state; one in the engine stays
 // there (its Hasher takes a reused stream's short messages on the kernel
 // as the Front does).
-func (f *Front[S]) Reset() {
+func (f *Front[S, B]) Reset() {
 	if h := f.eng.Load(); h != nil {
 		h.Reset()
 		return
@@ -74,10 +86,10 @@ func (f *Front[S]) Reset() {
 // Write adds p to the stream. A write too short for the lanes, or one that
 // would run alone anyway (writesAlone, the Hasher's test too), goes
 // straight to the kernel; any other moves the stream to the engine.
-func (f *Front[S]) Write(p []byte) (int, error) {
+func (f *Front[S, B]) Write(p []byte) (int, error) {
 	h := f.eng.Load()
 	if h == nil {
-		if len(p) < minLaneBlocks*frontBlock {
+		if len(p) < minLaneBlocks*len(blockBytes(&f.buf)) {
 			f.absorb(p)
 			return len(p), nil
 		}
@@ -94,18 +106,19 @@ func (f *Front[S]) Write(p []byte) (int, error) {
 // absorb hashes p's whole blocks, after completing the buffered one, on
 // the single-stream kernel, and buffers the rest. p is shorter than
 // awaitMinBytes (see alone), so one call stays short.
-func (f *Front[S]) absorb(p []byte) {
-	k := int(f.n % frontBlock)
+func (f *Front[S, B]) absorb(p []byte) {
+	buf := blockBytes(&f.buf)
+	k := int(f.n % uint64(len(buf)))
 	f.n += uint64(len(p))
-	kernelBlocks(f.srv.kern.Single.Fn, &f.st, f.buf[:], k, p)
+	kernelBlocks(f.srv.kern.Single.Fn, &f.st, buf, k, p)
 }
 
 // attach moves the stream to a Hasher in the engine, with its state, and
 // returns it; of two goroutines attaching at once, both get the one that
 // was set first.
-func (f *Front[S]) attach() *Hasher[S] {
+func (f *Front[S, B]) attach() *Hasher[S] {
 	h := f.srv.NewHash()
-	h.adopt(&f.st, f.n, f.buf[:f.n%frontBlock], f.probed)
+	h.adopt(&f.st, f.n, f.tail(), f.probed)
 	if !f.eng.CompareAndSwap(nil, h) {
 		return f.eng.Load()
 	}
@@ -117,60 +130,67 @@ func (f *Front[S]) attach() *Hasher[S] {
 // runs on its own state, both put back after: a buffer or a state on the
 // stack, handed to the kernel through a function value, would be moved to
 // the heap at every Sum.
-func (f *Front[S]) Sum(b []byte) []byte {
+func (f *Front[S, B]) Sum(b []byte) []byte {
 	if h := f.eng.Load(); h != nil {
 		return h.Sum(b)
 	}
 	sp, fn := f.srv.spec, f.srv.kern.Single.Fn
 	st := f.st
-	k := int(f.n % frontBlock)
-	kernel.EndMessage(f.buf[:], k)
-	if k+1 > frontBlock-8 {
+	buf := blockBytes(&f.buf)
+	k := int(f.n % uint64(len(buf)))
+	kernel.EndMessage(buf, k)
+	if k+1 > len(buf)-sp.LenBytes {
 		// No room for the length: a block more, over the tail, which is
 		// put back after (what lies past it is never read as data).
 		tail := f.buf
-		fn(&f.st, f.buf[:])
-		clear(f.buf[:])
+		fn(&f.st, buf)
+		clear(buf)
 		defer func() { f.buf = tail }()
 	}
-	putLength(sp, f.buf[:], f.n)
-	fn(&f.st, f.buf[:])
+	putLength(sp, buf, f.n)
+	fn(&f.st, buf)
 	b = sp.AppendDigest(b, &f.st)
 	f.st = st
 	return b
 }
 
 // AppendBinary appends the stream's state in the standard library's format.
-func (f *Front[S]) AppendBinary(b []byte) ([]byte, error) {
+func (f *Front[S, B]) AppendBinary(b []byte) ([]byte, error) {
 	if h := f.eng.Load(); h != nil {
 		return h.AppendBinary(b)
 	}
-	return appendMarshaled(f.srv.spec, b, &f.st, f.buf[:f.n%frontBlock], f.n), nil
+	return appendMarshaled(f.srv.spec, b, &f.st, f.tail(), f.n), nil
 }
 
 // MarshalBinary returns the stream's state in the standard library's format.
-func (f *Front[S]) MarshalBinary() ([]byte, error) {
+func (f *Front[S, B]) MarshalBinary() ([]byte, error) {
 	return f.AppendBinary(make([]byte, 0, marshaledSize(f.srv.spec)))
 }
 
 // UnmarshalBinary restores a state saved by MarshalBinary or by the
 // standard library's hash of the same algorithm. On error the stream is
 // unchanged.
-func (f *Front[S]) UnmarshalBinary(b []byte) error {
+func (f *Front[S, B]) UnmarshalBinary(b []byte) error {
 	if h := f.eng.Load(); h != nil {
 		return h.UnmarshalBinary(b)
 	}
 	if err := checkMarshaled(f.srv.spec, b); err != nil {
 		return err
 	}
-	f.n = readMarshaled(f.srv.spec, b, &f.st, f.buf[:])
+	f.n = readMarshaled(f.srv.spec, b, &f.st, blockBytes(&f.buf))
 	return nil
 }
 
 // Clone returns an independent copy of the stream.
-func (f *Front[S]) Clone() (hash.Cloner, error) {
+func (f *Front[S, B]) Clone() (hash.Cloner, error) {
 	if h := f.eng.Load(); h != nil {
 		return h.Clone()
 	}
-	return &Front[S]{srv: f.srv, st: f.st, probed: f.probed, n: f.n, buf: f.buf}, nil
+	return &Front[S, B]{srv: f.srv, st: f.st, probed: f.probed, n: f.n, buf: f.buf}, nil
+}
+
+// tail is the bytes written after the last whole block.
+func (f *Front[S, B]) tail() []byte {
+	buf := blockBytes(&f.buf)
+	return buf[:f.n%uint64(len(buf))]
 }

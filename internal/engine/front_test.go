@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"crypto/sha256"
+	"crypto/sha512"
 	"encoding"
 	"hash"
 	"math/rand/v2"
@@ -11,47 +12,79 @@ import (
 	"github.com/hashlanes/hashlanes/internal/hashtest"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
+	sha512k "github.com/hashlanes/hashlanes/internal/kernel/sha512"
 	"github.com/hashlanes/hashlanes/internal/tuning"
 )
 
 // shortServer is a SHA-256 server on the pure-Go kernels whose
 // single-stream kernel is Short or not.
 func shortServer(short bool) *Server[sha256k.State] {
-	single := kernel.Single[sha256k.State]{Name: "single", Short: short, Fn: refBlock()}
-	multi := kernel.Reference(refBlock(), sha256k.BlockSize)
+	return shortServerOf(testSpec, refBlock(), short)
+}
+
+// shortServerOf is a server of spec on the pure-Go kernels (block, one
+// stream, and lanes made of it) whose single-stream kernel is Short or
+// not.
+func shortServerOf[S any](spec *kernel.Spec[S], block func(*S, []byte), short bool) *Server[S] {
+	single := kernel.Single[S]{Name: "single", Short: short, Fn: block}
+	multi := kernel.Reference(block, spec.BlockSize)
 	multi.Name, multi.Reference = "lanes", false
-	return NewServer(testSpec, Kernels[sha256k.State]{Single: single, Multi: []kernel.Multi[sha256k.State]{multi}},
+	return NewServer(spec, Kernels[S]{Single: single, Multi: []kernel.Multi[S]{multi}},
 		tuning.Fixed(&tuning.Rates{Kernels: map[string]float64{"single": 1000, "lanes": 1000}}, "test"))
 }
 
-// TestFront checks a new stream's Front: made only where the kernel is
-// Short, its digests at every tail length (the padding in its own block,
-// one or two blocks of it), a long write that moves it to the engine
-// mid-block, and its state saved, restored and cloned, in the Front and
-// in the engine.
+// TestFront checks a new stream's Front, of 64-byte blocks (SHA-256) and
+// of 128-byte ones (SHA-512, whose padding ends in a 16-byte length).
 func TestFront(t *testing.T) {
-	if _, ok := shortServer(false).NewStream().(*Hasher[sha256k.State]); !ok {
+	t.Run("sha256", func(t *testing.T) {
+		testFront[sha256k.State, [64]byte](t, testSpec, refBlock(), sha256.New, sha256.New224)
+	})
+	t.Run("sha512", func(t *testing.T) {
+		testFront[sha512k.State, [128]byte](t, &sha512k.Spec512, sha512Ref(), sha512.New, sha512.New384)
+	})
+}
+
+// sha512Ref is SHA-512's pure-Go single-stream block function.
+func sha512Ref() func(*sha512k.State, []byte) {
+	for _, s := range sha512k.Singles() {
+		if s.Reference {
+			return s.Fn
+		}
+	}
+	panic("no reference kernel")
+}
+
+// testFront checks a Front: made only where the kernel is Short, its
+// digests at every tail length (the padding in its own block, one or two
+// blocks of it), a long write that moves it to the engine mid-block, and
+// its state saved, restored and cloned, in the Front and in the engine;
+// lib is the standard library's hasher of spec, foreign one of another
+// algorithm of the same block.
+func testFront[S any, B block](t *testing.T, spec *kernel.Spec[S], ref func(*S, []byte), lib, foreign func() hash.Hash) {
+	if _, ok := shortServerOf(spec, ref, false).NewStream().(*Hasher[S]); !ok {
 		t.Fatal("a server whose kernel is not Short made a Front")
 	}
-	s := shortServer(true)
-	newFront := func() *Front[sha256k.State] {
-		f, ok := s.NewStream().(*Front[sha256k.State])
+	s := shortServerOf(spec, ref, true)
+	newFront := func() *Front[S, B] {
+		f, ok := s.NewStream().(*Front[S, B])
 		if !ok {
-			t.Fatal("a server whose kernel is Short made no Front")
+			t.Fatalf("a server whose kernel is Short made no Front of %d-byte blocks", spec.BlockSize)
 		}
 		return f
 	}
 	msg := messages(31)
 	check := func(what string, h hash.Hash, whole []byte) {
 		t.Helper()
-		if want := sha256.Sum256(whole); !bytes.Equal(h.Sum(nil), want[:]) {
+		want := lib()
+		want.Write(whole)
+		if !bytes.Equal(h.Sum(nil), want.Sum(nil)) {
 			t.Fatalf("%s: wrong digest", what)
 		}
 	}
 
 	// Every tail length over two blocks, written whole and in two pieces;
 	// Sum twice, as it must leave the stream as it was.
-	for n := range 2*frontBlock + 2 {
+	for n := range 2*spec.BlockSize + 2 {
 		m := msg(n)
 		f := newFront()
 		f.Write(m[:n/3])
@@ -91,7 +124,7 @@ func TestFront(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check("the standard library, from a Front's state", goOnInLibrary(t, st, tail), append(bytes.Clone(head), tail...))
+	check("the standard library, from a Front's state", goOnInLibrary(t, lib(), st, tail), append(bytes.Clone(head), tail...))
 	c, err := f.Clone()
 	if err != nil {
 		t.Fatal(err)
@@ -121,14 +154,13 @@ func TestFront(t *testing.T) {
 	}
 	check("a Front after a state it refused", g, append(bytes.Clone(head), long...))
 
-	hashtest.Run(t, func() hash.Hash { return s.NewStream() }, func() hash.Hash { return sha256.New224() })
+	hashtest.Run(t, func() hash.Hash { return s.NewStream() }, foreign)
 }
 
-// goOnInLibrary restores a SHA-256 state in the standard library's hasher
-// and writes more to it.
-func goOnInLibrary(t *testing.T, st, more []byte) hash.Hash {
+// goOnInLibrary restores a state in the standard library's hasher lib and
+// writes more to it.
+func goOnInLibrary(t *testing.T, lib hash.Hash, st, more []byte) hash.Hash {
 	t.Helper()
-	lib := sha256.New()
 	if err := lib.(encoding.BinaryUnmarshaler).UnmarshalBinary(st); err != nil {
 		t.Fatal(err)
 	}

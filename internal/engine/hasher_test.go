@@ -57,7 +57,7 @@ func TestShortMessagesOfAReusedStream(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lib := goOnInLibrary(t, st, tail)
+		lib := goOnInLibrary(t, sha256.New(), st, tail)
 		h.Write(tail)
 		want := sha256.Sum256(append(head, tail...))
 		if !bytes.Equal(lib.Sum(nil), want[:]) || !bytes.Equal(h.Sum(nil), want[:]) {
