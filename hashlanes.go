@@ -27,8 +27,10 @@
 // the streams that are ready, by the kernels' rates measured on this
 // machine the first time there is a choice to make, or saved by `hashlanes
 // tune` ([WithTuning], [Tuning]). SHA-384, SHA-512 and SHA-512/t have no
-// instructions of their own on most x86 CPUs: a lone stream runs the
-// standard library's code, concurrent ones share 64-bit lanes.
+// instructions of their own on most x86 CPUs: on amd64 a lone stream runs
+// hashlanes' own single-stream code (AVX2 or AVX-512 beside the scalar
+// rounds), elsewhere the standard library's; concurrent ones share 64-bit
+// lanes.
 //
 // SHA-3 and BLAKE2 run their libraries' single-stream code (crypto/sha3,
 // golang.org/x/crypto), and BLAKE3 hashlanes' chunk-tree hasher on its own

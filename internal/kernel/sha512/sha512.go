@@ -1,8 +1,9 @@
 // Package sha512 holds the block functions of SHA-512 and the hashes cut
 // from it (SHA-384, SHA-512/224, SHA-512/256): a pure-Go reference for one
-// stream and for lanes; on amd64 lane kernels that hash 4 streams at once
-// with AVX2 or 8 with AVX-512; on arm64 two streams interleaved on the
-// SHA-512 instructions.
+// stream and for lanes; on amd64 a single-stream kernel (its message
+// schedule in AVX2 or AVX-512 registers) and lane kernels that hash 4
+// streams at once with AVX2 or 8 with AVX-512; on arm64 two streams
+// interleaved on the SHA-512 instructions.
 package sha512
 
 import (

@@ -4,6 +4,5258 @@
 
 #include "textflag.h"
 
+// func blockAVX2(s *[8]uint64, p []byte)
+// Requires: AVX, AVX2, BMI2
+TEXT ·blockAVX2(SB), NOSPLIT, $648-32
+	MOVQ    s+0(FP), AX
+	MOVQ    p_base+8(FP), CX
+	MOVQ    p_len+16(FP), DX
+	SHRQ    $0x07, DX
+	JZ      single_done
+	SHLQ    $0x07, DX
+	LEAQ    (CX)(DX*1), DX
+	MOVQ    DX, 640(SP)
+	VMOVDQU sha512bswap<>+0(SB), Y0
+	MOVQ    (AX), DX
+	MOVQ    8(AX), BX
+	MOVQ    16(AX), SI
+	MOVQ    24(AX), DI
+	MOVQ    32(AX), R8
+	MOVQ    40(AX), R9
+	MOVQ    48(AX), R10
+	MOVQ    56(AX), AX
+
+single_loop:
+	VMOVDQU    (CX), Y1
+	VPSHUFB    Y0, Y1, Y1
+	VPADDQ     sha512consts<>+0(SB), Y1, Y2
+	VMOVDQU    Y2, (SP)
+	VMOVDQU    32(CX), Y2
+	VPSHUFB    Y0, Y2, Y2
+	VPADDQ     sha512consts<>+32(SB), Y2, Y3
+	VMOVDQU    Y3, 32(SP)
+	VMOVDQU    64(CX), Y3
+	VPSHUFB    Y0, Y3, Y3
+	VPADDQ     sha512consts<>+64(SB), Y3, Y4
+	VMOVDQU    Y4, 64(SP)
+	VMOVDQU    96(CX), Y4
+	VPSHUFB    Y0, Y4, Y4
+	VPADDQ     sha512consts<>+96(SB), Y4, Y5
+	VMOVDQU    Y5, 96(SP)
+	MOVQ       BX, R11
+	XORQ       SI, R11
+	ADDQ       (SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	RORXQ      $0x0e, R8, R12
+	ANDQ       R8, R14
+	RORXQ      $0x12, R8, R13
+	VPALIGNR   $0x08, Y1, Y6, Y5
+	XORQ       R10, R14
+	XORQ       R13, R12
+	RORXQ      $0x29, R8, R13
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	ADDQ       R14, AX
+	XORQ       R13, R12
+	MOVQ       DX, R13
+	VPALIGNR   $0x08, Y3, Y6, Y6
+	ADDQ       R12, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R12
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R11, R12
+	XORQ       R14, R15
+	XORQ       BX, R12
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R12, AX
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, AX
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       8(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	RORXQ      $0x12, DI, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, R10
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y4, Y4, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       DX, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, R10
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       16(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	RORXQ      $0x12, SI, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, R9
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y1, Y1
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       AX, R11
+	VPERM2I128 $0x08, Y1, Y1, Y5
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, R9
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       24(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+128(SB), Y1, Y5
+	VMOVDQU    Y5, 128(SP)
+	ADDQ       32(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	RORXQ      $0x12, DX, R13
+	VPALIGNR   $0x08, Y2, Y6, Y5
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	ADDQ       R14, DI
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	VPALIGNR   $0x08, Y4, Y6, Y6
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       R9, R11
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, DI
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       40(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	RORXQ      $0x12, AX, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, SI
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y1, Y1, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R8, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, SI
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       48(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	RORXQ      $0x12, R10, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, BX
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y2, Y2
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       DI, R11
+	VPERM2I128 $0x08, Y2, Y2, Y5
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, BX
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       56(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+160(SB), Y2, Y5
+	VMOVDQU    Y5, 160(SP)
+	ADDQ       64(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	RORXQ      $0x12, R8, R13
+	VPALIGNR   $0x08, Y3, Y6, Y5
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	ADDQ       R14, AX
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	VPALIGNR   $0x08, Y1, Y6, Y6
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       BX, R11
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, AX
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       72(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	RORXQ      $0x12, DI, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, R10
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y2, Y2, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       DX, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, R10
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       80(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	RORXQ      $0x12, SI, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, R9
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y3, Y3
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       AX, R11
+	VPERM2I128 $0x08, Y3, Y3, Y5
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, R9
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       88(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+192(SB), Y3, Y5
+	VMOVDQU    Y5, 192(SP)
+	ADDQ       96(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	RORXQ      $0x12, DX, R13
+	VPALIGNR   $0x08, Y4, Y6, Y5
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	ADDQ       R14, DI
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	VPALIGNR   $0x08, Y2, Y6, Y6
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPADDQ     Y6, Y4, Y4
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       R9, R11
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, DI
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       104(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	RORXQ      $0x12, AX, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, SI
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPADDQ     Y6, Y4, Y4
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y3, Y3, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R8, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, SI
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       112(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	RORXQ      $0x12, R10, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, BX
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y4, Y4
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       DI, R11
+	VPERM2I128 $0x08, Y4, Y4, Y5
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, BX
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       120(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y4, Y4
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+224(SB), Y4, Y5
+	VMOVDQU    Y5, 224(SP)
+	ADDQ       128(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	RORXQ      $0x12, R8, R13
+	VPALIGNR   $0x08, Y1, Y6, Y5
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	ADDQ       R14, AX
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	VPALIGNR   $0x08, Y3, Y6, Y6
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       BX, R11
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, AX
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       136(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	RORXQ      $0x12, DI, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, R10
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y4, Y4, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       DX, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, R10
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       144(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	RORXQ      $0x12, SI, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, R9
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y1, Y1
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       AX, R11
+	VPERM2I128 $0x08, Y1, Y1, Y5
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, R9
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       152(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+256(SB), Y1, Y5
+	VMOVDQU    Y5, 256(SP)
+	ADDQ       160(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	RORXQ      $0x12, DX, R13
+	VPALIGNR   $0x08, Y2, Y6, Y5
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	ADDQ       R14, DI
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	VPALIGNR   $0x08, Y4, Y6, Y6
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       R9, R11
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, DI
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       168(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	RORXQ      $0x12, AX, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, SI
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y1, Y1, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R8, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, SI
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       176(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	RORXQ      $0x12, R10, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, BX
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y2, Y2
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       DI, R11
+	VPERM2I128 $0x08, Y2, Y2, Y5
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, BX
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       184(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+288(SB), Y2, Y5
+	VMOVDQU    Y5, 288(SP)
+	ADDQ       192(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	RORXQ      $0x12, R8, R13
+	VPALIGNR   $0x08, Y3, Y6, Y5
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	ADDQ       R14, AX
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	VPALIGNR   $0x08, Y1, Y6, Y6
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       BX, R11
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, AX
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       200(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	RORXQ      $0x12, DI, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, R10
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y2, Y2, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       DX, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, R10
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       208(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	RORXQ      $0x12, SI, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, R9
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y3, Y3
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       AX, R11
+	VPERM2I128 $0x08, Y3, Y3, Y5
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, R9
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       216(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+320(SB), Y3, Y5
+	VMOVDQU    Y5, 320(SP)
+	ADDQ       224(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	RORXQ      $0x12, DX, R13
+	VPALIGNR   $0x08, Y4, Y6, Y5
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	ADDQ       R14, DI
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	VPALIGNR   $0x08, Y2, Y6, Y6
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPADDQ     Y6, Y4, Y4
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       R9, R11
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, DI
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       232(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	RORXQ      $0x12, AX, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, SI
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPADDQ     Y6, Y4, Y4
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y3, Y3, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R8, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, SI
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       240(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	RORXQ      $0x12, R10, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, BX
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y4, Y4
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       DI, R11
+	VPERM2I128 $0x08, Y4, Y4, Y5
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, BX
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       248(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y4, Y4
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+352(SB), Y4, Y5
+	VMOVDQU    Y5, 352(SP)
+	ADDQ       256(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	RORXQ      $0x12, R8, R13
+	VPALIGNR   $0x08, Y1, Y6, Y5
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	ADDQ       R14, AX
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	VPALIGNR   $0x08, Y3, Y6, Y6
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       BX, R11
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, AX
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       264(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	RORXQ      $0x12, DI, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, R10
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y4, Y4, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       DX, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, R10
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       272(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	RORXQ      $0x12, SI, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, R9
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y1, Y1
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       AX, R11
+	VPERM2I128 $0x08, Y1, Y1, Y5
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, R9
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       280(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+384(SB), Y1, Y5
+	VMOVDQU    Y5, 384(SP)
+	ADDQ       288(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	RORXQ      $0x12, DX, R13
+	VPALIGNR   $0x08, Y2, Y6, Y5
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	ADDQ       R14, DI
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	VPALIGNR   $0x08, Y4, Y6, Y6
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       R9, R11
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, DI
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       296(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	RORXQ      $0x12, AX, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, SI
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y1, Y1, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R8, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, SI
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       304(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	RORXQ      $0x12, R10, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, BX
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y2, Y2
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       DI, R11
+	VPERM2I128 $0x08, Y2, Y2, Y5
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, BX
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       312(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+416(SB), Y2, Y5
+	VMOVDQU    Y5, 416(SP)
+	ADDQ       320(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	RORXQ      $0x12, R8, R13
+	VPALIGNR   $0x08, Y3, Y6, Y5
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	ADDQ       R14, AX
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	VPALIGNR   $0x08, Y1, Y6, Y6
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       BX, R11
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, AX
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       328(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	RORXQ      $0x12, DI, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, R10
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y2, Y2, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       DX, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, R10
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       336(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	RORXQ      $0x12, SI, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, R9
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y3, Y3
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       AX, R11
+	VPERM2I128 $0x08, Y3, Y3, Y5
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, R9
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       344(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+448(SB), Y3, Y5
+	VMOVDQU    Y5, 448(SP)
+	ADDQ       352(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	RORXQ      $0x12, DX, R13
+	VPALIGNR   $0x08, Y4, Y6, Y5
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	ADDQ       R14, DI
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	VPALIGNR   $0x08, Y2, Y6, Y6
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPADDQ     Y6, Y4, Y4
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       R9, R11
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, DI
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       360(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	RORXQ      $0x12, AX, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, SI
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPADDQ     Y6, Y4, Y4
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y3, Y3, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R8, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, SI
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       368(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	RORXQ      $0x12, R10, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, BX
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y4, Y4
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       DI, R11
+	VPERM2I128 $0x08, Y4, Y4, Y5
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, BX
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       376(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y4, Y4
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+480(SB), Y4, Y5
+	VMOVDQU    Y5, 480(SP)
+	ADDQ       384(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	RORXQ      $0x12, R8, R13
+	VPALIGNR   $0x08, Y1, Y6, Y5
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	ADDQ       R14, AX
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	VPALIGNR   $0x08, Y3, Y6, Y6
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       BX, R11
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, AX
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       392(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	RORXQ      $0x12, DI, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, R10
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y4, Y4, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       DX, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, R10
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       400(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	RORXQ      $0x12, SI, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, R9
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y1, Y1
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       AX, R11
+	VPERM2I128 $0x08, Y1, Y1, Y5
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, R9
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       408(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+512(SB), Y1, Y5
+	VMOVDQU    Y5, 512(SP)
+	ADDQ       416(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	RORXQ      $0x12, DX, R13
+	VPALIGNR   $0x08, Y2, Y6, Y5
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	ADDQ       R14, DI
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	VPALIGNR   $0x08, Y4, Y6, Y6
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       R9, R11
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, DI
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       424(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	RORXQ      $0x12, AX, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, SI
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y1, Y1, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R8, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, SI
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       432(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	RORXQ      $0x12, R10, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, BX
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y2, Y2
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       DI, R11
+	VPERM2I128 $0x08, Y2, Y2, Y5
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, BX
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       440(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+544(SB), Y2, Y5
+	VMOVDQU    Y5, 544(SP)
+	ADDQ       448(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	RORXQ      $0x12, R8, R13
+	VPALIGNR   $0x08, Y3, Y6, Y5
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	ADDQ       R14, AX
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	VPALIGNR   $0x08, Y1, Y6, Y6
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y5, Y6
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       BX, R11
+	VPSRLQ     $0x01, Y5, Y7
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	VPSLLQ     $0x3f, Y5, Y8
+	ADDQ       R15, AX
+	VPXOR      Y7, Y6, Y6
+	VPSRLQ     $0x08, Y5, Y7
+	ADDQ       456(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	RORXQ      $0x12, DI, R12
+	VPSLLQ     $0x38, Y5, Y8
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R14, R10
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y2, Y2, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       DX, R11
+	VPSRLQ     $0x06, Y5, Y6
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       R15, R10
+	VPSLLQ     $0x2d, Y5, Y8
+	VPXOR      Y7, Y6, Y6
+	ADDQ       464(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	VPSRLQ     $0x3d, Y5, Y7
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	RORXQ      $0x12, SI, R13
+	VPXOR      Y8, Y6, Y6
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R14, R9
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	VPXOR      Y7, Y6, Y6
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	VPADDQ     Y6, Y3, Y3
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       AX, R11
+	VPERM2I128 $0x08, Y3, Y3, Y5
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       R15, R9
+	VPSRLQ     $0x13, Y5, Y7
+	ADDQ       472(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	VPSLLQ     $0x2d, Y5, Y8
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPXOR      Y7, Y6, Y6
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	VPSRLQ     $0x3d, Y5, Y7
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPXOR      Y8, Y6, Y6
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	VPSLLQ     $0x03, Y5, Y8
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPXOR      Y7, Y6, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	VPXOR      Y8, Y6, Y6
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+576(SB), Y3, Y5
+	VMOVDQU    Y5, 576(SP)
+	ADDQ       480(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	VPERM2I128 $0x21, Y1, Y4, Y5
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	RORXQ      $0x12, DX, R13
+	VPALIGNR   $0x08, Y4, Y5, Y1
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	VPERM2I128 $0x21, Y3, Y2, Y5
+	ADDQ       R14, DI
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	VPALIGNR   $0x08, Y2, Y5, Y2
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPADDQ     Y2, Y4, Y4
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	VPSRLQ     $0x07, Y1, Y5
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       R9, R11
+	VPSRLQ     $0x01, Y1, Y2
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	VPSLLQ     $0x3f, Y1, Y6
+	ADDQ       R15, DI
+	VPXOR      Y2, Y5, Y5
+	VPSRLQ     $0x08, Y1, Y2
+	ADDQ       488(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	VPXOR      Y6, Y5, Y5
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	RORXQ      $0x12, AX, R12
+	VPSLLQ     $0x38, Y1, Y6
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	VPXOR      Y2, Y5, Y5
+	ADDQ       R14, SI
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	VPXOR      Y6, Y5, Y5
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPADDQ     Y5, Y4, Y4
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	VPERM2I128 $0x81, Y3, Y3, Y1
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R8, R11
+	VPSRLQ     $0x06, Y1, Y5
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	VPSRLQ     $0x13, Y1, Y2
+	ADDQ       R15, SI
+	VPSLLQ     $0x2d, Y1, Y3
+	VPXOR      Y2, Y5, Y5
+	ADDQ       496(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	VPSRLQ     $0x3d, Y1, Y2
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	RORXQ      $0x12, R10, R13
+	VPXOR      Y3, Y5, Y5
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	VPSLLQ     $0x03, Y1, Y3
+	ADDQ       R14, BX
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	VPXOR      Y2, Y5, Y5
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPXOR      Y3, Y5, Y5
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	VPADDQ     Y5, Y4, Y4
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       DI, R11
+	VPERM2I128 $0x08, Y4, Y4, Y1
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	VPSRLQ     $0x06, Y1, Y5
+	ADDQ       R15, BX
+	VPSRLQ     $0x13, Y1, Y2
+	ADDQ       504(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	VPSLLQ     $0x2d, Y1, Y3
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPXOR      Y2, Y5, Y5
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	VPSRLQ     $0x3d, Y1, Y2
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPXOR      Y3, Y5, Y5
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	VPSLLQ     $0x03, Y1, Y3
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPXOR      Y2, Y5, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	VPXOR      Y3, Y5, Y5
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y5, Y4, Y4
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+608(SB), Y4, Y1
+	VMOVDQU    Y1, 608(SP)
+	ADDQ       512(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	RORXQ      $0x12, R8, R13
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	ADDQ       R14, AX
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       BX, R11
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	ADDQ       R15, AX
+	ADDQ       520(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	RORXQ      $0x12, DI, R12
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	ADDQ       R14, R10
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       DX, R11
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	ADDQ       R15, R10
+	ADDQ       528(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	RORXQ      $0x12, SI, R13
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	ADDQ       R14, R9
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       AX, R11
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	ADDQ       R15, R9
+	ADDQ       536(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	ADDQ       R15, R8
+	ADDQ       544(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	RORXQ      $0x12, DX, R13
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	ADDQ       R14, DI
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       R9, R11
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	ADDQ       R15, DI
+	ADDQ       552(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	RORXQ      $0x12, AX, R12
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	ADDQ       R14, SI
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R8, R11
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	ADDQ       R15, SI
+	ADDQ       560(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	RORXQ      $0x12, R10, R13
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	ADDQ       R14, BX
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       DI, R11
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	ADDQ       R15, BX
+	ADDQ       568(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	ADDQ       R15, DX
+	ADDQ       576(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	RORXQ      $0x12, R8, R13
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	ADDQ       R14, AX
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       BX, R11
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	ADDQ       R15, AX
+	ADDQ       584(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	RORXQ      $0x12, DI, R12
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	ADDQ       R14, R10
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       DX, R11
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	ADDQ       R15, R10
+	ADDQ       592(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	RORXQ      $0x12, SI, R13
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	ADDQ       R14, R9
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       AX, R11
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	ADDQ       R15, R9
+	ADDQ       600(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	ADDQ       R15, R8
+	ADDQ       608(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	RORXQ      $0x12, DX, R13
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	ADDQ       R14, DI
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       R9, R11
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	ADDQ       R15, DI
+	ADDQ       616(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	RORXQ      $0x12, AX, R12
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	ADDQ       R14, SI
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R8, R11
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	ADDQ       R15, SI
+	ADDQ       624(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	RORXQ      $0x12, R10, R13
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	ADDQ       R14, BX
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       DI, R11
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	ADDQ       R15, BX
+	ADDQ       632(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R14
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R11
+	ANDQ       R13, R12
+	XORQ       R11, R14
+	XORQ       SI, R12
+	RORXQ      $0x27, BX, R11
+	XORQ       R11, R14
+	ADDQ       R12, DX
+	ADDQ       R14, DX
+	MOVQ       s+0(FP), R11
+	ADDQ       (R11), DX
+	MOVQ       DX, (R11)
+	ADDQ       8(R11), BX
+	MOVQ       BX, 8(R11)
+	ADDQ       16(R11), SI
+	MOVQ       SI, 16(R11)
+	ADDQ       24(R11), DI
+	MOVQ       DI, 24(R11)
+	ADDQ       32(R11), R8
+	MOVQ       R8, 32(R11)
+	ADDQ       40(R11), R9
+	MOVQ       R9, 40(R11)
+	ADDQ       48(R11), R10
+	MOVQ       R10, 48(R11)
+	ADDQ       56(R11), AX
+	MOVQ       AX, 56(R11)
+	ADDQ       $0x00000080, CX
+	CMPQ       CX, 640(SP)
+	JB         single_loop
+	VZEROUPPER
+
+single_done:
+	RET
+
+DATA sha512consts<>+0(SB)/8, $0x428a2f98d728ae22
+DATA sha512consts<>+8(SB)/8, $0x7137449123ef65cd
+DATA sha512consts<>+16(SB)/8, $0xb5c0fbcfec4d3b2f
+DATA sha512consts<>+24(SB)/8, $0xe9b5dba58189dbbc
+DATA sha512consts<>+32(SB)/8, $0x3956c25bf348b538
+DATA sha512consts<>+40(SB)/8, $0x59f111f1b605d019
+DATA sha512consts<>+48(SB)/8, $0x923f82a4af194f9b
+DATA sha512consts<>+56(SB)/8, $0xab1c5ed5da6d8118
+DATA sha512consts<>+64(SB)/8, $0xd807aa98a3030242
+DATA sha512consts<>+72(SB)/8, $0x12835b0145706fbe
+DATA sha512consts<>+80(SB)/8, $0x243185be4ee4b28c
+DATA sha512consts<>+88(SB)/8, $0x550c7dc3d5ffb4e2
+DATA sha512consts<>+96(SB)/8, $0x72be5d74f27b896f
+DATA sha512consts<>+104(SB)/8, $0x80deb1fe3b1696b1
+DATA sha512consts<>+112(SB)/8, $0x9bdc06a725c71235
+DATA sha512consts<>+120(SB)/8, $0xc19bf174cf692694
+DATA sha512consts<>+128(SB)/8, $0xe49b69c19ef14ad2
+DATA sha512consts<>+136(SB)/8, $0xefbe4786384f25e3
+DATA sha512consts<>+144(SB)/8, $0x0fc19dc68b8cd5b5
+DATA sha512consts<>+152(SB)/8, $0x240ca1cc77ac9c65
+DATA sha512consts<>+160(SB)/8, $0x2de92c6f592b0275
+DATA sha512consts<>+168(SB)/8, $0x4a7484aa6ea6e483
+DATA sha512consts<>+176(SB)/8, $0x5cb0a9dcbd41fbd4
+DATA sha512consts<>+184(SB)/8, $0x76f988da831153b5
+DATA sha512consts<>+192(SB)/8, $0x983e5152ee66dfab
+DATA sha512consts<>+200(SB)/8, $0xa831c66d2db43210
+DATA sha512consts<>+208(SB)/8, $0xb00327c898fb213f
+DATA sha512consts<>+216(SB)/8, $0xbf597fc7beef0ee4
+DATA sha512consts<>+224(SB)/8, $0xc6e00bf33da88fc2
+DATA sha512consts<>+232(SB)/8, $0xd5a79147930aa725
+DATA sha512consts<>+240(SB)/8, $0x06ca6351e003826f
+DATA sha512consts<>+248(SB)/8, $0x142929670a0e6e70
+DATA sha512consts<>+256(SB)/8, $0x27b70a8546d22ffc
+DATA sha512consts<>+264(SB)/8, $0x2e1b21385c26c926
+DATA sha512consts<>+272(SB)/8, $0x4d2c6dfc5ac42aed
+DATA sha512consts<>+280(SB)/8, $0x53380d139d95b3df
+DATA sha512consts<>+288(SB)/8, $0x650a73548baf63de
+DATA sha512consts<>+296(SB)/8, $0x766a0abb3c77b2a8
+DATA sha512consts<>+304(SB)/8, $0x81c2c92e47edaee6
+DATA sha512consts<>+312(SB)/8, $0x92722c851482353b
+DATA sha512consts<>+320(SB)/8, $0xa2bfe8a14cf10364
+DATA sha512consts<>+328(SB)/8, $0xa81a664bbc423001
+DATA sha512consts<>+336(SB)/8, $0xc24b8b70d0f89791
+DATA sha512consts<>+344(SB)/8, $0xc76c51a30654be30
+DATA sha512consts<>+352(SB)/8, $0xd192e819d6ef5218
+DATA sha512consts<>+360(SB)/8, $0xd69906245565a910
+DATA sha512consts<>+368(SB)/8, $0xf40e35855771202a
+DATA sha512consts<>+376(SB)/8, $0x106aa07032bbd1b8
+DATA sha512consts<>+384(SB)/8, $0x19a4c116b8d2d0c8
+DATA sha512consts<>+392(SB)/8, $0x1e376c085141ab53
+DATA sha512consts<>+400(SB)/8, $0x2748774cdf8eeb99
+DATA sha512consts<>+408(SB)/8, $0x34b0bcb5e19b48a8
+DATA sha512consts<>+416(SB)/8, $0x391c0cb3c5c95a63
+DATA sha512consts<>+424(SB)/8, $0x4ed8aa4ae3418acb
+DATA sha512consts<>+432(SB)/8, $0x5b9cca4f7763e373
+DATA sha512consts<>+440(SB)/8, $0x682e6ff3d6b2b8a3
+DATA sha512consts<>+448(SB)/8, $0x748f82ee5defb2fc
+DATA sha512consts<>+456(SB)/8, $0x78a5636f43172f60
+DATA sha512consts<>+464(SB)/8, $0x84c87814a1f0ab72
+DATA sha512consts<>+472(SB)/8, $0x8cc702081a6439ec
+DATA sha512consts<>+480(SB)/8, $0x90befffa23631e28
+DATA sha512consts<>+488(SB)/8, $0xa4506cebde82bde9
+DATA sha512consts<>+496(SB)/8, $0xbef9a3f7b2c67915
+DATA sha512consts<>+504(SB)/8, $0xc67178f2e372532b
+DATA sha512consts<>+512(SB)/8, $0xca273eceea26619c
+DATA sha512consts<>+520(SB)/8, $0xd186b8c721c0c207
+DATA sha512consts<>+528(SB)/8, $0xeada7dd6cde0eb1e
+DATA sha512consts<>+536(SB)/8, $0xf57d4f7fee6ed178
+DATA sha512consts<>+544(SB)/8, $0x06f067aa72176fba
+DATA sha512consts<>+552(SB)/8, $0x0a637dc5a2c898a6
+DATA sha512consts<>+560(SB)/8, $0x113f9804bef90dae
+DATA sha512consts<>+568(SB)/8, $0x1b710b35131c471b
+DATA sha512consts<>+576(SB)/8, $0x28db77f523047d84
+DATA sha512consts<>+584(SB)/8, $0x32caab7b40c72493
+DATA sha512consts<>+592(SB)/8, $0x3c9ebe0a15c9bebc
+DATA sha512consts<>+600(SB)/8, $0x431d67c49c100d4c
+DATA sha512consts<>+608(SB)/8, $0x4cc5d4becb3e42b6
+DATA sha512consts<>+616(SB)/8, $0x597f299cfc657e2a
+DATA sha512consts<>+624(SB)/8, $0x5fcb6fab3ad6faec
+DATA sha512consts<>+632(SB)/8, $0x6c44198c4a475817
+GLOBL sha512consts<>(SB), RODATA|NOPTR, $640
+
+DATA sha512bswap<>+0(SB)/1, $0x07
+DATA sha512bswap<>+1(SB)/1, $0x06
+DATA sha512bswap<>+2(SB)/1, $0x05
+DATA sha512bswap<>+3(SB)/1, $0x04
+DATA sha512bswap<>+4(SB)/1, $0x03
+DATA sha512bswap<>+5(SB)/1, $0x02
+DATA sha512bswap<>+6(SB)/1, $0x01
+DATA sha512bswap<>+7(SB)/1, $0x00
+DATA sha512bswap<>+8(SB)/1, $0x0f
+DATA sha512bswap<>+9(SB)/1, $0x0e
+DATA sha512bswap<>+10(SB)/1, $0x0d
+DATA sha512bswap<>+11(SB)/1, $0x0c
+DATA sha512bswap<>+12(SB)/1, $0x0b
+DATA sha512bswap<>+13(SB)/1, $0x0a
+DATA sha512bswap<>+14(SB)/1, $0x09
+DATA sha512bswap<>+15(SB)/1, $0x08
+DATA sha512bswap<>+16(SB)/1, $0x07
+DATA sha512bswap<>+17(SB)/1, $0x06
+DATA sha512bswap<>+18(SB)/1, $0x05
+DATA sha512bswap<>+19(SB)/1, $0x04
+DATA sha512bswap<>+20(SB)/1, $0x03
+DATA sha512bswap<>+21(SB)/1, $0x02
+DATA sha512bswap<>+22(SB)/1, $0x01
+DATA sha512bswap<>+23(SB)/1, $0x00
+DATA sha512bswap<>+24(SB)/1, $0x0f
+DATA sha512bswap<>+25(SB)/1, $0x0e
+DATA sha512bswap<>+26(SB)/1, $0x0d
+DATA sha512bswap<>+27(SB)/1, $0x0c
+DATA sha512bswap<>+28(SB)/1, $0x0b
+DATA sha512bswap<>+29(SB)/1, $0x0a
+DATA sha512bswap<>+30(SB)/1, $0x09
+DATA sha512bswap<>+31(SB)/1, $0x08
+GLOBL sha512bswap<>(SB), RODATA|NOPTR, $32
+
+// func blockAVX512(s *[8]uint64, p []byte)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, BMI2
+TEXT ·blockAVX512(SB), NOSPLIT, $648-32
+	MOVQ    s+0(FP), AX
+	MOVQ    p_base+8(FP), CX
+	MOVQ    p_len+16(FP), DX
+	SHRQ    $0x07, DX
+	JZ      single_done
+	SHLQ    $0x07, DX
+	LEAQ    (CX)(DX*1), DX
+	MOVQ    DX, 640(SP)
+	VMOVDQU sha512bswap<>+0(SB), Y0
+	MOVQ    (AX), DX
+	MOVQ    8(AX), BX
+	MOVQ    16(AX), SI
+	MOVQ    24(AX), DI
+	MOVQ    32(AX), R8
+	MOVQ    40(AX), R9
+	MOVQ    48(AX), R10
+	MOVQ    56(AX), AX
+
+single_loop:
+	VMOVDQU    (CX), Y1
+	VPSHUFB    Y0, Y1, Y1
+	VPADDQ     sha512consts<>+0(SB), Y1, Y2
+	VMOVDQU    Y2, (SP)
+	VMOVDQU    32(CX), Y2
+	VPSHUFB    Y0, Y2, Y2
+	VPADDQ     sha512consts<>+32(SB), Y2, Y3
+	VMOVDQU    Y3, 32(SP)
+	VMOVDQU    64(CX), Y3
+	VPSHUFB    Y0, Y3, Y3
+	VPADDQ     sha512consts<>+64(SB), Y3, Y4
+	VMOVDQU    Y4, 64(SP)
+	VMOVDQU    96(CX), Y4
+	VPSHUFB    Y0, Y4, Y4
+	VPADDQ     sha512consts<>+96(SB), Y4, Y5
+	VMOVDQU    Y5, 96(SP)
+	MOVQ       BX, R11
+	XORQ       SI, R11
+	ADDQ       (SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	RORXQ      $0x0e, R8, R12
+	ANDQ       R8, R14
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	RORXQ      $0x12, R8, R13
+	XORQ       R10, R14
+	XORQ       R13, R12
+	RORXQ      $0x29, R8, R13
+	ADDQ       R14, AX
+	VPALIGNR   $0x08, Y1, Y6, Y5
+	XORQ       R13, R12
+	MOVQ       DX, R13
+	ADDQ       R12, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R12
+	ANDQ       R11, R12
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y3, Y6, Y6
+	XORQ       BX, R12
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R12, AX
+	ADDQ       R15, AX
+	VPADDQ     Y6, Y1, Y1
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       8(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, DI, R12
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	ADDQ       R14, R10
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y1, Y1
+	XORQ       DX, R11
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	ADDQ       R15, R10
+	VPERM2I128 $0x81, Y4, Y4, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       16(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, SI, R13
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	ADDQ       R14, R9
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y1, Y1
+	XORQ       AX, R11
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	ADDQ       R15, R9
+	VPERM2I128 $0x08, Y1, Y1, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       24(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+128(SB), Y1, Y5
+	VMOVDQU    Y5, 128(SP)
+	ADDQ       32(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	RORXQ      $0x12, DX, R13
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	ADDQ       R14, DI
+	VPALIGNR   $0x08, Y2, Y6, Y5
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y4, Y6, Y6
+	XORQ       R9, R11
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	ADDQ       R15, DI
+	VPADDQ     Y6, Y2, Y2
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       40(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, AX, R12
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	ADDQ       R14, SI
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y2, Y2
+	XORQ       R8, R11
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	ADDQ       R15, SI
+	VPERM2I128 $0x81, Y1, Y1, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       48(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, R10, R13
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	ADDQ       R14, BX
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y2, Y2
+	XORQ       DI, R11
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	ADDQ       R15, BX
+	VPERM2I128 $0x08, Y2, Y2, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       56(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+160(SB), Y2, Y5
+	VMOVDQU    Y5, 160(SP)
+	ADDQ       64(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	RORXQ      $0x12, R8, R13
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	ADDQ       R14, AX
+	VPALIGNR   $0x08, Y3, Y6, Y5
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y1, Y6, Y6
+	XORQ       BX, R11
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	ADDQ       R15, AX
+	VPADDQ     Y6, Y3, Y3
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       72(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, DI, R12
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	ADDQ       R14, R10
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y3, Y3
+	XORQ       DX, R11
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	ADDQ       R15, R10
+	VPERM2I128 $0x81, Y2, Y2, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       80(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, SI, R13
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	ADDQ       R14, R9
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y3, Y3
+	XORQ       AX, R11
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	ADDQ       R15, R9
+	VPERM2I128 $0x08, Y3, Y3, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       88(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+192(SB), Y3, Y5
+	VMOVDQU    Y5, 192(SP)
+	ADDQ       96(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	RORXQ      $0x12, DX, R13
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	ADDQ       R14, DI
+	VPALIGNR   $0x08, Y4, Y6, Y5
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y2, Y6, Y6
+	XORQ       R9, R11
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	ADDQ       R15, DI
+	VPADDQ     Y6, Y4, Y4
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       104(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, AX, R12
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	ADDQ       R14, SI
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y4, Y4
+	XORQ       R8, R11
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	ADDQ       R15, SI
+	VPERM2I128 $0x81, Y3, Y3, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       112(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, R10, R13
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	ADDQ       R14, BX
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y4, Y4
+	XORQ       DI, R11
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	ADDQ       R15, BX
+	VPERM2I128 $0x08, Y4, Y4, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       120(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y4, Y4
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+224(SB), Y4, Y5
+	VMOVDQU    Y5, 224(SP)
+	ADDQ       128(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	RORXQ      $0x12, R8, R13
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	ADDQ       R14, AX
+	VPALIGNR   $0x08, Y1, Y6, Y5
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y3, Y6, Y6
+	XORQ       BX, R11
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	ADDQ       R15, AX
+	VPADDQ     Y6, Y1, Y1
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       136(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, DI, R12
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	ADDQ       R14, R10
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y1, Y1
+	XORQ       DX, R11
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	ADDQ       R15, R10
+	VPERM2I128 $0x81, Y4, Y4, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       144(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, SI, R13
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	ADDQ       R14, R9
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y1, Y1
+	XORQ       AX, R11
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	ADDQ       R15, R9
+	VPERM2I128 $0x08, Y1, Y1, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       152(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+256(SB), Y1, Y5
+	VMOVDQU    Y5, 256(SP)
+	ADDQ       160(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	RORXQ      $0x12, DX, R13
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	ADDQ       R14, DI
+	VPALIGNR   $0x08, Y2, Y6, Y5
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y4, Y6, Y6
+	XORQ       R9, R11
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	ADDQ       R15, DI
+	VPADDQ     Y6, Y2, Y2
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       168(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, AX, R12
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	ADDQ       R14, SI
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y2, Y2
+	XORQ       R8, R11
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	ADDQ       R15, SI
+	VPERM2I128 $0x81, Y1, Y1, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       176(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, R10, R13
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	ADDQ       R14, BX
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y2, Y2
+	XORQ       DI, R11
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	ADDQ       R15, BX
+	VPERM2I128 $0x08, Y2, Y2, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       184(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+288(SB), Y2, Y5
+	VMOVDQU    Y5, 288(SP)
+	ADDQ       192(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	RORXQ      $0x12, R8, R13
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	ADDQ       R14, AX
+	VPALIGNR   $0x08, Y3, Y6, Y5
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y1, Y6, Y6
+	XORQ       BX, R11
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	ADDQ       R15, AX
+	VPADDQ     Y6, Y3, Y3
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       200(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, DI, R12
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	ADDQ       R14, R10
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y3, Y3
+	XORQ       DX, R11
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	ADDQ       R15, R10
+	VPERM2I128 $0x81, Y2, Y2, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       208(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, SI, R13
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	ADDQ       R14, R9
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y3, Y3
+	XORQ       AX, R11
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	ADDQ       R15, R9
+	VPERM2I128 $0x08, Y3, Y3, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       216(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+320(SB), Y3, Y5
+	VMOVDQU    Y5, 320(SP)
+	ADDQ       224(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	RORXQ      $0x12, DX, R13
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	ADDQ       R14, DI
+	VPALIGNR   $0x08, Y4, Y6, Y5
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y2, Y6, Y6
+	XORQ       R9, R11
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	ADDQ       R15, DI
+	VPADDQ     Y6, Y4, Y4
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       232(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, AX, R12
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	ADDQ       R14, SI
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y4, Y4
+	XORQ       R8, R11
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	ADDQ       R15, SI
+	VPERM2I128 $0x81, Y3, Y3, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       240(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, R10, R13
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	ADDQ       R14, BX
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y4, Y4
+	XORQ       DI, R11
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	ADDQ       R15, BX
+	VPERM2I128 $0x08, Y4, Y4, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       248(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y4, Y4
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+352(SB), Y4, Y5
+	VMOVDQU    Y5, 352(SP)
+	ADDQ       256(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	RORXQ      $0x12, R8, R13
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	ADDQ       R14, AX
+	VPALIGNR   $0x08, Y1, Y6, Y5
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y3, Y6, Y6
+	XORQ       BX, R11
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	ADDQ       R15, AX
+	VPADDQ     Y6, Y1, Y1
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       264(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, DI, R12
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	ADDQ       R14, R10
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y1, Y1
+	XORQ       DX, R11
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	ADDQ       R15, R10
+	VPERM2I128 $0x81, Y4, Y4, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       272(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, SI, R13
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	ADDQ       R14, R9
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y1, Y1
+	XORQ       AX, R11
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	ADDQ       R15, R9
+	VPERM2I128 $0x08, Y1, Y1, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       280(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+384(SB), Y1, Y5
+	VMOVDQU    Y5, 384(SP)
+	ADDQ       288(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	RORXQ      $0x12, DX, R13
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	ADDQ       R14, DI
+	VPALIGNR   $0x08, Y2, Y6, Y5
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y4, Y6, Y6
+	XORQ       R9, R11
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	ADDQ       R15, DI
+	VPADDQ     Y6, Y2, Y2
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       296(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, AX, R12
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	ADDQ       R14, SI
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y2, Y2
+	XORQ       R8, R11
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	ADDQ       R15, SI
+	VPERM2I128 $0x81, Y1, Y1, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       304(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, R10, R13
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	ADDQ       R14, BX
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y2, Y2
+	XORQ       DI, R11
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	ADDQ       R15, BX
+	VPERM2I128 $0x08, Y2, Y2, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       312(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+416(SB), Y2, Y5
+	VMOVDQU    Y5, 416(SP)
+	ADDQ       320(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	RORXQ      $0x12, R8, R13
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	ADDQ       R14, AX
+	VPALIGNR   $0x08, Y3, Y6, Y5
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y1, Y6, Y6
+	XORQ       BX, R11
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	ADDQ       R15, AX
+	VPADDQ     Y6, Y3, Y3
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       328(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, DI, R12
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	ADDQ       R14, R10
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y3, Y3
+	XORQ       DX, R11
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	ADDQ       R15, R10
+	VPERM2I128 $0x81, Y2, Y2, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       336(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, SI, R13
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	ADDQ       R14, R9
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y3, Y3
+	XORQ       AX, R11
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	ADDQ       R15, R9
+	VPERM2I128 $0x08, Y3, Y3, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       344(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+448(SB), Y3, Y5
+	VMOVDQU    Y5, 448(SP)
+	ADDQ       352(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	RORXQ      $0x12, DX, R13
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	ADDQ       R14, DI
+	VPALIGNR   $0x08, Y4, Y6, Y5
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y2, Y6, Y6
+	XORQ       R9, R11
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	ADDQ       R15, DI
+	VPADDQ     Y6, Y4, Y4
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       360(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, AX, R12
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	ADDQ       R14, SI
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y4, Y4
+	XORQ       R8, R11
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	ADDQ       R15, SI
+	VPERM2I128 $0x81, Y3, Y3, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       368(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, R10, R13
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	ADDQ       R14, BX
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y4, Y4
+	XORQ       DI, R11
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	ADDQ       R15, BX
+	VPERM2I128 $0x08, Y4, Y4, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       376(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y4, Y4
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+480(SB), Y4, Y5
+	VMOVDQU    Y5, 480(SP)
+	ADDQ       384(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	RORXQ      $0x12, R8, R13
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	ADDQ       R14, AX
+	VPALIGNR   $0x08, Y1, Y6, Y5
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y3, Y6, Y6
+	XORQ       BX, R11
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	ADDQ       R15, AX
+	VPADDQ     Y6, Y1, Y1
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       392(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, DI, R12
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	ADDQ       R14, R10
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y1, Y1
+	XORQ       DX, R11
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	ADDQ       R15, R10
+	VPERM2I128 $0x81, Y4, Y4, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       400(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, SI, R13
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	ADDQ       R14, R9
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y1, Y1
+	XORQ       AX, R11
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	ADDQ       R15, R9
+	VPERM2I128 $0x08, Y1, Y1, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       408(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+512(SB), Y1, Y5
+	VMOVDQU    Y5, 512(SP)
+	ADDQ       416(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	RORXQ      $0x12, DX, R13
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	ADDQ       R14, DI
+	VPALIGNR   $0x08, Y2, Y6, Y5
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y4, Y6, Y6
+	XORQ       R9, R11
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	ADDQ       R15, DI
+	VPADDQ     Y6, Y2, Y2
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       424(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, AX, R12
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	ADDQ       R14, SI
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y2, Y2
+	XORQ       R8, R11
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	ADDQ       R15, SI
+	VPERM2I128 $0x81, Y1, Y1, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       432(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, R10, R13
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	ADDQ       R14, BX
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y2, Y2
+	XORQ       DI, R11
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	ADDQ       R15, BX
+	VPERM2I128 $0x08, Y2, Y2, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       440(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+544(SB), Y2, Y5
+	VMOVDQU    Y5, 544(SP)
+	ADDQ       448(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	RORXQ      $0x12, R8, R13
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	ADDQ       R14, AX
+	VPALIGNR   $0x08, Y3, Y6, Y5
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y1, Y6, Y6
+	XORQ       BX, R11
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	ADDQ       R15, AX
+	VPADDQ     Y6, Y3, Y3
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       456(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, DI, R12
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	ADDQ       R14, R10
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y3, Y3
+	XORQ       DX, R11
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	ADDQ       R15, R10
+	VPERM2I128 $0x81, Y2, Y2, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       464(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, SI, R13
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	ADDQ       R14, R9
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y6, Y3, Y3
+	XORQ       AX, R11
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	ADDQ       R15, R9
+	VPERM2I128 $0x08, Y3, Y3, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       472(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       R15, R8
+	VPADDQ     sha512consts<>+576(SB), Y3, Y5
+	VMOVDQU    Y5, 576(SP)
+	ADDQ       480(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	VPERM2I128 $0x21, Y1, Y4, Y5
+	RORXQ      $0x12, DX, R13
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	ADDQ       R14, DI
+	VPALIGNR   $0x08, Y4, Y5, Y1
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	VPERM2I128 $0x21, Y3, Y2, Y5
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPALIGNR   $0x08, Y2, Y5, Y2
+	XORQ       R9, R11
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	ADDQ       R15, DI
+	VPADDQ     Y2, Y4, Y4
+	VPSRLQ     $0x07, Y1, Y5
+	ADDQ       488(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	VPRORQ     $0x01, Y1, Y2
+	RORXQ      $0x12, AX, R12
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	ADDQ       R14, SI
+	VPRORQ     $0x08, Y1, Y1
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	VPTERNLOGQ $0x96, Y2, Y1, Y5
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	VPADDQ     Y5, Y4, Y4
+	XORQ       R8, R11
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	ADDQ       R15, SI
+	VPERM2I128 $0x81, Y3, Y3, Y1
+	VPSRLQ     $0x06, Y1, Y5
+	ADDQ       496(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	VPRORQ     $0x13, Y1, Y2
+	RORXQ      $0x12, R10, R13
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	ADDQ       R14, BX
+	VPRORQ     $0x3d, Y1, Y1
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	VPTERNLOGQ $0x96, Y2, Y1, Y5
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	VPADDQ     Y5, Y4, Y4
+	XORQ       DI, R11
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	ADDQ       R15, BX
+	VPERM2I128 $0x08, Y4, Y4, Y1
+	VPSRLQ     $0x06, Y1, Y5
+	ADDQ       504(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	VPRORQ     $0x13, Y1, Y2
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	VPRORQ     $0x3d, Y1, Y1
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	VPTERNLOGQ $0x96, Y2, Y1, Y5
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	VPADDQ     Y5, Y4, Y4
+	ADDQ       R15, DX
+	VPADDQ     sha512consts<>+608(SB), Y4, Y1
+	VMOVDQU    Y1, 608(SP)
+	ADDQ       512(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	RORXQ      $0x12, R8, R13
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	ADDQ       R14, AX
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       BX, R11
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	ADDQ       R15, AX
+	ADDQ       520(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	RORXQ      $0x12, DI, R12
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	ADDQ       R14, R10
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       DX, R11
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	ADDQ       R15, R10
+	ADDQ       528(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	RORXQ      $0x12, SI, R13
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	ADDQ       R14, R9
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       AX, R11
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	ADDQ       R15, R9
+	ADDQ       536(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	ADDQ       R15, R8
+	ADDQ       544(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	RORXQ      $0x12, DX, R13
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	ADDQ       R14, DI
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       R9, R11
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	ADDQ       R15, DI
+	ADDQ       552(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	RORXQ      $0x12, AX, R12
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	ADDQ       R14, SI
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R8, R11
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	ADDQ       R15, SI
+	ADDQ       560(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	RORXQ      $0x12, R10, R13
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	ADDQ       R14, BX
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       DI, R11
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	ADDQ       R15, BX
+	ADDQ       568(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R15
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       SI, R11
+	RORXQ      $0x27, BX, R14
+	XORQ       R14, R15
+	ADDQ       R11, DX
+	ADDQ       R15, DX
+	ADDQ       576(SP), AX
+	MOVQ       R9, R14
+	XORQ       R10, R14
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R14
+	RORXQ      $0x12, R8, R13
+	XORQ       R10, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R8, R13
+	ADDQ       R14, AX
+	XORQ       R13, R11
+	MOVQ       DX, R13
+	ADDQ       R11, AX
+	XORQ       BX, R13
+	RORXQ      $0x1c, DX, R15
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       BX, R11
+	RORXQ      $0x27, DX, R14
+	XORQ       R14, R15
+	ADDQ       R11, AX
+	ADDQ       R15, AX
+	ADDQ       584(SP), R10
+	MOVQ       R8, R14
+	XORQ       R9, R14
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R14
+	RORXQ      $0x12, DI, R12
+	XORQ       R9, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, DI, R12
+	ADDQ       R14, R10
+	XORQ       R12, R11
+	MOVQ       AX, R12
+	ADDQ       R11, R10
+	XORQ       DX, R12
+	RORXQ      $0x1c, AX, R15
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       DX, R11
+	RORXQ      $0x27, AX, R14
+	XORQ       R14, R15
+	ADDQ       R11, R10
+	ADDQ       R15, R10
+	ADDQ       592(SP), R9
+	MOVQ       DI, R14
+	XORQ       R8, R14
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R14
+	RORXQ      $0x12, SI, R13
+	XORQ       R8, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, SI, R13
+	ADDQ       R14, R9
+	XORQ       R13, R11
+	MOVQ       R10, R13
+	ADDQ       R11, R9
+	XORQ       AX, R13
+	RORXQ      $0x1c, R10, R15
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       AX, R11
+	RORXQ      $0x27, R10, R14
+	XORQ       R14, R15
+	ADDQ       R11, R9
+	ADDQ       R15, R9
+	ADDQ       600(SP), R8
+	MOVQ       SI, R14
+	XORQ       DI, R14
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R14
+	RORXQ      $0x12, BX, R12
+	XORQ       DI, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, BX, R12
+	ADDQ       R14, R8
+	XORQ       R12, R11
+	MOVQ       R9, R12
+	ADDQ       R11, R8
+	XORQ       R10, R12
+	RORXQ      $0x1c, R9, R15
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R10, R11
+	RORXQ      $0x27, R9, R14
+	XORQ       R14, R15
+	ADDQ       R11, R8
+	ADDQ       R15, R8
+	ADDQ       608(SP), DI
+	MOVQ       BX, R14
+	XORQ       SI, R14
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R14
+	RORXQ      $0x12, DX, R13
+	XORQ       SI, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, DX, R13
+	ADDQ       R14, DI
+	XORQ       R13, R11
+	MOVQ       R8, R13
+	ADDQ       R11, DI
+	XORQ       R9, R13
+	RORXQ      $0x1c, R8, R15
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       R9, R11
+	RORXQ      $0x27, R8, R14
+	XORQ       R14, R15
+	ADDQ       R11, DI
+	ADDQ       R15, DI
+	ADDQ       616(SP), SI
+	MOVQ       DX, R14
+	XORQ       BX, R14
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R14
+	RORXQ      $0x12, AX, R12
+	XORQ       BX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, AX, R12
+	ADDQ       R14, SI
+	XORQ       R12, R11
+	MOVQ       DI, R12
+	ADDQ       R11, SI
+	XORQ       R8, R12
+	RORXQ      $0x1c, DI, R15
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R14
+	MOVQ       R12, R11
+	ANDQ       R13, R11
+	XORQ       R14, R15
+	XORQ       R8, R11
+	RORXQ      $0x27, DI, R14
+	XORQ       R14, R15
+	ADDQ       R11, SI
+	ADDQ       R15, SI
+	ADDQ       624(SP), BX
+	MOVQ       AX, R14
+	XORQ       DX, R14
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R14
+	RORXQ      $0x12, R10, R13
+	XORQ       DX, R14
+	XORQ       R13, R11
+	RORXQ      $0x29, R10, R13
+	ADDQ       R14, BX
+	XORQ       R13, R11
+	MOVQ       SI, R13
+	ADDQ       R11, BX
+	XORQ       DI, R13
+	RORXQ      $0x1c, SI, R15
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R14
+	MOVQ       R13, R11
+	ANDQ       R12, R11
+	XORQ       R14, R15
+	XORQ       DI, R11
+	RORXQ      $0x27, SI, R14
+	XORQ       R14, R15
+	ADDQ       R11, BX
+	ADDQ       R15, BX
+	ADDQ       632(SP), DX
+	MOVQ       R10, R14
+	XORQ       AX, R14
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R14
+	RORXQ      $0x12, R9, R12
+	XORQ       AX, R14
+	XORQ       R12, R11
+	RORXQ      $0x29, R9, R12
+	ADDQ       R14, DX
+	XORQ       R12, R11
+	MOVQ       BX, R12
+	ADDQ       R11, DX
+	XORQ       SI, R12
+	RORXQ      $0x1c, BX, R14
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R11
+	ANDQ       R13, R12
+	XORQ       R11, R14
+	XORQ       SI, R12
+	RORXQ      $0x27, BX, R11
+	XORQ       R11, R14
+	ADDQ       R12, DX
+	ADDQ       R14, DX
+	MOVQ       s+0(FP), R11
+	ADDQ       (R11), DX
+	MOVQ       DX, (R11)
+	ADDQ       8(R11), BX
+	MOVQ       BX, 8(R11)
+	ADDQ       16(R11), SI
+	MOVQ       SI, 16(R11)
+	ADDQ       24(R11), DI
+	MOVQ       DI, 24(R11)
+	ADDQ       32(R11), R8
+	MOVQ       R8, 32(R11)
+	ADDQ       40(R11), R9
+	MOVQ       R9, 40(R11)
+	ADDQ       48(R11), R10
+	MOVQ       R10, 48(R11)
+	ADDQ       56(R11), AX
+	MOVQ       AX, 56(R11)
+	ADDQ       $0x00000080, CX
+	CMPQ       CX, 640(SP)
+	JB         single_loop
+	VZEROUPPER
+
+single_done:
+	RET
+
 // func blockAVX2x4(s *[8][4]uint64, ptrs *[4]*byte, nblocks int)
 // Requires: AVX, AVX2
 TEXT ·blockAVX2x4(SB), $2872-24
@@ -1705,122 +6957,6 @@ avx2_rounds:
 	VMOVDQU      Y0, 224(CX)
 	VZEROUPPER
 	RET
-
-DATA sha512consts<>+0(SB)/8, $0x428a2f98d728ae22
-DATA sha512consts<>+8(SB)/8, $0x7137449123ef65cd
-DATA sha512consts<>+16(SB)/8, $0xb5c0fbcfec4d3b2f
-DATA sha512consts<>+24(SB)/8, $0xe9b5dba58189dbbc
-DATA sha512consts<>+32(SB)/8, $0x3956c25bf348b538
-DATA sha512consts<>+40(SB)/8, $0x59f111f1b605d019
-DATA sha512consts<>+48(SB)/8, $0x923f82a4af194f9b
-DATA sha512consts<>+56(SB)/8, $0xab1c5ed5da6d8118
-DATA sha512consts<>+64(SB)/8, $0xd807aa98a3030242
-DATA sha512consts<>+72(SB)/8, $0x12835b0145706fbe
-DATA sha512consts<>+80(SB)/8, $0x243185be4ee4b28c
-DATA sha512consts<>+88(SB)/8, $0x550c7dc3d5ffb4e2
-DATA sha512consts<>+96(SB)/8, $0x72be5d74f27b896f
-DATA sha512consts<>+104(SB)/8, $0x80deb1fe3b1696b1
-DATA sha512consts<>+112(SB)/8, $0x9bdc06a725c71235
-DATA sha512consts<>+120(SB)/8, $0xc19bf174cf692694
-DATA sha512consts<>+128(SB)/8, $0xe49b69c19ef14ad2
-DATA sha512consts<>+136(SB)/8, $0xefbe4786384f25e3
-DATA sha512consts<>+144(SB)/8, $0x0fc19dc68b8cd5b5
-DATA sha512consts<>+152(SB)/8, $0x240ca1cc77ac9c65
-DATA sha512consts<>+160(SB)/8, $0x2de92c6f592b0275
-DATA sha512consts<>+168(SB)/8, $0x4a7484aa6ea6e483
-DATA sha512consts<>+176(SB)/8, $0x5cb0a9dcbd41fbd4
-DATA sha512consts<>+184(SB)/8, $0x76f988da831153b5
-DATA sha512consts<>+192(SB)/8, $0x983e5152ee66dfab
-DATA sha512consts<>+200(SB)/8, $0xa831c66d2db43210
-DATA sha512consts<>+208(SB)/8, $0xb00327c898fb213f
-DATA sha512consts<>+216(SB)/8, $0xbf597fc7beef0ee4
-DATA sha512consts<>+224(SB)/8, $0xc6e00bf33da88fc2
-DATA sha512consts<>+232(SB)/8, $0xd5a79147930aa725
-DATA sha512consts<>+240(SB)/8, $0x06ca6351e003826f
-DATA sha512consts<>+248(SB)/8, $0x142929670a0e6e70
-DATA sha512consts<>+256(SB)/8, $0x27b70a8546d22ffc
-DATA sha512consts<>+264(SB)/8, $0x2e1b21385c26c926
-DATA sha512consts<>+272(SB)/8, $0x4d2c6dfc5ac42aed
-DATA sha512consts<>+280(SB)/8, $0x53380d139d95b3df
-DATA sha512consts<>+288(SB)/8, $0x650a73548baf63de
-DATA sha512consts<>+296(SB)/8, $0x766a0abb3c77b2a8
-DATA sha512consts<>+304(SB)/8, $0x81c2c92e47edaee6
-DATA sha512consts<>+312(SB)/8, $0x92722c851482353b
-DATA sha512consts<>+320(SB)/8, $0xa2bfe8a14cf10364
-DATA sha512consts<>+328(SB)/8, $0xa81a664bbc423001
-DATA sha512consts<>+336(SB)/8, $0xc24b8b70d0f89791
-DATA sha512consts<>+344(SB)/8, $0xc76c51a30654be30
-DATA sha512consts<>+352(SB)/8, $0xd192e819d6ef5218
-DATA sha512consts<>+360(SB)/8, $0xd69906245565a910
-DATA sha512consts<>+368(SB)/8, $0xf40e35855771202a
-DATA sha512consts<>+376(SB)/8, $0x106aa07032bbd1b8
-DATA sha512consts<>+384(SB)/8, $0x19a4c116b8d2d0c8
-DATA sha512consts<>+392(SB)/8, $0x1e376c085141ab53
-DATA sha512consts<>+400(SB)/8, $0x2748774cdf8eeb99
-DATA sha512consts<>+408(SB)/8, $0x34b0bcb5e19b48a8
-DATA sha512consts<>+416(SB)/8, $0x391c0cb3c5c95a63
-DATA sha512consts<>+424(SB)/8, $0x4ed8aa4ae3418acb
-DATA sha512consts<>+432(SB)/8, $0x5b9cca4f7763e373
-DATA sha512consts<>+440(SB)/8, $0x682e6ff3d6b2b8a3
-DATA sha512consts<>+448(SB)/8, $0x748f82ee5defb2fc
-DATA sha512consts<>+456(SB)/8, $0x78a5636f43172f60
-DATA sha512consts<>+464(SB)/8, $0x84c87814a1f0ab72
-DATA sha512consts<>+472(SB)/8, $0x8cc702081a6439ec
-DATA sha512consts<>+480(SB)/8, $0x90befffa23631e28
-DATA sha512consts<>+488(SB)/8, $0xa4506cebde82bde9
-DATA sha512consts<>+496(SB)/8, $0xbef9a3f7b2c67915
-DATA sha512consts<>+504(SB)/8, $0xc67178f2e372532b
-DATA sha512consts<>+512(SB)/8, $0xca273eceea26619c
-DATA sha512consts<>+520(SB)/8, $0xd186b8c721c0c207
-DATA sha512consts<>+528(SB)/8, $0xeada7dd6cde0eb1e
-DATA sha512consts<>+536(SB)/8, $0xf57d4f7fee6ed178
-DATA sha512consts<>+544(SB)/8, $0x06f067aa72176fba
-DATA sha512consts<>+552(SB)/8, $0x0a637dc5a2c898a6
-DATA sha512consts<>+560(SB)/8, $0x113f9804bef90dae
-DATA sha512consts<>+568(SB)/8, $0x1b710b35131c471b
-DATA sha512consts<>+576(SB)/8, $0x28db77f523047d84
-DATA sha512consts<>+584(SB)/8, $0x32caab7b40c72493
-DATA sha512consts<>+592(SB)/8, $0x3c9ebe0a15c9bebc
-DATA sha512consts<>+600(SB)/8, $0x431d67c49c100d4c
-DATA sha512consts<>+608(SB)/8, $0x4cc5d4becb3e42b6
-DATA sha512consts<>+616(SB)/8, $0x597f299cfc657e2a
-DATA sha512consts<>+624(SB)/8, $0x5fcb6fab3ad6faec
-DATA sha512consts<>+632(SB)/8, $0x6c44198c4a475817
-GLOBL sha512consts<>(SB), RODATA|NOPTR, $640
-
-DATA sha512bswap<>+0(SB)/1, $0x07
-DATA sha512bswap<>+1(SB)/1, $0x06
-DATA sha512bswap<>+2(SB)/1, $0x05
-DATA sha512bswap<>+3(SB)/1, $0x04
-DATA sha512bswap<>+4(SB)/1, $0x03
-DATA sha512bswap<>+5(SB)/1, $0x02
-DATA sha512bswap<>+6(SB)/1, $0x01
-DATA sha512bswap<>+7(SB)/1, $0x00
-DATA sha512bswap<>+8(SB)/1, $0x0f
-DATA sha512bswap<>+9(SB)/1, $0x0e
-DATA sha512bswap<>+10(SB)/1, $0x0d
-DATA sha512bswap<>+11(SB)/1, $0x0c
-DATA sha512bswap<>+12(SB)/1, $0x0b
-DATA sha512bswap<>+13(SB)/1, $0x0a
-DATA sha512bswap<>+14(SB)/1, $0x09
-DATA sha512bswap<>+15(SB)/1, $0x08
-DATA sha512bswap<>+16(SB)/1, $0x07
-DATA sha512bswap<>+17(SB)/1, $0x06
-DATA sha512bswap<>+18(SB)/1, $0x05
-DATA sha512bswap<>+19(SB)/1, $0x04
-DATA sha512bswap<>+20(SB)/1, $0x03
-DATA sha512bswap<>+21(SB)/1, $0x02
-DATA sha512bswap<>+22(SB)/1, $0x01
-DATA sha512bswap<>+23(SB)/1, $0x00
-DATA sha512bswap<>+24(SB)/1, $0x0f
-DATA sha512bswap<>+25(SB)/1, $0x0e
-DATA sha512bswap<>+26(SB)/1, $0x0d
-DATA sha512bswap<>+27(SB)/1, $0x0c
-DATA sha512bswap<>+28(SB)/1, $0x0b
-DATA sha512bswap<>+29(SB)/1, $0x0a
-DATA sha512bswap<>+30(SB)/1, $0x09
-DATA sha512bswap<>+31(SB)/1, $0x08
-GLOBL sha512bswap<>(SB), RODATA|NOPTR, $32
 
 DATA ror64by8<>+0(SB)/1, $0x01
 DATA ror64by8<>+1(SB)/1, $0x02

@@ -4,6 +4,16 @@
 
 package sha512
 
+// blockAVX2 hashes the whole blocks of p into s, one stream, with AVX2 and BMI2.
+//
+//go:noescape
+func blockAVX2(s *[8]uint64, p []byte)
+
+// blockAVX512 hashes the whole blocks of p into s, one stream, with 256-bit AVX-512 instructions and BMI2.
+//
+//go:noescape
+func blockAVX512(s *[8]uint64, p []byte)
+
 // blockAVX2x4 hashes nblocks blocks of 4 lanes with AVX2.
 //
 //go:noescape

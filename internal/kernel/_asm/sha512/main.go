@@ -12,6 +12,8 @@ import (
 
 func main() {
 	ConstraintExpr("amd64,!purego")
+	single(false)
+	single(true)
 	avx2()
 	avx512()
 	zmm()
