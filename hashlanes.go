@@ -9,9 +9,11 @@
 //
 //   - One message in memory: [Sum], or [AppendSum] to append the digest
 //     to a buffer without allocating. Short messages go straight to a
-//     one-shot function: the standard library's, or for SHA-1, SHA-224
-//     and SHA-256 on a CPU with SHA-NI hashlanes' own, which pads the
-//     message's tail on the stack.
+//     one-shot function: for MD5, SHA-1 and the SHA-2 family hashlanes'
+//     own where its single-stream kernel runs (SHA-NI for SHA-1 and
+//     SHA-256, AVX2 or AVX-512 for SHA-512, any amd64 for MD5 but in
+//     Sum), which pads the message's tail on the stack, else the
+//     standard library's.
 //   - A stream written piece by piece (an upload, a pipe): [New], a
 //     [hash.Hash] like crypto/sha256.New's. Hashers written by different
 //     goroutines at the same time share lanes by themselves.
@@ -48,8 +50,11 @@ import (
 	"sync/atomic"
 
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
+	"github.com/hashlanes/hashlanes/internal/cpu"
+	md5k "github.com/hashlanes/hashlanes/internal/kernel/md5"
 	sha1k "github.com/hashlanes/hashlanes/internal/kernel/sha1"
 	sha256k "github.com/hashlanes/hashlanes/internal/kernel/sha256"
+	sha512k "github.com/hashlanes/hashlanes/internal/kernel/sha512"
 	"github.com/hashlanes/hashlanes/internal/reference"
 )
 
@@ -95,10 +100,12 @@ func New(a Algorithm) hash.Hash { return DefaultServer(a).NewHash() }
 // function (md5.Sum, sha256.Sum256, ...) computes it.
 func Sum(a Algorithm, data []byte) []byte {
 	if len(data) < sumLanesMin {
-		// The SHA-NI path where it runs, appending to nil so that only the
-		// digest allocates, as in AppendSum.
-		if a >= SHA1 && a <= SHA256 {
-			if d, ok := appendSumSHANI(a, nil, data); ok {
+		// hashlanes' own one-shot path where it runs, appending to nil so
+		// that only the digest allocates, as in AppendSum. Not MD5's: level
+		// with crypto/md5 in AppendSum, it read 1-3% slower here, where
+		// the library's digest moved to the heap is the one allocation.
+		if a >= SHA1 && a <= SHA512_256 {
+			if d, ok := appendSumOwn(a, nil, data, cpu.Active); ok {
 				return d
 			}
 		}
@@ -137,16 +144,18 @@ func Sum(a Algorithm, data []byte) []byte {
 // AppendSum appends the digest of data to dst and returns the extended
 // slice; with room in dst it allocates nothing (but for BLAKE3, whose
 // library allocates for long messages). A message shorter than
-// 16 KiB goes straight to the standard library's one-shot function (or
-// its library's, for SHA-3, BLAKE2 and BLAKE3), or for SHA-1, SHA-224 and
-// SHA-256 on a CPU with SHA-NI to hashlanes' own SHA-NI path, which pads
-// the message's tail on the stack and costs less: a lone message has no
-// lanes to share. Longer ones go through the default engine, whose lone streams
-// run at single-stream speed and whose concurrent ones share lanes.
+// 16 KiB goes straight to a one-shot function: for MD5, SHA-1 and the
+// SHA-2 family hashlanes' own where its single-stream kernel runs
+// (MD5's scalar kernel, SHA-NI, SHA-512's AVX2 or AVX-512 kernel), which
+// pads the message's tail on the stack and costs less, else the standard
+// library's (or its library's, for SHA-3, BLAKE2 and BLAKE3): a lone
+// message has no lanes to share. Longer ones go through the default
+// engine, whose lone streams run at single-stream speed and whose
+// concurrent ones share lanes.
 func AppendSum(a Algorithm, dst, data []byte) []byte {
 	if len(data) < sumLanesMin {
-		if a >= SHA1 && a <= SHA256 { // SHA1, SHA224, SHA256: no call for the others
-			if d, ok := appendSumSHANI(a, dst, data); ok {
+		if a <= SHA512_256 { // the engine's algorithms: no call for the others
+			if d, ok := appendSumOwn(a, dst, data, cpu.Active); ok {
 				return d
 			}
 		}
@@ -172,20 +181,35 @@ func appendSumOther(a Algorithm, dst, data []byte) []byte {
 	return srv.appendSum(dst, data)
 }
 
-// appendSumSHANI is AppendSum of a short message of a, SHA1, SHA224 or
-// SHA256, on hashlanes' SHA-NI kernels, where the CPU has them (and
-// HASHLANES_CPU allows them): the whole blocks straight from the message,
-// the tail padded on the stack, where the standard library's one-shot
-// function copies its hasher and writes the padding through Write
-// (docs/figures.md, "One-shot sums on SHA-NI"). ok is false on other CPUs.
-func appendSumSHANI(a Algorithm, dst, data []byte) (d []byte, ok bool) {
+// appendSumOwn is AppendSum of a short message of one of the engine's
+// algorithms on hashlanes' own single-stream kernel, at tier l at most:
+// MD5's scalar kernel, SHA-1's and SHA-256's SHA-NI kernels where the CPU
+// has them (and HASHLANES_CPU allows them), SHA-512's AVX-512 or AVX2
+// kernel. The whole blocks go straight from the message and the tail is
+// padded on the stack, where the standard library's one-shot function
+// copies its hasher and writes the padding through Write (docs/figures.md,
+// "One-shot sums on SHA-NI"). ok is false where there is no such kernel
+// (another CPU, GOARCH or tier, or -tags purego) or a is not one of these.
+func appendSumOwn(a Algorithm, dst, data []byte, l cpu.Level) (d []byte, ok bool) {
 	switch a {
+	case MD5:
+		return md5k.AppendSumOwn(dst, data)
 	case SHA1:
 		return sha1k.AppendSumSHANI(dst, &sha1k.Init, sha1k.Size, data)
 	case SHA224:
 		return sha256k.AppendSumSHANI(dst, &sha256k.Init224, sha256.Size224, data)
+	case SHA256:
+		return sha256k.AppendSumSHANI(dst, &sha256k.Init256, sha256.Size, data)
+	case SHA384:
+		return sha512k.AppendSumOwn(dst, &sha512k.Init384, sha512.Size384, data, l)
+	case SHA512:
+		return sha512k.AppendSumOwn(dst, &sha512k.Init512, sha512.Size, data, l)
+	case SHA512_224:
+		return sha512k.AppendSumOwn(dst, &sha512k.Init512_224, sha512.Size224, data, l)
+	case SHA512_256:
+		return sha512k.AppendSumOwn(dst, &sha512k.Init512_256, sha512.Size256, data, l)
 	}
-	return sha256k.AppendSumSHANI(dst, &sha256k.Init256, sha256.Size, data)
+	return dst, false
 }
 
 // sumLanesMin is the shortest message Sum hands to the engine: at 16 KiB

@@ -59,7 +59,7 @@ func fromEngine[S any](a Algorithm, e *engine.Server[S], src tuning.Source) *Ser
 	s.many = e.SumMany
 	s.choice, s.src = e.Choice(), src
 	single := e.Kernels().Single
-	s.oneShotSHANI = single.Short && single.Needs&cpu.SHA != 0
+	s.oneShot, s.oneShotLevel = single.Short, single.Level
 	return s
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/hexenc"
 	"github.com/hashlanes/hashlanes/internal/reference"
 	"github.com/hashlanes/hashlanes/internal/tuning"
@@ -37,12 +38,13 @@ type Server struct {
 	choice  *tuning.Chooser
 	src     tuning.Source
 	manyMin atomic.Pointer[manyMinCached]
-	// oneShotSHANI: the engine's single-stream kernel is SHA-NI and
-	// hashes a short message for less than the standard library's
-	// one-shot function (a Short kernel: SHA-1's and SHA-256's shani), so
-	// SumMany's few messages go through the same kernel's one-shot path
-	// (appendSumSHANI).
-	oneShotSHANI bool
+	// oneShot: the engine's single-stream kernel hashes a short message
+	// for less than the standard library's one-shot function (a Short
+	// kernel: MD5's, SHA-NI's, SHA-512's own), so SumMany's few messages
+	// go through the same kernel's one-shot path (appendSumOwn) at its
+	// tier, oneShotLevel.
+	oneShot      bool
+	oneShotLevel cpu.Level
 	// blockShift is log2 of the algorithm's block size, for fewForLanes
 	// (which serves the engine's algorithms, of 64- and 128-byte blocks).
 	blockShift uint8
@@ -61,17 +63,17 @@ func (s *Server) SumMany(dst []byte, msgs [][]byte) []byte {
 }
 
 // fewLoop is SumMany below its cut-off, message by message: on
-// hashlanes' one-shot SHA-NI path where the server's single-stream kernel
-// is SHA-NI (oneShotSHANI), else through the standard library's one-shot
-// function.
+// hashlanes' one-shot path where the server's single-stream kernel is one
+// of hashlanes' own (oneShot), else through the standard library's
+// one-shot function.
 func (s *Server) fewLoop(dst []byte, msgs [][]byte) []byte {
-	if s.oneShotSHANI { // SHA-1's or SHA-2-256's shani kernel
+	if s.oneShot {
 		for _, m := range msgs {
 			var ok bool
-			if dst, ok = appendSumSHANI(s.alg, dst, m); !ok {
-				// A SHA-NI kernel is listed only where the CPU has
-				// it (kernel.Best), as the one-shot path asks.
-				panic("hashlanes: a SHA-NI kernel without the one-shot SHA-NI path")
+			if dst, ok = appendSumOwn(s.alg, dst, m, s.oneShotLevel); !ok {
+				// A kernel is listed only where the CPU has what it
+				// needs (kernel.Best), as the one-shot path asks.
+				panic("hashlanes: a Short kernel without its one-shot path")
 			}
 		}
 		return dst

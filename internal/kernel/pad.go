@@ -20,6 +20,20 @@ func PadTail64BE(buf *[128]byte, tail []byte, n uint64) []byte {
 	return buf[:end]
 }
 
+// PadTail128BE is PadTail64BE for 128-byte blocks and a 16-byte length
+// (SHA-384, SHA-512 and SHA-512/t).
+func PadTail128BE(buf *[256]byte, tail []byte, n uint64) []byte {
+	k := copy(buf[:128], tail)
+	buf[k] = 0x80
+	end := 128
+	if k >= 128-16 { // no room for the length after the 0x80
+		end = 256
+	}
+	binary.BigEndian.PutUint64(buf[end-16:end-8], n>>61)
+	binary.BigEndian.PutUint64(buf[end-8:end], n<<3)
+	return buf[:end]
+}
+
 // EndMessage writes the padding's first byte, 0x80, after the k bytes of a
 // message's end in buf, and zeroes buf past it. The 8-byte word that holds
 // the 0x80 is written whole, the message's bytes in it included: a

@@ -641,18 +641,19 @@ func BenchmarkFootprint[S comparable](b *testing.B, a Algorithm[S], name string)
 
 // AppendSum checks a one-shot sum, sum(dst, msg) appending msg's digest to
 // dst, against the standard library's (want), at every length around the
-// padding's one- and two-block cases of 64-byte blocks, appended after
-// what dst holds. It skips t where sum reports it has no path here (ok
-// false), after cputest's feature check, which HASHLANES_TEST_REQUIRE can
-// turn into a failure.
-func AppendSum(t *testing.T, sum func(dst, msg []byte) ([]byte, bool), want func(msg []byte) []byte, features cpu.Feature) {
+// padding's one- and two-block cases of 64- and 128-byte blocks, appended
+// after what dst holds. It skips t where sum reports it has no path here
+// (ok false), after cputest's level and feature checks, which
+// HASHLANES_TEST_REQUIRE can turn into a failure.
+func AppendSum(t *testing.T, sum func(dst, msg []byte) ([]byte, bool), want func(msg []byte) []byte, level cpu.Level, features cpu.Feature) {
 	if _, ok := sum(nil, nil); !ok {
+		cputest.Require(t, level)
 		cputest.RequireFeatures(t, features)
 		t.Skip("no such path in this build")
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	prefix := []byte("prefix")
-	for n := range 4*64 + 2 {
+	for n := range 4*128 + 2 {
 		msg := RandomBytes(r, n)
 		got, _ := sum(append([]byte(nil), prefix...), msg)
 		if w := want(msg); !bytes.Equal(got[:len(prefix)], prefix) || !bytes.Equal(got[len(prefix):], w) {

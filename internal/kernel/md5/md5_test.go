@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel/kerneltest"
 )
 
@@ -60,3 +61,9 @@ func BenchmarkLaneLayout(b *testing.B) { kerneltest.BenchmarkLaneLayout(b, alg) 
 
 // BenchmarkBatch measures the batch kernels alone; see kerneltest.BenchmarkBatch.
 func BenchmarkBatch(b *testing.B) { kerneltest.BenchmarkBatch(b, alg) }
+
+// TestAppendSumOwn: the one-shot path on hashlanes' scalar kernel gives
+// the standard library's digests.
+func TestAppendSumOwn(t *testing.T) {
+	kerneltest.AppendSum(t, AppendSumOwn, func(msg []byte) []byte { s := md5.Sum(msg); return s[:] }, cpu.Generic, 0)
+}

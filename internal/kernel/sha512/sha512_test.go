@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 	"github.com/hashlanes/hashlanes/internal/kernel/kerneltest"
 )
@@ -108,3 +109,28 @@ func BenchmarkLaneLayout(b *testing.B) { kerneltest.BenchmarkLaneLayout(b, alg) 
 
 // BenchmarkBatch measures the batch kernels alone; see kerneltest.BenchmarkBatch.
 func BenchmarkBatch(b *testing.B) { kerneltest.BenchmarkBatch(b, alg) }
+
+// TestAppendSumOwn: the one-shot path on hashlanes' own kernels gives the
+// standard library's digests, for every algorithm of the family, at both
+// tiers.
+func TestAppendSumOwn(t *testing.T) {
+	for _, l := range []cpu.Level{cpu.AVX2, cpu.AVX512} {
+		t.Run(l.String(), func(t *testing.T) { testAppendSumOwn(t, l) })
+	}
+}
+
+func testAppendSumOwn(t *testing.T, l cpu.Level) {
+	for _, c := range []struct {
+		init *State
+		size int
+		want func(msg []byte) []byte
+	}{
+		{&Init512, 64, func(msg []byte) []byte { s := sha512.Sum512(msg); return s[:] }},
+		{&Init384, 48, func(msg []byte) []byte { s := sha512.Sum384(msg); return s[:] }},
+		{&Init512_224, 28, func(msg []byte) []byte { s := sha512.Sum512_224(msg); return s[:] }},
+		{&Init512_256, 32, func(msg []byte) []byte { s := sha512.Sum512_256(msg); return s[:] }},
+	} {
+		kerneltest.AppendSum(t, func(dst, msg []byte) ([]byte, bool) { return AppendSumOwn(dst, c.init, c.size, msg, l) },
+			c.want, l, 0)
+	}
+}
