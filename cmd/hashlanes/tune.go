@@ -103,13 +103,15 @@ func printCrossover(w io.Writer, f *tuning.Family, r *tuning.Rates) {
 	if r == nil {
 		return
 	}
-	// Every kernel as a candidate, the fastest single-stream one as the
-	// single-stream kernel.
+	// Every kernel as a candidate, and as the single-stream kernel the one
+	// the engine runs: the last the level allows (kernel.Best), not the
+	// fastest measured, which a noisy run can make the library's where a
+	// family has more than one (SHA-512's stdlib, avx2, avx512).
 	var single tuning.Kernel
 	var multi []tuning.Kernel
 	for _, p := range f.Probes() {
 		k := p.Kernel
-		if k.Lanes == 1 && (single.Name == "" || r.Kernels[k.Name] > r.Kernels[single.Name]) {
+		if k.Lanes == 1 {
 			single = k
 		} else if k.Lanes > 1 {
 			multi = append(multi, k)
