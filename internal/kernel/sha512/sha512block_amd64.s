@@ -26,2272 +26,615 @@ TEXT ·blockAVX2(SB), NOSPLIT, $648-32
 	MOVQ    56(AX), AX
 
 single_loop:
-	VMOVDQU    (CX), Y1
-	VPSHUFB    Y0, Y1, Y1
-	VPADDQ     sha512consts<>+0(SB), Y1, Y2
-	VMOVDQU    Y2, (SP)
-	VMOVDQU    32(CX), Y2
-	VPSHUFB    Y0, Y2, Y2
-	VPADDQ     sha512consts<>+32(SB), Y2, Y3
-	VMOVDQU    Y3, 32(SP)
-	VMOVDQU    64(CX), Y3
-	VPSHUFB    Y0, Y3, Y3
-	VPADDQ     sha512consts<>+64(SB), Y3, Y4
-	VMOVDQU    Y4, 64(SP)
-	VMOVDQU    96(CX), Y4
-	VPSHUFB    Y0, Y4, Y4
-	VPADDQ     sha512consts<>+96(SB), Y4, Y5
-	VMOVDQU    Y5, 96(SP)
-	MOVQ       BX, R11
-	XORQ       SI, R11
-	ADDQ       (SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
+	VMOVDQU (CX), Y1
+	VPSHUFB Y0, Y1, Y1
+	VPADDQ  sha512consts<>+0(SB), Y1, Y2
+	VMOVDQU Y2, (SP)
+	VMOVDQU 32(CX), Y2
+	VPSHUFB Y0, Y2, Y2
+	VPADDQ  sha512consts<>+32(SB), Y2, Y3
+	VMOVDQU Y3, 32(SP)
+	VMOVDQU 64(CX), Y3
+	VPSHUFB Y0, Y3, Y3
+	VPADDQ  sha512consts<>+64(SB), Y3, Y4
+	VMOVDQU Y4, 64(SP)
+	VMOVDQU 96(CX), Y4
+	VPSHUFB Y0, Y4, Y4
+	VPADDQ  sha512consts<>+96(SB), Y4, Y5
+	VMOVDQU Y5, 96(SP)
+	MOVQ    BX, R11
+	XORQ    SI, R11
+	XORQ    R12, R12
+
+single_rounds:
+	ADDQ       (SP)(R12*1), AX
+	MOVQ       R9, R15
+	XORQ       R10, R15
 	VPERM2I128 $0x21, Y2, Y1, Y6
-	RORXQ      $0x0e, R8, R12
-	ANDQ       R8, R14
-	RORXQ      $0x12, R8, R13
+	RORXQ      $0x0e, R8, R13
+	ANDQ       R8, R15
+	RORXQ      $0x12, R8, R14
 	VPALIGNR   $0x08, Y1, Y6, Y5
-	XORQ       R10, R14
-	XORQ       R13, R12
-	RORXQ      $0x29, R8, R13
+	XORQ       R10, R15
+	XORQ       R14, R13
+	RORXQ      $0x29, R8, R14
 	VPERM2I128 $0x21, Y4, Y3, Y6
-	ADDQ       R14, AX
-	XORQ       R13, R12
-	MOVQ       DX, R13
+	ADDQ       R15, AX
+	XORQ       R14, R13
+	MOVQ       DX, R14
 	VPALIGNR   $0x08, Y3, Y6, Y6
-	ADDQ       R12, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
+	ADDQ       R13, AX
+	XORQ       BX, R14
+	RORXQ      $0x1c, DX, BP
 	VPADDQ     Y6, Y1, Y1
 	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R12
+	RORXQ      $0x22, DX, R15
+	MOVQ       R14, R13
 	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R11, R12
-	XORQ       R14, R15
-	XORQ       BX, R12
+	ANDQ       R11, R13
+	XORQ       R15, BP
+	XORQ       BX, R13
 	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R12, AX
+	RORXQ      $0x27, DX, R15
+	XORQ       R15, BP
+	ADDQ       R13, AX
 	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, AX
+	ADDQ       BP, AX
 	VPXOR      Y7, Y6, Y6
 	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       8(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
+	ADDQ       8(SP)(R12*1), R10
+	MOVQ       R8, R15
+	XORQ       R9, R15
 	VPXOR      Y8, Y6, Y6
 	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	RORXQ      $0x12, DI, R12
+	ANDQ       DI, R15
+	RORXQ      $0x12, DI, R13
 	VPSLLQ     $0x38, Y5, Y8
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
+	XORQ       R9, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, DI, R13
 	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, R10
-	XORQ       R12, R11
-	MOVQ       AX, R12
+	ADDQ       R15, R10
+	XORQ       R13, R11
+	MOVQ       AX, R13
 	VPXOR      Y8, Y6, Y6
 	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
+	XORQ       DX, R13
+	RORXQ      $0x1c, AX, BP
 	VPADDQ     Y6, Y1, Y1
 	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
+	RORXQ      $0x22, AX, R15
+	MOVQ       R13, R11
 	VPERM2I128 $0x81, Y4, Y4, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
+	ANDQ       R14, R11
+	XORQ       R15, BP
 	XORQ       DX, R11
 	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, AX, R15
+	XORQ       R15, BP
 	ADDQ       R11, R10
 	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, R10
+	ADDQ       BP, R10
 	VPSLLQ     $0x2d, Y5, Y8
 	VPXOR      Y7, Y6, Y6
-	ADDQ       16(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
+	ADDQ       16(SP)(R12*1), R9
+	MOVQ       DI, R15
+	XORQ       R8, R15
 	VPSRLQ     $0x3d, Y5, Y7
 	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	RORXQ      $0x12, SI, R13
+	ANDQ       SI, R15
+	RORXQ      $0x12, SI, R14
 	VPXOR      Y8, Y6, Y6
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
+	XORQ       R8, R15
+	XORQ       R14, R11
+	RORXQ      $0x29, SI, R14
 	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, R9
-	XORQ       R13, R11
-	MOVQ       R10, R13
+	ADDQ       R15, R9
+	XORQ       R14, R11
+	MOVQ       R10, R14
 	VPXOR      Y7, Y6, Y6
 	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
+	XORQ       AX, R14
+	RORXQ      $0x1c, R10, BP
 	VPXOR      Y8, Y6, Y6
 	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
+	RORXQ      $0x22, R10, R15
+	MOVQ       R14, R11
 	VPADDQ     Y6, Y1, Y1
-	ANDQ       R12, R11
-	XORQ       R14, R15
+	ANDQ       R13, R11
+	XORQ       R15, BP
 	XORQ       AX, R11
 	VPERM2I128 $0x08, Y1, Y1, Y5
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, R10, R15
+	XORQ       R15, BP
 	ADDQ       R11, R9
 	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, R9
+	ADDQ       BP, R9
 	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       24(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
+	ADDQ       24(SP)(R12*1), R8
+	MOVQ       SI, R15
+	XORQ       DI, R15
 	VPSLLQ     $0x2d, Y5, Y8
 	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
+	ANDQ       BX, R15
+	RORXQ      $0x12, BX, R13
 	VPXOR      Y7, Y6, Y6
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
+	XORQ       DI, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, BX, R13
 	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
+	ADDQ       R15, R8
+	XORQ       R13, R11
+	MOVQ       R9, R13
 	VPXOR      Y8, Y6, Y6
 	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
+	XORQ       R10, R13
+	RORXQ      $0x1c, R9, BP
 	VPSLLQ     $0x03, Y5, Y8
 	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
+	RORXQ      $0x22, R9, R15
+	MOVQ       R13, R11
 	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
+	ANDQ       R14, R11
+	XORQ       R15, BP
 	XORQ       R10, R11
 	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, R9, R15
+	XORQ       R15, BP
 	ADDQ       R11, R8
 	VPADDQ     Y6, Y1, Y1
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+128(SB), Y1, Y5
-	VMOVDQU    Y5, 128(SP)
-	ADDQ       32(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
+	ADDQ       BP, R8
+	LEAQ       sha512consts<>+0(SB), R11
+	VPADDQ     128(R11)(R12*1), Y1, Y5
+	VMOVDQU    Y5, 128(SP)(R12*1)
+	ADDQ       32(SP)(R12*1), DI
+	MOVQ       BX, R15
+	XORQ       SI, R15
 	VPERM2I128 $0x21, Y3, Y2, Y6
 	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	RORXQ      $0x12, DX, R13
+	ANDQ       DX, R15
+	RORXQ      $0x12, DX, R14
 	VPALIGNR   $0x08, Y2, Y6, Y5
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
+	XORQ       SI, R15
+	XORQ       R14, R11
+	RORXQ      $0x29, DX, R14
 	VPERM2I128 $0x21, Y1, Y4, Y6
-	ADDQ       R14, DI
-	XORQ       R13, R11
-	MOVQ       R8, R13
+	ADDQ       R15, DI
+	XORQ       R14, R11
+	MOVQ       R8, R14
 	VPALIGNR   $0x08, Y4, Y6, Y6
 	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
+	XORQ       R9, R14
+	RORXQ      $0x1c, R8, BP
 	VPADDQ     Y6, Y2, Y2
 	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
+	RORXQ      $0x22, R8, R15
+	MOVQ       R14, R11
 	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R12, R11
-	XORQ       R14, R15
+	ANDQ       R13, R11
+	XORQ       R15, BP
 	XORQ       R9, R11
 	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, R8, R15
+	XORQ       R15, BP
 	ADDQ       R11, DI
 	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, DI
+	ADDQ       BP, DI
 	VPXOR      Y7, Y6, Y6
 	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       40(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
+	ADDQ       40(SP)(R12*1), SI
+	MOVQ       DX, R15
+	XORQ       BX, R15
 	VPXOR      Y8, Y6, Y6
 	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	RORXQ      $0x12, AX, R12
+	ANDQ       AX, R15
+	RORXQ      $0x12, AX, R13
 	VPSLLQ     $0x38, Y5, Y8
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
+	XORQ       BX, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, AX, R13
 	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, SI
-	XORQ       R12, R11
-	MOVQ       DI, R12
+	ADDQ       R15, SI
+	XORQ       R13, R11
+	MOVQ       DI, R13
 	VPXOR      Y8, Y6, Y6
 	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
+	XORQ       R8, R13
+	RORXQ      $0x1c, DI, BP
 	VPADDQ     Y6, Y2, Y2
 	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
+	RORXQ      $0x22, DI, R15
+	MOVQ       R13, R11
 	VPERM2I128 $0x81, Y1, Y1, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
+	ANDQ       R14, R11
+	XORQ       R15, BP
 	XORQ       R8, R11
 	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, DI, R15
+	XORQ       R15, BP
 	ADDQ       R11, SI
 	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, SI
+	ADDQ       BP, SI
 	VPSLLQ     $0x2d, Y5, Y8
 	VPXOR      Y7, Y6, Y6
-	ADDQ       48(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
+	ADDQ       48(SP)(R12*1), BX
+	MOVQ       AX, R15
+	XORQ       DX, R15
 	VPSRLQ     $0x3d, Y5, Y7
 	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	RORXQ      $0x12, R10, R13
+	ANDQ       R10, R15
+	RORXQ      $0x12, R10, R14
 	VPXOR      Y8, Y6, Y6
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
+	XORQ       DX, R15
+	XORQ       R14, R11
+	RORXQ      $0x29, R10, R14
 	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, BX
-	XORQ       R13, R11
-	MOVQ       SI, R13
+	ADDQ       R15, BX
+	XORQ       R14, R11
+	MOVQ       SI, R14
 	VPXOR      Y7, Y6, Y6
 	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
+	XORQ       DI, R14
+	RORXQ      $0x1c, SI, BP
 	VPXOR      Y8, Y6, Y6
 	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
+	RORXQ      $0x22, SI, R15
+	MOVQ       R14, R11
 	VPADDQ     Y6, Y2, Y2
-	ANDQ       R12, R11
-	XORQ       R14, R15
+	ANDQ       R13, R11
+	XORQ       R15, BP
 	XORQ       DI, R11
 	VPERM2I128 $0x08, Y2, Y2, Y5
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, SI, R15
+	XORQ       R15, BP
 	ADDQ       R11, BX
 	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, BX
+	ADDQ       BP, BX
 	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       56(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
+	ADDQ       56(SP)(R12*1), DX
+	MOVQ       R10, R15
+	XORQ       AX, R15
 	VPSLLQ     $0x2d, Y5, Y8
 	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
+	ANDQ       R9, R15
+	RORXQ      $0x12, R9, R13
 	VPXOR      Y7, Y6, Y6
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
+	XORQ       AX, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, R9, R13
 	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
+	ADDQ       R15, DX
+	XORQ       R13, R11
+	MOVQ       BX, R13
 	VPXOR      Y8, Y6, Y6
 	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
+	XORQ       SI, R13
+	RORXQ      $0x1c, BX, BP
 	VPSLLQ     $0x03, Y5, Y8
 	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
+	RORXQ      $0x22, BX, R15
+	MOVQ       R13, R11
 	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
+	ANDQ       R14, R11
+	XORQ       R15, BP
 	XORQ       SI, R11
 	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, BX, R15
+	XORQ       R15, BP
 	ADDQ       R11, DX
 	VPADDQ     Y6, Y2, Y2
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+160(SB), Y2, Y5
-	VMOVDQU    Y5, 160(SP)
-	ADDQ       64(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
+	ADDQ       BP, DX
+	LEAQ       sha512consts<>+0(SB), R11
+	VPADDQ     160(R11)(R12*1), Y2, Y5
+	VMOVDQU    Y5, 160(SP)(R12*1)
+	ADDQ       64(SP)(R12*1), AX
+	MOVQ       R9, R15
+	XORQ       R10, R15
 	VPERM2I128 $0x21, Y4, Y3, Y6
 	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	RORXQ      $0x12, R8, R13
+	ANDQ       R8, R15
+	RORXQ      $0x12, R8, R14
 	VPALIGNR   $0x08, Y3, Y6, Y5
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
+	XORQ       R10, R15
+	XORQ       R14, R11
+	RORXQ      $0x29, R8, R14
 	VPERM2I128 $0x21, Y2, Y1, Y6
-	ADDQ       R14, AX
-	XORQ       R13, R11
-	MOVQ       DX, R13
+	ADDQ       R15, AX
+	XORQ       R14, R11
+	MOVQ       DX, R14
 	VPALIGNR   $0x08, Y1, Y6, Y6
 	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
+	XORQ       BX, R14
+	RORXQ      $0x1c, DX, BP
 	VPADDQ     Y6, Y3, Y3
 	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
+	RORXQ      $0x22, DX, R15
+	MOVQ       R14, R11
 	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R12, R11
-	XORQ       R14, R15
+	ANDQ       R13, R11
+	XORQ       R15, BP
 	XORQ       BX, R11
 	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, DX, R15
+	XORQ       R15, BP
 	ADDQ       R11, AX
 	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, AX
+	ADDQ       BP, AX
 	VPXOR      Y7, Y6, Y6
 	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       72(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
+	ADDQ       72(SP)(R12*1), R10
+	MOVQ       R8, R15
+	XORQ       R9, R15
 	VPXOR      Y8, Y6, Y6
 	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	RORXQ      $0x12, DI, R12
+	ANDQ       DI, R15
+	RORXQ      $0x12, DI, R13
 	VPSLLQ     $0x38, Y5, Y8
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
+	XORQ       R9, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, DI, R13
 	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, R10
-	XORQ       R12, R11
-	MOVQ       AX, R12
+	ADDQ       R15, R10
+	XORQ       R13, R11
+	MOVQ       AX, R13
 	VPXOR      Y8, Y6, Y6
 	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
+	XORQ       DX, R13
+	RORXQ      $0x1c, AX, BP
 	VPADDQ     Y6, Y3, Y3
 	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
+	RORXQ      $0x22, AX, R15
+	MOVQ       R13, R11
 	VPERM2I128 $0x81, Y2, Y2, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
+	ANDQ       R14, R11
+	XORQ       R15, BP
 	XORQ       DX, R11
 	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, AX, R15
+	XORQ       R15, BP
 	ADDQ       R11, R10
 	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, R10
+	ADDQ       BP, R10
 	VPSLLQ     $0x2d, Y5, Y8
 	VPXOR      Y7, Y6, Y6
-	ADDQ       80(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
+	ADDQ       80(SP)(R12*1), R9
+	MOVQ       DI, R15
+	XORQ       R8, R15
 	VPSRLQ     $0x3d, Y5, Y7
 	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	RORXQ      $0x12, SI, R13
+	ANDQ       SI, R15
+	RORXQ      $0x12, SI, R14
 	VPXOR      Y8, Y6, Y6
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
+	XORQ       R8, R15
+	XORQ       R14, R11
+	RORXQ      $0x29, SI, R14
 	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, R9
-	XORQ       R13, R11
-	MOVQ       R10, R13
+	ADDQ       R15, R9
+	XORQ       R14, R11
+	MOVQ       R10, R14
 	VPXOR      Y7, Y6, Y6
 	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
+	XORQ       AX, R14
+	RORXQ      $0x1c, R10, BP
 	VPXOR      Y8, Y6, Y6
 	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
+	RORXQ      $0x22, R10, R15
+	MOVQ       R14, R11
 	VPADDQ     Y6, Y3, Y3
-	ANDQ       R12, R11
-	XORQ       R14, R15
+	ANDQ       R13, R11
+	XORQ       R15, BP
 	XORQ       AX, R11
 	VPERM2I128 $0x08, Y3, Y3, Y5
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, R10, R15
+	XORQ       R15, BP
 	ADDQ       R11, R9
 	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, R9
+	ADDQ       BP, R9
 	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       88(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
+	ADDQ       88(SP)(R12*1), R8
+	MOVQ       SI, R15
+	XORQ       DI, R15
 	VPSLLQ     $0x2d, Y5, Y8
 	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
+	ANDQ       BX, R15
+	RORXQ      $0x12, BX, R13
 	VPXOR      Y7, Y6, Y6
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
+	XORQ       DI, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, BX, R13
 	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
+	ADDQ       R15, R8
+	XORQ       R13, R11
+	MOVQ       R9, R13
 	VPXOR      Y8, Y6, Y6
 	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
+	XORQ       R10, R13
+	RORXQ      $0x1c, R9, BP
 	VPSLLQ     $0x03, Y5, Y8
 	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
+	RORXQ      $0x22, R9, R15
+	MOVQ       R13, R11
 	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
+	ANDQ       R14, R11
+	XORQ       R15, BP
 	XORQ       R10, R11
 	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, R9, R15
+	XORQ       R15, BP
 	ADDQ       R11, R8
 	VPADDQ     Y6, Y3, Y3
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+192(SB), Y3, Y5
-	VMOVDQU    Y5, 192(SP)
-	ADDQ       96(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
+	ADDQ       BP, R8
+	LEAQ       sha512consts<>+0(SB), R11
+	VPADDQ     192(R11)(R12*1), Y3, Y5
+	VMOVDQU    Y5, 192(SP)(R12*1)
+	ADDQ       96(SP)(R12*1), DI
+	MOVQ       BX, R15
+	XORQ       SI, R15
 	VPERM2I128 $0x21, Y1, Y4, Y6
 	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	RORXQ      $0x12, DX, R13
+	ANDQ       DX, R15
+	RORXQ      $0x12, DX, R14
 	VPALIGNR   $0x08, Y4, Y6, Y5
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
+	XORQ       SI, R15
+	XORQ       R14, R11
+	RORXQ      $0x29, DX, R14
 	VPERM2I128 $0x21, Y3, Y2, Y6
-	ADDQ       R14, DI
-	XORQ       R13, R11
-	MOVQ       R8, R13
+	ADDQ       R15, DI
+	XORQ       R14, R11
+	MOVQ       R8, R14
 	VPALIGNR   $0x08, Y2, Y6, Y6
 	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
+	XORQ       R9, R14
+	RORXQ      $0x1c, R8, BP
 	VPADDQ     Y6, Y4, Y4
 	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
+	RORXQ      $0x22, R8, R15
+	MOVQ       R14, R11
 	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R12, R11
-	XORQ       R14, R15
+	ANDQ       R13, R11
+	XORQ       R15, BP
 	XORQ       R9, R11
 	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, R8, R15
+	XORQ       R15, BP
 	ADDQ       R11, DI
 	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, DI
+	ADDQ       BP, DI
 	VPXOR      Y7, Y6, Y6
 	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       104(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
+	ADDQ       104(SP)(R12*1), SI
+	MOVQ       DX, R15
+	XORQ       BX, R15
 	VPXOR      Y8, Y6, Y6
 	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	RORXQ      $0x12, AX, R12
+	ANDQ       AX, R15
+	RORXQ      $0x12, AX, R13
 	VPSLLQ     $0x38, Y5, Y8
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
+	XORQ       BX, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, AX, R13
 	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, SI
-	XORQ       R12, R11
-	MOVQ       DI, R12
+	ADDQ       R15, SI
+	XORQ       R13, R11
+	MOVQ       DI, R13
 	VPXOR      Y8, Y6, Y6
 	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
+	XORQ       R8, R13
+	RORXQ      $0x1c, DI, BP
 	VPADDQ     Y6, Y4, Y4
 	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
+	RORXQ      $0x22, DI, R15
+	MOVQ       R13, R11
 	VPERM2I128 $0x81, Y3, Y3, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
+	ANDQ       R14, R11
+	XORQ       R15, BP
 	XORQ       R8, R11
 	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, DI, R15
+	XORQ       R15, BP
 	ADDQ       R11, SI
 	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, SI
+	ADDQ       BP, SI
 	VPSLLQ     $0x2d, Y5, Y8
 	VPXOR      Y7, Y6, Y6
-	ADDQ       112(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
+	ADDQ       112(SP)(R12*1), BX
+	MOVQ       AX, R15
+	XORQ       DX, R15
 	VPSRLQ     $0x3d, Y5, Y7
 	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	RORXQ      $0x12, R10, R13
+	ANDQ       R10, R15
+	RORXQ      $0x12, R10, R14
 	VPXOR      Y8, Y6, Y6
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
+	XORQ       DX, R15
+	XORQ       R14, R11
+	RORXQ      $0x29, R10, R14
 	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, BX
-	XORQ       R13, R11
-	MOVQ       SI, R13
+	ADDQ       R15, BX
+	XORQ       R14, R11
+	MOVQ       SI, R14
 	VPXOR      Y7, Y6, Y6
 	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
+	XORQ       DI, R14
+	RORXQ      $0x1c, SI, BP
 	VPXOR      Y8, Y6, Y6
 	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
+	RORXQ      $0x22, SI, R15
+	MOVQ       R14, R11
 	VPADDQ     Y6, Y4, Y4
-	ANDQ       R12, R11
-	XORQ       R14, R15
+	ANDQ       R13, R11
+	XORQ       R15, BP
 	XORQ       DI, R11
 	VPERM2I128 $0x08, Y4, Y4, Y5
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, SI, R15
+	XORQ       R15, BP
 	ADDQ       R11, BX
 	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, BX
+	ADDQ       BP, BX
 	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       120(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
+	ADDQ       120(SP)(R12*1), DX
+	MOVQ       R10, R15
+	XORQ       AX, R15
 	VPSLLQ     $0x2d, Y5, Y8
 	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
+	ANDQ       R9, R15
+	RORXQ      $0x12, R9, R13
 	VPXOR      Y7, Y6, Y6
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
+	XORQ       AX, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, R9, R13
 	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
+	ADDQ       R15, DX
+	XORQ       R13, R11
+	MOVQ       BX, R13
 	VPXOR      Y8, Y6, Y6
 	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
+	XORQ       SI, R13
+	RORXQ      $0x1c, BX, BP
 	VPSLLQ     $0x03, Y5, Y8
 	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
+	RORXQ      $0x22, BX, R15
+	MOVQ       R13, R11
 	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
+	ANDQ       R14, R11
+	XORQ       R15, BP
 	XORQ       SI, R11
 	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
+	RORXQ      $0x27, BX, R15
+	XORQ       R15, BP
 	ADDQ       R11, DX
 	VPADDQ     Y6, Y4, Y4
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+224(SB), Y4, Y5
-	VMOVDQU    Y5, 224(SP)
-	ADDQ       128(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
-	VPERM2I128 $0x21, Y2, Y1, Y6
-	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	RORXQ      $0x12, R8, R13
-	VPALIGNR   $0x08, Y1, Y6, Y5
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
-	VPERM2I128 $0x21, Y4, Y3, Y6
-	ADDQ       R14, AX
-	XORQ       R13, R11
-	MOVQ       DX, R13
-	VPALIGNR   $0x08, Y3, Y6, Y6
-	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
-	VPADDQ     Y6, Y1, Y1
-	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
+	ADDQ       BP, DX
+	LEAQ       sha512consts<>+0(SB), R11
+	VPADDQ     224(R11)(R12*1), Y4, Y5
+	VMOVDQU    Y5, 224(SP)(R12*1)
 	MOVQ       R13, R11
-	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       BX, R11
-	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R11, AX
-	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, AX
-	VPXOR      Y7, Y6, Y6
-	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       136(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	RORXQ      $0x12, DI, R12
-	VPSLLQ     $0x38, Y5, Y8
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, R10
-	XORQ       R12, R11
-	MOVQ       AX, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
-	VPADDQ     Y6, Y1, Y1
-	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
-	VPERM2I128 $0x81, Y4, Y4, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       DX, R11
-	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
-	ADDQ       R11, R10
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, R10
-	VPSLLQ     $0x2d, Y5, Y8
-	VPXOR      Y7, Y6, Y6
-	ADDQ       144(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
-	VPSRLQ     $0x3d, Y5, Y7
-	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	RORXQ      $0x12, SI, R13
-	VPXOR      Y8, Y6, Y6
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, R9
-	XORQ       R13, R11
-	MOVQ       R10, R13
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
-	VPADDQ     Y6, Y1, Y1
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       AX, R11
-	VPERM2I128 $0x08, Y1, Y1, Y5
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
-	ADDQ       R11, R9
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, R9
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       152(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
-	VPSLLQ     $0x2d, Y5, Y8
-	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
-	VPXOR      Y7, Y6, Y6
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
-	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
-	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R10, R11
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
-	ADDQ       R11, R8
-	VPADDQ     Y6, Y1, Y1
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+256(SB), Y1, Y5
-	VMOVDQU    Y5, 256(SP)
-	ADDQ       160(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
-	VPERM2I128 $0x21, Y3, Y2, Y6
-	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	RORXQ      $0x12, DX, R13
-	VPALIGNR   $0x08, Y2, Y6, Y5
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
-	VPERM2I128 $0x21, Y1, Y4, Y6
-	ADDQ       R14, DI
-	XORQ       R13, R11
-	MOVQ       R8, R13
-	VPALIGNR   $0x08, Y4, Y6, Y6
-	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
-	VPADDQ     Y6, Y2, Y2
-	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
-	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       R9, R11
-	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
-	ADDQ       R11, DI
-	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, DI
-	VPXOR      Y7, Y6, Y6
-	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       168(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	RORXQ      $0x12, AX, R12
-	VPSLLQ     $0x38, Y5, Y8
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, SI
-	XORQ       R12, R11
-	MOVQ       DI, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
-	VPADDQ     Y6, Y2, Y2
-	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
-	VPERM2I128 $0x81, Y1, Y1, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R8, R11
-	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
-	ADDQ       R11, SI
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, SI
-	VPSLLQ     $0x2d, Y5, Y8
-	VPXOR      Y7, Y6, Y6
-	ADDQ       176(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
-	VPSRLQ     $0x3d, Y5, Y7
-	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	RORXQ      $0x12, R10, R13
-	VPXOR      Y8, Y6, Y6
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, BX
-	XORQ       R13, R11
-	MOVQ       SI, R13
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
-	VPXOR      Y8, Y6, Y6
-	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
-	VPADDQ     Y6, Y2, Y2
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       DI, R11
-	VPERM2I128 $0x08, Y2, Y2, Y5
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
-	ADDQ       R11, BX
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, BX
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       184(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
-	VPSLLQ     $0x2d, Y5, Y8
-	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
-	VPXOR      Y7, Y6, Y6
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
-	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
-	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       SI, R11
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
-	ADDQ       R11, DX
-	VPADDQ     Y6, Y2, Y2
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+288(SB), Y2, Y5
-	VMOVDQU    Y5, 288(SP)
-	ADDQ       192(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
-	VPERM2I128 $0x21, Y4, Y3, Y6
-	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	RORXQ      $0x12, R8, R13
-	VPALIGNR   $0x08, Y3, Y6, Y5
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
-	VPERM2I128 $0x21, Y2, Y1, Y6
-	ADDQ       R14, AX
-	XORQ       R13, R11
-	MOVQ       DX, R13
-	VPALIGNR   $0x08, Y1, Y6, Y6
-	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
-	VPADDQ     Y6, Y3, Y3
-	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
-	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       BX, R11
-	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R11, AX
-	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, AX
-	VPXOR      Y7, Y6, Y6
-	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       200(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	RORXQ      $0x12, DI, R12
-	VPSLLQ     $0x38, Y5, Y8
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, R10
-	XORQ       R12, R11
-	MOVQ       AX, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
-	VPADDQ     Y6, Y3, Y3
-	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
-	VPERM2I128 $0x81, Y2, Y2, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       DX, R11
-	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
-	ADDQ       R11, R10
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, R10
-	VPSLLQ     $0x2d, Y5, Y8
-	VPXOR      Y7, Y6, Y6
-	ADDQ       208(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
-	VPSRLQ     $0x3d, Y5, Y7
-	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	RORXQ      $0x12, SI, R13
-	VPXOR      Y8, Y6, Y6
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, R9
-	XORQ       R13, R11
-	MOVQ       R10, R13
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
-	VPADDQ     Y6, Y3, Y3
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       AX, R11
-	VPERM2I128 $0x08, Y3, Y3, Y5
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
-	ADDQ       R11, R9
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, R9
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       216(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
-	VPSLLQ     $0x2d, Y5, Y8
-	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
-	VPXOR      Y7, Y6, Y6
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
-	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
-	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R10, R11
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
-	ADDQ       R11, R8
-	VPADDQ     Y6, Y3, Y3
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+320(SB), Y3, Y5
-	VMOVDQU    Y5, 320(SP)
-	ADDQ       224(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
-	VPERM2I128 $0x21, Y1, Y4, Y6
-	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	RORXQ      $0x12, DX, R13
-	VPALIGNR   $0x08, Y4, Y6, Y5
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
-	VPERM2I128 $0x21, Y3, Y2, Y6
-	ADDQ       R14, DI
-	XORQ       R13, R11
-	MOVQ       R8, R13
-	VPALIGNR   $0x08, Y2, Y6, Y6
-	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
-	VPADDQ     Y6, Y4, Y4
-	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
-	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       R9, R11
-	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
-	ADDQ       R11, DI
-	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, DI
-	VPXOR      Y7, Y6, Y6
-	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       232(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	RORXQ      $0x12, AX, R12
-	VPSLLQ     $0x38, Y5, Y8
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, SI
-	XORQ       R12, R11
-	MOVQ       DI, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
-	VPADDQ     Y6, Y4, Y4
-	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
-	VPERM2I128 $0x81, Y3, Y3, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R8, R11
-	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
-	ADDQ       R11, SI
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, SI
-	VPSLLQ     $0x2d, Y5, Y8
-	VPXOR      Y7, Y6, Y6
-	ADDQ       240(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
-	VPSRLQ     $0x3d, Y5, Y7
-	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	RORXQ      $0x12, R10, R13
-	VPXOR      Y8, Y6, Y6
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, BX
-	XORQ       R13, R11
-	MOVQ       SI, R13
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
-	VPXOR      Y8, Y6, Y6
-	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
-	VPADDQ     Y6, Y4, Y4
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       DI, R11
-	VPERM2I128 $0x08, Y4, Y4, Y5
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
-	ADDQ       R11, BX
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, BX
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       248(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
-	VPSLLQ     $0x2d, Y5, Y8
-	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
-	VPXOR      Y7, Y6, Y6
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
-	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
-	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       SI, R11
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
-	ADDQ       R11, DX
-	VPADDQ     Y6, Y4, Y4
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+352(SB), Y4, Y5
-	VMOVDQU    Y5, 352(SP)
-	ADDQ       256(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
-	VPERM2I128 $0x21, Y2, Y1, Y6
-	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	RORXQ      $0x12, R8, R13
-	VPALIGNR   $0x08, Y1, Y6, Y5
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
-	VPERM2I128 $0x21, Y4, Y3, Y6
-	ADDQ       R14, AX
-	XORQ       R13, R11
-	MOVQ       DX, R13
-	VPALIGNR   $0x08, Y3, Y6, Y6
-	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
-	VPADDQ     Y6, Y1, Y1
-	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
-	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       BX, R11
-	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R11, AX
-	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, AX
-	VPXOR      Y7, Y6, Y6
-	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       264(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	RORXQ      $0x12, DI, R12
-	VPSLLQ     $0x38, Y5, Y8
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, R10
-	XORQ       R12, R11
-	MOVQ       AX, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
-	VPADDQ     Y6, Y1, Y1
-	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
-	VPERM2I128 $0x81, Y4, Y4, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       DX, R11
-	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
-	ADDQ       R11, R10
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, R10
-	VPSLLQ     $0x2d, Y5, Y8
-	VPXOR      Y7, Y6, Y6
-	ADDQ       272(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
-	VPSRLQ     $0x3d, Y5, Y7
-	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	RORXQ      $0x12, SI, R13
-	VPXOR      Y8, Y6, Y6
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, R9
-	XORQ       R13, R11
-	MOVQ       R10, R13
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
-	VPADDQ     Y6, Y1, Y1
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       AX, R11
-	VPERM2I128 $0x08, Y1, Y1, Y5
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
-	ADDQ       R11, R9
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, R9
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       280(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
-	VPSLLQ     $0x2d, Y5, Y8
-	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
-	VPXOR      Y7, Y6, Y6
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
-	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
-	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R10, R11
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
-	ADDQ       R11, R8
-	VPADDQ     Y6, Y1, Y1
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+384(SB), Y1, Y5
-	VMOVDQU    Y5, 384(SP)
-	ADDQ       288(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
-	VPERM2I128 $0x21, Y3, Y2, Y6
-	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	RORXQ      $0x12, DX, R13
-	VPALIGNR   $0x08, Y2, Y6, Y5
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
-	VPERM2I128 $0x21, Y1, Y4, Y6
-	ADDQ       R14, DI
-	XORQ       R13, R11
-	MOVQ       R8, R13
-	VPALIGNR   $0x08, Y4, Y6, Y6
-	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
-	VPADDQ     Y6, Y2, Y2
-	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
-	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       R9, R11
-	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
-	ADDQ       R11, DI
-	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, DI
-	VPXOR      Y7, Y6, Y6
-	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       296(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	RORXQ      $0x12, AX, R12
-	VPSLLQ     $0x38, Y5, Y8
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, SI
-	XORQ       R12, R11
-	MOVQ       DI, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
-	VPADDQ     Y6, Y2, Y2
-	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
-	VPERM2I128 $0x81, Y1, Y1, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R8, R11
-	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
-	ADDQ       R11, SI
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, SI
-	VPSLLQ     $0x2d, Y5, Y8
-	VPXOR      Y7, Y6, Y6
-	ADDQ       304(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
-	VPSRLQ     $0x3d, Y5, Y7
-	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	RORXQ      $0x12, R10, R13
-	VPXOR      Y8, Y6, Y6
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, BX
-	XORQ       R13, R11
-	MOVQ       SI, R13
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
-	VPXOR      Y8, Y6, Y6
-	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
-	VPADDQ     Y6, Y2, Y2
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       DI, R11
-	VPERM2I128 $0x08, Y2, Y2, Y5
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
-	ADDQ       R11, BX
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, BX
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       312(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
-	VPSLLQ     $0x2d, Y5, Y8
-	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
-	VPXOR      Y7, Y6, Y6
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
-	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
-	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       SI, R11
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
-	ADDQ       R11, DX
-	VPADDQ     Y6, Y2, Y2
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+416(SB), Y2, Y5
-	VMOVDQU    Y5, 416(SP)
-	ADDQ       320(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
-	VPERM2I128 $0x21, Y4, Y3, Y6
-	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	RORXQ      $0x12, R8, R13
-	VPALIGNR   $0x08, Y3, Y6, Y5
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
-	VPERM2I128 $0x21, Y2, Y1, Y6
-	ADDQ       R14, AX
-	XORQ       R13, R11
-	MOVQ       DX, R13
-	VPALIGNR   $0x08, Y1, Y6, Y6
-	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
-	VPADDQ     Y6, Y3, Y3
-	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
-	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       BX, R11
-	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R11, AX
-	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, AX
-	VPXOR      Y7, Y6, Y6
-	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       328(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	RORXQ      $0x12, DI, R12
-	VPSLLQ     $0x38, Y5, Y8
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, R10
-	XORQ       R12, R11
-	MOVQ       AX, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
-	VPADDQ     Y6, Y3, Y3
-	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
-	VPERM2I128 $0x81, Y2, Y2, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       DX, R11
-	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
-	ADDQ       R11, R10
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, R10
-	VPSLLQ     $0x2d, Y5, Y8
-	VPXOR      Y7, Y6, Y6
-	ADDQ       336(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
-	VPSRLQ     $0x3d, Y5, Y7
-	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	RORXQ      $0x12, SI, R13
-	VPXOR      Y8, Y6, Y6
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, R9
-	XORQ       R13, R11
-	MOVQ       R10, R13
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
-	VPADDQ     Y6, Y3, Y3
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       AX, R11
-	VPERM2I128 $0x08, Y3, Y3, Y5
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
-	ADDQ       R11, R9
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, R9
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       344(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
-	VPSLLQ     $0x2d, Y5, Y8
-	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
-	VPXOR      Y7, Y6, Y6
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
-	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
-	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R10, R11
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
-	ADDQ       R11, R8
-	VPADDQ     Y6, Y3, Y3
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+448(SB), Y3, Y5
-	VMOVDQU    Y5, 448(SP)
-	ADDQ       352(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
-	VPERM2I128 $0x21, Y1, Y4, Y6
-	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	RORXQ      $0x12, DX, R13
-	VPALIGNR   $0x08, Y4, Y6, Y5
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
-	VPERM2I128 $0x21, Y3, Y2, Y6
-	ADDQ       R14, DI
-	XORQ       R13, R11
-	MOVQ       R8, R13
-	VPALIGNR   $0x08, Y2, Y6, Y6
-	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
-	VPADDQ     Y6, Y4, Y4
-	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
-	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       R9, R11
-	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
-	ADDQ       R11, DI
-	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, DI
-	VPXOR      Y7, Y6, Y6
-	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       360(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	RORXQ      $0x12, AX, R12
-	VPSLLQ     $0x38, Y5, Y8
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, SI
-	XORQ       R12, R11
-	MOVQ       DI, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
-	VPADDQ     Y6, Y4, Y4
-	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
-	VPERM2I128 $0x81, Y3, Y3, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R8, R11
-	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
-	ADDQ       R11, SI
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, SI
-	VPSLLQ     $0x2d, Y5, Y8
-	VPXOR      Y7, Y6, Y6
-	ADDQ       368(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
-	VPSRLQ     $0x3d, Y5, Y7
-	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	RORXQ      $0x12, R10, R13
-	VPXOR      Y8, Y6, Y6
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, BX
-	XORQ       R13, R11
-	MOVQ       SI, R13
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
-	VPXOR      Y8, Y6, Y6
-	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
-	VPADDQ     Y6, Y4, Y4
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       DI, R11
-	VPERM2I128 $0x08, Y4, Y4, Y5
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
-	ADDQ       R11, BX
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, BX
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       376(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
-	VPSLLQ     $0x2d, Y5, Y8
-	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
-	VPXOR      Y7, Y6, Y6
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
-	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
-	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       SI, R11
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
-	ADDQ       R11, DX
-	VPADDQ     Y6, Y4, Y4
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+480(SB), Y4, Y5
-	VMOVDQU    Y5, 480(SP)
-	ADDQ       384(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
-	VPERM2I128 $0x21, Y2, Y1, Y6
-	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	RORXQ      $0x12, R8, R13
-	VPALIGNR   $0x08, Y1, Y6, Y5
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
-	VPERM2I128 $0x21, Y4, Y3, Y6
-	ADDQ       R14, AX
-	XORQ       R13, R11
-	MOVQ       DX, R13
-	VPALIGNR   $0x08, Y3, Y6, Y6
-	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
-	VPADDQ     Y6, Y1, Y1
-	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
-	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       BX, R11
-	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R11, AX
-	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, AX
-	VPXOR      Y7, Y6, Y6
-	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       392(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	RORXQ      $0x12, DI, R12
-	VPSLLQ     $0x38, Y5, Y8
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, R10
-	XORQ       R12, R11
-	MOVQ       AX, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
-	VPADDQ     Y6, Y1, Y1
-	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
-	VPERM2I128 $0x81, Y4, Y4, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       DX, R11
-	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
-	ADDQ       R11, R10
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, R10
-	VPSLLQ     $0x2d, Y5, Y8
-	VPXOR      Y7, Y6, Y6
-	ADDQ       400(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
-	VPSRLQ     $0x3d, Y5, Y7
-	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	RORXQ      $0x12, SI, R13
-	VPXOR      Y8, Y6, Y6
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, R9
-	XORQ       R13, R11
-	MOVQ       R10, R13
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
-	VPADDQ     Y6, Y1, Y1
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       AX, R11
-	VPERM2I128 $0x08, Y1, Y1, Y5
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
-	ADDQ       R11, R9
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, R9
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       408(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
-	VPSLLQ     $0x2d, Y5, Y8
-	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
-	VPXOR      Y7, Y6, Y6
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
-	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
-	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R10, R11
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
-	ADDQ       R11, R8
-	VPADDQ     Y6, Y1, Y1
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+512(SB), Y1, Y5
-	VMOVDQU    Y5, 512(SP)
-	ADDQ       416(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
-	VPERM2I128 $0x21, Y3, Y2, Y6
-	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	RORXQ      $0x12, DX, R13
-	VPALIGNR   $0x08, Y2, Y6, Y5
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
-	VPERM2I128 $0x21, Y1, Y4, Y6
-	ADDQ       R14, DI
-	XORQ       R13, R11
-	MOVQ       R8, R13
-	VPALIGNR   $0x08, Y4, Y6, Y6
-	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
-	VPADDQ     Y6, Y2, Y2
-	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
-	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       R9, R11
-	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
-	ADDQ       R11, DI
-	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, DI
-	VPXOR      Y7, Y6, Y6
-	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       424(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	RORXQ      $0x12, AX, R12
-	VPSLLQ     $0x38, Y5, Y8
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, SI
-	XORQ       R12, R11
-	MOVQ       DI, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
-	VPADDQ     Y6, Y2, Y2
-	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
-	VPERM2I128 $0x81, Y1, Y1, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R8, R11
-	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
-	ADDQ       R11, SI
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, SI
-	VPSLLQ     $0x2d, Y5, Y8
-	VPXOR      Y7, Y6, Y6
-	ADDQ       432(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
-	VPSRLQ     $0x3d, Y5, Y7
-	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	RORXQ      $0x12, R10, R13
-	VPXOR      Y8, Y6, Y6
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, BX
-	XORQ       R13, R11
-	MOVQ       SI, R13
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
-	VPXOR      Y8, Y6, Y6
-	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
-	VPADDQ     Y6, Y2, Y2
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       DI, R11
-	VPERM2I128 $0x08, Y2, Y2, Y5
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
-	ADDQ       R11, BX
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, BX
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       440(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
-	VPSLLQ     $0x2d, Y5, Y8
-	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
-	VPXOR      Y7, Y6, Y6
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
-	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
-	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       SI, R11
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
-	ADDQ       R11, DX
-	VPADDQ     Y6, Y2, Y2
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+544(SB), Y2, Y5
-	VMOVDQU    Y5, 544(SP)
-	ADDQ       448(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
-	VPERM2I128 $0x21, Y4, Y3, Y6
-	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	RORXQ      $0x12, R8, R13
-	VPALIGNR   $0x08, Y3, Y6, Y5
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
-	VPERM2I128 $0x21, Y2, Y1, Y6
-	ADDQ       R14, AX
-	XORQ       R13, R11
-	MOVQ       DX, R13
-	VPALIGNR   $0x08, Y1, Y6, Y6
-	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
-	VPADDQ     Y6, Y3, Y3
-	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
-	VPSRLQ     $0x07, Y5, Y6
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       BX, R11
-	VPSRLQ     $0x01, Y5, Y7
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R11, AX
-	VPSLLQ     $0x3f, Y5, Y8
-	ADDQ       R15, AX
-	VPXOR      Y7, Y6, Y6
-	VPSRLQ     $0x08, Y5, Y7
-	ADDQ       456(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	RORXQ      $0x12, DI, R12
-	VPSLLQ     $0x38, Y5, Y8
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R14, R10
-	XORQ       R12, R11
-	MOVQ       AX, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
-	VPADDQ     Y6, Y3, Y3
-	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
-	VPERM2I128 $0x81, Y2, Y2, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       DX, R11
-	VPSRLQ     $0x06, Y5, Y6
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
-	ADDQ       R11, R10
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       R15, R10
-	VPSLLQ     $0x2d, Y5, Y8
-	VPXOR      Y7, Y6, Y6
-	ADDQ       464(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
-	VPSRLQ     $0x3d, Y5, Y7
-	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	RORXQ      $0x12, SI, R13
-	VPXOR      Y8, Y6, Y6
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R14, R9
-	XORQ       R13, R11
-	MOVQ       R10, R13
-	VPXOR      Y7, Y6, Y6
-	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
-	VPADDQ     Y6, Y3, Y3
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       AX, R11
-	VPERM2I128 $0x08, Y3, Y3, Y5
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
-	ADDQ       R11, R9
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       R15, R9
-	VPSRLQ     $0x13, Y5, Y7
-	ADDQ       472(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
-	VPSLLQ     $0x2d, Y5, Y8
-	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
-	VPXOR      Y7, Y6, Y6
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
-	VPSRLQ     $0x3d, Y5, Y7
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
-	VPXOR      Y8, Y6, Y6
-	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
-	VPSLLQ     $0x03, Y5, Y8
-	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
-	VPXOR      Y7, Y6, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R10, R11
-	VPXOR      Y8, Y6, Y6
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
-	ADDQ       R11, R8
-	VPADDQ     Y6, Y3, Y3
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+576(SB), Y3, Y5
-	VMOVDQU    Y5, 576(SP)
-	ADDQ       480(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
-	VPERM2I128 $0x21, Y1, Y4, Y5
-	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	RORXQ      $0x12, DX, R13
-	VPALIGNR   $0x08, Y4, Y5, Y1
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
-	VPERM2I128 $0x21, Y3, Y2, Y5
-	ADDQ       R14, DI
-	XORQ       R13, R11
-	MOVQ       R8, R13
-	VPALIGNR   $0x08, Y2, Y5, Y2
-	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
-	VPADDQ     Y2, Y4, Y4
-	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
-	VPSRLQ     $0x07, Y1, Y5
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       R9, R11
-	VPSRLQ     $0x01, Y1, Y2
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
-	ADDQ       R11, DI
-	VPSLLQ     $0x3f, Y1, Y6
-	ADDQ       R15, DI
-	VPXOR      Y2, Y5, Y5
-	VPSRLQ     $0x08, Y1, Y2
-	ADDQ       488(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
-	VPXOR      Y6, Y5, Y5
-	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	RORXQ      $0x12, AX, R12
-	VPSLLQ     $0x38, Y1, Y6
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
-	VPXOR      Y2, Y5, Y5
-	ADDQ       R14, SI
-	XORQ       R12, R11
-	MOVQ       DI, R12
-	VPXOR      Y6, Y5, Y5
-	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
-	VPADDQ     Y5, Y4, Y4
-	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
-	VPERM2I128 $0x81, Y3, Y3, Y1
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R8, R11
-	VPSRLQ     $0x06, Y1, Y5
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
-	ADDQ       R11, SI
-	VPSRLQ     $0x13, Y1, Y2
-	ADDQ       R15, SI
-	VPSLLQ     $0x2d, Y1, Y3
-	VPXOR      Y2, Y5, Y5
-	ADDQ       496(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
-	VPSRLQ     $0x3d, Y1, Y2
-	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	RORXQ      $0x12, R10, R13
-	VPXOR      Y3, Y5, Y5
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
-	VPSLLQ     $0x03, Y1, Y3
-	ADDQ       R14, BX
-	XORQ       R13, R11
-	MOVQ       SI, R13
-	VPXOR      Y2, Y5, Y5
-	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
-	VPXOR      Y3, Y5, Y5
-	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
-	VPADDQ     Y5, Y4, Y4
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       DI, R11
-	VPERM2I128 $0x08, Y4, Y4, Y1
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
-	ADDQ       R11, BX
-	VPSRLQ     $0x06, Y1, Y5
-	ADDQ       R15, BX
-	VPSRLQ     $0x13, Y1, Y2
-	ADDQ       504(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
-	VPSLLQ     $0x2d, Y1, Y3
-	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
-	VPXOR      Y2, Y5, Y5
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
-	VPSRLQ     $0x3d, Y1, Y2
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
-	VPXOR      Y3, Y5, Y5
-	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
-	VPSLLQ     $0x03, Y1, Y3
-	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
-	VPXOR      Y2, Y5, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       SI, R11
-	VPXOR      Y3, Y5, Y5
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
-	ADDQ       R11, DX
-	VPADDQ     Y5, Y4, Y4
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+608(SB), Y4, Y1
-	VMOVDQU    Y1, 608(SP)
+	ADDQ       $0x00000080, R12
+	CMPQ       R12, $0x00000200
+	JB         single_rounds
 	ADDQ       512(SP), AX
 	MOVQ       R9, R14
 	XORQ       R10, R14
-	RORXQ      $0x0e, R8, R11
+	RORXQ      $0x0e, R8, R12
 	ANDQ       R8, R14
 	RORXQ      $0x12, R8, R13
 	XORQ       R10, R14
-	XORQ       R13, R11
+	XORQ       R13, R12
 	RORXQ      $0x29, R8, R13
 	ADDQ       R14, AX
-	XORQ       R13, R11
+	XORQ       R13, R12
 	MOVQ       DX, R13
-	ADDQ       R11, AX
+	ADDQ       R12, AX
 	XORQ       BX, R13
 	RORXQ      $0x1c, DX, R15
 	ADDQ       AX, DI
 	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
+	MOVQ       R13, R12
+	ANDQ       R11, R12
 	XORQ       R14, R15
-	XORQ       BX, R11
+	XORQ       BX, R12
 	RORXQ      $0x27, DX, R14
 	XORQ       R14, R15
-	ADDQ       R11, AX
+	ADDQ       R12, AX
 	ADDQ       R15, AX
 	ADDQ       520(SP), R10
 	MOVQ       R8, R14
@@ -2830,2032 +1173,555 @@ TEXT ·blockAVX512(SB), NOSPLIT, $648-32
 	MOVQ    56(AX), AX
 
 single_loop:
-	VMOVDQU    (CX), Y1
-	VPSHUFB    Y0, Y1, Y1
-	VPADDQ     sha512consts<>+0(SB), Y1, Y2
-	VMOVDQU    Y2, (SP)
-	VMOVDQU    32(CX), Y2
-	VPSHUFB    Y0, Y2, Y2
-	VPADDQ     sha512consts<>+32(SB), Y2, Y3
-	VMOVDQU    Y3, 32(SP)
-	VMOVDQU    64(CX), Y3
-	VPSHUFB    Y0, Y3, Y3
-	VPADDQ     sha512consts<>+64(SB), Y3, Y4
-	VMOVDQU    Y4, 64(SP)
-	VMOVDQU    96(CX), Y4
-	VPSHUFB    Y0, Y4, Y4
-	VPADDQ     sha512consts<>+96(SB), Y4, Y5
-	VMOVDQU    Y5, 96(SP)
-	MOVQ       BX, R11
+	VMOVDQU (CX), Y1
+	VPSHUFB Y0, Y1, Y1
+	VPADDQ  sha512consts<>+0(SB), Y1, Y2
+	VMOVDQU Y2, (SP)
+	VMOVDQU 32(CX), Y2
+	VPSHUFB Y0, Y2, Y2
+	VPADDQ  sha512consts<>+32(SB), Y2, Y3
+	VMOVDQU Y3, 32(SP)
+	VMOVDQU 64(CX), Y3
+	VPSHUFB Y0, Y3, Y3
+	VPADDQ  sha512consts<>+64(SB), Y3, Y4
+	VMOVDQU Y4, 64(SP)
+	VMOVDQU 96(CX), Y4
+	VPSHUFB Y0, Y4, Y4
+	VPADDQ  sha512consts<>+96(SB), Y4, Y5
+	VMOVDQU Y5, 96(SP)
+	MOVQ    BX, R11
+	XORQ    SI, R11
+	XORQ    R12, R12
+
+single_rounds:
+	ADDQ       (SP)(R12*1), AX
+	MOVQ       R9, R15
+	XORQ       R10, R15
+	RORXQ      $0x0e, R8, R13
+	ANDQ       R8, R15
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	RORXQ      $0x12, R8, R14
+	XORQ       R10, R15
+	XORQ       R14, R13
+	RORXQ      $0x29, R8, R14
+	ADDQ       R15, AX
+	VPALIGNR   $0x08, Y1, Y6, Y5
+	XORQ       R14, R13
+	MOVQ       DX, R14
+	ADDQ       R13, AX
+	XORQ       BX, R14
+	RORXQ      $0x1c, DX, BP
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R15
+	MOVQ       R14, R13
+	ANDQ       R11, R13
+	XORQ       R15, BP
+	VPALIGNR   $0x08, Y3, Y6, Y6
+	XORQ       BX, R13
+	RORXQ      $0x27, DX, R15
+	XORQ       R15, BP
+	ADDQ       R13, AX
+	ADDQ       BP, AX
+	VPADDQ     Y6, Y1, Y1
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       8(SP)(R12*1), R10
+	MOVQ       R8, R15
+	XORQ       R9, R15
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R15
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, DI, R13
+	XORQ       R9, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, DI, R13
+	ADDQ       R15, R10
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       AX, R13
+	ADDQ       R11, R10
+	XORQ       DX, R13
+	RORXQ      $0x1c, AX, BP
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R15
+	MOVQ       R13, R11
+	ANDQ       R14, R11
+	XORQ       R15, BP
+	VPADDQ     Y6, Y1, Y1
+	XORQ       DX, R11
+	RORXQ      $0x27, AX, R15
+	XORQ       R15, BP
+	ADDQ       R11, R10
+	ADDQ       BP, R10
+	VPERM2I128 $0x81, Y4, Y4, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       16(SP)(R12*1), R9
+	MOVQ       DI, R15
+	XORQ       R8, R15
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R15
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, SI, R14
+	XORQ       R8, R15
+	XORQ       R14, R11
+	RORXQ      $0x29, SI, R14
+	ADDQ       R15, R9
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R14, R11
+	MOVQ       R10, R14
+	ADDQ       R11, R9
+	XORQ       AX, R14
+	RORXQ      $0x1c, R10, BP
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R15
+	MOVQ       R14, R11
+	ANDQ       R13, R11
+	XORQ       R15, BP
+	VPADDQ     Y6, Y1, Y1
+	XORQ       AX, R11
+	RORXQ      $0x27, R10, R15
+	XORQ       R15, BP
+	ADDQ       R11, R9
+	ADDQ       BP, R9
+	VPERM2I128 $0x08, Y1, Y1, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       24(SP)(R12*1), R8
+	MOVQ       SI, R15
+	XORQ       DI, R15
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R15
+	RORXQ      $0x12, BX, R13
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       DI, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, BX, R13
+	ADDQ       R15, R8
+	XORQ       R13, R11
+	MOVQ       R9, R13
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, R8
+	XORQ       R10, R13
+	RORXQ      $0x1c, R9, BP
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R15
+	MOVQ       R13, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R14, R11
+	XORQ       R15, BP
+	XORQ       R10, R11
+	RORXQ      $0x27, R9, R15
+	XORQ       R15, BP
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y1, Y1
+	ADDQ       BP, R8
+	LEAQ       sha512consts<>+0(SB), R11
+	VPADDQ     128(R11)(R12*1), Y1, Y5
+	VMOVDQU    Y5, 128(SP)(R12*1)
+	ADDQ       32(SP)(R12*1), DI
+	MOVQ       BX, R15
+	XORQ       SI, R15
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R15
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	RORXQ      $0x12, DX, R14
+	XORQ       SI, R15
+	XORQ       R14, R11
+	RORXQ      $0x29, DX, R14
+	ADDQ       R15, DI
+	VPALIGNR   $0x08, Y2, Y6, Y5
+	XORQ       R14, R11
+	MOVQ       R8, R14
+	ADDQ       R11, DI
+	XORQ       R9, R14
+	RORXQ      $0x1c, R8, BP
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R15
+	MOVQ       R14, R11
+	ANDQ       R13, R11
+	XORQ       R15, BP
+	VPALIGNR   $0x08, Y4, Y6, Y6
+	XORQ       R9, R11
+	RORXQ      $0x27, R8, R15
+	XORQ       R15, BP
+	ADDQ       R11, DI
+	ADDQ       BP, DI
+	VPADDQ     Y6, Y2, Y2
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       40(SP)(R12*1), SI
+	MOVQ       DX, R15
+	XORQ       BX, R15
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R15
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, AX, R13
+	XORQ       BX, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, AX, R13
+	ADDQ       R15, SI
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       DI, R13
+	ADDQ       R11, SI
+	XORQ       R8, R13
+	RORXQ      $0x1c, DI, BP
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R15
+	MOVQ       R13, R11
+	ANDQ       R14, R11
+	XORQ       R15, BP
+	VPADDQ     Y6, Y2, Y2
+	XORQ       R8, R11
+	RORXQ      $0x27, DI, R15
+	XORQ       R15, BP
+	ADDQ       R11, SI
+	ADDQ       BP, SI
+	VPERM2I128 $0x81, Y1, Y1, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       48(SP)(R12*1), BX
+	MOVQ       AX, R15
+	XORQ       DX, R15
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R15
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, R10, R14
+	XORQ       DX, R15
+	XORQ       R14, R11
+	RORXQ      $0x29, R10, R14
+	ADDQ       R15, BX
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R14, R11
+	MOVQ       SI, R14
+	ADDQ       R11, BX
+	XORQ       DI, R14
+	RORXQ      $0x1c, SI, BP
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R15
+	MOVQ       R14, R11
+	ANDQ       R13, R11
+	XORQ       R15, BP
+	VPADDQ     Y6, Y2, Y2
+	XORQ       DI, R11
+	RORXQ      $0x27, SI, R15
+	XORQ       R15, BP
+	ADDQ       R11, BX
+	ADDQ       BP, BX
+	VPERM2I128 $0x08, Y2, Y2, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       56(SP)(R12*1), DX
+	MOVQ       R10, R15
+	XORQ       AX, R15
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R15
+	RORXQ      $0x12, R9, R13
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       AX, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, R9, R13
+	ADDQ       R15, DX
+	XORQ       R13, R11
+	MOVQ       BX, R13
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, DX
+	XORQ       SI, R13
+	RORXQ      $0x1c, BX, BP
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R15
+	MOVQ       R13, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R14, R11
+	XORQ       R15, BP
 	XORQ       SI, R11
-	ADDQ       (SP), AX
+	RORXQ      $0x27, BX, R15
+	XORQ       R15, BP
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y2, Y2
+	ADDQ       BP, DX
+	LEAQ       sha512consts<>+0(SB), R11
+	VPADDQ     160(R11)(R12*1), Y2, Y5
+	VMOVDQU    Y5, 160(SP)(R12*1)
+	ADDQ       64(SP)(R12*1), AX
+	MOVQ       R9, R15
+	XORQ       R10, R15
+	RORXQ      $0x0e, R8, R11
+	ANDQ       R8, R15
+	VPERM2I128 $0x21, Y4, Y3, Y6
+	RORXQ      $0x12, R8, R14
+	XORQ       R10, R15
+	XORQ       R14, R11
+	RORXQ      $0x29, R8, R14
+	ADDQ       R15, AX
+	VPALIGNR   $0x08, Y3, Y6, Y5
+	XORQ       R14, R11
+	MOVQ       DX, R14
+	ADDQ       R11, AX
+	XORQ       BX, R14
+	RORXQ      $0x1c, DX, BP
+	VPERM2I128 $0x21, Y2, Y1, Y6
+	ADDQ       AX, DI
+	RORXQ      $0x22, DX, R15
+	MOVQ       R14, R11
+	ANDQ       R13, R11
+	XORQ       R15, BP
+	VPALIGNR   $0x08, Y1, Y6, Y6
+	XORQ       BX, R11
+	RORXQ      $0x27, DX, R15
+	XORQ       R15, BP
+	ADDQ       R11, AX
+	ADDQ       BP, AX
+	VPADDQ     Y6, Y3, Y3
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       72(SP)(R12*1), R10
+	MOVQ       R8, R15
+	XORQ       R9, R15
+	RORXQ      $0x0e, DI, R11
+	ANDQ       DI, R15
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, DI, R13
+	XORQ       R9, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, DI, R13
+	ADDQ       R15, R10
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       AX, R13
+	ADDQ       R11, R10
+	XORQ       DX, R13
+	RORXQ      $0x1c, AX, BP
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R10, SI
+	RORXQ      $0x22, AX, R15
+	MOVQ       R13, R11
+	ANDQ       R14, R11
+	XORQ       R15, BP
+	VPADDQ     Y6, Y3, Y3
+	XORQ       DX, R11
+	RORXQ      $0x27, AX, R15
+	XORQ       R15, BP
+	ADDQ       R11, R10
+	ADDQ       BP, R10
+	VPERM2I128 $0x81, Y2, Y2, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       80(SP)(R12*1), R9
+	MOVQ       DI, R15
+	XORQ       R8, R15
+	RORXQ      $0x0e, SI, R11
+	ANDQ       SI, R15
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, SI, R14
+	XORQ       R8, R15
+	XORQ       R14, R11
+	RORXQ      $0x29, SI, R14
+	ADDQ       R15, R9
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R14, R11
+	MOVQ       R10, R14
+	ADDQ       R11, R9
+	XORQ       AX, R14
+	RORXQ      $0x1c, R10, BP
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       R9, BX
+	RORXQ      $0x22, R10, R15
+	MOVQ       R14, R11
+	ANDQ       R13, R11
+	XORQ       R15, BP
+	VPADDQ     Y6, Y3, Y3
+	XORQ       AX, R11
+	RORXQ      $0x27, R10, R15
+	XORQ       R15, BP
+	ADDQ       R11, R9
+	ADDQ       BP, R9
+	VPERM2I128 $0x08, Y3, Y3, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       88(SP)(R12*1), R8
+	MOVQ       SI, R15
+	XORQ       DI, R15
+	RORXQ      $0x0e, BX, R11
+	ANDQ       BX, R15
+	RORXQ      $0x12, BX, R13
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       DI, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, BX, R13
+	ADDQ       R15, R8
+	XORQ       R13, R11
+	MOVQ       R9, R13
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, R8
+	XORQ       R10, R13
+	RORXQ      $0x1c, R9, BP
+	ADDQ       R8, DX
+	RORXQ      $0x22, R9, R15
+	MOVQ       R13, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R14, R11
+	XORQ       R15, BP
+	XORQ       R10, R11
+	RORXQ      $0x27, R9, R15
+	XORQ       R15, BP
+	ADDQ       R11, R8
+	VPADDQ     Y6, Y3, Y3
+	ADDQ       BP, R8
+	LEAQ       sha512consts<>+0(SB), R11
+	VPADDQ     192(R11)(R12*1), Y3, Y5
+	VMOVDQU    Y5, 192(SP)(R12*1)
+	ADDQ       96(SP)(R12*1), DI
+	MOVQ       BX, R15
+	XORQ       SI, R15
+	RORXQ      $0x0e, DX, R11
+	ANDQ       DX, R15
+	VPERM2I128 $0x21, Y1, Y4, Y6
+	RORXQ      $0x12, DX, R14
+	XORQ       SI, R15
+	XORQ       R14, R11
+	RORXQ      $0x29, DX, R14
+	ADDQ       R15, DI
+	VPALIGNR   $0x08, Y4, Y6, Y5
+	XORQ       R14, R11
+	MOVQ       R8, R14
+	ADDQ       R11, DI
+	XORQ       R9, R14
+	RORXQ      $0x1c, R8, BP
+	VPERM2I128 $0x21, Y3, Y2, Y6
+	ADDQ       DI, AX
+	RORXQ      $0x22, R8, R15
+	MOVQ       R14, R11
+	ANDQ       R13, R11
+	XORQ       R15, BP
+	VPALIGNR   $0x08, Y2, Y6, Y6
+	XORQ       R9, R11
+	RORXQ      $0x27, R8, R15
+	XORQ       R15, BP
+	ADDQ       R11, DI
+	ADDQ       BP, DI
+	VPADDQ     Y6, Y4, Y4
+	VPSRLQ     $0x07, Y5, Y6
+	ADDQ       104(SP)(R12*1), SI
+	MOVQ       DX, R15
+	XORQ       BX, R15
+	RORXQ      $0x0e, AX, R11
+	ANDQ       AX, R15
+	VPRORQ     $0x01, Y5, Y7
+	RORXQ      $0x12, AX, R13
+	XORQ       BX, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, AX, R13
+	ADDQ       R15, SI
+	VPRORQ     $0x08, Y5, Y5
+	XORQ       R13, R11
+	MOVQ       DI, R13
+	ADDQ       R11, SI
+	XORQ       R8, R13
+	RORXQ      $0x1c, DI, BP
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       SI, R10
+	RORXQ      $0x22, DI, R15
+	MOVQ       R13, R11
+	ANDQ       R14, R11
+	XORQ       R15, BP
+	VPADDQ     Y6, Y4, Y4
+	XORQ       R8, R11
+	RORXQ      $0x27, DI, R15
+	XORQ       R15, BP
+	ADDQ       R11, SI
+	ADDQ       BP, SI
+	VPERM2I128 $0x81, Y3, Y3, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       112(SP)(R12*1), BX
+	MOVQ       AX, R15
+	XORQ       DX, R15
+	RORXQ      $0x0e, R10, R11
+	ANDQ       R10, R15
+	VPRORQ     $0x13, Y5, Y7
+	RORXQ      $0x12, R10, R14
+	XORQ       DX, R15
+	XORQ       R14, R11
+	RORXQ      $0x29, R10, R14
+	ADDQ       R15, BX
+	VPRORQ     $0x3d, Y5, Y5
+	XORQ       R14, R11
+	MOVQ       SI, R14
+	ADDQ       R11, BX
+	XORQ       DI, R14
+	RORXQ      $0x1c, SI, BP
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ADDQ       BX, R9
+	RORXQ      $0x22, SI, R15
+	MOVQ       R14, R11
+	ANDQ       R13, R11
+	XORQ       R15, BP
+	VPADDQ     Y6, Y4, Y4
+	XORQ       DI, R11
+	RORXQ      $0x27, SI, R15
+	XORQ       R15, BP
+	ADDQ       R11, BX
+	ADDQ       BP, BX
+	VPERM2I128 $0x08, Y4, Y4, Y5
+	VPSRLQ     $0x06, Y5, Y6
+	ADDQ       120(SP)(R12*1), DX
+	MOVQ       R10, R15
+	XORQ       AX, R15
+	RORXQ      $0x0e, R9, R11
+	ANDQ       R9, R15
+	RORXQ      $0x12, R9, R13
+	VPRORQ     $0x13, Y5, Y7
+	XORQ       AX, R15
+	XORQ       R13, R11
+	RORXQ      $0x29, R9, R13
+	ADDQ       R15, DX
+	XORQ       R13, R11
+	MOVQ       BX, R13
+	VPRORQ     $0x3d, Y5, Y5
+	ADDQ       R11, DX
+	XORQ       SI, R13
+	RORXQ      $0x1c, BX, BP
+	ADDQ       DX, R8
+	RORXQ      $0x22, BX, R15
+	MOVQ       R13, R11
+	VPTERNLOGQ $0x96, Y7, Y5, Y6
+	ANDQ       R14, R11
+	XORQ       R15, BP
+	XORQ       SI, R11
+	RORXQ      $0x27, BX, R15
+	XORQ       R15, BP
+	ADDQ       R11, DX
+	VPADDQ     Y6, Y4, Y4
+	ADDQ       BP, DX
+	LEAQ       sha512consts<>+0(SB), R11
+	VPADDQ     224(R11)(R12*1), Y4, Y5
+	VMOVDQU    Y5, 224(SP)(R12*1)
+	MOVQ       R13, R11
+	ADDQ       $0x00000080, R12
+	CMPQ       R12, $0x00000200
+	JB         single_rounds
+	ADDQ       512(SP), AX
 	MOVQ       R9, R14
 	XORQ       R10, R14
 	RORXQ      $0x0e, R8, R12
 	ANDQ       R8, R14
-	VPERM2I128 $0x21, Y2, Y1, Y6
 	RORXQ      $0x12, R8, R13
 	XORQ       R10, R14
 	XORQ       R13, R12
 	RORXQ      $0x29, R8, R13
 	ADDQ       R14, AX
-	VPALIGNR   $0x08, Y1, Y6, Y5
 	XORQ       R13, R12
 	MOVQ       DX, R13
 	ADDQ       R12, AX
 	XORQ       BX, R13
 	RORXQ      $0x1c, DX, R15
-	VPERM2I128 $0x21, Y4, Y3, Y6
 	ADDQ       AX, DI
 	RORXQ      $0x22, DX, R14
 	MOVQ       R13, R12
 	ANDQ       R11, R12
 	XORQ       R14, R15
-	VPALIGNR   $0x08, Y3, Y6, Y6
 	XORQ       BX, R12
 	RORXQ      $0x27, DX, R14
 	XORQ       R14, R15
 	ADDQ       R12, AX
-	ADDQ       R15, AX
-	VPADDQ     Y6, Y1, Y1
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       8(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
-	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, DI, R12
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
-	ADDQ       R14, R10
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       AX, R12
-	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y1, Y1
-	XORQ       DX, R11
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
-	ADDQ       R11, R10
-	ADDQ       R15, R10
-	VPERM2I128 $0x81, Y4, Y4, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       16(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
-	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, SI, R13
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
-	ADDQ       R14, R9
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       R10, R13
-	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y1, Y1
-	XORQ       AX, R11
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
-	ADDQ       R11, R9
-	ADDQ       R15, R9
-	VPERM2I128 $0x08, Y1, Y1, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       24(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
-	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
-	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R10, R11
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
-	ADDQ       R11, R8
-	VPADDQ     Y6, Y1, Y1
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+128(SB), Y1, Y5
-	VMOVDQU    Y5, 128(SP)
-	ADDQ       32(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
-	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	VPERM2I128 $0x21, Y3, Y2, Y6
-	RORXQ      $0x12, DX, R13
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
-	ADDQ       R14, DI
-	VPALIGNR   $0x08, Y2, Y6, Y5
-	XORQ       R13, R11
-	MOVQ       R8, R13
-	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
-	VPERM2I128 $0x21, Y1, Y4, Y6
-	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y4, Y6, Y6
-	XORQ       R9, R11
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
-	ADDQ       R11, DI
-	ADDQ       R15, DI
-	VPADDQ     Y6, Y2, Y2
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       40(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
-	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, AX, R12
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
-	ADDQ       R14, SI
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       DI, R12
-	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y2, Y2
-	XORQ       R8, R11
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
-	ADDQ       R11, SI
-	ADDQ       R15, SI
-	VPERM2I128 $0x81, Y1, Y1, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       48(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
-	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, R10, R13
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
-	ADDQ       R14, BX
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       SI, R13
-	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y2, Y2
-	XORQ       DI, R11
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
-	ADDQ       R11, BX
-	ADDQ       R15, BX
-	VPERM2I128 $0x08, Y2, Y2, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       56(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
-	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
-	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       SI, R11
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
-	ADDQ       R11, DX
-	VPADDQ     Y6, Y2, Y2
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+160(SB), Y2, Y5
-	VMOVDQU    Y5, 160(SP)
-	ADDQ       64(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
-	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	VPERM2I128 $0x21, Y4, Y3, Y6
-	RORXQ      $0x12, R8, R13
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
-	ADDQ       R14, AX
-	VPALIGNR   $0x08, Y3, Y6, Y5
-	XORQ       R13, R11
-	MOVQ       DX, R13
-	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
-	VPERM2I128 $0x21, Y2, Y1, Y6
-	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y1, Y6, Y6
-	XORQ       BX, R11
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R11, AX
-	ADDQ       R15, AX
-	VPADDQ     Y6, Y3, Y3
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       72(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
-	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, DI, R12
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
-	ADDQ       R14, R10
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       AX, R12
-	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y3, Y3
-	XORQ       DX, R11
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
-	ADDQ       R11, R10
-	ADDQ       R15, R10
-	VPERM2I128 $0x81, Y2, Y2, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       80(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
-	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, SI, R13
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
-	ADDQ       R14, R9
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       R10, R13
-	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y3, Y3
-	XORQ       AX, R11
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
-	ADDQ       R11, R9
-	ADDQ       R15, R9
-	VPERM2I128 $0x08, Y3, Y3, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       88(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
-	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
-	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R10, R11
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
-	ADDQ       R11, R8
-	VPADDQ     Y6, Y3, Y3
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+192(SB), Y3, Y5
-	VMOVDQU    Y5, 192(SP)
-	ADDQ       96(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
-	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	VPERM2I128 $0x21, Y1, Y4, Y6
-	RORXQ      $0x12, DX, R13
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
-	ADDQ       R14, DI
-	VPALIGNR   $0x08, Y4, Y6, Y5
-	XORQ       R13, R11
-	MOVQ       R8, R13
-	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
-	VPERM2I128 $0x21, Y3, Y2, Y6
-	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y2, Y6, Y6
-	XORQ       R9, R11
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
-	ADDQ       R11, DI
-	ADDQ       R15, DI
-	VPADDQ     Y6, Y4, Y4
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       104(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
-	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, AX, R12
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
-	ADDQ       R14, SI
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       DI, R12
-	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y4, Y4
-	XORQ       R8, R11
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
-	ADDQ       R11, SI
-	ADDQ       R15, SI
-	VPERM2I128 $0x81, Y3, Y3, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       112(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
-	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, R10, R13
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
-	ADDQ       R14, BX
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       SI, R13
-	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y4, Y4
-	XORQ       DI, R11
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
-	ADDQ       R11, BX
-	ADDQ       R15, BX
-	VPERM2I128 $0x08, Y4, Y4, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       120(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
-	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
-	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       SI, R11
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
-	ADDQ       R11, DX
-	VPADDQ     Y6, Y4, Y4
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+224(SB), Y4, Y5
-	VMOVDQU    Y5, 224(SP)
-	ADDQ       128(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
-	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	VPERM2I128 $0x21, Y2, Y1, Y6
-	RORXQ      $0x12, R8, R13
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
-	ADDQ       R14, AX
-	VPALIGNR   $0x08, Y1, Y6, Y5
-	XORQ       R13, R11
-	MOVQ       DX, R13
-	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
-	VPERM2I128 $0x21, Y4, Y3, Y6
-	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y3, Y6, Y6
-	XORQ       BX, R11
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R11, AX
-	ADDQ       R15, AX
-	VPADDQ     Y6, Y1, Y1
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       136(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
-	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, DI, R12
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
-	ADDQ       R14, R10
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       AX, R12
-	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y1, Y1
-	XORQ       DX, R11
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
-	ADDQ       R11, R10
-	ADDQ       R15, R10
-	VPERM2I128 $0x81, Y4, Y4, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       144(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
-	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, SI, R13
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
-	ADDQ       R14, R9
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       R10, R13
-	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y1, Y1
-	XORQ       AX, R11
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
-	ADDQ       R11, R9
-	ADDQ       R15, R9
-	VPERM2I128 $0x08, Y1, Y1, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       152(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
-	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
-	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R10, R11
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
-	ADDQ       R11, R8
-	VPADDQ     Y6, Y1, Y1
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+256(SB), Y1, Y5
-	VMOVDQU    Y5, 256(SP)
-	ADDQ       160(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
-	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	VPERM2I128 $0x21, Y3, Y2, Y6
-	RORXQ      $0x12, DX, R13
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
-	ADDQ       R14, DI
-	VPALIGNR   $0x08, Y2, Y6, Y5
-	XORQ       R13, R11
-	MOVQ       R8, R13
-	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
-	VPERM2I128 $0x21, Y1, Y4, Y6
-	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y4, Y6, Y6
-	XORQ       R9, R11
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
-	ADDQ       R11, DI
-	ADDQ       R15, DI
-	VPADDQ     Y6, Y2, Y2
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       168(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
-	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, AX, R12
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
-	ADDQ       R14, SI
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       DI, R12
-	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y2, Y2
-	XORQ       R8, R11
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
-	ADDQ       R11, SI
-	ADDQ       R15, SI
-	VPERM2I128 $0x81, Y1, Y1, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       176(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
-	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, R10, R13
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
-	ADDQ       R14, BX
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       SI, R13
-	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y2, Y2
-	XORQ       DI, R11
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
-	ADDQ       R11, BX
-	ADDQ       R15, BX
-	VPERM2I128 $0x08, Y2, Y2, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       184(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
-	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
-	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       SI, R11
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
-	ADDQ       R11, DX
-	VPADDQ     Y6, Y2, Y2
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+288(SB), Y2, Y5
-	VMOVDQU    Y5, 288(SP)
-	ADDQ       192(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
-	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	VPERM2I128 $0x21, Y4, Y3, Y6
-	RORXQ      $0x12, R8, R13
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
-	ADDQ       R14, AX
-	VPALIGNR   $0x08, Y3, Y6, Y5
-	XORQ       R13, R11
-	MOVQ       DX, R13
-	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
-	VPERM2I128 $0x21, Y2, Y1, Y6
-	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y1, Y6, Y6
-	XORQ       BX, R11
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R11, AX
-	ADDQ       R15, AX
-	VPADDQ     Y6, Y3, Y3
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       200(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
-	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, DI, R12
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
-	ADDQ       R14, R10
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       AX, R12
-	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y3, Y3
-	XORQ       DX, R11
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
-	ADDQ       R11, R10
-	ADDQ       R15, R10
-	VPERM2I128 $0x81, Y2, Y2, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       208(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
-	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, SI, R13
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
-	ADDQ       R14, R9
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       R10, R13
-	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y3, Y3
-	XORQ       AX, R11
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
-	ADDQ       R11, R9
-	ADDQ       R15, R9
-	VPERM2I128 $0x08, Y3, Y3, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       216(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
-	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
-	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R10, R11
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
-	ADDQ       R11, R8
-	VPADDQ     Y6, Y3, Y3
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+320(SB), Y3, Y5
-	VMOVDQU    Y5, 320(SP)
-	ADDQ       224(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
-	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	VPERM2I128 $0x21, Y1, Y4, Y6
-	RORXQ      $0x12, DX, R13
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
-	ADDQ       R14, DI
-	VPALIGNR   $0x08, Y4, Y6, Y5
-	XORQ       R13, R11
-	MOVQ       R8, R13
-	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
-	VPERM2I128 $0x21, Y3, Y2, Y6
-	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y2, Y6, Y6
-	XORQ       R9, R11
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
-	ADDQ       R11, DI
-	ADDQ       R15, DI
-	VPADDQ     Y6, Y4, Y4
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       232(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
-	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, AX, R12
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
-	ADDQ       R14, SI
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       DI, R12
-	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y4, Y4
-	XORQ       R8, R11
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
-	ADDQ       R11, SI
-	ADDQ       R15, SI
-	VPERM2I128 $0x81, Y3, Y3, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       240(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
-	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, R10, R13
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
-	ADDQ       R14, BX
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       SI, R13
-	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y4, Y4
-	XORQ       DI, R11
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
-	ADDQ       R11, BX
-	ADDQ       R15, BX
-	VPERM2I128 $0x08, Y4, Y4, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       248(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
-	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
-	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       SI, R11
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
-	ADDQ       R11, DX
-	VPADDQ     Y6, Y4, Y4
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+352(SB), Y4, Y5
-	VMOVDQU    Y5, 352(SP)
-	ADDQ       256(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
-	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	VPERM2I128 $0x21, Y2, Y1, Y6
-	RORXQ      $0x12, R8, R13
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
-	ADDQ       R14, AX
-	VPALIGNR   $0x08, Y1, Y6, Y5
-	XORQ       R13, R11
-	MOVQ       DX, R13
-	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
-	VPERM2I128 $0x21, Y4, Y3, Y6
-	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y3, Y6, Y6
-	XORQ       BX, R11
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R11, AX
-	ADDQ       R15, AX
-	VPADDQ     Y6, Y1, Y1
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       264(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
-	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, DI, R12
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
-	ADDQ       R14, R10
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       AX, R12
-	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y1, Y1
-	XORQ       DX, R11
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
-	ADDQ       R11, R10
-	ADDQ       R15, R10
-	VPERM2I128 $0x81, Y4, Y4, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       272(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
-	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, SI, R13
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
-	ADDQ       R14, R9
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       R10, R13
-	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y1, Y1
-	XORQ       AX, R11
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
-	ADDQ       R11, R9
-	ADDQ       R15, R9
-	VPERM2I128 $0x08, Y1, Y1, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       280(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
-	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
-	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R10, R11
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
-	ADDQ       R11, R8
-	VPADDQ     Y6, Y1, Y1
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+384(SB), Y1, Y5
-	VMOVDQU    Y5, 384(SP)
-	ADDQ       288(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
-	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	VPERM2I128 $0x21, Y3, Y2, Y6
-	RORXQ      $0x12, DX, R13
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
-	ADDQ       R14, DI
-	VPALIGNR   $0x08, Y2, Y6, Y5
-	XORQ       R13, R11
-	MOVQ       R8, R13
-	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
-	VPERM2I128 $0x21, Y1, Y4, Y6
-	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y4, Y6, Y6
-	XORQ       R9, R11
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
-	ADDQ       R11, DI
-	ADDQ       R15, DI
-	VPADDQ     Y6, Y2, Y2
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       296(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
-	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, AX, R12
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
-	ADDQ       R14, SI
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       DI, R12
-	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y2, Y2
-	XORQ       R8, R11
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
-	ADDQ       R11, SI
-	ADDQ       R15, SI
-	VPERM2I128 $0x81, Y1, Y1, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       304(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
-	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, R10, R13
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
-	ADDQ       R14, BX
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       SI, R13
-	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y2, Y2
-	XORQ       DI, R11
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
-	ADDQ       R11, BX
-	ADDQ       R15, BX
-	VPERM2I128 $0x08, Y2, Y2, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       312(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
-	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
-	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       SI, R11
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
-	ADDQ       R11, DX
-	VPADDQ     Y6, Y2, Y2
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+416(SB), Y2, Y5
-	VMOVDQU    Y5, 416(SP)
-	ADDQ       320(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
-	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	VPERM2I128 $0x21, Y4, Y3, Y6
-	RORXQ      $0x12, R8, R13
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
-	ADDQ       R14, AX
-	VPALIGNR   $0x08, Y3, Y6, Y5
-	XORQ       R13, R11
-	MOVQ       DX, R13
-	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
-	VPERM2I128 $0x21, Y2, Y1, Y6
-	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y1, Y6, Y6
-	XORQ       BX, R11
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R11, AX
-	ADDQ       R15, AX
-	VPADDQ     Y6, Y3, Y3
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       328(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
-	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, DI, R12
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
-	ADDQ       R14, R10
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       AX, R12
-	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y3, Y3
-	XORQ       DX, R11
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
-	ADDQ       R11, R10
-	ADDQ       R15, R10
-	VPERM2I128 $0x81, Y2, Y2, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       336(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
-	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, SI, R13
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
-	ADDQ       R14, R9
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       R10, R13
-	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y3, Y3
-	XORQ       AX, R11
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
-	ADDQ       R11, R9
-	ADDQ       R15, R9
-	VPERM2I128 $0x08, Y3, Y3, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       344(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
-	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
-	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R10, R11
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
-	ADDQ       R11, R8
-	VPADDQ     Y6, Y3, Y3
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+448(SB), Y3, Y5
-	VMOVDQU    Y5, 448(SP)
-	ADDQ       352(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
-	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	VPERM2I128 $0x21, Y1, Y4, Y6
-	RORXQ      $0x12, DX, R13
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
-	ADDQ       R14, DI
-	VPALIGNR   $0x08, Y4, Y6, Y5
-	XORQ       R13, R11
-	MOVQ       R8, R13
-	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
-	VPERM2I128 $0x21, Y3, Y2, Y6
-	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y2, Y6, Y6
-	XORQ       R9, R11
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
-	ADDQ       R11, DI
-	ADDQ       R15, DI
-	VPADDQ     Y6, Y4, Y4
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       360(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
-	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, AX, R12
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
-	ADDQ       R14, SI
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       DI, R12
-	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y4, Y4
-	XORQ       R8, R11
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
-	ADDQ       R11, SI
-	ADDQ       R15, SI
-	VPERM2I128 $0x81, Y3, Y3, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       368(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
-	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, R10, R13
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
-	ADDQ       R14, BX
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       SI, R13
-	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y4, Y4
-	XORQ       DI, R11
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
-	ADDQ       R11, BX
-	ADDQ       R15, BX
-	VPERM2I128 $0x08, Y4, Y4, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       376(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
-	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
-	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       SI, R11
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
-	ADDQ       R11, DX
-	VPADDQ     Y6, Y4, Y4
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+480(SB), Y4, Y5
-	VMOVDQU    Y5, 480(SP)
-	ADDQ       384(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
-	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	VPERM2I128 $0x21, Y2, Y1, Y6
-	RORXQ      $0x12, R8, R13
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
-	ADDQ       R14, AX
-	VPALIGNR   $0x08, Y1, Y6, Y5
-	XORQ       R13, R11
-	MOVQ       DX, R13
-	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
-	VPERM2I128 $0x21, Y4, Y3, Y6
-	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y3, Y6, Y6
-	XORQ       BX, R11
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R11, AX
-	ADDQ       R15, AX
-	VPADDQ     Y6, Y1, Y1
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       392(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
-	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, DI, R12
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
-	ADDQ       R14, R10
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       AX, R12
-	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y1, Y1
-	XORQ       DX, R11
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
-	ADDQ       R11, R10
-	ADDQ       R15, R10
-	VPERM2I128 $0x81, Y4, Y4, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       400(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
-	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, SI, R13
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
-	ADDQ       R14, R9
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       R10, R13
-	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y1, Y1
-	XORQ       AX, R11
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
-	ADDQ       R11, R9
-	ADDQ       R15, R9
-	VPERM2I128 $0x08, Y1, Y1, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       408(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
-	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
-	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R10, R11
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
-	ADDQ       R11, R8
-	VPADDQ     Y6, Y1, Y1
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+512(SB), Y1, Y5
-	VMOVDQU    Y5, 512(SP)
-	ADDQ       416(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
-	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	VPERM2I128 $0x21, Y3, Y2, Y6
-	RORXQ      $0x12, DX, R13
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
-	ADDQ       R14, DI
-	VPALIGNR   $0x08, Y2, Y6, Y5
-	XORQ       R13, R11
-	MOVQ       R8, R13
-	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
-	VPERM2I128 $0x21, Y1, Y4, Y6
-	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y4, Y6, Y6
-	XORQ       R9, R11
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
-	ADDQ       R11, DI
-	ADDQ       R15, DI
-	VPADDQ     Y6, Y2, Y2
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       424(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
-	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, AX, R12
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
-	ADDQ       R14, SI
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       DI, R12
-	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y2, Y2
-	XORQ       R8, R11
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
-	ADDQ       R11, SI
-	ADDQ       R15, SI
-	VPERM2I128 $0x81, Y1, Y1, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       432(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
-	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, R10, R13
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
-	ADDQ       R14, BX
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       SI, R13
-	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y2, Y2
-	XORQ       DI, R11
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
-	ADDQ       R11, BX
-	ADDQ       R15, BX
-	VPERM2I128 $0x08, Y2, Y2, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       440(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
-	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
-	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       SI, R11
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
-	ADDQ       R11, DX
-	VPADDQ     Y6, Y2, Y2
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+544(SB), Y2, Y5
-	VMOVDQU    Y5, 544(SP)
-	ADDQ       448(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
-	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	VPERM2I128 $0x21, Y4, Y3, Y6
-	RORXQ      $0x12, R8, R13
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
-	ADDQ       R14, AX
-	VPALIGNR   $0x08, Y3, Y6, Y5
-	XORQ       R13, R11
-	MOVQ       DX, R13
-	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
-	VPERM2I128 $0x21, Y2, Y1, Y6
-	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y1, Y6, Y6
-	XORQ       BX, R11
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R11, AX
-	ADDQ       R15, AX
-	VPADDQ     Y6, Y3, Y3
-	VPSRLQ     $0x07, Y5, Y6
-	ADDQ       456(SP), R10
-	MOVQ       R8, R14
-	XORQ       R9, R14
-	RORXQ      $0x0e, DI, R11
-	ANDQ       DI, R14
-	VPRORQ     $0x01, Y5, Y7
-	RORXQ      $0x12, DI, R12
-	XORQ       R9, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, DI, R12
-	ADDQ       R14, R10
-	VPRORQ     $0x08, Y5, Y5
-	XORQ       R12, R11
-	MOVQ       AX, R12
-	ADDQ       R11, R10
-	XORQ       DX, R12
-	RORXQ      $0x1c, AX, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R10, SI
-	RORXQ      $0x22, AX, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y3, Y3
-	XORQ       DX, R11
-	RORXQ      $0x27, AX, R14
-	XORQ       R14, R15
-	ADDQ       R11, R10
-	ADDQ       R15, R10
-	VPERM2I128 $0x81, Y2, Y2, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       464(SP), R9
-	MOVQ       DI, R14
-	XORQ       R8, R14
-	RORXQ      $0x0e, SI, R11
-	ANDQ       SI, R14
-	VPRORQ     $0x13, Y5, Y7
-	RORXQ      $0x12, SI, R13
-	XORQ       R8, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, SI, R13
-	ADDQ       R14, R9
-	VPRORQ     $0x3d, Y5, Y5
-	XORQ       R13, R11
-	MOVQ       R10, R13
-	ADDQ       R11, R9
-	XORQ       AX, R13
-	RORXQ      $0x1c, R10, R15
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ADDQ       R9, BX
-	RORXQ      $0x22, R10, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y6, Y3, Y3
-	XORQ       AX, R11
-	RORXQ      $0x27, R10, R14
-	XORQ       R14, R15
-	ADDQ       R11, R9
-	ADDQ       R15, R9
-	VPERM2I128 $0x08, Y3, Y3, Y5
-	VPSRLQ     $0x06, Y5, Y6
-	ADDQ       472(SP), R8
-	MOVQ       SI, R14
-	XORQ       DI, R14
-	RORXQ      $0x0e, BX, R11
-	ANDQ       BX, R14
-	RORXQ      $0x12, BX, R12
-	VPRORQ     $0x13, Y5, Y7
-	XORQ       DI, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, BX, R12
-	ADDQ       R14, R8
-	XORQ       R12, R11
-	MOVQ       R9, R12
-	VPRORQ     $0x3d, Y5, Y5
-	ADDQ       R11, R8
-	XORQ       R10, R12
-	RORXQ      $0x1c, R9, R15
-	ADDQ       R8, DX
-	RORXQ      $0x22, R9, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y7, Y5, Y6
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       R10, R11
-	RORXQ      $0x27, R9, R14
-	XORQ       R14, R15
-	ADDQ       R11, R8
-	VPADDQ     Y6, Y3, Y3
-	ADDQ       R15, R8
-	VPADDQ     sha512consts<>+576(SB), Y3, Y5
-	VMOVDQU    Y5, 576(SP)
-	ADDQ       480(SP), DI
-	MOVQ       BX, R14
-	XORQ       SI, R14
-	RORXQ      $0x0e, DX, R11
-	ANDQ       DX, R14
-	VPERM2I128 $0x21, Y1, Y4, Y5
-	RORXQ      $0x12, DX, R13
-	XORQ       SI, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, DX, R13
-	ADDQ       R14, DI
-	VPALIGNR   $0x08, Y4, Y5, Y1
-	XORQ       R13, R11
-	MOVQ       R8, R13
-	ADDQ       R11, DI
-	XORQ       R9, R13
-	RORXQ      $0x1c, R8, R15
-	VPERM2I128 $0x21, Y3, Y2, Y5
-	ADDQ       DI, AX
-	RORXQ      $0x22, R8, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPALIGNR   $0x08, Y2, Y5, Y2
-	XORQ       R9, R11
-	RORXQ      $0x27, R8, R14
-	XORQ       R14, R15
-	ADDQ       R11, DI
-	ADDQ       R15, DI
-	VPADDQ     Y2, Y4, Y4
-	VPSRLQ     $0x07, Y1, Y5
-	ADDQ       488(SP), SI
-	MOVQ       DX, R14
-	XORQ       BX, R14
-	RORXQ      $0x0e, AX, R11
-	ANDQ       AX, R14
-	VPRORQ     $0x01, Y1, Y2
-	RORXQ      $0x12, AX, R12
-	XORQ       BX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, AX, R12
-	ADDQ       R14, SI
-	VPRORQ     $0x08, Y1, Y1
-	XORQ       R12, R11
-	MOVQ       DI, R12
-	ADDQ       R11, SI
-	XORQ       R8, R12
-	RORXQ      $0x1c, DI, R15
-	VPTERNLOGQ $0x96, Y2, Y1, Y5
-	ADDQ       SI, R10
-	RORXQ      $0x22, DI, R14
-	MOVQ       R12, R11
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	VPADDQ     Y5, Y4, Y4
-	XORQ       R8, R11
-	RORXQ      $0x27, DI, R14
-	XORQ       R14, R15
-	ADDQ       R11, SI
-	ADDQ       R15, SI
-	VPERM2I128 $0x81, Y3, Y3, Y1
-	VPSRLQ     $0x06, Y1, Y5
-	ADDQ       496(SP), BX
-	MOVQ       AX, R14
-	XORQ       DX, R14
-	RORXQ      $0x0e, R10, R11
-	ANDQ       R10, R14
-	VPRORQ     $0x13, Y1, Y2
-	RORXQ      $0x12, R10, R13
-	XORQ       DX, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R10, R13
-	ADDQ       R14, BX
-	VPRORQ     $0x3d, Y1, Y1
-	XORQ       R13, R11
-	MOVQ       SI, R13
-	ADDQ       R11, BX
-	XORQ       DI, R13
-	RORXQ      $0x1c, SI, R15
-	VPTERNLOGQ $0x96, Y2, Y1, Y5
-	ADDQ       BX, R9
-	RORXQ      $0x22, SI, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	VPADDQ     Y5, Y4, Y4
-	XORQ       DI, R11
-	RORXQ      $0x27, SI, R14
-	XORQ       R14, R15
-	ADDQ       R11, BX
-	ADDQ       R15, BX
-	VPERM2I128 $0x08, Y4, Y4, Y1
-	VPSRLQ     $0x06, Y1, Y5
-	ADDQ       504(SP), DX
-	MOVQ       R10, R14
-	XORQ       AX, R14
-	RORXQ      $0x0e, R9, R11
-	ANDQ       R9, R14
-	RORXQ      $0x12, R9, R12
-	VPRORQ     $0x13, Y1, Y2
-	XORQ       AX, R14
-	XORQ       R12, R11
-	RORXQ      $0x29, R9, R12
-	ADDQ       R14, DX
-	XORQ       R12, R11
-	MOVQ       BX, R12
-	VPRORQ     $0x3d, Y1, Y1
-	ADDQ       R11, DX
-	XORQ       SI, R12
-	RORXQ      $0x1c, BX, R15
-	ADDQ       DX, R8
-	RORXQ      $0x22, BX, R14
-	MOVQ       R12, R11
-	VPTERNLOGQ $0x96, Y2, Y1, Y5
-	ANDQ       R13, R11
-	XORQ       R14, R15
-	XORQ       SI, R11
-	RORXQ      $0x27, BX, R14
-	XORQ       R14, R15
-	ADDQ       R11, DX
-	VPADDQ     Y5, Y4, Y4
-	ADDQ       R15, DX
-	VPADDQ     sha512consts<>+608(SB), Y4, Y1
-	VMOVDQU    Y1, 608(SP)
-	ADDQ       512(SP), AX
-	MOVQ       R9, R14
-	XORQ       R10, R14
-	RORXQ      $0x0e, R8, R11
-	ANDQ       R8, R14
-	RORXQ      $0x12, R8, R13
-	XORQ       R10, R14
-	XORQ       R13, R11
-	RORXQ      $0x29, R8, R13
-	ADDQ       R14, AX
-	XORQ       R13, R11
-	MOVQ       DX, R13
-	ADDQ       R11, AX
-	XORQ       BX, R13
-	RORXQ      $0x1c, DX, R15
-	ADDQ       AX, DI
-	RORXQ      $0x22, DX, R14
-	MOVQ       R13, R11
-	ANDQ       R12, R11
-	XORQ       R14, R15
-	XORQ       BX, R11
-	RORXQ      $0x27, DX, R14
-	XORQ       R14, R15
-	ADDQ       R11, AX
 	ADDQ       R15, AX
 	ADDQ       520(SP), R10
 	MOVQ       R8, R14
