@@ -68,8 +68,9 @@ func single(evex bool) {
 	XORQ(c, bc)
 	// Rounds 0-63 in a loop of 16 (four groups, each computing the next
 	// four schedule words): 16 rounds bring the registers back to their
-	// places, and the loop keeps the code small enough for the decoded
-	// instruction cache. idx is the loop's offset into W+K and K, in bytes.
+	// places, and the code is a third of its size unrolled, which is what
+	// a fresh process pays for in page faults. idx is the loop's offset
+	// into W+K and K, in bytes.
 	idx := GP64()
 	XORQ(idx, idx)
 	Label("single_rounds")
