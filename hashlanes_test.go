@@ -234,9 +234,11 @@ func TestLanesAreUsed(t *testing.T) {
 	// single stream, and the rounds then rightly run on it. What holds
 	// wherever a multi-lane kernel pays for the 32 streams is that they
 	// meet: hardly a block is hashed in a round that found one stream.
-	// Where none pays (under an emulator, say), streams that would run one
-	// after another anyway are no company, and need not meet. The rates
-	// are measured first (Calibrate): measured in the middle of the burst,
+	// Where none pays, streams that would run one after another anyway are
+	// no company, and need not meet; under an emulator the rounds' pace is
+	// no machine's, and scripts/test leaves the subtest to real hardware
+	// there. The rates are measured first (Calibrate): measured in the
+	// middle of the burst,
 	// once the family has hashed enough, the pause of a few milliseconds
 	// in one writer's goroutine left the burst's streams hashing up to 26
 	// of their 1,024 writes alone (MD5 at the generic tier, 4 runs in 30;
