@@ -238,11 +238,11 @@ func TestLanesAreUsed(t *testing.T) {
 	// no company, and need not meet; under an emulator the rounds' pace is
 	// no machine's, and scripts/test leaves the subtest to real hardware
 	// there. The rates are measured first (Calibrate): measured in the
-	// middle of the burst,
-	// once the family has hashed enough, the pause of a few milliseconds
-	// in one writer's goroutine left the burst's streams hashing up to 26
-	// of their 1,024 writes alone (MD5 at the generic tier, 4 runs in 30;
-	// 0 in 8 processes of 6 bursts each with Calibrate first).
+	// middle of the burst, once the family has hashed enough, the pause
+	// of a few milliseconds in one writer's goroutine left the burst's
+	// streams hashing up to 26 of their 1,024 writes alone (MD5 at the
+	// generic tier, 4 runs in 30; 0 in 8 processes of 6 bursts each with
+	// Calibrate first).
 	t.Run("measured", func(t *testing.T) {
 		if raceEnabled {
 			t.Skip("the race detector's slowdown is no machine to measure rates on")
