@@ -365,6 +365,40 @@ func BenchmarkAfterGap[S comparable](b *testing.B, a Algorithm[S]) {
 	}
 }
 
+// BenchmarkSinglesSideBySide runs every single-stream kernel this CPU
+// runs in turn within each iteration, each on the same 32 KiB from its
+// own state, and reports each one's MB/s and its speed over the
+// library's ("stdlib", where the package lists it): side by side, a
+// noisy machine slows them together, where one benchmark after another
+// compares different moments.
+func BenchmarkSinglesSideBySide[S comparable](b *testing.B, a Algorithm[S]) {
+	const n = 32 << 10
+	p := RandomBytes(rand.New(rand.NewPCG(3, 3)), n)
+	var impls []kernel.Single[S]
+	for _, k := range a.Singles {
+		if k.Usable(cpu.Active) {
+			impls = append(impls, k)
+		}
+	}
+	states := make([]S, len(impls))
+	took := make([]time.Duration, len(impls))
+	b.SetBytes(int64(n * len(impls)))
+	for b.Loop() {
+		for i, k := range impls {
+			t := time.Now()
+			k.Fn(&states[i], p)
+			took[i] += time.Since(t)
+		}
+	}
+	lib := slices.IndexFunc(impls, func(k kernel.Single[S]) bool { return k.Name == "stdlib" })
+	for i, k := range impls {
+		b.ReportMetric(float64(n)*float64(b.N)/took[i].Seconds()/1e6, k.Name+"-MB/s")
+		if lib >= 0 && i != lib {
+			b.ReportMetric(took[lib].Seconds()/took[i].Seconds(), k.Name+"/stdlib")
+		}
+	}
+}
+
 // Benchmark measures the kernels alone in bytes hashed across the busy
 // lanes, 32 KiB per lane; the busy counts (1, 2, 3, 4, 6, 8, 16, 32 ready
 // streams) give the crossover between the single-stream and multi-lane

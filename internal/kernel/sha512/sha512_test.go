@@ -134,3 +134,7 @@ func testAppendSumOwn(t *testing.T, l cpu.Level) {
 			c.want, l, 0)
 	}
 }
+
+// BenchmarkSingles measures the single-stream kernels side by side, the
+// library's among them; see kerneltest.BenchmarkSinglesSideBySide.
+func BenchmarkSingles(b *testing.B) { kerneltest.BenchmarkSinglesSideBySide(b, alg) }
