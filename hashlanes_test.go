@@ -492,7 +492,7 @@ func TestNewCostsWhatTheLibraryCosts(t *testing.T) {
 		// And in as many objects, each a first touch of its memory in a
 		// fresh process, wherever the lone stream runs hashlanes' own
 		// kernel (a new stream's front); where it runs the library's own
-		// block function (SHA-512 on amd64), the library's hasher stays
+		// block function (on arm64), the library's hasher stays
 		// behind the stream, one object more.
 		if strings.HasSuffix(DefaultServer(a).Kernel(), "stdlib (single stream)") {
 			continue
