@@ -8,8 +8,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-
-	"golang.org/x/sys/cpu"
 )
 
 // Level is an instruction-set tier. Kernels are chosen per level; a higher
@@ -70,21 +68,10 @@ var Active, OverrideErr = fromEnv(os.Getenv("HASHLANES_CPU"))
 
 func detect() Level {
 	switch runtime.GOARCH {
-	case "arm64":
-		if cpu.ARM64.HasASIMD {
-			return NEON
-		}
-		return Generic
 	case "amd64":
-	default:
-		return Generic
-	}
-	x := &cpu.X86
-	switch {
-	case x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasBMI2:
-		return AVX512
-	case x.HasAVX2 && x.HasBMI2:
-		return AVX2
+		return x86Level()
+	case "arm64":
+		return arm64Level()
 	}
 	return Generic
 }
@@ -118,7 +105,7 @@ const (
 
 // Has reports whether this CPU has every feature in f. With HASHLANES_CPU
 // at generic, it has none: generic means no SIMD and no hash extensions.
-func Has(f Feature) bool { return f&^available() == 0 }
+func Has(f Feature) bool { return f&^available == 0 }
 
 func (f Feature) String() string {
 	switch f {
@@ -130,24 +117,23 @@ func (f Feature) String() string {
 	return fmt.Sprintf("Feature(%#x)", uint(f))
 }
 
-// available is the features Has reports, read on first use (see ID).
-var available = sync.OnceValue(func() Feature {
-	var f Feature
+// available is the features Has reports, from the bits read at start.
+var available = features()
+
+func features() Feature {
+	if Active == Generic {
+		return 0
+	}
 	switch runtime.GOARCH {
 	case "amd64":
-		if Active > Generic && hasSHA() {
-			f |= SHA
+		if hasSHA() {
+			return SHA
 		}
 	case "arm64":
-		if Active > Generic && cpu.ARM64.HasSHA1 && cpu.ARM64.HasSHA2 {
-			f |= SHA
-		}
-		if Active > Generic && cpu.ARM64.HasSHA512 {
-			f |= SHA512
-		}
+		return arm64Features()
 	}
-	return f
-})
+	return 0
+}
 
 // Supports reports whether code of level l can run on this CPU.
 func Supports(l Level) bool { return l <= Detected }
@@ -155,38 +141,13 @@ func Supports(l Level) bool { return l <= Detected }
 // Features lists the instruction-set extensions the kernels care about, for
 // reports ("avx2 avx512f avx512bw avx512vl bmi2 sha").
 func Features() []string {
-	if runtime.GOARCH == "arm64" {
-		a := &cpu.ARM64
-		var f []string
-		for _, c := range []struct {
-			has  bool
-			name string
-		}{
-			{a.HasASIMD, "asimd"}, {a.HasSHA1, "sha1"}, {a.HasSHA2, "sha2"}, {a.HasSHA512, "sha512"}, {a.HasSVE, "sve"},
-		} {
-			if c.has {
-				f = append(f, c.name)
-			}
-		}
-		return f
+	switch runtime.GOARCH {
+	case "amd64":
+		return x86Names()
+	case "arm64":
+		return arm64Names()
 	}
-	if runtime.GOARCH != "amd64" {
-		return nil
-	}
-	x := &cpu.X86
-	var f []string
-	for _, c := range []struct {
-		has  bool
-		name string
-	}{
-		{x.HasAVX2, "avx2"}, {x.HasBMI2, "bmi2"}, {x.HasAVX512F, "avx512f"},
-		{x.HasAVX512BW, "avx512bw"}, {x.HasAVX512VL, "avx512vl"}, {hasSHA(), "sha"},
-	} {
-		if c.has {
-			f = append(f, c.name)
-		}
-	}
-	return f
+	return nil
 }
 
 // Identity is what CPUID says of the design: vendor, family, model and
@@ -199,12 +160,22 @@ type Identity struct {
 	AMX                     bool
 }
 
-// ID returns this CPU's identity, read on first use and apart from the SHA
-// probe: two CPUID instructions, each a trap to the hypervisor in a VM,
-// that only the tuning's prior needs (docs/engine.md, "Start-up").
+// ID returns this CPU's identity, read on first use: on x86 the vendor's
+// CPUID (leaf 0), a trap to the hypervisor in a VM that only the tuning's
+// prior needs, beside the leaf read at start (docs/engine.md, "Start-up").
 func ID() Identity { return identify() }
 
 // Brand returns the CPU's brand string ("AMD EPYC 9R14 96-Core
 // Processor", or what a hypervisor passes through), read on first use:
 // four more CPUIDs, which only what prints or saves the identity needs.
-var Brand = sync.OnceValue(brand)
+func Brand() string {
+	brandOnce.Do(func() { brandRead = brand() })
+	return brandRead
+}
+
+// The brand's Once and string are zero data: a sync.OnceValue would be a
+// closure allocated at every process's start.
+var (
+	brandOnce sync.Once
+	brandRead string
+)

@@ -5,43 +5,123 @@ package cpu
 import (
 	"strings"
 	"sync"
-
-	"golang.org/x/sys/cpu"
 )
 
 //go:generate go run -C ../kernel/_asm ./cpuid -out ../../cpu/cpuid_amd64.s -stubs ../../cpu/cpuid_amd64_stubs.go -pkg cpu
 
-// leaves is what the identity and the SHA probe read of CPUID, each once
-// and apart: under a hypervisor each CPUID is a trap (5-12 µs here), and a
-// lone stream of SHA-1 or SHA-256 needs the SHA probe but not the
-// identity, which only the tuning's prior asks for (docs/engine.md,
-// "Start-up"). Plain Onces over flat functions, not values made once
-// inside one another: the first use's calls nest deep, and each such
-// layer of closures costs stack a fresh process must then grow.
-var leaves struct {
-	idOnce, shaOnce sync.Once
-	id              Identity
-	sha             bool
+// x86 is what CPUID and XCR0 say of the features the kernels use, read at
+// start in two CPUIDs (leaves 1 and 7) and one XGETBV. Under a hypervisor
+// each CPUID is a trap (12-25 µs on some VMs), so the package reads only
+// these rather than importing a general detector, whose start reads six
+// (docs/engine.md, "Start-up").
+var x86 = readX86()
+
+type x86Features struct {
+	signature                   uint32 // leaf 1's EAX: family, model and stepping
+	avx2, bmi2                  bool
+	avx512f, avx512bw, avx512vl bool
+	sha, amx                    bool
 }
 
-// identify reads the vendor (leaf 0), family, model and stepping (leaf 1)
-// and AMX (leaf 7, EDX bit 24, which golang.org/x/sys/cpu reports).
+// CPUID bits, Intel SDM vol. 2A, "CPUID".
+const (
+	leaf1SSSE3   = 1 << 9  // ECX
+	leaf1SSE41   = 1 << 19 // ECX
+	leaf1XSAVE   = 1 << 26 // ECX
+	leaf1OSXSAVE = 1 << 27 // ECX
+	leaf1AVX     = 1 << 28 // ECX
+
+	leaf7AVX2     = 1 << 5  // EBX
+	leaf7BMI2     = 1 << 8  // EBX
+	leaf7AVX512F  = 1 << 16 // EBX
+	leaf7SHA      = 1 << 29 // EBX
+	leaf7AVX512BW = 1 << 30 // EBX
+	leaf7AVX512VL = 1 << 31 // EBX
+	leaf7AMXTile  = 1 << 24 // EDX
+
+	xcr0AVX    = 1<<1 | 1<<2        // XMM and YMM state
+	xcr0AVX512 = 1<<5 | 1<<6 | 1<<7 // opmask, ZMM0-15's upper halves, ZMM16-31
+)
+
+func readX86() x86Features {
+	sig, _, c1, _ := cpuid(1, 0)
+	f := x86Features{signature: sig}
+	// Leaf 7 exists on every CPU with XSAVE, which CPUID enumerates in
+	// leaf 0Dh; only a CPU without it needs leaf 0 to say how far the
+	// leaves go.
+	if c1&leaf1XSAVE == 0 {
+		if max, _, _, _ := cpuid(0, 0); max < 7 {
+			return f
+		}
+	}
+	_, b7, _, d7 := cpuid(7, 0)
+	var xcr0 uint32
+	if c1&leaf1OSXSAVE != 0 {
+		xcr0, _ = xgetbv0()
+	}
+	osAVX := c1&leaf1AVX != 0 && xcr0&xcr0AVX == xcr0AVX
+	// Darwin enables the AVX-512 state on first use, so XCR0 does not show
+	// it there and the kernels stay at AVX2: slower, never wrong.
+	osAVX512 := osAVX && xcr0&xcr0AVX512 == xcr0AVX512
+	f.avx2 = osAVX && b7&leaf7AVX2 != 0
+	f.bmi2 = b7&leaf7BMI2 != 0
+	f.avx512f = osAVX512 && b7&leaf7AVX512F != 0
+	f.avx512bw = osAVX512 && b7&leaf7AVX512BW != 0
+	f.avx512vl = osAVX512 && b7&leaf7AVX512VL != 0
+	// The SHA-NI kernels use SSSE3's and SSE4.1's shuffles beside it.
+	f.sha = b7&leaf7SHA != 0 && c1&leaf1SSSE3 != 0 && c1&leaf1SSE41 != 0
+	f.amx = d7&leaf7AMXTile != 0
+	return f
+}
+
+func x86Level() Level {
+	switch {
+	case x86.avx512f && x86.avx512bw && x86.avx512vl && x86.bmi2:
+		return AVX512
+	case x86.avx2 && x86.bmi2:
+		return AVX2
+	}
+	return Generic
+}
+
+// hasSHA reports SHA-NI with the SSSE3 and SSE4.1 shuffles its kernels use.
+func hasSHA() bool { return x86.sha }
+
+func x86Names() []string {
+	var f []string
+	for _, c := range []struct {
+		has  bool
+		name string
+	}{
+		{x86.avx2, "avx2"}, {x86.bmi2, "bmi2"}, {x86.avx512f, "avx512f"},
+		{x86.avx512bw, "avx512bw"}, {x86.avx512vl, "avx512vl"}, {x86.sha, "sha"},
+	} {
+		if c.has {
+			f = append(f, c.name)
+		}
+	}
+	return f
+}
+
+// identity is the CPU's identity, read on first use: the vendor is leaf
+// 0, a CPUID only the tuning's prior needs (docs/engine.md, "Start-up").
+// A plain Once over a flat function, not a value made once inside
+// another: the first use's calls nest deep, and each such layer of
+// closures costs stack a fresh process must then grow.
+var identity struct {
+	once sync.Once
+	id   Identity
+}
+
 func identify() Identity {
-	leaves.idOnce.Do(readIdentity)
-	return leaves.id
-}
-
-// hasSHA reports SHA-NI (CPUID leaf 7, EBX bit 29) with the SSSE3 and
-// SSE4.1 shuffles its kernels use alongside.
-func hasSHA() bool {
-	leaves.shaOnce.Do(readSHA)
-	return leaves.sha
+	identity.once.Do(readIdentity)
+	return identity.id
 }
 
 func readIdentity() {
 	_, b, c, d := cpuid(0, 0)
-	id := Identity{Vendor: string(appendWords(nil, b, d, c)), AMX: cpu.X86.HasAMXTile}
-	a, _, _, _ := cpuid(1, 0)
+	a := x86.signature
+	id := Identity{Vendor: string(appendWords(nil, b, d, c)), AMX: x86.amx}
 	id.Stepping = a & 0xf
 	id.Family = a >> 8 & 0xf
 	id.Model = a >> 4 & 0xf
@@ -51,27 +131,7 @@ func readIdentity() {
 	if id.Family == 0xf {
 		id.Family += a >> 20 & 0xff
 	}
-	leaves.id = id
-}
-
-func readSHA() {
-	if !hasLeaf7() {
-		return
-	}
-	_, b, _, _ := cpuid(7, 0)
-	leaves.sha = b&(1<<29) != 0 && cpu.X86.HasSSSE3 && cpu.X86.HasSSE41
-}
-
-// hasLeaf7 reports whether CPUID has leaf 7. golang.org/x/sys/cpu reads
-// the features below from it only when leaf 0 says it exists, so any of
-// them set answers without a CPUID; a CPU with none of them asks leaf 0.
-func hasLeaf7() bool {
-	x := &cpu.X86
-	if x.HasBMI1 || x.HasAVX2 || x.HasERMS || x.HasADX || x.HasRDSEED || x.HasAVX512F {
-		return true
-	}
-	max, _, _, _ := cpuid(0, 0)
-	return max >= 7
+	identity.id = id
 }
 
 // brand reads the brand string, leaves 80000002h-80000004h.

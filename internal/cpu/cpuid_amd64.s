@@ -15,3 +15,11 @@ TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL CX, c+16(FP)
 	MOVL DX, d+20(FP)
 	RET
+
+// func xgetbv0() (lo uint32, hi uint32)
+TEXT ·xgetbv0(SB), NOSPLIT, $0-8
+	XORL CX, CX
+	XGETBV
+	MOVL AX, lo+0(FP)
+	MOVL DX, hi+4(FP)
+	RET

@@ -6,3 +6,6 @@ package cpu
 
 // cpuid executes CPUID with EAX=leaf and ECX=sub.
 func cpuid(leaf uint32, sub uint32) (a uint32, b uint32, c uint32, d uint32)
+
+// xgetbv0 reads XCR0, the register states the OS saves; only where CPUID says OSXSAVE.
+func xgetbv0() (lo uint32, hi uint32)
