@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/hashlanes/hashlanes/internal/reference"
 )
 
 // Algorithm names a hash function.
@@ -24,9 +26,10 @@ const (
 	SHA512_256
 	// The algorithms below are not on the multi-lane engine: SHA-3 and
 	// BLAKE2 run their libraries' code (the standard library's crypto/sha3,
-	// golang.org/x/crypto's BLAKE2), BLAKE3 hashlanes' chunk-tree hasher on
-	// its own AVX-512 and AVX2 kernels (internal/blake3tree), so that the
-	// one API and the checksum command cover them too.
+	// golang.org/x/crypto's BLAKE2, linked by importing
+	// github.com/hashlanes/hashlanes/blake2), BLAKE3 hashlanes' chunk-tree
+	// hasher on its own AVX-512 and AVX2 kernels (internal/blake3tree), so
+	// that the one API and the checksum command cover them too.
 	SHA3_224
 	SHA3_256
 	SHA3_384
@@ -85,6 +88,18 @@ func Algorithms() []Algorithm {
 }
 
 func (a Algorithm) valid() bool { return a >= MD5 && a < maxAlgorithm }
+
+// Available reports whether the algorithm can hash in this program, as
+// crypto.Hash.Available does: every one but BLAKE2b and BLAKE2s, which
+// need an import of github.com/hashlanes/hashlanes/blake2 (see that
+// package); hashing them without it panics with the line to add.
+func (a Algorithm) Available() bool {
+	switch a {
+	case BLAKE2b, BLAKE2s:
+		return reference.ID(a).Linked()
+	}
+	return a.valid()
+}
 
 // String returns the algorithm's name as ParseAlgorithm accepts it: "md5",
 // "sha256", "sha512-256".

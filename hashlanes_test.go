@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	_ "github.com/hashlanes/hashlanes/blake2" // BLAKE2, which the library links only on request
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/cpu/cputest"

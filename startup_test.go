@@ -1,6 +1,7 @@
 package hashlanes
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,8 +18,11 @@ import (
 // costs every program that imports hashlanes at start. klauspost/cpuid
 // runs dozens of CPUID instructions in its init, each a trap to the
 // hypervisor in a VM (0.37 ms of a 2 ms program here); it came with
-// lukechampine.com/blake3, which only the tests and the command link
-// (docs/engine.md, "Start-up").
+// lukechampine.com/blake3, which only the tests and the command link.
+// golang.org/x/sys/cpu runs six on x86 (about 0.1 ms), and came with
+// golang.org/x/crypto's BLAKE2, which programs link by importing
+// ./blake2; on arm64 it reads the kernel's hardware capabilities, no
+// trap (docs/engine.md, "Start-up").
 func TestStartupImports(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -28,8 +32,12 @@ func TestStartupImports(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
 	}
+	banned := []string{"github.com/klauspost/cpuid", "lukechampine.com/blake3", "golang.org/x/crypto/blake2"}
+	if runtime.GOARCH == "amd64" {
+		banned = append(banned, "golang.org/x/sys/cpu")
+	}
 	for _, pkg := range strings.Fields(string(out)) {
-		for _, banned := range []string{"github.com/klauspost/cpuid", "lukechampine.com/blake3"} {
+		for _, banned := range banned {
 			if strings.HasPrefix(pkg, banned) {
 				t.Errorf("the library links %s", pkg)
 			}
@@ -51,22 +59,13 @@ func TestStartupInits(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("the budget is amd64's; other GOARCHes list other kernels")
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build the program")
-	}
-	dir := t.TempDir()
-	prog := filepath.Join(dir, "whole")
-	build := exec.Command(goTool, "build", "-o", prog, "./bench/floor/whole/hashlanes")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	file := filepath.Join(dir, "input")
-	if err := os.WriteFile(file, []byte("hashlanes"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	prog, file := buildWhole(t)
 	run := exec.Command(prog, "md5", file)
-	run.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	// GODEBUG alone in the environment: the process's first os.Getenv copies it into
+	// a map (an allocation or two a variable), in whichever package's init
+	// asks first, which is hashlanes' (HASHLANES_CPU) and not what the
+	// budget counts.
+	run.Env = []string{"GODEBUG=inittrace=1"}
 	var stderr strings.Builder
 	run.Stderr = &stderr
 	if err := run.Run(); err != nil {
@@ -95,6 +94,47 @@ func TestStartupInits(t *testing.T) {
 	}
 	if allocs > initAllocBudget {
 		t.Errorf("hashlanes' package inits allocate %d times, more than %d:\n%s", allocs, initAllocBudget, stderr.String())
+	}
+}
+
+// buildWhole builds the floor's whole program (bench/floor/whole/hashlanes)
+// and writes a small file for it to hash.
+func buildWhole(t *testing.T) (prog, file string) {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build the program")
+	}
+	dir := t.TempDir()
+	prog = filepath.Join(dir, "whole")
+	build := exec.Command(goTool, "build", "-o", prog, "./bench/floor/whole/hashlanes")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	file = filepath.Join(dir, "input")
+	if err := os.WriteFile(file, []byte("hashlanes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return prog, file
+}
+
+// TestBLAKE2NeedsItsImport: a program that does not import ./blake2 (the
+// floor's whole program) reports BLAKE2 unavailable, and hashing it panics
+// with the import to add rather than a nil function's fault.
+func TestBLAKE2NeedsItsImport(t *testing.T) {
+	if !BLAKE2b.Available() || !BLAKE2s.Available() {
+		t.Fatal("the tests import ./blake2, yet BLAKE2 is not available")
+	}
+	prog, file := buildWhole(t)
+	for _, alg := range []string{"blake2b", "blake2s"} {
+		var stderr strings.Builder
+		run := exec.Command(prog, alg, file)
+		run.Stderr = &stderr
+		err := run.Run()
+		const want = `hashlanes: ` + "%s" + ` is not linked into this program: import _ "github.com/hashlanes/hashlanes/blake2"`
+		if err == nil || !strings.Contains(stderr.String(), fmt.Sprintf(want, alg)) {
+			t.Errorf("%s %s: %v, want a panic saying %q; stderr:\n%s", prog, alg, err, fmt.Sprintf(want, alg), stderr.String())
+		}
 	}
 }
 

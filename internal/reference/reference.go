@@ -5,11 +5,14 @@
 // no kernels for through them; its tests, the command's benchmark and the
 // benchmarks beside it compare with them.
 //
-// BLAKE3's is installed by importing ./blake3ref, which the tests and the
-// command do and the library does not: it serves BLAKE3 on its own tree,
-// and lukechampine.com/blake3 would bring its CPU detection, dozens of
-// CPUID instructions (each a trap to the hypervisor in a VM) at the start
-// of every program that imports hashlanes (docs/engine.md, "Start-up").
+// BLAKE2's and BLAKE3's are installed by importing a package that calls
+// Install: github.com/hashlanes/hashlanes/blake2, which programs that hash
+// BLAKE2 import, and ./blake3ref, which the tests and the command import
+// (the library serves BLAKE3 on its own tree). Linked into every program
+// that imports hashlanes, either would bring a CPU detection that runs at
+// start, CPUID instructions that are each a trap to the hypervisor in a
+// VM: golang.org/x/sys/cpu's six, klauspost/cpuid's dozens
+// (docs/engine.md, "Start-up").
 package reference
 
 import (
@@ -19,9 +22,6 @@ import (
 	"crypto/sha3"
 	"crypto/sha512"
 	"hash"
-
-	"golang.org/x/crypto/blake2b"
-	"golang.org/x/crypto/blake2s"
 )
 
 // ID names an algorithm. The values are hashlanes.Algorithm's (a test of
@@ -51,42 +51,47 @@ const (
 var impls = [end]struct {
 	name, pkg string
 	new       func() hash.Hash
+	// Installed implementations: their one-shot function, and the package
+	// whose import installs them.
+	sum       func(dst, m []byte) []byte
+	installer string
 }{
-	MD5:        {"md5", "crypto/md5", md5.New},
-	SHA1:       {"sha1", "crypto/sha1", sha1.New},
-	SHA224:     {"sha224", "crypto/sha256", sha256.New224},
-	SHA256:     {"sha256", "crypto/sha256", sha256.New},
-	SHA384:     {"sha384", "crypto/sha512", sha512.New384},
-	SHA512:     {"sha512", "crypto/sha512", sha512.New},
-	SHA512_224: {"sha512-224", "crypto/sha512", sha512.New512_224},
-	SHA512_256: {"sha512-256", "crypto/sha512", sha512.New512_256},
-	SHA3_224:   {"sha3-224", "crypto/sha3", func() hash.Hash { return sha3.New224() }},
-	SHA3_256:   {"sha3-256", "crypto/sha3", func() hash.Hash { return sha3.New256() }},
-	SHA3_384:   {"sha3-384", "crypto/sha3", func() hash.Hash { return sha3.New384() }},
-	SHA3_512:   {"sha3-512", "crypto/sha3", func() hash.Hash { return sha3.New512() }},
-	BLAKE2b:    {"blake2b", "golang.org/x/crypto/blake2b", func() hash.Hash { return must(blake2b.New512(nil)) }},
-	BLAKE2s:    {"blake2s", "golang.org/x/crypto/blake2s", func() hash.Hash { return must(blake2s.New256(nil)) }},
-	BLAKE3:     {"blake3", "lukechampine.com/blake3", nil}, // SetBLAKE3
+	MD5:        {name: "md5", pkg: "crypto/md5", new: md5.New},
+	SHA1:       {name: "sha1", pkg: "crypto/sha1", new: sha1.New},
+	SHA224:     {name: "sha224", pkg: "crypto/sha256", new: sha256.New224},
+	SHA256:     {name: "sha256", pkg: "crypto/sha256", new: sha256.New},
+	SHA384:     {name: "sha384", pkg: "crypto/sha512", new: sha512.New384},
+	SHA512:     {name: "sha512", pkg: "crypto/sha512", new: sha512.New},
+	SHA512_224: {name: "sha512-224", pkg: "crypto/sha512", new: sha512.New512_224},
+	SHA512_256: {name: "sha512-256", pkg: "crypto/sha512", new: sha512.New512_256},
+	SHA3_224:   {name: "sha3-224", pkg: "crypto/sha3", new: func() hash.Hash { return sha3.New224() }},
+	SHA3_256:   {name: "sha3-256", pkg: "crypto/sha3", new: func() hash.Hash { return sha3.New256() }},
+	SHA3_384:   {name: "sha3-384", pkg: "crypto/sha3", new: func() hash.Hash { return sha3.New384() }},
+	SHA3_512:   {name: "sha3-512", pkg: "crypto/sha3", new: func() hash.Hash { return sha3.New512() }},
+	BLAKE2b:    {name: "blake2b", pkg: "golang.org/x/crypto/blake2b", installer: "github.com/hashlanes/hashlanes/blake2"},
+	BLAKE2s:    {name: "blake2s", pkg: "golang.org/x/crypto/blake2s", installer: "github.com/hashlanes/hashlanes/blake2"},
+	BLAKE3:     {name: "blake3", pkg: "lukechampine.com/blake3", installer: "github.com/hashlanes/hashlanes/internal/reference/blake3ref"},
 }
 
-// blake3Sum256 is BLAKE3's one-shot function, installed with its hasher.
-var blake3Sum256 func([]byte) [32]byte
-
-// SetBLAKE3 installs BLAKE3's reference implementation, its hasher and
-// one-shot function (see the package documentation). It is not safe to
-// call while the package is in use.
-func SetBLAKE3(newHash func() hash.Hash, sum256 func([]byte) [32]byte) {
-	impls[BLAKE3].new, blake3Sum256 = newHash, sum256
-}
-
-// must unwraps constructors that fail only for bad keys, and no key is
-// given.
-func must(h hash.Hash, err error) hash.Hash {
-	if err != nil {
-		panic(err)
+// Install installs an implementation linked apart (see the package
+// documentation): its hasher and its one-shot function, which appends the
+// digest of m to dst. It is for the init of the installing package, not
+// safe while the package is in use.
+func Install(id ID, newHash func() hash.Hash, sum func(dst, m []byte) []byte) {
+	id.must()
+	if impls[id].installer == "" {
+		panic("reference: " + impls[id].name + " is always linked")
 	}
-	return h
+	impls[id].new, impls[id].sum = newHash, sum
 }
+
+// Linked reports whether the algorithm's implementation is in the program:
+// always, but for those Install installs.
+func (id ID) Linked() bool { id.must(); return impls[id].new != nil }
+
+// Installer is the import path that links the algorithm's implementation,
+// empty for those always linked.
+func (id ID) Installer() string { id.must(); return impls[id].installer }
 
 func (id ID) valid() bool { return id >= MD5 && id < end }
 
@@ -120,7 +125,7 @@ func (id ID) must() {
 func (id ID) mustLinked() {
 	id.must()
 	if impls[id].new == nil {
-		panic("reference: " + impls[id].pkg + " is not linked: import github.com/hashlanes/hashlanes/internal/reference/blake3ref")
+		panic("hashlanes: " + impls[id].name + " is not linked into this program: import _ \"" + impls[id].installer + "\"")
 	}
 }
 
@@ -165,16 +170,9 @@ func (id ID) Sum(dst, m []byte) []byte {
 	case SHA3_512:
 		s := sha3.Sum512(m)
 		return append(dst, s[:]...)
-	case BLAKE2b:
-		s := blake2b.Sum512(m)
-		return append(dst, s[:]...)
-	case BLAKE2s:
-		s := blake2s.Sum256(m)
-		return append(dst, s[:]...)
-	case BLAKE3:
+	case BLAKE2b, BLAKE2s, BLAKE3:
 		id.mustLinked()
-		s := blake3Sum256(m)
-		return append(dst, s[:]...)
+		return impls[id].sum(dst, m)
 	}
 	h := id.New() // panics on an unknown ID
 	h.Write(m)

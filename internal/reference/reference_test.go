@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	_ "github.com/hashlanes/hashlanes/blake2"
 	"github.com/hashlanes/hashlanes/internal/reference"
 	_ "github.com/hashlanes/hashlanes/internal/reference/blake3ref"
 )

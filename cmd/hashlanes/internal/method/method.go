@@ -17,6 +17,7 @@ import (
 
 	"github.com/emmansun/gmsm/sm3"
 	"github.com/hashlanes/hashlanes"
+	_ "github.com/hashlanes/hashlanes/blake2" // b2sum and -a blake2b/blake2s hash through the library
 	"github.com/hashlanes/hashlanes/internal/blake3tree"
 	"github.com/hashlanes/hashlanes/internal/cksum"
 	"golang.org/x/crypto/blake2b"
