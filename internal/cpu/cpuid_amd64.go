@@ -9,12 +9,12 @@ import (
 
 //go:generate go run -C ../kernel/_asm ./cpuid -out ../../cpu/cpuid_amd64.s -stubs ../../cpu/cpuid_amd64_stubs.go -pkg cpu
 
-// x86 is what CPUID and XCR0 say of the features the kernels use, read at
-// start in two CPUIDs (leaves 1 and 7) and one XGETBV. Under a hypervisor
-// each CPUID is a trap (12-25 µs on some VMs), so the package reads only
-// these rather than importing a general detector, whose start reads six
-// (docs/engine.md, "Start-up").
-var x86 = readX86()
+// x86 is the features the kernels use, known at start: from the runtime,
+// which has read CPUID already, where this Go version's layout of its
+// table is known (x86_runtime.go), else read here (readX86). Under a
+// hypervisor each CPUID is a trap, 12-25 µs on some VMs; a general
+// detector's start reads six (docs/engine.md, "Start-up").
+var x86 = x86AtStart()
 
 type x86Features struct {
 	signature                   uint32 // leaf 1's EAX: family, model and stepping
@@ -43,9 +43,11 @@ const (
 	xcr0AVX512 = 1<<5 | 1<<6 | 1<<7 // opmask, ZMM0-15's upper halves, ZMM16-31
 )
 
+// readX86 reads the features from CPUID and XCR0: leaves 1 and 7 and one
+// XGETBV.
 func readX86() x86Features {
-	sig, _, c1, _ := cpuid(1, 0)
-	f := x86Features{signature: sig}
+	var f x86Features
+	_, _, c1, _ := cpuid(1, 0)
 	// Leaf 7 exists on every CPU with XSAVE, which CPUID enumerates in
 	// leaf 0Dh; only a CPU without it needs leaf 0 to say how far the
 	// leaves go.
@@ -54,7 +56,7 @@ func readX86() x86Features {
 			return f
 		}
 	}
-	_, b7, _, d7 := cpuid(7, 0)
+	_, b7, _, _ := cpuid(7, 0)
 	var xcr0 uint32
 	if c1&leaf1OSXSAVE != 0 {
 		xcr0, _ = xgetbv0()
@@ -70,7 +72,6 @@ func readX86() x86Features {
 	f.avx512vl = osAVX512 && b7&leaf7AVX512VL != 0
 	// The SHA-NI kernels use SSSE3's and SSE4.1's shuffles beside it.
 	f.sha = b7&leaf7SHA != 0 && c1&leaf1SSSE3 != 0 && c1&leaf1SSE41 != 0
-	f.amx = d7&leaf7AMXTile != 0
 	return f
 }
 
@@ -103,8 +104,9 @@ func x86Names() []string {
 	return f
 }
 
-// identity is the CPU's identity, read on first use: the vendor is leaf
-// 0, a CPUID only the tuning's prior needs (docs/engine.md, "Start-up").
+// identity is the CPU's identity, read on first use: leaves 0 (the
+// vendor), 1 (family, model, stepping) and 7 (AMX), CPUIDs that only the
+// tuning's prior needs (docs/engine.md, "Start-up").
 // A plain Once over a flat function, not a value made once inside
 // another: the first use's calls nest deep, and each such layer of
 // closures costs stack a fresh process must then grow.
@@ -119,9 +121,13 @@ func identify() Identity {
 }
 
 func readIdentity() {
-	_, b, c, d := cpuid(0, 0)
-	a := x86.signature
-	id := Identity{Vendor: string(appendWords(nil, b, d, c)), AMX: x86.amx}
+	max, b, c, d := cpuid(0, 0)
+	a, _, _, _ := cpuid(1, 0)
+	id := Identity{Vendor: string(appendWords(nil, b, d, c))}
+	if max >= 7 {
+		_, _, _, d7 := cpuid(7, 0)
+		id.AMX = d7&leaf7AMXTile != 0
+	}
 	id.Stepping = a & 0xf
 	id.Family = a >> 8 & 0xf
 	id.Model = a >> 4 & 0xf
