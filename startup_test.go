@@ -61,11 +61,7 @@ func TestStartupInits(t *testing.T) {
 	}
 	prog, file := buildWhole(t)
 	run := exec.Command(prog, "md5", file)
-	// GODEBUG alone in the environment: the process's first os.Getenv copies it into
-	// a map (an allocation or two a variable), in whichever package's init
-	// asks first, which is hashlanes' (HASHLANES_CPU) and not what the
-	// budget counts.
-	run.Env = []string{"GODEBUG=inittrace=1"}
+	run.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	var stderr strings.Builder
 	run.Stderr = &stderr
 	if err := run.Run(); err != nil {

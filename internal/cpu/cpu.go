@@ -4,10 +4,11 @@ package cpu
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/hashlanes/hashlanes/internal/procenv"
 )
 
 // Level is an instruction-set tier. Kernels are chosen per level; a higher
@@ -64,7 +65,7 @@ var Detected = detect()
 // Active is the level the kernels use: Detected, lowered by HASHLANES_CPU.
 // OverrideErr is non-nil when HASHLANES_CPU held something unusable; the
 // variable is then ignored, and commands report the error.
-var Active, OverrideErr = fromEnv(os.Getenv("HASHLANES_CPU"))
+var Active, OverrideErr = fromEnv(procenv.Get("HASHLANES_CPU"))
 
 func detect() Level {
 	switch runtime.GOARCH {

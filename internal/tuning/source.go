@@ -2,10 +2,11 @@ package tuning
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/hashlanes/hashlanes/internal/procenv"
 )
 
 // Mode is where rates come from (HASHLANES_TUNING).
@@ -55,7 +56,7 @@ func ParseMode(s string) (Mode, error) {
 // EnvMode is the mode HASHLANES_TUNING sets for the process; EnvErr is
 // non-nil when it held something unusable, and auto applies.
 var EnvMode, EnvErr = func() (Mode, error) {
-	v := os.Getenv("HASHLANES_TUNING")
+	v := procenv.Get("HASHLANES_TUNING")
 	if v == "" {
 		return Mode{}, nil
 	}
