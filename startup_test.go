@@ -19,7 +19,7 @@ import (
 // runs dozens of CPUID instructions in its init, each a trap to the
 // hypervisor in a VM (0.37 ms of a 2 ms program here); it came with
 // lukechampine.com/blake3, which only the tests and the command link.
-// golang.org/x/sys/cpu runs six on x86 (about 0.1 ms), and came with
+// golang.org/x/sys/cpu runs six on x86 (about 80 µs in a VM), and came with
 // golang.org/x/crypto's BLAKE2, which programs link by importing
 // ./blake2; on arm64 it reads the kernel's hardware capabilities, no
 // trap (docs/engine.md, "Start-up").

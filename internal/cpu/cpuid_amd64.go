@@ -12,7 +12,7 @@ import (
 // x86 is the features the kernels use, known at start: from the runtime,
 // which has read CPUID already, where this Go version's layout of its
 // table is known (x86_runtime.go), else read here (readX86). Under a
-// hypervisor each CPUID is a trap, 12-25 µs on some VMs; a general
+// hypervisor each CPUID is a trap, about 9 µs on one VM measured; a general
 // detector's start reads six (docs/engine.md, "Start-up").
 var x86 = x86AtStart()
 

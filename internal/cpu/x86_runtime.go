@@ -8,8 +8,8 @@ import _ "unsafe" // for go:linkname
 // (internal/cpu.X86), which the runtime fills from CPUID and XCR0 before
 // any package starts, and which the standard library marks for other
 // packages' use (it is read by assembly elsewhere). Reading it costs no
-// CPUID: under a hypervisor each is a trap, and two of them were about
-// 3% of a program that hashes one small file (docs/engine.md,
+// CPUID: under a hypervisor each is a trap, and two of them were 1-3%
+// of a program that hashes one small file (docs/engine.md,
 // "Start-up"). The fields are Go 1.26's, in its order, which is why the
 // build constraint names that version alone; other versions read CPUID
 // (x86_cpuid.go), and TestRuntimeX86AgreesWithCPUID checks the two.
