@@ -161,9 +161,9 @@ type Identity struct {
 	AMX                     bool
 }
 
-// ID returns this CPU's identity, read on first use: on x86 the vendor's
-// CPUID (leaf 0), a trap to the hypervisor in a VM that only the tuning's
-// prior needs, beside the leaf read at start (docs/engine.md, "Start-up").
+// ID returns this CPU's identity, read on first use: on x86 three CPUIDs
+// (leaves 0, 1 and 7), each a trap to the hypervisor in a VM, that only
+// the tuning's prior needs (docs/engine.md, "Start-up").
 func ID() Identity { return identify() }
 
 // Brand returns the CPU's brand string ("AMD EPYC 9R14 96-Core
