@@ -17,8 +17,9 @@
 // times a process from exec to exit, start-up included: a program that
 // hashes one small file and exits, built twice (./whole/std and
 // ./whole/hashlanes, so that the standard library's side links nothing of
-// hashlanes); -whole names the folder holding the two binaries, which
-// scripts/floor builds.
+// hashlanes); -whole names the folder holding the two binaries, or copies
+// of each named std.1, std.2, ... taken in turn, which scripts/floor
+// builds.
 package main
 
 import (
@@ -279,7 +280,7 @@ func main() {
 	if err := small.Close(); err != nil {
 		fatal(err)
 	}
-	drive(self, *file, *pairs, strings.Split(*procs, ","), strings.Split(*algs, ","), *only, wholeRun{dir: *whole, file: small.Name()})
+	drive(self, *file, *pairs, strings.Split(*procs, ","), strings.Split(*algs, ","), *only, wholeRun{dir: *whole, file: small.Name(), turn: map[string]int{}})
 }
 
 // runChild runs one case and prints its time in nanoseconds and the
@@ -326,12 +327,37 @@ func once(self, file, spec, procs string) result {
 const wholeCase = "whole process: one 4 KiB file, exec to exit"
 
 // wholeRun is where the whole-process case's programs and its file are.
-type wholeRun struct{ dir, file string }
+// Each side may have copies (DIR/std.1, DIR/std.2, ...), which runs take
+// in turn: two copies of one binary can start up to 5% apart, as the page
+// cache happens to hold each file, and one copy a side would put that in
+// every ratio (docs/engine.md, "Start-up").
+type wholeRun struct {
+	dir, file string
+	turn      map[string]int // runs so far, by side
+}
+
+// program returns the path of the side's program for its next run.
+func (w wholeRun) program(side string) string {
+	n := w.turn[side]
+	w.turn[side] = n + 1
+	var copies []string
+	for i := 1; ; i++ {
+		p := fmt.Sprintf("%s/%s.%d", w.dir, side, i)
+		if _, err := os.Stat(p); err != nil {
+			break
+		}
+		copies = append(copies, p)
+	}
+	if len(copies) == 0 {
+		return w.dir + "/" + side
+	}
+	return copies[n%len(copies)]
+}
 
 // once runs the whole-process program of one side and returns its time
 // from exec to exit, and the waits and yields it reports.
 func (w wholeRun) once(alg, side, procs string) result {
-	cmd := exec.Command(w.dir+"/"+side, alg, w.file)
+	cmd := exec.Command(w.program(side), alg, w.file)
 	cmd.Env = append(os.Environ(), "GOMAXPROCS="+procs)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
