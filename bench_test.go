@@ -325,12 +325,12 @@ func BenchmarkLoneFirst(b *testing.B) {
 					f := familyFor(a)
 					fresh := tuning.NewFamily(f.Name(), f.Probes, measure)
 					pending = newServer(a, cpu.Active, func(*tuning.Family) tuning.Source { return fresh.Source(measure) })
-					if !pending.choice.Pending() {
+					if !pending.choice().Pending() {
 						b.Fatal("a fresh family has measured")
 					}
 				}, run: lone(&pending)},
 				pairSide{name: "done", run: lone(&done)})
-			if !pending.choice.Pending() {
+			if !pending.choice().Pending() {
 				b.Fatal("a lone stream measured the kernels")
 			}
 		})

@@ -75,7 +75,7 @@ func lanesPay(s *Server, ready int) bool {
 	if s.choice == nil {
 		return false
 	}
-	k, _ := s.choice.Pick(ready, true)
+	k, _ := s.choice().Pick(ready, true)
 	return k >= 0
 }
 

@@ -57,7 +57,7 @@ func fromEngine[S any](a Algorithm, e *engine.Server[S], src tuning.Source) *Ser
 	s := newServerOf(a, e.NewStream, e.Close, func() string { return describe(e.Kernels()) })
 	s.stats = func() Stats { return Stats(e.Stats()) }
 	s.many = e.SumMany
-	s.choice, s.src = e.Choice(), src
+	s.choice, s.src = e.Choice, src
 	single := e.Kernels().Single
 	s.oneShot, s.oneShotLevel = single.Short, single.Level
 	return s

@@ -33,9 +33,10 @@ type Server struct {
 	stats     func() Stats
 	many      func(dst []byte, msgs [][]byte) []byte
 	// The tuning that chooses the engine's kernels (nil for a reference
-	// server), and SumMany's cut-off once known: fewer messages than this
-	// (and under manyMinBytes) go message by message (fewLoop).
-	choice  *tuning.Chooser
+	// server; made by the engine on first use), and SumMany's cut-off once
+	// known: fewer messages than this (and under manyMinBytes) go message
+	// by message (fewLoop).
+	choice  func() *tuning.Chooser
 	src     tuning.Source
 	manyMin atomic.Pointer[manyMinCached]
 	// oneShot: the engine's single-stream kernel hashes a short message
@@ -268,8 +269,8 @@ func (s *Server) Tuning() TuningInfo {
 	if s.choice == nil {
 		return TuningInfo{Origin: s.kernel()}
 	}
-	info := TuningInfo{Origin: s.choice.Origin()}
-	for _, c := range s.choice.Choices() {
+	info := TuningInfo{Origin: s.choice().Origin()}
+	for _, c := range s.choice().Choices() {
 		info.Choices = append(info.Choices, KernelChoice{Streams: c.Ready, Kernel: c.Name, Lanes: c.Lanes, MBps: c.Rate})
 	}
 	return info
@@ -281,7 +282,7 @@ func (s *Server) Tuning() TuningInfo {
 // It does nothing where there is nothing to measure.
 func (s *Server) Calibrate() {
 	if s.choice != nil {
-		s.choice.Prepare(2)
+		s.choice().Prepare(2)
 		s.sumManyCutoff()
 	}
 }

@@ -68,8 +68,20 @@ func (s *Server[S]) alone(n int, probe bool) bool {
 	if probe && mayHaveCompany() && !s.probesPaused() {
 		return false
 	}
-	k, _ := s.choice.Pick(1, true)
+	if s.loneIsSingle() {
+		return true
+	}
+	k, _ := s.choice().Pick(1, true)
 	return k < 0
+}
+
+// loneIsSingle reports whether one stream's kernel is the single-stream
+// one before the server has made its chooser (and without making it):
+// while the source has read no rates, as the chooser would answer
+// (tuning.Source.LoneIsSingle). A process that hashes one stream never
+// makes one.
+func (s *Server[S]) loneIsSingle() bool {
+	return s.chooser.Load() == nil && s.src.LoneIsSingle()
 }
 
 // probesPaused reports whether probes are backing off now. While a pause
@@ -207,20 +219,23 @@ const maxSingleRound = 16 << 10
 // which hash FastBlocks times as many; when even those are too short for
 // one block of the others, a kernel of alike lanes runs the round.
 func (s *Server[S]) plan(c *combiner[S], busy int, shared bool) (k, used, nb int) {
-	if busy >= 2 {
-		k, used = s.choice.Explore(busy)
-	} else {
+	switch {
+	case busy >= 2:
+		k, used = s.choice().Explore(busy)
+	case s.loneIsSingle():
+		k, used = -1, busy
+	default:
 		// A lone stream's rounds are not timed, so a try of another
 		// kernel on one would only cost it (amd64x2 on one lane runs at
 		// half the rate).
-		k, used = s.choice.Pick(busy, true)
+		k, used = s.choice().Pick(busy, true)
 	}
 	if k >= 0 && s.kern.Multi[k].Fast > 0 {
 		c.longestFirst(min(s.kern.Multi[k].Fast, used), busy)
 		if nb = s.roundBlocks(c, k, used, shared); nb > 0 {
 			return k, used, nb
 		}
-		k, used = s.choice.Pick(busy, false)
+		k, used = s.choice().Pick(busy, false)
 	}
 	return k, used, s.roundBlocks(c, k, used, shared)
 }
@@ -295,7 +310,7 @@ func (s *Server[S]) offloadKeep(c *combiner[S], procs int) (keep int, ok bool) {
 	}
 	keep = s.laneShare(procs)
 	n := c.busy
-	if n <= keep || s.choice.Rate(keep)+s.choice.Rate(n-keep) < offloadGain*s.choice.Rate(n) {
+	if n <= keep || s.choice().Rate(keep)+s.choice().Rate(n-keep) < offloadGain*s.choice().Rate(n) {
 		return 0, false
 	}
 	return keep, true
@@ -315,12 +330,12 @@ func (s *Server[S]) payingCompany(busy, shared int) int {
 	if busy <= 1 {
 		return busy
 	}
-	if k, _ := s.choice.Pick(busy, true); k < 0 {
+	if k, _ := s.choice().Pick(busy, true); k < 0 {
 		return 1
 	}
 	shared = min(shared, kernel.MaxLaneBytes)
 	bytes := float64(busy * shared) // MB/s is bytes a µs
-	saved := bytes/s.choice.Rate(1) - bytes/s.choice.Rate(busy)
+	saved := bytes/s.choice().Rate(1) - bytes/s.choice().Rate(busy)
 	if saved < float64(busy)*companyCost.Seconds()*1e6 {
 		return 1
 	}

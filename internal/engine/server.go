@@ -31,11 +31,17 @@ const minLaneBlocks = 16
 // (alone). Nothing runs between writes: no goroutine, no timer, no
 // registry of hashers, so a dropped hasher is simply garbage.
 type Server[S any] struct {
-	spec   *kernel.Spec[S]
-	kern   Kernels[S]
-	choice *tuning.Chooser
-	lanes  int  // 0 when there is no multi-lane kernel
-	front  bool // new streams start in a Front (servesFront)
+	spec *kernel.Spec[S]
+	kern Kernels[S]
+	src  tuning.Source
+	// The chooser, made on first use (choice): a lone stream's writes
+	// need none before the source has begun (alone), and a fresh
+	// process's first server need not describe its kernels to one
+	// (docs/engine.md, "Start-up").
+	chooser     atomic.Pointer[tuning.Chooser]
+	chooserMade sync.Once
+	lanes       int  // 0 when there is no multi-lane kernel
+	front       bool // new streams start in a Front (servesFront)
 
 	mu        sync.Mutex
 	head      *request[S] // queue of requests waiting for a lane
@@ -110,9 +116,13 @@ func (s *Server[S]) Stats() Stats {
 }
 
 func (s *Server[S]) tries() uint64 {
+	c := s.chooser.Load()
+	if c == nil {
+		return 0 // no chooser yet: no round has had a choice
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.choice.Tries()
+	return c.Tries()
 }
 
 // request is one Write's whole blocks while they wait for, or sit in, a
@@ -194,14 +204,12 @@ func (c *combiner[S]) wakeAll() {
 // NewServer returns a Server for spec running the given kernels, chosen
 // round by round by the rates of src.
 func NewServer[S any](spec *kernel.Spec[S], k Kernels[S], src tuning.Source) *Server[S] {
-	s := &Server[S]{spec: spec, kern: k, lanes: k.maxLanes(), epoch: time.Now()}
+	s := &Server[S]{spec: spec, kern: k, src: src, lanes: k.maxLanes(), epoch: time.Now()}
 	s.front = s.servesFront()
 	// No writer yet, and no company seen: quiet, so that a process's first
 	// write, alone, skips the lock and the combine as later lone writes do
 	// (the start of a process is no sign of company).
 	s.quiet.Store(true)
-	single, multi := k.describe()
-	s.choice = tuning.NewChooser(src, single, multi)
 	s.scratch.New = func() any { return new(combiner[S]) }
 	s.batches.New = func() any { return new(batch[S]) }
 	return s
@@ -211,11 +219,23 @@ func NewServer[S any](spec *kernel.Spec[S], k Kernels[S], src tuning.Source) *Se
 func (s *Server[S]) Kernels() Kernels[S] { return s.kern }
 
 // Choice returns the tuning that chooses the server's kernels.
-func (s *Server[S]) Choice() *tuning.Chooser { return s.choice }
+func (s *Server[S]) Choice() *tuning.Chooser { return s.choice() }
+
+// choice returns the server's chooser, making it on first use.
+func (s *Server[S]) choice() *tuning.Chooser {
+	if c := s.chooser.Load(); c != nil {
+		return c
+	}
+	s.chooserMade.Do(func() {
+		single, multi := s.kern.describe()
+		s.chooser.Store(tuning.NewChooser(s.src, single, multi))
+	})
+	return s.chooser.Load()
+}
 
 // Batches returns the batch kernels SumMany runs, as the tuning chooses
 // them by the current rates.
-func (s *Server[S]) Batches() []kernel.Batch { return s.choice.Batches(s.kern.Batch) }
+func (s *Server[S]) Batches() []kernel.Batch { return s.choice().Batches(s.kern.Batch) }
 
 // Close stops packing streams into lanes: hashers keep working, each on the
 // single-stream kernel. Closing twice is harmless.
@@ -423,7 +443,7 @@ func (s *Server[S]) timedRound(c *combiner[S], k, used, nb int) {
 	}
 	s.mu.Lock()
 	if timed {
-		s.choice.Observe(k, used, s.roundBytes(k, used, nb), took.Nanoseconds())
+		s.choice().Observe(k, used, s.roundBytes(k, used, nb), took.Nanoseconds())
 	}
 }
 
@@ -511,7 +531,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe, fresh bool) {
 			c.settle = false
 			s.mu.Unlock()
 			c.wakeAll()
-			s.choice.Settle()
+			s.choice().Settle()
 			s.mu.Lock()
 			s.fill(c, procs)
 		}
@@ -530,7 +550,7 @@ func (s *Server[S]) combine(me *request[S], procs int, probe, fresh bool) {
 		long = s.fullLength(k, nb)
 		s.timedRound(c, k, used, nb)
 		if used >= 2 {
-			c.settle = s.choice.Due(s.roundBytes(k, used, nb))
+			c.settle = s.choice().Due(s.roundBytes(k, used, nb))
 		}
 		s.retire(c, me, k, used, nb)
 	}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"hash"
 	"runtime"
 	"slices"
@@ -44,7 +46,7 @@ func TestOffload(t *testing.T) {
 		{"no gain", alike, 8, 0, 1, 8, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := NewServer(testSpec, tc.srv.kern, tc.srv.choice.Source())
+			s := NewServer(testSpec, tc.srv.kern, tc.srv.choice().Source())
 			c := new(combiner[sha256k.State])
 			reqs := make([]*request[sha256k.State], tc.busy+tc.queued)
 			for i := range reqs {
@@ -324,5 +326,48 @@ func TestBurstWhileProbesPaused(t *testing.T) {
 		if lone, total := st.LoneBlocks-before.LoneBlocks, 2*len(msg)/testSpec.BlockSize; lone > uint64(total/4) {
 			t.Fatalf("burst %d: %d of %d blocks hashed alone (%+v)", burst, lone, total, st)
 		}
+	}
+}
+
+// TestLoneStreamMakesNoChooser: a stream alone on a fresh server, whose
+// family has read no rates, runs its short and long writes, its Sum and
+// the server's Stats without the server making its chooser or the family
+// taking its prior: a process that hashes one stream pays for neither
+// (docs/engine.md, "Start-up"). A choice asked for makes it.
+func TestLoneStreamMakesNoChooser(t *testing.T) {
+	mode := tuning.Mode{Kind: tuning.ModeAuto}
+	fam := tuning.NewFamily("lone-chooser", func() []tuning.Probe { return nil }, mode)
+	s := NewServer(testSpec, Kernels[sha256k.State]{
+		Single: kernel.Single[sha256k.State]{Name: "generic", Fn: sha256k.Singles()[0].Fn},
+		Multi:  []kernel.Multi[sha256k.State]{sha256k.Multis()[0]},
+	}, fam.Source(mode))
+	if s.lanes == 0 {
+		t.Fatal("no lanes: the test needs a server that could share them")
+	}
+	msg := make([]byte, 3<<20+100)
+	for i := range msg {
+		msg[i] = byte(i * 7)
+	}
+	h := s.NewStream()
+	for _, n := range []int{4 << 10, 100, 64 << 10, 1 << 20, 2 << 20} {
+		h.Write(msg[:n])
+	}
+	got := h.Sum(nil)
+	want := sha256.New()
+	for _, n := range []int{4 << 10, 100, 64 << 10, 1 << 20, 2 << 20} {
+		want.Write(msg[:n])
+	}
+	if !bytes.Equal(got, want.Sum(nil)) {
+		t.Fatalf("digest %x, want %x", got, want.Sum(nil))
+	}
+	s.Stats()
+	if s.chooser.Load() != nil {
+		t.Error("a lone stream's writes made the server's chooser")
+	}
+	if !fam.Source(mode).LoneIsSingle() {
+		t.Error("a lone stream's writes read the family's rates")
+	}
+	if s.Choice() == nil || s.chooser.Load() == nil {
+		t.Error("Choice made no chooser")
 	}
 }

@@ -85,8 +85,8 @@ func (s *Server[S]) SumMany(dst []byte, msgs [][]byte) []byte {
 	}
 	// Several messages: a choice to make, and work towards the
 	// measurement (at least a block a message).
-	if len(msgs) >= 2 && s.choice.Due(len(msgs)*s.spec.BlockSize) {
-		s.choice.Settle()
+	if len(msgs) >= 2 && s.choice().Due(len(msgs)*s.spec.BlockSize) {
+		s.choice().Settle()
 	}
 	b := s.batches.Get().(*batch[S])
 	defer s.batches.Put(b)
@@ -193,7 +193,7 @@ func (s *Server[S]) sumStaged(b *batch[S], out []byte, msgs [][]byte, idx []int3
 	width := max(1, s.lanes)
 	for len(idx) > 0 {
 		n := min(len(idx), width)
-		k, used := s.choice.Pick(n, false)
+		k, used := s.choice().Pick(n, false)
 		for j, i := range idx[:used] {
 			m := msgs[i]
 			buf := b.stage[j][:]
@@ -236,7 +236,7 @@ func (s *Server[S]) sumLong(b *batch[S], out []byte, msgs [][]byte, idx []int32)
 		busy++
 	}
 	for busy > 0 {
-		k, used := s.choice.Pick(busy, false)
+		k, used := s.choice().Pick(busy, false)
 		nb := kernel.MaxLaneBytes / bs
 		for i := range used {
 			l := &b.lanes[i]

@@ -124,7 +124,7 @@ func (c *Chooser) Pick(ready int, hybrid bool) (k, lanes int) {
 // candidates by the rates at one lane, as fill finds it. Later snapshots
 // keep the prior's choices within a margin, so they build the table.
 func (c *Chooser) lonePick(hybrid bool) pick {
-	if !c.src.begun() {
+	if c.src.LoneIsSingle() {
 		// No rates read yet: the single-stream kernel, which every
 		// prior chooses for one stream (loneMargin; TestKernelChoice),
 		// without reading one. The prior needs this CPU's identity (CPUID

@@ -118,6 +118,13 @@ func (s Source) current() *snapshot {
 // family that has taken its prior.
 func (s Source) begun() bool { return s.fixed != nil || s.fam.snap.Load() != nil }
 
+// LoneIsSingle reports whether one stream's kernel is known to be the
+// single-stream one without weighing any kernel: so it is until the
+// source has begun, as every prior chooses it for one stream (loneMargin;
+// TestKernelChoice), and a Chooser's Pick(1) answers it then (lonePick).
+// A server asks this before it has made its Chooser.
+func (s Source) LoneIsSingle() bool { return !s.begun() }
+
 func (s Source) online() bool { return s.fixed == nil && s.fam.mode.Kind != ModeTable }
 
 func (s Source) pending() bool { return s.fixed == nil && s.fam.state.Load() == statePending }
