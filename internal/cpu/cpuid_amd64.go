@@ -9,20 +9,6 @@ import (
 
 //go:generate go run -C ../kernel/_asm ./cpuid -out ../../cpu/cpuid_amd64.s -stubs ../../cpu/cpuid_amd64_stubs.go -pkg cpu
 
-// x86 is the features the kernels use, known at start: from the runtime,
-// which has read CPUID already, where this Go version's layout of its
-// table is known (x86_runtime.go), else read here (readX86). Under a
-// hypervisor each CPUID is a trap, about 9 µs on one VM measured; a general
-// detector's start reads six (docs/engine.md, "Start-up").
-var x86 = x86AtStart()
-
-type x86Features struct {
-	signature                   uint32 // leaf 1's EAX: family, model and stepping
-	avx2, bmi2                  bool
-	avx512f, avx512bw, avx512vl bool
-	sha, amx                    bool
-}
-
 // CPUID bits, Intel SDM vol. 2A, "CPUID".
 const (
 	leaf1SSSE3   = 1 << 9  // ECX
@@ -42,6 +28,9 @@ const (
 	xcr0AVX    = 1<<1 | 1<<2        // XMM and YMM state
 	xcr0AVX512 = 1<<5 | 1<<6 | 1<<7 // opmask, ZMM0-15's upper halves, ZMM16-31
 )
+
+// withAsm is whether the package's assembly is built.
+const withAsm = true
 
 // readX86 reads the features from CPUID and XCR0: leaves 1 and 7 and one
 // XGETBV.
@@ -72,35 +61,6 @@ func readX86() x86Features {
 	f.avx512vl = osAVX512 && b7&leaf7AVX512VL != 0
 	// The SHA-NI kernels use SSSE3's and SSE4.1's shuffles beside it.
 	f.sha = b7&leaf7SHA != 0 && c1&leaf1SSSE3 != 0 && c1&leaf1SSE41 != 0
-	return f
-}
-
-func x86Level() Level {
-	switch {
-	case x86.avx512f && x86.avx512bw && x86.avx512vl && x86.bmi2:
-		return AVX512
-	case x86.avx2 && x86.bmi2:
-		return AVX2
-	}
-	return Generic
-}
-
-// hasSHA reports SHA-NI with the SSSE3 and SSE4.1 shuffles its kernels use.
-func hasSHA() bool { return x86.sha }
-
-func x86Names() []string {
-	var f []string
-	for _, c := range []struct {
-		has  bool
-		name string
-	}{
-		{x86.avx2, "avx2"}, {x86.bmi2, "bmi2"}, {x86.avx512f, "avx512f"},
-		{x86.avx512bw, "avx512bw"}, {x86.avx512vl, "avx512vl"}, {x86.sha, "sha"},
-	} {
-		if c.has {
-			f = append(f, c.name)
-		}
-	}
 	return f
 }
 

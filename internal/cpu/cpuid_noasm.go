@@ -2,15 +2,12 @@
 
 package cpu
 
-// Without amd64's assembly there is no CPUID to read: x86 runs the pure-Go
-// code, and the identity is empty.
-
-func x86Level() Level { return Generic }
-
-func hasSHA() bool { return false }
-
-func x86Names() []string { return nil }
+// Without amd64's assembly there is no CPUID to read the identity with:
+// it is empty, and the tuning falls back to its default prior.
 
 func identify() Identity { return Identity{} }
+
+// withAsm is whether the package's assembly is built.
+const withAsm = false
 
 func brand() string { return "" }

@@ -1,4 +1,4 @@
-//go:build amd64 && !purego && go1.26 && !go1.27
+//go:build amd64 && go1.26 && !go1.27
 
 package cpu
 
