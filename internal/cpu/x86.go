@@ -19,7 +19,9 @@ type x86Features struct {
 
 func x86Level() Level {
 	switch {
-	case x86.avx512f && x86.avx512bw && x86.avx512vl && x86.bmi2:
+	case x86.avx512f && x86.avx512bw && x86.avx512vl && x86.avx2 && x86.bmi2:
+		// AVX2 too: a level includes the ones below it, and GODEBUG's
+		// cpu.avx2=off leaves the AVX-512 bits in the runtime's table.
 		return AVX512
 	case x86.avx2 && x86.bmi2:
 		return AVX2

@@ -3,7 +3,9 @@
 package cpu
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -39,6 +41,38 @@ func TestRuntimeX86Layout(t *testing.T) {
 	} {
 		if c.got != c.want {
 			t.Errorf("the runtime's table says %s %v, CPUID %v: its layout is not the one declared", c.name, c.got, c.want)
+		}
+	}
+}
+
+// TestGODEBUGReachesTheLevel: GODEBUG's cpu.avx2=off, which the runtime
+// applies to its table, takes the AVX2 and AVX-512 tiers away here too (a
+// level includes the ones below it), and cpu.sha=off the SHA feature. The
+// test runs itself again with the setting, as GODEBUG is read at start.
+func TestGODEBUGReachesTheLevel(t *testing.T) {
+	if os.Getenv("HASHLANES_CPU_TEST_CHILD") == "1" {
+		fmt.Printf("level=%v sha=%v\n", Detected, Has(SHA))
+		return
+	}
+	for _, c := range []struct {
+		godebug, want string
+		needs         bool
+	}{
+		{"cpu.avx2=off", "level=generic", Detected >= AVX2},
+		{"cpu.avx512f=off", "level=avx2", Detected >= AVX512},
+		{"cpu.sha=off", "sha=false", Has(SHA)},
+	} {
+		if !c.needs {
+			continue // this CPU has nothing for the setting to take away
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^TestGODEBUGReachesTheLevel$", "-test.v")
+		cmd.Env = append(os.Environ(), "HASHLANES_CPU_TEST_CHILD=1", "GODEBUG="+c.godebug)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("GODEBUG=%s: %v\n%s", c.godebug, err, out)
+		}
+		if !strings.Contains(string(out), c.want) {
+			t.Errorf("GODEBUG=%s: want %s in\n%s", c.godebug, c.want, out)
 		}
 	}
 }
