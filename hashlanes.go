@@ -35,9 +35,11 @@
 // lanes.
 //
 // SHA-3 and BLAKE2 run their libraries' single-stream code (crypto/sha3,
-// golang.org/x/crypto), and BLAKE3 hashlanes' chunk-tree hasher on its own
-// AVX-512 and AVX2 kernels, so that one API covers them too;
-// [Server.Kernel] says what runs each algorithm.
+// golang.org/x/crypto; BLAKE2 once a program imports
+// github.com/hashlanes/hashlanes/blake2, see [Algorithm.Available]), and
+// BLAKE3 hashlanes' chunk-tree hasher on its own AVX-512 and AVX2 kernels,
+// so that one API covers them too; [Server.Kernel] says what runs each
+// algorithm.
 package hashlanes
 
 import (
