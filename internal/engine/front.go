@@ -147,7 +147,7 @@ func (f *Front[S, B]) Sum(b []byte) []byte {
 		clear(buf)
 		defer func() { f.buf = tail }()
 	}
-	putLength(sp, buf, f.n)
+	kernel.PutLength(buf, f.n, sp.LenBytes, sp.BigEndian)
 	fn(&f.st, buf)
 	b = sp.AppendDigest(b, &f.st)
 	f.st = st

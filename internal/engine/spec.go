@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/binary"
 	"math/bits"
 
 	"github.com/hashlanes/hashlanes/internal/kernel"
@@ -82,23 +81,8 @@ func pad[S any](sp *kernel.Spec[S], dst *[2 * maxBlockSize]byte, tail []byte, n 
 func padAfter[S any](sp *kernel.Spec[S], buf []byte, k int, n uint64) []byte {
 	total := paddedBlocks(k, sp.LenBytes, sp.BlockSize) * sp.BlockSize
 	kernel.EndMessage(buf[:total-8], k)
-	putLength(sp, buf[:total], n)
+	kernel.PutLength(buf[:total], n, sp.LenBytes, sp.BigEndian)
 	return buf[:total]
-}
-
-// putLength writes the padding's length field, for a message of n bytes,
-// at the end of block.
-func putLength[S any](sp *kernel.Spec[S], block []byte, n uint64) {
-	end := len(block)
-	bits := n << 3
-	if sp.BigEndian {
-		binary.BigEndian.PutUint64(block[end-8:], bits)
-		if sp.LenBytes == 16 {
-			binary.BigEndian.PutUint64(block[end-16:], n>>61)
-		}
-	} else {
-		binary.LittleEndian.PutUint64(block[end-8:], bits)
-	}
 }
 
 // paddedBlocks is the number of blocks of blockSize bytes a message of n

@@ -16,7 +16,7 @@ func PadTail64BE(buf *[128]byte, tail []byte, n uint64) []byte {
 	if k >= 64-8 { // no room for the length after the 0x80
 		end = 128
 	}
-	binary.BigEndian.PutUint64(buf[end-8:end], n<<3)
+	PutLength(buf[:end], n, 8, true)
 	return buf[:end]
 }
 
@@ -29,8 +29,7 @@ func PadTail128BE(buf *[256]byte, tail []byte, n uint64) []byte {
 	if k >= 128-16 { // no room for the length after the 0x80
 		end = 256
 	}
-	binary.BigEndian.PutUint64(buf[end-16:end-8], n>>61)
-	binary.BigEndian.PutUint64(buf[end-8:end], n<<3)
+	PutLength(buf[:end], n, 16, true)
 	return buf[:end]
 }
 
@@ -46,8 +45,24 @@ func PadTail64LE(buf *[128]byte, tail []byte, n uint64) []byte {
 		end = 128
 	}
 	EndMessage(buf[:end], k)
-	binary.LittleEndian.PutUint64(buf[end-8:end], n<<3)
+	PutLength(buf[:end], n, 8, false)
 	return buf[:end]
+}
+
+// PutLength writes the padding's length field for a message of n bytes
+// at the end of block: the length in bits in lenBytes bytes (8, or 16 for
+// the SHA-512 family), big-endian (the SHA family) or little-endian
+// (MD5). The one-shot paths pass constants, which fold its branches.
+func PutLength(block []byte, n uint64, lenBytes int, bigEndian bool) {
+	end := len(block)
+	if !bigEndian {
+		binary.LittleEndian.PutUint64(block[end-8:], n<<3)
+		return
+	}
+	binary.BigEndian.PutUint64(block[end-8:], n<<3)
+	if lenBytes == 16 {
+		binary.BigEndian.PutUint64(block[end-16:], n>>61)
+	}
 }
 
 // EndMessage writes the padding's first byte, 0x80, after the k bytes of a

@@ -89,10 +89,6 @@ func Install(id ID, newHash func() hash.Hash, sum func(dst, m []byte) []byte) {
 // always, but for those Install installs.
 func (id ID) Linked() bool { id.must(); return impls[id].new != nil }
 
-// Installer is the import path that links the algorithm's implementation,
-// empty for those always linked.
-func (id ID) Installer() string { id.must(); return impls[id].installer }
-
 func (id ID) valid() bool { return id >= MD5 && id < end }
 
 // Named returns the ID of the algorithm of that name (hashlanes'
