@@ -3,12 +3,14 @@ package kernel
 import "unsafe"
 
 // ToLanes32 prepares a call of an assembly kernel whose states of 32-bit
-// words are kept lane-major (word w of lane i at ls[w*len(p)+i]): it copies
-// the masked lanes' states into ls and their pointers into p, and points
+// words are kept lane-major (word w of lane i at ls[w*len(p)+i]), for any
+// state type, as a hybrid kernel's wrapper (Hybrid32) needs: it copies the
+// masked lanes' states into ls and their pointers into p, and points
 // masked-out lanes at zeros, so the kernel can load every lane without a
 // branch and never touches memory it was not given. It reports false when
 // there is nothing to hash, and panics when nblocks is over the per-call
-// bound.
+// bound. The generated wrappers of the other kernels move their states
+// word by word for their own shape instead (internal/kernel/_asm/lanewrap).
 func ToLanes32[S any](ls []uint32, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
 	return toLayout(ls, len(p), 1, p, states, ptrs, mask, nblocks, maxBlocks, zeros)
 }
@@ -30,27 +32,6 @@ func FromRows32[S any](rows []uint32, stride, lanes int, states *[MaxLanes]*S, m
 	fromLayout(rows, 1, stride, lanes, states, mask)
 }
 
-// ToRows64 is ToRows32 for states of 64-bit words (SHA-512 on arm64's
-// crypto extensions, one stream to four vector registers).
-func ToRows64[S any](rows []uint64, stride int, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
-	return toLayout(rows, 1, stride, p, states, ptrs, mask, nblocks, maxBlocks, zeros)
-}
-
-// FromRows64 copies the masked lanes' states back from rows.
-func FromRows64[S any](rows []uint64, stride, lanes int, states *[MaxLanes]*S, mask uint32) {
-	fromLayout(rows, 1, stride, lanes, states, mask)
-}
-
-// ToLanes64 is ToLanes32 for states of 64-bit words (SHA-512).
-func ToLanes64[S any](ls []uint64, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
-	return toLayout(ls, len(p), 1, p, states, ptrs, mask, nblocks, maxBlocks, zeros)
-}
-
-// FromLanes64 copies the masked lanes' states back from ls.
-func FromLanes64[S any](ls []uint64, lanes int, states *[MaxLanes]*S, mask uint32) {
-	fromLayout(ls, lanes, 1, lanes, states, mask)
-}
-
 // Word is the word of a chaining state.
 type Word interface{ uint32 | uint64 }
 
@@ -60,14 +41,24 @@ func Words[W Word, S any](s *S) []W {
 	return unsafe.Slice((*W)(unsafe.Pointer(s)), unsafe.Sizeof(*s)/unsafe.Sizeof(w))
 }
 
-// toLayout copies word w of lane i to buf[w*wordStride+i*laneStride].
-func toLayout[W Word, S any](buf []W, wordStride, laneStride int, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
-	lanes := len(p)
+// Work reports whether a call of a kernel of lanes lanes has blocks to
+// hash in the lanes of mask, and panics when nblocks is over the call's
+// bound.
+func Work(mask uint32, lanes, nblocks, maxBlocks int) bool {
 	if nblocks <= 0 || mask&(1<<lanes-1) == 0 {
 		return false
 	}
 	if nblocks > maxBlocks {
 		panic("kernel: too many blocks for one call")
+	}
+	return true
+}
+
+// toLayout copies word w of lane i to buf[w*wordStride+i*laneStride].
+func toLayout[W Word, S any](buf []W, wordStride, laneStride int, p []*byte, states *[MaxLanes]*S, ptrs *[MaxLanes]*byte, mask uint32, nblocks, maxBlocks int, zeros *byte) bool {
+	lanes := len(p)
+	if !Work(mask, lanes, nblocks, maxBlocks) {
+		return false
 	}
 	for i := range lanes {
 		if mask&(1<<i) == 0 {

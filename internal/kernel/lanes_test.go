@@ -5,8 +5,10 @@ import (
 	"unsafe"
 )
 
-// BenchmarkRows moves four states of eight 32-bit words into rows and back,
-// as a call of a four-stream SHA-NI kernel does around its blocks.
+// BenchmarkRows moves four states of eight 32-bit words into rows and back
+// with the moves for any state type, which a hybrid kernel's call uses for
+// its SHA-NI streams (the generated wrappers' own moves: BenchmarkCall in
+// each kernel package).
 func BenchmarkRows(b *testing.B) {
 	var rows [4][8]uint32
 	var p [4]*byte
@@ -17,9 +19,8 @@ func BenchmarkRows(b *testing.B) {
 }
 
 // BenchmarkLanes moves sixteen states of four 32-bit words into lanes
-// (word-major) and back, as a call of a 16-lane MD5 kernel does around its
-// blocks: for SumMany's one-block messages, two thirds of the kernel's
-// own time before the moves stepped a pointer.
+// (word-major) and back with the moves for any state type, which a hybrid
+// kernel's call uses for its lanes.
 func BenchmarkLanes(b *testing.B) {
 	var ls [4][16]uint32
 	var p [16]*byte

@@ -458,6 +458,25 @@ func Benchmark[S comparable](b *testing.B, a Algorithm[S]) {
 	}
 }
 
+// BenchmarkCall measures a call of each multi-lane kernel on one block in
+// every lane: the fixed cost around the blocks (the states' moves into
+// the kernel's layout and back, the transposes) that SumMany's short
+// messages and the last round of its long ones pay a call.
+func BenchmarkCall[S comparable](b *testing.B, a Algorithm[S]) {
+	for _, impl := range a.Multis {
+		b.Run(fmt.Sprintf("impl=%s/lanes=%d", impl.Name, impl.Lanes), func(b *testing.B) {
+			cputest.Require(b, impl.Level)
+			cputest.RequireFeatures(b, impl.Needs)
+			var states [kernel.MaxLanes]S
+			stride := a.BlockSize * max(1, impl.FastBlocks)
+			sp, ptrs := laneArgs(&states, RandomBytes(rand.New(rand.NewPCG(1, 1)), impl.Lanes*stride), impl.Lanes, stride)
+			for b.Loop() {
+				impl.Fn(&sp, &ptrs, 1<<impl.Lanes-1, 1)
+			}
+		})
+	}
+}
+
 // The stream workload the memory benchmarks mirror: messages of 1 MiB,
 // one kernel call per 32 KiB of each lane.
 const (

@@ -34,60 +34,149 @@ var batchKernels = []kernel.Batch{
 
 // blocksAMD64x2 runs blockAMD64x2 on streams 0..1, a row of 4 words each.
 func blocksAMD64x2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	const _ = unsafe.Sizeof([4]uint32{}) - unsafe.Sizeof(State{}) // a row holds a state
+	if !kernel.Work(mask, 2, nblocks, maxBlocks) {
+		return
+	}
 	var rows [2][4]uint32
 	var p [2]*byte
-	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 8), 4, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAMD64x2(&rows, &p, nblocks)
-		kernel.FromRows32(unsafe.Slice(&rows[0][0], 8), 4, 2, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		*(*State)(unsafe.Pointer(&rows[i])) = *states[i]
+		p[i] = ptrs[i]
+	}
+	blockAMD64x2(&rows, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			*states[i] = *(*State)(unsafe.Pointer(&rows[i]))
+		}
 	}
 }
 
 // blocksAVX2x16 runs blockAVX2x16 on lanes 0..15: 4 words of each lane's state, word-major.
 func blocksAVX2x16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 16, nblocks, maxBlocks) {
+		return
+	}
 	var ls [4][16]uint32
 	var p [16]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 64), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX2x16(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 64), 16, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i] = s[0], s[1], s[2], s[3]
+		p[i] = ptrs[i]
+	}
+	blockAVX2x16(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3] = ls[0][i], ls[1][i], ls[2][i], ls[3][i]
+		}
 	}
 }
 
 // blocksAVX512YMMx16 runs blockAVX512YMMx16 on lanes 0..15: 4 words of each lane's state, word-major.
 func blocksAVX512YMMx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 16, nblocks, maxBlocks) {
+		return
+	}
 	var ls [4][16]uint32
 	var p [16]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 64), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512YMMx16(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 64), 16, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i] = s[0], s[1], s[2], s[3]
+		p[i] = ptrs[i]
+	}
+	blockAVX512YMMx16(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3] = ls[0][i], ls[1][i], ls[2][i], ls[3][i]
+		}
 	}
 }
 
 // blocksAVX512YMMx32 runs blockAVX512YMMx32 on lanes 0..31: 4 words of each lane's state, word-major.
 func blocksAVX512YMMx32(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 32, nblocks, maxBlocks) {
+		return
+	}
 	var ls [4][32]uint32
 	var p [32]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 128), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512YMMx32(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 128), 32, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i] = s[0], s[1], s[2], s[3]
+		p[i] = ptrs[i]
+	}
+	blockAVX512YMMx32(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3] = ls[0][i], ls[1][i], ls[2][i], ls[3][i]
+		}
 	}
 }
 
 // blocksAVX512ZMMx16 runs blockAVX512ZMMx16 on lanes 0..15: 4 words of each lane's state, word-major.
 func blocksAVX512ZMMx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 16, nblocks, maxBlocks) {
+		return
+	}
 	var ls [4][16]uint32
 	var p [16]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 64), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512ZMMx16(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 64), 16, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i] = s[0], s[1], s[2], s[3]
+		p[i] = ptrs[i]
+	}
+	blockAVX512ZMMx16(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3] = ls[0][i], ls[1][i], ls[2][i], ls[3][i]
+		}
 	}
 }
 
 // blocksAVX512ZMMx32 runs blockAVX512ZMMx32 on lanes 0..31: 4 words of each lane's state, word-major.
 func blocksAVX512ZMMx32(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 32, nblocks, maxBlocks) {
+		return
+	}
 	var ls [4][32]uint32
 	var p [32]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 128), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512ZMMx32(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 128), 32, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i] = s[0], s[1], s[2], s[3]
+		p[i] = ptrs[i]
+	}
+	blockAVX512ZMMx32(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3] = ls[0][i], ls[1][i], ls[2][i], ls[3][i]
+		}
 	}
 }

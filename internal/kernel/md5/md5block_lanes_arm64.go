@@ -22,50 +22,124 @@ var laneKernels = []kernel.Multi[State]{
 
 // blocksARM64x2 runs blockARM64x2 on streams 0..1, a row of 4 words each.
 func blocksARM64x2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	const _ = unsafe.Sizeof([4]uint32{}) - unsafe.Sizeof(State{}) // a row holds a state
+	if !kernel.Work(mask, 2, nblocks, maxBlocks) {
+		return
+	}
 	var rows [2][4]uint32
 	var p [2]*byte
-	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 8), 4, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockARM64x2(&rows, &p, nblocks)
-		kernel.FromRows32(unsafe.Slice(&rows[0][0], 8), 4, 2, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		*(*State)(unsafe.Pointer(&rows[i])) = *states[i]
+		p[i] = ptrs[i]
+	}
+	blockARM64x2(&rows, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			*states[i] = *(*State)(unsafe.Pointer(&rows[i]))
+		}
 	}
 }
 
 // blocksNEONx4 runs blockNEONx4 on lanes 0..3: 4 words of each lane's state, word-major.
 func blocksNEONx4(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 4, nblocks, maxBlocks) {
+		return
+	}
 	var ls [4][4]uint32
 	var p [4]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 16), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockNEONx4(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 16), 4, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i] = s[0], s[1], s[2], s[3]
+		p[i] = ptrs[i]
+	}
+	blockNEONx4(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3] = ls[0][i], ls[1][i], ls[2][i], ls[3][i]
+		}
 	}
 }
 
 // blocksNEONx8 runs blockNEONx8 on lanes 0..7: 4 words of each lane's state, word-major.
 func blocksNEONx8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 8, nblocks, maxBlocks) {
+		return
+	}
 	var ls [4][8]uint32
 	var p [8]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 32), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockNEONx8(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 32), 8, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i] = s[0], s[1], s[2], s[3]
+		p[i] = ptrs[i]
+	}
+	blockNEONx8(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3] = ls[0][i], ls[1][i], ls[2][i], ls[3][i]
+		}
 	}
 }
 
 // blocksNEONx12 runs blockNEONx12 on lanes 0..11: 4 words of each lane's state, word-major.
 func blocksNEONx12(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 12, nblocks, maxBlocks) {
+		return
+	}
 	var ls [4][12]uint32
 	var p [12]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 48), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockNEONx12(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 48), 12, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i] = s[0], s[1], s[2], s[3]
+		p[i] = ptrs[i]
+	}
+	blockNEONx12(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3] = ls[0][i], ls[1][i], ls[2][i], ls[3][i]
+		}
 	}
 }
 
 // blocksNEONx16 runs blockNEONx16 on lanes 0..15: 4 words of each lane's state, word-major.
 func blocksNEONx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 16, nblocks, maxBlocks) {
+		return
+	}
 	var ls [4][16]uint32
 	var p [16]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 64), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockNEONx16(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 64), 16, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i] = s[0], s[1], s[2], s[3]
+		p[i] = ptrs[i]
+	}
+	blockNEONx16(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3] = ls[0][i], ls[1][i], ls[2][i], ls[3][i]
+		}
 	}
 }

@@ -19,20 +19,48 @@ var laneKernels = []kernel.Multi[State]{
 
 // blocksSHA1x2 runs blockSHA1x2 on streams 0..1, a row of 8 words each.
 func blocksSHA1x2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	const _ = unsafe.Sizeof([8]uint32{}) - unsafe.Sizeof(State{}) // a row holds a state
+	if !kernel.Work(mask, 2, nblocks, maxBlocks) {
+		return
+	}
 	var rows [2][8]uint32
 	var p [2]*byte
-	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 16), 8, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockSHA1x2(&rows, &p, nblocks)
-		kernel.FromRows32(unsafe.Slice(&rows[0][0], 16), 8, 2, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		*(*State)(unsafe.Pointer(&rows[i])) = *states[i]
+		p[i] = ptrs[i]
+	}
+	blockSHA1x2(&rows, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			*states[i] = *(*State)(unsafe.Pointer(&rows[i]))
+		}
 	}
 }
 
 // blocksSHA1x3 runs blockSHA1x3 on streams 0..2, a row of 8 words each.
 func blocksSHA1x3(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	const _ = unsafe.Sizeof([8]uint32{}) - unsafe.Sizeof(State{}) // a row holds a state
+	if !kernel.Work(mask, 3, nblocks, maxBlocks) {
+		return
+	}
 	var rows [3][8]uint32
 	var p [3]*byte
-	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 24), 8, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockSHA1x3(&rows, &p, nblocks)
-		kernel.FromRows32(unsafe.Slice(&rows[0][0], 24), 8, 3, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		*(*State)(unsafe.Pointer(&rows[i])) = *states[i]
+		p[i] = ptrs[i]
+	}
+	blockSHA1x3(&rows, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			*states[i] = *(*State)(unsafe.Pointer(&rows[i]))
+		}
 	}
 }

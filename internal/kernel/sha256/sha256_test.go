@@ -57,6 +57,10 @@ func TestBatchNoAllocs(t *testing.T) { kerneltest.BatchNoAllocs(t, alg) }
 // BenchmarkKernel measures the kernels alone; see kerneltest.Benchmark.
 func BenchmarkKernel(b *testing.B) { kerneltest.Benchmark(b, alg) }
 
+// BenchmarkCall measures a call of one block a lane: its fixed cost; see
+// kerneltest.BenchmarkCall.
+func BenchmarkCall(b *testing.B) { kerneltest.BenchmarkCall(b, alg) }
+
 // BenchmarkAfterGap measures the multi-lane kernels' calls right after
 // other work; see kerneltest.BenchmarkAfterGap.
 func BenchmarkAfterGap(b *testing.B) { kerneltest.BenchmarkAfterGap(b, alg) }

@@ -37,50 +37,123 @@ func batchKernels(iv *byte, size int) []kernel.Batch {
 
 // blocksSHANIx2 runs blockSHANIx2 on streams 0..1, a row of 8 words each.
 func blocksSHANIx2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	const _ = unsafe.Sizeof([8]uint32{}) - unsafe.Sizeof(State{}) // a row holds a state
+	if !kernel.Work(mask, 2, nblocks, maxBlocks) {
+		return
+	}
 	var rows [2][8]uint32
 	var p [2]*byte
-	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 16), 8, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockSHANIx2(&rows, &p, nblocks)
-		kernel.FromRows32(unsafe.Slice(&rows[0][0], 16), 8, 2, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		*(*State)(unsafe.Pointer(&rows[i])) = *states[i]
+		p[i] = ptrs[i]
+	}
+	blockSHANIx2(&rows, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			*states[i] = *(*State)(unsafe.Pointer(&rows[i]))
+		}
 	}
 }
 
 // blocksSHANIx4 runs blockSHANIx4 on streams 0..3, a row of 8 words each.
 func blocksSHANIx4(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	const _ = unsafe.Sizeof([8]uint32{}) - unsafe.Sizeof(State{}) // a row holds a state
+	if !kernel.Work(mask, 4, nblocks, maxBlocks) {
+		return
+	}
 	var rows [4][8]uint32
 	var p [4]*byte
-	if kernel.ToRows32(unsafe.Slice(&rows[0][0], 32), 8, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockSHANIx4(&rows, &p, nblocks)
-		kernel.FromRows32(unsafe.Slice(&rows[0][0], 32), 8, 4, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		*(*State)(unsafe.Pointer(&rows[i])) = *states[i]
+		p[i] = ptrs[i]
+	}
+	blockSHANIx4(&rows, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			*states[i] = *(*State)(unsafe.Pointer(&rows[i]))
+		}
 	}
 }
 
 // blocksAVX2x8 runs blockAVX2x8 on lanes 0..7: 8 words of each lane's state, word-major.
 func blocksAVX2x8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 8, nblocks, maxBlocks) {
+		return
+	}
 	var ls [8][8]uint32
 	var p [8]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 64), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX2x8(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 64), 8, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i], ls[5][i], ls[6][i], ls[7][i] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+		p[i] = ptrs[i]
+	}
+	blockAVX2x8(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i], ls[5][i], ls[6][i], ls[7][i]
+		}
 	}
 }
 
 // blocksAVX512YMMx16 runs blockAVX512YMMx16 on lanes 0..15: 8 words of each lane's state, word-major.
 func blocksAVX512YMMx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 16, nblocks, maxBlocks) {
+		return
+	}
 	var ls [8][16]uint32
 	var p [16]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 128), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512YMMx16(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 128), 16, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i], ls[5][i], ls[6][i], ls[7][i] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+		p[i] = ptrs[i]
+	}
+	blockAVX512YMMx16(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i], ls[5][i], ls[6][i], ls[7][i]
+		}
 	}
 }
 
 // blocksAVX512ZMMx16 runs blockAVX512ZMMx16 on lanes 0..15: 8 words of each lane's state, word-major.
 func blocksAVX512ZMMx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 16, nblocks, maxBlocks) {
+		return
+	}
 	var ls [8][16]uint32
 	var p [16]*byte
-	if kernel.ToLanes32(unsafe.Slice(&ls[0][0], 128), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512ZMMx16(&ls, &p, nblocks)
-		kernel.FromLanes32(unsafe.Slice(&ls[0][0], 128), 16, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i], ls[5][i], ls[6][i], ls[7][i] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+		p[i] = ptrs[i]
+	}
+	blockAVX512ZMMx16(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i], ls[5][i], ls[6][i], ls[7][i]
+		}
 	}
 }

@@ -5,8 +5,6 @@
 package sha512
 
 import (
-	"unsafe"
-
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
 )
@@ -35,30 +33,75 @@ func batchKernels(iv *byte, size int) []kernel.Batch {
 
 // blocksAVX2x4 runs blockAVX2x4 on lanes 0..3: 8 words of each lane's state, word-major.
 func blocksAVX2x4(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 4, nblocks, maxBlocks) {
+		return
+	}
 	var ls [8][4]uint64
 	var p [4]*byte
-	if kernel.ToLanes64(unsafe.Slice(&ls[0][0], 32), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX2x4(&ls, &p, nblocks)
-		kernel.FromLanes64(unsafe.Slice(&ls[0][0], 32), 4, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i], ls[5][i], ls[6][i], ls[7][i] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+		p[i] = ptrs[i]
+	}
+	blockAVX2x4(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i], ls[5][i], ls[6][i], ls[7][i]
+		}
 	}
 }
 
 // blocksAVX512YMMx8 runs blockAVX512YMMx8 on lanes 0..7: 8 words of each lane's state, word-major.
 func blocksAVX512YMMx8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 8, nblocks, maxBlocks) {
+		return
+	}
 	var ls [8][8]uint64
 	var p [8]*byte
-	if kernel.ToLanes64(unsafe.Slice(&ls[0][0], 64), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512YMMx8(&ls, &p, nblocks)
-		kernel.FromLanes64(unsafe.Slice(&ls[0][0], 64), 8, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i], ls[5][i], ls[6][i], ls[7][i] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+		p[i] = ptrs[i]
+	}
+	blockAVX512YMMx8(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i], ls[5][i], ls[6][i], ls[7][i]
+		}
 	}
 }
 
 // blocksAVX512ZMMx8 runs blockAVX512ZMMx8 on lanes 0..7: 8 words of each lane's state, word-major.
 func blocksAVX512ZMMx8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	if !kernel.Work(mask, 8, nblocks, maxBlocks) {
+		return
+	}
 	var ls [8][8]uint64
 	var p [8]*byte
-	if kernel.ToLanes64(unsafe.Slice(&ls[0][0], 64), p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockAVX512ZMMx8(&ls, &p, nblocks)
-		kernel.FromLanes64(unsafe.Slice(&ls[0][0], 64), 8, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i], ls[5][i], ls[6][i], ls[7][i] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+		p[i] = ptrs[i]
+	}
+	blockAVX512ZMMx8(&ls, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			s := states[i]
+			s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i], ls[5][i], ls[6][i], ls[7][i]
+		}
 	}
 }

@@ -18,10 +18,24 @@ var laneKernels = []kernel.Multi[State]{
 
 // blocksSHA512x2 runs blockSHA512x2 on streams 0..1, a row of 8 words each.
 func blocksSHA512x2(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	const _ = unsafe.Sizeof([8]uint64{}) - unsafe.Sizeof(State{}) // a row holds a state
+	if !kernel.Work(mask, 2, nblocks, maxBlocks) {
+		return
+	}
 	var rows [2][8]uint64
 	var p [2]*byte
-	if kernel.ToRows64(unsafe.Slice(&rows[0][0], 16), 8, p[:], states, ptrs, mask, nblocks, maxBlocks, &zeroLanes[0]) {
-		blockSHA512x2(&rows, &p, nblocks)
-		kernel.FromRows64(unsafe.Slice(&rows[0][0], 16), 8, 2, states, mask)
+	for i := range p {
+		if mask&(1<<i) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		*(*State)(unsafe.Pointer(&rows[i])) = *states[i]
+		p[i] = ptrs[i]
+	}
+	blockSHA512x2(&rows, &p, nblocks)
+	for i := range p {
+		if mask&(1<<i) != 0 {
+			*states[i] = *(*State)(unsafe.Pointer(&rows[i]))
+		}
 	}
 }
