@@ -50,6 +50,10 @@ func lanes512(name, forms string, words sha2.Words) {
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s hashes nblocks blocks of 8 lanes with %s AVX-512 instructions.", name, forms))
 	words.Lanes(name, 13<<10, 80, constTable(), byteSwapMask(), func(pp, off Register, bswap VecVirtual, w Mem, row int) {
+		if row == 64 { // one group of ZMM lanes
+			zmmWords8x8(pp, off, w, row)
+			return
+		}
 		for g := range 2 {
 			for c := range 4 {
 				words4x4(true, laneLoads(true, pp, off, 4*g, 32*c), func(j int, r VecVirtual) {
@@ -99,5 +103,50 @@ func words4x4(evex bool, load func(k int, r VecVirtual), done func(j int, r VecV
 			VPERM2I128(U8([4]uint8{0x20, 0, 0, 0x31}[sel.imm]), sel.b, sel.a, x)
 		}
 		done(j, x)
+	}
+}
+
+// zmmWords8x8 loads each lane's block as two 64-byte rows and transposes
+// each half (8 lanes x 8 words) in ZMM registers: 24 shuffles and 8 byte
+// swaps a half, against 48 shuffles and 16 byte swaps for the 4x4
+// transposes of 256-bit rows.
+func zmmWords8x8(pp, off Register, w Mem, row int) {
+	swap := ZMM()
+	VBROADCASTI32X4(byteSwapMask(), swap)
+	for h := range 2 {
+		var r [8]VecVirtual
+		for i := range 8 {
+			r[i] = ZMM()
+			VMOVDQU64(Mem{Base: transpose.LanePtr(pp, i), Index: off, Scale: 1, Disp: 64 * h}, r[i])
+			VPSHUFB(swap, r[i], r[i])
+		}
+		// t[2k] holds words 0,2,4,6 of lanes 2k and 2k+1 interleaved, t[2k+1] words 1,3,5,7.
+		var t [8]VecVirtual
+		for k := range 4 {
+			t[2*k], t[2*k+1] = ZMM(), ZMM()
+			VPUNPCKLQDQ(r[2*k+1], r[2*k], t[2*k])
+			VPUNPCKHQDQ(r[2*k+1], r[2*k], t[2*k+1])
+		}
+		// u[g][m]: lanes 4g..4g+3; m=0 words 0,4; 1 words 2,6; 2 words 1,5; 3 words 3,7.
+		var u [2][4]VecVirtual
+		for g := range 2 {
+			a, b, c, d := t[4*g], t[4*g+1], t[4*g+2], t[4*g+3]
+			for m, src := range [4][2]VecVirtual{{a, c}, {a, c}, {b, d}, {b, d}} {
+				u[g][m] = ZMM()
+				imm := uint8(0x88)
+				if m%2 == 1 {
+					imm = 0xdd
+				}
+				VSHUFI64X2(U8(imm), src[1], src[0], u[g][m])
+			}
+		}
+		words := [4][2]int{{0, 4}, {2, 6}, {1, 5}, {3, 7}}
+		for m := range 4 {
+			for k, imm := range []uint8{0x88, 0xdd} {
+				x := ZMM()
+				VSHUFI64X2(U8(imm), u[1][m], u[0][m], x)
+				VMOVDQU64(x, w.Offset(row*(8*h+words[m][k])))
+			}
+		}
 	}
 }
