@@ -75,3 +75,12 @@ func DigestBE[W Word, S any](b []byte, s *S, size int) []byte {
 	var buf [64]byte
 	return append(b, AppendWordsBE[W](buf[:0], s)[:size]...)
 }
+
+// Word is the word of a chaining state.
+type Word interface{ uint32 | uint64 }
+
+// Words views a state as a slice of its words.
+func Words[W Word, S any](s *S) []W {
+	var w W
+	return unsafe.Slice((*W)(unsafe.Pointer(s)), unsafe.Sizeof(*s)/unsafe.Sizeof(w))
+}

@@ -4,7 +4,6 @@ package sha1
 
 import (
 	"slices"
-	"unsafe"
 
 	"github.com/hashlanes/hashlanes/internal/cpu"
 	"github.com/hashlanes/hashlanes/internal/kernel"
@@ -21,23 +20,9 @@ func singles() []kernel.Single[State] {
 
 var batches = batchKernels
 
-// multis: the reference, the generated kernels, then the hybrid.
+// multis: the reference, then the generated kernels (the hybrid last).
 func multis() []kernel.Multi[State] {
-	return slices.Concat([]kernel.Multi[State]{generic()}, laneKernels, []kernel.Multi[State]{{Name: "shanix2+avx512ymmx8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid}})
+	return slices.Concat([]kernel.Multi[State]{generic()}, laneKernels)
 }
-
-// hybridFastBlocks is the blocks each SHA-NI stream of the hybrid kernel
-// hashes for every block of its lanes (the generator's hybridPasses).
-const hybridFastBlocks = 2
 
 func blockSHANIState(s *State, p []byte) { blockSHANI((*[5]uint32)(s), p) }
-
-// blocksHybrid runs blockSHANIx2AVX512YMMx8: lanes 0 and 1 are its SHA-NI
-// streams, lanes 2..9 its AVX-512 ones.
-func blocksHybrid(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var h kernel.Hybrid32[State]
-	if h.Load(states, ptrs, mask, nblocks, hybridFastBlocks, maxBlocks, &zeroLanes[0]) {
-		blockSHANIx2AVX512YMMx8(&h.Rows, &h.Fast, (*[5][8]uint32)(unsafe.Pointer(&h.Lanes)), &h.Ptrs, nblocks)
-		h.Store(states)
-	}
-}

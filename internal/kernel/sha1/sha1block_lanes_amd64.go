@@ -18,6 +18,7 @@ var laneKernels = []kernel.Multi[State]{
 	{Name: "avx2x8", Level: cpu.AVX2, Lanes: 8, Fn: blocksAVX2x8},
 	{Name: "avx512ymmx16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512YMMx16},
 	{Name: "avx512zmmx16", Level: cpu.AVX512, Lanes: 16, Fn: blocksAVX512ZMMx16},
+	{Name: "shanix2+avx512ymmx8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: 2, Fn: blocksSHANIx2AVX512YMMx8},
 }
 
 // batchKernels lists the generated batch kernels, in the order the generator records them.
@@ -145,6 +146,48 @@ func blocksAVX512ZMMx16(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]
 	for i := range p {
 		if mask&(1<<i) != 0 {
 			s := states[i]
+			s[0], s[1], s[2], s[3], s[4] = ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i]
+		}
+	}
+}
+
+// blocksSHANIx2AVX512YMMx8 runs blockSHANIx2AVX512YMMx8: its fast streams in lanes 0 and 1, a row of
+// 8 words each, 2 blocks for each block of lanes 2..9, 5 words of each state, word-major.
+func blocksSHANIx2AVX512YMMx8(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
+	const _ = unsafe.Sizeof([8]uint32{}) - unsafe.Sizeof(State{}) // a row holds a state
+	if !kernel.Work(mask, 10, 2*nblocks, maxBlocks) {
+		return
+	}
+	var rows [2][8]uint32
+	var fast [2]*byte
+	var ls [5][8]uint32
+	var p [8]*byte
+	for i := range fast {
+		if mask&(1<<i) == 0 {
+			fast[i] = &zeroLanes[0]
+			continue
+		}
+		*(*State)(unsafe.Pointer(&rows[i])) = *states[i]
+		fast[i] = ptrs[i]
+	}
+	for i := range p {
+		if mask&(1<<(i+2)) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+		s := states[i+2]
+		ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i] = s[0], s[1], s[2], s[3], s[4]
+		p[i] = ptrs[i+2]
+	}
+	blockSHANIx2AVX512YMMx8(&rows, &fast, &ls, &p, nblocks)
+	for i := range fast {
+		if mask&(1<<i) != 0 {
+			*states[i] = *(*State)(unsafe.Pointer(&rows[i]))
+		}
+	}
+	for i := range p {
+		if mask&(1<<(i+2)) != 0 {
+			s := states[i+2]
 			s[0], s[1], s[2], s[3], s[4] = ls[0][i], ls[1][i], ls[2][i], ls[3][i], ls[4][i]
 		}
 	}

@@ -23,24 +23,9 @@ func batches(init *State, size int) []kernel.Batch {
 	return batchKernels((*byte)(unsafe.Pointer(init)), size)
 }
 
-// multis: the reference, the generated kernels, then the hybrid.
+// multis: the reference, then the generated kernels (the hybrid last).
 func multis() []kernel.Multi[State] {
-	return slices.Concat([]kernel.Multi[State]{generic()}, laneKernels, []kernel.Multi[State]{{Name: "shanix2+avx512ymmx8", Level: cpu.AVX512, Needs: cpu.SHA, Lanes: 10, Fast: 2, FastBlocks: hybridFastBlocks, Fn: blocksHybrid}})
+	return slices.Concat([]kernel.Multi[State]{generic()}, laneKernels)
 }
-
-// hybridFastBlocks is the blocks each SHA-NI stream of the hybrid kernel
-// hashes for every block of its lanes (the generator's hybridPasses, 4
-// times over).
-const hybridFastBlocks = 4
 
 func blockSHANIState(s *State, p []byte) { blockSHANI((*[8]uint32)(s), p) }
-
-// blocksHybrid runs blockSHANIx2AVX512YMMx8: lanes 0 and 1 are its SHA-NI
-// streams, lanes 2..9 its AVX-512 ones.
-func blocksHybrid(states *[kernel.MaxLanes]*State, ptrs *[kernel.MaxLanes]*byte, mask uint32, nblocks int) {
-	var h kernel.Hybrid32[State]
-	if h.Load(states, ptrs, mask, nblocks, hybridFastBlocks, maxBlocks, &zeroLanes[0]) {
-		blockSHANIx2AVX512YMMx8(&h.Rows, &h.Fast, (*[8][8]uint32)(unsafe.Pointer(&h.Lanes)), &h.Ptrs, nblocks)
-		h.Store(states)
-	}
-}

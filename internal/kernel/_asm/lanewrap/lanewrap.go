@@ -1,16 +1,16 @@
 // Package lanewrap writes the Go side of a kernel package's generated
 // kernels: for each multi-lane kernel, the function of the engine's
 // signature (kernel.Multi's Fn) that moves the busy lanes' states and
-// pointers into the kernel's own arrays, calls it, and moves the states
-// back; and the lists of the multi-lane and batch kernels, with the name,
-// CPU level and lane count the engine and the tuning know them by. The
-// generator knows every kernel's shape, so these are written beside the
-// assembly rather than by hand.
+// pointers into the kernel's own arrays, word by word for its shape,
+// calls it, and moves the states back; and the lists of the multi-lane
+// and batch kernels, with the name, CPU level and lane count the engine
+// and the tuning know them by. The generator knows every kernel's shape,
+// so these are written beside the assembly rather than by hand.
 //
-// A generator records its kernels with Lanes, Rows and Batch, and its main
-// calls Write after avo's Generate (WriteFor for another GOARCH than
-// amd64: arm64text's generators); the output file is named by the -lanes
-// flag (none: nothing is written). The package declares
+// A generator records its kernels with Lanes, Rows, Hybrid and Batch, and
+// its main calls Write after avo's Generate (WriteFor for another GOARCH
+// than amd64: arm64text's generators); the output file is named by the
+// -lanes flag (none: nothing is written). The package declares
 //
 //	var laneKernels = []kernel.Multi[State]{...}
 //	var batchKernels = []kernel.Batch{...}              // or, with an IV:
@@ -36,10 +36,13 @@ type Kernel struct {
 	// multi-lane kernel, blocks<Go> its wrapper, sum<Go> a batch kernel.
 	// Lowercased, it is the kernel's name ("AVX512YMMx16": "avx512ymmx16").
 	Go    string
+	Name  string // the kernel's name where it is not Go lowercased
 	Level string // the cpu.Level it needs: "Generic", "AVX2", "AVX512"
 	Needs string // the cpu.Feature it needs beyond the level ("SHA"), if any
 	Lanes int
 	Doc   string // why the kernel is there, a line above its entry
+
+	fast, fastBlocks int // a hybrid's fast streams and their blocks a lane block (Hybrid)
 }
 
 func (k Kernel) entry(fn string) string {
@@ -47,11 +50,19 @@ func (k Kernel) entry(fn string) string {
 	if k.Doc != "" {
 		fmt.Fprintf(&b, "\t// %s\n", k.Doc)
 	}
-	fmt.Fprintf(&b, "\t{Name: %q, Level: cpu.%s, ", strings.ToLower(k.Go), k.Level)
+	name := k.Name
+	if name == "" {
+		name = strings.ToLower(k.Go)
+	}
+	fmt.Fprintf(&b, "\t{Name: %q, Level: cpu.%s, ", name, k.Level)
 	if k.Needs != "" {
 		fmt.Fprintf(&b, "Needs: cpu.%s, ", k.Needs)
 	}
-	fmt.Fprintf(&b, "Lanes: %d, Fn: %s},\n", k.Lanes, fn)
+	fmt.Fprintf(&b, "Lanes: %d, ", k.Lanes)
+	if k.fast > 0 {
+		fmt.Fprintf(&b, "Fast: %d, FastBlocks: %d, ", k.fast, k.fastBlocks)
+	}
+	fmt.Fprintf(&b, "Fn: %s},\n", fn)
 	return b.String()
 }
 
@@ -72,14 +83,10 @@ var (
 // Lanes records blocks<Go> around the kernel block<Go>, whose state is
 // words rows of one word of every lane (lane-major) of bits bits. The
 // moves in and out are written out word by word for the kernel's shape:
-// the loop for any shape (kernel.ToLanes32) cost SumMany 5% on MD5
-// messages of 4 KiB (docs/figures.md, "Figures behind the code").
+// moves written once for any shape cost SumMany 5% on MD5 messages of
+// 4 KiB (docs/figures.md, "Figures behind the code", "Moves").
 func Lanes(k Kernel, words, bits int) {
-	var in, out []string
-	for w := range words {
-		in = append(in, fmt.Sprintf("ls[%d][i]", w))
-		out = append(out, fmt.Sprintf("s[%d]", w))
-	}
+	in, out := laneMoves(words, "ls", "states[i]")
 	body := fmt.Sprintf(`	if !kernel.Work(mask, %[2]d, nblocks, maxBlocks) {
 		return
 	}
@@ -90,20 +97,31 @@ func Lanes(k Kernel, words, bits int) {
 			p[i] = &zeroLanes[0]
 			continue
 		}
-		s := states[i]
-		%[4]s = %[5]s
-		p[i] = ptrs[i]
+%[4]s		p[i] = ptrs[i]
 	}
 	block%[6]s(&ls, &p, nblocks)
 	for i := range p {
 		if mask&(1<<i) != 0 {
-			s := states[i]
-			%[5]s = %[4]s
-		}
+%[5]s		}
 	}
-`, words, k.Lanes, bits, strings.Join(in, ", "), strings.Join(out, ", "), k.Go)
+`, words, k.Lanes, bits, in, out, k.Go)
 	wrappers = append(wrappers, wrapper{k: k, body: body,
 		comment: fmt.Sprintf("runs block%s on lanes 0..%d: %d words of each lane's state, word-major.", k.Go, k.Lanes-1, words)})
+}
+
+// laneMoves returns the statements that move the state at src (an
+// expression of lane i) into the lane-major array ls, one word a
+// statement list entry, and back.
+func laneMoves(words int, ls, src string) (in, out string) {
+	var to, from []string
+	for w := range words {
+		to = append(to, fmt.Sprintf("%s[%d][i]", ls, w))
+		from = append(from, fmt.Sprintf("s[%d]", w))
+	}
+	set := func(dst, val []string) string {
+		return fmt.Sprintf("\t\ts := %s\n\t\t%s = %s\n", src, strings.Join(dst, ", "), strings.Join(val, ", "))
+	}
+	return set(to, from), set(from, to)
 }
 
 // Rows records blocks<Go> around the kernel block<Go>, whose state is a
@@ -138,6 +156,51 @@ func RowsOf(k Kernel, rowWords, bits int) {
 `, rowWords, k.Lanes, bits, k.Go)
 	wrappers, rowMoves = append(wrappers, wrapper{k: k, body: body,
 		comment: fmt.Sprintf("runs block%s on streams 0..%d, a row of %d words each.", k.Go, k.Lanes-1, rowWords)}), true
+}
+
+// Hybrid records blocks<Go> around the hybrid kernel block<Go>: its
+// first two lanes are fast streams, a row of 8 32-bit words each (as
+// Rows), hashing fastBlocks blocks for each block of the other 8, whose
+// states of words words are lane-major (as Lanes).
+func Hybrid(k Kernel, words, fastBlocks int) {
+	k.fast, k.fastBlocks = 2, fastBlocks
+	in, out := laneMoves(words, "ls", "states[i+2]")
+	body := fmt.Sprintf(`	const _ = unsafe.Sizeof([8]uint32{}) - unsafe.Sizeof(State{}) // a row holds a state
+	if !kernel.Work(mask, %[1]d, %[2]d*nblocks, maxBlocks) {
+		return
+	}
+	var rows [2][8]uint32
+	var fast [2]*byte
+	var ls [%[3]d][8]uint32
+	var p [8]*byte
+	for i := range fast {
+		if mask&(1<<i) == 0 {
+			fast[i] = &zeroLanes[0]
+			continue
+		}
+		*(*State)(unsafe.Pointer(&rows[i])) = *states[i]
+		fast[i] = ptrs[i]
+	}
+	for i := range p {
+		if mask&(1<<(i+2)) == 0 {
+			p[i] = &zeroLanes[0]
+			continue
+		}
+%[4]s		p[i] = ptrs[i+2]
+	}
+	block%[6]s(&rows, &fast, &ls, &p, nblocks)
+	for i := range fast {
+		if mask&(1<<i) != 0 {
+			*states[i] = *(*State)(unsafe.Pointer(&rows[i]))
+		}
+	}
+	for i := range p {
+		if mask&(1<<(i+2)) != 0 {
+%[5]s		}
+	}
+`, k.Lanes, fastBlocks, words, in, out, k.Go)
+	wrappers, rowMoves = append(wrappers, wrapper{k: k, body: body,
+		comment: fmt.Sprintf("runs block%s: its fast streams in lanes 0 and 1, a row of\n// 8 words each, %d blocks for each block of lanes 2..%d, %d words of each state, word-major.", k.Go, fastBlocks, k.Lanes-1, words)}), true
 }
 
 // Batch records the batch kernel sum<Go>. With iv, it takes the initial

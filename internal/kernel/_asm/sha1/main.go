@@ -22,13 +22,13 @@ func main() {
 	batchSHANIx4()
 	batchAVX512()
 	batchZMM()
-	// The Go side of the kernels: wrappers and the package's lists (the
-	// hybrid's wrapper and entry are written by hand).
+	// The Go side of the kernels: wrappers and the package's lists.
 	lanewrap.Rows(lanewrap.Kernel{Go: "SHANIx2", Level: "Generic", Needs: "SHA", Lanes: 2}, 8)
 	lanewrap.Rows(lanewrap.Kernel{Go: "SHANIx4", Level: "Generic", Needs: "SHA", Lanes: 4}, 8)
 	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX2x8", Level: "AVX2", Lanes: 8}, 5, 32)
 	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512YMMx16", Level: "AVX512", Lanes: 16}, 5, 32)
 	lanewrap.Lanes(lanewrap.Kernel{Go: "AVX512ZMMx16", Level: "AVX512", Lanes: 16}, 5, 32)
+	lanewrap.Hybrid(lanewrap.Kernel{Go: "SHANIx2AVX512YMMx8", Name: "shanix2+avx512ymmx8", Level: "AVX512", Needs: "SHA", Lanes: 10}, 5, hybridPasses)
 	lanewrap.Batch(lanewrap.Kernel{Go: "SHANIx4", Level: "AVX2", Needs: "SHA", Lanes: 4}, false)
 	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512YMMx16", Level: "AVX512", Lanes: 16}, false)
 	lanewrap.Batch(lanewrap.Kernel{Go: "AVX512ZMMx16", Level: "AVX512", Lanes: 16}, false)
