@@ -74,10 +74,10 @@ type wrapper struct {
 }
 
 var (
-	wrappers []wrapper
-	batches  []Kernel
-	batchIV  bool
-	rowMoves bool // a wrapper moves rows with unsafe
+	wrappers   []wrapper
+	batches    []Kernel
+	batchIV    bool
+	usesUnsafe bool // a wrapper moves rows with unsafe
 )
 
 // Lanes records blocks<Go> around the kernel block<Go>, whose state is
@@ -86,42 +86,16 @@ var (
 // moves written once for any shape cost SumMany 5% on MD5 messages of
 // 4 KiB (docs/figures.md, "Figures behind the code", "Moves").
 func Lanes(k Kernel, words, bits int) {
-	in, out := laneMoves(words, "ls", "states[i]")
-	body := fmt.Sprintf(`	if !kernel.Work(mask, %[2]d, nblocks, maxBlocks) {
+	in, out := laneMoves(k.Lanes, words, 0)
+	body := fmt.Sprintf(`	if !kernel.Work(mask, %[1]d, nblocks, maxBlocks) {
 		return
 	}
-	var ls [%[1]d][%[2]d]uint%[3]d
-	var p [%[2]d]*byte
-	for i := range p {
-		if mask&(1<<i) == 0 {
-			p[i] = &zeroLanes[0]
-			continue
-		}
-%[4]s		p[i] = ptrs[i]
-	}
-	block%[6]s(&ls, &p, nblocks)
-	for i := range p {
-		if mask&(1<<i) != 0 {
-%[5]s		}
-	}
-`, words, k.Lanes, bits, in, out, k.Go)
+	var ls [%[2]d][%[1]d]uint%[3]d
+	var p [%[1]d]*byte
+%[4]s	block%[6]s(&ls, &p, nblocks)
+%[5]s`, k.Lanes, words, bits, in, out, k.Go)
 	wrappers = append(wrappers, wrapper{k: k, body: body,
 		comment: fmt.Sprintf("runs block%s on lanes 0..%d: %d words of each lane's state, word-major.", k.Go, k.Lanes-1, words)})
-}
-
-// laneMoves returns the statements that move the state at src (an
-// expression of lane i) into the lane-major array ls, one word a
-// statement list entry, and back.
-func laneMoves(words int, ls, src string) (in, out string) {
-	var to, from []string
-	for w := range words {
-		to = append(to, fmt.Sprintf("%s[%d][i]", ls, w))
-		from = append(from, fmt.Sprintf("s[%d]", w))
-	}
-	set := func(dst, val []string) string {
-		return fmt.Sprintf("\t\ts := %s\n\t\t%s = %s\n", src, strings.Join(dst, ", "), strings.Join(val, ", "))
-	}
-	return set(to, from), set(from, to)
 }
 
 // Rows records blocks<Go> around the kernel block<Go>, whose state is a
@@ -133,28 +107,16 @@ func Rows(k Kernel, rowWords int) { RowsOf(k, rowWords, 32) }
 // state moves as one typed copy into the start of its row; the generated
 // file fails to compile if the row is narrower than the state.
 func RowsOf(k Kernel, rowWords, bits int) {
+	in, out := rowMoves("rows", "p", 0)
 	body := fmt.Sprintf(`	const _ = unsafe.Sizeof([%[1]d]uint%[3]d{}) - unsafe.Sizeof(State{}) // a row holds a state
 	if !kernel.Work(mask, %[2]d, nblocks, maxBlocks) {
 		return
 	}
 	var rows [%[2]d][%[1]d]uint%[3]d
 	var p [%[2]d]*byte
-	for i := range p {
-		if mask&(1<<i) == 0 {
-			p[i] = &zeroLanes[0]
-			continue
-		}
-		*(*State)(unsafe.Pointer(&rows[i])) = *states[i]
-		p[i] = ptrs[i]
-	}
-	block%[4]s(&rows, &p, nblocks)
-	for i := range p {
-		if mask&(1<<i) != 0 {
-			*states[i] = *(*State)(unsafe.Pointer(&rows[i]))
-		}
-	}
-`, rowWords, k.Lanes, bits, k.Go)
-	wrappers, rowMoves = append(wrappers, wrapper{k: k, body: body,
+%[4]s	block%[6]s(&rows, &p, nblocks)
+%[5]s`, rowWords, k.Lanes, bits, in, out, k.Go)
+	wrappers, usesUnsafe = append(wrappers, wrapper{k: k, body: body,
 		comment: fmt.Sprintf("runs block%s on streams 0..%d, a row of %d words each.", k.Go, k.Lanes-1, rowWords)}), true
 }
 
@@ -164,43 +126,90 @@ func RowsOf(k Kernel, rowWords, bits int) {
 // states of words words are lane-major (as Lanes).
 func Hybrid(k Kernel, words, fastBlocks int) {
 	k.fast, k.fastBlocks = 2, fastBlocks
-	in, out := laneMoves(words, "ls", "states[i+2]")
+	rowsIn, rowsOut := rowMoves("rows", "fast", 0)
+	lanesIn, lanesOut := laneMoves(k.Lanes-2, words, 2)
 	body := fmt.Sprintf(`	const _ = unsafe.Sizeof([8]uint32{}) - unsafe.Sizeof(State{}) // a row holds a state
 	if !kernel.Work(mask, %[1]d, %[2]d*nblocks, maxBlocks) {
 		return
 	}
 	var rows [2][8]uint32
 	var fast [2]*byte
-	var ls [%[3]d][8]uint32
-	var p [8]*byte
-	for i := range fast {
-		if mask&(1<<i) == 0 {
-			fast[i] = &zeroLanes[0]
-			continue
-		}
-		*(*State)(unsafe.Pointer(&rows[i])) = *states[i]
-		fast[i] = ptrs[i]
+	var ls [%[3]d][%[4]d]uint32
+	var p [%[4]d]*byte
+%[5]s%[6]s	block%[9]s(&rows, &fast, &ls, &p, nblocks)
+%[7]s%[8]s`, k.Lanes, fastBlocks, words, k.Lanes-2, rowsIn, lanesIn, rowsOut, lanesOut, k.Go)
+	wrappers, usesUnsafe = append(wrappers, wrapper{k: k, body: body,
+		comment: fmt.Sprintf("runs block%s: its fast streams in lanes 0 and 1, a row of\n// 8 words each, %d blocks for each block of lanes 2..%d, %d words of each state, word-major.", k.Go, fastBlocks, k.Lanes-1, words)}), true
+}
+
+// laneMoves returns the loops that move the states of lanes first..
+// first+n-1 (of the engine's arrays states and ptrs) into ls, word w of
+// the kernel's lane i at ls[w][i], and their pointers into p, masked-out
+// lanes pointed at zeroLanes; and the loop that moves the states back.
+func laneMoves(n, words, first int) (in, out string) {
+	var lanes, state []string
+	for w := range words {
+		lanes = append(lanes, fmt.Sprintf("ls[%d][i]", w))
+		state = append(state, fmt.Sprintf("s[%d]", w))
 	}
-	for i := range p {
-		if mask&(1<<(i+2)) == 0 {
+	lane := engineLane(first)
+	in = fmt.Sprintf(`	for i := range p {
+		if mask&(1<<%[4]s) == 0 {
 			p[i] = &zeroLanes[0]
 			continue
 		}
-%[4]s		p[i] = ptrs[i+2]
+		s := states[%[1]s]
+		%[2]s = %[3]s
+		p[i] = ptrs[%[1]s]
 	}
-	block%[6]s(&rows, &fast, &ls, &p, nblocks)
-	for i := range fast {
-		if mask&(1<<i) != 0 {
-			*states[i] = *(*State)(unsafe.Pointer(&rows[i]))
+`, lane, strings.Join(lanes, ", "), strings.Join(state, ", "), bit(lane))
+	out = fmt.Sprintf(`	for i := range p {
+		if mask&(1<<%[4]s) != 0 {
+			s := states[%[1]s]
+			%[3]s = %[2]s
 		}
 	}
-	for i := range p {
-		if mask&(1<<(i+2)) != 0 {
-%[5]s		}
+`, lane, strings.Join(lanes, ", "), strings.Join(state, ", "), bit(lane))
+	return in, out
+}
+
+// rowMoves returns the loops that move the states of the streams first..
+// into the start of their rows (one typed copy each) and their pointers
+// into ptr, and back.
+func rowMoves(rows, ptr string, first int) (in, out string) {
+	lane := engineLane(first)
+	in = fmt.Sprintf(`	for i := range %[2]s {
+		if mask&(1<<%[4]s) == 0 {
+			%[2]s[i] = &zeroLanes[0]
+			continue
+		}
+		*(*State)(unsafe.Pointer(&%[1]s[i])) = *states[%[3]s]
+		%[2]s[i] = ptrs[%[3]s]
 	}
-`, k.Lanes, fastBlocks, words, in, out, k.Go)
-	wrappers, rowMoves = append(wrappers, wrapper{k: k, body: body,
-		comment: fmt.Sprintf("runs block%s: its fast streams in lanes 0 and 1, a row of\n// 8 words each, %d blocks for each block of lanes 2..%d, %d words of each state, word-major.", k.Go, fastBlocks, k.Lanes-1, words)}), true
+`, rows, ptr, lane, bit(lane))
+	out = fmt.Sprintf(`	for i := range %[2]s {
+		if mask&(1<<%[4]s) != 0 {
+			*states[%[3]s] = *(*State)(unsafe.Pointer(&%[1]s[i]))
+		}
+	}
+`, rows, ptr, lane, bit(lane))
+	return in, out
+}
+
+// bit is lane as the operand of a shift: in parentheses if a sum.
+func bit(lane string) string {
+	if strings.Contains(lane, "+") {
+		return "(" + lane + ")"
+	}
+	return lane
+}
+
+// engineLane is the engine's lane of the kernel's lane i, first on.
+func engineLane(first int) string {
+	if first == 0 {
+		return "i"
+	}
+	return fmt.Sprintf("i+%d", first)
 }
 
 // Batch records the batch kernel sum<Go>. With iv, it takes the initial
@@ -236,7 +245,7 @@ func write(pkg, goarch string) error {
 	fmt.Fprintf(&b, "// Code generated by go generate in internal/kernel/%s (internal/kernel/_asm/lanewrap). DO NOT EDIT.\n\n", pkg)
 	fmt.Fprintf(&b, "//go:build %s && !purego\n\npackage %s\n\n", goarch, pkg)
 	b.WriteString("import (\n")
-	if rowMoves {
+	if usesUnsafe {
 		b.WriteString("\t\"unsafe\"\n\n")
 	}
 	b.WriteString("\t\"github.com/hashlanes/hashlanes/internal/cpu\"\n\t\"github.com/hashlanes/hashlanes/internal/kernel\"\n)\n")
