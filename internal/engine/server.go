@@ -47,12 +47,18 @@ type Server[S any] struct {
 	head      *request[S] // queue of requests waiting for a lane
 	tail      *request[S]
 	combiners int
-	queued    int // requests in the queue
-	inLanes   int // requests in some combiner's lanes
-	lastBusy  int // company seen lately: streams in the latest round, fading by halves
-	prevBusy  int // streams in the latest round
-	pairBusy  int // streams in the latest two rounds, each once (see company)
-	closed    atomic.Bool
+	// procs is GOMAXPROCS as the latest combine read it, by which a
+	// writer asks whether another combiner may start: runtime.GOMAXPROCS
+	// takes the scheduler's lock, a cost every write into the lanes paid,
+	// while a read a combine follows a change soon enough (docs/figures.md,
+	// "Figures behind the code").
+	procs    int
+	queued   int // requests in the queue
+	inLanes  int // requests in some combiner's lanes
+	lastBusy int // company seen lately: streams in the latest round, fading by halves
+	prevBusy int // streams in the latest round
+	pairBusy int // streams in the latest two rounds, each once (see company)
+	closed   atomic.Bool
 
 	// Waiting for writers the scheduler has not seen yet (see awaitCompany).
 	epoch        time.Time     // the times below are since it
@@ -259,9 +265,10 @@ func (s *Server[S]) blocks(r *request[S], p []byte, probed *atomic.Bool) {
 		return
 	}
 	r.p, r.done = p, false
-	procs := runtime.GOMAXPROCS(0)
 	s.mu.Lock()
-	s.quiet.Store(false)
+	if s.quiet.Load() {
+		s.quiet.Store(false)
+	}
 	s.push(r)
 	fresh := false // the first write of a stream other than the last writer's
 	if id := uintptr(unsafe.Pointer(r)); id != s.lastWriter {
@@ -274,8 +281,8 @@ func (s *Server[S]) blocks(r *request[S], p []byte, probed *atomic.Bool) {
 		Signal(a.wake) // made before it waited
 	}
 	for !r.done {
-		if r.queued && s.combiners < procs {
-			s.combine(r, procs, probe, fresh) // releases s.mu
+		if r.queued && (s.combiners == 0 || s.combiners < s.procs) {
+			s.combine(r, probe, fresh) // releases s.mu
 			r.p = nil
 			return
 		}
@@ -511,7 +518,9 @@ func (c *combiner[S]) longestFirst(n, busy int) {
 // With several Ps each combiner takes only its share of the streams, never
 // fewer than the narrowest kernel's lanes: 32 streams on 2 Ps run as two
 // 16-lane rounds on two cores, not one 32-lane round on one.
-func (s *Server[S]) combine(me *request[S], procs int, probe, fresh bool) {
+func (s *Server[S]) combine(me *request[S], probe, fresh bool) {
+	procs := runtime.GOMAXPROCS(0)
+	s.procs = procs
 	s.combiners++
 	c := s.scratch.Get().(*combiner[S])
 	c.busy, c.prev, c.settle = 0, noKernel, false
