@@ -269,8 +269,9 @@ func (s *Server) Tuning() TuningInfo {
 	if s.choice == nil {
 		return TuningInfo{Origin: s.kernel()}
 	}
-	info := TuningInfo{Origin: s.choice().Origin()}
-	for _, c := range s.choice().Choices() {
+	c := s.choice()
+	info := TuningInfo{Origin: c.Origin()}
+	for _, c := range c.Choices() {
 		info.Choices = append(info.Choices, KernelChoice{Streams: c.Ready, Kernel: c.Name, Lanes: c.Lanes, MBps: c.Rate})
 	}
 	return info

@@ -12,7 +12,8 @@ import _ "unsafe" // for go:linkname
 // of a program that hashes one small file (docs/engine.md,
 // "Start-up"). The fields are Go 1.26's, in its order, which is why the
 // build constraint names that version alone; other versions read CPUID
-// (x86_cpuid.go), and TestRuntimeX86AgreesWithCPUID checks the two.
+// (x86_cpuid.go); TestRuntimeX86Layout checks the layout field by field
+// and TestStartAgreesWithCPUID the features read against CPUID.
 //
 //go:linkname runtimeX86 internal/cpu.X86
 var runtimeX86 struct {

@@ -47,11 +47,11 @@ type Server[S any] struct {
 	head      *request[S] // queue of requests waiting for a lane
 	tail      *request[S]
 	combiners int
-	// procs is GOMAXPROCS as the latest combine read it, by which a
-	// writer asks whether another combiner may start: runtime.GOMAXPROCS
-	// takes the scheduler's lock, a cost every write into the lanes paid,
-	// while a read a combine follows a change soon enough (docs/figures.md,
-	// "Figures behind the code").
+	// procs is GOMAXPROCS as the latest combine read it (1 before the
+	// first), by which a writer asks whether another combiner may start:
+	// runtime.GOMAXPROCS takes the scheduler's lock, a cost every write
+	// into the lanes paid, while a read a combine follows a change soon
+	// enough (docs/figures.md, "Figures behind the code").
 	procs    int
 	queued   int // requests in the queue
 	inLanes  int // requests in some combiner's lanes
@@ -210,7 +210,7 @@ func (c *combiner[S]) wakeAll() {
 // NewServer returns a Server for spec running the given kernels, chosen
 // round by round by the rates of src.
 func NewServer[S any](spec *kernel.Spec[S], k Kernels[S], src tuning.Source) *Server[S] {
-	s := &Server[S]{spec: spec, kern: k, src: src, lanes: k.maxLanes(), epoch: time.Now()}
+	s := &Server[S]{spec: spec, kern: k, src: src, lanes: k.maxLanes(), procs: 1, epoch: time.Now()}
 	s.front = s.servesFront()
 	// No writer yet, and no company seen: quiet, so that a process's first
 	// write, alone, skips the lock and the combine as later lone writes do
@@ -281,7 +281,7 @@ func (s *Server[S]) blocks(r *request[S], p []byte, probed *atomic.Bool) {
 		Signal(a.wake) // made before it waited
 	}
 	for !r.done {
-		if r.queued && (s.combiners == 0 || s.combiners < s.procs) {
+		if r.queued && s.combiners < s.procs {
 			s.combine(r, probe, fresh) // releases s.mu
 			r.p = nil
 			return
